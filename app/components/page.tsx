@@ -1,0 +1,51 @@
+import { Link } from "react-router";
+
+export interface Crumb {
+  label: string;
+  to?: string;
+}
+
+export function Breadcrumbs({ items }: { items: Crumb[] }) {
+  return (
+    <nav aria-label="Breadcrumb" className="mb-4 text-sm text-stone-600">
+      <ol className="flex flex-wrap items-center gap-1">
+        {items.map((item, i) => (
+          <li key={`${item.label}-${i}`} className="flex items-center gap-1">
+            {i > 0 ? <span aria-hidden="true">/</span> : null}
+            {item.to ? (
+              <Link to={item.to} className="hover:underline">
+                {item.label}
+              </Link>
+            ) : (
+              <span aria-current="page">{item.label}</span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+export function PageHeading({ title, intro }: { title: string; intro?: React.ReactNode }) {
+  return (
+    <div className="mb-6">
+      <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{title}</h1>
+      {intro ? <p className="mt-2 max-w-3xl text-stone-700">{intro}</p> : null}
+    </div>
+  );
+}
+
+/** An honest empty state: says what is not here and offers a way on. */
+export function EmptyState({ title, children, action }: { title: string; children?: React.ReactNode; action?: { to: string; label: string } }) {
+  return (
+    <div role="status" className="rounded-lg border border-dashed border-stone-300 bg-white px-6 py-10 text-center">
+      <p className="text-lg font-semibold">{title}</p>
+      {children ? <div className="mx-auto mt-2 max-w-prose text-stone-600">{children}</div> : null}
+      {action ? (
+        <Link to={action.to} className="btn-secondary mt-6">
+          {action.label}
+        </Link>
+      ) : null}
+    </div>
+  );
+}

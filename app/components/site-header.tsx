@@ -1,0 +1,155 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, NavLink, useLocation } from "react-router";
+import type { RootData } from "../root.tsx";
+import { BasketIcon, HireIcon, MenuIcon, SearchIcon, UserIcon } from "./icons.tsx";
+
+const sectionLinks = [
+  { to: "/hire", label: "Hire" },
+  { to: "/trade/dashboard", label: "Trade" },
+  { to: "/kitchens-and-bathrooms", label: "Kitchens & Bathrooms" },
+];
+
+function CountButton(props: { to: string; label: string; count: number; icon: React.ReactNode }) {
+  return (
+    <Link
+      to={props.to}
+      className="relative inline-flex min-h-11 min-w-11 items-center justify-center gap-1 rounded-md px-2 hover:bg-white/10"
+      aria-label={`${props.label}, ${props.count} ${props.count === 1 ? "item" : "items"}`}
+    >
+      {props.icon}
+      <span className="hidden text-sm font-medium lg:inline">{props.label}</span>
+      <span
+        className="absolute -right-0.5 -top-0.5 min-w-5 rounded-full bg-accent-400 px-1 text-center text-xs font-bold leading-5 text-stone-900"
+        aria-hidden="true"
+        data-testid={`${props.to.slice(1)}-count`}
+      >
+        {props.count}
+      </span>
+    </Link>
+  );
+}
+
+function SearchBox({ id }: { id: string }) {
+  return (
+    <Form method="get" action="/search" role="search" className="flex w-full">
+      <label htmlFor={id} className="sr-only">
+        Search products
+      </label>
+      <input
+        id={id}
+        name="q"
+        type="search"
+        placeholder="Search products, brands and codes"
+        autoComplete="off"
+        maxLength={200}
+        className="min-h-11 w-full min-w-0 rounded-l-md border-0 bg-white px-3 text-stone-900 placeholder:text-stone-500"
+      />
+      <button type="submit" className="inline-flex min-h-11 items-center rounded-r-md bg-accent-400 px-4 text-stone-900 hover:bg-accent-500">
+        <SearchIcon />
+        <span className="sr-only">Search</span>
+      </button>
+    </Form>
+  );
+}
+
+export function SiteHeader({ data }: { data: RootData | undefined }) {
+  const appName = data?.config.appName ?? "Tradecounter";
+  const categories = data?.categories ?? [];
+  const menu = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+
+  // The mobile menu closes after a navigation and on Escape.
+  useEffect(() => {
+    if (menu.current) menu.current.open = false;
+  }, [location.key]);
+
+  return (
+    <header className="bg-brand-800 text-white">
+      <div className="container-page flex items-center gap-3 py-3 sm:gap-6">
+        <Link to="/" className="shrink-0 text-xl font-extrabold tracking-tight sm:text-2xl">
+          {appName}
+        </Link>
+        <div className="hidden flex-1 md:block">
+          <SearchBox id="search-desktop" />
+        </div>
+        <nav aria-label="Your shop" className="ml-auto flex items-center gap-1 sm:gap-2">
+          <Link to={data?.user ? "/account" : "/auth/login"} className="inline-flex min-h-11 items-center gap-1 rounded-md px-2 hover:bg-white/10">
+            <UserIcon />
+            <span className="hidden text-sm font-medium lg:inline">{data?.user ? "Account" : "Sign in"}</span>
+            <span className="sr-only lg:hidden">{data?.user ? "Account" : "Sign in"}</span>
+          </Link>
+          {data?.config.hireBasketEnabled ? <CountButton to="/hire-basket" label="Hire basket" count={0} icon={<HireIcon />} /> : null}
+          {data?.config.basketEnabled ? <CountButton to="/basket" label="Basket" count={0} icon={<BasketIcon />} /> : null}
+        </nav>
+      </div>
+      <div className="container-page pb-3 md:hidden">
+        <SearchBox id="search-mobile" />
+      </div>
+      <div className="border-t border-white/10 bg-brand-900">
+        <div className="container-page">
+          {/* Mobile: a native disclosure works by touch, keyboard and without scripts. */}
+          <details
+            ref={menu}
+            className="md:hidden"
+            onKeyDown={(e) => {
+              if (e.key === "Escape" && menu.current?.open) {
+                menu.current.open = false;
+                menu.current.querySelector("summary")?.focus();
+              }
+            }}
+          >
+            <summary className="flex min-h-11 cursor-pointer list-none items-center gap-2 font-semibold">
+              <MenuIcon /> Menu
+            </summary>
+            <nav aria-label="Main" className="pb-4">
+              <ul className="grid gap-1">
+                {sectionLinks.map((l) => (
+                  <li key={l.to}>
+                    <Link to={l.to} className="block rounded px-2 py-2.5 font-semibold hover:bg-white/10">
+                      {l.label}
+                    </Link>
+                  </li>
+                ))}
+                <li className="mt-2 border-t border-white/10 pt-2 text-sm uppercase tracking-wide text-white/70">Shop by category</li>
+                {categories.map((c) => (
+                  <li key={c.path}>
+                    <Link to={`/category/${c.path}`} className="block rounded px-2 py-2.5 hover:bg-white/10">
+                      {c.name}
+                    </Link>
+                  </li>
+                ))}
+                <li>
+                  <Link to="/category" className="block rounded px-2 py-2.5 underline hover:bg-white/10">
+                    All categories
+                  </Link>
+                </li>
+              </ul>
+            </nav>
+          </details>
+          <nav aria-label="Categories" className="hidden md:block">
+            <ul className="flex flex-wrap items-center gap-x-1 text-sm font-medium">
+              {sectionLinks.map((l) => (
+                <li key={l.to}>
+                  <NavLink to={l.to} className="block rounded px-3 py-3 font-semibold text-accent-400 hover:bg-white/10">
+                    {l.label}
+                  </NavLink>
+                </li>
+              ))}
+              <li aria-hidden="true" className="mx-1 h-5 w-px bg-white/20" />
+              {categories.map((c) => (
+                <li key={c.path}>
+                  <NavLink
+                    to={`/category/${c.path}`}
+                    className={({ isActive }) => `block rounded px-3 py-3 hover:bg-white/10 ${isActive ? "bg-white/10" : ""}`}
+                  >
+                    {c.name}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </div>
+      </div>
+    </header>
+  );
+}

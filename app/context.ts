@@ -1,0 +1,30 @@
+import { createContext } from "react-router";
+import type { PublicConfig } from "../server/config.ts";
+import type { Services } from "../server/services.ts";
+
+/**
+ * What the Fastify server hands every loader and action: the shop's services
+ * (the same ones the JSON API uses), the public configuration and the CSP nonce.
+ * Imported as `#app-context` so the server and the SSR build share one token.
+ */
+export interface AppContext {
+  config: PublicConfig;
+  services: Services;
+  /** Per-request nonce for the Content-Security-Policy. */
+  nonce: string;
+  /** Identifies the build; the browser compares it to spot a new release. */
+  buildId: string;
+  requestId: string;
+  /** The signed-in user, or null for a guest. Filled by the sign-in issue. */
+  user: SessionUser | null;
+}
+
+export interface SessionUser {
+  id: number;
+  firstname: string;
+  lastname: string;
+  name: string;
+  email: string;
+}
+
+export const appContext = createContext<AppContext>();

@@ -1,0 +1,142 @@
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  type ShouldRevalidateFunctionArgs,
+  useLocation,
+  useNavigate,
+  useRouteLoaderData,
+} from "react-router";
+import { useEffect } from "react";
+import { appContext } from "#app-context";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { SiteFooter } from "./components/site-footer.tsx";
+import { SiteHeader } from "./components/site-header.tsx";
+import { appNameFrom } from "./lib/meta.ts";
+import { browserReloadDeps, isChunkLoadError, reloadOnce, useNewBuildReload } from "./lib/new-build.ts";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const tree = await app.services.catalog.categoryTree();
+  return {
+    config: app.config,
+    nonce: app.nonce,
+    buildId: app.buildId,
+    user: app.user ? { name: app.user.name } : null,
+    // The header shows the top two levels; deeper levels live on category pages.
+    categories: tree.map((c) => ({ name: c.name, path: c.path, children: c.children.map((s) => ({ name: s.name, path: s.path })) })),
+  };
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
+
+// The header's data barely changes: don't fetch it again on every navigation.
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod !== undefined && formMethod !== "GET" ? defaultShouldRevalidate : false;
+}
+
+export function meta({ error, matches }: Route.MetaArgs) {
+  const appName = appNameFrom(matches);
+  if (error) {
+    const status = isRouteErrorResponse(error) ? error.status : 500;
+    return [{ title: `Error ${status} | ${appName}` }];
+  }
+  return [{ title: appName }];
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<RootData>("root");
+  const nonce = data?.nonce;
+  return (
+    <html lang="en-GB">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#17326f" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-dvh flex-col">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+          Skip to content
+        </a>
+        <SiteHeader data={data} />
+        <main id="main" className="container-page flex-1 py-6 sm:py-10" tabIndex={-1}>
+          {children}
+        </main>
+        <SiteFooter data={data} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  useNewBuildReload(loaderData.buildId, loaderData.config.apiBaseUrl);
+  return <Outlet />;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  410: "Gone",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+/** The error page of the specification: status code, status message, message, and "Go back home". */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  let status = 500;
+  let statusText = STATUS_TEXT[500]!;
+  let message = "Something went wrong on our side. Please try again in a moment.";
+  if (isRouteErrorResponse(error)) {
+    status = error.status;
+    statusText = error.statusText || STATUS_TEXT[status] || "Error";
+    message = status === 404 ? `Page Not Found: ${location.pathname}` : typeof error.data === "string" && error.data ? error.data : statusText;
+  }
+
+  useEffect(() => {
+    if (isChunkLoadError(error)) reloadOnce(browserReloadDeps());
+  }, [error]);
+
+  return (
+    <section aria-labelledby="error-title" className="mx-auto max-w-xl py-10 text-center">
+      <p className="text-7xl font-black tracking-tight text-brand-700" aria-hidden="true">
+        {status}
+      </p>
+      <h1 id="error-title" className="mt-2 text-2xl font-bold">
+        <span className="sr-only">Error {status}: </span>
+        {statusText}
+      </h1>
+      <p className="mt-4 break-words text-stone-700" data-testid="error-message">
+        {message}
+      </p>
+      {/* A real form so the button works before the page's scripts load. */}
+      <form
+        action="/"
+        method="get"
+        className="mt-8"
+        onSubmit={(event) => {
+          event.preventDefault();
+          navigate("/");
+        }}
+      >
+        <button type="submit" className="btn-primary">
+          Go back home
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
+
+// Section 2 of the specification: every screen, grouped by its access rule.
+export default [
+  // Public (anyone)
+  index("routes/home.tsx"),
+  route("compare", "routes/compare.tsx"),
+  route("hire", "routes/hire/index.tsx"),
+  route("hire/:slug", "routes/hire/item.tsx"),
+  route("about", "routes/content/about.tsx"),
+  route("basket", "routes/basket.tsx"),
+  route("search", "routes/search.tsx"),
+  route("contact", "routes/content/contact.tsx"),
+  route("category", "routes/category/index.tsx"),
+  // A category's slug spans several path segments: /category/power-tools/cordless-drills
+  route("category/*", "routes/category/category.tsx"),
+  route("checkout", "routes/checkout/index.tsx"),
+  route("checkout/thank-you", "routes/checkout/thank-you.tsx"),
+  route("delivery", "routes/content/delivery.tsx"),
+  route("product/:slug", "routes/product.tsx"),
+  route("products", "routes/products.tsx"),
+  route("showcase", "routes/content/showcase.tsx"),
+  route("manufacturer", "routes/manufacturer/index.tsx"),
+  route("manufacturer/:id", "routes/manufacturer/item.tsx"),
+  route("hire-basket", "routes/hire-basket.tsx"),
+  route("kitchens-and-bathrooms", "routes/content/kitchens-and-bathrooms.tsx"),
+
+  // Guest-only: a signed-in user is sent to ?redirect or /.
+  layout("routes/guest-only.tsx", [
+    route("auth/login", "routes/auth/login.tsx", { id: "auth-login" }),
+    route("auth/register", "routes/auth/register.tsx"),
+    route("auth/recovery", "routes/auth/recovery.tsx"),
+    route("account/login", "routes/auth/login.tsx", { id: "account-login" }),
+  ]),
+
+  // Signed-in only: guests are sent to /auth/login?redirect={path}.
+  layout("routes/signed-in.tsx", [
+    route("trade/setup", "routes/trade/setup.tsx"),
+    route("account", "routes/account/index.tsx"),
+    route("account/manage", "routes/account/manage.tsx"),
+    route("account/password", "routes/account/password.tsx"),
+    route("account/addresses", "routes/account/addresses.tsx"),
+    route("account/newsletter", "routes/account/newsletter.tsx"),
+    route("account/wishlist", "routes/account/wishlist.tsx"),
+    route("account/orders/history", "routes/account/orders-history.tsx"),
+    route("account/orders/:orderId", "routes/account/order.tsx"),
+    route("trade/dashboard", "routes/trade/dashboard.tsx"),
+    route("trade/invoices", "routes/trade/invoices.tsx"),
+    route("trade/invoices/pay", "routes/trade/invoices-pay.tsx"),
+    route("trade/invoices/view/:id", "routes/trade/invoice.tsx"),
+    route("trade/manage", "routes/trade/manage.tsx"),
+    route("trade/manage/invite", "routes/trade/manage-invite.tsx"),
+    route("trade/manage/user/:id", "routes/trade/manage-user.tsx"),
+  ]),
+
+  // Anything else is the 404 page.
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

@@ -1,0 +1,10 @@
+import { notFound } from "../../lib/not-found.ts";
+
+// No orders exist yet, so every address here is an honest 404.
+export function loader() {
+  notFound();
+}
+
+export default function Page() {
+  return null;
+}

@@ -1,0 +1,118 @@
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import fastifyCookie from "@fastify/cookie";
+import fastifySwagger from "@fastify/swagger";
+import { fastifyReactRouter } from "@mcansh/react-router-fastify";
+import Fastify, { type FastifyInstance } from "fastify";
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { RouterContextProvider } from "react-router";
+import type { ViteDevServer } from "vite";
+import { appContext } from "#app-context";
+import { type Config, publicConfig } from "./config.ts";
+import type { Database } from "./db/client.ts";
+import { catalogRoutes } from "./modules/catalog/routes.ts";
+import { systemRoutes } from "./modules/system/routes.ts";
+import { registerErrorHandler } from "./plugins/errors.ts";
+import { loadRedirectRules, registerRedirects } from "./plugins/redirects.ts";
+import { registerSecurityHeaders } from "./plugins/security-headers.ts";
+import { createServices } from "./services.ts";
+
+export const projectRoot = fileURLToPath(new URL("..", import.meta.url));
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  /** `build`: the production build in build/; `vite`: hot reload; `none`: API only (tests). */
+  storefront: { mode: "build" } | { mode: "vite"; vite: ViteDevServer } | { mode: "none" };
+  redirectsFile?: string;
+  /** Passed to pino; tests pass false. */
+  logger?: boolean;
+}
+
+/** The build id is the hash of the server bundle: it changes exactly when the code does. */
+export function readBuildId(root = projectRoot): string {
+  const bundle = path.join(root, "build/server/index.js");
+  if (!existsSync(bundle)) return "dev";
+  return createHash("sha256").update(readFileSync(bundle)).digest("hex").slice(0, 12);
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    // Trust an incoming request id only in the shape we make ourselves.
+    genReqId: (req) => {
+      const incoming = req.headers["x-request-id"];
+      return typeof incoming === "string" && /^[A-Za-z0-9-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+    },
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.isProduction,
+    routerOptions: { maxParamLength: 500 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  const services = createServices(database.db);
+  const buildId = options.storefront.mode === "vite" ? "dev" : readBuildId();
+
+  registerSecurityHeaders(app, {
+    isProduction: config.isProduction,
+    isDevServer: options.storefront.mode === "vite",
+    connectOrigins: config.apiBaseUrl ? [new URL(config.apiBaseUrl).origin] : [],
+  });
+  registerErrorHandler(app);
+  registerRedirects(app, loadRedirectRules(options.redirectsFile ?? path.join(projectRoot, "config/redirects.json")));
+  await app.register(fastifyCookie, { secret: config.cookieSecret });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: `${config.appName} API`, version: "1.0.0", description: "The shop's JSON API." },
+      servers: [],
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(systemRoutes, { database, buildId, appName: config.appName });
+  await app.register(catalogRoutes, { services, prefix: "/api" });
+
+  // Unknown API paths answer JSON, never the storefront's HTML 404 page.
+  for (const prefix of ["/api", "/sanctum"]) {
+    app.all(`${prefix}/*`, { schema: { hide: true } }, async (_request, reply) => reply.code(404).send({ message: "Not Found" }));
+  }
+
+  if (options.storefront.mode !== "none") {
+    const devServer = options.storefront.mode === "vite" ? options.storefront.vite : undefined;
+    const browserConfig = publicConfig(config);
+    // Registered in its own scope: the adapter replaces the body parsers there only.
+    await app.register(async (scope) => {
+      await scope.register(fastifyReactRouter, {
+        devServer,
+        serverBuildPath: path.join(projectRoot, "build/server/index.js"),
+        clientBuildDirectory: path.join(projectRoot, "build/client"),
+        routeOptions: { schema: { hide: true } },
+        // Production mode hides error details from the page, whatever NODE_ENV says.
+        mode: devServer ? "development" : "production",
+        getLoadContext(request) {
+          const context = new RouterContextProvider();
+          context.set(appContext, {
+            config: browserConfig,
+            services,
+            nonce: request.cspNonce,
+            buildId,
+            requestId: request.id,
+            user: null,
+          });
+          return context;
+        },
+      });
+    });
+  }
+
+  return app;
+}

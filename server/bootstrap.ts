@@ -1,0 +1,37 @@
+import type { Logger } from "pino";
+import { type Config, ensureCookieSecret, loadConfig } from "./config.ts";
+import { type Database, openDatabase } from "./db/client.ts";
+import { isEmpty, seedDemo } from "./db/seed/index.ts";
+
+/** Loads .env when present; real environment variables win over it. */
+export function loadDotEnv(): void {
+  try {
+    process.loadEnvFile(".env");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}
+
+/**
+ * Everything before the server listens: configuration, database, migrations
+ * and the demo seed on an empty database. Shared by `npm start`, `npm run dev`
+ * and the db scripts so they can never drift apart.
+ */
+export async function prepare(log: Pick<Logger, "info" | "warn">, env = process.env): Promise<{ config: Config; database: Database }> {
+  const config = ensureCookieSecret(loadConfig(env));
+  for (const w of config.flagWarnings) {
+    log.warn(`${w.variable}=${JSON.stringify(w.value)} is not recognised; it counts as off (use true, 1, yes or on)`);
+  }
+  const database = await openDatabase(config);
+  try {
+    await database.migrate();
+    if (config.seedDemo && (await isEmpty(database.db))) {
+      const seeded = await seedDemo(database.db);
+      log.info({ seeded }, "seeded the demo shop");
+    }
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return { config, database };
+}

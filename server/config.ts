@@ -1,0 +1,168 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/** Values the specification counts as "on" for a feature flag (any case). */
+const TRUTHY = new Set(["true", "1", "yes", "on"]);
+const KNOWN_FALSY = new Set(["false", "0", "no", "off", ""]);
+
+export interface FlagWarning {
+  variable: string;
+  value: string;
+}
+
+export interface Config {
+  appName: string;
+  nodeEnv: "development" | "production" | "test";
+  isProduction: boolean;
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  cookieSecret: string;
+  basketEnabled: boolean;
+  hireBasketEnabled: boolean;
+  apiBaseUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  shopEmail: string;
+  seedDemo: boolean;
+  logLevel: string;
+  /** Flags whose value was not recognised; logged once at start. */
+  flagWarnings: FlagWarning[];
+}
+
+/** The part of the configuration the browser may see. Never holds secrets. */
+export interface PublicConfig {
+  appName: string;
+  apiBaseUrl: string;
+  basketEnabled: boolean;
+  hireBasketEnabled: boolean;
+  shopEmail: string;
+}
+
+export function publicConfig(config: Config): PublicConfig {
+  return {
+    appName: config.appName,
+    apiBaseUrl: config.apiBaseUrl,
+    basketEnabled: config.basketEnabled,
+    hireBasketEnabled: config.hireBasketEnabled,
+    shopEmail: config.shopEmail,
+  };
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+    this.problems = problems;
+  }
+}
+
+export function parseFlag(
+  variable: string,
+  value: string | undefined,
+  fallback: boolean,
+  warnings: FlagWarning[],
+): boolean {
+  if (value === undefined) return fallback;
+  const normalised = value.trim().toLowerCase();
+  if (TRUTHY.has(normalised)) return true;
+  if (!KNOWN_FALSY.has(normalised)) warnings.push({ variable, value });
+  return false;
+}
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .optional();
+
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
+
+const schema = z.object({
+  APP_NAME: z.string().trim().min(1, "must not be empty").max(80, "must be at most 80 characters").default("Tradecounter"),
+  NODE_ENV: z.enum(["development", "production", "test"], { error: "must be development, production or test" }).default("development"),
+  PORT: z.coerce
+    .number({ error: "must be a whole number from 0 to 65535" })
+    .int("must be a whole number from 0 to 65535")
+    .min(0, "must be a whole number from 0 to 65535")
+    .max(65535, "must be a whole number from 0 to 65535")
+    .default(3000),
+  HOST: z.string().trim().min(1, "must not be empty").default("localhost"),
+  PUBLIC_URL: optionalText.pipe(httpUrl.optional()),
+  DATA_DIR: z.string().trim().min(1, "must not be empty").default("./data"),
+  DATABASE_URL: optionalText.pipe(
+    z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
+  ),
+  COOKIE_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+  API_BASE_URL: optionalText.pipe(httpUrl.optional()),
+  SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
+  MAIL_FROM: optionalText.pipe(z.string().optional()),
+  SHOP_EMAIL: optionalText.pipe(z.email({ error: "must be an email address" }).optional()),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+    error: "must be one of fatal, error, warn, info, debug, trace, silent",
+  }).optional(),
+});
+
+/**
+ * Reads the configuration from an environment. Throws a ConfigError listing
+ * one message per bad variable, so an operator can fix them all at once.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?: string } = {}): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${String(issue.path[0] ?? "environment")} ${issue.message}`);
+    throw new ConfigError(problems);
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === "production";
+  const problems: string[] = [];
+  if (isProduction && !e.COOKIE_SECRET) problems.push("COOKIE_SECRET is required when NODE_ENV=production");
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const flagWarnings: FlagWarning[] = [];
+  const basketEnabled = parseFlag("BASKET_ENABLED", env.BASKET_ENABLED, true, flagWarnings);
+  const hireBasketEnabled = parseFlag("HIRE_BASKET_ENABLED", env.HIRE_BASKET_ENABLED, true, flagWarnings);
+  const seedDemo = parseFlag("SEED_DEMO", env.SEED_DEMO, !isProduction, flagWarnings);
+
+  const dataDir = path.resolve(options.cwd ?? process.cwd(), e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST === "0.0.0.0" ? "localhost" : e.HOST}:${e.PORT}`).replace(/\/+$/, "");
+  const shopEmail = e.SHOP_EMAIL ?? "shop@example.com";
+
+  return {
+    appName: e.APP_NAME,
+    nodeEnv: e.NODE_ENV,
+    isProduction,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    cookieSecret: e.COOKIE_SECRET ?? "",
+    basketEnabled,
+    hireBasketEnabled,
+    apiBaseUrl: (e.API_BASE_URL ?? "").replace(/\/+$/, ""),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `${e.APP_NAME} <${shopEmail}>`,
+    shopEmail,
+    seedDemo,
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
+    flagWarnings,
+  };
+}
+
+/**
+ * Outside production a missing COOKIE_SECRET is generated once and kept in
+ * DATA_DIR, so sessions survive restarts without any set-up.
+ */
+export function ensureCookieSecret(config: Config): Config {
+  if (config.cookieSecret) return config;
+  mkdirSync(config.dataDir, { recursive: true });
+  const file = path.join(config.dataDir, "cookie-secret");
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
+  return { ...config, cookieSecret: readFileSync(file, "utf8").trim() };
+}

@@ -1,0 +1,51 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Per-request nonce for inline scripts the storefront renders. */
+    cspNonce: string;
+  }
+}
+
+export interface SecurityHeaderOptions {
+  isProduction: boolean;
+  /** Hot reload needs inline and eval'd scripts and a websocket; only in development. */
+  isDevServer: boolean;
+  /** Extra origins the browser may call (API_BASE_URL when the API lives apart). */
+  connectOrigins: string[];
+}
+
+export function contentSecurityPolicy(nonce: string, options: SecurityHeaderOptions): string {
+  const script = options.isDevServer ? "'self' 'unsafe-inline' 'unsafe-eval'" : `'self' 'nonce-${nonce}'`;
+  const connect = ["'self'", ...options.connectOrigins, ...(options.isDevServer ? ["ws:", "wss:"] : [])].join(" ");
+  return [
+    "default-src 'self'",
+    `script-src ${script}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    `connect-src ${connect}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    ...(options.isProduction ? ["upgrade-insecure-requests"] : []),
+  ].join("; ");
+}
+
+export function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): void {
+  app.decorateRequest("cspNonce", "");
+  app.addHook("onRequest", async (request) => {
+    request.cspNonce = randomBytes(16).toString("base64");
+  });
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("content-security-policy", contentSecurityPolicy(request.cspNonce, options));
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("x-frame-options", "DENY");
+    reply.header("referrer-policy", "strict-origin-when-cross-origin");
+    reply.header("cross-origin-opener-policy", "same-origin");
+    reply.header("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=()");
+    if (options.isProduction) reply.header("strict-transport-security", "max-age=31536000; includeSubDomains");
+  });
+}

@@ -1,0 +1,16 @@
+import { fastifyReactRouterDev } from "@mcansh/react-router-fastify/vite";
+import { reactRouter } from "@react-router/dev/vite";
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  plugins: [
+    tailwindcss(),
+    reactRouter(),
+    // `react-router dev` serves through the same Fastify app as production.
+    // `#app-context` stays external so the server and the SSR build share one
+    // context token instance.
+    fastifyReactRouterDev({ entry: "./server/dev.ts", externalizeServerEntryImports: ["#app-context"] }),
+  ],
+  build: { sourcemap: false },
+});
