@@ -114,15 +114,15 @@ const schema = z.object({
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?: string } = {}): Config {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${String(issue.path[0] ?? "environment")} ${issue.message}`);
-    throw new ConfigError(problems);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${String(issue.path[0] ?? "environment")} ${issue.message}`);
+  if (env.NODE_ENV === "production" && !env.COOKIE_SECRET?.trim()) {
+    problems.push("COOKIE_SECRET is required when NODE_ENV=production");
   }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const isProduction = e.NODE_ENV === "production";
-  const problems: string[] = [];
-  if (isProduction && !e.COOKIE_SECRET) problems.push("COOKIE_SECRET is required when NODE_ENV=production");
-  if (problems.length > 0) throw new ConfigError(problems);
 
   const flagWarnings: FlagWarning[] = [];
   const basketEnabled = parseFlag("BASKET_ENABLED", env.BASKET_ENABLED, true, flagWarnings);

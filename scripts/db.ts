@@ -1,0 +1,48 @@
+// `npm run db:migrate | db:seed | db:reset`: the same configuration and
+// database as `npm start` (DATABASE_URL, or PGlite in DATA_DIR).
+// `db:seed` fills an empty database with the demo shop; `db:reset` empties the
+// database (all tables and migrations) and then migrates and seeds it again.
+import pino from "pino";
+import { sql } from "drizzle-orm";
+import { loadDotEnv } from "../server/bootstrap.ts";
+import { ConfigError, ensureCookieSecret, loadConfig } from "../server/config.ts";
+import { openDatabase } from "../server/db/client.ts";
+import { isEmpty, seedDemo } from "../server/db/seed/index.ts";
+
+const log = pino({ level: "info" });
+const command = process.argv[2];
+if (!["migrate", "seed", "reset"].includes(command ?? "")) {
+  console.error("Usage: node scripts/db.ts migrate|seed|reset");
+  process.exit(2);
+}
+
+loadDotEnv();
+let config;
+try {
+  config = ensureCookieSecret(loadConfig());
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+}
+if (command === "reset" && config.isProduction && !process.argv.includes("--yes-really")) {
+  console.error("Refusing to reset a production database. Add --yes-really if you mean it.");
+  process.exit(1);
+}
+
+const database = await openDatabase(config);
+try {
+  if (command === "reset") {
+    await database.db.execute(sql`drop schema if exists public cascade`);
+    await database.db.execute(sql`drop schema if exists drizzle cascade`);
+    await database.db.execute(sql`create schema public`);
+    log.info("emptied the database");
+  }
+  await database.migrate();
+  log.info("migrations applied");
+  if (command !== "migrate") {
+    if (await isEmpty(database.db)) log.info({ seeded: await seedDemo(database.db) }, "seeded the demo shop");
+    else log.info("the database already has a catalogue; the demo seed only fills an empty one");
+  }
+} finally {
+  await database.close();
+}

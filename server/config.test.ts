@@ -1,0 +1,121 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, ensureCookieSecret, loadConfig, parseFlag } from "./config.ts";
+
+describe("loadConfig", () => {
+  it("gives a working shop with no settings at all", () => {
+    const config = loadConfig({}, { cwd: "/srv/shop" });
+    expect(config).toMatchObject({
+      appName: "Tradecounter",
+      port: 3000,
+      host: "localhost",
+      dataDir: "/srv/shop/data",
+      databaseUrl: undefined,
+      basketEnabled: true,
+      hireBasketEnabled: true,
+      apiBaseUrl: "",
+      seedDemo: true,
+      isProduction: false,
+    });
+    expect(config.publicUrl).toBe("http://localhost:3000");
+  });
+
+  it("reads every variable", () => {
+    const config = loadConfig({
+      APP_NAME: "Smith's Merchants",
+      PORT: "8080",
+      HOST: "0.0.0.0",
+      PUBLIC_URL: "https://shop.example.co.uk/",
+      DATA_DIR: "/var/lib/shop",
+      DATABASE_URL: "postgres://shop@db/shop",
+      COOKIE_SECRET: "s".repeat(40),
+      API_BASE_URL: "https://api.example.co.uk/",
+      SMTP_URL: "smtp://mail:25",
+      MAIL_FROM: "Shop <noreply@example.co.uk>",
+      SHOP_EMAIL: "hello@example.co.uk",
+    });
+    expect(config).toMatchObject({
+      appName: "Smith's Merchants",
+      port: 8080,
+      host: "0.0.0.0",
+      publicUrl: "https://shop.example.co.uk",
+      dataDir: "/var/lib/shop",
+      databaseUrl: "postgres://shop@db/shop",
+      apiBaseUrl: "https://api.example.co.uk",
+      smtpUrl: "smtp://mail:25",
+      mailFrom: "Shop <noreply@example.co.uk>",
+      shopEmail: "hello@example.co.uk",
+    });
+  });
+
+  it("reports one clear message per bad variable, all at once", () => {
+    let error: unknown;
+    try {
+      loadConfig({ NODE_ENV: "production", PORT: "eighty", DATABASE_URL: "mysql://x", SHOP_EMAIL: "not-an-email", API_BASE_URL: "ftp://x" });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(5);
+    expect(problems).toContain("COOKIE_SECRET is required when NODE_ENV=production");
+    expect(problems).toContain("PORT must be a whole number from 0 to 65535");
+    expect(problems).toContain("DATABASE_URL must be a postgres:// or postgresql:// URL");
+    expect(problems).toContain("SHOP_EMAIL must be an email address");
+    expect(problems).toContain("API_BASE_URL must be an http:// or https:// URL");
+  });
+
+  it("requires COOKIE_SECRET in production and turns the demo seed off there", () => {
+    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow("COOKIE_SECRET is required when NODE_ENV=production");
+    const config = loadConfig({ NODE_ENV: "production", COOKIE_SECRET: "p".repeat(32) });
+    expect(config.seedDemo).toBe(false);
+    expect(config.isProduction).toBe(true);
+  });
+
+  it("refuses a short COOKIE_SECRET", () => {
+    expect(() => loadConfig({ COOKIE_SECRET: "short" })).toThrow("COOKIE_SECRET must be at least 32 characters");
+  });
+});
+
+describe("feature flags", () => {
+  it.each(["true", "TRUE", "1", "yes", "Yes", "on", "ON", " on "])("%j is on", (value) => {
+    const warnings: { variable: string; value: string }[] = [];
+    expect(parseFlag("BASKET_ENABLED", value, false, warnings)).toBe(true);
+    expect(warnings).toEqual([]);
+  });
+
+  it.each(["false", "0", "no", "off", ""])("%j is off, silently", (value) => {
+    const warnings: { variable: string; value: string }[] = [];
+    expect(parseFlag("BASKET_ENABLED", value, true, warnings)).toBe(false);
+    expect(warnings).toEqual([]);
+  });
+
+  it.each(["enabled", "y", "2", "tru"])("%j is off and reported as not recognised", (value) => {
+    const config = loadConfig({ HIRE_BASKET_ENABLED: value });
+    expect(config.hireBasketEnabled).toBe(false);
+    expect(config.flagWarnings).toEqual([{ variable: "HIRE_BASKET_ENABLED", value }]);
+  });
+
+  it("defaults both baskets on", () => {
+    const config = loadConfig({});
+    expect([config.basketEnabled, config.hireBasketEnabled]).toEqual([true, true]);
+  });
+});
+
+describe("ensureCookieSecret", () => {
+  it("generates a secret once and keeps it in DATA_DIR", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tc-secret-"));
+    const first = ensureCookieSecret(loadConfig({ DATA_DIR: dir }));
+    const second = ensureCookieSecret(loadConfig({ DATA_DIR: dir }));
+    expect(first.cookieSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(second.cookieSecret).toBe(first.cookieSecret);
+    expect(readFileSync(path.join(dir, "cookie-secret"), "utf8")).toBe(first.cookieSecret);
+  });
+
+  it("keeps a configured secret", () => {
+    const config = loadConfig({ COOKIE_SECRET: "c".repeat(32) });
+    expect(ensureCookieSecret(config).cookieSecret).toBe("c".repeat(32));
+  });
+});

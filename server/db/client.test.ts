@@ -1,0 +1,83 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCatalogService } from "../modules/catalog/service.ts";
+import { createTestDatabase, type TestDatabase } from "../test/database.ts";
+import { DatabaseLockedError, acquireLock, openPglite } from "./client.ts";
+import { isEmpty, seedDemo } from "./seed/index.ts";
+
+describe("the PGlite lock file", () => {
+  it("stops a second opener of the same directory with a clear error, and frees it on close", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tc-lock-"));
+    const release = acquireLock(dir);
+    const lockFile = path.join(dir, "tradecounter.lock");
+    // Another live process holds it: pid 1 is always alive.
+    writeFileSync(lockFile, "1");
+    expect(() => acquireLock(dir)).toThrow(DatabaseLockedError);
+    expect(() => acquireLock(dir)).toThrow(/already open in another process \(pid 1\)/);
+    release();
+    expect(existsSync(lockFile)).toBe(false);
+  });
+
+  it("takes over a lock left by a process that died", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tc-lock-"));
+    writeFileSync(path.join(dir, "tradecounter.lock"), "999999999");
+    const release = acquireLock(dir);
+    expect(readFileSync(path.join(dir, "tradecounter.lock"), "utf8")).toBe(String(process.pid));
+    release();
+  });
+
+  it("persists data across a close and reopen", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tc-pglite-"));
+    const first = await openPglite(dir);
+    await first.migrate();
+    await seedDemo(first.db);
+    await first.close();
+    expect(existsSync(path.join(dir, "tradecounter.lock"))).toBe(false);
+    const second = await openPglite(dir);
+    try {
+      await second.migrate();
+      expect(await isEmpty(second.db)).toBe(false);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe("migrations and the demo seed", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.destroy());
+
+  it("load the extensions the shop relies on", async () => {
+    const rows = await database.db.execute<{ extname: string }>(sql`select extname from pg_extension order by extname`);
+    const names = (rows as unknown as { rows: { extname: string }[] }).rows.map((r) => r.extname);
+    expect(names).toEqual(expect.arrayContaining(["btree_gist", "citext", "pg_trgm"]));
+  });
+
+  it("apply again without harm", async () => {
+    await database.migrate();
+    expect(await database.ping()).toBe(true);
+  });
+
+  it("seed an empty database once, three levels deep", async () => {
+    expect(await isEmpty(database.db)).toBe(true);
+    const seeded = await seedDemo(database.db);
+    expect(seeded.categories).toBeGreaterThanOrEqual(25);
+    expect(await isEmpty(database.db)).toBe(false);
+
+    const catalog = createCatalogService(database.db);
+    const found = await catalog.categoryByPath("power-tools/cordless-drills/combi-drills");
+    expect(found?.category.name).toBe("Combi Drills");
+    expect(found?.ancestors.map((a) => a.path)).toEqual(["power-tools", "power-tools/cordless-drills"]);
+    expect(await catalog.categoryByPath("power-tools/nothing")).toBeNull();
+
+    const tree = await catalog.categoryTree();
+    expect(tree.map((c) => c.name)).toContain("Power Tools");
+    expect(tree[0]?.children.length).toBeGreaterThan(0);
+  });
+});

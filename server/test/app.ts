@@ -1,0 +1,34 @@
+import type { FastifyInstance } from "fastify";
+import { type Config, loadConfig } from "../config.ts";
+import { buildApp } from "../app.ts";
+import { seedDemo } from "../db/seed/index.ts";
+import { type TestDatabase, createTestDatabase } from "./database.ts";
+
+export interface TestShop {
+  app: FastifyInstance;
+  database: TestDatabase;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** The API on a fresh, seeded test database, driven through `app.inject`. */
+export async function createTestShop(
+  env: Record<string, string> = {},
+  options: { beforeReady?: (app: FastifyInstance) => void } = {},
+): Promise<TestShop> {
+  const database = await createTestDatabase();
+  await seedDemo(database.db);
+  const config = loadConfig({ NODE_ENV: "test", COOKIE_SECRET: "x".repeat(32), ...env });
+  const app = await buildApp({ config, database, storefront: { mode: "none" }, logger: false });
+  options.beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.destroy();
+    },
+  };
+}
