@@ -13,4 +13,6 @@ export default defineConfig({
     fastifyReactRouterDev({ entry: "./server/dev.ts", externalizeServerEntryImports: ["#app-context"] }),
   ],
   build: { sourcemap: false },
+  // `npm run dev` listens where `npm start` would.
+  server: { port: Number(process.env.PORT) || 3000, host: process.env.HOST || "localhost" },
 });

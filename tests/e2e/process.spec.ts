@@ -1,0 +1,103 @@
+// The server as a process: clean start on an empty DATA_DIR, a clear refusal
+// for a second process on the same embedded database, a clean close on
+// SIGTERM, and a non-zero exit with one message per bad variable.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "@playwright/test";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const node = path.join(root, "node_modules/.bin/node");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+interface Run {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startServer(env: Record<string, string>): Run {
+  const child = spawn(node, ["server/main.ts"], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (c) => (output += c));
+  child.stderr?.on("data", (c) => (output += c));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitForHealth(url: string, run: Run): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (run.child.exitCode !== null) throw new Error(`server exited early:\n${run.output()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not become healthy:\n${run.output()}`);
+}
+
+test.describe("the server process", () => {
+  test.describe.configure({ mode: "serial", timeout: 90_000 });
+  let dataDir = "";
+  test.beforeAll(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "tradecounter-process-"));
+  });
+  test.afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  test("starts on an empty DATA_DIR, refuses a second process there, and closes cleanly on SIGTERM", async () => {
+    const port = await freePort();
+    const first = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    await waitForHealth(`http://127.0.0.1:${port}/readyz`, first);
+    const ready = await (await fetch(`http://127.0.0.1:${port}/readyz`)).json();
+    expect(ready).toEqual({ status: "ready", database: "pglite" });
+    expect(existsSync(path.join(dataDir, "tradecounter.lock"))).toBe(true);
+    // Seeded on first start: a category page renders.
+    const category = await fetch(`http://127.0.0.1:${port}/category/power-tools/cordless-drills`);
+    expect(category.status).toBe(200);
+
+    const second = startServer({ PORT: String(await freePort()), DATA_DIR: dataDir });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain("is already open in another process");
+
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    expect(existsSync(path.join(dataDir, "tradecounter.lock"))).toBe(false);
+  });
+
+  test("a later start reopens the same database", async () => {
+    const port = await freePort();
+    const again = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    await waitForHealth(`http://127.0.0.1:${port}/readyz`, again);
+    const res = await fetch(`http://127.0.0.1:${port}/api/categories`);
+    expect(((await res.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    again.child.kill("SIGINT");
+    expect(await again.exited).toBe(0);
+  });
+
+  test("stops with one clear message per bad variable", async () => {
+    const run = startServer({ PORT: "eighty", DATABASE_URL: "mysql://nope", DATA_DIR: dataDir, NODE_ENV: "production" });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain("PORT must be a whole number from 0 to 65535");
+    expect(run.output()).toContain("DATABASE_URL must be a postgres:// or postgresql:// URL");
+    expect(run.output()).toContain("COOKIE_SECRET is required when NODE_ENV=production");
+  });
+});
