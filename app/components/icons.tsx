@@ -47,3 +47,11 @@ export function MenuIcon({ className = "size-6" }: IconProps) {
     </svg>
   );
 }
+
+export function ChevronDownIcon({ className = "size-5" }: IconProps) {
+  return (
+    <svg viewBox="0 0 24 24" className={className} aria-hidden="true" {...base}>
+      <path d="m6 9 6 6 6-6" />
+    </svg>
+  );
+}

@@ -6,8 +6,8 @@ export function SiteFooter({ data }: { data: RootData | undefined }) {
   const email = data?.config.shopEmail;
   return (
     <footer className="mt-12 bg-stone-900 text-stone-200">
-      <div className="container-page grid gap-8 py-10 sm:grid-cols-2 lg:grid-cols-4">
-        <div>
+      <div className="container-page grid grid-cols-2 gap-8 py-10 lg:grid-cols-4">
+        <div className="col-span-2 lg:col-span-1">
           <p className="text-lg font-bold text-white">{appName}</p>
           <p className="mt-2 text-sm text-stone-400">Building supplies, tool hire and trade accounts. Prices in pounds, with VAT shown.</p>
         </div>
@@ -29,7 +29,7 @@ export function SiteFooter({ data }: { data: RootData | undefined }) {
             <li><Link className="hover:underline" to="/manufacturer">Brands</Link></li>
           </ul>
         </nav>
-        <div>
+        <div className="col-span-2 lg:col-span-1">
           <h2 className="font-semibold text-white">Contact</h2>
           <address className="mt-3 text-sm not-italic text-stone-300">
             {email ? (

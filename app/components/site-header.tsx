@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import type { RootData } from "../root.tsx";
-import { BasketIcon, HireIcon, MenuIcon, SearchIcon, UserIcon } from "./icons.tsx";
+import { BasketIcon, ChevronDownIcon, HireIcon, MenuIcon, SearchIcon, UserIcon } from "./icons.tsx";
 
 const sectionLinks = [
   { to: "/hire", label: "Hire" },
@@ -19,7 +19,7 @@ function CountButton(props: { to: string; label: string; count: number; icon: Re
       {props.icon}
       <span className="hidden text-sm font-medium lg:inline">{props.label}</span>
       <span
-        className="absolute -right-0.5 -top-0.5 min-w-5 rounded-full bg-accent-400 px-1 text-center text-xs font-bold leading-5 text-stone-900"
+        className="absolute -right-0.5 -top-0.5 min-w-5 rounded-full bg-accent-400 px-1 text-center text-xs font-bold leading-5 text-stone-900 lg:static"
         aria-hidden="true"
         data-testid={`${props.to.slice(1)}-count`}
       >
@@ -29,7 +29,7 @@ function CountButton(props: { to: string; label: string; count: number; icon: Re
   );
 }
 
-function SearchBox({ id }: { id: string }) {
+function SearchBox({ id, placeholder }: { id: string; placeholder: string }) {
   return (
     <Form method="get" action="/search" role="search" className="flex w-full">
       <label htmlFor={id} className="sr-only">
@@ -39,7 +39,7 @@ function SearchBox({ id }: { id: string }) {
         id={id}
         name="q"
         type="search"
-        placeholder="Search products, brands and codes"
+        placeholder={placeholder}
         autoComplete="off"
         maxLength={200}
         className="min-h-11 w-full min-w-0 rounded-l-md border-0 bg-white px-3 text-stone-900 placeholder:text-stone-500"
@@ -70,7 +70,7 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
           {appName}
         </Link>
         <div className="hidden flex-1 md:block">
-          <SearchBox id="search-desktop" />
+          <SearchBox id="search-desktop" placeholder="Search products, brands and codes" />
         </div>
         <nav aria-label="Your shop" className="ml-auto flex items-center gap-1 sm:gap-2">
           <Link to={data?.user ? "/account" : "/auth/login"} className="inline-flex min-h-11 items-center gap-1 rounded-md px-2 hover:bg-white/10">
@@ -83,14 +83,14 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
         </nav>
       </div>
       <div className="container-page pb-3 md:hidden">
-        <SearchBox id="search-mobile" />
+        <SearchBox id="search-mobile" placeholder="Search products and brands" />
       </div>
       <div className="border-t border-white/10 bg-brand-900">
         <div className="container-page">
           {/* Mobile: a native disclosure works by touch, keyboard and without scripts. */}
           <details
             ref={menu}
-            className="md:hidden"
+            className="group md:hidden"
             onKeyDown={(e) => {
               if (e.key === "Escape" && menu.current?.open) {
                 menu.current.open = false;
@@ -100,6 +100,7 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
           >
             <summary className="flex min-h-11 cursor-pointer list-none items-center gap-2 font-semibold">
               <MenuIcon /> Menu
+              <ChevronDownIcon className="size-5 group-open:rotate-180" />
             </summary>
             <nav aria-label="Main" className="pb-4">
               <ul className="grid gap-1">
@@ -110,7 +111,7 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
                     </Link>
                   </li>
                 ))}
-                <li className="mt-2 border-t border-white/10 pt-2 text-sm uppercase tracking-wide text-white/70">Shop by category</li>
+                <li className="mt-2 border-t border-white/10 px-2 pt-3 text-sm uppercase tracking-wide text-white/70">Shop by category</li>
                 {categories.map((c) => (
                   <li key={c.path}>
                     <Link to={`/category/${c.path}`} className="block rounded px-2 py-2.5 hover:bg-white/10">

@@ -1,0 +1,93 @@
+// Browser end-to-end tests against the production build (`npm run test:e2e`
+// builds it first), on a free port, with a fresh temporary DATA_DIR per run.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig, devices } from "@playwright/test";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+/** Chromium comes from the system: no browser can be downloaded here. */
+function findChromium(): string {
+  const candidates = [process.env.CHROME_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+  const found = candidates.find((p): p is string => Boolean(p) && existsSync(p!));
+  if (found) return found;
+  throw new Error(
+    [
+      "No Chromium found for the browser tests.",
+      `Looked at: ${candidates.filter(Boolean).join(", ")}.`,
+      "Install it with `apt-get install -y chromium` (Debian/Ubuntu),",
+      "or set CHROME_PATH to a Chromium or Chrome executable.",
+    ].join("\n"),
+  );
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+// The config is loaded again in every worker: the runner picks the port and the
+// data directory once and the workers inherit them through the environment.
+if (!process.env.E2E_PORT) process.env.E2E_PORT = String(await freePort());
+if (!process.env.E2E_DATA_DIR) {
+  const dir = mkdtempSync(path.join(tmpdir(), "tradecounter-e2e-"));
+  process.env.E2E_DATA_DIR = dir;
+  // Runs after Playwright has stopped the web server.
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+}
+const port = Number(process.env.E2E_PORT);
+const baseURL = `http://127.0.0.1:${port}`;
+
+// The project's Node 24 (the server runs .ts by type stripping).
+const localNode = path.join(root, "node_modules/.bin/node");
+const node = existsSync(localNode) ? localNode : process.execPath;
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "**/*.spec.ts",
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  workers: process.env.CI ? 2 : undefined,
+  timeout: 15_000,
+  expect: { timeout: 5_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  outputDir: "test-results",
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: findChromium(),
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  webServer: {
+    command: `"${node}" server/main.ts`,
+    cwd: root,
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 90_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      LOG_LEVEL: "warn",
+      NODE_ENV: "test",
+    },
+  },
+});
