@@ -128,10 +128,10 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
             </nav>
           </details>
           <nav aria-label="Categories" className="hidden md:block">
-            <ul className="flex flex-wrap items-center gap-x-1 text-sm font-medium">
+            <ul className="flex items-center overflow-x-auto whitespace-nowrap text-sm font-medium [scrollbar-width:thin]">
               {sectionLinks.map((l) => (
                 <li key={l.to}>
-                  <NavLink to={l.to} className="block rounded px-3 py-3 font-semibold text-accent-400 hover:bg-white/10">
+                  <NavLink to={l.to} className="block rounded px-2.5 py-3 font-semibold text-accent-400 hover:bg-white/10">
                     {l.label}
                   </NavLink>
                 </li>
@@ -141,7 +141,7 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
                 <li key={c.path}>
                   <NavLink
                     to={`/category/${c.path}`}
-                    className={({ isActive }) => `block rounded px-3 py-3 hover:bg-white/10 ${isActive ? "bg-white/10" : ""}`}
+                    className={({ isActive }) => `block rounded px-2.5 py-3 xl:px-3 hover:bg-white/10 ${isActive ? "bg-white/10" : ""}`}
                   >
                     {c.name}
                   </NavLink>
