@@ -1,5 +1,6 @@
 // New builds: the browser checks every hour and, once a newer build is live,
 // the next navigation is a full page load. A failed lazy chunk reloads the page.
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 
 declare global {
@@ -8,7 +9,7 @@ declare global {
   }
 }
 
-async function openHome(page: import("@playwright/test").Page) {
+async function openHome(page: Page) {
   await page.clock.install();
   await page.goto("/");
   await page.waitForLoadState("networkidle");
