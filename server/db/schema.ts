@@ -1,2 +1,5 @@
 // Every table of the shop, gathered for Drizzle and drizzle-kit.
 export * from "../modules/catalog/schema.ts";
+export * from "../modules/auth/schema.ts";
+export * from "../modules/account/schema.ts";
+export * from "../modules/mail/schema.ts";

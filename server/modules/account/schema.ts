@@ -1,0 +1,36 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { users } from "../auth/schema.ts";
+
+/** A UK address in a user's address book. */
+export const addresses = pgTable(
+  "addresses",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    firstname: text("firstname").notNull(),
+    lastname: text("lastname").notNull(),
+    company: text("company").notNull().default(""),
+    line1: text("line1").notNull(),
+    line2: text("line2").notNull().default(""),
+    town: text("town").notNull(),
+    county: text("county").notNull().default(""),
+    /** Normalised, e.g. `SW1A 1AA`. */
+    postcode: text("postcode").notNull(),
+    phone: text("phone").notNull().default(""),
+    isDefaultDelivery: boolean("is_default_delivery").notNull().default(false),
+    isDefaultBilling: boolean("is_default_billing").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    index("addresses_user_idx").on(t.userId, t.id),
+    // At most one default of each kind per user, held by the database.
+    uniqueIndex("addresses_default_delivery_key").on(t.userId).where(sql`${t.isDefaultDelivery}`),
+    uniqueIndex("addresses_default_billing_key").on(t.userId).where(sql`${t.isDefaultBilling}`),
+  ],
+);
+
+export type Address = typeof addresses.$inferSelect;
