@@ -12,8 +12,11 @@ import type { ViteDevServer } from "vite";
 import { appContext } from "#app-context";
 import { type Config, publicConfig } from "./config.ts";
 import type { Database } from "./db/client.ts";
+import { accountRoutes } from "./modules/account/routes.ts";
+import { authRoutes } from "./modules/auth/routes.ts";
 import { catalogRoutes } from "./modules/catalog/routes.ts";
 import { systemRoutes } from "./modules/system/routes.ts";
+import { registerAuth } from "./plugins/auth.ts";
 import { registerErrorHandler } from "./plugins/errors.ts";
 import { loadRedirectRules, registerRedirects } from "./plugins/redirects.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
@@ -29,6 +32,8 @@ export interface BuildAppOptions {
   redirectsFile?: string;
   /** Passed to pino; tests pass false. */
   logger?: boolean;
+  /** The clock of the rate limits; tests move it. */
+  now?: () => number;
 }
 
 /** The build id is the hash of the server bundle: it changes exactly when the code does. */
@@ -58,7 +63,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header("x-request-id", request.id);
   });
 
-  const services = createServices(database.db);
+  const services = createServices(database.db, config, app.log);
   const buildId = options.storefront.mode === "vite" ? "dev" : readBuildId();
 
   registerSecurityHeaders(app, {
@@ -69,6 +74,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandler(app);
   registerRedirects(app, loadRedirectRules(options.redirectsFile ?? path.join(projectRoot, "config/redirects.json")));
   await app.register(fastifyCookie, { secret: config.cookieSecret });
+  registerAuth(app, { db: database.db, secureCookies: config.isProduction, publicOrigin: new URL(config.publicUrl).origin });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -80,6 +86,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(systemRoutes, { database, buildId, appName: config.appName });
   await app.register(catalogRoutes, { services, prefix: "/api" });
+  await app.register(authRoutes, { auth: services.auth, secureCookies: config.isProduction, now: options.now });
+  await app.register(accountRoutes, { account: services.account, auth: services.auth, prefix: "/api" });
+
+  // The outbox worker delivers mail in the background while the app runs.
+  services.mail.start();
+  app.addHook("onClose", async () => {
+    await services.mail.stop();
+  });
 
   // Unknown API paths answer JSON, never the storefront's HTML 404 page.
   for (const prefix of ["/api", "/sanctum"]) {
@@ -106,7 +120,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             nonce: request.cspNonce,
             buildId,
             requestId: request.id,
-            user: null,
+            user: request.user
+              ? {
+                  id: request.user.id,
+                  firstname: request.user.firstname,
+                  lastname: request.user.lastname,
+                  name: `${request.user.firstname} ${request.user.lastname}`.trim(),
+                  email: request.user.email,
+                }
+              : null,
           });
           return context;
         },

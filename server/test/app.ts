@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { type Config, loadConfig } from "../config.ts";
 import { buildApp } from "../app.ts";
@@ -14,12 +17,13 @@ export interface TestShop {
 /** The API on a fresh, seeded test database, driven through `app.inject`. */
 export async function createTestShop(
   env: Record<string, string> = {},
-  options: { beforeReady?: (app: FastifyInstance) => void } = {},
+  options: { beforeReady?: (app: FastifyInstance) => void; now?: () => number } = {},
 ): Promise<TestShop> {
   const database = await createTestDatabase();
   await seedDemo(database.db);
-  const config = loadConfig({ NODE_ENV: "test", COOKIE_SECRET: "x".repeat(32), ...env });
-  const app = await buildApp({ config, database, storefront: { mode: "none" }, logger: false });
+  const dataDir = mkdtempSync(path.join(tmpdir(), "tc-test-"));
+  const config = loadConfig({ NODE_ENV: "test", COOKIE_SECRET: "x".repeat(32), DATA_DIR: dataDir, ...env });
+  const app = await buildApp({ config, database, storefront: { mode: "none" }, logger: false, now: options.now });
   options.beforeReady?.(app);
   await app.ready();
   return {
@@ -29,6 +33,7 @@ export async function createTestShop(
     async close() {
       await app.close();
       await database.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
-import { categories } from "../schema.ts";
+import { hashPassword } from "../../modules/auth/passwords.ts";
+import { categories, users } from "../schema.ts";
 import { type CategorySeed, demoCategories, slugify } from "./demo-categories.ts";
 
 /** True when the shop has no catalogue yet: the demo seed only fills an empty database. */
@@ -25,7 +26,19 @@ async function insertTree(db: Db, nodes: CategorySeed[], parent: { id: number; p
   return count;
 }
 
+/** The demo customer; created by the demo seed only, never in production. */
+export const DEMO_CUSTOMER = { email: "customer@example.com", password: "demo-password-2026", firstname: "Sam", lastname: "Carter" };
+
 /** Seeds the demo shop in one transaction, so a failed seed leaves nothing half-made. */
-export async function seedDemo(db: Db): Promise<{ categories: number }> {
-  return db.transaction(async (tx) => ({ categories: await insertTree(tx as unknown as Db, demoCategories, null) }));
+export async function seedDemo(db: Db): Promise<{ categories: number; users: number }> {
+  const passwordHash = await hashPassword(DEMO_CUSTOMER.password);
+  return db.transaction(async (t) => {
+    const tx = t as unknown as Db;
+    const count = await insertTree(tx, demoCategories, null);
+    await tx
+      .insert(users)
+      .values({ email: DEMO_CUSTOMER.email, firstname: DEMO_CUSTOMER.firstname, lastname: DEMO_CUSTOMER.lastname, passwordHash })
+      .onConflictDoNothing();
+    return { categories: count, users: 1 };
+  });
 }

@@ -1,0 +1,186 @@
+import { randomBytes } from "node:crypto";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { ValidationError } from "../../http-errors.ts";
+import { passwordChangedEmail, passwordResetEmail, welcomeEmail } from "../mail/templates.ts";
+import type { UserJson } from "./contract.ts";
+import { dummyPasswordHash, hashPassword, verifyPassword } from "./passwords.ts";
+import { type User, passwordResetTokens, users } from "./schema.ts";
+import { issueAccessToken, revokeAccessToken, revokeUserTokens, sha256 } from "./tokens.ts";
+
+export const INVALID_CREDENTIALS = "These credentials do not match our records.";
+export const RECOVERY_SENT = "If that address has an account, we have emailed a link to reset the password.";
+export const INVALID_RESET_TOKEN = "This password reset link is invalid or has expired.";
+export const RECOVERY_TOKEN_MINUTES = 60;
+
+/** What the auth service needs of the mail module: put a message in the outbox. */
+export interface Outbox {
+  enqueue(tx: Db, message: { to: string; subject: string; html: string; text: string }): Promise<number>;
+  kick?(): void;
+}
+
+export interface AuthServiceOptions {
+  mail: Outbox;
+  appName: string;
+  publicUrl: string;
+}
+
+export function toUserJson(user: User): UserJson {
+  return {
+    id: user.id,
+    firstname: user.firstname,
+    lastname: user.lastname,
+    name: `${user.firstname} ${user.lastname}`.trim(),
+    email: user.email,
+    phone: user.phone,
+    is_trade: user.tradeAccountId !== null,
+    trade_account_id: user.tradeAccountId,
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === "23505" || e?.cause?.code === "23505";
+}
+
+export function createAuthService(db: Db, options: AuthServiceOptions) {
+  const mailBase = { appName: options.appName, publicUrl: options.publicUrl };
+
+  async function findByEmail(email: string): Promise<User | undefined> {
+    const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+    return user;
+  }
+
+  /** A valid, unused, unexpired recovery token for this email, or null. */
+  async function findResetToken(email: string, token: string, now: Date) {
+    const [row] = await db
+      .select({ id: passwordResetTokens.id, user: users })
+      .from(passwordResetTokens)
+      .innerJoin(users, eq(users.id, passwordResetTokens.userId))
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, sha256(token)),
+          eq(users.email, email),
+          isNull(passwordResetTokens.usedAt),
+          gt(passwordResetTokens.expiresAt, now),
+        ),
+      )
+      .limit(1);
+    return row ?? null;
+  }
+
+  return {
+    findByEmail,
+
+    async register(input: { firstname: string; lastname: string; email: string; password: string; newsletter: boolean }) {
+      const passwordHash = await hashPassword(input.password);
+      try {
+        return await db.transaction(async (t) => {
+          const tx = t as unknown as Db;
+          const [user] = await tx
+            .insert(users)
+            .values({
+              email: input.email,
+              firstname: input.firstname,
+              lastname: input.lastname,
+              passwordHash,
+              newsletterSubscribed: input.newsletter,
+            })
+            .returning();
+          if (!user) throw new Error("could not create the user");
+          const mail = welcomeEmail({ ...mailBase, firstname: user.firstname });
+          await options.mail.enqueue(tx, { to: user.email, ...mail });
+          const token = await issueAccessToken(tx, user.id, false);
+          return { user, ...token };
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) {
+          throw new ValidationError({ email: ["An account with this email address already exists. Sign in, or reset your password."] });
+        }
+        throw error;
+      } finally {
+        options.mail.kick?.();
+      }
+    },
+
+    /** Checks the password; an unknown email costs the same time as a wrong password. */
+    async verifyCredentials(email: string, password: string): Promise<User | null> {
+      const user = await findByEmail(email);
+      const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
+      return user && ok ? user : null;
+    },
+
+    /** Signs in: a new token, and the browser's previous one (if any) revoked. */
+    async signIn(user: User, remember: boolean, previousTokenId: number | null) {
+      if (previousTokenId) await revokeAccessToken(db, previousTokenId);
+      return issueAccessToken(db, user.id, remember);
+    },
+
+    signOut: (tokenId: number) => revokeAccessToken(db, tokenId),
+
+    /** Emails a single-use link when the address has an account; says nothing either way. */
+    async requestRecovery(email: string, now = new Date()): Promise<void> {
+      const user = await findByEmail(email);
+      if (!user) return;
+      const token = randomBytes(32).toString("base64url");
+      const url = `${options.publicUrl}/auth/recovery?${new URLSearchParams({ token, email: user.email })}`;
+      await db.transaction(async (t) => {
+        const tx = t as unknown as Db;
+        // Only the newest link works.
+        await tx.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id));
+        await tx.insert(passwordResetTokens).values({
+          userId: user.id,
+          tokenHash: sha256(token),
+          expiresAt: new Date(now.getTime() + RECOVERY_TOKEN_MINUTES * 60_000),
+        });
+        const mail = passwordResetEmail({ ...mailBase, firstname: user.firstname, url, expiresInMinutes: RECOVERY_TOKEN_MINUTES });
+        await options.mail.enqueue(tx, { to: user.email, ...mail });
+      });
+      options.mail.kick?.();
+    },
+
+    async checkRecoveryToken(email: string, token: string, now = new Date()): Promise<void> {
+      if (!(await findResetToken(email, token, now))) throw new ValidationError({ token: [INVALID_RESET_TOKEN] });
+    },
+
+    /** Sets the new password, spends the token and signs the user out everywhere. */
+    async resetPassword(email: string, token: string, password: string, now = new Date()): Promise<void> {
+      const found = await findResetToken(email, token, now);
+      if (!found) throw new ValidationError({ token: [INVALID_RESET_TOKEN] });
+      const passwordHash = await hashPassword(password);
+      await db.transaction(async (t) => {
+        const tx = t as unknown as Db;
+        // Spending the token is the guard: of two concurrent resets only one updates a row.
+        const spent = await tx
+          .update(passwordResetTokens)
+          .set({ usedAt: now })
+          .where(and(eq(passwordResetTokens.id, found.id), isNull(passwordResetTokens.usedAt)))
+          .returning({ id: passwordResetTokens.id });
+        if (spent.length === 0) throw new ValidationError({ token: [INVALID_RESET_TOKEN] });
+        await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, found.user.id));
+        await revokeUserTokens(tx, found.user.id);
+        const mail = passwordChangedEmail({ ...mailBase, firstname: found.user.firstname });
+        await options.mail.enqueue(tx, { to: found.user.email, ...mail });
+      });
+      options.mail.kick?.();
+    },
+
+    /** Changes a signed-in user's password and signs out their other sessions. */
+    async changePassword(user: User, currentPassword: string, password: string, keepTokenId: number | null): Promise<void> {
+      if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+        throw new ValidationError({ current_password: ["The current password is incorrect."] });
+      }
+      const passwordHash = await hashPassword(password);
+      await db.transaction(async (t) => {
+        const tx = t as unknown as Db;
+        await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
+        await revokeUserTokens(tx, user.id, keepTokenId ?? undefined);
+        const mail = passwordChangedEmail({ ...mailBase, firstname: user.firstname });
+        await options.mail.enqueue(tx, { to: user.email, ...mail });
+      });
+      options.mail.kick?.();
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

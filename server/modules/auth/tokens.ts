@@ -1,0 +1,70 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { type User, accessTokens, users } from "./schema.ts";
+
+export const REMEMBER_SECONDS = 30 * 24 * 60 * 60;
+export const SESSION_SECONDS = 24 * 60 * 60;
+/** `last_used_at` is written at most this often, not on every request. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function sha256(value: string): string {
+  return createHash("sha256").update(value).digest("hex");
+}
+
+/** A fresh token `{id}|{secret}` with 256 bits of randomness; only its SHA-256 is stored. */
+export async function issueAccessToken(db: Db, userId: number, remember: boolean, now = new Date()) {
+  const secret = randomBytes(32).toString("base64url");
+  const maxAge = remember ? REMEMBER_SECONDS : SESSION_SECONDS;
+  const [row] = await db
+    .insert(accessTokens)
+    .values({ userId, tokenHash: sha256(secret), remember, expiresAt: new Date(now.getTime() + maxAge * 1000) })
+    .returning({ id: accessTokens.id });
+  if (!row) throw new Error("could not issue a token");
+  return { token: `${row.id}|${secret}`, tokenId: row.id, maxAge, remember };
+}
+
+export function parseToken(plain: string): { id: number; secret: string } | null {
+  const bar = plain.indexOf("|");
+  if (bar < 1 || plain.length > 200) return null;
+  const id = Number(plain.slice(0, bar));
+  const secret = plain.slice(bar + 1);
+  if (!Number.isSafeInteger(id) || id < 1 || secret.length < 20) return null;
+  return { id, secret };
+}
+
+/** The user a token belongs to, or null when it is unknown, wrong or expired. */
+export async function resolveAccessToken(db: Db, plain: string, now = new Date()): Promise<{ user: User; tokenId: number } | null> {
+  const parsed = parseToken(plain);
+  if (!parsed) return null;
+  const [row] = await db
+    .select({ token: accessTokens, user: users })
+    .from(accessTokens)
+    .innerJoin(users, eq(users.id, accessTokens.userId))
+    .where(and(eq(accessTokens.id, parsed.id), gt(accessTokens.expiresAt, now)))
+    .limit(1);
+  if (!row) return null;
+  const expected = Buffer.from(row.token.tokenHash, "hex");
+  const actual = Buffer.from(sha256(parsed.secret), "hex");
+  if (!timingSafeEqual(expected, actual)) return null;
+  if (!row.token.lastUsedAt || now.getTime() - row.token.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+    await db.update(accessTokens).set({ lastUsedAt: now }).where(eq(accessTokens.id, row.token.id));
+  }
+  return { user: row.user, tokenId: row.token.id };
+}
+
+export async function revokeAccessToken(db: Db, tokenId: number): Promise<void> {
+  await db.delete(accessTokens).where(eq(accessTokens.id, tokenId));
+}
+
+/** Signs a user out everywhere, except (optionally) the session making the change. */
+export async function revokeUserTokens(db: Db, userId: number, exceptTokenId?: number): Promise<void> {
+  await db
+    .delete(accessTokens)
+    .where(exceptTokenId ? and(eq(accessTokens.userId, userId), ne(accessTokens.id, exceptTokenId)) : eq(accessTokens.userId, userId));
+}
+
+/** Expired tokens are of no use to anyone; a periodic sweep keeps the table small. */
+export async function pruneExpiredTokens(db: Db, now = new Date()): Promise<void> {
+  await db.delete(accessTokens).where(lt(accessTokens.expiresAt, sql`${now.toISOString()}::timestamptz`));
+}

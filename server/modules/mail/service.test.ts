@@ -1,0 +1,257 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Db } from "../../db/client.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/database.ts";
+import { mailOutbox } from "./schema.ts";
+import { createMailService, retryDelayMs } from "./service.ts";
+import { startTestSmtpServer, type TestSmtpServer } from "./smtp-test-server.ts";
+import { createMailTransport, type MailLog, type MailTransport } from "./transport.ts";
+
+const FROM = "Tradecounter <shop@example.com>";
+const T0 = new Date("2026-03-02T09:00:00Z");
+
+function recorder() {
+  return { info: vi.fn(), warn: vi.fn(), error: vi.fn() } satisfies MailLog;
+}
+
+const message = (n = 1) => ({
+  to: `customer${n}@example.com`,
+  subject: `Order ${n} confirmed`,
+  html: `<p>Thank you for order <strong>${n}</strong>.</p>`,
+  text: `Thank you for order ${n}.`,
+});
+
+let database: TestDatabase;
+let db: Db;
+let smtp: TestSmtpServer;
+let transport: MailTransport;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+  smtp = await startTestSmtpServer();
+  transport = createMailTransport({ smtpUrl: smtp.url, dataDir: "/nonexistent" }, recorder());
+});
+
+afterAll(async () => {
+  transport?.close();
+  await smtp?.close();
+  await database?.destroy();
+});
+
+beforeEach(async () => {
+  await db.delete(mailOutbox);
+  smtp.received.length = 0;
+  smtp.refuse = undefined;
+  smtp.delayMs = 0;
+});
+
+async function row(id: number) {
+  const [found] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+  return found!;
+}
+
+describe("mail outbox over SMTP", () => {
+  it("delivers a queued message with its recipient, subject, HTML and text", async () => {
+    const mail = createMailService(db, { transport, from: FROM, log: recorder() });
+    // Queued inside the caller's transaction, through its handle.
+    const id = await db.transaction((tx) => mail.enqueue(tx, message()));
+
+    expect(await mail.deliverDue()).toEqual({ sent: 1, retried: 0, failed: 0 });
+
+    expect(smtp.received).toHaveLength(1);
+    const received = smtp.received[0]!;
+    expect(received.envelopeTo).toEqual(["customer1@example.com"]);
+    expect(received.envelopeFrom).toBe("shop@example.com");
+    expect(received.headers.get("to")).toBe("customer1@example.com");
+    expect(received.subject).toBe("Order 1 confirmed");
+    expect(received.html).toBe("<p>Thank you for order <strong>1</strong>.</p>");
+    expect(received.text).toBe("Thank you for order 1.");
+    expect(await row(id)).toMatchObject({ status: "sent", attempts: 1, lastError: null });
+    expect((await row(id)).sentAt).toBeInstanceOf(Date);
+
+    expect(await mail.deliverDue()).toEqual({ sent: 0, retried: 0, failed: 0 });
+    expect(smtp.received).toHaveLength(1);
+  });
+
+  it("keeps a refused message pending, backs off, then delivers it exactly once", async () => {
+    let clock = T0;
+    const log = recorder();
+    const mail = createMailService(db, { transport, from: FROM, log, now: () => clock });
+    const id = await mail.enqueue(db, message());
+
+    smtp.refuse = "Mailbox busy, try later";
+    expect(await mail.deliverDue()).toEqual({ sent: 0, retried: 1, failed: 0 });
+    let mailRow = await row(id);
+    expect(mailRow).toMatchObject({ status: "pending", attempts: 1 });
+    expect(mailRow.nextAttemptAt).toEqual(new Date(T0.getTime() + 30_000));
+    expect(mailRow.lastError).toContain("450 Mailbox busy");
+    expect(log.warn).toHaveBeenCalledTimes(1);
+
+    // Not due yet: nothing is attempted.
+    clock = new Date(T0.getTime() + 29_000);
+    expect(await mail.deliverDue()).toEqual({ sent: 0, retried: 0, failed: 0 });
+
+    clock = new Date(T0.getTime() + 30_000);
+    expect(await mail.deliverDue()).toEqual({ sent: 0, retried: 1, failed: 0 });
+    mailRow = await row(id);
+    expect(mailRow.attempts).toBe(2);
+    expect(mailRow.nextAttemptAt).toEqual(new Date(clock.getTime() + 60_000));
+
+    // The server accepts again, but the message waits for its time.
+    smtp.refuse = undefined;
+    clock = new Date(clock.getTime() + 59_000);
+    expect(await mail.deliverDue()).toEqual({ sent: 0, retried: 0, failed: 0 });
+    clock = new Date(clock.getTime() + 1_000);
+    expect(await mail.deliverDue()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(await mail.deliverDue()).toEqual({ sent: 0, retried: 0, failed: 0 });
+
+    expect(smtp.received).toHaveLength(1);
+    expect(await row(id)).toMatchObject({ status: "sent", attempts: 3, lastError: null });
+  });
+
+  it("retries while no SMTP server is listening", async () => {
+    // A port that was free a moment ago: the connection is refused.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise((resolve) => probe.close(resolve));
+    const smtpUrl = `smtp://user:s3cret-pass@127.0.0.1:${port}`;
+    const down = createMailTransport({ smtpUrl, dataDir: "/nonexistent" }, recorder());
+    const mail = createMailService(db, { transport: down, from: FROM, log: recorder(), now: () => T0 });
+    const id = await mail.enqueue(db, message());
+
+    expect(await mail.deliverDue()).toEqual({ sent: 0, retried: 1, failed: 0 });
+    const mailRow = await row(id);
+    expect(mailRow).toMatchObject({ status: "pending", attempts: 1 });
+    expect(mailRow.lastError).toMatch(/ECONNREFUSED|ECONNECTION|ESOCKET/);
+    expect(mailRow.lastError).not.toContain("s3cret-pass");
+    down.close();
+  });
+
+  it("marks a message failed after the last attempt", async () => {
+    let clock = T0;
+    const log = recorder();
+    const mail = createMailService(db, { transport, from: FROM, log, now: () => clock, maxAttempts: 3 });
+    const id = await mail.enqueue(db, message());
+    smtp.refuse = "Mailbox busy, try later";
+
+    expect(await mail.deliverDue()).toEqual({ sent: 0, retried: 1, failed: 0 });
+    clock = new Date(clock.getTime() + retryDelayMs(1));
+    expect(await mail.deliverDue()).toEqual({ sent: 0, retried: 1, failed: 0 });
+    clock = new Date(clock.getTime() + retryDelayMs(2));
+    expect(await mail.deliverDue()).toEqual({ sent: 0, retried: 0, failed: 1 });
+
+    expect(await row(id)).toMatchObject({ status: "failed", attempts: 3, sentAt: null });
+    expect(log.error).toHaveBeenCalledTimes(1);
+    expect(log.error.mock.calls[0]![0]).toMatchObject({ mailId: id, attempts: 3 });
+
+    // A failed message is never tried again.
+    smtp.refuse = undefined;
+    clock = new Date(clock.getTime() + 24 * 3600_000);
+    expect(await mail.deliverDue()).toEqual({ sent: 0, retried: 0, failed: 0 });
+    expect(smtp.received).toHaveLength(0);
+  });
+
+  it("delivers each message once when two workers run at the same time", async () => {
+    // Two services stand for two processes sharing the database.
+    const first = createMailService(db, { transport, from: FROM, log: recorder() });
+    const second = createMailService(db, { transport, from: FROM, log: recorder() });
+    for (let n = 1; n <= 6; n++) await first.enqueue(db, message(n));
+    // Keep each delivery in flight long enough for the workers to overlap.
+    smtp.delayMs = 50;
+
+    const reports = await Promise.all([first.deliverDue(), second.deliverDue(), first.deliverDue()]);
+
+    expect(reports.reduce((sum, r) => sum + r.sent, 0)).toBe(6);
+    expect(smtp.received.map((m) => m.subject).sort()).toEqual([1, 2, 3, 4, 5, 6].map((n) => `Order ${n} confirmed`));
+    const rows = await db.select().from(mailOutbox);
+    expect(rows.every((r) => r.status === "sent" && r.attempts === 1)).toBe(true);
+  });
+
+  it("respects the batch limit", async () => {
+    const mail = createMailService(db, { transport, from: FROM, log: recorder() });
+    for (let n = 1; n <= 3; n++) await mail.enqueue(db, message(n));
+    expect(await mail.deliverDue(2)).toEqual({ sent: 2, retried: 0, failed: 0 });
+    // Oldest first.
+    expect(smtp.received.map((m) => m.subject)).toEqual(["Order 1 confirmed", "Order 2 confirmed"]);
+    expect(await mail.deliverDue(2)).toEqual({ sent: 1, retried: 0, failed: 0 });
+  });
+
+  it("sends at once when kicked, and stops cleanly", async () => {
+    const mail = createMailService(db, { transport, from: FROM, log: recorder() });
+    // A long interval: only the kick can deliver within the test.
+    mail.start(60_000);
+    try {
+      await db.transaction((tx) => mail.enqueue(tx, message()));
+      mail.kick();
+      await vi.waitFor(() => expect(smtp.received).toHaveLength(1), { timeout: 5000 });
+    } finally {
+      await mail.stop();
+    }
+    expect((await db.select().from(mailOutbox))[0]).toMatchObject({ status: "sent" });
+  });
+
+  it("reschedules a message whose sending throws, and keeps running", async () => {
+    const log = recorder();
+    const broken: MailTransport = { send: () => Promise.reject(new Error("boom")), close() {} };
+    const mail = createMailService(db, { transport: broken, from: FROM, log });
+    await mail.enqueue(db, message());
+    mail.start(60_000);
+    await vi.waitFor(() => expect(log.warn).toHaveBeenCalledTimes(1));
+    await mail.stop();
+    expect((await db.select().from(mailOutbox))[0]).toMatchObject({ status: "pending", attempts: 1, lastError: "boom" });
+  });
+
+  it("logs a run that fails (database unreachable) instead of throwing", async () => {
+    const log = recorder();
+    const down = { transaction: () => Promise.reject(new Error("connection refused")) } as unknown as Db;
+    const mail = createMailService(down, { transport, from: FROM, log });
+    mail.start(60_000);
+    await vi.waitFor(() => expect(log.error).toHaveBeenCalledWith({ error: "connection refused" }, expect.any(String)));
+    await mail.stop();
+  });
+});
+
+describe("retryDelayMs", () => {
+  it("doubles from 30 seconds and stops at an hour", () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 20].map(retryDelayMs)).toEqual([
+      30_000, 60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, 3_600_000, 3_600_000,
+    ]);
+  });
+});
+
+describe("mail without SMTP_URL", () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "tc-mail-"));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("writes each message as an .eml file in DATA_DIR/mail and logs where", async () => {
+    const log = recorder();
+    const files = createMailTransport({ smtpUrl: undefined, dataDir }, log);
+    const mail = createMailService(db, { transport: files, from: FROM, log: recorder() });
+    await mail.enqueue(db, { ...message(), subject: "Reset your password" });
+
+    expect(await mail.deliverDue()).toEqual({ sent: 1, retried: 0, failed: 0 });
+
+    const names = readdirSync(path.join(dataDir, "mail"));
+    expect(names).toHaveLength(1);
+    expect(names[0]).toMatch(/^\d{4}-\d{2}-\d{2}T[\d-]+Z-[0-9a-f]{8}\.eml$/);
+    const file = path.join(dataDir, "mail", names[0]!);
+    const eml = readFileSync(file, "utf8");
+    expect(eml).toContain("Subject: Reset your password");
+    expect(eml).toContain("To: customer1@example.com");
+    expect(eml).toContain("multipart/alternative");
+    expect(log.info).toHaveBeenCalledWith(
+      { path: file, to: "customer1@example.com", subject: "Reset your password" },
+      expect.any(String),
+    );
+    files.close();
+  });
+});

@@ -1,0 +1,176 @@
+import { and, asc, eq, lte, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { mailOutbox, type OutboxMail } from "./schema.ts";
+import type { MailLog, MailTransport } from "./transport.ts";
+
+export interface OutboxMessage {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+export interface MailServiceOptions {
+  transport: MailTransport;
+  from: string;
+  log: MailLog;
+  now?: () => Date;
+  /** Attempts before a message is marked failed; 8 spans about an hour of outage. */
+  maxAttempts?: number;
+}
+
+export interface DeliveryReport {
+  sent: number;
+  retried: number;
+  failed: number;
+}
+
+/**
+ * How long a claimed message stays invisible to other workers while it is being
+ * sent. Far above the transport's timeouts; if the process dies mid-send, the
+ * message comes back after this.
+ */
+const LEASE_MS = 5 * 60_000;
+const FIRST_RETRY_MS = 30_000;
+const MAX_RETRY_MS = 60 * 60_000;
+
+/** Wait after the n-th failed attempt: 30 s, 1 min, 2 min, … capped at 1 hour. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
+}
+
+/** One line, short, for the outbox and the logs (the transport already strips credentials). */
+function shortError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s+/g, " ").trim().slice(0, 500);
+}
+
+export function createMailService(db: Db, options: MailServiceOptions) {
+  const { transport, from, log } = options;
+  const now = options.now ?? (() => new Date());
+  const maxAttempts = options.maxAttempts ?? 8;
+
+  /**
+   * Takes the oldest due message and leases it (next_attempt_at moves past the
+   * send) in a short transaction; SKIP LOCKED lets a second worker take the
+   * next one instead of waiting, and the lease keeps it off this one after commit.
+   * The attempt is counted here, so a message that kills the process still runs out of attempts.
+   */
+  function claim(): Promise<OutboxMail | undefined> {
+    return db.transaction(async (tx) => {
+      const at = now();
+      const [due] = await tx
+        .select({ id: mailOutbox.id })
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.status, "pending"), lte(mailOutbox.nextAttemptAt, at)))
+        .orderBy(asc(mailOutbox.id))
+        .limit(1)
+        .for("update", { skipLocked: true });
+      if (!due) return undefined;
+      const [claimed] = await tx
+        .update(mailOutbox)
+        .set({ attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: new Date(at.getTime() + LEASE_MS) })
+        .where(eq(mailOutbox.id, due.id))
+        .returning();
+      return claimed;
+    });
+  }
+
+  async function attempt(mail: OutboxMail): Promise<keyof DeliveryReport> {
+    try {
+      await transport.send({ from, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text });
+    } catch (error) {
+      const lastError = shortError(error);
+      if (mail.attempts >= maxAttempts) {
+        await db.update(mailOutbox).set({ status: "failed", lastError }).where(eq(mailOutbox.id, mail.id));
+        log.error({ mailId: mail.id, to: mail.to, attempts: mail.attempts, error: lastError }, "mail delivery failed; giving up");
+        return "failed";
+      }
+      const nextAttemptAt = new Date(now().getTime() + retryDelayMs(mail.attempts));
+      await db.update(mailOutbox).set({ lastError, nextAttemptAt }).where(eq(mailOutbox.id, mail.id));
+      log.warn({ mailId: mail.id, attempts: mail.attempts, nextAttemptAt, error: lastError }, "mail delivery failed; will retry");
+      return "retried";
+    }
+    // If this update is lost (database down), the lease runs out and the mail is sent again:
+    // delivery is at least once, never at most once.
+    await db.update(mailOutbox).set({ status: "sent", sentAt: now(), lastError: null }).where(eq(mailOutbox.id, mail.id));
+    return "sent";
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  /** One pass of the worker; a kick during a pass asks for another pass right after it. */
+  function run(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await service.deliverDue();
+        } catch (error) {
+          log.error({ error: shortError(error) }, "mail delivery run failed");
+        }
+      } while (again && timer);
+      // Cleared in the same turn as the last check of `again`, so no kick falls between the two.
+      running = undefined;
+    })();
+    return running;
+  }
+
+  const service = {
+    /**
+     * Queues a message. Pass the transaction of the change that causes the mail,
+     * so both commit or neither does; call kick() once it has committed.
+     */
+    async enqueue(tx: Db, message: OutboxMessage): Promise<number> {
+      // Stamped with the service's clock, which deliverDue compares against.
+      const [row] = await tx
+        .insert(mailOutbox)
+        .values({ to: message.to, subject: message.subject, html: message.html, text: message.text, nextAttemptAt: now() })
+        .returning({ id: mailOutbox.id });
+      return row!.id;
+    },
+
+    /** Sends up to `limit` due messages, oldest first, one at a time. */
+    async deliverDue(limit = 20): Promise<DeliveryReport> {
+      const report: DeliveryReport = { sent: 0, retried: 0, failed: 0 };
+      for (let i = 0; i < limit; i++) {
+        const mail = await claim();
+        if (!mail) break;
+        report[await attempt(mail)]++;
+      }
+      return report;
+    },
+
+    /** Delivers due mail now and every `intervalMs`, in the background. */
+    start(intervalMs = 5000): void {
+      if (timer) return;
+      timer = setInterval(() => {
+        if (!running) void run();
+      }, intervalMs);
+      // The worker alone must not keep the process alive.
+      timer.unref();
+      void run();
+    },
+
+    /** Delivers at once (after an enqueue has committed); does nothing unless started. */
+    kick(): void {
+      if (timer) void run();
+    },
+
+    /** Stops the worker, waiting for a pass in progress. */
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+  return service;
+}
+
+export type MailService = ReturnType<typeof createMailService>;

@@ -1,0 +1,44 @@
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+
+/**
+ * A browser-like client over `app.inject`: keeps cookies between requests and,
+ * like the storefront's API client, echoes XSRF-TOKEN as X-XSRF-TOKEN on writes.
+ */
+export class TestBrowser {
+  readonly cookies = new Map<string, string>();
+  readonly app: FastifyInstance;
+  readonly ip: string;
+  constructor(app: FastifyInstance, ip = "203.0.113.10") {
+    this.app = app;
+    this.ip = ip;
+  }
+
+  async request(
+    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+    url: string,
+    body?: unknown,
+    options: { csrf?: boolean; headers?: Record<string, string> } = {},
+  ): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const xsrf = this.cookies.get("XSRF-TOKEN");
+    if (method !== "GET" && options.csrf !== false && xsrf) headers["x-xsrf-token"] = decodeURIComponent(xsrf);
+    const res = await this.app.inject({ method, url, payload: body as never, headers, remoteAddress: this.ip });
+    for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
+      const expired = c.maxAge === 0 || (c.expires && c.expires.getTime() <= Date.now());
+      if (expired || c.value === "") this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    return res;
+  }
+
+  /** Fetches the request-forgery cookie, as the storefront does before a write. */
+  async csrf(): Promise<void> {
+    await this.request("GET", "/sanctum/csrf-cookie");
+  }
+
+  get = (url: string) => this.request("GET", url);
+  post = (url: string, body?: unknown) => this.request("POST", url, body);
+  put = (url: string, body?: unknown) => this.request("PUT", url, body);
+  delete = (url: string) => this.request("DELETE", url);
+}
