@@ -14,6 +14,7 @@ import { type Config, publicConfig } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { accountRoutes } from "./modules/account/routes.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
+import { pruneExpiredTokens } from "./modules/auth/tokens.ts";
 import { catalogRoutes } from "./modules/catalog/routes.ts";
 import { systemRoutes } from "./modules/system/routes.ts";
 import { registerAuth } from "./plugins/auth.ts";
@@ -91,7 +92,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();
+  // Expired sign-in tokens are swept hourly so the table stays small.
+  const sweep = setInterval(() => {
+    pruneExpiredTokens(database.db).catch((err: unknown) => app.log.warn({ err }, "could not prune expired tokens"));
+  }, 3_600_000);
+  sweep.unref();
   app.addHook("onClose", async () => {
+    clearInterval(sweep);
     await services.mail.stop();
   });
 

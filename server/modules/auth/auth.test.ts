@@ -364,3 +364,16 @@ describe("password recovery", () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 });
+
+describe("token housekeeping", () => {
+  it("prunes expired tokens and keeps live ones", async () => {
+    const { pruneExpiredTokens } = await import("./tokens.ts");
+    const live = await registered();
+    const dead = await registered();
+    const deadId = Number(dead.json.token.split("|")[0]);
+    await shop.database.db.update(accessTokens).set({ expiresAt: sql`now() - interval '1 day'` }).where(eq(accessTokens.id, deadId));
+    await pruneExpiredTokens(shop.database.db);
+    expect(await shop.database.db.select().from(accessTokens).where(eq(accessTokens.id, deadId))).toHaveLength(0);
+    expect((await live.browser.get("/api/user")).statusCode).toBe(200);
+  });
+});
