@@ -3,3 +3,5 @@ export * from "../modules/catalog/schema.ts";
 export * from "../modules/auth/schema.ts";
 export * from "../modules/account/schema.ts";
 export * from "../modules/mail/schema.ts";
+export * from "../modules/wishlist/schema.ts";
+export * from "../modules/content/schema.ts";

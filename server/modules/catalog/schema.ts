@@ -1,5 +1,21 @@
-import { sql } from "drizzle-orm";
-import { type AnyPgColumn, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { type SQL, sql } from "drizzle-orm";
+import {
+  type AnyPgColumn,
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 /**
  * Categories form a tree. `path` is the slug path from the root
@@ -26,3 +42,109 @@ export const categories = pgTable(
 );
 
 export type Category = typeof categories.$inferSelect;
+
+export const manufacturers = pgTable(
+  "manufacturers",
+  {
+    id: serial("id").primaryKey(),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    /** A path on this site (generated locally), e.g. /images/manufacturers/makita.svg */
+    logo: text("logo").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [uniqueIndex("manufacturers_slug_key").on(t.slug), index("manufacturers_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`)],
+);
+
+export interface ProductImage {
+  src: string;
+  alt: string;
+}
+
+export const products = pgTable(
+  "products",
+  {
+    id: serial("id").primaryKey(),
+    sku: text("sku").notNull(),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    summary: text("summary").notNull().default(""),
+    /** Sanitised HTML: sanitised when written, so it renders as stored. */
+    descriptionHtml: text("description_html").notNull().default(""),
+    manufacturerId: integer("manufacturer_id").references(() => manufacturers.id, { onDelete: "set null" }),
+    /** Integer pence, ex VAT. */
+    pricePence: integer("price_pence").notNull(),
+    vatRate: integer("vat_rate").notNull().default(20),
+    wasPricePence: integer("was_price_pence"),
+    stock: integer("stock").notNull().default(0),
+    images: jsonb("images").$type<ProductImage[]>().notNull().default(sql`'[]'::jsonb`),
+    featured: boolean("featured").notNull().default(false),
+    showcase: boolean("showcase").notNull().default(false),
+    /** Name, brand, SKU and summary, kept by the service for search. */
+    searchText: text("search_text").notNull().default(""),
+    searchVector: tsvector("search_vector").generatedAlwaysAs(
+      (): SQL => sql`setweight(to_tsvector('english', coalesce(${products.name}, '')), 'A') || setweight(to_tsvector('english', coalesce(${products.searchText}, '')), 'B')`,
+    ),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    uniqueIndex("products_sku_key").on(t.sku),
+    uniqueIndex("products_slug_key").on(t.slug),
+    index("products_manufacturer_idx").on(t.manufacturerId),
+    index("products_price_idx").on(t.pricePence, t.id),
+    index("products_created_idx").on(t.createdAt, t.id),
+    index("products_name_idx").on(t.name, t.id),
+    index("products_featured_idx").on(t.id).where(sql`${t.featured}`),
+    index("products_search_idx").using("gin", t.searchVector),
+    index("products_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`),
+    index("products_sku_lower_idx").on(sql`lower(${t.sku})`),
+    check("products_price_check", sql`${t.pricePence} >= 0`),
+    check("products_vat_rate_check", sql`${t.vatRate} in (0, 5, 20)`),
+    check("products_stock_check", sql`${t.stock} >= 0`),
+  ],
+);
+
+export const productCategories = pgTable(
+  "product_categories",
+  {
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => categories.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.categoryId] }), index("product_categories_category_idx").on(t.categoryId, t.productId)],
+);
+
+export const productAttributes = pgTable(
+  "product_attributes",
+  {
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    value: text("value").notNull(),
+    position: integer("position").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.name] }), index("product_attributes_name_value_idx").on(t.name, t.value, t.productId)],
+);
+
+export const relatedProducts = pgTable(
+  "related_products",
+  {
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    relatedId: integer("related_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    position: integer("position").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.relatedId] })],
+);
+
+export type Manufacturer = typeof manufacturers.$inferSelect;
+export type Product = typeof products.$inferSelect;
