@@ -2,15 +2,22 @@ import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { createAccountService } from "./modules/account/service.ts";
 import { createAuthService } from "./modules/auth/service.ts";
+import { createProductService } from "./modules/catalog/products.ts";
+import { createSearchService } from "./modules/catalog/search.ts";
 import { createCatalogService } from "./modules/catalog/service.ts";
 import { createMailService } from "./modules/mail/service.ts";
 import { type MailLog, createMailTransport } from "./modules/mail/transport.ts";
+import { createWishlistService } from "./modules/wishlist/service.ts";
 
 /** One service layer, two doors: the JSON API and the storefront's loaders both call these. */
 export function createServices(db: Db, config: Config, log: MailLog) {
   const mail = createMailService(db, { transport: createMailTransport(config, log), from: config.mailFrom, log });
+  const products = createProductService(db);
   return {
     catalog: createCatalogService(db),
+    products,
+    search: createSearchService(db, products),
+    wishlist: createWishlistService(db, products),
     mail,
     auth: createAuthService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     account: createAccountService(db),

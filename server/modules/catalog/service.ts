@@ -1,7 +1,7 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { CategoryNode } from "./contract.ts";
-import { type Category, categories } from "./schema.ts";
+import { type Category, categories, manufacturers, products } from "./schema.ts";
 
 
 function toNode(c: Category): CategoryNode {
@@ -38,6 +38,31 @@ export function createCatalogService(db: Db) {
       const category = { ...toNode(row), children: children.map(toNode) };
       const ordered = ancestorPaths.map((p) => ancestors.find((a) => a.path === p)).filter((a) => a !== undefined);
       return { category, ancestors: ordered.map(toNode) };
+    },
+
+    /** Every brand with how many products it has. */
+    async manufacturers() {
+      return db
+        .select({
+          id: manufacturers.id,
+          name: manufacturers.name,
+          slug: manufacturers.slug,
+          logo: manufacturers.logo,
+          description: manufacturers.description,
+          product_count: sql<number>`(select count(*)::int from ${products} p where p.manufacturer_id = ${manufacturers.id})`,
+        })
+        .from(manufacturers)
+        .orderBy(asc(manufacturers.name))
+        .limit(500);
+    },
+
+    async manufacturer(id: number) {
+      const [row] = await db
+        .select({ id: manufacturers.id, name: manufacturers.name, slug: manufacturers.slug, logo: manufacturers.logo, description: manufacturers.description })
+        .from(manufacturers)
+        .where(eq(manufacturers.id, id))
+        .limit(1);
+      return row ?? null;
     },
   };
 }

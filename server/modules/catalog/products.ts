@@ -1,0 +1,285 @@
+import { type SQL, and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { categories, manufacturers, productAttributes, productCategories, products, relatedProducts } from "./schema.ts";
+
+export const MAX_PER_PAGE = 96;
+export const MAX_PAGE = 500;
+
+export type ProductSort = "relevance" | "price_asc" | "price_desc" | "newest" | "name";
+
+export interface ProductQuery {
+  category?: string;
+  manufacturer?: number[];
+  priceMin?: number;
+  priceMax?: number;
+  inStock?: boolean;
+  /** Attribute name → accepted values (values of one name are alternatives). */
+  attributes?: Record<string, string[]>;
+  q?: string;
+  sort?: ProductSort;
+  page?: number;
+  perPage?: number;
+}
+
+/** Pounds with at most 2 decimals, from integer pence. */
+export const pounds = (pence: number) => Math.round(pence) / 100;
+
+/** VAT is worked on the line and rounded half-up to the penny. */
+export function incVat(pence: number, vatRate: number): number {
+  return Math.floor((pence * (100 + vatRate) + 50) / 100);
+}
+
+/** The inc-VAT price in SQL, rounded the same way. */
+const priceIncVat = sql<number>`((${products.pricePence} * (100 + ${products.vatRate}) + 50) / 100)`;
+
+export interface ProductCard {
+  id: number;
+  sku: string;
+  slug: string;
+  name: string;
+  summary: string;
+  manufacturer: { id: number; name: string; slug: string } | null;
+  price: number;
+  price_ex_vat: number;
+  vat_rate: number;
+  was_price: number | null;
+  stock: number;
+  in_stock: boolean;
+  image: { src: string; alt: string } | null;
+}
+
+type ProductRow = typeof products.$inferSelect & { manufacturerName: string | null; manufacturerSlug: string | null };
+
+export function toCard(p: ProductRow): ProductCard {
+  return {
+    id: p.id,
+    sku: p.sku,
+    slug: p.slug,
+    name: p.name,
+    summary: p.summary,
+    manufacturer: p.manufacturerId && p.manufacturerName ? { id: p.manufacturerId, name: p.manufacturerName, slug: p.manufacturerSlug ?? "" } : null,
+    price: pounds(incVat(p.pricePence, p.vatRate)),
+    price_ex_vat: pounds(p.pricePence),
+    vat_rate: p.vatRate,
+    was_price: p.wasPricePence === null ? null : pounds(incVat(p.wasPricePence, p.vatRate)),
+    stock: p.stock,
+    in_stock: p.stock > 0,
+    image: p.images[0] ?? null,
+  };
+}
+
+function selectCards(db: Db) {
+  return db
+    .select({
+      id: products.id,
+      sku: products.sku,
+      slug: products.slug,
+      name: products.name,
+      summary: products.summary,
+      descriptionHtml: products.descriptionHtml,
+      manufacturerId: products.manufacturerId,
+      pricePence: products.pricePence,
+      vatRate: products.vatRate,
+      wasPricePence: products.wasPricePence,
+      stock: products.stock,
+      images: products.images,
+      featured: products.featured,
+      showcase: products.showcase,
+      searchText: products.searchText,
+      searchVector: products.searchVector,
+      createdAt: products.createdAt,
+      updatedAt: products.updatedAt,
+      manufacturerName: manufacturers.name,
+      manufacturerSlug: manufacturers.slug,
+    })
+    .from(products)
+    .leftJoin(manufacturers, eq(manufacturers.id, products.manufacturerId));
+}
+
+/** The words of a search, at most 6, each at least 2 characters. */
+export function searchWords(q: string): string[] {
+  return q
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}.+-]+/u)
+    .filter((w) => w.length >= 2)
+    .slice(0, 6);
+}
+
+/** A query word close enough to a word of the product to count as a typo of it. */
+const TYPO_SIMILARITY = 0.4;
+const haystack = sql`(${products.name} || ' ' || ${products.searchText})`;
+
+/**
+ * Every word must match, by full text (stemmed: "drills" finds "drill") or as a
+ * likely typo (trigram word similarity: "makta" finds "Makita"); an exact SKU
+ * always matches.
+ */
+export function searchCondition(q: string): SQL {
+  const words = searchWords(q);
+  const each = words.map(
+    (w) => sql`(${products.searchVector} @@ plainto_tsquery('english', ${w}) or word_similarity(${w}, ${haystack}) > ${TYPO_SIMILARITY})`,
+  );
+  const all = each.length ? sql.join(each, sql` and `) : sql`false`;
+  return sql`(lower(${products.sku}) = lower(${q.trim()}) or (${all}))`;
+}
+
+/** Exact SKU first, then full-text relevance, then closeness of the words to the name. */
+export function searchRank(q: string): SQL<number> {
+  const words = searchWords(q);
+  const closeness = words.length ? sql.join(words.map((w) => sql`word_similarity(${w}, ${products.name})`), sql` + `) : sql`0`;
+  return sql<number>`(case when lower(${products.sku}) = lower(${q.trim()}) then 1000 else 0 end
+    + ts_rank(${products.searchVector}, websearch_to_tsquery('english', ${q})) * 10
+    + ${closeness})`;
+}
+
+export function createProductService(db: Db) {
+  async function categoryIds(path: string): Promise<number[] | null> {
+    const rows = await db
+      .select({ id: categories.id })
+      .from(categories)
+      .where(sql`${categories.path} = ${path} or ${categories.path} like ${`${path.replace(/[\\%_]/g, "\\$&")}/%`}`);
+    return rows.length ? rows.map((r) => r.id) : null;
+  }
+
+  return {
+    async list(query: ProductQuery) {
+      const page = Math.min(Math.max(1, query.page ?? 1), MAX_PAGE);
+      const perPage = Math.min(Math.max(1, query.perPage ?? 24), MAX_PER_PAGE);
+      const q = query.q?.trim() || undefined;
+
+      // Filters that facets keep: category, price, stock and the search words.
+      const base: SQL[] = [];
+      if (query.category) {
+        const ids = await categoryIds(query.category);
+        if (!ids) return null;
+        base.push(sql`exists (select 1 from ${productCategories} pc where pc.product_id = ${products.id} and pc.category_id in ${ids})`);
+      }
+      if (query.priceMin !== undefined) base.push(sql`${priceIncVat} >= ${Math.round(query.priceMin * 100)}`);
+      if (query.priceMax !== undefined) base.push(sql`${priceIncVat} <= ${Math.round(query.priceMax * 100)}`);
+      if (query.inStock) base.push(sql`${products.stock} > 0`);
+      if (q) base.push(searchCondition(q));
+
+      const attributeFilters = Object.entries(query.attributes ?? {}).filter(([, v]) => v.length > 0);
+      const attributeCondition = (name: string, values: string[]) =>
+        sql`exists (select 1 from ${productAttributes} pa where pa.product_id = ${products.id} and pa.name = ${name} and pa.value in ${values})`;
+      const manufacturerCondition = query.manufacturer?.length ? inArray(products.manufacturerId, query.manufacturer) : undefined;
+      const all = and(...base, manufacturerCondition, ...attributeFilters.map(([n, v]) => attributeCondition(n, v)));
+
+      const sort = query.sort ?? (q ? "relevance" : "newest");
+      const order: SQL[] = {
+        relevance: q ? [sql`${searchRank(q)} desc`, sql`${products.id} asc`] : [sql`${products.featured} desc`, sql`${products.createdAt} desc`, sql`${products.id} desc`],
+        price_asc: [sql`${priceIncVat} asc`, sql`${products.id} asc`],
+        price_desc: [sql`${priceIncVat} desc`, sql`${products.id} desc`],
+        newest: [sql`${products.createdAt} desc`, sql`${products.id} desc`],
+        name: [sql`${products.name} asc`, sql`${products.id} asc`],
+      }[sort];
+
+      const [rows, [{ total } = { total: 0 }], manufacturerFacet, attributeFacet, [range]] = await Promise.all([
+        selectCards(db)
+          .where(all)
+          .orderBy(...order)
+          .limit(perPage)
+          .offset((page - 1) * perPage),
+        db.select({ total: sql<number>`count(*)::int` }).from(products).where(all),
+        db
+          .select({ id: manufacturers.id, name: manufacturers.name, slug: manufacturers.slug, count: sql<number>`count(*)::int` })
+          .from(products)
+          .innerJoin(manufacturers, eq(manufacturers.id, products.manufacturerId))
+          .where(and(...base, ...attributeFilters.map(([n, v]) => attributeCondition(n, v))))
+          .groupBy(manufacturers.id)
+          .orderBy(asc(manufacturers.name)),
+        // One facet query: each attribute value counts the products that pass every
+        // other filter, so choosing a value never hides its alternatives.
+        db
+          .select({ name: productAttributes.name, value: productAttributes.value, count: sql<number>`count(*)::int` })
+          .from(productAttributes)
+          .innerJoin(products, eq(products.id, productAttributes.productId))
+          .where(
+            and(
+              ...base,
+              manufacturerCondition,
+              ...attributeFilters.map(([n, v]) => sql`(${productAttributes.name} = ${n} or ${attributeCondition(n, v)})`),
+            ),
+          )
+          .groupBy(productAttributes.name, productAttributes.value)
+          .orderBy(asc(productAttributes.name), asc(productAttributes.value))
+          .limit(500),
+        db.select({ min: sql<number | null>`min(${priceIncVat})::int`, max: sql<number | null>`max(${priceIncVat})::int`, inStock: sql<number>`count(*) filter (where ${products.stock} > 0)::int` }).from(products).where(and(...base)),
+      ]);
+
+      const attributes = new Map<string, { value: string; count: number }[]>();
+      for (const row of attributeFacet) {
+        const list = attributes.get(row.name) ?? [];
+        list.push({ value: row.value, count: row.count });
+        attributes.set(row.name, list);
+      }
+
+      return {
+        items: (rows as ProductRow[]).map(toCard),
+        total,
+        page,
+        per_page: perPage,
+        last_page: Math.max(1, Math.min(MAX_PAGE, Math.ceil(total / perPage))),
+        sort,
+        facets: {
+          manufacturers: manufacturerFacet,
+          attributes: [...attributes].map(([name, values]) => ({ name, values })),
+          price: { min: range?.min == null ? null : pounds(range.min), max: range?.max == null ? null : pounds(range.max) },
+          in_stock: range?.inStock ?? 0,
+        },
+      };
+    },
+
+    async bySlug(slug: string) {
+      const [row] = await selectCards(db).where(eq(products.slug, slug)).limit(1);
+      if (!row) return null;
+      const p = row as ProductRow;
+      const [attributeRows, categoryRows, relatedRows] = await Promise.all([
+        db.select().from(productAttributes).where(eq(productAttributes.productId, p.id)).orderBy(asc(productAttributes.position)),
+        db
+          .select({ id: categories.id, name: categories.name, path: categories.path })
+          .from(productCategories)
+          .innerJoin(categories, eq(categories.id, productCategories.categoryId))
+          .where(eq(productCategories.productId, p.id)),
+        selectCards(db)
+          .innerJoin(relatedProducts, eq(relatedProducts.relatedId, products.id))
+          .where(eq(relatedProducts.productId, p.id))
+          .orderBy(asc(relatedProducts.position))
+          .limit(8),
+      ]);
+      return {
+        ...toCard(p),
+        description_html: p.descriptionHtml,
+        images: p.images,
+        featured: p.featured,
+        attributes: attributeRows.map((a) => ({ name: a.name, value: a.value })),
+        categories: categoryRows,
+        related: (relatedRows as unknown as ProductRow[]).map(toCard),
+      };
+    },
+
+    /** Products by id with their attributes, for compare and wishlist. */
+    async byIds(ids: number[]) {
+      if (ids.length === 0) return [];
+      const [rows, attributeRows] = await Promise.all([
+        selectCards(db).where(inArray(products.id, ids)),
+        db.select().from(productAttributes).where(inArray(productAttributes.productId, ids)).orderBy(asc(productAttributes.position)),
+      ]);
+      const byId = new Map((rows as ProductRow[]).map((r) => [r.id, r]));
+      return ids
+        .map((id) => byId.get(id))
+        .filter((r): r is ProductRow => r !== undefined)
+        .map((r) => ({
+          ...toCard(r),
+          attributes: attributeRows.filter((a) => a.productId === r.id).map((a) => ({ name: a.name, value: a.value })),
+        }));
+    },
+
+    async featured(limit = 8): Promise<ProductCard[]> {
+      const rows = await selectCards(db).where(eq(products.featured, true)).orderBy(asc(products.id)).limit(limit);
+      return (rows as ProductRow[]).map(toCard);
+    },
+  };
+}
+
+export type ProductService = ReturnType<typeof createProductService>;
