@@ -16,6 +16,7 @@ import { accountRoutes } from "./modules/account/routes.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { pruneExpiredTokens } from "./modules/auth/tokens.ts";
 import { catalogRoutes, imageRoutes } from "./modules/catalog/routes.ts";
+import { contentRoutes } from "./modules/content/routes.ts";
 import { systemRoutes } from "./modules/system/routes.ts";
 import { wishlistRoutes } from "./modules/wishlist/routes.ts";
 import { registerAuth } from "./plugins/auth.ts";
@@ -89,6 +90,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(systemRoutes, { database, buildId, appName: config.appName });
   await app.register(catalogRoutes, { services, prefix: "/api" });
   await app.register(imageRoutes);
+  await app.register(contentRoutes, { content: services.content, now: options.now });
   await app.register(wishlistRoutes, { wishlist: services.wishlist, prefix: "/api" });
   await app.register(authRoutes, { auth: services.auth, secureCookies: config.isProduction, now: options.now });
   await app.register(accountRoutes, { account: services.account, auth: services.auth, prefix: "/api" });

@@ -227,3 +227,48 @@ describe("wishlist", () => {
     expect((await browser.delete("/api/account/wishlist/abc")).statusCode).toBe(422);
   });
 });
+
+describe("enquiries, sitemap and robots", () => {
+  it("stores an enquiry and emails it to the shop", async () => {
+    const browser = new TestBrowser(shop.app, "203.0.113.200");
+    await browser.csrf();
+    const res = await browser.post("/api/enquiries", {
+      type: "design-consultation",
+      name: "Pat <b>Kitchen</b>",
+      email: "pat@example.co.uk",
+      postcode: "ls1 4ap",
+      message: "We would like a new kitchen designed for a small terrace.",
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().success).toBe(true);
+    const { mailOutbox } = await import("../mail/schema.ts");
+    const { enquiries } = await import("../content/schema.ts");
+    const { eq } = await import("drizzle-orm");
+    const [stored] = await shop.database.db.select().from(enquiries).where(eq(enquiries.id, res.json().id));
+    expect(stored).toMatchObject({ type: "design-consultation", postcode: "LS1 4AP" });
+    const mails = await shop.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, shop.config.shopEmail));
+    const mail = mails.find((m) => m.subject.includes(`#${res.json().id}`));
+    expect(mail?.html).toContain("Pat &lt;b&gt;Kitchen&lt;/b&gt;");
+    expect(mail?.html).not.toContain("<b>Kitchen</b>");
+  });
+
+  it("validates an enquiry field by field", async () => {
+    const browser = new TestBrowser(shop.app, "203.0.113.201");
+    await browser.csrf();
+    const res = await browser.post("/api/enquiries", { type: "spam", name: "", email: "x", postcode: "nope", message: "short" });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().errors).sort()).toEqual(["email", "message", "name", "postcode", "type"]);
+  });
+
+  it("publishes a sitemap of content, categories, brands and products, and robots.txt", async () => {
+    const sitemap = await shop.app.inject({ method: "GET", url: "/sitemap.xml" });
+    expect(sitemap.statusCode).toBe(200);
+    expect(sitemap.headers["content-type"]).toMatch(/xml/);
+    expect(sitemap.body).toContain("/category/power-tools/cordless-drills</loc>");
+    expect(sitemap.body).toMatch(/\/product\/[a-z0-9-]+<\/loc>/);
+    expect(sitemap.body).toMatch(/\/manufacturer\/\d+<\/loc>/);
+    const robots = await shop.app.inject({ method: "GET", url: "/robots.txt" });
+    expect(robots.body).toContain("Sitemap: ");
+    expect(robots.body).toContain("Disallow: /account");
+  });
+});

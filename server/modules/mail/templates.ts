@@ -3,6 +3,8 @@
  * messages built on it. Every value put into the HTML is escaped.
  */
 
+import { escapeHtml } from "../../lib/html.ts";
+
 export interface RenderedEmail {
   html: string;
   text: string;
@@ -26,11 +28,7 @@ interface Shop {
   publicUrl: string;
 }
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
+export { escapeHtml };
 
 /** Links in an email must be web links: anything else (javascript:, data:) is a bug. */
 function webUrl(url: string): string {

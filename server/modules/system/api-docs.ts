@@ -2,6 +2,8 @@
  * A plain, script-free reference page for the OpenAPI document, so the docs
  * obey the same Content-Security-Policy as the rest of the shop.
  */
+import { escapeHtml } from "../../lib/html.ts";
+
 interface OpenApiOperation {
   summary?: string;
   description?: string;
@@ -18,9 +20,6 @@ interface OpenApiDocument {
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function schemaBlock(schema: unknown): string {
   return schema ? `<pre>${escapeHtml(JSON.stringify(schema, null, 2))}</pre>` : "";
