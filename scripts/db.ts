@@ -8,9 +8,17 @@ import { loadDotEnv } from "../server/bootstrap.ts";
 import { ConfigError, ensureCookieSecret, loadConfig } from "../server/config.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { isEmpty, seedDemo } from "../server/db/seed/index.ts";
+import { seedScale } from "../server/db/seed/scale.ts";
 
 const log = pino({ level: "info" });
 const command = process.argv[2];
+// `npm run db:seed -- --products 100000` adds that many generated products.
+const productsFlag = process.argv.indexOf("--products");
+const extraProducts = productsFlag === -1 ? 0 : Number(process.argv[productsFlag + 1]);
+if (!Number.isSafeInteger(extraProducts) || extraProducts < 0 || extraProducts > 5_000_000) {
+  console.error("--products takes a whole number up to 5,000,000");
+  process.exit(2);
+}
 if (!["migrate", "seed", "reset"].includes(command ?? "")) {
   console.error("Usage: node scripts/db.ts migrate|seed|reset");
   process.exit(2);
@@ -42,6 +50,10 @@ try {
   if (command !== "migrate") {
     if (await isEmpty(database.db)) log.info({ seeded: await seedDemo(database.db) }, "seeded the demo shop");
     else log.info("the database already has a catalogue; the demo seed only fills an empty one");
+    if (extraProducts > 0) {
+      const started = Date.now();
+      log.info({ generated: await seedScale(database.db, extraProducts), seconds: (Date.now() - started) / 1000 }, "generated products for performance work");
+    }
   }
 } finally {
   await database.close();

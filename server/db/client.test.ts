@@ -81,3 +81,25 @@ describe("migrations and the demo seed", () => {
     expect(tree[0]?.children.length).toBeGreaterThan(0);
   });
 });
+
+describe("the scale generator", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await seedDemo(database.db);
+  });
+  afterAll(() => database.destroy());
+
+  it("adds products spread over leaf categories and brands, with attributes, and can run again", async () => {
+    const { seedScale } = await import("./seed/scale.ts");
+    const count = async (q: string) =>
+      ((await database.db.execute(sql.raw(q))) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    const before = await count("select count(*)::int as n from products");
+    expect(await seedScale(database.db, 120)).toBe(120);
+    expect(await seedScale(database.db, 30)).toBe(30);
+    expect(await count("select count(*)::int as n from products")).toBe(before + 150);
+    expect(await count("select count(*)::int as n from products p where p.sku like 'GEN-%' and not exists (select 1 from product_categories pc where pc.product_id = p.id)")).toBe(0);
+    expect(await count("select count(distinct pc.category_id)::int as n from product_categories pc join products p on p.id = pc.product_id where p.sku like 'GEN-%'")).toBeGreaterThan(10);
+    expect(await count("select count(*)::int as n from product_attributes pa join products p on p.id = pa.product_id where p.sku like 'GEN-%'")).toBe(300);
+  });
+});
