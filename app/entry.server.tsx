@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
+import { type EntryContext, type HandleDataRequestFunction, type RouterContextProvider, ServerRouter } from "react-router";
 import { appContext } from "#app-context";
 
 export const streamTimeout = 5_000;
@@ -15,7 +15,9 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ) {
   // The same nonce the Content-Security-Policy header names.
-  const nonce = loadContext.get(appContext).nonce;
+  const { nonce, user } = loadContext.get(appContext);
+  // A page rendered for a signed-in user carries their name: never cache or share it.
+  if (user) responseHeaders.set("Cache-Control", "private, no-store");
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
@@ -41,3 +43,9 @@ export default function handleRequest(
     setTimeout(abort, streamTimeout + 1000);
   });
 }
+
+/** The data requests of client navigations follow the same rule as pages. */
+export const handleDataRequest: HandleDataRequestFunction = (response, { context }) => {
+  if (context.get(appContext).user) response.headers.set("Cache-Control", "private, no-store");
+  return response;
+};

@@ -3,6 +3,7 @@ import {
   Links,
   Meta,
   Outlet,
+  redirect,
   Scripts,
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
@@ -16,8 +17,10 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
+import { browserApi, rememberApiBaseUrl } from "./lib/browser-api.ts";
 import { appNameFrom } from "./lib/meta.ts";
 import { browserReloadDeps, isChunkLoadError, reloadOnce, useNewBuildReload } from "./lib/new-build.ts";
+import { useSessionSync } from "./lib/use-session.ts";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const app = context.get(appContext);
@@ -26,7 +29,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     config: app.config,
     nonce: app.nonce,
     buildId: app.buildId,
-    user: app.user ? { name: app.user.name } : null,
+    // Only what the header and greetings need: the page stays lean.
+    user: app.user ? { id: app.user.id, firstname: app.user.firstname, lastname: app.user.lastname, name: app.user.name, email: app.user.email } : null,
     // The header shows the top two levels; deeper levels live on category pages.
     categories: tree.map((c) => ({ name: c.name, path: c.path, children: c.children.map((s) => ({ name: s.name, path: s.path })) })),
   };
@@ -35,8 +39,28 @@ export async function loader({ context }: Route.LoaderArgs) {
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
 // The header's data barely changes: don't fetch it again on every navigation.
-export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return formMethod !== undefined && formMethod !== "GET" ? defaultShouldRevalidate : false;
+// It is fetched again after a write (sign-in, sign-out, a changed name) and when
+// the page asks for it (revalidate(): the session found the page stale).
+export function shouldRevalidate({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formMethod !== undefined && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
+  if (formMethod === undefined && currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
+  return false;
+}
+
+/**
+ * Sign out, from any page: a form posted to "/" lands here (the root route).
+ * The API revokes the token and clears its cookie; the redirect reloads every
+ * loader, so the user disappears from the whole page.
+ */
+export async function clientAction({ request }: Route.ClientActionArgs) {
+  const form = await request.formData();
+  if (form.get("intent") !== "sign-out") throw new Response("Unknown action", { status: 400 });
+  try {
+    await browserApi().post("/api/auth/logout");
+  } catch {
+    // Already signed out (401) or unreachable: the reload below shows which.
+  }
+  return redirect("/");
 }
 
 export function meta({ error, matches }: Route.MetaArgs) {
@@ -78,7 +102,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
+  rememberApiBaseUrl(loaderData.config.apiBaseUrl);
   useNewBuildReload(loaderData.buildId, loaderData.config.apiBaseUrl);
+  useSessionSync(loaderData.user, loaderData.config.apiBaseUrl);
   return <Outlet />;
 }
 

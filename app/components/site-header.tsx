@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import type { RootData } from "../root.tsx";
+import { AccountMenu } from "./account-menu.tsx";
 import { BasketIcon, ChevronDownIcon, HireIcon, MenuIcon, SearchIcon, UserIcon } from "./icons.tsx";
 
 const sectionLinks = [
@@ -73,11 +74,15 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
           <SearchBox id="search-desktop" placeholder="Search products, brands and codes" />
         </div>
         <nav aria-label="Your shop" className="ml-auto flex items-center gap-1 sm:gap-2">
-          <Link to={data?.user ? "/account" : "/auth/login"} className="inline-flex min-h-11 items-center gap-1 rounded-md px-2 hover:bg-white/10">
-            <UserIcon />
-            <span className="hidden text-sm font-medium lg:inline">{data?.user ? "Account" : "Sign in"}</span>
-            <span className="sr-only lg:hidden">{data?.user ? "Account" : "Sign in"}</span>
-          </Link>
+          {data?.user ? (
+            <AccountMenu firstname={data.user.firstname || data.user.name} />
+          ) : (
+            <Link to="/auth/login" className="inline-flex min-h-11 min-w-11 items-center justify-center gap-1 rounded-md px-2 hover:bg-white/10">
+              <UserIcon />
+              <span className="hidden text-sm font-medium lg:inline">Sign in</span>
+              <span className="sr-only lg:hidden">Sign in</span>
+            </Link>
+          )}
           {data?.config.hireBasketEnabled ? <CountButton to="/hire-basket" label="Hire basket" count={0} icon={<HireIcon />} /> : null}
           {data?.config.basketEnabled ? <CountButton to="/basket" label="Basket" count={0} icon={<BasketIcon />} /> : null}
         </nav>

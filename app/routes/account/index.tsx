@@ -1,14 +1,54 @@
-import { EmptyState, PageHeading } from "../../components/page.tsx";
+import { Link } from "react-router";
+import { appContext } from "#app-context";
+import { Breadcrumbs, PageHeading } from "../../components/page.tsx";
+import { SignOutButton } from "../../components/sign-out-button.tsx";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Your account");
 
-export default function Page() {
+export async function loader({ context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  // The signed-in layout has already sent guests to sign in.
+  const user = app.user!;
+  const profile = await app.services.account.profile(user.id);
+  return { firstname: profile.firstname, email: profile.email, isTrade: profile.is_trade };
+}
+
+const sections = [
+  { to: "/account/orders/history", title: "Orders", text: "Follow an order and see what you have bought." },
+  { to: "/account/wishlist", title: "Wishlist", text: "Products you have saved for later." },
+  { to: "/account/addresses", title: "Addresses", text: "Delivery and billing addresses, and your defaults." },
+  { to: "/account/manage", title: "Your details", text: "Your name, email address and phone number." },
+  { to: "/account/password", title: "Password", text: "Change the password you sign in with." },
+  { to: "/account/newsletter", title: "Newsletter", text: "Choose which emails you receive from us." },
+];
+
+export default function AccountOverview({ loaderData }: Route.ComponentProps) {
+  const { firstname, email, isTrade } = loaderData;
   return (
-    <>
-      <PageHeading title="Your account" />
-      <EmptyState title="Your account overview will appear here." />
-    </>
+    <div className="mx-auto max-w-4xl">
+      <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: "Your account" }]} />
+      <PageHeading title="Your account" intro={<>Hello, {firstname}. You are signed in as {email}.</>} />
+      <nav aria-label="Your account">
+        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+          {(isTrade ? [{ to: "/trade/dashboard", title: "Trade account", text: "Your trade dashboard, invoices and users." }, ...sections] : sections).map((s) => (
+            <li key={s.to}>
+              <Link
+                to={s.to}
+                className="block h-full rounded-lg border border-stone-200 bg-white p-5 shadow-sm hover:border-brand-700 hover:shadow"
+              >
+                <span className="block text-lg font-semibold text-brand-700 underline-offset-2 hover:underline">{s.title}</span>
+                <span className="mt-1 block text-stone-700">{s.text}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="mt-8 flex flex-wrap items-center gap-4 border-t border-stone-200 pt-6">
+        <p className="text-stone-700">Using a shared computer? Sign out when you have finished.</p>
+        <SignOutButton />
+      </div>
+    </div>
   );
 }

@@ -1,14 +1,76 @@
-import { EmptyState, PageHeading } from "../../components/page.tsx";
+import { useRef } from "react";
+import { Form } from "react-router";
+import { appContext } from "#app-context";
+import { AccountPage } from "../../components/account-page.tsx";
+import { Checkbox, FormAlert, FormSuccess, SubmitButton, useFocusOnFailure } from "../../components/form.tsx";
+import { NEWSLETTER_TOPICS } from "../../lib/account.ts";
+import { browserApi } from "../../lib/browser-api.ts";
+import { checked, errorFor, failureFrom, type FormResult, redirectIfSignedOut } from "../../lib/form-result.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/newsletter";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Newsletter");
 
-export default function Page() {
+export async function loader({ context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const settings = await app.services.account.newsletter(app.user!.id);
+  return { settings: { subscribed: settings.subscribed, topics: settings.topics } };
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<FormResult> {
+  const form = await request.formData();
+  const known = new Set<string>(NEWSLETTER_TOPICS.map((t) => t.value));
+  const topics = form.getAll("topics").filter((t): t is string => typeof t === "string" && known.has(t));
+  try {
+    await browserApi().put("/api/account/newsletter", { subscribed: checked(form, "subscribed"), topics });
+    return { ok: true, message: "Your newsletter choices have been saved." };
+  } catch (error) {
+    redirectIfSignedOut(error, request);
+    return failureFrom(error, { fallback: "Your newsletter choices could not be saved. Please try again.", fields: ["subscribed", "topics"] });
+  }
+}
+
+export default function Newsletter({ loaderData, actionData: result }: Route.ComponentProps) {
+  const { settings } = loaderData;
+  const formRef = useRef<HTMLFormElement>(null);
+  const alertRef = useRef<HTMLDivElement>(null);
+  useFocusOnFailure(result, formRef, alertRef);
+  const topicsError = errorFor(result, "topics");
+
   return (
-    <>
-      <PageHeading title="Newsletter" />
-      <EmptyState title="Newsletter settings are not available yet." action={{ to: "/account", label: "Back to your account" }} />
-    </>
+    <AccountPage title="Newsletter" intro="Hear about offers, new products and hire deals. We never share your address.">
+      {result?.ok ? (
+        <div className="mb-6">
+          <FormSuccess>{result.message}</FormSuccess>
+        </div>
+      ) : null}
+      <div className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-8">
+        <Form method="post" ref={formRef} className="grid gap-6">
+          <FormAlert ref={alertRef} message={result && !result.ok ? result.message : undefined} />
+          <Checkbox
+            label={<span className="font-semibold">Send me the newsletter</span>}
+            name="subscribed"
+            defaultChecked={settings.subscribed}
+            hint="Untick to stop all newsletter emails. Order and hire emails still arrive."
+            error={errorFor(result, "subscribed")}
+          />
+          <fieldset className="grid gap-1" aria-describedby={topicsError ? "topics-error" : undefined}>
+            <legend className="mb-2 font-semibold">Topics I am interested in</legend>
+            {topicsError ? (
+              <p id="topics-error" className="text-sm font-semibold text-red-700">
+                <span className="sr-only">Error: </span>
+                {topicsError}
+              </p>
+            ) : null}
+            {NEWSLETTER_TOPICS.map((topic) => (
+              <Checkbox key={topic.value} label={topic.label} name="topics" value={topic.value} defaultChecked={settings.topics.includes(topic.value)} />
+            ))}
+          </fieldset>
+          <div>
+            <SubmitButton busyLabel="Saving…">Save choices</SubmitButton>
+          </div>
+        </Form>
+      </div>
+    </AccountPage>
   );
 }

@@ -1,14 +1,76 @@
-import { EmptyState, PageHeading } from "../../components/page.tsx";
+import { useEffect, useRef } from "react";
+import { Form } from "react-router";
+import { AccountPage } from "../../components/account-page.tsx";
+import { Field, FormAlert, FormSuccess, SubmitButton, useFocusOnFailure } from "../../components/form.tsx";
+import { browserApi } from "../../lib/browser-api.ts";
+import { errorFor, failureFrom, type FormResult, raw, redirectIfSignedOut } from "../../lib/form-result.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/password";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Change your password");
 
-export default function Page() {
+const FIELDS = ["current_password", "password", "password_confirmation"] as const;
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<FormResult> {
+  const form = await request.formData();
+  try {
+    await browserApi().put("/api/account/password", {
+      current_password: raw(form, "current_password"),
+      password: raw(form, "password"),
+      password_confirmation: raw(form, "password_confirmation"),
+    });
+    return { ok: true, message: "Your password has been changed. You stay signed in here; other devices are signed out." };
+  } catch (error) {
+    redirectIfSignedOut(error, request);
+    return failureFrom(error, { fallback: "Your password could not be changed. Please try again.", fields: FIELDS, showServerMessageFor: [429] });
+  }
+}
+
+export default function ChangePassword({ actionData: result }: Route.ComponentProps) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const alertRef = useRef<HTMLDivElement>(null);
+  useFocusOnFailure(result, formRef, alertRef);
+  // After a change the passwords leave the page.
+  useEffect(() => {
+    if (result?.ok) formRef.current?.reset();
+  }, [result]);
+
   return (
-    <>
-      <PageHeading title="Change your password" />
-      <EmptyState title="Password changes are not available yet." action={{ to: "/account", label: "Back to your account" }} />
-    </>
+    <AccountPage title="Change your password">
+      {result?.ok ? (
+        <div className="mb-6">
+          <FormSuccess>{result.message}</FormSuccess>
+        </div>
+      ) : null}
+      <div className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-8">
+        <Form method="post" ref={formRef} className="grid gap-5">
+          <FormAlert ref={alertRef} message={result && !result.ok ? result.message : undefined} />
+          <Field label="Current password" name="current_password" type="password" autoComplete="current-password" required error={errorFor(result, "current_password")} />
+          <Field
+            label="New password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            hint="8 to 128 characters"
+            required
+            minLength={8}
+            maxLength={128}
+            error={errorFor(result, "password")}
+          />
+          <Field
+            label="Confirm new password"
+            name="password_confirmation"
+            type="password"
+            autoComplete="new-password"
+            required
+            maxLength={128}
+            error={errorFor(result, "password_confirmation")}
+          />
+          <div>
+            <SubmitButton busyLabel="Saving…">Change password</SubmitButton>
+          </div>
+        </Form>
+      </div>
+    </AccountPage>
   );
 }

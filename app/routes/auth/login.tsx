@@ -1,20 +1,69 @@
-import { Link } from "react-router";
+import { useRef } from "react";
+import { Form, Link, redirect, useSearchParams } from "react-router";
+import { Checkbox, Field, FormAlert, SubmitButton, useFocusOnFailure } from "../../components/form.tsx";
 import { PageHeading } from "../../components/page.tsx";
+import { browserApi } from "../../lib/browser-api.ts";
+import { errorFor, failure, failureFrom, type FormResult, checked, raw, text } from "../../lib/form-result.ts";
 import { pageMeta } from "../../lib/meta.ts";
+import { safeRedirect } from "../../lib/safe-redirect.ts";
 import type { Route } from "./+types/login";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Sign in");
 
-export default function Login() {
+interface AuthResponse {
+  user?: unknown;
+  token?: unknown;
+  max_age?: number;
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<FormResult | Response> {
+  const form = await request.formData();
+  try {
+    const answer = await browserApi().post<AuthResponse | undefined>("/api/auth/login", {
+      email: text(form, "email"),
+      password: raw(form, "password"),
+      remember: checked(form, "remember"),
+    });
+    if (!answer?.user || !answer.token) return failure("Login response missing user or token data.");
+  } catch (error) {
+    return failureFrom(error, { fallback: "An error occurred during login", fields: ["email", "password"], showServerMessageFor: [422, 429] });
+  }
+  // The server has set the sign-in cookie; the redirect reloads every loader, so the header shows the user.
+  return redirect(safeRedirect(new URL(request.url).searchParams.get("redirect")));
+}
+
+export default function Login({ actionData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const formRef = useRef<HTMLFormElement>(null);
+  const alertRef = useRef<HTMLDivElement>(null);
+  useFocusOnFailure(actionData, formRef, alertRef);
+  const result = actionData;
+  const target = params.get("redirect");
+  const registerTo = target ? `/auth/register?${new URLSearchParams({ redirect: target })}` : "/auth/register";
+
   return (
     <div className="mx-auto max-w-md">
-      <PageHeading title="Sign in" />
-      <div role="status" className="rounded-lg border border-dashed border-stone-300 bg-white px-6 py-8 text-center">
-        <p className="font-semibold">Signing in is not available yet.</p>
-        <p className="mt-2 text-stone-600">
-          You can still browse and <Link className="link" to="/contact">contact us</Link> for help with an order.
-        </p>
+      <PageHeading title="Sign in" intro="Sign in to see your orders, addresses and wishlist." />
+      <div className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-8">
+        <Form method="post" ref={formRef} className="grid gap-5">
+          <FormAlert ref={alertRef} message={result && !result.ok ? result.message : undefined} />
+          <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required error={errorFor(result, "email")} />
+          <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errorFor(result, "password")} />
+          <Checkbox label="Remember me" name="remember" hint="Stay signed in on this device for 30 days." />
+          <SubmitButton busyLabel="Signing in…">Sign in</SubmitButton>
+          <p>
+            <Link className="link" to="/auth/recovery">
+              Forgotten your password?
+            </Link>
+          </p>
+        </Form>
       </div>
+      <p className="mt-6 text-center">
+        New here?{" "}
+        <Link className="link font-semibold" to={registerTo}>
+          Create an account
+        </Link>
+      </p>
     </div>
   );
 }

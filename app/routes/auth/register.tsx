@@ -1,16 +1,84 @@
-import { EmptyState, PageHeading } from "../../components/page.tsx";
+import { useRef } from "react";
+import { Form, Link, redirect, useSearchParams } from "react-router";
+import { Checkbox, Field, FormAlert, SubmitButton, useFocusOnFailure } from "../../components/form.tsx";
+import { PageHeading } from "../../components/page.tsx";
+import { browserApi } from "../../lib/browser-api.ts";
+import { checked, errorFor, failure, failureFrom, type FormResult, raw, text } from "../../lib/form-result.ts";
 import { pageMeta } from "../../lib/meta.ts";
+import { safeRedirect } from "../../lib/safe-redirect.ts";
 import type { Route } from "./+types/register";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Create an account");
 
-export default function Page() {
+const FIELDS = ["firstname", "lastname", "email", "password", "password_confirmation", "newsletter"] as const;
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<FormResult | Response> {
+  const form = await request.formData();
+  try {
+    const answer = await browserApi().post<{ user?: unknown } | undefined>("/api/auth/register", {
+      firstname: text(form, "firstname"),
+      lastname: text(form, "lastname"),
+      email: text(form, "email"),
+      password: raw(form, "password"),
+      password_confirmation: raw(form, "password_confirmation"),
+      newsletter: checked(form, "newsletter"),
+    });
+    if (!answer?.user) return failure("Registration response missing user data.");
+  } catch (error) {
+    return failureFrom(error, { fallback: "An error occurred during registration", fields: FIELDS, showServerMessageFor: [422, 429] });
+  }
+  return redirect(safeRedirect(new URL(request.url).searchParams.get("redirect"), "/account"));
+}
+
+export default function Register({ actionData: result }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const formRef = useRef<HTMLFormElement>(null);
+  const alertRef = useRef<HTMLDivElement>(null);
+  useFocusOnFailure(result, formRef, alertRef);
+  const target = params.get("redirect");
+  const loginTo = target ? `/auth/login?${new URLSearchParams({ redirect: target })}` : "/auth/login";
+
   return (
-    <>
-      <PageHeading title="Create an account" />
-      <EmptyState title="Registration is not open yet." action={{ to: "/", label: "Continue shopping" }}>
-        Accounts with addresses, orders and a wishlist are on their way.
-      </EmptyState>
-    </>
+    <div className="mx-auto max-w-lg">
+      <PageHeading title="Create an account" intro="Keep your addresses, follow your orders and save a wishlist." />
+      <div className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-8">
+        <Form method="post" ref={formRef} className="grid gap-5">
+          <FormAlert ref={alertRef} message={result && !result.ok ? result.message : undefined} />
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field label="First name" name="firstname" autoComplete="given-name" required maxLength={100} error={errorFor(result, "firstname")} />
+            <Field label="Last name" name="lastname" autoComplete="family-name" required maxLength={100} error={errorFor(result, "lastname")} />
+          </div>
+          <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required error={errorFor(result, "email")} />
+          <Field
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            hint="8 to 128 characters"
+            required
+            minLength={8}
+            maxLength={128}
+            error={errorFor(result, "password")}
+          />
+          <Field
+            label="Confirm password"
+            name="password_confirmation"
+            type="password"
+            autoComplete="new-password"
+            required
+            maxLength={128}
+            error={errorFor(result, "password_confirmation")}
+          />
+          <Checkbox label="Email me offers and news" name="newsletter" hint="You can change this at any time in your account." error={errorFor(result, "newsletter")} />
+          <SubmitButton busyLabel="Creating your account…">Create account</SubmitButton>
+        </Form>
+      </div>
+      <p className="mt-6 text-center">
+        Already have an account?{" "}
+        <Link className="link font-semibold" to={loginTo}>
+          Sign in
+        </Link>
+      </p>
+    </div>
   );
 }

@@ -1,0 +1,170 @@
+// The pieces every form is made of, so that every form looks and behaves the same:
+// a label, an optional hint, the server's message for the field, then the input.
+import { type InputHTMLAttributes, type ReactNode, type RefObject, useEffect, useId } from "react";
+import { useNavigation } from "react-router";
+import type { FormResult } from "../lib/form-result.ts";
+import { useHydrated } from "../lib/use-session.ts";
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "children">;
+
+export interface FieldProps extends InputProps {
+  label: string;
+  name: string;
+  hint?: ReactNode;
+  /** The server's messages for this field, joined with spaces. */
+  error?: string;
+  /** Shows "(optional)" after the label. */
+  optional?: boolean;
+  id?: string;
+}
+
+const inputBase =
+  "min-h-11 w-full rounded-md border bg-white px-3 py-2 text-base text-stone-900 shadow-sm placeholder:text-stone-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-500";
+
+export function Field({ label, name, hint, error, optional, id, className, ...input }: FieldProps) {
+  const generated = useId();
+  const inputId = id ?? `${name}-${generated}`;
+  const hintId = hint ? `${inputId}-hint` : undefined;
+  const errorId = error ? `${inputId}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={`grid content-start gap-1.5 ${className ?? ""}`}>
+      <label htmlFor={inputId} className="font-semibold text-stone-900">
+        {label}
+        {optional ? <span className="font-normal text-stone-600"> (optional)</span> : null}
+      </label>
+      {hint ? (
+        <p id={hintId} className="text-sm text-stone-600">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={errorId} className="text-sm font-semibold text-red-700">
+          <span className="sr-only">Error: </span>
+          {error}
+        </p>
+      ) : null}
+      <input
+        id={inputId}
+        name={name}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className={`${inputBase} ${error ? "border-red-700 border-2" : "border-stone-400"}`}
+        {...input}
+      />
+    </div>
+  );
+}
+
+export interface CheckboxProps extends Omit<InputProps, "type"> {
+  label: ReactNode;
+  name: string;
+  hint?: ReactNode;
+  error?: string;
+  id?: string;
+}
+
+export function Checkbox({ label, name, hint, error, id, className, ...input }: CheckboxProps) {
+  const generated = useId();
+  const inputId = id ?? `${name}-${generated}`;
+  const hintId = hint ? `${inputId}-hint` : undefined;
+  const errorId = error ? `${inputId}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={className}>
+      {error ? (
+        <p id={errorId} className="mb-1 text-sm font-semibold text-red-700">
+          <span className="sr-only">Error: </span>
+          {error}
+        </p>
+      ) : null}
+      <div className="flex items-start gap-3">
+        <input
+          id={inputId}
+          name={name}
+          type="checkbox"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          className="mt-2.5 size-6 shrink-0 accent-brand-700"
+          {...input}
+        />
+        <div className="min-h-11 py-2.5">
+          <label htmlFor={inputId} className="cursor-pointer">
+            {label}
+          </label>
+          {hint ? (
+            <p id={hintId} className="text-sm text-stone-600">
+              {hint}
+            </p>
+          ) : null}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The form-level message for failures that belong to no field. */
+export function FormAlert({ message, ref, className = "" }: { message: string | undefined; ref?: RefObject<HTMLDivElement | null>; className?: string }) {
+  // Always rendered, so screen readers announce the message when it appears.
+  return (
+    <div ref={ref} role="alert" tabIndex={-1} className={message ? `rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-3 font-semibold text-red-800 ${className}` : undefined}>
+      {message}
+    </div>
+  );
+}
+
+/** A success message after a form was saved. */
+export function FormSuccess({ children }: { children: ReactNode }) {
+  return (
+    <div role="status" className="rounded-md border-l-4 border-green-700 bg-green-50 px-4 py-3 font-semibold text-green-900">
+      {children}
+    </div>
+  );
+}
+
+/** True while this page's form is being sent and its outcome loaded. */
+export function useSubmitting(): boolean {
+  const navigation = useNavigation();
+  return navigation.state !== "idle" && navigation.formMethod !== undefined && navigation.formMethod.toUpperCase() !== "GET";
+}
+
+/**
+ * The submit button: disabled until the page's scripts run (forms are sent by
+ * the browser's API client) and while sending, with a label that says so.
+ */
+export function SubmitButton({
+  children,
+  busyLabel,
+  busy,
+  className = "btn-primary",
+  name,
+  value,
+}: {
+  children: ReactNode;
+  busyLabel: string;
+  busy?: boolean;
+  className?: string;
+  name?: string;
+  value?: string;
+}) {
+  const hydrated = useHydrated();
+  const submitting = useSubmitting();
+  const sending = busy ?? submitting;
+  return (
+    <button type="submit" name={name} value={value} className={`${className} disabled:cursor-not-allowed disabled:opacity-60`} disabled={!hydrated || sending}>
+      {sending ? busyLabel : children}
+    </button>
+  );
+}
+
+/**
+ * After a failed submission, focus moves to the first field in error, or to the
+ * form-level alert, so keyboard and screen-reader users land on the problem.
+ */
+export function useFocusOnFailure(result: FormResult | undefined, form: RefObject<HTMLFormElement | null>, alert: RefObject<HTMLDivElement | null>): void {
+  useEffect(() => {
+    if (!result || result.ok) return;
+    const field = form.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    (field ?? alert.current)?.focus();
+  }, [result, form, alert]);
+}
