@@ -17,6 +17,7 @@ import { authRoutes } from "./modules/auth/routes.ts";
 import { pruneExpiredTokens } from "./modules/auth/tokens.ts";
 import { catalogRoutes, imageRoutes } from "./modules/catalog/routes.ts";
 import { contentRoutes } from "./modules/content/routes.ts";
+import { hireRoutes } from "./modules/hire/routes.ts";
 import { systemRoutes } from "./modules/system/routes.ts";
 import { wishlistRoutes } from "./modules/wishlist/routes.ts";
 import { registerAuth } from "./plugins/auth.ts";
@@ -92,6 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(imageRoutes);
   await app.register(contentRoutes, { content: services.content, now: options.now });
   await app.register(wishlistRoutes, { wishlist: services.wishlist, prefix: "/api" });
+  await app.register(hireRoutes, { hire: services.hire, prefix: "/api" });
   await app.register(authRoutes, { auth: services.auth, secureCookies: config.isProduction, now: options.now });
   await app.register(accountRoutes, { account: services.account, auth: services.auth, prefix: "/api" });
 

@@ -6,6 +6,7 @@ import { createProductService } from "./modules/catalog/products.ts";
 import { createSearchService } from "./modules/catalog/search.ts";
 import { createCatalogService } from "./modules/catalog/service.ts";
 import { createContentService } from "./modules/content/service.ts";
+import { createHireService } from "./modules/hire/service.ts";
 import { createMailService } from "./modules/mail/service.ts";
 import { type MailLog, createMailTransport } from "./modules/mail/transport.ts";
 import { createWishlistService } from "./modules/wishlist/service.ts";
@@ -22,6 +23,7 @@ export function createServices(db: Db, config: Config, log: MailLog) {
     mail,
     auth: createAuthService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     account: createAccountService(db),
+    hire: createHireService(db),
     content: createContentService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
   };
 }

@@ -5,3 +5,4 @@ export * from "../modules/account/schema.ts";
 export * from "../modules/mail/schema.ts";
 export * from "../modules/wishlist/schema.ts";
 export * from "../modules/content/schema.ts";
+export * from "../modules/hire/schema.ts";

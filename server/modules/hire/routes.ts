@@ -1,0 +1,101 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { HttpError, ValidationError } from "../../http-errors.ts";
+import { addDays, dayNumber } from "./pricing.ts";
+import { type HireService, MAX_AVAILABILITY_DAYS, MAX_HIRE_PER_PAGE } from "./service.ts";
+
+export const MAX_HIRE_DAYS = 90;
+
+const calendarDate = (label: string) =>
+  z
+    .string({ error: `Choose the ${label}.` })
+    .refine((v) => dayNumber(v) !== null, `The ${label} must be a date (YYYY-MM-DD).`);
+
+const slugParams = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,200}$/, "Unknown hire item.") });
+
+/** The rules every hire's dates follow: not in the past, return not before start, at most 90 days. */
+export function checkHireDates(start: string, end: string, today: string): void {
+  const s = dayNumber(start)!;
+  const e = dayNumber(end)!;
+  const errors: Record<string, string[]> = {};
+  if (s < dayNumber(today)!) errors.start_date = ["The hire cannot start in the past."];
+  if (e < s) errors.end_date = ["The return date must not be before the start date."];
+  else if (e - s > MAX_HIRE_DAYS) errors.end_date = [`A hire can last at most ${MAX_HIRE_DAYS} days.`];
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+}
+
+export async function hireRoutes(app: FastifyInstance, options: { hire: HireService }): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { hire } = options;
+  const tags = ["hire"];
+
+  r.get(
+    "/hire",
+    {
+      schema: {
+        tags,
+        summary: "Hire items, with hire-category and search filters and pagination",
+        querystring: z.object({
+          category: z.string().regex(/^[a-z0-9-]{1,100}$/, "Unknown hire category.").optional(),
+          q: z.string().trim().max(200).optional(),
+          page: z.coerce.number().int().min(1).max(500).optional(),
+          per_page: z.coerce.number().int().min(1).max(MAX_HIRE_PER_PAGE).optional(),
+        }),
+      },
+    },
+    async (request) => hire.list({ ...request.query, perPage: request.query.per_page }),
+  );
+
+  r.get("/hire/:slug", { schema: { tags, summary: "A hire item with rates (pounds ex VAT), deposit and units", params: slugParams } }, async (request) => {
+    const item = await hire.bySlug(request.params.slug);
+    if (!item) throw new HttpError(404, "Hire item not found.");
+    return { data: item };
+  });
+
+  r.get(
+    "/hire/:slug/availability",
+    {
+      schema: {
+        tags,
+        summary: `Units free on each day from \`from\` to \`to\` (at most ${MAX_AVAILABILITY_DAYS} days; default the next 4 weeks)`,
+        params: slugParams,
+        querystring: z.object({ from: calendarDate("first date").optional(), to: calendarDate("last date").optional() }),
+      },
+    },
+    async (request) => {
+      const item = await hire.bySlug(request.params.slug);
+      if (!item) throw new HttpError(404, "Hire item not found.");
+      const from = request.query.from ?? hire.today();
+      const to = request.query.to ?? addDays(from, 27);
+      const span = dayNumber(to)! - dayNumber(from)!;
+      if (span < 0) throw new ValidationError({ to: ["The last date must not be before the first."] });
+      if (span >= MAX_AVAILABILITY_DAYS) throw new ValidationError({ to: [`Ask for at most ${MAX_AVAILABILITY_DAYS} days at a time.`] });
+      return { data: await hire.availability(item.id, from, to) };
+    },
+  );
+
+  r.get(
+    "/hire/:slug/quote",
+    {
+      schema: {
+        tags,
+        summary: "The price of a hire: hire cost, VAT, deposit and total in pounds",
+        params: slugParams,
+        querystring: z.object({
+          start_date: calendarDate("start date"),
+          end_date: calendarDate("return date"),
+          quantity: z.coerce.number().int("Choose a whole number of units.").min(1, "Choose at least 1.").max(99).default(1),
+        }),
+      },
+    },
+    async (request) => {
+      const item = await hire.bySlug(request.params.slug);
+      if (!item) throw new HttpError(404, "Hire item not found.");
+      const { start_date: start, end_date: end, quantity } = request.query;
+      checkHireDates(start, end, hire.today());
+      const free = await hire.freeUnits(item.id, start, end);
+      return { data: { ...hire.quote(item, quantity, start, end), available: free, quantity } };
+    },
+  );
+}

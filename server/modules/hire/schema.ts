@@ -1,0 +1,111 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { products } from "../catalog/schema.ts";
+
+/** A PostgreSQL daterange, written as `[start,end)` with calendar dates. */
+const daterange = customType<{ data: string }>({ dataType: () => "daterange" });
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+export const hireCategories = pgTable(
+  "hire_categories",
+  {
+    id: serial("id").primaryKey(),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    position: integer("position").notNull().default(0),
+  },
+  (t) => [uniqueIndex("hire_categories_slug_key").on(t.slug)],
+);
+
+export interface Specification {
+  name: string;
+  value: string;
+}
+
+export const hireItems = pgTable(
+  "hire_items",
+  {
+    id: serial("id").primaryKey(),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    hireCategoryId: integer("hire_category_id")
+      .notNull()
+      .references(() => hireCategories.id, { onDelete: "restrict" }),
+    images: jsonb("images").$type<{ src: string; alt: string }[]>().notNull().default(sql`'[]'::jsonb`),
+    specifications: jsonb("specifications").$type<Specification[]>().notNull().default(sql`'[]'::jsonb`),
+    /** The same tool for sale, when the shop sells it. */
+    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    /** Pence ex VAT. */
+    dayRate: integer("day_rate").notNull(),
+    weekendRate: integer("weekend_rate").notNull(),
+    weekRate: integer("week_rate").notNull(),
+    /** Refundable, per unit; no VAT. */
+    deposit: integer("deposit").notNull().default(0),
+    vatRate: integer("vat_rate").notNull().default(20),
+    searchVector: tsvector("search_vector").generatedAlwaysAs(
+      sql`setweight(to_tsvector('english', coalesce(name, '')), 'A') || setweight(to_tsvector('english', coalesce(description, '')), 'B')`,
+    ),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    uniqueIndex("hire_items_slug_key").on(t.slug),
+    index("hire_items_category_idx").on(t.hireCategoryId, t.name),
+    index("hire_items_search_idx").using("gin", t.searchVector),
+    index("hire_items_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`),
+    check("hire_items_rates_check", sql`${t.dayRate} >= 0 and ${t.weekendRate} >= 0 and ${t.weekRate} >= 0 and ${t.deposit} >= 0`),
+  ],
+);
+
+/** One physical machine in the fleet: availability is counted in units. */
+export const hireUnits = pgTable(
+  "hire_units",
+  {
+    id: serial("id").primaryKey(),
+    hireItemId: integer("hire_item_id")
+      .notNull()
+      .references(() => hireItems.id, { onDelete: "cascade" }),
+    assetNumber: text("asset_number").notNull(),
+    active: boolean("active").notNull().default(true),
+  },
+  (t) => [uniqueIndex("hire_units_asset_key").on(t.assetNumber), index("hire_units_item_idx").on(t.hireItemId)],
+);
+
+/**
+ * A unit taken for a date range, by a hold (lapses unless confirmed) or a
+ * booking. The exclusion constraint makes two live allocations of one unit
+ * over overlapping dates impossible, whatever the code does.
+ */
+export const hireAllocations = pgTable(
+  "hire_allocations",
+  {
+    id: serial("id").primaryKey(),
+    unitId: integer("unit_id")
+      .notNull()
+      .references(() => hireUnits.id, { onDelete: "cascade" }),
+    /** The hire request line this serves; set by the hire request issue. */
+    requestLineId: integer("request_line_id"),
+    kind: text("kind").notNull(),
+    /** `[start, return)`: the unit is out from the start date until the return date. */
+    period: daterange("period").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    releasedAt: timestamp("released_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    index("hire_allocations_unit_idx").on(t.unitId),
+    check("hire_allocations_kind_check", sql`${t.kind} in ('hold', 'booking')`),
+  ],
+);
