@@ -3,7 +3,7 @@ import { Link, useLocation } from "react-router";
 import { ChevronDownIcon, UserIcon } from "./icons.tsx";
 import { SignOutButton } from "./sign-out-button.tsx";
 
-const accountLinks = [
+export const accountLinks = [
   { to: "/account", label: "Your account" },
   { to: "/account/orders/history", label: "Orders" },
   { to: "/account/wishlist", label: "Wishlist" },
@@ -34,19 +34,18 @@ export function AccountMenu({ firstname }: { firstname: string }) {
 
   return (
     <div className="flex items-center">
+      {/* Phones: the name sits under the icon; the menu's entries live in the page's Menu instead. */}
       <Link
         to="/account"
         aria-label={`Your account (${firstname})`}
-        className="inline-flex min-h-11 min-w-11 items-center justify-center gap-1 rounded-md px-2 hover:bg-white/10"
+        className="inline-flex min-h-11 min-w-11 flex-col items-center justify-center rounded-md px-1 hover:bg-white/10 sm:flex-row sm:gap-1 sm:px-2"
       >
         <UserIcon />
-        <span className="max-w-16 truncate text-sm font-medium sm:max-w-32" data-testid="account-firstname">
-          {firstname}
-        </span>
+        <span className="max-w-16 truncate text-xs font-medium leading-tight sm:max-w-32 sm:text-sm">{firstname}</span>
       </Link>
       <details
         ref={menu}
-        className="relative"
+        className="relative hidden sm:block"
         onKeyDown={(e) => {
           if (e.key === "Escape" && menu.current?.open) {
             menu.current.open = false;

@@ -16,12 +16,14 @@ export interface FieldProps extends InputProps {
   /** Shows "(optional)" after the label. */
   optional?: boolean;
   id?: string;
+  /** Extra classes for the input itself, e.g. a narrower postcode box. */
+  inputClassName?: string;
 }
 
 const inputBase =
   "min-h-11 w-full rounded-md border bg-white px-3 py-2 text-base text-stone-900 shadow-sm placeholder:text-stone-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-500";
 
-export function Field({ label, name, hint, error, optional, id, className, ...input }: FieldProps) {
+export function Field({ label, name, hint, error, optional, id, className, inputClassName = "", ...input }: FieldProps) {
   const generated = useId();
   const inputId = id ?? `${name}-${generated}`;
   const hintId = hint ? `${inputId}-hint` : undefined;
@@ -49,7 +51,7 @@ export function Field({ label, name, hint, error, optional, id, className, ...in
         name={name}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
-        className={`${inputBase} ${error ? "border-red-700 border-2" : "border-stone-400"}`}
+        className={`${inputBase} ${error ? "border-red-700 border-2" : "border-stone-400"} ${inputClassName}`}
         {...input}
       />
     </div>
@@ -105,9 +107,10 @@ export function Checkbox({ label, name, hint, error, id, className, ...input }: 
 
 /** The form-level message for failures that belong to no field. */
 export function FormAlert({ message, ref, className = "" }: { message: string | undefined; ref?: RefObject<HTMLDivElement | null>; className?: string }) {
-  // Always rendered, so screen readers announce the message when it appears.
+  // An element with role="alert" is announced when it appears; nothing takes space without a message.
+  if (!message) return null;
   return (
-    <div ref={ref} role="alert" tabIndex={-1} className={message ? `rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-3 font-semibold text-red-800 ${className}` : undefined}>
+    <div ref={ref} role="alert" tabIndex={-1} className={`rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-3 font-semibold text-red-800 ${className}`}>
       {message}
     </div>
   );

@@ -1,7 +1,8 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import type { RootData } from "../root.tsx";
-import { AccountMenu } from "./account-menu.tsx";
+import { AccountMenu, accountLinks } from "./account-menu.tsx";
+import { SignOutButton } from "./sign-out-button.tsx";
 import { BasketIcon, ChevronDownIcon, HireIcon, MenuIcon, SearchIcon, UserIcon } from "./icons.tsx";
 
 const sectionLinks = [
@@ -129,6 +130,23 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
                     All categories
                   </Link>
                 </li>
+                {data?.user ? (
+                  <>
+                    <li className="mt-2 border-t border-white/10 px-2 pt-3 text-sm uppercase tracking-wide text-white/70">
+                      Signed in as {data.user.firstname || data.user.name}
+                    </li>
+                    {accountLinks.map((l) => (
+                      <li key={l.to}>
+                        <Link to={l.to} className="block rounded px-2 py-2.5 hover:bg-white/10">
+                          {l.label}
+                        </Link>
+                      </li>
+                    ))}
+                    <li className="px-2 pt-2">
+                      <SignOutButton className="btn border border-white/40 text-white hover:bg-white/10" />
+                    </li>
+                  </>
+                ) : null}
               </ul>
             </nav>
           </details>

@@ -169,7 +169,9 @@ test.describe("addresses", () => {
     // Delete asks first; Cancel keeps it.
     await leeds.getByRole("button", { name: /^Delete/ }).click();
     await expect(leeds.getByText("Delete this address?")).toBeVisible();
+    await expect(leeds.getByRole("button", { name: "Yes, delete" })).toBeFocused();
     await leeds.getByRole("button", { name: "Cancel" }).click();
+    await expect(leeds.getByRole("button", { name: /^Delete/ })).toBeFocused();
     await expect(saved).toHaveCount(2);
     await leeds.getByRole("button", { name: /^Delete/ }).click();
     await leeds.getByRole("button", { name: "Yes, delete" }).click();

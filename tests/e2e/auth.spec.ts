@@ -222,6 +222,28 @@ test.describe("the session in the page", () => {
   });
 });
 
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test("the header shows the first name and the Menu offers the account and Sign out", async ({ page }) => {
+    await registerByApi(page.request, newUser("Maximilian"));
+    await openPage(page, "/");
+    const account = accountLink(page, "Maximilian");
+    await expect(account).toBeVisible();
+    await expect(account).toContainText("Maximilian");
+    // Nothing in the header spills sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    await page.locator("summary", { hasText: "Menu" }).tap();
+    const menu = page.getByRole("navigation", { name: "Main" });
+    await expect(menu.getByText("Signed in as Maximilian")).toBeVisible();
+    await expect(menu.getByRole("link", { name: "Addresses" })).toHaveAttribute("href", "/account/addresses");
+    await menu.getByRole("button", { name: "Sign out" }).tap();
+    await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
+    await expect(account).toHaveCount(0);
+  });
+});
+
 test.describe("password recovery", () => {
   test("the emailed link lets the customer choose a new password and sign in with it", async ({ page, request }) => {
     test.setTimeout(45_000);

@@ -100,7 +100,7 @@ function AddressForm({ address, onCancel }: { address: Address | null; onCancel:
   const a = address;
   const err = (field: string) => errorFor(result, field);
   return (
-    <section aria-labelledby="address-form-title" className="mb-8 rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-8">
+    <section aria-labelledby="address-form-title" className="mb-8 max-w-2xl rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-8">
       <h2 id="address-form-title" ref={headingRef} tabIndex={-1} className="mb-5 text-xl font-bold">
         {a ? "Edit address" : "Add a new address"}
       </h2>
@@ -128,7 +128,7 @@ function AddressForm({ address, onCancel }: { address: Address | null; onCancel:
             spellCheck={false}
             required
             maxLength={10}
-            className="sm:max-w-48"
+            inputClassName="sm:max-w-48"
             defaultValue={a?.postcode}
             error={err("postcode")}
           />
@@ -159,6 +159,18 @@ function AddressCard({ address, onEdit, onAction }: { address: Address; onEdit: 
   const hydrated = useHydrated();
   const [confirming, setConfirming] = useState(false);
   const busy = fetcher.state !== "idle";
+  // Keyboard focus follows the question: onto "Yes, delete", and back to "Delete" on Cancel.
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const deleteRef = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (confirming) {
+      asked.current = true;
+      confirmRef.current?.focus();
+    } else if (asked.current) {
+      deleteRef.current?.focus();
+    }
+  }, [confirming]);
   const summary = addressSummary(address);
   const lines = [`${address.firstname} ${address.lastname}`.trim(), address.company, address.line1, address.line2, address.town, address.county, address.postcode];
   const disabled = !hydrated || busy;
@@ -188,7 +200,7 @@ function AddressCard({ address, onEdit, onAction }: { address: Address; onEdit: 
           <fetcher.Form method="post" onSubmit={onAction} className="mt-3 flex flex-wrap gap-2" aria-describedby={`delete-${address.id}`}>
             <input type="hidden" name="intent" value="delete" />
             <input type="hidden" name="id" value={address.id} />
-            <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800 disabled:opacity-60" disabled={disabled}>
+            <button ref={confirmRef} type="submit" className="btn bg-red-700 text-white hover:bg-red-800 disabled:opacity-60" disabled={disabled}>
               {busy ? "Deleting…" : "Yes, delete"}
             </button>
             <button type="button" className="btn-secondary" onClick={() => setConfirming(false)} disabled={busy}>
@@ -201,7 +213,7 @@ function AddressCard({ address, onEdit, onAction }: { address: Address; onEdit: 
           <button type="button" className="btn-secondary" onClick={onEdit} disabled={disabled}>
             Edit<span className="sr-only"> {summary}</span>
           </button>
-          <button type="button" className="btn-secondary text-red-700" onClick={() => setConfirming(true)} disabled={disabled}>
+          <button ref={deleteRef} type="button" className="btn-secondary text-red-700" onClick={() => setConfirming(true)} disabled={disabled}>
             Delete<span className="sr-only"> {summary}</span>
           </button>
           {!address.is_default_delivery ? (
@@ -233,6 +245,7 @@ export default function Addresses({ loaderData }: Route.ComponentProps) {
   const actions = useFetcher<AddressResult>({ key: ACTIONS_KEY });
   const [editing, setEditing] = useState<"new" | number | null>(null);
   const statusRef = useRef<HTMLDivElement>(null);
+  const addRef = useRef<HTMLButtonElement>(null);
   const saved = form.state === "idle" && form.data?.ok ? form.data : undefined;
   const acted = actions.state === "idle" ? actions.data : undefined;
   const editingAddress = typeof editing === "number" ? (addresses.find((a) => a.id === editing) ?? null) : null;
@@ -247,11 +260,17 @@ export default function Addresses({ loaderData }: Route.ComponentProps) {
     form.reset();
     setEditing(null);
   }
+  function cancelForm() {
+    closeForm();
+    // The form's place is taken by the "Add a new address" button again: focus goes there.
+    requestAnimationFrame(() => addRef.current?.focus());
+  }
 
-  // After a save the form closes and focus lands on the message that says so.
+  // After a change the form closes (or the button pressed is gone) and focus lands on the message that says so.
+  const done = saved ?? (acted?.ok ? acted : undefined);
   useEffect(() => {
-    if (saved) statusRef.current?.focus();
-  }, [saved]);
+    if (done) statusRef.current?.focus();
+  }, [done]);
 
   return (
     <AccountPage title="Your addresses" intro="Addresses you deliver to and pay from. Choose a default for each." wide>
@@ -261,10 +280,10 @@ export default function Addresses({ loaderData }: Route.ComponentProps) {
       </div>
       <FormAlert className="mb-6" message={acted && !acted.ok ? acted.message : undefined} />
       {open ? (
-        <AddressForm key={editing} address={editingAddress} onCancel={closeForm} />
+        <AddressForm key={editing} address={editingAddress} onCancel={cancelForm} />
       ) : (
         <p className="mb-6">
-          <button type="button" className="btn-primary disabled:opacity-60" onClick={() => openForm("new")} disabled={!hydrated}>
+          <button ref={addRef} type="button" className="btn-primary disabled:opacity-60" onClick={() => openForm("new")} disabled={!hydrated}>
             Add a new address
           </button>
         </p>
