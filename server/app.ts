@@ -17,6 +17,7 @@ import { authRoutes } from "./modules/auth/routes.ts";
 import { pruneExpiredTokens } from "./modules/auth/tokens.ts";
 import { catalogRoutes, imageRoutes } from "./modules/catalog/routes.ts";
 import { contentRoutes } from "./modules/content/routes.ts";
+import { hireBasketRoutes, hireRequestRoutes } from "./modules/hire/basket-routes.ts";
 import { hireRoutes } from "./modules/hire/routes.ts";
 import { systemRoutes } from "./modules/system/routes.ts";
 import { wishlistRoutes } from "./modules/wishlist/routes.ts";
@@ -94,7 +95,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(contentRoutes, { content: services.content, now: options.now });
   await app.register(wishlistRoutes, { wishlist: services.wishlist, prefix: "/api" });
   await app.register(hireRoutes, { hire: services.hire, prefix: "/api" });
-  await app.register(authRoutes, { auth: services.auth, secureCookies: config.isProduction, now: options.now });
+  await app.register(hireBasketRoutes, {
+    basket: services.hireBasket,
+    enabled: config.hireBasketEnabled,
+    secureCookies: config.isProduction,
+    prefix: "/api",
+  });
+  await app.register(hireRequestRoutes, { requests: services.hireRequests, enabled: config.hireBasketEnabled, prefix: "/api" });
+  await app.register(authRoutes, {
+    auth: services.auth,
+    secureCookies: config.isProduction,
+    now: options.now,
+    // A guest's baskets follow them into their account.
+    onSignedIn: [(userId, guestHash) => (guestHash ? services.hireBasket.merge(guestHash, userId) : Promise.resolve())],
+  });
   await app.register(accountRoutes, { account: services.account, auth: services.auth, prefix: "/api" });
 
   // The outbox worker delivers mail in the background while the app runs.

@@ -6,6 +6,8 @@ import { createProductService } from "./modules/catalog/products.ts";
 import { createSearchService } from "./modules/catalog/search.ts";
 import { createCatalogService } from "./modules/catalog/service.ts";
 import { createContentService } from "./modules/content/service.ts";
+import { createHireBasketService } from "./modules/hire/basket.ts";
+import { createHireRequestService } from "./modules/hire/requests.ts";
 import { createHireService } from "./modules/hire/service.ts";
 import { createMailService } from "./modules/mail/service.ts";
 import { type MailLog, createMailTransport } from "./modules/mail/transport.ts";
@@ -15,6 +17,7 @@ import { createWishlistService } from "./modules/wishlist/service.ts";
 export function createServices(db: Db, config: Config, log: MailLog) {
   const mail = createMailService(db, { transport: createMailTransport(config, log), from: config.mailFrom, log });
   const products = createProductService(db);
+  const hire = createHireService(db);
   return {
     catalog: createCatalogService(db),
     products,
@@ -23,7 +26,9 @@ export function createServices(db: Db, config: Config, log: MailLog) {
     mail,
     auth: createAuthService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     account: createAccountService(db),
-    hire: createHireService(db),
+    hire,
+    hireBasket: createHireBasketService(db, hire),
+    hireRequests: createHireRequestService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
     content: createContentService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { clearSessionCookie, issueCsrfCookie, setSessionCookie } from "../../plugins/auth.ts";
+import { guestHashOf } from "../../plugins/guest.ts";
 import { AttemptLimiter } from "../../plugins/rate-limit.ts";
 import {
   authResponse,
@@ -22,6 +23,8 @@ export interface AuthRouteOptions {
   secureCookies: boolean;
   /** Injected by tests to drive the clock of the limits. */
   now?: () => number;
+  /** Run after every sign-in and registration, e.g. to merge a guest's baskets. */
+  onSignedIn?: ((userId: number, guestHash: string | null) => Promise<void>)[];
 }
 
 /** Recovery answers take at least this long, known address or not, so timing tells nothing. */
@@ -46,8 +49,10 @@ export async function authRoutes(app: FastifyInstance, options: AuthRouteOptions
     return reply.code(204).send(null);
   });
 
-  const signedInAnswer = (request: FastifyRequest, reply: FastifyReply, issued: { token: string; maxAge: number; remember: boolean }, user: Parameters<typeof toUserJson>[0]) => {
+  const signedInAnswer = async (request: FastifyRequest, reply: FastifyReply, issued: { token: string; maxAge: number; remember: boolean }, user: Parameters<typeof toUserJson>[0]) => {
     setSessionCookie(reply, issued.token, issued.remember, issued.maxAge, secureCookies);
+    const guestHash = guestHashOf(request);
+    for (const hook of options.onSignedIn ?? []) await hook(user.id, guestHash);
     request.log.info({ userId: user.id }, "signed in");
     return { user: toUserJson(user), token: issued.token, max_age: issued.maxAge };
   };
@@ -58,7 +63,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRouteOptions
     async (request, reply) => {
       const { user, ...issued } = await auth.register(request.body);
       if (request.tokenId) await auth.signOut(request.tokenId);
-      return reply.code(201).send(signedInAnswer(request, reply, issued, user));
+      return reply.code(201).send(await signedInAnswer(request, reply, issued, user));
     },
   );
 
@@ -83,7 +88,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRouteOptions
       }
       loginFailures.reset(key);
       const issued = await auth.signIn(user, request.body.remember, request.tokenId);
-      return signedInAnswer(request, reply, issued, user);
+      return await signedInAnswer(request, reply, issued, user);
     },
   );
 

@@ -2,10 +2,10 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { HttpError, ValidationError } from "../../http-errors.ts";
+import { checkHireDates } from "./dates.ts";
 import { addDays, dayNumber } from "./pricing.ts";
 import { type HireService, MAX_AVAILABILITY_DAYS, MAX_HIRE_PER_PAGE } from "./service.ts";
 
-export const MAX_HIRE_DAYS = 90;
 
 const calendarDate = (label: string) =>
   z
@@ -13,17 +13,6 @@ const calendarDate = (label: string) =>
     .refine((v) => dayNumber(v) !== null, `The ${label} must be a date (YYYY-MM-DD).`);
 
 const slugParams = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,200}$/, "Unknown hire item.") });
-
-/** The rules every hire's dates follow: not in the past, return not before start, at most 90 days. */
-export function checkHireDates(start: string, end: string, today: string): void {
-  const s = dayNumber(start)!;
-  const e = dayNumber(end)!;
-  const errors: Record<string, string[]> = {};
-  if (s < dayNumber(today)!) errors.start_date = ["The hire cannot start in the past."];
-  if (e < s) errors.end_date = ["The return date must not be before the start date."];
-  else if (e - s > MAX_HIRE_DAYS) errors.end_date = [`A hire can last at most ${MAX_HIRE_DAYS} days.`];
-  if (Object.keys(errors).length) throw new ValidationError(errors);
-}
 
 export async function hireRoutes(app: FastifyInstance, options: { hire: HireService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -3,6 +3,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -12,6 +13,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { users } from "../auth/schema.ts";
 import { products } from "../catalog/schema.ts";
 
 /** A PostgreSQL daterange, written as `[start,end)` with calendar dates. */
@@ -108,4 +110,87 @@ export const hireAllocations = pgTable(
     index("hire_allocations_unit_idx").on(t.unitId),
     check("hire_allocations_kind_check", sql`${t.kind} in ('hold', 'booking')`),
   ],
+);
+
+/** A hire request basket: a user's, or a guest's by the hashed `tc_guest` cookie. */
+export const hireBaskets = pgTable(
+  "hire_baskets",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    guestTokenHash: text("guest_token_hash"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [uniqueIndex("hire_baskets_user_key").on(t.userId), uniqueIndex("hire_baskets_guest_key").on(t.guestTokenHash)],
+);
+
+export const hireBasketLines = pgTable(
+  "hire_basket_lines",
+  {
+    id: serial("id").primaryKey(),
+    basketId: integer("basket_id")
+      .notNull()
+      .references(() => hireBaskets.id, { onDelete: "cascade" }),
+    hireItemId: integer("hire_item_id")
+      .notNull()
+      .references(() => hireItems.id, { onDelete: "cascade" }),
+    quantity: integer("quantity").notNull(),
+    startDate: date("start_date", { mode: "string" }).notNull(),
+    endDate: date("end_date", { mode: "string" }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [index("hire_basket_lines_basket_idx").on(t.basketId, t.id), check("hire_basket_lines_quantity_check", sql`${t.quantity} between 1 and 99`)],
+);
+
+/** A request to hire, made from the hire basket; staff confirm, decline or complete it. */
+export const hireRequests = pgTable(
+  "hire_requests",
+  {
+    id: serial("id").primaryKey(),
+    number: text("number").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** pending | confirmed | declined | completed | lapsed */
+    status: text("status").notNull().default("pending"),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    phone: text("phone").notNull(),
+    company: text("company").notNull().default(""),
+    /** delivery | collection */
+    fulfilment: text("fulfilment").notNull(),
+    addressLine1: text("address_line1").notNull().default(""),
+    addressLine2: text("address_line2").notNull().default(""),
+    town: text("town").notNull().default(""),
+    postcode: text("postcode").notNull().default(""),
+    notes: text("notes").notNull().default(""),
+    /** Pence. */
+    hireCost: integer("hire_cost").notNull(),
+    vat: integer("vat").notNull(),
+    deposit: integer("deposit").notNull(),
+    holdExpiresAt: timestamp("hold_expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [uniqueIndex("hire_requests_number_key").on(t.number), index("hire_requests_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const hireRequestLines = pgTable(
+  "hire_request_lines",
+  {
+    id: serial("id").primaryKey(),
+    requestId: integer("request_id")
+      .notNull()
+      .references(() => hireRequests.id, { onDelete: "cascade" }),
+    hireItemId: integer("hire_item_id")
+      .notNull()
+      .references(() => hireItems.id, { onDelete: "restrict" }),
+    name: text("name").notNull(),
+    quantity: integer("quantity").notNull(),
+    startDate: date("start_date", { mode: "string" }).notNull(),
+    endDate: date("end_date", { mode: "string" }).notNull(),
+    days: integer("days").notNull(),
+    hireCost: integer("hire_cost").notNull(),
+    vat: integer("vat").notNull(),
+    deposit: integer("deposit").notNull(),
+  },
+  (t) => [index("hire_request_lines_request_idx").on(t.requestId)],
 );

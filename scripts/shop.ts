@@ -1,0 +1,45 @@
+// Staff commands until a back office exists:
+//   npm run shop -- hire:confirm HR-000123   (holds become bookings; the customer is emailed)
+//   npm run shop -- hire:decline HR-000123   (units freed; the customer is emailed)
+//   npm run shop -- hire:complete HR-000123  (units back in the fleet; the customer is emailed)
+import pino from "pino";
+import { loadDotEnv } from "../server/bootstrap.ts";
+import { ConfigError, ensureCookieSecret, loadConfig } from "../server/config.ts";
+import { openDatabase } from "../server/db/client.ts";
+import { HttpError } from "../server/http-errors.ts";
+import { createServices } from "../server/services.ts";
+
+const HIRE = { "hire:confirm": "confirm", "hire:decline": "decline", "hire:complete": "complete" } as const;
+const [command, argument] = process.argv.slice(2);
+
+if (!command || !(command in HIRE) || !argument) {
+  console.error("Usage: npm run shop -- hire:confirm|hire:decline|hire:complete NUMBER");
+  process.exit(2);
+}
+
+loadDotEnv();
+let config;
+try {
+  config = ensureCookieSecret(loadConfig());
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+}
+
+const log = pino({ level: "info" });
+const database = await openDatabase(config);
+const services = createServices(database.db, config, log);
+let code = 0;
+try {
+  await database.migrate();
+  const done = await services.hireRequests.decide(argument.toUpperCase(), HIRE[command as keyof typeof HIRE]);
+  // Send the customer's email now rather than waiting for the server's worker.
+  await services.mail.deliverDue();
+  console.log(`Hire request ${done.number} is now ${done.status}.`);
+} catch (error) {
+  console.error(error instanceof HttpError ? error.message : error);
+  code = 1;
+} finally {
+  await database.close();
+}
+process.exit(code);

@@ -1,0 +1,169 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { HttpError, ValidationError, summarise } from "../../http-errors.ts";
+import { schemaErrors } from "../../plugins/errors.ts";
+import { type BasketOwner, ensureGuestHash, guestHashOf } from "../../plugins/guest.ts";
+import { ukPostcode } from "../account/contract.ts";
+import { emailField, nameField } from "../auth/contract.ts";
+import type { HireBasketService, HireCart } from "./basket.ts";
+import type { HireRequestService } from "./requests.ts";
+import { dayNumber } from "./pricing.ts";
+
+const date = (label: string) => z.string({ error: `Choose the ${label}.` }).refine((v) => dayNumber(v) !== null, `Choose a valid ${label}.`);
+const quantity = z.coerce
+  .number({ error: "Enter a quantity." })
+  .int("Enter a whole number.")
+  .min(1, "The quantity must be at least 1.")
+  .max(99, "The quantity must be at most 99.");
+const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+export interface HireBasketRouteOptions {
+  basket: HireBasketService;
+  enabled: boolean;
+  secureCookies: boolean;
+}
+
+/**
+ * The hire request basket (section 7): every answer is `{success, message, errors, cart}`,
+ * failures included, so the page can always show the basket as it now stands.
+ */
+export async function hireBasketRoutes(app: FastifyInstance, options: HireBasketRouteOptions): Promise<void> {
+  const { basket, enabled, secureCookies } = options;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ["hire basket"];
+
+  // With HIRE_BASKET_ENABLED off the hire basket does not exist.
+  app.addHook("onRequest", async (_request, reply) => {
+    if (!enabled) return reply.code(404).send({ message: "Not Found" });
+  });
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("cache-control", "private, no-store");
+  });
+
+  const reading = (request: FastifyRequest): BasketOwner | null => {
+    if (request.user) return { userId: request.user.id };
+    const guestHash = guestHashOf(request);
+    return guestHash ? { guestHash } : null;
+  };
+  const writing = (request: FastifyRequest, reply: FastifyReply): BasketOwner =>
+    request.user ? { userId: request.user.id } : { guestHash: ensureGuestHash(request, reply, secureCookies) };
+  const empty: HireCart = { items: [], totals: { hire_cost: 0, deposit: 0, vat: 0, total: 0 }, itemCount: 0 };
+
+  async function answer(reply: FastifyReply, owner: BasketOwner | null, message: string, work: () => Promise<HireCart>) {
+    try {
+      return { success: true, message, errors: {}, cart: await work() };
+    } catch (error) {
+      if (!(error instanceof ValidationError) && !(error instanceof HttpError)) throw error;
+      const cart = owner ? await basket.cart(owner) : empty;
+      const errors = error instanceof ValidationError ? error.errors : {};
+      return reply.code(error.statusCode).send({ success: false, message: error.message, errors, cart });
+    }
+  }
+
+  // A request that fails its schema still answers in the basket's shape.
+  app.setErrorHandler(async (error, request, reply) => {
+    const errors = schemaErrors(error);
+    if (!errors) throw error;
+    const owner = reading(request);
+    return reply.code(422).send({ success: false, message: summarise(errors), errors, cart: owner ? await basket.cart(owner) : empty });
+  });
+
+  r.get("/hire-basket", { schema: { tags, summary: "Your hire request basket" } }, async (request, reply) => {
+    const owner = reading(request);
+    return answer(reply, owner, "", async () => (owner ? basket.cart(owner) : empty));
+  });
+
+  r.post(
+    "/hire-basket",
+    {
+      schema: {
+        tags,
+        summary: "Adds a hire item for dates; the quantity must fit the units free",
+        body: z.object({ hire_item_id: z.coerce.number().int().positive().max(2_147_483_647), quantity, start_date: date("start date"), end_date: date("return date") }),
+      },
+    },
+    async (request, reply) => {
+      const owner = writing(request, reply);
+      return answer(reply, owner, "Added to your hire request.", () => basket.add(owner, request.body));
+    },
+  );
+
+  r.put(
+    "/hire-basket/:id",
+    {
+      schema: {
+        tags,
+        summary: "Changes a line's quantity or dates",
+        params: idParams,
+        body: z.object({ quantity, start_date: date("start date").optional(), end_date: date("return date").optional() }),
+      },
+    },
+    async (request, reply) => {
+      const owner = writing(request, reply);
+      return answer(reply, owner, "Hire request updated.", () => basket.update(owner, request.params.id, request.body));
+    },
+  );
+
+  r.delete("/hire-basket/:id", { schema: { tags, summary: "Removes a line", params: idParams } }, async (request, reply) => {
+    const owner = writing(request, reply);
+    return answer(reply, owner, "Removed from your hire request.", () => basket.remove(owner, request.params.id));
+  });
+
+  r.delete("/hire-basket", { schema: { tags, summary: "Empties the hire basket" } }, async (request, reply) => {
+    const owner = writing(request, reply);
+    return answer(reply, owner, "Your hire request is empty.", () => basket.clear(owner));
+  });
+}
+
+const text = (max: number) => z.string().trim().max(max).optional().default("");
+
+export const hireRequestBody = z
+  .object({
+    name: nameField("name"),
+    email: emailField,
+    phone: z.string({ error: "Enter a phone number." }).trim().min(6, "Enter a phone number.").max(30, "The phone number is too long.").regex(/^[0-9+() -]+$/, "Enter a valid phone number."),
+    company: text(120),
+    fulfilment: z.enum(["delivery", "collection"], { error: "Choose delivery to a site or collection from the branch." }),
+    address_line1: text(100),
+    address_line2: text(100),
+    town: text(60),
+    postcode: z.union([z.literal(""), ukPostcode]).optional().default(""),
+    notes: text(2000),
+  })
+  .superRefine((b, ctx) => {
+    if (b.fulfilment !== "delivery") return;
+    if (!b.address_line1) ctx.addIssue({ code: "custom", path: ["address_line1"], message: "Enter the site address." });
+    if (!b.town) ctx.addIssue({ code: "custom", path: ["town"], message: "Enter the town or city." });
+    if (!b.postcode) ctx.addIssue({ code: "custom", path: ["postcode"], message: "Enter the site postcode." });
+  });
+
+export async function hireRequestRoutes(app: FastifyInstance, options: { requests: HireRequestService; enabled: boolean }): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ["hire requests"];
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("cache-control", "private, no-store");
+  });
+
+  r.post(
+    "/hire-requests",
+    {
+      schema: { tags, summary: "Turns the hire basket into a hire request, holding units for 48 hours", body: hireRequestBody },
+      // Without the hire basket there is nothing to request, before any validation.
+      onRequest: async (_request, reply) => {
+        if (!options.enabled) return reply.code(404).send({ message: "Not Found" });
+      },
+    },
+    async (request, reply) => {
+      const owner: BasketOwner | null = request.user ? { userId: request.user.id } : guestHashOf(request) ? { guestHash: guestHashOf(request)! } : null;
+      if (!owner) throw new ValidationError({ basket: ["Your hire request is empty."] });
+      const made = await options.requests.create(owner, request.user?.id ?? null, request.body);
+      return reply.code(201).send({ success: true, message: `Thank you. Your hire request ${made.number} has been sent; we will confirm it shortly.`, number: made.number });
+    },
+  );
+
+  r.get("/account/hire-requests", { schema: { tags, summary: "Your hire requests and their status" } }, async (request) => {
+    if (!request.user) throw new HttpError(401, "Unauthenticated.");
+    return { data: await options.requests.listForUser(request.user.id) };
+  });
+}

@@ -1,0 +1,254 @@
+import { and, asc, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { HttpError, ValidationError } from "../../http-errors.ts";
+import type { BasketOwner } from "../../plugins/guest.ts";
+import type { Outbox } from "../auth/service.ts";
+import { pounds } from "../catalog/products.ts";
+import { renderEmail } from "../mail/templates.ts";
+import { checkHireDates } from "./dates.ts";
+import { type PricingSettings, DEFAULT_PRICING, addDays, londonDate, quote } from "./pricing.ts";
+import { hireAllocations, hireBasketLines, hireBaskets, hireItems, hireRequestLines, hireRequests, hireUnits } from "./schema.ts";
+
+export const HOLD_HOURS = 48;
+
+export interface HireRequestInput {
+  name: string;
+  email: string;
+  phone: string;
+  company: string;
+  fulfilment: "delivery" | "collection";
+  address_line1: string;
+  address_line2: string;
+  town: string;
+  postcode: string;
+  notes: string;
+}
+
+export type HireRequestStatus = "pending" | "confirmed" | "declined" | "completed" | "lapsed";
+
+function isExclusionViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === "23P01" || e?.cause?.code === "23P01";
+}
+
+/** `[start, return)`; a same-day hire still takes its unit for that day. */
+function period(start: string, end: string): string {
+  return `[${start},${end === start ? addDays(start, 1) : end})`;
+}
+
+export function createHireRequestService(db: Db, options: { mail: Outbox; appName: string; publicUrl: string; shopEmail: string; settings?: PricingSettings }) {
+  const settings = options.settings ?? DEFAULT_PRICING;
+
+  function summaryLines(lines: { name: string; quantity: number; startDate: string; endDate: string }[]): string[] {
+    return lines.map((l) => `${l.quantity} × ${l.name}, ${l.startDate} to ${l.endDate}`);
+  }
+
+  async function attempt(owner: BasketOwner, userId: number | null, input: HireRequestInput) {
+    return db.transaction(async (t) => {
+      const tx = t as unknown as Db;
+      const ownerWhere = "userId" in owner ? eq(hireBaskets.userId, owner.userId) : eq(hireBaskets.guestTokenHash, owner.guestHash);
+      // Lock the basket: the same basket cannot become two requests.
+      const [basket] = await tx.select({ id: hireBaskets.id }).from(hireBaskets).where(ownerWhere).for("update");
+      const lines = basket
+        ? await tx
+            .select({ line: hireBasketLines, item: hireItems })
+            .from(hireBasketLines)
+            .innerJoin(hireItems, eq(hireItems.id, hireBasketLines.hireItemId))
+            .where(eq(hireBasketLines.basketId, basket.id))
+            .orderBy(asc(hireBasketLines.id))
+        : [];
+      if (!basket || lines.length === 0) throw new ValidationError({ basket: ["Your hire request is empty."] });
+
+      const today = londonDate();
+      const priced = lines.map(({ line, item }) => {
+        checkHireDates(line.startDate, line.endDate, today);
+        const q = quote({
+          rates: { day: item.dayRate, weekend: item.weekendRate, week: item.weekRate },
+          depositPerUnit: item.deposit,
+          quantity: line.quantity,
+          start: line.startDate,
+          end: line.endDate,
+          vatRate: item.vatRate,
+          settings,
+        });
+        return { line, item, q };
+      });
+      const totals = priced.reduce((s, p) => ({ hire: s.hire + p.q.hireCost, vat: s.vat + p.q.vat, deposit: s.deposit + p.q.deposit }), { hire: 0, vat: 0, deposit: 0 });
+
+      const holdExpiresAt = new Date(Date.now() + HOLD_HOURS * 3_600_000);
+      const [request] = await tx
+        .insert(hireRequests)
+        .values({
+          number: `pending-${crypto.randomUUID()}`,
+          userId,
+          name: input.name,
+          email: input.email,
+          phone: input.phone,
+          company: input.company,
+          fulfilment: input.fulfilment,
+          addressLine1: input.address_line1,
+          addressLine2: input.address_line2,
+          town: input.town,
+          postcode: input.postcode,
+          notes: input.notes,
+          hireCost: totals.hire,
+          vat: totals.vat,
+          deposit: totals.deposit,
+          holdExpiresAt,
+        })
+        .returning({ id: hireRequests.id });
+      const number = `HR-${String(request!.id).padStart(6, "0")}`;
+      await tx.update(hireRequests).set({ number }).where(eq(hireRequests.id, request!.id));
+
+      // Items in a fixed order, so two requests never wait on each other's locks in a cycle.
+      for (const { line, item, q } of [...priced].sort((a, b) => a.item.id - b.item.id)) {
+        // One allocator per hire item at a time; the exclusion constraint is the backstop.
+        await tx.execute(sql`select pg_advisory_xact_lock(7301, ${item.id})`);
+        // Holds that lapsed free their units now.
+        await tx
+          .update(hireAllocations)
+          .set({ releasedAt: sql`now()` })
+          .where(
+            and(
+              eq(hireAllocations.kind, "hold"),
+              isNull(hireAllocations.releasedAt),
+              lt(hireAllocations.expiresAt, sql`now()`),
+              inArray(hireAllocations.unitId, tx.select({ id: hireUnits.id }).from(hireUnits).where(eq(hireUnits.hireItemId, item.id))),
+            ),
+          );
+        const free = await tx
+          .select({ id: hireUnits.id })
+          .from(hireUnits)
+          .where(
+            and(
+              eq(hireUnits.hireItemId, item.id),
+              eq(hireUnits.active, true),
+              sql`not exists (select 1 from ${hireAllocations} where ${hireAllocations.unitId} = ${hireUnits.id}
+                and ${hireAllocations.releasedAt} is null and ${hireAllocations.period} && ${period(line.startDate, line.endDate)}::daterange)`,
+            ),
+          )
+          .orderBy(asc(hireUnits.id))
+          .limit(line.quantity);
+        if (free.length < line.quantity) {
+          throw new ValidationError({
+            quantity: [free.length === 0 ? `${item.name}: none available for those dates.` : `${item.name}: only ${free.length} available for those dates.`],
+          });
+        }
+        const [requestLine] = await tx
+          .insert(hireRequestLines)
+          .values({
+            requestId: request!.id,
+            hireItemId: item.id,
+            name: item.name,
+            quantity: line.quantity,
+            startDate: line.startDate,
+            endDate: line.endDate,
+            days: q.days,
+            hireCost: q.hireCost,
+            vat: q.vat,
+            deposit: q.deposit,
+          })
+          .returning({ id: hireRequestLines.id });
+        await tx.insert(hireAllocations).values(
+          free.map((u) => ({ unitId: u.id, requestLineId: requestLine!.id, kind: "hold", period: period(line.startDate, line.endDate), expiresAt: holdExpiresAt })),
+        );
+      }
+      await tx.delete(hireBasketLines).where(eq(hireBasketLines.basketId, basket.id));
+
+      const lineText = summaryLines(priced.map((p) => ({ name: p.item.name, quantity: p.line.quantity, startDate: p.line.startDate, endDate: p.line.endDate })));
+      const money = `Hire £${pounds(totals.hire).toFixed(2)} + VAT £${pounds(totals.vat).toFixed(2)}; refundable deposit £${pounds(totals.deposit).toFixed(2)}.`;
+      const customer = renderEmail({
+        appName: options.appName,
+        publicUrl: options.publicUrl,
+        title: `Hire request ${number} received`,
+        paragraphs: [`Hello ${input.name},`, "Thank you for your hire request. We hold the equipment for 48 hours while we confirm it with you.", ...lineText, money],
+      });
+      await options.mail.enqueue(tx, { to: input.email, subject: `Your hire request ${number}`, ...customer });
+      const staff = renderEmail({
+        appName: options.appName,
+        publicUrl: options.publicUrl,
+        title: `New hire request ${number}`,
+        paragraphs: [
+          `${input.name} (${input.email}, ${input.phone})${input.company ? ` for ${input.company}` : ""}`,
+          input.fulfilment === "delivery" ? `Deliver to: ${[input.address_line1, input.address_line2, input.town, input.postcode].filter(Boolean).join(", ")}` : "Collection from the branch",
+          ...lineText,
+          money,
+          ...(input.notes ? [`Notes: ${input.notes}`] : []),
+        ],
+      });
+      await options.mail.enqueue(tx, { to: options.shopEmail, subject: `Hire request ${number}`, ...staff });
+      return { id: request!.id, number };
+    });
+  }
+
+  return {
+    /**
+     * Turns the hire basket into a hire request: in one transaction it holds
+     * specific units for each line's dates and empties the basket.
+     */
+    async create(owner: BasketOwner, userId: number | null, input: HireRequestInput) {
+      // Two allocators can only collide on the constraint if a unit was taken
+      // outside the per-item lock; then the answer is the same as "not available".
+      try {
+        const made = await attempt(owner, userId, input);
+        options.mail.kick?.();
+        return made;
+      } catch (error) {
+        if (isExclusionViolation(error)) throw new ValidationError({ quantity: ["Some of those dates were just taken. Please check availability again."] });
+        throw error;
+      }
+    },
+
+    async listForUser(userId: number) {
+      const rows = await db.select().from(hireRequests).where(eq(hireRequests.userId, userId)).orderBy(desc(hireRequests.createdAt)).limit(100);
+      const lines = rows.length
+        ? await db.select().from(hireRequestLines).where(inArray(hireRequestLines.requestId, rows.map((r) => r.id))).orderBy(asc(hireRequestLines.id))
+        : [];
+      return rows.map((r) => ({
+        number: r.number,
+        status: r.status as HireRequestStatus,
+        created_at: r.createdAt.toISOString(),
+        fulfilment: r.fulfilment,
+        hire_cost: pounds(r.hireCost),
+        vat: pounds(r.vat),
+        deposit: pounds(r.deposit),
+        lines: lines
+          .filter((l) => l.requestId === r.id)
+          .map((l) => ({ name: l.name, quantity: l.quantity, start_date: l.startDate, end_date: l.endDate, days: l.days, hire_cost: pounds(l.hireCost) })),
+      }));
+    },
+
+    /** Staff decisions: confirm (holds become bookings), decline or complete (units freed). */
+    async decide(number: string, decision: "confirm" | "decline" | "complete") {
+      return db.transaction(async (t) => {
+        const tx = t as unknown as Db;
+        const [request] = await tx.select().from(hireRequests).where(eq(hireRequests.number, number)).for("update");
+        if (!request) throw new HttpError(404, `No hire request ${number}.`);
+        const allowed: Record<typeof decision, string[]> = { confirm: ["pending"], decline: ["pending", "confirmed"], complete: ["confirmed"] };
+        if (!allowed[decision].includes(request.status)) throw new HttpError(409, `Hire request ${number} is ${request.status}; it cannot be ${decision}ed.`);
+        const lineIds = tx.select({ id: hireRequestLines.id }).from(hireRequestLines).where(eq(hireRequestLines.requestId, request.id));
+        const live = and(inArray(hireAllocations.requestLineId, lineIds), isNull(hireAllocations.releasedAt));
+        const status = { confirm: "confirmed", decline: "declined", complete: "completed" }[decision];
+        if (decision === "confirm") {
+          const held = await tx.select({ id: hireAllocations.id }).from(hireAllocations).where(and(live, sql`${hireAllocations.expiresAt} > now()`));
+          if (held.length === 0) throw new HttpError(409, `The holds of ${number} have lapsed; ask the customer to request again.`);
+          await tx.update(hireAllocations).set({ kind: "booking", expiresAt: null }).where(live);
+        } else {
+          await tx.update(hireAllocations).set({ releasedAt: sql`now()` }).where(live);
+        }
+        await tx.update(hireRequests).set({ status, updatedAt: sql`now()` }).where(eq(hireRequests.id, request.id));
+        const words = { confirm: "is confirmed", decline: "could not be accepted", complete: "is complete. Thank you for hiring with us" }[decision];
+        const mail = renderEmail({
+          appName: options.appName,
+          publicUrl: options.publicUrl,
+          title: `Hire request ${number} ${decision === "confirm" ? "confirmed" : decision === "decline" ? "declined" : "completed"}`,
+          paragraphs: [`Hello ${request.name},`, `Your hire request ${number} ${words}.`],
+        });
+        await options.mail.enqueue(tx, { to: request.email, subject: `Hire request ${number}: ${status}`, ...mail });
+        return { number, status };
+      });
+    },
+  };
+}
+
+export type HireRequestService = ReturnType<typeof createHireRequestService>;
