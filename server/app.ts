@@ -113,10 +113,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();
-  // Expired sign-in tokens are swept hourly so the table stays small.
+  // Every 10 minutes: lapsed hire holds are released, and expired sign-in tokens are swept away.
   const sweep = setInterval(() => {
+    services.hireRequests.lapseExpired().catch((err: unknown) => app.log.warn({ err }, "could not lapse hire holds"));
     pruneExpiredTokens(database.db).catch((err: unknown) => app.log.warn({ err }, "could not prune expired tokens"));
-  }, 3_600_000);
+  }, 600_000);
   sweep.unref();
   app.addHook("onClose", async () => {
     clearInterval(sweep);

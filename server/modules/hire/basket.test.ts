@@ -206,6 +206,25 @@ describe("hire requests", () => {
   });
 });
 
+describe("lapsed holds", () => {
+  it("turn a pending request into a lapsed one and free its units", async () => {
+    const browser = await guest();
+    const id = await itemId("engine-crane-2-tonne"); // 1 unit
+    await browser.post("/api/hire-basket", { hire_item_id: id, quantity: 1, start_date: day(40), end_date: day(41) });
+    const number = (await browser.post("/api/hire-requests", { ...requester, fulfilment: "collection" })).json().number as string;
+    await shop.database.db.update(hireRequests).set({ holdExpiresAt: sql`now() - interval '1 minute'` }).where(eq(hireRequests.number, number));
+    await shop.database.db.execute(sql`update hire_allocations set expires_at = now() - interval '1 minute' where unit_id in (select id from hire_units where hire_item_id = ${id})`);
+    const { createServices } = await import("../../services.ts");
+    const services = createServices(shop.database.db, shop.config, { info() {}, warn() {}, error() {} });
+    expect(await services.hireRequests.lapseExpired()).toBeGreaterThanOrEqual(1);
+    const [request] = await shop.database.db.select().from(hireRequests).where(eq(hireRequests.number, number));
+    expect(request?.status).toBe("lapsed");
+    await expect(services.hireRequests.decide(number, "confirm")).rejects.toThrow(/lapsed/);
+    const quote = await shop.app.inject({ method: "GET", url: `/api/hire/engine-crane-2-tonne/quote?start_date=${day(40)}&end_date=${day(41)}` });
+    expect(quote.json().data.available).toBe(1);
+  });
+});
+
 describe("no double booking under concurrent requests", () => {
   it("30 requests at once for the last 2 units over overlapping dates give exactly 2 holds", async () => {
     const id2 = await itemId("generator-6-0kva-diesel"); // 2 units

@@ -218,6 +218,29 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
       }));
     },
 
+    /** Pending requests whose holds ran out become `lapsed`, and their units are freed. */
+    async lapseExpired(): Promise<number> {
+      return db.transaction(async (t) => {
+        const tx = t as unknown as Db;
+        const lapsed = await tx
+          .update(hireRequests)
+          .set({ status: "lapsed", updatedAt: sql`now()` })
+          .where(and(eq(hireRequests.status, "pending"), lt(hireRequests.holdExpiresAt, sql`now()`)))
+          .returning({ id: hireRequests.id });
+        if (lapsed.length) {
+          const lineIds = tx
+            .select({ id: hireRequestLines.id })
+            .from(hireRequestLines)
+            .where(inArray(hireRequestLines.requestId, lapsed.map((r) => r.id)));
+          await tx
+            .update(hireAllocations)
+            .set({ releasedAt: sql`now()` })
+            .where(and(inArray(hireAllocations.requestLineId, lineIds), isNull(hireAllocations.releasedAt)));
+        }
+        return lapsed.length;
+      });
+    },
+
     /** Staff decisions: confirm (holds become bookings), decline or complete (units freed). */
     async decide(number: string, decision: "confirm" | "decline" | "complete") {
       return db.transaction(async (t) => {
