@@ -14,6 +14,7 @@ import { type Config, publicConfig } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { accountRoutes } from "./modules/account/routes.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
+import { basketRoutes } from "./modules/basket/routes.ts";
 import { pruneExpiredTokens } from "./modules/auth/tokens.ts";
 import { catalogRoutes, imageRoutes } from "./modules/catalog/routes.ts";
 import { contentRoutes } from "./modules/content/routes.ts";
@@ -94,6 +95,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(imageRoutes);
   await app.register(contentRoutes, { content: services.content, now: options.now });
   await app.register(wishlistRoutes, { wishlist: services.wishlist, prefix: "/api" });
+  await app.register(basketRoutes, { basket: services.basket, enabled: config.basketEnabled, secureCookies: config.isProduction, prefix: "/api" });
   await app.register(hireRoutes, { hire: services.hire, prefix: "/api" });
   await app.register(hireBasketRoutes, {
     basket: services.hireBasket,
@@ -107,7 +109,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     secureCookies: config.isProduction,
     now: options.now,
     // A guest's baskets follow them into their account.
-    onSignedIn: [(userId, guestHash) => (guestHash ? services.hireBasket.merge(guestHash, userId) : Promise.resolve())],
+    onSignedIn: [
+      async (userId, guestHash) => {
+        if (!guestHash) return;
+        await services.basket.merge(guestHash, userId);
+        await services.hireBasket.merge(guestHash, userId);
+      },
+    ],
   });
   await app.register(accountRoutes, { account: services.account, auth: services.auth, prefix: "/api" });
 

@@ -2,6 +2,7 @@ import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { createAccountService } from "./modules/account/service.ts";
 import { createAuthService } from "./modules/auth/service.ts";
+import { createBasketService } from "./modules/basket/service.ts";
 import { createProductService } from "./modules/catalog/products.ts";
 import { createSearchService } from "./modules/catalog/search.ts";
 import { createCatalogService } from "./modules/catalog/service.ts";
@@ -26,6 +27,7 @@ export function createServices(db: Db, config: Config, log: MailLog) {
     mail,
     auth: createAuthService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     account: createAccountService(db),
+    basket: createBasketService(db),
     hire,
     hireBasket: createHireBasketService(db, hire),
     hireRequests: createHireRequestService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),

@@ -6,3 +6,4 @@ export * from "../modules/mail/schema.ts";
 export * from "../modules/wishlist/schema.ts";
 export * from "../modules/content/schema.ts";
 export * from "../modules/hire/schema.ts";
+export * from "../modules/basket/schema.ts";

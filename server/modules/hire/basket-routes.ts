@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { HttpError, ValidationError, summarise } from "../../http-errors.ts";
-import { schemaErrors } from "../../plugins/errors.ts";
-import { type BasketOwner, ensureGuestHash, guestHashOf } from "../../plugins/guest.ts";
+import { HttpError, ValidationError } from "../../http-errors.ts";
+import { basketEnvelope, readingOwner, writingOwner } from "../../plugins/basket-envelope.ts";
+import { type BasketOwner, guestHashOf } from "../../plugins/guest.ts";
 import { ukPostcode } from "../account/contract.ts";
 import { emailField, nameField } from "../auth/contract.ts";
 import type { HireBasketService, HireCart } from "./basket.ts";
@@ -33,41 +33,10 @@ export async function hireBasketRoutes(app: FastifyInstance, options: HireBasket
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["hire basket"];
 
-  // With HIRE_BASKET_ENABLED off the hire basket does not exist.
-  app.addHook("onRequest", async (_request, reply) => {
-    if (!enabled) return reply.code(404).send({ message: "Not Found" });
-  });
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "private, no-store");
-  });
-
-  const reading = (request: FastifyRequest): BasketOwner | null => {
-    if (request.user) return { userId: request.user.id };
-    const guestHash = guestHashOf(request);
-    return guestHash ? { guestHash } : null;
-  };
-  const writing = (request: FastifyRequest, reply: FastifyReply): BasketOwner =>
-    request.user ? { userId: request.user.id } : { guestHash: ensureGuestHash(request, reply, secureCookies) };
   const empty: HireCart = { items: [], totals: { hire_cost: 0, deposit: 0, vat: 0, total: 0 }, itemCount: 0 };
-
-  async function answer(reply: FastifyReply, owner: BasketOwner | null, message: string, work: () => Promise<HireCart>) {
-    try {
-      return { success: true, message, errors: {}, cart: await work() };
-    } catch (error) {
-      if (!(error instanceof ValidationError) && !(error instanceof HttpError)) throw error;
-      const cart = owner ? await basket.cart(owner) : empty;
-      const errors = error instanceof ValidationError ? error.errors : {};
-      return reply.code(error.statusCode).send({ success: false, message: error.message, errors, cart });
-    }
-  }
-
-  // A request that fails its schema still answers in the basket's shape.
-  app.setErrorHandler(async (error, request, reply) => {
-    const errors = schemaErrors(error);
-    if (!errors) throw error;
-    const owner = reading(request);
-    return reply.code(422).send({ success: false, message: summarise(errors), errors, cart: owner ? await basket.cart(owner) : empty });
-  });
+  const answer = basketEnvelope(app, { enabled, empty, cartOf: basket.cart });
+  const reading = readingOwner;
+  const writing = (request: FastifyRequest, reply: FastifyReply) => writingOwner(request, reply, secureCookies);
 
   r.get("/hire-basket", { schema: { tags, summary: "Your hire request basket" } }, async (request, reply) => {
     const owner = reading(request);

@@ -1,0 +1,142 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestShop, type TestShop } from "../../test/app.ts";
+import { TestBrowser } from "../../test/browser.ts";
+import { products } from "../catalog/schema.ts";
+
+let shop: TestShop;
+beforeAll(async () => {
+  shop = await createTestShop();
+});
+afterAll(() => shop.close());
+
+let ip = 1;
+async function guest() {
+  const b = new TestBrowser(shop.app, `198.19.0.${ip++ % 250}`);
+  await b.csrf();
+  return b;
+}
+
+/** A product with a known stock and price: £10.00 ex VAT at 20%. */
+async function stocked(stock: number, vatRate = 20, pricePence = 1000) {
+  const [p] = await shop.database.db
+    .update(products)
+    .set({ stock, vatRate, pricePence })
+    .where(eq(products.id, sql`(select id from products where sku not like 'GEN-%' order by id offset ${ip * 3} limit 1)`))
+    .returning({ id: products.id });
+  ip += 1;
+  return p!.id;
+}
+
+describe("the basket API", () => {
+  it("answers {success, message, errors, cart} for a guest with nothing yet", async () => {
+    const res = await shop.app.inject({ method: "GET", url: "/api/basket" });
+    expect(res.json()).toEqual({ success: true, message: "", errors: {}, cart: { items: [], subtotal: 0, taxes: 0, total: 0, itemCount: 0 } });
+  });
+
+  it("adds, adds again to the same line, and works VAT per line with prices from the server", async () => {
+    const b = await guest();
+    const id = await stocked(10);
+    await b.post("/api/basket", { product_id: id, quantity: 2, price: 0.01 });
+    const res = await b.post("/api/basket", { product_id: id, quantity: 1 });
+    expect(res.statusCode).toBe(200);
+    const cart = res.json().cart;
+    expect(cart.items).toHaveLength(1);
+    expect(cart.items[0]).toMatchObject({ product_id: id, quantity: 3, unit_price: 12, unit_price_ex_vat: 10, line_total: 36, line_total_ex_vat: 30, in_stock: true });
+    expect(cart).toMatchObject({ subtotal: 30, taxes: 6, total: 36, itemCount: 3 });
+  });
+
+  it("rounds VAT half up on each line", async () => {
+    const b = await guest();
+    const a = await stocked(5, 20, 333); // £3.33 → VAT 66.6p → 67p
+    const c = await stocked(5, 5, 999); // £9.99 → VAT 49.95p → 50p
+    await b.post("/api/basket", { product_id: a, quantity: 1 });
+    const cart = (await b.post("/api/basket", { product_id: c, quantity: 1 })).json().cart;
+    expect(cart).toMatchObject({ subtotal: 13.32, taxes: 1.17, total: 14.49 });
+  });
+
+  it("never lets a quantity pass the stock", async () => {
+    const b = await guest();
+    const id = await stocked(3);
+    const over = await b.post("/api/basket", { product_id: id, quantity: 4 });
+    expect(over.statusCode).toBe(422);
+    expect(over.json()).toMatchObject({ success: false, errors: { quantity: ["Only 3 left in stock."] } });
+    await b.post("/api/basket", { product_id: id, quantity: 2 });
+    const again = await b.post("/api/basket", { product_id: id, quantity: 2 });
+    expect(again.json().errors.quantity).toEqual(["Only 3 left in stock."]);
+    expect(again.json().cart.items[0].quantity).toBe(2);
+    const line = again.json().cart.items[0].cart_item_id;
+    expect((await b.put(`/api/basket/${line}`, { quantity: 4 })).json().errors.quantity).toEqual(["Only 3 left in stock."]);
+    expect((await b.put(`/api/basket/${line}`, { quantity: 3 })).json().cart.items[0].quantity).toBe(3);
+    const none = await stocked(0);
+    expect((await b.post("/api/basket", { product_id: none, quantity: 1 })).json().errors.quantity).toEqual(["This product is out of stock."]);
+  });
+
+  it.each([
+    [{ quantity: 0 }, "quantity"],
+    [{ quantity: 1000 }, "quantity"],
+    [{ quantity: 1.5 }, "quantity"],
+    [{ quantity: -2 }, "quantity"],
+    [{ product_id: "abc" }, "product_id"],
+  ])("refuses %j with 422 and the cart", async (change, field) => {
+    const b = await guest();
+    const res = await b.post("/api/basket", { product_id: await stocked(10), quantity: 1, ...change });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().success).toBe(false);
+    expect(res.json().errors[field]).toBeDefined();
+    expect(res.json().cart).toBeDefined();
+  });
+
+  it("refuses an unknown product and answers 404 for another basket's line", async () => {
+    const a = await guest();
+    const b = await guest();
+    expect((await a.post("/api/basket", { product_id: 99999999, quantity: 1 })).json().errors.product_id).toEqual(["That product does not exist."]);
+    const line = (await a.post("/api/basket", { product_id: await stocked(5), quantity: 1 })).json().cart.items[0].cart_item_id;
+    expect((await b.put(`/api/basket/${line}`, { quantity: 2 })).statusCode).toBe(404);
+    expect((await b.delete(`/api/basket/${line}`)).statusCode).toBe(404);
+    expect((await a.get("/api/basket")).json().cart.items).toHaveLength(1);
+  });
+
+  it("removes a line and clears the basket", async () => {
+    const b = await guest();
+    await b.post("/api/basket", { product_id: await stocked(5), quantity: 1 });
+    const two = (await b.post("/api/basket", { product_id: await stocked(5), quantity: 1 })).json().cart;
+    const removed = await b.delete(`/api/basket/${two.items[0].cart_item_id}`);
+    expect(removed.json().cart.items).toHaveLength(1);
+    expect((await b.delete("/api/basket")).json().cart.itemCount).toBe(0);
+  });
+
+  it("merges a guest basket into the account on sign-in, adding quantities capped at stock", async () => {
+    const b = await guest();
+    const id = await stocked(4);
+    const reg = new TestBrowser(shop.app, "198.19.1.1");
+    await reg.csrf();
+    const email = `basket.${Date.now()}@example.co.uk`;
+    const made = await reg.post("/api/auth/register", { firstname: "B", lastname: "M", email, password: "a long enough secret", password_confirmation: "a long enough secret" });
+    await reg.post("/api/basket", { product_id: id, quantity: 3 });
+    await b.post("/api/basket", { product_id: id, quantity: 2 });
+    const login = await b.post("/api/auth/login", { email, password: "a long enough secret" });
+    expect(login.statusCode).toBe(200);
+    const cart = (await b.get("/api/basket")).json().cart;
+    expect(cart.items[0]).toMatchObject({ product_id: id, quantity: 4 });
+    const byToken = await shop.app.inject({ method: "GET", url: "/api/basket", headers: { authorization: `Bearer ${made.json().token}` } });
+    expect(byToken.json().cart.items[0].quantity).toBe(4);
+  });
+
+  it("answers 404 everywhere when BASKET_ENABLED is off", async () => {
+    const off = await createTestShop({ BASKET_ENABLED: "no" });
+    try {
+      for (const [method, url] of [
+        ["GET", "/api/basket"],
+        ["POST", "/api/basket"],
+        ["PUT", "/api/basket/1"],
+        ["DELETE", "/api/basket/1"],
+        ["DELETE", "/api/basket"],
+      ] as const) {
+        expect((await off.app.inject({ method, url, payload: method === "GET" ? undefined : {} })).statusCode, `${method} ${url}`).toBe(404);
+      }
+    } finally {
+      await off.close();
+    }
+  });
+});

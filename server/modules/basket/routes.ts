@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { basketEnvelope, readingOwner, writingOwner } from "../../plugins/basket-envelope.ts";
+import { type BasketService, MAX_QUANTITY, emptyBasket } from "./service.ts";
+
+const quantity = z.coerce
+  .number({ error: "Enter a quantity." })
+  .int("Enter a whole number.")
+  .min(1, "The quantity must be at least 1.")
+  .max(MAX_QUANTITY, `The quantity must be at most ${MAX_QUANTITY}.`);
+const id = z.coerce.number({ error: "Invalid product ID." }).int("Invalid product ID.").positive("Invalid product ID.").max(2_147_483_647, "Invalid product ID.");
+
+export async function basketRoutes(app: FastifyInstance, options: { basket: BasketService; enabled: boolean; secureCookies: boolean }): Promise<void> {
+  const { basket } = options;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ["basket"];
+  const answer = basketEnvelope(app, { enabled: options.enabled, empty: emptyBasket, cartOf: basket.cart });
+  const writing = (request: FastifyRequest, reply: FastifyReply) => writingOwner(request, reply, options.secureCookies);
+
+  r.get("/basket", { schema: { tags, summary: "Your basket: items, subtotal (ex VAT), taxes, total and itemCount" } }, async (request, reply) => {
+    const owner = readingOwner(request);
+    return answer(reply, owner, "", async () => (owner ? basket.cart(owner) : emptyBasket));
+  });
+
+  r.post(
+    "/basket",
+    { schema: { tags, summary: "Adds a product; the quantity (1–999) never passes the stock", body: z.object({ product_id: id, quantity: quantity.default(1) }) } },
+    async (request, reply) => {
+      const owner = writing(request, reply);
+      return answer(reply, owner, "Added to your basket.", () => basket.add(owner, request.body.product_id, request.body.quantity));
+    },
+  );
+
+  r.put(
+    "/basket/:cart_item_id",
+    { schema: { tags, summary: "Changes a line's quantity", params: z.object({ cart_item_id: id }), body: z.object({ quantity }) } },
+    async (request, reply) => {
+      const owner = writing(request, reply);
+      return answer(reply, owner, "Basket updated.", () => basket.update(owner, request.params.cart_item_id, request.body.quantity));
+    },
+  );
+
+  r.delete("/basket/:cart_item_id", { schema: { tags, summary: "Removes a line", params: z.object({ cart_item_id: id }) } }, async (request, reply) => {
+    const owner = writing(request, reply);
+    return answer(reply, owner, "Removed from your basket.", () => basket.remove(owner, request.params.cart_item_id));
+  });
+
+  r.delete("/basket", { schema: { tags, summary: "Empties the basket" } }, async (request, reply) => {
+    const owner = writing(request, reply);
+    return answer(reply, owner, "Your basket is empty.", () => basket.clear(owner));
+  });
+}

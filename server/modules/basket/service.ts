@@ -1,0 +1,196 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { HttpError, ValidationError } from "../../http-errors.ts";
+import type { BasketOwner } from "../../plugins/guest.ts";
+import { incVat, pounds } from "../catalog/products.ts";
+import { products } from "../catalog/schema.ts";
+import { basketItems, baskets } from "./schema.ts";
+
+export const MAX_QUANTITY = 999;
+
+export interface BasketItem {
+  cart_item_id: number;
+  product_id: number;
+  quantity: number;
+  name: string;
+  slug: string;
+  sku: string;
+  image: { src: string; alt: string } | null;
+  /** Pounds inc VAT, and ex VAT beside it. */
+  unit_price: number;
+  unit_price_ex_vat: number;
+  vat_rate: number;
+  line_total: number;
+  line_total_ex_vat: number;
+  stock: number;
+  in_stock: boolean;
+  /** Fewer in stock than in the basket: checkout will refuse until it is changed. */
+  exceeds_stock: boolean;
+}
+
+export interface Basket {
+  items: BasketItem[];
+  /** Ex VAT. */
+  subtotal: number;
+  /** The VAT, worked per line on the line total, rounded half-up. */
+  taxes: number;
+  /** What is paid (before delivery). */
+  total: number;
+  itemCount: number;
+}
+
+export const emptyBasket: Basket = { items: [], subtotal: 0, taxes: 0, total: 0, itemCount: 0 };
+
+export function stockMessage(stock: number): string {
+  return stock <= 0 ? "This product is out of stock." : `Only ${stock} left in stock.`;
+}
+
+function ownerCondition(owner: BasketOwner) {
+  return "userId" in owner ? eq(baskets.userId, owner.userId) : eq(baskets.guestTokenHash, owner.guestHash);
+}
+
+/** The purchase basket. Prices always come from the database, never from the request. */
+export function createBasketService(db: Db) {
+  async function basketId(owner: BasketOwner): Promise<number | null> {
+    const [row] = await db.select({ id: baskets.id }).from(baskets).where(ownerCondition(owner)).limit(1);
+    return row?.id ?? null;
+  }
+
+  async function ensureBasket(owner: BasketOwner): Promise<number> {
+    const existing = await basketId(owner);
+    if (existing) return existing;
+    const values = "userId" in owner ? { userId: owner.userId } : { guestTokenHash: owner.guestHash };
+    const [row] = await db.insert(baskets).values(values).onConflictDoNothing().returning({ id: baskets.id });
+    return row?.id ?? (await basketId(owner))!;
+  }
+
+  async function productStock(productId: number): Promise<number> {
+    const [row] = await db.select({ stock: products.stock }).from(products).where(eq(products.id, productId)).limit(1);
+    if (!row) throw new ValidationError({ product_id: ["That product does not exist."] });
+    return row.stock;
+  }
+
+  async function cart(owner: BasketOwner): Promise<Basket> {
+    const id = await basketId(owner);
+    if (!id) return emptyBasket;
+    const rows = await db
+      .select({ item: basketItems, product: products })
+      .from(basketItems)
+      .innerJoin(products, eq(products.id, basketItems.productId))
+      .where(eq(basketItems.basketId, id))
+      .orderBy(asc(basketItems.id));
+    let subtotal = 0;
+    let taxes = 0;
+    const items = rows.map(({ item, product }) => {
+      const lineEx = product.pricePence * item.quantity;
+      const lineInc = incVat(lineEx, product.vatRate);
+      subtotal += lineEx;
+      taxes += lineInc - lineEx;
+      return {
+        cart_item_id: item.id,
+        product_id: product.id,
+        quantity: item.quantity,
+        name: product.name,
+        slug: product.slug,
+        sku: product.sku,
+        image: product.images[0] ?? null,
+        unit_price: pounds(incVat(product.pricePence, product.vatRate)),
+        unit_price_ex_vat: pounds(product.pricePence),
+        vat_rate: product.vatRate,
+        line_total: pounds(lineInc),
+        line_total_ex_vat: pounds(lineEx),
+        stock: product.stock,
+        in_stock: product.stock > 0,
+        exceeds_stock: item.quantity > product.stock,
+      };
+    });
+    return {
+      items,
+      subtotal: pounds(subtotal),
+      taxes: pounds(taxes),
+      total: pounds(subtotal + taxes),
+      itemCount: items.reduce((n, i) => n + i.quantity, 0),
+    };
+  }
+
+  async function itemOf(owner: BasketOwner, itemId: number) {
+    const [row] = await db
+      .select({ item: basketItems })
+      .from(basketItems)
+      .innerJoin(baskets, eq(baskets.id, basketItems.basketId))
+      .where(and(eq(basketItems.id, itemId), ownerCondition(owner)))
+      .limit(1);
+    if (!row) throw new HttpError(404, "That item is not in your basket.");
+    return row.item;
+  }
+
+  return {
+    cart,
+
+    async add(owner: BasketOwner, productId: number, quantity: number): Promise<Basket> {
+      const stock = await productStock(productId);
+      const id = await ensureBasket(owner);
+      const [existing] = await db
+        .select()
+        .from(basketItems)
+        .where(and(eq(basketItems.basketId, id), eq(basketItems.productId, productId)))
+        .limit(1);
+      const total = (existing?.quantity ?? 0) + quantity;
+      if (total > stock) throw new ValidationError({ quantity: [stockMessage(stock)] });
+      if (total > MAX_QUANTITY) throw new ValidationError({ quantity: [`You can buy at most ${MAX_QUANTITY} of one product.`] });
+      await db
+        .insert(basketItems)
+        .values({ basketId: id, productId, quantity })
+        .onConflictDoUpdate({ target: [basketItems.basketId, basketItems.productId], set: { quantity: sql`${basketItems.quantity} + ${quantity}` } });
+      await db.update(baskets).set({ updatedAt: sql`now()` }).where(eq(baskets.id, id));
+      return cart(owner);
+    },
+
+    async update(owner: BasketOwner, itemId: number, quantity: number): Promise<Basket> {
+      const item = await itemOf(owner, itemId);
+      const stock = await productStock(item.productId);
+      if (quantity > stock) throw new ValidationError({ quantity: [stockMessage(stock)] });
+      await db.update(basketItems).set({ quantity }).where(eq(basketItems.id, item.id));
+      return cart(owner);
+    },
+
+    async remove(owner: BasketOwner, itemId: number): Promise<Basket> {
+      const item = await itemOf(owner, itemId);
+      await db.delete(basketItems).where(eq(basketItems.id, item.id));
+      return cart(owner);
+    },
+
+    async clear(owner: BasketOwner): Promise<Basket> {
+      const id = await basketId(owner);
+      if (id) await db.delete(basketItems).where(eq(basketItems.basketId, id));
+      return cart(owner);
+    },
+
+    /** A guest who signs in keeps their basket: quantities are added, capped at stock. */
+    async merge(guestHash: string, userId: number): Promise<void> {
+      const guestId = await basketId({ guestHash });
+      if (!guestId) return;
+      const lines = await db
+        .select({ productId: basketItems.productId, quantity: basketItems.quantity, stock: products.stock })
+        .from(basketItems)
+        .innerJoin(products, eq(products.id, basketItems.productId))
+        .where(eq(basketItems.basketId, guestId));
+      if (lines.length) {
+        const userBasket = await ensureBasket({ userId });
+        for (const line of lines) {
+          const [mine] = await db
+            .select()
+            .from(basketItems)
+            .where(and(eq(basketItems.basketId, userBasket), eq(basketItems.productId, line.productId)))
+            .limit(1);
+          const quantity = Math.min((mine?.quantity ?? 0) + line.quantity, Math.max(line.stock, mine?.quantity ?? 0), MAX_QUANTITY);
+          if (mine) await db.update(basketItems).set({ quantity }).where(eq(basketItems.id, mine.id));
+          else if (quantity > 0) await db.insert(basketItems).values({ basketId: userBasket, productId: line.productId, quantity });
+        }
+      }
+      await db.delete(baskets).where(eq(baskets.id, guestId));
+    },
+  };
+}
+
+export type BasketService = ReturnType<typeof createBasketService>;
