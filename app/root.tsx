@@ -15,6 +15,7 @@ import { useEffect } from "react";
 import { appContext } from "#app-context";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { CompareMessages } from "./components/compare/compare-messages.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { browserApi, rememberApiBaseUrl } from "./lib/browser-api.ts";
@@ -94,6 +95,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <SiteFooter data={data} />
+        <CompareMessages />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import type { RootData } from "../root.tsx";
 import { AccountMenu, accountLinks } from "./account-menu.tsx";
+import { CompareLink } from "./compare/compare-link.tsx";
 import { SignOutButton } from "./sign-out-button.tsx";
 import { BasketIcon, ChevronDownIcon, HireIcon, MenuIcon, SearchIcon, UserIcon } from "./icons.tsx";
 
@@ -75,6 +76,7 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
           <SearchBox id="search-desktop" placeholder="Search products, brands and codes" />
         </div>
         <nav aria-label="Your shop" className="ml-auto flex items-center gap-1 sm:gap-2">
+          <CompareLink />
           {data?.user ? (
             <AccountMenu firstname={data.user.firstname || data.user.name} />
           ) : (

@@ -1,14 +1,102 @@
-import { EmptyState, PageHeading } from "../../components/page.tsx";
+import { useRef, useState } from "react";
+import { Link, useRouteLoaderData } from "react-router";
+import { appContext } from "#app-context";
+import { AccountPage } from "../../components/account-page.tsx";
+import { FormAlert } from "../../components/form.tsx";
+import { EmptyState } from "../../components/page.tsx";
+import { wishlistStore } from "../../components/wishlist/use-wishlist.ts";
 import { pageMeta } from "../../lib/meta.ts";
+import { formatPounds } from "../../lib/money.ts";
+import { useHydrated } from "../../lib/use-session.ts";
+import { WISHLIST_MESSAGES } from "../../lib/wishlist.ts";
+import type { RootData } from "../../root.tsx";
 import type { Route } from "./+types/wishlist";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Your wishlist");
 
-export default function Page() {
+export async function loader({ context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  // The signed-in layout has already sent guests to sign in.
+  try {
+    return { entries: await app.services.wishlist.list(app.user!.id), error: null as string | null };
+  } catch {
+    return { entries: [], error: WISHLIST_MESSAGES.fetchFailed as string };
+  }
+}
+
+const dateFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "Europe/London" });
+
+export default function Wishlist({ loaderData }: Route.ComponentProps) {
+  const basketEnabled = useRouteLoaderData<RootData>("root")?.config.basketEnabled ?? false;
+  const [removed, setRemoved] = useState<ReadonlySet<number>>(new Set());
+  const [message, setMessage] = useState<string | undefined>(loaderData.error ?? undefined);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const hydrated = useHydrated();
+  const entries = loaderData.entries.filter((e) => !removed.has(e.product_id));
+
+  async function removeEntry(productId: number) {
+    setMessage(undefined);
+    // Optimistic: the product goes at once, and comes back if the server refuses.
+    setRemoved((r) => new Set(r).add(productId));
+    heading.current?.focus();
+    const result = await wishlistStore.remove(productId, true);
+    if (!result.ok) {
+      setRemoved((r) => {
+        const next = new Set(r);
+        next.delete(productId);
+        return next;
+      });
+      setMessage(result.message);
+    }
+  }
+
   return (
-    <>
-      <PageHeading title="Your wishlist" />
-      <EmptyState title="Your wishlist is empty." action={{ to: "/products", label: "Browse products" }} />
-    </>
+    <AccountPage title="Your wishlist" intro="Products you have saved for later." wide>
+      <h2 ref={heading} tabIndex={-1} className="sr-only">
+        Saved products
+      </h2>
+      <FormAlert message={message} className="mb-4" />
+      {entries.length === 0 ? (
+        loaderData.error ? null : (
+          <EmptyState title="Your wishlist is empty." action={{ to: "/products", label: "Browse products" }}>
+            Tap the heart on a product to save it here.
+          </EmptyState>
+        )
+      ) : (
+        <ul className="grid gap-3" aria-label="Saved products">
+          {entries.map(({ product, product_id, added_at }) => (
+            <li key={product_id} className="flex flex-wrap items-center gap-4 rounded-lg border border-stone-200 bg-white p-3 shadow-sm sm:flex-nowrap sm:p-4">
+              {product.image ? (
+                <img src={product.image.src} alt="" width={96} height={96} className="size-20 shrink-0 rounded bg-stone-100 object-contain sm:size-24" />
+              ) : (
+                <div className="size-20 shrink-0 rounded bg-stone-100 sm:size-24" />
+              )}
+              <div className="min-w-0 flex-1 basis-40">
+                <Link to={`/product/${product.slug}`} className="link font-semibold">
+                  {product.name}
+                </Link>
+                <p className="mt-1">
+                  <span className="font-bold">{formatPounds(product.price)}</span> <span className="text-sm text-stone-600">({formatPounds(product.price_ex_vat)} ex VAT)</span>
+                </p>
+                <p className="text-sm text-stone-600">
+                  Added <time dateTime={added_at}>{dateFormat.format(new Date(added_at))}</time>
+                  {product.in_stock ? "" : " · Out of stock"}
+                </p>
+              </div>
+              <div className="flex w-full gap-2 sm:w-auto sm:flex-col">
+                {basketEnabled && product.in_stock ? (
+                  <Link to={`/product/${product.slug}`} className="btn-primary flex-1 px-3 text-sm" aria-label={`Add ${product.name} to basket`}>
+                    Add to basket
+                  </Link>
+                ) : null}
+                <button type="button" disabled={!hydrated} className="btn-secondary flex-1 px-3 text-sm disabled:opacity-60" onClick={() => void removeEntry(product_id)} aria-label={`Remove ${product.name} from your wishlist`}>
+                  Remove
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </AccountPage>
   );
 }

@@ -1,0 +1,35 @@
+import { useHydrated } from "../../lib/use-session.ts";
+import { compareStore, useCompareList } from "./use-compare.ts";
+
+function CompareIcon({ className = "size-5" }: { className?: string }) {
+  return (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" className={className} aria-hidden="true">
+      <path d="M8 3v18M16 3v18M3 8h5M16 16h5M3 16h5M16 8h5" />
+    </svg>
+  );
+}
+
+/**
+ * Adds a product to the compare list, or takes it off again. Its name says
+ * which product. It works once the page's scripts run (the list is a cookie the
+ * browser writes).
+ */
+export function CompareButton({ productId, productName, className = "" }: { productId: number; productName: string; className?: string }) {
+  const hydrated = useHydrated();
+  const list = useCompareList();
+  const listed = list.includes(productId);
+  return (
+    <button
+      type="button"
+      disabled={!hydrated}
+      onClick={() => (listed ? compareStore.remove(productId) : compareStore.add(productId))}
+      aria-label={listed ? `Remove ${productName} from compare` : `Add ${productName} to compare`}
+      className={`btn-secondary min-h-11 px-3 text-sm disabled:opacity-60 ${listed ? "border-brand-700 bg-brand-50 text-brand-900" : ""} ${className}`}
+      data-testid="compare-button"
+      data-product-id={productId}
+    >
+      <CompareIcon />
+      <span aria-hidden="true">{listed ? "Comparing" : "Compare"}</span>
+    </button>
+  );
+}

@@ -1,0 +1,133 @@
+// The compare list in the browser (issue 4): add from product tiles, the short
+// messages of section 5 that go after 3 seconds, the 4-product limit, and the
+// /compare table rendered from the `compare` cookie.
+import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
+import { openPage } from "./auth-helpers.ts";
+import { expect, test } from "./fixtures.ts";
+
+interface Compared {
+  id: number;
+  name: string;
+  attributes: { name: string; value: string }[];
+}
+
+async function productsByIds(request: APIRequestContext, ids: number[]): Promise<Compared[]> {
+  const response = await request.get(`/api/compare?product_ids=${ids.join(",")}`);
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { data: Compared[] }).data;
+}
+
+async function setCompareCookie(context: BrowserContext, page: Page, ids: number[]): Promise<void> {
+  const url = new URL(page.url() === "about:blank" ? test.info().project.use.baseURL! : page.url());
+  await context.addCookies([{ name: "compare", value: ids.join(","), domain: url.hostname, path: "/", sameSite: "Lax" }]);
+}
+
+const messages = (page: Page) => page.getByTestId("compare-messages");
+const headerLink = (page: Page) => page.getByRole("banner").getByTestId("compare-link");
+
+test("adds from product tiles, refuses a listed product and a fifth, and each message goes after about 3 seconds", async ({ page, context }) => {
+  await openPage(page, "/showcase");
+  const tiles = page.getByRole("main").getByRole("article");
+  await expect(tiles).toHaveCount(8);
+  const names = await tiles.getByRole("heading", { level: 3 }).allTextContents();
+  await expect(headerLink(page)).toHaveCount(0);
+
+  await page.getByRole("button", { name: `Add ${names[0]} to compare` }).click();
+  await expect(messages(page)).toHaveText("Added to compare.");
+  await expect(headerLink(page)).toHaveText("Compare (1)");
+  await expect(page.getByRole("button", { name: `Remove ${names[0]} from compare` })).toBeVisible();
+  await expect(messages(page).getByText("Added to compare.")).toBeHidden({ timeout: 5000 });
+
+  // Another tab added the second product meanwhile; this page still offers to add it.
+  const cookie = (await context.cookies()).find((c) => c.name === "compare")!;
+  expect(cookie.httpOnly).toBe(false);
+  expect(cookie.sameSite).toBe("Lax");
+  expect(cookie.expires).toBeGreaterThan(Date.now() / 1000 + 300 * 24 * 3600);
+  const first = cookie.value.split(",").map(Number)[0]!;
+  const second = (await page.getByRole("button", { name: `Add ${names[1]} to compare` }).getAttribute("data-product-id")) ?? "";
+  await setCompareCookie(context, page, [first, Number(second)]);
+  await page.getByRole("button", { name: `Add ${names[1]} to compare` }).click();
+  const duplicate = messages(page).getByText("Product is already in the comparison list.");
+  await expect(duplicate).toBeVisible();
+  await expect(messages(page).locator("[data-level]")).toHaveAttribute("data-level", "info");
+  await expect(headerLink(page)).toHaveText("Compare (2)");
+  await expect(duplicate).toBeHidden({ timeout: 5000 });
+
+  await page.getByRole("button", { name: `Add ${names[2]} to compare` }).click();
+  await page.getByRole("button", { name: `Add ${names[3]} to compare` }).click();
+  await expect(headerLink(page)).toHaveText("Compare (4)");
+  await page.getByRole("button", { name: `Add ${names[4]} to compare` }).click();
+  const limit = messages(page).getByText("You can only compare up to 4 products.");
+  await expect(limit).toBeVisible();
+  await expect(messages(page).locator("[data-level]")).toHaveAttribute("data-level", "warning");
+  await expect(headerLink(page)).toHaveText("Compare (4)");
+  await expect(limit).toBeHidden({ timeout: 5000 });
+
+  // The list reaches /compare through the cookie, rendered by the server.
+  await headerLink(page).click();
+  await expect(page).toHaveURL("/compare");
+  const table = page.getByRole("table");
+  for (const name of names.slice(0, 4)) await expect(table.getByRole("columnheader", { name })).toBeVisible();
+  await expect(table.getByRole("columnheader", { name: names[4]! })).toHaveCount(0);
+});
+
+test("the server renders /compare from the cookie; remove, clear and show only differences", async ({ page, context, request }) => {
+  // Two 12V drills and an insulation board: a shared Voltage, attributes the board lacks.
+  const products = await productsByIds(request, [1, 3, 153]);
+  expect(products).toHaveLength(3);
+  await setCompareCookie(context, page, [1, 3, 153]);
+
+  // Without scripts: the HTML alone holds the table.
+  const html = await (await page.request.get("/compare")).text();
+  for (const p of products) expect(html).toContain(p.name.replace(/&/g, "&amp;"));
+
+  await openPage(page, "/compare");
+  await expect(headerLink(page)).toHaveText("Compare (3)");
+  const table = page.getByRole("table");
+  await expect(table.getByRole("columnheader")).toHaveCount(3);
+  for (const label of ["Price inc VAT", "Price ex VAT", "Stock", "Voltage", "Chuck size"]) {
+    await expect(table.getByRole("rowheader", { name: label, exact: true })).toBeVisible();
+  }
+  // The board has no chuck: a dash, read out as "Not stated".
+  const chuck = table.getByRole("row", { name: /^Chuck size/ });
+  await expect(chuck.getByRole("cell").nth(2)).toHaveText("—Not stated");
+
+  // The board has no Voltage, so the row differs until the board is removed; then both drills say 12V.
+  await page.getByRole("button", { name: `Remove ${products[2]!.name} from compare` }).click();
+  await expect(messages(page)).toHaveText("Removed from compare.");
+  await expect(table.getByRole("columnheader")).toHaveCount(2);
+  await expect(headerLink(page)).toHaveText("Compare (2)");
+  await expect(table.getByRole("rowheader", { name: "Voltage", exact: true })).toBeVisible();
+  await page.getByLabel("Show only differences").check();
+  await expect(table.getByRole("rowheader", { name: "Voltage", exact: true })).toHaveCount(0);
+  await expect(table.getByRole("rowheader", { name: "Price inc VAT", exact: true })).toBeVisible();
+  await page.getByLabel("Show only differences").uncheck();
+  await expect(table.getByRole("rowheader", { name: "Voltage", exact: true })).toBeVisible();
+
+  await page.getByRole("button", { name: "Clear all" }).click();
+  await expect(messages(page)).toHaveText("Comparison list cleared.");
+  await expect(page.getByText("You have no products to compare.")).toBeVisible();
+  await expect(headerLink(page)).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByText("You have no products to compare.")).toBeVisible();
+});
+
+test.describe("fetch failures", () => {
+  test.use({ allowedConsoleErrors: [/status of 500|net::ERR_FAILED/] });
+
+  for (const [answer, message] of [
+    ["error", "Failed to fetch compared products."],
+    ["network", "An error occurred while fetching product details for comparison."],
+  ] as const) {
+    test(`a product added in another tab that cannot be fetched (${answer}) says so`, async ({ page, context }) => {
+      await setCompareCookie(context, page, [1]);
+      await openPage(page, "/compare");
+      await expect(page.getByRole("table").getByRole("columnheader")).toHaveCount(1);
+      await page.route("**/api/compare?**", (route) => (answer === "error" ? route.fulfill({ status: 500, json: { message: "Server Error" } }) : route.abort()));
+      await setCompareCookie(context, page, [1, 2]);
+      // Coming back to the tab reads the cookie again.
+      await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+      await expect(page.getByRole("alert")).toHaveText(message);
+    });
+  }
+});
