@@ -1,24 +1,89 @@
 import { Link } from "react-router";
-import { PageHeading } from "../../components/page.tsx";
+import { appContext } from "#app-context";
+import { ProductTile } from "../../components/compare/product-tile.tsx";
+import { ConsultationEnquiry, InlineConsultation } from "../../components/enquiry/consultation-dialog.tsx";
+import { sendEnquiry } from "../../components/enquiry/enquiry-form.tsx";
+import { Breadcrumbs } from "../../components/page.tsx";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/kitchens-and-bathrooms";
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Kitchens & Bathrooms");
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, "Kitchens & Bathrooms", "Sinks, taps, worktops, showers, baths and tiles, with a free design consultation for your kitchen or bathroom.");
 
-export default function KitchensAndBathrooms() {
+const DEPARTMENTS = [
+  { path: "kitchens", blurb: "Sinks, taps, worktops and everything under them." },
+  { path: "bathrooms", blurb: "Showers, baths, basins, toilets and tiles." },
+] as const;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { catalog, products } = context.get(appContext).services;
+  const departments = await Promise.all(
+    DEPARTMENTS.map(async (d) => {
+      const [found, list] = await Promise.all([catalog.categoryByPath(d.path), products.list({ category: d.path, perPage: 4, sort: "relevance" })]);
+      if (!found) return null;
+      return {
+        name: found.category.name,
+        path: found.category.path,
+        blurb: found.category.description || d.blurb,
+        children: found.category.children.map((c) => ({ name: c.name, path: c.path })),
+        products: list?.items ?? [],
+      };
+    }),
+  );
+  return { departments: departments.filter((d) => d !== null) };
+}
+
+export const clientAction = ({ request }: Route.ClientActionArgs) => sendEnquiry(request, "design-consultation");
+
+export default function KitchensAndBathrooms({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <PageHeading title="Kitchens & Bathrooms" intro="Worktops, sinks, taps, showers and tiles for every project." />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Link to="/category/kitchens" className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-stone-200 hover:ring-brand-700">
-          <h2 className="text-lg font-bold">Kitchens</h2>
-          <p className="mt-1 text-stone-600">Worktops, sinks and taps.</p>
-        </Link>
-        <Link to="/category/bathrooms" className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-stone-200 hover:ring-brand-700">
-          <h2 className="text-lg font-bold">Bathrooms</h2>
-          <p className="mt-1 text-stone-600">Showers and tiles.</p>
-        </Link>
-      </div>
+      <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: "Kitchens & Bathrooms" }]} />
+      <section className="-mx-4 bg-gradient-to-br from-brand-700 to-brand-900 px-4 py-8 text-white sm:mx-0 sm:rounded-xl sm:px-10 sm:py-12">
+        <h1 className="max-w-2xl text-3xl font-extrabold tracking-tight sm:text-4xl">Kitchens &amp; Bathrooms</h1>
+        <p className="mt-3 max-w-xl text-lg text-white/85">
+          Everything to fit out a kitchen or bathroom, from the sink to the last tile, and a designer to help you plan it.
+        </p>
+        <div className="mt-6">
+          <ConsultationEnquiry action="/kitchens-and-bathrooms" />
+        </div>
+      </section>
+
+      {loaderData.departments.map((d) => (
+        <section key={d.path} aria-labelledby={`dept-${d.path}`} className="mt-10">
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <h2 id={`dept-${d.path}`} className="text-xl font-bold sm:text-2xl">
+              {d.name}
+            </h2>
+            <Link to={`/category/${d.path}`} className="link text-sm">
+              All {d.name.toLowerCase()}
+            </Link>
+          </div>
+          <p className="mt-1 text-stone-700">{d.blurb}</p>
+          {d.children.length ? (
+            <ul className="mt-4 flex flex-wrap gap-2" aria-label={`${d.name} categories`}>
+              {d.children.map((c) => (
+                <li key={c.path}>
+                  <Link to={`/category/${c.path}`} className="inline-flex min-h-11 items-center rounded-full border border-stone-300 bg-white px-4 font-medium hover:border-brand-700 hover:bg-brand-50">
+                    {c.name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {d.products.length ? (
+            <ul className="mt-5 grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+              {d.products.map((p) => (
+                <li key={p.id}>
+                  <ProductTile product={p} />
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </section>
+      ))}
+
+      <InlineConsultation action="/kitchens-and-bathrooms" />
     </>
   );
 }
