@@ -15,6 +15,7 @@ import type { Database } from "./db/client.ts";
 import { accountRoutes } from "./modules/account/routes.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { basketRoutes } from "./modules/basket/routes.ts";
+import { checkoutRoutes, orderRoutes } from "./modules/checkout/routes.ts";
 import { pruneExpiredTokens } from "./modules/auth/tokens.ts";
 import { catalogRoutes, imageRoutes } from "./modules/catalog/routes.ts";
 import { contentRoutes } from "./modules/content/routes.ts";
@@ -96,6 +97,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(contentRoutes, { content: services.content, now: options.now });
   await app.register(wishlistRoutes, { wishlist: services.wishlist, prefix: "/api" });
   await app.register(basketRoutes, { basket: services.basket, enabled: config.basketEnabled, secureCookies: config.isProduction, prefix: "/api" });
+  await app.register(checkoutRoutes, {
+    checkout: services.checkout,
+    basket: services.basket,
+    delivery: services.delivery,
+    postcodes: services.postcodes,
+    orders: services.orders,
+    basketEnabled: config.basketEnabled,
+    prefix: "/api",
+  });
+  await app.register(orderRoutes, { orders: services.orders, prefix: "/api" });
   await app.register(hireRoutes, { hire: services.hire, prefix: "/api" });
   await app.register(hireBasketRoutes, {
     basket: services.hireBasket,

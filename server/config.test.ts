@@ -74,6 +74,12 @@ describe("loadConfig", () => {
     expect(config.isProduction).toBe(true);
   });
 
+  it("needs an API key for a paid postcode provider", () => {
+    expect(() => loadConfig({ POSTCODE_PROVIDER: "ideal" })).toThrow("POSTCODE_API_KEY is required when POSTCODE_PROVIDER=ideal");
+    expect(loadConfig({ POSTCODE_PROVIDER: "getaddress", POSTCODE_API_KEY: "k" }).postcodeProvider).toBe("getaddress");
+    expect(loadConfig({}).postcodeProvider).toBe("builtin");
+  });
+
   it("refuses a short COOKIE_SECRET", () => {
     expect(() => loadConfig({ COOKIE_SECRET: "short" })).toThrow("COOKIE_SECRET must be at least 32 characters");
   });

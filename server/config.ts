@@ -29,6 +29,9 @@ export interface Config {
   mailFrom: string;
   shopEmail: string;
   seedDemo: boolean;
+  /** builtin | getaddress | ideal */
+  postcodeProvider: string;
+  postcodeApiKey: string | undefined;
   logLevel: string;
   /** Flags whose value was not recognised; logged once at start. */
   flagWarnings: FlagWarning[];
@@ -103,6 +106,8 @@ const schema = z.object({
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
   MAIL_FROM: optionalText.pipe(z.string().optional()),
   SHOP_EMAIL: optionalText.pipe(z.email({ error: "must be an email address" }).optional()),
+  POSTCODE_PROVIDER: z.enum(["builtin", "getaddress", "ideal"], { error: "must be builtin, getaddress or ideal" }).default("builtin"),
+  POSTCODE_API_KEY: optionalText.pipe(z.string().optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
     error: "must be one of fatal, error, warn, info, debug, trace, silent",
   }).optional(),
@@ -117,6 +122,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
   const problems = parsed.success
     ? []
     : parsed.error.issues.map((issue) => `${String(issue.path[0] ?? "environment")} ${issue.message}`);
+  if (parsed.success && parsed.data.POSTCODE_PROVIDER !== "builtin" && !parsed.data.POSTCODE_API_KEY) {
+    problems.push(`POSTCODE_API_KEY is required when POSTCODE_PROVIDER=${parsed.data.POSTCODE_PROVIDER}`);
+  }
   if (env.NODE_ENV === "production" && !env.COOKIE_SECRET?.trim()) {
     problems.push("COOKIE_SECRET is required when NODE_ENV=production");
   }
@@ -150,6 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
     mailFrom: e.MAIL_FROM ?? `${e.APP_NAME} <${shopEmail}>`,
     shopEmail,
     seedDemo,
+    postcodeProvider: e.POSTCODE_PROVIDER,
+    postcodeApiKey: e.POSTCODE_API_KEY,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
     flagWarnings,
   };

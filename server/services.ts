@@ -6,7 +6,11 @@ import { createBasketService } from "./modules/basket/service.ts";
 import { createProductService } from "./modules/catalog/products.ts";
 import { createSearchService } from "./modules/catalog/search.ts";
 import { createCatalogService } from "./modules/catalog/service.ts";
+import { createCheckoutService } from "./modules/checkout/service.ts";
 import { createContentService } from "./modules/content/service.ts";
+import { createDeliveryService } from "./modules/delivery/service.ts";
+import { createOrderService } from "./modules/orders/service.ts";
+import { createPostcodeProvider } from "./modules/postcode/service.ts";
 import { createHireBasketService } from "./modules/hire/basket.ts";
 import { createHireRequestService } from "./modules/hire/requests.ts";
 import { createHireService } from "./modules/hire/service.ts";
@@ -19,6 +23,8 @@ export function createServices(db: Db, config: Config, log: MailLog) {
   const mail = createMailService(db, { transport: createMailTransport(config, log), from: config.mailFrom, log });
   const products = createProductService(db);
   const hire = createHireService(db);
+  const delivery = createDeliveryService(db);
+  const shop = { appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail };
   return {
     catalog: createCatalogService(db),
     products,
@@ -28,6 +34,10 @@ export function createServices(db: Db, config: Config, log: MailLog) {
     auth: createAuthService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     account: createAccountService(db),
     basket: createBasketService(db),
+    delivery,
+    postcodes: createPostcodeProvider(db, config),
+    checkout: createCheckoutService(db, { delivery, mail, secret: config.cookieSecret, ...shop }),
+    orders: createOrderService(db, { mail, ...shop }),
     hire,
     hireBasket: createHireBasketService(db, hire),
     hireRequests: createHireRequestService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),

@@ -7,3 +7,6 @@ export * from "../modules/wishlist/schema.ts";
 export * from "../modules/content/schema.ts";
 export * from "../modules/hire/schema.ts";
 export * from "../modules/basket/schema.ts";
+export * from "../modules/delivery/schema.ts";
+export * from "../modules/postcode/schema.ts";
+export * from "../modules/orders/schema.ts";

@@ -70,6 +70,7 @@ export async function seedDemoCatalogue(tx: Db): Promise<{ manufacturers: number
           vatRate,
           wasPricePence: onOffer ? Math.round(pricePence * 1.2 / 100) * 100 - 1 : null,
           stock: random() < 0.1 ? 0 : Math.floor(random() * 120) + 1,
+          heavy: /^(building-materials|timber|garden\/paving|kitchens\/worktops)/.test(kind.category),
           images: [
             { src: `/images/products/${slug}/1.svg`, alt: name },
             { src: `/images/products/${slug}/2.svg`, alt: `${name}, another view` },

@@ -4,6 +4,7 @@ import { hashPassword } from "../../modules/auth/passwords.ts";
 import { categories, users } from "../schema.ts";
 import { seedDemoCatalogue } from "./catalogue.ts";
 import { type CategorySeed, demoCategories, slugify } from "./demo-categories.ts";
+import { seedDemoDelivery } from "./demo-delivery.ts";
 import { seedDemoHire } from "./demo-hire.ts";
 
 /** True when the shop has no catalogue yet: the demo seed only fills an empty database. */
@@ -32,17 +33,18 @@ async function insertTree(db: Db, nodes: CategorySeed[], parent: { id: number; p
 export const DEMO_CUSTOMER = { email: "customer@example.com", password: "demo-password-2026", firstname: "Sam", lastname: "Carter" };
 
 /** Seeds the demo shop in one transaction, so a failed seed leaves nothing half-made. */
-export async function seedDemo(db: Db): Promise<{ categories: number; manufacturers: number; products: number; hireItems: number; users: number }> {
+export async function seedDemo(db: Db): Promise<{ categories: number; manufacturers: number; products: number; hireItems: number; addresses: number; users: number }> {
   const passwordHash = await hashPassword(DEMO_CUSTOMER.password);
   return db.transaction(async (t) => {
     const tx = t as unknown as Db;
     const count = await insertTree(tx, demoCategories, null);
     const catalogue = await seedDemoCatalogue(tx);
     const hireItemCount = await seedDemoHire(tx);
+    const delivery = await seedDemoDelivery(tx);
     await tx
       .insert(users)
       .values({ email: DEMO_CUSTOMER.email, firstname: DEMO_CUSTOMER.firstname, lastname: DEMO_CUSTOMER.lastname, passwordHash })
       .onConflictDoNothing();
-    return { categories: count, ...catalogue, hireItems: hireItemCount, users: 1 };
+    return { categories: count, ...catalogue, hireItems: hireItemCount, ...delivery, users: 1 };
   });
 }

@@ -127,6 +127,19 @@ export function createBasketService(db: Db) {
   return {
     cart,
 
+    /** Whether any line is heavy or bulky (delivery adds its surcharge). */
+    async hasHeavy(owner: BasketOwner): Promise<boolean> {
+      const id = await basketId(owner);
+      if (!id) return false;
+      const [row] = await db
+        .select({ id: basketItems.id })
+        .from(basketItems)
+        .innerJoin(products, eq(products.id, basketItems.productId))
+        .where(and(eq(basketItems.basketId, id), eq(products.heavy, true)))
+        .limit(1);
+      return !!row;
+    },
+
     async add(owner: BasketOwner, productId: number, quantity: number): Promise<Basket> {
       const stock = await productStock(productId);
       const id = await ensureBasket(owner);

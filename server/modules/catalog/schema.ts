@@ -78,6 +78,8 @@ export const products = pgTable(
     vatRate: integer("vat_rate").notNull().default(20),
     wasPricePence: integer("was_price_pence"),
     stock: integer("stock").notNull().default(0),
+    /** Heavy or bulky: delivery adds its surcharge. */
+    heavy: boolean("heavy").notNull().default(false),
     images: jsonb("images").$type<ProductImage[]>().notNull().default(sql`'[]'::jsonb`),
     featured: boolean("featured").notNull().default(false),
     showcase: boolean("showcase").notNull().default(false),

@@ -1,0 +1,244 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestShop, type TestShop } from "../../test/app.ts";
+import { TestBrowser } from "../../test/browser.ts";
+import { products } from "../catalog/schema.ts";
+import { mailOutbox } from "../mail/schema.ts";
+
+let shop: TestShop;
+beforeAll(async () => {
+  shop = await createTestShop();
+});
+afterAll(() => shop.close());
+
+let ip = 1;
+async function guest() {
+  const b = new TestBrowser(shop.app, `198.20.${Math.floor(ip / 250)}.${ip++ % 250}`);
+  await b.csrf();
+  return b;
+}
+
+let offset = 0;
+/** A product with a known stock: £10.00 ex VAT at 20% (£12.00 inc VAT). */
+async function product(stock: number, heavy = false, pricePence = 1000) {
+  offset += 1;
+  const [p] = await shop.database.db
+    .update(products)
+    .set({ stock, heavy, pricePence, vatRate: 20 })
+    .where(eq(products.id, sql`(select id from products order by id offset ${offset} limit 1)`))
+    .returning({ id: products.id });
+  return p!.id;
+}
+
+const home = { line_1: "1 High Street", town: "Leeds", postcode: "ls1 1ab" };
+const order = (extra: Record<string, unknown> = {}) => ({
+  email: "buyer@example.co.uk",
+  phone: "0113 496 0000",
+  delivery_method: "standard",
+  delivery_address: home,
+  payment_method: "bank_transfer",
+  ...extra,
+});
+
+async function options(b: TestBrowser, postcode = "") {
+  return (await b.get(`/api/checkout/delivery-options?postcode=${encodeURIComponent(postcode)}`)).json().data;
+}
+
+describe("delivery options", () => {
+  it("price standard delivery, free over the threshold, with a heavy surcharge", async () => {
+    const b = await guest();
+    await b.post("/api/basket", { product_id: await product(10), quantity: 1 });
+    let data = await options(b, "LS1 1AB");
+    expect(data.delivery.map((d: { id: string }) => d.id)).toEqual(["standard", "next_day", "collect"]);
+    expect(data.delivery[0].price).toBe(6.95);
+    await b.post("/api/basket", { product_id: await product(10, false, 10000), quantity: 1 });
+    data = await options(b, "LS1 1AB");
+    expect(data.delivery[0].price).toBe(0);
+    await b.post("/api/basket", { product_id: await product(10, true), quantity: 1 });
+    data = await options(b, "LS1 1AB");
+    expect(data.delivery[0].price).toBe(25);
+    expect(data.delivery.find((d: { id: string }) => d.id === "collect").price).toBe(0);
+  });
+
+  it.each([
+    ["IV2 3AB", true, 20],
+    ["PA34 4AB", true, 20],
+    ["PA50 1AB", false, 0],
+    ["BT1 1AB", true, 15],
+    ["TR21 0AB", true, 25],
+  ])("apply the zone of %s", async (postcode, zoned, surcharge) => {
+    const b = await guest();
+    await b.post("/api/basket", { product_id: await product(10), quantity: 1 });
+    const data = await options(b, postcode);
+    const standard = data.delivery.find((d: { id: string }) => d.id === "standard");
+    expect(standard.price).toBeCloseTo(6.95 + surcharge, 2);
+    expect(data.delivery.some((d: { id: string }) => d.id === "next_day")).toBe(!zoned);
+  });
+
+  it.each(["IM1 1AA", "GY1 1AA", "JE2 3AB"])("offer only collection for %s, which is not served", async (postcode) => {
+    const b = await guest();
+    const data = await options(b, postcode);
+    expect(data.delivery.map((d: { id: string }) => d.id)).toEqual(["collect"]);
+    expect(data.zone.served).toBe(false);
+  });
+});
+
+describe("postcode lookup", () => {
+  it("finds the addresses at a postcode, normalised", async () => {
+    const b = await guest();
+    const suggestions = await b.post("/api/checkout/postcode-suggestions", { query: "ls1 1" });
+    expect(suggestions.json().success).toBe(true);
+    const postcodes = suggestions.json().postcodes as string[];
+    expect(postcodes.length).toBeGreaterThan(0);
+    expect(postcodes.length).toBeLessThanOrEqual(10);
+    expect(postcodes.every((p) => p.startsWith("LS1 1"))).toBe(true);
+    const lookup = await b.post("/api/checkout/postcode-lookup", { postcode: postcodes[0]!.toLowerCase().replace(" ", "") });
+    expect(lookup.json().success).toBe(true);
+    expect(lookup.json().addresses[0]).toMatchObject({ town: "Leeds", postcode: postcodes[0] });
+  });
+
+  it("answers the specification's messages when nothing is found, and 422 for a malformed postcode", async () => {
+    const b = await guest();
+    const none = await b.post("/api/checkout/postcode-lookup", { postcode: "ZE1 0AA" });
+    expect(none.json()).toEqual({ success: false, message: "No addresses found or an unknown error occurred." });
+    const noSuggestions = await b.post("/api/checkout/postcode-suggestions", { query: "ZZ" });
+    expect(noSuggestions.json()).toEqual({ success: false, message: "No postcode suggestions found or an unknown error occurred." });
+    expect((await b.post("/api/checkout/postcode-lookup", { postcode: "not a postcode" })).statusCode).toBe(422);
+    expect((await b.post("/api/checkout/postcode-suggestions", { query: "L" })).statusCode).toBe(422);
+  });
+});
+
+describe("checkout", () => {
+  it("places a guest's order from the basket, takes the stock, empties the basket and emails both sides", async () => {
+    const b = await guest();
+    const id = await product(5);
+    await b.post("/api/basket", { product_id: id, quantity: 2 });
+    const res = await b.post("/api/checkout", order({ po_reference: "PO-77" }));
+    expect(res.statusCode).toBe(201);
+    const placed = res.json();
+    expect(placed.order_number).toMatch(/^TC-\d{6}$/);
+    expect(placed.total).toBe(30.95); // 2 × £12.00 + £6.95
+    expect(placed.redirect).toMatch(/^\/checkout\/thank-you\?order=TC-\d{6}&expires=\d+&signature=/);
+    const [after] = await shop.database.db.select({ stock: products.stock }).from(products).where(eq(products.id, id));
+    expect(after?.stock).toBe(3);
+    expect((await b.get("/api/basket")).json().cart.items).toEqual([]);
+    const mails = await shop.database.db.select().from(mailOutbox).where(sql`${mailOutbox.subject} like ${`%${placed.order_number}%`}`);
+    expect(mails.map((m) => m.to).sort()).toEqual(["buyer@example.co.uk", shop.config.shopEmail].sort());
+
+    // The thank-you data: with the signed link only.
+    const link = new URL(placed.redirect, "http://shop.test");
+    const qs = `expires=${link.searchParams.get("expires")}&signature=${link.searchParams.get("signature")}`;
+    const seen = await shop.app.inject({ method: "GET", url: `/api/checkout/orders/${placed.order_number}?${qs}` });
+    expect(seen.statusCode).toBe(200);
+    expect(seen.json().data).toMatchObject({ number: placed.order_number, po_reference: "PO-77", addresses: [{ kind: "delivery", postcode: "LS1 1AB" }, { kind: "billing" }] });
+    expect((await shop.app.inject({ method: "GET", url: `/api/checkout/orders/${placed.order_number}` })).statusCode).toBe(404);
+    expect((await shop.app.inject({ method: "GET", url: `/api/checkout/orders/${placed.order_number}?expires=9999999999&signature=forged` })).statusCode).toBe(404);
+  });
+
+  it("refuses more than the stock left, an unknown delivery method and an empty basket", async () => {
+    const b = await guest();
+    const id = await product(2);
+    await b.post("/api/basket", { product_id: id, quantity: 2 });
+    await shop.database.db.update(products).set({ stock: 1 }).where(eq(products.id, id));
+    const short = await b.post("/api/checkout", order());
+    expect(short.statusCode).toBe(422);
+    expect(short.json().errors.items[0]).toMatch(/only 1 left in stock/);
+    expect((await b.post("/api/checkout", order({ delivery_method: "teleport" }))).json().errors.delivery_method).toBeDefined();
+    const empty = await guest();
+    expect((await empty.post("/api/checkout", order())).json().errors.basket).toEqual(["Your basket is empty."]);
+  });
+
+  it("answers 409 with the new totals when the price changed since the basket was shown", async () => {
+    const b = await guest();
+    const id = await product(5);
+    await b.post("/api/basket", { product_id: id, quantity: 1 });
+    await shop.database.db.update(products).set({ pricePence: 2000 }).where(eq(products.id, id));
+    const res = await b.post("/api/checkout", order({ expected_total: 18.95 }));
+    expect(res.statusCode).toBe(409);
+    expect(res.json().totals).toMatchObject({ subtotal: 20, vat: 4, delivery: 6.95, total: 30.95 });
+    expect((await b.post("/api/checkout", order({ expected_total: 30.95 }))).statusCode).toBe(201);
+  });
+
+  it("returns the same order for a retry with the same Idempotency-Key", async () => {
+    const b = await guest();
+    await b.post("/api/basket", { product_id: await product(5), quantity: 1 });
+    const key = `key-${Date.now()}`;
+    const first = await b.request("POST", "/api/checkout", order(), { headers: { "idempotency-key": key } });
+    const second = await b.request("POST", "/api/checkout", order(), { headers: { "idempotency-key": key } });
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(200);
+    expect(second.json().order_number).toBe(first.json().order_number);
+    // Another customer's identical key is their own.
+    const other = await guest();
+    await other.post("/api/basket", { product_id: await product(5), quantity: 1 });
+    const theirs = await other.request("POST", "/api/checkout", order(), { headers: { "idempotency-key": key } });
+    expect(theirs.statusCode).toBe(201);
+    expect(theirs.json().order_number).not.toBe(first.json().order_number);
+  });
+
+  it("makes one order from two simultaneous requests with one key", async () => {
+    const b = await guest();
+    await b.post("/api/basket", { product_id: await product(5), quantity: 1 });
+    const key = `twin-${Date.now()}`;
+    const [a, c] = await Promise.all([
+      b.request("POST", "/api/checkout", order(), { headers: { "idempotency-key": key } }),
+      b.request("POST", "/api/checkout", order(), { headers: { "idempotency-key": key } }),
+    ]);
+    expect([a.statusCode, c.statusCode].sort()).toEqual([200, 201]);
+    expect(a.json().order_number).toBe(c.json().order_number);
+  });
+
+  it("lets 50 simultaneous checkouts take exactly the 10 in stock", async () => {
+    const id = await product(10);
+    const buyers = await Promise.all(Array.from({ length: 50 }, () => guest()));
+    for (const b of buyers) expect((await b.post("/api/basket", { product_id: id, quantity: 1 })).statusCode).toBe(200);
+    const results = await Promise.all(buyers.map((b) => b.post("/api/checkout", order({ delivery_method: "collect", payment_method: "pay_on_collection", delivery_address: undefined }))));
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(10);
+    expect(results.filter((r) => r.statusCode === 422)).toHaveLength(40);
+    const [after] = await shop.database.db.select({ stock: products.stock }).from(products).where(eq(products.id, id));
+    expect(after?.stock).toBe(0);
+  });
+});
+
+describe("orders", () => {
+  it("are listed for their owner only; another user's order answers 404; staff moves are recorded", async () => {
+    const b = await guest();
+    const reg = await b.post("/api/auth/register", {
+      firstname: "Order",
+      lastname: "Owner",
+      email: `orders.${Date.now()}@example.co.uk`,
+      password: "a long enough secret",
+      password_confirmation: "a long enough secret",
+    });
+    expect(reg.statusCode).toBe(201);
+    await b.post("/api/basket", { product_id: await product(5), quantity: 1 });
+    const placed = (await b.post("/api/checkout", order())).json();
+    const list = (await b.get("/api/account/orders")).json();
+    expect(list.data[0]).toMatchObject({ number: placed.order_number, status: "awaiting_payment", total: placed.total });
+    const one = (await b.get(`/api/account/orders/${placed.order_id}`)).json().data;
+    expect(one.history[0]).toMatchObject({ status: "awaiting_payment" });
+    // The owner sees the thank-you data without the signed link.
+    expect((await b.get(`/api/checkout/orders/${placed.order_number}`)).statusCode).toBe(200);
+
+    const stranger = await guest();
+    await stranger.post("/api/auth/register", {
+      firstname: "Nosy",
+      lastname: "Parker",
+      email: `nosy.${Date.now()}@example.co.uk`,
+      password: "a long enough secret",
+      password_confirmation: "a long enough secret",
+    });
+    expect((await stranger.get(`/api/account/orders/${placed.order_id}`)).statusCode).toBe(404);
+    expect((await stranger.get("/api/account/orders")).json().data).toEqual([]);
+    expect((await shop.app.inject({ method: "GET", url: "/api/account/orders" })).statusCode).toBe(401);
+
+    const { createServices } = await import("../../services.ts");
+    const services = createServices(shop.database.db, shop.config, { info() {}, warn() {}, error() {} });
+    await services.orders.setStatus(placed.order_number, "paid");
+    await services.orders.setStatus(placed.order_number, "dispatched", "Tracking 123");
+    await expect(services.orders.setStatus(placed.order_number, "teleported")).rejects.toThrow(/Unknown status/);
+    const after = (await b.get(`/api/account/orders/${placed.order_id}`)).json().data;
+    expect(after.status).toBe("dispatched");
+    expect(after.history.map((h: { status: string }) => h.status)).toEqual(["awaiting_payment", "paid", "dispatched"]);
+  });
+});

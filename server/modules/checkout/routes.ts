@@ -1,0 +1,185 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { HttpError, ValidationError } from "../../http-errors.ts";
+import { readingOwner } from "../../plugins/basket-envelope.ts";
+import { ukPostcode } from "../account/contract.ts";
+import { emailField } from "../auth/contract.ts";
+import type { BasketService } from "../basket/service.ts";
+import type { DeliveryService } from "../delivery/service.ts";
+import type { OrderService } from "../orders/service.ts";
+import { MAX_SUGGESTIONS, type PostcodeProvider } from "../postcode/service.ts";
+import { type CheckoutService, PriceChangedError } from "./service.ts";
+
+const LOOKUP_FAILED = "No addresses found or an unknown error occurred.";
+const SUGGEST_FAILED = "No postcode suggestions found or an unknown error occurred.";
+
+const line = (label: string, required: boolean) =>
+  required
+    ? z.string({ error: `Enter ${label}.` }).trim().min(1, `Enter ${label}.`).max(100, "This line is too long.")
+    : z.string().trim().max(100, "This line is too long.").optional().default("");
+
+const address = z.object({
+  name: z.string().trim().max(100).optional().default(""),
+  line_1: line("the first line of the address", true),
+  line_2: line("", false),
+  line_3: line("", false),
+  town: z.string({ error: "Enter the town or city." }).trim().min(1, "Enter the town or city.").max(60),
+  county: z.string().trim().max(60).optional().default(""),
+  postcode: ukPostcode,
+});
+
+export const checkoutBody = z.object({
+  email: emailField,
+  phone: z.string().trim().max(30, "The phone number is too long.").regex(/^[0-9+() -]*$/, "Enter a valid phone number.").optional().default(""),
+  delivery_method: z.string({ error: "Choose a delivery method." }).min(1, "Choose a delivery method.").max(40),
+  delivery_address: address.optional(),
+  billing_address: address.optional(),
+  payment_method: z.enum(["bank_transfer", "pay_on_collection"], { error: "Choose how you will pay." }),
+  notes: z.string().trim().max(1000, "Notes must be at most 1,000 characters.").optional().default(""),
+  po_reference: z.string().trim().max(50, "The purchase-order reference must be at most 50 characters.").optional().default(""),
+  expected_total: z.number().min(0).max(10_000_000).optional(),
+});
+
+export interface CheckoutRouteOptions {
+  checkout: CheckoutService;
+  basket: BasketService;
+  delivery: DeliveryService;
+  postcodes: PostcodeProvider;
+  orders: OrderService;
+  basketEnabled: boolean;
+}
+
+export async function checkoutRoutes(app: FastifyInstance, options: CheckoutRouteOptions): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ["checkout"];
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("cache-control", "private, no-store");
+  });
+
+  r.get(
+    "/checkout/delivery-options",
+    {
+      schema: {
+        tags,
+        summary: "Delivery methods (with prices for this basket and postcode) and payment methods on offer",
+        querystring: z.object({ postcode: z.union([z.literal(""), ukPostcode]).optional() }),
+      },
+    },
+    async (request) => {
+      const owner = readingOwner(request);
+      const cart = owner && options.basketEnabled ? await options.basket.cart(owner) : null;
+      const goodsTotal = Math.round((cart?.total ?? 0) * 100);
+      const hasHeavy = cart ? await options.basket.hasHeavy(owner!) : false;
+      const offered = await options.delivery.options({ goodsTotal, hasHeavy, postcode: request.query.postcode || null });
+      return { data: offered };
+    },
+  );
+
+  r.post(
+    "/checkout/postcode-lookup",
+    { schema: { tags, summary: "The addresses at a postcode", body: z.object({ postcode: ukPostcode }) } },
+    async (request, reply) => {
+      try {
+        const addresses = await options.postcodes.lookup(request.body.postcode);
+        if (addresses.length === 0) return reply.code(404).send({ success: false, message: LOOKUP_FAILED });
+        return { success: true, addresses };
+      } catch (error) {
+        request.log.warn({ err: error }, "postcode lookup failed");
+        return reply.code(502).send({ success: false, message: LOOKUP_FAILED });
+      }
+    },
+  );
+
+  r.post(
+    "/checkout/postcode-suggestions",
+    {
+      schema: {
+        tags,
+        summary: `Up to ${MAX_SUGGESTIONS} postcodes that start with the query (from 2 characters)`,
+        body: z.object({ query: z.string({ error: "Type at least 2 characters." }).trim().min(2, "Type at least 2 characters.").max(8, "Type a postcode.") }),
+      },
+    },
+    async (request, reply) => {
+      try {
+        const postcodes = await options.postcodes.suggest(request.body.query);
+        if (postcodes.length === 0) return reply.code(404).send({ success: false, message: SUGGEST_FAILED });
+        return { success: true, postcodes };
+      } catch (error) {
+        request.log.warn({ err: error }, "postcode suggestions failed");
+        return reply.code(502).send({ success: false, message: SUGGEST_FAILED });
+      }
+    },
+  );
+
+  r.post(
+    "/checkout",
+    {
+      schema: {
+        tags,
+        summary: "Places the order from the basket; an Idempotency-Key header makes a retry return the same order",
+        body: checkoutBody,
+        headers: z.object({ "idempotency-key": z.string().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/).optional() }),
+      },
+    },
+    async (request, reply) => {
+      if (!options.basketEnabled) return reply.code(404).send({ message: "Not Found" });
+      const owner = readingOwner(request);
+      if (!owner) throw new ValidationError({ basket: ["Your basket is empty."] });
+      try {
+        const { order, replay } = await options.checkout.placeOrder(owner, request.user?.id ?? null, request.body, request.headers["idempotency-key"] ?? null);
+        return reply.code(replay ? 200 : 201).send(order);
+      } catch (error) {
+        if (error instanceof PriceChangedError) return reply.code(409).send({ message: error.message, totals: error.totals });
+        throw error;
+      }
+    },
+  );
+
+  r.get(
+    "/checkout/orders/:number",
+    {
+      schema: {
+        tags,
+        summary: "The order just placed, for the thank-you page: its owner, or a guest holding the signed link",
+        params: z.object({ number: z.string().regex(/^TC-\d{6,}$/) }),
+        querystring: z.object({ expires: z.string().max(20).optional(), signature: z.string().max(100).optional() }),
+      },
+    },
+    async (request) => {
+      const order = await options.orders.byNumber(request.params.number);
+      const { expires, signature } = request.query;
+      const signed = !!expires && !!signature && options.checkout.verifyThankYou(request.params.number, expires, signature);
+      const owned = !!order && !!request.user && (await options.orders.forUser(request.user.id, order.id)) !== null;
+      if (!order || (!signed && !owned)) throw new HttpError(404, "Order not found.");
+      return { data: order };
+    },
+  );
+
+}
+
+export async function orderRoutes(app: FastifyInstance, options: { orders: OrderService }): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ["orders"];
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("cache-control", "private, no-store");
+  });
+  r.get(
+    "/account/orders",
+    { schema: { tags, summary: "Your orders, newest first, 20 a page", querystring: z.object({ page: z.coerce.number().int().min(1).max(500).optional() }) } },
+    async (request) => {
+      if (!request.user) throw new HttpError(401, "Unauthenticated.");
+      return options.orders.history(request.user.id, request.query.page);
+    },
+  );
+  r.get(
+    "/account/orders/:order_id",
+    { schema: { tags, summary: "One of your orders; another's answers 404", params: z.object({ order_id: z.coerce.number().int().positive().max(2_147_483_647) }) } },
+    async (request) => {
+      if (!request.user) throw new HttpError(401, "Unauthenticated.");
+      const order = await options.orders.forUser(request.user.id, request.params.order_id);
+      if (!order) throw new HttpError(404, "Order not found.");
+      return { data: order };
+    },
+  );
+}

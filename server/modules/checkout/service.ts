@@ -1,0 +1,267 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { and, asc, eq, gte, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { HttpError, ValidationError } from "../../http-errors.ts";
+import type { BasketOwner } from "../../plugins/guest.ts";
+import type { Outbox } from "../auth/service.ts";
+import { sha256 } from "../auth/tokens.ts";
+import { basketItems, baskets } from "../basket/schema.ts";
+import { incVat, pounds } from "../catalog/products.ts";
+import { products } from "../catalog/schema.ts";
+import type { DeliveryService } from "../delivery/service.ts";
+import { renderEmail } from "../mail/templates.ts";
+import { orderAddresses, orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
+
+export interface CheckoutAddress {
+  name?: string;
+  line_1: string;
+  line_2?: string;
+  line_3?: string;
+  town: string;
+  county?: string;
+  postcode: string;
+}
+
+export interface CheckoutInput {
+  email: string;
+  phone: string;
+  delivery_method: string;
+  delivery_address?: CheckoutAddress;
+  billing_address?: CheckoutAddress;
+  payment_method: "bank_transfer" | "pay_on_collection";
+  notes: string;
+  po_reference: string;
+  /** The total the customer saw (pounds); a different total now answers 409. */
+  expected_total?: number;
+}
+
+export interface PlacedOrder {
+  order_id: number;
+  order_number: string;
+  total: number;
+  redirect: string;
+}
+
+/** A price that moved since the basket was shown: the customer confirms the new totals. */
+export class PriceChangedError extends HttpError {
+  readonly totals: { subtotal: number; vat: number; delivery: number; total: number };
+  constructor(totals: PriceChangedError["totals"]) {
+    super(409, "Prices have changed since you last saw your basket. Please check the new total and confirm.");
+    this.totals = totals;
+  }
+}
+
+const THANK_YOU_SECONDS = 24 * 60 * 60;
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === "23505" || e?.cause?.code === "23505";
+}
+
+export function createCheckoutService(
+  db: Db,
+  options: { delivery: DeliveryService; mail: Outbox; secret: string; appName: string; publicUrl: string; shopEmail: string },
+) {
+  function sign(number: string, expires: number): string {
+    return createHmac("sha256", options.secret).update(`thank-you|${number}|${expires}`).digest("base64url");
+  }
+
+  /** A link to the thank-you page that only whoever placed the order holds, valid for a day. */
+  function thankYouLink(number: string, now = Date.now()): string {
+    const expires = Math.floor(now / 1000) + THANK_YOU_SECONDS;
+    return `/checkout/thank-you?${new URLSearchParams({ order: number, expires: String(expires), signature: sign(number, expires) })}`;
+  }
+
+  async function existingByKey(key: string): Promise<PlacedOrder | null> {
+    const [order] = await db.select().from(orders).where(eq(orders.idempotencyKey, key)).limit(1);
+    return order ? { order_id: order.id, order_number: order.number, total: pounds(order.total), redirect: thankYouLink(order.number) } : null;
+  }
+
+  async function place(
+    owner: BasketOwner,
+    userId: number | null,
+    input: CheckoutInput,
+    idempotencyKey: string | null,
+  ): Promise<{ order: PlacedOrder; replay: boolean }> {
+    return db.transaction(async (t) => {
+      const tx = t as unknown as Db;
+      const ownerWhere = "userId" in owner ? eq(baskets.userId, owner.userId) : eq(baskets.guestTokenHash, owner.guestHash);
+      // One checkout of a basket at a time.
+      const [basket] = await tx.select({ id: baskets.id }).from(baskets).where(ownerWhere).for("update");
+      // A request with the same key that got the lock first has already placed this order.
+      if (idempotencyKey) {
+        const [done] = await tx.select().from(orders).where(eq(orders.idempotencyKey, idempotencyKey)).limit(1);
+        if (done) return { order: { order_id: done.id, order_number: done.number, total: pounds(done.total), redirect: thankYouLink(done.number) }, replay: true };
+      }
+      const lines = basket
+        ? await tx
+            .select({ item: basketItems, product: products })
+            .from(basketItems)
+            .innerJoin(products, eq(products.id, basketItems.productId))
+            .where(eq(basketItems.basketId, basket.id))
+            .orderBy(asc(basketItems.productId))
+        : [];
+      if (!basket || lines.length === 0) throw new ValidationError({ basket: ["Your basket is empty."] });
+
+      // Everything is worked out again from the database.
+      let subtotal = 0;
+      let vat = 0;
+      const priced = lines.map(({ item, product }) => {
+        const lineTotal = product.pricePence * item.quantity;
+        const lineVat = incVat(lineTotal, product.vatRate) - lineTotal;
+        subtotal += lineTotal;
+        vat += lineVat;
+        return { item, product, lineTotal, lineVat };
+      });
+      const method = input.delivery_method;
+      const postcode = input.delivery_address?.postcode ?? null;
+      const offered = await options.delivery.options({ goodsTotal: subtotal + vat, hasHeavy: lines.some((l) => l.product.heavy), postcode }, tx);
+      const delivery = offered.delivery.find((d) => d.id === method);
+      if (!delivery) throw new ValidationError({ delivery_method: ["That delivery method is not available for this address."] });
+      if (delivery.kind !== "collect" && !input.delivery_address) throw new ValidationError({ delivery_address: ["Enter the delivery address."] });
+      if (input.payment_method === "pay_on_collection" && delivery.kind !== "collect") {
+        throw new ValidationError({ payment_method: ["Pay on collection is for click & collect orders."] });
+      }
+      const deliveryPence = Math.round(delivery.price * 100);
+      const total = subtotal + vat + deliveryPence;
+      if (input.expected_total !== undefined && Math.round(input.expected_total * 100) !== total) {
+        throw new PriceChangedError({ subtotal: pounds(subtotal), vat: pounds(vat), delivery: pounds(deliveryPence), total: pounds(total) });
+      }
+
+      // Take the stock: a conditional decrement can never go below zero, whatever runs at the same time.
+      for (const { item, product } of priced) {
+        const taken = await tx
+          .update(products)
+          .set({ stock: sql`${products.stock} - ${item.quantity}`, updatedAt: sql`now()` })
+          .where(and(eq(products.id, product.id), gte(products.stock, item.quantity)))
+          .returning({ id: products.id });
+        if (taken.length === 0) {
+          const [now] = await tx.select({ stock: products.stock }).from(products).where(eq(products.id, product.id));
+          const left = now?.stock ?? 0;
+          throw new ValidationError({ items: [left > 0 ? `${product.name}: only ${left} left in stock.` : `${product.name} is out of stock.`] });
+        }
+      }
+
+      const status = "awaiting_payment";
+      const [order] = await tx
+        .insert(orders)
+        .values({
+          number: `pending-${crypto.randomUUID()}`,
+          userId,
+          email: input.email,
+          phone: input.phone,
+          status,
+          deliveryMethod: delivery.id,
+          deliveryName: delivery.name,
+          subtotal,
+          vat,
+          delivery: deliveryPence,
+          total,
+          paymentMethod: input.payment_method,
+          notes: input.notes,
+          poReference: input.po_reference,
+          idempotencyKey,
+        })
+        .returning({ id: orders.id });
+      const number = `TC-${String(order!.id).padStart(6, "0")}`;
+      await tx.update(orders).set({ number }).where(eq(orders.id, order!.id));
+      await tx.insert(orderLines).values(
+        priced.map(({ item, product, lineTotal, lineVat }) => ({
+          orderId: order!.id,
+          productId: product.id,
+          sku: product.sku,
+          name: product.name,
+          slug: product.slug,
+          quantity: item.quantity,
+          unitPrice: product.pricePence,
+          vatRate: product.vatRate,
+          lineTotal,
+          lineVat,
+        })),
+      );
+      const address = (kind: "delivery" | "billing", a: CheckoutAddress) => ({
+        orderId: order!.id,
+        kind,
+        name: a.name ?? "",
+        line1: a.line_1,
+        line2: a.line_2 ?? "",
+        line3: a.line_3 ?? "",
+        town: a.town,
+        county: a.county ?? "",
+        postcode: a.postcode,
+      });
+      const addresses = [
+        ...(input.delivery_address ? [address("delivery", input.delivery_address)] : []),
+        ...(input.billing_address ?? input.delivery_address ? [address("billing", (input.billing_address ?? input.delivery_address)!)] : []),
+      ];
+      if (addresses.length) await tx.insert(orderAddresses).values(addresses);
+      await tx.insert(orderStatusHistory).values({ orderId: order!.id, status, note: "Order placed." });
+      await tx.delete(basketItems).where(eq(basketItems.basketId, basket.id));
+
+      const lineText = priced.map(({ item, product, lineTotal, lineVat }) => `${item.quantity} × ${product.name}: £${pounds(lineTotal + lineVat).toFixed(2)}`);
+      const summary = [
+        ...lineText,
+        `${delivery.name}: £${pounds(deliveryPence).toFixed(2)}`,
+        `Total £${pounds(total).toFixed(2)} (VAT £${pounds(vat).toFixed(2)})`,
+      ];
+      const paymentNote =
+        input.payment_method === "bank_transfer"
+          ? `Please pay by bank transfer quoting ${number}; we send the order once the payment arrives.`
+          : "Please pay at the branch when you collect.";
+      const customer = renderEmail({
+        appName: options.appName,
+        publicUrl: options.publicUrl,
+        title: `Thank you for your order ${number}`,
+        paragraphs: [...summary, paymentNote],
+      });
+      await options.mail.enqueue(tx, { to: input.email, subject: `Your order ${number}`, ...customer });
+      const staff = renderEmail({
+        appName: options.appName,
+        publicUrl: options.publicUrl,
+        title: `New order ${number}`,
+        paragraphs: [`${input.email}${input.phone ? `, ${input.phone}` : ""}`, ...summary, ...(input.po_reference ? [`PO reference: ${input.po_reference}`] : []), ...(input.notes ? [`Notes: ${input.notes}`] : [])],
+      });
+      await options.mail.enqueue(tx, { to: options.shopEmail, subject: `Order ${number}`, ...staff });
+      return { order: { order_id: order!.id, order_number: number, total: pounds(total), redirect: thankYouLink(number) }, replay: false };
+    });
+  }
+
+  return {
+    thankYouLink,
+
+    verifyThankYou(number: string, expires: string, signature: string, now = Date.now()): boolean {
+      const exp = Number(expires);
+      if (!Number.isSafeInteger(exp) || exp * 1000 < now) return false;
+      const expected = Buffer.from(sign(number, exp));
+      const given = Buffer.from(signature);
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    },
+
+    /**
+     * Places the order. With an Idempotency-Key, a retry (or a double click)
+     * returns the order already made instead of making another.
+     */
+    async placeOrder(owner: BasketOwner, userId: number | null, input: CheckoutInput, key: string | null): Promise<{ order: PlacedOrder; replay: boolean }> {
+      // A key only ever finds the same customer's order.
+      const idempotencyKey = key ? sha256(`${"userId" in owner ? `user:${owner.userId}` : `guest:${owner.guestHash}`}|${key}`) : null;
+      if (idempotencyKey) {
+        const done = await existingByKey(idempotencyKey);
+        if (done) return { order: done, replay: true };
+      }
+      try {
+        const placed = await place(owner, userId, input, idempotencyKey);
+        if (!placed.replay) options.mail.kick?.();
+        return placed;
+      } catch (error) {
+        // The same key raced us: the other request's order is the answer.
+        if (idempotencyKey && isUniqueViolation(error)) {
+          const done = await existingByKey(idempotencyKey);
+          if (done) return { order: done, replay: true };
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+export type CheckoutService = ReturnType<typeof createCheckoutService>;

@@ -1,0 +1,86 @@
+import { asc, eq } from "drizzle-orm";
+import { toOutcode } from "postcode";
+import type { Db } from "../../db/client.ts";
+import { deliveryMethods, deliveryZones } from "./schema.ts";
+
+export interface DeliveryOption {
+  id: string;
+  name: string;
+  description: string;
+  kind: string;
+  /** Pounds inc VAT for this basket and postcode. */
+  price: number;
+  /** Why it costs what it does, in words. */
+  notes: string[];
+}
+
+export interface PaymentOption {
+  id: "bank_transfer" | "pay_on_collection";
+  name: string;
+  description: string;
+}
+
+export interface DeliveryQuoteInput {
+  /** Goods total inc VAT, in pence. */
+  goodsTotal: number;
+  hasHeavy: boolean;
+  postcode?: string | null;
+}
+
+function zoneMatches(zone: typeof deliveryZones.$inferSelect, outcode: string): boolean {
+  const m = /^([A-Z]{1,2})(\d{1,2})/.exec(outcode);
+  if (!m || m[1] !== zone.area) return false;
+  if (zone.districtFrom === null) return true;
+  const district = Number(m[2]);
+  return district >= zone.districtFrom && district <= (zone.districtTo ?? zone.districtFrom);
+}
+
+/** Delivery and payment methods that apply to a basket and postcode, from the rules in the database. */
+export function createDeliveryService(db: Db) {
+  /** Pass the transaction when called inside one (PGlite runs one query at a time). */
+  async function rules(handle: Db = db) {
+    const methods = await handle.select().from(deliveryMethods).where(eq(deliveryMethods.active, true)).orderBy(asc(deliveryMethods.position));
+    const zones = await handle.select().from(deliveryZones).orderBy(asc(deliveryZones.id));
+    return { methods, zones };
+  }
+
+  return {
+    rules,
+
+    async options(input: DeliveryQuoteInput, handle: Db = db): Promise<{ delivery: DeliveryOption[]; payment: PaymentOption[]; zone: { name: string; served: boolean } | null }> {
+      const { methods, zones } = await rules(handle);
+      const outcode = input.postcode ? toOutcode(input.postcode) : null;
+      const zone = outcode ? zones.find((z) => zoneMatches(z, outcode)) ?? null : null;
+      const delivery: DeliveryOption[] = [];
+      for (const m of methods) {
+        const notes: string[] = [];
+        if (m.kind !== "collect") {
+          if (zone?.action === "not_served") continue;
+          if (m.kind === "next_day" && zone?.noNextDay) continue;
+        }
+        let price = m.price;
+        if (m.freeOver !== null && input.goodsTotal >= m.freeOver) {
+          price = 0;
+          notes.push(`Free on orders of £${(m.freeOver / 100).toFixed(2)} or more.`);
+        }
+        if (m.kind !== "collect" && input.hasHeavy && m.heavySurcharge > 0) {
+          price += m.heavySurcharge;
+          notes.push(`Includes £${(m.heavySurcharge / 100).toFixed(2)} for heavy or bulky items.`);
+        }
+        if (m.kind !== "collect" && zone?.action === "surcharge" && zone.surcharge > 0) {
+          price += zone.surcharge;
+          notes.push(`Includes £${(zone.surcharge / 100).toFixed(2)} for delivery to ${zone.name}.`);
+        }
+        if (m.cutoff) notes.push(`Order by ${m.cutoff} (UK time) on a working day.`);
+        delivery.push({ id: m.code, name: m.name, description: m.description, kind: m.kind, price: price / 100, notes });
+      }
+      const payment: PaymentOption[] = [
+        { id: "bank_transfer", name: "Bank transfer", description: "We email our bank details; the order is sent once the payment arrives." },
+        { id: "pay_on_collection", name: "Pay on collection", description: "Pay at the branch when you collect (click & collect only)." },
+      ];
+      return { delivery, payment, zone: zone ? { name: zone.name, served: zone.action !== "not_served" } : null };
+    },
+  };
+}
+
+export type DeliveryService = ReturnType<typeof createDeliveryService>;

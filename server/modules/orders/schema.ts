@@ -1,0 +1,92 @@
+import { sql } from "drizzle-orm";
+import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { users } from "../auth/schema.ts";
+import { products } from "../catalog/schema.ts";
+
+export const ORDER_STATUSES = ["awaiting_payment", "paid", "processing", "dispatched", "ready_for_collection", "completed", "cancelled"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const orders = pgTable(
+  "orders",
+  {
+    id: serial("id").primaryKey(),
+    number: text("number").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    email: text("email").notNull(),
+    phone: text("phone").notNull().default(""),
+    status: text("status").notNull(),
+    deliveryMethod: text("delivery_method").notNull(),
+    deliveryName: text("delivery_name").notNull(),
+    /** Pence. Goods ex VAT, their VAT, delivery inc VAT, total paid. */
+    subtotal: integer("subtotal").notNull(),
+    vat: integer("vat").notNull(),
+    delivery: integer("delivery").notNull(),
+    total: integer("total").notNull(),
+    paymentMethod: text("payment_method").notNull(),
+    notes: text("notes").notNull().default(""),
+    poReference: text("po_reference").notNull().default(""),
+    /** A retried checkout with the same key returns this order. */
+    idempotencyKey: text("idempotency_key"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    uniqueIndex("orders_number_key").on(t.number),
+    uniqueIndex("orders_idempotency_key").on(t.idempotencyKey),
+    index("orders_user_idx").on(t.userId, t.id),
+  ],
+);
+
+export const orderLines = pgTable(
+  "order_lines",
+  {
+    id: serial("id").primaryKey(),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    sku: text("sku").notNull(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    quantity: integer("quantity").notNull(),
+    /** Pence ex VAT. */
+    unitPrice: integer("unit_price").notNull(),
+    vatRate: integer("vat_rate").notNull(),
+    lineTotal: integer("line_total").notNull(),
+    lineVat: integer("line_vat").notNull(),
+  },
+  (t) => [index("order_lines_order_idx").on(t.orderId)],
+);
+
+export const orderAddresses = pgTable(
+  "order_addresses",
+  {
+    id: serial("id").primaryKey(),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    /** delivery | billing */
+    kind: text("kind").notNull(),
+    name: text("name").notNull().default(""),
+    line1: text("line_1").notNull(),
+    line2: text("line_2").notNull().default(""),
+    line3: text("line_3").notNull().default(""),
+    town: text("town").notNull(),
+    county: text("county").notNull().default(""),
+    postcode: text("postcode").notNull(),
+  },
+  (t) => [index("order_addresses_order_idx").on(t.orderId)],
+);
+
+export const orderStatusHistory = pgTable(
+  "order_status_history",
+  {
+    id: serial("id").primaryKey(),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    status: text("status").notNull(),
+    note: text("note").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [index("order_status_history_order_idx").on(t.orderId, t.id)],
+);

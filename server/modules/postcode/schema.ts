@@ -1,0 +1,18 @@
+import { index, pgTable, serial, text } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+
+/** The built-in provider's addresses, filled by `npm run postcodes:import -- FILE.csv`. */
+export const postcodeAddresses = pgTable(
+  "postcode_addresses",
+  {
+    id: serial("id").primaryKey(),
+    /** Normalised, e.g. `LS1 4AP`. */
+    postcode: text("postcode").notNull(),
+    line1: text("line_1").notNull(),
+    line2: text("line_2").notNull().default(""),
+    line3: text("line_3").notNull().default(""),
+    town: text("town").notNull(),
+    county: text("county").notNull().default(""),
+  },
+  (t) => [index("postcode_addresses_postcode_idx").using("btree", sql`${t.postcode} text_pattern_ops`)],
+);
