@@ -26,6 +26,8 @@ const messages = (page: Page) => page.getByTestId("compare-messages");
 const headerLink = (page: Page) => page.getByRole("banner").getByTestId("compare-link");
 
 test("adds from product tiles, refuses a listed product and a fifth, and each message goes after about 3 seconds", async ({ page, context }) => {
+  // Three messages are each watched until they go: about 10 seconds of waiting.
+  test.slow();
   await openPage(page, "/showcase");
   const tiles = page.getByRole("main").getByRole("article");
   await expect(tiles).toHaveCount(8);

@@ -1,7 +1,7 @@
 import { useHydrated } from "../../lib/use-session.ts";
 import { compareStore, useCompareList } from "./use-compare.ts";
 
-function CompareIcon({ className = "size-5" }: { className?: string }) {
+export function CompareIcon({ className = "size-5" }: { className?: string }) {
   return (
     <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" className={className} aria-hidden="true">
       <path d="M8 3v18M16 3v18M3 8h5M16 16h5M3 16h5M16 8h5" />

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { CompareIcon } from "./compare-button.tsx";
 import { useCompareList } from "./use-compare.ts";
 
 /** "Compare (n)" in the header once the browser's list holds something; the server's HTML never shows it. */
@@ -8,11 +9,13 @@ export function CompareLink() {
   return (
     <Link
       to="/compare"
-      className="inline-flex min-h-11 items-center rounded-md px-2 text-sm font-medium hover:bg-white/10"
+      className="inline-flex min-h-11 items-center gap-1 whitespace-nowrap rounded-md px-1.5 text-sm font-medium hover:bg-white/10 sm:px-2"
       aria-label={`Compare, ${count} ${count === 1 ? "product" : "products"}`}
       data-testid="compare-link"
     >
-      Compare ({count})
+      {/* Phones: the icon and the count, so the header stays one line. */}
+      <CompareIcon className="size-5 sm:hidden" />
+      <span className="hidden sm:inline">Compare</span> ({count})
     </Link>
   );
 }

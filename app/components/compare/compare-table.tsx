@@ -75,7 +75,7 @@ export function CompareTable({
         </div>
       ) : null}
       {/* Phones scroll the table sideways; the row names stay in view. */}
-      <div className="-mx-4 overflow-x-auto sm:mx-0" role="region" aria-label="Comparison table" tabIndex={0}>
+      <div className="relative -mx-4 overflow-x-auto sm:mx-0" role="region" aria-label="Comparison table" tabIndex={0}>
         <table className="w-full min-w-max border-separate border-spacing-0 bg-white text-left text-sm sm:rounded-lg sm:text-base">
           <caption className="sr-only">Products side by side: price, stock and specification</caption>
           <thead>

@@ -80,8 +80,8 @@ export default function Wishlist({ loaderData }: Route.ComponentProps) {
                 </p>
                 <p className="text-sm text-stone-600">
                   Added <time dateTime={added_at}>{dateFormat.format(new Date(added_at))}</time>
-                  {product.in_stock ? "" : " · Out of stock"}
                 </p>
+                {product.in_stock ? null : <p className="text-sm font-semibold text-stone-700">Out of stock</p>}
               </div>
               <div className="flex w-full gap-2 sm:w-auto sm:flex-col">
                 {basketEnabled && product.in_stock ? (
