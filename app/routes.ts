@@ -42,6 +42,7 @@ export default [
     route("account/addresses", "routes/account/addresses.tsx"),
     route("account/newsletter", "routes/account/newsletter.tsx"),
     route("account/wishlist", "routes/account/wishlist.tsx"),
+    route("account/hire-requests", "routes/account/hire-requests.tsx"),
     route("account/orders/history", "routes/account/orders-history.tsx"),
     route("account/orders/:orderId", "routes/account/order.tsx"),
     route("trade/dashboard", "routes/trade/dashboard.tsx"),

@@ -4,6 +4,7 @@ import type { RootData } from "../root.tsx";
 import { AccountMenu, accountLinks } from "./account-menu.tsx";
 import { CompareLink } from "./compare/compare-link.tsx";
 import { SignOutButton } from "./sign-out-button.tsx";
+import { useHireBasket } from "../lib/hire-basket.ts";
 import { BasketIcon, ChevronDownIcon, HireIcon, MenuIcon, SearchIcon, UserIcon } from "./icons.tsx";
 
 const sectionLinks = [
@@ -60,6 +61,8 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
   const categories = data?.categories ?? [];
   const menu = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
+  // Filled in the browser from GET /api/hire-basket: the server's HTML shows 0.
+  const hireCount = useHireBasket(Boolean(data?.config.hireBasketEnabled), data ? (data.user?.id ?? null) : undefined).cart?.itemCount ?? 0;
 
   // The mobile menu closes after a navigation and on Escape.
   useEffect(() => {
@@ -86,7 +89,7 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
               <span className="sr-only lg:hidden">Sign in</span>
             </Link>
           )}
-          {data?.config.hireBasketEnabled ? <CountButton to="/hire-basket" label="Hire basket" count={0} icon={<HireIcon />} /> : null}
+          {data?.config.hireBasketEnabled ? <CountButton to="/hire-basket" label="Hire basket" count={hireCount} icon={<HireIcon />} /> : null}
           {data?.config.basketEnabled ? <CountButton to="/basket" label="Basket" count={0} icon={<BasketIcon />} /> : null}
         </nav>
       </div>

@@ -1,22 +1,322 @@
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useRouteLoaderData } from "react-router";
 import { appContext } from "#app-context";
+import { Field, FormAlert, SubmitButton, useFocusOnFailure } from "../components/form.tsx";
+import { HireBasketLine, type LineChange } from "../components/hire/hire-basket-line.tsx";
 import { EmptyState, PageHeading } from "../components/page.tsx";
+import { ApiError } from "../lib/api-client.ts";
+import { browserApi } from "../lib/browser-api.ts";
+import { errorFor, failureFrom, type FormFailure, text } from "../lib/form-result.ts";
+import { type HireBasketAnswer, HIRE_MESSAGES, londonToday } from "../lib/hire.ts";
+import { cartFromAnswer, refreshHireBasket, setHireCart, useHireBasket } from "../lib/hire-basket.ts";
+import { formatPounds } from "../lib/money.ts";
 import { pageMeta } from "../lib/meta.ts";
 import { notFound } from "../lib/not-found.ts";
+import type { RootData } from "../root.tsx";
 import type { Route } from "./+types/hire-basket";
 
 export function loader({ context }: Route.LoaderArgs) {
   // With HIRE_BASKET_ENABLED off the hire basket does not exist at all.
   if (!context.get(appContext).config.hireBasketEnabled) notFound();
+  // The basket itself is fetched in the browser: this page carries no per-visitor data.
   return null;
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Your hire request");
 
-export default function HireBasket() {
+const REQUEST_FIELDS: string[] = ["name", "email", "phone", "company", "fulfilment", "address_line1", "address_line2", "town", "postcode", "notes"];
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<{ ok: true; number: string; email: string } | FormFailure> {
+  const form = await request.formData();
+  const body: Record<string, string> = {};
+  for (const field of REQUEST_FIELDS) body[field] = text(form, field);
+  try {
+    const answer = await browserApi().post<{ number: string }>("/api/hire-requests", body);
+    void refreshHireBasket();
+    return { ok: true, number: answer.number, email: body.email ?? "" };
+  } catch (error) {
+    void refreshHireBasket();
+    return failureFrom(error, { fallback: "Failed to send your hire request. Please try again.", fields: REQUEST_FIELDS, showServerMessageFor: [429] });
+  }
+}
+
+/** The message for a line whose change the server refused. */
+function lineMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) {
+    const fields = Object.values(error.errors ?? {}).filter(Array.isArray).map((m) => m.join(" "));
+    if (error.status === 422 && fields.length) return fields.join(" ");
+    if (error.status >= 400 && error.status < 500 && error.status !== 419 && error.message) return error.message;
+  }
+  return fallback;
+}
+
+function Confirmation({ number, email }: { number: string; email: string }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <div className="mx-auto max-w-2xl">
+      <div className="rounded-lg border border-green-700 bg-green-50 p-6" role="status">
+        <h1 ref={heading} tabIndex={-1} className="text-2xl font-bold text-green-900">
+          Hire request sent
+        </h1>
+        <p className="mt-3 text-lg">
+          Your hire request number is <strong data-testid="hire-request-number">{number}</strong>.
+        </p>
+        <p className="mt-2">
+          We hold the equipment for you for <strong>48 hours</strong> while we confirm the request with you. Nothing is charged until then.
+          {email ? <> A copy is on its way to {email}.</> : null}
+        </p>
+      </div>
+      <div className="mt-6 flex flex-wrap gap-3">
+        <Link to="/hire" className="btn-primary">
+          Browse more hire equipment
+        </Link>
+        <Link to="/account/hire-requests" className="btn-secondary">
+          Your hire requests
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+export default function HireBasket({ actionData }: Route.ComponentProps) {
+  const root = useRouteLoaderData<RootData>("root");
+  const { cart, error: fetchError, loading } = useHireBasket(true);
+  const [hidden, setHidden] = useState<Set<number>>(() => new Set());
+  const [lineErrors, setLineErrors] = useState<Record<number, string>>({});
+  const [busyLine, setBusyLine] = useState<number | null>(null);
+  const [pageError, setPageError] = useState<string | undefined>();
+  const [clearing, setClearing] = useState(false);
+  const [fulfilment, setFulfilment] = useState<"delivery" | "collection">("delivery");
+  const today = londonToday();
+  const formRef = useRef<HTMLFormElement>(null);
+  const alertRef = useRef<HTMLDivElement>(null);
+  const result = actionData && !actionData.ok ? actionData : undefined;
+  useFocusOnFailure(result, formRef, alertRef);
+
+  if (actionData?.ok) return <Confirmation number={actionData.number} email={actionData.email} />;
+
+  function lineError(id: number, message: string | null) {
+    setLineErrors((errors) => {
+      const next = { ...errors };
+      if (message) next[id] = message;
+      else delete next[id];
+      return next;
+    });
+  }
+
+  async function change(id: number, body: LineChange) {
+    setBusyLine(id);
+    lineError(id, null);
+    try {
+      const answer = await browserApi().put<HireBasketAnswer>(`/api/hire-basket/${id}`, body);
+      setHireCart(answer.cart);
+    } catch (error) {
+      lineError(id, lineMessage(error, HIRE_MESSAGES.update));
+      void refreshHireBasket();
+    } finally {
+      setBusyLine(null);
+    }
+  }
+
+  async function remove(id: number) {
+    // Optimistic: the line goes at once, and comes back in its place if the server refuses.
+    setHidden((h) => new Set(h).add(id));
+    lineError(id, null);
+    try {
+      const answer = await browserApi().delete<HireBasketAnswer>(`/api/hire-basket/${id}`);
+      setHireCart(answer.cart);
+    } catch (error) {
+      const cartNow = cartFromAnswer(error);
+      if (cartNow) setHireCart(cartNow);
+      lineError(id, lineMessage(error, HIRE_MESSAGES.remove));
+      void refreshHireBasket();
+    } finally {
+      setHidden((h) => {
+        const next = new Set(h);
+        next.delete(id);
+        return next;
+      });
+    }
+  }
+
+  async function clear() {
+    setClearing(true);
+    setPageError(undefined);
+    try {
+      const answer = await browserApi().delete<HireBasketAnswer>("/api/hire-basket");
+      setHireCart(answer.cart);
+      setLineErrors({});
+    } catch {
+      setPageError(HIRE_MESSAGES.clear);
+      void refreshHireBasket();
+    } finally {
+      setClearing(false);
+    }
+  }
+
+  const heading = <PageHeading title="Your hire request" intro="Check your equipment and dates, then send us your request. We hold the equipment for 48 hours while we confirm it." />;
+
+  if (!cart) {
+    return (
+      <>
+        {heading}
+        {fetchError ? (
+          <div role="alert" className="rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-3 font-semibold text-red-800">
+            {fetchError}{" "}
+            <button type="button" className="link ml-2 min-h-11" onClick={() => void refreshHireBasket()}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <p role="status" className="text-stone-700">
+            Loading your hire request…
+          </p>
+        )}
+      </>
+    );
+  }
+
+  const lines = cart.items.filter((i) => !hidden.has(i.id));
+  if (lines.length === 0) {
+    return (
+      <>
+        {heading}
+        <EmptyState title="Your hire request is empty." action={{ to: "/hire", label: "Browse hire equipment" }}>
+          Choose equipment and dates on a hire item&apos;s page, then add it to your hire request.
+        </EmptyState>
+      </>
+    );
+  }
+
+  const totals = cart.totals;
+  const user = root?.user;
+
   return (
     <>
-      <PageHeading title="Your hire request" intro="Choose equipment and dates, then send us your hire request." />
-      <EmptyState title="Your hire request is empty." action={{ to: "/hire", label: "Browse hire equipment" }} />
+      {heading}
+      {fetchError ? (
+        <p role="alert" className="mb-4 rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-3 font-semibold text-red-800">
+          {fetchError}
+        </p>
+      ) : null}
+      <FormAlert message={pageError} className="mb-4" />
+      <div className="grid gap-8 lg:grid-cols-[1fr_22rem]">
+        <section aria-labelledby="lines-heading" className="grid content-start gap-4">
+          <div className="flex items-center justify-between gap-4">
+            <h2 id="lines-heading" className="text-lg font-semibold">
+              Equipment ({cart.itemCount} {cart.itemCount === 1 ? "unit" : "units"})
+            </h2>
+            <button type="button" className="btn-secondary disabled:opacity-60" onClick={() => void clear()} disabled={clearing}>
+              {clearing ? "Clearing…" : "Clear"}
+            </button>
+          </div>
+          <ul className="grid gap-4" aria-busy={loading}>
+            {lines.map((item) => (
+              <li key={item.id}>
+                <HireBasketLine
+                  // A new answer from the server resets the line's inputs.
+                  key={`${item.id}-${item.quantity}-${item.start_date}-${item.end_date}`}
+                  item={item}
+                  today={today}
+                  error={lineErrors[item.id]}
+                  busy={busyLine === item.id}
+                  onChange={(body) => void change(item.id, body)}
+                  onRemove={() => void remove(item.id)}
+                />
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <aside aria-labelledby="totals-heading" className="h-fit rounded-lg border border-stone-200 bg-white p-5 shadow-sm lg:sticky lg:top-4">
+          <h2 id="totals-heading" className="text-lg font-semibold">
+            Totals
+          </h2>
+          <dl className="mt-3 grid gap-1.5" data-testid="hire-totals">
+            {(
+              [
+                ["Hire (ex VAT)", totals.hire_cost, ""],
+                ["VAT", totals.vat, ""],
+                ["Hire charges (inc VAT)", Math.round((totals.hire_cost + totals.vat) * 100) / 100, "font-semibold"],
+                ["Refundable deposit (no VAT)", totals.deposit, ""],
+                ["Total to pay", totals.total, "mt-1 border-t border-stone-300 pt-2 text-lg font-bold"],
+              ] as const
+            ).map(([label, value, className]) => (
+              <div key={label} className={`flex justify-between gap-4 ${className}`}>
+                <dt>{label}</dt>
+                <dd className="text-right">{formatPounds(value)}</dd>
+              </div>
+            ))}
+          </dl>
+          <p className="mt-3 text-sm text-stone-700">
+            The total includes the {formatPounds(totals.deposit)} deposit, refunded when the equipment comes back in good order. Nothing is charged until we confirm your request.
+          </p>
+        </aside>
+      </div>
+
+      <section aria-labelledby="request-heading" className="mt-10 max-w-2xl">
+        <h2 id="request-heading" className="text-xl font-bold">
+          Send your hire request
+        </h2>
+        <p className="mt-1 text-stone-700">We confirm by phone or email, usually within a working day.</p>
+        <Form method="post" ref={formRef} className="mt-4 grid gap-5 rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-6" noValidate={false}>
+          <FormAlert ref={alertRef} message={result?.message} />
+          <Field label="Your name" name="name" autoComplete="name" required defaultValue={user?.name ?? ""} error={errorFor(result, "name")} />
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required defaultValue={user?.email ?? ""} error={errorFor(result, "email")} />
+            <Field label="Phone" name="phone" type="tel" autoComplete="tel" required error={errorFor(result, "phone")} />
+          </div>
+          <Field label="Company" name="company" autoComplete="organization" optional error={errorFor(result, "company")} />
+          <fieldset className="grid gap-2">
+            <legend className="mb-1 font-semibold">Delivery or collection</legend>
+            {errorFor(result, "fulfilment") ? <p className="text-sm font-semibold text-red-700">{errorFor(result, "fulfilment")}</p> : null}
+            {(
+              [
+                ["delivery", "Delivery to a site", "We deliver and collect; the charge is confirmed with your request."],
+                ["collection", "Collection from the branch", "Collect from and return to our branch."],
+              ] as const
+            ).map(([value, label, hint]) => (
+              <label key={value} className="flex min-h-11 cursor-pointer items-start gap-3 rounded-md border border-stone-300 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
+                <input type="radio" name="fulfilment" value={value} checked={fulfilment === value} onChange={() => setFulfilment(value)} className="mt-1 size-5 accent-brand-700" />
+                <span>
+                  <span className="font-semibold">{label}</span>
+                  <span className="block text-sm text-stone-600">{hint}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          {fulfilment === "delivery" ? (
+            <fieldset className="grid gap-4">
+              <legend className="mb-1 font-semibold">Site address</legend>
+              <Field label="Address line 1" name="address_line1" autoComplete="address-line1" required error={errorFor(result, "address_line1")} />
+              <Field label="Address line 2" name="address_line2" autoComplete="address-line2" optional error={errorFor(result, "address_line2")} />
+              <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
+                <Field label="Town or city" name="town" autoComplete="address-level2" required error={errorFor(result, "town")} />
+                <Field label="Postcode" name="postcode" autoComplete="postal-code" required autoCapitalize="characters" error={errorFor(result, "postcode")} inputClassName="uppercase" />
+              </div>
+            </fieldset>
+          ) : null}
+          <div className="grid gap-1.5">
+            <label htmlFor="hire-notes" className="font-semibold">
+              Notes <span className="font-normal text-stone-600">(optional)</span>
+            </label>
+            <p id="hire-notes-hint" className="text-sm text-stone-600">
+              Site access, delivery times, anything we should know.
+            </p>
+            {errorFor(result, "notes") ? <p className="text-sm font-semibold text-red-700">{errorFor(result, "notes")}</p> : null}
+            <textarea
+              id="hire-notes"
+              name="notes"
+              rows={4}
+              maxLength={2000}
+              aria-describedby="hire-notes-hint"
+              className="w-full rounded-md border border-stone-400 bg-white px-3 py-2 text-base focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-500"
+            />
+          </div>
+          <SubmitButton busyLabel="Sending…">Send hire request</SubmitButton>
+        </Form>
+      </section>
     </>
   );
 }

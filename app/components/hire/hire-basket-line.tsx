@@ -1,0 +1,92 @@
+import { useState } from "react";
+import { Link } from "react-router";
+import { type HireBasketItem, daysLabel, formatHireDate } from "../../lib/hire.ts";
+import { formatPounds } from "../../lib/money.ts";
+import { Field } from "../form.tsx";
+
+export interface LineChange {
+  quantity: number;
+  start_date: string;
+  end_date: string;
+}
+
+/** One line of the hire basket: what, when, how many and the price, with changes and removal. */
+export function HireBasketLine({
+  item,
+  today,
+  error,
+  busy,
+  onChange,
+  onRemove,
+}: {
+  item: HireBasketItem;
+  today: string;
+  error: string | undefined;
+  busy: boolean;
+  onChange: (change: LineChange) => void;
+  onRemove: () => void;
+}) {
+  const [quantity, setQuantity] = useState(String(item.quantity));
+  const [start, setStart] = useState(item.start_date);
+  const [end, setEnd] = useState(item.end_date);
+  const dirty = quantity !== String(item.quantity) || start !== item.start_date || end !== item.end_date;
+  const headingId = `hire-line-${item.id}`;
+  const errorId = `hire-line-${item.id}-error`;
+
+  return (
+    <article aria-labelledby={headingId} className="rounded-lg border border-stone-200 bg-white p-4 shadow-sm" data-testid="hire-line">
+      <div className="flex gap-4">
+        {item.image ? <img src={item.image.src} alt="" width={96} height={72} className="hidden h-18 w-24 shrink-0 rounded border border-stone-200 object-contain p-1 sm:block" /> : null}
+        <div className="min-w-0 flex-1">
+          <h2 id={headingId} className="text-lg font-semibold">
+            <Link to={`/hire/${item.slug}`} className="hover:underline">
+              {item.name}
+            </Link>
+          </h2>
+          <p className="text-stone-700">
+            {formatHireDate(item.start_date)} to {formatHireDate(item.end_date)} · {daysLabel(item.days)} · {item.quantity} {item.quantity === 1 ? "unit" : "units"}
+          </p>
+        </div>
+      </div>
+      {error ? (
+        <p id={errorId} role="alert" className="mt-3 rounded-md border-l-4 border-red-700 bg-red-50 px-3 py-2 font-semibold text-red-800">
+          {error}
+        </p>
+      ) : null}
+      <dl className="mt-3 grid grid-cols-3 gap-2 text-sm sm:max-w-md">
+        <div>
+          <dt className="text-stone-600">Hire (ex VAT)</dt>
+          <dd className="font-semibold">{formatPounds(item.hire_cost)}</dd>
+        </div>
+        <div>
+          <dt className="text-stone-600">VAT</dt>
+          <dd className="font-semibold">{formatPounds(item.vat)}</dd>
+        </div>
+        <div>
+          <dt className="text-stone-600">Deposit</dt>
+          <dd className="font-semibold">{formatPounds(item.deposit)}</dd>
+        </div>
+      </dl>
+      <form
+        className="mt-4 grid grid-cols-2 items-end gap-3 border-t border-stone-200 pt-4 sm:grid-cols-[1fr_1fr_7rem_auto]"
+        aria-label={`Change ${item.name}`}
+        onSubmit={(event) => {
+          event.preventDefault();
+          onChange({ quantity: Number(quantity), start_date: start, end_date: end });
+        }}
+      >
+        <Field label="Start date" name="start_date" type="date" min={today} value={start} onChange={(e) => setStart(e.target.value)} required aria-describedby={error ? errorId : undefined} />
+        <Field label="Return date" name="end_date" type="date" min={start >= today ? start : today} value={end} onChange={(e) => setEnd(e.target.value)} required />
+        <Field label="Quantity" name="quantity" type="number" inputMode="numeric" min={1} max={99} value={quantity} onChange={(e) => setQuantity(e.target.value)} required />
+        <div className="flex flex-wrap gap-2">
+          <button type="submit" className="btn-primary disabled:opacity-60" disabled={busy || !dirty}>
+            {busy ? "Updating…" : "Update"}
+          </button>
+          <button type="button" className="btn-secondary text-red-800 disabled:opacity-60" disabled={busy} onClick={onRemove} aria-label={`Remove ${item.name}`}>
+            Remove
+          </button>
+        </div>
+      </form>
+    </article>
+  );
+}

@@ -1,0 +1,128 @@
+// Hire shapes as the API carries them (pounds ex VAT), and the calendar-date
+// helpers the hire screens share. Dates of hire are Europe/London calendar dates.
+
+export interface HireRates {
+  day: number;
+  weekend: number;
+  week: number;
+}
+
+export interface HireImage {
+  src: string;
+  alt: string;
+}
+
+export interface HireCard {
+  id: number;
+  slug: string;
+  name: string;
+  category: { slug: string; name: string };
+  image: HireImage | null;
+  rates: HireRates;
+  deposit: number;
+  vat_rate: number;
+  units: number;
+}
+
+export interface HireQuote {
+  days: number;
+  weekend_rate: boolean;
+  hire_cost: number;
+  vat: number;
+  deposit: number;
+  total: number;
+  available: number;
+  quantity: number;
+}
+
+export interface HireBasketItem {
+  id: number;
+  hire_item_id: number;
+  name: string;
+  slug: string;
+  image: HireImage | null;
+  quantity: number;
+  start_date: string;
+  end_date: string;
+  days: number;
+  hire_cost: number;
+  vat: number;
+  deposit: number;
+}
+
+export interface HireCart {
+  items: HireBasketItem[];
+  totals: { hire_cost: number; deposit: number; vat: number; total: number };
+  itemCount: number;
+}
+
+export interface HireBasketAnswer {
+  success: boolean;
+  message: string;
+  errors: Record<string, string[]>;
+  cart: HireCart;
+}
+
+export const EMPTY_HIRE_CART: HireCart = { items: [], totals: { hire_cost: 0, deposit: 0, vat: 0, total: 0 }, itemCount: 0 };
+
+/** The section 8 hire messages. */
+export const HIRE_MESSAGES = {
+  fetch: "Failed to fetch hire request cart data.",
+  add: "Failed to add hire item to request.",
+  update: "Failed to update hire item quantity.",
+  remove: "Failed to remove hire item from request.",
+  clear: "Failed to clear hire request.",
+} as const;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 86_400_000;
+
+/** True for a real calendar date `YYYY-MM-DD`. */
+export function isCalendarDate(value: string | null | undefined): value is string {
+  const m = DATE.exec(value ?? "");
+  if (!m) return false;
+  return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).toISOString().slice(0, 10) === value;
+}
+
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Today's date in Europe/London, wherever the browser or server is. */
+export function londonToday(now: Date = new Date()): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+}
+
+function utcDate(date: string): Date {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d));
+}
+
+const longFormat = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+const fullFormat = new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
+/** "Mon 23 Nov 2026". */
+export function formatHireDate(date: string): string {
+  return isCalendarDate(date) ? longFormat.format(utcDate(date)) : date;
+}
+
+/** "Monday 23 November 2026", for screen readers. */
+export function formatHireDateLong(date: string): string {
+  return isCalendarDate(date) ? fullFormat.format(utcDate(date)) : date;
+}
+
+/** 0 = Sunday … 6 = Saturday. */
+export function weekdayOf(date: string): number {
+  return utcDate(date).getUTCDay();
+}
+
+/** A price in pounds with VAT added, rounded half-up to the penny. */
+export function withVat(pounds: number, rate = 20): number {
+  const pence = Math.round(pounds * 100);
+  return (pence + Math.floor((pence * rate + 50) / 100)) / 100;
+}
+
+export function daysLabel(days: number): string {
+  return `${days} ${days === 1 ? "day" : "days"}`;
+}
