@@ -62,6 +62,16 @@ describe("GET /api/products", () => {
     expect(chuck.values.reduce((n: number, v: { count: number }) => n + v.count, 0)).toBe(chosen.body.total);
   });
 
+  it("counts each brand's own products", async () => {
+    const brands = (await get("/api/manufacturers")).body.data as { id: number; product_count: number }[];
+    const all = await get("/api/products?per_page=1");
+    expect(brands.reduce((n, b) => n + b.product_count, 0)).toBe(all.body.total);
+    for (const brand of brands.slice(0, 5)) {
+      const listed = await get(`/api/products?manufacturer=${brand.id}&per_page=1`);
+      expect(brand.product_count).toBe(listed.body.total);
+    }
+  });
+
   it("filters by brand, price (inc VAT), stock and combines them", async () => {
     const brands = (await get("/api/manufacturers")).body.data as { id: number; name: string }[];
     const makita = brands.find((b) => b.name === "Makita")!;

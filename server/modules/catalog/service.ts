@@ -42,6 +42,9 @@ export function createCatalogService(db: Db) {
 
     /** Every brand with how many products it has. */
     async manufacturers() {
+      // A join, not a correlated subquery: in a one-table select Drizzle writes
+      // ${manufacturers.id} as a bare "id", which inside `from products p`
+      // would mean p.id and give every brand the same count.
       return db
         .select({
           id: manufacturers.id,
@@ -49,9 +52,11 @@ export function createCatalogService(db: Db) {
           slug: manufacturers.slug,
           logo: manufacturers.logo,
           description: manufacturers.description,
-          product_count: sql<number>`(select count(*)::int from ${products} p where p.manufacturer_id = ${manufacturers.id})`,
+          product_count: sql<number>`count(${products.id})::int`,
         })
         .from(manufacturers)
+        .leftJoin(products, eq(products.manufacturerId, manufacturers.id))
+        .groupBy(manufacturers.id)
         .orderBy(asc(manufacturers.name))
         .limit(500);
     },
