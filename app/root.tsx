@@ -16,6 +16,8 @@ import { appContext } from "#app-context";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { CompareMessages } from "./components/compare/compare-messages.tsx";
+// Registers the wishlist with the session: it is fetched whenever a user comes back (section 4).
+import "./components/wishlist/use-wishlist.ts";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { browserApi, rememberApiBaseUrl } from "./lib/browser-api.ts";
