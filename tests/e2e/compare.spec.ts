@@ -133,3 +133,21 @@ test.describe("fetch failures", () => {
     });
   }
 });
+
+test("without scripts, remove and clear still work through the page's form", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  await context.addCookies([{ name: "compare", value: "1,3", domain: new URL(baseURL!).hostname, path: "/", sameSite: "Lax" }]);
+  const page = await context.newPage();
+  await page.goto("/compare");
+  const table = page.getByRole("table");
+  await expect(table.getByRole("columnheader")).toHaveCount(2);
+  const first = (await table.getByRole("columnheader").first().getByRole("link").textContent())!;
+  await page.getByRole("button", { name: `Remove ${first} from compare` }).click();
+  await expect(page).toHaveURL("/compare");
+  await expect(table.getByRole("columnheader")).toHaveCount(1);
+  await expect(table.getByRole("columnheader", { name: first })).toHaveCount(0);
+  await page.getByRole("button", { name: "Clear all" }).click();
+  await expect(page.getByText("You have no products to compare.")).toBeVisible();
+  expect((await context.cookies()).find((c) => c.name === "compare")).toBeUndefined();
+  await context.close();
+});
