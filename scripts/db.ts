@@ -4,8 +4,7 @@
 // database (all tables and migrations) and then migrates and seeds it again.
 import pino from "pino";
 import { sql } from "drizzle-orm";
-import { loadDotEnv } from "../server/bootstrap.ts";
-import { ConfigError, ensureCookieSecret, loadConfig } from "../server/config.ts";
+import { scriptConfig } from "../server/bootstrap.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { isEmpty, seedDemo } from "../server/db/seed/index.ts";
 import { seedScale } from "../server/db/seed/scale.ts";
@@ -24,14 +23,7 @@ if (!["migrate", "seed", "reset"].includes(command ?? "")) {
   process.exit(2);
 }
 
-loadDotEnv();
-let config;
-try {
-  config = ensureCookieSecret(loadConfig());
-} catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-}
+const config = scriptConfig();
 if (command === "reset" && config.isProduction && !process.argv.includes("--yes-really")) {
   console.error("Refusing to reset a production database. Add --yes-really if you mean it.");
   process.exit(1);

@@ -1,8 +1,7 @@
 // `npm run postcodes:import -- FILE.csv`: fills the built-in postcode lookup's
 // address table (header row: postcode, line_1, line_2, line_3, town, county).
 import { existsSync } from "node:fs";
-import { loadDotEnv } from "../server/bootstrap.ts";
-import { ConfigError, ensureCookieSecret, loadConfig } from "../server/config.ts";
+import { scriptConfig } from "../server/bootstrap.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { importPostcodeCsv } from "../server/modules/postcode/import.ts";
 
@@ -11,14 +10,7 @@ if (!file || !existsSync(file)) {
   console.error("Usage: npm run postcodes:import -- FILE.csv");
   process.exit(2);
 }
-loadDotEnv();
-let config;
-try {
-  config = ensureCookieSecret(loadConfig());
-} catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-}
+const config = scriptConfig();
 const database = await openDatabase(config);
 let code = 0;
 try {

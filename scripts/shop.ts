@@ -4,8 +4,7 @@
 //   npm run shop -- hire:complete HR-000123  (units back in the fleet; the customer is emailed)
 //   npm run shop -- order:status TC-000123 dispatched ["note"]  (recorded in the history; emailed where it matters)
 import pino from "pino";
-import { loadDotEnv } from "../server/bootstrap.ts";
-import { ConfigError, ensureCookieSecret, loadConfig } from "../server/config.ts";
+import { scriptConfig } from "../server/bootstrap.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { HttpError } from "../server/http-errors.ts";
 import { createServices } from "../server/services.ts";
@@ -20,14 +19,7 @@ if (!command || !(command in HIRE || isOrder) || !argument || (isOrder && !proce
   process.exit(2);
 }
 
-loadDotEnv();
-let config;
-try {
-  config = ensureCookieSecret(loadConfig());
-} catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-}
+const config = scriptConfig();
 
 const log = pino({ level: "info" });
 const database = await openDatabase(config);

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { type Config, ensureCookieSecret, loadConfig } from "./config.ts";
+import { type Config, ConfigError, ensureCookieSecret, loadConfig } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { isEmpty, seedDemo } from "./db/seed/index.ts";
 
@@ -34,4 +34,15 @@ export async function prepare(log: Pick<Logger, "info" | "warn">, env = process.
     throw error;
   }
   return { config, database };
+}
+
+/** For command-line scripts: .env, then the configuration, or one message per bad variable and exit 1. */
+export function scriptConfig(): Config {
+  loadDotEnv();
+  try {
+    return ensureCookieSecret(loadConfig());
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  }
 }

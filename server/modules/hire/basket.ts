@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import type { BasketOwner } from "../../plugins/guest.ts";
 import { pounds } from "../catalog/products.ts";
-import { type PricingSettings, DEFAULT_PRICING, londonDate, quote } from "./pricing.ts";
+import { type PricingSettings, DEFAULT_PRICING, londonDate, quoteLine } from "./pricing.ts";
 import { checkHireDates } from "./dates.ts";
 import { hireBasketLines, hireBaskets, hireItems } from "./schema.ts";
 import type { HireService } from "./service.ts";
@@ -69,15 +69,7 @@ export function createHireBasketService(db: Db, hire: HireService, settings: Pri
       : [];
     const totals = { hire: 0, vat: 0, deposit: 0 };
     const items = rows.map(({ line, item }) => {
-      const q = quote({
-        rates: { day: item.dayRate, weekend: item.weekendRate, week: item.weekRate },
-        depositPerUnit: item.deposit,
-        quantity: line.quantity,
-        start: line.startDate,
-        end: line.endDate,
-        vatRate: item.vatRate,
-        settings,
-      });
+      const q = quoteLine(item, line, settings);
       totals.hire += q.hireCost;
       totals.vat += q.vat;
       totals.deposit += q.deposit;

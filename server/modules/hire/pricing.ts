@@ -126,3 +126,20 @@ export function quote(input: {
     total: cost + vat + deposit,
   };
 }
+
+/** The quote for a basket or request line, from the hire item's stored rates (pence). */
+export function quoteLine(
+  item: { dayRate: number; weekendRate: number; weekRate: number; deposit: number; vatRate: number },
+  line: { quantity: number; startDate: string; endDate: string },
+  settings: PricingSettings = DEFAULT_PRICING,
+): HireQuote {
+  return quote({
+    rates: { day: item.dayRate, weekend: item.weekendRate, week: item.weekRate },
+    depositPerUnit: item.deposit,
+    quantity: line.quantity,
+    start: line.startDate,
+    end: line.endDate,
+    vatRate: item.vatRate,
+    settings,
+  });
+}

@@ -6,7 +6,7 @@ import type { Outbox } from "../auth/service.ts";
 import { pounds } from "../catalog/products.ts";
 import { renderEmail } from "../mail/templates.ts";
 import { checkHireDates } from "./dates.ts";
-import { type PricingSettings, DEFAULT_PRICING, addDays, londonDate, quote } from "./pricing.ts";
+import { type PricingSettings, DEFAULT_PRICING, addDays, londonDate, quoteLine } from "./pricing.ts";
 import { hireAllocations, hireBasketLines, hireBaskets, hireItems, hireRequestLines, hireRequests, hireUnits } from "./schema.ts";
 
 export const HOLD_HOURS = 48;
@@ -62,15 +62,7 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
       const today = londonDate();
       const priced = lines.map(({ line, item }) => {
         checkHireDates(line.startDate, line.endDate, today);
-        const q = quote({
-          rates: { day: item.dayRate, weekend: item.weekendRate, week: item.weekRate },
-          depositPerUnit: item.deposit,
-          quantity: line.quantity,
-          start: line.startDate,
-          end: line.endDate,
-          vatRate: item.vatRate,
-          settings,
-        });
+        const q = quoteLine(item, line, settings);
         return { line, item, q };
       });
       const totals = priced.reduce((s, p) => ({ hire: s.hire + p.q.hireCost, vat: s.vat + p.q.vat, deposit: s.deposit + p.q.deposit }), { hire: 0, vat: 0, deposit: 0 });
