@@ -288,7 +288,7 @@ export default function HireBasket({ actionData }: Route.ComponentProps) {
           </fieldset>
           {fulfilment === "delivery" ? (
             <fieldset className="grid gap-4">
-              <legend className="mb-1 font-semibold">Site address</legend>
+              <legend className="mb-3 font-semibold">Site address</legend>
               <Field label="Address line 1" name="address_line1" autoComplete="address-line1" required error={errorFor(result, "address_line1")} />
               <Field label="Address line 2" name="address_line2" autoComplete="address-line2" optional error={errorFor(result, "address_line2")} />
               <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">

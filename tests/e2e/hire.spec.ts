@@ -30,6 +30,7 @@ async function addToHireRequest(page: Page): Promise<void> {
 }
 
 test("browse hire: categories with counts, a category, search, an honest empty state, and an item's rates, deposit and calendar", async ({ page }) => {
+  test.slow();
   await openPage(page, "/hire");
   await expect(page.getByRole("heading", { level: 1, name: "Equipment hire" })).toBeVisible();
   const categories = page.getByRole("navigation", { name: "Hire categories" });
@@ -106,6 +107,8 @@ test("without scripts the item page prices the dates in its address", async ({ b
 
 test.describe("the hire basket", () => {
   test("a quantity past what is free is refused with the server's message; removal is optimistic and restored on refusal", async ({ page }) => {
+    // Two item pages, the basket and five round trips: more than the default budget on a busy machine.
+    test.slow();
     await openPage(page, "/hire/scissor-lift-8m-electric");
     await chooseDates(page, londonDay(20), londonDay(24), 1);
     await addToHireRequest(page);
@@ -155,6 +158,7 @@ test.describe("the hire basket", () => {
 });
 
 test("the whole journey: dates on an item, the hire basket, the request, its number and its email", async ({ page }) => {
+  test.slow();
   const email = newUser("Hana").email;
   await openPage(page, "/hire/cement-mixer-110v");
   await chooseDates(page, londonDay(3), londonDay(7), 2);
@@ -195,6 +199,7 @@ test("the whole journey: dates on an item, the hire basket, the request, its num
 });
 
 test("a signed-in customer's details are filled in, and the request appears in the account", async ({ page }) => {
+  test.slow();
   await openPage(page, "/auth/login?redirect=/hire/generator-3-0kva");
   await page.getByLabel("Email address").fill("customer@example.com");
   await page.getByLabel("Password", { exact: true }).fill("demo-password-2026");

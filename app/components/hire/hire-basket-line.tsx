@@ -47,6 +47,9 @@ export function HireBasketLine({
             {formatHireDate(item.start_date)} to {formatHireDate(item.end_date)} · {daysLabel(item.days)} · {item.quantity} {item.quantity === 1 ? "unit" : "units"}
           </p>
         </div>
+        <button type="button" className="btn-secondary h-fit shrink-0 text-red-800 disabled:opacity-60" disabled={busy} onClick={onRemove} aria-label={`Remove ${item.name}`}>
+          Remove
+        </button>
       </div>
       {error ? (
         <p id={errorId} role="alert" className="mt-3 rounded-md border-l-4 border-red-700 bg-red-50 px-3 py-2 font-semibold text-red-800">
@@ -75,17 +78,12 @@ export function HireBasketLine({
           onChange({ quantity: Number(quantity), start_date: start, end_date: end });
         }}
       >
-        <Field label="Start date" name="start_date" type="date" min={today} value={start} onChange={(e) => setStart(e.target.value)} required aria-describedby={error ? errorId : undefined} />
-        <Field label="Return date" name="end_date" type="date" min={start >= today ? start : today} value={end} onChange={(e) => setEnd(e.target.value)} required />
-        <Field label="Quantity" name="quantity" type="number" inputMode="numeric" min={1} max={99} value={quantity} onChange={(e) => setQuantity(e.target.value)} required />
-        <div className="flex flex-wrap gap-2">
-          <button type="submit" className="btn-primary disabled:opacity-60" disabled={busy || !dirty}>
-            {busy ? "Updating…" : "Update"}
-          </button>
-          <button type="button" className="btn-secondary text-red-800 disabled:opacity-60" disabled={busy} onClick={onRemove} aria-label={`Remove ${item.name}`}>
-            Remove
-          </button>
-        </div>
+        <Field label="Start date" name="start_date" type="date" min={today} value={start} onChange={(e) => setStart(e.target.value)} required className="min-w-0" inputClassName="min-w-0" />
+        <Field label="Return date" name="end_date" type="date" min={start >= today ? start : today} value={end} onChange={(e) => setEnd(e.target.value)} required className="min-w-0" inputClassName="min-w-0" />
+        <Field label="Quantity" name="quantity" type="number" inputMode="numeric" min={1} max={99} value={quantity} onChange={(e) => setQuantity(e.target.value)} required className="min-w-0" />
+        <button type="submit" className="btn-primary disabled:opacity-60" disabled={busy || !dirty}>
+          {busy ? "Updating…" : "Update"}
+        </button>
       </form>
     </article>
   );

@@ -5,18 +5,19 @@ import { formatPounds } from "../../lib/money.ts";
 /** One hire item in the listing: picture, name, "from £x/day", the other rates and the deposit. */
 export function HireCard({ item }: { item: HireCardData }) {
   return (
-    <article className="flex h-full flex-col overflow-hidden rounded-lg border border-stone-200 bg-white shadow-sm">
-      <div className="aspect-[4/3] bg-stone-100">
-        {item.image ? <img src={item.image.src} alt="" width={400} height={300} loading="lazy" className="h-full w-full object-contain p-3" /> : null}
+    <article className="relative grid h-full grid-cols-[6.5rem_1fr] overflow-hidden rounded-lg border border-stone-200 bg-white shadow-sm sm:flex sm:flex-col">
+      {/* Phones: a small picture beside the details, so a screen holds several items. */}
+      <div className="bg-stone-100">
+        {item.image ? <img src={item.image.src} alt="" width={400} height={300} loading="lazy" className="aspect-square w-full object-contain p-2 sm:aspect-auto sm:h-44 sm:p-3" /> : null}
       </div>
-      <div className="flex flex-1 flex-col gap-2 p-4">
+      <div className="flex min-w-0 flex-1 flex-col gap-2 p-3 sm:p-4">
         <p className="text-sm text-stone-600">{item.category.name}</p>
-        <h2 className="text-lg font-semibold leading-snug">
-          <Link to={`/hire/${item.slug}`} className="hover:underline focus-visible:underline">
+        <h2 className="font-semibold leading-snug sm:text-lg">
+          <Link to={`/hire/${item.slug}`} className="after:absolute after:inset-0 after:content-[''] hover:underline focus-visible:underline">
             {item.name}
           </Link>
         </h2>
-        <p className="text-xl font-bold text-brand-800">
+        <p className="text-lg font-bold text-brand-800 sm:text-xl">
           from {formatPounds(item.rates.day)}
           <span className="text-base font-semibold">/day</span> <span className="text-sm font-normal text-stone-600">ex VAT</span>
         </p>

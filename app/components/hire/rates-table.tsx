@@ -16,10 +16,10 @@ export function RatesTable({ rates, deposit, vatRate }: { rates: HireRates; depo
           <th scope="col" className="py-2 pr-2 font-semibold">
             Rate
           </th>
-          <th scope="col" className="py-2 px-2 text-right font-semibold">
+          <th scope="col" className="whitespace-nowrap py-2 px-2 text-right font-semibold">
             ex VAT
           </th>
-          <th scope="col" className="py-2 pl-2 text-right font-semibold">
+          <th scope="col" className="whitespace-nowrap py-2 pl-2 text-right font-semibold">
             inc VAT
           </th>
         </tr>
