@@ -4,6 +4,7 @@ import type { RootData } from "../root.tsx";
 import { AccountMenu, accountLinks } from "./account-menu.tsx";
 import { CompareLink } from "./compare/compare-link.tsx";
 import { SignOutButton } from "./sign-out-button.tsx";
+import { useBasket } from "../lib/basket.ts";
 import { useHireBasket } from "../lib/hire-basket.ts";
 import { BasketIcon, ChevronDownIcon, HireIcon, MenuIcon, SearchIcon, UserIcon } from "./icons.tsx";
 
@@ -63,6 +64,8 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
   const location = useLocation();
   // Filled in the browser from GET /api/hire-basket: the server's HTML shows 0.
   const hireCount = useHireBasket(Boolean(data?.config.hireBasketEnabled), data ? (data.user?.id ?? null) : undefined).cart?.itemCount ?? 0;
+  // Likewise from GET /api/basket, fetched again on sign-in and sign-out.
+  const basketCount = useBasket(Boolean(data?.config.basketEnabled), data ? (data.user?.id ?? null) : undefined).cart?.itemCount ?? 0;
 
   // The mobile menu closes after a navigation and on Escape.
   useEffect(() => {
@@ -90,7 +93,7 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
             </Link>
           )}
           {data?.config.hireBasketEnabled ? <CountButton to="/hire-basket" label="Hire basket" count={hireCount} icon={<HireIcon />} /> : null}
-          {data?.config.basketEnabled ? <CountButton to="/basket" label="Basket" count={0} icon={<BasketIcon />} /> : null}
+          {data?.config.basketEnabled ? <CountButton to="/basket" label="Basket" count={basketCount} icon={<BasketIcon />} /> : null}
         </nav>
       </div>
       <div className="container-page pb-3 md:hidden">

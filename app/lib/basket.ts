@@ -1,0 +1,77 @@
+// The purchase basket as the browser holds it (section 7): one store shared by
+// the header's count, "Add to basket" buttons and the /basket screen.
+import { ApiError } from "./api-client.ts";
+import { browserApi } from "./browser-api.ts";
+import { createCartStore } from "./basket-store.ts";
+
+export interface BasketItem {
+  cart_item_id: number;
+  product_id: number;
+  quantity: number;
+  name: string;
+  slug: string;
+  sku: string;
+  image: { src: string; alt: string } | null;
+  unit_price: number;
+  unit_price_ex_vat: number;
+  line_total: number;
+  line_total_ex_vat: number;
+  stock: number;
+  in_stock: boolean;
+  exceeds_stock: boolean;
+}
+
+export interface Cart {
+  items: BasketItem[];
+  /** Ex VAT. */
+  subtotal: number;
+  /** The VAT. */
+  taxes: number;
+  /** What is paid. */
+  total: number;
+  itemCount: number;
+}
+
+export interface BasketAnswer {
+  success: boolean;
+  message: string;
+  errors: Record<string, string[]>;
+  cart: Cart;
+}
+
+/** The section 8 basket messages. */
+export const BASKET_MESSAGES = {
+  fetch: "Failed to fetch cart data.",
+  add: "Failed to add item to cart.",
+  addValidation: "Failed validation.",
+  update: "Failed to update item quantity.",
+  updateValidation: "Validation failed.",
+  remove: "Failed to remove item from cart.",
+  clear: "Failed to clear cart.",
+} as const;
+
+export const basketStore = createCartStore<Cart>({ url: "/api/basket", fetchMessage: BASKET_MESSAGES.fetch });
+export const useBasket = basketStore.use;
+export const refreshBasket = basketStore.refresh;
+export const setCart = basketStore.set;
+
+/**
+ * Adds a product, keeping the shared store up to date. Resolves to null when it
+ * worked, else to the section 8 message: a validation refusal's field messages
+ * (or "Failed validation."), otherwise "Failed to add item to cart.".
+ */
+export async function addToBasket(productId: number, quantity = 1): Promise<string | null> {
+  try {
+    const answer = await browserApi().post<BasketAnswer>("/api/basket", { product_id: productId, quantity });
+    setCart(answer.cart);
+    return null;
+  } catch (error) {
+    const cart = basketStore.cartFromError(error);
+    if (cart) setCart(cart);
+    if (error instanceof ApiError && error.status === 422) {
+      const fields = Object.values(error.errors ?? {}).map((m) => m.join(" ")).filter(Boolean);
+      return fields.length ? fields.join(" ") : BASKET_MESSAGES.addValidation;
+    }
+    return BASKET_MESSAGES.add;
+  }
+}
