@@ -102,7 +102,7 @@ function utcDate(date: string): Date {
 const longFormat = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 const fullFormat = new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
-/** "Mon 23 Nov 2026". */
+/** "Mon, 23 Nov 2026". */
 export function formatHireDate(date: string): string {
   return isCalendarDate(date) ? longFormat.format(utcDate(date)) : date;
 }
