@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { hashPassword } from "../../modules/auth/passwords.ts";
 import { categories, users } from "../schema.ts";
+import { refreshSearchWords } from "../../modules/catalog/products.ts";
 import { seedDemoCatalogue } from "./catalogue.ts";
 import { type CategorySeed, demoCategories, slugify } from "./demo-categories.ts";
 import { seedDemoDelivery } from "./demo-delivery.ts";
@@ -39,6 +40,7 @@ export async function seedDemo(db: Db): Promise<{ categories: number; manufactur
     const tx = t as unknown as Db;
     const count = await insertTree(tx, demoCategories, null);
     const catalogue = await seedDemoCatalogue(tx);
+    await refreshSearchWords(tx);
     const hireItemCount = await seedDemoHire(tx);
     const delivery = await seedDemoDelivery(tx);
     await tx

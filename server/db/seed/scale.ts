@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { refreshSearchWords } from "../../modules/catalog/products.ts";
 import type { Db } from "../client.ts";
 
 const LEAVES = sql`(select id, row_number() over (order by id) - 1 as i, count(*) over () as n
@@ -47,5 +48,7 @@ export async function seedScale(db: Db, count: number): Promise<number> {
     made += to - from + 1;
     next = to + 1;
   }
+  // New words (brands, SKUs) join the search dictionary.
+  await refreshSearchWords(db);
   return made;
 }

@@ -1,6 +1,6 @@
 import { type SQL, and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { categories, manufacturers, productAttributes, productCategories, products, relatedProducts } from "./schema.ts";
+import { categories, manufacturers, productAttributes, productCategories, products, relatedProducts, searchWords as searchWordsTable } from "./schema.ts";
 
 export const MAX_PER_PAGE = 96;
 export const MAX_PAGE = 500;
@@ -96,40 +96,60 @@ function selectCards(db: Db) {
     .leftJoin(manufacturers, eq(manufacturers.id, products.manufacturerId));
 }
 
-/** The words of a search, at most 6, each at least 2 characters. */
+/** The words of a search, at most 6, each at least 2 letters or digits. */
 export function searchWords(q: string): string[] {
   return q
     .toLowerCase()
-    .split(/[^\p{L}\p{N}.+-]+/u)
+    .split(/[^a-z0-9]+/)
     .filter((w) => w.length >= 2)
     .slice(0, 6);
 }
 
-/** A query word close enough to a word of the product to count as a typo of it. */
-const TYPO_SIMILARITY = 0.4;
-const haystack = sql`(${products.name} || ' ' || ${products.searchText})`;
-
 /**
- * Every word must match, by full text (stemmed: "drills" finds "drill") or as a
- * likely typo (trigram word similarity: "makta" finds "Makita"); an exact SKU
- * always matches.
+ * Each query word with up to 3 close words the catalogue really uses
+ * ("makta" → "makita", "dril" → "drill"), found by trigram similarity in the
+ * small `search_words` table rather than across every product.
  */
-export function searchCondition(q: string): SQL {
-  const words = searchWords(q);
-  const each = words.map(
-    (w) => sql`(${products.searchVector} @@ plainto_tsquery('english', ${w}) or word_similarity(${w}, ${haystack}) > ${TYPO_SIMILARITY})`,
-  );
-  const all = each.length ? sql.join(each, sql` and `) : sql`false`;
-  return sql`(lower(${products.sku}) = lower(${q.trim()}) or (${all}))`;
+export async function expandSearchWords(db: Db, words: string[]): Promise<string[][]> {
+  if (words.length === 0) return [];
+  const result = (await db.execute(sql`
+    select q.w as word, s.word as close
+    from unnest(string_to_array(${words.join(" ")}, ' ')) as q(w)
+    cross join lateral (
+      select word from ${searchWordsTable} where word % q.w order by word <-> q.w limit 3
+    ) s`)) as unknown as { rows: { word: string; close: string }[] };
+  return words.map((w) => [w, ...result.rows.filter((r) => r.word === w && r.close !== w).map((r) => r.close)]);
+}
+
+/** `(makta | makita) & (dril | drill)`: every word, or a close one, must match. Words are [a-z0-9] only. */
+export function tsqueryText(groups: string[][]): string {
+  return groups.map((g) => `(${g.join(" | ")})`).join(" & ");
+}
+
+/** An exact SKU, or the full-text match of every (corrected) word: both use indexes. */
+export function searchCondition(q: string, groups: string[][]): SQL {
+  const text = tsqueryText(groups);
+  const fullText = text ? sql` or ${products.searchVector} @@ to_tsquery('english', ${text})` : sql``;
+  return sql`(lower(${products.sku}) = lower(${q.trim()})${fullText})`;
 }
 
 /** Exact SKU first, then full-text relevance, then closeness of the words to the name. */
-export function searchRank(q: string): SQL<number> {
-  const words = searchWords(q);
+export function searchRank(q: string, groups: string[][]): SQL<number> {
+  const text = tsqueryText(groups);
+  const words = groups.map((g) => g[0]!);
   const closeness = words.length ? sql.join(words.map((w) => sql`word_similarity(${w}, ${products.name})`), sql` + `) : sql`0`;
-  return sql<number>`(case when lower(${products.sku}) = lower(${q.trim()}) then 1000 else 0 end
-    + ts_rank(${products.searchVector}, websearch_to_tsquery('english', ${q})) * 10
-    + ${closeness})`;
+  const relevance = text ? sql`ts_rank(${products.searchVector}, to_tsquery('english', ${text})) * 10` : sql`0`;
+  return sql<number>`(case when lower(${products.sku}) = lower(${q.trim()}) then 1000 else 0 end + ${relevance} + ${closeness})`;
+}
+
+/** Adds the words of these products (all when none given) to the search dictionary. */
+export async function refreshSearchWords(db: Db, productIds?: number[]): Promise<void> {
+  const only = productIds?.length ? sql`where ${products.id} in ${productIds}` : sql``;
+  await db.execute(sql`
+    insert into ${searchWordsTable} (word)
+    select distinct w from ${products}, regexp_split_to_table(lower(${products.name} || ' ' || ${products.searchText}), '[^a-z0-9]+') as w
+    ${only} ${productIds?.length ? sql`and` : sql`where`} length(w) >= 2
+    on conflict do nothing`);
 }
 
 export function createProductService(db: Db) {
@@ -146,6 +166,7 @@ export function createProductService(db: Db) {
       const page = Math.min(Math.max(1, query.page ?? 1), MAX_PAGE);
       const perPage = Math.min(Math.max(1, query.perPage ?? 24), MAX_PER_PAGE);
       const q = query.q?.trim() || undefined;
+      const groups = q ? await expandSearchWords(db, searchWords(q)) : [];
 
       // Filters that facets keep: category, price, stock and the search words.
       const base: SQL[] = [];
@@ -157,7 +178,7 @@ export function createProductService(db: Db) {
       if (query.priceMin !== undefined) base.push(sql`${priceIncVat} >= ${Math.round(query.priceMin * 100)}`);
       if (query.priceMax !== undefined) base.push(sql`${priceIncVat} <= ${Math.round(query.priceMax * 100)}`);
       if (query.inStock) base.push(sql`${products.stock} > 0`);
-      if (q) base.push(searchCondition(q));
+      if (q) base.push(searchCondition(q, groups));
 
       const attributeFilters = Object.entries(query.attributes ?? {}).filter(([, v]) => v.length > 0);
       const attributeCondition = (name: string, values: string[]) =>
@@ -167,7 +188,7 @@ export function createProductService(db: Db) {
 
       const sort = query.sort ?? (q ? "relevance" : "newest");
       const order: SQL[] = {
-        relevance: q ? [sql`${searchRank(q)} desc`, sql`${products.id} asc`] : [sql`${products.featured} desc`, sql`${products.createdAt} desc`, sql`${products.id} desc`],
+        relevance: q ? [sql`${searchRank(q, groups)} desc`, sql`${products.id} asc`] : [sql`${products.featured} desc`, sql`${products.createdAt} desc`, sql`${products.id} desc`],
         price_asc: [sql`${priceIncVat} asc`, sql`${products.id} asc`],
         price_desc: [sql`${priceIncVat} desc`, sql`${products.id} desc`],
         newest: [sql`${products.createdAt} desc`, sql`${products.id} desc`],

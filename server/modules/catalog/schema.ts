@@ -150,3 +150,16 @@ export const relatedProducts = pgTable(
 
 export type Manufacturer = typeof manufacturers.$inferSelect;
 export type Product = typeof products.$inferSelect;
+
+/**
+ * Every word of the catalogue's names, brands and SKUs, once: typo tolerance
+ * corrects each search word against this small table (trigram index) and then
+ * searches products by full text, so no search scans every product.
+ */
+export const searchWords = pgTable(
+  "search_words",
+  {
+    word: text("word").primaryKey(),
+  },
+  (t) => [index("search_words_trgm_idx").using("gin", sql`${t.word} gin_trgm_ops`)],
+);

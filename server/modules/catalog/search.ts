@@ -1,7 +1,7 @@
 import { asc, desc, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import type { ProductService } from "./products.ts";
-import { categories, manufacturers, products } from "./schema.ts";
+import { type ProductService, searchWords } from "./products.ts";
+import { categories, manufacturers, products, searchWords as searchWordsTable } from "./schema.ts";
 
 export interface Suggestion {
   type: "product" | "category" | "manufacturer";
@@ -10,22 +10,16 @@ export interface Suggestion {
 }
 
 export function createSearchService(db: Db, productService: ProductService) {
-  /** The closest name the shop knows, for "did you mean". */
+  /** The query with each word replaced by the closest word the catalogue uses, for "did you mean". */
   async function didYouMean(q: string): Promise<string | null> {
-    const [best] = await db
-      .select({ name: products.name, score: sql<number>`word_similarity(${q}, ${products.name})` })
-      .from(products)
-      .where(sql`${q} <% ${products.name}`)
-      .orderBy(desc(sql`word_similarity(${q}, ${products.name})`))
-      .limit(1);
-    const [brand] = await db
-      .select({ name: manufacturers.name, score: sql<number>`similarity(${q}, ${manufacturers.name})` })
-      .from(manufacturers)
-      .orderBy(desc(sql`similarity(${q}, ${manufacturers.name})`))
-      .limit(1);
-    const candidates = [best, brand].filter((c): c is { name: string; score: number } => !!c && c.score > 0.2);
-    candidates.sort((a, b) => b.score - a.score);
-    return candidates[0]?.name ?? null;
+    const words = searchWords(q);
+    if (words.length === 0) return null;
+    const result = (await db.execute(sql`
+      select (select word from ${searchWordsTable} where word % q.w order by word <-> q.w limit 1) as best
+      from unnest(string_to_array(${words.join(" ")}, ' ')) with ordinality as q(w, n)
+      order by q.n`)) as unknown as { rows: { best: string | null }[] };
+    const suggestion = result.rows.map((r) => r.best).filter((w): w is string => !!w).join(" ");
+    return suggestion && suggestion !== words.join(" ") ? suggestion : null;
   }
 
   return {
