@@ -69,6 +69,8 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | boolean | undefined | null>;
   signal?: AbortSignal;
+  /** Extra request headers, e.g. checkout's Idempotency-Key. */
+  headers?: Record<string, string>;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -102,7 +104,7 @@ export function createApiClient(options: ApiClientOptions) {
   }
 
   async function send(method: string, path: string, request: RequestOptions = {}): Promise<Response> {
-    const headers: Record<string, string> = { Accept: "application/json" };
+    const headers: Record<string, string> = { ...request.headers, Accept: "application/json" };
     if (request.body !== undefined) headers["Content-Type"] = "application/json";
     const token = options.getToken?.();
     if (token) headers.Authorization = `Bearer ${token}`;
