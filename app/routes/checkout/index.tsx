@@ -1,16 +1,291 @@
+import { useEffect, useRef, useState } from "react";
+import { Link, useNavigate, useRouteLoaderData } from "react-router";
+import { appContext } from "#app-context";
+import { AddressFields } from "../../components/checkout/address-fields.tsx";
+import { Field, FormAlert } from "../../components/form.tsx";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
+import { ApiError, fieldMessage } from "../../lib/api-client.ts";
+import { refreshBasket, useBasket } from "../../lib/basket.ts";
+import { type Address, type ChangedTotals, type DeliveryOptions, EMPTY_ADDRESS, type PlacedOrder, newIdempotencyKey } from "../../lib/basket-checkout.ts";
+import { browserApi } from "../../lib/browser-api.ts";
+import { formatPounds } from "../../lib/money.ts";
 import { pageMeta } from "../../lib/meta.ts";
+import { notFound } from "../../lib/not-found.ts";
+import type { RootData } from "../../root.tsx";
 import type { Route } from "./+types/index";
+
+export function loader({ context }: Route.LoaderArgs) {
+  if (!context.get(appContext).config.basketEnabled) notFound();
+  // The basket and the delivery prices are fetched in the browser.
+  return null;
+}
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Checkout");
 
+const FAILED = "Failed to place your order. Please try again.";
+
 export default function Checkout() {
+  const root = useRouteLoaderData<RootData>("root");
+  const user = root?.user;
+  const navigate = useNavigate();
+  const { cart, error: fetchError } = useBasket(true);
+  const key = useRef<string | null>(null);
+  const [email, setEmail] = useState(user?.email ?? "");
+  const [phone, setPhone] = useState("");
+  const [delivery, setDelivery] = useState<Address>(EMPTY_ADDRESS);
+  const [billingSame, setBillingSame] = useState(true);
+  const [billing, setBilling] = useState<Address>(EMPTY_ADDRESS);
+  const [postcode, setPostcode] = useState("");
+  const [options, setOptions] = useState<DeliveryOptions | null>(null);
+  const [optionsError, setOptionsError] = useState<string | undefined>();
+  const [method, setMethod] = useState("");
+  const [payment, setPayment] = useState("");
+  const [notes, setNotes] = useState("");
+  const [po, setPo] = useState("");
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [message, setMessage] = useState<string | undefined>();
+  const [changed, setChanged] = useState<ChangedTotals | null>(null);
+  const [placing, setPlacing] = useState(false);
+  const alertRef = useRef<HTMLDivElement>(null);
+
+  // Delivery methods and payment methods for this basket and postcode.
+  useEffect(() => {
+    const controller = new AbortController();
+    browserApi()
+      .get<{ data: DeliveryOptions }>("/api/checkout/delivery-options", { query: { postcode: postcode || undefined }, signal: controller.signal })
+      .then((answer) => {
+        setOptions(answer.data);
+        setOptionsError(undefined);
+        setMethod((m) => (answer.data.delivery.some((d) => d.id === m) ? m : ""));
+        setPayment((p) => p || answer.data.payment[0]?.id || "");
+      })
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        setOptionsError(error instanceof ApiError && error.status === 422 ? "Enter a full UK postcode to see the delivery options." : "Failed to load delivery options.");
+      });
+    return () => controller.abort();
+  }, [postcode, cart?.total]);
+
+  const err = (field: string) => fieldMessage(errors, field);
+
+  if (!cart) {
+    return (
+      <>
+        <PageHeading title="Checkout" />
+        {fetchError ? (
+          <p role="alert" className="rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-3 font-semibold text-red-800">
+            {fetchError}
+          </p>
+        ) : (
+          <p role="status">Loading your basket…</p>
+        )}
+      </>
+    );
+  }
+  if (cart.items.length === 0) {
+    return (
+      <>
+        <PageHeading title="Checkout" />
+        <EmptyState title="There is nothing to check out." action={{ to: "/category", label: "Continue shopping" }}>
+          Your basket is empty. Add products to your basket, then come back here to pay.
+        </EmptyState>
+      </>
+    );
+  }
+
+  const chosen = options?.delivery.find((d) => d.id === method);
+  const total = Math.round((cart.total + (chosen?.price ?? 0)) * 100) / 100;
+
+  async function place(confirmedTotal?: number) {
+    setPlacing(true);
+    setMessage(undefined);
+    setErrors({});
+    key.current ??= newIdempotencyKey();
+    const body = {
+      email,
+      phone,
+      delivery_method: method,
+      delivery_address: delivery,
+      billing_address: billingSame ? undefined : billing,
+      payment_method: payment,
+      notes,
+      po_reference: po,
+      expected_total: confirmedTotal ?? total,
+    };
+    try {
+      const placed = await browserApi().post<PlacedOrder>("/api/checkout", body, { headers: { "Idempotency-Key": key.current } });
+      void refreshBasket();
+      await navigate(placed.redirect);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        const totals = (error.body as { totals?: ChangedTotals } | undefined)?.totals ?? null;
+        setChanged(totals);
+        setMessage(error.message);
+        void refreshBasket();
+      } else if (error instanceof ApiError && error.status === 422) {
+        const flat: Record<string, string[]> = {};
+        for (const [field, list] of Object.entries(error.errors)) flat[field.replace(/^(delivery_address|billing_address)\./, (_m, p: string) => (p === "billing_address" ? "billing." : ""))] = list;
+        setErrors(flat);
+        setMessage(error.errors.basket?.join(" ") ?? error.message ?? "Please check the form.");
+      } else {
+        setMessage(error instanceof ApiError && error.status < 500 && error.message ? error.message : FAILED);
+      }
+      requestAnimationFrame(() => alertRef.current?.focus());
+    } finally {
+      setPlacing(false);
+    }
+  }
+
   return (
     <>
-      <PageHeading title="Checkout" />
-      <EmptyState title="There is nothing to check out." action={{ to: "/category", label: "Continue shopping" }}>
-        Your basket is empty. Add products to your basket, then come back here to pay.
-      </EmptyState>
+      <PageHeading title="Checkout" intro={user ? `Signed in as ${user.email}.` : <>Checking out as a guest. <Link to="/auth/login?redirect=/checkout" className="link">Sign in</Link> to use your saved details.</>} />
+      <form
+        className="grid gap-8 lg:grid-cols-[1fr_22rem]"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void place();
+        }}
+      >
+        <div className="grid content-start gap-6">
+          <FormAlert ref={alertRef} message={message} />
+          {changed ? (
+            <div className="rounded-lg border-2 border-amber-600 bg-amber-50 p-4" data-testid="changed-totals">
+              <p className="font-semibold">The new totals</p>
+              <dl className="mt-2 grid gap-1">
+                {(
+                  [
+                    ["Subtotal (ex VAT)", changed.subtotal],
+                    ["VAT", changed.vat],
+                    ["Delivery", changed.delivery],
+                    ["Total", changed.total],
+                  ] as const
+                ).map(([label, value]) => (
+                  <div key={label} className="flex justify-between">
+                    <dt>{label}</dt>
+                    <dd>{formatPounds(value)}</dd>
+                  </div>
+                ))}
+              </dl>
+              <button type="button" className="btn-primary mt-3" disabled={placing} onClick={() => void place(changed.total)}>
+                Confirm and place order for {formatPounds(changed.total)}
+              </button>
+            </div>
+          ) : null}
+
+          <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
+            <legend className="px-1 text-lg font-semibold">Your details</legend>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required value={email} onChange={(e) => setEmail(e.target.value)} error={err("email")} />
+              <Field label="Phone" name="phone" type="tel" autoComplete="tel" optional value={phone} onChange={(e) => setPhone(e.target.value)} error={err("phone")} />
+            </div>
+          </fieldset>
+
+          <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
+            <legend className="px-1 text-lg font-semibold">Delivery address</legend>
+            <AddressFields prefix="delivery" value={delivery} onChange={setDelivery} errors={(f) => err(f)} onPostcodeSettled={(p) => setPostcode(p.trim().toUpperCase())} />
+          </fieldset>
+
+          <fieldset className="grid gap-3 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
+            <legend className="px-1 text-lg font-semibold">Delivery method</legend>
+            {err("delivery_method") ? <p className="text-sm font-semibold text-red-700">{err("delivery_method")}</p> : null}
+            {optionsError ? <p className="text-sm font-semibold text-red-700">{optionsError}</p> : null}
+            {options?.zone && !options.zone.served ? <p className="font-semibold text-red-800">We do not deliver to {options.zone.name}. Click &amp; collect is still open to you.</p> : null}
+            {!postcode ? <p className="text-sm text-stone-600">Prices for your postcode appear once you enter it.</p> : null}
+            {options?.delivery.map((d) => (
+              <label key={d.id} className="flex min-h-11 cursor-pointer items-start gap-3 rounded-md border border-stone-300 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
+                <input type="radio" name="delivery_method" value={d.id} checked={method === d.id} onChange={() => setMethod(d.id)} required className="mt-1 size-5 accent-brand-700" />
+                <span className="flex-1">
+                  <span className="flex justify-between gap-3 font-semibold">
+                    <span>{d.name}</span>
+                    <span>{d.price === 0 ? "Free" : formatPounds(d.price)}</span>
+                  </span>
+                  <span className="block text-sm text-stone-600">{[d.description, ...d.notes].filter(Boolean).join(" ")}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+
+          <fieldset className="grid gap-3 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
+            <legend className="px-1 text-lg font-semibold">Billing address</legend>
+            <label className="flex min-h-11 items-center gap-3">
+              <input type="checkbox" checked={billingSame} onChange={(e) => setBillingSame(e.target.checked)} className="size-5 accent-brand-700" />
+              <span>Same as the delivery address</span>
+            </label>
+            {!billingSame ? <AddressFields prefix="billing" value={billing} onChange={setBilling} errors={(f) => err(`billing.${f}`)} /> : null}
+          </fieldset>
+
+          <fieldset className="grid gap-3 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
+            <legend className="px-1 text-lg font-semibold">Payment</legend>
+            {err("payment_method") ? <p className="text-sm font-semibold text-red-700">{err("payment_method")}</p> : null}
+            {options?.payment.map((p) => (
+              <label key={p.id} className="flex min-h-11 cursor-pointer items-start gap-3 rounded-md border border-stone-300 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
+                <input type="radio" name="payment_method" value={p.id} checked={payment === p.id} onChange={() => setPayment(p.id)} required className="mt-1 size-5 accent-brand-700" />
+                <span>
+                  <span className="font-semibold">{p.name}</span>
+                  <span className="block text-sm text-stone-600">{p.description}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+
+          <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
+            <legend className="px-1 text-lg font-semibold">Anything else</legend>
+            <Field label="Purchase-order reference" name="po_reference" optional maxLength={50} value={po} onChange={(e) => setPo(e.target.value)} error={err("po_reference")} />
+            <div className="grid gap-1.5">
+              <label htmlFor="checkout-notes" className="font-semibold">
+                Notes <span className="font-normal text-stone-600">(optional)</span>
+              </label>
+              {err("notes") ? <p className="text-sm font-semibold text-red-700">{err("notes")}</p> : null}
+              <textarea
+                id="checkout-notes"
+                name="notes"
+                rows={3}
+                maxLength={1000}
+                value={notes}
+                onChange={(e) => setNotes(e.target.value)}
+                className="w-full rounded-md border border-stone-400 bg-white px-3 py-2 text-base focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-500"
+              />
+            </div>
+          </fieldset>
+        </div>
+
+        <aside aria-labelledby="summary-heading" className="h-fit rounded-lg border border-stone-200 bg-white p-5 shadow-sm lg:sticky lg:top-4">
+          <h2 id="summary-heading" className="text-lg font-semibold">
+            Order summary
+          </h2>
+          <ul className="mt-3 grid gap-2 text-sm">
+            {cart.items.map((i) => (
+              <li key={i.cart_item_id} className="flex justify-between gap-3">
+                <span>
+                  {i.quantity} × {i.name}
+                </span>
+                <span>{formatPounds(i.line_total)}</span>
+              </li>
+            ))}
+          </ul>
+          <dl className="mt-3 grid gap-1.5 border-t border-stone-200 pt-3" data-testid="checkout-totals">
+            {(
+              [
+                ["Subtotal (ex VAT)", formatPounds(cart.subtotal), ""],
+                ["VAT", formatPounds(cart.taxes), ""],
+                ["Delivery", chosen ? (chosen.price === 0 ? "Free" : formatPounds(chosen.price)) : "Choose a method", ""],
+                ["Total", formatPounds(total), "mt-1 border-t border-stone-300 pt-2 text-lg font-bold"],
+              ] as const
+            ).map(([label, value, className]) => (
+              <div key={label} className={`flex justify-between gap-4 ${className}`}>
+                <dt>{label}</dt>
+                <dd className="text-right">{value}</dd>
+              </div>
+            ))}
+          </dl>
+          <button type="submit" className="btn-primary mt-5 w-full disabled:opacity-60" disabled={placing}>
+            {placing ? "Placing your order…" : "Place order"}
+          </button>
+          <Link to="/basket" className="btn-secondary mt-3 w-full">
+            Back to basket
+          </Link>
+        </aside>
+      </form>
     </>
   );
 }

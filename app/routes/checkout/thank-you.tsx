@@ -1,16 +1,85 @@
+import { useEffect, useRef, useState } from "react";
+import { Link, useSearchParams } from "react-router";
+import { OrderDetails } from "../../components/checkout/order-details.tsx";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
+import { type OrderView, PAYMENT_LABELS } from "../../lib/basket-checkout.ts";
+import { browserApi } from "../../lib/browser-api.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/thank-you";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Thank you");
 
-export default function Page() {
+const ORDER_NUMBER = /^TC-\d{6,}$/;
+
+export default function ThankYou() {
+  const [params] = useSearchParams();
+  const number = params.get("order") ?? "";
+  const expires = params.get("expires") ?? undefined;
+  const signature = params.get("signature") ?? undefined;
+  const [order, setOrder] = useState<OrderView | null>(null);
+  const [missing, setMissing] = useState(!ORDER_NUMBER.test(number));
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  // The order is fetched in the browser: only whoever placed it (or holds the signed link) sees it.
+  useEffect(() => {
+    if (!ORDER_NUMBER.test(number)) return;
+    const controller = new AbortController();
+    browserApi()
+      .get<{ data: OrderView }>(`/api/checkout/orders/${number}`, { query: { expires, signature }, signal: controller.signal })
+      .then((answer) => setOrder(answer.data))
+      .catch(() => {
+        if (!controller.signal.aborted) setMissing(true);
+      });
+    return () => controller.abort();
+  }, [number, expires, signature]);
+
+  useEffect(() => {
+    if (order) heading.current?.focus();
+  }, [order]);
+
+  if (missing) {
+    return (
+      <>
+        <PageHeading title="Thank you" />
+        <EmptyState title="There is no recent order to show." action={{ to: "/", label: "Continue shopping" }}>
+          When you place an order, its confirmation appears here. The link in your confirmation email shows it too.
+        </EmptyState>
+      </>
+    );
+  }
+  if (!order) {
+    return (
+      <>
+        <PageHeading title="Thank you" />
+        <p role="status">Loading your order…</p>
+      </>
+    );
+  }
+
   return (
     <>
-      <PageHeading title="Thank you" />
-      <EmptyState title="There is no recent order to show." action={{ to: "/", label: "Continue shopping" }}>
-        When you place an order, its confirmation appears here.
-      </EmptyState>
+      <div className="mb-6 rounded-lg border border-green-700 bg-green-50 p-6" role="status">
+        <h1 ref={heading} tabIndex={-1} className="text-2xl font-bold text-green-900">
+          Thank you for your order
+        </h1>
+        <p className="mt-2 text-lg">
+          Your order number is <strong data-testid="order-number">{order.number}</strong>.
+        </p>
+        <p className="mt-1">
+          A confirmation is on its way to {order.email}. {order.payment_method === "bank_transfer" ? "We send the goods once your bank transfer arrives: the details are in the email." : null}
+          {order.payment_method === "pay_on_collection" ? "You pay when you collect from the branch." : null}
+        </p>
+        <p className="mt-1 text-sm text-stone-700">Payment: {PAYMENT_LABELS[order.payment_method] ?? order.payment_method}</p>
+      </div>
+      <OrderDetails order={order} />
+      <div className="mt-6 flex flex-wrap gap-3">
+        <Link to="/category" className="btn-secondary">
+          Continue shopping
+        </Link>
+        <Link to="/account/orders/history" className="btn-secondary">
+          Your orders
+        </Link>
+      </div>
     </>
   );
 }

@@ -1,0 +1,82 @@
+// What checkout, the thank-you page and the order screens read from the API.
+
+export interface DeliveryOption {
+  id: string;
+  name: string;
+  description: string;
+  kind: string;
+  /** Pounds inc VAT for this basket and postcode. */
+  price: number;
+  notes: string[];
+}
+
+export interface PaymentOption {
+  id: "bank_transfer" | "pay_on_collection";
+  name: string;
+  description: string;
+}
+
+export interface DeliveryOptions {
+  delivery: DeliveryOption[];
+  payment: PaymentOption[];
+  zone: { name: string; served: boolean } | null;
+}
+
+export interface Address {
+  line_1: string;
+  line_2: string;
+  line_3: string;
+  town: string;
+  county: string;
+  postcode: string;
+}
+
+export const EMPTY_ADDRESS: Address = { line_1: "", line_2: "", line_3: "", town: "", county: "", postcode: "" };
+
+export interface PlacedOrder {
+  order_id: number;
+  order_number: string;
+  total: number;
+  redirect: string;
+}
+
+export interface ChangedTotals {
+  subtotal: number;
+  vat: number;
+  delivery: number;
+  total: number;
+}
+
+export interface OrderView {
+  id: number;
+  number: string;
+  status: string;
+  status_label: string;
+  created_at: string;
+  email: string;
+  phone: string;
+  delivery_method: string;
+  delivery_name: string;
+  payment_method: string;
+  po_reference: string;
+  notes: string;
+  subtotal: number;
+  vat: number;
+  delivery: number;
+  total: number;
+  lines: { product_id: number; sku: string; name: string; slug: string; quantity: number; unit_price: number; unit_price_ex_vat: number; line_total: number; line_total_ex_vat: number }[];
+  addresses: ({ kind: string; name: string } & Address)[];
+  history: { status: string; label: string; note: string; at: string }[];
+}
+
+export const PAYMENT_LABELS: Record<string, string> = { bank_transfer: "Bank transfer", pay_on_collection: "Pay on collection" };
+
+/** A key for one checkout page: a retried submission returns the same order. */
+export function newIdempotencyKey(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/** `12 March 2026, 14:05` in London. */
+export function formatOrderDate(iso: string): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit" }).format(new Date(iso));
+}
