@@ -1,41 +1,63 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { Breadcrumbs, EmptyState, PageHeading } from "../../components/page.tsx";
-import { pageMeta } from "../../lib/meta.ts";
+import { ProductListing } from "../../components/catalog/listing.tsx";
+import { Breadcrumbs, PageHeading } from "../../components/page.tsx";
+import { canonicalListingPath, isPlainListing } from "../../lib/catalog/listing-query.ts";
+import { loadListing, requestOrigin } from "../../lib/catalog/listing.server.ts";
+import { breadcrumbJsonLd, listOfNames, seoMeta } from "../../lib/catalog/seo.ts";
 import { notFound } from "../../lib/not-found.ts";
 import type { Route } from "./+types/category";
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, request }: Route.LoaderArgs) {
   // The splat is the category's slug path, several segments deep.
   const path = (params["*"] ?? "").replace(/\/+$/, "");
-  if (!path || path.length > 300) notFound();
-  const found = await context.get(appContext).services.catalog.categoryByPath(path);
+  if (!path || path.length > 300 || !/^[a-z0-9-]+(\/[a-z0-9-]+)*$/.test(path)) notFound();
+  const app = context.get(appContext);
+  const found = await app.services.catalog.categoryByPath(path);
   if (!found) notFound();
-  return found;
+  const listing = await loadListing(app, request, { category: path });
+  if (!listing) notFound();
+  const crumbs = [
+    { label: "Home", to: "/" },
+    { label: "Categories", to: "/category" },
+    ...found.ancestors.map((a) => ({ label: a.name, to: `/category/${a.path}` })),
+    { label: found.category.name },
+  ];
+  return { ...found, crumbs, listing, origin: requestOrigin(request) };
 }
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageMeta(matches, loaderData?.category.name ?? "Category", loaderData?.category.description || undefined);
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+  if (!loaderData) return [];
+  const { category, listing, origin, crumbs } = loaderData;
+  const basePath = `/category/${category.path}`;
+  const brands = listing.facets.manufacturers.map((m) => m.name);
+  const lead = category.description || `Shop ${category.name.toLowerCase()}.`;
+  return seoMeta(matches, {
+    title: `${category.name}${listing.page > 1 ? ` (page ${listing.page})` : ""}`,
+    description: `${lead} ${listing.total} ${listing.total === 1 ? "product" : "products"}${brands.length ? ` from ${listOfNames(brands)}` : ""}, prices inc and ex VAT.`,
+    origin,
+    path: canonicalListingPath(basePath, listing.page),
+    image: listing.items[0]?.image?.src,
+    noindex: !isPlainListing(listing.state),
+    jsonLd: [breadcrumbJsonLd(origin, crumbs, basePath)],
+  });
+};
 
 export default function CategoryPage({ loaderData }: Route.ComponentProps) {
-  const { category, ancestors } = loaderData;
+  const { category, crumbs, listing } = loaderData;
   return (
     <>
-      <Breadcrumbs
-        items={[
-          { label: "Home", to: "/" },
-          { label: "Categories", to: "/category" },
-          ...ancestors.map((a) => ({ label: a.name, to: `/category/${a.path}` })),
-          { label: category.name },
-        ]}
-      />
+      <Breadcrumbs items={crumbs} />
       <PageHeading title={category.name} intro={category.description || undefined} />
       {category.children.length ? (
-        <nav aria-label={`Within ${category.name}`} className="mb-8">
+        <nav aria-label={`Within ${category.name}`} className="mb-6">
           <ul className="flex flex-wrap gap-2">
             {category.children.map((c) => (
               <li key={c.path}>
-                <Link to={`/category/${c.path}`} className="inline-block rounded-full border border-stone-300 bg-white px-4 py-2 text-sm font-medium hover:border-brand-700">
+                <Link
+                  to={`/category/${c.path}`}
+                  className="inline-flex min-h-11 items-center rounded-full border border-stone-300 bg-white px-4 text-sm font-medium hover:border-brand-700 hover:text-brand-800"
+                >
                   {c.name}
                 </Link>
               </li>
@@ -43,7 +65,13 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
           </ul>
         </nav>
       ) : null}
-      <EmptyState title={`No products in ${category.name} yet.`} action={{ to: "/category", label: "Browse other categories" }} />
+      <ProductListing
+        key={category.path}
+        data={listing}
+        basePath={`/category/${category.path}`}
+        emptyTitle={`No products in ${category.name} yet.`}
+        emptyAction={{ to: "/category", label: "Browse other categories" }}
+      />
     </>
   );
 }

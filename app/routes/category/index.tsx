@@ -1,36 +1,63 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { PageHeading } from "../../components/page.tsx";
-import { pageMeta } from "../../lib/meta.ts";
+import { Breadcrumbs, PageHeading } from "../../components/page.tsx";
+import { requestOrigin } from "../../lib/catalog/listing.server.ts";
+import { breadcrumbJsonLd, seoMeta } from "../../lib/catalog/seo.ts";
 import type { Route } from "./+types/index";
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return { categories: await context.get(appContext).services.catalog.categoryTree() };
+export async function loader({ context, request }: Route.LoaderArgs) {
+  return { categories: await context.get(appContext).services.catalog.categoryTree(), origin: requestOrigin(request) };
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "All categories");
+const crumbs = [{ label: "Home", to: "/" }, { label: "All categories" }];
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  loaderData
+    ? seoMeta(matches, {
+        title: "All categories",
+        description: `Shop by category: ${loaderData.categories.map((c) => c.name).join(", ")}.`,
+        origin: loaderData.origin,
+        path: "/category",
+        jsonLd: [breadcrumbJsonLd(loaderData.origin, crumbs, "/category")],
+      })
+    : [];
 
 export default function Categories({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <PageHeading title="All categories" />
-      <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+      <Breadcrumbs items={crumbs} />
+      <PageHeading title="All categories" intro="Everything we stock, by department." />
+      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {loaderData.categories.map((c) => (
-          <li key={c.path}>
-            <h2 className="text-lg font-semibold">
-              <Link to={`/category/${c.path}`} className="text-brand-800 hover:underline">
+          <li key={c.path} className="rounded-lg border border-stone-200 bg-white p-4 shadow-sm">
+            <h2 className="text-lg font-bold">
+              <Link to={`/category/${c.path}`} className="inline-flex min-h-11 items-center text-brand-800 hover:underline">
                 {c.name}
               </Link>
             </h2>
-            <ul className="mt-2 grid gap-1 text-sm">
-              {c.children.map((s) => (
-                <li key={s.path}>
-                  <Link to={`/category/${s.path}`} className="hover:underline">
-                    {s.name}
-                  </Link>
-                </li>
-              ))}
-            </ul>
+            {c.description ? <p className="text-sm text-stone-700">{c.description}</p> : null}
+            {c.children.length ? (
+              <ul className="mt-2 grid text-sm">
+                {c.children.map((s) => (
+                  <li key={s.path}>
+                    <Link to={`/category/${s.path}`} className="inline-flex min-h-11 items-center hover:text-brand-800 hover:underline">
+                      {s.name}
+                    </Link>
+                    {s.children.length ? (
+                      <ul className="mb-1 ml-4 grid border-l border-stone-200 pl-3">
+                        {s.children.map((t) => (
+                          <li key={t.path}>
+                            <Link to={`/category/${t.path}`} className="inline-flex min-h-11 items-center text-stone-700 hover:text-brand-800 hover:underline">
+                              {t.name}
+                            </Link>
+                          </li>
+                        ))}
+                      </ul>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -1,0 +1,89 @@
+import { Link } from "react-router";
+import { Price, StockBadge } from "./price.tsx";
+
+/** The card fields of a product, as ProductCard in server/modules/catalog/products.ts. */
+export interface CardProduct {
+  id: number;
+  sku: string;
+  slug: string;
+  name: string;
+  manufacturer: { id: number; name: string; slug: string } | null;
+  price: number;
+  price_ex_vat: number;
+  vat_rate: number;
+  was_price: number | null;
+  in_stock: boolean;
+  image: { src: string; alt: string } | null;
+}
+
+export interface ProductCardProps {
+  product: CardProduct;
+  /** Cards in the first row load at once; the rest wait until scrolled near. */
+  eager?: boolean;
+  headingLevel?: 2 | 3;
+  /** Action buttons (compare, wishlist, basket), under the price. */
+  children?: React.ReactNode;
+}
+
+export function ProductCard({ product, eager = false, headingLevel = 3, children }: ProductCardProps) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  const href = `/product/${product.slug}`;
+  return (
+    <article className="flex h-full flex-col rounded-lg border border-stone-200 bg-white p-3 shadow-sm sm:p-4" data-testid="product-card">
+      {/* The picture repeats the name's link: one tab stop, one link read out per card. */}
+      <Link to={href} tabIndex={-1} aria-hidden="true" className="block overflow-hidden rounded-md bg-stone-100">
+        {product.image ? (
+          <img
+            src={product.image.src}
+            alt=""
+            width={300}
+            height={300}
+            loading={eager ? "eager" : "lazy"}
+            decoding="async"
+            className="aspect-square w-full object-cover transition-transform hover:scale-[1.02]"
+          />
+        ) : (
+          <span className="flex aspect-square w-full items-center justify-center text-sm text-stone-600">No picture yet</span>
+        )}
+      </Link>
+      <p className="mt-3 min-h-4 text-xs font-semibold uppercase tracking-wide text-stone-600" data-testid="card-brand">{product.manufacturer?.name ?? ""}</p>
+      <Heading className="mt-1 text-sm font-semibold leading-snug sm:text-base">
+        <Link to={href} className="line-clamp-3 hover:text-brand-700 hover:underline">
+          {product.name}
+        </Link>
+      </Heading>
+      <div className="mt-auto pt-3">
+        <Price product={product} />
+        <div className="mt-2">
+          <StockBadge inStock={product.in_stock} />
+        </div>
+        {children ? <div className="mt-3 flex flex-wrap items-start gap-2">{children}</div> : null}
+      </div>
+    </article>
+  );
+}
+
+export interface ProductGridProps {
+  products: CardProduct[];
+  /** How many cards load their picture at once (those above the fold). */
+  eagerCount?: number;
+  headingLevel?: 2 | 3;
+  /** Action buttons for a card, e.g. compare and wishlist. */
+  actions?: (product: CardProduct) => React.ReactNode;
+  label?: string;
+}
+
+/** Two columns on phones, three on tablets, four on desktops. */
+export function ProductGrid({ products, eagerCount = 0, headingLevel = 3, actions, label }: ProductGridProps) {
+  return (
+    <ul className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4" aria-label={label} data-testid="product-grid">
+      {products.map((p, i) => (
+        <li key={p.id}>
+          <ProductCard product={p} eager={i < eagerCount} headingLevel={headingLevel}>
+            {actions?.(p)}
+          </ProductCard>
+        </li>
+      ))}
+    </ul>
+  );
+}
