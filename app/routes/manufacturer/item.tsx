@@ -1,10 +1,62 @@
+import { appContext } from "#app-context";
+import { ProductListing } from "../../components/catalog/listing.tsx";
+import { Breadcrumbs } from "../../components/page.tsx";
+import { canonicalListingPath, isPlainListing } from "../../lib/catalog/listing-query.ts";
+import { loadListing, requestOrigin } from "../../lib/catalog/listing.server.ts";
+import { breadcrumbJsonLd, seoMeta } from "../../lib/catalog/seo.ts";
 import { notFound } from "../../lib/not-found.ts";
+import type { Route } from "./+types/item";
 
-// No brands exist yet, so every address here is an honest 404.
-export function loader() {
-  notFound();
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  if (!/^\d{1,9}$/.test(params.id)) notFound();
+  const app = context.get(appContext);
+  const brand = await app.services.catalog.manufacturer(Number(params.id));
+  if (!brand) notFound();
+  const listing = (await loadListing(app, request, { manufacturer: brand.id }))!;
+  const crumbs = [{ label: "Home", to: "/" }, { label: "Brands", to: "/manufacturer" }, { label: brand.name }];
+  return { brand, listing, crumbs, origin: requestOrigin(request) };
 }
 
-export default function Page() {
-  return null;
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+  if (!loaderData) return [];
+  const { brand, listing, crumbs, origin } = loaderData;
+  const basePath = `/manufacturer/${brand.id}`;
+  return seoMeta(matches, {
+    title: `${brand.name}${listing.page > 1 ? ` (page ${listing.page})` : ""}`,
+    description: `${brand.description ? `${brand.description} ` : ""}${listing.total} ${brand.name} ${listing.total === 1 ? "product" : "products"}, prices inc and ex VAT.`,
+    origin,
+    path: canonicalListingPath(basePath, listing.page),
+    image: brand.logo || `/images/brands/${brand.slug}.svg`,
+    noindex: !isPlainListing(listing.state),
+    jsonLd: [breadcrumbJsonLd(origin, crumbs, basePath)],
+  });
+};
+
+export default function Brand({ loaderData }: Route.ComponentProps) {
+  const { brand, listing, crumbs } = loaderData;
+  return (
+    <>
+      <Breadcrumbs items={crumbs} />
+      <header className="mb-6 flex flex-col gap-4 sm:flex-row sm:items-center">
+        <img
+          src={brand.logo || `/images/brands/${brand.slug}.svg`}
+          alt=""
+          width={320}
+          height={120}
+          className="aspect-[8/3] w-40 shrink-0 rounded-md object-contain sm:w-48"
+        />
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{brand.name}</h1>
+          {brand.description ? <p className="mt-2 max-w-3xl text-stone-700">{brand.description}</p> : null}
+        </div>
+      </header>
+      <ProductListing
+        key={brand.id}
+        data={listing}
+        basePath={`/manufacturer/${brand.id}`}
+        emptyTitle={`No ${brand.name} products are listed yet.`}
+        emptyAction={{ to: "/manufacturer", label: "See all brands" }}
+      />
+    </>
+  );
 }
