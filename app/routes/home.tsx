@@ -1,23 +1,33 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { pageMeta } from "../lib/meta.ts";
+import { ProductGrid } from "../components/catalog/product-card.tsx";
+import { requestOrigin } from "../lib/catalog/listing.server.ts";
+import { seoMeta } from "../lib/catalog/seo.ts";
 import type { Route } from "./+types/home";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const tree = await app.services.catalog.categoryTree();
+  const [tree, featured] = await Promise.all([app.services.catalog.categoryTree(), app.services.products.featured(8)]);
   return {
     appName: app.config.appName,
+    origin: requestOrigin(request),
     categories: tree.map((c) => ({ name: c.name, path: c.path, description: c.description, children: c.children.slice(0, 4).map((s) => ({ name: s.name, path: s.path })) })),
+    featured,
   };
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(
-    matches,
-    "Building supplies, tool hire and trade accounts",
-    "Building materials, tools and equipment hire, with trade accounts for the professional.",
-  );
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  loaderData
+    ? [
+        ...seoMeta(matches, {
+          title: "Building supplies, tool hire and trade accounts",
+          description: "Building materials, tools and equipment hire, with trade accounts for the professional.",
+          origin: loaderData.origin,
+          path: "/",
+          image: loaderData.featured[0]?.image?.src,
+        }),
+      ]
+    : [];
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
@@ -42,7 +52,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h2 id="categories-heading" className="text-xl font-bold sm:text-2xl">
             Shop by category
           </h2>
-          <Link to="/category" className="link text-sm">
+          <Link to="/category" className="link inline-flex min-h-11 items-center text-sm">
             All categories
           </Link>
         </div>
@@ -68,6 +78,22 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </section>
+
+      {loaderData.featured.length ? (
+        <section aria-labelledby="featured-heading" className="mt-10">
+          <div className="flex items-baseline justify-between">
+            <h2 id="featured-heading" className="text-xl font-bold sm:text-2xl">
+              Featured products
+            </h2>
+            <Link to="/products" className="link inline-flex min-h-11 items-center text-sm">
+              All products
+            </Link>
+          </div>
+          <div className="mt-4">
+            <ProductGrid products={loaderData.featured} />
+          </div>
+        </section>
+      ) : null}
 
       <section className="mt-10 grid gap-4 md:grid-cols-3" aria-label="Our services">
         <Link to="/hire" className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-stone-200 hover:ring-brand-700">
