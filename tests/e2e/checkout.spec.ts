@@ -1,7 +1,7 @@
 // Guest checkout in the browser: an address found by postcode, a delivery method
 // priced for it, payment, a purchase-order reference, then the thank-you page.
 import type { APIRequestContext, Page } from "@playwright/test";
-import { openPage } from "./auth-helpers.ts";
+import { newUser, openPage, registerByApi } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 async function csrf(request: APIRequestContext): Promise<Record<string, string>> {
@@ -57,4 +57,30 @@ test("guest checkout: postcode lookup fills the address, delivery for the postco
   await expect(page.getByText("PO-4471")).toBeVisible();
   await expect(page.getByText("Site office").first()).toBeVisible();
   await expect(page.getByTestId("basket-count")).toHaveText("0");
+});
+
+test("signed in: the order appears in the order history and opens with its lines and totals", async ({ page }) => {
+  test.slow();
+  const user = await registerByApi(page.request, newUser("Orla"));
+  const product = await addSomething(page);
+  await openPage(page, "/checkout");
+  await expect(page.getByLabel("Email address")).toHaveValue(user.email);
+  await page.getByLabel("Address line 1").fill("12 Mill Lane");
+  await page.getByLabel("Town or city").fill("Leeds");
+  await page.getByLabel("Postcode", { exact: true }).fill("LS6 2AA");
+  await page.getByLabel("Postcode", { exact: true }).blur();
+  await page.getByRole("radio", { name: /Standard delivery/ }).check();
+  // Paying on collection is offered with click & collect only.
+  await expect(page.getByRole("radio", { name: /Pay on collection/ })).toHaveCount(0);
+  await page.getByRole("radio", { name: /Bank transfer/ }).check();
+  await page.getByRole("button", { name: "Place order" }).click();
+  await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
+  const number = (await page.getByTestId("order-number").textContent())!;
+
+  await openPage(page, "/account/orders/history");
+  await page.getByRole("link", { name: `Order ${number}` }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Order ${number}` })).toBeVisible();
+  await expect(page.getByRole("link", { name: product.name })).toBeVisible();
+  await expect(page.getByTestId("order-totals")).toContainText("VAT");
+  await expect(page.getByText("12 Mill Lane").first()).toBeVisible();
 });

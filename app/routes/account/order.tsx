@@ -1,10 +1,29 @@
+import { appContext } from "#app-context";
+import { OrderDetails } from "../../components/checkout/order-details.tsx";
+import { Breadcrumbs, PageHeading } from "../../components/page.tsx";
+import type { OrderView } from "../../lib/basket-checkout.ts";
+import { pageMeta } from "../../lib/meta.ts";
 import { notFound } from "../../lib/not-found.ts";
+import type { Route } from "./+types/order";
 
-// No orders exist yet, so every address here is an honest 404.
-export function loader() {
-  notFound();
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, loaderData ? `Order ${loaderData.order.number}` : "Order");
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const id = Number(params.orderId);
+  // Only the user's own orders: another's is not found.
+  const order = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await app.services.orders.forUser(app.user!.id, id) : null;
+  if (!order) notFound();
+  return { order: order as OrderView };
 }
 
-export default function Page() {
-  return null;
+export default function Order({ loaderData }: Route.ComponentProps) {
+  const { order } = loaderData;
+  return (
+    <>
+      <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: "Your account", to: "/account" }, { label: "Orders", to: "/account/orders/history" }, { label: order.number }]} />
+      <PageHeading title={`Order ${order.number}`} intro={order.status_label} />
+      <OrderDetails order={order} />
+    </>
+  );
 }

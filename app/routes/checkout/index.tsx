@@ -193,7 +193,11 @@ export default function Checkout() {
             {!postcode ? <p className="text-sm text-stone-600">Prices for your postcode appear once you enter it.</p> : null}
             {options?.delivery.map((d) => (
               <label key={d.id} className="flex min-h-11 cursor-pointer items-start gap-3 rounded-md border border-stone-300 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
-                <input type="radio" name="delivery_method" value={d.id} checked={method === d.id} onChange={() => setMethod(d.id)} required className="mt-1 size-5 accent-brand-700" />
+                <input type="radio" name="delivery_method" value={d.id} checked={method === d.id} onChange={() => {
+                    setMethod(d.id);
+                    // Paying on collection is only for click & collect.
+                    if (d.kind !== "collect" && payment === "pay_on_collection") setPayment("bank_transfer");
+                  }} required className="mt-1 size-5 accent-brand-700" />
                 <span className="flex-1">
                   <span className="flex justify-between gap-3 font-semibold">
                     <span>{d.name}</span>
@@ -217,7 +221,7 @@ export default function Checkout() {
           <fieldset className="grid gap-3 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
             <legend className="px-1 text-lg font-semibold">Payment</legend>
             {err("payment_method") ? <p className="text-sm font-semibold text-red-700">{err("payment_method")}</p> : null}
-            {options?.payment.map((p) => (
+            {options?.payment.filter((p) => p.id !== "pay_on_collection" || chosen?.kind === "collect").map((p) => (
               <label key={p.id} className="flex min-h-11 cursor-pointer items-start gap-3 rounded-md border border-stone-300 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
                 <input type="radio" name="payment_method" value={p.id} checked={payment === p.id} onChange={() => setPayment(p.id)} required className="mt-1 size-5 accent-brand-700" />
                 <span>
@@ -249,7 +253,7 @@ export default function Checkout() {
           </fieldset>
         </div>
 
-        <aside aria-labelledby="summary-heading" className="h-fit rounded-lg border border-stone-200 bg-white p-5 shadow-sm lg:sticky lg:top-4">
+        <aside aria-labelledby="summary-heading" className="h-fit self-start rounded-lg border border-stone-200 bg-white p-5 shadow-sm lg:sticky lg:top-4">
           <h2 id="summary-heading" className="text-lg font-semibold">
             Order summary
           </h2>
