@@ -195,6 +195,9 @@ test.describe("the session in the page", () => {
       if (new URL(r.url()).pathname === "/api/user") calls.push(r.method());
     });
     await openPage(page, "/");
+    // The check runs once the page has hydrated; then no second call follows.
+    await expect.poll(() => calls).toEqual(["GET"]);
+    await page.waitForTimeout(500);
     expect(calls).toEqual(["GET"]);
   });
 

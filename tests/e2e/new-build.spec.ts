@@ -33,10 +33,10 @@ test.describe("new builds", () => {
       return route.fulfill({ json: { buildId: "a-newer-build" } });
     });
     await openHome(page);
-    // Not before the hour is up.
-    await page.clock.fastForward(3_599_000);
+    // Not before the hour is up (the page's clock also runs on while the test works: a minute of slack).
+    await page.clock.fastForward(3_540_000);
     expect(checks).toBe(0);
-    await page.clock.fastForward(1_000);
+    await page.clock.fastForward(60_000);
     await expect.poll(() => checks).toBe(1);
 
     await page.getByRole("navigation", { name: "Categories" }).getByRole("link", { name: "Timber" }).click();

@@ -13,7 +13,7 @@ const styles = {
 export function CompareMessages() {
   const notice = useCompareNotice();
   return (
-    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-40 flex justify-center px-4" aria-live="polite" role="status" data-testid="compare-messages">
+    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-40 flex justify-center px-4" aria-live="polite" aria-atomic="true" data-testid="compare-messages">
       {notice ? (
         <p key={notice.id} className={`pointer-events-auto rounded-md border-l-4 px-4 py-3 font-semibold shadow-lg ${styles[notice.level]}`} data-level={notice.level}>
           {notice.message}
