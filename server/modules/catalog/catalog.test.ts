@@ -277,6 +277,7 @@ describe("enquiries, sitemap and robots", () => {
     expect(sitemap.body).toContain("/category/power-tools/cordless-drills</loc>");
     expect(sitemap.body).toMatch(/\/product\/[a-z0-9-]+<\/loc>/);
     expect(sitemap.body).toMatch(/\/manufacturer\/\d+<\/loc>/);
+    expect(sitemap.body).toContain("/hire/heavy-duty-breaker-110v</loc>");
     const robots = await shop.app.inject({ method: "GET", url: "/robots.txt" });
     expect(robots.body).toContain("Sitemap: ");
     expect(robots.body).toContain("Disallow: /account");

@@ -1,6 +1,7 @@
 import { asc } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { categories, manufacturers, products } from "../catalog/schema.ts";
+import { hireItems } from "../hire/schema.ts";
 import { escapeHtml } from "../../lib/html.ts";
 import type { Outbox } from "../auth/service.ts";
 import { renderEmail } from "../mail/templates.ts";
@@ -49,10 +50,11 @@ export function createContentService(db: Db, options: { mail: Outbox; appName: s
     },
 
     async sitemap(): Promise<string> {
-      const [cats, items, brands] = await Promise.all([
+      const [cats, items, brands, hire] = await Promise.all([
         db.select({ path: categories.path }).from(categories).orderBy(asc(categories.path)),
         db.select({ slug: products.slug, updatedAt: products.updatedAt }).from(products).orderBy(asc(products.id)).limit(50_000),
         db.select({ id: manufacturers.id }).from(manufacturers).orderBy(asc(manufacturers.id)),
+        db.select({ slug: hireItems.slug }).from(hireItems).orderBy(asc(hireItems.id)),
       ]);
       const url = (path: string, lastmod?: Date) =>
         `<url><loc>${escapeHtml(`${options.publicUrl}${path}`)}</loc>${lastmod ? `<lastmod>${lastmod.toISOString().slice(0, 10)}</lastmod>` : ""}</url>`;
@@ -63,6 +65,7 @@ export function createContentService(db: Db, options: { mail: Outbox; appName: s
         ...cats.map((c) => url(`/category/${c.path}`)),
         ...brands.map((b) => url(`/manufacturer/${b.id}`)),
         ...items.map((p) => url(`/product/${p.slug}`, p.updatedAt)),
+        ...hire.map((h) => url(`/hire/${h.slug}`)),
         "</urlset>",
       ].join("\n");
     },
