@@ -9,7 +9,8 @@ const BRANDS = sql`(select id, name, row_number() over (order by id) - 1 as i, c
 /**
  * Adds `count` generated products for performance work
  * (`npm run db:seed -- --products 100000`): spread over the leaf categories and
- * brands, each with two attributes, in set-based inserts of 10,000 at a time.
+ * brands, each with two attributes (colour independent of brand, so filters
+ * combine as in a real catalogue), in set-based inserts of 10,000 at a time.
  * Generated products are numbered after any earlier ones, so it can run again.
  */
 export async function seedScale(db: Db, count: number): Promise<number> {
@@ -41,7 +42,7 @@ export async function seedScale(db: Db, count: number): Promise<number> {
       await tx.execute(sql`
         insert into product_attributes (product_id, name, value, position)
         select p.id, a.name, case a.name when 'Size' then (array['Small','Medium','Large'])[substr(p.sku, 5)::int % 3 + 1]
-                                         else (array['Black','Blue','Green','Red','Yellow'])[substr(p.sku, 5)::int % 5 + 1] end, a.pos
+                                         else (array['Black','Blue','Green','Red','Yellow'])[substr(p.sku, 5)::int / 25 % 5 + 1] end, a.pos
         from products p cross join (values ('Size', 0), ('Colour', 1)) a(name, pos)
         where p.sku like 'GEN-%' and substr(p.sku, 5)::int between ${from} and ${to}`);
     });
@@ -50,5 +51,7 @@ export async function seedScale(db: Db, count: number): Promise<number> {
   }
   // New words (brands, SKUs) join the search dictionary.
   await refreshSearchWords(db);
+  // Fresh statistics, so the first listings after a bulk load plan well.
+  await db.execute(sql`analyze`);
   return made;
 }

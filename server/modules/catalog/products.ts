@@ -1,6 +1,6 @@
 import { type SQL, and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { categories, manufacturers, productAttributes, productCategories, products, relatedProducts, searchWords as searchWordsTable } from "./schema.ts";
+import { categories, listingFacets, manufacturers, productAttributes, productCategories, productListing, products, relatedProducts, searchWords as searchWordsTable } from "./schema.ts";
 
 export const MAX_PER_PAGE = 96;
 export const MAX_PAGE = 500;
@@ -28,9 +28,6 @@ export const pounds = (pence: number) => Math.round(pence) / 100;
 export function incVat(pence: number, vatRate: number): number {
   return Math.floor((pence * (100 + vatRate) + 50) / 100);
 }
-
-/** The inc-VAT price in SQL, rounded the same way. */
-const priceIncVat = sql<number>`((${products.pricePence} * (100 + ${products.vatRate}) + 50) / 100)`;
 
 export interface ProductCard {
   id: number;
@@ -85,8 +82,6 @@ function selectCards(db: Db) {
       images: products.images,
       featured: products.featured,
       showcase: products.showcase,
-      searchText: products.searchText,
-      searchVector: products.searchVector,
       createdAt: products.createdAt,
       updatedAt: products.updatedAt,
       manufacturerName: manufacturers.name,
@@ -142,26 +137,36 @@ export function searchRank(q: string, groups: string[][]): SQL<number> {
   return sql<number>`(case when lower(${products.sku}) = lower(${q.trim()}) then 1000 else 0 end + ${relevance} + ${closeness})`;
 }
 
-/** Adds the words of these products (all when none given) to the search dictionary. */
+/**
+ * Adds the words of these products (all when none given) to the search
+ * dictionary. Words with digits (SKUs, sizes) are left out: a typo there is
+ * not a near word, and 100,000 SKUs would swamp the dictionary.
+ */
 export async function refreshSearchWords(db: Db, productIds?: number[]): Promise<void> {
   const only = productIds?.length ? sql`where ${products.id} in ${productIds}` : sql``;
   await db.execute(sql`
     insert into ${searchWordsTable} (word)
     select distinct w from ${products}, regexp_split_to_table(lower(${products.name} || ' ' || ${products.searchText}), '[^a-z0-9]+') as w
-    ${only} ${productIds?.length ? sql`and` : sql`where`} length(w) >= 2
+    ${only} ${productIds?.length ? sql`and` : sql`where`} length(w) >= 2 and w !~ '[0-9]'
     on conflict do nothing`);
 }
 
+/** A text[] literal from values, each its own parameter. */
+const textArray = (values: string[]) => sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]`;
+
+/** `Name=Value`, as product_listing.attribute_keys holds them. */
+const attributeKey = (name: string, value: string) => `${name}=${value}`;
+
 export function createProductService(db: Db) {
-  async function categoryIds(path: string): Promise<number[] | null> {
-    const rows = await db
-      .select({ id: categories.id })
-      .from(categories)
-      .where(sql`${categories.path} = ${path} or ${categories.path} like ${`${path.replace(/[\\%_]/g, "\\$&")}/%`}`);
-    return rows.length ? rows.map((r) => r.id) : null;
-  }
+  const L = productListing;
 
   return {
+    /**
+     * A listing page with its facets. Every filter, sort and count runs on the
+     * narrow `product_listing` rows (a category holds its subcategories'
+     * products through `category_ids`); only the page's products are then read
+     * from `products`.
+     */
     async list(query: ProductQuery) {
       const page = Math.min(Math.max(1, query.page ?? 1), MAX_PAGE);
       const perPage = Math.min(Math.max(1, query.perPage ?? 24), MAX_PER_PAGE);
@@ -170,73 +175,120 @@ export function createProductService(db: Db) {
 
       // Filters that facets keep: category, price, stock and the search words.
       const base: SQL[] = [];
+      let categoryId = 0;
       if (query.category) {
-        const ids = await categoryIds(query.category);
-        if (!ids) return null;
-        base.push(sql`exists (select 1 from ${productCategories} pc where pc.product_id = ${products.id} and pc.category_id in ${ids})`);
+        const [category] = await db.select({ id: categories.id }).from(categories).where(eq(categories.path, query.category)).limit(1);
+        if (!category) return null;
+        categoryId = category.id;
+        base.push(sql`${L.categoryIds} @> array[${category.id}]::integer[]`);
       }
-      if (query.priceMin !== undefined) base.push(sql`${priceIncVat} >= ${Math.round(query.priceMin * 100)}`);
-      if (query.priceMax !== undefined) base.push(sql`${priceIncVat} <= ${Math.round(query.priceMax * 100)}`);
-      if (query.inStock) base.push(sql`${products.stock} > 0`);
-      if (q) base.push(searchCondition(q, groups));
+      if (query.priceMin !== undefined) base.push(sql`${L.pricePence} >= ${Math.round(query.priceMin * 100)}`);
+      if (query.priceMax !== undefined) base.push(sql`${L.pricePence} <= ${Math.round(query.priceMax * 100)}`);
+      if (query.inStock) base.push(sql`${L.stock} > 0`);
+      if (q) base.push(sql`${L.productId} in (select ${products.id} from ${products} where ${searchCondition(q, groups)})`);
 
+      // Values of one attribute are alternatives: the product has any of them.
       const attributeFilters = Object.entries(query.attributes ?? {}).filter(([, v]) => v.length > 0);
-      const attributeCondition = (name: string, values: string[]) =>
-        sql`exists (select 1 from ${productAttributes} pa where pa.product_id = ${products.id} and pa.name = ${name} and pa.value in ${values})`;
-      const manufacturerCondition = query.manufacturer?.length ? inArray(products.manufacturerId, query.manufacturer) : undefined;
-      const all = and(...base, manufacturerCondition, ...attributeFilters.map(([n, v]) => attributeCondition(n, v)));
+      const attributeCondition = (name: string, values: string[]) => sql`${L.attributeKeys} && ${textArray(values.map((v) => attributeKey(name, v)))}`;
+      const attributeConditions = attributeFilters.map(([n, v]) => attributeCondition(n, v));
+      const manufacturerCondition = query.manufacturer?.length ? inArray(L.manufacturerId, query.manufacturer) : undefined;
+      const all = and(...base, manufacturerCondition, ...attributeConditions);
+
+      // A plain category (or the whole catalogue) reads its counts from
+      // listing_facets; a narrower listing counts its own, smaller, set.
+      const plainBase = base.length === (query.category ? 1 : 0);
+      const plain = plainBase && !manufacturerCondition && attributeConditions.length === 0;
 
       const sort = query.sort ?? (q ? "relevance" : "newest");
-      const order: SQL[] = {
-        relevance: q ? [sql`${searchRank(q, groups)} desc`, sql`${products.id} asc`] : [sql`${products.featured} desc`, sql`${products.createdAt} desc`, sql`${products.id} desc`],
-        price_asc: [sql`${priceIncVat} asc`, sql`${products.id} asc`],
-        price_desc: [sql`${priceIncVat} desc`, sql`${products.id} desc`],
-        newest: [sql`${products.createdAt} desc`, sql`${products.id} desc`],
-        name: [sql`${products.name} asc`, sql`${products.id} asc`],
+      // Unqualified: the same order serves the listing table and the filtered set below.
+      const order: SQL = {
+        relevance: q ? sql`${searchRank(q, groups)} desc, ${L.productId} asc` : sql`featured desc, created_at desc, product_id desc`,
+        price_asc: sql`price_pence asc, product_id asc`,
+        price_desc: sql`price_pence desc, product_id desc`,
+        newest: sql`created_at desc, product_id desc`,
+        name: sql`name asc, product_id asc`,
       }[sort];
+      const offset = (page - 1) * perPage;
+      const pageIds: Promise<{ id: number }[]> =
+        sort === "relevance" && q
+          ? // Relevance needs the product's words.
+            db.select({ id: L.productId }).from(L).innerJoin(products, eq(products.id, L.productId)).where(all).orderBy(order).limit(perPage).offset(offset)
+          : plain
+            ? db.select({ id: L.productId }).from(L).where(all).orderBy(order).limit(perPage).offset(offset)
+            : // Filters first, then sort what is left: walking a sort index in hope of
+              // matches is the planner's gamble that loses on correlated filters.
+              db
+                .execute(
+                  sql`with matches as materialized (select product_id, price_pence, created_at, name, featured from ${L} where ${all})
+                      select product_id as id from matches order by ${order} limit ${perPage} offset ${offset}`,
+                )
+                .then((r) => (r as unknown as { rows: { id: number }[] }).rows);
 
-      const [rows, [{ total } = { total: 0 }], manufacturerFacet, attributeFacet, [range]] = await Promise.all([
-        selectCards(db)
-          .where(all)
-          .orderBy(...order)
-          .limit(perPage)
-          .offset((page - 1) * perPage),
-        db.select({ total: sql<number>`count(*)::int` }).from(products).where(all),
-        db
-          .select({ id: manufacturers.id, name: manufacturers.name, slug: manufacturers.slug, count: sql<number>`count(*)::int` })
-          .from(products)
-          .innerJoin(manufacturers, eq(manufacturers.id, products.manufacturerId))
-          .where(and(...base, ...attributeFilters.map(([n, v]) => attributeCondition(n, v))))
-          .groupBy(manufacturers.id)
-          .orderBy(asc(manufacturers.name)),
+      const stored = plainBase
+        ? db
+            .select({ key: listingFacets.key, count: listingFacets.count, name: manufacturers.name, slug: manufacturers.slug, manufacturerId: manufacturers.id })
+            .from(listingFacets)
+            .leftJoin(manufacturers, sql`${listingFacets.key} = 'm:' || ${manufacturers.id}`)
+            .where(and(eq(listingFacets.categoryId, categoryId), sql`${listingFacets.count} > 0`))
+        : Promise.resolve([]);
+
+      const facetKey = sql<string>`k`;
+      const [ids, storedFacets, liveTotal, liveManufacturers, liveAttributes, [range]] = await Promise.all([
+        pageIds,
+        stored,
+        plain ? Promise.resolve([]) : db.select({ total: sql<number>`count(*)::int` }).from(L).where(all),
+        plainBase && attributeConditions.length === 0
+          ? Promise.resolve([])
+          : db
+              .select({ id: manufacturers.id, name: manufacturers.name, slug: manufacturers.slug, count: sql<number>`count(*)::int` })
+              .from(L)
+              .innerJoin(manufacturers, eq(manufacturers.id, L.manufacturerId))
+              .where(and(...base, ...attributeConditions))
+              .groupBy(manufacturers.id),
         // One facet query: each attribute value counts the products that pass every
         // other filter, so choosing a value never hides its alternatives.
+        plain
+          ? Promise.resolve([])
+          : db
+              .select({ key: facetKey, count: sql<number>`count(*)::int` })
+              .from(sql`${L} cross join unnest(${L.attributeKeys}) as k`)
+              .where(and(...base, manufacturerCondition, ...attributeFilters.map(([n, v]) => sql`(starts_with(k, ${`${n}=`}) or ${attributeCondition(n, v)})`)))
+              .groupBy(facetKey)
+              .limit(500),
+        // min and max alone let the whole catalogue answer from the price index.
         db
-          .select({ name: productAttributes.name, value: productAttributes.value, count: sql<number>`count(*)::int` })
-          .from(productAttributes)
-          .innerJoin(products, eq(products.id, productAttributes.productId))
-          .where(
-            and(
-              ...base,
-              manufacturerCondition,
-              ...attributeFilters.map(([n, v]) => sql`(${productAttributes.name} = ${n} or ${attributeCondition(n, v)})`),
-            ),
-          )
-          .groupBy(productAttributes.name, productAttributes.value)
-          .orderBy(asc(productAttributes.name), asc(productAttributes.value))
-          .limit(500),
-        db.select({ min: sql<number | null>`min(${priceIncVat})::int`, max: sql<number | null>`max(${priceIncVat})::int`, inStock: sql<number>`count(*) filter (where ${products.stock} > 0)::int` }).from(products).where(and(...base)),
+          .select({
+            min: sql<number | null>`min(${L.pricePence})::int`,
+            max: sql<number | null>`max(${L.pricePence})::int`,
+            ...(plainBase ? {} : { inStock: sql<number>`count(*) filter (where ${L.stock} > 0)::int` }),
+          })
+          .from(L)
+          .where(and(...base)),
       ]);
 
+      const storedCount = (key: string) => storedFacets.find((f) => f.key === key)?.count ?? 0;
+      const total = plain ? storedCount("t") : (liveTotal[0]?.total ?? 0);
+      const manufacturerFacet = (
+        plainBase && attributeConditions.length === 0
+          ? storedFacets.flatMap((f) => (f.manufacturerId !== null && f.name !== null && f.slug !== null ? [{ id: f.manufacturerId, name: f.name, slug: f.slug, count: f.count }] : []))
+          : liveManufacturers
+      ).sort((x, y) => x.name.localeCompare(y.name));
+      const byCodePoint = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
       const attributes = new Map<string, { value: string; count: number }[]>();
-      for (const row of attributeFacet) {
+      const attributeRows = plain ? storedFacets.filter((f) => f.key.startsWith("a:")).map((f) => ({ key: f.key.slice(2), count: f.count })) : liveAttributes;
+      for (const row of attributeRows
+        .map((r) => ({ name: r.key.slice(0, r.key.indexOf("=")), value: r.key.slice(r.key.indexOf("=") + 1), count: r.count }))
+        .sort((x, y) => byCodePoint(x.name, y.name) || byCodePoint(x.value, y.value))) {
         const list = attributes.get(row.name) ?? [];
         list.push({ value: row.value, count: row.count });
         attributes.set(row.name, list);
       }
 
+      const rows = ids.length ? ((await selectCards(db).where(inArray(products.id, ids.map((r) => r.id)))) as ProductRow[]) : [];
+      const byId = new Map(rows.map((r) => [r.id, r]));
+
       return {
-        items: (rows as ProductRow[]).map(toCard),
+        items: ids.map((r) => byId.get(r.id)).filter((r): r is ProductRow => r !== undefined).map(toCard),
         total,
         page,
         per_page: perPage,
@@ -246,7 +298,7 @@ export function createProductService(db: Db) {
           manufacturers: manufacturerFacet,
           attributes: [...attributes].map(([name, values]) => ({ name, values })),
           price: { min: range?.min == null ? null : pounds(range.min), max: range?.max == null ? null : pounds(range.max) },
-          in_stock: range?.inStock ?? 0,
+          in_stock: plainBase ? storedCount("s") : ((range as { inStock?: number } | undefined)?.inStock ?? 0),
         },
       };
     },

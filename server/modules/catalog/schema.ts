@@ -121,6 +121,56 @@ export const productCategories = pgTable(
   (t) => [primaryKey({ columns: [t.productId, t.categoryId] }), index("product_categories_category_idx").on(t.categoryId, t.productId)],
 );
 
+/**
+ * One narrow row per product holding only what listings filter, sort and count
+ * by, with each product's categories widened to their ancestors. Facet counts
+ * over a large category scan these small rows instead of the wide products
+ * table. Kept in step by triggers (migration 0009), never written by services.
+ */
+export const productListing = pgTable(
+  "product_listing",
+  {
+    productId: integer("product_id")
+      .primaryKey()
+      .references(() => products.id, { onDelete: "cascade" }),
+    /** The product's categories and all their ancestors. */
+    categoryIds: integer("category_ids").array().notNull().default(sql`'{}'::integer[]`),
+    /** `Name=Value` for each attribute. */
+    attributeKeys: text("attribute_keys").array().notNull().default(sql`'{}'::text[]`),
+    manufacturerId: integer("manufacturer_id"),
+    /** Inc VAT, rounded as everywhere else. */
+    pricePence: integer("price_pence").notNull(),
+    stock: integer("stock").notNull(),
+    featured: boolean("featured").notNull(),
+    name: text("name").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("product_listing_category_ids_idx").using("gin", t.categoryIds),
+    index("product_listing_attribute_keys_idx").using("gin", t.attributeKeys),
+    index("product_listing_manufacturer_idx").on(t.manufacturerId),
+    index("product_listing_price_idx").on(t.pricePence, t.productId),
+    index("product_listing_created_idx").on(t.createdAt, t.productId),
+    index("product_listing_name_idx").on(t.name, t.productId),
+  ],
+);
+
+/**
+ * Facet counts of each category (0: the whole catalogue) for the unfiltered
+ * listing, kept in step with product_listing by a trigger so a large category's
+ * facets are one indexed read. Keys: `t` (products), `s` (in stock),
+ * `m:{manufacturer id}` and `a:{Name=Value}`.
+ */
+export const listingFacets = pgTable(
+  "listing_facets",
+  {
+    categoryId: integer("category_id").notNull(),
+    key: text("key").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.categoryId, t.key] })],
+);
+
 export const productAttributes = pgTable(
   "product_attributes",
   {

@@ -1,6 +1,6 @@
 import { asc, desc, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { type ProductService, searchWords } from "./products.ts";
+import { type ProductService, expandSearchWords, searchWords } from "./products.ts";
 import { categories, manufacturers, products, searchWords as searchWordsTable } from "./schema.ts";
 
 export interface Suggestion {
@@ -20,6 +20,28 @@ export function createSearchService(db: Db, productService: ProductService) {
       order by q.n`)) as unknown as { rows: { best: string | null }[] };
     const suggestion = result.rows.map((r) => r.best).filter((w): w is string => !!w).join(" ");
     return suggestion && suggestion !== words.join(" ") ? suggestion : null;
+  }
+
+  /**
+   * Products for the search box: every word (or a close catalogue word) must
+   * match, the last one as a prefix, through the full-text index. A common
+   * prefix ("mak") matches thousands, so only the first 100 matches are ranked
+   * by closeness to the name: the box wants quick, likely answers, and the
+   * search page ranks them all.
+   */
+  async function productSuggestions(q: string): Promise<{ name: string; slug: string }[]> {
+    const groups = await expandSearchWords(db, searchWords(q));
+    const text = groups.map((g, i) => (i === groups.length - 1 ? g.map((w) => `${w}:*`) : g)).map((g) => `(${g.join(" | ")})`).join(" & ");
+    const fullText = text ? sql` or ${products.searchVector} @@ to_tsquery('english', ${text})` : sql``;
+    const result = (await db.execute(sql`
+      select name, slug from (
+        select ${products.name} as name, ${products.slug} as slug from ${products}
+        where lower(${products.sku}) = lower(${q})${fullText}
+        limit 100
+      ) c
+      order by word_similarity(${q}, name) desc, name asc
+      limit 8`)) as unknown as { rows: { name: string; slug: string }[] };
+    return result.rows;
   }
 
   return {
@@ -45,12 +67,7 @@ export function createSearchService(db: Db, productService: ProductService) {
           .where(sql`${categories.name} ilike ${like}`)
           .orderBy(asc(categories.name))
           .limit(2),
-        db
-          .select({ name: products.name, slug: products.slug })
-          .from(products)
-          .where(sql`${products.name} ilike ${like} or ${q} <% ${products.name} or lower(${products.sku}) = lower(${q})`)
-          .orderBy(desc(sql`word_similarity(${q}, ${products.name})`), asc(products.name))
-          .limit(8),
+        productSuggestions(q),
       ]);
       const all: Suggestion[] = [
         ...brands.map((b) => ({ type: "manufacturer" as const, label: b.name, url: `/manufacturer/${b.id}` })),
