@@ -3,6 +3,7 @@ import { Form, Link, useRouteLoaderData } from "react-router";
 import { appContext } from "#app-context";
 import { Field, FormAlert, SubmitButton, useFocusOnFailure } from "../components/form.tsx";
 import { HireBasketLine, type LineChange } from "../components/hire/hire-basket-line.tsx";
+import { EMPTY_SITE_ADDRESS, type SiteAddress, SiteAddressFields } from "../components/hire/site-address-fields.tsx";
 import { EmptyState, PageHeading } from "../components/page.tsx";
 import { ApiError } from "../lib/api-client.ts";
 import { browserApi } from "../lib/browser-api.ts";
@@ -88,6 +89,8 @@ export default function HireBasket({ actionData }: Route.ComponentProps) {
   const [pageError, setPageError] = useState<string | undefined>();
   const [clearing, setClearing] = useState(false);
   const [fulfilment, setFulfilment] = useState<"delivery" | "collection">("delivery");
+  // Held here so that the address survives a switch to collection and back.
+  const [site, setSite] = useState<SiteAddress>(EMPTY_SITE_ADDRESS);
   const today = londonToday();
   const formRef = useRef<HTMLFormElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
@@ -287,15 +290,7 @@ export default function HireBasket({ actionData }: Route.ComponentProps) {
             ))}
           </fieldset>
           {fulfilment === "delivery" ? (
-            <fieldset className="grid gap-4">
-              <legend className="mb-3 font-semibold">Site address</legend>
-              <Field label="Address line 1" name="address_line1" autoComplete="address-line1" required error={errorFor(result, "address_line1")} />
-              <Field label="Address line 2" name="address_line2" autoComplete="address-line2" optional error={errorFor(result, "address_line2")} />
-              <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
-                <Field label="Town or city" name="town" autoComplete="address-level2" required error={errorFor(result, "town")} />
-                <Field label="Postcode" name="postcode" autoComplete="postal-code" required autoCapitalize="characters" error={errorFor(result, "postcode")} inputClassName="uppercase" />
-              </div>
-            </fieldset>
+            <SiteAddressFields value={site} onChange={setSite} errors={(field) => errorFor(result, field)} />
           ) : null}
           <div className="grid gap-1.5">
             <label htmlFor="hire-notes" className="font-semibold">
