@@ -138,7 +138,7 @@ test.describe("the hire basket", () => {
       route.request().method() === "DELETE" ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ message: "Internal Server Error" }) }) : route.fallback(),
     );
     await vault.getByRole("button", { name: "Remove Site Safe Vault" }).click();
-    await expect(vault.getByRole("alert")).toHaveText("Failed to remove hire item from request.");
+    await expect(vault.getByRole("alert")).toHaveText("Remove failed: Failed to remove hire item from request.");
     await expect(page.getByTestId("hire-line").nth(1)).toContainText("Site Safe Vault");
     await page.unroute("**/api/hire-basket/*");
 
