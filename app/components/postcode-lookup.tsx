@@ -83,7 +83,8 @@ export function PostcodeLookup({
               void lookup();
             }
           }}
-          className="min-w-0 flex-1"
+          // On a phone the button wraps below rather than squeezing the box and its label.
+          className="min-w-0 flex-1 basis-48"
           inputClassName="uppercase"
         />
         <datalist id={listId}>
