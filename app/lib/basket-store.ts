@@ -2,8 +2,7 @@
 // basket screen both read. It is filled from the API in the browser only (a
 // cached guest page carries no per-visitor data) and fetched again when a user
 // signs in (the guest basket merges into theirs) or signs out.
-// The purchase basket is built on it here; the hire basket follows the same
-// shape (app/lib/hire-basket.ts) and can be moved onto it.
+// The purchase basket (basket.ts) and the hire basket (hire-basket.ts) are both built on it.
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { ApiError } from "./api-client.ts";
 import { browserApi } from "./browser-api.ts";

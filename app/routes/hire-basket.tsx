@@ -1,14 +1,16 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useRouteLoaderData } from "react-router";
 import { appContext } from "#app-context";
+import { BasketScreen, TOTAL_ROW } from "../components/basket/basket-screen.tsx";
+import { useBasketLines } from "../components/basket/use-basket-lines.ts";
 import { Field, FormAlert, SubmitButton, useFocusOnFailure } from "../components/form.tsx";
 import { HireBasketLine, type LineChange } from "../components/hire/hire-basket-line.tsx";
+import { EMPTY_SITE_ADDRESS, type SiteAddress, SiteAddressFields } from "../components/hire/site-address-fields.tsx";
 import { EmptyState, PageHeading } from "../components/page.tsx";
-import { ApiError } from "../lib/api-client.ts";
 import { browserApi } from "../lib/browser-api.ts";
 import { errorFor, failureFrom, type FormFailure, text } from "../lib/form-result.ts";
-import { type HireBasketAnswer, HIRE_MESSAGES, londonToday } from "../lib/hire.ts";
-import { cartFromAnswer, refreshHireBasket, setHireCart, useHireBasket } from "../lib/hire-basket.ts";
+import { HIRE_MESSAGES, londonToday } from "../lib/hire.ts";
+import { hireBasketStore, refreshHireBasket, useHireBasket } from "../lib/hire-basket.ts";
 import { formatPounds } from "../lib/money.ts";
 import { pageMeta } from "../lib/meta.ts";
 import { notFound } from "../lib/not-found.ts";
@@ -38,16 +40,6 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     void refreshHireBasket();
     return failureFrom(error, { fallback: "Failed to send your hire request. Please try again.", fields: REQUEST_FIELDS, showServerMessageFor: [429] });
   }
-}
-
-/** The message for a line whose change the server refused. */
-function lineMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError) {
-    const fields = Object.values(error.errors ?? {}).filter(Array.isArray).map((m) => m.join(" "));
-    if (error.status === 422 && fields.length) return fields.join(" ");
-    if (error.status >= 400 && error.status < 500 && error.status !== 419 && error.message) return error.message;
-  }
-  return fallback;
 }
 
 function Confirmation({ number, email }: { number: string; email: string }) {
@@ -81,13 +73,12 @@ function Confirmation({ number, email }: { number: string; email: string }) {
 
 export default function HireBasket({ actionData }: Route.ComponentProps) {
   const root = useRouteLoaderData<RootData>("root");
-  const { cart, error: fetchError, loading } = useHireBasket(true);
-  const [hidden, setHidden] = useState<Set<number>>(() => new Set());
-  const [lineErrors, setLineErrors] = useState<Record<number, string>>({});
-  const [busyLine, setBusyLine] = useState<number | null>(null);
-  const [pageError, setPageError] = useState<string | undefined>();
-  const [clearing, setClearing] = useState(false);
+  const state = useHireBasket(true);
+  const control = useBasketLines(hireBasketStore, "/api/hire-basket", HIRE_MESSAGES);
+  const { lineErrors, busyLine, change, remove } = control;
   const [fulfilment, setFulfilment] = useState<"delivery" | "collection">("delivery");
+  // Held here so that the address survives a switch to collection and back.
+  const [site, setSite] = useState<SiteAddress>(EMPTY_SITE_ADDRESS);
   const today = londonToday();
   const formRef = useRef<HTMLFormElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
@@ -96,165 +87,50 @@ export default function HireBasket({ actionData }: Route.ComponentProps) {
 
   if (actionData?.ok) return <Confirmation number={actionData.number} email={actionData.email} />;
 
-  function lineError(id: number, message: string | null) {
-    setLineErrors((errors) => {
-      const next = { ...errors };
-      if (message) next[id] = message;
-      else delete next[id];
-      return next;
-    });
-  }
-
-  async function change(id: number, body: LineChange) {
-    setBusyLine(id);
-    lineError(id, null);
-    try {
-      const answer = await browserApi().put<HireBasketAnswer>(`/api/hire-basket/${id}`, body);
-      setHireCart(answer.cart);
-    } catch (error) {
-      lineError(id, lineMessage(error, HIRE_MESSAGES.update));
-      void refreshHireBasket();
-    } finally {
-      setBusyLine(null);
-    }
-  }
-
-  async function remove(id: number) {
-    // Optimistic: the line goes at once, and comes back in its place if the server refuses.
-    setHidden((h) => new Set(h).add(id));
-    lineError(id, null);
-    try {
-      const answer = await browserApi().delete<HireBasketAnswer>(`/api/hire-basket/${id}`);
-      setHireCart(answer.cart);
-    } catch (error) {
-      const cartNow = cartFromAnswer(error);
-      if (cartNow) setHireCart(cartNow);
-      lineError(id, lineMessage(error, HIRE_MESSAGES.remove));
-      void refreshHireBasket();
-    } finally {
-      setHidden((h) => {
-        const next = new Set(h);
-        next.delete(id);
-        return next;
-      });
-    }
-  }
-
-  async function clear() {
-    setClearing(true);
-    setPageError(undefined);
-    try {
-      const answer = await browserApi().delete<HireBasketAnswer>("/api/hire-basket");
-      setHireCart(answer.cart);
-      setLineErrors({});
-    } catch {
-      setPageError(HIRE_MESSAGES.clear);
-      void refreshHireBasket();
-    } finally {
-      setClearing(false);
-    }
-  }
-
-  const heading = <PageHeading title="Your hire request" intro="Check your equipment and dates, then send us your request. We hold the equipment for 48 hours while we confirm it." />;
-
-  if (!cart) {
-    return (
-      <>
-        {heading}
-        {fetchError ? (
-          <div role="alert" className="rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-3 font-semibold text-red-800">
-            {fetchError}{" "}
-            <button type="button" className="link ml-2 min-h-11" onClick={() => void refreshHireBasket()}>
-              Try again
-            </button>
-          </div>
-        ) : (
-          <p role="status" className="text-stone-700">
-            Loading your hire request…
-          </p>
-        )}
-      </>
-    );
-  }
-
-  const lines = cart.items.filter((i) => !hidden.has(i.id));
-  if (lines.length === 0) {
-    return (
-      <>
-        {heading}
-        <EmptyState title="Your hire request is empty." action={{ to: "/hire", label: "Browse hire equipment" }}>
-          Choose equipment and dates on a hire item&apos;s page, then add it to your hire request.
-        </EmptyState>
-      </>
-    );
-  }
-
-  const totals = cart.totals;
   const user = root?.user;
 
   return (
-    <>
-      {heading}
-      {fetchError ? (
-        <p role="alert" className="mb-4 rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-3 font-semibold text-red-800">
-          {fetchError}
+    <BasketScreen
+      heading={<PageHeading title="Your hire request" intro="Check your equipment and dates, then send us your request. We hold the equipment for 48 hours while we confirm it." />}
+      state={state}
+      control={control}
+      idOf={(item) => item.id}
+      loadingText="Loading your hire request…"
+      onRetry={() => void refreshHireBasket()}
+      empty={
+        <EmptyState title="Your hire request is empty." action={{ to: "/hire", label: "Browse hire equipment" }}>
+          Choose equipment and dates on a hire item&apos;s page, then add it to your hire request.
+        </EmptyState>
+      }
+      title={(_lines, cart) => `Equipment (${cart.itemCount} ${cart.itemCount === 1 ? "unit" : "units"})`}
+      clearLabel="Clear"
+      renderLine={(item) => (
+        <HireBasketLine
+          // A new answer from the server resets the line's inputs.
+          key={`${item.id}-${item.quantity}-${item.start_date}-${item.end_date}`}
+          item={item}
+          today={today}
+          error={lineErrors[item.id]}
+          busy={busyLine === item.id}
+          onChange={(body: LineChange) => void change(item.id, body)}
+          onRemove={() => void remove(item.id)}
+        />
+      )}
+      summaryTitle="Totals"
+      totals={(cart) => [
+        ["Hire (ex VAT)", cart.totals.hire_cost],
+        ["VAT", cart.totals.vat],
+        ["Hire charges (inc VAT)", Math.round((cart.totals.hire_cost + cart.totals.vat) * 100) / 100, "font-semibold"],
+        ["Refundable deposit (no VAT)", cart.totals.deposit],
+        ["Total to pay", cart.totals.total, TOTAL_ROW],
+      ]}
+      totalsTestId="hire-totals"
+      summary={(_lines, cart) => (
+        <p className="mt-3 text-sm text-stone-700">
+          The total includes the {formatPounds(cart.totals.deposit)} deposit, refunded when the equipment comes back in good order. Nothing is charged until we confirm your request.
         </p>
-      ) : null}
-      <FormAlert message={pageError} className="mb-4" />
-      <div className="grid gap-8 lg:grid-cols-[1fr_22rem]">
-        <section aria-labelledby="lines-heading" className="grid content-start gap-4">
-          <div className="flex items-center justify-between gap-4">
-            <h2 id="lines-heading" className="text-lg font-semibold">
-              Equipment ({cart.itemCount} {cart.itemCount === 1 ? "unit" : "units"})
-            </h2>
-            <button type="button" className="btn-secondary disabled:opacity-60" onClick={() => void clear()} disabled={clearing}>
-              {clearing ? "Clearing…" : "Clear"}
-            </button>
-          </div>
-          <ul className="grid gap-4" aria-busy={loading}>
-            {lines.map((item) => (
-              <li key={item.id}>
-                <HireBasketLine
-                  // A new answer from the server resets the line's inputs.
-                  key={`${item.id}-${item.quantity}-${item.start_date}-${item.end_date}`}
-                  item={item}
-                  today={today}
-                  error={lineErrors[item.id]}
-                  busy={busyLine === item.id}
-                  onChange={(body) => void change(item.id, body)}
-                  onRemove={() => void remove(item.id)}
-                />
-              </li>
-            ))}
-          </ul>
-        </section>
-
-        <aside aria-labelledby="totals-heading" className="h-fit rounded-lg border border-stone-200 bg-white p-5 shadow-sm lg:sticky lg:top-4">
-          <h2 id="totals-heading" className="text-lg font-semibold">
-            Totals
-          </h2>
-          <dl className="mt-3 grid gap-1.5" data-testid="hire-totals">
-            {(
-              [
-                ["Hire (ex VAT)", totals.hire_cost, ""],
-                ["VAT", totals.vat, ""],
-                ["Hire charges (inc VAT)", Math.round((totals.hire_cost + totals.vat) * 100) / 100, "font-semibold"],
-                ["Refundable deposit (no VAT)", totals.deposit, ""],
-                ["Total to pay", totals.total, "mt-1 border-t border-stone-300 pt-2 text-lg font-bold"],
-              ] as const
-            ).map(([label, value, className]) => (
-              <div key={label} className={`flex justify-between gap-4 ${className}`}>
-                <dt>{label}</dt>
-                <dd className="text-right">{formatPounds(value)}</dd>
-              </div>
-            ))}
-          </dl>
-          <p className="mt-3 text-sm text-stone-700">
-            The total includes the {formatPounds(totals.deposit)} deposit, refunded when the equipment comes back in good order. Nothing is charged until we confirm your request.
-          </p>
-        </aside>
-      </div>
-
+      )}
+    >
       <section aria-labelledby="request-heading" className="mt-10 max-w-2xl">
         <h2 id="request-heading" className="text-xl font-bold">
           Send your hire request
@@ -287,15 +163,7 @@ export default function HireBasket({ actionData }: Route.ComponentProps) {
             ))}
           </fieldset>
           {fulfilment === "delivery" ? (
-            <fieldset className="grid gap-4">
-              <legend className="mb-3 font-semibold">Site address</legend>
-              <Field label="Address line 1" name="address_line1" autoComplete="address-line1" required error={errorFor(result, "address_line1")} />
-              <Field label="Address line 2" name="address_line2" autoComplete="address-line2" optional error={errorFor(result, "address_line2")} />
-              <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
-                <Field label="Town or city" name="town" autoComplete="address-level2" required error={errorFor(result, "town")} />
-                <Field label="Postcode" name="postcode" autoComplete="postal-code" required autoCapitalize="characters" error={errorFor(result, "postcode")} inputClassName="uppercase" />
-              </div>
-            </fieldset>
+            <SiteAddressFields value={site} onChange={setSite} errors={(field) => errorFor(result, field)} />
           ) : null}
           <div className="grid gap-1.5">
             <label htmlFor="hire-notes" className="font-semibold">
@@ -317,6 +185,6 @@ export default function HireBasket({ actionData }: Route.ComponentProps) {
           <SubmitButton busyLabel="Sending…">Send hire request</SubmitButton>
         </Form>
       </section>
-    </>
+    </BasketScreen>
   );
 }

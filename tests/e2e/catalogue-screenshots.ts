@@ -3,11 +3,10 @@
 //   BASE_URL=http://127.0.0.1:3000 node tests/e2e/catalogue-screenshots.ts [outDir]
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { type Page, chromium } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { saveScreenshot, withScreenshotPages } from "./screenshot-browser.ts";
 
-const baseURL = process.env.BASE_URL ?? "http://127.0.0.1:3000";
 const outDir = process.argv[2] ?? "/tmp/shots-catalogue";
-const executablePath = [process.env.CHROME_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find(Boolean);
 
 const screens = [
   { name: "home", path: "/" },
@@ -21,10 +20,6 @@ const screens = [
   { name: "brands", path: "/manufacturer" },
   { name: "brand", path: "/manufacturer/1" },
 ];
-const sizes = [
-  { name: "phone", width: 390, height: 844 },
-  { name: "desktop", width: 1280, height: 800 },
-];
 
 /** Tall pages again in viewport-sized parts, easier to look at closely (SEGMENTS=1). */
 async function segments(page: Page, prefix: string, width: number): Promise<void> {
@@ -36,33 +31,17 @@ async function segments(page: Page, prefix: string, width: number): Promise<void
   }
 }
 
-mkdirSync(outDir, { recursive: true });
-const browser = await chromium.launch({
-  executablePath,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
-try {
-  for (const size of sizes) {
-    const context = await browser.newContext({ baseURL, viewport: { width: size.width, height: size.height }, hasTouch: size.width < 768 });
-    const page = await context.newPage();
-    for (const screen of screens) {
-      await page.goto(screen.path, { waitUntil: "networkidle" });
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      if (overflow > 0) console.warn(`${screen.name} at ${size.name}: ${overflow}px of horizontal scrolling`);
-      const file = path.join(outDir, `${screen.name}-${size.name}.png`);
-      await page.screenshot({ path: file, fullPage: true });
-      console.log(file);
-      if (process.env.SEGMENTS) await segments(page, path.join(outDir, "parts", `${screen.name}-${size.name}`), size.width);
-    }
-    if (size.width < 768) {
-      await page.goto("/category/power-tools?manufacturer=1", { waitUntil: "networkidle" });
-      await page.getByTestId("filters").locator("summary").first().click();
-      const file = path.join(outDir, `filters-open-${size.name}.png`);
-      await page.screenshot({ path: file, fullPage: true });
-      console.log(file);
-    }
-    await context.close();
+await withScreenshotPages(outDir, async (page, size) => {
+  for (const screen of screens) {
+    await page.goto(screen.path, { waitUntil: "networkidle" });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    if (overflow > 0) console.warn(`${screen.name} at ${size.name}: ${overflow}px of horizontal scrolling`);
+    await saveScreenshot(page, outDir, `${screen.name}-${size.name}`);
+    if (process.env.SEGMENTS) await segments(page, path.join(outDir, "parts", `${screen.name}-${size.name}`), size.width);
   }
-} finally {
-  await browser.close();
-}
+  if (size.width < 768) {
+    await page.goto("/category/power-tools?manufacturer=1", { waitUntil: "networkidle" });
+    await page.getByTestId("filters").locator("summary").first().click();
+    await saveScreenshot(page, outDir, `filters-open-${size.name}`);
+  }
+});

@@ -138,7 +138,7 @@ test.describe("the hire basket", () => {
       route.request().method() === "DELETE" ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ message: "Internal Server Error" }) }) : route.fallback(),
     );
     await vault.getByRole("button", { name: "Remove Site Safe Vault" }).click();
-    await expect(vault.getByRole("alert")).toHaveText("Failed to remove hire item from request.");
+    await expect(vault.getByRole("alert")).toHaveText("Remove failed: Failed to remove hire item from request.");
     await expect(page.getByTestId("hire-line").nth(1)).toContainText("Site Safe Vault");
     await page.unroute("**/api/hire-basket/*");
 
@@ -178,14 +178,33 @@ test("the whole journey: dates on an item, the hire basket, the request, its num
   await page.getByLabel("Email address").fill(email);
   await page.getByLabel("Phone").fill("07700 900123");
   await page.getByLabel("Company").fill("Builder & Daughters Ltd");
-  await page.getByLabel("Address line 1").fill("Plot 4, Mill Lane");
-  await page.getByLabel("Town or city").fill("Leeds");
-  await page.getByLabel("Postcode").fill("not a postcode");
+
+  // The site address by the checkout's postcode lookup (a demo postcode), then edited by hand.
+  const site = page.getByRole("group", { name: "Site address" });
+  const find = site.getByLabel("Find your address by postcode");
+  await find.fill("LS1 1A");
+  // Suggestions arrive while typing, after a short pause.
+  await expect(site.locator("datalist option[value='LS1 1AA']")).toHaveCount(1);
+  await find.fill("LS1 1AA");
+  await site.getByRole("button", { name: "Find address" }).click();
+  const choose = site.getByLabel("Choose your address");
+  await expect(choose).toBeVisible();
+  await choose.selectOption({ index: 1 });
+  const postcode = site.getByLabel("Postcode", { exact: true });
+  await expect(site.getByLabel("Address line 1")).not.toHaveValue("");
+  await expect(site.getByLabel("Town or city")).toHaveValue("Leeds");
+  await expect(postcode).toHaveValue("LS1 1AA");
+  const line1 = await site.getByLabel("Address line 1").inputValue();
+  await site.getByLabel("Address line 2").fill("Plot 4, gate on Mill Lane");
+  await postcode.fill("not a postcode");
   await page.getByRole("button", { name: "Send hire request" }).click();
-  await expect(page.getByLabel("Postcode")).toHaveAttribute("aria-invalid", "true");
-  await page.getByLabel("Postcode").fill("LS1 4AP");
+  await expect(postcode).toHaveAttribute("aria-invalid", "true");
+  await expect(site.getByLabel("Address line 1")).toHaveValue(line1);
+  await postcode.fill("LS1 1AA");
   await page.getByLabel("Notes").fill("Gate code 1234.");
+  const sent = page.waitForRequest((r) => r.url().endsWith("/api/hire-requests") && r.method() === "POST");
   await page.getByRole("button", { name: "Send hire request" }).click();
+  expect((await sent).postDataJSON()).toMatchObject({ fulfilment: "delivery", address_line1: line1, address_line2: "Plot 4, gate on Mill Lane", town: "Leeds", postcode: "LS1 1AA" });
 
   await expect(page.getByRole("heading", { name: "Hire request sent" })).toBeFocused();
   const number = (await page.getByTestId("hire-request-number").textContent())!;

@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { Form } from "react-router";
 import { AccountPage } from "../../components/account-page.tsx";
 import { Field, FormAlert, FormSuccess, SubmitButton, useFocusOnFailure } from "../../components/form.tsx";
+import { NewPasswordFields } from "../../components/new-password-fields.tsx";
 import { browserApi } from "../../lib/browser-api.ts";
 import { errorFor, failureFrom, type FormResult, raw, redirectIfSignedOut } from "../../lib/form-result.ts";
 import { pageMeta } from "../../lib/meta.ts";
@@ -46,26 +47,7 @@ export default function ChangePassword({ actionData: result }: Route.ComponentPr
         <Form method="post" ref={formRef} className="grid gap-5">
           <FormAlert ref={alertRef} message={result && !result.ok ? result.message : undefined} />
           <Field label="Current password" name="current_password" type="password" autoComplete="current-password" required error={errorFor(result, "current_password")} />
-          <Field
-            label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            hint="8 to 128 characters"
-            required
-            minLength={8}
-            maxLength={128}
-            error={errorFor(result, "password")}
-          />
-          <Field
-            label="Confirm new password"
-            name="password_confirmation"
-            type="password"
-            autoComplete="new-password"
-            required
-            maxLength={128}
-            error={errorFor(result, "password_confirmation")}
-          />
+          <NewPasswordFields result={result} />
           <div>
             <SubmitButton busyLabel="Saving…">Change password</SubmitButton>
           </div>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useSearchParams } from "react-router";
 import { Field, FormAlert, FormSuccess, SubmitButton, useFocusOnFailure } from "../../components/form.tsx";
+import { NewPasswordFields } from "../../components/new-password-fields.tsx";
 import { PageHeading } from "../../components/page.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { browserApi } from "../../lib/browser-api.ts";
@@ -109,26 +110,7 @@ export default function Recovery({ actionData: result }: Route.ComponentProps) {
         <div className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-8">
           <Form method="post" ref={formRef} className="grid gap-5">
             <FormAlert ref={alertRef} message={resetResult && !resetResult.ok ? resetResult.message : undefined} />
-            <Field
-              label="New password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              hint="8 to 128 characters"
-              required
-              minLength={8}
-              maxLength={128}
-              error={errorFor(resetResult, "password")}
-            />
-            <Field
-              label="Confirm new password"
-              name="password_confirmation"
-              type="password"
-              autoComplete="new-password"
-              required
-              maxLength={128}
-              error={errorFor(resetResult, "password_confirmation")}
-            />
+            <NewPasswordFields result={resetResult} />
             <input type="hidden" name="intent" value="reset" />
             <SubmitButton busyLabel="Saving…">
               Save new password

@@ -1,6 +1,7 @@
 import { useRef } from "react";
 import { Form, Link, redirect, useSearchParams } from "react-router";
 import { Checkbox, Field, FormAlert, SubmitButton, useFocusOnFailure } from "../../components/form.tsx";
+import { NewPasswordFields } from "../../components/new-password-fields.tsx";
 import { PageHeading } from "../../components/page.tsx";
 import { browserApi } from "../../lib/browser-api.ts";
 import { checked, errorFor, failure, failureFrom, type FormResult, raw, text } from "../../lib/form-result.ts";
@@ -49,26 +50,7 @@ export default function Register({ actionData: result }: Route.ComponentProps) {
             <Field label="Last name" name="lastname" autoComplete="family-name" required maxLength={100} error={errorFor(result, "lastname")} />
           </div>
           <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required error={errorFor(result, "email")} />
-          <Field
-            label="Password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            hint="8 to 128 characters"
-            required
-            minLength={8}
-            maxLength={128}
-            error={errorFor(result, "password")}
-          />
-          <Field
-            label="Confirm password"
-            name="password_confirmation"
-            type="password"
-            autoComplete="new-password"
-            required
-            maxLength={128}
-            error={errorFor(result, "password_confirmation")}
-          />
+          <NewPasswordFields label="Password" result={result} />
           <Checkbox label="Email me offers and news" name="newsletter" hint="You can change this at any time in your account." error={errorFor(result, "newsletter")} />
           <SubmitButton busyLabel="Creating your account…">Create account</SubmitButton>
         </Form>

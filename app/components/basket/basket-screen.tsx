@@ -1,0 +1,134 @@
+import type { ReactNode } from "react";
+import type { CartStoreState } from "../../lib/basket-store.ts";
+import { formatPounds } from "../../lib/money.ts";
+import { FormAlert } from "../form.tsx";
+import type { BasketLines } from "./use-basket-lines.ts";
+
+const ALERT = "rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-3 font-semibold text-red-800";
+
+/** The type of a basket's line. */
+type LineOf<C extends { items: unknown[] }> = C["items"][number];
+
+/** A totals row: label, pounds, and classes for the row (e.g. the final total's rule). */
+export type TotalsRow = readonly [label: string, pounds: number, className?: string];
+
+/**
+ * The frame the purchase basket and the hire basket share: loading or the fetch
+ * message with a retry until the first answer, the empty state, then the lines
+ * (without those being removed) beside a summary of totals.
+ */
+export function BasketScreen<C extends { items: unknown[] }>({
+  heading,
+  state,
+  control,
+  idOf,
+  loadingText,
+  onRetry,
+  empty,
+  title,
+  clearLabel,
+  renderLine,
+  summaryTitle,
+  totals,
+  totalsTestId,
+  summary,
+  children,
+}: {
+  heading: ReactNode;
+  state: CartStoreState<C>;
+  control: BasketLines;
+  idOf: (item: LineOf<C>) => number;
+  loadingText: string;
+  onRetry: () => void;
+  empty: ReactNode;
+  /** The heading over the lines, from the lines shown. */
+  title: (lines: LineOf<C>[], cart: C) => ReactNode;
+  clearLabel: string;
+  renderLine: (item: LineOf<C>) => ReactNode;
+  summaryTitle: string;
+  totals: (cart: C) => TotalsRow[];
+  totalsTestId: string;
+  /** Below the totals. */
+  summary: (lines: LineOf<C>[], cart: C) => ReactNode;
+  /** Below the lines and summary. */
+  children?: ReactNode;
+}) {
+  const { cart, error, loading } = state;
+  if (!cart) {
+    return (
+      <>
+        {heading}
+        {error ? (
+          <div role="alert" className={ALERT}>
+            {error}{" "}
+            <button type="button" className="link ml-2 min-h-11" onClick={onRetry}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <p role="status" className="text-stone-700">
+            {loadingText}
+          </p>
+        )}
+      </>
+    );
+  }
+
+  const lines = (cart.items as LineOf<C>[]).filter((i) => !control.hidden.has(idOf(i)));
+  if (lines.length === 0) {
+    return (
+      <>
+        {heading}
+        {empty}
+      </>
+    );
+  }
+
+  return (
+    <>
+      {heading}
+      {error ? (
+        <p role="alert" className={`mb-4 ${ALERT}`}>
+          {error}
+        </p>
+      ) : null}
+      <FormAlert message={control.pageError} className="mb-4" />
+      <div className="grid gap-8 lg:grid-cols-[1fr_22rem]">
+        <section aria-labelledby="lines-heading" className="grid content-start gap-4">
+          <div className="flex items-center justify-between gap-4">
+            <h2 id="lines-heading" className="text-lg font-semibold">
+              {title(lines, cart)}
+            </h2>
+            <button type="button" className="btn-secondary disabled:opacity-60" onClick={() => void control.clear()} disabled={control.clearing}>
+              {control.clearing ? "Clearing…" : clearLabel}
+            </button>
+          </div>
+          <ul className="grid gap-4" aria-busy={loading}>
+            {lines.map((item) => (
+              <li key={idOf(item)}>{renderLine(item)}</li>
+            ))}
+          </ul>
+        </section>
+
+        <aside aria-labelledby="totals-heading" className="h-fit rounded-lg border border-stone-200 bg-white p-5 shadow-sm lg:sticky lg:top-4">
+          <h2 id="totals-heading" className="text-lg font-semibold">
+            {summaryTitle}
+          </h2>
+          <dl className="mt-3 grid gap-1.5" data-testid={totalsTestId}>
+            {totals(cart).map(([label, value, className = ""]) => (
+              <div key={label} className={`flex justify-between gap-4 ${className}`}>
+                <dt>{label}</dt>
+                <dd className="text-right">{formatPounds(value)}</dd>
+              </div>
+            ))}
+          </dl>
+          {summary(lines, cart)}
+        </aside>
+      </div>
+      {children}
+    </>
+  );
+}
+
+/** The class of the last totals row, the amount to pay. */
+export const TOTAL_ROW = "mt-1 border-t border-stone-300 pt-2 text-lg font-bold";
