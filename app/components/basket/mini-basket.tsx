@@ -1,11 +1,10 @@
-import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
 import type { Cart } from "../../lib/basket.ts";
 import { formatPounds } from "../../lib/money.ts";
+import { useHydrated } from "../../lib/use-session.ts";
 import { CountButton, CountContent, countButtonClass, countLabel } from "../count-button.tsx";
 import { BasketIcon } from "../icons.tsx";
-
-const noSubscribe = () => () => {};
 
 /**
  * The header's basket: a disclosure that opens a small panel with the lines,
@@ -15,7 +14,7 @@ const noSubscribe = () => () => {};
  */
 export function MiniBasket(props: { cart: Cart | null; error: string | null }) {
   const count = props.cart?.itemCount ?? 0;
-  const hydrated = useSyncExternalStore(noSubscribe, () => true, () => false);
+  const hydrated = useHydrated();
   const location = useLocation();
   // Open at one location only: a navigation (e.g. to /basket from the panel) closes it.
   const [openAt, setOpenAt] = useState<string | null>(null);
