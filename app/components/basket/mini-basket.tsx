@@ -70,52 +70,57 @@ export function MiniBasket(props: { cart: Cart | null; error: string | null }) {
         className="absolute right-0 top-full z-40 mt-2 w-[min(24rem,calc(100vw-2rem))] rounded-md bg-white p-4 text-stone-900 shadow-lg ring-1 ring-black/10 focus:outline-none"
         data-testid="mini-basket"
       >
-        <p className="font-semibold">Your basket</p>
-        {props.error ? (
-          <p role="alert" className="mt-2 text-sm font-semibold text-red-700">
-            {props.error}
-          </p>
-        ) : items.length === 0 ? (
-          <p className="mt-2 text-sm text-stone-600">Your basket is empty.</p>
-        ) : (
+        {/* Rendered only while open, so the page never holds two copies of the basket's words. */}
+        {open ? (
           <>
-            <ul className="mt-2 max-h-[50vh] divide-y divide-stone-200 overflow-y-auto">
-              {items.map((item) => (
-                <li key={item.cart_item_id} className="flex items-start justify-between gap-3 py-2 text-sm">
-                  <span className="min-w-0">
-                    <Link to={`/product/${item.slug}`} className="font-semibold hover:underline">
-                      {item.name}
-                    </Link>
-                    <span className="block text-stone-600">
-                      {item.quantity} × {formatPounds(item.unit_price)}
-                    </span>
-                  </span>
-                  <span className="shrink-0 font-semibold">{formatPounds(item.line_total)}</span>
-                </li>
-              ))}
-            </ul>
-            <dl className="mt-2 grid gap-1 border-t border-stone-200 pt-2 text-sm">
-              <div className="flex justify-between gap-3">
-                <dt>Subtotal (ex VAT)</dt>
-                <dd>{formatPounds(props.cart!.subtotal)}</dd>
-              </div>
-              <div className="flex justify-between gap-3 font-bold">
-                <dt>Total (inc VAT)</dt>
-                <dd>{formatPounds(props.cart!.total)}</dd>
-              </div>
-            </dl>
+            <p className="font-semibold">Your basket</p>
+            {props.error ? (
+              <p role="alert" className="mt-2 text-sm font-semibold text-red-700">
+                {props.error}
+              </p>
+            ) : items.length === 0 ? (
+              <p className="mt-2 text-sm text-stone-600">Your basket is empty.</p>
+            ) : (
+              <>
+                <ul className="mt-2 max-h-[50vh] divide-y divide-stone-200 overflow-y-auto">
+                  {items.map((item) => (
+                    <li key={item.cart_item_id} className="flex items-start justify-between gap-3 py-2 text-sm">
+                      <span className="min-w-0">
+                        <Link to={`/product/${item.slug}`} className="font-semibold hover:underline">
+                          {item.name}
+                        </Link>
+                        <span className="block text-stone-600">
+                          {item.quantity} × {formatPounds(item.unit_price)}
+                        </span>
+                      </span>
+                      <span className="shrink-0 font-semibold">{formatPounds(item.line_total)}</span>
+                    </li>
+                  ))}
+                </ul>
+                <dl className="mt-2 grid gap-1 border-t border-stone-200 pt-2 text-sm">
+                  <div className="flex justify-between gap-3">
+                    <dt>Subtotal (ex VAT)</dt>
+                    <dd>{formatPounds(props.cart!.subtotal)}</dd>
+                  </div>
+                  <div className="flex justify-between gap-3 font-bold">
+                    <dt>Total (inc VAT)</dt>
+                    <dd>{formatPounds(props.cart!.total)}</dd>
+                  </div>
+                </dl>
+              </>
+            )}
+            <div className="mt-3 grid grid-cols-2 gap-2">
+              <Link to="/basket" className="btn-secondary">
+                View basket
+              </Link>
+              {items.length ? (
+                <Link to="/checkout" className="btn-primary">
+                  Checkout
+                </Link>
+              ) : null}
+            </div>
           </>
-        )}
-        <div className="mt-3 grid grid-cols-2 gap-2">
-          <Link to="/basket" className="btn-secondary">
-            View basket
-          </Link>
-          {items.length ? (
-            <Link to="/checkout" className="btn-primary">
-              Checkout
-            </Link>
-          ) : null}
-        </div>
+        ) : null}
       </div>
     </div>
   );
