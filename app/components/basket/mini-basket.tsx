@@ -52,7 +52,7 @@ export function MiniBasket(props: { cart: Cart | null; error: string | null }) {
       <button
         ref={button}
         type="button"
-        className={countButtonClass}
+        className={`${countButtonClass} aria-expanded:bg-white/15`}
         aria-label={countLabel("Basket", count)}
         aria-expanded={open}
         aria-controls={panelId}

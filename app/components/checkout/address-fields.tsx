@@ -88,7 +88,7 @@ export function AddressFields({
                 void lookup();
               }
             }}
-            className="min-w-0 flex-1"
+            className="min-w-0 flex-1 basis-52"
             inputClassName="uppercase"
           />
           <datalist id={listId}>

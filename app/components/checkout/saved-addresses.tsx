@@ -37,6 +37,7 @@ export function SavedAddressPicker(props: { addresses: SavedAddress[]; use: "del
       </label>
       <select
         id={id}
+        aria-describedby={`${id}-hint`}
         className="min-h-11 w-full rounded-md border border-stone-400 bg-white px-3"
         value={chosen ? String(chosen.id) : ""}
         onChange={(e) => {
@@ -53,6 +54,9 @@ export function SavedAddressPicker(props: { addresses: SavedAddress[]; use: "del
         ))}
         <option value="">{chosen ? "Enter a different address" : "A different address (entered below)"}</option>
       </select>
+      <p id={`${id}-hint`} className="text-sm text-stone-600">
+        Choosing one fills in the address below, where you can still change it.
+      </p>
     </div>
   );
 }
