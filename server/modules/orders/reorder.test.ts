@@ -98,6 +98,18 @@ describe("reorder", () => {
     expect(again.message).toContain(`${few.name} (your basket already holds all we have)`);
   });
 
+  it("never passes the stock when reorders of one order race (the basket row is locked)", async () => {
+    const b = await customer("Rhys");
+    const item = await product(5);
+    const placed = await placeOrder(b, [{ id: item.id, quantity: 2 }]);
+    // 3 left: ten reorders of 2 at once fill the basket to 3, never more.
+    const answers = await Promise.all(Array.from({ length: 10 }, () => b.post(`/api/account/orders/${placed.order_id}/reorder`)));
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
+    const cart = (await b.get("/api/basket")).json().cart;
+    expect(cart.items).toHaveLength(1);
+    expect(cart.items[0].quantity).toBe(3);
+  });
+
   it("answers 404 for another user's order and an unknown one, 401 when signed out, and needs the CSRF token", async () => {
     const owner = await customer("Owen");
     const item = await product(10);
