@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { reorderIntoBasket } from "../../lib/basket.ts";
+import { useHydrated } from "../../lib/use-session.ts";
 
 /**
  * "Buy again": puts an order's lines into the basket at today's prices and
@@ -8,6 +9,8 @@ import { reorderIntoBasket } from "../../lib/basket.ts";
  */
 export function ReorderButton(props: { orderId: number }) {
   const [busy, setBusy] = useState(false);
+  // It works through the page's scripts: until they run, the button cannot be pressed in vain.
+  const hydrated = useHydrated();
   const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
 
   return (
@@ -16,7 +19,7 @@ export function ReorderButton(props: { orderId: number }) {
         <button
           type="button"
           className="btn-primary disabled:opacity-60"
-          disabled={busy}
+          disabled={busy || !hydrated}
           onClick={() => {
             setBusy(true);
             void reorderIntoBasket(props.orderId)
