@@ -96,7 +96,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(imageRoutes);
   await app.register(contentRoutes, { content: services.content, now: options.now });
   await app.register(wishlistRoutes, { wishlist: services.wishlist, prefix: "/api" });
-  await app.register(basketRoutes, { basket: services.basket, enabled: config.basketEnabled, secureCookies: config.isProduction, prefix: "/api" });
+  await app.register(basketRoutes, { basket: services.basket, reorder: services.reorder, enabled: config.basketEnabled, secureCookies: config.isProduction, prefix: "/api" });
   await app.register(checkoutRoutes, {
     checkout: services.checkout,
     basket: services.basket,

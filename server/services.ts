@@ -9,6 +9,7 @@ import { createCatalogService } from "./modules/catalog/service.ts";
 import { createCheckoutService } from "./modules/checkout/service.ts";
 import { createContentService } from "./modules/content/service.ts";
 import { createDeliveryService } from "./modules/delivery/service.ts";
+import { createReorderService } from "./modules/orders/reorder.ts";
 import { createOrderService } from "./modules/orders/service.ts";
 import { createPostcodeProvider } from "./modules/postcode/service.ts";
 import { createHireBasketService } from "./modules/hire/basket.ts";
@@ -24,7 +25,9 @@ export function createServices(db: Db, config: Config, log: MailLog) {
   const products = createProductService(db);
   const hire = createHireService(db);
   const delivery = createDeliveryService(db);
+  const basket = createBasketService(db);
   const shop = { appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail };
+  const orders = createOrderService(db, { mail, ...shop });
   return {
     catalog: createCatalogService(db),
     products,
@@ -33,11 +36,12 @@ export function createServices(db: Db, config: Config, log: MailLog) {
     mail,
     auth: createAuthService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     account: createAccountService(db),
-    basket: createBasketService(db),
+    basket,
     delivery,
     postcodes: createPostcodeProvider(db, config),
     checkout: createCheckoutService(db, { delivery, mail, secret: config.cookieSecret, ...shop }),
-    orders: createOrderService(db, { mail, ...shop }),
+    orders,
+    reorder: createReorderService({ orders, basket }),
     hire,
     hireBasket: createHireBasketService(db, hire),
     hireRequests: createHireRequestService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),

@@ -2,37 +2,19 @@ import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import type { RootData } from "../root.tsx";
 import { AccountMenu, accountLinks } from "./account-menu.tsx";
+import { MiniBasket } from "./basket/mini-basket.tsx";
+import { CountButton } from "./count-button.tsx";
 import { CompareLink } from "./compare/compare-link.tsx";
 import { SignOutButton } from "./sign-out-button.tsx";
 import { useBasket } from "../lib/basket.ts";
 import { useHireBasket } from "../lib/hire-basket.ts";
-import { BasketIcon, ChevronDownIcon, HireIcon, MenuIcon, SearchIcon, UserIcon } from "./icons.tsx";
+import { ChevronDownIcon, HireIcon, MenuIcon, SearchIcon, UserIcon } from "./icons.tsx";
 
 const sectionLinks = [
   { to: "/hire", label: "Hire" },
   { to: "/trade/dashboard", label: "Trade" },
   { to: "/kitchens-and-bathrooms", label: "Kitchens & Bathrooms" },
 ];
-
-function CountButton(props: { to: string; label: string; count: number; icon: React.ReactNode }) {
-  return (
-    <Link
-      to={props.to}
-      className="relative inline-flex min-h-11 min-w-11 items-center justify-center gap-1 rounded-md px-2 hover:bg-white/10"
-      aria-label={`${props.label}, ${props.count} ${props.count === 1 ? "item" : "items"}`}
-    >
-      {props.icon}
-      <span className="hidden text-sm font-medium lg:inline">{props.label}</span>
-      <span
-        className="absolute -right-0.5 -top-0.5 min-w-5 rounded-full bg-accent-400 px-1 text-center text-xs font-bold leading-5 text-stone-900 lg:static"
-        aria-hidden="true"
-        data-testid={`${props.to.slice(1)}-count`}
-      >
-        {props.count}
-      </span>
-    </Link>
-  );
-}
 
 function SearchBox({ id, placeholder }: { id: string; placeholder: string }) {
   return (
@@ -64,8 +46,8 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
   const location = useLocation();
   // Filled in the browser from GET /api/hire-basket: the server's HTML shows 0.
   const hireCount = useHireBasket(Boolean(data?.config.hireBasketEnabled), data ? (data.user?.id ?? null) : undefined).cart?.itemCount ?? 0;
-  // Likewise from GET /api/basket, fetched again on sign-in and sign-out.
-  const basketCount = useBasket(Boolean(data?.config.basketEnabled), data ? (data.user?.id ?? null) : undefined).cart?.itemCount ?? 0;
+  // Likewise from GET /api/basket, fetched again on sign-in and sign-out; the mini-basket lists it.
+  const basket = useBasket(Boolean(data?.config.basketEnabled), data ? (data.user?.id ?? null) : undefined);
 
   // The mobile menu closes after a navigation and on Escape.
   useEffect(() => {
@@ -93,7 +75,7 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
             </Link>
           )}
           {data?.config.hireBasketEnabled ? <CountButton to="/hire-basket" label="Hire basket" count={hireCount} icon={<HireIcon />} /> : null}
-          {data?.config.basketEnabled ? <CountButton to="/basket" label="Basket" count={basketCount} icon={<BasketIcon />} /> : null}
+          {data?.config.basketEnabled ? <MiniBasket cart={basket.cart} error={basket.error} /> : null}
         </nav>
       </div>
       <div className="container-page pb-3 md:hidden">

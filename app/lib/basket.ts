@@ -75,3 +75,28 @@ export async function addToBasket(productId: number, quantity = 1): Promise<stri
     return BASKET_MESSAGES.add;
   }
 }
+
+/** What "Buy again" did, line by line (beside the basket envelope). */
+export interface ReorderReport {
+  added: { product_id: number; name: string; quantity: number }[];
+  capped: { product_id: number; name: string; quantity: number; requested: number; stock: number }[];
+  skipped: { product_id: number | null; name: string; requested: number; reason: string }[];
+}
+
+/**
+ * Buy again: the order's lines go into the basket at today's prices. Resolves
+ * to the server's message saying what was added, capped and skipped.
+ */
+export async function reorderIntoBasket(orderId: number): Promise<{ ok: boolean; message: string; report: ReorderReport | null }> {
+  try {
+    const answer = await browserApi().post<BasketAnswer & { reorder?: ReorderReport }>(`/api/account/orders/${orderId}/reorder`);
+    setCart(answer.cart);
+    const report = answer.reorder ?? null;
+    return { ok: Boolean(report && (report.added.length || report.capped.length)), message: answer.message, report };
+  } catch (error) {
+    const cart = basketStore.cartFromError(error);
+    if (cart) setCart(cart);
+    const message = error instanceof ApiError && error.status < 500 && error.status !== 419 && error.message ? error.message : BASKET_MESSAGES.add;
+    return { ok: false, message, report: null };
+  }
+}

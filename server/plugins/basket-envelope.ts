@@ -39,9 +39,11 @@ export function basketEnvelope<C>(
     return reply.code(422).send({ success: false, message: summarise(errors), errors, cart: await current(readingOwner(request)) });
   });
 
-  return async function answer(reply: FastifyReply, owner: BasketOwner | null, message: string, work: () => Promise<C>) {
+  /** `message` may be worked out after the work succeeds (e.g. a reorder's line-by-line report). */
+  return async function answer(reply: FastifyReply, owner: BasketOwner | null, message: string | (() => string), work: () => Promise<C>) {
     try {
-      return { success: true, message, errors: {}, cart: await work() };
+      const cart = await work();
+      return { success: true, message: typeof message === "function" ? message() : message, errors: {}, cart };
     } catch (error) {
       if (!(error instanceof ValidationError) && !(error instanceof HttpError)) throw error;
       const errors = error instanceof ValidationError ? error.errors : {};

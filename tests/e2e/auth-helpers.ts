@@ -23,7 +23,7 @@ export function newUser(firstname = "Ada"): TestUser {
 }
 
 /** A cookie-authenticated write needs the request-forgery token, as the browser client sends it. */
-async function csrfHeaders(request: APIRequestContext): Promise<Record<string, string>> {
+export async function csrfHeaders(request: APIRequestContext): Promise<Record<string, string>> {
   await request.get("/sanctum/csrf-cookie");
   const { cookies } = await request.storageState();
   const token = cookies.find((c) => c.name === "XSRF-TOKEN")?.value;

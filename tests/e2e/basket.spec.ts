@@ -119,3 +119,56 @@ test("a failed fetch shows the section 8 message and a way to try again", async 
   await page.getByRole("button", { name: "Try again" }).click();
   await expect(page.getByText("Your basket is empty.")).toBeVisible();
 });
+
+test.describe("the mini-basket", () => {
+  test("the header's count opens the lines and totals; Escape closes it and gives focus back", async ({ page }) => {
+    const [first] = await twoProducts(page.request);
+    await addByApi(page, first, 2);
+    await openPage(page, "/");
+    const toggle = page.getByRole("banner").getByRole("button", { name: "Basket, 2 items" });
+    const panel = page.getByTestId("mini-basket");
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await expect(panel).toBeHidden();
+
+    await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    await expect(panel).toBeVisible();
+    await expect(panel).toBeFocused();
+    await expect(panel.getByRole("link", { name: first.name })).toHaveAttribute("href", `/product/${first.slug}`);
+    await expect(panel).toContainText("2 ×");
+    await expect(panel).toContainText("Subtotal (ex VAT)");
+    await expect(panel.getByRole("link", { name: "View basket" })).toHaveAttribute("href", "/basket");
+    await expect(panel.getByRole("link", { name: "Checkout" })).toHaveAttribute("href", "/checkout");
+
+    await page.keyboard.press("Escape");
+    await expect(panel).toBeHidden();
+    await expect(toggle).toBeFocused();
+
+    // A click elsewhere closes it too; a link in it navigates and closes it.
+    await toggle.click();
+    await page.getByRole("heading", { level: 1 }).click();
+    await expect(panel).toBeHidden();
+    await toggle.click();
+    await panel.getByRole("link", { name: "View basket" }).click();
+    await expect(page).toHaveURL("/basket");
+    await expect(panel).toBeHidden();
+  });
+
+  test.describe("on a phone", () => {
+    test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
+
+    test("opens by touch and fits the screen", async ({ page }) => {
+      const [first] = await twoProducts(page.request);
+      await addByApi(page, first, 1);
+      await openPage(page, "/");
+      await page.getByRole("banner").getByRole("button", { name: "Basket, 1 item" }).tap();
+      const panel = page.getByTestId("mini-basket");
+      await expect(panel.getByRole("link", { name: first.name })).toBeVisible();
+      const box = (await panel.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(375);
+      await panel.getByRole("link", { name: "Checkout" }).tap();
+      await expect(page).toHaveURL("/checkout");
+    });
+  });
+});

@@ -1,7 +1,7 @@
 // Guest checkout in the browser: an address found by postcode, a delivery method
 // priced for it, payment, a purchase-order reference, then the thank-you page.
 import type { APIRequestContext, Page } from "@playwright/test";
-import { newUser, openPage, registerByApi } from "./auth-helpers.ts";
+import { addAddressByApi, newUser, openPage, registerByApi } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 async function csrf(request: APIRequestContext): Promise<Record<string, string>> {
@@ -83,4 +83,126 @@ test("signed in: the order appears in the order history and opens with its lines
   await expect(page.getByRole("link", { name: product.name })).toBeVisible();
   await expect(page.getByTestId("order-totals")).toContainText("VAT");
   await expect(page.getByText("12 Mill Lane").first()).toBeVisible();
+});
+
+test("postcode suggestions come once typing pauses, and a picked address fills the form", async ({ page }) => {
+  await addSomething(page);
+  await openPage(page, "/checkout");
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().endsWith("/api/checkout/postcode-suggestions")) asked.push((r.postDataJSON() as { query: string }).query);
+  });
+  const find = page.getByLabel("Find your address by postcode");
+  // Typed quickly: one request for what was typed when the typing paused, not one a key.
+  await find.pressSequentially("LS1 1", { delay: 40 });
+  const suggestions = page.locator(`datalist#${(await find.getAttribute("list"))!.replace(/:/g, "\\:")} option`);
+  await expect(suggestions.first()).toBeAttached();
+  // (Under a heavy load a pause may come mid-word; never one request a key.)
+  expect(asked.at(-1)).toBe("LS1 1");
+  expect(asked.length).toBeLessThan(4);
+  const first = (await suggestions.first().getAttribute("value"))!;
+  expect(first).toMatch(/^LS1 1[A-Z]{2}$/);
+
+  // Picking a suggestion and then an address fills the fields, which stay editable.
+  await find.fill(first);
+  await page.getByRole("button", { name: "Find address" }).click();
+  const choose = page.getByLabel("Choose your address");
+  await choose.selectOption({ index: 1 });
+  await expect(page.getByLabel("Address line 1")).not.toHaveValue("");
+  await expect(page.getByLabel("Town or city")).toHaveValue("Leeds");
+  await expect(page.getByLabel("Postcode", { exact: true })).toHaveValue(first);
+  await page.getByLabel("Address line 1").fill("Unit 4, Canal Yard");
+  await expect(page.getByLabel("Address line 1")).toHaveValue("Unit 4, Canal Yard");
+});
+
+test.describe("a price change", () => {
+  // The browser logs the 409 this test asks for.
+  test.use({ allowedConsoleErrors: [/status of 409/] });
+
+  test("prices that changed since the basket was shown: the server's new totals to confirm, then the order", async ({ page }) => {
+    test.slow();
+    await addSomething(page);
+    await openPage(page, "/checkout");
+    await page.getByLabel("Email address").fill("changed-prices@example.com");
+    await page.getByLabel("Address line 1").fill("9 Foundry Walk");
+    await page.getByLabel("Town or city").fill("Leeds");
+    await page.getByLabel("Postcode", { exact: true }).fill("LS1 1AA");
+    await page.getByRole("radio", { name: /Click & collect/ }).check();
+    await page.getByRole("radio", { name: /Bank transfer/ }).check();
+    const shown = (await page.getByTestId("checkout-totals").locator("div", { hasText: /^Total/ }).locator("dd").textContent())!;
+
+    // The page sends the total it showed; here it is one the server no longer agrees with,
+    // as when a price changes after the basket was loaded. The server's 409 is real.
+    let first = true;
+    await page.route("**/api/checkout", async (route) => {
+      if (route.request().method() !== "POST" || !first) return route.fallback();
+      first = false;
+      const body = route.request().postDataJSON() as { expected_total: number };
+      await route.continue({ postData: JSON.stringify({ ...body, expected_total: body.expected_total - 1 }) });
+    });
+    await page.getByRole("button", { name: "Place order" }).click();
+    const changed = page.getByTestId("changed-totals");
+    await expect(changed).toBeVisible();
+    await expect(changed).toContainText(shown);
+    await expect(page.getByRole("alert")).toBeFocused();
+    await expect(page).toHaveURL("/checkout");
+
+    await changed.getByRole("button", { name: `Confirm and place order for ${shown}` }).click();
+    await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
+    await expect(page.getByText(shown).first()).toBeVisible();
+  });
+});
+
+test("signed in: the default saved address fills the form, another can be chosen, and it stays editable", async ({ page }) => {
+  test.slow();
+  await registerByApi(page.request, newUser("Sami"));
+  await addAddressByApi(page.request, { firstname: "Sami", lastname: "Builder", line1: "7 Wharf Street", town: "Leeds", postcode: "LS1 1AA", phone: "0113 496 0101" });
+  await addAddressByApi(page.request, { firstname: "Sami", lastname: "Builder", company: "Builder & Sons", line1: "2 Dock Road", town: "Manchester", postcode: "M1 1AA", is_default_delivery: true });
+  await addSomething(page);
+  await openPage(page, "/checkout");
+
+  const saved = page.getByLabel("Your saved addresses");
+  // The default delivery address comes first and is already in the fields.
+  await expect(saved.locator("option").first()).toHaveText(/Builder & Sons: 2 Dock Road, Manchester, M1 1AA \(default\)/);
+  await expect(page.getByLabel("Address line 1")).toHaveValue("Builder & Sons");
+  await expect(page.getByLabel("Address line 2")).toHaveValue("2 Dock Road");
+  await expect(page.getByLabel("Postcode", { exact: true })).toHaveValue("M1 1AA");
+  await expect(page.getByRole("radio", { name: /Standard delivery/ })).toBeVisible();
+
+  await saved.selectOption({ label: "Sami Builder: 7 Wharf Street, Leeds, LS1 1AA" });
+  await expect(page.getByLabel("Address line 1")).toHaveValue("7 Wharf Street");
+  await expect(page.getByLabel("Town or city")).toHaveValue("Leeds");
+  // Edited by hand it is no longer the saved one, and the postcode lookup is still there.
+  await page.getByLabel("Address line 2").fill("Gate B");
+  await expect(saved).toHaveValue("");
+  await expect(page.getByLabel("Find your address by postcode")).toBeVisible();
+
+  // Billing: a saved address too when it differs.
+  await page.getByLabel("Same as the delivery address").uncheck();
+  await expect(page.getByLabel("Your saved addresses").nth(1)).toBeVisible();
+
+  await page.getByRole("radio", { name: /Click & collect/ }).check();
+  await page.getByRole("radio", { name: /Bank transfer/ }).check();
+  await page.getByRole("button", { name: "Place order" }).click();
+  await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
+  await expect(page.getByText("Gate B").first()).toBeVisible();
+});
+
+test("signed in with no saved address: the new one can be kept in the address book", async ({ page }) => {
+  test.slow();
+  await registerByApi(page.request, newUser("Nia"));
+  await addSomething(page);
+  await openPage(page, "/checkout");
+  await expect(page.getByLabel("Your saved addresses")).toHaveCount(0);
+  await page.getByLabel("Address line 1").fill("3 Kiln Lane");
+  await page.getByLabel("Town or city").fill("Leeds");
+  await page.getByLabel("Postcode", { exact: true }).fill("LS6 2AA");
+  await page.getByLabel("Postcode", { exact: true }).blur();
+  await page.getByLabel("Save this address to my address book").check();
+  await page.getByRole("radio", { name: /Standard delivery/ }).check();
+  await page.getByRole("radio", { name: /Bank transfer/ }).check();
+  await page.getByRole("button", { name: "Place order" }).click();
+  await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
+  const book = (await (await page.request.get("/api/account/addresses")).json()) as { data: { line1: string; postcode: string; is_default_delivery: boolean }[] };
+  expect(book.data).toEqual([expect.objectContaining({ line1: "3 Kiln Lane", postcode: "LS6 2AA", is_default_delivery: true })]);
 });

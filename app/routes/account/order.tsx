@@ -1,4 +1,5 @@
 import { appContext } from "#app-context";
+import { ReorderButton } from "../../components/basket/reorder-button.tsx";
 import { OrderDetails } from "../../components/checkout/order-details.tsx";
 import { Breadcrumbs, PageHeading } from "../../components/page.tsx";
 import type { OrderView } from "../../lib/basket-checkout.ts";
@@ -14,15 +15,20 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   // Only the user's own orders: another's is not found.
   const order = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await app.services.orders.forUser(app.user!.id, id) : null;
   if (!order) notFound();
-  return { order: order as OrderView };
+  return { order: order as OrderView, canReorder: app.config.basketEnabled };
 }
 
 export default function Order({ loaderData }: Route.ComponentProps) {
-  const { order } = loaderData;
+  const { order, canReorder } = loaderData;
   return (
     <>
       <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: "Your account", to: "/account" }, { label: "Orders", to: "/account/orders/history" }, { label: order.number }]} />
       <PageHeading title={`Order ${order.number}`} intro={order.status_label} />
+      {canReorder ? (
+        <div className="mb-6">
+          <ReorderButton orderId={order.id} />
+        </div>
+      ) : null}
       <OrderDetails order={order} />
     </>
   );

@@ -2,40 +2,53 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useRouteLoaderData } from "react-router";
 import { appContext } from "#app-context";
 import { AddressFields } from "../../components/checkout/address-fields.tsx";
-import { Field, FormAlert } from "../../components/form.tsx";
+import { SavedAddressPicker, checkoutAddress, matchingSaved, savedInOrder } from "../../components/checkout/saved-addresses.tsx";
+import { Checkbox, Field, FormAlert } from "../../components/form.tsx";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
 import { ApiError, fieldMessage } from "../../lib/api-client.ts";
 import { refreshBasket, useBasket } from "../../lib/basket.ts";
 import { type Address, type ChangedTotals, type DeliveryOptions, EMPTY_ADDRESS, type PlacedOrder, newIdempotencyKey } from "../../lib/basket-checkout.ts";
 import { browserApi } from "../../lib/browser-api.ts";
 import { formatPounds } from "../../lib/money.ts";
+import type { Address as SavedAddress } from "../../lib/account.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { notFound } from "../../lib/not-found.ts";
 import type { RootData } from "../../root.tsx";
 import type { Route } from "./+types/index";
 
-export function loader({ context }: Route.LoaderArgs) {
-  if (!context.get(appContext).config.basketEnabled) notFound();
-  // The basket and the delivery prices are fetched in the browser.
-  return null;
+export async function loader({ context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  if (!app.config.basketEnabled) notFound();
+  // The basket and the delivery prices are fetched in the browser. A signed-in
+  // customer's address book comes with the page (never cached); a guest's page carries nothing.
+  const addresses: SavedAddress[] = app.user ? await app.services.account.listAddresses(app.user.id) : [];
+  return { addresses };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Checkout");
 
 const FAILED = "Failed to place your order. Please try again.";
 
-export default function Checkout() {
+/** The saved address to start from: the default for this use, else the first. */
+function startingAddress(addresses: SavedAddress[], use: "delivery" | "billing"): Address {
+  const first = savedInOrder(addresses, use)[0];
+  return first ? checkoutAddress(first) : EMPTY_ADDRESS;
+}
+
+export default function Checkout(props: Route.ComponentProps) {
+  const addresses = props.loaderData.addresses;
   const root = useRouteLoaderData<RootData>("root");
   const user = root?.user;
   const navigate = useNavigate();
   const { cart, error: fetchError } = useBasket(true);
   const key = useRef<string | null>(null);
   const [email, setEmail] = useState(user?.email ?? "");
-  const [phone, setPhone] = useState("");
-  const [delivery, setDelivery] = useState<Address>(EMPTY_ADDRESS);
+  const [phone, setPhone] = useState(() => savedInOrder(addresses, "delivery")[0]?.phone ?? "");
+  const [delivery, setDelivery] = useState<Address>(() => startingAddress(addresses, "delivery"));
   const [billingSame, setBillingSame] = useState(true);
-  const [billing, setBilling] = useState<Address>(EMPTY_ADDRESS);
-  const [postcode, setPostcode] = useState("");
+  const [billing, setBilling] = useState<Address>(() => startingAddress(addresses, "billing"));
+  const [postcode, setPostcode] = useState(() => startingAddress(addresses, "delivery").postcode);
+  const [saveAddress, setSaveAddress] = useState(false);
   const [options, setOptions] = useState<DeliveryOptions | null>(null);
   const [optionsError, setOptionsError] = useState<string | undefined>();
   const [method, setMethod] = useState("");
@@ -115,6 +128,22 @@ export default function Checkout() {
     try {
       const placed = await browserApi().post<PlacedOrder>("/api/checkout", body, { headers: { "Idempotency-Key": key.current } });
       void refreshBasket();
+      if (user && saveAddress && !matchingSaved(addresses, delivery)) {
+        // The order stands whatever happens here: a refused address is simply not kept.
+        await browserApi()
+          .post("/api/account/addresses", {
+            firstname: user.firstname,
+            lastname: user.lastname,
+            line1: delivery.line_1,
+            line2: [delivery.line_2, delivery.line_3].filter(Boolean).join(", "),
+            town: delivery.town,
+            county: delivery.county,
+            postcode: delivery.postcode,
+            phone,
+            is_default_delivery: addresses.length === 0,
+          })
+          .catch(() => undefined);
+      }
       await navigate(placed.redirect);
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
@@ -182,7 +211,23 @@ export default function Checkout() {
 
           <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
             <legend className="px-1 text-lg font-semibold">Delivery address</legend>
+            {addresses.length ? (
+              <SavedAddressPicker
+                addresses={addresses}
+                use="delivery"
+                value={delivery}
+                onChoose={(a) => {
+                  setDelivery(checkoutAddress(a));
+                  setPostcode(a.postcode);
+                  if (!phone && a.phone) setPhone(a.phone);
+                }}
+                onNew={() => setDelivery(EMPTY_ADDRESS)}
+              />
+            ) : null}
             <AddressFields prefix="delivery" value={delivery} onChange={setDelivery} errors={(f) => err(f)} onPostcodeSettled={(p) => setPostcode(p.trim().toUpperCase())} />
+            {user && !matchingSaved(addresses, delivery) ? (
+              <Checkbox label="Save this address to my address book" name="save_address" checked={saveAddress} onChange={(e) => setSaveAddress(e.target.checked)} />
+            ) : null}
           </fieldset>
 
           <fieldset className="grid gap-3 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
@@ -215,6 +260,9 @@ export default function Checkout() {
               <input type="checkbox" checked={billingSame} onChange={(e) => setBillingSame(e.target.checked)} className="size-5 accent-brand-700" />
               <span>Same as the delivery address</span>
             </label>
+            {!billingSame && addresses.length ? (
+              <SavedAddressPicker addresses={addresses} use="billing" value={billing} onChoose={(a) => setBilling(checkoutAddress(a))} onNew={() => setBilling(EMPTY_ADDRESS)} />
+            ) : null}
             {!billingSame ? <AddressFields prefix="billing" value={billing} onChange={setBilling} errors={(f) => err(`billing.${f}`)} /> : null}
           </fieldset>
 

@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { basketEnvelope, readingOwner, writingOwner } from "../../plugins/basket-envelope.ts";
-import { type BasketService, MAX_QUANTITY, emptyBasket } from "./service.ts";
+import { HttpError } from "../../http-errors.ts";
+import type { ReorderService } from "../orders/reorder.ts";
+import { type BasketService, type LinesOutcome, MAX_QUANTITY, emptyBasket } from "./service.ts";
 
 const quantity = z.coerce
   .number({ error: "Enter a quantity." })
@@ -11,7 +13,7 @@ const quantity = z.coerce
   .max(MAX_QUANTITY, `The quantity must be at most ${MAX_QUANTITY}.`);
 const id = z.coerce.number({ error: "Invalid product ID." }).int("Invalid product ID.").positive("Invalid product ID.").max(2_147_483_647, "Invalid product ID.");
 
-export async function basketRoutes(app: FastifyInstance, options: { basket: BasketService; enabled: boolean; secureCookies: boolean }): Promise<void> {
+export async function basketRoutes(app: FastifyInstance, options: { basket: BasketService; reorder: ReorderService; enabled: boolean; secureCookies: boolean }): Promise<void> {
   const { basket } = options;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["basket"];
@@ -50,4 +52,27 @@ export async function basketRoutes(app: FastifyInstance, options: { basket: Bask
     const owner = writing(request, reply);
     return answer(reply, owner, "Your basket is empty.", () => basket.clear(owner));
   });
+
+  // Lives with the basket: it answers the basket's envelope and is gone when the basket is switched off.
+  r.post(
+    "/account/orders/:order_id/reorder",
+    {
+      schema: {
+        tags: ["orders"],
+        summary: "Buy again: adds one of your orders' lines to your basket at today's prices, capped at the stock; another's order answers 404",
+        params: z.object({ order_id: z.coerce.number({ error: "Invalid order ID." }).int("Invalid order ID.").positive("Invalid order ID.").max(2_147_483_647, "Invalid order ID.") }),
+      },
+    },
+    async (request, reply) => {
+      if (!request.user) throw new HttpError(401, "Unauthenticated.");
+      const userId = request.user.id;
+      const done: { outcome?: LinesOutcome; message?: string } = {};
+      const body = await answer(reply, { userId }, () => done.message ?? "", async () => {
+        Object.assign(done, await options.reorder.reorder(userId, request.params.order_id));
+        return basket.cart({ userId });
+      });
+      // The line-by-line report beside the envelope, so a page can show what was capped or skipped.
+      return done.outcome ? { ...body, reorder: done.outcome } : body;
+    },
+  );
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import type { BasketOwner } from "../../plugins/guest.ts";
@@ -37,6 +37,16 @@ export interface Basket {
   /** What is paid (before delivery). */
   total: number;
   itemCount: number;
+}
+
+/** What a batch of lines (e.g. a reorder) did to the basket, line by line. */
+export interface LinesOutcome {
+  /** Added in full. */
+  added: { product_id: number; name: string; quantity: number }[];
+  /** Added, but fewer than asked: capped at the stock (less what the basket already held). */
+  capped: { product_id: number; name: string; quantity: number; requested: number; stock: number }[];
+  /** Not added: the product is gone, out of stock, or the basket already holds all there is. */
+  skipped: { product_id: number | null; name: string; requested: number; reason: "unavailable" | "out_of_stock" | "basket_full" }[];
 }
 
 export const emptyBasket: Basket = { items: [], subtotal: 0, taxes: 0, total: 0, itemCount: 0 };
@@ -177,6 +187,52 @@ export function createBasketService(db: Db) {
       const id = await basketId(owner);
       if (id) await db.delete(basketItems).where(eq(basketItems.basketId, id));
       return cart(owner);
+    },
+
+    /**
+     * Adds many lines at today's prices, each capped at the stock (less what the
+     * basket already holds), skipping products that are gone or out of stock.
+     * One transaction, so a reorder is added whole or not at all.
+     */
+    async addLines(owner: BasketOwner, lines: { productId: number | null; name: string; quantity: number }[]): Promise<LinesOutcome> {
+      const outcome: LinesOutcome = { added: [], capped: [], skipped: [] };
+      const ids = [...new Set(lines.map((l) => l.productId).filter((id): id is number => id !== null))];
+      const id = await ensureBasket(owner);
+      await db.transaction(async (t) => {
+        // PGlite runs one query at a time: only the transaction's handle inside it.
+        const tx = t as unknown as Db;
+        // The basket row is locked so that two reorders at once cannot both fill the same stock.
+        await tx.select({ id: baskets.id }).from(baskets).where(eq(baskets.id, id)).for("update");
+        const found = ids.length ? await tx.select({ id: products.id, name: products.name, stock: products.stock }).from(products).where(inArray(products.id, ids)) : [];
+        const held = ids.length ? await tx.select().from(basketItems).where(and(eq(basketItems.basketId, id), inArray(basketItems.productId, ids))) : [];
+        const inBasket = new Map(held.map((h) => [h.productId, h.quantity]));
+        for (const line of lines) {
+          const product = found.find((p) => p.id === line.productId);
+          if (!product) {
+            outcome.skipped.push({ product_id: line.productId, name: line.name, requested: line.quantity, reason: "unavailable" });
+            continue;
+          }
+          if (product.stock <= 0) {
+            outcome.skipped.push({ product_id: product.id, name: product.name, requested: line.quantity, reason: "out_of_stock" });
+            continue;
+          }
+          const have = inBasket.get(product.id) ?? 0;
+          const quantity = Math.min(line.quantity, Math.min(product.stock, MAX_QUANTITY) - have);
+          if (quantity <= 0) {
+            outcome.skipped.push({ product_id: product.id, name: product.name, requested: line.quantity, reason: "basket_full" });
+            continue;
+          }
+          await tx
+            .insert(basketItems)
+            .values({ basketId: id, productId: product.id, quantity })
+            .onConflictDoUpdate({ target: [basketItems.basketId, basketItems.productId], set: { quantity: sql`${basketItems.quantity} + ${quantity}` } });
+          inBasket.set(product.id, have + quantity);
+          if (quantity < line.quantity) outcome.capped.push({ product_id: product.id, name: product.name, quantity, requested: line.quantity, stock: product.stock });
+          else outcome.added.push({ product_id: product.id, name: product.name, quantity });
+        }
+        await tx.update(baskets).set({ updatedAt: sql`now()` }).where(eq(baskets.id, id));
+      });
+      return outcome;
     },
 
     /** A guest who signs in keeps their basket: quantities are added, capped at stock. */

@@ -102,6 +102,18 @@ export function createOrderService(db: Db, options: { mail: Outbox; appName: str
       return detail(and(eq(orders.id, orderId), eq(orders.userId, userId)) as ReturnType<typeof eq>);
     },
 
+    /** The lines of one of this user's orders, for a reorder; null when the order is not theirs. */
+    async linesForUser(userId: number, orderId: number) {
+      const [order] = await db.select({ id: orders.id, number: orders.number }).from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId))).limit(1);
+      if (!order) return null;
+      const lines = await db
+        .select({ productId: orderLines.productId, name: orderLines.name, quantity: orderLines.quantity })
+        .from(orderLines)
+        .where(eq(orderLines.orderId, order.id))
+        .orderBy(asc(orderLines.id));
+      return { number: order.number, lines };
+    },
+
     byNumber: (number: string) => detail(eq(orders.number, number)),
 
     /** Staff move an order on; each move is recorded and, where it matters, emailed. */

@@ -1,0 +1,53 @@
+import { useState } from "react";
+import { Link } from "react-router";
+import { reorderIntoBasket } from "../../lib/basket.ts";
+import { useHydrated } from "../../lib/use-session.ts";
+
+/**
+ * "Buy again": puts an order's lines into the basket at today's prices and
+ * says exactly what was added, capped at the stock or skipped.
+ */
+export function ReorderButton(props: { orderId: number }) {
+  const [busy, setBusy] = useState(false);
+  // It works through the page's scripts: until they run, the button cannot be pressed in vain.
+  const hydrated = useHydrated();
+  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+
+  return (
+    <div className="grid gap-3" data-testid="reorder">
+      <div>
+        <button
+          type="button"
+          className="btn-primary disabled:opacity-60"
+          disabled={busy || !hydrated}
+          onClick={() => {
+            setBusy(true);
+            void reorderIntoBasket(props.orderId)
+              .then(setResult)
+              .finally(() => setBusy(false));
+          }}
+        >
+          {busy ? "Adding to your basket…" : "Buy again"}
+        </button>
+      </div>
+      {/* A live region that is always there, so the outcome is read out when it arrives. */}
+      <div role="status" aria-live="polite">
+        {result ? (
+          <div className={`rounded-md border-l-4 px-4 py-3 ${result.ok ? "border-green-700 bg-green-50 text-green-900" : "border-amber-600 bg-amber-50 text-stone-900"}`}>
+            <p className="font-semibold">{result.message}</p>
+            {result.ok ? (
+              <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+                <Link to="/basket" className="link">
+                  View your basket
+                </Link>
+                <Link to="/checkout" className="link">
+                  Go to checkout
+                </Link>
+              </p>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}
