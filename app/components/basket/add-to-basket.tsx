@@ -1,0 +1,64 @@
+import { useState } from "react";
+import { Link } from "react-router";
+import { addToBasket } from "../../lib/basket.ts";
+import { FormAlert, QuantityField, SubmitButton } from "../form.tsx";
+
+/** The most a basket line may hold (issue 5). */
+export const MAX_QUANTITY = 999;
+
+const BUTTON = "btn-primary min-w-40 flex-1 sm:flex-none";
+
+type Outcome = { ok: true; quantity: number } | { ok: false; message: string };
+
+/**
+ * Quantity and "Add to basket" for a product page. The quantity goes from 1 to
+ * 999 and never past the stock; out of stock, both are disabled. The outcome is
+ * read out: a success message with a way to the basket, or the section 8
+ * message (or the server's stock message) when the basket refuses.
+ */
+export function AddToBasket({ product }: { product: { id: number; name: string; stock: number; in_stock: boolean } }) {
+  const [quantity, setQuantity] = useState("1");
+  const [sending, setSending] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const max = Math.max(1, Math.min(MAX_QUANTITY, product.stock));
+  const soldOut = !product.in_stock || product.stock < 1;
+
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const wanted = Number(quantity);
+    setSending(true);
+    setOutcome(null);
+    const problem = await addToBasket(product.id, wanted);
+    setSending(false);
+    setOutcome(problem ? { ok: false, message: problem } : { ok: true, quantity: wanted });
+  }
+
+  return (
+    <form onSubmit={(event) => void submit(event)} aria-label={`Add ${product.name} to basket`} className="grid gap-3" data-testid="add-to-basket">
+      <div className="flex flex-wrap items-end gap-3">
+        <QuantityField max={max} value={quantity} onChange={(event) => setQuantity(event.target.value)} disabled={soldOut} className="w-24" />
+        {soldOut ? (
+          <button type="button" disabled className={`${BUTTON} cursor-not-allowed opacity-60`}>
+            Out of stock
+          </button>
+        ) : (
+          <SubmitButton busy={sending} busyLabel="Adding…" className={BUTTON}>
+            Add to basket
+          </SubmitButton>
+        )}
+      </div>
+      <FormAlert message={outcome && !outcome.ok ? outcome.message : undefined} />
+      {/* Always in the page, so the success is announced when it appears. */}
+      <div role="status" aria-live="polite">
+        {outcome?.ok ? (
+          <p className="rounded-md border-l-4 border-green-700 bg-green-50 px-4 py-3 font-semibold text-green-900">
+            Added {outcome.quantity} × {product.name} to your basket.{" "}
+            <Link to="/basket" className="link whitespace-nowrap">
+              View basket
+            </Link>
+          </p>
+        ) : null}
+      </div>
+    </form>
+  );
+}
