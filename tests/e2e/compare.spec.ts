@@ -93,9 +93,13 @@ test("the product page adds to compare and takes it off again; the listing knows
   await expect(actions.getByRole("button", { name: `Remove ${product!.name} from compare`, exact: true })).toBeVisible();
 
   // Back on the listing, its card says it is being compared.
-  await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link").last().click();
-  await expect(page.getByRole("main").getByRole("button", { name: `Remove ${product!.name} from compare`, exact: true })).toBeVisible();
+  const category = page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link").last();
+  const categoryPath = (await category.getAttribute("href"))!;
+  await category.click();
+  await expect(page).toHaveURL(categoryPath);
+  await expect(page.getByRole("main").getByTestId("product-card").getByRole("button", { name: `Remove ${product!.name} from compare`, exact: true })).toBeVisible();
   await page.goBack();
+  await expect(page).toHaveURL(`/product/${product!.slug}`);
   await actions.getByRole("button", { name: `Remove ${product!.name} from compare`, exact: true }).click();
   await expect(messages(page)).toHaveText("Removed from compare.");
   await expect(headerLink(page)).toHaveCount(0);

@@ -65,6 +65,7 @@ test("browse → add → change quantity → remove (a refusal restored) → gue
   await addFromListing(page, first, 1);
   await expect(basketCount).toHaveText("1");
   await page.goBack();
+  await expect(page).toHaveURL(`/category/${CATEGORY}`);
   await addFromListing(page, second, 2);
   await expect(basketCount).toHaveText("3");
 

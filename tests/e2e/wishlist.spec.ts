@@ -60,6 +60,7 @@ test.describe("signed in", () => {
 
     // Back on the listing the card's heart is pressed; coming back later, the saved hearts are fetched again.
     await page.goBack();
+    await expect(page).toHaveURL(CATEGORY);
     const listed = page.getByRole("main").getByRole("button", { name: `Save ${name} to your wishlist`, exact: true });
     await expect(listed).toHaveAttribute("aria-pressed", "true");
     await page.reload();
