@@ -6,7 +6,7 @@ import { FormAlert, QuantityField, SubmitButton } from "../form.tsx";
 /** The most a basket line may hold (issue 5). */
 export const MAX_QUANTITY = 999;
 
-const BUTTON = "btn-primary min-w-40 flex-1 sm:flex-none";
+const BUTTON_SIZE = "min-w-40 flex-1 sm:flex-none";
 
 type Outcome = { ok: true; quantity: number } | { ok: false; message: string };
 
@@ -38,11 +38,11 @@ export function AddToBasket({ product }: { product: { id: number; name: string; 
       <div className="flex flex-wrap items-end gap-3">
         <QuantityField max={max} value={quantity} onChange={(event) => setQuantity(event.target.value)} disabled={soldOut} className="w-24" />
         {soldOut ? (
-          <button type="button" disabled className={`${BUTTON} cursor-not-allowed opacity-60`}>
+          <button type="button" disabled className={`${BUTTON_SIZE} btn cursor-not-allowed bg-stone-200 text-stone-700`}>
             Out of stock
           </button>
         ) : (
-          <SubmitButton busy={sending} busyLabel="Adding…" className={BUTTON}>
+          <SubmitButton busy={sending} busyLabel="Adding…" className={`btn-primary ${BUTTON_SIZE}`}>
             Add to basket
           </SubmitButton>
         )}
