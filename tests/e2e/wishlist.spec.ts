@@ -1,6 +1,6 @@
 // The wishlist in the browser (issue 4): the heart on listing cards and the
 // product page, for guests (section 5's sign-in messages) and for the demo
-// customer, and /account/wishlist.
+// customer, and /account/wishlist with remove and add to basket.
 import type { Page } from "@playwright/test";
 import { openPage, signInThroughForm } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
@@ -47,8 +47,10 @@ test.describe("signed in", () => {
     await expect(page).toHaveURL(CATEGORY);
     await page.waitForLoadState("networkidle");
 
-    // From a card to its product page.
-    const card = cards(page).nth(2);
+    // From a card (of a product in stock) to its product page.
+    const card = cards(page)
+      .filter({ has: page.getByTestId("stock-status").filter({ hasText: /^In stock/ }) })
+      .nth(2);
     const name = (await card.getByRole("heading", { level: 3 }).textContent())!;
     await card.getByRole("link", { name, exact: true }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
@@ -74,6 +76,11 @@ test.describe("signed in", () => {
     await expect(saved).toContainText(/Added \d{1,2} \w+ \d{4}/);
     await expect(saved).toContainText(/£\d/);
 
+    // Straight into the basket from the list.
+    await saved.getByRole("button", { name: `Add ${name} to basket`, exact: true }).click();
+    await expect(saved.getByRole("status")).toHaveText("Added to your basket. View basket");
+    await expect(page.getByTestId("basket-count")).toHaveText("1");
+
     await saved.getByRole("button", { name: `Remove ${name} from your wishlist` }).click();
     await expect(page.getByText("Your wishlist is empty.")).toBeVisible();
     await page.reload();
@@ -82,6 +89,11 @@ test.describe("signed in", () => {
     // And the card's heart is no longer pressed.
     await openPage(page, CATEGORY);
     await expect(listed).toHaveAttribute("aria-pressed", "false");
+
+    // The demo customer's basket is left as it was found.
+    await openPage(page, "/basket");
+    await page.getByRole("button", { name: "Clear basket" }).click();
+    await expect(page.getByText("Your basket is empty.")).toBeVisible();
   });
 
   test("a refused save puts the heart back and says so", async ({ page }) => {

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { addToBasket } from "../../lib/basket.ts";
+import { useHydrated } from "../../lib/use-session.ts";
 import { FormAlert, QuantityField, SubmitButton } from "../form.tsx";
 
 /** The most a basket line may hold (issue 5). */
@@ -18,23 +19,17 @@ type Outcome = { ok: true; quantity: number } | { ok: false; message: string };
  */
 export function AddToBasket({ product }: { product: { id: number; name: string; stock: number; in_stock: boolean } }) {
   const [quantity, setQuantity] = useState("1");
-  const [sending, setSending] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const { sending, outcome, add } = useAddToBasket(product.id);
   const max = Math.max(1, Math.min(MAX_QUANTITY, product.stock));
   const soldOut = !product.in_stock || product.stock < 1;
 
-  async function submit(event: React.FormEvent<HTMLFormElement>) {
+  function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const wanted = Number(quantity);
-    setSending(true);
-    setOutcome(null);
-    const problem = await addToBasket(product.id, wanted);
-    setSending(false);
-    setOutcome(problem ? { ok: false, message: problem } : { ok: true, quantity: wanted });
+    void add(Number(quantity));
   }
 
   return (
-    <form onSubmit={(event) => void submit(event)} aria-label={`Add ${product.name} to basket`} className="grid gap-3" data-testid="add-to-basket">
+    <form onSubmit={submit} aria-label={`Add ${product.name} to basket`} className="grid gap-3" data-testid="add-to-basket">
       <div className="flex flex-wrap items-end gap-3">
         <QuantityField max={max} value={quantity} onChange={(event) => setQuantity(event.target.value)} disabled={soldOut} className="w-24" />
         {soldOut ? (
@@ -52,13 +47,63 @@ export function AddToBasket({ product }: { product: { id: number; name: string; 
       <div role="status" aria-live="polite">
         {outcome?.ok ? (
           <p className="rounded-md border-l-4 border-green-700 bg-green-50 px-4 py-3 font-semibold text-green-900">
-            Added {outcome.quantity} × {product.name} to your basket.{" "}
-            <Link to="/basket" className="link whitespace-nowrap">
-              View basket
-            </Link>
+            Added {outcome.quantity} × {product.name} to your basket. <ViewBasketLink />
           </p>
         ) : null}
       </div>
     </form>
+  );
+}
+
+function ViewBasketLink() {
+  return (
+    <Link to="/basket" className="link whitespace-nowrap">
+      View basket
+    </Link>
+  );
+}
+
+/** Adds to the shared basket and remembers how it went. */
+function useAddToBasket(productId: number) {
+  const [sending, setSending] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  async function add(quantity: number) {
+    setSending(true);
+    setOutcome(null);
+    const problem = await addToBasket(productId, quantity);
+    setSending(false);
+    setOutcome(problem ? { ok: false, message: problem } : { ok: true, quantity });
+  }
+  return { sending, outcome, add };
+}
+
+/**
+ * One of a product into the basket with a single button (the wishlist's
+ * lines), and its outcome under it, read out.
+ */
+export function AddOneToBasket({ product, className = "" }: { product: { id: number; name: string }; className?: string }) {
+  const hydrated = useHydrated();
+  const { sending, outcome, add } = useAddToBasket(product.id);
+  return (
+    <div className={`grid content-start gap-1 ${className}`}>
+      <button
+        type="button"
+        className="btn-primary px-3 text-sm disabled:cursor-not-allowed disabled:opacity-60"
+        disabled={!hydrated || sending}
+        onClick={() => void add(1)}
+        aria-label={`Add ${product.name} to basket`}
+      >
+        {sending ? "Adding…" : "Add to basket"}
+      </button>
+      <div role="status" aria-live="polite" className="text-sm">
+        {outcome?.ok ? (
+          <p className="font-semibold text-green-900">
+            Added to your basket. <ViewBasketLink />
+          </p>
+        ) : outcome ? (
+          <p className="font-semibold text-red-800">{outcome.message}</p>
+        ) : null}
+      </div>
+    </div>
   );
 }
