@@ -28,7 +28,7 @@ export function Price({ product, size = "md" }: { product: Priced; size?: "md" |
           <span className={`${large ? "text-3xl" : "text-xl"} font-extrabold tracking-tight text-stone-900`} data-testid="price-inc-vat">
             {formatPounds(product.price)}
           </span>{" "}
-          <span className={`${large ? "text-base" : "text-xs"} font-semibold text-stone-700`}>inc VAT</span>
+          <span className={`${large ? "text-base" : "text-xs"} whitespace-nowrap font-semibold text-stone-700`}>inc VAT</span>
         </span>
         {product.was_price !== null && product.was_price > product.price ? (
           <s className={`${large ? "text-base" : "text-sm"} text-stone-600`} data-testid="was-price">
