@@ -49,6 +49,9 @@ describe("the listing index", () => {
     await expectStoredMatchesLive({});
     await expectStoredMatchesLive({ category: "power-tools" });
     await expectStoredMatchesLive({ category: "power-tools/cordless-drills", sort: "price_asc" });
+    await expectStoredMatchesLive({ inStock: true });
+    await expectStoredMatchesLive({ category: "power-tools", inStock: true, manufacturer: [1, 2, 3, 4, 5] });
+    await expectStoredMatchesLive({ category: "power-tools", inStock: true, attributes: { Size: ["Small"] } });
   });
 
   it("follow a product that sells out and comes back into stock", async () => {
@@ -59,9 +62,11 @@ describe("the listing index", () => {
     await db.execute(sql`update products set stock = 0 where id = ${id}`);
     expect((await service.list({ category: "power-tools" }))!.facets.in_stock).toBe(before - 1);
     expect((await service.list({ category: "power-tools", inStock: true }))!.items.some((i) => i.id === id)).toBe(false);
+    await expectStoredMatchesLive({ category: "power-tools", inStock: true });
     await db.execute(sql`update products set stock = 5 where id = ${id}`);
     expect((await service.list({ category: "power-tools" }))!.facets.in_stock).toBe(before);
     await expectStoredMatchesLive({ category: "power-tools" });
+    await expectStoredMatchesLive({ category: "power-tools", inStock: true });
   });
 
   it("follow a sale that leaves stock above zero without touching the counts", async () => {
