@@ -4,12 +4,14 @@
 // → guest checkout with the postcode lookup → thank-you → sign up → order
 // history.
 //
-// A guest order stays a guest order: signing up afterwards with the same email
-// does not move it into the new account (orders belong to the account that
-// placed them; the email is not proven when an account is made, so matching on
-// it would show a stranger's orders to whoever registers that address). The
-// new account's history is therefore empty, and the guest keeps the order
-// through its signed thank-you link.
+// Signing up afterwards brings the guest order into the new account because
+// both of these hold (ADR 0017): the account is made in the browser that
+// placed the order (its guest cookie), and with the email the order was placed
+// with. Either alone is not enough: an account's email is not proven, so the
+// email alone would show a stranger's orders to whoever registers that
+// address; and one browser can be shared, so the cookie alone would hand
+// everyone's orders to whoever signs in on it next. The API tests beside the
+// orders service cover the refusals (other email, other browser).
 import type { Page } from "@playwright/test";
 import { newUser, openPage, registerThroughForm } from "./auth-helpers.ts";
 import { chooseAddressByPostcode } from "./checkout-helpers.ts";
@@ -124,13 +126,16 @@ test("browse → add → change quantity → remove (a refusal restored) → gue
   await expect(page).toHaveURL("/auth/register?redirect=%2Faccount%2Forders%2Fhistory");
   await registerThroughForm(page, shopper);
 
-  // Order history of the new account: the guest order is not in it (see the note at the top).
+  // Order history of the new account: the guest order is in it (see the note at the top), and opens.
   await expect(page).toHaveURL("/account/orders/history");
   await expect(page.getByRole("heading", { level: 1, name: "Your orders" })).toBeVisible();
-  await expect(page.getByText("You have no orders yet.")).toBeVisible();
-  await expect(page.getByRole("link", { name: `Order ${number}` })).toHaveCount(0);
+  await expect(page.getByTestId("order-row")).toHaveCount(1);
+  await page.getByRole("link", { name: `Order ${number}` }).click();
+  await expect(page).toHaveURL(/\/account\/orders\/\d+$/);
+  await expect(page.getByRole("heading", { level: 1, name: `Order ${number}` })).toBeVisible();
+  await expect(page.getByRole("main").getByText(first.name)).toBeVisible();
 
-  // The guest's signed link still shows the order.
+  // The signed thank-you link still shows it too.
   await page.goto(thankYou);
   await expect(page.getByTestId("order-number")).toHaveText(number);
 });
