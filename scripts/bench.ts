@@ -21,6 +21,7 @@ import { openPostgres } from "../server/db/client.ts";
 import { isEmpty, seedDemo } from "../server/db/seed/index.ts";
 import { seedScale } from "../server/db/seed/scale.ts";
 import { BenchClient, percentile, type Sample } from "./bench/client.ts";
+import { explainCatalogue } from "./bench/explain.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const arg = (name: string, fallback: string) => {
@@ -121,8 +122,10 @@ interface Row {
   p99: number;
   errors: number;
   connections: number;
-  /** p99 target in ms, where the issue sets one. */
+  /** p99 target in ms, where one is set. */
   target?: number;
+  /** Which percentile the target is for (99 unless said). */
+  targetPercentile?: 95 | 99;
 }
 
 /** One path under load: every response time is kept, so the percentiles are exact. */
@@ -132,6 +135,7 @@ async function load(
   base: string,
   request: { path: string; method?: "GET" | "POST"; body?: unknown; sessions?: Record<string, string>[] },
   target?: number,
+  clients = connections,
 ): Promise<Row> {
   const times: number[] = [];
   let errors = 0;
@@ -145,7 +149,7 @@ async function load(
   const options: autocannon.Options = {
     url: base + request.path,
     method: request.method ?? "GET",
-    connections,
+    connections: clients,
     duration,
     body: request.body === undefined ? undefined : JSON.stringify(request.body),
     headers: request.body === undefined ? {} : { "content-type": "application/json" },
@@ -172,7 +176,7 @@ async function load(
     p95: percentile(times, 95),
     p99: percentile(times, 99),
     errors: errors + result.errors + result.timeouts,
-    connections,
+    connections: clients,
     target,
   };
 }
@@ -225,14 +229,24 @@ function report(rows: Row[]): void {
   for (const row of rows) {
     const ceiling = row.group === "page" ? file : json;
     const ratio = ceiling && row.group !== "ceiling" ? `${Math.round((row.rps / ceiling.rps) * 100)}%` : "";
-    const met = row.p99 < (row.target ?? 0) && row.errors === 0;
-    const verdict = row.target === undefined ? "" : `p99 < ${row.target} ms ${met ? "met" : "MISSED"}`;
+    const p = row.targetPercentile ?? 99;
+    const met = (p === 95 ? row.p95 : row.p99) < (row.target ?? 0) && row.errors === 0;
+    const verdict = row.target === undefined ? "" : `p${p} < ${row.target} ms ${met ? "met" : "MISSED"}`;
     console.log(`${row.name.padEnd(52)} ${String(row.rps).padStart(7)} ${fmt(row.p50)} ${fmt(row.p95)} ${fmt(row.p99)} ${ratio.padStart(6)} ${String(row.errors).padStart(3)}  ${verdict}`);
   }
   console.log("\nTimes in ms. ceil% is requests/s as a share of the JSON ceiling (of the static file for pages).");
 }
 
 const setup = await prepareDatabase();
+const plans = await explainCatalogue(databaseUrl, setup.categoryPath);
+console.log("\nQuery plans of the catalogue reads (EXPLAIN of every query each path runs):");
+for (const plan of plans) {
+  const products = plan.seqScans.includes("products");
+  const others = plan.seqScans.filter((t) => t !== "products");
+  console.log(
+    `  ${plan.path.padEnd(48)} ${String(plan.queries).padStart(2)} queries  ${products ? "SEQ SCAN OF PRODUCTS" : "no seq scan of products"}${others.length ? ` (seq scans of small tables: ${others.join(", ")})` : ""}`,
+  );
+}
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 console.log(`Starting the production server on ${base} (PostgreSQL, ${productCount} generated products)…`);
@@ -274,6 +288,21 @@ try {
     ["GET /product/{slug} (signed in)", "page", { path: `/product/${productSlug}`, sessions: [customer.headers()] }, 60],
   ];
   const rows: Row[] = [];
+  // Latency of the catalogue reads one visitor at a time, the catalogue issue's
+  // targets: p95 under 50 ms for listings and search, 20 ms for suggestions.
+  const latencyCases: [string, string, number][] = [
+    [`1 client: GET /api/products (${cat})`, `/api/products?category=${cat}&per_page=24`, 50],
+    [`1 client: GET /api/products (${cat}, filtered)`, `/api/products?category=${cat}&manufacturer=1,2&attr=${encodeURIComponent("Colour:Red")}&in_stock=1&sort=price_asc&per_page=24`, 50],
+    ["1 client: GET /api/search?q=makta dril", "/api/search?q=makta%20dril", 50],
+    ["1 client: GET /api/search/suggest?q=mak", "/api/search/suggest?q=mak", 20],
+  ];
+  for (const [name, url, target] of latencyCases) {
+    if (only && !name.includes(only)) continue;
+    const row = await load(name, "catalogue", base, { path: url }, target, 1);
+    row.targetPercentile = 95;
+    console.log(`${name}: p95 ${row.p95.toFixed(1)} ms`);
+    rows.push(row);
+  }
   for (const [name, group, request, target] of cases) {
     if (only && !name.includes(only)) continue;
     process.stdout.write(`${name}… `);
@@ -291,7 +320,7 @@ try {
   mkdirSync(path.join(root, "bench"), { recursive: true });
   writeFileSync(
     path.join(root, "bench", "results.json"),
-    `${JSON.stringify({ at: new Date().toISOString(), database: "postgres", products: productCount, duration, connections, rows }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), database: "postgres", products: productCount, duration, connections, rows, plans }, null, 2)}\n`,
   );
   console.log("Written to bench/results.json");
 } finally {
