@@ -1,4 +1,4 @@
-import { type SQL, and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { type SQL, and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { categories, listingFacets, manufacturers, productAttributes, productCategories, productListing, products, relatedProducts, searchWords as searchWordsTable } from "./schema.ts";
 
@@ -235,15 +235,8 @@ export function createProductService(db: Db) {
         : Promise.resolve([]);
 
       const facetKey = sql<string>`k`;
-      // The cheapest and dearest by the price index: stops at the first match.
-      const priceEdge = (direction: "asc" | "desc") =>
-        db
-          .select({ price: L.pricePence })
-          .from(L)
-          .where(and(...base))
-          .orderBy(direction === "asc" ? asc(L.pricePence) : desc(L.pricePence))
-          .limit(1)
-          .then((r) => r[0]?.price ?? null);
+      // The cheapest and dearest by the price index: each stops at its first match.
+      const priceEdge = (direction: SQL) => sql`(select ${L.pricePence} from ${L} where ${and(sql`true`, ...base)} order by ${L.pricePence} ${direction} limit 1)`;
       const [ids, storedFacets, liveTotal, liveManufacturers, liveAttributes, range] = await Promise.all([
         pageIds,
         stored,
@@ -267,7 +260,9 @@ export function createProductService(db: Db) {
               .groupBy(facetKey)
               .limit(500),
         plainBase
-          ? Promise.all([priceEdge("asc"), priceEdge("desc")]).then(([min, max]) => ({ min, max, inStock: null }))
+          ? db
+              .execute(sql`select ${priceEdge(sql`asc`)} as min, ${priceEdge(sql`desc`)} as max`)
+              .then((r) => ({ ...(r as unknown as { rows: { min: number | null; max: number | null }[] }).rows[0]!, inStock: null }))
           : db
               .select({
                 min: sql<number | null>`min(${L.pricePence})::int`,
