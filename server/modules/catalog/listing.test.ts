@@ -30,7 +30,7 @@ async function both(query: ProductQuery): Promise<[Listing, Listing]> {
   return [stored!, live!];
 }
 
-const facetsOf = (l: Listing) => ({ total: l.total, in_stock: l.facets.in_stock, manufacturers: l.facets.manufacturers, attributes: l.facets.attributes });
+const facetsOf = (l: Listing) => ({ total: l.total, in_stock: l.facets.in_stock, price: l.facets.price, manufacturers: l.facets.manufacturers, attributes: l.facets.attributes });
 
 async function expectStoredMatchesLive(query: ProductQuery) {
   const [stored, live] = await both(query);
@@ -52,6 +52,16 @@ describe("the listing index", () => {
     await expectStoredMatchesLive({ inStock: true });
     await expectStoredMatchesLive({ category: "power-tools", inStock: true, manufacturer: [1, 2, 3, 4, 5] });
     await expectStoredMatchesLive({ category: "power-tools", inStock: true, attributes: { Size: ["Small"] } });
+  });
+
+  it("give the price range of what the listing holds", async () => {
+    const leaf = (await service.list({ category: "power-tools/cordless-drills", perPage: 96 }))!;
+    expect(leaf.total).toBeLessThanOrEqual(96);
+    const prices = leaf.items.map((i) => i.price);
+    expect(leaf.facets.price).toEqual({ min: Math.min(...prices), max: Math.max(...prices) });
+    const inStock = (await service.list({ category: "power-tools/cordless-drills", perPage: 96, inStock: true }))!;
+    const stocked = inStock.items.map((i) => i.price);
+    expect(inStock.facets.price).toEqual({ min: Math.min(...stocked), max: Math.max(...stocked) });
   });
 
   it("follow a product that sells out and comes back into stock", async () => {
