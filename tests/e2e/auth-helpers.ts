@@ -65,7 +65,7 @@ export async function signInThroughForm(page: Page, user: Pick<TestUser, "email"
 
 /** The header's account link names the signed-in user. */
 export function accountLink(page: Page, firstname: string) {
-  return page.getByRole("banner").getByRole("link", { name: `Your account (${firstname})` });
+  return page.getByRole("banner").getByRole("link", { name: `Your account: ${firstname}` });
 }
 
 function decodeQuotedPrintable(text: string): string {

@@ -9,6 +9,14 @@ export function CompareIcon({ className = "size-5" }: { className?: string }) {
   );
 }
 
+function CheckIcon() {
+  return (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" className="size-5" aria-hidden="true">
+      <path d="M5 12.5l4.5 4.5L19 7.5" />
+    </svg>
+  );
+}
+
 /**
  * Adds a product to the compare list, or takes it off again. Its name says
  * which product. It works once the page's scripts run (the list is a cookie the
@@ -28,8 +36,9 @@ export function CompareButton({ productId, productName, className = "" }: { prod
       data-testid="compare-button"
       data-product-id={productId}
     >
-      <CompareIcon />
-      <span aria-hidden="true">{listed ? "Comparing" : "Compare"}</span>
+      {listed ? <CheckIcon /> : <CompareIcon />}
+      {/* The same word in both states (a tick and the colour tell them apart), so what is seen is always part of the name. */}
+      <span aria-hidden="true">Compare</span>
     </button>
   );
 }
