@@ -5,7 +5,7 @@
 // One page a test, so the suite stays quick on two cores.
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { csrfHeaders, newUser, openPage, registerByApi } from "./auth-helpers.ts";
+import { addAddressByApi, csrfHeaders, newUser, openPage, registerByApi } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 const WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -24,6 +24,7 @@ async function expectAccessible(page: Page): Promise<void> {
 
 interface Listed {
   id: number;
+  name: string;
   slug: string;
   stock: number;
 }
@@ -134,6 +135,24 @@ test.describe("signed out", () => {
     });
   }
 
+  test("/compare with three products", async ({ page, context }) => {
+    const { items } = (await (await page.request.get("/api/products", { params: { per_page: 3 } })).json()) as { items: Listed[] };
+    const url = new URL(test.info().project.use.baseURL!);
+    await context.addCookies([{ name: "compare", value: items.map((p) => p.id).join(","), domain: url.hostname, path: "/", sameSite: "Lax" }]);
+    await openPage(page, "/compare");
+    await expect(page.getByRole("main").getByRole("link", { name: items[0]!.name })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test("/hire-basket with an item", async ({ page }) => {
+    const { id } = (await (await page.request.get(`/api/hire/${HIRE_ITEM}`)).json()).data as { id: number };
+    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    const added = await page.request.post("/api/hire-basket", { headers: await csrfHeaders(page.request), data: { hire_item_id: id, quantity: 1, start_date: day(20), end_date: day(22) } });
+    expect(added.status(), await added.text()).toBe(200);
+    await openPage(page, "/hire-basket");
+    await expectAccessible(page);
+  });
+
   test("the thank-you page of a guest order", async ({ page }) => {
     const order = await placeOrder(page.request, "axe-guest@example.com");
     await openPage(page, order.redirect);
@@ -229,6 +248,24 @@ test.describe("signed in", () => {
       });
     });
   }
+});
+
+test("signed in: the wishlist with a product", async ({ page }) => {
+  await registerByApi(page.request, newUser("Wren"));
+  const product = await aProduct(page.request);
+  const saved = await page.request.post("/api/account/wishlist", { headers: await csrfHeaders(page.request), data: { product_id: product.id } });
+  expect(saved.ok(), await saved.text()).toBe(true);
+  await openPage(page, "/account/wishlist");
+  await expect(page.getByRole("main").getByRole("link", { name: product.name }).first()).toBeVisible();
+  await expectAccessible(page);
+});
+
+test("signed in: the address book with an address", async ({ page }) => {
+  await registerByApi(page.request, newUser("Wren"));
+  await addAddressByApi(page.request, { firstname: "Wren", lastname: "Builder", line1: "7 Wharf Street", town: "Leeds", postcode: "LS1 1AA" });
+  await openPage(page, "/account/addresses");
+  await expect(page.getByRole("main").getByText("7 Wharf Street").first()).toBeVisible();
+  await expectAccessible(page);
 });
 
 test("signed in: an order's page", async ({ page }) => {

@@ -85,7 +85,7 @@ export default function Wishlist({ loaderData }: Route.ComponentProps) {
               </div>
               <div className="flex w-full gap-2 sm:w-auto sm:flex-col">
                 {basketEnabled && product.in_stock ? (
-                  <Link to={`/product/${product.slug}`} className="btn-primary flex-1 px-3 text-sm" aria-label={`Add ${product.name} to basket`}>
+                  <Link to={`/product/${product.slug}`} className="btn-primary flex-1 px-3 text-sm" aria-label={`Add to basket: ${product.name}`}>
                     Add to basket
                   </Link>
                 ) : null}
