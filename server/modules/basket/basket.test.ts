@@ -183,4 +183,18 @@ describe("the stock holds under concurrent writes to one basket", () => {
     const [row] = (await account.get("/api/basket")).json().cart.items;
     expect(row.quantity).toBe(3);
   });
+
+  it("a guest's adds racing their own sign-in (which merges and deletes the guest basket) never fail", async () => {
+    const id = await stocked(50);
+    const email = `self.${Date.now()}@example.co.uk`;
+    const account = await guest();
+    await account.post("/api/auth/register", { firstname: "S", lastname: "R", email, password: "a long enough secret", password_confirmation: "a long enough secret" });
+    const visitor = await guest();
+    await visitor.post("/api/basket", { product_id: id, quantity: 1 });
+    const results = await Promise.all([
+      visitor.post("/api/auth/login", { email, password: "a long enough secret" }),
+      ...Array.from({ length: 10 }, () => visitor.post("/api/basket", { product_id: id, quantity: 1 })),
+    ]);
+    expect(results.map((r) => r.statusCode).filter((s) => s !== 200)).toEqual([]);
+  });
 });

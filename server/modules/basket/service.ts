@@ -83,9 +83,12 @@ export function createBasketService(db: Db) {
     return db.transaction(async (t) => {
       // PGlite runs one query at a time: only the transaction's handle inside it.
       const tx = t as unknown as Db;
-      // Made inside the transaction, so a basket deleted meanwhile (a merge) is made again.
-      const id = await ensureBasket(owner, tx);
-      await lockRows(tx, [id]);
+      let id = await ensureBasket(owner, tx);
+      if (!(await lockRows(tx, [id])).length) {
+        // Deleted while we waited for the lock (a sign-in merged this guest basket): a new one.
+        id = await ensureBasket(owner, tx);
+        await lockRows(tx, [id]);
+      }
       return write(tx, id);
     });
   }
