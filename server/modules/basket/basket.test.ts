@@ -169,15 +169,21 @@ describe("the stock holds under concurrent writes to one basket", () => {
     expect(row.quantity).toBeLessThanOrEqual(4);
   });
 
-  it("a sign-in merge racing adds to the account's basket never passes the stock", async () => {
-    const id = await stocked(3);
-    const email = `race.${Date.now()}@example.co.uk`;
+  /** A signed-in account, and a guest holding `quantity` of the product who is about to sign in to it. */
+  async function accountAndVisitor(productId: number, quantity: number) {
+    const email = `race.${Date.now()}.${ip}@example.co.uk`;
     const account = await guest();
     await account.post("/api/auth/register", { firstname: "R", lastname: "C", email, password: "a long enough secret", password_confirmation: "a long enough secret" });
     const visitor = await guest();
-    await visitor.post("/api/basket", { product_id: id, quantity: 3 });
+    await visitor.post("/api/basket", { product_id: productId, quantity });
+    return { account, visitor, signIn: () => visitor.post("/api/auth/login", { email, password: "a long enough secret" }) };
+  }
+
+  it("a sign-in merge racing adds to the account's basket never passes the stock", async () => {
+    const id = await stocked(3);
+    const { account, signIn } = await accountAndVisitor(id, 3);
     await Promise.all([
-      visitor.post("/api/auth/login", { email, password: "a long enough secret" }),
+      signIn(),
       ...Array.from({ length: 10 }, () => account.post("/api/basket", { product_id: id, quantity: 1 })),
     ]);
     const [row] = (await account.get("/api/basket")).json().cart.items;
@@ -186,13 +192,9 @@ describe("the stock holds under concurrent writes to one basket", () => {
 
   it("a guest's adds racing their own sign-in (which merges and deletes the guest basket) never fail", async () => {
     const id = await stocked(50);
-    const email = `self.${Date.now()}@example.co.uk`;
-    const account = await guest();
-    await account.post("/api/auth/register", { firstname: "S", lastname: "R", email, password: "a long enough secret", password_confirmation: "a long enough secret" });
-    const visitor = await guest();
-    await visitor.post("/api/basket", { product_id: id, quantity: 1 });
+    const { visitor, signIn } = await accountAndVisitor(id, 1);
     const results = await Promise.all([
-      visitor.post("/api/auth/login", { email, password: "a long enough secret" }),
+      signIn(),
       ...Array.from({ length: 10 }, () => visitor.post("/api/basket", { product_id: id, quantity: 1 })),
     ]);
     expect(results.map((r) => r.statusCode).filter((s) => s !== 200)).toEqual([]);
