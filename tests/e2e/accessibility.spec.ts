@@ -45,6 +45,9 @@ async function addToBasket(request: APIRequestContext): Promise<void> {
   expect(added.status(), await added.text()).toBe(200);
 }
 
+/** A date `n` days from now (far enough ahead that London's today does not matter). */
+const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+
 /** A click & collect order placed through the API; answers where its thank-you page is. */
 async function placeOrder(request: APIRequestContext, email: string): Promise<{ order_id: number; redirect: string }> {
   await addToBasket(request);
@@ -146,10 +149,17 @@ test.describe("signed out", () => {
 
   test("/hire-basket with an item", async ({ page }) => {
     const { id } = (await (await page.request.get(`/api/hire/${HIRE_ITEM}`)).json()).data as { id: number };
-    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
     const added = await page.request.post("/api/hire-basket", { headers: await csrfHeaders(page.request), data: { hire_item_id: id, quantity: 1, start_date: day(20), end_date: day(22) } });
     expect(added.status(), await added.text()).toBe(200);
     await openPage(page, "/hire-basket");
+    await expectAccessible(page);
+  });
+
+  test("a hire item with its live quote", async ({ page }) => {
+    await openPage(page, `/hire/${HIRE_ITEM}`);
+    await page.getByLabel("Start date").fill(day(20));
+    await page.getByLabel("Return date").fill(day(22));
+    await expect(page.getByTestId("hire-quote")).toContainText("Your quote: 1 ×");
     await expectAccessible(page);
   });
 
@@ -236,6 +246,13 @@ test.describe("signed in", () => {
   test.beforeEach(async ({ page }) => {
     const response = await page.request.post("/api/auth/login", { headers: await csrfHeaders(page.request), data: DEMO });
     expect(response.status(), await response.text()).toBe(200);
+  });
+
+  test("the open account menu", async ({ page }) => {
+    await openPage(page, "/");
+    await page.getByRole("banner").locator("summary[aria-label='Account menu']").click();
+    await expect(page.getByRole("navigation", { name: "Account" })).toBeVisible();
+    await expectAccessible(page);
   });
 
   for (const route of [...PUBLIC, ...SIGNED_IN_ONLY]) {
