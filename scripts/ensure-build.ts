@@ -24,6 +24,7 @@ const sourcesAt = Math.max(...inputs.map((i) => newest(path.join(root, i))));
 
 if (force || builtAt === 0 || sourcesAt > builtAt) {
   console.log(builtAt === 0 ? "Building the storefront (first start)…" : "Building the storefront…");
-  const result = spawnSync("npx", ["--no-install", "react-router", "build"], { cwd: root, stdio: "inherit" });
+  // Always a production build: a caller's NODE_ENV (Vitest sets "test") would otherwise give React's development bundle.
+  const result = spawnSync("npx", ["--no-install", "react-router", "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
   process.exit(result.status ?? 1);
 }

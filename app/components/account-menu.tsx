@@ -37,7 +37,7 @@ export function AccountMenu({ firstname }: { firstname: string }) {
       {/* Phones: the name sits under the icon; the menu's entries live in the page's Menu instead. */}
       <Link
         to="/account"
-        aria-label={`Your account (${firstname})`}
+        aria-label={`Your account: ${firstname}`}
         className="inline-flex min-h-11 min-w-11 flex-col items-center justify-center rounded-md px-1 hover:bg-white/10 sm:flex-row sm:gap-1 sm:px-2"
       >
         <UserIcon />

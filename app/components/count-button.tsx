@@ -10,6 +10,8 @@ export function CountContent(props: { label: string; count: number; icon: React.
     <>
       {props.icon}
       <span className="hidden text-sm font-medium lg:inline">{props.label}</span>
+      {/* Not drawn (a flex container drops it), but it keeps the visible words "Basket 2" apart, as in the name. */}
+      {" "}
       <span
         className="absolute -right-0.5 -top-0.5 min-w-5 rounded-full bg-accent-400 px-1 text-center text-xs font-bold leading-5 text-stone-900 lg:static"
         aria-hidden="true"

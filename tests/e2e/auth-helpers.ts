@@ -75,7 +75,7 @@ export async function registerThroughForm(page: Page, user: TestUser): Promise<v
 
 /** The header's account link names the signed-in user. */
 export function accountLink(page: Page, firstname: string) {
-  return page.getByRole("banner").getByRole("link", { name: `Your account (${firstname})` });
+  return page.getByRole("banner").getByRole("link", { name: `Your account: ${firstname}` });
 }
 
 function decodeQuotedPrintable(text: string): string {

@@ -62,7 +62,7 @@ test.describe("sign-in", () => {
     await openPage(page, "/auth/login");
     await signInThroughForm(page, { email: "customer@example.com", password: "demo-password-2026" });
     await expect(page).toHaveURL("/");
-    await expect(page.getByRole("banner").getByRole("link", { name: /^Your account \(/ })).toBeVisible();
+    await expect(page.getByRole("banner").getByRole("link", { name: /^Your account: / })).toBeVisible();
   });
 
   test("with Remember me the sign-in cookie lasts 30 days", async ({ page, request, context }) => {

@@ -176,7 +176,7 @@ test("signed in: the default saved address fills the form, another can be chosen
   await page.getByLabel("Same as the delivery address").uncheck();
   await expect(page.getByLabel("Your saved addresses").nth(1)).toBeVisible();
 
-  await page.getByRole("radio", { name: /Click & collect/ }).check();
+  await page.getByRole("radio", { name: /Standard delivery/ }).check();
   await page.getByRole("radio", { name: /Bank transfer/ }).check();
   await page.getByRole("button", { name: "Place order" }).click();
   await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
@@ -200,4 +200,55 @@ test("signed in with no saved address: the new one can be kept in the address bo
   await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
   const book = (await (await page.request.get("/api/account/addresses")).json()) as { data: { line1: string; postcode: string; is_default_delivery: boolean }[] };
   expect(book.data).toEqual([expect.objectContaining({ line1: "3 Kiln Lane", postcode: "LS6 2AA", is_default_delivery: true })]);
+});
+
+test("click & collect asks for no delivery address, only the billing address, and the order keeps just that", async ({ page }) => {
+  test.slow();
+  await addSomething(page);
+  await openPage(page, "/checkout");
+  await page.getByLabel("Email address").fill("collector@example.com");
+  const deliveryAddress = page.getByTestId("delivery-address");
+  await expect(deliveryAddress.getByLabel("Address line 1")).toBeVisible();
+
+  await page.getByRole("radio", { name: /Click & collect/ }).check();
+  await expect(deliveryAddress).toContainText("no delivery address is needed");
+  await expect(deliveryAddress.getByRole("textbox")).toHaveCount(0);
+  await expect(page.getByLabel("Same as the delivery address")).toHaveCount(0);
+  // The billing address is still needed, with its own postcode lookup.
+  const billing = page.getByRole("group", { name: "Billing address" });
+  await expect(billing.getByLabel("Find your address by postcode")).toBeVisible();
+  await expect(page.getByLabel("Address line 1")).toHaveCount(1);
+
+  // An empty billing address stops the order in the browser.
+  await page.getByRole("radio", { name: /Pay on collection/ }).check();
+  await page.getByRole("button", { name: "Place order" }).click();
+  await expect(page).toHaveURL("/checkout");
+
+  await billing.getByLabel("Address line 1").fill("4 Timber Yard");
+  await billing.getByLabel("Town or city").fill("Leeds");
+  await billing.getByLabel("Postcode", { exact: true }).fill("LS1 1AA");
+  const placed = page.waitForRequest((r) => r.url().endsWith("/api/checkout") && r.method() === "POST");
+  await page.getByRole("button", { name: "Place order" }).click();
+  const body = (await placed).postDataJSON() as { delivery_address?: unknown; billing_address?: { line_1: string } };
+  expect(body.delivery_address).toBeUndefined();
+  expect(body.billing_address?.line_1).toBe("4 Timber Yard");
+  await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Billing address" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Delivery address" })).toHaveCount(0);
+  await expect(page.getByText("4 Timber Yard")).toBeVisible();
+});
+
+test("switching from click & collect back to delivery brings the delivery address back as it was", async ({ page }) => {
+  await addSomething(page);
+  await openPage(page, "/checkout");
+  await page.getByLabel("Address line 1").fill("12 Mill Lane");
+  await page.getByLabel("Town or city").fill("Leeds");
+  await page.getByLabel("Postcode", { exact: true }).fill("LS6 2AA");
+  await page.getByLabel("Postcode", { exact: true }).blur();
+  await page.getByRole("radio", { name: /Click & collect/ }).check();
+  // What was typed for delivery starts the billing address.
+  await expect(page.getByRole("group", { name: "Billing address" }).getByLabel("Address line 1")).toHaveValue("12 Mill Lane");
+  await page.getByRole("radio", { name: /Standard delivery/ }).check();
+  await expect(page.getByTestId("delivery-address").getByLabel("Address line 1")).toHaveValue("12 Mill Lane");
+  await expect(page.getByLabel("Same as the delivery address")).toBeChecked();
 });

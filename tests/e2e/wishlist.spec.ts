@@ -77,7 +77,7 @@ test.describe("signed in", () => {
     await expect(saved).toContainText(/£\d/);
 
     // Straight into the basket from the list.
-    await saved.getByRole("button", { name: `Add ${name} to basket`, exact: true }).click();
+    await saved.getByRole("button", { name: `Add to basket: ${name}`, exact: true }).click();
     await expect(saved.getByRole("status")).toHaveText("Added to your basket. View basket");
     await expect(page.getByTestId("basket-count")).toHaveText("1");
 

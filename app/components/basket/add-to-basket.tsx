@@ -91,7 +91,7 @@ export function AddOneToBasket({ product, className = "" }: { product: { id: num
         className="btn-primary px-3 text-sm disabled:cursor-not-allowed disabled:opacity-60"
         disabled={!hydrated || sending}
         onClick={() => void add(1)}
-        aria-label={`Add ${product.name} to basket`}
+        aria-label={`Add to basket: ${product.name}`}
       >
         {sending ? "Adding…" : "Add to basket"}
       </button>

@@ -9,6 +9,14 @@ export function CompareIcon({ className = "size-5" }: { className?: string }) {
   );
 }
 
+function CheckIcon({ className = "size-5" }: { className?: string }) {
+  return (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" className={className} aria-hidden="true">
+      <path d="M5 12.5l4.5 4.5L19 7.5" />
+    </svg>
+  );
+}
+
 /**
  * Adds a product to the compare list, or takes it off again. Its name says
  * which product. It works once the page's scripts run (the list is a cookie the
@@ -30,8 +38,13 @@ export function CompareButton({ productId, productName, compact = false }: { pro
       data-product-id={productId}
     >
       {/* On a card, the icon shows only where the label still fits beside it (an @container parent, see ProductActions). */}
-      <CompareIcon className={compact ? "hidden size-5 shrink-0 @[11rem]:block" : undefined} />
-      <span aria-hidden="true">{listed ? "Comparing" : "Compare"}</span>
+      {listed ? (
+        <CheckIcon className={compact ? "hidden size-5 shrink-0 @[11rem]:block" : undefined} />
+      ) : (
+        <CompareIcon className={compact ? "hidden size-5 shrink-0 @[11rem]:block" : undefined} />
+      )}
+      {/* The same word in both states (a tick and the colour tell them apart), so what is seen is always part of the name. */}
+      <span aria-hidden="true">Compare</span>
     </button>
   );
 }

@@ -107,6 +107,8 @@ export default function Checkout(props: Route.ComponentProps) {
   }
 
   const chosen = options?.delivery.find((d) => d.id === method);
+  // Click & collect needs no delivery address; the billing address is then asked for in full.
+  const collecting = chosen?.kind === "collect";
   const total = Math.round((cart.total + (chosen?.price ?? 0)) * 100) / 100;
 
   async function place(confirmedTotal?: number) {
@@ -118,8 +120,8 @@ export default function Checkout(props: Route.ComponentProps) {
       email,
       phone,
       delivery_method: method,
-      delivery_address: delivery,
-      billing_address: billingSame ? undefined : billing,
+      delivery_address: collecting ? undefined : delivery,
+      billing_address: collecting || !billingSame ? billing : undefined,
       payment_method: payment,
       notes,
       po_reference: po,
@@ -209,9 +211,12 @@ export default function Checkout(props: Route.ComponentProps) {
             </div>
           </fieldset>
 
-          <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
+          <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-5 shadow-sm" data-testid="delivery-address">
             <legend className="px-1 text-lg font-semibold">Delivery address</legend>
-            {addresses.length ? (
+            {collecting ? (
+              <p className="text-stone-700">You collect this order from our branch, so no delivery address is needed.</p>
+            ) : null}
+            {collecting ? null : addresses.length ? (
               <SavedAddressPicker
                 addresses={addresses}
                 use="delivery"
@@ -224,8 +229,10 @@ export default function Checkout(props: Route.ComponentProps) {
                 onNew={() => setDelivery(EMPTY_ADDRESS)}
               />
             ) : null}
-            <AddressFields prefix="delivery" value={delivery} onChange={setDelivery} errors={(f) => err(f)} onPostcodeSettled={(p) => setPostcode(p.trim().toUpperCase())} />
-            {user && !matchingSaved(addresses, delivery) ? (
+            {collecting ? null : (
+              <AddressFields prefix="delivery" value={delivery} onChange={setDelivery} errors={(f) => err(f)} onPostcodeSettled={(p) => setPostcode(p.trim().toUpperCase())} />
+            )}
+            {!collecting && user && !matchingSaved(addresses, delivery) ? (
               <Checkbox label="Save this address to my address book" name="save_address" checked={saveAddress} onChange={(e) => setSaveAddress(e.target.checked)} />
             ) : null}
           </fieldset>
@@ -240,6 +247,8 @@ export default function Checkout(props: Route.ComponentProps) {
               <label key={d.id} className="flex min-h-11 cursor-pointer items-start gap-3 rounded-md border border-stone-300 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
                 <input type="radio" name="delivery_method" value={d.id} checked={method === d.id} onChange={() => {
                     setMethod(d.id);
+                    // Collecting: the billing address starts from the address typed for delivery.
+                    if (d.kind === "collect" && billingSame) setBilling(delivery);
                     // Paying on collection is only for click & collect.
                     if (d.kind !== "collect" && payment === "pay_on_collection") setPayment("bank_transfer");
                   }} required className="mt-1 size-5 accent-brand-700" />
@@ -256,14 +265,16 @@ export default function Checkout(props: Route.ComponentProps) {
 
           <fieldset className="grid gap-3 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
             <legend className="px-1 text-lg font-semibold">Billing address</legend>
-            <label className="flex min-h-11 items-center gap-3">
-              <input type="checkbox" checked={billingSame} onChange={(e) => setBillingSame(e.target.checked)} className="size-5 accent-brand-700" />
-              <span>Same as the delivery address</span>
-            </label>
-            {!billingSame && addresses.length ? (
+            {collecting ? null : (
+              <label className="flex min-h-11 items-center gap-3">
+                <input type="checkbox" checked={billingSame} onChange={(e) => setBillingSame(e.target.checked)} className="size-5 accent-brand-700" />
+                <span>Same as the delivery address</span>
+              </label>
+            )}
+            {(collecting || !billingSame) && addresses.length ? (
               <SavedAddressPicker addresses={addresses} use="billing" value={billing} onChoose={(a) => setBilling(checkoutAddress(a))} onNew={() => setBilling(EMPTY_ADDRESS)} />
             ) : null}
-            {!billingSame ? <AddressFields prefix="billing" value={billing} onChange={setBilling} errors={(f) => err(`billing.${f}`)} /> : null}
+            {collecting || !billingSame ? <AddressFields prefix="billing" value={billing} onChange={setBilling} errors={(f) => err(`billing.${f}`)} /> : null}
           </fieldset>
 
           <fieldset className="grid gap-3 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">

@@ -140,3 +140,63 @@ describe("the basket API", () => {
     }
   });
 });
+
+// Proves something only on PostgreSQL (PGlite runs one query at a time):
+// TEST_DATABASE_URL=postgres://… npx --no-install vitest run server/modules/basket
+describe("the stock holds under concurrent writes to one basket", () => {
+  it("20 adds of 1 at once for a product with 3 in stock give exactly 3, the rest 422", async () => {
+    const b = await guest();
+    // One write first, so the basket (and its guest cookie) exists before the burst.
+    await b.post("/api/basket", { product_id: await stocked(5), quantity: 1 });
+    const id = await stocked(3);
+    const results = await Promise.all(Array.from({ length: 20 }, () => b.post("/api/basket", { product_id: id, quantity: 1 })));
+    const statuses = results.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 422)).toHaveLength(17);
+    for (const r of results.filter((x) => x.statusCode === 422)) expect(r.json().errors.quantity).toEqual(["Only 3 left in stock."]);
+    const line = (await b.get("/api/basket")).json().cart.items.find((i: { product_id: number }) => i.product_id === id);
+    expect(line.quantity).toBe(3);
+  });
+
+  it("adds and quantity changes at once never pass the stock", async () => {
+    const b = await guest();
+    const id = await stocked(4);
+    const line = (await b.post("/api/basket", { product_id: id, quantity: 1 })).json().cart.items[0].cart_item_id;
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? b.put(`/api/basket/${line}`, { quantity: 4 }) : b.post("/api/basket", { product_id: id, quantity: 1 }))),
+    );
+    const [row] = (await b.get("/api/basket")).json().cart.items;
+    expect(row.quantity).toBeLessThanOrEqual(4);
+  });
+
+  /** A signed-in account, and a guest holding `quantity` of the product who is about to sign in to it. */
+  async function accountAndVisitor(productId: number, quantity: number) {
+    const email = `race.${Date.now()}.${ip}@example.co.uk`;
+    const account = await guest();
+    await account.post("/api/auth/register", { firstname: "R", lastname: "C", email, password: "a long enough secret", password_confirmation: "a long enough secret" });
+    const visitor = await guest();
+    await visitor.post("/api/basket", { product_id: productId, quantity });
+    return { account, visitor, signIn: () => visitor.post("/api/auth/login", { email, password: "a long enough secret" }) };
+  }
+
+  it("a sign-in merge racing adds to the account's basket never passes the stock", async () => {
+    const id = await stocked(3);
+    const { account, signIn } = await accountAndVisitor(id, 3);
+    await Promise.all([
+      signIn(),
+      ...Array.from({ length: 10 }, () => account.post("/api/basket", { product_id: id, quantity: 1 })),
+    ]);
+    const [row] = (await account.get("/api/basket")).json().cart.items;
+    expect(row.quantity).toBe(3);
+  });
+
+  it("a guest's adds racing their own sign-in (which merges and deletes the guest basket) never fail", async () => {
+    const id = await stocked(50);
+    const { visitor, signIn } = await accountAndVisitor(id, 1);
+    const results = await Promise.all([
+      signIn(),
+      ...Array.from({ length: 10 }, () => visitor.post("/api/basket", { product_id: id, quantity: 1 })),
+    ]);
+    expect(results.map((r) => r.statusCode).filter((s) => s !== 200)).toEqual([]);
+  });
+});

@@ -61,21 +61,46 @@ function ownerCondition(owner: BasketOwner) {
 
 /** The purchase basket. Prices always come from the database, never from the request. */
 export function createBasketService(db: Db) {
-  async function basketId(owner: BasketOwner): Promise<number | null> {
-    const [row] = await db.select({ id: baskets.id }).from(baskets).where(ownerCondition(owner)).limit(1);
+  async function basketId(owner: BasketOwner, q: Db = db): Promise<number | null> {
+    const [row] = await q.select({ id: baskets.id }).from(baskets).where(ownerCondition(owner)).limit(1);
     return row?.id ?? null;
   }
 
-  async function ensureBasket(owner: BasketOwner): Promise<number> {
-    const existing = await basketId(owner);
+  async function ensureBasket(owner: BasketOwner, q: Db = db): Promise<number> {
+    const existing = await basketId(owner, q);
     if (existing) return existing;
     const values = "userId" in owner ? { userId: owner.userId } : { guestTokenHash: owner.guestHash };
-    const [row] = await db.insert(baskets).values(values).onConflictDoNothing().returning({ id: baskets.id });
-    return row?.id ?? (await basketId(owner))!;
+    const [row] = await q.insert(baskets).values(values).onConflictDoNothing().returning({ id: baskets.id });
+    return row?.id ?? (await basketId(owner, q))!;
   }
 
-  async function productStock(productId: number): Promise<number> {
-    const [row] = await db.select({ stock: products.stock }).from(products).where(eq(products.id, productId)).limit(1);
+  /**
+   * Runs `write` in a transaction that first locks the owner's basket row (made
+   * if need be), so writes to one basket run one after another: a quantity read
+   * inside is still true when it is written, whatever the concurrency.
+   */
+  async function lockedBasket<T>(owner: BasketOwner, write: (tx: Db, basketId: number) => Promise<T>): Promise<T> {
+    return db.transaction(async (t) => {
+      // PGlite runs one query at a time: only the transaction's handle inside it.
+      const tx = t as unknown as Db;
+      let id = await ensureBasket(owner, tx);
+      if (!(await lockRows(tx, [id])).length) {
+        // Deleted while we waited for the lock (a sign-in merged this guest basket): a new one.
+        id = await ensureBasket(owner, tx);
+        await lockRows(tx, [id]);
+      }
+      return write(tx, id);
+    });
+  }
+
+  /** Locks basket rows in id order, so two writers locking the same pair never deadlock. */
+  async function lockRows(tx: Db, ids: number[]): Promise<number[]> {
+    const rows = await tx.select({ id: baskets.id }).from(baskets).where(inArray(baskets.id, ids)).orderBy(asc(baskets.id)).for("update");
+    return rows.map((r) => r.id);
+  }
+
+  async function productStock(productId: number, q: Db = db): Promise<number> {
+    const [row] = await q.select({ stock: products.stock }).from(products).where(eq(products.id, productId)).limit(1);
     if (!row) throw new ValidationError({ product_id: ["That product does not exist."] });
     return row.stock;
   }
@@ -123,8 +148,8 @@ export function createBasketService(db: Db) {
     };
   }
 
-  async function itemOf(owner: BasketOwner, itemId: number) {
-    const [row] = await db
+  async function itemOf(owner: BasketOwner, itemId: number, q: Db = db) {
+    const [row] = await q
       .select({ item: basketItems })
       .from(basketItems)
       .innerJoin(baskets, eq(baskets.id, basketItems.basketId))
@@ -151,29 +176,34 @@ export function createBasketService(db: Db) {
     },
 
     async add(owner: BasketOwner, productId: number, quantity: number): Promise<Basket> {
-      const stock = await productStock(productId);
-      const id = await ensureBasket(owner);
-      const [existing] = await db
-        .select()
-        .from(basketItems)
-        .where(and(eq(basketItems.basketId, id), eq(basketItems.productId, productId)))
-        .limit(1);
-      const total = (existing?.quantity ?? 0) + quantity;
-      if (total > stock) throw new ValidationError({ quantity: [stockMessage(stock)] });
-      if (total > MAX_QUANTITY) throw new ValidationError({ quantity: [`You can buy at most ${MAX_QUANTITY} of one product.`] });
-      await db
-        .insert(basketItems)
-        .values({ basketId: id, productId, quantity })
-        .onConflictDoUpdate({ target: [basketItems.basketId, basketItems.productId], set: { quantity: sql`${basketItems.quantity} + ${quantity}` } });
-      await db.update(baskets).set({ updatedAt: sql`now()` }).where(eq(baskets.id, id));
+      await lockedBasket(owner, async (tx, id) => {
+        const stock = await productStock(productId, tx);
+        const [existing] = await tx
+          .select()
+          .from(basketItems)
+          .where(and(eq(basketItems.basketId, id), eq(basketItems.productId, productId)))
+          .limit(1);
+        const total = (existing?.quantity ?? 0) + quantity;
+        if (total > stock) throw new ValidationError({ quantity: [stockMessage(stock)] });
+        if (total > MAX_QUANTITY) throw new ValidationError({ quantity: [`You can buy at most ${MAX_QUANTITY} of one product.`] });
+        await tx
+          .insert(basketItems)
+          .values({ basketId: id, productId, quantity })
+          .onConflictDoUpdate({ target: [basketItems.basketId, basketItems.productId], set: { quantity: sql`${basketItems.quantity} + ${quantity}` } });
+        await tx.update(baskets).set({ updatedAt: sql`now()` }).where(eq(baskets.id, id));
+      });
       return cart(owner);
     },
 
     async update(owner: BasketOwner, itemId: number, quantity: number): Promise<Basket> {
-      const item = await itemOf(owner, itemId);
-      const stock = await productStock(item.productId);
-      if (quantity > stock) throw new ValidationError({ quantity: [stockMessage(stock)] });
-      await db.update(basketItems).set({ quantity }).where(eq(basketItems.id, item.id));
+      // Answers 404 before anything is made or locked for a line that is not the owner's.
+      await itemOf(owner, itemId);
+      await lockedBasket(owner, async (tx) => {
+        const item = await itemOf(owner, itemId, tx);
+        const stock = await productStock(item.productId, tx);
+        if (quantity > stock) throw new ValidationError({ quantity: [stockMessage(stock)] });
+        await tx.update(basketItems).set({ quantity }).where(eq(basketItems.id, item.id));
+      });
       return cart(owner);
     },
 
@@ -197,12 +227,8 @@ export function createBasketService(db: Db) {
     async addLines(owner: BasketOwner, lines: { productId: number | null; name: string; quantity: number }[]): Promise<LinesOutcome> {
       const outcome: LinesOutcome = { added: [], capped: [], skipped: [] };
       const ids = [...new Set(lines.map((l) => l.productId).filter((id): id is number => id !== null))];
-      const id = await ensureBasket(owner);
-      await db.transaction(async (t) => {
-        // PGlite runs one query at a time: only the transaction's handle inside it.
-        const tx = t as unknown as Db;
-        // The basket row is locked so that two reorders at once cannot both fill the same stock.
-        await tx.select({ id: baskets.id }).from(baskets).where(eq(baskets.id, id)).for("update");
+      // The basket row is locked so that two reorders at once cannot both fill the same stock.
+      await lockedBasket(owner, async (tx, id) => {
         const found = ids.length ? await tx.select({ id: products.id, name: products.name, stock: products.stock }).from(products).where(inArray(products.id, ids)) : [];
         const held = ids.length ? await tx.select().from(basketItems).where(and(eq(basketItems.basketId, id), inArray(basketItems.productId, ids))) : [];
         const inBasket = new Map(held.map((h) => [h.productId, h.quantity]));
@@ -237,27 +263,29 @@ export function createBasketService(db: Db) {
 
     /** A guest who signs in keeps their basket: quantities are added, capped at stock. */
     async merge(guestHash: string, userId: number): Promise<void> {
-      const guestId = await basketId({ guestHash });
-      if (!guestId) return;
-      const lines = await db
-        .select({ productId: basketItems.productId, quantity: basketItems.quantity, stock: products.stock })
-        .from(basketItems)
-        .innerJoin(products, eq(products.id, basketItems.productId))
-        .where(eq(basketItems.basketId, guestId));
-      if (lines.length) {
-        const userBasket = await ensureBasket({ userId });
+      if (!(await basketId({ guestHash }))) return;
+      await db.transaction(async (t) => {
+        const tx = t as unknown as Db;
+        const userBasket = await ensureBasket({ userId }, tx);
+        const guestId = await basketId({ guestHash }, tx);
+        // Both baskets locked (in id order): adds to either wait until the merge is done.
+        if (!guestId || !(await lockRows(tx, [guestId, userBasket])).includes(guestId)) return;
+        const lines = await tx
+          .select({ productId: basketItems.productId, quantity: basketItems.quantity, stock: products.stock })
+          .from(basketItems)
+          .innerJoin(products, eq(products.id, basketItems.productId))
+          .where(eq(basketItems.basketId, guestId));
+        const held = lines.length
+          ? await tx.select().from(basketItems).where(and(eq(basketItems.basketId, userBasket), inArray(basketItems.productId, lines.map((l) => l.productId))))
+          : [];
         for (const line of lines) {
-          const [mine] = await db
-            .select()
-            .from(basketItems)
-            .where(and(eq(basketItems.basketId, userBasket), eq(basketItems.productId, line.productId)))
-            .limit(1);
+          const mine = held.find((h) => h.productId === line.productId);
           const quantity = Math.min((mine?.quantity ?? 0) + line.quantity, Math.max(line.stock, mine?.quantity ?? 0), MAX_QUANTITY);
-          if (mine) await db.update(basketItems).set({ quantity }).where(eq(basketItems.id, mine.id));
-          else if (quantity > 0) await db.insert(basketItems).values({ basketId: userBasket, productId: line.productId, quantity });
+          if (mine) await tx.update(basketItems).set({ quantity }).where(eq(basketItems.id, mine.id));
+          else if (quantity > 0) await tx.insert(basketItems).values({ basketId: userBasket, productId: line.productId, quantity });
         }
-      }
-      await db.delete(baskets).where(eq(baskets.id, guestId));
+        await tx.delete(baskets).where(eq(baskets.id, guestId));
+      });
     },
   };
 }
