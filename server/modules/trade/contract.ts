@@ -26,12 +26,6 @@ const pounds = (label: string) =>
     .max(10_000_000, `The ${label} must be at most £10,000,000.`)
     .refine((n) => Math.round(n * 100) === Math.round(n * 100 * 1e6) / 1e6, `The ${label} can have at most 2 decimals.`);
 
-export const COMPANY_TYPE_LABELS: Record<(typeof COMPANY_TYPES)[number], string> = {
-  sole_trader: "Sole trader",
-  partnership: "Partnership",
-  limited_company: "Limited company",
-};
-
 export const tradeSetupBody = z
   .object({
     company_name: required("Enter the company name.", 120),
