@@ -34,7 +34,7 @@ export function Price({ product, size = "md" }: { product: Priced; size?: "md" |
   const listPrice = exFirst ? product.list_price_ex_vat : product.list_price;
   const struck = listPrice ?? product.was_price;
   return (
-    <div className={large ? "space-y-1" : ""}>
+    <div className={large ? "space-y-1" : ""} data-testid="price">
       {listPrice !== undefined ? (
         <p className={`${large ? "text-sm" : "text-xs"} font-bold uppercase tracking-wide text-amber-800`} data-testid="trade-price">
           Trade price

@@ -55,7 +55,8 @@ export const tradeSetupBody = z
       .min(1, "Enter a phone number.")
       .max(30, "The phone number is too long.")
       .regex(/^[0-9+() -]*$/, "Enter a valid phone number.")
-      .refine((p) => p.replace(/\D/g, "").length >= 10, "Enter a valid phone number."),
+      // An empty number already has its message from min(1).
+      .refine((p) => p === "" || p.replace(/\D/g, "").length >= 10, "Enter a valid phone number."),
     accounts_email: emailField,
     expected_monthly_spend: pounds("expected monthly spend"),
     requested_credit_limit: pounds("requested credit limit"),
