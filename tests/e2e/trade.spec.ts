@@ -9,27 +9,13 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { APIRequestContext } from "@playwright/test";
 import { newUser, PASSWORD } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
-
-const root = path.resolve(import.meta.dirname, "../..");
-const node = path.join(root, "node_modules/.bin/node");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
+import { freePort, node, root } from "./server-process.ts";
 
 const env = (dataDir: string, port: number) => ({ ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", NODE_ENV: "test", DATABASE_URL: "" });
 
