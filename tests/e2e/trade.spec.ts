@@ -136,6 +136,16 @@ test("apply → approved by the CLI → trade prices ex VAT, with a remembered s
     await expect(page.getByTestId("trade-bar").getByRole("button", { name: "inc VAT" })).toHaveAttribute("aria-pressed", "true");
     await expect(page.getByRole("main").getByTestId("price-inc-vat").first()).toHaveText(pounds(tradeInc));
 
+    // Back to ex VAT; the basket follows, at the trade price.
+    await page.getByTestId("trade-bar").getByRole("button", { name: "ex VAT" }).click();
+    await expect(page.getByTestId("trade-bar").getByRole("button", { name: "ex VAT" })).toHaveAttribute("aria-pressed", "true");
+    const added = await page.request.post(`${base}/api/basket`, { headers: await csrf(page.request, base), data: { product_id: list.items[0].id, quantity: 2 } });
+    expect((await added.json()).cart.subtotal).toBe((tradeEx * 2) / 100);
+    await page.goto(`${base}/basket`);
+    const line = page.getByTestId("basket-line");
+    await expect(line).toContainText(`${pounds(tradeEx)} each ex VAT`);
+    await expect(line.getByTestId("line-total")).toHaveText(pounds(tradeEx * 2));
+
     // Listings carry trade prices too.
     await page.goto(`${base}/products?sort=name`);
     await expect(page.getByRole("main").getByTestId("trade-price").first()).toBeVisible();
