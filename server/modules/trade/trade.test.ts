@@ -70,6 +70,13 @@ describe("formats", () => {
 });
 
 describe("POST /api/trade/setup", () => {
+  it("is documented in the OpenAPI document with the other trade routes", async () => {
+    const doc = (await shop.app.inject({ method: "GET", url: "/api/openapi.json" })).json() as { paths: Record<string, Record<string, unknown>> };
+    expect(doc.paths["/api/trade/setup"]?.post).toBeDefined();
+    expect(doc.paths["/api/trade/dashboard"]?.get).toBeDefined();
+    expect(doc.paths["/api/trade/price-display"]?.put).toBeDefined();
+  });
+
   it("answers 401 for a guest, and the dashboard too", async () => {
     const guest = new TestBrowser(shop.app);
     await guest.csrf();
