@@ -105,13 +105,16 @@ CREATE TRIGGER "product_listing_attributes_delete" AFTER DELETE ON "product_attr
 --> statement-breakpoint
 CREATE TRIGGER "product_listing_category_tree" AFTER UPDATE ON "categories" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION product_listing_from_categories();
 --> statement-breakpoint
--- The facet keys one listing row counts towards, in every one of its categories and in 0 (all).
+-- The facet keys one listing row counts towards, in every one of its categories
+-- and in 0 (all): `t`, `m:`, `a:` over all products, and `s`, `sm:`, `sa:` over
+-- those in stock, so "in stock only" reads its counts too.
 CREATE FUNCTION "listing_facet_keys"(r product_listing) RETURNS TABLE(category_id integer, key text) LANGUAGE sql IMMUTABLE AS $$
   SELECT c, k
   FROM unnest(r.category_ids || 0) AS c,
-       unnest(array(SELECT 'a:' || x FROM unnest(r.attribute_keys) x)
-              || CASE WHEN r.manufacturer_id IS NULL THEN '{}'::text[] ELSE array['m:' || r.manufacturer_id] END
-              || CASE WHEN r.stock > 0 THEN array['t', 's'] ELSE array['t'] END) AS k
+       LATERAL (SELECT array(SELECT 'a:' || x FROM unnest(r.attribute_keys) x)
+                       || CASE WHEN r.manufacturer_id IS NULL THEN '{}'::text[] ELSE array['m:' || r.manufacturer_id] END AS own) o,
+       unnest(array['t'] || o.own
+              || CASE WHEN r.stock > 0 THEN array['s'] || array(SELECT 's' || y FROM unnest(o.own) y) ELSE '{}'::text[] END) AS k
 $$;
 --> statement-breakpoint
 -- Applies the net change of rows leaving (-1) and arriving (+1). Rows are

@@ -121,12 +121,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     auth: services.auth,
     secureCookies: config.isProduction,
     now: options.now,
-    // A guest's baskets follow them into their account.
+    // A guest's baskets follow them into their account, and so do the orders
+    // this browser placed with the account's email (ADR 0017).
     onSignedIn: [
       async (userId, guestHash) => {
         if (!guestHash) return;
         await services.basket.merge(guestHash, userId);
         await services.hireBasket.merge(guestHash, userId);
+        const claimed = await services.orders.claimGuestOrders(userId, guestHash);
+        if (claimed.length) app.log.info({ userId, orders: claimed.map((o) => o.number) }, "guest orders claimed");
       },
     ],
   });

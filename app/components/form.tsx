@@ -171,3 +171,21 @@ export function useFocusOnFailure(result: FormResult | undefined, form: RefObjec
     (field ?? alert.current)?.focus();
   }, [result, form, alert]);
 }
+
+/** A whole-number quantity box: from 1 to `max`, with the phone's number pad. */
+export function QuantityField({ max, label = "Quantity", name = "quantity", ...props }: Omit<FieldProps, "label" | "name" | "type" | "min" | "max"> & { max: number; label?: string; name?: string }) {
+  return (
+    <Field
+      label={label}
+      name={name}
+      type="number"
+      inputMode="numeric"
+      min={1}
+      max={max}
+      step={1}
+      required
+      inputClassName="disabled:cursor-not-allowed disabled:bg-stone-100 disabled:text-stone-500"
+      {...props}
+    />
+  );
+}

@@ -1,9 +1,22 @@
 import { redirect } from "react-router";
 import { safeRedirect } from "./safe-redirect.ts";
 
+/**
+ * The page a request is for. A client-side navigation asks for its data as
+ * `/path.data?_routes=…` (`/_root.data` for /): that names the page `/path`.
+ */
+export function pagePath(url: URL): string {
+  if (!url.pathname.endsWith(".data")) return `${url.pathname}${url.search}`;
+  const path = url.pathname.slice(0, -".data".length);
+  const query = new URLSearchParams(url.search);
+  query.delete("_routes");
+  const search = query.size ? `?${query}` : "";
+  return `${path === "/_root" ? "/" : path}${search}`;
+}
+
 /** The login URL that brings a guest back to where they were going. */
 export function loginUrlFor(url: URL): string {
-  return `/auth/login?${new URLSearchParams({ redirect: `${url.pathname}${url.search}` })}`;
+  return `/auth/login?${new URLSearchParams({ redirect: pagePath(url) })}`;
 }
 
 /** Signed-in only: guests are sent to /auth/login?redirect={the path they wanted}. */

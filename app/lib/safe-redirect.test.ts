@@ -52,4 +52,11 @@ describe("access rules", () => {
   it("builds the login URL from path and query", () => {
     expect(loginUrlFor(new URL("http://shop.test/trade/dashboard"))).toBe("/auth/login?redirect=%2Ftrade%2Fdashboard");
   });
+
+  it("names the page, not the data request, when a guest follows a link in the browser", () => {
+    const request = new Request("http://shop.test/account/orders/history.data?_routes=routes%2Faccount%2Forders-history");
+    expect(redirectOf(() => requireSignedIn(null, request)).location).toBe("/auth/login?redirect=%2Faccount%2Forders%2Fhistory");
+    expect(loginUrlFor(new URL("http://shop.test/account/orders/history.data?page=2&_routes=x"))).toBe("/auth/login?redirect=%2Faccount%2Forders%2Fhistory%3Fpage%3D2");
+    expect(loginUrlFor(new URL("http://shop.test/_root.data"))).toBe("/auth/login?redirect=%2F");
+  });
 });

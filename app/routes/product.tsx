@@ -1,13 +1,16 @@
-import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Link, type ShouldRevalidateFunctionArgs, useRouteLoaderData } from "react-router";
 import { appContext } from "#app-context";
+import { AddToBasket } from "../components/basket/add-to-basket.tsx";
 import { Gallery } from "../components/catalog/gallery.tsx";
 import { Price, StockBadge } from "../components/catalog/price.tsx";
+import { ProductActions } from "../components/catalog/product-actions.tsx";
 import { ProductGrid } from "../components/catalog/product-card.tsx";
 import { Breadcrumbs } from "../components/page.tsx";
 import { requestOrigin } from "../lib/catalog/listing.server.ts";
 import { breadcrumbJsonLd, productJsonLd, seoMeta } from "../lib/catalog/seo.ts";
 import { formatPounds } from "../lib/money.ts";
 import { notFound } from "../lib/not-found.ts";
+import type { RootData } from "../root.tsx";
 import type { Route } from "./+types/product";
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -61,6 +64,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const { product, crumbs } = loaderData;
+  const basketEnabled = useRouteLoaderData<RootData>("root")?.config.basketEnabled ?? false;
   return (
     <>
       <Breadcrumbs items={crumbs} />
@@ -83,7 +87,10 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             <StockBadge inStock={product.in_stock} stock={product.stock} />
           </div>
           {product.summary ? <p className="mt-4 text-lg text-stone-800">{product.summary}</p> : null}
-          {/* Adding to the basket arrives with the basket screens (the next issue); until then no control is shown. */}
+          <div className="mt-6 grid gap-4 border-t border-stone-200 pt-6">
+            {basketEnabled ? <AddToBasket product={product} /> : null}
+            <ProductActions product={product} variant="page" />
+          </div>
         </div>
       </div>
 

@@ -106,11 +106,15 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
   };
 }
 
-export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
+export async function openPostgres(
+  url: string,
+  options: { max?: number; /** Sees every query, e.g. for the bench to EXPLAIN them. */ logQuery?: (query: string, params: unknown[]) => void } = {},
+): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, idleTimeoutMillis: 30_000 });
   // An idle client that loses its connection must not crash the process.
   pool.on("error", () => {});
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const logQuery = options.logQuery;
+  const db = drizzlePg(pool, { schema, ...(logQuery ? { logger: { logQuery } } : {}) }) as unknown as Db;
   let closed = false;
   return {
     db,

@@ -1,5 +1,5 @@
 // The account area in the browser (issue 3): overview, details, password, addresses, newsletter.
-import { accountLink, addAddressByApi, newUser, openPage, PASSWORD, registerByApi, resetLinkFrom, signInThroughForm, waitForEmailTo } from "./auth-helpers.ts";
+import { accountLink, addAddressByApi, newUser, openPage, PASSWORD, registerByApi, registerThroughForm, resetLinkFrom, signInThroughForm, waitForEmailTo } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 // Chromium logs every 4xx answer of fetch() as a console error; these tests expect some.
@@ -230,12 +230,7 @@ test("the whole journey: register, sign out, recover by email, sign in with reme
   test.setTimeout(60_000);
   const user = newUser("Jo");
   await openPage(page, "/auth/register");
-  await page.getByLabel("First name").fill(user.firstname);
-  await page.getByLabel("Last name").fill(user.lastname);
-  await page.getByLabel("Email address").fill(user.email);
-  await page.getByLabel("Password", { exact: true }).fill(user.password);
-  await page.getByLabel("Confirm password").fill(user.password);
-  await page.getByRole("button", { name: "Create account" }).click();
+  await registerThroughForm(page, user);
   await expect(page).toHaveURL("/account");
 
   await page.getByRole("main").getByRole("button", { name: "Sign out" }).click();

@@ -63,6 +63,16 @@ export async function signInThroughForm(page: Page, user: Pick<TestUser, "email"
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
+/** Fills the registration form (on /auth/register) and sends it. */
+export async function registerThroughForm(page: Page, user: TestUser): Promise<void> {
+  await page.getByLabel("First name").fill(user.firstname);
+  await page.getByLabel("Last name").fill(user.lastname);
+  await page.getByLabel("Email address").fill(user.email);
+  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await page.getByLabel("Confirm password").fill(user.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+}
+
 /** The header's account link names the signed-in user. */
 export function accountLink(page: Page, firstname: string) {
   return page.getByRole("banner").getByRole("link", { name: `Your account (${firstname})` });

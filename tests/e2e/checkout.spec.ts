@@ -2,6 +2,7 @@
 // priced for it, payment, a purchase-order reference, then the thank-you page.
 import type { APIRequestContext, Page } from "@playwright/test";
 import { addAddressByApi, newUser, openPage, registerByApi } from "./auth-helpers.ts";
+import { chooseAddressByPostcode } from "./checkout-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 async function csrf(request: APIRequestContext): Promise<Record<string, string>> {
@@ -35,13 +36,7 @@ test("guest checkout: postcode lookup fills the address, delivery for the postco
 
   await page.getByLabel("Email address").fill("guest-buyer@example.com");
   await page.getByLabel("Phone").fill("0113 496 0000");
-  await page.getByLabel("Find your address by postcode").fill("LS1 1AA");
-  await page.getByRole("button", { name: "Find address" }).click();
-  const choose = page.getByLabel("Choose your address");
-  await expect(choose).toBeVisible();
-  await choose.selectOption({ index: 1 });
-  await expect(page.getByLabel("Town or city")).toHaveValue("Leeds");
-  await expect(page.getByLabel("Postcode", { exact: true })).toHaveValue("LS1 1AA");
+  await chooseAddressByPostcode(page, "LS1 1AA", { town: "Leeds", postcode: "LS1 1AA" });
   // Editable by hand.
   await page.getByLabel("Address line 2").fill("Site office");
 

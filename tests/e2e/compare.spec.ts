@@ -1,6 +1,7 @@
-// The compare list in the browser (issue 4): add from product tiles, the short
-// messages of section 5 that go after 3 seconds, the 4-product limit, and the
-// /compare table rendered from the `compare` cookie.
+// The compare list in the browser (issue 4): add from the cards of a category
+// listing and from the product page, the short messages of section 5 that go
+// after 3 seconds, the 4-product limit, and the /compare table rendered from
+// the `compare` cookie.
 import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
 import { openPage } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
@@ -25,13 +26,18 @@ async function setCompareCookie(context: BrowserContext, page: Page, ids: number
 const messages = (page: Page) => page.getByTestId("compare-messages");
 const headerLink = (page: Page) => page.getByRole("banner").getByTestId("compare-link");
 
-test("adds from product tiles, refuses a listed product and a fifth, and each message goes after about 3 seconds", async ({ page, context }) => {
+const CATEGORY = "/category/power-tools/cordless-drills";
+
+test("adds from a category listing's cards, refuses a listed product and a fifth, and each message goes after about 3 seconds", async ({ page, context }) => {
   // Three messages are each watched until they go: about 10 seconds of waiting.
   test.slow();
-  await openPage(page, "/showcase");
-  const tiles = page.getByRole("main").getByRole("article");
-  await expect(tiles).toHaveCount(8);
-  const names = await tiles.getByRole("heading", { level: 3 }).allTextContents();
+  await openPage(page, CATEGORY);
+  const cards = page.getByRole("main").getByTestId("product-card");
+  const names = await cards.getByRole("heading", { level: 3 }).allTextContents();
+  expect(names.length, "a listing of more than 4 products").toBeGreaterThan(4);
+  // Every card offers compare and the heart, named after its product.
+  await expect(cards.getByTestId("compare-button")).toHaveCount(names.length);
+  await expect(cards.getByTestId("wishlist-button")).toHaveCount(names.length);
   await expect(headerLink(page)).toHaveCount(0);
 
   await page.getByRole("button", { name: `Add ${names[0]} to compare` }).click();
@@ -71,6 +77,40 @@ test("adds from product tiles, refuses a listed product and a fifth, and each me
   const table = page.getByRole("table");
   for (const name of names.slice(0, 4)) await expect(table.getByRole("columnheader", { name })).toBeVisible();
   await expect(table.getByRole("columnheader", { name: names[4]! })).toHaveCount(0);
+});
+
+test("the product page adds to compare and takes it off again; the listing knows; a fifth is refused there too", async ({ page, context, request }) => {
+  const response = await request.get("/api/products", { params: { category: CATEGORY.replace("/category/", ""), per_page: 6 } });
+  const { items } = (await response.json()) as { items: { id: number; name: string; slug: string }[] };
+  const [product, ...others] = items;
+  expect(others.length).toBeGreaterThanOrEqual(4);
+
+  await openPage(page, `/product/${product!.slug}`);
+  const actions = page.getByRole("main").getByTestId("product-actions").first();
+  await actions.getByRole("button", { name: `Add ${product!.name} to compare`, exact: true }).click();
+  await expect(messages(page)).toHaveText("Added to compare.");
+  await expect(headerLink(page)).toHaveText("Compare (1)");
+  await expect(actions.getByRole("button", { name: `Remove ${product!.name} from compare`, exact: true })).toBeVisible();
+
+  // Back on the listing, its card says it is being compared.
+  const category = page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link").last();
+  const categoryPath = (await category.getAttribute("href"))!;
+  await category.click();
+  await expect(page).toHaveURL(categoryPath);
+  await expect(page.getByRole("main").getByTestId("product-card").getByRole("button", { name: `Remove ${product!.name} from compare`, exact: true })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(`/product/${product!.slug}`);
+  await actions.getByRole("button", { name: `Remove ${product!.name} from compare`, exact: true }).click();
+  await expect(messages(page)).toHaveText("Removed from compare.");
+  await expect(headerLink(page)).toHaveCount(0);
+
+  // Four others were listed in another tab: this product is one too many.
+  await setCompareCookie(context, page, others.slice(0, 4).map((o) => o.id));
+  await actions.getByRole("button", { name: `Add ${product!.name} to compare`, exact: true }).click();
+  await expect(messages(page)).toHaveText("You can only compare up to 4 products.");
+  await expect(messages(page).locator("[data-level]")).toHaveAttribute("data-level", "warning");
+  await expect(headerLink(page)).toHaveText("Compare (4)");
+  await expect(messages(page).getByText("You can only compare up to 4 products.")).toBeHidden({ timeout: 5000 });
 });
 
 test("the server renders /compare from the cookie; remove, clear and show only differences", async ({ page, context, request }) => {

@@ -22,7 +22,7 @@ export function Gallery({ images, name }: { images: GalleryImage[]; name: string
   const [search] = useSearchParams();
   if (images.length === 0) {
     return (
-      <div className="flex aspect-square w-full items-center justify-center rounded-lg bg-stone-100 text-stone-600" data-testid="gallery">
+      <div className="flex aspect-[4/3] w-full sm:aspect-square items-center justify-center rounded-lg bg-stone-100 text-stone-600" data-testid="gallery">
         No picture of {name} yet
       </div>
     );
@@ -32,7 +32,7 @@ export function Gallery({ images, name }: { images: GalleryImage[]; name: string
   return (
     <div data-testid="gallery">
       <div className="overflow-hidden rounded-lg border border-stone-200 bg-white">
-        <img src={main.src} alt={main.alt} width={600} height={600} fetchPriority="high" className="aspect-square w-full object-contain" data-testid="gallery-main" />
+        <img src={main.src} alt={main.alt} width={600} height={600} fetchPriority="high" className="aspect-[4/3] w-full object-contain sm:aspect-square" data-testid="gallery-main" />
       </div>
       {images.length > 1 ? (
         <ul className="mt-3 flex flex-wrap gap-2" aria-label={`Pictures of ${name}`}>

@@ -45,7 +45,7 @@ export function Price({ product, size = "md" }: { product: Priced; size?: "md" |
           <span className={`${large ? "text-3xl" : "text-xl"} font-extrabold tracking-tight text-stone-900`} data-testid={main.testId}>
             {formatPounds(main.value)}
           </span>{" "}
-          <span className={`${large ? "text-base" : "text-xs"} font-semibold text-stone-700`}>{main.label}</span>
+          <span className={`${large ? "text-base" : "text-xs"} whitespace-nowrap font-semibold text-stone-700`}>{main.label}</span>
         </span>
         {struck !== null && struck !== undefined && struck > main.value ? (
           <s className={`${large ? "text-base" : "text-sm"} text-stone-600`} data-testid={listPrice !== undefined ? "list-price" : "was-price"}>

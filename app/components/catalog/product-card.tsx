@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { Price, StockBadge } from "./price.tsx";
+import { ProductActions } from "./product-actions.tsx";
 
 /** The card fields of a product, as ProductCard in server/modules/catalog/products.ts. */
 export interface CardProduct {
@@ -68,19 +69,21 @@ export interface ProductGridProps {
   /** How many cards load their picture at once (those above the fold). */
   eagerCount?: number;
   headingLevel?: 2 | 3;
-  /** Action buttons for a card, e.g. compare and wishlist. */
+  /** Action buttons for a card; compare and the wishlist heart unless given. */
   actions?: (product: CardProduct) => React.ReactNode;
   label?: string;
 }
 
+const defaultActions = (product: CardProduct) => <ProductActions product={product} />;
+
 /** Two columns on phones, three on tablets, four on desktops. */
-export function ProductGrid({ products, eagerCount = 0, headingLevel = 3, actions, label }: ProductGridProps) {
+export function ProductGrid({ products, eagerCount = 0, headingLevel = 3, actions = defaultActions, label }: ProductGridProps) {
   return (
     <ul className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4" aria-label={label} data-testid="product-grid">
       {products.map((p, i) => (
         <li key={p.id}>
           <ProductCard product={p} eager={i < eagerCount} headingLevel={headingLevel}>
-            {actions?.(p)}
+            {actions(p)}
           </ProductCard>
         </li>
       ))}

@@ -12,9 +12,10 @@ export function CompareIcon({ className = "size-5" }: { className?: string }) {
 /**
  * Adds a product to the compare list, or takes it off again. Its name says
  * which product. It works once the page's scripts run (the list is a cookie the
- * browser writes).
+ * browser writes). `compact` fits a product card: the button fills its cell
+ * with less padding, so it stays one line on a phone's two-column grid.
  */
-export function CompareButton({ productId, productName, className = "" }: { productId: number; productName: string; className?: string }) {
+export function CompareButton({ productId, productName, compact = false }: { productId: number; productName: string; compact?: boolean }) {
   const hydrated = useHydrated();
   const list = useCompareList();
   const listed = list.includes(productId);
@@ -24,11 +25,12 @@ export function CompareButton({ productId, productName, className = "" }: { prod
       disabled={!hydrated}
       onClick={() => (listed ? compareStore.remove(productId) : compareStore.add(productId))}
       aria-label={listed ? `Remove ${productName} from compare` : `Add ${productName} to compare`}
-      className={`btn-secondary min-h-11 px-3 text-sm disabled:opacity-60 ${listed ? "border-brand-700 bg-brand-50 text-brand-900" : ""} ${className}`}
+      className={`btn-secondary min-h-11 text-sm disabled:opacity-60 ${compact ? "w-full gap-1.5 px-2" : "px-3"} ${listed ? "border-brand-700 bg-brand-50 text-brand-900" : ""}`}
       data-testid="compare-button"
       data-product-id={productId}
     >
-      <CompareIcon />
+      {/* On a card, the icon shows only where the label still fits beside it (an @container parent, see ProductActions). */}
+      <CompareIcon className={compact ? "hidden size-5 shrink-0 @[11rem]:block" : undefined} />
       <span aria-hidden="true">{listed ? "Comparing" : "Compare"}</span>
     </button>
   );

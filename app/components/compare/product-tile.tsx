@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 import { formatPounds } from "../../lib/money.ts";
-import { WishlistButton } from "../wishlist/wishlist-button.tsx";
-import { CompareButton } from "./compare-button.tsx";
+import { ProductActions } from "../catalog/product-actions.tsx";
 
 export interface TileProduct {
   id: number;
@@ -32,9 +31,8 @@ export function ProductTile({ product }: { product: TileProduct }) {
         <span className="text-sm text-stone-600">{formatPounds(product.price_ex_vat)} ex VAT</span>
       </p>
       <p className={`text-sm ${product.in_stock ? "text-green-800" : "text-stone-600"}`}>{product.in_stock ? "In stock" : "Out of stock"}</p>
-      <div className="mt-auto flex flex-wrap items-start gap-2 pt-3">
-        <CompareButton productId={product.id} productName={product.name} />
-        <WishlistButton productId={product.id} productName={product.name} />
+      <div className="mt-auto pt-3">
+        <ProductActions product={product} />
       </div>
     </article>
   );

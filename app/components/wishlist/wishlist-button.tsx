@@ -16,8 +16,11 @@ export function HeartIcon({ filled, className = "size-5" }: { filled: boolean; c
 /**
  * The heart: saves a product to the wishlist, or takes it off. Pressed while
  * saved. Guests are told to sign in, with a link that brings them back.
+ * It is two boxes, the button and its message, meant for a grid row of actions
+ * (ProductActions): the message spans the row under the buttons.
+ * `compact` (product cards): the heart alone in a square.
  */
-export function WishlistButton({ productId, productName, className = "" }: { productId: number | string; productName: string; className?: string }) {
+export function WishlistButton({ productId, productName, compact = false }: { productId: number | string; productName: string; compact?: boolean }) {
   const hydrated = useHydrated();
   const location = useLocation();
   const { state, signedIn } = useWishlist();
@@ -32,22 +35,22 @@ export function WishlistButton({ productId, productName, className = "" }: { pro
 
   const problem = outcome && !outcome.ok ? outcome : null;
   return (
-    <div className={`grid justify-items-start gap-1 ${className}`}>
+    <>
       <button
         type="button"
         disabled={!hydrated}
         aria-pressed={saved}
         aria-label={`Save ${productName} to your wishlist`}
         onClick={() => void toggle()}
-        className={`btn-secondary min-h-11 px-3 text-sm disabled:opacity-60 ${saved ? "border-red-700 text-red-700" : ""}`}
+        className={`btn-secondary min-h-11 text-sm disabled:opacity-60 ${compact ? "size-11 px-0" : "px-3"} ${saved ? "border-red-700 text-red-700" : ""}`}
         data-testid="wishlist-button"
       >
         <HeartIcon filled={saved} />
-        <span aria-hidden="true">{saved ? "Saved" : "Save"}</span>
+        {compact ? null : <span aria-hidden="true">{saved ? "Saved" : "Save"}</span>}
       </button>
-      <div role="status" aria-live="polite" className="text-sm">
+      <div role="status" aria-live="polite" className="col-span-full text-sm">
         {problem ? (
-          <p className="font-semibold text-red-800">
+          <p className="mt-1 font-semibold text-red-800">
             {problem.message}{" "}
             {problem.signIn ? (
               <Link className="link" to={loginUrlFor(new URL(`${location.pathname}${location.search}`, "http://shop"))}>
@@ -57,6 +60,6 @@ export function WishlistButton({ productId, productName, className = "" }: { pro
           </p>
         ) : null}
       </div>
-    </div>
+    </>
   );
 }

@@ -2,6 +2,7 @@ import { useRef, useState } from "react";
 import { Link, useRouteLoaderData } from "react-router";
 import { appContext } from "#app-context";
 import { AccountPage } from "../../components/account-page.tsx";
+import { AddOneToBasket } from "../../components/basket/add-to-basket.tsx";
 import { FormAlert } from "../../components/form.tsx";
 import { EmptyState } from "../../components/page.tsx";
 import { wishlistStore } from "../../components/wishlist/use-wishlist.ts";
@@ -83,12 +84,8 @@ export default function Wishlist({ loaderData }: Route.ComponentProps) {
                 </p>
                 {product.in_stock ? null : <p className="text-sm font-semibold text-stone-700">Out of stock</p>}
               </div>
-              <div className="flex w-full gap-2 sm:w-auto sm:flex-col">
-                {basketEnabled && product.in_stock ? (
-                  <Link to={`/product/${product.slug}`} className="btn-primary flex-1 px-3 text-sm" aria-label={`Add ${product.name} to basket`}>
-                    Add to basket
-                  </Link>
-                ) : null}
+              <div className="flex w-full items-start gap-2 sm:w-44 sm:flex-col sm:items-stretch">
+                {basketEnabled && product.in_stock ? <AddOneToBasket product={{ id: product_id, name: product.name }} className="flex-1" /> : null}
                 <button type="button" disabled={!hydrated} className="btn-secondary flex-1 px-3 text-sm disabled:opacity-60" onClick={() => void removeEntry(product_id)} aria-label={`Remove ${product.name} from your wishlist`}>
                   Remove
                 </button>

@@ -30,7 +30,7 @@ async function both(query: ProductQuery): Promise<[Listing, Listing]> {
   return [stored!, live!];
 }
 
-const facetsOf = (l: Listing) => ({ total: l.total, in_stock: l.facets.in_stock, manufacturers: l.facets.manufacturers, attributes: l.facets.attributes });
+const facetsOf = (l: Listing) => ({ total: l.total, in_stock: l.facets.in_stock, price: l.facets.price, manufacturers: l.facets.manufacturers, attributes: l.facets.attributes });
 
 async function expectStoredMatchesLive(query: ProductQuery) {
   const [stored, live] = await both(query);
@@ -49,6 +49,19 @@ describe("the listing index", () => {
     await expectStoredMatchesLive({});
     await expectStoredMatchesLive({ category: "power-tools" });
     await expectStoredMatchesLive({ category: "power-tools/cordless-drills", sort: "price_asc" });
+    await expectStoredMatchesLive({ inStock: true });
+    await expectStoredMatchesLive({ category: "power-tools", inStock: true, manufacturer: [1, 2, 3, 4, 5] });
+    await expectStoredMatchesLive({ category: "power-tools", inStock: true, attributes: { Size: ["Small"] } });
+  });
+
+  it("give the price range of what the listing holds", async () => {
+    const leaf = (await service.list({ category: "power-tools/cordless-drills", perPage: 96 }))!;
+    expect(leaf.total).toBeLessThanOrEqual(96);
+    const prices = leaf.items.map((i) => i.price);
+    expect(leaf.facets.price).toEqual({ min: Math.min(...prices), max: Math.max(...prices) });
+    const inStock = (await service.list({ category: "power-tools/cordless-drills", perPage: 96, inStock: true }))!;
+    const stocked = inStock.items.map((i) => i.price);
+    expect(inStock.facets.price).toEqual({ min: Math.min(...stocked), max: Math.max(...stocked) });
   });
 
   it("follow a product that sells out and comes back into stock", async () => {
@@ -59,9 +72,11 @@ describe("the listing index", () => {
     await db.execute(sql`update products set stock = 0 where id = ${id}`);
     expect((await service.list({ category: "power-tools" }))!.facets.in_stock).toBe(before - 1);
     expect((await service.list({ category: "power-tools", inStock: true }))!.items.some((i) => i.id === id)).toBe(false);
+    await expectStoredMatchesLive({ category: "power-tools", inStock: true });
     await db.execute(sql`update products set stock = 5 where id = ${id}`);
     expect((await service.list({ category: "power-tools" }))!.facets.in_stock).toBe(before);
     await expectStoredMatchesLive({ category: "power-tools" });
+    await expectStoredMatchesLive({ category: "power-tools", inStock: true });
   });
 
   it("follow a sale that leaves stock above zero without touching the counts", async () => {

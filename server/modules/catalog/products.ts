@@ -202,10 +202,12 @@ export function createProductService(db: Db) {
       const manufacturerCondition = query.manufacturer?.length ? inArray(L.manufacturerId, query.manufacturer) : undefined;
       const all = and(...base, manufacturerCondition, ...attributeConditions);
 
-      // A plain category (or the whole catalogue) reads its counts from
-      // listing_facets; a narrower listing counts its own, smaller, set.
-      const plainBase = base.length === (query.category ? 1 : 0);
+      // A category (or the whole catalogue), in stock or not, reads its counts
+      // from listing_facets; a price range or a search counts its own set.
+      const plainBase = !q && query.priceMin === undefined && query.priceMax === undefined;
       const plain = plainBase && !manufacturerCondition && attributeConditions.length === 0;
+      /** Stored keys for in-stock products start with `s`. */
+      const prefix = query.inStock ? "s" : "";
 
       const sort = query.sort ?? (q ? "relevance" : "newest");
       // Unqualified: the same order serves the listing table and the filtered set below.
@@ -236,12 +238,14 @@ export function createProductService(db: Db) {
         ? db
             .select({ key: listingFacets.key, count: listingFacets.count, name: manufacturers.name, slug: manufacturers.slug, manufacturerId: manufacturers.id })
             .from(listingFacets)
-            .leftJoin(manufacturers, sql`${listingFacets.key} = 'm:' || ${manufacturers.id}`)
+            .leftJoin(manufacturers, sql`${listingFacets.key} = ${`${prefix}m:`} || ${manufacturers.id}`)
             .where(and(eq(listingFacets.categoryId, categoryId), sql`${listingFacets.count} > 0`))
         : Promise.resolve([]);
 
       const facetKey = sql<string>`k`;
-      const [ids, storedFacets, liveTotal, liveManufacturers, liveAttributes, [range]] = await Promise.all([
+      // The cheapest and dearest by the price index: each stops at its first match.
+      const priceEdge = (direction: SQL) => sql`(select ${L.pricePence} from ${L} where ${and(sql`true`, ...base)} order by ${L.pricePence} ${direction} limit 1)`;
+      const [ids, storedFacets, liveTotal, liveManufacturers, liveAttributes, range] = await Promise.all([
         pageIds,
         stored,
         plain ? Promise.resolve([]) : db.select({ total: sql<number>`count(*)::int` }).from(L).where(all),
@@ -263,19 +267,23 @@ export function createProductService(db: Db) {
               .where(and(...base, manufacturerCondition, ...attributeFilters.map(([n, v]) => sql`(starts_with(k, ${`${n}=`}) or ${attributeCondition(n, v)})`)))
               .groupBy(facetKey)
               .limit(500),
-        // min and max alone let the whole catalogue answer from the price index.
-        db
-          .select({
-            min: sql<number | null>`min(${L.pricePence})::int`,
-            max: sql<number | null>`max(${L.pricePence})::int`,
-            ...(plainBase ? {} : { inStock: sql<number>`count(*) filter (where ${L.stock} > 0)::int` }),
-          })
-          .from(L)
-          .where(and(...base)),
+        plainBase
+          ? db
+              .execute(sql`select ${priceEdge(sql`asc`)} as min, ${priceEdge(sql`desc`)} as max`)
+              .then((r) => ({ ...(r as unknown as { rows: { min: number | null; max: number | null }[] }).rows[0]!, inStock: null }))
+          : db
+              .select({
+                min: sql<number | null>`min(${L.pricePence})::int`,
+                max: sql<number | null>`max(${L.pricePence})::int`,
+                inStock: sql<number | null>`count(*) filter (where ${L.stock} > 0)::int`,
+              })
+              .from(L)
+              .where(and(...base))
+              .then((r) => r[0]),
       ]);
 
       const storedCount = (key: string) => storedFacets.find((f) => f.key === key)?.count ?? 0;
-      const total = plain ? storedCount("t") : (liveTotal[0]?.total ?? 0);
+      const total = plain ? storedCount(query.inStock ? "s" : "t") : (liveTotal[0]?.total ?? 0);
       const manufacturerFacet = (
         plainBase && attributeConditions.length === 0
           ? storedFacets.flatMap((f) => (f.manufacturerId !== null && f.name !== null && f.slug !== null ? [{ id: f.manufacturerId, name: f.name, slug: f.slug, count: f.count }] : []))
@@ -283,7 +291,9 @@ export function createProductService(db: Db) {
       ).sort((x, y) => x.name.localeCompare(y.name));
       const byCodePoint = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
       const attributes = new Map<string, { value: string; count: number }[]>();
-      const attributeRows = plain ? storedFacets.filter((f) => f.key.startsWith("a:")).map((f) => ({ key: f.key.slice(2), count: f.count })) : liveAttributes;
+      const attributeRows = plain
+        ? storedFacets.filter((f) => f.key.startsWith(`${prefix}a:`)).map((f) => ({ key: f.key.slice(prefix.length + 2), count: f.count }))
+        : liveAttributes;
       for (const row of attributeRows
         .map((r) => ({ name: r.key.slice(0, r.key.indexOf("=")), value: r.key.slice(r.key.indexOf("=") + 1), count: r.count }))
         .sort((x, y) => byCodePoint(x.name, y.name) || byCodePoint(x.value, y.value))) {
@@ -306,7 +316,7 @@ export function createProductService(db: Db) {
           manufacturers: manufacturerFacet,
           attributes: [...attributes].map(([name, values]) => ({ name, values })),
           price: { min: range?.min == null ? null : pounds(range.min), max: range?.max == null ? null : pounds(range.max) },
-          in_stock: plainBase ? storedCount("s") : ((range as { inStock?: number } | undefined)?.inStock ?? 0),
+          in_stock: plainBase ? storedCount("s") : (range?.inStock ?? 0),
         },
       };
     },

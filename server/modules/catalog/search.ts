@@ -26,7 +26,7 @@ export function createSearchService(db: Db, productService: ProductService) {
   /**
    * Products for the search box: every word (or a close catalogue word) must
    * match, the last one as a prefix, through the full-text index. A common
-   * prefix ("mak") matches thousands, so only the first 100 matches are ranked
+   * prefix ("mak") matches thousands, so only 100 of the matches are ranked
    * by closeness to the name: the box wants quick, likely answers, and the
    * search page ranks them all.
    */
@@ -34,13 +34,17 @@ export function createSearchService(db: Db, productService: ProductService) {
     const groups = await expandSearchWords(db, searchWords(q));
     const text = groups.map((g, i) => (i === groups.length - 1 ? g.map((w) => `${w}:*`) : g)).map((g) => `(${g.join(" | ")})`).join(" & ");
     const fullText = text ? sql` or ${products.searchVector} @@ to_tsquery('english', ${text})` : sql``;
+    // The matches come from the index (materialised, so a LIMIT cannot talk the
+    // planner into a scan that hopes to meet 100 matches early); the first 100
+    // are ranked.
     const result = (await db.execute(sql`
-      select name, slug from (
-        select ${products.name} as name, ${products.slug} as slug from ${products}
+      with matches as materialized (
+        select ${products.id} as id from ${products}
         where lower(${products.sku}) = lower(${q})${fullText}
-        limit 100
-      ) c
-      order by word_similarity(${q}, name) desc, name asc
+      )
+      select ${products.name} as name, ${products.slug} as slug from ${products}
+      where ${products.id} in (select id from matches limit 100)
+      order by word_similarity(${q}, ${products.name}) desc, ${products.name} asc
       limit 8`)) as unknown as { rows: { name: string; slug: string }[] };
     return result.rows;
   }

@@ -165,6 +165,8 @@ export function createCheckoutService(
           notes: input.notes,
           poReference: input.po_reference,
           idempotencyKey,
+          // A guest's browser can claim the order into an account with the same email later (ADR 0017).
+          guestKeyHash: userId === null && "guestHash" in owner ? owner.guestHash : null,
         })
         .returning({ id: orders.id });
       const number = `TC-${String(order!.id).padStart(6, "0")}`;

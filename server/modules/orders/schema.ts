@@ -27,12 +27,19 @@ export const orders = pgTable(
     poReference: text("po_reference").notNull().default(""),
     /** A retried checkout with the same key returns this order. */
     idempotencyKey: text("idempotency_key"),
+    /**
+     * A guest's order: the hash of the guest cookie (`tc_guest`) it was placed
+     * with, so the same browser can claim it on sign-up or sign-in (ADR 0017).
+     * Null once claimed, and for orders placed signed in.
+     */
+    guestKeyHash: text("guest_key_hash"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
   },
   (t) => [
     uniqueIndex("orders_number_key").on(t.number),
     uniqueIndex("orders_idempotency_key").on(t.idempotencyKey),
     index("orders_user_idx").on(t.userId, t.id),
+    index("orders_guest_key_idx").on(t.guestKeyHash).where(sql`${t.guestKeyHash} is not null`),
   ],
 );
 

@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http-errors.ts";
+import { users } from "../auth/schema.ts";
 import type { Outbox } from "../auth/service.ts";
 import { pounds } from "../catalog/products.ts";
 import { renderEmail } from "../mail/templates.ts";
@@ -115,6 +116,24 @@ export function createOrderService(db: Db, options: { mail: Outbox; appName: str
     },
 
     byNumber: (number: string) => detail(eq(orders.number, number)),
+
+    /**
+     * Moves a guest's orders into the account that just signed in or signed up
+     * from the same browser (ADR 0017). An order moves only when both hold: it
+     * was placed with this guest cookie (its hash), and its email is the
+     * account's email (case aside). Orders placed with another email stay guest
+     * orders. One conditional UPDATE: each row moves at most once, a claimed
+     * row loses its guest key, and a row that already has an owner is never
+     * touched, so running it again (or twice at once) changes nothing.
+     */
+    async claimGuestOrders(userId: number, guestHash: string): Promise<{ id: number; number: string }[]> {
+      const accountEmail = db.select({ email: sql`lower(${users.email}::text)` }).from(users).where(eq(users.id, userId));
+      return db
+        .update(orders)
+        .set({ userId, guestKeyHash: null })
+        .where(and(eq(orders.guestKeyHash, guestHash), isNull(orders.userId), sql`lower(${orders.email}) = (${accountEmail})`))
+        .returning({ id: orders.id, number: orders.number });
+    },
 
     /** Staff move an order on; each move is recorded and, where it matters, emailed. */
     async setStatus(number: string, status: string, note = "") {

@@ -1,0 +1,2 @@
+ALTER TABLE "orders" ADD COLUMN "guest_key_hash" text;--> statement-breakpoint
+CREATE INDEX "orders_guest_key_idx" ON "orders" USING btree ("guest_key_hash") WHERE "orders"."guest_key_hash" is not null;

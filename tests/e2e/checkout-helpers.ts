@@ -1,0 +1,16 @@
+// Steps of the checkout form that more than one journey takes.
+import { expect, type Page } from "@playwright/test";
+
+/**
+ * Looks the address up by its postcode, chooses the first one offered, and
+ * checks that it filled the town and the normalised postcode.
+ */
+export async function chooseAddressByPostcode(page: Page, typed: string, expected: { town: string; postcode: string }): Promise<void> {
+  await page.getByLabel("Find your address by postcode").fill(typed);
+  await page.getByRole("button", { name: "Find address" }).click();
+  const choose = page.getByLabel("Choose your address");
+  await expect(choose).toBeVisible();
+  await choose.selectOption({ index: 1 });
+  await expect(page.getByLabel("Town or city")).toHaveValue(expected.town);
+  await expect(page.getByLabel("Postcode", { exact: true })).toHaveValue(expected.postcode);
+}
