@@ -37,7 +37,7 @@ export function TradeBar({ display }: { display: PriceDisplay }) {
         aria-pressed={on}
         disabled={!hydrated || saving}
         onClick={() => void choose(incVat)}
-        className={`min-h-9 px-3 text-sm font-semibold disabled:cursor-not-allowed ${on ? "bg-stone-900 text-white" : "bg-white text-stone-900 hover:bg-amber-50"}`}
+        className={`min-h-9 px-2.5 text-sm font-semibold sm:px-3 disabled:cursor-not-allowed ${on ? "bg-stone-900 text-white" : "bg-white text-stone-900 hover:bg-amber-50"}`}
       >
         {label}
       </button>
@@ -46,9 +46,10 @@ export function TradeBar({ display }: { display: PriceDisplay }) {
 
   return (
     <div className="bg-amber-100 text-stone-900" data-testid="trade-bar">
-      <div className="container-page flex flex-wrap items-center gap-x-4 gap-y-2 py-2 text-sm">
+      {/* One row on a phone too, so the product page's price stays above the fold. */}
+      <div className="container-page flex flex-wrap items-center gap-x-2 gap-y-2 py-1.5 text-sm sm:gap-x-4">
         <p className="font-semibold">
-          Trade prices{display.discountPercent > 0 ? ` · ${display.discountPercent}% off` : ""}
+          Trade<span className="hidden sm:inline"> prices{display.discountPercent > 0 ? ` · ${display.discountPercent}% off` : ""}</span>
         </p>
         <div role="group" aria-label="Show prices" className="inline-flex overflow-hidden rounded-md border border-stone-900">
           {option(false, "ex VAT")}
@@ -60,7 +61,8 @@ export function TradeBar({ display }: { display: PriceDisplay }) {
           </p>
         ) : null}
         <Link to="/trade/dashboard" className="ml-auto font-semibold underline underline-offset-2">
-          Trade dashboard
+          <span className="sm:hidden">Dashboard</span>
+          <span className="hidden sm:inline">Trade dashboard</span>
         </Link>
       </div>
     </div>
