@@ -1,5 +1,6 @@
 import { createContext } from "react-router";
 import type { PublicConfig } from "../server/config.ts";
+import type { PriceContext, PriceDisplay } from "../server/modules/trade/pricing.ts";
 import type { Services } from "../server/services.ts";
 
 /**
@@ -17,6 +18,10 @@ export interface AppContext {
   requestId: string;
   /** The signed-in user, or null for a guest. Filled by the sign-in issue. */
   user: SessionUser | null;
+  /** The prices this visitor sees (a trade member's discount); pass it to the catalogue and basket services. */
+  prices: PriceContext;
+  /** How the storefront shows prices: trade members choose ex VAT (default) or inc VAT. */
+  priceDisplay: PriceDisplay;
 }
 
 export interface SessionUser {

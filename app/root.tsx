@@ -34,6 +34,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     buildId: app.buildId,
     // Only what the header and greetings need: the page stays lean.
     user: app.user ? { id: app.user.id, firstname: app.user.firstname, lastname: app.user.lastname, name: app.user.name, email: app.user.email } : null,
+    // Trade members see trade prices, ex VAT unless they chose inc VAT.
+    priceDisplay: app.priceDisplay,
     // The header shows the top two levels; deeper levels live on category pages.
     categories: tree.map((c) => ({ name: c.name, path: c.path, children: c.children.map((s) => ({ name: s.name, path: s.path })) })),
   };

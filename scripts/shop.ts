@@ -3,20 +3,50 @@
 //   npm run shop -- hire:decline HR-000123   (units freed; the customer is emailed)
 //   npm run shop -- hire:complete HR-000123  (units back in the fleet; the customer is emailed)
 //   npm run shop -- order:status TC-000123 dispatched ["note"]  (recorded in the history; emailed where it matters)
+//   npm run shop -- trade:approve EMAIL --credit-limit 5000 --terms 30 --discount 10  (the owner is emailed)
+//   npm run shop -- trade:decline EMAIL | trade:suspend EMAIL  (the owner is emailed)
+import { parseArgs } from "node:util";
 import pino from "pino";
 import { scriptConfig } from "../server/bootstrap.ts";
 import { openDatabase } from "../server/db/client.ts";
-import { HttpError } from "../server/http-errors.ts";
+import { HttpError, ValidationError } from "../server/http-errors.ts";
 import { createServices } from "../server/services.ts";
+import type { TradeTerms } from "../server/modules/trade/service.ts";
 
 const HIRE = { "hire:confirm": "confirm", "hire:decline": "decline", "hire:complete": "complete" } as const;
+const TRADE = { "trade:approve": "approve", "trade:decline": "decline", "trade:suspend": "suspend" } as const;
 const [command, argument] = process.argv.slice(2);
 
-const isOrder = command === "order:status";
-if (!command || !(command in HIRE || isOrder) || !argument || (isOrder && !process.argv[4])) {
+function usage(): never {
   console.error("Usage: npm run shop -- hire:confirm|hire:decline|hire:complete NUMBER");
   console.error("       npm run shop -- order:status ORDER_NUMBER STATUS [NOTE]");
+  console.error("       npm run shop -- trade:approve EMAIL --credit-limit POUNDS --terms DAYS --discount PERCENT");
+  console.error("       npm run shop -- trade:decline|trade:suspend EMAIL");
   process.exit(2);
+}
+
+const isOrder = command === "order:status";
+const isTrade = !!command && command in TRADE;
+if (!command || !(command in HIRE || isOrder || isTrade) || !argument || (isOrder && !process.argv[4])) usage();
+
+/** The approval's terms from `--credit-limit 5000 --terms 30 --discount 10`; all three are required. */
+function tradeTerms(): TradeTerms | undefined {
+  if (command !== "trade:approve") return undefined;
+  const { values } = parseArgs({
+    args: process.argv.slice(4),
+    options: { "credit-limit": { type: "string" }, terms: { type: "string" }, discount: { type: "string" } },
+    strict: true,
+  });
+  if (values["credit-limit"] === undefined || values.terms === undefined || values.discount === undefined) usage();
+  return { creditLimit: Number(values["credit-limit"]), termsDays: Number(values.terms), discountPercent: Number(values.discount) };
+}
+
+let terms: TradeTerms | undefined;
+try {
+  terms = tradeTerms();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  usage();
 }
 
 const config = scriptConfig();
@@ -28,16 +58,21 @@ let code = 0;
 try {
   await database.migrate();
   if (isOrder) {
-    const done = await services.orders.setStatus(argument.toUpperCase(), process.argv[4]!, process.argv[5] ?? "");
+    const done = await services.orders.setStatus(argument!.toUpperCase(), process.argv[4]!, process.argv[5] ?? "");
     console.log(`Order ${done.number} is now ${done.status}.`);
+  } else if (isTrade) {
+    const done = await services.trade.decide(argument!, TRADE[command as keyof typeof TRADE], terms);
+    const detail = done.state === "approved" ? `: credit limit £${done.credit_limit.toFixed(2)}, ${done.terms_days} days, ${done.discount_percent}% discount` : "";
+    console.log(`Trade account ${done.company_name} (${argument}) is now ${done.state}${detail}.`);
   } else {
-    const done = await services.hireRequests.decide(argument.toUpperCase(), HIRE[command as keyof typeof HIRE]);
+    const done = await services.hireRequests.decide(argument!.toUpperCase(), HIRE[command as keyof typeof HIRE]);
     console.log(`Hire request ${done.number} is now ${done.status}.`);
   }
   // Send the customer's email now rather than waiting for the server's worker.
   await services.mail.deliverDue();
 } catch (error) {
-  console.error(error instanceof HttpError ? error.message : error);
+  if (error instanceof ValidationError) console.error(Object.values(error.errors).flat().join("\n"));
+  else console.error(error instanceof HttpError ? error.message : error);
   code = 1;
 } finally {
   await database.close();

@@ -21,6 +21,7 @@ import { catalogRoutes, imageRoutes } from "./modules/catalog/routes.ts";
 import { contentRoutes } from "./modules/content/routes.ts";
 import { hireBasketRoutes, hireRequestRoutes } from "./modules/hire/basket-routes.ts";
 import { hireRoutes } from "./modules/hire/routes.ts";
+import { tradeRoutes } from "./modules/trade/routes.ts";
 import { systemRoutes } from "./modules/system/routes.ts";
 import { wishlistRoutes } from "./modules/wishlist/routes.ts";
 import { registerAuth } from "./plugins/auth.ts";
@@ -28,6 +29,7 @@ import { registerErrorHandler } from "./plugins/errors.ts";
 import { loadRedirectRules, registerRedirects } from "./plugins/redirects.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { createServices } from "./services.ts";
+import { priceDisplayFor } from "./modules/trade/pricing.ts";
 
 export const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 
@@ -132,6 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ],
   });
   await app.register(accountRoutes, { account: services.account, auth: services.auth, prefix: "/api" });
+  await app.register(tradeRoutes, { trade: services.trade, prefix: "/api" });
 
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();
@@ -171,6 +174,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             nonce: request.cspNonce,
             buildId,
             requestId: request.id,
+            prices: request.prices,
+            priceDisplay: priceDisplayFor(request.trade),
             user: request.user
               ? {
                   id: request.user.id,

@@ -17,6 +17,7 @@ import { createHireRequestService } from "./modules/hire/requests.ts";
 import { createHireService } from "./modules/hire/service.ts";
 import { createMailService } from "./modules/mail/service.ts";
 import { type MailLog, createMailTransport } from "./modules/mail/transport.ts";
+import { createTradeService } from "./modules/trade/service.ts";
 import { createWishlistService } from "./modules/wishlist/service.ts";
 
 /** One service layer, two doors: the JSON API and the storefront's loaders both call these. */
@@ -45,6 +46,7 @@ export function createServices(db: Db, config: Config, log: MailLog) {
     hire,
     hireBasket: createHireBasketService(db, hire),
     hireRequests: createHireRequestService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
+    trade: createTradeService(db, { mail, ...shop }),
     content: createContentService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
   };
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import type { RootData } from "../root.tsx";
 import { AccountMenu, accountLinks } from "./account-menu.tsx";
+import { TradeBar } from "./trade/trade-bar.tsx";
 import { MiniBasket } from "./basket/mini-basket.tsx";
 import { CountButton } from "./count-button.tsx";
 import { CompareLink } from "./compare/compare-link.tsx";
@@ -81,6 +82,7 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
       <div className="container-page pb-3 md:hidden">
         <SearchBox id="search-mobile" placeholder="Search products and brands" />
       </div>
+      {data?.priceDisplay.trade ? <TradeBar display={data.priceDisplay} /> : null}
       <div className="border-t border-white/10 bg-brand-900">
         <div className="container-page">
           {/* Mobile: a native disclosure works by touch, keyboard and without scripts. */}

@@ -25,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const ids = compareListFromCookieHeader(request.headers.get("cookie"));
   if (ids.length === 0) return { ids, products: [] as ComparedProduct[], error: null as string | null };
   try {
-    const products: ComparedProduct[] = await context.get(appContext).services.products.byIds(ids);
+    const products: ComparedProduct[] = await context.get(appContext).services.products.byIds(ids, context.get(appContext).prices);
     return { ids, products, error: null };
   } catch {
     return { ids, products: [] as ComparedProduct[], error: MESSAGES.fetchError as string };

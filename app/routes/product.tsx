@@ -16,7 +16,7 @@ import type { Route } from "./+types/product";
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   if (!/^[a-z0-9-]{1,200}$/.test(params.slug)) notFound();
   const app = context.get(appContext);
-  const product = await app.services.products.bySlug(params.slug);
+  const product = await app.services.products.bySlug(params.slug, app.prices);
   if (!product) notFound();
   // Breadcrumbs follow the product's first category.
   const first = product.categories[0];

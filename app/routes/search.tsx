@@ -18,7 +18,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const rawPage = url.searchParams.get("page") ?? "1";
   const page = /^\d{1,6}$/.test(rawPage) ? Math.min(MAX_PAGE, Math.max(1, Number(rawPage))) : 1;
   if (!q) return { q, origin, result: null };
-  const result = await context.get(appContext).services.search.search(q, { page, perPage: PER_PAGE });
+  const app = context.get(appContext);
+  const result = await app.services.search.search(q, { page, perPage: PER_PAGE }, app.prices);
   return {
     q,
     origin,

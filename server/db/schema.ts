@@ -10,3 +10,4 @@ export * from "../modules/basket/schema.ts";
 export * from "../modules/delivery/schema.ts";
 export * from "../modules/postcode/schema.ts";
 export * from "../modules/orders/schema.ts";
+export * from "../modules/trade/schema.ts";

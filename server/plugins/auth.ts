@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
 import type { User } from "../modules/auth/schema.ts";
 import { resolveAccessToken } from "../modules/auth/tokens.ts";
+import { type PriceContext, RETAIL, type TradeMembership, priceContextFor } from "../modules/trade/pricing.ts";
 
 export const SESSION_COOKIE = "tc_session";
 export const CSRF_COOKIE = "XSRF-TOKEN";
@@ -16,6 +17,10 @@ declare module "fastify" {
     user: User | null;
     tokenId: number | null;
     authVia: "bearer" | "cookie" | null;
+    /** The user's trade membership, read with the user; null for guests and consumers. */
+    trade: TradeMembership | null;
+    /** The prices this request sees: retail, or the trade discount of an approved account. */
+    prices: PriceContext;
   }
 }
 
@@ -67,8 +72,17 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
   app.decorateRequest("user", null);
   app.decorateRequest("tokenId", null);
   app.decorateRequest("authVia", null);
+  app.decorateRequest("trade", null);
+  // A reference type cannot be a decorator's default: null here, RETAIL first thing in the hook below.
+  app.decorateRequest("prices", null as unknown as PriceContext);
+
+  // A trade member's prices are theirs alone: no shared cache may keep them.
+  app.addHook("onSend", async (request, reply) => {
+    if (request.trade) reply.header("cache-control", "private, no-store");
+  });
 
   app.addHook("onRequest", async (request, reply) => {
+    request.prices = RETAIL;
     const fromHeader = bearer(request);
     const fromCookie = request.cookies[SESSION_COOKIE];
     const plain = fromHeader ?? fromCookie;
@@ -78,6 +92,8 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
         request.user = found.user;
         request.tokenId = found.tokenId;
         request.authVia = fromHeader ? "bearer" : "cookie";
+        request.trade = found.trade;
+        request.prices = priceContextFor(found.trade);
       } else if (!fromHeader && fromCookie) {
         // A revoked or expired token: drop the stale cookie.
         clearSessionCookie(reply, options.secureCookies);

@@ -5,14 +5,14 @@ import { type BasketOwner, ensureGuestHash, guestHashOf } from "./guest.ts";
 
 /** Who is asking: the signed-in user, else the guest (null when a guest has no cookie yet). */
 export function readingOwner(request: FastifyRequest): BasketOwner | null {
-  if (request.user) return { userId: request.user.id };
+  if (request.user) return { userId: request.user.id, prices: request.prices };
   const guestHash = guestHashOf(request);
   return guestHash ? { guestHash } : null;
 }
 
 /** Who is writing: the signed-in user, else the guest, issuing the guest cookie when needed. */
 export function writingOwner(request: FastifyRequest, reply: FastifyReply, secureCookies: boolean): BasketOwner {
-  return request.user ? { userId: request.user.id } : { guestHash: ensureGuestHash(request, reply, secureCookies) };
+  return request.user ? { userId: request.user.id, prices: request.prices } : { guestHash: ensureGuestHash(request, reply, secureCookies) };
 }
 
 /**

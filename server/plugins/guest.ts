@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { sha256 } from "../modules/auth/tokens.ts";
+import { type PriceContext, RETAIL } from "../modules/trade/pricing.ts";
 
 /** An opaque, HttpOnly cookie that lets a guest keep baskets without an account. */
 export const GUEST_COOKIE = "tc_guest";
@@ -27,5 +28,12 @@ export function ensureGuestHash(request: FastifyRequest, reply: FastifyReply, se
   return sha256(token);
 }
 
-/** Who a basket belongs to: the signed-in user, else the guest cookie. */
-export type BasketOwner = { userId: number } | { guestHash: string };
+/**
+ * Who a basket belongs to: the signed-in user, else the guest cookie. A user
+ * carries the request's prices (a trade member's discount); a guest pays retail.
+ */
+export type BasketOwner = { userId: number; prices?: PriceContext } | { guestHash: string };
+
+export function pricesOf(owner: BasketOwner): PriceContext {
+  return "userId" in owner ? (owner.prices ?? RETAIL) : RETAIL;
+}

@@ -3,25 +3,10 @@
 // SIGTERM, and a non-zero exit with one message per bad variable.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const node = path.join(root, "node_modules/.bin/node");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
+import { freePort, node, root } from "./server-process.ts";
 
 interface Run {
   child: ChildProcess;

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import type { BasketItem } from "../../lib/basket.ts";
 import { formatPounds } from "../../lib/money.ts";
+import { showsExVat, usePriceDisplay } from "../../lib/price-display.ts";
 import { Field } from "../form.tsx";
 
 /** One basket line: the product, its price with and without VAT, a quantity control and removal. */
@@ -19,6 +20,7 @@ export function BasketLine({
   onRemove: () => void;
 }) {
   const [quantity, setQuantity] = useState(String(item.quantity));
+  const exVat = showsExVat(usePriceDisplay());
   const dirty = quantity !== String(item.quantity);
   const headingId = `basket-line-${item.cart_item_id}`;
   const errorId = `basket-line-${item.cart_item_id}-error`;
@@ -42,10 +44,18 @@ export function BasketLine({
             </Link>
           </h3>
           <p className="text-sm text-stone-600">Code {item.sku}</p>
-          <p className="mt-1">
-            <span className="font-semibold">{formatPounds(item.unit_price)}</span> <span className="text-sm text-stone-600">each inc VAT</span>{" "}
-            <span className="text-sm text-stone-600">({formatPounds(item.unit_price_ex_vat)} ex VAT)</span>
-          </p>
+          {exVat ? (
+            // A trade member who shows prices ex VAT sees their trade price that way first.
+            <p className="mt-1">
+              <span className="font-semibold">{formatPounds(item.unit_price_ex_vat)}</span> <span className="text-sm text-stone-600">each ex VAT</span>{" "}
+              <span className="text-sm text-stone-600">({formatPounds(item.unit_price)} inc VAT)</span>
+            </p>
+          ) : (
+            <p className="mt-1">
+              <span className="font-semibold">{formatPounds(item.unit_price)}</span> <span className="text-sm text-stone-600">each inc VAT</span>{" "}
+              <span className="text-sm text-stone-600">({formatPounds(item.unit_price_ex_vat)} ex VAT)</span>
+            </p>
+          )}
           {!item.in_stock ? (
             <p id={stockId} className="mt-1 text-sm font-semibold text-red-800">
               Out of stock.
@@ -91,9 +101,9 @@ export function BasketLine({
           Remove
         </button>
         <p className="ml-auto text-right">
-          <span className="block text-sm text-stone-600">Line total</span>
+          <span className="block text-sm text-stone-600">Line total{exVat ? " ex VAT" : ""}</span>
           <span className="text-lg font-bold" data-testid="line-total">
-            {formatPounds(item.line_total)}
+            {formatPounds(exVat ? item.line_total_ex_vat : item.line_total)}
           </span>
         </p>
       </form>

@@ -28,7 +28,7 @@ export async function loadListing(app: AppContext, request: Request, scope: List
     sort: effective.sort,
     page: effective.page,
     perPage: PER_PAGE,
-  });
+  }, app.prices);
   if (!result) return null;
 
   // A chosen brand that no longer has products here still needs a name, so

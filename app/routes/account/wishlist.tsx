@@ -19,7 +19,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const app = context.get(appContext);
   // The signed-in layout has already sent guests to sign in.
   try {
-    return { entries: await app.services.wishlist.list(app.user!.id), error: null as string | null };
+    return { entries: await app.services.wishlist.list(app.user!.id, app.prices), error: null as string | null };
   } catch {
     return { entries: [], error: WISHLIST_MESSAGES.fetchFailed as string };
   }

@@ -1,6 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import type { TradeMembership } from "../trade/pricing.ts";
+import { tradeAccounts, tradeMembers } from "../trade/schema.ts";
 import { type User, accessTokens, users } from "./schema.ts";
 
 export const REMEMBER_SECONDS = 30 * 24 * 60 * 60;
@@ -33,14 +35,29 @@ export function parseToken(plain: string): { id: number; secret: string } | null
   return { id, secret };
 }
 
-/** The user a token belongs to, or null when it is unknown, wrong or expired. */
-export async function resolveAccessToken(db: Db, plain: string, now = new Date()): Promise<{ user: User; tokenId: number } | null> {
+/**
+ * The user a token belongs to, or null when it is unknown, wrong or expired.
+ * Their trade membership comes in the same query: it sets the request's prices.
+ */
+export async function resolveAccessToken(db: Db, plain: string, now = new Date()): Promise<{ user: User; tokenId: number; trade: TradeMembership | null } | null> {
   const parsed = parseToken(plain);
   if (!parsed) return null;
   const [row] = await db
-    .select({ token: accessTokens, user: users })
+    .select({
+      token: accessTokens,
+      user: users,
+      trade: {
+        accountId: tradeAccounts.id,
+        role: tradeMembers.role,
+        state: tradeAccounts.state,
+        discountBasisPoints: tradeAccounts.discountBasisPoints,
+        pricesIncVat: tradeMembers.pricesIncVat,
+      },
+    })
     .from(accessTokens)
     .innerJoin(users, eq(users.id, accessTokens.userId))
+    .leftJoin(tradeMembers, eq(tradeMembers.userId, accessTokens.userId))
+    .leftJoin(tradeAccounts, eq(tradeAccounts.id, tradeMembers.tradeAccountId))
     .where(and(eq(accessTokens.id, parsed.id), gt(accessTokens.expiresAt, now)))
     .limit(1);
   if (!row) return null;
@@ -50,7 +67,12 @@ export async function resolveAccessToken(db: Db, plain: string, now = new Date()
   if (!row.token.lastUsedAt || now.getTime() - row.token.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
     await db.update(accessTokens).set({ lastUsedAt: now }).where(eq(accessTokens.id, row.token.id));
   }
-  return { user: row.user, tokenId: row.token.id };
+  const t = row.trade;
+  const trade: TradeMembership | null =
+    t && t.accountId !== null && t.role !== null && t.state !== null
+      ? { accountId: t.accountId, role: t.role, state: t.state, discountBasisPoints: t.discountBasisPoints ?? 0, pricesIncVat: t.pricesIncVat ?? false }
+      : null;
+  return { user: row.user, tokenId: row.token.id, trade };
 }
 
 export async function revokeAccessToken(db: Db, tokenId: number): Promise<void> {

@@ -67,9 +67,10 @@ export async function basketRoutes(app: FastifyInstance, options: { basket: Bask
       if (!request.user) throw new HttpError(401, "Unauthenticated.");
       const userId = request.user.id;
       const done: { outcome?: LinesOutcome; message?: string } = {};
-      const body = await answer(reply, { userId }, () => done.message ?? "", async () => {
+      const owner = { userId, prices: request.prices };
+      const body = await answer(reply, owner, () => done.message ?? "", async () => {
         Object.assign(done, await options.reorder.reorder(userId, request.params.order_id));
-        return basket.cart({ userId });
+        return basket.cart(owner);
       });
       // The line-by-line report beside the envelope, so a page can show what was capped or skipped.
       return done.outcome ? { ...body, reorder: done.outcome } : body;

@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
-import type { BasketOwner } from "../../plugins/guest.ts";
+import { type BasketOwner, pricesOf } from "../../plugins/guest.ts";
+import { unitPence } from "../trade/pricing.ts";
 import { incVat, pounds } from "../catalog/products.ts";
 import { products } from "../catalog/schema.ts";
 import { basketItems, baskets } from "./schema.ts";
@@ -116,8 +117,10 @@ export function createBasketService(db: Db) {
       .orderBy(asc(basketItems.id));
     let subtotal = 0;
     let taxes = 0;
+    const prices = pricesOf(owner);
     const items = rows.map(({ item, product }) => {
-      const lineEx = product.pricePence * item.quantity;
+      const unit = unitPence(product.pricePence, prices);
+      const lineEx = unit * item.quantity;
       const lineInc = incVat(lineEx, product.vatRate);
       subtotal += lineEx;
       taxes += lineInc - lineEx;
@@ -129,8 +132,8 @@ export function createBasketService(db: Db) {
         slug: product.slug,
         sku: product.sku,
         image: product.images[0] ?? null,
-        unit_price: pounds(incVat(product.pricePence, product.vatRate)),
-        unit_price_ex_vat: pounds(product.pricePence),
+        unit_price: pounds(incVat(unit, product.vatRate)),
+        unit_price_ex_vat: pounds(unit),
         vat_rate: product.vatRate,
         line_total: pounds(lineInc),
         line_total_ex_vat: pounds(lineEx),

@@ -1,5 +1,6 @@
 import { type SQL, and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { type PriceContext, RETAIL, unitPence } from "../trade/pricing.ts";
 import { categories, listingFacets, manufacturers, productAttributes, productCategories, productListing, products, relatedProducts, searchWords as searchWordsTable } from "./schema.ts";
 
 export const MAX_PER_PAGE = 96;
@@ -43,11 +44,17 @@ export interface ProductCard {
   stock: number;
   in_stock: boolean;
   image: { src: string; alt: string } | null;
+  /** Trade members only: the shop's own prices beside their trade price. */
+  list_price?: number;
+  list_price_ex_vat?: number;
 }
 
 type ProductRow = typeof products.$inferSelect & { manufacturerName: string | null; manufacturerSlug: string | null };
 
-export function toCard(p: ProductRow): ProductCard {
+/** A product card at the prices of this request: retail, or a trade member's. */
+export function toCard(p: ProductRow, prices: PriceContext = RETAIL): ProductCard {
+  const unit = unitPence(p.pricePence, prices);
+  const trade = unit !== p.pricePence ? { list_price: pounds(incVat(p.pricePence, p.vatRate)), list_price_ex_vat: pounds(p.pricePence) } : {};
   return {
     id: p.id,
     sku: p.sku,
@@ -55,13 +62,14 @@ export function toCard(p: ProductRow): ProductCard {
     name: p.name,
     summary: p.summary,
     manufacturer: p.manufacturerId && p.manufacturerName ? { id: p.manufacturerId, name: p.manufacturerName, slug: p.manufacturerSlug ?? "" } : null,
-    price: pounds(incVat(p.pricePence, p.vatRate)),
-    price_ex_vat: pounds(p.pricePence),
+    price: pounds(incVat(unit, p.vatRate)),
+    price_ex_vat: pounds(unit),
     vat_rate: p.vatRate,
     was_price: p.wasPricePence === null ? null : pounds(incVat(p.wasPricePence, p.vatRate)),
     stock: p.stock,
     in_stock: p.stock > 0,
     image: p.images[0] ?? null,
+    ...trade,
   };
 }
 
@@ -167,7 +175,7 @@ export function createProductService(db: Db) {
      * products through `category_ids`); only the page's products are then read
      * from `products`.
      */
-    async list(query: ProductQuery) {
+    async list(query: ProductQuery, prices: PriceContext = RETAIL) {
       const page = Math.min(Math.max(1, query.page ?? 1), MAX_PAGE);
       const perPage = Math.min(Math.max(1, query.perPage ?? 24), MAX_PER_PAGE);
       const q = query.q?.trim() || undefined;
@@ -298,7 +306,7 @@ export function createProductService(db: Db) {
       const byId = new Map(rows.map((r) => [r.id, r]));
 
       return {
-        items: ids.map((r) => byId.get(r.id)).filter((r): r is ProductRow => r !== undefined).map(toCard),
+        items: ids.map((r) => byId.get(r.id)).filter((r): r is ProductRow => r !== undefined).map((r) => toCard(r, prices)),
         total,
         page,
         per_page: perPage,
@@ -313,7 +321,7 @@ export function createProductService(db: Db) {
       };
     },
 
-    async bySlug(slug: string) {
+    async bySlug(slug: string, prices: PriceContext = RETAIL) {
       const [row] = await selectCards(db).where(eq(products.slug, slug)).limit(1);
       if (!row) return null;
       const p = row as ProductRow;
@@ -331,18 +339,18 @@ export function createProductService(db: Db) {
           .limit(8),
       ]);
       return {
-        ...toCard(p),
+        ...toCard(p, prices),
         description_html: p.descriptionHtml,
         images: p.images,
         featured: p.featured,
         attributes: attributeRows.map((a) => ({ name: a.name, value: a.value })),
         categories: categoryRows,
-        related: (relatedRows as unknown as ProductRow[]).map(toCard),
+        related: (relatedRows as unknown as ProductRow[]).map((r) => toCard(r, prices)),
       };
     },
 
     /** Products by id with their attributes, for compare and wishlist. */
-    async byIds(ids: number[]) {
+    async byIds(ids: number[], prices: PriceContext = RETAIL) {
       if (ids.length === 0) return [];
       const [rows, attributeRows] = await Promise.all([
         selectCards(db).where(inArray(products.id, ids)),
@@ -353,14 +361,14 @@ export function createProductService(db: Db) {
         .map((id) => byId.get(id))
         .filter((r): r is ProductRow => r !== undefined)
         .map((r) => ({
-          ...toCard(r),
+          ...toCard(r, prices),
           attributes: attributeRows.filter((a) => a.productId === r.id).map((a) => ({ name: a.name, value: a.value })),
         }));
     },
 
-    async featured(limit = 8): Promise<ProductCard[]> {
+    async featured(limit = 8, prices: PriceContext = RETAIL): Promise<ProductCard[]> {
       const rows = await selectCards(db).where(eq(products.featured, true)).orderBy(asc(products.id)).limit(limit);
-      return (rows as ProductRow[]).map(toCard);
+      return (rows as ProductRow[]).map((r) => toCard(r, prices));
     },
   };
 }

@@ -70,18 +70,21 @@ export async function catalogRoutes(app: FastifyInstance, options: { services: S
       if (q.price_min !== undefined && q.price_max !== undefined && q.price_min > q.price_max) {
         throw new HttpError(422, "The lowest price must not be above the highest.");
       }
-      const result = await products.list({
-        category: q.category,
-        manufacturer: q.manufacturer,
-        priceMin: q.price_min,
-        priceMax: q.price_max,
-        inStock: q.in_stock,
-        attributes: attributeFilters(q.attr),
-        q: q.q,
-        sort: q.sort,
-        page: q.page,
-        perPage: q.per_page,
-      });
+      const result = await products.list(
+        {
+          category: q.category,
+          manufacturer: q.manufacturer,
+          priceMin: q.price_min,
+          priceMax: q.price_max,
+          inStock: q.in_stock,
+          attributes: attributeFilters(q.attr),
+          q: q.q,
+          sort: q.sort,
+          page: q.page,
+          perPage: q.per_page,
+        },
+        request.prices,
+      );
       if (!result) throw new HttpError(404, "Category not found.");
       return result;
     },
@@ -91,7 +94,7 @@ export async function catalogRoutes(app: FastifyInstance, options: { services: S
     "/products/:slug",
     { schema: { tags, summary: "One product with attributes, categories and related products", params: z.object({ slug: z.string().max(200) }) } },
     async (request) => {
-      const product = await products.bySlug(request.params.slug);
+      const product = await products.bySlug(request.params.slug, request.prices);
       if (!product) throw new HttpError(404, "Product not found.");
       return { data: product };
     },
@@ -122,7 +125,7 @@ export async function catalogRoutes(app: FastifyInstance, options: { services: S
         }),
       },
     },
-    async (request) => search.search(request.query.q, { page: request.query.page, perPage: request.query.per_page }),
+    async (request) => search.search(request.query.q, { page: request.query.page, perPage: request.query.per_page }, request.prices),
   );
 
   r.get(
@@ -151,7 +154,7 @@ export async function catalogRoutes(app: FastifyInstance, options: { services: S
         const message = "You can only compare up to 4 products.";
         return reply.code(422).send({ success: false, message, errors: { product_ids: [message] }, data: [], unique_attribute_names: [] });
       }
-      const data = await products.byIds(ids);
+      const data = await products.byIds(ids, request.prices);
       const names = [...new Set(data.flatMap((p) => p.attributes.map((a) => a.name)))].sort((a, b) => a.localeCompare(b, "en-GB"));
       return { success: true, data, unique_attribute_names: names, message: data.length ? "" : "No products to compare." };
     },

@@ -1,5 +1,6 @@
 import { asc, desc, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import type { PriceContext } from "../trade/pricing.ts";
 import { type ProductService, expandSearchWords, searchWords } from "./products.ts";
 import { categories, manufacturers, products, searchWords as searchWordsTable } from "./schema.ts";
 
@@ -49,8 +50,8 @@ export function createSearchService(db: Db, productService: ProductService) {
   }
 
   return {
-    async search(q: string, options: { page?: number; perPage?: number } = {}) {
-      const result = await productService.list({ q, sort: "relevance", page: options.page, perPage: options.perPage });
+    async search(q: string, options: { page?: number; perPage?: number } = {}, prices?: PriceContext) {
+      const result = await productService.list({ q, sort: "relevance", page: options.page, perPage: options.perPage }, prices);
       const suggestion = result && result.total === 0 ? await didYouMean(q) : null;
       return { ...result!, query: q, did_you_mean: suggestion };
     },

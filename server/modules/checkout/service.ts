@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, asc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
-import type { BasketOwner } from "../../plugins/guest.ts";
+import { type BasketOwner, pricesOf } from "../../plugins/guest.ts";
+import { unitPence } from "../trade/pricing.ts";
 import type { Outbox } from "../auth/service.ts";
 import { sha256 } from "../auth/tokens.ts";
 import { basketItems, baskets } from "../basket/schema.ts";
@@ -106,12 +107,15 @@ export function createCheckoutService(
       // Everything is worked out again from the database.
       let subtotal = 0;
       let vat = 0;
+      // The buyer's prices: a trade member pays the trade price, as their basket showed.
+      const prices = pricesOf(owner);
       const priced = lines.map(({ item, product }) => {
-        const lineTotal = product.pricePence * item.quantity;
+        const unitPrice = unitPence(product.pricePence, prices);
+        const lineTotal = unitPrice * item.quantity;
         const lineVat = incVat(lineTotal, product.vatRate) - lineTotal;
         subtotal += lineTotal;
         vat += lineVat;
-        return { item, product, lineTotal, lineVat };
+        return { item, product, unitPrice, lineTotal, lineVat };
       });
       const method = input.delivery_method;
       const postcode = input.delivery_address?.postcode ?? null;
@@ -168,14 +172,14 @@ export function createCheckoutService(
       const number = `TC-${String(order!.id).padStart(6, "0")}`;
       await tx.update(orders).set({ number }).where(eq(orders.id, order!.id));
       await tx.insert(orderLines).values(
-        priced.map(({ item, product, lineTotal, lineVat }) => ({
+        priced.map(({ item, product, unitPrice, lineTotal, lineVat }) => ({
           orderId: order!.id,
           productId: product.id,
           sku: product.sku,
           name: product.name,
           slug: product.slug,
           quantity: item.quantity,
-          unitPrice: product.pricePence,
+          unitPrice,
           vatRate: product.vatRate,
           lineTotal,
           lineVat,

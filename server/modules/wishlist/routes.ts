@@ -26,7 +26,7 @@ export async function wishlistRoutes(app: FastifyInstance, options: { wishlist: 
   });
 
   r.get("/account/wishlist", { schema: { tags, summary: "Your saved products" } }, async (request) => ({
-    data: await options.wishlist.list(userId(request)),
+    data: await options.wishlist.list(userId(request), request.prices),
   }));
 
   r.post(
@@ -36,7 +36,7 @@ export async function wishlistRoutes(app: FastifyInstance, options: { wishlist: 
       const id = userId(request);
       const pid = productId(request.body?.product_id);
       await options.wishlist.add(id, pid);
-      return reply.code(201).send({ success: true, message: "Added to your wishlist.", data: await options.wishlist.list(id) });
+      return reply.code(201).send({ success: true, message: "Added to your wishlist.", data: await options.wishlist.list(id, request.prices) });
     },
   );
 
@@ -46,7 +46,7 @@ export async function wishlistRoutes(app: FastifyInstance, options: { wishlist: 
     async (request) => {
       const id = userId(request);
       await options.wishlist.remove(id, productId(request.params.product_id));
-      return { success: true, message: "Removed from your wishlist.", data: await options.wishlist.list(id) };
+      return { success: true, message: "Removed from your wishlist.", data: await options.wishlist.list(id, request.prices) };
     },
   );
 }

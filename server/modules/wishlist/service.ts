@@ -2,6 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http-errors.ts";
 import type { ProductService } from "../catalog/products.ts";
+import type { PriceContext } from "../trade/pricing.ts";
 import { products } from "../catalog/schema.ts";
 import { wishlistItems } from "./schema.ts";
 
@@ -9,14 +10,14 @@ export const MAX_WISHLIST = 200;
 
 export function createWishlistService(db: Db, productService: ProductService) {
   return {
-    async list(userId: number) {
+    async list(userId: number, prices?: PriceContext) {
       const rows = await db
         .select({ productId: wishlistItems.productId, addedAt: wishlistItems.addedAt })
         .from(wishlistItems)
         .where(eq(wishlistItems.userId, userId))
         .orderBy(desc(wishlistItems.addedAt))
         .limit(MAX_WISHLIST);
-      const cards = await productService.byIds(rows.map((r) => r.productId));
+      const cards = await productService.byIds(rows.map((r) => r.productId), prices);
       const byId = new Map(cards.map((c) => [c.id, c]));
       return rows.flatMap((r) => {
         const product = byId.get(r.productId);

@@ -1,0 +1,47 @@
+import type { TradeAccountState, TradeRole } from "./schema.ts";
+
+/**
+ * Who is asking for prices, resolved once per request with the signed-in user
+ * (see resolveAccessToken): the trade discount to apply, if any. Services take
+ * it as a parameter; the default, RETAIL, keeps every consumer answer as it was.
+ */
+export interface PriceContext {
+  /** 0 for consumers; 1000 = 10% off the ex-VAT price. */
+  discountBasisPoints: number;
+}
+
+export const RETAIL: PriceContext = Object.freeze({ discountBasisPoints: 0 });
+
+/** The session's trade membership, read in the same query as the user. */
+export interface TradeMembership {
+  accountId: number;
+  role: TradeRole;
+  state: TradeAccountState;
+  discountBasisPoints: number;
+  pricesIncVat: boolean;
+}
+
+/** Only an approved account gets trade prices: pending, declined and suspended ones pay retail. */
+export function priceContextFor(trade: TradeMembership | null): PriceContext {
+  return trade && trade.state === "approved" && trade.discountBasisPoints > 0 ? { discountBasisPoints: trade.discountBasisPoints } : RETAIL;
+}
+
+/** The unit price ex VAT after the trade discount, rounded half-up to the penny. */
+export function unitPence(pricePence: number, prices: PriceContext): number {
+  if (prices.discountBasisPoints === 0) return pricePence;
+  return Math.floor((pricePence * (10_000 - prices.discountBasisPoints) + 5_000) / 10_000);
+}
+
+/** What the storefront needs to show prices: whether trade prices apply and which VAT view. */
+export interface PriceDisplay {
+  trade: boolean;
+  discountPercent: number;
+  incVat: boolean;
+}
+
+export function priceDisplayFor(trade: TradeMembership | null): PriceDisplay {
+  const prices = priceContextFor(trade);
+  const member = prices.discountBasisPoints > 0 || trade?.state === "approved";
+  // Consumers always see inc VAT; trade members default to ex VAT.
+  return { trade: member, discountPercent: prices.discountBasisPoints / 100, incVat: member ? (trade?.pricesIncVat ?? false) : true };
+}

@@ -1,0 +1,167 @@
+// The trade account journey (issue 7): a new user applies on /trade/setup, staff
+// approve with the real CLI (`npm run shop -- trade:approve`), and the member sees
+// trade prices ex VAT with a switch to inc VAT that is remembered.
+//
+// The CLI opens the database the way the server does, and an embedded PGlite
+// database admits one process at a time. So this journey runs its own server on
+// its own DATA_DIR and stops it while the CLI decides, as staff would on a
+// one-process shop; the suite's shared server is left alone.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { APIRequestContext } from "@playwright/test";
+import { newUser, PASSWORD } from "./auth-helpers.ts";
+import { expect, test } from "./fixtures.ts";
+import { freePort, node, root } from "./server-process.ts";
+
+const env = (dataDir: string, port: number) => ({ ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", NODE_ENV: "test", DATABASE_URL: "" });
+
+async function startShop(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(node, ["server/main.ts"], { cwd: root, env: env(dataDir, port), stdio: ["ignore", "ignore", "inherit"] });
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}`);
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) return child;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill("SIGTERM");
+  throw new Error("the shop did not start in time");
+}
+
+async function stopShop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill("SIGTERM");
+  await once(child, "exit");
+}
+
+async function csrf(request: APIRequestContext, base: string): Promise<Record<string, string>> {
+  await request.get(`${base}/sanctum/csrf-cookie`);
+  const token = (await request.storageState()).cookies.find((c) => c.name === "XSRF-TOKEN")?.value;
+  return { "X-XSRF-TOKEN": decodeURIComponent(token ?? "") };
+}
+
+// Chromium logs the 422 of the form's first, incomplete, submission as a console error.
+test.use({ allowedConsoleErrors: [/the server responded with a status of 422/] });
+
+test("apply → approved by the CLI → trade prices ex VAT, with a remembered switch to inc VAT", async ({ page }) => {
+  test.setTimeout(300_000);
+  const dataDir = mkdtempSync(path.join(tmpdir(), "tradecounter-trade-e2e-"));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let shop = await startShop(dataDir, port);
+  try {
+    // A new user, signed in in this page's browser.
+    const user = newUser("Tariq");
+    const registered = await page.request.post(`${base}/api/auth/register`, {
+      headers: await csrf(page.request, base),
+      data: { firstname: user.firstname, lastname: user.lastname, email: user.email, password: PASSWORD, password_confirmation: PASSWORD },
+    });
+    expect(registered.status()).toBe(201);
+    const list = await (await page.request.get(`${base}/api/products?per_page=1&sort=name`)).json();
+    const product = list.items[0] as { slug: string; price: number; price_ex_vat: number; vat_rate: number };
+
+    // Before: consumer prices, inc VAT first, and no trade strip.
+    await page.goto(`${base}/product/${product.slug}`);
+    await expect(page.getByRole("main").getByTestId("price-inc-vat").first()).toHaveText(`£${product.price.toFixed(2)}`);
+    await expect(page.getByTestId("trade-bar")).toHaveCount(0);
+
+    // Apply, with the postcode lookup filling the business address.
+    await page.goto(`${base}/trade/setup`);
+    await page.waitForLoadState("networkidle");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Apply for a trade account");
+    await page.getByLabel("Company name").fill("Tariq Roofing Ltd");
+    await page.getByLabel("Limited company").check();
+    await page.getByRole("button", { name: "Apply for a trade account" }).click();
+    await expect(page.getByText("Enter the Companies House number: it is required for a limited company.")).toBeVisible();
+    await page.getByLabel("Companies House number").fill("12345678");
+    await page.getByLabel(/^VAT number/).fill("GB 123 4567 89");
+    await page.getByLabel("Your trade").fill("Roofer");
+    await page.getByLabel("Find your address by postcode").fill("LS1 1AA");
+    await page.getByRole("button", { name: "Find address" }).click();
+    await page.getByLabel("Choose your address").selectOption({ index: 1 });
+    await expect(page.getByLabel("Postcode", { exact: true })).toHaveValue("LS1 1AA");
+    await page.getByLabel("Phone number").fill("0113 496 0555");
+    await page.getByLabel("Accounts email").fill("accounts@tariq-roofing.example.com");
+    await page.getByLabel("Expected monthly spend (£)").fill("2,500");
+    await page.getByLabel("Credit limit you would like (£)").fill("5000");
+    await page.getByRole("button", { name: "Apply for a trade account" }).click();
+    await expect(page).toHaveURL(`${base}/trade/dashboard`);
+    await expect(page.getByTestId("trade-state")).toHaveText("Pending review");
+
+    // Staff approve with the CLI while the shop is stopped (PGlite is one process).
+    await page.goto("about:blank");
+    await stopShop(shop);
+    const { stdout } = await promisify(execFile)(
+      node,
+      ["scripts/shop.ts", "trade:approve", user.email, "--credit-limit", "5000", "--terms", "30", "--discount", "10"],
+      { cwd: root, env: env(dataDir, port) },
+    );
+    expect(stdout).toContain("Trade account Tariq Roofing Ltd");
+    expect(stdout).toContain("is now approved: credit limit £5000.00, 30 days, 10% discount.");
+    shop = await startShop(dataDir, port);
+
+    // The dashboard shows the terms.
+    await page.goto(`${base}/trade/dashboard`);
+    await expect(page.getByTestId("trade-state")).toHaveText("Approved");
+    await expect(page.getByTestId("trade-credit-limit")).toHaveText("£5,000.00");
+    await expect(page.getByTestId("trade-terms")).toHaveText("30 days");
+    await expect(page.getByTestId("trade-discount")).toHaveText("10%");
+
+    // Trade prices, ex VAT first, worked on the server.
+    const tradeEx = Math.floor((Math.round(product.price_ex_vat * 100) * 9000 + 5000) / 10000);
+    const tradeInc = Math.floor((tradeEx * (100 + product.vat_rate) + 50) / 100);
+    const pounds = (pence: number) => `£${(pence / 100).toFixed(2)}`;
+    await page.goto(`${base}/product/${product.slug}`);
+    await page.waitForLoadState("networkidle");
+    const price = page.getByRole("main").getByTestId("price").first();
+    await expect(price.getByTestId("trade-price")).toHaveText("Trade price");
+    await expect(price.getByTestId("price-ex-vat")).toHaveText(pounds(tradeEx));
+    await expect(price.getByTestId("price-inc-vat")).toHaveText(`inc VAT ${pounds(tradeInc)}`);
+    await expect(price.getByTestId("list-price")).toContainText(`£${product.price_ex_vat.toFixed(2)}`);
+
+    // Switch to inc VAT: remembered after a reload.
+    const bar = page.getByTestId("trade-bar");
+    await expect(bar).toContainText("10% off");
+    await bar.getByRole("button", { name: "inc VAT" }).click();
+    await expect(bar.getByRole("button", { name: "inc VAT" })).toHaveAttribute("aria-pressed", "true");
+    await expect(price.getByTestId("price-inc-vat")).toHaveText(pounds(tradeInc));
+    await page.reload();
+    await expect(page.getByTestId("trade-bar").getByRole("button", { name: "inc VAT" })).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByRole("main").getByTestId("price-inc-vat").first()).toHaveText(pounds(tradeInc));
+
+    // Back to ex VAT; the basket follows, at the trade price.
+    await page.getByTestId("trade-bar").getByRole("button", { name: "ex VAT" }).click();
+    await expect(page.getByTestId("trade-bar").getByRole("button", { name: "ex VAT" })).toHaveAttribute("aria-pressed", "true");
+    const added = await page.request.post(`${base}/api/basket`, { headers: await csrf(page.request, base), data: { product_id: list.items[0].id, quantity: 2 } });
+    expect((await added.json()).cart.subtotal).toBe((tradeEx * 2) / 100);
+    await page.goto(`${base}/basket`);
+    const line = page.getByTestId("basket-line");
+    await expect(line).toContainText(`${pounds(tradeEx)} each ex VAT`);
+    await expect(line.getByTestId("line-total")).toHaveText(pounds(tradeEx * 2));
+
+    // Listings carry trade prices too.
+    await page.goto(`${base}/products?sort=name`);
+    await expect(page.getByRole("main").getByTestId("trade-price").first()).toBeVisible();
+
+    // A guest still sees the shop's price.
+    const guest = await page.context().browser()!.newContext();
+    try {
+      const guestPage = await guest.newPage();
+      await guestPage.goto(`${base}/product/${product.slug}`);
+      await expect(guestPage.getByRole("main").getByTestId("price-inc-vat").first()).toHaveText(`£${product.price.toFixed(2)}`);
+      await expect(guestPage.getByTestId("trade-price")).toHaveCount(0);
+    } finally {
+      await guest.close();
+    }
+  } finally {
+    await stopShop(shop);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
