@@ -1,5 +1,6 @@
 import { createContext } from "react-router";
 import type { PublicConfig } from "../server/config.ts";
+import type { CategoryNode } from "../server/modules/catalog/contract.ts";
 import type { Services } from "../server/services.ts";
 
 /**
@@ -17,6 +18,13 @@ export interface AppContext {
   requestId: string;
   /** The signed-in user, or null for a guest. Filled by the sign-in issue. */
   user: SessionUser | null;
+  /**
+   * The category tree, read at most once per request: the root loader (the
+   * header) and the page's loader share it. Never kept between requests.
+   */
+  categoryTree: () => Promise<CategoryNode[]>;
+  /** A category with its children and ancestors, from that same tree; null when there is none. */
+  categoryByPath: (path: string) => Promise<{ category: CategoryNode; ancestors: CategoryNode[] } | null>;
 }
 
 export interface SessionUser {

@@ -16,10 +16,11 @@ const DEPARTMENTS = [
 ] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { catalog, products } = context.get(appContext).services;
+  const app = context.get(appContext);
+  const { products } = app.services;
   const departments = await Promise.all(
     DEPARTMENTS.map(async (d) => {
-      const [found, list] = await Promise.all([catalog.categoryByPath(d.path), products.list({ category: d.path, perPage: 4, sort: "relevance" })]);
+      const [found, list] = await Promise.all([app.categoryByPath(d.path), products.list({ category: d.path, perPage: 4, sort: "relevance" })]);
       if (!found) return null;
       return {
         name: found.category.name,

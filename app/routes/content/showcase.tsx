@@ -9,8 +9,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, "Showcase", "Featured ranges from our shelves and the departments builders use most.");
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { catalog, products } = context.get(appContext).services;
-  const [featured, tree] = await Promise.all([products.featured(8), catalog.categoryTree()]);
+  const app = context.get(appContext);
+  const { products } = app.services;
+  const [featured, tree] = await Promise.all([products.featured(8), app.categoryTree()]);
   return {
     featured,
     categories: tree.slice(0, 6).map((c) => ({ name: c.name, path: c.path, description: c.description, count: c.children.length })),
