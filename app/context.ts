@@ -1,6 +1,7 @@
 import { createContext } from "react-router";
 import type { PublicConfig } from "../server/config.ts";
 import type { PriceContext, PriceDisplay } from "../server/modules/trade/pricing.ts";
+import type { CategoryNode } from "../server/modules/catalog/contract.ts";
 import type { Services } from "../server/services.ts";
 
 /**
@@ -22,6 +23,13 @@ export interface AppContext {
   prices: PriceContext;
   /** How the storefront shows prices: trade members choose ex VAT (default) or inc VAT. */
   priceDisplay: PriceDisplay;
+  /**
+   * The category tree, read at most once per request: the root loader (the
+   * header) and the page's loader share it. Never kept between requests.
+   */
+  categoryTree: () => Promise<CategoryNode[]>;
+  /** A category with its children and ancestors, from that same tree; null when there is none. */
+  categoryByPath: (path: string) => Promise<{ category: CategoryNode; ancestors: CategoryNode[] } | null>;
 }
 
 export interface SessionUser {

@@ -1,5 +1,4 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
+import { Writable } from "node:stream";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type HandleDataRequestFunction, type RouterContextProvider, ServerRouter } from "react-router";
@@ -27,10 +26,10 @@ export default function handleRequest(
       nonce,
       [readyOption]() {
         shellRendered = true;
-        const body = new PassThrough();
+        const { writable, body } = gatheredBody();
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-        pipe(body);
+        resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
+        pipe(writable);
       },
       onShellError(error: unknown) {
         reject(error);
@@ -42,6 +41,61 @@ export default function handleRequest(
     });
     setTimeout(abort, streamTimeout + 1000);
   });
+}
+
+/**
+ * React writes a page in pieces of 4 KB. Passed on one by one, every piece is
+ * a trip through the stream adapters and its own write to the socket (a
+ * category page is about 40 of them). Here what React writes in one go is
+ * gathered and leaves as one chunk, on the next turn of the event loop; a
+ * part that is still rendering (a Suspense boundary) still streams later.
+ */
+function gatheredBody(): { writable: Writable; body: ReadableStream<Uint8Array> } {
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let open = true;
+  let pending: Uint8Array[] = [];
+  let size = 0;
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (size === 0 || !open) return;
+    const chunk = pending.length === 1 ? pending[0]! : Buffer.concat(pending, size);
+    pending = [];
+    size = 0;
+    controller!.enqueue(chunk);
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+    cancel() {
+      open = false;
+      writable.destroy();
+    },
+  });
+  const writable = new Writable({
+    write(chunk: Uint8Array, _encoding, callback) {
+      pending.push(chunk);
+      size += chunk.byteLength;
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+      callback();
+    },
+    final(callback) {
+      flush();
+      if (open) controller!.close();
+      open = false;
+      callback();
+    },
+    destroy(error, callback) {
+      if (open && error) controller!.error(error);
+      open = false;
+      callback(error);
+    },
+  });
+  return { writable, body };
 }
 
 /** The data requests of client navigations follow the same rule as pages. */

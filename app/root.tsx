@@ -27,7 +27,7 @@ import { useSessionSync } from "./lib/use-session.ts";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const tree = await app.services.catalog.categoryTree();
+  const tree = await app.categoryTree();
   return {
     config: app.config,
     nonce: app.nonce,

@@ -1,13 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import fastifyCookie from "@fastify/cookie";
 import fastifySwagger from "@fastify/swagger";
 import { fastifyReactRouter } from "@mcansh/react-router-fastify";
 import Fastify, { type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import { RouterContextProvider } from "react-router";
+import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { appContext } from "#app-context";
 import { type Config, publicConfig } from "./config.ts";
@@ -17,6 +17,8 @@ import { authRoutes } from "./modules/auth/routes.ts";
 import { basketRoutes } from "./modules/basket/routes.ts";
 import { checkoutRoutes, orderRoutes } from "./modules/checkout/routes.ts";
 import { pruneExpiredTokens } from "./modules/auth/tokens.ts";
+import { findCategory } from "./modules/catalog/category-tree.ts";
+import type { CategoryNode } from "./modules/catalog/contract.ts";
 import { catalogRoutes, imageRoutes } from "./modules/catalog/routes.ts";
 import { contentRoutes } from "./modules/content/routes.ts";
 import { hireBasketRoutes, hireRequestRoutes } from "./modules/hire/basket-routes.ts";
@@ -157,18 +159,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (options.storefront.mode !== "none") {
     const devServer = options.storefront.mode === "vite" ? options.storefront.vite : undefined;
     const browserConfig = publicConfig(config);
+    const serverBuildPath = path.join(projectRoot, "build/server/index.js");
+    // The production build is imported once, here. Left to the adapter, it is a
+    // function that React Router calls on every request, and then derives its
+    // routes and request handler anew each time (import() and derive() per page).
+    const build = devServer ? undefined : ((await import(pathToFileURL(serverBuildPath).href)) as ServerBuild);
     // Registered in its own scope: the adapter replaces the body parsers there only.
     await app.register(async (scope) => {
       await scope.register(fastifyReactRouter, {
         devServer,
-        serverBuildPath: path.join(projectRoot, "build/server/index.js"),
+        serverBuildPath,
+        build,
         clientBuildDirectory: path.join(projectRoot, "build/client"),
         routeOptions: { schema: { hide: true } },
         // Production mode hides error details from the page, whatever NODE_ENV says.
         mode: devServer ? "development" : "production",
         getLoadContext(request) {
           const context = new RouterContextProvider();
+          let categoryTree: Promise<CategoryNode[]> | undefined;
           context.set(appContext, {
+            categoryTree: () => (categoryTree ??= services.catalog.categoryTree()),
+            categoryByPath: async (path) => findCategory(await (categoryTree ??= services.catalog.categoryTree()), path),
             config: browserConfig,
             services,
             nonce: request.cspNonce,

@@ -7,7 +7,7 @@ import type { Route } from "./+types/home";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const [tree, featured] = await Promise.all([app.services.catalog.categoryTree(), app.services.products.featured(8, app.prices)]);
+  const [tree, featured] = await Promise.all([app.categoryTree(), app.services.products.featured(8, app.prices)]);
   return {
     appName: app.config.appName,
     origin: requestOrigin(request),

@@ -16,11 +16,13 @@ import type { Route } from "./+types/product";
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   if (!/^[a-z0-9-]{1,200}$/.test(params.slug)) notFound();
   const app = context.get(appContext);
+  // The tree for the breadcrumbs is read while the product is (the header needs it too).
+  void app.categoryTree().catch(() => {});
   const product = await app.services.products.bySlug(params.slug, app.prices);
   if (!product) notFound();
   // Breadcrumbs follow the product's first category.
   const first = product.categories[0];
-  const found = first ? await app.services.catalog.categoryByPath(first.path) : null;
+  const found = first ? await app.categoryByPath(first.path) : null;
   const crumbs = [
     { label: "Home", to: "/" },
     ...(found ? [...found.ancestors, found.category].map((c) => ({ label: c.name, to: `/category/${c.path}` })) : [{ label: "All products", to: "/products" }]),

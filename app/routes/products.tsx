@@ -9,7 +9,7 @@ import type { Route } from "./+types/products";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const [listing, tree] = await Promise.all([loadListing(app, request, {}), app.services.catalog.categoryTree()]);
+  const [listing, tree] = await Promise.all([loadListing(app, request, {}), app.categoryTree()]);
   return { listing: listing!, categories: tree.map((c) => ({ name: c.name, path: c.path })), origin: requestOrigin(request) };
 }
 

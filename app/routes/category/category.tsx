@@ -13,10 +13,9 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const path = (params["*"] ?? "").replace(/\/+$/, "");
   if (!path || path.length > 300 || !/^[a-z0-9-]+(\/[a-z0-9-]+)*$/.test(path)) notFound();
   const app = context.get(appContext);
-  const found = await app.services.catalog.categoryByPath(path);
-  if (!found) notFound();
-  const listing = await loadListing(app, request, { category: path });
-  if (!listing) notFound();
+  // The category (from the tree the header reads too) and its listing, at once.
+  const [found, listing] = await Promise.all([app.categoryByPath(path), loadListing(app, request, { category: path })]);
+  if (!found || !listing) notFound();
   const crumbs = [
     { label: "Home", to: "/" },
     { label: "Categories", to: "/category" },

@@ -6,7 +6,7 @@ import { breadcrumbJsonLd, seoMeta } from "../../lib/catalog/seo.ts";
 import type { Route } from "./+types/index";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  return { categories: await context.get(appContext).services.catalog.categoryTree(), origin: requestOrigin(request) };
+  return { categories: await context.get(appContext).categoryTree(), origin: requestOrigin(request) };
 }
 
 const crumbs = [{ label: "Home", to: "/" }, { label: "All categories" }];

@@ -17,10 +17,10 @@ const DEPARTMENTS = [
 
 export async function loader({ context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const { catalog, products } = app.services;
+  const { products } = app.services;
   const departments = await Promise.all(
     DEPARTMENTS.map(async (d) => {
-      const [found, list] = await Promise.all([catalog.categoryByPath(d.path), products.list({ category: d.path, perPage: 4, sort: "relevance" }, app.prices)]);
+      const [found, list] = await Promise.all([app.categoryByPath(d.path), products.list({ category: d.path, perPage: 4, sort: "relevance" }, app.prices)]);
       if (!found) return null;
       return {
         name: found.category.name,

@@ -10,8 +10,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const { catalog, products } = app.services;
-  const [featured, tree] = await Promise.all([products.featured(8, app.prices), catalog.categoryTree()]);
+  const { products } = app.services;
+  const [featured, tree] = await Promise.all([products.featured(8, app.prices), app.categoryTree()]);
   return {
     featured,
     categories: tree.slice(0, 6).map((c) => ({ name: c.name, path: c.path, description: c.description, count: c.children.length })),

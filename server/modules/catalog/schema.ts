@@ -152,6 +152,9 @@ export const productListing = pgTable(
     index("product_listing_price_idx").on(t.pricePence, t.productId),
     index("product_listing_created_idx").on(t.createdAt, t.productId),
     index("product_listing_name_idx").on(t.name, t.productId),
+    // The storefront's default order ("Featured": featured, then newest), walked
+    // backwards: without it a large category sorts every one of its rows.
+    index("product_listing_featured_idx").on(t.featured, t.createdAt, t.productId),
   ],
 );
 

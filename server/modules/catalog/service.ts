@@ -1,43 +1,36 @@
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { findCategory } from "./category-tree.ts";
 import type { CategoryNode } from "./contract.ts";
 import { type Category, categories, manufacturers, products } from "./schema.ts";
 
-
-function toNode(c: Category): CategoryNode {
+function toNode(c: Pick<Category, "id" | "name" | "slug" | "path" | "description">): CategoryNode {
   return { id: c.id, name: c.name, slug: c.slug, path: c.path, description: c.description, children: [] };
 }
 
 export function createCatalogService(db: Db) {
+  /** The whole tree in one query, assembled in memory (the tree is small). */
+  async function categoryTree(): Promise<CategoryNode[]> {
+    const rows = await db
+      .select({ id: categories.id, parentId: categories.parentId, name: categories.name, slug: categories.slug, path: categories.path, description: categories.description })
+      .from(categories)
+      .orderBy(asc(categories.position), asc(categories.id));
+    const byId = new Map(rows.map((r) => [r.id, toNode(r)]));
+    const roots: CategoryNode[] = [];
+    for (const row of rows) {
+      const node = byId.get(row.id)!;
+      const parent = row.parentId === null ? undefined : byId.get(row.parentId);
+      (parent ? parent.children : roots).push(node);
+    }
+    return roots;
+  }
+
   return {
-    /** The whole tree in one query, assembled in memory (the tree is small). */
-    async categoryTree(): Promise<CategoryNode[]> {
-      const rows = await db.select().from(categories).orderBy(asc(categories.position), asc(categories.id));
-      const byId = new Map(rows.map((r) => [r.id, toNode(r)]));
-      const roots: CategoryNode[] = [];
-      for (const row of rows) {
-        const node = byId.get(row.id)!;
-        const parent = row.parentId === null ? undefined : byId.get(row.parentId);
-        (parent ? parent.children : roots).push(node);
-      }
-      return roots;
-    },
+    categoryTree,
 
     /** A category by its slug path, with its ancestors for breadcrumbs and its children. */
     async categoryByPath(path: string): Promise<{ category: CategoryNode; ancestors: CategoryNode[] } | null> {
-      const [row] = await db.select().from(categories).where(eq(categories.path, path)).limit(1);
-      if (!row) return null;
-      const segments = path.split("/");
-      const ancestorPaths = segments.slice(0, -1).map((_, i) => segments.slice(0, i + 1).join("/"));
-      const [ancestors, children] = await Promise.all([
-        ancestorPaths.length
-          ? db.select().from(categories).where(inArray(categories.path, ancestorPaths))
-          : Promise.resolve([] as Category[]),
-        db.select().from(categories).where(eq(categories.parentId, row.id)).orderBy(asc(categories.position)),
-      ]);
-      const category = { ...toNode(row), children: children.map(toNode) };
-      const ordered = ancestorPaths.map((p) => ancestors.find((a) => a.path === p)).filter((a) => a !== undefined);
-      return { category, ancestors: ordered.map(toNode) };
+      return findCategory(await categoryTree(), path);
     },
 
     /** Every brand with how many products it has. */

@@ -1,0 +1,1 @@
+CREATE INDEX "product_listing_featured_idx" ON "product_listing" USING btree ("featured","created_at","product_id");
