@@ -1,11 +1,11 @@
 // Browser end-to-end tests against the production build (`npm run test:e2e`
 // builds it first), on a free port, with a fresh temporary DATA_DIR per run.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig, devices } from "@playwright/test";
+import { freePort } from "./scripts/lib/free-port.ts";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -24,17 +24,6 @@ function findChromium(): string {
   );
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 // The config is loaded again in every worker: the runner picks the port and the
 // data directory once and the workers inherit them through the environment.

@@ -12,7 +12,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -22,6 +21,7 @@ import { isEmpty, seedDemo } from "../server/db/seed/index.ts";
 import { seedScale } from "../server/db/seed/scale.ts";
 import { BenchClient, percentile, type Sample } from "./bench/client.ts";
 import { explainCatalogue } from "./bench/explain.ts";
+import { freePort } from "./lib/free-port.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const arg = (name: string, fallback: string) => {
@@ -74,16 +74,6 @@ async function prepareDatabase(): Promise<{ productSlug: string; productId: numb
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 async function startServer(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["server/main.ts"], {
