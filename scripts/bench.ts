@@ -274,8 +274,10 @@ try {
     [`GET /category/${cat} (visitor)`, "page", { path: `/category/${cat}` }],
     ["GET /product/{slug} (visitor)", "page", { path: `/product/${productSlug}` }],
     ["GET /hire/{slug} (visitor)", "page", { path: `/hire/${hireSlug}` }],
+    ["GET / (signed in)", "page", { path: "/", sessions: [customer.headers()] }, 60],
     [`GET /category/${cat} (signed in)`, "page", { path: `/category/${cat}`, sessions: [customer.headers()] }, 60],
     ["GET /product/{slug} (signed in)", "page", { path: `/product/${productSlug}`, sessions: [customer.headers()] }, 60],
+    ["GET /hire/{slug} (signed in)", "page", { path: `/hire/${hireSlug}`, sessions: [customer.headers()] }, 60],
   ];
   const rows: Row[] = [];
   // Latency of the catalogue reads one visitor at a time, the catalogue issue's
