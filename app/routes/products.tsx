@@ -6,6 +6,7 @@ import { canonicalListingPath, isPlainListing } from "../lib/catalog/listing-que
 import { loadListing, requestOrigin } from "../lib/catalog/listing.server.ts";
 import { listOfNames, seoMeta } from "../lib/catalog/seo.ts";
 import type { Route } from "./+types/products";
+import { usePriceDisplay } from "../lib/price-display.ts";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const app = context.get(appContext);
@@ -28,10 +29,14 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 };
 
 export default function Products({ loaderData }: Route.ComponentProps) {
+  const display = usePriceDisplay();
+  const prices = display.trade
+    ? `Your trade prices (${display.discountPercent}% off) are shown ${display.incVat ? "inc VAT, with the ex-VAT price" : "ex VAT, with the inc-VAT price"} beside each.`
+    : "Prices include VAT, with the ex-VAT price beside each.";
   return (
     <>
       <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: "All products" }]} />
-      <PageHeading title="All products" intro="Building materials, tools and fittings for trade and DIY. Prices include VAT, with the ex-VAT price beside each." />
+      <PageHeading title="All products" intro={`Building materials, tools and fittings for trade and DIY. ${prices}`} />
       <nav aria-label="Shop by category" className="mb-6">
         <ul className="flex flex-wrap gap-2">
           {loaderData.categories.map((c) => (

@@ -149,6 +149,7 @@ test("apply → approved by the CLI → trade prices ex VAT, with a remembered s
     // Listings carry trade prices too.
     await page.goto(`${base}/products?sort=name`);
     await expect(page.getByRole("main").getByTestId("trade-price").first()).toBeVisible();
+    await expect(page.getByText("Your trade prices (10% off) are shown ex VAT, with the inc-VAT price beside each.")).toBeVisible();
 
     // A guest still sees the shop's price.
     const guest = await page.context().browser()!.newContext();
