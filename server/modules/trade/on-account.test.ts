@@ -200,6 +200,8 @@ describe("placing an order on account", () => {
     const [account] = await db.select().from(tradeAccounts).where(eq(tradeAccounts.id, owner.accountId));
     expect(account!.balance).toBe(24_000);
     expect(await offered(owner.browser)).toMatchObject({ available_credit: 260, credit_limit: 500 });
+    const [mail] = await db.select().from(mailOutbox).where(eq(mailOutbox.subject, `Your order ${placed.order_number}`));
+    expect(mail!.text).toContain(`We invoice this order (${placed.order_number}) to your trade account`);
 
     // A second order gets the next number.
     await owner.browser.post("/api/basket", { product_id: await product(), quantity: 1 });
