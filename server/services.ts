@@ -17,6 +17,7 @@ import { createHireRequestService } from "./modules/hire/requests.ts";
 import { createHireService } from "./modules/hire/service.ts";
 import { createMailService } from "./modules/mail/service.ts";
 import { type MailLog, createMailTransport } from "./modules/mail/transport.ts";
+import { payOnAccount } from "./modules/trade/credit.ts";
 import { createTradeService } from "./modules/trade/service.ts";
 import { createWishlistService } from "./modules/wishlist/service.ts";
 
@@ -40,7 +41,7 @@ export function createServices(db: Db, config: Config, log: MailLog) {
     basket,
     delivery,
     postcodes: createPostcodeProvider(db, config),
-    checkout: createCheckoutService(db, { delivery, mail, secret: config.cookieSecret, ...shop }),
+    checkout: createCheckoutService(db, { delivery, mail, secret: config.cookieSecret, ...shop, payments: [payOnAccount] }),
     orders,
     reorder: createReorderService({ orders, basket }),
     hire,

@@ -11,9 +11,13 @@ export interface DeliveryOption {
 }
 
 export interface PaymentOption {
-  id: "bank_transfer" | "pay_on_collection";
+  id: "bank_transfer" | "pay_on_collection" | "pay_on_account";
   name: string;
   description: string;
+  /** Pay on account only: pounds left to spend (limit − unpaid invoices), the limit, and whether a PO reference is required. */
+  available_credit?: number;
+  credit_limit?: number;
+  po_required?: boolean;
 }
 
 export interface DeliveryOptions {
@@ -69,7 +73,7 @@ export interface OrderView {
   history: { status: string; label: string; note: string; at: string }[];
 }
 
-export const PAYMENT_LABELS: Record<string, string> = { bank_transfer: "Bank transfer", pay_on_collection: "Pay on collection" };
+export const PAYMENT_LABELS: Record<string, string> = { bank_transfer: "Bank transfer", pay_on_collection: "Pay on collection", pay_on_account: "Pay on account" };
 
 /** A key for one checkout page: a retried submission returns the same order. */
 export function newIdempotencyKey(): string {

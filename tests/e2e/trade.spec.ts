@@ -50,7 +50,7 @@ async function csrf(request: APIRequestContext, base: string): Promise<Record<st
 // Chromium logs the 422 of the form's first, incomplete, submission as a console error.
 test.use({ allowedConsoleErrors: [/the server responded with a status of 422/] });
 
-test("apply → approved by the CLI → trade prices ex VAT, with a remembered switch to inc VAT", async ({ page }) => {
+test("apply → approved by the CLI → trade prices ex VAT, with a remembered switch to inc VAT → pay on account", async ({ page }) => {
   test.setTimeout(300_000);
   const dataDir = mkdtempSync(path.join(tmpdir(), "tradecounter-trade-e2e-"));
   const port = await freePort();
@@ -150,6 +150,25 @@ test("apply → approved by the CLI → trade prices ex VAT, with a remembered s
     await page.goto(`${base}/products?sort=name`);
     await expect(page.getByRole("main").getByTestId("trade-price").first()).toBeVisible();
     await expect(page.getByText("Your trade prices (10% off) are shown ex VAT, with the inc-VAT price beside each.")).toBeVisible();
+
+    // Pay on account at checkout: offered with the available credit, the order and its invoice made together.
+    await page.goto(`${base}/checkout`);
+    await page.waitForLoadState("networkidle");
+    await page.getByLabel("Address line 1").fill("4 Slate Row");
+    await page.getByLabel("Town or city").fill("Leeds");
+    await page.getByLabel("Postcode", { exact: true }).fill("LS1 1AA");
+    await page.getByLabel("Postcode", { exact: true }).blur();
+    await page.getByRole("radio", { name: /Click & collect/ }).check();
+    await page.getByRole("radio", { name: /Pay on account/ }).check();
+    await expect(page.getByTestId("available-credit")).toContainText("Available credit: £5,000.00 of £5,000.00");
+    await page.getByLabel("Purchase-order reference").fill("PO-ROOF-1");
+    await page.getByRole("button", { name: "Place order" }).click();
+    await expect(page).toHaveURL(/\/checkout\/thank-you\?order=TC-\d+/);
+    await expect(page.getByText("We invoice this order to your trade account")).toBeVisible();
+    await expect(page.getByText("Payment: Pay on account")).toBeVisible();
+    const options = await (await page.request.get(`${base}/api/checkout/delivery-options`)).json();
+    const onAccount = options.data.payment.find((p: { id: string }) => p.id === "pay_on_account");
+    expect(onAccount.available_credit).toBe(5000 - Math.floor((tradeEx * 2 * (100 + product.vat_rate) + 50) / 100) / 100);
 
     // A guest still sees the shop's price.
     const guest = await page.context().browser()!.newContext();

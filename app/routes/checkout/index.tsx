@@ -110,6 +110,9 @@ export default function Checkout(props: Route.ComponentProps) {
   // Click & collect needs no delivery address; the billing address is then asked for in full.
   const collecting = chosen?.kind === "collect";
   const total = Math.round((cart.total + (chosen?.price ?? 0)) * 100) / 100;
+  const onAccount = options?.payment.find((p) => p.id === "pay_on_account");
+  // The account says whether orders on account need a purchase-order reference.
+  const poRequired = payment === "pay_on_account" && !!onAccount?.po_required;
 
   async function place(confirmedTotal?: number) {
     setPlacing(true);
@@ -286,6 +289,13 @@ export default function Checkout(props: Route.ComponentProps) {
                 <span>
                   <span className="font-semibold">{p.name}</span>
                   <span className="block text-sm text-stone-600">{p.description}</span>
+                  {p.available_credit !== undefined ? (
+                    <span className="block text-sm" data-testid="available-credit">
+                      Available credit: <strong>{formatPounds(p.available_credit)}</strong>
+                      {p.credit_limit !== undefined ? ` of ${formatPounds(p.credit_limit)}` : null}
+                      {total > p.available_credit ? <span className="block font-semibold text-red-700">This order is more than your available credit.</span> : null}
+                    </span>
+                  ) : null}
                 </span>
               </label>
             ))}
@@ -293,7 +303,17 @@ export default function Checkout(props: Route.ComponentProps) {
 
           <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
             <legend className="px-1 text-lg font-semibold">Anything else</legend>
-            <Field label="Purchase-order reference" name="po_reference" optional maxLength={50} value={po} onChange={(e) => setPo(e.target.value)} error={err("po_reference")} />
+            <Field
+              label="Purchase-order reference"
+              name="po_reference"
+              optional={!poRequired}
+              required={poRequired}
+              hint={poRequired ? "Your trade account requires a purchase-order reference on orders on account." : undefined}
+              maxLength={50}
+              value={po}
+              onChange={(e) => setPo(e.target.value)}
+              error={err("po_reference")}
+            />
             <div className="grid gap-1.5">
               <label htmlFor="checkout-notes" className="font-semibold">
                 Notes <span className="font-normal text-stone-600">(optional)</span>

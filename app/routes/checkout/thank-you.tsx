@@ -68,6 +68,7 @@ export default function ThankYou() {
         <p className="mt-1">
           A confirmation is on its way to {order.email}. {order.payment_method === "bank_transfer" ? "We send the goods once your bank transfer arrives: the details are in the email." : null}
           {order.payment_method === "pay_on_collection" ? "You pay when you collect from the branch." : null}
+          {order.payment_method === "pay_on_account" ? "We invoice this order to your trade account: pay by the due date on the invoice." : null}
         </p>
         <p className="mt-1 text-sm text-stone-700">Payment: {PAYMENT_LABELS[order.payment_method] ?? order.payment_method}</p>
       </div>

@@ -35,7 +35,7 @@ export const checkoutBody = z.object({
   delivery_method: z.string({ error: "Choose a delivery method." }).min(1, "Choose a delivery method.").max(40),
   delivery_address: address.optional(),
   billing_address: address.optional(),
-  payment_method: z.enum(["bank_transfer", "pay_on_collection"], { error: "Choose how you will pay." }),
+  payment_method: z.enum(["bank_transfer", "pay_on_collection", "pay_on_account"], { error: "Choose how you will pay." }),
   notes: z.string().trim().max(1000, "Notes must be at most 1,000 characters.").optional().default(""),
   po_reference: z.string().trim().max(50, "The purchase-order reference must be at most 50 characters.").optional().default(""),
   expected_total: z.number().min(0).max(10_000_000).optional(),
@@ -72,7 +72,8 @@ export async function checkoutRoutes(app: FastifyInstance, options: CheckoutRout
       const goodsTotal = Math.round((cart?.total ?? 0) * 100);
       const hasHeavy = cart ? await options.basket.hasHeavy(owner!) : false;
       const offered = await options.delivery.options({ goodsTotal, hasHeavy, postcode: request.query.postcode || null });
-      return { data: offered };
+      const extra = await options.checkout.providerOptions(request.user?.id ?? null);
+      return { data: { ...offered, payment: [...offered.payment, ...extra] } };
     },
   );
 

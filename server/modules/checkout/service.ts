@@ -11,6 +11,7 @@ import { incVat, pounds } from "../catalog/products.ts";
 import { products } from "../catalog/schema.ts";
 import type { DeliveryService } from "../delivery/service.ts";
 import { renderEmail } from "../mail/templates.ts";
+import type { PaymentProvider } from "./payment.ts";
 import { orderAddresses, orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
 
 export interface CheckoutAddress {
@@ -29,7 +30,7 @@ export interface CheckoutInput {
   delivery_method: string;
   delivery_address?: CheckoutAddress;
   billing_address?: CheckoutAddress;
-  payment_method: "bank_transfer" | "pay_on_collection";
+  payment_method: "bank_transfer" | "pay_on_collection" | "pay_on_account";
   notes: string;
   po_reference: string;
   /** The total the customer saw (pounds); a different total now answers 409. */
@@ -61,7 +62,7 @@ function isUniqueViolation(error: unknown): boolean {
 
 export function createCheckoutService(
   db: Db,
-  options: { delivery: DeliveryService; mail: Outbox; secret: string; appName: string; publicUrl: string; shopEmail: string },
+  options: { delivery: DeliveryService; mail: Outbox; secret: string; appName: string; publicUrl: string; shopEmail: string; payments?: PaymentProvider[] },
 ) {
   function sign(number: string, expires: number): string {
     return createHmac("sha256", options.secret).update(`thank-you|${number}|${expires}`).digest("base64url");
@@ -146,7 +147,10 @@ export function createCheckoutService(
         }
       }
 
-      const status = "awaiting_payment";
+      // A provider (pay on account) does its work in this transaction; the others take nothing now.
+      const provider = options.payments?.find((p) => p.id === input.payment_method) ?? null;
+      if (!provider && input.payment_method === "pay_on_account") throw new ValidationError({ payment_method: ["Pay on account is not available."] });
+      const status = provider?.orderStatus ?? "awaiting_payment";
       const [order] = await tx
         .insert(orders)
         .values({
@@ -171,6 +175,7 @@ export function createCheckoutService(
         .returning({ id: orders.id });
       const number = `TC-${String(order!.id).padStart(6, "0")}`;
       await tx.update(orders).set({ number }).where(eq(orders.id, order!.id));
+      await provider?.take(tx, { userId, orderId: order!.id, orderNumber: number, subtotal, vat, delivery: deliveryPence, total, poReference: input.po_reference });
       await tx.insert(orderLines).values(
         priced.map(({ item, product, unitPrice, lineTotal, lineVat }) => ({
           orderId: order!.id,
@@ -210,8 +215,9 @@ export function createCheckoutService(
         `${delivery.name}: £${pounds(deliveryPence).toFixed(2)}`,
         `Total £${pounds(total).toFixed(2)} (VAT £${pounds(vat).toFixed(2)})`,
       ];
-      const paymentNote =
-        input.payment_method === "bank_transfer"
+      const paymentNote = provider
+        ? provider.note(number)
+        : input.payment_method === "bank_transfer"
           ? `Please pay by bank transfer quoting ${number}; we send the order once the payment arrives.`
           : "Please pay at the branch when you collect.";
       const customer = renderEmail({
@@ -234,6 +240,12 @@ export function createCheckoutService(
 
   return {
     thankYouLink,
+
+    /** The payment methods that depend on who is buying (pay on account), for the delivery-options answer. */
+    async providerOptions(userId: number | null) {
+      const offered = await Promise.all((options.payments ?? []).map((p) => p.offer(db, userId)));
+      return offered.filter((o) => o !== null);
+    },
 
     verifyThankYou(number: string, expires: string, signature: string, now = Date.now()): boolean {
       const exp = Number(expires);

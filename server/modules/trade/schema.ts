@@ -45,6 +45,8 @@ export const tradeAccounts = pgTable(
     discountBasisPoints: integer("discount_basis_points").notNull().default(0),
     /** A purchase-order reference is required on orders on account (pay-on-account issue). */
     poRequired: boolean("po_required").notNull().default(false),
+    /** Pence owed on unpaid and payment-pending invoices; raised only by a conditional update within the limit (credit.ts). */
+    balance: integer("balance_pence").notNull().default(0),
     decidedAt: timestamp("decided_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
@@ -54,6 +56,7 @@ export const tradeAccounts = pgTable(
     check("trade_accounts_company_type", sql`${t.companyType} in ('sole_trader', 'partnership', 'limited_company')`),
     check("trade_accounts_discount_range", sql`${t.discountBasisPoints} between 0 and 10000`),
     check("trade_accounts_credit_limit_positive", sql`${t.creditLimit} >= 0`),
+    check("trade_accounts_balance_positive", sql`${t.balance} >= 0`),
     check("trade_accounts_terms_range", sql`${t.termsDays} between 0 and 365`),
     check("trade_accounts_company_number", sql`${t.companyType} <> 'limited_company' or ${t.companyNumber} is not null`),
   ],
