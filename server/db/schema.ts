@@ -11,3 +11,4 @@ export * from "../modules/delivery/schema.ts";
 export * from "../modules/postcode/schema.ts";
 export * from "../modules/orders/schema.ts";
 export * from "../modules/trade/schema.ts";
+export * from "../modules/trade/invitations-schema.ts";
