@@ -105,7 +105,7 @@ const SIGNED_IN_ONLY = [
 ];
 
 // The demo customer has no trade account, so the company users pages answer 404 for them.
-const NOT_FOUND_YET = new Set(["/trade/invoices/view/1", "/trade/manage", "/trade/manage/user/1"]);
+const NOT_FOUND_YET = new Set(["/trade/invoices/view/1", "/trade/manage", "/trade/manage/invite", "/trade/manage/user/1"]);
 
 async function visit(page: Page, route: string): Promise<void> {
   let path = route;
@@ -275,6 +275,9 @@ test("signed in as a trade owner: the company users page", async ({ page }) => {
   const users = page.getByTestId("trade-users");
   await expect(users.getByRole("rowheader", { name: "Priya Shah" })).toBeVisible();
   await expect(users.getByRole("row", { name: /trade@example\.com/ })).toContainText("Owner");
+  await expectAccessible(page);
+  await openPage(page, "/trade/manage/invite");
+  await expect(page.getByLabel("Role")).toBeVisible();
   await expectAccessible(page);
 });
 
