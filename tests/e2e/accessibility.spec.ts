@@ -279,6 +279,11 @@ test("signed in as a trade owner: the company users page", async ({ page }) => {
   await openPage(page, "/trade/manage/invite");
   await expect(page.getByLabel("Role")).toBeVisible();
   await expectAccessible(page);
+  await openPage(page, "/trade/manage");
+  await page.getByTestId("trade-users").getByRole("link", { name: "Priya Shah" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Priya Shah");
+  await page.waitForLoadState("networkidle");
+  await expectAccessible(page);
 });
 
 test("signed in: the wishlist with a product", async ({ page }) => {

@@ -46,6 +46,31 @@ test("invite a buyer → the invitee registers with that email and accepts → l
     await context.close();
   }
 
+  // The owner sees them, changes their role, then removes them.
   await openPage(page, "/trade/manage");
-  await expect(page.getByTestId("trade-users").getByRole("rowheader", { name: `${invitee.firstname} ${invitee.lastname}` })).toBeVisible();
+  const name = `${invitee.firstname} ${invitee.lastname}`;
+  await page.getByTestId("trade-users").getByRole("link", { name }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
+  await page.waitForLoadState("networkidle");
+  await page.getByLabel("Role").selectOption("accounts");
+  await page.getByRole("button", { name: "Change the role" }).click();
+  await expect(page.getByRole("status")).toHaveText("The role is changed.");
+  await expect(page.getByTestId("trade-user-role")).toHaveText("Accounts");
+  await page.getByRole("button", { name: "Remove from the company" }).click();
+  await expect(page).toHaveURL(/\/trade\/manage$/);
+  await expect(page.getByTestId("trade-users").getByRole("link", { name })).toHaveCount(0);
+});
+
+test("an invitation can be resent and revoked from /trade/manage", async ({ page }) => {
+  const signedIn = await page.request.post("/api/auth/login", { headers: await csrfHeaders(page.request), data: OWNER });
+  expect(signedIn.status(), await signedIn.text()).toBe(200);
+  const invitee = newUser("Cal");
+  const sent = await page.request.post("/api/trade/users/invite", { headers: await csrfHeaders(page.request), data: { email: invitee.email, role: "accounts" } });
+  expect(sent.status(), await sent.text()).toBe(201);
+  await openPage(page, "/trade/manage");
+  await page.getByRole("button", { name: `Resend the invitation to ${invitee.email}` }).click();
+  await expect(page.getByRole("status")).toContainText("The invitation is sent again");
+  await page.getByRole("button", { name: `Revoke the invitation to ${invitee.email}` }).click();
+  await expect(page.getByRole("status")).toHaveText("The invitation is revoked.");
+  await expect(page.getByTestId("trade-users")).not.toContainText(invitee.email);
 });
