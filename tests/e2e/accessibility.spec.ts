@@ -102,6 +102,7 @@ const SIGNED_IN_ONLY = [
   "/trade/manage",
   "/trade/manage/invite",
   "/trade/manage/user/1",
+  "/trade/invitation",
 ];
 
 // The demo customer has no trade account, so the company users pages answer 404 for them.
