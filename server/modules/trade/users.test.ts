@@ -257,6 +257,20 @@ describe("invitations", () => {
   });
 });
 
+describe("single use at the same moment", () => {
+  it("accepts one of two simultaneous acceptances of one link", async () => {
+    const a = await company();
+    const email = freshEmail("twice");
+    const invitee = await signedUp(email);
+    await a.owner.browser.post("/api/trade/users/invite", { email, role: "buyer" });
+    const token = tokenIn((await lastMailTo(email))!.text);
+    const [x, y] = await Promise.all([invitee.browser.post("/api/trade/invitations/accept", { token }), invitee.browser.post("/api/trade/invitations/accept", { token })]);
+    expect([x.statusCode, y.statusCode].sort()).toEqual([200, 410]);
+    const members = await shop.database.db.select().from(tradeMembers).where(eq(tradeMembers.userId, invitee.id));
+    expect(members).toHaveLength(1);
+  });
+});
+
 describe("the last owner", () => {
   it("cannot be demoted or removed, by themselves or anyone", async () => {
     const a = await company();

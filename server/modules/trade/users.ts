@@ -194,6 +194,7 @@ export function createTradeUsersService(db: Db, options: { mail: Outbox; appName
       const result = await db.transaction(async (t) => {
         const tx = t as unknown as Db;
         const { member, account } = await manager(tx, userId);
+        await lockAccount(tx, account.id);
         const inv = await invitationOf(tx, account.id, invitationId);
         noOwnerByAdmin(member.role, inv.role);
         if (inv.acceptedAt || inv.revokedAt) throw new HttpError(409, "This invitation was already accepted or revoked.");
@@ -217,6 +218,7 @@ export function createTradeUsersService(db: Db, options: { mail: Outbox; appName
       await db.transaction(async (t) => {
         const tx = t as unknown as Db;
         const { member, account } = await manager(tx, userId);
+        await lockAccount(tx, account.id);
         const inv = await invitationOf(tx, account.id, invitationId);
         noOwnerByAdmin(member.role, inv.role);
         if (inv.acceptedAt) throw new HttpError(409, "This invitation was already accepted.");
@@ -235,6 +237,10 @@ export function createTradeUsersService(db: Db, options: { mail: Outbox; appName
         const tx = t as unknown as Db;
         const [user] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
         if (!user) throw new HttpError(401, "Unauthenticated.");
+        const [seen] = await tx.select({ accountId: tradeInvitations.tradeAccountId }).from(tradeInvitations).where(eq(tradeInvitations.id, parsed.id));
+        if (!seen) throw new HttpError(404, "This invitation link is not valid.");
+        // The account first, then the invitation: the same order as invite and resend, so they cannot deadlock.
+        await lockAccount(tx, seen.accountId);
         const [inv] = await tx.select().from(tradeInvitations).where(eq(tradeInvitations.id, parsed.id)).for("update");
         if (!inv || !sameSecret(parsed.secret, inv.tokenHash)) throw new HttpError(404, "This invitation link is not valid.");
         const status = invitationStatus(inv, now());
@@ -242,7 +248,6 @@ export function createTradeUsersService(db: Db, options: { mail: Outbox; appName
           throw new HttpError(410, { accepted: "This invitation has already been used.", revoked: "This invitation was withdrawn.", expired: "This invitation has expired. Ask for a new one." }[status]);
         }
         if (inv.email.toLowerCase() !== user.email.toLowerCase()) throw new HttpError(403, "This invitation was sent to a different email address. Sign in with that address to accept it.");
-        await lockAccount(tx, inv.tradeAccountId);
         const [current] = await tx
           .select({ member: tradeMembers, state: tradeAccounts.state })
           .from(tradeMembers)
