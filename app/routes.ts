@@ -52,6 +52,7 @@ export default [
     route("trade/manage", "routes/trade/manage.tsx"),
     route("trade/manage/invite", "routes/trade/manage-invite.tsx"),
     route("trade/manage/user/:id", "routes/trade/manage-user.tsx"),
+    route("trade/invitation", "routes/trade/invitation.tsx"),
   ]),
 
   // Anything else is the 404 page.

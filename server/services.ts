@@ -19,6 +19,7 @@ import { createMailService } from "./modules/mail/service.ts";
 import { type MailLog, createMailTransport } from "./modules/mail/transport.ts";
 import { payOnAccount } from "./modules/trade/credit.ts";
 import { createTradeService } from "./modules/trade/service.ts";
+import { createTradeUsersService } from "./modules/trade/users.ts";
 import { createWishlistService } from "./modules/wishlist/service.ts";
 
 /** One service layer, two doors: the JSON API and the storefront's loaders both call these. */
@@ -48,6 +49,7 @@ export function createServices(db: Db, config: Config, log: MailLog) {
     hireBasket: createHireBasketService(db, hire),
     hireRequests: createHireRequestService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
     trade: createTradeService(db, { mail, ...shop }),
+    tradeUsers: createTradeUsersService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     content: createContentService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
   };
 }

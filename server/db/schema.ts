@@ -12,3 +12,4 @@ export * from "../modules/postcode/schema.ts";
 export * from "../modules/orders/schema.ts";
 export * from "../modules/trade/schema.ts";
 export * from "../modules/trade/invoice-schema.ts";
+export * from "../modules/trade/invitations-schema.ts";

@@ -102,9 +102,11 @@ const SIGNED_IN_ONLY = [
   "/trade/manage",
   "/trade/manage/invite",
   "/trade/manage/user/1",
+  "/trade/invitation",
 ];
 
-const NOT_FOUND_YET = new Set(["/trade/invoices/view/1", "/trade/manage/user/1"]);
+// The demo customer has no trade account, so the company users pages answer 404 for them.
+const NOT_FOUND_YET = new Set(["/trade/invoices/view/1", "/trade/manage", "/trade/manage/invite", "/trade/manage/user/1"]);
 
 async function visit(page: Page, route: string): Promise<void> {
   let path = route;
@@ -257,7 +259,7 @@ test.describe("signed in", () => {
 
   for (const route of [...PUBLIC, ...SIGNED_IN_ONLY]) {
     test.describe(() => {
-      // No invoice or trade user exists yet: these answer the 404 page, checked as it is.
+      // No invoice exists yet, and the customer manages no company: these answer the 404 page, checked as it is.
       if (NOT_FOUND_YET.has(route)) test.use({ allowedConsoleErrors: [/status of 404/] });
       test(route, async ({ page }) => {
         await visit(page, route);
@@ -265,6 +267,24 @@ test.describe("signed in", () => {
       });
     });
   }
+});
+
+test("signed in as a trade owner: the company users page", async ({ page }) => {
+  const response = await page.request.post("/api/auth/login", { headers: await csrfHeaders(page.request), data: { email: "trade@example.com", password: DEMO.password } });
+  expect(response.status(), await response.text()).toBe(200);
+  await openPage(page, "/trade/manage");
+  const users = page.getByTestId("trade-users");
+  await expect(users.getByRole("rowheader", { name: "Priya Shah" })).toBeVisible();
+  await expect(users.getByRole("row", { name: /trade@example\.com/ })).toContainText("Owner");
+  await expectAccessible(page);
+  await openPage(page, "/trade/manage/invite");
+  await expect(page.getByLabel("Role")).toBeVisible();
+  await expectAccessible(page);
+  await openPage(page, "/trade/manage");
+  await page.getByTestId("trade-users").getByRole("link", { name: "Priya Shah" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Priya Shah");
+  await page.waitForLoadState("networkidle");
+  await expectAccessible(page);
 });
 
 test("signed in: the wishlist with a product", async ({ page }) => {
