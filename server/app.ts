@@ -25,6 +25,7 @@ import { hireBasketRoutes, hireRequestRoutes } from "./modules/hire/basket-route
 import { hireRoutes } from "./modules/hire/routes.ts";
 import { tradeRoutes } from "./modules/trade/routes.ts";
 import { tradeUsersRoutes } from "./modules/trade/users-routes.ts";
+import { tradeInvoicesRoutes } from "./modules/trade/invoices-routes.ts";
 import { systemRoutes } from "./modules/system/routes.ts";
 import { wishlistRoutes } from "./modules/wishlist/routes.ts";
 import { registerAuth } from "./plugins/auth.ts";
@@ -139,6 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(accountRoutes, { account: services.account, auth: services.auth, prefix: "/api" });
   await app.register(tradeRoutes, { trade: services.trade, prefix: "/api" });
   await app.register(tradeUsersRoutes, { users: services.tradeUsers, prefix: "/api" });
+  await app.register(tradeInvoicesRoutes, { invoices: services.tradeInvoices, prefix: "/api" });
 
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();

@@ -20,6 +20,7 @@ import { type MailLog, createMailTransport } from "./modules/mail/transport.ts";
 import { payOnAccount } from "./modules/trade/credit.ts";
 import { createTradeService } from "./modules/trade/service.ts";
 import { createTradeUsersService } from "./modules/trade/users.ts";
+import { createTradeInvoicesService, shopDetails } from "./modules/trade/invoices.ts";
 import { createWishlistService } from "./modules/wishlist/service.ts";
 
 /** One service layer, two doors: the JSON API and the storefront's loaders both call these. */
@@ -50,6 +51,7 @@ export function createServices(db: Db, config: Config, log: MailLog) {
     hireRequests: createHireRequestService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
     trade: createTradeService(db, { mail, ...shop }),
     tradeUsers: createTradeUsersService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
+    tradeInvoices: createTradeInvoicesService(db, { shop: shopDetails(config) }),
     content: createContentService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
   };
 }

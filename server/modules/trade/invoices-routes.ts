@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { HttpError } from "../../http-errors.ts";
+import { messageResponse, validationResponse } from "../auth/contract.ts";
+import type { User } from "../auth/schema.ts";
+import { INVOICE_STATUSES } from "./invoice-schema.ts";
+import { invoicePdf } from "./invoice-pdf.ts";
+import { INVOICE_FILTERS, INVOICE_PAGE_MAX, type TradeInvoicesService } from "./invoices.ts";
+import { tradeIdParams } from "./users-contract.ts";
+
+function signedIn(request: FastifyRequest): User {
+  if (!request.user) throw new HttpError(401, "Unauthenticated.");
+  return request.user;
+}
+
+const pence = z.number().int();
+const invoiceSummary = z.object({
+  id: z.number().int(),
+  number: z.string(),
+  order_id: z.number().int(),
+  order_number: z.string(),
+  invoice_date: z.string(),
+  due_date: z.string(),
+  po_reference: z.string(),
+  subtotal: pence,
+  vat: pence,
+  delivery: pence,
+  total: pence,
+  status: z.enum(INVOICE_STATUSES),
+  overdue: z.boolean(),
+});
+const invoiceDetail = invoiceSummary.extend({
+  paid_at: z.string().nullable(),
+  lines: z.array(z.object({ sku: z.string(), name: z.string(), quantity: z.number().int(), unit_price: pence, vat_rate: z.number(), line_total: pence, line_vat: pence })),
+  vat_breakdown: z.array(z.object({ rate: z.number(), net: pence, vat: pence })),
+  shop: z.object({ name: z.string(), email: z.string(), address: z.array(z.string()), vat_number: z.string() }),
+  company: z.object({ name: z.string(), address: z.array(z.string()), company_number: z.string().nullable(), vat_number: z.string().nullable(), accounts_email: z.string(), terms_days: z.number().int() }),
+});
+const listQuery = z.object({
+  status: z.enum(INVOICE_FILTERS, { error: "Choose all, unpaid, overdue or paid." }).default("all"),
+  q: z.string().trim().max(100).optional(),
+  after: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  limit: z.coerce.number().int().min(1).max(INVOICE_PAGE_MAX).default(50),
+});
+
+/** The company's invoices: owners, admins and accounts users; everyone else gets 404 (a guest 401). */
+export async function tradeInvoicesRoutes(app: FastifyInstance, options: { invoices: TradeInvoicesService }): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { invoices } = options;
+  const tags = ["trade"];
+  const errors = { 401: messageResponse, 404: messageResponse, 422: validationResponse };
+
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("cache-control", "private, no-store");
+  });
+
+  r.get(
+    "/trade/invoices",
+    {
+      schema: {
+        tags,
+        summary: "The company's invoices, newest first: filter (all, unpaid, overdue, paid), search by invoice number or PO reference, totals of what matches; keyset pages via `after`",
+        querystring: listQuery,
+        response: {
+          200: z.object({ data: z.array(invoiceSummary), totals: z.object({ count: z.number().int(), total: pence, outstanding: pence, overdue: pence }), next_cursor: z.number().int().nullable() }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => invoices.list(signedIn(request).id, request.query),
+  );
+
+  r.get(
+    "/trade/invoices/:id",
+    { schema: { tags, summary: "One invoice: lines, VAT breakdown, the shop's and the company's details and VAT numbers, due date, status", params: tradeIdParams, response: { 200: z.object({ data: invoiceDetail }), ...errors } } },
+    async (request) => ({ data: await invoices.show(signedIn(request).id, request.params.id) }),
+  );
+
+  r.get(
+    "/trade/invoices/:id/pdf",
+    { schema: { tags, summary: "The invoice as a PDF generated on the server (attachment); 401 for a guest, 404 without the right", params: tradeIdParams } },
+    async (request, reply) => {
+      const invoice = await invoices.show(signedIn(request).id, request.params.id);
+      return reply
+        .type("application/pdf")
+        .header("content-disposition", `attachment; filename="${invoice.number}.pdf"`)
+        .send(invoicePdf(invoice));
+    },
+  );
+}
