@@ -1,0 +1,342 @@
+// The company's invoices (issue 7): who sees them, filters, search, totals,
+// keyset pages, the detail, and the PDF parsed back.
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestShop, type TestShop } from "../../test/app.ts";
+import { TestBrowser } from "../../test/browser.ts";
+import { users } from "../auth/schema.ts";
+import { orderLines, orders } from "../orders/schema.ts";
+import { type InvoiceStatus, tradeInvoices } from "./invoice-schema.ts";
+import { type TradeRole, tradeAccounts, tradeMembers } from "./schema.ts";
+
+let shop: TestShop;
+beforeAll(async () => {
+  shop = await createTestShop();
+});
+afterAll(() => shop.close());
+
+const PASSWORD = "a long enough secret";
+let n = 0;
+
+interface Person {
+  browser: TestBrowser;
+  email: string;
+  id: number;
+}
+
+async function signedUp(who: string): Promise<Person> {
+  n += 1;
+  const email = `${who}.${n}.${Date.now()}@example.co.uk`;
+  const browser = new TestBrowser(shop.app, `198.51.100.${n % 250}`);
+  await browser.csrf();
+  const res = await browser.post("/api/auth/register", { firstname: who, lastname: "Fitter", email, password: PASSWORD, password_confirmation: PASSWORD });
+  expect(res.statusCode).toBe(201);
+  const [row] = await shop.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return { browser, email, id: row!.id };
+}
+
+/** An approved company with one user in each role. */
+async function company(name: string) {
+  const db = shop.database.db;
+  const [account] = await db
+    .insert(tradeAccounts)
+    .values({
+      companyName: name,
+      companyType: "limited_company",
+      companyNumber: "01234567",
+      vatNumber: "GB123456789",
+      trade: "Plumber",
+      line1: "1 Park Row",
+      town: "Leeds",
+      postcode: "LS1 4AP",
+      phone: "0113 496 0123",
+      accountsEmail: "accounts@fitters.example.com",
+      expectedMonthlySpend: 0,
+      requestedCreditLimit: 0,
+      state: "approved",
+      creditLimit: 1_000_000,
+      termsDays: 30,
+    })
+    .returning();
+  const members = {} as Record<TradeRole, Person>;
+  for (const role of ["owner", "admin", "buyer", "accounts"] as const) {
+    members[role] = await signedUp(role);
+    await db.insert(tradeMembers).values({ tradeAccountId: account!.id, userId: members[role].id, role });
+    await db.update(users).set({ tradeAccountId: account!.id }).where(eq(users.id, members[role].id));
+  }
+  return { accountId: account!.id, ...members };
+}
+
+function isoDay(offsetDays: number): string {
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+  const d = new Date(`${today}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + offsetDays);
+  return d.toISOString().slice(0, 10);
+}
+
+let orderSeq = 0;
+/**
+ * An order paid on account and its invoice, consistent as checkout writes them:
+ * lines at £x ex VAT, VAT per line, order and invoice totals the sum of the lines.
+ */
+async function invoiceFor(accountId: number, buyerId: number, opts: { po?: string; status?: InvoiceStatus; invoiceDate: string; dueDate: string; lines: { name: string; qty: number; unit: number; rate: number }[]; delivery?: number }) {
+  const db = shop.database.db;
+  orderSeq += 1;
+  const lines = opts.lines.map((l) => ({ ...l, lineTotal: l.qty * l.unit, lineVat: Math.round((l.qty * l.unit * l.rate) / 100) }));
+  const subtotal = lines.reduce((s, l) => s + l.lineTotal, 0);
+  const vat = lines.reduce((s, l) => s + l.lineVat, 0);
+  const delivery = opts.delivery ?? 0;
+  const total = subtotal + vat + delivery;
+  const [order] = await db
+    .insert(orders)
+    .values({ number: `TC-INV-${Date.now()}-${orderSeq}`, userId: buyerId, email: "buyer@example.com", status: "processing", deliveryMethod: "standard", deliveryName: "Standard", subtotal, vat, delivery, total, paymentMethod: "pay_on_account", poReference: opts.po ?? "" })
+    .returning();
+  await db.insert(orderLines).values(lines.map((l, i) => ({ orderId: order!.id, sku: `SKU-${i}`, name: l.name, slug: `item-${i}`, quantity: l.qty, unitPrice: l.unit, vatRate: l.rate, lineTotal: l.lineTotal, lineVat: l.lineVat })));
+  const [invoice] = await db
+    .insert(tradeInvoices)
+    .values({ number: `pending-${order!.id}`, tradeAccountId: accountId, orderId: order!.id, invoiceDate: opts.invoiceDate, dueDate: opts.dueDate, subtotal, vat, delivery, total, poReference: opts.po ?? "", status: opts.status ?? "unpaid", paidAt: opts.status === "paid" ? new Date() : null })
+    .returning();
+  const number = `INV-${String(invoice!.id).padStart(6, "0")}`;
+  await db.update(tradeInvoices).set({ number }).where(eq(tradeInvoices.id, invoice!.id));
+  return { id: invoice!.id, number, total, subtotal, vat, delivery, orderNumber: order!.number };
+}
+
+// --- A tiny PDF reader: checks the xref offsets and pulls text out of uncompressed content streams.
+
+function pdfText(pdf: Buffer): string[] {
+  const s = pdf.toString("latin1");
+  expect(s.startsWith("%PDF-1.")).toBe(true);
+  expect(s.trimEnd().endsWith("%%EOF")).toBe(true);
+  const startxref = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(s)![1]);
+  expect(s.slice(startxref, startxref + 4)).toBe("xref");
+  const [, first, countText] = /^xref\n(\d+) (\d+)\n/.exec(s.slice(startxref))!;
+  const entries = s.slice(startxref).split("\n").slice(2, 2 + Number(countText));
+  entries.forEach((e, i) => {
+    if (e.endsWith("f ")) return;
+    const offset = Number(e.slice(0, 10));
+    expect(s.slice(offset).startsWith(`${Number(first) + i} 0 obj`)).toBe(true);
+  });
+  const texts: string[] = [];
+  for (const m of s.matchAll(/<< \/Length (\d+) >>\nstream\n/g)) {
+    const start = m.index + m[0].length;
+    const content = s.slice(start, start + Number(m[1]));
+    expect(s.slice(start + Number(m[1]), start + Number(m[1]) + 10)).toBe("\nendstream");
+    for (const t of content.matchAll(/\(((?:\\.|[^\\)])*)\) Tj/g)) texts.push(t[1]!.replace(/\\(.)/g, "$1"));
+  }
+  return texts;
+}
+
+type Actor = "guest" | "customer" | "owner" | "admin" | "buyer" | "accounts" | "other owner";
+const ACTORS: Actor[] = ["guest", "customer", "owner", "admin", "buyer", "accounts", "other owner"];
+const SEES: Record<Actor, number> = { guest: 401, customer: 404, owner: 200, admin: 200, buyer: 404, accounts: 200, "other owner": 404 };
+
+describe("trade invoices", () => {
+  let a: Awaited<ReturnType<typeof company>>;
+  let other: Awaited<ReturnType<typeof company>>;
+  let as: Record<Actor, TestBrowser>;
+  let overdue: Awaited<ReturnType<typeof invoiceFor>>;
+  let current: Awaited<ReturnType<typeof invoiceFor>>;
+  let pending: Awaited<ReturnType<typeof invoiceFor>>;
+  let paid: Awaited<ReturnType<typeof invoiceFor>>;
+  let theirs: Awaited<ReturnType<typeof invoiceFor>>;
+
+  beforeAll(async () => {
+    a = await company("Fitter & (Sons) Ltd");
+    other = await company("Other Builders Ltd");
+    const guest = new TestBrowser(shop.app, "198.51.100.251");
+    await guest.csrf();
+    as = { guest, customer: (await signedUp("customer")).browser, owner: a.owner.browser, admin: a.admin.browser, buyer: a.buyer.browser, accounts: a.accounts.browser, "other owner": other.owner.browser };
+    overdue = await invoiceFor(a.accountId, a.buyer.id, { po: "PO-ALPHA-1", invoiceDate: isoDay(-45), dueDate: isoDay(-15), lines: [{ name: "Copper pipe 15mm", qty: 10, unit: 1250, rate: 20 }] });
+    current = await invoiceFor(a.accountId, a.buyer.id, {
+      po: "PO-BETA-2",
+      invoiceDate: isoDay(0),
+      dueDate: isoDay(30),
+      lines: [
+        { name: "Boiler", qty: 1, unit: 100000, rate: 20 },
+        { name: "Safety boots", qty: 2, unit: 2500, rate: 5 },
+      ],
+      delivery: 995,
+    });
+    pending = await invoiceFor(a.accountId, a.buyer.id, { po: "PO-GAMMA-3", status: "payment_pending", invoiceDate: isoDay(-40), dueDate: isoDay(-10), lines: [{ name: "Radiator", qty: 3, unit: 4000, rate: 20 }] });
+    paid = await invoiceFor(a.accountId, a.buyer.id, { po: "ALPHA-PAID", status: "paid", invoiceDate: isoDay(-90), dueDate: isoDay(-60), lines: [{ name: "Valve", qty: 4, unit: 799, rate: 20 }] });
+    theirs = await invoiceFor(other.accountId, other.buyer.id, { po: "PO-ALPHA-9", invoiceDate: isoDay(-45), dueDate: isoDay(-15), lines: [{ name: "Sand", qty: 1, unit: 500, rate: 20 }] });
+  });
+
+  describe("authorisation matrix", () => {
+    it.each(ACTORS)("GET /api/trade/invoices as %s", async (actor) => {
+      const res = await as[actor].get("/api/trade/invoices");
+      expect(res.statusCode).toBe(actor === "other owner" ? 200 : SEES[actor]);
+      if (res.statusCode !== 200) return;
+      const numbers = (res.json().data as { number: string }[]).map((i) => i.number);
+      expect(numbers).toEqual(actor === "other owner" ? [theirs.number] : [paid, pending, current, overdue].map((i) => i.number));
+      expect(res.headers["cache-control"]).toBe("private, no-store");
+    });
+
+    it.each(ACTORS)("GET /api/trade/invoices/{id} as %s", async (actor) => {
+      const res = await as[actor].get(`/api/trade/invoices/${current.id}`);
+      expect(res.statusCode).toBe(SEES[actor]);
+      if (res.statusCode === 200) expect(res.json().data.number).toBe(current.number);
+    });
+
+    it.each(ACTORS)("GET /api/trade/invoices/{id}/pdf as %s", async (actor) => {
+      const res = await as[actor].get(`/api/trade/invoices/${current.id}/pdf`);
+      expect(res.statusCode).toBe(SEES[actor]);
+      if (res.statusCode === 200) expect(res.headers["content-type"]).toBe("application/pdf");
+      else expect(res.headers["content-type"]).toMatch(/json/);
+    });
+
+    it("another company's invoice id, and one that does not exist, are 404 for an owner", async () => {
+      for (const url of [`/api/trade/invoices/${theirs.id}`, `/api/trade/invoices/${theirs.id}/pdf`, "/api/trade/invoices/2147483000", "/api/trade/invoices/2147483000/pdf"]) {
+        expect((await a.owner.browser.get(url)).statusCode).toBe(404);
+      }
+    });
+
+    it("a declined company's users see nothing", async () => {
+      const declined = await company("Declined Ltd");
+      await shop.database.db.update(tradeAccounts).set({ state: "declined" }).where(eq(tradeAccounts.id, declined.accountId));
+      expect((await declined.owner.browser.get("/api/trade/invoices")).statusCode).toBe(404);
+    });
+  });
+
+  describe("filters, search and totals", () => {
+    const list = async (query: string) => {
+      const res = await a.accounts.browser.get(`/api/trade/invoices${query}`);
+      expect(res.statusCode).toBe(200);
+      return res.json() as { data: { number: string; overdue: boolean; status: string }[]; totals: { count: number; total: number; outstanding: number; overdue: number }; next_cursor: number | null };
+    };
+
+    it("all: every invoice, newest first, with totals over them", async () => {
+      const body = await list("?status=all");
+      expect(body.data.map((i) => i.number)).toEqual([paid, pending, current, overdue].map((i) => i.number));
+      expect(body.totals).toEqual({
+        count: 4,
+        total: paid.total + pending.total + current.total + overdue.total,
+        outstanding: pending.total + current.total + overdue.total,
+        overdue: pending.total + overdue.total,
+      });
+      expect(body.next_cursor).toBeNull();
+    });
+
+    it("unpaid: unpaid and payment pending", async () => {
+      const body = await list("?status=unpaid");
+      expect(body.data.map((i) => i.number)).toEqual([pending, current, overdue].map((i) => i.number));
+      expect(body.totals.total).toBe(pending.total + current.total + overdue.total);
+    });
+
+    it("overdue: not paid and past the due date", async () => {
+      const body = await list("?status=overdue");
+      expect(body.data.map((i) => i.number)).toEqual([pending, overdue].map((i) => i.number));
+      expect(body.data.every((i) => i.overdue)).toBe(true);
+      expect(body.totals).toMatchObject({ count: 2, total: pending.total + overdue.total, overdue: pending.total + overdue.total });
+    });
+
+    it("paid", async () => {
+      const body = await list("?status=paid");
+      expect(body.data.map((i) => i.number)).toEqual([paid.number]);
+      expect(body.totals).toEqual({ count: 1, total: paid.total, outstanding: 0, overdue: 0 });
+    });
+
+    it("searches by invoice number or PO reference, only within the company", async () => {
+      expect((await list(`?q=${current.number}`)).data.map((i) => i.number)).toEqual([current.number]);
+      expect((await list(`?q=${current.number.toLowerCase()}`)).data.map((i) => i.number)).toEqual([current.number]);
+      const alpha = await list("?q=alpha");
+      expect(alpha.data.map((i) => i.number)).toEqual([paid.number, overdue.number]);
+      expect(alpha.totals.total).toBe(paid.total + overdue.total);
+      expect((await list("?q=alpha&status=unpaid")).data.map((i) => i.number)).toEqual([overdue.number]);
+      expect((await list("?q=%25")).data).toEqual([]);
+      expect((await list("?q=PO-ALPHA-9")).data).toEqual([]);
+    });
+
+    it("pages by keyset; totals stay those of the whole match", async () => {
+      const first = await list("?limit=3");
+      expect(first.data.map((i) => i.number)).toEqual([paid, pending, current].map((i) => i.number));
+      expect(first.totals.count).toBe(4);
+      expect(first.next_cursor).toBe(current.id);
+      const second = await list(`?limit=3&after=${first.next_cursor}`);
+      expect(second.data.map((i) => i.number)).toEqual([overdue.number]);
+      expect(second.next_cursor).toBeNull();
+    });
+
+    it("refuses a bad filter or page size", async () => {
+      expect((await a.owner.browser.get("/api/trade/invoices?status=late")).statusCode).toBe(422);
+      expect((await a.owner.browser.get("/api/trade/invoices?limit=1000")).statusCode).toBe(422);
+    });
+  });
+
+  describe("one invoice", () => {
+    it("shows lines, VAT breakdown, both parties' details and VAT numbers, due date and status", async () => {
+      const res = await a.admin.browser.get(`/api/trade/invoices/${current.id}`);
+      expect(res.statusCode).toBe(200);
+      const inv = res.json().data;
+      expect(inv).toMatchObject({
+        number: current.number,
+        order_number: current.orderNumber,
+        po_reference: "PO-BETA-2",
+        invoice_date: isoDay(0),
+        due_date: isoDay(30),
+        status: "unpaid",
+        overdue: false,
+        subtotal: 105000,
+        vat: 20250,
+        delivery: 995,
+        total: 126245,
+        paid_at: null,
+      });
+      expect(inv.lines).toEqual([
+        { sku: "SKU-0", name: "Boiler", quantity: 1, unit_price: 100000, vat_rate: 20, line_total: 100000, line_vat: 20000 },
+        { sku: "SKU-1", name: "Safety boots", quantity: 2, unit_price: 2500, vat_rate: 5, line_total: 5000, line_vat: 250 },
+      ]);
+      expect(inv.vat_breakdown).toEqual([
+        { rate: 20, net: 100000, vat: 20000 },
+        { rate: 5, net: 5000, vat: 250 },
+      ]);
+      expect(inv.shop.name).toBeTruthy();
+      expect(inv.shop.vat_number).toMatch(/^GB/);
+      expect(inv.company).toMatchObject({ name: "Fitter & (Sons) Ltd", company_number: "01234567", vat_number: "GB123456789", terms_days: 30 });
+      expect(inv.company.address).toEqual(["1 Park Row", "Leeds", "LS1 4AP"]);
+    });
+
+    it("an overdue invoice says so", async () => {
+      const inv = (await a.owner.browser.get(`/api/trade/invoices/${overdue.id}`)).json().data;
+      expect(inv).toMatchObject({ status: "unpaid", overdue: true });
+    });
+  });
+
+  describe("PDF", () => {
+    it("is a real PDF, an attachment, that reads back with the invoice number, parties, lines and totals", async () => {
+      const res = await a.owner.browser.get(`/api/trade/invoices/${current.id}/pdf`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["content-type"]).toBe("application/pdf");
+      expect(res.headers["content-disposition"]).toBe(`attachment; filename="${current.number}.pdf"`);
+      const texts = pdfText(res.rawPayload);
+      expect(texts).toContain(current.number);
+      expect(texts).toContain("Fitter & (Sons) Ltd");
+      expect(texts).toContain("VAT number: GB123456789");
+      expect(texts).toContain(`Due date: ${isoDay(30)}`);
+      expect(texts).toContain("PO reference: PO-BETA-2");
+      expect(texts).toContain("Boiler (SKU-0)");
+      expect(texts).toContain("VAT at 20%: net \u00a31,000.00, VAT \u00a3200.00");
+      expect(texts).toContain("VAT at 5%: net \u00a350.00, VAT \u00a32.50");
+      const after = (label: string) => texts[texts.indexOf(label) + 1];
+      expect(after("Goods ex VAT:")).toBe("\u00a31,050.00");
+      expect(after("VAT:")).toBe("\u00a3202.50");
+      expect(after("Delivery inc VAT:")).toBe("\u00a39.95");
+      expect(after("Total:")).toBe("\u00a31,262.45");
+      expect(texts).toContain("Status: Unpaid");
+    });
+
+    it("an overdue invoice's PDF says overdue; a paid one says paid", async () => {
+      expect(pdfText((await a.owner.browser.get(`/api/trade/invoices/${overdue.id}/pdf`)).rawPayload)).toContain("Status: Overdue");
+      expect(pdfText((await a.owner.browser.get(`/api/trade/invoices/${paid.id}/pdf`)).rawPayload)).toContain("Status: Paid");
+    });
+
+    it("runs onto more pages for a long invoice", async () => {
+      const long = await invoiceFor(a.accountId, a.buyer.id, { invoiceDate: isoDay(0), dueDate: isoDay(30), lines: Array.from({ length: 70 }, (_, i) => ({ name: `Fitting ${i}`, qty: 1, unit: 100, rate: 20 })) });
+      const res = await a.owner.browser.get(`/api/trade/invoices/${long.id}/pdf`);
+      const texts = pdfText(res.rawPayload);
+      expect(texts).toContain("Fitting 69 (SKU-69)");
+      expect(texts[texts.indexOf("Total:") + 1]).toBe("\u00a384.00");
+      expect(res.rawPayload.toString("latin1")).toMatch(/\/Count [2-9]/);
+    });
+  });
+});
