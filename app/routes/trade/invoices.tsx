@@ -1,14 +1,129 @@
+import { Form, Link } from "react-router";
+import { appContext } from "#app-context";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
+import { formatHireDate } from "../../lib/hire.ts";
 import { pageMeta } from "../../lib/meta.ts";
+import { formatPence } from "../../lib/money.ts";
+import { notFound } from "../../lib/not-found.ts";
 import type { Route } from "./+types/invoices";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Invoices");
 
-export default function Page() {
+const FILTERS = [
+  { value: "all", label: "All" },
+  { value: "unpaid", label: "Unpaid" },
+  { value: "overdue", label: "Overdue" },
+  { value: "paid", label: "Paid" },
+] as const;
+type Filter = (typeof FILTERS)[number]["value"];
+
+/** Owners, admins and accounts users see the company's invoices; anyone else gets the same 404 as the API. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const url = new URL(request.url);
+  const raw = url.searchParams.get("status") ?? "all";
+  const status: Filter = FILTERS.some((f) => f.value === raw) ? (raw as Filter) : "all";
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  const after = Number(url.searchParams.get("after") ?? "");
+  try {
+    const list = await app.services.tradeInvoices.list(app.user!.id, { status, q, after: Number.isInteger(after) && after > 0 ? after : undefined });
+    return { ...list, status, q };
+  } catch (err) {
+    if ((err as { statusCode?: number }).statusCode === 404) notFound();
+    throw err;
+  }
+}
+
+const STATUS = { unpaid: "Unpaid", payment_pending: "Payment pending", paid: "Paid" } as const;
+
+export default function Invoices({ loaderData }: Route.ComponentProps) {
+  const { data, totals, next_cursor, status, q } = loaderData;
+  const nextHref = next_cursor ? `?${new URLSearchParams({ status, q, after: String(next_cursor) }).toString()}` : null;
   return (
     <>
       <PageHeading title="Invoices" />
-      <EmptyState title="You have no invoices." action={{ to: "/trade/dashboard", label: "Back to the dashboard" }} />
+      <div className="grid gap-6">
+        <Form method="get" className="flex flex-wrap items-end gap-4" role="search">
+          <fieldset className="flex flex-wrap gap-3">
+            <legend className="mb-1 font-semibold">Show</legend>
+            {FILTERS.map((f) => (
+              <label key={f.value} className="flex items-center gap-1">
+                <input type="radio" name="status" value={f.value} defaultChecked={status === f.value} />
+                {f.label}
+              </label>
+            ))}
+          </fieldset>
+          <label className="grid gap-1">
+            <span className="font-semibold">Invoice number or PO reference</span>
+            <input type="search" name="q" defaultValue={q} maxLength={100} className="rounded border border-stone-400 px-3 py-2" />
+          </label>
+          <button type="submit" className="btn-primary">
+            Show invoices
+          </button>
+        </Form>
+
+        <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4" data-testid="invoice-totals">
+          <div>
+            <dt className="text-sm text-stone-700">Invoices</dt>
+            <dd className="text-xl font-semibold">{totals.count}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-stone-700">Total</dt>
+            <dd className="text-xl font-semibold">{formatPence(totals.total)}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-stone-700">Outstanding</dt>
+            <dd className="text-xl font-semibold">{formatPence(totals.outstanding)}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-stone-700">Overdue</dt>
+            <dd className="text-xl font-semibold">{formatPence(totals.overdue)}</dd>
+          </div>
+        </dl>
+
+        {data.length === 0 ? (
+          <EmptyState title={q || status !== "all" ? "No invoices match." : "You have no invoices."} action={{ to: "/trade/dashboard", label: "Back to the dashboard" }} />
+        ) : (
+          <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-sm">
+            <table className="w-full border-collapse text-left" data-testid="trade-invoices">
+              <caption className="sr-only">Your company&rsquo;s invoices, newest first</caption>
+              <thead className="bg-stone-100 text-sm text-stone-700">
+                <tr>
+                  <th scope="col" className="px-4 py-3">Invoice</th>
+                  <th scope="col" className="px-4 py-3">Date</th>
+                  <th scope="col" className="px-4 py-3">Due</th>
+                  <th scope="col" className="px-4 py-3">PO reference</th>
+                  <th scope="col" className="px-4 py-3 text-right">Total</th>
+                  <th scope="col" className="px-4 py-3">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.map((inv) => (
+                  <tr key={inv.id} className="border-t border-stone-200">
+                    <th scope="row" className="px-4 py-3 font-semibold">
+                      <Link to={`/trade/invoices/view/${inv.id}`} className="underline">
+                        {inv.number}
+                      </Link>
+                    </th>
+                    <td className="px-4 py-3">{formatHireDate(inv.invoice_date)}</td>
+                    <td className="px-4 py-3">{formatHireDate(inv.due_date)}</td>
+                    <td className="break-all px-4 py-3">{inv.po_reference || "—"}</td>
+                    <td className="px-4 py-3 text-right">{formatPence(inv.total)}</td>
+                    <td className={`px-4 py-3 ${inv.overdue ? "font-semibold text-red-800" : ""}`}>{inv.overdue ? `Overdue (${STATUS[inv.status].toLowerCase()})` : STATUS[inv.status]}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {nextHref ? (
+          <p>
+            <Link to={nextHref} className="underline">
+              Older invoices
+            </Link>
+          </p>
+        ) : null}
+      </div>
     </>
   );
 }
