@@ -105,8 +105,8 @@ const SIGNED_IN_ONLY = [
   "/trade/invitation",
 ];
 
-// The demo customer has no trade account, so the company users pages answer 404 for them.
-const NOT_FOUND_YET = new Set(["/trade/invoices/view/1", "/trade/manage", "/trade/manage/invite", "/trade/manage/user/1"]);
+// The demo customer has no trade account, so the company users and invoice pages answer 404 for them.
+const NOT_FOUND_YET = new Set(["/trade/invoices", "/trade/invoices/view/1", "/trade/manage", "/trade/manage/invite", "/trade/manage/user/1"]);
 
 async function visit(page: Page, route: string): Promise<void> {
   let path = route;
