@@ -170,6 +170,19 @@ test("apply → approved by the CLI → trade prices ex VAT, with a remembered s
     const onAccount = options.data.payment.find((p: { id: string }) => p.id === "pay_on_account");
     expect(onAccount.available_credit).toBe(5000 - Math.floor((tradeEx * 2 * (100 + product.vat_rate) + 50) / 100) / 100);
 
+    // The invoice: listed on /trade/invoices, found by its PO, viewed, and its PDF downloaded.
+    await page.goto(`${base}/trade/invoices?status=unpaid&q=PO-ROOF-1`);
+    const row = page.getByTestId("trade-invoices").getByRole("row", { name: /PO-ROOF-1/ });
+    await expect(row).toContainText("Unpaid");
+    await row.getByRole("link", { name: /^INV-\d{6}$/ }).click();
+    await expect(page).toHaveURL(/\/trade\/invoices\/view\/\d+$/);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(/Invoice INV-\d{6}/);
+    await expect(page.getByTestId("invoice-lines")).toContainText(pounds(tradeEx * 2));
+    const pdf = await page.request.get(`${base}${await page.getByRole("link", { name: "Download the PDF" }).getAttribute("href")}`);
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()["content-type"]).toBe("application/pdf");
+    expect((await pdf.body()).subarray(0, 8).toString("latin1")).toBe("%PDF-1.4");
+
     // A guest still sees the shop's price.
     const guest = await page.context().browser()!.newContext();
     try {
