@@ -17,9 +17,18 @@ export interface PdfText {
   text: string;
 }
 
-/** A PDF string literal in WinAnsi (Latin-1 for what an invoice needs): escapes \, ( and ). */
+/** Characters outside Latin-1 that WinAnsi still has, at their WinAnsi codes. */
+const WIN_ANSI: Record<string, number> = { "\u20ac": 0x80, "\u2018": 0x91, "\u2019": 0x92, "\u201c": 0x93, "\u201d": 0x94, "\u2022": 0x95, "\u2013": 0x96, "\u2014": 0x97, "\u2026": 0x85 };
+
+/** A PDF string literal in WinAnsi: escapes \, ( and ); what WinAnsi lacks becomes "?". */
 function pdfString(s: string): string {
-  const safe = [...s].map((c) => (c.charCodeAt(0) <= 0xff ? c : "?")).join("");
+  const safe = [...s]
+    .map((c) => {
+      const code = c.codePointAt(0)!;
+      if (WIN_ANSI[c] !== undefined) return String.fromCharCode(WIN_ANSI[c]);
+      return code <= 0xff && (code < 0x80 || code >= 0xa0) ? c : "?";
+    })
+    .join("");
   return `(${safe.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[\r\n]/g, " ")})`;
 }
 

@@ -330,6 +330,13 @@ describe("trade invoices", () => {
       expect(pdfText((await a.owner.browser.get(`/api/trade/invoices/${paid.id}/pdf`)).rawPayload)).toContain("Status: Paid");
     });
 
+    it("writes curly quotes and dashes in WinAnsi, and what it lacks as ?", async () => {
+      const odd = await invoiceFor(a.accountId, a.buyer.id, { po: "PO\u2013K\u2019s \u2603", invoiceDate: isoDay(0), dueDate: isoDay(30), lines: [{ name: "Dave\u2019s (best) \\ valve", qty: 1, unit: 100, rate: 20 }] });
+      const texts = pdfText((await a.owner.browser.get(`/api/trade/invoices/${odd.id}/pdf`)).rawPayload);
+      expect(texts).toContain("PO reference: PO\x96K\x92s ?");
+      expect(texts).toContain("Dave\x92s (best) \\ valve (SKU-0)");
+    });
+
     it("runs onto more pages for a long invoice", async () => {
       const long = await invoiceFor(a.accountId, a.buyer.id, { invoiceDate: isoDay(0), dueDate: isoDay(30), lines: Array.from({ length: 70 }, (_, i) => ({ name: `Fitting ${i}`, qty: 1, unit: 100, rate: 20 })) });
       const res = await a.owner.browser.get(`/api/trade/invoices/${long.id}/pdf`);
