@@ -1,18 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { HttpError } from "../../http-errors.ts";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
-import type { User } from "../auth/schema.ts";
 import { INVOICE_STATUSES } from "./invoice-schema.ts";
 import { invoicePdf } from "./invoice-pdf.ts";
 import { INVOICE_FILTERS, INVOICE_PAGE_MAX, type TradeInvoicesService } from "./invoices.ts";
 import { tradeIdParams } from "./users-contract.ts";
-
-function signedIn(request: FastifyRequest): User {
-  if (!request.user) throw new HttpError(401, "Unauthenticated.");
-  return request.user;
-}
+import { signedIn } from "./users-routes.ts";
 
 const pence = z.number().int();
 const invoiceSummary = z.object({

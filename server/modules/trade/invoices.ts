@@ -3,7 +3,8 @@ import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http-errors.ts";
 import { orderLines, orders } from "../orders/schema.ts";
 import { type InvoiceStatus, tradeInvoices } from "./invoice-schema.ts";
-import { type TradeRole, tradeAccounts, tradeMembers } from "./schema.ts";
+import type { TradeRole } from "./schema.ts";
+import { memberWithRole } from "./users.ts";
 
 /**
  * The company's invoices (issue 7). Owners, admins and accounts users see them;
@@ -133,14 +134,7 @@ function filterWhere(accountId: number, query: InvoiceListQuery): SQL {
 export function createTradeInvoicesService(db: Db, options: { shop: ShopDetails }) {
   /** The reader's company when they may see its invoices, else 404. */
   async function readerAccount(userId: number) {
-    const [row] = await db
-      .select({ member: tradeMembers, account: tradeAccounts })
-      .from(tradeMembers)
-      .innerJoin(tradeAccounts, eq(tradeAccounts.id, tradeMembers.tradeAccountId))
-      .where(eq(tradeMembers.userId, userId))
-      .limit(1);
-    if (!row || !INVOICE_READERS.includes(row.member.role) || row.account.state === "declined") throw new HttpError(404, NOT_FOUND);
-    return row.account;
+    return (await memberWithRole(db, userId, INVOICE_READERS)).account;
   }
 
   async function list(userId: number, query: InvoiceListQuery): Promise<InvoiceListJson> {

@@ -8,7 +8,8 @@ import { TRADE_ROLES } from "./schema.ts";
 import { tradeAcceptBody, tradeIdParams, tradeInvitationJson, tradeInviteBody, tradeRoleBody, tradeUserJson } from "./users-contract.ts";
 import type { TradeUsersService } from "./users.ts";
 
-function signedIn(request: FastifyRequest): User {
+/** The signed-in user, else 401. */
+export function signedIn(request: FastifyRequest): User {
   if (!request.user) throw new HttpError(401, "Unauthenticated.");
   return request.user;
 }

@@ -48,6 +48,18 @@ function sameSecret(secret: string, hash: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The user's membership and company when their role is one of `roles` and the company is not declined, else 404. */
+export async function memberWithRole(dbOrTx: Db, userId: number, roles: readonly TradeRole[]) {
+  const [row] = await dbOrTx
+    .select({ member: tradeMembers, account: tradeAccounts })
+    .from(tradeMembers)
+    .innerJoin(tradeAccounts, eq(tradeAccounts.id, tradeMembers.tradeAccountId))
+    .where(eq(tradeMembers.userId, userId))
+    .limit(1);
+  if (!row || !roles.includes(row.member.role) || row.account.state === "declined") throw new HttpError(404, NOT_FOUND);
+  return row;
+}
+
 /**
  * A company's users and invitations (issue 7). Owners and admins manage; an
  * admin cannot touch an owner; an account always keeps one owner. Anyone
@@ -58,16 +70,7 @@ export function createTradeUsersService(db: Db, options: { mail: Outbox; appName
   const layout = { appName: options.appName, publicUrl: options.publicUrl };
 
   /** The acting member when they may manage users, else 404. Inside a transaction pass `tx`. */
-  async function manager(dbOrTx: Db, userId: number) {
-    const [row] = await dbOrTx
-      .select({ member: tradeMembers, account: tradeAccounts })
-      .from(tradeMembers)
-      .innerJoin(tradeAccounts, eq(tradeAccounts.id, tradeMembers.tradeAccountId))
-      .where(eq(tradeMembers.userId, userId))
-      .limit(1);
-    if (!row || !MANAGERS.includes(row.member.role) || row.account.state === "declined") throw new HttpError(404, NOT_FOUND);
-    return row;
-  }
+  const manager = (dbOrTx: Db, userId: number) => memberWithRole(dbOrTx, userId, MANAGERS);
 
   /** The account row locked: membership changes of one account queue up behind each other. */
   async function lockAccount(tx: Db, accountId: number) {
