@@ -50,6 +50,16 @@ describe("loadConfig", () => {
     });
   });
 
+  it("reads the shop's invoice details, with made-up demo ones only outside production", () => {
+    const set = loadConfig({ SHOP_ADDRESS: " 1 High Street | Leeds|| LS1 1AA ", SHOP_VAT_NUMBER: "GB 123 4567 89" });
+    expect(set.shopAddress).toEqual(["1 High Street", "Leeds", "LS1 1AA"]);
+    expect(set.shopVatNumber).toBe("GB 123 4567 89");
+    expect(loadConfig({}).shopAddress.length).toBeGreaterThan(0);
+    const production = loadConfig({ NODE_ENV: "production", COOKIE_SECRET: "x".repeat(32) });
+    expect(production.shopAddress).toEqual([]);
+    expect(production.shopVatNumber).toBe("");
+  });
+
   it("reports one clear message per bad variable, all at once", () => {
     let error: unknown;
     try {

@@ -28,6 +28,10 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   shopEmail: string;
+  /** The shop's postal address for invoices, one line each. */
+  shopAddress: string[];
+  /** The shop's VAT registration number for invoices; empty when unset. */
+  shopVatNumber: string;
   seedDemo: boolean;
   /** builtin | getaddress | ideal */
   postcodeProvider: string;
@@ -106,6 +110,8 @@ const schema = z.object({
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
   MAIL_FROM: optionalText.pipe(z.string().optional()),
   SHOP_EMAIL: optionalText.pipe(z.email({ error: "must be an email address" }).optional()),
+  SHOP_ADDRESS: optionalText.pipe(z.string().max(300, "must be at most 300 characters").optional()),
+  SHOP_VAT_NUMBER: optionalText.pipe(z.string().max(20, "must be at most 20 characters").optional()),
   POSTCODE_PROVIDER: z.enum(["builtin", "getaddress", "ideal"], { error: "must be builtin, getaddress or ideal" }).default("builtin"),
   POSTCODE_API_KEY: optionalText.pipe(z.string().optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
@@ -140,6 +146,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
   const dataDir = path.resolve(options.cwd ?? process.cwd(), e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST === "0.0.0.0" ? "localhost" : e.HOST}:${e.PORT}`).replace(/\/+$/, "");
   const shopEmail = e.SHOP_EMAIL ?? "shop@example.com";
+  // The demo shop's made-up details outside production; a real shop sets its own.
+  const shopAddress = (e.SHOP_ADDRESS ?? (isProduction ? "" : "Unit 4, Canal Wharf|Leeds|LS11 5PS"))
+    .split("|")
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const shopVatNumber = e.SHOP_VAT_NUMBER ?? (isProduction ? "" : "GB 987 6543 21");
 
   return {
     appName: e.APP_NAME,
@@ -157,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `${e.APP_NAME} <${shopEmail}>`,
     shopEmail,
+    shopAddress,
+    shopVatNumber,
     seedDemo,
     postcodeProvider: e.POSTCODE_PROVIDER,
     postcodeApiKey: e.POSTCODE_API_KEY,

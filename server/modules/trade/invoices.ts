@@ -32,8 +32,8 @@ export interface ShopDetails {
  * config; the address and VAT number are the demo shop's until the config
  * carries them (SHOP_ADDRESS / SHOP_VAT_NUMBER are not there yet).
  */
-export function shopDetails(config: { appName: string; shopEmail: string }): ShopDetails {
-  return { name: config.appName, email: config.shopEmail, address: ["Unit 4, Canal Wharf", "Leeds", "LS11 5PS"], vatNumber: "GB 987 6543 21" };
+export function shopDetails(config: { appName: string; shopEmail: string; shopAddress: string[]; shopVatNumber: string }): ShopDetails {
+  return { name: config.appName, email: config.shopEmail, address: config.shopAddress, vatNumber: config.shopVatNumber };
 }
 
 export interface InvoiceSummaryJson {
