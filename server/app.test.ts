@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -124,6 +125,27 @@ describe("errors", () => {
     expect(res.body).not.toContain("hunter2");
     expect(res.body).not.toContain("stack");
     expect(logged).toHaveLength(1);
+  });
+});
+
+describe("compression", () => {
+  it("sends JSON brotli- or gzip-compressed as the client accepts, and plain otherwise", async () => {
+    const url = "/api/products?per_page=24";
+    const br = await shop.app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip, deflate, br" } });
+    const gzip = await shop.app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip" } });
+    const plain = await shop.app.inject({ method: "GET", url, headers: { "accept-encoding": "identity" } });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+  });
+
+  it("leaves small answers alone", async () => {
+    const res = await shop.app.inject({ method: "GET", url: "/healthz", headers: { "accept-encoding": "br" } });
+    expect(res.headers["content-encoding"]).toBeUndefined();
   });
 });
 

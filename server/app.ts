@@ -29,6 +29,7 @@ import { tradeInvoicesRoutes } from "./modules/trade/invoices-routes.ts";
 import { systemRoutes } from "./modules/system/routes.ts";
 import { wishlistRoutes } from "./modules/wishlist/routes.ts";
 import { registerAuth } from "./plugins/auth.ts";
+import { registerCompression } from "./plugins/compression.ts";
 import { registerErrorHandler } from "./plugins/errors.ts";
 import { loadRedirectRules, registerRedirects } from "./plugins/redirects.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
@@ -85,6 +86,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     connectOrigins: config.apiBaseUrl ? [new URL(config.apiBaseUrl).origin] : [],
   });
   registerErrorHandler(app);
+  await registerCompression(app);
   registerRedirects(app, loadRedirectRules(options.redirectsFile ?? path.join(projectRoot, "config/redirects.json")));
   await app.register(fastifyCookie, { secret: config.cookieSecret });
   registerAuth(app, { db: database.db, secureCookies: config.isProduction, publicOrigin: new URL(config.publicUrl).origin });
@@ -175,6 +177,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         serverBuildPath,
         build,
         clientBuildDirectory: path.join(projectRoot, "build/client"),
+        // The build writes .br and .gz beside each file (scripts/lib/precompress.ts).
+        staticOptions: { preCompressed: true },
         routeOptions: { schema: { hide: true } },
         // Production mode hides error details from the page, whatever NODE_ENV says.
         mode: devServer ? "development" : "production",

@@ -16,7 +16,7 @@ export function loader({ context }: Route.LoaderArgs) {
   return null;
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Your basket");
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Your basket", "Your basket: change quantities, see delivery options and check out securely.");
 
 const CONTINUE = "/category";
 

@@ -24,7 +24,7 @@ export function loader({ context }: Route.LoaderArgs) {
   return null;
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Your hire request");
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Your hire request", "Your hire request: the equipment, dates and delivery you want, sent to our hire desk to confirm.");
 
 const REQUEST_FIELDS: string[] = ["name", "email", "phone", "company", "fulfilment", "address_line1", "address_line2", "town", "postcode", "notes"];
 

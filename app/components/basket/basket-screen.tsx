@@ -66,7 +66,8 @@ export function BasketScreen<C extends { items: unknown[] }>({
             </button>
           </div>
         ) : (
-          <p role="status" className="text-stone-700">
+          // The same box and height as the empty state, so the page does not jump when the basket arrives.
+          <p role="status" className="flex min-h-52 items-center justify-center rounded-lg border border-dashed border-stone-300 bg-white px-6 py-10 text-center text-stone-700">
             {loadingText}
           </p>
         )}

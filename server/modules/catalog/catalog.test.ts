@@ -281,5 +281,8 @@ describe("enquiries, sitemap and robots", () => {
     const robots = await shop.app.inject({ method: "GET", url: "/robots.txt" });
     expect(robots.body).toContain("Sitemap: ");
     expect(robots.body).toContain("Disallow: /account");
+    expect(robots.body).toContain("Disallow: /checkout");
+    // The baskets are the same page for everyone, so they stay crawlable.
+    expect(robots.body).not.toContain("Disallow: /basket");
   });
 });

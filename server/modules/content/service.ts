@@ -77,8 +77,8 @@ export function createContentService(db: Db, options: { mail: Outbox; appName: s
         "Disallow: /auth",
         "Disallow: /trade",
         "Disallow: /checkout",
-        "Disallow: /basket",
-        "Disallow: /hire-basket",
+        // The baskets stay crawlable: their HTML is the same for everyone (the
+        // lines load in the browser), and a blocked page costs the SEO audit.
         "Disallow: /api/",
         `Sitemap: ${options.publicUrl}/sitemap.xml`,
         "",

@@ -1,0 +1,124 @@
+// `npm run lighthouse`: Lighthouse in mobile emulation (its default: a
+// mid-range phone on slow 4G, simulated) on the production build with the demo
+// shop, through Debian's Chromium (CHROME_PATH, default /usr/bin/chromium).
+// Prints the four category scores and LCP, CLS and TBT per page, checks them
+// against the budgets, and writes bench/lighthouse.json.
+//
+//   npm run lighthouse [-- --url http://127.0.0.1:3000]   (an already running shop)
+//
+// A budget missed is reported and sets the exit code to 1.
+import type { ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { freePort } from "./lib/free-port.ts";
+import { projectRoot, startShopServer } from "./lib/shop-server.ts";
+
+const BUDGET = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 } as const;
+type Category = keyof typeof BUDGET;
+const CATEGORIES = Object.keys(BUDGET) as Category[];
+
+interface PageResult {
+  page: string;
+  url: string;
+  scores: Record<Category, number>;
+  lcpMs: number;
+  cls: number;
+  tbtMs: number;
+  /** Audits that cost points, for whoever has to fix a miss. */
+  failing: string[];
+  met: boolean;
+}
+
+const at = process.argv.indexOf("--url");
+const givenUrl = at === -1 ? undefined : process.argv[at + 1];
+
+async function json<T>(url: string): Promise<T> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  return (await res.json()) as T;
+}
+
+/** The pages to audit, found through the shop's own API so they exist in whatever data it has. */
+async function pages(base: string): Promise<{ page: string; path: string }[]> {
+  const tree = await json<{ data: { path: string; children?: unknown[] }[] }>(`${base}/api/categories`);
+  const products = await json<{ items: { slug: string }[] }>(`${base}/api/products?per_page=1`);
+  const hire = await json<{ items: { slug: string }[] }>(`${base}/api/hire?per_page=1`);
+  const category = tree.data[0];
+  const product = products.items[0];
+  const item = hire.items[0];
+  if (!category || !product || !item) throw new Error("The shop has no category, product or hire item to audit.");
+  return [
+    { page: "home", path: "/" },
+    { page: "category", path: `/category/${category.path}` },
+    { page: "product", path: `/product/${product.slug}` },
+    { page: "hire item", path: `/hire/${item.slug}` },
+    { page: "basket", path: "/basket" },
+    { page: "compare", path: "/compare" },
+  ];
+}
+
+let server: ChildProcess | undefined;
+let dataDir: string | undefined;
+let base = givenUrl?.replace(/\/$/, "");
+if (!base) {
+  const port = await freePort();
+  dataDir = mkdtempSync(path.join(tmpdir(), "tc-lighthouse-"));
+  console.log("Starting the shop (production build, demo data on PGlite)…");
+  server = await startShopServer(port, { DATA_DIR: dataDir, NODE_ENV: "development" }, 180_000);
+  base = `http://127.0.0.1:${port}`;
+}
+
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROME_PATH || "/usr/bin/chromium",
+  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+
+const results: PageResult[] = [];
+try {
+  for (const { page, path: pagePath } of await pages(base)) {
+    const url = `${base}${pagePath}`;
+    const run = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: CATEGORIES });
+    if (!run) throw new Error(`Lighthouse gave no result for ${url}`);
+    const lhr = run.lhr;
+    const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as Record<Category, number>;
+    const failing = CATEGORIES.flatMap((c) =>
+      (lhr.categories[c]?.auditRefs ?? [])
+        .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+        .map((ref) => `${c}: ${ref.id} (${lhr.audits[ref.id]?.displayValue ?? lhr.audits[ref.id]?.score})`),
+    );
+    results.push({
+      page,
+      url: pagePath,
+      scores,
+      lcpMs: Math.round(lhr.audits["largest-contentful-paint"]?.numericValue ?? 0),
+      cls: Number((lhr.audits["cumulative-layout-shift"]?.numericValue ?? 0).toFixed(3)),
+      tbtMs: Math.round(lhr.audits["total-blocking-time"]?.numericValue ?? 0),
+      failing,
+      met: CATEGORIES.every((c) => scores[c] >= BUDGET[c]),
+    });
+    console.log(`  ${page}: done`);
+  }
+} finally {
+  chrome.kill();
+  server?.kill();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}
+
+const pad = (s: string | number, n: number) => String(s).padEnd(n);
+console.log(`\n${pad("page", 11)}${pad("perf", 6)}${pad("a11y", 6)}${pad("bp", 6)}${pad("seo", 6)}${pad("LCP", 9)}${pad("CLS", 7)}${pad("TBT", 8)}budget`);
+for (const r of results) {
+  console.log(
+    `${pad(r.page, 11)}${pad(r.scores.performance, 6)}${pad(r.scores.accessibility, 6)}${pad(r.scores["best-practices"], 6)}${pad(r.scores.seo, 6)}` +
+      `${pad(`${(r.lcpMs / 1000).toFixed(2)} s`, 9)}${pad(r.cls, 7)}${pad(`${r.tbtMs} ms`, 8)}${r.met ? "met" : "MISSED"}`,
+  );
+  for (const f of r.failing) console.log(`             ${f}`);
+}
+console.log(`\nBudgets: performance ≥ ${BUDGET.performance}, accessibility ${BUDGET.accessibility}, best practices ${BUDGET["best-practices"]}, SEO ${BUDGET.seo}.`);
+
+mkdirSync(path.join(projectRoot, "bench"), { recursive: true });
+writeFileSync(path.join(projectRoot, "bench/lighthouse.json"), `${JSON.stringify({ at: new Date().toISOString(), budget: BUDGET, results }, null, 2)}\n`);
+console.log("Written to bench/lighthouse.json.");
+process.exit(results.every((r) => r.met) ? 0 : 1);
