@@ -16,6 +16,7 @@ import { appContext } from "#app-context";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { CompareMessages } from "./components/compare/compare-messages.tsx";
+import { RouteFocus } from "./components/route-focus.tsx";
 // Registers the wishlist with the session: it is fetched whenever a user comes back (section 4).
 import "./components/wishlist/use-wishlist.ts";
 import { SiteFooter } from "./components/site-footer.tsx";
@@ -100,6 +101,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </main>
         <SiteFooter data={data} />
         <CompareMessages />
+        <RouteFocus />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
