@@ -6,7 +6,8 @@ import { users } from "../auth/schema.ts";
 import { sha256 } from "../auth/tokens.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import { tradeInvitations } from "./invitations-schema.ts";
-import { type TradeRole, tradeAccounts, tradeMembers } from "./schema.ts";
+import { tradeAccounts, tradeMembers } from "./schema.ts";
+import { ACTORS, type Actor, tradeFixtures } from "./test-fixtures.ts";
 
 let shop: TestShop;
 beforeAll(async () => {
@@ -14,47 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => shop.close());
 
-const PASSWORD = "a long enough secret";
-let n = 0;
-const freshEmail = (who: string) => `${who}.${(n += 1)}.${Date.now()}@example.co.uk`;
-
-interface Person {
-  browser: TestBrowser;
-  email: string;
-  id: number;
-}
-
-async function signedUp(email = freshEmail("user"), firstname = "Dana"): Promise<Person> {
-  const browser = new TestBrowser(shop.app);
-  await browser.csrf();
-  const res = await browser.post("/api/auth/register", { firstname, lastname: "Fitter", email, password: PASSWORD, password_confirmation: PASSWORD });
-  expect(res.statusCode).toBe(201);
-  const [row] = await shop.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  return { browser, email, id: row!.id };
-}
-
-async function join(person: Person, accountId: number, role: TradeRole) {
-  const db = shop.database.db;
-  await db.insert(tradeMembers).values({ tradeAccountId: accountId, userId: person.id, role });
-  await db.update(users).set({ tradeAccountId: accountId }).where(eq(users.id, person.id));
-}
-
-/** An approved company with one user in each role. */
-async function company() {
-  const db = shop.database.db;
-  const owner = await signedUp(freshEmail("owner"), "Olive");
-  const [account] = await db
-    .insert(tradeAccounts)
-    .values({ companyName: `Fitters ${n}`, companyType: "sole_trader", trade: "Plumber", line1: "1 Park Row", town: "Leeds", postcode: "LS1 4AP", phone: "0113 496 0123", accountsEmail: "a@example.com", expectedMonthlySpend: 0, requestedCreditLimit: 0, state: "approved" })
-    .returning();
-  await join(owner, account!.id, "owner");
-  const members = { owner } as Record<TradeRole, Person>;
-  for (const role of ["admin", "buyer", "accounts"] as const) {
-    members[role] = await signedUp(freshEmail(role), role);
-    await join(members[role], account!.id, role);
-  }
-  return { accountId: account!.id, ...members };
-}
+const { freshEmail, signedUp, join, company, guest } = tradeFixtures(() => shop);
 
 async function lastMailTo(email: string) {
   const [mail] = await shop.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(desc(mailOutbox.id)).limit(1);
@@ -67,8 +28,6 @@ function tokenIn(text: string): string {
   return decodeURIComponent(match[1]!);
 }
 
-type Actor = "guest" | "customer" | "owner" | "admin" | "buyer" | "accounts" | "other owner";
-const ACTORS: Actor[] = ["guest", "customer", "owner", "admin", "buyer", "accounts", "other owner"];
 
 describe("authorisation matrix over the company users routes", () => {
   let a: Awaited<ReturnType<typeof company>>;
@@ -78,9 +37,7 @@ describe("authorisation matrix over the company users routes", () => {
   beforeAll(async () => {
     a = await company();
     other = await company();
-    const guest = new TestBrowser(shop.app);
-    await guest.csrf();
-    as = { guest, customer: (await signedUp()).browser, owner: a.owner.browser, admin: a.admin.browser, buyer: a.buyer.browser, accounts: a.accounts.browser, "other owner": other.owner.browser };
+    as = { guest: await guest(), customer: (await signedUp()).browser, owner: a.owner.browser, admin: a.admin.browser, buyer: a.buyer.browser, accounts: a.accounts.browser, "other owner": other.owner.browser };
     const invited = await a.owner.browser.post("/api/trade/users/invite", { email: freshEmail("invitee"), role: "buyer" });
     expect(invited.statusCode).toBe(201);
     invitationId = invited.json().data.id;
@@ -196,7 +153,7 @@ describe("invitations", () => {
     expect(mismatch.statusCode).toBe(403);
     expect(mismatch.json().message).toBe("This invitation was sent to a different email address. Sign in with that address to accept it.");
 
-    const invitee = await signedUp(email.toUpperCase());
+    const invitee = await signedUp("invitee", email.toUpperCase());
     const accepted = await invitee.browser.post("/api/trade/invitations/accept", { token });
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json().data).toEqual({ trade_account_id: a.accountId, role: "buyer" });
@@ -215,7 +172,7 @@ describe("invitations", () => {
     const a = await company();
     const db = shop.database.db;
     const email = freshEmail("late");
-    const invitee = await signedUp(email);
+    const invitee = await signedUp("invitee", email);
     const first = (await a.owner.browser.post("/api/trade/users/invite", { email, role: "accounts" })).json().data;
     const token = tokenIn((await lastMailTo(email))!.text);
 
@@ -261,7 +218,7 @@ describe("single use at the same moment", () => {
   it("accepts one of two simultaneous acceptances of one link", async () => {
     const a = await company();
     const email = freshEmail("twice");
-    const invitee = await signedUp(email);
+    const invitee = await signedUp("invitee", email);
     await a.owner.browser.post("/api/trade/users/invite", { email, role: "buyer" });
     const token = tokenIn((await lastMailTo(email))!.text);
     const [x, y] = await Promise.all([invitee.browser.post("/api/trade/invitations/accept", { token }), invitee.browser.post("/api/trade/invitations/accept", { token })]);
