@@ -4,7 +4,6 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestShop, type TestShop } from "../../test/app.ts";
 import type { TestBrowser } from "../../test/browser.ts";
-import { tradeInvoices } from "./invoice-schema.ts";
 import { tradeAccounts } from "./schema.ts";
 import { ACTORS, type Actor, isoDay, tradeFixtures } from "./test-fixtures.ts";
 

@@ -2,11 +2,10 @@ import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestShop, type TestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
-import { users } from "../auth/schema.ts";
 import { sha256 } from "../auth/tokens.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import { tradeInvitations } from "./invitations-schema.ts";
-import { tradeAccounts, tradeMembers } from "./schema.ts";
+import { tradeMembers } from "./schema.ts";
 import { ACTORS, type Actor, tradeFixtures } from "./test-fixtures.ts";
 
 let shop: TestShop;
