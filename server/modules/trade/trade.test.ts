@@ -184,7 +184,7 @@ describe("staff decisions", () => {
     const { browser, email } = await signedUp();
     await browser.post("/api/trade/setup", application);
     const done = await trade.decide(email.toUpperCase(), "approve", { creditLimit: 5000, termsDays: 30, discountPercent: 10 });
-    expect(done).toMatchObject({ state: "approved", credit_limit: 10000, terms_days: 30, discount_percent: 10 });
+    expect(done).toMatchObject({ state: "approved", credit_limit: 5000, terms_days: 30, discount_percent: 10 });
     const [mail] = await shop.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(desc(mailOutbox.id)).limit(1);
     expect(mail!.subject).toBe("Trade account: approved");
     expect(mail!.text).toContain("Credit limit £5000.00, payment terms 30 days, trade discount 10%");
