@@ -42,13 +42,14 @@ export function axisLabel(pounds: number): string {
 }
 
 const monthDate = (month: string) => new Date(`${month}-01T12:00:00Z`);
-const shortMonth = (month: string) => monthDate(month).toLocaleDateString("en-GB", { month: "short", timeZone: "UTC" });
+// Three letters ("Sep", not en-GB's "Sept"), so twelve fit under the bars on a phone.
+const shortMonth = (month: string) => monthDate(month).toLocaleDateString("en-GB", { month: "short", timeZone: "UTC" }).slice(0, 3);
 export const longMonth = (month: string) => monthDate(month).toLocaleDateString("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
 
 // The drawing's own units; the SVG scales to its box, and the text with it.
 const WIDTH = 400;
 const HEIGHT = 220;
-const PLOT = { left: 46, right: 6, top: 10, bottom: 24 };
+const PLOT = { left: 44, right: 4, top: 10, bottom: 26 };
 
 /**
  * Monthly spend as a bar chart drawn on the server: an inline SVG with a title
@@ -72,7 +73,7 @@ export function SpendChart({ months, title }: { months: MonthSpend[]; title: str
 
   return (
     <figure className="grid gap-3" data-testid="spend-chart">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full" role="img" aria-labelledby={`${id}-title ${id}-desc`} fontSize="11">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full max-w-2xl" role="img" aria-labelledby={`${id}-title ${id}-desc`} fontSize="13">
         <title id={`${id}-title`}>{title}</title>
         <desc id={`${id}-desc`}>{description}</desc>
         {scale.ticks.map((t) => (

@@ -3,7 +3,6 @@ import { appContext } from "#app-context";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
 import { SpendChart } from "../../components/trade/spend-chart.tsx";
 import { PAYMENT_LABELS } from "../../lib/basket-checkout.ts";
-import { formatHireDate } from "../../lib/hire.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/dashboard";
@@ -25,10 +24,15 @@ const STATE = {
 
 const TYPE = { sole_trader: "Sole trader", partnership: "Partnership", limited_company: "Limited company" } as const;
 const INVOICE_STATUS = { unpaid: "Unpaid", payment_pending: "Payment pending", paid: "Paid" } as const;
+const invoiceStatus = (inv: { overdue: boolean; status: keyof typeof INVOICE_STATUS }) => (inv.overdue ? "Overdue" : INVOICE_STATUS[inv.status]);
 
-const orderDate = (iso: string) => new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", day: "numeric", month: "short", year: "numeric" }).format(new Date(iso));
+const shortDate = (timeZone: string) => new Intl.DateTimeFormat("en-GB", { timeZone, day: "numeric", month: "short", year: "numeric" });
+/** `3 Oct 2026`: an order's moment in London, or an invoice's calendar date. */
+const orderDate = (iso: string) => shortDate("Europe/London").format(new Date(iso));
+const calendarDate = (date: string) => shortDate("UTC").format(new Date(`${date}T00:00:00Z`));
 
-const card = "rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-6";
+// min-w-0: a grid item otherwise grows to its table's width and the page scrolls sideways on a phone.
+const card = "min-w-0 rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-6";
 
 type Dashboard = NonNullable<Route.ComponentProps["loaderData"]["account"]>;
 
@@ -107,7 +111,7 @@ function RecentOrders({ account }: { account: Dashboard }) {
             <thead className="bg-stone-100 text-sm text-stone-700">
               <tr>
                 <th scope="col" className="px-3 py-2 sm:px-4">Order</th>
-                <th scope="col" className="px-3 py-2 sm:px-4">Date</th>
+                <th scope="col" className="hidden px-3 py-2 sm:table-cell sm:px-4">Date</th>
                 <th scope="col" className="hidden px-3 py-2 sm:table-cell sm:px-4">Placed by</th>
                 <th scope="col" className="px-3 py-2 text-right sm:px-4">Total</th>
                 <th scope="col" className="px-3 py-2 sm:px-4">Status</th>
@@ -126,9 +130,12 @@ function RecentOrders({ account }: { account: Dashboard }) {
                     ) : (
                       o.number
                     )}
-                    <span className="block text-xs font-normal text-stone-600 sm:hidden">{o.placed_by_you ? "You" : o.placed_by}</span>
+                    {/* On a phone the date and buyer sit under the number rather than in columns off the screen. */}
+                    <span className="block text-xs font-normal text-stone-600 sm:hidden">
+                      {orderDate(o.created_at)} · {o.placed_by_you ? "you" : o.placed_by}
+                    </span>
                   </th>
-                  <td className="px-3 py-2 whitespace-nowrap sm:px-4">{orderDate(o.created_at)}</td>
+                  <td className="hidden px-3 py-2 whitespace-nowrap sm:table-cell sm:px-4">{orderDate(o.created_at)}</td>
                   <td className="hidden px-3 py-2 sm:table-cell sm:px-4">{o.placed_by_you ? `${o.placed_by} (you)` : o.placed_by}</td>
                   <td className="px-3 py-2 text-right tabular-nums sm:px-4">{formatPounds(o.total)}</td>
                   <td className="px-3 py-2 sm:px-4">{o.status_label}</td>
@@ -169,7 +176,7 @@ function UnpaidInvoices({ invoices }: { invoices: NonNullable<Dashboard["unpaid_
                   <th scope="col" className="px-3 py-2 sm:px-4">Invoice</th>
                   <th scope="col" className="px-3 py-2 sm:px-4">Due</th>
                   <th scope="col" className="px-3 py-2 text-right sm:px-4">Total</th>
-                  <th scope="col" className="px-3 py-2 sm:px-4">Status</th>
+                  <th scope="col" className="hidden px-3 py-2 sm:table-cell sm:px-4">Status</th>
                 </tr>
               </thead>
               <tbody>
@@ -180,9 +187,12 @@ function UnpaidInvoices({ invoices }: { invoices: NonNullable<Dashboard["unpaid_
                         {inv.number}
                       </Link>
                     </th>
-                    <td className="px-3 py-2 whitespace-nowrap sm:px-4">{formatHireDate(inv.due_date)}</td>
+                    <td className="px-3 py-2 whitespace-nowrap sm:px-4">
+                      {calendarDate(inv.due_date)}
+                      {inv.overdue || inv.status !== "unpaid" ? <span className={`block text-xs sm:hidden ${inv.overdue ? "font-semibold text-red-800" : "text-stone-600"}`}>{invoiceStatus(inv)}</span> : null}
+                    </td>
                     <td className="px-3 py-2 text-right tabular-nums sm:px-4">{formatPounds(inv.total)}</td>
-                    <td className={`px-3 py-2 sm:px-4 ${inv.overdue ? "font-semibold text-red-800" : ""}`}>{inv.overdue ? "Overdue" : INVOICE_STATUS[inv.status]}</td>
+                    <td className={`hidden px-3 py-2 sm:table-cell sm:px-4 ${inv.overdue ? "font-semibold text-red-800" : ""}`}>{invoiceStatus(inv)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -292,7 +302,7 @@ export default function TradeDashboard(props: Route.ComponentProps) {
         ) : null}
         {approved ? (
           <>
-            <section aria-label="Credit and terms">
+            <section aria-label="Credit and terms" className="min-w-0">
               <Figures account={account} />
             </section>
             <div className="grid gap-6 lg:grid-cols-2">

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { incVat } from "../../modules/catalog/products.ts";
 import { unitPence } from "../../modules/trade/pricing.ts";
@@ -28,12 +28,15 @@ const DELIVERY = {
 } as const;
 type DeliveryCode = keyof typeof DELIVERY;
 
-/** A small deterministic generator, so the demo is the same on every fresh start. */
+/** A small deterministic generator (mulberry32), so the demo is the same on every fresh start. */
 function generator(seed: number) {
-  let s = seed;
+  let s = seed >>> 0;
   return (n: number) => {
-    s = (s * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return s % n;
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4_294_967_296) * n);
   };
 }
 
@@ -127,8 +130,9 @@ export async function seedDemoTrade(tx: Db, passwordHash: string, now = new Date
   const stock = await tx
     .select({ id: products.id, sku: products.sku, name: products.name, slug: products.slug, pricePence: products.pricePence, vatRate: products.vatRate })
     .from(products)
+    .where(lte(products.pricePence, 27_500))
     .orderBy(asc(products.id))
-    .limit(40);
+    .limit(60);
   if (stock.length === 0) return;
   const pick = generator(2026);
   const today = londonDate(now);
@@ -142,12 +146,12 @@ export async function seedDemoTrade(tx: Db, passwordHash: string, now = new Date
 
   const planned: PlannedOrder[] = times.map((placedAt, i) => {
     const buyer = buyers[pick(buyers.length)]!;
-    const lines = Array.from({ length: 1 + pick(4) }, (_, j) => stock[(pick(stock.length) + j * 7) % stock.length]!)
+    const lines = Array.from({ length: 2 + pick(3) }, () => stock[pick(stock.length)]!)
       .filter((p, j, all) => all.findIndex((q) => q.id === p.id) === j)
       .map((p) => {
         const unitPrice = unitPence(p.pricePence, prices);
-        // A line of at most about £400, so the unpaid month stays well inside the limit.
-        const quantity = Math.max(1, Math.min(1 + pick(8), Math.floor(40_000 / Math.max(unitPrice, 1))));
+        // At most 4 lines of about £250 ex VAT: even six unpaid orders stay inside the £10,000 limit.
+        const quantity = Math.max(1, Math.min(1 + pick(12), Math.floor(25_000 / Math.max(unitPrice, 1))));
         const lineTotal = unitPrice * quantity;
         return { productId: p.id, sku: p.sku, name: p.name, slug: p.slug, quantity, unitPrice, vatRate: p.vatRate, lineTotal, lineVat: incVat(lineTotal, p.vatRate) - lineTotal };
       });
