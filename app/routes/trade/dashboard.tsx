@@ -306,7 +306,8 @@ export default function TradeDashboard(props: Route.ComponentProps) {
               <Figures account={account} />
             </section>
             <div className="grid gap-6 lg:grid-cols-2">
-              <section className={card} aria-labelledby="spend-heading">
+              {/* Without the invoices beside it (a buyer), the chart takes the whole row. */}
+              <section className={account.unpaid_invoices === null ? `${card} lg:col-span-2` : card} aria-labelledby="spend-heading">
                 <h2 id="spend-heading" className="text-lg font-bold">
                   {account.scope === "own" ? "Your spend" : "Spend"}, last 12 months
                 </h2>
