@@ -73,7 +73,7 @@ export function SpendChart({ months, title }: { months: MonthSpend[]; title: str
 
   return (
     <figure className="grid gap-3" data-testid="spend-chart">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full max-w-2xl" role="img" aria-labelledby={`${id}-title ${id}-desc`} fontSize="13">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full max-w-xl" role="img" aria-labelledby={`${id}-title ${id}-desc`} fontSize="13">
         <title id={`${id}-title`}>{title}</title>
         <desc id={`${id}-desc`}>{description}</desc>
         {scale.ticks.map((t) => (
