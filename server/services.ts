@@ -19,6 +19,7 @@ import { createMailService } from "./modules/mail/service.ts";
 import { type MailLog, createMailTransport } from "./modules/mail/transport.ts";
 import { payOnAccount } from "./modules/trade/credit.ts";
 import { createTradeService } from "./modules/trade/service.ts";
+import { createTradeDashboardService } from "./modules/trade/dashboard.ts";
 import { createTradeUsersService } from "./modules/trade/users.ts";
 import { createTradeInvoicesService, shopDetails } from "./modules/trade/invoices.ts";
 import { createWishlistService } from "./modules/wishlist/service.ts";
@@ -52,6 +53,7 @@ export function createServices(db: Db, config: Config, log: MailLog) {
     trade: createTradeService(db, { mail, ...shop }),
     tradeUsers: createTradeUsersService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     tradeInvoices: createTradeInvoicesService(db, { shop: shopDetails(config) }),
+    tradeDashboard: createTradeDashboardService(db),
     content: createContentService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
   };
 }

@@ -287,6 +287,16 @@ test("signed in as a trade owner: the company users page", async ({ page }) => {
   await expectAccessible(page);
 });
 
+test("signed in as a trade owner: the dashboard with its figures, chart and table", async ({ page }) => {
+  const response = await page.request.post("/api/auth/login", { headers: await csrfHeaders(page.request), data: { email: "trade@example.com", password: DEMO.password } });
+  expect(response.status(), await response.text()).toBe(200);
+  await openPage(page, "/trade/dashboard");
+  await expect(page.getByTestId("spend-chart").getByRole("img")).toBeVisible();
+  await page.getByText("Spend by month as a table").click();
+  await expect(page.getByTestId("spend-table")).toBeVisible();
+  await expectAccessible(page);
+});
+
 test("signed in: the wishlist with a product", async ({ page }) => {
   await registerByApi(page.request, newUser("Wren"));
   const product = await aProduct(page.request);

@@ -1,15 +1,18 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
+import { SpendChart } from "../../components/trade/spend-chart.tsx";
+import { PAYMENT_LABELS } from "../../lib/basket-checkout.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Trade dashboard");
 
+/** The same answer as GET /api/trade/dashboard, from the same service. */
 export async function loader({ context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  return { account: await app.services.trade.accountOf(app.user!.id) };
+  return { account: await app.services.tradeDashboard.dashboardOf(app.user!.id) };
 }
 
 const STATE = {
@@ -20,8 +23,232 @@ const STATE = {
 } as const;
 
 const TYPE = { sole_trader: "Sole trader", partnership: "Partnership", limited_company: "Limited company" } as const;
+const INVOICE_STATUS = { unpaid: "Unpaid", payment_pending: "Payment pending", paid: "Paid" } as const;
+const invoiceStatus = (inv: { overdue: boolean; status: keyof typeof INVOICE_STATUS }) => (inv.overdue ? "Overdue" : INVOICE_STATUS[inv.status]);
 
-/** The account at a glance: state, credit limit, terms and discount. Balances, invoices and spend come with pay on account. */
+const shortDate = (timeZone: string) => new Intl.DateTimeFormat("en-GB", { timeZone, day: "numeric", month: "short", year: "numeric" });
+/** `3 Oct 2026`: an order's moment in London, or an invoice's calendar date. */
+const orderDate = (iso: string) => shortDate("Europe/London").format(new Date(iso));
+const calendarDate = (date: string) => shortDate("UTC").format(new Date(`${date}T00:00:00Z`));
+
+// min-w-0: a grid item otherwise grows to its table's width and the page scrolls sideways on a phone.
+const card = "min-w-0 rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-6";
+
+type Dashboard = NonNullable<Route.ComponentProps["loaderData"]["account"]>;
+
+function Figures({ account }: { account: Dashboard }) {
+  const credit = account.credit;
+  const overdue = credit ? credit.overdue > 0 : false;
+  const canPay = account.unpaid_invoices !== null;
+  const items = [
+    ...(credit
+      ? [
+          { term: "Credit limit", value: formatPounds(credit.limit), id: "credit-limit" },
+          { term: "Balance", value: formatPounds(credit.balance), id: "balance", note: "Unpaid invoices" },
+          { term: "Available credit", value: formatPounds(credit.available), id: "available" },
+        ]
+      : [{ term: "Credit limit", value: formatPounds(account.credit_limit), id: "credit-limit" }]),
+    { term: "Payment terms", value: `${account.terms_days} days`, id: "terms" },
+    { term: "Trade discount", value: `${account.discount_percent}%`, id: "discount" },
+  ];
+  return (
+    <dl className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-3">
+      {items.map((item) => (
+        <div key={item.id} className="rounded-lg border border-stone-200 bg-white p-4 shadow-sm sm:p-5">
+          <dt className="text-sm font-semibold text-stone-600">{item.term}</dt>
+          <dd className="mt-1 text-xl font-extrabold tabular-nums sm:text-2xl" data-testid={`trade-${item.id}`}>
+            {item.value}
+          </dd>
+        </div>
+      ))}
+      {credit ? (
+        <div className={`rounded-lg border p-4 shadow-sm sm:p-5 ${overdue ? "border-red-300 bg-red-50" : "border-stone-200 bg-white"}`}>
+          <dt className={`text-sm font-semibold ${overdue ? "text-red-900" : "text-stone-600"}`}>Overdue</dt>
+          <dd className={`mt-1 text-xl font-extrabold tabular-nums sm:text-2xl ${overdue ? "text-red-800" : ""}`} data-testid="trade-overdue">
+            {formatPounds(credit.overdue)}
+          </dd>
+          {overdue ? (
+            <dd className="mt-1 text-sm text-red-900">
+              {canPay ? (
+                <Link to="/trade/invoices/pay" className="font-semibold underline underline-offset-2">
+                  Pay now
+                </Link>
+              ) : (
+                "Pay on account is paused until it is paid."
+              )}
+            </dd>
+          ) : null}
+        </div>
+      ) : null}
+    </dl>
+  );
+}
+
+function RecentOrders({ account }: { account: Dashboard }) {
+  const own = account.scope === "own";
+  const heading = own ? "Your recent orders" : "Recent orders";
+  return (
+    <section className={card} aria-labelledby="recent-orders-heading">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="recent-orders-heading" className="text-lg font-bold">
+          {heading}
+        </h2>
+        <Link to="/account/orders/history" className="text-sm font-semibold underline underline-offset-2">
+          Your order history
+        </Link>
+      </div>
+      {account.recent_orders.length === 0 ? (
+        <p className="mt-3 text-stone-700" role="status">
+          {own ? "You have not placed an order for the company yet." : "No orders yet."}{" "}
+          <Link to="/products" className="underline underline-offset-2">
+            Browse the shop
+          </Link>
+        </p>
+      ) : (
+        <div className="-mx-5 mt-3 overflow-x-auto sm:mx-0">
+          <table className="w-full border-collapse text-left text-sm sm:text-base" data-testid="recent-orders">
+            <caption className="sr-only">{heading}, newest first</caption>
+            <thead className="bg-stone-100 text-sm text-stone-700">
+              <tr>
+                <th scope="col" className="px-3 py-2 sm:px-4">Order</th>
+                <th scope="col" className="hidden px-3 py-2 sm:table-cell sm:px-4">Date</th>
+                <th scope="col" className="hidden px-3 py-2 sm:table-cell sm:px-4">Placed by</th>
+                <th scope="col" className="px-3 py-2 text-right sm:px-4">Total</th>
+                <th scope="col" className="px-3 py-2 sm:px-4">Status</th>
+                <th scope="col" className="hidden px-3 py-2 md:table-cell md:px-4">Payment</th>
+              </tr>
+            </thead>
+            <tbody>
+              {account.recent_orders.map((o) => (
+                <tr key={o.id} className="border-t border-stone-200">
+                  <th scope="row" className="px-3 py-2 font-semibold whitespace-nowrap sm:px-4">
+                    {/* Only the buyer's own orders open: /account/orders is theirs alone. */}
+                    {o.placed_by_you ? (
+                      <Link to={`/account/orders/${o.id}`} className="underline underline-offset-2">
+                        {o.number}
+                      </Link>
+                    ) : (
+                      o.number
+                    )}
+                    {/* On a phone the date and buyer sit under the number rather than in columns off the screen. */}
+                    <span className="block text-xs font-normal text-stone-600 sm:hidden">
+                      {orderDate(o.created_at)} · {o.placed_by_you ? "you" : o.placed_by}
+                    </span>
+                  </th>
+                  <td className="hidden px-3 py-2 whitespace-nowrap sm:table-cell sm:px-4">{orderDate(o.created_at)}</td>
+                  <td className="hidden px-3 py-2 sm:table-cell sm:px-4">{o.placed_by_you ? `${o.placed_by} (you)` : o.placed_by}</td>
+                  <td className="px-3 py-2 text-right tabular-nums sm:px-4">{formatPounds(o.total)}</td>
+                  <td className="px-3 py-2 sm:px-4">{o.status_label}</td>
+                  <td className="hidden px-3 py-2 md:table-cell md:px-4">{PAYMENT_LABELS[o.payment_method] ?? o.payment_method}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function UnpaidInvoices({ invoices }: { invoices: NonNullable<Dashboard["unpaid_invoices"]> }) {
+  return (
+    <section className={card} aria-labelledby="unpaid-heading">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="unpaid-heading" className="text-lg font-bold">
+          Unpaid invoices
+        </h2>
+        <Link to="/trade/invoices" className="text-sm font-semibold underline underline-offset-2">
+          All invoices
+        </Link>
+      </div>
+      {invoices.length === 0 ? (
+        <p className="mt-3 text-stone-700" role="status">
+          Nothing to pay: every invoice is paid.
+        </p>
+      ) : (
+        <>
+          <p className="mt-1 text-sm text-stone-600">Oldest due date first.</p>
+          <div className="-mx-5 mt-3 overflow-x-auto sm:mx-0">
+            <table className="w-full border-collapse text-left text-sm sm:text-base" data-testid="unpaid-invoices">
+              <caption className="sr-only">Unpaid invoices, by due date</caption>
+              <thead className="bg-stone-100 text-sm text-stone-700">
+                <tr>
+                  <th scope="col" className="px-3 py-2 sm:px-4">Invoice</th>
+                  <th scope="col" className="px-3 py-2 sm:px-4">Due</th>
+                  <th scope="col" className="px-3 py-2 text-right sm:px-4">Total</th>
+                  <th scope="col" className="hidden px-3 py-2 sm:table-cell sm:px-4">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {invoices.map((inv) => (
+                  <tr key={inv.id} className="border-t border-stone-200">
+                    <th scope="row" className="px-3 py-2 font-semibold whitespace-nowrap sm:px-4">
+                      <Link to={`/trade/invoices/view/${inv.id}`} className="underline underline-offset-2">
+                        {inv.number}
+                      </Link>
+                    </th>
+                    <td className="px-3 py-2 whitespace-nowrap sm:px-4">
+                      {calendarDate(inv.due_date)}
+                      {inv.overdue || inv.status !== "unpaid" ? <span className={`block text-xs sm:hidden ${inv.overdue ? "font-semibold text-red-800" : "text-stone-600"}`}>{invoiceStatus(inv)}</span> : null}
+                    </td>
+                    <td className="px-3 py-2 text-right tabular-nums sm:px-4">{formatPounds(inv.total)}</td>
+                    <td className={`hidden px-3 py-2 sm:table-cell sm:px-4 ${inv.overdue ? "font-semibold text-red-800" : ""}`}>{invoiceStatus(inv)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="mt-4">
+            <Link to="/trade/invoices/pay" className="btn-primary inline-flex">
+              Pay invoices
+            </Link>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function CompanyDetails({ account }: { account: Dashboard }) {
+  return (
+    <section className={card} aria-labelledby="company-heading">
+      <h2 id="company-heading" className="text-lg font-bold">
+        Company details
+      </h2>
+      <dl className="mt-3 grid gap-x-6 gap-y-3 sm:grid-cols-2">
+        <div>
+          <dt className="text-sm font-semibold text-stone-600">Type</dt>
+          <dd>
+            {TYPE[account.company_type]}
+            {account.company_number ? `, Companies House ${account.company_number}` : ""}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-sm font-semibold text-stone-600">VAT number</dt>
+          <dd>{account.vat_number ?? "None given"}</dd>
+        </div>
+        <div>
+          <dt className="text-sm font-semibold text-stone-600">Business address</dt>
+          <dd>{[account.address.line1, account.address.line2, account.address.town, account.address.county, account.address.postcode].filter(Boolean).join(", ")}</dd>
+        </div>
+        <div>
+          <dt className="text-sm font-semibold text-stone-600">Accounts email</dt>
+          <dd className="break-all">{account.accounts_email}</dd>
+        </div>
+        <div>
+          <dt className="text-sm font-semibold text-stone-600">Your role</dt>
+          <dd className="capitalize">{account.role}</dd>
+        </div>
+        <div>
+          <dt className="text-sm font-semibold text-stone-600">Trade</dt>
+          <dd>{account.trade}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+/** The account at a glance: state and terms; once approved, credit, spend, recent orders and what is unpaid. */
 export default function TradeDashboard(props: Route.ComponentProps) {
   const { account } = props.loaderData;
   if (!account) {
@@ -34,19 +261,38 @@ export default function TradeDashboard(props: Route.ComponentProps) {
   }
   const state = STATE[account.state];
   const approved = account.state === "approved" || account.state === "suspended";
+  const links = approved
+    ? [
+        ...(account.unpaid_invoices !== null ? [{ to: "/trade/invoices", label: "Invoices" }] : []),
+        ...(account.role === "owner" || account.role === "admin" ? [{ to: "/trade/manage", label: "Users" }] : []),
+      ]
+    : [];
   return (
     <>
       <PageHeading title="Trade dashboard" />
-      <section className="grid gap-6" aria-labelledby="account-heading">
-        <div className="flex flex-wrap items-center gap-3">
-          <h2 id="account-heading" className="text-2xl font-bold">
-            {account.company_name}
-          </h2>
-          <span className={`rounded-full px-3 py-0.5 text-sm font-semibold ${state.tone}`} data-testid="trade-state">
-            {state.label}
-          </span>
+      <div className="grid gap-6">
+        <div className="grid gap-3">
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 className="text-2xl font-bold">{account.company_name}</h2>
+            <span className={`rounded-full px-3 py-0.5 text-sm font-semibold ${state.tone}`} data-testid="trade-state">
+              {state.label}
+            </span>
+            {links.length ? (
+              <nav aria-label="Trade account" className="w-full sm:ml-auto sm:w-auto">
+                <ul className="flex flex-wrap gap-2">
+                  {links.map((l) => (
+                    <li key={l.to}>
+                      <Link to={l.to} className="btn-secondary inline-flex">
+                        {l.label}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+            ) : null}
+          </div>
+          <p className="max-w-2xl text-stone-700">{state.text}</p>
         </div>
-        <p className="max-w-2xl text-stone-700">{state.text}</p>
         {account.state === "declined" ? (
           <p>
             <Link to="/trade/setup" className="btn-primary inline-flex">
@@ -55,54 +301,26 @@ export default function TradeDashboard(props: Route.ComponentProps) {
           </p>
         ) : null}
         {approved ? (
-          <dl className="grid gap-4 sm:grid-cols-3">
-            {[
-              { term: "Credit limit", value: formatPounds(account.credit_limit), id: "credit-limit" },
-              { term: "Payment terms", value: `${account.terms_days} days`, id: "terms" },
-              { term: "Trade discount", value: `${account.discount_percent}%`, id: "discount" },
-            ].map((item) => (
-              <div key={item.id} className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
-                <dt className="text-sm font-semibold text-stone-600">{item.term}</dt>
-                <dd className="mt-1 text-2xl font-extrabold" data-testid={`trade-${item.id}`}>
-                  {item.value}
-                </dd>
-              </div>
-            ))}
-          </dl>
+          <>
+            <section aria-label="Credit and terms" className="min-w-0">
+              <Figures account={account} />
+            </section>
+            <div className="grid gap-6 lg:grid-cols-2">
+              {/* Without the invoices beside it (a buyer), the chart takes the whole row. */}
+              <section className={account.unpaid_invoices === null ? `${card} lg:col-span-2` : card} aria-labelledby="spend-heading">
+                <h2 id="spend-heading" className="text-lg font-bold">
+                  {account.scope === "own" ? "Your spend" : "Spend"}, last 12 months
+                </h2>
+                <p className="mt-1 mb-3 text-sm text-stone-600">Orders inc VAT and delivery, by the month they were placed; cancelled orders are left out.</p>
+                <SpendChart months={account.monthly_spend} title={`${account.scope === "own" ? "Your" : `${account.company_name}'s`} spend by month, last 12 months`} />
+              </section>
+              {account.unpaid_invoices !== null ? <UnpaidInvoices invoices={account.unpaid_invoices} /> : null}
+            </div>
+            <RecentOrders account={account} />
+          </>
         ) : null}
-        <div className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-6">
-          <h3 className="text-lg font-bold">Company details</h3>
-          <dl className="mt-3 grid gap-x-6 gap-y-3 sm:grid-cols-2">
-            <div>
-              <dt className="text-sm font-semibold text-stone-600">Type</dt>
-              <dd>
-                {TYPE[account.company_type]}
-                {account.company_number ? `, Companies House ${account.company_number}` : ""}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-sm font-semibold text-stone-600">VAT number</dt>
-              <dd>{account.vat_number ?? "None given"}</dd>
-            </div>
-            <div>
-              <dt className="text-sm font-semibold text-stone-600">Business address</dt>
-              <dd>{[account.address.line1, account.address.line2, account.address.town, account.address.county, account.address.postcode].filter(Boolean).join(", ")}</dd>
-            </div>
-            <div>
-              <dt className="text-sm font-semibold text-stone-600">Accounts email</dt>
-              <dd className="break-all">{account.accounts_email}</dd>
-            </div>
-            <div>
-              <dt className="text-sm font-semibold text-stone-600">Your role</dt>
-              <dd className="capitalize">{account.role}</dd>
-            </div>
-            <div>
-              <dt className="text-sm font-semibold text-stone-600">Trade</dt>
-              <dd>{account.trade}</dd>
-            </div>
-          </dl>
-        </div>
-      </section>
+        <CompanyDetails account={account} />
+      </div>
     </>
   );
 }

@@ -1,12 +1,15 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { hashPassword } from "../../modules/auth/passwords.ts";
-import { categories, tradeAccounts, tradeMembers, users } from "../schema.ts";
+import { categories, users } from "../schema.ts";
 import { refreshSearchWords } from "../../modules/catalog/products.ts";
 import { seedDemoCatalogue } from "./catalogue.ts";
 import { type CategorySeed, demoCategories, slugify } from "./demo-categories.ts";
 import { seedDemoDelivery } from "./demo-delivery.ts";
 import { seedDemoHire } from "./demo-hire.ts";
+import { DEMO_TRADE, DEMO_TRADE_USERS, seedDemoTrade } from "./demo-trade.ts";
+
+export { DEMO_TRADE, DEMO_TRADE_USERS };
 
 /** True when the shop has no catalogue yet: the demo seed only fills an empty database. */
 export async function isEmpty(db: Db): Promise<boolean> {
@@ -33,42 +36,6 @@ async function insertTree(db: Db, nodes: CategorySeed[], parent: { id: number; p
 /** The demo customer; created by the demo seed only, never in production. */
 export const DEMO_CUSTOMER = { email: "customer@example.com", password: "demo-password-2026", firstname: "Sam", lastname: "Carter" };
 
-/** The demo trade account's owner; an approved account with 10% off. Demo seed only, never production. */
-export const DEMO_TRADE = { email: "trade@example.com", password: "demo-password-2026", firstname: "Priya", lastname: "Shah" };
-
-async function seedDemoTrade(tx: Db, passwordHash: string): Promise<void> {
-  const [user] = await tx
-    .insert(users)
-    .values({ email: DEMO_TRADE.email, firstname: DEMO_TRADE.firstname, lastname: DEMO_TRADE.lastname, phone: "0113 496 0000", passwordHash })
-    .onConflictDoNothing()
-    .returning({ id: users.id });
-  if (!user) return;
-  const [account] = await tx
-    .insert(tradeAccounts)
-    .values({
-      companyName: "Shah Building Services Ltd",
-      companyType: "limited_company",
-      companyNumber: "09876543",
-      vatNumber: "GB123456789",
-      trade: "General builder",
-      line1: "Unit 4, Canal Wharf",
-      town: "Leeds",
-      postcode: "LS1 4AP",
-      phone: "0113 496 0000",
-      accountsEmail: "accounts@shah-building.example.com",
-      expectedMonthlySpend: 250_000,
-      requestedCreditLimit: 500_000,
-      state: "approved",
-      creditLimit: 500_000,
-      termsDays: 30,
-      discountBasisPoints: 1000,
-      decidedAt: new Date(),
-    })
-    .returning({ id: tradeAccounts.id });
-  await tx.insert(tradeMembers).values({ tradeAccountId: account!.id, userId: user.id, role: "owner" });
-  await tx.update(users).set({ tradeAccountId: account!.id }).where(sql`${users.id} = ${user.id}`);
-}
-
 /** Seeds the demo shop in one transaction, so a failed seed leaves nothing half-made. */
 export async function seedDemo(db: Db): Promise<{ categories: number; manufacturers: number; products: number; hireItems: number; addresses: number; users: number }> {
   const passwordHash = await hashPassword(DEMO_CUSTOMER.password);
@@ -84,6 +51,6 @@ export async function seedDemo(db: Db): Promise<{ categories: number; manufactur
       .values({ email: DEMO_CUSTOMER.email, firstname: DEMO_CUSTOMER.firstname, lastname: DEMO_CUSTOMER.lastname, passwordHash })
       .onConflictDoNothing();
     await seedDemoTrade(tx, passwordHash);
-    return { categories: count, ...catalogue, hireItems: hireItemCount, ...delivery, users: 2 };
+    return { categories: count, ...catalogue, hireItems: hireItemCount, ...delivery, users: 2 + DEMO_TRADE_USERS.length };
   });
 }

@@ -4,6 +4,7 @@ import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type BasketOwner, pricesOf } from "../../plugins/guest.ts";
 import { unitPence } from "../trade/pricing.ts";
+import { tradeAccounts, tradeMembers } from "../trade/schema.ts";
 import type { Outbox } from "../auth/service.ts";
 import { sha256 } from "../auth/tokens.ts";
 import { basketItems, baskets } from "../basket/schema.ts";
@@ -171,6 +172,11 @@ export function createCheckoutService(
           idempotencyKey,
           // A guest's browser can claim the order into an account with the same email later (ADR 0017).
           guestKeyHash: userId === null && "guestHash" in owner ? owner.guestHash : null,
+          // The buyer's company, read in the same statement: its dashboard counts the order whatever the payment method.
+          tradeAccountId:
+            userId === null
+              ? null
+              : sql<number | null>`(select ${tradeMembers.tradeAccountId} from ${tradeMembers} inner join ${tradeAccounts} on ${tradeAccounts.id} = ${tradeMembers.tradeAccountId} where ${tradeMembers.userId} = ${userId} and ${tradeAccounts.state} = 'approved')`,
         })
         .returning({ id: orders.id });
       const number = `TC-${String(order!.id).padStart(6, "0")}`;

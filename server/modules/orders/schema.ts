@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "../auth/schema.ts";
 import { products } from "../catalog/schema.ts";
+import { tradeAccounts } from "../trade/schema.ts";
 
 export const ORDER_STATUSES = ["awaiting_payment", "paid", "processing", "dispatched", "ready_for_collection", "completed", "cancelled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -33,6 +34,11 @@ export const orders = pgTable(
      * Null once claimed, and for orders placed signed in.
      */
     guestKeyHash: text("guest_key_hash"),
+    /**
+     * The company the order was bought for: set at checkout when the buyer is a
+     * member of an approved trade account, whatever the payment method (ADR 0024).
+     */
+    tradeAccountId: integer("trade_account_id").references(() => tradeAccounts.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
   },
   (t) => [
@@ -40,6 +46,9 @@ export const orders = pgTable(
     uniqueIndex("orders_idempotency_key").on(t.idempotencyKey),
     index("orders_user_idx").on(t.userId, t.id),
     index("orders_guest_key_idx").on(t.guestKeyHash).where(sql`${t.guestKeyHash} is not null`),
+    // The company's recent orders (newest id first) and its spend by month.
+    index("orders_trade_account_idx").on(t.tradeAccountId, t.id).where(sql`${t.tradeAccountId} is not null`),
+    index("orders_trade_account_created_idx").on(t.tradeAccountId, t.createdAt).where(sql`${t.tradeAccountId} is not null`),
   ],
 );
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emailField } from "../auth/contract.ts";
 import { ukPostcode } from "../account/contract.ts";
+import { INVOICE_STATUSES } from "./invoice-schema.ts";
 import { COMPANY_TYPES, TRADE_ACCOUNT_STATES, TRADE_ROLES } from "./schema.ts";
 
 /** Companies House: 8 characters, 8 digits or 2 letters and 6 digits (`01234567`, `SC123456`). */
@@ -94,5 +95,38 @@ export const tradeAccountJson = z.object({
   created_at: z.string(),
 });
 export type TradeAccountJson = z.infer<typeof tradeAccountJson>;
+
+export const tradeDashboardJson = tradeAccountJson.extend({
+  credit: z.object({ limit: z.number(), balance: z.number(), available: z.number(), overdue: z.number() }).nullable(),
+  recent_orders: z.array(
+    z.object({
+      id: z.number().int(),
+      number: z.string(),
+      created_at: z.string(),
+      placed_by: z.string(),
+      placed_by_you: z.boolean(),
+      total: z.number(),
+      status: z.string(),
+      status_label: z.string(),
+      payment_method: z.string(),
+    }),
+  ),
+  unpaid_invoices: z
+    .array(
+      z.object({
+        id: z.number().int(),
+        number: z.string(),
+        order_number: z.string(),
+        invoice_date: z.string(),
+        due_date: z.string(),
+        total: z.number(),
+        status: z.enum(INVOICE_STATUSES),
+        overdue: z.boolean(),
+      }),
+    )
+    .nullable(),
+  scope: z.enum(["company", "own"]),
+  monthly_spend: z.array(z.object({ month: z.string(), total: z.number() })),
+});
 
 export const priceDisplayBody = z.object({ prices_inc_vat: z.boolean({ error: "Choose inc VAT or ex VAT." }) });

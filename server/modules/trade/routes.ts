@@ -4,7 +4,8 @@ import { z } from "zod";
 import { HttpError } from "../../http-errors.ts";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
 import type { User } from "../auth/schema.ts";
-import { priceDisplayBody, tradeAccountJson, tradeSetupBody } from "./contract.ts";
+import { priceDisplayBody, tradeAccountJson, tradeDashboardJson, tradeSetupBody } from "./contract.ts";
+import type { TradeDashboardService } from "./dashboard.ts";
 import type { TradeService } from "./service.ts";
 
 function signedIn(request: FastifyRequest): User {
@@ -12,9 +13,9 @@ function signedIn(request: FastifyRequest): User {
   return request.user;
 }
 
-export async function tradeRoutes(app: FastifyInstance, options: { trade: TradeService }): Promise<void> {
+export async function tradeRoutes(app: FastifyInstance, options: { trade: TradeService; dashboard: TradeDashboardService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { trade } = options;
+  const { trade, dashboard } = options;
   const tags = ["trade"];
   const errors = { 401: messageResponse, 404: messageResponse, 409: messageResponse, 422: validationResponse };
   const answer = z.object({ data: tradeAccountJson });
@@ -38,11 +39,18 @@ export async function tradeRoutes(app: FastifyInstance, options: { trade: TradeS
 
   r.get(
     "/trade/dashboard",
-    { schema: { tags, summary: "Your trade account: state, credit limit, terms and discount; 404 without one", response: { 200: answer, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary:
+          "Your trade account: state, terms and discount; once approved, credit (limit, balance, available, overdue), recent orders (a buyer's own), unpaid invoices by due date (owners, admins, accounts) and 12 months of spend. 404 without an account",
+        response: { 200: z.object({ data: tradeDashboardJson }), ...errors },
+      },
+    },
     async (request) => {
-      const account = await trade.accountOf(signedIn(request).id);
-      if (!account) throw new HttpError(404, "Not Found");
-      return { data: account };
+      const data = await dashboard.dashboardOf(signedIn(request).id);
+      if (!data) throw new HttpError(404, "Not Found");
+      return { data };
     },
   );
 

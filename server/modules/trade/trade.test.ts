@@ -265,7 +265,7 @@ describe("trade prices", () => {
     const res = await browser.get(`/api/products/${guest.one.slug}`);
     expect(res.headers["cache-control"]).toBe("private, no-store");
     expect(res.json().data.list_price_ex_vat).toBe(guest.one.price_ex_vat);
-    expect((await browser.get("/api/trade/dashboard")).json().data).toMatchObject({ state: "approved", credit_limit: 5000, terms_days: 30, discount_percent: 10 });
+    expect((await browser.get("/api/trade/dashboard")).json().data).toMatchObject({ state: "approved", credit_limit: 10000, terms_days: 30, discount_percent: 10 });
   });
 
   it("a member's VAT view is remembered; a non-member gets 404", async () => {

@@ -1,0 +1,4 @@
+ALTER TABLE "orders" ADD COLUMN "trade_account_id" integer;--> statement-breakpoint
+ALTER TABLE "orders" ADD CONSTRAINT "orders_trade_account_id_trade_accounts_id_fk" FOREIGN KEY ("trade_account_id") REFERENCES "public"."trade_accounts"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "orders_trade_account_idx" ON "orders" USING btree ("trade_account_id","id") WHERE "orders"."trade_account_id" is not null;--> statement-breakpoint
+CREATE INDEX "orders_trade_account_created_idx" ON "orders" USING btree ("trade_account_id","created_at") WHERE "orders"."trade_account_id" is not null;

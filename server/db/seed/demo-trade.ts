@@ -1,0 +1,250 @@
+import { asc, eq, inArray, lte, sql } from "drizzle-orm";
+import type { Db } from "../client.ts";
+import { incVat } from "../../modules/catalog/products.ts";
+import { unitPence } from "../../modules/trade/pricing.ts";
+import { type InvoiceStatus, tradeInvoices } from "../../modules/trade/invoice-schema.ts";
+import { type TradeRole, tradeAccounts, tradeMembers } from "../../modules/trade/schema.ts";
+import { orderAddresses, orderLines, orderStatusHistory, orders } from "../../modules/orders/schema.ts";
+import { products, users } from "../schema.ts";
+
+/** The demo trade account's owner; an approved account with 10% off. Demo seed only, never production. */
+export const DEMO_TRADE = { email: "trade@example.com", password: "demo-password-2026", firstname: "Priya", lastname: "Shah" };
+
+/** The owner's colleagues, with the same demo password. Demo seed only. */
+export const DEMO_TRADE_USERS: { email: string; firstname: string; lastname: string; role: TradeRole }[] = [
+  { email: "admin@example.com", firstname: "Marcus", lastname: "Bell", role: "admin" },
+  { email: "buyer@example.com", firstname: "Tom", lastname: "Reid", role: "buyer" },
+  { email: "accounts@example.com", firstname: "Helen", lastname: "Okafor", role: "accounts" },
+];
+
+export const DEMO_TRADE_TERMS = { creditLimitPence: 1_000_000, termsDays: 30, discountBasisPoints: 1000 } as const;
+
+const DAY = 86_400_000;
+const ADDRESS = { name: "Shah Building Services Ltd", line1: "Unit 4, Canal Wharf", town: "Leeds", postcode: "LS1 4AP" };
+const DELIVERY = {
+  collect: { name: "Click & collect", pence: 0 },
+  standard: { name: "Standard delivery", pence: 0 },
+  next_day: { name: "Next working day", pence: 1295 },
+} as const;
+type DeliveryCode = keyof typeof DELIVERY;
+
+/** A small deterministic generator (mulberry32), so the demo is the same on every fresh start. */
+function generator(seed: number) {
+  let s = seed >>> 0;
+  return (n: number) => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4_294_967_296) * n);
+  };
+}
+
+/** `YYYY-MM-DD` of a moment in Europe/London. */
+const londonDate = (d: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+
+/** When the demo's orders were placed: four a month for the last 12 London months, never in the future. */
+export function demoOrderTimes(now: Date): Date[] {
+  const times: Date[] = [];
+  for (let k = 11; k >= 0; k -= 1) {
+    for (const day of [3, 10, 17, 24]) {
+      // 10:00 UTC is the same calendar day in London, summer or winter.
+      const at = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - k, day, 10));
+      if (at.getTime() < now.getTime() - 2 * DAY) times.push(at);
+    }
+  }
+  // Something placed today, so the newest invoice is fresh.
+  times.push(new Date(now.getTime() - 60 * 60 * 1000));
+  return times;
+}
+
+interface PlannedOrder {
+  key: string;
+  userId: number;
+  email: string;
+  placedAt: Date;
+  status: string;
+  paymentMethod: "pay_on_account" | "bank_transfer" | "pay_on_collection";
+  delivery: DeliveryCode;
+  poReference: string;
+  lines: { productId: number; sku: string; name: string; slug: string; quantity: number; unitPrice: number; vatRate: number; lineTotal: number; lineVat: number }[];
+  subtotal: number;
+  vat: number;
+  total: number;
+  invoice: { status: InvoiceStatus; invoiceDate: string; dueDate: string; paidAt: Date | null } | null;
+}
+
+/**
+ * The demo trade account: Shah Building Services, approved with 10% off, a
+ * £10,000 limit and 30 days' terms, four users, and a year of orders with
+ * their lines, most on account with invoices — paid, unpaid and one overdue,
+ * so the dashboard has every state to show. Dates are relative to now so the
+ * demo stays fresh. A handful of bulk inserts, as the seed runs at every fresh start.
+ */
+export async function seedDemoTrade(tx: Db, passwordHash: string, now = new Date()): Promise<void> {
+  const [owner] = await tx
+    .insert(users)
+    .values({ email: DEMO_TRADE.email, firstname: DEMO_TRADE.firstname, lastname: DEMO_TRADE.lastname, phone: "0113 496 0000", passwordHash })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
+  if (!owner) return;
+  const colleagues = await tx
+    .insert(users)
+    .values(DEMO_TRADE_USERS.map((u) => ({ email: u.email, firstname: u.firstname, lastname: u.lastname, phone: "0113 496 0000", passwordHash })))
+    .onConflictDoNothing()
+    .returning({ id: users.id, email: users.email });
+  const [account] = await tx
+    .insert(tradeAccounts)
+    .values({
+      companyName: "Shah Building Services Ltd",
+      companyType: "limited_company",
+      companyNumber: "09876543",
+      vatNumber: "GB123456789",
+      trade: "General builder",
+      line1: ADDRESS.line1,
+      town: ADDRESS.town,
+      postcode: ADDRESS.postcode,
+      phone: "0113 496 0000",
+      accountsEmail: "accounts@shah-building.example.com",
+      expectedMonthlySpend: 250_000,
+      requestedCreditLimit: DEMO_TRADE_TERMS.creditLimitPence,
+      state: "approved",
+      creditLimit: DEMO_TRADE_TERMS.creditLimitPence,
+      termsDays: DEMO_TRADE_TERMS.termsDays,
+      discountBasisPoints: DEMO_TRADE_TERMS.discountBasisPoints,
+      decidedAt: new Date(now.getTime() - 400 * DAY),
+      createdAt: new Date(now.getTime() - 405 * DAY),
+    })
+    .returning({ id: tradeAccounts.id });
+  const accountId = account!.id;
+  const members = [
+    { userId: owner.id, role: "owner" as TradeRole, email: DEMO_TRADE.email },
+    ...colleagues.map((c) => ({ userId: c.id, role: DEMO_TRADE_USERS.find((u) => u.email === String(c.email))!.role, email: String(c.email) })),
+  ];
+  await tx.insert(tradeMembers).values(members.map((m) => ({ tradeAccountId: accountId, userId: m.userId, role: m.role })));
+  await tx.update(users).set({ tradeAccountId: accountId }).where(inArray(users.id, members.map((m) => m.userId)));
+
+  // Buyers are the owner, the admin and the buyer; the accounts user only pays.
+  const buyers = members.filter((m) => m.role !== "accounts");
+  const stock = await tx
+    .select({ id: products.id, sku: products.sku, name: products.name, slug: products.slug, pricePence: products.pricePence, vatRate: products.vatRate })
+    .from(products)
+    .where(lte(products.pricePence, 27_500))
+    .orderBy(asc(products.id))
+    .limit(60);
+  if (stock.length === 0) return;
+  const pick = generator(2026);
+  const today = londonDate(now);
+  const times = demoOrderTimes(now);
+  // Every seventh order is paid another way (and the first of those was cancelled); the rest are on account.
+  const onAccountAt = (i: number) => i % 7 !== 3;
+  // The order on account nearest 45 days old stays unpaid: about 15 days overdue.
+  const distance = (i: number) => Math.abs(now.getTime() - times[i]!.getTime() - 45 * DAY);
+  const overdueIndex = times.reduce((best, _t, i) => (onAccountAt(i) && distance(i) < distance(best) ? i : best), 0);
+  const prices = { discountBasisPoints: DEMO_TRADE_TERMS.discountBasisPoints };
+
+  const planned: PlannedOrder[] = times.map((placedAt, i) => {
+    const buyer = buyers[pick(buyers.length)]!;
+    const lines = Array.from({ length: 2 + pick(3) }, () => stock[pick(stock.length)]!)
+      .filter((p, j, all) => all.findIndex((q) => q.id === p.id) === j)
+      .map((p) => {
+        const unitPrice = unitPence(p.pricePence, prices);
+        // At most 4 lines of about £250 ex VAT: even six unpaid orders stay inside the £10,000 limit.
+        const quantity = Math.max(1, Math.min(1 + pick(12), Math.floor(25_000 / Math.max(unitPrice, 1))));
+        const lineTotal = unitPrice * quantity;
+        return { productId: p.id, sku: p.sku, name: p.name, slug: p.slug, quantity, unitPrice, vatRate: p.vatRate, lineTotal, lineVat: incVat(lineTotal, p.vatRate) - lineTotal };
+      });
+    const subtotal = lines.reduce((s, l) => s + l.lineTotal, 0);
+    const vat = lines.reduce((s, l) => s + l.lineVat, 0);
+    const delivery: DeliveryCode = (["collect", "standard", "next_day"] as const)[pick(3)]!;
+    const total = subtotal + vat + DELIVERY[delivery].pence;
+    const ageDays = (now.getTime() - placedAt.getTime()) / DAY;
+    const onAccount = onAccountAt(i);
+    const invoiceDate = londonDate(placedAt);
+    const dueDate = addDays(invoiceDate, DEMO_TRADE_TERMS.termsDays);
+    const invoiceStatus: InvoiceStatus = dueDate >= today || i === overdueIndex ? "unpaid" : "paid";
+    const status = !onAccount && i === 3 ? "cancelled" : ageDays < 3 ? "processing" : ageDays < 8 ? "dispatched" : "completed";
+    return {
+      key: `demo-trade-${i}`,
+      userId: buyer.userId,
+      email: buyer.email,
+      placedAt,
+      status,
+      paymentMethod: onAccount ? "pay_on_account" : delivery === "collect" ? "pay_on_collection" : "bank_transfer",
+      delivery,
+      poReference: onAccount ? `SBS-${String(1040 + i)}` : "",
+      lines,
+      subtotal,
+      vat,
+      total,
+      invoice: onAccount ? { status: invoiceStatus, invoiceDate, dueDate, paidAt: invoiceStatus === "paid" ? new Date(Date.parse(`${dueDate}T12:00:00Z`) - 3 * DAY) : null } : null,
+    };
+  });
+
+  const inserted = await tx
+    .insert(orders)
+    .values(
+      planned.map((o) => ({
+        number: o.key,
+        userId: o.userId,
+        email: o.email,
+        phone: "0113 496 0000",
+        status: o.status,
+        deliveryMethod: o.delivery,
+        deliveryName: DELIVERY[o.delivery].name,
+        subtotal: o.subtotal,
+        vat: o.vat,
+        delivery: DELIVERY[o.delivery].pence,
+        total: o.total,
+        paymentMethod: o.paymentMethod,
+        poReference: o.poReference,
+        tradeAccountId: accountId,
+        createdAt: o.placedAt,
+      })),
+    )
+    .returning({ id: orders.id, key: orders.number });
+  const idOf = new Map(inserted.map((r) => [r.key, r.id]));
+  // Numbered from the id, as checkout does.
+  await tx
+    .update(orders)
+    .set({ number: sql`'TC-' || lpad(${orders.id}::text, 6, '0')` })
+    .where(inArray(orders.id, inserted.map((r) => r.id)));
+  await tx.insert(orderLines).values(planned.flatMap((o) => o.lines.map((l) => ({ orderId: idOf.get(o.key)!, ...l }))));
+  await tx.insert(orderAddresses).values(
+    planned.flatMap((o) => [
+      ...(o.delivery === "collect" ? [] : [{ orderId: idOf.get(o.key)!, kind: "delivery", ...ADDRESS }]),
+      { orderId: idOf.get(o.key)!, kind: "billing", ...ADDRESS },
+    ]),
+  );
+  await tx.insert(orderStatusHistory).values(planned.map((o) => ({ orderId: idOf.get(o.key)!, status: o.status, note: o.status === "cancelled" ? "Cancelled at the customer's request." : "Order placed.", createdAt: o.placedAt })));
+
+  const invoiced = planned.filter((o) => o.invoice !== null);
+  const invoices = await tx
+    .insert(tradeInvoices)
+    .values(
+      invoiced.map((o) => ({
+        number: o.key,
+        tradeAccountId: accountId,
+        orderId: idOf.get(o.key)!,
+        invoiceDate: o.invoice!.invoiceDate,
+        dueDate: o.invoice!.dueDate,
+        subtotal: o.subtotal,
+        vat: o.vat,
+        delivery: DELIVERY[o.delivery].pence,
+        total: o.total,
+        poReference: o.poReference,
+        status: o.invoice!.status,
+        paidAt: o.invoice!.paidAt,
+        createdAt: o.placedAt,
+      })),
+    )
+    .returning({ id: tradeInvoices.id });
+  await tx
+    .update(tradeInvoices)
+    .set({ number: sql`'INV-' || lpad(${tradeInvoices.id}::text, 6, '0')` })
+    .where(inArray(tradeInvoices.id, invoices.map((r) => r.id)));
+  // The balance is the unpaid invoices, as checkout and payment keep it (ADR 0021).
+  const balance = invoiced.filter((o) => o.invoice!.status !== "paid").reduce((s, o) => s + o.total, 0);
+  await tx.update(tradeAccounts).set({ balance }).where(eq(tradeAccounts.id, accountId));
+}
