@@ -106,7 +106,7 @@ const SIGNED_IN_ONLY = [
 ];
 
 // The demo customer has no trade account, so the company users and invoice pages answer 404 for them.
-const NOT_FOUND_YET = new Set(["/trade/invoices", "/trade/invoices/view/1", "/trade/manage", "/trade/manage/invite", "/trade/manage/user/1"]);
+const NOT_FOUND_YET = new Set(["/trade/invoices", "/trade/invoices/pay", "/trade/invoices/view/1", "/trade/manage", "/trade/manage/invite", "/trade/manage/user/1"]);
 
 async function visit(page: Page, route: string): Promise<void> {
   let path = route;
@@ -284,6 +284,33 @@ test("signed in as a trade owner: the company users page", async ({ page }) => {
   await page.getByTestId("trade-users").getByRole("link", { name: "Priya Shah" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Priya Shah");
   await page.waitForLoadState("networkidle");
+  await expectAccessible(page);
+});
+
+test("signed in as a trade owner: paying invoices, the error summary and the confirmation", async ({ page }) => {
+  test.setTimeout(45_000);
+  const response = await page.request.post("/api/auth/login", { headers: await csrfHeaders(page.request), data: { email: "trade@example.com", password: DEMO.password } });
+  expect(response.status(), await response.text()).toBe(200);
+  // An invoice to pay: an order on account of the demo company.
+  await addToBasket(page.request);
+  const po = `PO-AXE-${Date.now()}`;
+  const placed = await page.request.post("/api/checkout", {
+    headers: await csrfHeaders(page.request),
+    data: { email: "trade@example.com", phone: "0113 496 0123", delivery_method: "collect", payment_method: "pay_on_account", po_reference: po, billing_address: { line_1: "1 Test Street", town: "Leeds", postcode: "LS1 1AA" } },
+  });
+  expect(placed.status(), await placed.text()).toBe(201);
+  const [invoice] = (await (await page.request.get("/api/trade/invoices", { params: { q: po } })).json()).data as { id: number; number: string }[];
+  await openPage(page, `/trade/invoices/pay?invoice=${invoice!.id}`);
+  const form = page.getByTestId("pay-form");
+  await expect(form.getByRole("checkbox", { name: new RegExp(invoice!.number) })).toBeChecked();
+  await expectAccessible(page);
+  for (const box of await form.getByRole("checkbox").all()) await box.uncheck();
+  await page.getByRole("button", { name: /by bank transfer/ }).click();
+  await expect(page.getByRole("alert")).toContainText("Choose at least one invoice to pay.");
+  await expectAccessible(page);
+  await form.getByRole("checkbox", { name: new RegExp(invoice!.number) }).check();
+  await page.getByRole("button", { name: /by bank transfer/ }).click();
+  await expect(page.getByTestId("remittance")).toContainText("Quote this reference");
   await expectAccessible(page);
 });
 
