@@ -178,7 +178,7 @@ export default function PayInvoices(props: Route.ComponentProps) {
                           onChange={(e) => toggle(inv.id, e.currentTarget.checked)}
                           className="mt-1 size-6 shrink-0 accent-brand-700"
                         />
-                        <span className="grid flex-1 gap-1 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-center sm:gap-4">
+                        <span className="grid flex-1 gap-1 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.2fr)_8rem] sm:items-center sm:gap-4">
                           <span>
                             <span className="block font-semibold">{inv.number}</span>
                             <span className="block break-all text-sm text-stone-700">PO {inv.po_reference || "none"}</span>
