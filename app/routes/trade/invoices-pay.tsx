@@ -23,7 +23,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   try {
     const invoices = await app.services.tradePayments.payable(app.user!.id);
     // A reference that is not the company's shows nothing, as a wrong link would.
-    const paid = REFERENCE.test(reference) ? await app.services.tradePayments.show(app.user!.id, reference).catch(() => null) : null;
+    const paid = REFERENCE.test(reference)
+      ? await app.services.tradePayments.show(app.user!.id, reference).catch((err: unknown) => {
+          if ((err as { statusCode?: number }).statusCode === 404) return null;
+          throw err;
+        })
+      : null;
     return { invoices, paid, preselect: Number.isInteger(preselect) && preselect > 0 ? preselect : null };
   } catch (err) {
     if ((err as { statusCode?: number }).statusCode === 404) notFound();

@@ -9,7 +9,7 @@ import { TestBrowser } from "../../test/browser.ts";
 import { type Company, company, invoiceFor, isoDay, signedUp } from "../../test/trade.ts";
 import { standingOf } from "./credit.ts";
 import { tradeInvoices } from "./invoice-schema.ts";
-import { PAY_MESSAGES } from "./remittances.ts";
+import { createTradePaymentsService, PAY_MESSAGES } from "./remittances.ts";
 import { tradeRemittanceInvoices, tradeRemittances } from "./remittance-schema.ts";
 
 let shop: TestShop;
@@ -129,6 +129,27 @@ describe("POST /api/trade/invoices/pay", () => {
     expect(await standingOf(shop.database.db, c.buyer.id)).toMatchObject({ ok: true });
     const option = (await c.buyer.browser.get("/api/checkout/delivery-options")).json().data.payment as { id: string }[];
     expect(option.map((p) => p.id)).toContain("pay_on_account");
+  });
+});
+
+describe("the invoices a company can pay", () => {
+  it("lists the unpaid ones, overdue first, then by due date, and counts them", async () => {
+    const payments = createTradePaymentsService(shop.database.db, { providers: [] });
+    const c = await company(shop, "Listers Ltd");
+    const later = await invoiceFor(shop, c.accountId, c.buyer.id, { invoiceDate: isoDay(0), dueDate: isoDay(40), lines: [{ name: "Sand", qty: 1, unit: 100, rate: 20 }] });
+    const sooner = await invoiceFor(shop, c.accountId, c.buyer.id, { invoiceDate: isoDay(0), dueDate: isoDay(10), lines: [{ name: "Sand", qty: 1, unit: 100, rate: 20 }] });
+    const late = await overdueInvoice(c);
+    await invoiceFor(shop, c.accountId, c.buyer.id, { status: "payment_pending", invoiceDate: isoDay(-45), dueDate: isoDay(-15), lines: [{ name: "Sand", qty: 1, unit: 100, rate: 20 }] });
+    await invoiceFor(shop, c.accountId, c.buyer.id, { status: "paid", invoiceDate: isoDay(-45), dueDate: isoDay(-15), lines: [{ name: "Sand", qty: 1, unit: 100, rate: 20 }] });
+    const listed = await payments.payable(c.accounts.id);
+    expect(listed.map((i) => [i.number, i.overdue])).toEqual([
+      [late.number, true],
+      [sooner.number, false],
+      [later.number, false],
+    ]);
+    expect(listed[0]).toMatchObject({ po_reference: "PO-OLD", due_date: isoDay(-15), total: 1200 });
+    expect(await payments.payableCount(c.owner.id)).toBe(3);
+    await expect(payments.payable(c.buyer.id)).rejects.toMatchObject({ statusCode: 404 });
   });
 });
 
