@@ -10,6 +10,9 @@ import { users } from "../server/modules/auth/schema.ts";
 import { mailOutbox } from "../server/modules/mail/schema.ts";
 import { createTradeService } from "../server/modules/trade/service.ts";
 import { tradeAccounts } from "../server/modules/trade/schema.ts";
+import { tradeInvoices } from "../server/modules/trade/invoice-schema.ts";
+import { tradeRemittanceInvoices, tradeRemittances } from "../server/modules/trade/remittance-schema.ts";
+import { orders } from "../server/modules/orders/schema.ts";
 import type { Db } from "../server/db/client.ts";
 
 const run = promisify(execFile);
@@ -70,6 +73,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
+// Each CLI run starts Node and opens the database anew: seconds each on a busy machine.
+const SEVERAL_RUNS = 180_000;
+
 describe("npm run shop -- trade:*", () => {
   it("shows the usage without the terms of an approval", async () => {
     const res = await shop("trade:approve", "owner@example.com", "--terms", "30");
@@ -98,5 +104,78 @@ describe("npm run shop -- trade:*", () => {
       const mails = await db.select({ subject: mailOutbox.subject }).from(mailOutbox).where(eq(mailOutbox.to, "owner@example.com"));
       expect(mails.map((m) => m.subject)).toEqual(["Your trade account application", "Trade account: approved", "Trade account: suspended"]);
     });
-  });
+  }, SEVERAL_RUNS);
+});
+
+describe("npm run shop -- trade:po-required and invoice:paid", () => {
+  /** Two invoices of £12 and £30 (on one remittance) and one of £5, on a balance of £47. */
+  async function invoices() {
+    return withDb(async (db) => {
+      const [account] = await db.select().from(tradeAccounts).where(eq(tradeAccounts.companyName, "Owner Joinery"));
+      const [user] = await db.select().from(users).where(eq(users.email, "owner@example.com"));
+      await db.update(tradeAccounts).set({ balance: 4700, accountsEmail: "accounts@joinery.example.com" }).where(eq(tradeAccounts.id, account!.id));
+      const made = [];
+      for (const [i, total] of [1200, 3000, 500].entries()) {
+        const [order] = await db
+          .insert(orders)
+          .values({ number: `TC-CLI-${i}`, userId: user!.id, email: "owner@example.com", status: "processing", deliveryMethod: "collect", deliveryName: "Click & collect", subtotal: total, vat: 0, delivery: 0, total, paymentMethod: "pay_on_account" })
+          .returning();
+        const [invoice] = await db
+          .insert(tradeInvoices)
+          .values({ number: `INV-90000${i}`, tradeAccountId: account!.id, orderId: order!.id, invoiceDate: "2026-10-01", dueDate: "2026-10-31", subtotal: total, vat: 0, delivery: 0, total, poReference: i === 0 ? "PO-77" : "", status: i < 2 ? "payment_pending" : "unpaid" })
+          .returning();
+        made.push(invoice!);
+      }
+      const [remittance] = await db.insert(tradeRemittances).values({ reference: "REM-900000", tradeAccountId: account!.id, amount: 4200, provider: "bank_transfer", createdBy: user!.id }).returning();
+      await db.insert(tradeRemittanceInvoices).values(made.slice(0, 2).map((inv) => ({ remittanceId: remittance!.id, invoiceId: inv.id })));
+      return account!.id;
+    });
+  }
+
+  it("switches the PO requirement on and off; refuses a bad value or an unknown owner", async () => {
+    const on = await shop("trade:po-required", "owner@example.com", "on");
+    expect(on.stdout).toContain("Trade account Owner Joinery (owner@example.com) now requires a PO reference on orders on account.");
+    expect(await withDb(async (db) => (await db.select().from(tradeAccounts).where(eq(tradeAccounts.companyName, "Owner Joinery")))[0]!.poRequired)).toBe(true);
+    const off = await shop("trade:po-required", "owner@example.com", "off");
+    expect(off.stdout).toContain("no longer requires a PO reference");
+    expect(await withDb(async (db) => (await db.select().from(tradeAccounts).where(eq(tradeAccounts.companyName, "Owner Joinery")))[0]!.poRequired)).toBe(false);
+    const bad = await shop("trade:po-required", "owner@example.com", "maybe");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("trade:po-required EMAIL on|off");
+    const nobody = await shop("trade:po-required", "nobody@example.com", "on");
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).toContain("No trade account is owned by nobody@example.com.");
+  }, SEVERAL_RUNS);
+
+  it("marks invoices paid, lowers the balance, confirms the remittance when all its invoices are paid, and sends receipts", async () => {
+    const accountId = await invoices();
+    const first = await shop("invoice:paid", "inv-900000");
+    expect(first.stderr).toBe("");
+    expect(first.stdout).toContain("Invoice INV-900000 of Owner Joinery is now paid; the account owes £35.00.");
+    expect(first.stdout).not.toContain("Remittance");
+    const second = await shop("invoice:paid", "INV-900001");
+    expect(second.stdout).toContain("the account owes £5.00. Remittance REM-900000 is confirmed.");
+    // From unpaid too; the balance never goes below 0.
+    await withDb((db) => db.update(tradeAccounts).set({ balance: 100 }).where(eq(tradeAccounts.id, accountId)));
+    const third = await shop("invoice:paid", "INV-900002");
+    expect(third.stdout).toContain("the account owes £0.00.");
+    const again = await shop("invoice:paid", "INV-900002");
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("INV-900002 is already paid.");
+    const unknown = await shop("invoice:paid", "INV-999999");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("No invoice is numbered INV-999999.");
+    await withDb(async (db) => {
+      const paid = await db.select().from(tradeInvoices).where(eq(tradeInvoices.tradeAccountId, accountId));
+      expect(paid.map((i) => i.status)).toEqual(["paid", "paid", "paid"]);
+      expect(paid.every((i) => i.paidAt instanceof Date)).toBe(true);
+      const [remittance] = await db.select().from(tradeRemittances).where(eq(tradeRemittances.reference, "REM-900000"));
+      expect(remittance).toMatchObject({ status: "confirmed" });
+      expect(remittance!.confirmedAt).toBeInstanceOf(Date);
+      const mails = await db.select().from(mailOutbox).where(eq(mailOutbox.to, "accounts@joinery.example.com"));
+      expect(mails.map((m) => m.subject)).toEqual(["Receipt: INV-900000 paid", "Receipt: INV-900001 paid", "Receipt: INV-900002 paid"]);
+      expect(mails[0]!.text).toContain("we have received £12.00 for invoice INV-900000 (your PO PO-77)");
+      expect(mails[1]!.text).toContain("This completes your payment REM-900000.");
+    });
+  }, SEVERAL_RUNS);
 });

@@ -5,6 +5,8 @@
 //   npm run shop -- order:status TC-000123 dispatched ["note"]  (recorded in the history; emailed where it matters)
 //   npm run shop -- trade:approve EMAIL --credit-limit 5000 --terms 30 --discount 10  (the owner is emailed)
 //   npm run shop -- trade:decline EMAIL | trade:suspend EMAIL  (the owner is emailed)
+//   npm run shop -- trade:po-required EMAIL on|off  (orders on account need a PO reference, or not)
+//   npm run shop -- invoice:paid INV-000123  (the money arrived: paid, balance lowered, receipt to the accounts email)
 import { parseArgs } from "node:util";
 import pino from "pino";
 import { scriptConfig } from "../server/bootstrap.ts";
@@ -22,12 +24,18 @@ function usage(): never {
   console.error("       npm run shop -- order:status ORDER_NUMBER STATUS [NOTE]");
   console.error("       npm run shop -- trade:approve EMAIL --credit-limit POUNDS --terms DAYS --discount PERCENT");
   console.error("       npm run shop -- trade:decline|trade:suspend EMAIL");
+  console.error("       npm run shop -- trade:po-required EMAIL on|off");
+  console.error("       npm run shop -- invoice:paid INVOICE_NUMBER");
   process.exit(2);
 }
 
 const isOrder = command === "order:status";
 const isTrade = !!command && command in TRADE;
-if (!command || !(command in HIRE || isOrder || isTrade) || !argument || (isOrder && !process.argv[4])) usage();
+const isPoRequired = command === "trade:po-required";
+const isInvoicePaid = command === "invoice:paid";
+const onOff = process.argv[4]?.toLowerCase();
+if (!command || !(command in HIRE || isOrder || isTrade || isPoRequired || isInvoicePaid) || !argument || (isOrder && !process.argv[4])) usage();
+if (isPoRequired && onOff !== "on" && onOff !== "off") usage();
 
 /** The approval's terms from `--credit-limit 5000 --terms 30 --discount 10`; all three are required. */
 function tradeTerms(): TradeTerms | undefined {
@@ -60,6 +68,13 @@ try {
   if (isOrder) {
     const done = await services.orders.setStatus(argument!.toUpperCase(), process.argv[4]!, process.argv[5] ?? "");
     console.log(`Order ${done.number} is now ${done.status}.`);
+  } else if (isInvoicePaid) {
+    const done = await services.tradeStaff.markInvoicePaid(argument!);
+    const confirmed = done.confirmed.length > 0 ? ` Remittance ${done.confirmed.join(", ")} is confirmed.` : "";
+    console.log(`Invoice ${done.number} of ${done.companyName} is now paid; the account owes £${(done.balance / 100).toFixed(2)}.${confirmed}`);
+  } else if (isPoRequired) {
+    const done = await services.tradeStaff.setPoRequired(argument!, onOff === "on");
+    console.log(`Trade account ${done.companyName} (${argument}) ${done.poRequired ? "now requires" : "no longer requires"} a PO reference on orders on account.`);
   } else if (isTrade) {
     const done = await services.trade.decide(argument!, TRADE[command as keyof typeof TRADE], terms);
     const detail = done.state === "approved" ? `: credit limit £${done.credit_limit.toFixed(2)}, ${done.terms_days} days, ${done.discount_percent}% discount` : "";

@@ -142,7 +142,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(accountRoutes, { account: services.account, auth: services.auth, prefix: "/api" });
   await app.register(tradeRoutes, { trade: services.trade, dashboard: services.tradeDashboard, prefix: "/api" });
   await app.register(tradeUsersRoutes, { users: services.tradeUsers, prefix: "/api" });
-  await app.register(tradeInvoicesRoutes, { invoices: services.tradeInvoices, prefix: "/api" });
+  await app.register(tradeInvoicesRoutes, { invoices: services.tradeInvoices, payments: services.tradePayments, prefix: "/api" });
 
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();

@@ -60,6 +60,18 @@ describe("loadConfig", () => {
     expect(production.shopVatNumber).toBe("");
   });
 
+  it("reads the shop's bank details for invoice payments, with made-up demo ones only outside production", () => {
+    expect(loadConfig({ SHOP_BANK_SORT_CODE: "401234", SHOP_BANK_ACCOUNT: "87654321", SHOP_BANK_ACCOUNT_NAME: "Tradecounter Ltd" }).shopBank).toEqual({
+      accountName: "Tradecounter Ltd",
+      sortCode: "40-12-34",
+      accountNumber: "87654321",
+    });
+    expect(loadConfig({}).shopBank).toMatchObject({ sortCode: "12-34-56", accountNumber: "12345678" });
+    expect(loadConfig({ NODE_ENV: "production", COOKIE_SECRET: "x".repeat(32) }).shopBank).toBeNull();
+    expect(() => loadConfig({ SHOP_BANK_SORT_CODE: "40-12-34" })).toThrow("SHOP_BANK_SORT_CODE and SHOP_BANK_ACCOUNT must be set together");
+    expect(() => loadConfig({ SHOP_BANK_SORT_CODE: "4012", SHOP_BANK_ACCOUNT: "123" })).toThrow(/SHOP_BANK_SORT_CODE must be a sort code[\s\S]*SHOP_BANK_ACCOUNT must be an account number of 8 digits/);
+  });
+
   it("reports one clear message per bad variable, all at once", () => {
     let error: unknown;
     try {

@@ -32,6 +32,8 @@ export interface Config {
   shopAddress: string[];
   /** The shop's VAT registration number for invoices; empty when unset. */
   shopVatNumber: string;
+  /** Where trade customers pay invoices by bank transfer; null when unset in production. */
+  shopBank: ShopBankDetails | null;
   seedDemo: boolean;
   /** builtin | getaddress | ideal */
   postcodeProvider: string;
@@ -39,6 +41,14 @@ export interface Config {
   logLevel: string;
   /** Flags whose value was not recognised; logged once at start. */
   flagWarnings: FlagWarning[];
+}
+
+export interface ShopBankDetails {
+  accountName: string;
+  /** `12-34-56`. */
+  sortCode: string;
+  /** 8 digits. */
+  accountNumber: string;
 }
 
 /** The part of the configuration the browser may see. Never holds secrets. */
@@ -112,6 +122,9 @@ const schema = z.object({
   SHOP_EMAIL: optionalText.pipe(z.email({ error: "must be an email address" }).optional()),
   SHOP_ADDRESS: optionalText.pipe(z.string().max(300, "must be at most 300 characters").optional()),
   SHOP_VAT_NUMBER: optionalText.pipe(z.string().max(20, "must be at most 20 characters").optional()),
+  SHOP_BANK_ACCOUNT_NAME: optionalText.pipe(z.string().max(100, "must be at most 100 characters").optional()),
+  SHOP_BANK_SORT_CODE: optionalText.pipe(z.string().regex(/^\d{2}-?\d{2}-?\d{2}$/, "must be a sort code of 6 digits, e.g. 12-34-56").optional()),
+  SHOP_BANK_ACCOUNT: optionalText.pipe(z.string().regex(/^\d{8}$/, "must be an account number of 8 digits").optional()),
   POSTCODE_PROVIDER: z.enum(["builtin", "getaddress", "ideal"], { error: "must be builtin, getaddress or ideal" }).default("builtin"),
   POSTCODE_API_KEY: optionalText.pipe(z.string().optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
@@ -134,6 +147,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
   if (env.NODE_ENV === "production" && !env.COOKIE_SECRET?.trim()) {
     problems.push("COOKIE_SECRET is required when NODE_ENV=production");
   }
+  if (parsed.success && !parsed.data.SHOP_BANK_SORT_CODE !== !parsed.data.SHOP_BANK_ACCOUNT) {
+    problems.push("SHOP_BANK_SORT_CODE and SHOP_BANK_ACCOUNT must be set together");
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const isProduction = e.NODE_ENV === "production";
@@ -152,6 +168,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
     .map((line) => line.trim())
     .filter(Boolean);
   const shopVatNumber = e.SHOP_VAT_NUMBER ?? (isProduction ? "" : "GB 987 6543 21");
+  const sortCode = e.SHOP_BANK_SORT_CODE ?? (isProduction ? undefined : "12-34-56");
+  const shopBank: ShopBankDetails | null = sortCode
+    ? {
+        accountName: e.SHOP_BANK_ACCOUNT_NAME ?? e.APP_NAME,
+        sortCode: sortCode.replace(/-/g, "").replace(/(\d{2})(?=\d)/g, "$1-"),
+        accountNumber: e.SHOP_BANK_ACCOUNT ?? "12345678",
+      }
+    : null;
 
   return {
     appName: e.APP_NAME,
@@ -171,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
     shopEmail,
     shopAddress,
     shopVatNumber,
+    shopBank,
     seedDemo,
     postcodeProvider: e.POSTCODE_PROVIDER,
     postcodeApiKey: e.POSTCODE_API_KEY,

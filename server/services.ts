@@ -22,6 +22,8 @@ import { createTradeService } from "./modules/trade/service.ts";
 import { createTradeDashboardService } from "./modules/trade/dashboard.ts";
 import { createTradeUsersService } from "./modules/trade/users.ts";
 import { createTradeInvoicesService, shopDetails } from "./modules/trade/invoices.ts";
+import { bankTransfer, createTradePaymentsService } from "./modules/trade/remittances.ts";
+import { createTradeStaffService } from "./modules/trade/staff.ts";
 import { createWishlistService } from "./modules/wishlist/service.ts";
 
 /** One service layer, two doors: the JSON API and the storefront's loaders both call these. */
@@ -54,6 +56,8 @@ export function createServices(db: Db, config: Config, log: MailLog) {
     tradeUsers: createTradeUsersService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     tradeInvoices: createTradeInvoicesService(db, { shop: shopDetails(config) }),
     tradeDashboard: createTradeDashboardService(db),
+    tradePayments: createTradePaymentsService(db, { providers: [bankTransfer(config.shopBank, config.shopEmail)] }),
+    tradeStaff: createTradeStaffService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     content: createContentService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
   };
 }

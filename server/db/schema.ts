@@ -13,3 +13,4 @@ export * from "../modules/orders/schema.ts";
 export * from "../modules/trade/schema.ts";
 export * from "../modules/trade/invoice-schema.ts";
 export * from "../modules/trade/invitations-schema.ts";
+export * from "../modules/trade/remittance-schema.ts";

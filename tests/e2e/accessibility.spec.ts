@@ -7,6 +7,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { addAddressByApi, csrfHeaders, newUser, openPage, registerByApi } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
+import { DEMO_TRADE_OWNER, PAY_SLOTS, seededUnpaidInvoice, signInAs } from "./trade-helpers.ts";
 
 const WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const DEMO = { email: "customer@example.com", password: "demo-password-2026" };
@@ -106,7 +107,7 @@ const SIGNED_IN_ONLY = [
 ];
 
 // The demo customer has no trade account, so the company users and invoice pages answer 404 for them.
-const NOT_FOUND_YET = new Set(["/trade/invoices", "/trade/invoices/view/1", "/trade/manage", "/trade/manage/invite", "/trade/manage/user/1"]);
+const NOT_FOUND_YET = new Set(["/trade/invoices", "/trade/invoices/pay", "/trade/invoices/view/1", "/trade/manage", "/trade/manage/invite", "/trade/manage/user/1"]);
 
 async function visit(page: Page, route: string): Promise<void> {
   let path = route;
@@ -294,6 +295,24 @@ test("signed in as a trade owner: the dashboard with its figures, chart and tabl
   await expect(page.getByTestId("spend-chart").getByRole("img")).toBeVisible();
   await page.getByText("Spend by month as a table").click();
   await expect(page.getByTestId("spend-table")).toBeVisible();
+  await expectAccessible(page);
+});
+
+test("signed in as a trade owner: paying invoices, the error summary and the confirmation", async ({ page }) => {
+  test.setTimeout(45_000);
+  await signInAs(page.request, DEMO_TRADE_OWNER);
+  const invoice = await seededUnpaidInvoice(page.request, PAY_SLOTS.accessibility);
+  await openPage(page, `/trade/invoices/pay?invoice=${invoice!.id}`);
+  const form = page.getByTestId("pay-form");
+  await expect(form.getByRole("checkbox", { name: new RegExp(invoice!.number) })).toBeChecked();
+  await expectAccessible(page);
+  for (const box of await form.getByRole("checkbox").all()) await box.uncheck();
+  await page.getByRole("button", { name: /by bank transfer/ }).click();
+  await expect(page.getByRole("alert")).toContainText("Choose at least one invoice to pay.");
+  await expectAccessible(page);
+  await form.getByRole("checkbox", { name: new RegExp(invoice!.number) }).check();
+  await page.getByRole("button", { name: /by bank transfer/ }).click();
+  await expect(page.getByTestId("remittance")).toContainText("Quote this reference");
   await expectAccessible(page);
 });
 

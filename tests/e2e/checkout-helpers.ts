@@ -14,3 +14,15 @@ export async function chooseAddressByPostcode(page: Page, typed: string, expecte
   await expect(page.getByLabel("Town or city")).toHaveValue(expected.town);
   await expect(page.getByLabel("Postcode", { exact: true })).toHaveValue(expected.postcode);
 }
+
+/** Opens checkout and chooses click & collect and pay on account, with a billing address typed in. */
+export async function collectOnAccount(page: Page, checkoutUrl = "/checkout"): Promise<void> {
+  await page.goto(checkoutUrl);
+  await page.waitForLoadState("networkidle");
+  await page.getByLabel("Address line 1").fill("4 Slate Row");
+  await page.getByLabel("Town or city").fill("Leeds");
+  await page.getByLabel("Postcode", { exact: true }).fill("LS1 1AA");
+  await page.getByLabel("Postcode", { exact: true }).blur();
+  await page.getByRole("radio", { name: /Click & collect/ }).check();
+  await page.getByRole("radio", { name: /Pay on account/ }).check();
+}

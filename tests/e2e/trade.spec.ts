@@ -15,6 +15,7 @@ import { promisify } from "node:util";
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext } from "@playwright/test";
 import { newUser, PASSWORD } from "./auth-helpers.ts";
+import { collectOnAccount } from "./checkout-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { freePort, node, root } from "./server-process.ts";
 
@@ -153,14 +154,7 @@ test("apply → approved by the CLI → trade prices ex VAT, with a remembered s
     await expect(page.getByText("Your trade prices (10% off) are shown ex VAT, with the inc-VAT price beside each.")).toBeVisible();
 
     // Pay on account at checkout: offered with the available credit, the order and its invoice made together.
-    await page.goto(`${base}/checkout`);
-    await page.waitForLoadState("networkidle");
-    await page.getByLabel("Address line 1").fill("4 Slate Row");
-    await page.getByLabel("Town or city").fill("Leeds");
-    await page.getByLabel("Postcode", { exact: true }).fill("LS1 1AA");
-    await page.getByLabel("Postcode", { exact: true }).blur();
-    await page.getByRole("radio", { name: /Click & collect/ }).check();
-    await page.getByRole("radio", { name: /Pay on account/ }).check();
+    await collectOnAccount(page, `${base}/checkout`);
     await expect(page.getByTestId("available-credit")).toContainText("Available credit: £5,000.00 of £5,000.00");
     await page.getByLabel("Purchase-order reference").fill("PO-ROOF-1");
     await page.getByRole("button", { name: "Place order" }).click();

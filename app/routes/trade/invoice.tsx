@@ -42,7 +42,12 @@ export default function Invoice({ loaderData: inv }: Route.ComponentProps) {
       <PageHeading title={`Invoice ${inv.number}`} />
       <div className="grid gap-6">
         <p className="flex flex-wrap gap-4">
-          <a href={`/api/trade/invoices/${inv.id}/pdf`} className="btn-primary inline-flex" download>
+          {inv.status === "unpaid" ? (
+            <Link to={`/trade/invoices/pay?invoice=${inv.id}`} className="btn-primary inline-flex">
+              Pay this invoice
+            </Link>
+          ) : null}
+          <a href={`/api/trade/invoices/${inv.id}/pdf`} className={`${inv.status === "unpaid" ? "btn-secondary" : "btn-primary"} inline-flex`} download>
             Download the PDF
           </a>
           <Link to="/trade/invoices" className="underline">

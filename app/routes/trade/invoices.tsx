@@ -27,7 +27,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const after = Number(url.searchParams.get("after") ?? "");
   try {
     const list = await app.services.tradeInvoices.list(app.user!.id, { status, q, after: Number.isInteger(after) && after > 0 ? after : undefined });
-    return { ...list, status, q };
+    const payable = await app.services.tradePayments.payableCount(app.user!.id);
+    return { ...list, status, q, payable };
   } catch (err) {
     if ((err as { statusCode?: number }).statusCode === 404) notFound();
     throw err;
@@ -37,12 +38,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const STATUS = { unpaid: "Unpaid", payment_pending: "Payment pending", paid: "Paid" } as const;
 
 export default function Invoices({ loaderData }: Route.ComponentProps) {
-  const { data, totals, next_cursor, status, q } = loaderData;
+  const { data, totals, next_cursor, status, q, payable } = loaderData;
   const nextHref = next_cursor ? `?${new URLSearchParams({ status, q, after: String(next_cursor) }).toString()}` : null;
   return (
     <>
       <PageHeading title="Invoices" />
       <div className="grid gap-6">
+        {payable > 0 ? (
+          <p>
+            <Link to="/trade/invoices/pay" className="btn-primary inline-flex" data-testid="pay-invoices">
+              Pay invoices
+            </Link>
+          </p>
+        ) : null}
         <Form method="get" className="flex flex-wrap items-end gap-4" role="search">
           <fieldset className="flex flex-wrap gap-3">
             <legend className="mb-1 font-semibold">Show</legend>

@@ -5,6 +5,7 @@ import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { INVOICE_STATUSES } from "./invoice-schema.ts";
 import { invoicePdf } from "./invoice-pdf.ts";
 import { INVOICE_FILTERS, INVOICE_PAGE_MAX, type TradeInvoicesService } from "./invoices.ts";
+import { PAY_MAX, PAY_MESSAGES, type TradePaymentsService } from "./remittances.ts";
 import { tradeIdParams } from "./users-contract.ts";
 import { signedIn } from "./users-routes.ts";
 
@@ -38,10 +39,34 @@ const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(INVOICE_PAGE_MAX).default(50),
 });
 
+const payBody = z.object({
+  invoice_ids: z
+    .array(z.number({ error: "Choose invoices by their ids." }).int().positive().max(2_147_483_647), { error: PAY_MESSAGES.none })
+    .min(1, PAY_MESSAGES.none)
+    .max(PAY_MAX, PAY_MESSAGES.tooMany)
+    .refine((ids) => new Set(ids).size === ids.length, PAY_MESSAGES.twice),
+  provider: z.enum(["bank_transfer"], { error: PAY_MESSAGES.provider }).default("bank_transfer"),
+});
+const remittanceJson = z.object({
+  reference: z.string(),
+  amount: z.number(),
+  provider: z.string(),
+  status: z.enum(["pending", "confirmed"]),
+  created_at: z.string(),
+  invoices: z.array(z.object({ id: z.number().int(), number: z.string(), total: pence, status: z.enum(INVOICE_STATUSES) })),
+});
+const instructionsJson = z.object({
+  provider: z.string(),
+  summary: z.string(),
+  reference: z.string(),
+  amount: z.number(),
+  pay_to: z.object({ account_name: z.string(), sort_code: z.string(), account_number: z.string() }).nullable(),
+});
+
 /** The company's invoices: owners, admins and accounts users; everyone else gets 404 (a guest 401). */
-export async function tradeInvoicesRoutes(app: FastifyInstance, options: { invoices: TradeInvoicesService }): Promise<void> {
+export async function tradeInvoicesRoutes(app: FastifyInstance, options: { invoices: TradeInvoicesService; payments: TradePaymentsService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { invoices } = options;
+  const { invoices, payments } = options;
   const tags = ["trade"];
   const errors = { 401: messageResponse, 404: messageResponse, 422: validationResponse };
 
@@ -81,5 +106,28 @@ export async function tradeInvoicesRoutes(app: FastifyInstance, options: { invoi
         .header("content-disposition", `attachment; filename="${invoice.number}.pdf"`)
         .send(invoicePdf(invoice));
     },
+  );
+
+  r.post(
+    "/trade/invoices/pay",
+    {
+      schema: {
+        tags,
+        summary:
+          "Pay unpaid invoices of the company with one remittance (bank transfer): they become payment pending, and the answer says where to send the money and which reference to quote. Owners, admins and accounts users; 422 names each invoice that is not the company's or not unpaid",
+        body: payBody,
+        response: { 201: z.object({ data: z.object({ remittance: remittanceJson, instructions: instructionsJson }) }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const paid = await payments.pay(signedIn(request).id, { invoiceIds: request.body.invoice_ids, provider: request.body.provider });
+      return reply.code(201).send({ data: paid });
+    },
+  );
+
+  r.get(
+    "/trade/remittances",
+    { schema: { tags, summary: "The company's remittances (payments of invoices), newest first, the latest 50", response: { 200: z.object({ data: z.array(remittanceJson) }), ...errors } } },
+    async (request) => ({ data: await payments.list(signedIn(request).id) }),
   );
 }

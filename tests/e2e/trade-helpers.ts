@@ -1,0 +1,41 @@
+// The demo trade company as the browser tests share it. Its seed holds one
+// overdue invoice (so its members cannot pay on account: the dashboard spec
+// shows that) and a few unpaid invoices not yet due. Tests that pay take one
+// of those each, by slot, so specs running side by side never pay the same one.
+import { type APIRequestContext, expect } from "@playwright/test";
+import { csrfHeaders } from "./auth-helpers.ts";
+
+export const DEMO_TRADE_PASSWORD = "demo-password-2026";
+export const DEMO_TRADE_OWNER = { email: "trade@example.com", password: DEMO_TRADE_PASSWORD };
+
+export async function signInAs(request: APIRequestContext, user: { email: string; password: string }): Promise<void> {
+  const res = await request.post("/api/auth/login", { headers: await csrfHeaders(request), data: user });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** Which test pays which seeded invoice. */
+export const PAY_SLOTS = { payScreen: 0, payWithoutJavaScript: 1, accessibility: 2 } as const;
+
+export interface SeededInvoice {
+  id: number;
+  number: string;
+  po_reference: string;
+  total: number;
+}
+
+/**
+ * The demo company's invoice in `slot` (newest first) among those not yet due
+ * and not paid. One that another test has just paid (payment pending) keeps
+ * its slot, so the slots do not shift while specs run side by side.
+ */
+export async function seededUnpaidInvoice(request: APIRequestContext, slot: number): Promise<SeededInvoice> {
+  const res = await request.get("/api/trade/invoices", { params: { limit: 100 } });
+  expect(res.status(), await res.text()).toBe(200);
+  const all = (await res.json()).data as (SeededInvoice & { status: string; overdue: boolean; due_date: string })[];
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(new Date());
+  const notDue = all.filter((i) => i.status !== "paid" && !i.overdue && i.due_date >= today);
+  const invoice = notDue[slot];
+  expect(invoice, `a seeded unpaid invoice in slot ${slot} (${notDue.length} there)`).toBeTruthy();
+  expect(invoice!.status, `${invoice!.number} is still unpaid`).toBe("unpaid");
+  return invoice!;
+}
