@@ -113,6 +113,15 @@ const ROWS: Row[] = [
   { route: "GET /api/trade/invoices", expect: { ...INVOICE_READERS, "other owner": 200 }, call: (w, actor) => w.as[actor].get("/api/trade/invoices") },
   { route: "GET /api/trade/invoices/{id}", expect: INVOICE_READERS, call: (w, actor) => w.as[actor].get(`/api/trade/invoices/${w.invoiceId}`) },
   { route: "GET /api/trade/invoices/{id}/pdf", expect: INVOICE_READERS, call: (w, actor) => w.as[actor].get(`/api/trade/invoices/${w.invoiceId}/pdf`) },
+  {
+    route: "POST /api/trade/invoices/pay",
+    expect: { ...INVOICE_READERS, owner: 201, admin: 201, accounts: 201 },
+    call: async (w, actor) => {
+      const invoice = await invoiceFor(w.a.accountId, w.a.buyer.id, { invoiceDate: isoDay(0), dueDate: isoDay(30), lines: [{ name: "Pine batten", qty: 5, unit: 300, rate: 20 }] });
+      return w.as[actor].post("/api/trade/invoices/pay", { invoice_ids: [invoice.id] });
+    },
+  },
+  { route: "GET /api/trade/remittances", expect: { ...INVOICE_READERS, "other owner": 200 }, call: (w, actor) => w.as[actor].get("/api/trade/remittances") },
 ];
 
 describe("authorisation matrix over every trade route", () => {
