@@ -97,10 +97,10 @@ function readableEmail(raw: string): string {
 
 /**
  * The newest email to `to` that the shop wrote under DATA_DIR/mail (SMTP_URL is
- * unset in the browser tests). Mail leaves through an outbox, so this waits for it.
+ * unset in the browser tests): the suite's shared server's unless a spec's own
+ * `dataDir` is given. Mail leaves through an outbox, so this waits for it.
  */
-export async function waitForEmailTo(to: string, timeoutMs = 10_000): Promise<string> {
-  const dataDir = process.env.E2E_DATA_DIR;
+export async function waitForEmailTo(to: string, timeoutMs = 10_000, dataDir = process.env.E2E_DATA_DIR): Promise<string> {
   if (!dataDir) throw new Error("E2E_DATA_DIR is not set: run the suite through playwright.config.ts.");
   const dir = path.join(dataDir, "mail");
   const deadline = Date.now() + timeoutMs;
