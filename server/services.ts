@@ -22,6 +22,7 @@ import { createTradeService } from "./modules/trade/service.ts";
 import { createTradeUsersService } from "./modules/trade/users.ts";
 import { createTradeInvoicesService, shopDetails } from "./modules/trade/invoices.ts";
 import { createWishlistService } from "./modules/wishlist/service.ts";
+import { createPageVersion } from "./modules/system/page-version.ts";
 
 /** One service layer, two doors: the JSON API and the storefront's loaders both call these. */
 export function createServices(db: Db, config: Config, log: MailLog) {
@@ -53,6 +54,8 @@ export function createServices(db: Db, config: Config, log: MailLog) {
     tradeUsers: createTradeUsersService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     tradeInvoices: createTradeInvoicesService(db, { shop: shopDetails(config) }),
     content: createContentService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
+    // The one invalidation point of the visitor page cache: bumped by the database in every write a page shows.
+    pageVersion: createPageVersion(db),
   };
 }
 

@@ -1,0 +1,139 @@
+import { randomBytes } from "node:crypto";
+import { Readable } from "node:stream";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { isbot } from "isbot";
+import { type PageStore, type PageStoreOptions, createPageStore, pageEtag, splitAt, withNonce } from "../lib/page-store.ts";
+import type { PageVersion } from "../modules/system/page-version.ts";
+import { SESSION_COOKIE } from "./auth.ts";
+
+/** What a visitor's page may be kept as: the header a CDN in front reads too. */
+export const PUBLIC_PAGE = "public, max-age=0, must-revalidate";
+
+export interface PageCacheOptions extends PageStoreOptions {
+  buildId: string;
+  versions: PageVersion;
+}
+
+type PageCacheState = { kind: "hit" } | { kind: "render"; key: string; version: string; placeholder: string };
+
+declare module "fastify" {
+  interface FastifyRequest {
+    pageCache: PageCacheState | null;
+  }
+}
+
+// Rendered pages and the single-fetch data of client navigations; nothing else holds a nonce.
+const CACHEABLE_TYPE = /^text\/(html|x-script)\b/i;
+
+/** Signed-in, or an API client: such a page is theirs alone. */
+function isVisitor(request: FastifyRequest): boolean {
+  return !request.cookies[SESSION_COOKIE] && request.headers.authorization === undefined;
+}
+
+/** Build, crawler or browser (they get differently streamed HTML), host, path and sorted query. */
+function keyOf(request: FastifyRequest, buildId: string): string {
+  const url = new URL(request.url, "http://page");
+  url.searchParams.sort();
+  const ua = request.headers["user-agent"];
+  const bot = typeof ua === "string" && isbot(ua) ? "bot" : "browser";
+  return `${buildId} ${bot} ${request.host} ${url.pathname}${url.search}`;
+}
+
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const weak = (tag: string) => tag.trim().replace(/^W\//, "");
+  return ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || weak(tag) === weak(etag));
+}
+
+async function bodyOf(payload: unknown): Promise<Buffer | null> {
+  if (payload === null || payload === undefined) return Buffer.alloc(0);
+  if (Buffer.isBuffer(payload)) return payload;
+  if (typeof payload === "string") return Buffer.from(payload);
+  if (payload instanceof Readable) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of payload) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+    return Buffer.concat(chunks);
+  }
+  return null;
+}
+
+function validators(reply: FastifyReply, etag: string): void {
+  reply.header("cache-control", PUBLIC_PAGE);
+  reply.header("etag", etag);
+}
+
+/**
+ * The visitor page cache (ADR 0025), registered in the storefront's scope so
+ * it sees pages only: API routes and static files never pass through it.
+ *
+ * A visitor's page (no session cookie, no bearer token) is rendered with a
+ * placeholder for the CSP nonce; the response swaps in the request's own nonce,
+ * and a 200 without Set-Cookie or `no-store` is kept under the page version
+ * read before rendering. A later visitor's request reads the version again and
+ * gets the kept page, with a nonce of its own, while nothing has changed.
+ */
+export function registerPageCache(app: FastifyInstance, options: PageCacheOptions): PageStore {
+  const store = createPageStore(options);
+  const isPage = (request: FastifyRequest) => request.routeOptions.url === "*";
+
+  app.decorateRequest("pageCache", null);
+
+  app.addHook("onRequest", async (request, reply) => {
+    if (!isPage(request) || (request.method !== "GET" && request.method !== "HEAD") || !isVisitor(request)) return;
+    let version: string;
+    try {
+      version = await options.versions.current();
+    } catch (err) {
+      // Without a version nothing can be proved fresh: render as if there were no cache.
+      request.log.warn({ err }, "page cache: could not read the page version");
+      return;
+    }
+    const key = keyOf(request, options.buildId);
+    const page = store.get(key, version);
+    if (page) {
+      request.pageCache = { kind: "hit" };
+      reply.header("x-cache", "hit");
+      validators(reply, page.etag);
+      if (matches(request.headers["if-none-match"], page.etag)) return reply.code(304).send();
+      return reply.type(page.contentType).send(withNonce(page.parts, request.cspNonce));
+    }
+    // Letters and digits only: unchanged by HTML and JSON escaping, and never in a page by chance.
+    const placeholder = `tcnonce${randomBytes(12).toString("hex")}`;
+    request.pageCache = { kind: "render", key, version, placeholder };
+    request.renderNonce = placeholder;
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (!isPage(request)) return payload;
+    const state = request.pageCache;
+    if (state?.kind === "hit") return payload;
+    if (state?.kind !== "render") {
+      reply.header("x-cache", "bypass");
+      return payload;
+    }
+    const type = String(reply.getHeader("content-type") ?? "");
+    const body = CACHEABLE_TYPE.test(type) ? await bodyOf(payload) : null;
+    if (!body) {
+      reply.header("x-cache", "bypass");
+      return payload;
+    }
+    const cacheControl = String(reply.getHeader("cache-control") ?? "");
+    const keep = request.method === "GET" && reply.statusCode === 200 && !reply.hasHeader("set-cookie") && !/private|no-store/i.test(cacheControl);
+    const sent = withNonce(splitAt(body, state.placeholder), request.cspNonce);
+    if (!keep) {
+      reply.header("x-cache", "bypass");
+      return sent;
+    }
+    const etag = pageEtag(body);
+    store.set(state.key, { body, placeholder: state.placeholder, contentType: type, etag, version: state.version });
+    reply.header("x-cache", "miss");
+    validators(reply, etag);
+    if (matches(request.headers["if-none-match"], etag)) {
+      reply.code(304);
+      return null;
+    }
+    return sent;
+  });
+
+  return store;
+}
