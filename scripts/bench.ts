@@ -148,12 +148,13 @@ async function load(
     connections: clients,
     duration,
     body: request.body === undefined ? undefined : JSON.stringify(request.body),
-    headers: request.body === undefined ? {} : { "content-type": "application/json" },
+    // As a browser sends it: the page cache answers kept pages gzipped (ADR 0025).
+    headers: { "accept-encoding": "gzip, deflate, br", ...(request.body === undefined ? {} : { "content-type": "application/json" }) },
     // Each connection is its own visitor: its own basket, its own cookies.
     setupClient: request.sessions
       ? (client) => {
           const headers = request.sessions![next++ % request.sessions!.length]!;
-          client.setHeaders({ ...(request.body === undefined ? {} : { "content-type": "application/json" }), ...headers });
+          client.setHeaders({ "accept-encoding": "gzip, deflate, br", ...(request.body === undefined ? {} : { "content-type": "application/json" }), ...headers });
         }
       : undefined,
   };

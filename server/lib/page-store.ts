@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { constants, crc32, deflateRawSync } from "node:zlib";
 
 /**
  * The visitor page cache's memory (ADR 0025): whole responses kept with the CSP
@@ -9,6 +10,8 @@ import { createHash } from "node:crypto";
 export interface StoredPage {
   /** The body cut at every nonce placeholder: a fresh nonce goes between the parts. */
   parts: Buffer[];
+  /** The same parts, each compressed once (see `gzipWithNonce`). */
+  deflated: Buffer[];
   contentType: string;
   /** A weak validator: bodies differ by their nonce, byte for byte. */
   etag: string;
@@ -53,6 +56,44 @@ export function withNonce(parts: Buffer[], nonce: string): Buffer {
   return Buffer.concat(pieces);
 }
 
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+
+/**
+ * Each part deflated on its own, ending on a byte boundary (a sync flush), the
+ * last one final. A fresh nonce then goes between them as a stored deflate
+ * block, so a kept page is compressed once, not per response.
+ */
+export function deflateParts(parts: Buffer[]): Buffer[] {
+  return parts.map((part, i) => deflateRawSync(part, { level: 6, finishFlush: i === parts.length - 1 ? constants.Z_FINISH : constants.Z_SYNC_FLUSH }));
+}
+
+/** The gzip stream of the body with `nonce` in every place the placeholder was. */
+export function gzipWithNonce(page: Pick<StoredPage, "parts" | "deflated">, nonce: string): Buffer {
+  const value = Buffer.from(nonce);
+  // A stored block: not final, no compression; LEN and its ones' complement, little-endian.
+  const stored = Buffer.alloc(5);
+  stored.writeUInt16LE(value.length, 1);
+  stored.writeUInt16LE(~value.length & 0xffff, 3);
+  const pieces: Buffer[] = [GZIP_HEADER];
+  let crc = 0;
+  let size = 0;
+  page.parts.forEach((part, i) => {
+    if (i > 0) {
+      pieces.push(stored, value);
+      crc = crc32(value, crc);
+      size += value.length;
+    }
+    pieces.push(page.deflated[i]!);
+    crc = crc32(part, crc);
+    size += part.length;
+  });
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(size >>> 0, 4);
+  pieces.push(trailer);
+  return Buffer.concat(pieces);
+}
+
 export function createPageStore(options: PageStoreOptions) {
   const now = options.now ?? Date.now;
   // A Map iterates in insertion order: re-inserting on use makes it an LRU.
@@ -82,10 +123,14 @@ export function createPageStore(options: PageStoreOptions) {
       remove(key);
       // Copied out of the response's buffer, so the entry holds only its own bytes.
       const body = Buffer.from(page.body);
-      const size = body.byteLength + key.length;
-      if (size > options.maxBytes || options.maxEntries < 1) return;
+      if (body.byteLength + key.length > options.maxBytes || options.maxEntries < 1) return;
+      const parts = splitAt(body, page.placeholder);
+      const deflated = deflateParts(parts);
+      const size = body.byteLength + deflated.reduce((sum, d) => sum + d.byteLength, 0) + key.length;
+      if (size > options.maxBytes) return;
       const entry: StoredPage = {
-        parts: splitAt(body, page.placeholder),
+        parts,
+        deflated,
         contentType: page.contentType,
         etag: page.etag,
         version: page.version,

@@ -1,4 +1,5 @@
 import fastifyCookie from "@fastify/cookie";
+import { gunzipSync } from "node:zlib";
 import { eq, sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,6 +46,18 @@ describe("the visitor page cache, on the built storefront", () => {
     expect(nonceOfHeader(first)).not.toBe(nonceOfHeader(second));
     expect(second.headers.etag).toBe(first.headers.etag);
     expect(second.body.replaceAll(nonceOfHeader(second)!, "N")).toBe(first.body.replaceAll(nonceOfHeader(first)!, "N"));
+  });
+
+  it("sends a kept page gzipped to a browser that takes it, its nonce spliced into the compressed stream", async () => {
+    await visit("/hire");
+    const zipped = await visit("/hire", { "accept-encoding": "gzip, deflate, br" });
+    expect(zipped.headers["x-cache"]).toBe("hit");
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(zipped.headers.vary).toBe("Accept-Encoding");
+    const html = gunzipSync(zipped.rawPayload).toString();
+    expect(noncesInBody(html)).toEqual([nonceOfHeader(zipped)]);
+    expect(zipped.rawPayload.byteLength).toBeLessThan(html.length / 3);
+    expect((await visit("/hire", { "accept-encoding": "gzip;q=0, identity" })).headers["content-encoding"]).toBeUndefined();
   });
 
   it("keys by path and sorted query, and keeps a client navigation's data request too", async () => {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { isbot } from "isbot";
-import { type PageStore, type PageStoreOptions, createPageStore, pageEtag, splitAt, withNonce } from "../lib/page-store.ts";
+import { type PageStore, type PageStoreOptions, type StoredPage, createPageStore, gzipWithNonce, pageEtag, splitAt, withNonce } from "../lib/page-store.ts";
 import type { PageVersion } from "../modules/system/page-version.ts";
 import { SESSION_COOKIE } from "./auth.ts";
 
@@ -60,6 +60,26 @@ async function bodyOf(payload: unknown): Promise<Buffer | null> {
 function validators(reply: FastifyReply, etag: string): void {
   reply.header("cache-control", PUBLIC_PAGE);
   reply.header("etag", etag);
+  reply.header("vary", "Accept-Encoding");
+}
+
+/** Whether the client takes gzip (every browser does): `gzip` listed without `q=0`. */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  if (typeof header !== "string") return false;
+  return header.split(",").some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(";");
+    if (coding !== "gzip" && coding !== "*") return false;
+    return !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
+  });
+}
+
+/** A kept page with the request's own nonce, compressed when the client takes it. */
+function sendKept(request: FastifyRequest, reply: FastifyReply, page: StoredPage): Buffer {
+  if (acceptsGzip(request.headers["accept-encoding"])) {
+    reply.header("content-encoding", "gzip");
+    return gzipWithNonce(page, request.cspNonce);
+  }
+  return withNonce(page.parts, request.cspNonce);
 }
 
 /**
@@ -95,7 +115,7 @@ export function registerPageCache(app: FastifyInstance, options: PageCacheOption
       reply.header("x-cache", "hit");
       validators(reply, page.etag);
       if (matches(request.headers["if-none-match"], page.etag)) return reply.code(304).send();
-      return reply.type(page.contentType).send(withNonce(page.parts, request.cspNonce));
+      return reply.type(page.contentType).send(sendKept(request, reply, page));
     }
     // Letters and digits only: unchanged by HTML and JSON escaping, and never in a page by chance.
     const placeholder = `tcnonce${randomBytes(12).toString("hex")}`;
@@ -119,10 +139,9 @@ export function registerPageCache(app: FastifyInstance, options: PageCacheOption
     }
     const cacheControl = String(reply.getHeader("cache-control") ?? "");
     const keep = request.method === "GET" && reply.statusCode === 200 && !reply.hasHeader("set-cookie") && !/private|no-store/i.test(cacheControl);
-    const sent = withNonce(splitAt(body, state.placeholder), request.cspNonce);
     if (!keep) {
       reply.header("x-cache", "bypass");
-      return sent;
+      return withNonce(splitAt(body, state.placeholder), request.cspNonce);
     }
     const etag = pageEtag(body);
     store.set(state.key, { body, placeholder: state.placeholder, contentType: type, etag, version: state.version });
@@ -132,7 +151,8 @@ export function registerPageCache(app: FastifyInstance, options: PageCacheOption
       reply.code(304);
       return null;
     }
-    return sent;
+    const kept = store.get(state.key, state.version);
+    return kept ? sendKept(request, reply, kept) : withNonce(splitAt(body, state.placeholder), request.cspNonce);
   });
 
   return store;

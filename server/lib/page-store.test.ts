@@ -1,0 +1,49 @@
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { createPageStore, deflateParts, gzipWithNonce, splitAt, withNonce } from "./page-store.ts";
+
+const page = (body: string, version = "1") => ({ body: Buffer.from(body), placeholder: "PH", contentType: "text/html", etag: 'W/"x"', version });
+
+describe("page store", () => {
+  it("puts a nonce where each placeholder was, plain and gzipped", () => {
+    const store = createPageStore({ maxEntries: 10, maxBytes: 1 << 20, ttlMs: 1000 });
+    const html = `<script nonce="PH">a</script>${"<p>filler</p>".repeat(5000)}<script nonce="PH">b</script>PH`;
+    store.set("k", page(html));
+    const kept = store.get("k", "1")!;
+    expect(withNonce(kept.parts, "N0nce").toString()).toBe(html.replaceAll("PH", "N0nce"));
+    const gz = gzipWithNonce(kept, "An0therNonce+/==");
+    expect(gunzipSync(gz).toString()).toBe(html.replaceAll("PH", "An0therNonce+/=="));
+    expect(gz.byteLength).toBeLessThan(html.length / 10);
+    const plain = splitAt(Buffer.from("no placeholder"), "PH");
+    expect(gunzipSync(gzipWithNonce({ parts: plain, deflated: deflateParts(plain) }, "x")).toString()).toBe("no placeholder");
+  });
+
+  it("forgets an entry of another version, or older than its time to live", () => {
+    let now = 0;
+    const store = createPageStore({ maxEntries: 10, maxBytes: 1 << 20, ttlMs: 1000, now: () => now });
+    store.set("k", page("a"));
+    expect(store.get("k", "2")).toBeUndefined();
+    expect(store.get("k", "1")).toBeUndefined();
+    store.set("k", page("a"));
+    now = 1001;
+    expect(store.get("k", "1")).toBeUndefined();
+    expect(store.stats()).toEqual({ entries: 0, bytes: 0 });
+  });
+
+  it("keeps within its entries and bytes, the least recently used out first", () => {
+    const store = createPageStore({ maxEntries: 3, maxBytes: 10_000, ttlMs: 60_000 });
+    for (const key of ["a", "b", "c"]) store.set(key, page(key.repeat(100)));
+    store.get("a", "1");
+    store.set("d", page("d".repeat(100)));
+    expect(store.get("b", "1")).toBeUndefined();
+    expect(store.get("a", "1")).toBeDefined();
+    expect(store.stats().entries).toBe(3);
+    // Random bytes do not compress: each entry holds about twice its body.
+    const noise = () => Array.from({ length: 2000 }, () => String.fromCharCode(33 + Math.floor(Math.random() * 90))).join("");
+    for (let i = 0; i < 10; i++) store.set(`n${i}`, page(noise()));
+    expect(store.stats().bytes).toBeLessThanOrEqual(10_000);
+    expect(store.stats().entries).toBeLessThan(3);
+    store.set("huge", page(noise().repeat(10)));
+    expect(store.get("huge", "1")).toBeUndefined();
+  });
+});
