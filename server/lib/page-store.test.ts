@@ -2,7 +2,7 @@ import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { createPageStore, deflateParts, gzipWithNonce, splitAt, withNonce } from "./page-store.ts";
 
-const page = (body: string, version = "1") => ({ body: Buffer.from(body), placeholder: "PH", contentType: "text/html", etag: 'W/"x"', version });
+const page = (body: string, version = "1") => ({ body: Buffer.from(body), placeholder: "PH", contentType: "text/html", hash: "x", version });
 
 describe("page store", () => {
   it("puts a nonce where each placeholder was, plain and gzipped", () => {

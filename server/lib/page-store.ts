@@ -13,8 +13,8 @@ export interface StoredPage {
   /** The same parts, each compressed once (see `gzipWithNonce`). */
   deflated: Buffer[];
   contentType: string;
-  /** A weak validator: bodies differ by their nonce, byte for byte. */
-  etag: string;
+  /** Hash of the body with the placeholder: the ETag is this and the response's nonce. */
+  hash: string;
   version: string;
   storedAt: number;
   bytes: number;
@@ -28,8 +28,14 @@ export interface PageStoreOptions {
   now?: () => number;
 }
 
-export function pageEtag(body: Buffer): string {
-  return `W/"${createHash("sha1").update(body).digest("base64url")}"`;
+/** The body's hash with every nonce left out: each render has a placeholder of its own. */
+export function pageHash(parts: Buffer[]): string {
+  const hash = createHash("sha1");
+  parts.forEach((part, i) => {
+    if (i > 0) hash.update("\0nonce\0");
+    hash.update(part);
+  });
+  return hash.digest("base64url");
 }
 
 export function splitAt(body: Buffer, placeholder: string): Buffer[] {
@@ -119,7 +125,7 @@ export function createPageStore(options: PageStoreOptions) {
       entries.set(key, entry);
       return entry;
     },
-    set(key: string, page: { body: Buffer; placeholder: string; contentType: string; etag: string; version: string }): void {
+    set(key: string, page: { body: Buffer; placeholder: string; contentType: string; hash: string; version: string }): void {
       remove(key);
       // Copied out of the response's buffer, so the entry holds only its own bytes.
       const body = Buffer.from(page.body);
@@ -132,7 +138,7 @@ export function createPageStore(options: PageStoreOptions) {
         parts,
         deflated,
         contentType: page.contentType,
-        etag: page.etag,
+        hash: page.hash,
         version: page.version,
         storedAt: now(),
         bytes: size,

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { isbot } from "isbot";
-import { type PageStore, type PageStoreOptions, type StoredPage, createPageStore, gzipWithNonce, pageEtag, splitAt, withNonce } from "../lib/page-store.ts";
+import { type PageStore, type PageStoreOptions, type StoredPage, createPageStore, gzipWithNonce, pageHash, splitAt, withNonce } from "../lib/page-store.ts";
 import type { PageVersion } from "../modules/system/page-version.ts";
 import { SESSION_COOKIE } from "./auth.ts";
 
@@ -39,10 +39,20 @@ function keyOf(request: FastifyRequest, buildId: string): string {
   return `${buildId} ${bot} ${request.host} ${url.pathname}${url.search}`;
 }
 
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const weak = (tag: string) => tag.trim().replace(/^W\//, "");
-  return ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || weak(tag) === weak(etag));
+/**
+ * The ETag names the body and the nonce in it: a browser (or a CDN) that
+ * revalidates keeps its copy, with that nonce, so a 304 must name that nonce in
+ * its Content-Security-Policy, or the header the browser updates no longer
+ * matches the page it shows. Returns the nonce of the client's copy when the
+ * copy is this body.
+ */
+function revalidatedNonce(ifNoneMatch: string | undefined, hash: string): string | null {
+  if (!ifNoneMatch) return null;
+  for (const tag of ifNoneMatch.split(",")) {
+    const found = /^\s*(?:W\/)?"([A-Za-z0-9_-]+)\.([A-Za-z0-9+/]{22}==)"\s*$/.exec(tag);
+    if (found && found[1] === hash) return found[2]!;
+  }
+  return null;
 }
 
 async function bodyOf(payload: unknown): Promise<Buffer | null> {
@@ -57,9 +67,10 @@ async function bodyOf(payload: unknown): Promise<Buffer | null> {
   return null;
 }
 
-function validators(reply: FastifyReply, etag: string): void {
+/** Weak: bodies differ, byte for byte, by their nonce. */
+function validators(reply: FastifyReply, hash: string, nonce: string): void {
   reply.header("cache-control", PUBLIC_PAGE);
-  reply.header("etag", etag);
+  reply.header("etag", `W/"${hash}.${nonce}"`);
   reply.header("vary", "Accept-Encoding");
 }
 
@@ -113,8 +124,14 @@ export function registerPageCache(app: FastifyInstance, options: PageCacheOption
     if (page) {
       request.pageCache = { kind: "hit" };
       reply.header("x-cache", "hit");
-      validators(reply, page.etag);
-      if (matches(request.headers["if-none-match"], page.etag)) return reply.code(304).send();
+      const theirs = revalidatedNonce(request.headers["if-none-match"], page.hash);
+      if (theirs) {
+        // The Content-Security-Policy header, sent after this, names their copy's nonce.
+        request.cspNonce = theirs;
+        validators(reply, page.hash, theirs);
+        return reply.code(304).send();
+      }
+      validators(reply, page.hash, request.cspNonce);
       return reply.type(page.contentType).send(sendKept(request, reply, page));
     }
     // Letters and digits only: unchanged by HTML and JSON escaping, and never in a page by chance.
@@ -143,14 +160,20 @@ export function registerPageCache(app: FastifyInstance, options: PageCacheOption
       reply.header("x-cache", "bypass");
       return withNonce(splitAt(body, state.placeholder), request.cspNonce);
     }
-    const etag = pageEtag(body);
-    store.set(state.key, { body, placeholder: state.placeholder, contentType: type, etag, version: state.version });
+    const hash = pageHash(splitAt(body, state.placeholder));
+    store.set(state.key, { body, placeholder: state.placeholder, contentType: type, hash, version: state.version });
     reply.header("x-cache", "miss");
-    validators(reply, etag);
-    if (matches(request.headers["if-none-match"], etag)) {
+    const theirs = revalidatedNonce(request.headers["if-none-match"], hash);
+    if (theirs) {
+      // The security headers went first: name their copy's nonce instead of this response's.
+      const policy = String(reply.getHeader("content-security-policy") ?? "");
+      reply.header("content-security-policy", policy.replace(`'nonce-${request.cspNonce}'`, `'nonce-${theirs}'`));
+      request.cspNonce = theirs;
+      validators(reply, hash, theirs);
       reply.code(304);
       return null;
     }
+    validators(reply, hash, request.cspNonce);
     const kept = store.get(state.key, state.version);
     return kept ? sendKept(request, reply, kept) : withNonce(splitAt(body, state.placeholder), request.cspNonce);
   });
