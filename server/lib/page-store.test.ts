@@ -1,6 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { createPageStore, deflateParts, gzipWithNonce, splitAt, withNonce } from "./page-store.ts";
+import { crc32 } from "node:zlib";
+import { compressParts, crcCombine, crcShift, createPageStore, gzipWithNonce, splitAt, withNonce } from "./page-store.ts";
 
 const page = (body: string, version = "1") => ({ body: Buffer.from(body), placeholder: "PH", contentType: "text/html", hash: "x", version });
 
@@ -15,7 +16,15 @@ describe("page store", () => {
     expect(gunzipSync(gz).toString()).toBe(html.replaceAll("PH", "An0therNonce+/=="));
     expect(gz.byteLength).toBeLessThan(html.length / 10);
     const plain = splitAt(Buffer.from("no placeholder"), "PH");
-    expect(gunzipSync(gzipWithNonce({ parts: plain, deflated: deflateParts(plain) }, "x")).toString()).toBe("no placeholder");
+    expect(gunzipSync(gzipWithNonce({ parts: plain, ...compressParts(plain) }, "x")).toString()).toBe("no placeholder");
+  });
+
+  it("combines CRC-32s as zlib does", () => {
+    const a = Buffer.from("The quick brown fox ");
+    const b = Buffer.from("jumps over the lazy dog".repeat(1000));
+    expect(crcCombine(crc32(a), crc32(b), crcShift(b.length))).toBe(crc32(Buffer.concat([a, b])));
+    expect(crcCombine(0, crc32(b), crcShift(b.length))).toBe(crc32(b));
+    expect(crcCombine(crc32(a), crc32(Buffer.alloc(0)), crcShift(0))).toBe(crc32(a));
   });
 
   it("forgets an entry of another version, or older than its time to live", () => {

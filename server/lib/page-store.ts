@@ -12,6 +12,8 @@ export interface StoredPage {
   parts: Buffer[];
   /** The same parts, each compressed once (see `gzipWithNonce`). */
   deflated: Buffer[];
+  /** Each part's CRC-32 and the operator that shifts a CRC past it: a hit never reads the body to check-sum it. */
+  crcs: { crc: number; shift: number; length: number }[];
   contentType: string;
   /** Hash of the body with the placeholder: the ETag is this and the response's nonce. */
   hash: string;
@@ -64,6 +66,39 @@ export function withNonce(parts: Buffer[], nonce: string): Buffer {
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
+// CRC-32 of a concatenation from the CRCs of its pieces, as zlib's crc32_combine:
+// crc(A + B) = (x^(8 * length of B) mod P) * crc(A) + crc(B), polynomials over GF(2).
+const POLY = 0xedb88320;
+function multiplyModP(a: number, b: number): number {
+  let m = 0x80000000;
+  let p = 0;
+  for (;;) {
+    if (a & m) {
+      p ^= b;
+      if ((a & (m - 1)) === 0) break;
+    }
+    m >>>= 1;
+    b = b & 1 ? (b >>> 1) ^ POLY : b >>> 1;
+  }
+  return p >>> 0;
+}
+const X2N: number[] = [];
+for (let n = 0, p = 0x40000000; n < 32; n++) {
+  X2N.push(p);
+  p = multiplyModP(p, p);
+}
+/** x^(8 * bytes) mod P: multiplying a CRC by it moves the CRC past that many bytes. */
+export function crcShift(bytes: number): number {
+  let p = 0x80000000;
+  for (let n = bytes, k = 3; n > 0; n = Math.floor(n / 2), k++) {
+    if (n & 1) p = multiplyModP(X2N[k & 31]!, p);
+  }
+  return p;
+}
+export function crcCombine(first: number, second: number, secondShift: number): number {
+  return (multiplyModP(secondShift, first) ^ second) >>> 0;
+}
+
 /**
  * Each part deflated on its own, ending on a byte boundary (a sync flush), the
  * last one final. A fresh nonce then goes between them as a stored deflate
@@ -74,23 +109,25 @@ export function deflateParts(parts: Buffer[]): Buffer[] {
 }
 
 /** The gzip stream of the body with `nonce` in every place the placeholder was. */
-export function gzipWithNonce(page: Pick<StoredPage, "parts" | "deflated">, nonce: string): Buffer {
+export function gzipWithNonce(page: Pick<StoredPage, "parts" | "deflated" | "crcs">, nonce: string): Buffer {
   const value = Buffer.from(nonce);
   // A stored block: not final, no compression; LEN and its ones' complement, little-endian.
   const stored = Buffer.alloc(5);
   stored.writeUInt16LE(value.length, 1);
   stored.writeUInt16LE(~value.length & 0xffff, 3);
+  const nonceCrc = crc32(value);
+  const nonceShift = crcShift(value.length);
   const pieces: Buffer[] = [GZIP_HEADER];
   let crc = 0;
   let size = 0;
-  page.parts.forEach((part, i) => {
+  page.crcs.forEach((part, i) => {
     if (i > 0) {
       pieces.push(stored, value);
-      crc = crc32(value, crc);
+      crc = crcCombine(crc, nonceCrc, nonceShift);
       size += value.length;
     }
     pieces.push(page.deflated[i]!);
-    crc = crc32(part, crc);
+    crc = crcCombine(crc, part.crc, part.shift);
     size += part.length;
   });
   const trailer = Buffer.alloc(8);
@@ -98,6 +135,11 @@ export function gzipWithNonce(page: Pick<StoredPage, "parts" | "deflated">, nonc
   trailer.writeUInt32LE(size >>> 0, 4);
   pieces.push(trailer);
   return Buffer.concat(pieces);
+}
+
+/** What a kept page needs besides its parts: computed once, when it is kept. */
+export function compressParts(parts: Buffer[]): Pick<StoredPage, "deflated" | "crcs"> {
+  return { deflated: deflateParts(parts), crcs: parts.map((part) => ({ crc: crc32(part), shift: crcShift(part.length), length: part.length })) };
 }
 
 export function createPageStore(options: PageStoreOptions) {
@@ -131,12 +173,13 @@ export function createPageStore(options: PageStoreOptions) {
       const body = Buffer.from(page.body);
       if (body.byteLength + key.length > options.maxBytes || options.maxEntries < 1) return;
       const parts = splitAt(body, page.placeholder);
-      const deflated = deflateParts(parts);
+      const { deflated, crcs } = compressParts(parts);
       const size = body.byteLength + deflated.reduce((sum, d) => sum + d.byteLength, 0) + key.length;
       if (size > options.maxBytes) return;
       const entry: StoredPage = {
         parts,
         deflated,
+        crcs,
         contentType: page.contentType,
         hash: page.hash,
         version: page.version,
