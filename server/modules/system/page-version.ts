@@ -9,35 +9,29 @@ import type { Db } from "../../db/client.ts";
  *
  * Concurrent callers share reads, but each caller waits for a read that
  * started after it asked: a change committed before the request arrived is
- * always seen. Under load that is one small query per round trip, not per page.
+ * always seen. Under load that is one small query per turn of the event loop,
+ * not per page.
  */
 export function createPageVersion(db: Db) {
-  let running: Promise<string> | undefined;
-  let queued: Promise<string> | undefined;
+  let batch: Promise<string> | undefined;
 
   const read = async (): Promise<string> => {
     const result = (await db.execute(sql`select coalesce(sum(n), 0)::text as v from page_versions`)) as unknown as { rows: { v: string }[] };
     return result.rows[0]!.v;
   };
-  const start = (): Promise<string> => {
-    const reading = read().finally(() => {
-      if (running === reading) running = undefined;
-    });
-    running = reading;
-    return reading;
-  };
 
   return {
+    /**
+     * Requests that arrive in one turn of the event loop share one read, started
+     * in that turn's check phase (after every one of them arrived); the reads of
+     * successive turns overlap on the pool rather than queue behind each other.
+     */
     current(): Promise<string> {
-      if (!running) return start();
-      // The read under way may have started before this request: wait for the next.
-      queued ??= running
-        .catch(() => undefined)
-        .then(() => {
-          queued = undefined;
-          return start();
-        });
-      return queued;
+      batch ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        batch = undefined;
+        return read();
+      });
+      return batch;
     },
   };
 }
