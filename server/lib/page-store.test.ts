@@ -12,11 +12,24 @@ describe("page store", () => {
     store.set("k", page(html));
     const kept = store.get("k", "1")!;
     expect(withNonce(kept.parts, "N0nce").toString()).toBe(html.replaceAll("PH", "N0nce"));
-    const gz = gzipWithNonce(kept, "An0therNonce+/==");
-    expect(gunzipSync(gz).toString()).toBe(html.replaceAll("PH", "An0therNonce+/=="));
+    const gz = gzipWithNonce(kept, "An0therNonce+/An0therN==");
+    expect(gunzipSync(gz).toString()).toBe(html.replaceAll("PH", "An0therNonce+/An0therN=="));
     expect(gz.byteLength).toBeLessThan(html.length / 10);
     const plain = splitAt(Buffer.from("no placeholder"), "PH");
-    expect(gunzipSync(gzipWithNonce({ parts: plain, ...compressParts(plain) }, "x")).toString()).toBe("no placeholder");
+    expect(gunzipSync(gzipWithNonce({ parts: plain, ...compressParts(plain) }, "x".repeat(24))).toString()).toBe("no placeholder");
+    expect(() => gzipWithNonce(kept, "short")).toThrow();
+  });
+
+  it("refers back across nonces only where it is safe", () => {
+    // Repeats across the placeholder compress against the text before it.
+    const html = `${"<li>the same card again</li>".repeat(300)}<script nonce="PH"></script>${"<li>the same card again</li>".repeat(300)}PH<p>end</p>`;
+    const parts = splitAt(Buffer.from(html), "PH");
+    const gz = gzipWithNonce({ parts, ...compressParts(parts) }, "0123456789abcdefghijklm=");
+    expect(gunzipSync(gz).toString()).toBe(html.replaceAll("PH", "0123456789abcdefghijklm="));
+    // A zero byte in the page: no dictionary, still right.
+    const odd = splitAt(Buffer.from(`a\0b${"x".repeat(100)}PH${"x".repeat(100)}\0`), "PH");
+    const oddGz = gzipWithNonce({ parts: odd, ...compressParts(odd) }, "0".repeat(24));
+    expect(gunzipSync(oddGz).toString()).toBe(`a\0b${"x".repeat(100)}${"0".repeat(24)}${"x".repeat(100)}\0`);
   });
 
   it("combines CRC-32s as zlib does", () => {

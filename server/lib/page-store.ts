@@ -99,18 +99,36 @@ export function crcCombine(first: number, second: number, secondShift: number): 
   return (multiplyModP(secondShift, first) ^ second) >>> 0;
 }
 
+/** The length of every nonce: 16 random bytes in base64. */
+export const NONCE_LENGTH = 24;
+
 /**
  * Each part deflated on its own, ending on a byte boundary (a sync flush), the
  * last one final. A fresh nonce then goes between them as a stored deflate
  * block, so a kept page is compressed once, not per response.
+ *
+ * Each part may refer back to the text before it (the dictionary), with
+ * NONCE_LENGTH zero bytes where a nonce will be: the distances come out right,
+ * and a page with no zero byte in it can never match those bytes, so no
+ * reference reaches into a nonce. A page that holds a zero byte goes without.
  */
 export function deflateParts(parts: Buffer[]): Buffer[] {
-  return parts.map((part, i) => deflateRawSync(part, { level: 6, finishFlush: i === parts.length - 1 ? constants.Z_FINISH : constants.Z_SYNC_FLUSH }));
+  const chained = !parts.some((part) => part.includes(0));
+  let before = Buffer.alloc(0);
+  return parts.map((part, i) => {
+    const options = { level: 9, finishFlush: i === parts.length - 1 ? constants.Z_FINISH : constants.Z_SYNC_FLUSH };
+    const deflated = chained && before.length > 0 ? deflateRawSync(part, { ...options, dictionary: before }) : deflateRawSync(part, options);
+    // The window is 32 KiB: more dictionary than that is never used.
+    if (chained) before = Buffer.concat([before, part, Buffer.alloc(NONCE_LENGTH)]).subarray(-32_768);
+    return deflated;
+  });
 }
 
 /** The gzip stream of the body with `nonce` in every place the placeholder was. */
 export function gzipWithNonce(page: Pick<StoredPage, "parts" | "deflated" | "crcs">, nonce: string): Buffer {
   const value = Buffer.from(nonce);
+  // The parts were compressed for a nonce of this length (see deflateParts).
+  if (value.length !== NONCE_LENGTH) throw new Error(`A nonce is ${NONCE_LENGTH} bytes.`);
   // A stored block: not final, no compression; LEN and its ones' complement, little-endian.
   const stored = Buffer.alloc(5);
   stored.writeUInt16LE(value.length, 1);

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { isbot } from "isbot";
-import { type PageStore, type PageStoreOptions, type StoredPage, createPageStore, gzipWithNonce, pageHash, splitAt, withNonce } from "../lib/page-store.ts";
+import { type PageStore, type PageStoreOptions, type StoredPage, createPageStore, gzipWithNonce, NONCE_LENGTH, pageHash, splitAt, withNonce } from "../lib/page-store.ts";
 import type { PageVersion } from "../modules/system/page-version.ts";
 import { SESSION_COOKIE } from "./auth.ts";
 
@@ -86,7 +86,7 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
 
 /** A kept page with the request's own nonce, compressed when the client takes it. */
 function sendKept(request: FastifyRequest, reply: FastifyReply, page: StoredPage): Buffer {
-  if (acceptsGzip(request.headers["accept-encoding"])) {
+  if (request.cspNonce.length === NONCE_LENGTH && acceptsGzip(request.headers["accept-encoding"])) {
     reply.header("content-encoding", "gzip");
     return gzipWithNonce(page, request.cspNonce);
   }
