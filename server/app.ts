@@ -32,6 +32,7 @@ import { registerAuth } from "./plugins/auth.ts";
 import { registerCompression } from "./plugins/compression.ts";
 import { registerErrorHandler } from "./plugins/errors.ts";
 import { loadRedirectRules, registerRedirects } from "./plugins/redirects.ts";
+import { registerPageCache } from "./plugins/page-cache.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { createServices } from "./services.ts";
 import { priceDisplayFor } from "./modules/trade/pricing.ts";
@@ -48,6 +49,8 @@ export interface BuildAppOptions {
   logger?: boolean;
   /** The clock of the rate limits; tests move it. */
   now?: () => number;
+  /** Bounds of the visitor page cache (ADR 0025); false turns it off. On by default with the production build. */
+  pageCache?: { maxEntries?: number; maxBytes?: number; ttlMs?: number } | false;
 }
 
 /** The build id is the hash of the server bundle: it changes exactly when the code does. */
@@ -172,6 +175,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const build = devServer ? undefined : ((await import(pathToFileURL(serverBuildPath).href)) as ServerBuild);
     // Registered in its own scope: the adapter replaces the body parsers there only.
     await app.register(async (scope) => {
+      // Visitors' pages are kept while nothing they show has changed; hot reload keeps none.
+      if (!devServer && options.pageCache !== false) {
+        registerPageCache(scope, {
+          buildId,
+          versions: services.pageVersion,
+          maxEntries: options.pageCache?.maxEntries ?? 2_000,
+          maxBytes: options.pageCache?.maxBytes ?? 64 * 1024 * 1024,
+          ttlMs: options.pageCache?.ttlMs ?? 60_000,
+          now: options.now,
+        });
+      }
       await scope.register(fastifyReactRouter, {
         devServer,
         serverBuildPath,
@@ -190,7 +204,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             categoryByPath: async (path) => findCategory(await (categoryTree ??= services.catalog.categoryTree()), path),
             config: browserConfig,
             services,
-            nonce: request.cspNonce,
+            nonce: request.renderNonce || request.cspNonce,
             buildId,
             requestId: request.id,
             prices: request.prices,

@@ -25,6 +25,7 @@ import { createTradeInvoicesService, shopDetails } from "./modules/trade/invoice
 import { bankTransfer, createTradePaymentsService } from "./modules/trade/remittances.ts";
 import { createTradeStaffService } from "./modules/trade/staff.ts";
 import { createWishlistService } from "./modules/wishlist/service.ts";
+import { createPageVersion } from "./modules/system/page-version.ts";
 
 /** One service layer, two doors: the JSON API and the storefront's loaders both call these. */
 export function createServices(db: Db, config: Config, log: MailLog) {
@@ -59,6 +60,8 @@ export function createServices(db: Db, config: Config, log: MailLog) {
     tradePayments: createTradePaymentsService(db, { providers: [bankTransfer(config.shopBank, config.shopEmail)] }),
     tradeStaff: createTradeStaffService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     content: createContentService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
+    // The one invalidation point of the visitor page cache: bumped by the database in every write a page shows.
+    pageVersion: createPageVersion(db),
   };
 }
 

@@ -5,6 +5,11 @@ declare module "fastify" {
   interface FastifyRequest {
     /** Per-request nonce for inline scripts the storefront renders. */
     cspNonce: string;
+    /**
+     * The nonce the page is rendered with: the same, unless the page cache
+     * renders with a placeholder it swaps for `cspNonce` on the way out.
+     */
+    renderNonce: string;
   }
 }
 
@@ -36,8 +41,10 @@ export function contentSecurityPolicy(nonce: string, options: SecurityHeaderOpti
 
 export function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): void {
   app.decorateRequest("cspNonce", "");
+  app.decorateRequest("renderNonce", "");
   app.addHook("onRequest", async (request) => {
     request.cspNonce = randomBytes(16).toString("base64");
+    request.renderNonce = request.cspNonce;
   });
   app.addHook("onSend", async (request, reply) => {
     reply.header("content-security-policy", contentSecurityPolicy(request.cspNonce, options));

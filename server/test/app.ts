@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { type Config, loadConfig } from "../config.ts";
-import { buildApp } from "../app.ts";
+import { type BuildAppOptions, buildApp } from "../app.ts";
 import { seedDemo } from "../db/seed/index.ts";
 import { type TestDatabase, createTestDatabase } from "./database.ts";
 
@@ -17,13 +17,19 @@ export interface TestShop {
 /** The API on a fresh, seeded test database, driven through `app.inject`. */
 export async function createTestShop(
   env: Record<string, string> = {},
-  options: { beforeReady?: (app: FastifyInstance) => void; now?: () => number } = {},
+  options: {
+    beforeReady?: (app: FastifyInstance) => void;
+    now?: () => number;
+    /** The built storefront (`node scripts/ensure-build.ts`) for tests of pages; the API alone by default. */
+    storefront?: BuildAppOptions["storefront"];
+    pageCache?: BuildAppOptions["pageCache"];
+  } = {},
 ): Promise<TestShop> {
   const database = await createTestDatabase();
   await seedDemo(database.db);
   const dataDir = mkdtempSync(path.join(tmpdir(), "tc-test-"));
   const config = loadConfig({ NODE_ENV: "test", COOKIE_SECRET: "x".repeat(32), DATA_DIR: dataDir, ...env });
-  const app = await buildApp({ config, database, storefront: { mode: "none" }, logger: false, now: options.now });
+  const app = await buildApp({ config, database, storefront: options.storefront ?? { mode: "none" }, pageCache: options.pageCache, logger: false, now: options.now });
   options.beforeReady?.(app);
   await app.ready();
   return {

@@ -1,0 +1,228 @@
+import fastifyCookie from "@fastify/cookie";
+import { gunzipSync } from "node:zlib";
+import { eq, sql } from "drizzle-orm";
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_CUSTOMER } from "../db/seed/index.ts";
+import { products } from "../modules/catalog/schema.ts";
+import { hireItems } from "../modules/hire/schema.ts";
+import { createTestShop, type TestShop } from "../test/app.ts";
+import { TestBrowser } from "../test/browser.ts";
+import { createServices } from "../services.ts";
+import { registerPageCache } from "./page-cache.ts";
+import { registerSecurityHeaders } from "./security-headers.ts";
+
+const nonceOfHeader = (res: LightMyRequestResponse) => /'nonce-([^']+)'/.exec(String(res.headers["content-security-policy"]))?.[1];
+const noncesInBody = (body: string) => [...new Set([...body.matchAll(/nonce="([^"]+)"/g)].map((m) => m[1]))];
+
+describe("the visitor page cache, on the built storefront", () => {
+  let shop: TestShop;
+  let slug: string;
+  let productId: number;
+  beforeAll(async () => {
+    shop = await createTestShop({}, { storefront: { mode: "build" } });
+    const [p] = await shop.database.db.select({ id: products.id, slug: products.slug }).from(products).orderBy(products.id).limit(1);
+    slug = p!.slug;
+    productId = p!.id;
+    await shop.database.db.update(products).set({ vatRate: 20 }).where(eq(products.id, productId));
+    // Migrating, seeding and importing the build: slow on a busy machine.
+  }, 180_000);
+  afterAll(() => shop.close());
+
+  const visit = (url: string, headers: Record<string, string> = {}) => shop.app.inject({ method: "GET", url, headers });
+  const priceOf = (res: LightMyRequestResponse) => /property="product:price:amount" content="([\d.]+)"/.exec(res.body)?.[1];
+
+  it("serves the second visitor the kept page, with a nonce of its own that the CSP header names", async () => {
+    const first = await visit("/");
+    const second = await visit("/");
+    expect(first.statusCode).toBe(200);
+    expect([first.headers["x-cache"], second.headers["x-cache"]]).toEqual(["miss", "hit"]);
+    for (const res of [first, second]) {
+      expect(res.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+      expect(res.headers["set-cookie"]).toBeUndefined();
+      expect(res.body).not.toContain("tcnonce");
+      const nonces = noncesInBody(res.body);
+      expect(nonces).toEqual([nonceOfHeader(res)]);
+    }
+    expect(nonceOfHeader(first)).not.toBe(nonceOfHeader(second));
+    // The ETag names the body and its nonce (a 304 must keep the copy's nonce).
+    const bodyTag = (res: LightMyRequestResponse) => String(res.headers.etag).replace(/\.[^.]*"$/, "");
+    expect(bodyTag(second)).toBe(bodyTag(first));
+    expect(first.headers.etag).toBe(`W/"${bodyTag(first).slice(3)}.${nonceOfHeader(first)}"`);
+    expect(second.body.replaceAll(nonceOfHeader(second)!, "N")).toBe(first.body.replaceAll(nonceOfHeader(first)!, "N"));
+  });
+
+  it("sends a kept page gzipped to a browser that takes it, its nonce spliced into the compressed stream", async () => {
+    await visit("/hire");
+    const zipped = await visit("/hire", { "accept-encoding": "gzip, deflate, br" });
+    expect(zipped.headers["x-cache"]).toBe("hit");
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(zipped.headers.vary).toBe("Accept-Encoding");
+    const html = gunzipSync(zipped.rawPayload).toString();
+    expect(noncesInBody(html)).toEqual([nonceOfHeader(zipped)]);
+    expect(zipped.rawPayload.byteLength).toBeLessThan(html.length / 3);
+    expect((await visit("/hire", { "accept-encoding": "gzip;q=0, identity" })).headers["content-encoding"]).toBeUndefined();
+  });
+
+  it("keys by path and sorted query, and keeps a client navigation's data request too", async () => {
+    expect((await visit("/products?sort=name&page=2")).headers["x-cache"]).toBe("miss");
+    expect((await visit("/products?page=2&sort=name")).headers["x-cache"]).toBe("hit");
+    const data = await visit(`/product/${slug}.data`);
+    expect(data.statusCode).toBe(200);
+    expect(data.headers["x-cache"]).toBe("miss");
+    expect((await visit(`/product/${slug}.data`)).headers["x-cache"]).toBe("hit");
+  });
+
+  it("answers 304 to If-None-Match, kept or not, naming the nonce of the copy the browser keeps", async () => {
+    const page = await visit("/category");
+    const again = await visit("/category", { "if-none-match": String(page.headers.etag) });
+    expect(again.headers["x-cache"]).toBe("hit");
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe("");
+    expect(again.headers.etag).toBe(page.headers.etag);
+    expect(nonceOfHeader(again)).toBe(nonceOfHeader(page));
+    // Rendered anew after a change, and the same body: still 304, still their nonce.
+    await shop.database.db.execute(sql`update categories set name = name`);
+    const rendered = await visit("/category", { "if-none-match": `W/"stale.${"A".repeat(22)}==", ${String(page.headers.etag)}` });
+    expect(rendered.headers["x-cache"]).toBe("miss");
+    expect(rendered.statusCode).toBe(304);
+    expect(nonceOfHeader(rendered)).toBe(nonceOfHeader(page));
+    // A validator of another body, or a nonce of the wrong shape, gets the page.
+    expect((await visit("/category", { "if-none-match": `W/"other.${nonceOfHeader(page)}"` })).statusCode).toBe(200);
+    expect((await visit("/category", { "if-none-match": String(page.headers.etag).replace(/\.[^"]*"/, '.x"') })).statusCode).toBe(200);
+  });
+
+  it("shows a price changed through the products service on the very next request", async () => {
+    const before = await visit(`/product/${slug}`);
+    expect((await visit(`/product/${slug}`)).headers["x-cache"]).toBe("hit");
+    expect(await services().products.update(productId, { pricePence: 12_345 })).toBe(true);
+    const after = await visit(`/product/${slug}`);
+    expect(after.headers["x-cache"]).toBe("miss");
+    expect(priceOf(after)).toBe("148.14");
+    expect(priceOf(after)).not.toBe(priceOf(before));
+    expect((await visit(`/product/${slug}.data`)).body).toContain("148.14");
+  });
+
+  it("shows a price changed straight in the database (another process, psql) on the very next request", async () => {
+    await visit(`/product/${slug}`);
+    expect((await visit(`/product/${slug}`)).headers["x-cache"]).toBe("hit");
+    await shop.database.db.execute(sql`update products set price_pence = 20000, vat_rate = 20 where id = ${productId}`);
+    const after = await visit(`/product/${slug}`);
+    expect(after.headers["x-cache"]).toBe("miss");
+    expect(priceOf(after)).toBe("240.00");
+  });
+
+  it("shows the stock an order took on the very next request", async () => {
+    await services().products.update(productId, { stock: 1 });
+    expect((await visit(`/product/${slug}`)).body).toMatch(/only (<!-- -->)?1(<!-- -->)? left/);
+    expect((await visit(`/product/${slug}`)).headers["x-cache"]).toBe("hit");
+    const buyer = new TestBrowser(shop.app, "198.51.100.7");
+    await buyer.csrf();
+    expect((await buyer.post("/api/basket", { product_id: productId, quantity: 1 })).statusCode).toBeLessThan(300);
+    const placed = await buyer.post("/api/checkout", {
+      email: "buyer@example.co.uk",
+      phone: "0113 496 0000",
+      delivery_method: "collect",
+      delivery_address: { line_1: "1 High Street", town: "Leeds", postcode: "LS1 1AB" },
+      payment_method: "pay_on_collection",
+    });
+    expect(placed.statusCode).toBeLessThan(300);
+    const after = await visit(`/product/${slug}`);
+    expect(after.headers["x-cache"]).toBe("miss");
+    expect(after.body).toContain("Out of stock");
+  });
+
+  it("keeps a hire item's page until its hire catalogue changes", async () => {
+    const [item] = await shop.database.db.select({ id: hireItems.id, slug: hireItems.slug }).from(hireItems).limit(1);
+    await visit(`/hire/${item!.slug}`);
+    expect((await visit(`/hire/${item!.slug}`)).headers["x-cache"]).toBe("hit");
+    await shop.database.db.update(hireItems).set({ name: "Renamed for the page cache test" }).where(eq(hireItems.id, item!.id));
+    const after = await visit(`/hire/${item!.slug}`);
+    expect(after.headers["x-cache"]).toBe("miss");
+    expect(after.body).toContain("Renamed for the page cache test");
+  });
+
+  it("never keeps a signed-in page, nor serves one a visitor's", async () => {
+    await visit("/");
+    const member = new TestBrowser(shop.app, "198.51.100.8");
+    await member.csrf();
+    expect((await member.post("/api/auth/login", { email: DEMO_CUSTOMER.email, password: DEMO_CUSTOMER.password })).statusCode).toBe(200);
+    const page = await member.get("/");
+    expect(page.headers["x-cache"]).toBe("bypass");
+    expect(page.headers["cache-control"]).toBe("private, no-store");
+    expect(page.headers.etag).toBeUndefined();
+    expect(page.body).toContain(DEMO_CUSTOMER.firstname);
+    expect((await visit("/")).body).not.toContain(DEMO_CUSTOMER.email);
+  });
+
+  it("never keeps a page drawn from the visitor's cookies (compare) or a page that is not a 200", async () => {
+    const compare = await visit("/compare", { cookie: `compare=${productId}` });
+    expect(compare.headers["x-cache"]).toBe("bypass");
+    expect(compare.headers["cache-control"]).toBe("private, no-store");
+    expect((await visit("/compare.data", { cookie: `compare=${productId}` })).headers["x-cache"]).toBe("bypass");
+    const missing = await visit("/no-such-page");
+    expect(missing.statusCode).toBe(404);
+    expect((await visit("/no-such-page")).headers["x-cache"]).toBe("bypass");
+    expect(noncesInBody(missing.body)).toEqual([nonceOfHeader(missing)]);
+  });
+
+  it("leaves the API and static files alone", async () => {
+    const api = await visit(`/api/products/${slug}`);
+    expect(api.headers["x-cache"]).toBeUndefined();
+    expect((await visit("/favicon.svg")).headers["x-cache"]).toBeUndefined();
+  });
+
+  // The service layer the app's routes use, on the same database.
+  const services = () => createServices(shop.database.db, shop.config, { info() {}, warn() {}, error() {} });
+});
+
+describe("the page cache's rules, on a stand-in page", () => {
+  let app: FastifyInstance;
+  let version = 1;
+  beforeAll(async () => {
+    app = Fastify();
+    await app.register(fastifyCookie);
+    registerSecurityHeaders(app, { isProduction: false, isDevServer: false, connectOrigins: [] });
+    await app.register(async (scope) => {
+      registerPageCache(scope, { buildId: "test", versions: { current: async () => String(version) }, maxEntries: 10, maxBytes: 1 << 20, ttlMs: 60_000 });
+      scope.all("*", async (request, reply) => {
+        const url = new URL(request.url, "http://x");
+        if (url.searchParams.has("cookie")) reply.header("set-cookie", "tc_guest=abc; Path=/");
+        reply.type("text/html; charset=utf-8");
+        return `<p>${url.pathname}</p><script nonce="${request.renderNonce}"></script>`;
+      });
+    });
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: "GET", url, headers });
+
+  it("does not keep a response that sets a cookie", async () => {
+    expect((await get("/a?cookie=1")).headers["x-cache"]).toBe("bypass");
+    const again = await get("/a?cookie=1");
+    expect(again.headers["x-cache"]).toBe("bypass");
+    expect(noncesInBody(again.body)).toEqual([nonceOfHeader(again)]);
+  });
+
+  it("renders anew once the version moves", async () => {
+    await get("/b");
+    expect((await get("/b")).headers["x-cache"]).toBe("hit");
+    version++;
+    expect((await get("/b")).headers["x-cache"]).toBe("miss");
+  });
+
+  it("passes by anyone with a session cookie or a bearer token, and every write", async () => {
+    await get("/c");
+    expect((await get("/c", { cookie: "tc_session=x" })).headers["x-cache"]).toBe("bypass");
+    expect((await get("/c", { authorization: "Bearer x" })).headers["x-cache"]).toBe("bypass");
+    expect((await app.inject({ method: "POST", url: "/c" })).headers["x-cache"]).toBe("bypass");
+  });
+
+  it("answers HEAD from a kept page", async () => {
+    await get("/d");
+    const head = await app.inject({ method: "HEAD", url: "/d" });
+    expect(head.headers["x-cache"]).toBe("hit");
+    expect(head.body).toBe("");
+  });
+});
