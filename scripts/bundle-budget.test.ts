@@ -1,20 +1,15 @@
 // Issue 8's bundle budget: the first-load JavaScript of every page type is at
-// most 150 KB gzipped, measured on the production build. `npm test` runs the
-// unit tests before the browser tests build the storefront, so this file first
-// builds it when build/ is missing or older than its sources (scripts/ensure-build.ts,
-// as `npm start` does): the figures are always those of the code under test.
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+// most 150 KB gzipped, measured on the production build, which Vitest's global
+// setup brings up to date first (scripts/vitest-build.ts): the figures are
+// always those of the code under test.
 import { beforeAll, describe, expect, it } from "vitest";
 import { FIRST_LOAD_BUDGET_BYTES, type PageWeight, firstLoadWeights } from "./bundle-budget.ts";
 
 let weights: PageWeight[];
 
 beforeAll(() => {
-  const built = spawnSync(process.execPath, [fileURLToPath(new URL("ensure-build.ts", import.meta.url))], { encoding: "utf8" });
-  if (built.status !== 0) throw new Error(`The storefront did not build:\n${built.stdout}\n${built.stderr}`);
   weights = firstLoadWeights();
-}, 180_000);
+});
 
 describe("first-load JavaScript", () => {
   it("is measured for every page type, with the shared entry and root in each", () => {

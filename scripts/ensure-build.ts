@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const output = path.join(root, "build/server/index.js");
-const inputs = ["app", "public", "vite.config.ts", "react-router.config.ts", "package-lock.json"];
+const inputs = ["app", "public", "vite.config.ts", "scripts/lib/precompress.ts", "react-router.config.ts", "package-lock.json"];
 
 function newest(p: string): number {
   if (!existsSync(p)) return 0;
