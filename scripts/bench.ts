@@ -368,7 +368,10 @@ if (pass !== "pglite") {
 if (pass !== "pg") {
   // The embedded default: no DATABASE_URL, a data folder of its own, kept between runs.
   const dataDir = path.join(root, "data", "bench-pglite");
-  console.log(`\nSecond pass: PGlite in ${path.relative(root, dataDir)}, ${pgliteProductCount} generated products (--pglite-products; PGlite seeds too slowly for 100,000).`);
+  console.log(
+    `\n${pass === "both" ? "Second pass: " : ""}PGlite in ${path.relative(root, dataDir)}, ${pgliteProductCount} generated products ` +
+      `(--pglite-products, default 10,000: PGlite seeds 100,000 far too slowly).`,
+  );
   const setup = await prepareDatabase(await openPglite(dataDir), pgliteProductCount);
   pgliteResult = await runPass("pglite", pgliteProductCount, setup, { DATABASE_URL: "", DATA_DIR: dataDir });
 }
