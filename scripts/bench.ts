@@ -1,35 +1,43 @@
 // `npm run bench`: the production server on PostgreSQL with the demo shop plus
-// 100,000 generated products, each hot path driven by autocannon from this
-// process (the server runs in its own), reported as requests/s, p50, p95 and
-// p99, and as a ratio to two ceilings measured in the same run: a trivial JSON
-// route and a small static file. Results go to bench/results.json.
+// 100,000 generated products, then (second pass) on the embedded PGlite
+// default with 10,000 (it seeds slowly), each hot path driven by autocannon from this process (the server
+// runs in its own), reported as requests/s, p50, p95 and p99, and as a ratio to
+// two ceilings measured in the same pass: a trivial JSON route and a small
+// static file. Results go to bench/results.json. The targets are PostgreSQL's;
+// the PGlite pass shows them for information.
 //
-//   npm run bench -- [--products 100000] [--duration 10] [--connections 50] [--only NAME[,NAME…]]
+//   npm run bench -- [--pass pg|pglite|both] [--products 100000] [--pglite-products 10000]
+//                    [--duration 10] [--connections 50] [--only NAME[,NAME…]]
 //   e.g. --only ceiling,cached: the two ceilings and the cached visitor pages
 //
 // BENCH_DATABASE_URL names a PostgreSQL server (default: the local one); the
 // bench database `tradecounter_bench` (or BENCH_DATABASE) is created there and
-// kept between runs, so only the first run pays for the seed.
-import { spawn, type ChildProcess } from "node:child_process";
+// kept between runs, so only the first run pays for the seed. The PGlite pass
+// keeps its database in data/bench-pglite the same way.
+import type { ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
-import { openPostgres } from "../server/db/client.ts";
+import { openPglite, openPostgres, type Database } from "../server/db/client.ts";
 import { isEmpty, seedDemo } from "../server/db/seed/index.ts";
 import { seedScale } from "../server/db/seed/scale.ts";
 import { BenchClient, percentile, type Sample } from "./bench/client.ts";
 import { explainCatalogue } from "./bench/explain.ts";
 import { freePort } from "./lib/free-port.ts";
+import { projectRoot as root, startShopServer } from "./lib/shop-server.ts";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const arg = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
   return at === -1 ? fallback : (process.argv[at + 1] ?? fallback);
 };
 const productCount = Number(arg("products", "100000"));
+// PGlite seeds slowly (10,000 generated products took about 2 minutes on a
+// busy 2-core machine, so 100,000 would take some 20): its pass has a count of its own.
+const pgliteProductCount = Number(arg("pglite-products", "10000"));
+const pass = arg("pass", "both");
+if (!["pg", "pglite", "both"].includes(pass)) throw new Error("--pass: pg, pglite or both.");
 const duration = Number(arg("duration", "10"));
 const connections = Number(arg("connections", "50"));
 // Paths whose names contain any of these (comma-separated); all when empty.
@@ -41,14 +49,28 @@ const benchDb = process.env.BENCH_DATABASE || "tradecounter_bench";
 if (!/^[a-z_][a-z0-9_]*$/.test(benchDb)) throw new Error("BENCH_DATABASE: lower-case letters, digits and underscores only.");
 const databaseUrl = adminUrl.replace(/\/[^/?]*(\?|$)/, `/${benchDb}$1`);
 
-/** The bench database, seeded once: demo shop plus the generated products. */
-async function prepareDatabase(): Promise<{ productSlug: string; productId: number; orderProductIds: number[]; categoryPath: string; hireSlug: string }> {
+interface Setup {
+  productSlug: string;
+  productId: number;
+  orderProductIds: number[];
+  categoryPath: string;
+  hireSlug: string;
+}
+
+/** The PostgreSQL bench database, created once and kept. */
+async function openBenchPostgres(): Promise<Database> {
   const admin = await openPostgres(adminUrl, { max: 1 });
   const exists = (await admin.db.execute(sql`select 1 from pg_database where datname = ${benchDb}`)) as unknown as { rows: unknown[] };
   if (exists.rows.length === 0) await admin.db.execute(sql.raw(`create database ${benchDb}`));
   await admin.close();
+  return openPostgres(databaseUrl, { max: 2 });
+}
 
-  const database = await openPostgres(databaseUrl, { max: 2 });
+/**
+ * A bench database, seeded once: demo shop plus the generated products. It is
+ * closed before the server starts (PGlite allows one process per directory).
+ */
+async function prepareDatabase(database: Database, products: number): Promise<Setup> {
   try {
     await database.migrate();
     if (await isEmpty(database.db)) {
@@ -56,10 +78,14 @@ async function prepareDatabase(): Promise<{ productSlug: string; productId: numb
       await seedDemo(database.db);
     }
     const generated = (await database.db.execute(sql`select count(*)::int as n from products where sku like 'GEN-%'`)) as unknown as { rows: { n: number }[] };
-    const missing = productCount - generated.rows[0]!.n;
+    const missing = products - generated.rows[0]!.n;
     if (missing > 0) {
       console.log(`Generating ${missing} products…`);
+      const started = Date.now();
       await seedScale(database.db, missing);
+      console.log(`  generated in ${Math.round((Date.now() - started) / 1000)} s`);
+    } else if (missing < 0) {
+      console.log(`(The database holds ${-missing} more generated products than asked for: ${products - missing} in all.)`);
     }
     // The products the basket and order paths buy, one per ordering client (so
     // orders do not queue on one product's row): enough stock for any run.
@@ -78,33 +104,14 @@ async function prepareDatabase(): Promise<{ productSlug: string; productId: numb
   }
 }
 
-
-async function startServer(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["server/main.ts"], {
-    cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: databaseUrl,
-      COOKIE_SECRET: randomBytes(32).toString("hex"),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: "warn",
-      DATA_DIR: path.join(root, "data", "bench"),
-    },
-  });
-  for (let i = 0; i < 120; i++) {
-    if (child.exitCode !== null) throw new Error("The server stopped while starting.");
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("The server did not start within a minute.");
+/** Stops the server and waits until it has gone (its port and, on PGlite, its lock are free). */
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  await gone;
+  clearTimeout(timer);
 }
 
 interface Row {
@@ -219,10 +226,11 @@ async function placeOrders(base: string, productIds: number[]): Promise<Row> {
 
 const fmt = (n: number) => n.toFixed(1).padStart(7);
 
-function report(rows: Row[]): void {
+function report(title: string, rows: Row[]): void {
+  console.log(`\n${title}`);
   const json = rows.find((r) => r.name.startsWith("JSON ceiling"));
   const file = rows.find((r) => r.name.startsWith("Static ceiling"));
-  console.log(`\n${"path".padEnd(52)} ${"req/s".padStart(7)} ${"p50".padStart(7)} ${"p95".padStart(7)} ${"p99".padStart(7)} ${"ceil%".padStart(6)} err  target`);
+  console.log(`${"path".padEnd(52)} ${"req/s".padStart(7)} ${"p50".padStart(7)} ${"p95".padStart(7)} ${"p99".padStart(7)} ${"ceil%".padStart(6)} err  target`);
   for (const row of rows) {
     const ceiling = row.group === "page" ? file : json;
     const ratio = ceiling && row.group !== "ceiling" ? `${Math.round((row.rps / ceiling.rps) * 100)}%` : "";
@@ -235,27 +243,10 @@ function report(rows: Row[]): void {
     }
     console.log(`${row.name.padEnd(52)} ${String(row.rps).padStart(7)} ${fmt(row.p50)} ${fmt(row.p95)} ${fmt(row.p99)} ${ratio.padStart(6)} ${String(row.errors).padStart(3)}  ${verdict}`);
   }
-  console.log("\nTimes in ms. ceil% is requests/s as a share of the JSON ceiling (of the static file for pages).");
-  console.log("Cached visitor pages: target at least 50% of the static-file ceiling's requests/s.");
 }
 
-const setup = await prepareDatabase();
-const plans = await explainCatalogue(databaseUrl, setup.categoryPath);
-console.log("\nQuery plans of the catalogue reads (EXPLAIN of every query each path runs):");
-for (const plan of plans) {
-  const products = plan.seqScans.includes("products");
-  const others = plan.seqScans.filter((t) => t !== "products");
-  console.log(
-    `  ${plan.path.padEnd(48)} ${String(plan.queries).padStart(2)} queries  ${products ? "SEQ SCAN OF PRODUCTS" : "no seq scan of products"}${others.length ? ` (seq scans of small tables: ${others.join(", ")})` : ""}`,
-  );
-}
-// BENCH_PORT pins the server's port (machines that allow only some); any free one otherwise.
-const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
-const base = `http://127.0.0.1:${port}`;
-console.log(`Starting the production server on ${base} (PostgreSQL, ${productCount} generated products)…`);
-const server = await startServer(port);
-
-try {
+/** Every wanted path against the server at `base`, one after another. */
+async function runPaths(base: string, setup: Setup): Promise<Row[]> {
   // Visitors with a basket holding a line, and one signed-in customer.
   const visitors = await Promise.all(
     Array.from({ length: connections }, async () => {
@@ -332,13 +323,79 @@ try {
     console.log(`${row.rps} orders/s, p99 ${row.p99.toFixed(1)} ms${row.errors ? `, ${row.errors} errors` : ""}`);
     rows.push(row);
   }
-  report(rows);
-  mkdirSync(path.join(root, "bench"), { recursive: true });
-  writeFileSync(
-    path.join(root, "bench", "results.json"),
-    `${JSON.stringify({ at: new Date().toISOString(), database: "postgres", products: productCount, duration, connections, rows, plans }, null, 2)}\n`,
-  );
-  console.log("Written to bench/results.json");
-} finally {
-  server.kill("SIGTERM");
+  return rows;
 }
+
+interface PassResult {
+  database: "postgres" | "pglite";
+  products: number;
+  rows: Row[];
+}
+
+/** One pass: the production server on the prepared database, every wanted path, then stopped. */
+async function runPass(database: PassResult["database"], products: number, setup: Setup, env: Record<string, string>): Promise<PassResult> {
+  // BENCH_PORT pins the server's port (machines that allow only some); any free one otherwise.
+  const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const label = database === "postgres" ? "PostgreSQL" : "PGlite";
+  console.log(`\nStarting the production server on ${base} (${label}, ${products} generated products)…`);
+  const server = await startShopServer(port, { NODE_ENV: "production", COOKIE_SECRET: randomBytes(32).toString("hex"), ...env });
+  try {
+    return { database, products, rows: await runPaths(base, setup) };
+  } finally {
+    await stopServer(server);
+  }
+}
+
+let pgResult: (PassResult & { plans: Awaited<ReturnType<typeof explainCatalogue>> }) | undefined;
+let pgliteResult: PassResult | undefined;
+
+if (pass !== "pglite") {
+  const setup = await prepareDatabase(await openBenchPostgres(), productCount);
+  const plans = await explainCatalogue(databaseUrl, setup.categoryPath);
+  console.log("\nQuery plans of the catalogue reads (EXPLAIN of every query each path runs):");
+  for (const plan of plans) {
+    const products = plan.seqScans.includes("products");
+    const others = plan.seqScans.filter((t) => t !== "products");
+    console.log(
+      `  ${plan.path.padEnd(48)} ${String(plan.queries).padStart(2)} queries  ${products ? "SEQ SCAN OF PRODUCTS" : "no seq scan of products"}${others.length ? ` (seq scans of small tables: ${others.join(", ")})` : ""}`,
+    );
+  }
+  const result = await runPass("postgres", productCount, setup, { DATABASE_URL: databaseUrl, DATA_DIR: path.join(root, "data", "bench") });
+  pgResult = { ...result, plans };
+}
+
+if (pass !== "pg") {
+  // The embedded default: no DATABASE_URL, a data folder of its own, kept between runs.
+  const dataDir = path.join(root, "data", "bench-pglite");
+  console.log(
+    `\n${pass === "both" ? "Second pass: " : ""}PGlite in ${path.relative(root, dataDir)}, ${pgliteProductCount} generated products ` +
+      `(--pglite-products, default 10,000: PGlite seeds 100,000 far too slowly).`,
+  );
+  const setup = await prepareDatabase(await openPglite(dataDir), pgliteProductCount);
+  pgliteResult = await runPass("pglite", pgliteProductCount, setup, { DATABASE_URL: "", DATA_DIR: dataDir });
+}
+
+if (pgResult) report(`PostgreSQL (${pgResult.products} generated products): the targets apply here`, pgResult.rows);
+if (pgliteResult) {
+  report(`PGlite (${pgliteResult.products} generated products): ceilings of its own; the targets are PostgreSQL's, shown for information`, pgliteResult.rows);
+}
+console.log("\nTimes in ms. ceil% is requests/s as a share of the pass's own JSON ceiling (of its static file for pages).");
+console.log("Cached visitor pages: target at least 50% of the static-file ceiling's requests/s.");
+mkdirSync(path.join(root, "bench"), { recursive: true });
+// The PostgreSQL pass keeps the shape it always had, at the top level; the PGlite pass is under `pglite`.
+writeFileSync(
+  path.join(root, "bench", "results.json"),
+  `${JSON.stringify(
+    {
+      at: new Date().toISOString(),
+      duration,
+      connections,
+      ...(pgResult ? { database: "postgres", products: pgResult.products, rows: pgResult.rows, plans: pgResult.plans } : {}),
+      ...(pgliteResult ? { pglite: { database: "pglite", products: pgliteResult.products, rows: pgliteResult.rows } } : {}),
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log("Written to bench/results.json");
