@@ -6,8 +6,8 @@ import { STATUS_LABELS } from "../orders/service.ts";
 import type { TradeAccountJson } from "./contract.ts";
 import { type InvoiceStatus, tradeInvoices } from "./invoice-schema.ts";
 import { INVOICE_READERS } from "./invoices.ts";
-import { type TradeRole, tradeAccounts, tradeMembers } from "./schema.ts";
-import { toTradeAccountJson } from "./service.ts";
+import type { TradeRole } from "./schema.ts";
+import { membershipOf, toTradeAccountJson } from "./service.ts";
 
 /** Owners, admins and accounts users see the company's orders; a buyer sees their own (issue 7). */
 export const COMPANY_ORDER_READERS: readonly TradeRole[] = ["owner", "admin", "accounts"];
@@ -83,15 +83,6 @@ function emptyMonths(): { month: string; total: number }[] {
  * invoices by (trade_account_id, status, due_date).
  */
 export function createTradeDashboardService(db: Db) {
-  async function membership(userId: number) {
-    const [row] = await db
-      .select({ account: tradeAccounts, member: tradeMembers })
-      .from(tradeMembers)
-      .innerJoin(tradeAccounts, eq(tradeAccounts.id, tradeMembers.tradeAccountId))
-      .where(eq(tradeMembers.userId, userId))
-      .limit(1);
-    return row ?? null;
-  }
 
   async function overduePence(accountId: number): Promise<number> {
     // Unpaid only: a remittance sent (payment pending) no longer counts as overdue (ADR 0021).
@@ -189,7 +180,7 @@ export function createTradeDashboardService(db: Db) {
   return {
     /** The signed-in member's dashboard, or null when they belong to no trade account. */
     async dashboardOf(userId: number): Promise<TradeDashboardJson | null> {
-      const row = await membership(userId);
+      const row = await membershipOf(db, userId);
       if (!row) return null;
       const { account, member } = row;
       const own = !COMPANY_ORDER_READERS.includes(member.role);

@@ -54,19 +54,20 @@ export function checkTerms(terms: TradeTerms): void {
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
+/** A user's trade account and their membership of it, or null when they have none. */
+export async function membershipOf(dbOrTx: Db, userId: number) {
+  const [row] = await dbOrTx
+    .select({ account: tradeAccounts, member: tradeMembers })
+    .from(tradeMembers)
+    .innerJoin(tradeAccounts, eq(tradeAccounts.id, tradeMembers.tradeAccountId))
+    .where(eq(tradeMembers.userId, userId))
+    .limit(1);
+  return row ?? null;
+}
+
 /** Trade accounts: applications, staff decisions and the member's view of their account. */
 export function createTradeService(db: Db, options: { mail: Outbox; appName: string; publicUrl: string; shopEmail: string }) {
   const layout = { appName: options.appName, publicUrl: options.publicUrl };
-
-  async function membershipOf(dbOrTx: Db, userId: number) {
-    const [row] = await dbOrTx
-      .select({ account: tradeAccounts, member: tradeMembers })
-      .from(tradeMembers)
-      .innerJoin(tradeAccounts, eq(tradeAccounts.id, tradeMembers.tradeAccountId))
-      .where(eq(tradeMembers.userId, userId))
-      .limit(1);
-    return row ?? null;
-  }
 
   return {
     /**
