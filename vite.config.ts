@@ -26,7 +26,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|cookie|set-cookie-parser|turbo-stream)[\\/]/, priority: 20 },
-            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/]/, minShareCount: 12, priority: 10 },
+            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/]/, minShareCount: 2, priority: 10 },
           ],
         },
       },

@@ -2,8 +2,10 @@
 // most 150 KB gzipped, measured on the production build, which Vitest's global
 // setup brings up to date first (scripts/vitest-build.ts): the figures are
 // always those of the code under test.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FIRST_LOAD_BUDGET_BYTES, type PageWeight, firstLoadWeights } from "./bundle-budget.ts";
+import { FIRST_LOAD_BUDGET_BYTES, type PageWeight, clientDir, firstLoadWeights } from "./bundle-budget.ts";
 
 let weights: PageWeight[];
 
@@ -23,5 +25,15 @@ describe("first-load JavaScript", () => {
   it(`is at most ${FIRST_LOAD_BUDGET_BYTES / 1000} KB gzipped on every page type`, () => {
     const over = weights.filter((w) => w.gzipBytes > FIRST_LOAD_BUDGET_BYTES).map((w) => `${w.url} (${w.route}): ${(w.gzipBytes / 1000).toFixed(1)} KB`);
     expect(over, "pages over the budget; `node scripts/bundle-budget.ts` lists every page").toEqual([]);
+  });
+});
+
+describe("first-load work", () => {
+  // A browser's first currency formatter loads ICU's currency data: 50–120 ms of
+  // main thread on this machine, on every page's first load. Prices are written
+  // by app/lib/money.ts instead; this keeps Intl.NumberFormat out of every page.
+  it("builds no Intl number formatter on any page", () => {
+    const offenders = [...new Set(weights.flatMap((w) => w.files))].filter((f) => readFileSync(path.join(clientDir, f), "utf8").includes("Intl.NumberFormat"));
+    expect(offenders).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ export function SiteFooter({ data }: { data: RootData | undefined }) {
   const appName = data?.config.appName ?? "Tradecounter";
   const email = data?.config.shopEmail;
   return (
-    <footer className="mt-12 bg-stone-900 text-stone-200">
+    <footer className="render-when-near mt-12 bg-stone-900 text-stone-200 [contain-intrinsic-size:auto_36rem]">
       <div className="container-page grid grid-cols-2 gap-8 py-10 lg:grid-cols-4">
         <div className="col-span-2 lg:col-span-1">
           <p className="text-lg font-bold text-white">{appName}</p>

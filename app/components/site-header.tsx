@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { memo, useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import type { RootData } from "../root.tsx";
 import { AccountMenu, accountLinks } from "./account-menu.tsx";
@@ -40,21 +40,17 @@ function SearchBox({ id, placeholder }: { id: string; placeholder: string }) {
   );
 }
 
+type HeaderCategory = RootData["categories"][number];
+type HeaderUser = RootData["user"];
+
 export function SiteHeader({ data }: { data: RootData | undefined }) {
   const appName = data?.config.appName ?? "Tradecounter";
-  const categories = data?.categories ?? [];
-  const menu = useRef<HTMLDetailsElement>(null);
-  const location = useLocation();
-  // Filled in the browser from GET /api/hire-basket: the server's HTML shows 0.
-  const hireCount = useHireBasket(Boolean(data?.config.hireBasketEnabled), data ? (data.user?.id ?? null) : undefined).cart?.itemCount ?? 0;
-  // Likewise from GET /api/basket, fetched again on sign-in and sign-out; the mini-basket lists it.
-  const basket = useBasket(Boolean(data?.config.basketEnabled), data ? (data.user?.id ?? null) : undefined);
+  const categories = data?.categories ?? NO_CATEGORIES;
+  const user = data?.user ?? null;
 
-  // The mobile menu closes after a navigation and on Escape.
-  useEffect(() => {
-    if (menu.current) menu.current.open = false;
-  }, [location.key]);
-
+  // The header holds some fifty links. What changes after the page loads (the
+  // basket counts, the location) lives in the small parts below, so a basket
+  // arriving re-renders a count, not every link.
   return (
     <header className="bg-brand-800 text-white">
       <div className="container-page flex items-center gap-3 py-3 sm:gap-6">
@@ -66,8 +62,8 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
         </div>
         <nav aria-label="Your shop" className="ml-auto flex items-center gap-1 sm:gap-2">
           <CompareLink />
-          {data?.user ? (
-            <AccountMenu firstname={data.user.firstname || data.user.name} />
+          {user ? (
+            <AccountMenu firstname={user.firstname || user.name} />
           ) : (
             <Link to="/auth/login" className="inline-flex min-h-11 min-w-11 items-center justify-center gap-1 rounded-md px-2 hover:bg-white/10">
               <UserIcon />
@@ -75,8 +71,7 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
               <span className="sr-only lg:hidden">Sign in</span>
             </Link>
           )}
-          {data?.config.hireBasketEnabled ? <CountButton to="/hire-basket" label="Hire basket" count={hireCount} icon={<HireIcon />} /> : null}
-          {data?.config.basketEnabled ? <MiniBasket cart={basket.cart} error={basket.error} /> : null}
+          {data ? <HeaderBaskets data={data} /> : null}
         </nav>
       </div>
       <div className="container-page pb-3 md:hidden">
@@ -85,87 +80,118 @@ export function SiteHeader({ data }: { data: RootData | undefined }) {
       {data?.priceDisplay.trade ? <TradeBar display={data.priceDisplay} /> : null}
       <div className="border-t border-white/10 bg-brand-900">
         <div className="container-page">
-          {/* Mobile: a native disclosure works by touch, keyboard and without scripts. */}
-          <details
-            ref={menu}
-            className="group md:hidden"
-            onKeyDown={(e) => {
-              if (e.key === "Escape" && menu.current?.open) {
-                menu.current.open = false;
-                menu.current.querySelector("summary")?.focus();
-              }
-            }}
-          >
-            <summary className="flex min-h-11 cursor-pointer list-none items-center gap-2 font-semibold">
-              <MenuIcon /> Menu
-              <ChevronDownIcon className="size-5 group-open:rotate-180" />
-            </summary>
-            <nav aria-label="Main" className="pb-4">
-              <ul className="grid gap-1">
-                {sectionLinks.map((l) => (
-                  <li key={l.to}>
-                    <Link to={l.to} className="block rounded px-2 py-2.5 font-semibold hover:bg-white/10">
-                      {l.label}
-                    </Link>
-                  </li>
-                ))}
-                <li className="mt-2 border-t border-white/10 px-2 pt-3 text-sm uppercase tracking-wide text-white/70">Shop by category</li>
-                {categories.map((c) => (
-                  <li key={c.path}>
-                    <Link to={`/category/${c.path}`} className="block rounded px-2 py-2.5 hover:bg-white/10">
-                      {c.name}
-                    </Link>
-                  </li>
-                ))}
-                <li>
-                  <Link to="/category" className="block rounded px-2 py-2.5 underline hover:bg-white/10">
-                    All categories
-                  </Link>
-                </li>
-                {data?.user ? (
-                  <>
-                    <li className="mt-2 border-t border-white/10 px-2 pt-3 text-sm uppercase tracking-wide text-white/70">
-                      Signed in as {data.user.firstname || data.user.name}
-                    </li>
-                    {accountLinks.map((l) => (
-                      <li key={l.to}>
-                        <Link to={l.to} className="block rounded px-2 py-2.5 hover:bg-white/10">
-                          {l.label}
-                        </Link>
-                      </li>
-                    ))}
-                    <li className="px-2 pt-2">
-                      <SignOutButton className="btn border border-white/40 text-white hover:bg-white/10" />
-                    </li>
-                  </>
-                ) : null}
-              </ul>
-            </nav>
-          </details>
-          <nav aria-label="Categories" className="hidden md:block">
-            <ul className="flex items-center overflow-x-auto whitespace-nowrap text-sm font-medium [scrollbar-width:thin]">
-              {sectionLinks.map((l) => (
-                <li key={l.to}>
-                  <NavLink to={l.to} className="block rounded px-2.5 py-3 font-semibold text-accent-400 hover:bg-white/10">
-                    {l.label}
-                  </NavLink>
-                </li>
-              ))}
-              <li aria-hidden="true" className="mx-1 h-5 w-px bg-white/20" />
-              {categories.map((c) => (
-                <li key={c.path}>
-                  <NavLink
-                    to={`/category/${c.path}`}
-                    className={({ isActive }) => `block rounded px-2.5 py-3 xl:px-3 hover:bg-white/10 ${isActive ? "bg-white/10" : ""}`}
-                  >
-                    {c.name}
-                  </NavLink>
-                </li>
-              ))}
-            </ul>
-          </nav>
+          <MobileMenu categories={categories} user={user} />
+          <CategoryNav categories={categories} />
         </div>
       </div>
     </header>
   );
 }
+
+const NO_CATEGORIES: HeaderCategory[] = [];
+
+/** The hire basket and basket counts, filled in the browser from the API: the server's HTML shows 0. */
+function HeaderBaskets({ data }: { data: RootData }) {
+  const userId = data.user?.id ?? null;
+  const hireCount = useHireBasket(Boolean(data.config.hireBasketEnabled), userId).cart?.itemCount ?? 0;
+  // Fetched again on sign-in and sign-out; the mini-basket lists it.
+  const basket = useBasket(Boolean(data.config.basketEnabled), userId);
+  return (
+    <>
+      {data.config.hireBasketEnabled ? <CountButton to="/hire-basket" label="Hire basket" count={hireCount} icon={<HireIcon />} /> : null}
+      {data.config.basketEnabled ? <MiniBasket cart={basket.cart} error={basket.error} /> : null}
+    </>
+  );
+}
+
+/** Phones: a native disclosure works by touch, keyboard and without scripts. */
+const MobileMenu = memo(function MobileMenu({ categories, user }: { categories: HeaderCategory[]; user: HeaderUser }) {
+  const menu = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+  // The menu closes after a navigation and on Escape.
+  useEffect(() => {
+    if (menu.current) menu.current.open = false;
+  }, [location.key]);
+
+  return (
+    <details
+      ref={menu}
+      className="group md:hidden"
+      onKeyDown={(e) => {
+        if (e.key === "Escape" && menu.current?.open) {
+          menu.current.open = false;
+          menu.current.querySelector("summary")?.focus();
+        }
+      }}
+    >
+      <summary className="flex min-h-11 cursor-pointer list-none items-center gap-2 font-semibold">
+        <MenuIcon /> Menu
+        <ChevronDownIcon className="size-5 group-open:rotate-180" />
+      </summary>
+      <nav aria-label="Main" className="pb-4">
+        <ul className="grid gap-1">
+          {sectionLinks.map((l) => (
+            <li key={l.to}>
+              <Link to={l.to} className="block rounded px-2 py-2.5 font-semibold hover:bg-white/10">
+                {l.label}
+              </Link>
+            </li>
+          ))}
+          <li className="mt-2 border-t border-white/10 px-2 pt-3 text-sm uppercase tracking-wide text-white/70">Shop by category</li>
+          {categories.map((c) => (
+            <li key={c.path}>
+              <Link to={`/category/${c.path}`} className="block rounded px-2 py-2.5 hover:bg-white/10">
+                {c.name}
+              </Link>
+            </li>
+          ))}
+          <li>
+            <Link to="/category" className="block rounded px-2 py-2.5 underline hover:bg-white/10">
+              All categories
+            </Link>
+          </li>
+          {user ? (
+            <>
+              <li className="mt-2 border-t border-white/10 px-2 pt-3 text-sm uppercase tracking-wide text-white/70">Signed in as {user.firstname || user.name}</li>
+              {accountLinks.map((l) => (
+                <li key={l.to}>
+                  <Link to={l.to} className="block rounded px-2 py-2.5 hover:bg-white/10">
+                    {l.label}
+                  </Link>
+                </li>
+              ))}
+              <li className="px-2 pt-2">
+                <SignOutButton className="btn border border-white/40 text-white hover:bg-white/10" />
+              </li>
+            </>
+          ) : null}
+        </ul>
+      </nav>
+    </details>
+  );
+});
+
+/** Tablets and desktops: the sections and top-level categories in a row. */
+const CategoryNav = memo(function CategoryNav({ categories }: { categories: HeaderCategory[] }) {
+  return (
+    <nav aria-label="Categories" className="hidden md:block">
+      <ul className="flex items-center overflow-x-auto whitespace-nowrap text-sm font-medium [scrollbar-width:thin]">
+        {sectionLinks.map((l) => (
+          <li key={l.to}>
+            <NavLink to={l.to} className="block rounded px-2.5 py-3 font-semibold text-accent-400 hover:bg-white/10">
+              {l.label}
+            </NavLink>
+          </li>
+        ))}
+        <li aria-hidden="true" className="mx-1 h-5 w-px bg-white/20" />
+        {categories.map((c) => (
+          <li key={c.path}>
+            <NavLink to={`/category/${c.path}`} className={({ isActive }) => `block rounded px-2.5 py-3 xl:px-3 hover:bg-white/10 ${isActive ? "bg-white/10" : ""}`}>
+              {c.name}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, daysLabel, formatHireDate, isCalendarDate, londonToday, weekdayOf, withVat } from "./hire.ts";
+import { addDays, daysLabel, formatDayMonth, formatHireDate, formatHireDateLong, isCalendarDate, londonToday, weekdayOf, withVat } from "./hire.ts";
 
 describe("hire helpers", () => {
   it("knows a real calendar date", () => {
@@ -34,5 +34,20 @@ describe("hire helpers", () => {
     expect(formatHireDate("2026-11-23")).toBe("Mon, 23 Nov 2026");
     expect(daysLabel(1)).toBe("1 day");
     expect(daysLabel(3)).toBe("3 days");
+  });
+
+  it("writes every day of two years as en-GB Intl does", () => {
+    const opts = { timeZone: "UTC" } as const;
+    const short = new Intl.DateTimeFormat("en-GB", { ...opts, weekday: "short", day: "numeric", month: "short", year: "numeric" });
+    const long = new Intl.DateTimeFormat("en-GB", { ...opts, weekday: "long", day: "numeric", month: "long", year: "numeric" });
+    const dayMonth = new Intl.DateTimeFormat("en-GB", { ...opts, day: "numeric", month: "short" });
+    for (let day = "2026-01-01"; day < "2028-01-01"; day = addDays(day, 1)) {
+      const date = new Date(`${day}T00:00:00Z`);
+      expect(formatHireDate(day)).toBe(short.format(date));
+      expect(formatHireDateLong(day)).toBe(long.format(date));
+      expect(formatDayMonth(day)).toBe(dayMonth.format(date));
+    }
+    // Not a date: shown as given.
+    expect(formatHireDate("2026-02-30")).toBe("2026-02-30");
   });
 });

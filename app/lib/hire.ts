@@ -89,9 +89,14 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.UTC(y, m - 1, d) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
+let londonDay: Intl.DateTimeFormat | undefined;
+
 /** Today's date in Europe/London, wherever the browser or server is. */
 export function londonToday(now: Date = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  // Built on first use: a time-zone formatter costs the browser's main thread
+  // a few milliseconds, and most pages never ask.
+  londonDay ??= new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit", day: "2-digit" });
+  return londonDay.format(now);
 }
 
 function utcDate(date: string): Date {
@@ -99,17 +104,30 @@ function utcDate(date: string): Date {
   return new Date(Date.UTC(y, m - 1, d));
 }
 
-const longFormat = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-const fullFormat = new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+// Calendar dates are written by hand rather than with Intl.DateTimeFormat,
+// whose first use loads locale data on the browser's main thread. These are
+// the words en-GB uses (hire.test.ts checks them against Intl).
+const WEEKDAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
+const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"] as const;
+const SHORT_MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sept", "Oct", "Nov", "Dec"] as const;
+
+/** "23 Nov" from `YYYY-MM-DD`. */
+export function formatDayMonth(date: string): string {
+  const [, m, d] = date.split("-").map(Number) as [number, number, number];
+  return `${d} ${SHORT_MONTHS[m - 1]}`;
+}
 
 /** "Mon, 23 Nov 2026". */
 export function formatHireDate(date: string): string {
-  return isCalendarDate(date) ? longFormat.format(utcDate(date)) : date;
+  if (!isCalendarDate(date)) return date;
+  return `${WEEKDAY_NAMES[weekdayOf(date)]!.slice(0, 3)}, ${formatDayMonth(date)} ${date.slice(0, 4)}`;
 }
 
-/** "Monday 23 November 2026", for screen readers. */
+/** "Monday, 23 November 2026", for screen readers. */
 export function formatHireDateLong(date: string): string {
-  return isCalendarDate(date) ? fullFormat.format(utcDate(date)) : date;
+  if (!isCalendarDate(date)) return date;
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return `${WEEKDAY_NAMES[weekdayOf(date)]}, ${d} ${MONTH_NAMES[m - 1]} ${y}`;
 }
 
 /** 0 = Sunday … 6 = Saturday. */

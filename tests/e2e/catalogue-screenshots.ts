@@ -4,7 +4,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { saveScreenshot, withScreenshotPages } from "./screenshot-browser.ts";
+import { renderWholePage, saveScreenshot, withScreenshotPages } from "./screenshot-browser.ts";
 
 const outDir = process.argv[2] ?? "/tmp/shots-catalogue";
 
@@ -24,6 +24,7 @@ const screens = [
 /** Tall pages again in viewport-sized parts, easier to look at closely (SEGMENTS=1). */
 async function segments(page: Page, prefix: string, width: number): Promise<void> {
   mkdirSync(path.dirname(prefix), { recursive: true });
+  await renderWholePage(page);
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   const step = width < 768 ? 900 : 1000;
   for (let y = 0, n = 1; y < height; y += step, n++) {

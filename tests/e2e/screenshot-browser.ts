@@ -41,9 +41,18 @@ export async function withScreenshotPages(outDir: string, shoot: (page: Page, si
   }
 }
 
+/**
+ * Parts below the fold render only when scrolled near (`render-when-near`); a
+ * capture of the whole page wants them all drawn.
+ */
+export async function renderWholePage(page: Page): Promise<void> {
+  await page.addStyleTag({ content: ".render-when-near { content-visibility: visible !important; }" });
+}
+
 /** Saves a screenshot as `{outDir}/{name}.png` and prints its path. */
 export async function saveScreenshot(page: Page, outDir: string, name: string, fullPage = true): Promise<void> {
   const file = path.join(outDir, `${name}.png`);
+  if (fullPage) await renderWholePage(page);
   await page.screenshot({ path: file, fullPage });
   console.log(file);
 }

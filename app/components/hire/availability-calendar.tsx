@@ -1,4 +1,4 @@
-import { formatHireDateLong, weekdayOf } from "../../lib/hire.ts";
+import { formatDayMonth, formatHireDateLong, weekdayOf } from "../../lib/hire.ts";
 
 const WEEKDAYS = [
   { short: "Mon", long: "Monday" },
@@ -9,13 +9,6 @@ const WEEKDAYS = [
   { short: "Sat", long: "Saturday" },
   { short: "Sun", long: "Sunday" },
 ];
-
-const monthDay = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
-
-function shortDate(date: string): string {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return monthDay.format(new Date(Date.UTC(y, m - 1, d)));
-}
 
 /**
  * Units free on each of the coming days, as a table of weeks (Monday first).
@@ -63,7 +56,7 @@ export function AvailabilityCalendar({ days, units, selected }: { days: { date: 
                       } ${inRange(day.date) ? "ring-2 ring-brand-700" : ""}`}
                     >
                       <span aria-hidden="true" className="font-semibold">
-                        {shortDate(day.date)}
+                        {formatDayMonth(day.date)}
                       </span>
                       <span aria-hidden="true" className="text-xs">
                         {booked ? "Booked" : `${day.free} free`}

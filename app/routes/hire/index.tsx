@@ -116,7 +116,7 @@ export default function HireListing({ loaderData }: Route.ComponentProps) {
           ) : (
             <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
               {items.map((item) => (
-                <li key={item.id}>
+                <li key={item.id} className="render-when-near">
                   <HireCard item={item} />
                 </li>
               ))}
