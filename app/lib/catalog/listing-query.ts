@@ -34,15 +34,8 @@ export interface ListingState {
   page: number;
 }
 
-/** `["Voltage:18V", "Voltage:12V", "Chuck size:13mm"]` → `{Voltage: [18V, 12V], "Chuck size": [13mm]}` */
-export function attributeFilters(list: readonly string[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const pair of list) {
-    const i = pair.indexOf(":");
-    (out[pair.slice(0, i)] ??= []).push(pair.slice(i + 1));
-  }
-  return out;
-}
+// The API's own reading of `attr`, so a page and the API read a filter alike.
+export { attributeFilters } from "../../../server/modules/catalog/attribute-filters.ts";
 
 /** True when the visitor has narrowed the listing (the sort and page do not count). */
 export function hasFilters(state: ListingState): boolean {

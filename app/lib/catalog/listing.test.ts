@@ -72,6 +72,14 @@ describe("listing addresses", () => {
   it("groups attribute pairs by name, splitting at the first colon", () => {
     expect(attributeFilters(["Voltage:18V", "Voltage:12V", "Ratio:1:2"])).toEqual({ Voltage: ["18V", "12V"], Ratio: ["1:2"] });
   });
+
+  // Found by probing pages after the hostile-input tests (issue 9): `/products?attr=__proto__:x` answered 500.
+  it("takes __proto__ and constructor as attribute names like any other", () => {
+    expect(Object.entries(attributeFilters(["__proto__:x", "constructor:y", "constructor:z"]))).toEqual([
+      ["__proto__", ["x"]],
+      ["constructor", ["y", "z"]],
+    ]);
+  });
 });
 
 describe("pageWindow", () => {

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { HttpError } from "../../http-errors.ts";
 import type { Services } from "../../services.ts";
+import { attributeFilters } from "./attribute-filters.ts";
 import { categoryTreeResponse } from "./contract.ts";
 import { brandLogoSvg, productImageSvg } from "./images.ts";
 import { MAX_PAGE, MAX_PER_PAGE } from "./products.ts";
@@ -14,7 +15,8 @@ const money = z.coerce.number({ error: "Enter a price in pounds." }).min(0, "Pri
 const idList = z
   .string()
   .max(200)
-  .regex(/^\d+(,\d+)*$/, "Give ids as a comma-separated list of numbers.")
+  // At most 9 digits each, as for compare: a longer one is no id and overflowed the integer column (500).
+  .regex(/^\d{1,9}(,\d{1,9})*$/, "Give ids as a comma-separated list of numbers.")
   .transform((s) => s.split(",").map(Number));
 const oneOrMany = z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v]));
 
@@ -33,15 +35,6 @@ export const productListQuery = z.object({
   per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE, `At most ${MAX_PER_PAGE} per page.`).optional(),
 });
 
-/** `attr=Voltage:18V&attr=Voltage:12V&attr=Chuck size:13mm` → `{Voltage: [18V, 12V], Chuck size: [13mm]}` */
-export function attributeFilters(list: string[] | undefined): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const pair of list ?? []) {
-    const i = pair.indexOf(":");
-    (out[pair.slice(0, i)] ??= []).push(pair.slice(i + 1));
-  }
-  return out;
-}
 
 const COMPARE_LIMIT = 4;
 const immutable = "public, max-age=31536000, immutable";
