@@ -14,7 +14,6 @@
 // bench database `tradecounter_bench` (or BENCH_DATABASE) is created there and
 // kept between runs, so only the first run pays for the seed. The PGlite pass
 // keeps its database in data/bench-pglite the same way.
-import type { ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -26,12 +25,10 @@ import { seedScale } from "../server/db/seed/scale.ts";
 import { BenchClient, percentile, type Sample } from "./bench/client.ts";
 import { explainCatalogue } from "./bench/explain.ts";
 import { freePort } from "./lib/free-port.ts";
-import { projectRoot as root, startShopServer } from "./lib/shop-server.ts";
+import { argument } from "./lib/argv.ts";
+import { projectRoot as root, startShopServer, stopShopServer } from "./lib/shop-server.ts";
 
-const arg = (name: string, fallback: string) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at === -1 ? fallback : (process.argv[at + 1] ?? fallback);
-};
+const arg = (name: string, fallback: string) => argument(`--${name}`) ?? fallback;
 const productCount = Number(arg("products", "100000"));
 // PGlite seeds slowly (10,000 generated products took about 2 minutes on a
 // busy 2-core machine, so 100,000 would take some 20): its pass has a count of its own.
@@ -102,16 +99,6 @@ async function prepareDatabase(database: Database, products: number): Promise<Se
   } finally {
     await database.close();
   }
-}
-
-/** Stops the server and waits until it has gone (its port and, on PGlite, its lock are free). */
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-  await gone;
-  clearTimeout(timer);
 }
 
 interface Row {
@@ -343,7 +330,7 @@ async function runPass(database: PassResult["database"], products: number, setup
   try {
     return { database, products, rows: await runPaths(base, setup) };
   } finally {
-    await stopServer(server);
+    await stopShopServer(server);
   }
 }
 

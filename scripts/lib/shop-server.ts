@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "./free-port.ts";
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -26,4 +29,40 @@ export async function startShopServer(port: number, env: Record<string, string>,
   }
   child.kill();
   throw new Error(`The server did not start within ${timeoutMs / 1000} s.`);
+}
+
+/** Stops the server and waits until it has gone (its port and, on PGlite, its lock are free). */
+export async function stopShopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  await gone;
+  clearTimeout(timer);
+}
+
+/**
+ * The shop a tool is pointed at: the one at `givenUrl` when the operator names
+ * one, else the production build with the demo shop on a temporary DATA_DIR.
+ * `stop()` stops a shop started here and removes its data, only once the
+ * server has exited, or its shutdown races the removal.
+ */
+export async function shopForTool(givenUrl: string | undefined, env: Record<string, string> = {}): Promise<{ base: string; stop(): Promise<void> }> {
+  if (givenUrl) return { base: givenUrl.replace(/\/$/, ""), stop: async () => {} };
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "tc-shop-"));
+  console.log("Starting the shop (production build, demo data on PGlite)…");
+  try {
+    const server = await startShopServer(port, { DATA_DIR: dataDir, ...env }, 180_000);
+    return {
+      base: `http://127.0.0.1:${port}`,
+      async stop() {
+        await stopShopServer(server);
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
 }
