@@ -4,6 +4,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { HttpError, ValidationError } from "./http-errors.ts";
+import { SESSION_COOKIE } from "./plugins/auth.ts";
+import { GUEST_COOKIE } from "./plugins/guest.ts";
 import { createTestShop, type TestShop } from "./test/app.ts";
 
 let shop: TestShop;
@@ -171,6 +173,31 @@ describe("headers", () => {
     try {
       const res = await prod.app.inject({ method: "GET", url: "/healthz" });
       expect(res.headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+    } finally {
+      await prod.close();
+    }
+  });
+
+  it("sets the session, CSRF and guest cookies Secure, HttpOnly where scripts need not read them, and SameSite=Lax in production", async () => {
+    const prod = await createTestShop({ NODE_ENV: "production", COOKIE_SECRET: "p".repeat(32) });
+    try {
+      const csrf = await prod.app.inject({ method: "GET", url: "/sanctum/csrf-cookie" });
+      const xsrf = csrf.cookies.find((c) => c.name === "XSRF-TOKEN")!;
+      expect(xsrf).toMatchObject({ secure: true, sameSite: "Lax" });
+      // The page's script reads the CSRF token to send it back as a header.
+      expect(xsrf.httpOnly).toBeFalsy();
+      const cookie = `XSRF-TOKEN=${encodeURIComponent(xsrf.value)}`;
+      const login = await prod.app.inject({
+        method: "POST",
+        url: "/api/auth/login",
+        headers: { cookie, "x-xsrf-token": xsrf.value },
+        payload: { email: "customer@example.com", password: "demo-password-2026" },
+      });
+      expect(login.statusCode, login.body).toBe(200);
+      expect(login.cookies.find((c) => c.name === SESSION_COOKIE)).toMatchObject({ secure: true, httpOnly: true, sameSite: "Lax" });
+      // A visitor's basket is theirs by a guest cookie, given with their first write.
+      const added = await prod.app.inject({ method: "POST", url: "/api/basket", headers: { cookie, "x-xsrf-token": xsrf.value }, payload: { product_id: 1, quantity: 1 } });
+      expect(added.cookies.find((c) => c.name === GUEST_COOKIE), added.body).toMatchObject({ secure: true, httpOnly: true, sameSite: "Lax" });
     } finally {
       await prod.close();
     }

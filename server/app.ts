@@ -28,11 +28,14 @@ import { tradeUsersRoutes } from "./modules/trade/users-routes.ts";
 import { tradeInvoicesRoutes } from "./modules/trade/invoices-routes.ts";
 import { systemRoutes } from "./modules/system/routes.ts";
 import { wishlistRoutes } from "./modules/wishlist/routes.ts";
+import { connectRedis } from "./lib/redis.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerCompression } from "./plugins/compression.ts";
 import { registerErrorHandler } from "./plugins/errors.ts";
+import { registerNulGuard } from "./plugins/nul-characters.ts";
 import { loadRedirectRules, registerRedirects } from "./plugins/redirects.ts";
 import { registerPageCache } from "./plugins/page-cache.ts";
+import { type LimiterStore, memoryLimiterStore, redisLimiterStore } from "./plugins/rate-limit.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { createServices } from "./services.ts";
 import { priceDisplayFor } from "./modules/trade/pricing.ts";
@@ -49,6 +52,8 @@ export interface BuildAppOptions {
   logger?: boolean;
   /** The clock of the rate limits; tests move it. */
   now?: () => number;
+  /** Prefix of the rate limits' Redis keys when REDIS_URL is set; tests give each run its own. */
+  rateLimitPrefix?: string;
   /** Bounds of the visitor page cache (ADR 0025); false turns it off. On by default with the production build. */
   pageCache?: { maxEntries?: number; maxBytes?: number; ttlMs?: number } | false;
 }
@@ -58,6 +63,18 @@ export function readBuildId(root = projectRoot): string {
   const bundle = path.join(root, "build/server/index.js");
   if (!existsSync(bundle)) return "dev";
   return createHash("sha256").update(readFileSync(bundle)).digest("hex").slice(0, 12);
+}
+
+/** Rate limits in Redis when REDIS_URL is set, shared by every process; else in this process's memory (ADR 0026). */
+async function openLimiterStore(app: FastifyInstance, options: BuildAppOptions): Promise<LimiterStore> {
+  const { config } = options;
+  if (!config.redisUrl) return memoryLimiterStore({ now: options.now });
+  const client = await connectRedis(config.redisUrl, app.log);
+  app.addHook("onClose", async () => {
+    await client.close();
+  });
+  app.log.info("rate limits are shared through Redis");
+  return redisLimiterStore(client, { prefix: options.rateLimitPrefix, secret: config.cookieSecret, now: options.now, log: app.log });
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -81,6 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   const services = createServices(database.db, config, app.log);
+  const limits = await openLimiterStore(app, options);
   const buildId = options.storefront.mode === "vite" ? "dev" : readBuildId();
 
   registerSecurityHeaders(app, {
@@ -89,6 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     connectOrigins: config.apiBaseUrl ? [new URL(config.apiBaseUrl).origin] : [],
   });
   registerErrorHandler(app);
+  registerNulGuard(app);
   await registerCompression(app);
   registerRedirects(app, loadRedirectRules(options.redirectsFile ?? path.join(projectRoot, "config/redirects.json")));
   await app.register(fastifyCookie, { secret: config.cookieSecret });
@@ -105,7 +124,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(systemRoutes, { database, buildId, appName: config.appName });
   await app.register(catalogRoutes, { services, prefix: "/api" });
   await app.register(imageRoutes);
-  await app.register(contentRoutes, { content: services.content, now: options.now });
+  await app.register(contentRoutes, { content: services.content, limits });
   await app.register(wishlistRoutes, { wishlist: services.wishlist, prefix: "/api" });
   await app.register(basketRoutes, { basket: services.basket, reorder: services.reorder, enabled: config.basketEnabled, secureCookies: config.isProduction, prefix: "/api" });
   await app.register(checkoutRoutes, {
@@ -129,7 +148,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authRoutes, {
     auth: services.auth,
     secureCookies: config.isProduction,
-    now: options.now,
+    limits,
     // A guest's baskets follow them into their account, and so do the orders
     // this browser placed with the account's email (ADR 0017).
     onSignedIn: [

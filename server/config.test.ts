@@ -102,6 +102,14 @@ describe("loadConfig", () => {
     expect(loadConfig({}).postcodeProvider).toBe("builtin");
   });
 
+  it("reads REDIS_URL for the rate limits, unset by default", () => {
+    expect(loadConfig({}).redisUrl).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: " " }).redisUrl).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: "redis://:pw@cache:6379/2" }).redisUrl).toBe("redis://:pw@cache:6379/2");
+    expect(loadConfig({ REDIS_URL: "rediss://cache:6380" }).redisUrl).toBe("rediss://cache:6380");
+    expect(() => loadConfig({ REDIS_URL: "http://cache:6379" })).toThrow("REDIS_URL must be a redis:// or rediss:// URL");
+  });
+
   it("refuses a short COOKIE_SECRET", () => {
     expect(() => loadConfig({ COOKIE_SECRET: "short" })).toThrow("COOKIE_SECRET must be at least 32 characters");
   });

@@ -21,6 +21,8 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Rate limits are shared through this Redis when set, kept in memory otherwise (ADR 0026). */
+  redisUrl: string | undefined;
   cookieSecret: string;
   basketEnabled: boolean;
   hireBasketEnabled: boolean;
@@ -115,6 +117,7 @@ const schema = z.object({
   DATABASE_URL: optionalText.pipe(
     z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
   ),
+  REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional()),
   COOKIE_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   API_BASE_URL: optionalText.pipe(httpUrl.optional()),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
@@ -186,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
     publicUrl,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
     cookieSecret: e.COOKIE_SECRET ?? "",
     basketEnabled,
     hireBasketEnabled,

@@ -2,6 +2,7 @@ import pino from "pino";
 import { loadDotEnv, prepare } from "./bootstrap.ts";
 import { ConfigError } from "./config.ts";
 import { DatabaseLockedError } from "./db/client.ts";
+import { RedisUnavailableError } from "./lib/redis.ts";
 
 loadDotEnv();
 // The configuration reads the operator's NODE_ENV (production rules: a required
@@ -37,7 +38,7 @@ try {
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`${config.appName} is open at ${config.publicUrl} (database: ${database.kind})`);
 } catch (error) {
-  if (error instanceof ConfigError || error instanceof DatabaseLockedError) {
+  if (error instanceof ConfigError || error instanceof DatabaseLockedError || error instanceof RedisUnavailableError) {
     console.error(error.message);
   } else {
     log.fatal({ err: error }, "could not start");

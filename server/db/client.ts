@@ -108,9 +108,16 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
 
 export async function openPostgres(
   url: string,
-  options: { max?: number; /** Sees every query, e.g. for the bench to EXPLAIN them. */ logQuery?: (query: string, params: unknown[]) => void } = {},
+  options: {
+    max?: number;
+    /** Sees every query, e.g. for the bench to EXPLAIN them. */
+    logQuery?: (query: string, params: unknown[]) => void;
+    /** How long a request waits for a connection before it gives up (and answers 503). */
+    connectionTimeoutMillis?: number;
+  } = {},
 ): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, idleTimeoutMillis: 30_000 });
+  // A bound on connecting: a database that does not answer (not even to refuse) fails the request instead of hanging it.
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, idleTimeoutMillis: 30_000, connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000 });
   // An idle client that loses its connection must not crash the process.
   pool.on("error", () => {});
   const logQuery = options.logQuery;

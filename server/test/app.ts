@@ -23,13 +23,15 @@ export async function createTestShop(
     /** The built storefront (`node scripts/ensure-build.ts`) for tests of pages; the API alone by default. */
     storefront?: BuildAppOptions["storefront"];
     pageCache?: BuildAppOptions["pageCache"];
+    /** With REDIS_URL in env: the run's own prefix for the rate limits' keys. */
+    rateLimitPrefix?: string;
   } = {},
 ): Promise<TestShop> {
   const database = await createTestDatabase();
   await seedDemo(database.db);
   const dataDir = mkdtempSync(path.join(tmpdir(), "tc-test-"));
   const config = loadConfig({ NODE_ENV: "test", COOKIE_SECRET: "x".repeat(32), DATA_DIR: dataDir, ...env });
-  const app = await buildApp({ config, database, storefront: options.storefront ?? { mode: "none" }, pageCache: options.pageCache, logger: false, now: options.now });
+  const app = await buildApp({ config, database, storefront: options.storefront ?? { mode: "none" }, pageCache: options.pageCache, logger: false, now: options.now, rateLimitPrefix: options.rateLimitPrefix });
   options.beforeReady?.(app);
   await app.ready();
   return {

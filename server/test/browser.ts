@@ -37,6 +37,13 @@ export class TestBrowser {
     await this.request("GET", "/sanctum/csrf-cookie");
   }
 
+  /** Signs in as an existing user, as the sign-in form does. */
+  async signIn(email: string, password: string): Promise<void> {
+    await this.csrf();
+    const res = await this.post("/api/auth/login", { email, password });
+    if (res.statusCode !== 200) throw new Error(`Sign-in as ${email} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
+  }
+
   get = (url: string) => this.request("GET", url);
   post = (url: string, body?: unknown) => this.request("POST", url, body);
   put = (url: string, body?: unknown) => this.request("PUT", url, body);

@@ -5,6 +5,8 @@ import { type Database, openPglite, openPostgres } from "../db/client.ts";
 export interface TestDatabase extends Database {
   /** Closes the connection and drops the database made for this run. */
   destroy(): Promise<void>;
+  /** The database's connection URL on PostgreSQL; undefined on PGlite. */
+  url?: string;
 }
 
 /**
@@ -33,6 +35,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await database.migrate();
   return {
     ...database,
+    url: url.toString(),
     async destroy() {
       await database.close();
       const client = new pg.Client({ connectionString: adminUrl });

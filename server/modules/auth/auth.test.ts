@@ -335,6 +335,39 @@ describe("password recovery", () => {
     expect((await browser.post("/api/auth/recovery/token", { email, token })).statusCode).toBe(422);
   });
 
+  // Proves something only on PostgreSQL, where the resets really overlap (PGlite runs one query
+  // at a time, so there it passes but proves less): TEST_DATABASE_URL=postgres://… npx --no-install vitest run server/modules/auth
+  it("lets exactly one of 10 simultaneous resets with one link through", async () => {
+    const { body } = await registered();
+    await recover(body.email, "203.0.113.56");
+    const { token, email } = linkFrom((await latestMailTo(body.email))!.text);
+    const browsers = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const browser = new TestBrowser(shop.app, `203.0.113.${120 + i}`);
+        await browser.csrf();
+        return browser;
+      }),
+    );
+    const passwords = browsers.map((_, i) => `brand new secret number ${i}`);
+    const results = await Promise.all(
+      browsers.map((browser, i) => browser.post("/api/auth/reset-password", { email, token, password: passwords[i], password_confirmation: passwords[i] })),
+    );
+    const statuses = results.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 422)).toHaveLength(9);
+    for (const r of results.filter((x) => x.statusCode === 422)) expect(r.json().errors.token).toEqual(["This password reset link is invalid or has expired."]);
+    // The password is the winner's, no other; one "password changed" email.
+    const winner = statuses.indexOf(200);
+    for (const [i, password] of passwords.entries()) {
+      // Each from its own address, clear of the failed-login lock.
+      const login = new TestBrowser(shop.app, `203.0.113.${140 + i}`);
+      await login.csrf();
+      expect((await login.post("/api/auth/login", { email, password })).statusCode).toBe(i === winner ? 200 : 422);
+    }
+    const mails = await shop.database.db.select({ subject: mailOutbox.subject }).from(mailOutbox).where(eq(mailOutbox.to, email));
+    expect(mails.filter((m) => m.subject === "Your password was changed")).toHaveLength(1);
+  });
+
   it("refuses an expired link, a link for another email and a made-up token", async () => {
     const { body } = await registered();
     await recover(body.email, "203.0.113.54");

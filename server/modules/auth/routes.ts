@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { clearSessionCookie, issueCsrfCookie, setSessionCookie } from "../../plugins/auth.ts";
 import { guestHashOf } from "../../plugins/guest.ts";
-import { AttemptLimiter } from "../../plugins/rate-limit.ts";
+import type { LimiterStore } from "../../plugins/rate-limit.ts";
 import {
   authResponse,
   loginBody,
@@ -21,8 +21,8 @@ import { type AuthService, INVALID_CREDENTIALS, RECOVERY_SENT, toUserJson } from
 export interface AuthRouteOptions {
   auth: AuthService;
   secureCookies: boolean;
-  /** Injected by tests to drive the clock of the limits. */
-  now?: () => number;
+  /** Where the rate limits count: memory, or Redis shared by every process (ADR 0026). */
+  limits: LimiterStore;
   /** Run after every sign-in and registration, e.g. to merge a guest's baskets. */
   onSignedIn?: ((userId: number, guestHash: string | null) => Promise<void>)[];
 }
@@ -35,10 +35,10 @@ export async function authRoutes(app: FastifyInstance, options: AuthRouteOptions
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { auth, secureCookies } = options;
   // 5 failed sign-ins for one email from one address within a minute lock that pair for the rest of the minute.
-  const loginFailures = new AttemptLimiter({ max: 5, windowMs: 60_000, now: options.now });
+  const loginFailures = options.limits.limiter({ name: "login", max: 5, windowMs: 60_000 });
   // Recovery emails: a few per address and per client in 15 minutes.
-  const recoveryByEmail = new AttemptLimiter({ max: 3, windowMs: 15 * 60_000, now: options.now });
-  const recoveryByClient = new AttemptLimiter({ max: 10, windowMs: 15 * 60_000, now: options.now });
+  const recoveryByEmail = options.limits.limiter({ name: "recovery-email", max: 3, windowMs: 15 * 60_000 });
+  const recoveryByClient = options.limits.limiter({ name: "recovery-client", max: 10, windowMs: 15 * 60_000 });
 
   const tooMany = (seconds: number) => ({ message: `Too many attempts. Please try again in ${seconds} seconds.` });
   const tags = ["auth"];
@@ -79,14 +79,13 @@ export async function authRoutes(app: FastifyInstance, options: AuthRouteOptions
     },
     async (request, reply) => {
       const key = `${request.body.email}|${request.ip}`;
-      const wait = loginFailures.retryAfter(key);
+      // Counted before the password is checked, in one step, so concurrent guesses
+      // (from any process) cannot all slip past the check; a success clears the count.
+      const wait = await loginFailures.attempt(key);
       if (wait > 0) return reply.code(429).header("retry-after", String(wait)).send(tooMany(wait));
       const user = await auth.verifyCredentials(request.body.email, request.body.password);
-      if (!user) {
-        loginFailures.hit(key);
-        return reply.code(422).send({ message: INVALID_CREDENTIALS, errors: { email: [INVALID_CREDENTIALS] } });
-      }
-      loginFailures.reset(key);
+      if (!user) return reply.code(422).send({ message: INVALID_CREDENTIALS, errors: { email: [INVALID_CREDENTIALS] } });
+      await loginFailures.reset(key);
       const issued = await auth.signIn(user, request.body.remember, request.tokenId);
       return await signedInAnswer(request, reply, issued, user);
     },
@@ -120,12 +119,12 @@ export async function authRoutes(app: FastifyInstance, options: AuthRouteOptions
     },
     async (request, reply) => {
       const started = Date.now();
-      const byEmail = recoveryByEmail.retryAfter(request.body.email);
-      const byClient = recoveryByClient.retryAfter(request.ip);
+      // Each counted in one step with its check. A client already over its limit
+      // spends nothing of the address's; a request refused for the address still counts for the client.
+      const byClient = await recoveryByClient.attempt(request.ip);
+      const byEmail = byClient > 0 ? await recoveryByEmail.retryAfter(request.body.email) : await recoveryByEmail.attempt(request.body.email);
       const wait = Math.max(byEmail, byClient);
       if (wait > 0) return reply.code(429).header("retry-after", String(wait)).send(tooMany(wait));
-      recoveryByEmail.hit(request.body.email);
-      recoveryByClient.hit(request.ip);
       await auth.requestRecovery(request.body.email);
       await sleep(Math.max(0, RECOVERY_MIN_MS - (Date.now() - started)));
       return { success: true as const, message: RECOVERY_SENT };

@@ -169,6 +169,28 @@ describe("the stock holds under concurrent writes to one basket", () => {
     expect(row.quantity).toBeLessThanOrEqual(4);
   });
 
+  it("20 quantity changes of one line at once leave one of the requested quantities, and totals that match the lines", async () => {
+    const b = await guest();
+    const other = await stocked(50);
+    await b.post("/api/basket", { product_id: other, quantity: 2 });
+    const id = await stocked(100);
+    const line = (await b.post("/api/basket", { product_id: id, quantity: 1 })).json().cart.items.find((i: { product_id: number }) => i.product_id === id).cart_item_id;
+    const requested = Array.from({ length: 20 }, (_, i) => i + 2);
+    const results = await Promise.all(requested.map((quantity) => b.put(`/api/basket/${line}`, { quantity })));
+    expect(results.map((r) => r.statusCode).filter((s) => s !== 200)).toEqual([]);
+    const cart = (await b.get("/api/basket")).json().cart;
+    const row = cart.items.find((i: { product_id: number }) => i.product_id === id);
+    // Last writer wins, whole: never a sum or a mix of two requests.
+    expect(requested).toContain(row.quantity);
+    expect(cart.items.find((i: { product_id: number }) => i.product_id === other).quantity).toBe(2);
+    // The stored row agrees with the answer, and the totals are the lines'.
+    const cents = (n: number) => Math.round(n * 100);
+    expect(cents(cart.total)).toBe(cart.items.reduce((sum: number, i: { line_total: number }) => sum + cents(i.line_total), 0));
+    expect(cents(cart.subtotal)).toBe(cart.items.reduce((sum: number, i: { line_total_ex_vat: number }) => sum + cents(i.line_total_ex_vat), 0));
+    expect(cart.itemCount).toBe(row.quantity + 2);
+    expect(row.line_total).toBe(row.quantity * 12);
+  });
+
   /** A signed-in account, and a guest holding `quantity` of the product who is about to sign in to it. */
   async function accountAndVisitor(productId: number, quantity: number) {
     const email = `race.${Date.now()}.${ip}@example.co.uk`;

@@ -123,6 +123,17 @@ describe("GET /api/products", () => {
   it("answers 404 for an unknown category", async () => {
     expect((await get("/api/products?category=no-such-thing")).status).toBe(404);
   });
+
+  // Found by the hostile-input tests (issue 9), each of which answered 500.
+  it("refuses a brand id too long for the id column with 422", async () => {
+    expect((await get("/api/products?manufacturer=1,543522965985")).status).toBe(422);
+  });
+
+  it.each(["__proto__:x", "constructor:x", "hasOwnProperty:x"])("takes the attribute filter %s as a name like any other", async (attr) => {
+    const res = await get(`/api/products?attr=${encodeURIComponent(attr)}`);
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(0);
+  });
 });
 
 describe("GET /api/products/{slug}", () => {
@@ -260,6 +271,23 @@ describe("enquiries, sitemap and robots", () => {
     const mail = mails.find((m) => m.subject.includes(`#${res.json().id}`));
     expect(mail?.html).toContain("Pat &lt;b&gt;Kitchen&lt;/b&gt;");
     expect(mail?.html).not.toContain("<b>Kitchen</b>");
+  });
+
+  it("takes 5 enquiries per client in 10 minutes, then asks it to wait", async () => {
+    const browser = new TestBrowser(shop.app, "203.0.113.202");
+    await browser.csrf();
+    const enquiry = { type: "contact", name: "Sam Busy", email: "sam@example.co.uk", message: "A question about delivery to a building site." };
+    for (let i = 0; i < 5; i++) expect((await browser.post("/api/enquiries", enquiry)).statusCode).toBe(201);
+    const refused = await browser.post("/api/enquiries", enquiry);
+    expect(refused.statusCode).toBe(429);
+    const wait = Number(refused.headers["retry-after"]);
+    expect(wait).toBeGreaterThan(590);
+    expect(wait).toBeLessThanOrEqual(600);
+    expect(refused.json()).toEqual({ message: `Too many messages. Please try again in ${wait} seconds.` });
+    // Another client is not affected.
+    const other = new TestBrowser(shop.app, "203.0.113.203");
+    await other.csrf();
+    expect((await other.post("/api/enquiries", enquiry)).statusCode).toBe(201);
   });
 
   it("validates an enquiry field by field", async () => {

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ukPostcode } from "../account/contract.ts";
 import { emailField, nameField } from "../auth/contract.ts";
-import { AttemptLimiter } from "../../plugins/rate-limit.ts";
+import type { LimiterStore } from "../../plugins/rate-limit.ts";
 import { ENQUIRY_TYPES, type ContentService } from "./service.ts";
 
 export const enquiryBody = z.object({
@@ -15,9 +15,9 @@ export const enquiryBody = z.object({
   message: z.string({ error: "Enter your message." }).trim().min(10, "Tell us a little more (at least 10 characters).").max(5000, "The message must be at most 5,000 characters."),
 });
 
-export async function contentRoutes(app: FastifyInstance, options: { content: ContentService; now?: () => number }): Promise<void> {
+export async function contentRoutes(app: FastifyInstance, options: { content: ContentService; limits: LimiterStore }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const perClient = new AttemptLimiter({ max: 5, windowMs: 10 * 60_000, now: options.now });
+  const perClient = options.limits.limiter({ name: "enquiry", max: 5, windowMs: 10 * 60_000 });
 
   r.post(
     "/api/enquiries",
@@ -29,11 +29,10 @@ export async function contentRoutes(app: FastifyInstance, options: { content: Co
       },
     },
     async (request, reply) => {
-      const wait = perClient.retryAfter(request.ip);
+      const wait = await perClient.attempt(request.ip);
       if (wait > 0) {
         return reply.code(429).header("retry-after", String(wait)).send({ message: `Too many messages. Please try again in ${wait} seconds.` });
       }
-      perClient.hit(request.ip);
       const id = await options.content.enquire(request.body, request.user?.id ?? null);
       return reply.code(201).send({ success: true, id, message: "Thank you. Your message has been sent; we reply within one working day." });
     },

@@ -22,8 +22,8 @@ export interface TestSmtpServer {
   close(): Promise<void>;
 }
 
-/** A real SMTP server on 127.0.0.1 and a free port, for tests (no TLS, no auth). */
-export async function startTestSmtpServer(): Promise<TestSmtpServer> {
+/** A real SMTP server on 127.0.0.1 and a free port (or `port`), for tests (no TLS, no auth). */
+export async function startTestSmtpServer(port = 0): Promise<TestSmtpServer> {
   const state: TestSmtpServer = {
     url: "",
     received: [],
@@ -55,9 +55,8 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as AddressInfo;
-  state.url = `smtp://127.0.0.1:${port}`;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  state.url = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
   return state;
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Database } from "../../db/client.ts";
+import { DATABASE_RETRY_AFTER_SECONDS } from "../../plugins/errors.ts";
 import { renderApiReference } from "./api-docs.ts";
 
 export interface SystemRouteOptions {
@@ -39,7 +40,7 @@ export async function systemRoutes(app: FastifyInstance, options: SystemRouteOpt
     async (_request, reply) => {
       reply.header("cache-control", noStore);
       if (await options.database.ping()) return { status: "ready" as const, database: options.database.kind };
-      return reply.code(503).send({ message: "Database unavailable" });
+      return reply.code(503).header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS)).send({ message: "Database unavailable" });
     },
   );
 

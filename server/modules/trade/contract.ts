@@ -67,6 +67,8 @@ export const tradeSetupBody = z
     path: ["company_number"],
     // Also when other fields failed, so the form shows every message at once.
     when: (payload) => {
+      // The body may be null or any other JSON, not an object: that failed already, with its own message.
+      if (typeof payload.value !== "object" || payload.value === null) return false;
       const v = payload.value as { company_type?: unknown; company_number?: unknown };
       return v.company_type === "limited_company" && (v.company_number === undefined || v.company_number === "");
     },

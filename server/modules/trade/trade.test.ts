@@ -123,6 +123,19 @@ describe("POST /api/trade/setup", () => {
     expect(wrongNumber.json().errors.company_number).toEqual(["Enter the 8-character Companies House number, e.g. 01234567 or SC123456."]);
   });
 
+  // Found by the hostile-input tests (issue 9): the limited-company check read a field of a null body and answered 500.
+  it.each([
+    ["no body", undefined],
+    ["a JSON null", "null"],
+    ["a JSON number", "7"],
+    ["a JSON array", "[]"],
+  ])("answers 422, not 500, to %s", async (_what, payload) => {
+    const { browser } = await signedUp();
+    const res = await browser.request("POST", "/api/trade/setup", payload, payload === undefined ? {} : { headers: { "content-type": "application/json" } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ message: expect.any(String), errors: expect.any(Object) });
+  });
+
   it("needs no Companies House number from a sole trader, nor a VAT number", async () => {
     const { browser } = await signedUp();
     const { company_number: _n, vat_number: _v, ...rest } = application;

@@ -8,6 +8,7 @@ import { parseToken, sha256 } from "../auth/tokens.ts";
 import { renderEmail } from "../mail/templates.ts";
 import { type TradeInvitation, tradeInvitations } from "./invitations-schema.ts";
 import { type TradeRole, tradeAccounts, tradeMembers } from "./schema.ts";
+import { membershipOf } from "./service.ts";
 
 export const INVITATION_DAYS = 7;
 const MANAGERS: readonly TradeRole[] = ["owner", "admin"];
@@ -50,12 +51,7 @@ function sameSecret(secret: string, hash: string): boolean {
 
 /** The user's membership and company when their role is one of `roles` and the company is not declined, else 404. */
 export async function memberWithRole(dbOrTx: Db, userId: number, roles: readonly TradeRole[]) {
-  const [row] = await dbOrTx
-    .select({ member: tradeMembers, account: tradeAccounts })
-    .from(tradeMembers)
-    .innerJoin(tradeAccounts, eq(tradeAccounts.id, tradeMembers.tradeAccountId))
-    .where(eq(tradeMembers.userId, userId))
-    .limit(1);
+  const row = await membershipOf(dbOrTx, userId);
   if (!row || !roles.includes(row.member.role) || row.account.state === "declined") throw new HttpError(404, NOT_FOUND);
   return row;
 }

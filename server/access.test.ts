@@ -1,0 +1,421 @@
+// The authorisation matrix over every API route that is not a trade route
+// (security issue; the trade routes have theirs in modules/trade/access.test.ts).
+// The routes are read from the server's own OpenAPI document, so a route added
+// without a row here, or in the trade matrix, fails the first test. Each row
+// gives the status for each actor: a guest, customers A and B, a trade buyer,
+// owner and accounts user of one company, and the owner of another. Customer A
+// owns the rows under test (an address, orders, a wishlist item, basket and
+// hire basket lines, a hire request); no answer to anyone else may carry A's
+// distinctive strings, and nobody else's writes may change A's rows.
+import { asc, eq } from "drizzle-orm";
+import type { LightMyRequestResponse } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { categories, manufacturers, products } from "./modules/catalog/schema.ts";
+import { hireItems } from "./modules/hire/schema.ts";
+import { addresses } from "./modules/account/schema.ts";
+import { PASSWORD, type Person, tradeFixtures } from "./modules/trade/test-fixtures.ts";
+import { createTestShop, type TestShop } from "./test/app.ts";
+import { TestBrowser } from "./test/browser.ts";
+import { apiOperations } from "./test/openapi.ts";
+
+let shop: TestShop;
+beforeAll(async () => {
+  shop = await createTestShop();
+});
+afterAll(() => shop.close());
+
+const { freshEmail, signedUp, company, guest } = tradeFixtures(() => shop);
+
+type Actor = "guest" | "customer A" | "customer B" | "buyer" | "owner" | "accounts" | "other owner";
+const ACTORS: Actor[] = ["guest", "customer A", "customer B", "buyer", "owner", "accounts", "other owner"];
+
+/** A's distinctive strings: only A's own answers may contain them. */
+const A_LINE = "17 Quillfeather Mews";
+const A_SITE = "Plot 9 Marrowbone Yard";
+const A_NOTES = "Ask for Zebedee at the gate";
+
+interface World {
+  as: Record<Actor, TestBrowser>;
+  people: Record<Exclude<Actor, "guest">, Person>;
+  /** Two stocked products: `p1` sits in A's wishlist and basket; `p2` is for A's own churn. */
+  p1: number;
+  p2: number;
+  productSlug: string;
+  categoryPath: string;
+  manufacturerId: number;
+  hireSlug: string;
+  hireItemId: number;
+  a: { addressId: number; orderId: number; orderNumber: string; hireRequest: string };
+  secrets: string[];
+}
+
+const day = (n: number) => {
+  const d = new Date();
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+};
+const address = (line1: string) => ({ firstname: "Alma", lastname: "Ashdown", line1, town: "Leeds", postcode: "LS1 4AP", phone: "0113 496 0999" });
+const checkoutBody = (email: string, line1: string) => ({
+  email,
+  phone: "0113 496 0000",
+  delivery_method: "standard",
+  delivery_address: { line_1: line1, town: "Leeds", postcode: "ls1 1ab" },
+  payment_method: "bank_transfer",
+});
+let hireWindow = 20;
+/** A hire line in the actor's own hire basket, on dates of its own so units never run short. */
+async function hireLine(w: World, b: TestBrowser): Promise<number> {
+  const start = (hireWindow += 4);
+  const res = await b.post("/api/hire-basket", { hire_item_id: w.hireItemId, quantity: 1, start_date: day(start), end_date: day(start + 1) });
+  expect(res.statusCode, res.body.slice(0, 300)).toBeLessThan(300);
+  const items = res.json().cart.items as { id: number }[];
+  return items.at(-1)!.id;
+}
+/** A's basket line of `p1` (re-added if A emptied it). */
+async function aBasketLine(w: World): Promise<number> {
+  const cart = (await w.as["customer A"].get("/api/basket")).json().cart;
+  const line = (cart.items as { cart_item_id: number; product_id: number }[]).find((i) => i.product_id === w.p1);
+  if (line) return line.cart_item_id;
+  const res = await w.as["customer A"].post("/api/basket", { product_id: w.p1, quantity: 2 });
+  expect(res.statusCode, res.body.slice(0, 300)).toBeLessThan(300);
+  return (res.json().cart.items as { cart_item_id: number; product_id: number }[]).find((i) => i.product_id === w.p1)!.cart_item_id;
+}
+const basketLines = async (w: World) => ((await w.as["customer A"].get("/api/basket")).json().cart.items as { cart_item_id: number; quantity: number }[]).map((i) => `${i.cart_item_id}x${i.quantity}`).sort();
+const hireLines = async (w: World) => (await w.as["customer A"].get("/api/hire-basket")).json().cart.items as { id: number; quantity: number }[];
+const wishlist = async (w: World) => ((await w.as["customer A"].get("/api/account/wishlist")).json().data as { product_id: number }[]).map((p) => p.product_id);
+
+/** Reads of the caller's own things: never stored by any cache (`no-store`). */
+const PERSONAL_READ = /^GET \/api\/(account|basket|hire-basket|checkout\/orders|user)\b/;
+
+interface Row {
+  /** As the OpenAPI document names it. */
+  route: string;
+  expect: Record<Actor, number>;
+  /** Makes the request as `actor`; may set up what it needs first. */
+  call: (w: World, actor: Actor) => Promise<LightMyRequestResponse>;
+}
+
+const all = (status: number): Record<Actor, number> => Object.fromEntries(ACTORS.map((a) => [a, status])) as Record<Actor, number>;
+/** Open to anyone, the same for everyone. */
+const PUBLIC = all(200);
+/** Anyone signed in, about their own data; a guest is told to sign in. */
+const SIGNED_IN_ONLY = (ok: number) => ({ ...all(ok), guest: 401 });
+/** One of A's rows by its id: A alone; others are told it does not exist, a guest to sign in. */
+const A_ONLY = (ok: number, guestStatus = 401) => ({ ...all(404), "customer A": ok, guest: guestStatus });
+
+/** A write of A's row by someone else must leave it as it was. */
+function unchanged<T>(read: (w: World) => Promise<T>, call: (w: World, actor: Actor) => Promise<LightMyRequestResponse>) {
+  return async (w: World, actor: Actor) => {
+    const before = await read(w);
+    const res = await call(w, actor);
+    if (actor !== "customer A") expect(await read(w), `${actor} changed A's row`).toEqual(before);
+    return res;
+  };
+}
+
+const ROWS: Row[] = [
+  // The shop itself and the catalogue: the same for everyone.
+  { route: "GET /healthz", expect: PUBLIC, call: (w, a) => w.as[a].get("/healthz") },
+  { route: "GET /readyz", expect: PUBLIC, call: (w, a) => w.as[a].get("/readyz") },
+  { route: "GET /api/build", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/build") },
+  { route: "GET /sanctum/csrf-cookie", expect: all(204), call: (w, a) => w.as[a].get("/sanctum/csrf-cookie") },
+  { route: "GET /api/categories", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/categories") },
+  { route: "GET /api/categories/{*}", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/categories/${w.categoryPath}`) },
+  { route: "GET /api/products", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/products") },
+  { route: "GET /api/products/{slug}", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/products/${w.productSlug}`) },
+  { route: "GET /api/manufacturers", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/manufacturers") },
+  { route: "GET /api/manufacturers/{id}", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/manufacturers/${w.manufacturerId}`) },
+  { route: "GET /api/search", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/search?q=timber") },
+  { route: "GET /api/search/suggest", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/search/suggest?q=ti") },
+  { route: "GET /api/compare", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/compare?product_ids=${w.p1},${w.p2}`) },
+  { route: "GET /api/hire", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/hire") },
+  { route: "GET /api/hire/{slug}", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/hire/${w.hireSlug}`) },
+  { route: "GET /api/hire/{slug}/availability", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/hire/${w.hireSlug}/availability`) },
+  { route: "GET /api/hire/{slug}/quote", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/hire/${w.hireSlug}/quote?start_date=${day(5)}&end_date=${day(7)}`) },
+  { route: "GET /api/checkout/delivery-options", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/checkout/delivery-options") },
+  // The test database has no postcode data: the same "none found" for everyone.
+  { route: "POST /api/checkout/postcode-lookup", expect: all(404), call: (w, a) => w.as[a].post("/api/checkout/postcode-lookup", { postcode: "LS1 4AP" }) },
+  { route: "POST /api/checkout/postcode-suggestions", expect: PUBLIC, call: (w, a) => w.as[a].post("/api/checkout/postcode-suggestions", { query: "LS1" }) },
+  {
+    route: "POST /api/enquiries",
+    expect: all(201),
+    call: (w, a) => w.as[a].post("/api/enquiries", { type: "contact", name: "Matrix Visitor", email: "visitor@example.co.uk", message: "Do you stock oak sleepers?" }),
+  },
+
+  // Signing in and out: open to all; each acts on the caller's own session only.
+  {
+    route: "POST /api/auth/register",
+    // Signed in already or not, a new address makes a new account and signs the caller in as it;
+    // the actor then signs back in as themselves.
+    expect: all(201),
+    call: async (w, a) => {
+      const res = await (a === "guest" ? await guest() : w.as[a]).post("/api/auth/register", { firstname: "New", lastname: "Fitter", email: freshEmail("reg"), password: PASSWORD, password_confirmation: PASSWORD });
+      if (a !== "guest") await signBackIn(w, a);
+      return res;
+    },
+  },
+  {
+    route: "POST /api/auth/login",
+    // Nobody signs in as A without A's password, whoever they already are.
+    expect: all(422),
+    call: (w, a) => clone(w.as[a]).post("/api/auth/login", { email: w.people["customer A"].email, password: `${PASSWORD}!` }),
+  },
+  {
+    route: "POST /api/auth/logout",
+    // A session of the actor's own, so the shared browsers stay signed in.
+    expect: all(204),
+    call: async (w, a) => {
+      if (a === "guest") return (await guest()).post("/api/auth/logout");
+      const b = new TestBrowser(shop.app, "198.51.99.7");
+      await b.csrf();
+      expect((await b.post("/api/auth/login", { email: w.people[a].email, password: PASSWORD })).statusCode).toBe(200);
+      return b.post("/api/auth/logout");
+    },
+  },
+  { route: "GET /api/user", expect: { ...all(200), guest: 204 }, call: (w, a) => w.as[a].get("/api/user") },
+  { route: "POST /api/auth/recovery", expect: PUBLIC, call: (w, a) => w.as[a].post("/api/auth/recovery", { email: freshEmail("lost") }) },
+  { route: "POST /api/auth/recovery/token", expect: all(422), call: (w, a) => w.as[a].post("/api/auth/recovery/token", { email: w.people["customer A"].email, token: "0".repeat(64) }) },
+  {
+    route: "POST /api/auth/reset-password",
+    // Without A's emailed token nobody resets A's password.
+    expect: all(422),
+    call: (w, a) => w.as[a].post("/api/auth/reset-password", { email: w.people["customer A"].email, token: "0".repeat(64), password: "another long secret", password_confirmation: "another long secret" }),
+  },
+
+  // One's own account: anyone signed in, about themselves.
+  { route: "GET /api/account", expect: SIGNED_IN_ONLY(200), call: (w, a) => w.as[a].get("/api/account") },
+  { route: "PUT /api/account", expect: SIGNED_IN_ONLY(200), call: (w, a) => w.as[a].put("/api/account", { firstname: "Matrix", lastname: "Actor", phone: "0113 496 0111" }) },
+  {
+    route: "PUT /api/account/password",
+    // The current password is required: a wrong one is refused for everyone signed in.
+    expect: SIGNED_IN_ONLY(422),
+    call: (w, a) => w.as[a].put("/api/account/password", { current_password: "not the password", password: "another long secret", password_confirmation: "another long secret" }),
+  },
+  { route: "GET /api/account/newsletter", expect: SIGNED_IN_ONLY(200), call: (w, a) => w.as[a].get("/api/account/newsletter") },
+  { route: "PUT /api/account/newsletter", expect: SIGNED_IN_ONLY(200), call: (w, a) => w.as[a].put("/api/account/newsletter", { subscribed: false, topics: [] }) },
+  { route: "GET /api/account/addresses", expect: SIGNED_IN_ONLY(200), call: (w, a) => w.as[a].get("/api/account/addresses") },
+  { route: "POST /api/account/addresses", expect: SIGNED_IN_ONLY(201), call: (w, a) => w.as[a].post("/api/account/addresses", address("2 Own Row")) },
+  {
+    route: "PUT /api/account/addresses/{id}",
+    expect: A_ONLY(200),
+    call: unchanged(readAddress, (w, a) => w.as[a].put(`/api/account/addresses/${w.a.addressId}`, address(a === "customer A" ? A_LINE : "99 Hijack Street"))),
+  },
+  {
+    route: "DELETE /api/account/addresses/{id}",
+    expect: A_ONLY(204),
+    call: async (w, a) => {
+      // A deletes a second address of A's own; everyone else tries A's first.
+      if (a === "customer A") {
+        const spare = (await w.as[a].post("/api/account/addresses", address(A_LINE))).json().data.id as number;
+        return w.as[a].delete(`/api/account/addresses/${spare}`);
+      }
+      return unchanged(readAddress, (ww, aa) => ww.as[aa].delete(`/api/account/addresses/${ww.a.addressId}`))(w, a);
+    },
+  },
+
+  // The wishlist: one's own list; a product id names a product, not a row, so B's delete acts on B's list.
+  { route: "GET /api/account/wishlist", expect: SIGNED_IN_ONLY(200), call: (w, a) => w.as[a].get("/api/account/wishlist") },
+  { route: "POST /api/account/wishlist", expect: SIGNED_IN_ONLY(201), call: (w, a) => w.as[a].post("/api/account/wishlist", { product_id: w.p2 }) },
+  {
+    route: "DELETE /api/account/wishlist/{product_id}",
+    expect: SIGNED_IN_ONLY(200),
+    call: async (w, a) => {
+      if (a === "customer A") return w.as[a].delete(`/api/account/wishlist/${w.p2}`);
+      return unchanged(wishlist, (ww, aa) => ww.as[aa].delete(`/api/account/wishlist/${ww.p1}`))(w, a);
+    },
+  },
+
+  // Baskets: everyone has one (a guest's by cookie); another's line is not in yours.
+  { route: "GET /api/basket", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/basket") },
+  { route: "POST /api/basket", expect: PUBLIC, call: (w, a) => w.as[a].post("/api/basket", { product_id: w.p2, quantity: 1 }) },
+  {
+    route: "PUT /api/basket/{cart_item_id}",
+    expect: A_ONLY(200, 404),
+    call: async (w, a) => {
+      const line = await aBasketLine(w);
+      return unchanged(basketLines, (ww, aa) => ww.as[aa].put(`/api/basket/${line}`, { quantity: aa === "customer A" ? 2 : 7 }))(w, a);
+    },
+  },
+  {
+    route: "DELETE /api/basket/{cart_item_id}",
+    expect: A_ONLY(200, 404),
+    call: async (w, a) => {
+      const line = await aBasketLine(w);
+      return unchanged(basketLines, (ww, aa) => ww.as[aa].delete(`/api/basket/${line}`))(w, a);
+    },
+  },
+  {
+    route: "DELETE /api/basket",
+    // Empties the caller's own basket, never A's.
+    expect: PUBLIC,
+    call: async (w, a) => {
+      if (a !== "customer A") await aBasketLine(w);
+      return unchanged(basketLines, (ww, aa) => ww.as[aa].delete("/api/basket"))(w, a);
+    },
+  },
+
+  // Orders.
+  {
+    route: "POST /api/checkout",
+    // Guests and everyone signed in may buy, from their own basket.
+    expect: all(201),
+    call: async (w, a) => {
+      expect((await w.as[a].post("/api/basket", { product_id: w.p2, quantity: 1 })).statusCode).toBeLessThan(300);
+      return w.as[a].post("/api/checkout", checkoutBody(a === "guest" ? "matrix.guest@example.co.uk" : w.people[a].email, a === "customer A" ? A_LINE : "5 Elsewhere Road"));
+    },
+  },
+  // Without the signed link, the thank-you page is A's alone; a guest without it is not told it exists.
+  { route: "GET /api/checkout/orders/{number}", expect: A_ONLY(200, 404), call: (w, a) => w.as[a].get(`/api/checkout/orders/${w.a.orderNumber}`) },
+  { route: "GET /api/account/orders", expect: SIGNED_IN_ONLY(200), call: (w, a) => w.as[a].get("/api/account/orders") },
+  { route: "GET /api/account/orders/{order_id}", expect: A_ONLY(200), call: (w, a) => w.as[a].get(`/api/account/orders/${w.a.orderId}`) },
+  {
+    route: "POST /api/account/orders/{order_id}/reorder",
+    expect: A_ONLY(200),
+    call: unchanged(basketLines, (w, a) => w.as[a].post(`/api/account/orders/${w.a.orderId}/reorder`)),
+  },
+
+  // The hire basket and hire requests.
+  { route: "GET /api/hire-basket", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/hire-basket") },
+  { route: "POST /api/hire-basket", expect: PUBLIC, call: async (w, a) => w.as[a].post("/api/hire-basket", { hire_item_id: w.hireItemId, quantity: 1, start_date: day((hireWindow += 4)), end_date: day(hireWindow + 1) }) },
+  {
+    route: "PUT /api/hire-basket/{id}",
+    expect: A_ONLY(200, 404),
+    call: async (w, a) => {
+      const lines = await hireLines(w);
+      const target = lines.length ? lines[0]!.id : await hireLine(w, w.as["customer A"]);
+      return unchanged(hireLines, (ww, aa) => ww.as[aa].put(`/api/hire-basket/${target}`, { quantity: 1 + (aa === "customer A" ? 0 : 1) }))(w, a);
+    },
+  },
+  {
+    route: "DELETE /api/hire-basket/{id}",
+    expect: A_ONLY(200, 404),
+    call: async (w, a) => {
+      const lines = await hireLines(w);
+      const target = lines.length ? lines[0]!.id : await hireLine(w, w.as["customer A"]);
+      return unchanged(hireLines, (ww, aa) => ww.as[aa].delete(`/api/hire-basket/${target}`))(w, a);
+    },
+  },
+  {
+    route: "DELETE /api/hire-basket",
+    expect: PUBLIC,
+    call: async (w, a) => {
+      if (a !== "customer A" && (await hireLines(w)).length === 0) await hireLine(w, w.as["customer A"]);
+      return unchanged(hireLines, (ww, aa) => ww.as[aa].delete("/api/hire-basket"))(w, a);
+    },
+  },
+  {
+    route: "POST /api/hire-requests",
+    // Anyone may send a hire request, from their own hire basket.
+    expect: all(201),
+    call: async (w, a) => {
+      await hireLine(w, w.as[a]);
+      return w.as[a].post("/api/hire-requests", { name: "Matrix Hirer", email: "hirer@example.co.uk", phone: "07700 900111", fulfilment: "collection" });
+    },
+  },
+  { route: "GET /api/account/hire-requests", expect: SIGNED_IN_ONLY(200), call: (w, a) => w.as[a].get("/api/account/hire-requests") },
+];
+
+async function readAddress(w: World) {
+  const [row] = await shop.database.db.select().from(addresses).where(eq(addresses.id, w.a.addressId));
+  return row ?? null;
+}
+
+/** Signs the actor's shared browser back in as the actor. */
+async function signBackIn(w: World, a: Exclude<Actor, "guest">): Promise<void> {
+  await w.as[a].signIn(w.people[a].email, PASSWORD);
+}
+
+/** A second browser with the same cookies, for a request that would change the session. */
+function clone(b: TestBrowser): TestBrowser {
+  const c = new TestBrowser(shop.app, b.ip);
+  for (const [k, v] of b.cookies) c.cookies.set(k, v);
+  return c;
+}
+
+describe("authorisation matrix over every route outside /api/trade", () => {
+  const w = {} as World;
+  beforeAll(async () => {
+    const db = shop.database.db;
+    const stocked = await db.select({ id: products.id, slug: products.slug }).from(products).orderBy(asc(products.id)).limit(2);
+    for (const p of stocked) await db.update(products).set({ stock: 999, heavy: false }).where(eq(products.id, p.id));
+    w.p1 = stocked[0]!.id;
+    w.p2 = stocked[1]!.id;
+    w.productSlug = stocked[0]!.slug;
+    const [category] = await db.select({ path: categories.path }).from(categories).orderBy(asc(categories.id)).limit(1);
+    w.categoryPath = category!.path;
+    const [maker] = await db.select({ id: manufacturers.id }).from(manufacturers).orderBy(asc(manufacturers.id)).limit(1);
+    w.manufacturerId = maker!.id;
+    const [hire] = await db.select({ id: hireItems.id, slug: hireItems.slug }).from(hireItems).where(eq(hireItems.slug, "cement-mixer-110v"));
+    w.hireItemId = hire!.id;
+    w.hireSlug = hire!.slug;
+
+    const trade = await company("Matrix Gamma Carpentry Ltd");
+    const other = await company("Matrix Delta Decking Ltd");
+    const people = {
+      "customer A": await signedUp("alma"),
+      "customer B": await signedUp("bertram"),
+      buyer: trade.buyer,
+      owner: trade.owner,
+      accounts: trade.accounts,
+      "other owner": other.owner,
+    };
+    w.people = people;
+    w.as = { guest: await guest(), ...Object.fromEntries(Object.entries(people).map(([k, p]) => [k, p.browser])) } as Record<Actor, TestBrowser>;
+
+    // A's rows.
+    const A = w.as["customer A"];
+    const addr = await A.post("/api/account/addresses", address(A_LINE));
+    expect(addr.statusCode, addr.body).toBe(201);
+    expect((await A.post("/api/basket", { product_id: w.p1, quantity: 2 })).statusCode).toBeLessThan(300);
+    const placed = await A.post("/api/checkout", checkoutBody(people["customer A"].email, A_LINE));
+    expect(placed.statusCode, placed.body.slice(0, 300)).toBe(201);
+    const { order_id: orderId, order_number: orderNumber } = placed.json() as { order_id: number; order_number: string };
+    await hireLine(w, A);
+    const hr = await A.post("/api/hire-requests", { name: "Alma Ashdown", email: people["customer A"].email, phone: "07700 900222", fulfilment: "delivery", address_line1: A_SITE, town: "Leeds", postcode: "ls1 4ap", notes: A_NOTES });
+    expect(hr.statusCode, hr.body.slice(0, 300)).toBe(201);
+    w.a = { addressId: addr.json().data.id, orderId, orderNumber, hireRequest: hr.json().number };
+    expect((await A.post("/api/account/wishlist", { product_id: w.p1 })).statusCode).toBe(201);
+    await aBasketLine(w);
+    await hireLine(w, A);
+    w.secrets = [people["customer A"].email, A_LINE, A_SITE, A_NOTES, orderNumber, w.a.hireRequest];
+  });
+
+  it("has a row, here or in the trade matrix, for every route the server serves", async () => {
+    const served = (await apiOperations(shop.app)).map((op) => `${op.method} ${op.path}`);
+    // The trade matrix holds a row for exactly each route under /api/trade/; this one for every other route.
+    const mine = served.filter((r) => !r.includes(" /api/trade/")).sort();
+    expect(served.length - mine.length, "the trade routes the trade matrix covers").toBeGreaterThan(0);
+    const rows = ROWS.map((r) => r.route);
+    expect(mine.filter((r) => !rows.includes(r)), "routes without a row").toEqual([]);
+    expect(rows.filter((r) => !mine.includes(r)), "rows for routes the server does not serve, or trade routes").toEqual([]);
+    expect(new Set(rows).size, "one row a route").toBe(rows.length);
+  });
+
+  for (const row of ROWS) {
+    it.each(ACTORS)(`${row.route} as %s`, async (actor) => {
+      const res = await row.call(w, actor);
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(row.expect[actor]);
+      if (actor !== "customer A") for (const secret of w.secrets) expect(res.body, `${actor} must not see "${secret}"`).not.toContain(secret);
+      // Nobody's own rows may sit in a cache.
+      if (res.statusCode < 300 && PERSONAL_READ.test(row.route)) expect(res.headers["cache-control"], `${row.route} as ${actor}`).toMatch(/\bno-store\b/);
+    });
+  }
+
+  it("answers A with A's own rows, so the others' clean answers mean something", async () => {
+    const A = w.as["customer A"];
+    expect((await A.get("/api/account/addresses")).body).toContain(A_LINE);
+    expect((await A.get(`/api/checkout/orders/${w.a.orderNumber}`)).body).toContain(A_LINE);
+    expect((await A.get("/api/account/orders")).body).toContain(w.a.orderNumber);
+    expect((await A.get("/api/account")).body).toContain(w.people["customer A"].email);
+  });
+
+  it("leaves A's rows in place after everyone else's attempts", async () => {
+    expect((await readAddress(w))?.line1).toBe(A_LINE);
+    expect(await wishlist(w)).toContain(w.p1);
+    const order = await w.as["customer A"].get(`/api/account/orders/${w.a.orderId}`);
+    expect(order.statusCode).toBe(200);
+    expect(order.body).toContain(w.a.orderNumber);
+    const requests = await w.as["customer A"].get("/api/account/hire-requests");
+    expect(requests.body).toContain(w.a.hireRequest);
+  });
+});

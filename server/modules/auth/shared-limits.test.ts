@@ -1,0 +1,99 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../app.ts";
+import { loadConfig } from "../../config.ts";
+import { seedDemo } from "../../db/seed/index.ts";
+import { connectRedis } from "../../lib/redis.ts";
+import { TestBrowser } from "../../test/browser.ts";
+import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
+
+// Two processes of one shop: one database, each its own app. With REDIS_URL
+// they share their rate limits; without it each counts on its own.
+const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const prefix = `tc:rl:test-${process.pid}-${randomBytes(4).toString("hex")}:`;
+
+let database: TestDatabase;
+let dataDir: string;
+const apps: FastifyInstance[] = [];
+
+async function shopProcess(env: Record<string, string>): Promise<FastifyInstance> {
+  const config = loadConfig({ NODE_ENV: "test", COOKIE_SECRET: "x".repeat(32), DATA_DIR: dataDir, ...env });
+  const app = await buildApp({ config, database, storefront: { mode: "none" }, logger: false, rateLimitPrefix: prefix });
+  await app.ready();
+  apps.push(app);
+  return app;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedDemo(database.db);
+  dataDir = mkdtempSync(path.join(tmpdir(), "tc-test-"));
+});
+afterAll(async () => {
+  for (const app of apps) await app.close();
+  await database.destroy();
+  rmSync(dataDir, { recursive: true, force: true });
+  const redis = await connectRedis(redisUrl, { warn: () => {}, info: () => {} });
+  const keys: string[] = [];
+  for await (const batch of redis.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) keys.push(...batch);
+  if (keys.length) await redis.del(keys);
+  await redis.close();
+});
+
+async function register(app: FastifyInstance) {
+  const browser = new TestBrowser(app, "192.0.2.10");
+  await browser.csrf();
+  const email = `shared.${Date.now()}.${randomBytes(3).toString("hex")}@example.co.uk`;
+  const password = "a long enough secret";
+  const res = await browser.post("/api/auth/register", { firstname: "Sam", lastname: "Shared", email, password, password_confirmation: password });
+  expect(res.statusCode).toBe(201);
+  return { email, password };
+}
+
+/** Five wrong passwords on `a` from one address, then the right one on `b` from the same address. */
+async function guessOnOneSignInOnOther(a: FastifyInstance, b: FastifyInstance) {
+  const { email, password } = await register(a);
+  const attacker = new TestBrowser(a, "192.0.2.66");
+  await attacker.csrf();
+  for (let i = 0; i < 5; i++) {
+    expect((await attacker.post("/api/auth/login", { email, password: `guess ${i}` })).statusCode).toBe(422);
+  }
+  const sameAddress = new TestBrowser(b, "192.0.2.66");
+  await sameAddress.csrf();
+  return { email, password, answer: await sameAddress.post("/api/auth/login", { email, password }) };
+}
+
+describe("rate limits across processes", () => {
+  it("with REDIS_URL, five failures on one process lock the email from that address on the other", async () => {
+    const one = await shopProcess({ REDIS_URL: redisUrl });
+    const two = await shopProcess({ REDIS_URL: redisUrl });
+    const { email, password, answer } = await guessOnOneSignInOnOther(one, two);
+    expect(answer.statusCode).toBe(429);
+    const wait = Number(answer.headers["retry-after"]);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(answer.json()).toEqual({ message: `Too many attempts. Please try again in ${wait} seconds.` });
+    // Locked on the first process too; the owner, from their own address, is not.
+    const again = new TestBrowser(one, "192.0.2.66");
+    await again.csrf();
+    expect((await again.post("/api/auth/login", { email, password })).statusCode).toBe(429);
+    const owner = new TestBrowser(two, "192.0.2.10");
+    await owner.csrf();
+    expect((await owner.post("/api/auth/login", { email, password })).statusCode).toBe(200);
+  });
+
+  it("without REDIS_URL, each process counts on its own", async () => {
+    const one = await shopProcess({});
+    const two = await shopProcess({});
+    const { answer } = await guessOnOneSignInOnOther(one, two);
+    expect(answer.statusCode).toBe(200);
+  });
+
+  it("refuses to start when REDIS_URL does not answer", async () => {
+    await expect(shopProcess({ REDIS_URL: "redis://127.0.0.1:1" })).rejects.toThrow(/^Could not connect to Redis at REDIS_URL \(redis:\/\/127\.0\.0\.1:1\)/);
+  });
+});

@@ -1,0 +1,70 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+
+/**
+ * What must hold in the shop's database whatever requests came before, each
+ * as a query for the rows that break it. The schema's checks and exclusion
+ * constraint enforce some of these already; asking again costs little and
+ * catches a constraint dropped by a later migration.
+ */
+const INVARIANTS: Record<string, SQL> = {
+  "stock is never negative": sql`select id, sku, stock from products where stock < 0`,
+  "no unit is held or booked twice on a day": sql`
+    select a.unit_id, a.id as first, b.id as second
+    from hire_allocations a
+    join hire_allocations b on b.unit_id = a.unit_id and b.id > a.id and b.period && a.period
+    where a.released_at is null and b.released_at is null`,
+  "a hire item's holds and bookings never outnumber its units on any day": sql`
+    with taken as (
+      select u.hire_item_id, d::date as day, count(*) as units_taken
+      from hire_allocations a
+      join hire_units u on u.id = a.unit_id
+      cross join lateral generate_series(lower(a.period), upper(a.period) - 1, interval '1 day') d
+      where a.released_at is null
+      group by 1, 2
+    )
+    select t.* from taken t
+    where t.units_taken > (select count(*) from hire_units u where u.hire_item_id = t.hire_item_id and u.active)`,
+  "an approved trade account's balance is within its credit limit": sql`
+    select id, balance_pence, credit_limit_pence from trade_accounts where state = 'approved' and balance_pence > credit_limit_pence`,
+  "a trade account's balance is what its open invoices add up to": sql`
+    select a.id, a.balance_pence, coalesce(sum(i.total_pence), 0) as open_invoices
+    from trade_accounts a
+    left join trade_invoices i on i.trade_account_id = a.id and i.status in ('unpaid', 'payment_pending')
+    group by a.id
+    having a.balance_pence <> coalesce(sum(i.total_pence), 0)`,
+  "each order line is its quantity times its unit price": sql`
+    select id, order_id, quantity, unit_price, line_total from order_lines where quantity < 1 or line_total <> quantity * unit_price or line_vat < 0`,
+  "each order's totals are its lines' sums": sql`
+    select o.id, o.subtotal, o.vat, o.delivery, o.total, sum(l.line_total) as lines_total, sum(l.line_vat) as lines_vat
+    from orders o
+    left join order_lines l on l.order_id = o.id
+    group by o.id
+    having count(l.id) = 0
+      or o.subtotal <> sum(l.line_total)
+      or o.vat <> sum(l.line_vat)
+      or o.total <> o.subtotal + o.vat + o.delivery
+      or o.delivery < 0`,
+  "each invoice carries its order's totals": sql`
+    select i.id, i.total_pence, o.total
+    from trade_invoices i
+    join orders o on o.id = i.order_id
+    where i.subtotal_pence <> o.subtotal or i.vat_pence <> o.vat or i.delivery_pence <> o.delivery or i.total_pence <> o.total`,
+  "each hire request's totals are its lines' sums": sql`
+    select r.id, r.hire_cost, r.vat, r.deposit
+    from hire_requests r
+    left join hire_request_lines l on l.request_id = r.id
+    group by r.id
+    having count(l.id) = 0 or r.hire_cost <> sum(l.hire_cost) or r.vat <> sum(l.vat) or r.deposit <> sum(l.deposit)`,
+  "basket quantities are whole and positive": sql`select id, quantity from basket_items where quantity < 1`,
+};
+
+/** One line per broken invariant, naming the rows that break it; empty when all hold. */
+export async function databaseInvariantViolations(db: Db): Promise<string[]> {
+  const found: string[] = [];
+  for (const [name, query] of Object.entries(INVARIANTS)) {
+    const { rows } = (await db.execute(query)) as unknown as { rows: Record<string, unknown>[] };
+    if (rows.length) found.push(`${name}: ${JSON.stringify(rows.slice(0, 5))}${rows.length > 5 ? ` and ${rows.length - 5} more` : ""}`);
+  }
+  return found;
+}
