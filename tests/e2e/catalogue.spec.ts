@@ -127,6 +127,21 @@ test.describe("filters, sort and pages live in the address", () => {
     expect(prices[0]).toBeLessThan(prices[prices.length - 1]!);
   });
 
+  test("a sort chosen while the scripts are still loading is carried out once they run", async ({ page }) => {
+    let release!: () => void;
+    const scriptsMayLoad = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      await scriptsMayLoad;
+      await route.continue();
+    });
+    await page.goto("/category/power-tools", { waitUntil: "commit" });
+    await page.getByLabel("Sort by").selectOption({ label: "Price: low to high" });
+    await expect(page).toHaveURL("/category/power-tools");
+    release();
+    await expect(page).toHaveURL("/category/power-tools?sort=price_asc");
+    await expect(page.getByLabel("Sort by")).toHaveValue("price_asc");
+  });
+
   test("/products pages forwards and back by links", async ({ page }) => {
     await openPage(page, "/products");
     const total = await resultTotal(page);

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { ListingData } from "../../lib/catalog/listing.server.ts";
 import {
@@ -12,12 +12,14 @@ import {
   withChanges,
 } from "../../lib/catalog/listing-query.ts";
 import { formatPounds } from "../../lib/money.ts";
+import { useHydrated } from "../../lib/use-session.ts";
 import { ChevronDownIcon } from "../icons.tsx";
 import { EmptyState } from "../page.tsx";
 import { Pagination } from "./pagination.tsx";
 import { ProductGrid } from "./product-card.tsx";
 
 const FORM_ID = "listing-filters";
+const SORT_ID = "listing-sort";
 /** Values shown in a group before "Show more". */
 const VISIBLE_VALUES = 8;
 /** With this many specification groups or fewer, they all start open. */
@@ -60,6 +62,20 @@ export function ProductListing({ data, basePath, emptyAction, emptyTitle }: Prod
   const { items, total, page, lastPage, perPage, state, problems, facets } = data;
   const formRef = useRef<HTMLFormElement>(null);
   const apply = useApply(basePath);
+  const sortRef = useRef<HTMLSelectElement>(null);
+  // A sort chosen while the page was still loading its scripts fired no change
+  // that React saw, and hydration puts the select back to the server's value:
+  // read the choice from the page before that, while hydrating only (after
+  // hydration the select on the page may be the previous listing's).
+  const hydrated = useHydrated();
+  const [sortBeforeHydration] = useState(() => (hydrated || typeof document === "undefined" ? null : (document.getElementById(SORT_ID) as HTMLSelectElement | null)?.value ?? null));
+  useEffect(() => {
+    if (!sortBeforeHydration || sortBeforeHydration === state.sort || !sortRef.current) return;
+    sortRef.current.value = sortBeforeHydration;
+    apply(formRef.current);
+    // Only on mount: later changes go through onChange.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const hrefFor = (p: number) => `${basePath}${listingSearch({ ...state, page: p })}`;
   const filtered = hasFilters(state);
   const activeCount = state.manufacturer.length + state.attr.length + (state.priceMin !== undefined || state.priceMax !== undefined ? 1 : 0) + (state.inStock ? 1 : 0);
@@ -94,11 +110,12 @@ export function ProductListing({ data, basePath, emptyAction, emptyTitle }: Prod
             {total === 0 ? "No products" : items.length ? `${first}–${last} of ${total} ${total === 1 ? "product" : "products"}` : `${total} ${total === 1 ? "product" : "products"}`}
           </h2>
           <div className="flex items-center gap-2">
-            <label htmlFor="listing-sort" className="text-sm font-medium text-stone-800">
+            <label htmlFor={SORT_ID} className="text-sm font-medium text-stone-800">
               Sort by
             </label>
             <select
-              id="listing-sort"
+              id={SORT_ID}
+              ref={sortRef}
               name="sort"
               form={FORM_ID}
               defaultValue={state.sort}
@@ -172,7 +189,7 @@ function FilterForm({
     if (!form) return;
     const ticked = new Set([...state.manufacturer.map((m) => `manufacturer=${m}`), ...state.attr.map((a) => `attr=${a}`), ...(state.inStock ? ["in_stock=1"] : [])]);
     for (const input of form.querySelectorAll<HTMLInputElement>("input[type=checkbox]")) input.checked = ticked.has(`${input.name}=${input.value}`);
-    const sort = document.getElementById("listing-sort");
+    const sort = document.getElementById(SORT_ID);
     if (sort instanceof HTMLSelectElement) sort.value = state.sort;
     // stateKey stands for the state's contents.
     // eslint-disable-next-line react-hooks/exhaustive-deps
