@@ -3,6 +3,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type HandleDataRequestFunction, type RouterContextProvider, ServerRouter } from "react-router";
 import { appContext } from "#app-context";
+import { DATABASE_RETRY_AFTER_SECONDS } from "../server/lib/database-outage.ts";
 
 export const streamTimeout = 5_000;
 
@@ -17,6 +18,11 @@ export default function handleRequest(
   const { nonce, user } = loadContext.get(appContext);
   // A page rendered for a signed-in user carries their name: never cache or share it.
   if (user) responseHeaders.set("Cache-Control", "private, no-store");
+  // A loader found the database out of reach (server/lib/database-outage.ts): ask for a retry, keep nothing.
+  if (responseStatusCode === 503) {
+    responseHeaders.set("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
+    responseHeaders.set("Cache-Control", "no-store");
+  }
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");

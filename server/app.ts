@@ -31,6 +31,7 @@ import { wishlistRoutes } from "./modules/wishlist/routes.ts";
 import { connectRedis } from "./lib/redis.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerCompression } from "./plugins/compression.ts";
+import { withOutageResponses } from "./lib/database-outage.ts";
 import { registerErrorHandler } from "./plugins/errors.ts";
 import { registerNulGuard } from "./plugins/nul-characters.ts";
 import { loadRedirectRules, registerRedirects } from "./plugins/redirects.ts";
@@ -106,7 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     isDevServer: options.storefront.mode === "vite",
     connectOrigins: config.apiBaseUrl ? [new URL(config.apiBaseUrl).origin] : [],
   });
-  registerErrorHandler(app);
+  registerErrorHandler(app, config.appName);
   registerNulGuard(app);
   await registerCompression(app);
   registerRedirects(app, loadRedirectRules(options.redirectsFile ?? path.join(projectRoot, "config/redirects.json")));
@@ -187,6 +188,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (options.storefront.mode !== "none") {
     const devServer = options.storefront.mode === "vite" ? options.storefront.vite : undefined;
     const browserConfig = publicConfig(config);
+    // A database outage in a loader is a 503 page with Retry-After, as it is in the API.
+    const pageServices = withOutageResponses(services);
     const serverBuildPath = path.join(projectRoot, "build/server/index.js");
     // The production build is imported once, here. Left to the adapter, it is a
     // function that React Router calls on every request, and then derives its
@@ -219,10 +222,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           const context = new RouterContextProvider();
           let categoryTree: Promise<CategoryNode[]> | undefined;
           context.set(appContext, {
-            categoryTree: () => (categoryTree ??= services.catalog.categoryTree()),
-            categoryByPath: async (path) => findCategory(await (categoryTree ??= services.catalog.categoryTree()), path),
+            categoryTree: () => (categoryTree ??= pageServices.catalog.categoryTree()),
+            categoryByPath: async (path) => findCategory(await (categoryTree ??= pageServices.catalog.categoryTree()), path),
             config: browserConfig,
-            services,
+            services: pageServices,
             nonce: request.renderNonce || request.cspNonce,
             buildId,
             requestId: request.id,

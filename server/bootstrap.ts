@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { type Config, ConfigError, ensureCookieSecret, loadConfig } from "./config.ts";
-import { type Database, openDatabase } from "./db/client.ts";
+import { type Database, openDatabase, SERVER_QUERY_TIMEOUT_MS } from "./db/client.ts";
 import { isEmpty, seedDemo } from "./db/seed/index.ts";
 
 /** Loads .env when present; real environment variables win over it. */
@@ -22,7 +22,7 @@ export async function prepare(log: Pick<Logger, "info" | "warn">, env = process.
   for (const w of config.flagWarnings) {
     log.warn(`${w.variable}=${JSON.stringify(w.value)} is not recognised; it counts as off (use true, 1, yes or on)`);
   }
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, { queryTimeoutMillis: SERVER_QUERY_TIMEOUT_MS });
   try {
     await database.migrate();
     if (config.seedDemo && (await isEmpty(database.db))) {

@@ -114,10 +114,22 @@ export async function openPostgres(
     logQuery?: (query: string, params: unknown[]) => void;
     /** How long a request waits for a connection before it gives up (and answers 503). */
     connectionTimeoutMillis?: number;
+    /**
+     * How long a query may wait for its answer: a connection that goes silent
+     * (a network that drops packets, not connections) fails the query instead
+     * of hanging the request. Unset: no bound, for scripts' long statements.
+     */
+    queryTimeoutMillis?: number;
   } = {},
 ): Promise<Database> {
   // A bound on connecting: a database that does not answer (not even to refuse) fails the request instead of hanging it.
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20, idleTimeoutMillis: 30_000, connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 20,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+    query_timeout: options.queryTimeoutMillis,
+  });
   // An idle client that loses its connection must not crash the process.
   pool.on("error", () => {});
   const logQuery = options.logQuery;
@@ -145,6 +157,9 @@ async function ping(db: Db): Promise<boolean> {
   }
 }
 
-export function openDatabase(config: { databaseUrl: string | undefined; dataDir: string }): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
+/** The server's bound on one query's answer (see openPostgres); the longest of the shop's own takes well under a second. */
+export const SERVER_QUERY_TIMEOUT_MS = 30_000;
+
+export function openDatabase(config: { databaseUrl: string | undefined; dataDir: string }, options: { queryTimeoutMillis?: number } = {}): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl, options) : openPglite(config.dataDir);
 }

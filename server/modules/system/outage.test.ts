@@ -16,16 +16,26 @@ import { buildApp } from "../../app.ts";
 import { loadConfig } from "../../config.ts";
 import { type Database, openPostgres } from "../../db/client.ts";
 import { seedDemo } from "../../db/seed/index.ts";
-import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../../plugins/errors.ts";
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../../lib/database-outage.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/database.ts";
 import { TestBrowser } from "../../test/browser.ts";
+import { DEMO_TRADE } from "../../db/seed/demo-trade.ts";
 import { products } from "../catalog/schema.ts";
 
-/** A TCP proxy to host:port that can be taken down and brought back on the same port. */
+/**
+ * A TCP proxy to host:port that can be taken down and brought back on the same
+ * port, or fall silent: connections stay open, nothing passes either way.
+ */
 function tcpProxy(host: string, targetPort: number) {
   const sockets = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
   let server: Server | null = null;
   let port = 0;
+  let silent = false;
+  const pass = ([client, upstream]: [Socket, Socket]) => {
+    client.pipe(upstream);
+    upstream.pipe(client);
+  };
   return {
     get port() {
       return port;
@@ -33,19 +43,32 @@ function tcpProxy(host: string, targetPort: number) {
     async up() {
       server = createServer((client) => {
         const upstream = connect(targetPort, host);
+        const pair: [Socket, Socket] = [client, upstream];
         sockets.add(client).add(upstream);
+        pairs.add(pair);
         const end = () => {
           client.destroy();
           upstream.destroy();
           sockets.delete(client);
           sockets.delete(upstream);
+          pairs.delete(pair);
         };
-        for (const s of [client, upstream]) s.on("error", end).on("close", end);
-        client.pipe(upstream);
-        upstream.pipe(client);
+        for (const s of pair) s.on("error", end).on("close", end);
+        if (!silent) pass(pair);
       });
       await new Promise<void>((resolve) => server!.listen(port, "127.0.0.1", resolve));
       port = (server.address() as AddressInfo).port;
+    },
+    silence() {
+      silent = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream).pause();
+        upstream.unpipe(client).pause();
+      }
+    },
+    speak() {
+      silent = false;
+      for (const pair of pairs) pass(pair);
     },
     async down() {
       if (!server) return;
@@ -68,6 +91,7 @@ describe("which errors mean the database is out of reach", () => {
     expect(isDatabaseUnavailable(Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error("the database system is starting up"), { code: "57P03" }))).toBe(true);
     expect(isDatabaseUnavailable(new AggregateError([refused], "connect failed"))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Failed query", { cause: new Error("Query read timeout") }))).toBe(true);
     // A query's own fault is not an outage.
     expect(isDatabaseUnavailable(new Error("Failed query", { cause: Object.assign(new Error("duplicate key"), { code: "23505" }) }))).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error("deadlock detected"), { code: "40P01" }))).toBe(false);
@@ -81,6 +105,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the database going away for a m
   let proxied: Database;
   let proxy: ReturnType<typeof tcpProxy>;
   let app: FastifyInstance;
+  /** The same shop with its storefront, for pages (no page cache: every page reaches its loaders). */
+  let pages: FastifyInstance;
   let dataDir: string;
 
   beforeAll(async () => {
@@ -92,15 +118,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the database going away for a m
     const through = new URL(real);
     through.hostname = "127.0.0.1";
     through.port = String(proxy.port);
-    proxied = await openPostgres(through.toString(), { max: 4, connectionTimeoutMillis: 2_000 });
+    proxied = await openPostgres(through.toString(), { max: 4, connectionTimeoutMillis: 2_000, queryTimeoutMillis: 2_000 });
     dataDir = mkdtempSync(path.join(tmpdir(), "tc-outage-"));
     const config = loadConfig({ NODE_ENV: "test", COOKIE_SECRET: "x".repeat(32), DATA_DIR: dataDir });
     app = await buildApp({ config, database: proxied, storefront: { mode: "none" }, logger: false });
     await app.ready();
+    pages = await buildApp({ config, database: proxied, storefront: { mode: "build" }, pageCache: false, logger: false });
+    await pages.ready();
   });
 
   afterAll(async () => {
     await app?.close();
+    await pages?.close();
     await proxied?.close();
     await proxy?.down();
     await database?.destroy();
@@ -152,5 +181,47 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the database going away for a m
     expect(added.statusCode).toBe(200);
     // The add refused during the outage changed nothing: one before it, one now.
     expect(added.json().cart.items[0].quantity).toBe(2);
+  });
+
+  it("answers pages with a 503 page and Retry-After, for a visitor (in the loaders) and a signed-in user (reading the session)", async () => {
+    const member = new TestBrowser(pages, "198.51.100.8");
+    await member.signIn(DEMO_TRADE.email, DEMO_TRADE.password);
+    const [product] = await database.db.select({ slug: products.slug }).from(products).limit(1);
+    const visitorPages = ["/", "/category/power-tools", `/product/${product!.slug}`, "/search?q=drill"];
+    for (const url of visitorPages) expect((await pages.inject({ method: "GET", url })).statusCode).toBe(200);
+    expect((await member.get("/account")).statusCode).toBe(200);
+
+    await proxy.down();
+
+    for (const res of [...(await Promise.all(visitorPages.map((url) => pages.inject({ method: "GET", url })))), await member.get("/account")]) {
+      expect(res.statusCode).toBe(503);
+      expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+      expect(res.headers["cache-control"]).toBe("no-store");
+      expect(res.headers["content-type"]).toMatch(/^text\/html/);
+      expect(res.body).toContain("Service Unavailable");
+      expect(res.body).toContain(DATABASE_UNAVAILABLE);
+      expect(res.body).not.toMatch(/ECONNREFUSED|Connection terminated|timeout exceeded|at .*\.ts:/);
+    }
+
+    await proxy.up();
+    await vi.waitFor(async () => expect((await pages.inject({ method: "GET", url: "/" })).statusCode).toBe(200), { timeout: 10_000, interval: 200 });
+    expect((await member.get("/account")).statusCode).toBe(200);
+  });
+
+  it("gives up on a database that falls silent (connections open, no answers) with a 503, and recovers when it speaks again", async () => {
+    const [product] = await database.db.select({ slug: products.slug }).from(products).limit(1);
+    expect((await app.inject({ method: "GET", url: `/api/products/${product!.slug}` })).statusCode).toBe(200);
+
+    proxy.silence();
+    // Without the query timeout these requests would wait for ever.
+    const [read, page] = await Promise.all([app.inject({ method: "GET", url: `/api/products/${product!.slug}` }), pages.inject({ method: "GET", url: "/category/power-tools" })]);
+    expect(read.statusCode).toBe(503);
+    expect(read.json()).toEqual({ message: DATABASE_UNAVAILABLE });
+    expect(page.statusCode).toBe(503);
+    expect(Number(page.headers["retry-after"])).toBeGreaterThan(0);
+
+    proxy.speak();
+    await vi.waitFor(async () => expect((await app.inject({ method: "GET", url: `/api/products/${product!.slug}` })).statusCode).toBe(200), { timeout: 10_000, interval: 200 });
+    expect((await pages.inject({ method: "GET", url: "/category/power-tools" })).statusCode).toBe(200);
   });
 });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Database } from "../../db/client.ts";
-import { DATABASE_RETRY_AFTER_SECONDS } from "../../plugins/errors.ts";
+import { DATABASE_RETRY_AFTER_SECONDS } from "../../lib/database-outage.ts";
 import { renderApiReference } from "./api-docs.ts";
 
 export interface SystemRouteOptions {
