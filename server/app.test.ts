@@ -152,6 +152,13 @@ describe("compression", () => {
 });
 
 describe("headers", () => {
+  // The production rules (HSTS, Secure cookies): one shop for the tests that need them.
+  let production: TestShop;
+  beforeAll(async () => {
+    production = await createTestShop({ NODE_ENV: "production", COOKIE_SECRET: "p".repeat(32) });
+  });
+  afterAll(() => production?.close());
+
   it("sets the security headers with a fresh CSP nonce per request", async () => {
     const a = await shop.app.inject({ method: "GET", url: "/healthz" });
     const b = await shop.app.inject({ method: "GET", url: "/healthz" });
@@ -169,38 +176,28 @@ describe("headers", () => {
   });
 
   it("sends HSTS in production", async () => {
-    const prod = await createTestShop({ NODE_ENV: "production", COOKIE_SECRET: "p".repeat(32) });
-    try {
-      const res = await prod.app.inject({ method: "GET", url: "/healthz" });
-      expect(res.headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
-    } finally {
-      await prod.close();
-    }
+    const res = await production.app.inject({ method: "GET", url: "/healthz" });
+    expect(res.headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
   });
 
   it("sets the session, CSRF and guest cookies Secure, HttpOnly where scripts need not read them, and SameSite=Lax in production", async () => {
-    const prod = await createTestShop({ NODE_ENV: "production", COOKIE_SECRET: "p".repeat(32) });
-    try {
-      const csrf = await prod.app.inject({ method: "GET", url: "/sanctum/csrf-cookie" });
-      const xsrf = csrf.cookies.find((c) => c.name === "XSRF-TOKEN")!;
-      expect(xsrf).toMatchObject({ secure: true, sameSite: "Lax" });
-      // The page's script reads the CSRF token to send it back as a header.
-      expect(xsrf.httpOnly).toBeFalsy();
-      const cookie = `XSRF-TOKEN=${encodeURIComponent(xsrf.value)}`;
-      const login = await prod.app.inject({
-        method: "POST",
-        url: "/api/auth/login",
-        headers: { cookie, "x-xsrf-token": xsrf.value },
-        payload: { email: "customer@example.com", password: "demo-password-2026" },
-      });
-      expect(login.statusCode, login.body).toBe(200);
-      expect(login.cookies.find((c) => c.name === SESSION_COOKIE)).toMatchObject({ secure: true, httpOnly: true, sameSite: "Lax" });
-      // A visitor's basket is theirs by a guest cookie, given with their first write.
-      const added = await prod.app.inject({ method: "POST", url: "/api/basket", headers: { cookie, "x-xsrf-token": xsrf.value }, payload: { product_id: 1, quantity: 1 } });
-      expect(added.cookies.find((c) => c.name === GUEST_COOKIE), added.body).toMatchObject({ secure: true, httpOnly: true, sameSite: "Lax" });
-    } finally {
-      await prod.close();
-    }
+    const csrf = await production.app.inject({ method: "GET", url: "/sanctum/csrf-cookie" });
+    const xsrf = csrf.cookies.find((c) => c.name === "XSRF-TOKEN")!;
+    expect(xsrf).toMatchObject({ secure: true, sameSite: "Lax" });
+    // The page's script reads the CSRF token to send it back as a header.
+    expect(xsrf.httpOnly).toBeFalsy();
+    const cookie = `XSRF-TOKEN=${encodeURIComponent(xsrf.value)}`;
+    const login = await production.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      headers: { cookie, "x-xsrf-token": xsrf.value },
+      payload: { email: "customer@example.com", password: "demo-password-2026" },
+    });
+    expect(login.statusCode, login.body).toBe(200);
+    expect(login.cookies.find((c) => c.name === SESSION_COOKIE)).toMatchObject({ secure: true, httpOnly: true, sameSite: "Lax" });
+    // A visitor's basket is theirs by a guest cookie, given with their first write.
+    const added = await production.app.inject({ method: "POST", url: "/api/basket", headers: { cookie, "x-xsrf-token": xsrf.value }, payload: { product_id: 1, quantity: 1 } });
+    expect(added.cookies.find((c) => c.name === GUEST_COOKIE), added.body).toMatchObject({ secure: true, httpOnly: true, sameSite: "Lax" });
   });
 
   it("gives every response a request id, keeping a well-formed incoming one", async () => {
