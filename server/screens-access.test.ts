@@ -5,7 +5,9 @@
 // (real demo data: a product, a hire item, a nested category; A's order, an
 // invoice and a user of company X) and states the outcome for each of the
 // seven actors: the page (its h1), a redirect (to sign in, with the path back;
-// or, for a guest-only page, to the safe ?redirect or /), or the 404 page.
+// or, for a guest-only page, to the safe ?redirect or /), or the 404 page;
+// the navigation's data request (`….data`) must say the same. The screens
+// that take form posts on the server (an `action`) are posted by everyone.
 // Customer A, customer B, company X and the other company each own strings
 // no one else's page may carry, and a signed-in actor's page is never the
 // visitor page cache's: it bypasses it and is sent `private, no-store`.
@@ -18,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../app/routes.ts";
 import { categories, manufacturers, products } from "./modules/catalog/schema.ts";
 import { hireItems } from "./modules/hire/schema.ts";
+import { tradeInvoices } from "./modules/trade/invoice-schema.ts";
 import { isoDay, tradeFixtures } from "./modules/trade/test-fixtures.ts";
 import { ACTORS, type Actor, type SignedInActor, address, all, checkoutBody, day, signInActors } from "./test/actors.ts";
 import { createTestShop, type TestShop } from "./test/app.ts";
@@ -37,14 +40,16 @@ const fixtures = tradeFixtures(() => shop);
  * path; a route whose module has no default export is a resource route (data,
  * not a page: none today) and has no row.
  */
-function screensOf(entries: RouteConfigEntry[], parent = ""): string[] {
+function screensOf(entries: RouteConfigEntry[], parent = ""): { screen: string; source: string }[] {
   return entries.flatMap((entry) => {
     const full = entry.path === undefined ? parent : `${parent}/${entry.path}`;
-    const own = entry.children ? [] : isPage(entry.file) ? [full || "/"] : [];
+    const source = readFileSync(path.join(import.meta.dirname, "../app", entry.file), "utf8");
+    const own = !entry.children && /^export default /m.test(source) ? [{ screen: full || "/", source }] : [];
     return [...own, ...screensOf(entry.children ?? [], full)];
   });
 }
-const isPage = (file: string) => /^export default /m.test(readFileSync(path.join(import.meta.dirname, "../app", file), "utf8"));
+/** A screen that takes a plain form post on the server (an `action`; a `clientAction` posts to the API, which its own matrix covers). */
+const takesPosts = (source: string) => /^export (async )?function action\b/m.test(source);
 
 /** What an actor gets from a screen's URL. */
 type Outcome =
@@ -52,8 +57,8 @@ type Outcome =
   | { page: string }
   /** A guest on a signed-in screen: to /auth/login, with the path and query back in ?redirect. */
   | "sign in"
-  /** A signed-in user on a guest-only screen: to this path (?redirect when on this site, else /). */
-  | { redirect: string }
+  /** A signed-in user on a guest-only screen: to this path (?redirect when on this site, else /); after a write, where it leads. */
+  | { redirect: string | RegExp }
   /** The 404 page: someone else's row, or a screen of a role the actor does not hold. */
   | "not found";
 
@@ -90,7 +95,7 @@ interface World {
   categoryPath: string;
   manufacturerId: number;
   a: { orderId: number; orderNumber: string; hireRequest: string };
-  x: { invoiceId: number; invoiceNumber: string; buyerId: number; buyerEmail: string };
+  x: { accountId: number; invoiceId: number; invoiceNumber: string; buyerId: number; buyerEmail: string };
   /** Each string, with the actors whose pages may show it. */
   secrets: [string, Actor[]][];
 }
@@ -100,6 +105,8 @@ interface Row {
   screen: string;
   url: (w: World) => string;
   expect: Record<Actor, Outcome>;
+  /** What the page shows wherever it is the page, when its h1 is the row's own (a product's name, an order's number). */
+  shows?: (w: World) => string;
 }
 
 const A_NAME = "Ottoline";
@@ -127,7 +134,7 @@ const ROWS: Row[] = [
   // A's order number in the link: the order is fetched in the browser, never rendered into the page.
   { screen: "/checkout/thank-you", url: (w) => `/checkout/thank-you?order=${w.a.orderNumber}`, expect: PUBLIC("Thank you") },
   { screen: "/delivery", url: () => "/delivery", expect: PUBLIC("Delivery") },
-  { screen: "/product/:slug", url: (w) => `/product/${w.productSlug}`, expect: PUBLIC("") },
+  { screen: "/product/:slug", url: (w) => `/product/${w.productSlug}`, expect: PUBLIC(""), shows: (w) => w.productName },
   { screen: "/products", url: () => "/products", expect: PUBLIC("All products") },
   { screen: "/showcase", url: () => "/showcase", expect: PUBLIC("Showcase") },
   { screen: "/manufacturer", url: () => "/manufacturer", expect: PUBLIC("Brands") },
@@ -152,12 +159,12 @@ const ROWS: Row[] = [
   { screen: "/account/wishlist", url: () => "/account/wishlist", expect: SIGNED_IN("Your wishlist") },
   { screen: "/account/hire-requests", url: () => "/account/hire-requests", expect: SIGNED_IN("Your hire requests") },
   { screen: "/account/orders/history", url: () => "/account/orders/history", expect: SIGNED_IN("Your orders") },
-  { screen: "/account/orders/:orderId", url: (w) => `/account/orders/${w.a.orderId}`, expect: A_ONLY("") },
+  { screen: "/account/orders/:orderId", url: (w) => `/account/orders/${w.a.orderId}`, expect: A_ONLY(""), shows: (w) => `Order ${w.a.orderNumber}` },
   // Everyone signed in gets the dashboard: a member their company's, anyone else the way to apply.
   { screen: "/trade/dashboard", url: () => "/trade/dashboard", expect: SIGNED_IN("Trade dashboard") },
   { screen: "/trade/invoices", url: () => "/trade/invoices", expect: TRADE("Invoices", INVOICE_READERS, true) },
   { screen: "/trade/invoices/pay", url: (w) => `/trade/invoices/pay?invoice=${w.x.invoiceId}`, expect: TRADE("Pay invoices", INVOICE_READERS, true) },
-  { screen: "/trade/invoices/view/:id", url: (w) => `/trade/invoices/view/${w.x.invoiceId}`, expect: TRADE("", INVOICE_READERS, false) },
+  { screen: "/trade/invoices/view/:id", url: (w) => `/trade/invoices/view/${w.x.invoiceId}`, expect: TRADE("", INVOICE_READERS, false), shows: (w) => `Invoice ${w.x.invoiceNumber}` },
   { screen: "/trade/manage", url: () => "/trade/manage", expect: TRADE("Company users", USER_MANAGERS, true) },
   { screen: "/trade/manage/invite", url: () => "/trade/manage/invite", expect: TRADE("Invite a user", USER_MANAGERS, true) },
   { screen: "/trade/manage/user/:id", url: (w) => `/trade/manage/user/${w.x.buyerId}`, expect: TRADE("buyer Fitter", USER_MANAGERS, false) },
@@ -166,6 +173,38 @@ const ROWS: Row[] = [
 
   // Anything else is the 404 page, for everyone.
   { screen: "/*", url: () => "/no-such-screen/here", expect: all<Outcome>("not found") },
+];
+
+interface WriteRow {
+  /** As the route config names it. */
+  screen: string;
+  /** Posts the screen's form as `actor`, as a browser without scripts does; may set up a target of its own first. */
+  post: (w: World, actor: Actor) => Promise<{ url: string; res: LightMyRequestResponse }>;
+  expect: Record<Actor, Outcome>;
+}
+
+/** A form post to a screen, with the page's own origin. */
+async function postForm(b: TestBrowser, url: string, form: Record<string, string>) {
+  const res = await b.request("POST", url, new URLSearchParams(form).toString(), { headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost" } });
+  return { url, res };
+}
+
+const WRITES: WriteRow[] = [
+  // Acts on the visitor's own compare cookie only.
+  { screen: "/compare", post: (w, a) => postForm(w.as[a], "/compare", { intent: "clear" }), expect: all<Outcome>({ redirect: "/compare" }) },
+  {
+    screen: "/trade/invoices/pay",
+    // A fresh unpaid invoice of company X each time: its invoice readers pay it; no one else may, and it stays unpaid.
+    expect: { ...TRADE("", [], false), owner: { redirect: /^\/trade\/invoices\/pay\?paid=[A-Z0-9-]+$/ }, accounts: { redirect: /^\/trade\/invoices\/pay\?paid=[A-Z0-9-]+$/ } },
+    post: async (w, a) => {
+      const invoice = await fixtures.invoiceFor(w.x.accountId, w.x.buyerId, { invoiceDate: isoDay(0), dueDate: isoDay(30), lines: [{ name: "Lead flashing", qty: 1, unit: 2500, rate: 20 }] });
+      const sent = await postForm(w.as[a], "/trade/invoices/pay", { invoice_ids: String(invoice.id) });
+      const [row] = await shop.database.db.select({ status: tradeInvoices.status }).from(tradeInvoices).where(eq(tradeInvoices.id, invoice.id));
+      expect(row!.status, `${a} paying X's invoice`).toBe(a === "owner" || a === "accounts" ? "payment_pending" : "unpaid");
+      return sent;
+    },
+  },
+  { screen: "/*", post: (w, a) => postForm(w.as[a], "/no-such-screen/here", { intent: "anything" }), expect: all<Outcome>("not found") },
 ];
 
 /** The h1's text, tags dropped and entities read. */
@@ -192,7 +231,8 @@ function assertOutcome(res: LightMyRequestResponse, url: string, outcome: Outcom
     expect(res.body, where).toContain(`Page Not Found: ${new URL(url, "http://shop").pathname}`);
   } else if ("redirect" in outcome) {
     expect(res.statusCode, where).toBe(302);
-    expect(res.headers.location, where).toBe(outcome.redirect);
+    if (typeof outcome.redirect === "string") expect(res.headers.location, where).toBe(outcome.redirect);
+    else expect(String(res.headers.location), where).toMatch(outcome.redirect);
   } else {
     expect(res.statusCode, where).toBe(200);
     expect(res.headers["content-type"]).toMatch(/^text\/html/);
@@ -217,7 +257,7 @@ function assertDataOutcome(res: LightMyRequestResponse, url: string, outcome: Ou
   };
   if (outcome === "sign in") redirectTo(`/auth/login?${new URLSearchParams({ redirect: url })}`);
   else if (outcome === "not found") expect(res.statusCode, where).toBe(404);
-  else if ("redirect" in outcome) redirectTo(outcome.redirect);
+  else if ("redirect" in outcome) redirectTo(String(outcome.redirect));
   else expect(res.statusCode, where).toBe(200);
 }
 
@@ -256,7 +296,7 @@ describe("authorisation matrix over every screen", () => {
     expect((await as["customer B"].post("/api/account/addresses", address(B_LINE))).statusCode).toBe(201);
     // Company X's: an invoice for the buyer's order, unpaid.
     const invoice = await fixtures.invoiceFor(company.accountId, company.buyer.id, { po: "PO-SCREENS-X", invoiceDate: isoDay(-2), dueDate: isoDay(28), lines: [{ name: "Clay ridge tile", qty: 3, unit: 1200, rate: 20 }] });
-    w.x = { invoiceId: invoice.id, invoiceNumber: invoice.number, buyerId: company.buyer.id, buyerEmail: company.buyer.email };
+    w.x = { accountId: company.accountId, invoiceId: invoice.id, invoiceNumber: invoice.number, buyerId: company.buyer.id, buyerEmail: company.buyer.email };
 
     const members: Actor[] = ["buyer", "owner", "accounts"];
     w.secrets = [
@@ -281,13 +321,18 @@ describe("authorisation matrix over every screen", () => {
     ];
   });
 
-  it("has a row for every screen in the route config, and no other", () => {
-    const screens = screensOf(routes);
+  it("has a row for every screen in the route config, and a write row for every screen that takes form posts", () => {
+    const found = screensOf(routes);
+    const screens = found.map((f) => f.screen);
     expect(screens.length).toBeGreaterThan(40);
     const rows = ROWS.map((r) => r.screen);
     for (const screen of screens) expect(rows, `add ${screen} to the screens matrix`).toContain(screen);
     expect(rows.filter((r) => !screens.includes(r)), "rows for screens the route config does not have").toEqual([]);
     expect(new Set(rows).size, "one row a screen").toBe(rows.length);
+    const posting = found.filter((f) => takesPosts(f.source)).map((f) => f.screen);
+    const writes = WRITES.map((r) => r.screen);
+    for (const screen of posting) expect(writes, `add ${screen}'s form post to the screens matrix's WRITES`).toContain(screen);
+    expect(writes.filter((r) => !posting.includes(r)), "write rows for screens without an action").toEqual([]);
   });
 
   for (const row of ROWS) {
@@ -296,6 +341,7 @@ describe("authorisation matrix over every screen", () => {
       const url = row.url(w);
       const res = await w.as[actor].get(url);
       assertOutcome(res, url, row.expect[actor]);
+      if (row.shows && res.statusCode === 200) expect(res.body, url).toContain(row.shows(w));
       const data = await w.as[actor].get(dataUrlOf(url));
       assertDataOutcome(data, url, row.expect[actor]);
       for (const answer of [res, data]) {
@@ -306,6 +352,14 @@ describe("authorisation matrix over every screen", () => {
         expect(answer.headers["x-cache"], where).toBe("bypass");
         if (answer.statusCode === 200) expect(answer.headers["cache-control"], where).toBe("private, no-store");
       }
+    });
+  }
+
+  for (const row of WRITES) {
+    it.each(ACTORS)(`a form post to ${row.screen} as %s`, async (actor) => {
+      const { url, res } = await row.post(w, actor);
+      assertOutcome(res, url, row.expect[actor]);
+      for (const [secret, allowed] of w.secrets) if (!allowed.includes(actor)) expect(res.body, `${url} as ${actor} must not show "${secret}"`).not.toContain(secret);
     });
   }
 
