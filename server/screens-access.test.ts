@@ -379,6 +379,13 @@ describe("authorisation matrix over every screen", () => {
     expect(await own(w.as["other owner"], "/trade/dashboard")).toContain(Y_NAME);
   });
 
+  it("sends a guest whose navigation asks for a path ending in / back to that path after signing in", async () => {
+    // React Router 8 asks for /account/ as /account/_.data; the way back is /account/, not /account/_.
+    const data = await w.as.guest.get(dataUrlOf("/account/"));
+    assertDataOutcome(data, "/account/", "sign in");
+    assertOutcome(await w.as.guest.get("/account/"), "/account/", "sign in");
+  });
+
   it("keeps serving visitors the visitor's page after everyone has been signed in", async () => {
     for (const row of ROWS.filter((r) => typeof r.expect.guest === "object" && "page" in r.expect.guest)) {
       const url = row.url(w);
