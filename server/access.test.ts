@@ -14,6 +14,7 @@ import { categories, manufacturers, products } from "./modules/catalog/schema.ts
 import { hireItems } from "./modules/hire/schema.ts";
 import { addresses } from "./modules/account/schema.ts";
 import { PASSWORD, type Person, tradeFixtures } from "./modules/trade/test-fixtures.ts";
+import { ACTORS, type Actor, address, all, checkoutBody, day, signInActors } from "./test/actors.ts";
 import { createTestShop, type TestShop } from "./test/app.ts";
 import { TestBrowser } from "./test/browser.ts";
 import { apiOperations } from "./test/openapi.ts";
@@ -24,10 +25,8 @@ beforeAll(async () => {
 });
 afterAll(() => shop.close());
 
-const { freshEmail, signedUp, company, guest } = tradeFixtures(() => shop);
-
-type Actor = "guest" | "customer A" | "customer B" | "buyer" | "owner" | "accounts" | "other owner";
-const ACTORS: Actor[] = ["guest", "customer A", "customer B", "buyer", "owner", "accounts", "other owner"];
+const fixtures = tradeFixtures(() => shop);
+const { freshEmail, guest } = fixtures;
 
 /** A's distinctive strings: only A's own answers may contain them. */
 const A_LINE = "17 Quillfeather Mews";
@@ -49,19 +48,6 @@ interface World {
   secrets: string[];
 }
 
-const day = (n: number) => {
-  const d = new Date();
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-};
-const address = (line1: string) => ({ firstname: "Alma", lastname: "Ashdown", line1, town: "Leeds", postcode: "LS1 4AP", phone: "0113 496 0999" });
-const checkoutBody = (email: string, line1: string) => ({
-  email,
-  phone: "0113 496 0000",
-  delivery_method: "standard",
-  delivery_address: { line_1: line1, town: "Leeds", postcode: "ls1 1ab" },
-  payment_method: "bank_transfer",
-});
 let hireWindow = 20;
 /** A hire line in the actor's own hire basket, on dates of its own so units never run short. */
 async function hireLine(w: World, b: TestBrowser): Promise<number> {
@@ -95,7 +81,6 @@ interface Row {
   call: (w: World, actor: Actor) => Promise<LightMyRequestResponse>;
 }
 
-const all = (status: number): Record<Actor, number> => Object.fromEntries(ACTORS.map((a) => [a, status])) as Record<Actor, number>;
 /** Open to anyone, the same for everyone. */
 const PUBLIC = all(200);
 /** Anyone signed in, about their own data; a guest is told to sign in. */
@@ -349,18 +334,9 @@ describe("authorisation matrix over every route outside /api/trade", () => {
     w.hireItemId = hire!.id;
     w.hireSlug = hire!.slug;
 
-    const trade = await company("Matrix Gamma Carpentry Ltd");
-    const other = await company("Matrix Delta Decking Ltd");
-    const people = {
-      "customer A": await signedUp("alma"),
-      "customer B": await signedUp("bertram"),
-      buyer: trade.buyer,
-      owner: trade.owner,
-      accounts: trade.accounts,
-      "other owner": other.owner,
-    };
+    const { people, as } = await signInActors(fixtures, { a: "alma", b: "bertram", company: "Matrix Gamma Carpentry Ltd", otherCompany: "Matrix Delta Decking Ltd" });
     w.people = people;
-    w.as = { guest: await guest(), ...Object.fromEntries(Object.entries(people).map(([k, p]) => [k, p.browser])) } as Record<Actor, TestBrowser>;
+    w.as = as;
 
     // A's rows.
     const A = w.as["customer A"];

@@ -3,7 +3,9 @@ import { safeRedirect } from "./safe-redirect.ts";
 
 /**
  * The page a request is for. A client-side navigation asks for its data as
- * `/path.data?_routes=…` (`/_root.data` for /): that names the page `/path`.
+ * `/path.data?_routes=…`: that names the page `/path`. A path ending in `/`
+ * is asked for as `/path/_.data` (React Router 8's `singleFetchUrl`; `/_root.data`
+ * for / before it): that names `/path/`.
  */
 export function pagePath(url: URL): string {
   if (!url.pathname.endsWith(".data")) return `${url.pathname}${url.search}`;
@@ -11,7 +13,8 @@ export function pagePath(url: URL): string {
   const query = new URLSearchParams(url.search);
   query.delete("_routes");
   const search = query.size ? `?${query}` : "";
-  return `${path === "/_root" ? "/" : path}${search}`;
+  const page = path === "/_root" ? "/" : path.endsWith("/_") ? path.slice(0, -1) : path;
+  return `${page}${search}`;
 }
 
 /** The login URL that brings a guest back to where they were going. */

@@ -58,5 +58,8 @@ describe("access rules", () => {
     expect(redirectOf(() => requireSignedIn(null, request)).location).toBe("/auth/login?redirect=%2Faccount%2Forders%2Fhistory");
     expect(loginUrlFor(new URL("http://shop.test/account/orders/history.data?page=2&_routes=x"))).toBe("/auth/login?redirect=%2Faccount%2Forders%2Fhistory%3Fpage%3D2");
     expect(loginUrlFor(new URL("http://shop.test/_root.data"))).toBe("/auth/login?redirect=%2F");
+    // React Router 8 asks for a path ending in / as `…/_.data`.
+    expect(loginUrlFor(new URL("http://shop.test/_.data"))).toBe("/auth/login?redirect=%2F");
+    expect(loginUrlFor(new URL("http://shop.test/account/_.data?_routes=x"))).toBe("/auth/login?redirect=%2Faccount%2F");
   });
 });
