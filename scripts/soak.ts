@@ -12,8 +12,9 @@
 // the seed's own is this run's. Writes bench/soak.json.
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { openPostgres, type Db } from "../server/db/client.ts";
 import { seedDemo } from "../server/db/seed/index.ts";
@@ -129,8 +130,11 @@ async function record(
   return undefined;
 }
 
-/** One visit from a new visitor (new cookies): browse, search, fill the basket, perhaps check out. */
-async function visit(base: string, catalogue: Catalogue): Promise<void> {
+/**
+ * One visit from a new visitor (new cookies): browse, search, fill the basket,
+ * perhaps check out. It ends early at `until`, once its request under way is answered.
+ */
+async function visit(base: string, catalogue: Catalogue, until: number): Promise<void> {
   const visitor = new BenchClient(base, REQUEST_TIMEOUT_MS);
   const product = pick(catalogue.products);
   const term = encodeURIComponent(pick(catalogue.searchTerms));
@@ -164,7 +168,7 @@ async function visit(base: string, catalogue: Catalogue): Promise<void> {
     });
   }
   for (const step of steps) {
-    if (stopping) return;
+    if (stopping || Date.now() >= until) return;
     await think();
     await step();
   }
@@ -173,7 +177,7 @@ async function visit(base: string, catalogue: Catalogue): Promise<void> {
 /** A visitor's sessions, one after another, until the time is up; the request under way is finished. */
 async function visitorLoop(base: string, catalogue: Catalogue, until: number): Promise<void> {
   while (!stopping && Date.now() < until) {
-    await visit(base, catalogue);
+    await visit(base, catalogue, until);
   }
 }
 
@@ -185,6 +189,13 @@ function rssMb(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** CPU time (user + system) the process has used, in seconds, from /proc (Linux's USER_HZ is 100). */
+function cpuSeconds(pid: number): number {
+  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 interface MemoryReport {
@@ -272,6 +283,11 @@ process.once("SIGINT", () => {
 
 try {
   const pid = server.pid!;
+  const serverCpuAtStart = cpuSeconds(pid);
+  const ownCpuAtStart = process.cpuUsage();
+  // Whether this process kept up: a late event loop here inflates every time measured.
+  const ownLoopDelay = monitorEventLoopDelay({ resolution: 10 });
+  ownLoopDelay.enable();
   const started = Date.now();
   const memory: MemoryReport["samples"] = [];
   const sampleMemory = () => {
@@ -295,6 +311,15 @@ try {
   clearInterval(progress);
   if (stopping) process.exit(130);
   const elapsedS = (Date.now() - started) / 1000;
+  ownLoopDelay.disable();
+  const ownCpu = process.cpuUsage(ownCpuAtStart);
+  const load = {
+    serverCores: (cpuSeconds(pid) - serverCpuAtStart) / elapsedS,
+    loadGeneratorCores: (ownCpu.user + ownCpu.system) / 1e6 / elapsedS,
+    loadGeneratorLoopDelayP99Ms: ownLoopDelay.percentile(99) / 1e6,
+    machineCores: availableParallelism(),
+    loadAverage1m: loadavg()[0]!,
+  };
   console.log(`Done after ${elapsedS.toFixed(1)} s (the requests under way at ${durationS} s were finished).`);
 
   const database = await openPostgres(databaseUrl, { max: 1 });
@@ -317,6 +342,10 @@ try {
   const refused = rows.reduce((n, r) => n + r.refused, 0);
   const noLostOrders = orders.lost.length === 0 && orders.unanswered.length === 0 && orders.invariantViolations.length === 0;
   console.log(`\n${requests} requests in ${elapsedS.toFixed(0)} s (${Math.round(requests / elapsedS)}/s); ${refused} expected refusals (out of stock, price changed).`);
+  console.log(
+    `CPU over the run: the server ${load.serverCores.toFixed(2)} cores, this load generator ${load.loadGeneratorCores.toFixed(2)} ` +
+      `(its event loop's delay p99 ${load.loadGeneratorLoopDelayP99Ms.toFixed(0)} ms); the machine has ${load.machineCores} cores, load average ${load.loadAverage1m.toFixed(1)}.`,
+  );
   console.log("Verdicts:");
   console.log(`  errors 0: ${errors} — ${verdict(errors === 0)}`);
   console.log(
@@ -342,6 +371,7 @@ try {
         checkoutShare,
         thinkMs: THINK_MS,
         requests,
+        load,
         actions: rows,
         verdicts: { errors: errors === 0, lostOrders: noLostOrders, memorySteady: mem.steady },
         orders,
