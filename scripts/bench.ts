@@ -15,7 +15,6 @@
 // kept between runs, so only the first run pays for the seed. The PGlite pass
 // keeps its database in data/bench-pglite the same way.
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
@@ -26,6 +25,7 @@ import { BenchClient, guestOrder, percentile, type Sample } from "./bench/client
 import { explainCatalogue } from "./bench/explain.ts";
 import { freePort } from "./lib/free-port.ts";
 import { argument } from "./lib/argv.ts";
+import { writeBenchFile } from "./lib/bench-file.ts";
 import { toolDatabase } from "./lib/database.ts";
 import { projectRoot as root, startShopServer, stopShopServer } from "./lib/shop-server.ts";
 
@@ -355,20 +355,10 @@ if (pgliteResult) {
 }
 console.log("\nTimes in ms. ceil% is requests/s as a share of the pass's own JSON ceiling (of its static file for pages).");
 console.log("Cached visitor pages: target at least 50% of the static-file ceiling's requests/s.");
-mkdirSync(path.join(root, "bench"), { recursive: true });
 // The PostgreSQL pass keeps the shape it always had, at the top level; the PGlite pass is under `pglite`.
-writeFileSync(
-  path.join(root, "bench", "results.json"),
-  `${JSON.stringify(
-    {
-      at: new Date().toISOString(),
-      duration,
-      connections,
-      ...(pgResult ? { database: "postgres", products: pgResult.products, rows: pgResult.rows, plans: pgResult.plans } : {}),
-      ...(pgliteResult ? { pglite: { database: "pglite", products: pgliteResult.products, rows: pgliteResult.rows } } : {}),
-    },
-    null,
-    2,
-  )}\n`,
-);
-console.log("Written to bench/results.json");
+writeBenchFile("results.json", {
+  duration,
+  connections,
+  ...(pgResult ? { database: "postgres", products: pgResult.products, rows: pgResult.rows, plans: pgResult.plans } : {}),
+  ...(pgliteResult ? { pglite: { database: "pglite", products: pgliteResult.products, rows: pgliteResult.rows } } : {}),
+});

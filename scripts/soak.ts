@@ -11,7 +11,7 @@
 // afresh each run, migrated and seeded with the demo shop, so every order after
 // the seed's own is this run's. Writes bench/soak.json.
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -21,9 +21,10 @@ import { seedDemo } from "../server/db/seed/index.ts";
 import { databaseInvariantViolations } from "../server/test/invariants.ts";
 import { BenchClient, guestOrder, percentile } from "./bench/client.ts";
 import { argument } from "./lib/argv.ts";
+import { writeBenchFile } from "./lib/bench-file.ts";
 import { toolDatabase } from "./lib/database.ts";
 import { freePort } from "./lib/free-port.ts";
-import { projectRoot as root, startShopServer, stopShopServer } from "./lib/shop-server.ts";
+import { startShopServer, stopShopServer } from "./lib/shop-server.ts";
 
 const numberArg = (name: string, fallback: number): number => {
   const value = Number(argument(`--${name}`) ?? fallback);
@@ -359,29 +360,19 @@ try {
       `first quarter ${mem.firstQuarterMb.toFixed(0)} MB, second ${mem.secondQuarterMb.toFixed(0)} MB, last ${mem.lastQuarterMb.toFixed(0)} MB, max ${mem.maxMb.toFixed(0)} MB — ${verdict(mem.steady)}`,
   );
 
-  mkdirSync(path.join(root, "bench"), { recursive: true });
-  writeFileSync(
-    path.join(root, "bench", "soak.json"),
-    `${JSON.stringify(
-      {
-        at: new Date().toISOString(),
-        visitors,
-        durationS,
-        elapsedS,
-        checkoutShare,
-        thinkMs: THINK_MS,
-        requests,
-        load,
-        actions: rows,
-        verdicts: { errors: errors === 0, lostOrders: noLostOrders, memorySteady: mem.steady },
-        orders,
-        memory: mem,
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  console.log("Written to bench/soak.json");
+  writeBenchFile("soak.json", {
+    visitors,
+    durationS,
+    elapsedS,
+    checkoutShare,
+    thinkMs: THINK_MS,
+    requests,
+    load,
+    actions: rows,
+    verdicts: { errors: errors === 0, lostOrders: noLostOrders, memorySteady: mem.steady },
+    orders,
+    memory: mem,
+  });
   process.exitCode = errors === 0 && noLostOrders && mem.steady ? 0 : 1;
 } finally {
   await stopServer();
