@@ -24,6 +24,7 @@ import { argument } from "./lib/argv.ts";
 import { writeBenchFile } from "./lib/bench-file.ts";
 import { toolDatabase } from "./lib/database.ts";
 import { freePort } from "./lib/free-port.ts";
+import { connectInspector } from "./lib/inspector.ts";
 import { startShopServer, stopShopServer } from "./lib/shop-server.ts";
 
 const numberArg = (name: string, fallback: number): number => {
@@ -40,7 +41,7 @@ const THINK_MS: [number, number] = [50, 300];
 const REQUEST_TIMEOUT_MS = 30_000;
 /** Stock given to every product the visitors buy, far more than any run can sell. */
 const SOAK_STOCK = 100_000_000;
-/** Memory is steady when the last quarter's mean RSS is within this of the second quarter's. */
+/** Memory is steady when the last quarter's mean RSS and heap are each within this of the second quarter's. */
 const STEADY_GROWTH = 0.25;
 const MEMORY_SAMPLE_MS = 2_000;
 
@@ -199,8 +200,16 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-interface MemoryReport {
-  samples: { s: number; rssMb: number }[];
+interface MemorySample {
+  s: number;
+  /** Resident set size, from /proc. */
+  rssMb: number;
+  /** V8's heap in use (process.memoryUsage().heapUsed, read through the inspector). */
+  heapUsedMb: number;
+}
+
+/** One measure of memory by quarter of the run, and whether it is steady. */
+interface Quarters {
   firstQuarterMb: number;
   secondQuarterMb: number;
   lastQuarterMb: number;
@@ -208,24 +217,26 @@ interface MemoryReport {
   steady: boolean;
 }
 
-function memoryReport(samples: MemoryReport["samples"]): MemoryReport {
+function quarters(samples: MemorySample[], measure: "rssMb" | "heapUsedMb"): Quarters {
   const mean = (from: number, to: number) => {
-    const inside = samples.filter((m) => m.s >= from && m.s < to).map((m) => m.rssMb);
-    return inside.length ? inside.reduce((a, b) => a + b, 0) / inside.length : Number.NaN;
+    const inside = samples.filter((m) => m.s >= from && m.s < to).map((m) => m[measure]);
+    return inside.length ? inside.reduce((x, y) => x + y, 0) / inside.length : Number.NaN;
   };
   const q = durationS / 4;
   const secondQuarterMb = mean(q, 2 * q);
   const lastQuarterMb = mean(3 * q, Number.POSITIVE_INFINITY);
   return {
-    samples,
     firstQuarterMb: mean(0, q),
     secondQuarterMb,
     lastQuarterMb,
-    maxMb: Math.max(...samples.map((m) => m.rssMb)),
+    maxMb: Math.max(...samples.map((m) => m[measure])),
     // The second quarter, not the first: the first holds start-up and warm-up (caches filling, code compiled).
     steady: lastQuarterMb <= secondQuarterMb * (1 + STEADY_GROWTH),
   };
 }
+
+const describeQuarters = (q: Quarters) =>
+  `first quarter ${q.firstQuarterMb.toFixed(0)} MB, second ${q.secondQuarterMb.toFixed(0)} MB, last ${q.lastQuarterMb.toFixed(0)} MB, max ${q.maxMb.toFixed(0)} MB`;
 
 interface OrdersReport {
   successfulCheckouts: number;
@@ -265,7 +276,10 @@ const port = process.env.SOAK_PORT ? Number(process.env.SOAK_PORT) : await freeP
 const base = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), "tc-soak-"));
 console.log(`Starting the production server on ${base} (PostgreSQL, LOG_LEVEL warn)…`);
+// The inspector, on loopback only, lets the soak read the server's heap; nothing is paused or profiled.
+const inspectorPort = await freePort();
 const server = await startShopServer(port, {
+  NODE_OPTIONS: `--inspect=127.0.0.1:${inspectorPort}`,
   NODE_ENV: "production",
   LOG_LEVEL: "warn",
   COOKIE_SECRET: randomBytes(32).toString("hex"),
@@ -290,18 +304,21 @@ try {
   const ownLoopDelay = monitorEventLoopDelay({ resolution: 10 });
   ownLoopDelay.enable();
   const started = Date.now();
-  const memory: MemoryReport["samples"] = [];
-  const sampleMemory = () => {
+  const inspector = await connectInspector(inspectorPort);
+  const memory: MemorySample[] = [];
+  const sampleMemory = async () => {
+    const s = (Date.now() - started) / 1000;
+    const heapUsed = await inspector.evaluate<number>("process.memoryUsage().heapUsed");
     const rss = rssMb(pid);
-    if (rss !== undefined) memory.push({ s: (Date.now() - started) / 1000, rssMb: rss });
+    if (rss !== undefined) memory.push({ s, rssMb: rss, heapUsedMb: heapUsed / 1024 / 1024 });
   };
-  sampleMemory();
-  const sampler = setInterval(sampleMemory, MEMORY_SAMPLE_MS);
+  await sampleMemory();
+  const sampler = setInterval(() => void sampleMemory().catch((error: unknown) => console.log(`  (memory not sampled: ${String(error)})`)), MEMORY_SAMPLE_MS);
   const progress = setInterval(() => {
     const done = [...actions.values()].reduce((n, a) => n + a.count, 0);
     const errors = [...actions.values()].reduce((n, a) => n + a.errors, 0);
-    const rss = memory.at(-1)?.rssMb.toFixed(0) ?? "?";
-    console.log(`  ${Math.round((Date.now() - started) / 1000)} s: ${done} requests, ${errors} errors, ${successfulOrders.size} orders, server RSS ${rss} MB`);
+    const last = memory.at(-1);
+    console.log(`  ${Math.round((Date.now() - started) / 1000)} s: ${done} requests, ${errors} errors, ${successfulOrders.size} orders, server RSS ${last?.rssMb.toFixed(0) ?? "?"} MB, heap ${last?.heapUsedMb.toFixed(0) ?? "?"} MB`);
   }, 15_000);
 
   console.log(`${visitors} visitors for ${durationS} s (think time ${THINK_MS[0]}–${THINK_MS[1]} ms, ${Math.round(checkoutShare * 100)}% of visits check out)…`);
@@ -325,7 +342,10 @@ try {
 
   const database = await openPostgres(databaseUrl, { max: 1 });
   const orders = await checkOrders(database.db, catalogue.lastSeededOrderId).finally(() => database.close());
-  const mem = memoryReport(memory);
+  inspector.close();
+  const rss = quarters(memory, "rssMb");
+  const heap = quarters(memory, "heapUsedMb");
+  const memorySteady = rss.steady && heap.steady;
 
   const rows = [...actions].map(([name, a]) => {
     const sorted = [...a.times].sort((x, y) => x - y);
@@ -355,10 +375,9 @@ try {
   );
   for (const violation of orders.invariantViolations) console.log(`    invariant broken: ${violation}`);
   if (orders.invariantViolations.length === 0) console.log("    every order has lines and its totals are its lines' sums (server/test/invariants.ts: all hold)");
-  console.log(
-    `  memory steady (last quarter's mean RSS within ${STEADY_GROWTH * 100}% of the second quarter's): ` +
-      `first quarter ${mem.firstQuarterMb.toFixed(0)} MB, second ${mem.secondQuarterMb.toFixed(0)} MB, last ${mem.lastQuarterMb.toFixed(0)} MB, max ${mem.maxMb.toFixed(0)} MB — ${verdict(mem.steady)}`,
-  );
+  console.log(`  memory steady (the last quarter's mean RSS and heap each within ${STEADY_GROWTH * 100}% of the second quarter's) — ${verdict(memorySteady)}`);
+  console.log(`    RSS:  ${describeQuarters(rss)}`);
+  console.log(`    heap: ${describeQuarters(heap)}`);
 
   writeBenchFile("soak.json", {
     visitors,
@@ -369,11 +388,11 @@ try {
     requests,
     load,
     actions: rows,
-    verdicts: { errors: errors === 0, lostOrders: noLostOrders, memorySteady: mem.steady },
+    verdicts: { errors: errors === 0, lostOrders: noLostOrders, memorySteady },
     orders,
-    memory: mem,
+    memory: { rss, heap, samples: memory },
   });
-  process.exitCode = errors === 0 && noLostOrders && mem.steady ? 0 : 1;
+  process.exitCode = errors === 0 && noLostOrders && memorySteady ? 0 : 1;
 } finally {
   await stopServer();
 }
