@@ -15,17 +15,18 @@
 // kept between runs, so only the first run pays for the seed. The PGlite pass
 // keeps its database in data/bench-pglite the same way.
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import { openPglite, openPostgres, type Database } from "../server/db/client.ts";
 import { isEmpty, seedDemo } from "../server/db/seed/index.ts";
 import { seedScale } from "../server/db/seed/scale.ts";
-import { BenchClient, percentile, type Sample } from "./bench/client.ts";
+import { BenchClient, guestOrder, percentile, type Sample } from "./bench/client.ts";
 import { explainCatalogue } from "./bench/explain.ts";
 import { freePort } from "./lib/free-port.ts";
 import { argument } from "./lib/argv.ts";
+import { writeBenchFile } from "./lib/bench-file.ts";
+import { toolDatabase } from "./lib/database.ts";
 import { projectRoot as root, startShopServer, stopShopServer } from "./lib/shop-server.ts";
 
 const arg = (name: string, fallback: string) => argument(`--${name}`) ?? fallback;
@@ -43,8 +44,8 @@ const wanted = (name: string) => only.length === 0 || only.some((part) => name.i
 
 const adminUrl = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 const benchDb = process.env.BENCH_DATABASE || "tradecounter_bench";
-if (!/^[a-z_][a-z0-9_]*$/.test(benchDb)) throw new Error("BENCH_DATABASE: lower-case letters, digits and underscores only.");
-const databaseUrl = adminUrl.replace(/\/[^/?]*(\?|$)/, `/${benchDb}$1`);
+// Created when missing and kept, so only the first run pays for the seed.
+const databaseUrl = pass === "pglite" ? "" : await toolDatabase(adminUrl, benchDb);
 
 interface Setup {
   productSlug: string;
@@ -52,15 +53,6 @@ interface Setup {
   orderProductIds: number[];
   categoryPath: string;
   hireSlug: string;
-}
-
-/** The PostgreSQL bench database, created once and kept. */
-async function openBenchPostgres(): Promise<Database> {
-  const admin = await openPostgres(adminUrl, { max: 1 });
-  const exists = (await admin.db.execute(sql`select 1 from pg_database where datname = ${benchDb}`)) as unknown as { rows: unknown[] };
-  if (exists.rows.length === 0) await admin.db.execute(sql.raw(`create database ${benchDb}`));
-  await admin.close();
-  return openPostgres(databaseUrl, { max: 2 });
 }
 
 /**
@@ -184,13 +176,7 @@ async function placeOrders(base: string, productIds: number[]): Promise<Row> {
       while (Date.now() - started < duration * 1000) {
         await client.post("/api/basket", { product_id: productId, quantity: 1 });
         samples.push(
-          await client.timed("POST", "/api/checkout", {
-            email: "bench@example.com",
-            phone: "0113 496 0000",
-            delivery_method: "collect",
-            delivery_address: { line_1: "1 Bench Street", town: "Leeds", postcode: "LS1 1AA" },
-            payment_method: "pay_on_collection",
-          }, { "idempotency-key": randomUUID() }),
+          await client.timed("POST", "/api/checkout", guestOrder, { "idempotency-key": randomUUID() }),
         );
       }
     }),
@@ -338,7 +324,7 @@ let pgResult: (PassResult & { plans: Awaited<ReturnType<typeof explainCatalogue>
 let pgliteResult: PassResult | undefined;
 
 if (pass !== "pglite") {
-  const setup = await prepareDatabase(await openBenchPostgres(), productCount);
+  const setup = await prepareDatabase(await openPostgres(databaseUrl, { max: 2 }), productCount);
   const plans = await explainCatalogue(databaseUrl, setup.categoryPath);
   console.log("\nQuery plans of the catalogue reads (EXPLAIN of every query each path runs):");
   for (const plan of plans) {
@@ -369,20 +355,10 @@ if (pgliteResult) {
 }
 console.log("\nTimes in ms. ceil% is requests/s as a share of the pass's own JSON ceiling (of its static file for pages).");
 console.log("Cached visitor pages: target at least 50% of the static-file ceiling's requests/s.");
-mkdirSync(path.join(root, "bench"), { recursive: true });
 // The PostgreSQL pass keeps the shape it always had, at the top level; the PGlite pass is under `pglite`.
-writeFileSync(
-  path.join(root, "bench", "results.json"),
-  `${JSON.stringify(
-    {
-      at: new Date().toISOString(),
-      duration,
-      connections,
-      ...(pgResult ? { database: "postgres", products: pgResult.products, rows: pgResult.rows, plans: pgResult.plans } : {}),
-      ...(pgliteResult ? { pglite: { database: "pglite", products: pgliteResult.products, rows: pgliteResult.rows } } : {}),
-    },
-    null,
-    2,
-  )}\n`,
-);
-console.log("Written to bench/results.json");
+writeBenchFile("results.json", {
+  duration,
+  connections,
+  ...(pgResult ? { database: "postgres", products: pgResult.products, rows: pgResult.rows, plans: pgResult.plans } : {}),
+  ...(pgliteResult ? { pglite: { database: "pglite", products: pgliteResult.products, rows: pgliteResult.rows } } : {}),
+});

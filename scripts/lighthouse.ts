@@ -12,12 +12,11 @@
 // shared two-core machine one run's score moves by ten points or more.
 //
 // A budget missed is reported and sets the exit code to 1.
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { argument } from "./lib/argv.ts";
-import { projectRoot, shopForTool } from "./lib/shop-server.ts";
+import { writeBenchFile } from "./lib/bench-file.ts";
+import { shopForTool } from "./lib/shop-server.ts";
 
 const BUDGET = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 } as const;
 type Category = keyof typeof BUDGET;
@@ -121,7 +120,5 @@ for (const r of results) {
 }
 console.log(`\nThe median of ${RUNS} runs per page. Budgets: performance ≥ ${BUDGET.performance}, accessibility ${BUDGET.accessibility}, best practices ${BUDGET["best-practices"]}, SEO ${BUDGET.seo}.`);
 
-mkdirSync(path.join(projectRoot, "bench"), { recursive: true });
-writeFileSync(path.join(projectRoot, "bench/lighthouse.json"), `${JSON.stringify({ at: new Date().toISOString(), budget: BUDGET, results }, null, 2)}\n`);
-console.log("Written to bench/lighthouse.json.");
+writeBenchFile("lighthouse.json", { budget: BUDGET, results });
 process.exit(results.every((r) => r.met) ? 0 : 1);

@@ -14,11 +14,23 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
+/** A guest's order from the basket, collected and paid on collection: the body of `POST /api/checkout`. */
+export const guestOrder = {
+  email: "bench@example.com",
+  phone: "0113 496 0000",
+  delivery_method: "collect",
+  delivery_address: { line_1: "1 Bench Street", town: "Leeds", postcode: "LS1 1AA" },
+  payment_method: "pay_on_collection",
+};
+
 export class BenchClient {
   private readonly cookies = new Map<string, string>();
   private readonly base: string;
-  constructor(base: string) {
+  private readonly timeoutMs: number | undefined;
+  /** `timeoutMs`: a request not answered by then fails (an AbortSignal timeout); none by default. */
+  constructor(base: string, timeoutMs?: number) {
     this.base = base;
+    this.timeoutMs = timeoutMs;
   }
 
   /** Cookie (and, for writes, XSRF) headers that replay this visitor. */
@@ -38,11 +50,13 @@ export class BenchClient {
     if (status >= 400) throw new Error(`POST ${url} answered ${status}: ${error}`);
   }
 
-  async timed(method: "GET" | "POST", url: string, body?: unknown, extra: Record<string, string> = {}): Promise<Sample> {
+  /** One request, timed to the end of its body; `body` is the answer's text. */
+  async timed(method: "GET" | "POST", url: string, body?: unknown, extra: Record<string, string> = {}): Promise<Sample & { body: string }> {
     const headers: Record<string, string> = { ...this.headers(method !== "GET"), ...extra };
     if (body !== undefined) headers["content-type"] = "application/json";
     const started = performance.now();
-    const res = await fetch(this.base + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const signal = this.timeoutMs === undefined ? undefined : AbortSignal.timeout(this.timeoutMs);
+    const res = await fetch(this.base + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
     const text = await res.text();
     const ms = performance.now() - started;
     for (const cookie of res.headers.getSetCookie()) {
@@ -53,6 +67,6 @@ export class BenchClient {
       if (value === "" || /max-age=0/i.test(cookie)) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    return res.status >= 400 ? { status: res.status, ms, error: text.slice(0, 300) } : { status: res.status, ms };
+    return res.status >= 400 ? { status: res.status, ms, error: text.slice(0, 300), body: text } : { status: res.status, ms, body: text };
   }
 }
