@@ -10,6 +10,7 @@ import type { ChildProcess } from "node:child_process";
 import { gt, inArray, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { BenchClient } from "../../../scripts/bench/client.ts";
 import { freePort } from "../../../scripts/lib/free-port.ts";
 import { startShopServer, stopShopServer } from "../../../scripts/lib/shop-server.ts";
 import { seedDemo } from "../../db/seed/index.ts";
@@ -18,30 +19,6 @@ import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { products } from "../catalog/schema.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import { orders } from "../orders/schema.ts";
-
-/** A visitor over real HTTP: keeps cookies and echoes XSRF-TOKEN on writes, like the storefront. */
-function visitor(base: () => string) {
-  const cookies = new Map<string, string>();
-  return async (method: "GET" | "POST", path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const xsrf = cookies.get("XSRF-TOKEN");
-    const res = await fetch(`${base()}${path}`, {
-      method,
-      headers: {
-        ...headers,
-        ...(cookies.size ? { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") } : {}),
-        ...(method === "POST" && xsrf ? { "x-xsrf-token": decodeURIComponent(xsrf) } : {}),
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const at = pair!.indexOf("=");
-      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-    return res;
-  };
-}
 
 const order = {
   email: "killed@example.co.uk",
@@ -56,18 +33,17 @@ const STOCK = 5;
 describe.skipIf(!process.env.TEST_DATABASE_URL)("a shop process killed in the middle of checkout (PostgreSQL)", () => {
   let database: TestDatabase;
   let server: ChildProcess | null = null;
-  let base = "";
+  let port = 0;
   const locker = () => new pg.Client({ connectionString: database.url });
-
-  async function start() {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
+  // The second process listens where the first did, so the visitors need not know.
+  const start = async () => {
     server = await startShopServer(port, { DATABASE_URL: database.url!, COOKIE_SECRET: "k".repeat(32), SEED_DEMO: "false" });
-  }
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase();
     await seedDemo(database.db);
+    port = await freePort();
     await start();
   }, 180_000);
 
@@ -87,10 +63,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("a shop process killed in the mi
     const [before] = await database.db.select({ id: sql<number>`coalesce(max(${orders.id}), 0)::int` }).from(orders);
     const [outboxBefore] = await database.db.select({ id: sql<number>`coalesce(max(${mailOutbox.id}), 0)::int` }).from(mailOutbox);
 
-    const visitors = Array.from({ length: CHECKOUTS }, () => visitor(() => base));
+    // Visitors over real HTTP, with their cookies, as a browser.
+    const visitors = Array.from({ length: CHECKOUTS }, () => new BenchClient(`http://127.0.0.1:${port}`));
     for (const [i, v] of visitors.entries()) {
-      await v("GET", "/sanctum/csrf-cookie");
-      expect((await v("POST", "/api/basket", { product_id: bought[i]!.id, quantity: 1 })).status).toBe(200);
+      await v.csrf();
+      await v.post("/api/basket", { product_id: bought[i]!.id, quantity: 1 });
     }
 
     const lock = locker();
@@ -98,7 +75,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("a shop process killed in the mi
     try {
       await lock.query("begin");
       await lock.query("lock table mail_outbox in exclusive mode");
-      const placing = visitors.map((v) => v("POST", "/api/checkout", order).then((res) => res.status, (error: unknown) => error));
+      const placing = visitors.map((v) => v.timed("POST", "/api/checkout", order).then((res) => res.status, (error: unknown) => error));
 
       // Every checkout is inside its transaction: it has written an order and
       // waits for the outbox.
@@ -145,7 +122,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("a shop process killed in the mi
     // A new process on the same database: the baskets are still there, and the
     // same visitors' checkouts go through.
     await start();
-    for (const v of visitors) expect((await v("POST", "/api/checkout", order)).status).toBe(201);
+    for (const v of visitors) expect((await v.timed("POST", "/api/checkout", order)).status).toBe(201);
     const placed = await database.db.select({ id: orders.id }).from(orders).where(gt(orders.id, before!.id));
     expect(placed).toHaveLength(CHECKOUTS);
     expect(await stockOf()).toEqual(bought.map(() => STOCK - 1));
