@@ -94,8 +94,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Draining on shutdown: an answer still in flight closes its connection, or a
+  // keep-alive client (a load balancer, a browser) would hold the server open
+  // for the keep-alive timeout and the shutdown would end forced.
+  let draining = false;
+  app.addHook("preClose", async () => {
+    draining = true;
+  });
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    if (draining) reply.header("connection", "close");
   });
 
   const services = createServices(database.db, config, app.log);
