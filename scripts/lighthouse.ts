@@ -34,6 +34,8 @@ interface PageResult {
   met: boolean;
   /** The performance score of every run, the reported one being their median. */
   runs: number[];
+  /** Why a run could not measure the page (Lighthouse's runtime error), for each run that failed. */
+  runErrors: string[];
 }
 
 const givenUrl = argument("--url");
@@ -101,6 +103,7 @@ try {
       failing,
       met: CATEGORIES.every((c) => scores[c] >= BUDGET[c]),
       runs: lhrs.map((l) => Math.round(perf(l) * 100)),
+      runErrors: lhrs.flatMap((l, i) => (l.runtimeError ? [`run ${i + 1}: ${l.runtimeError.code}: ${l.runtimeError.message}`] : [])),
     });
     console.log(`  ${page}: done`);
   }
@@ -117,6 +120,7 @@ for (const r of results) {
       `${pad(`${(r.lcpMs / 1000).toFixed(2)} s`, 9)}${pad(r.cls, 7)}${pad(`${r.tbtMs} ms`, 8)}${pad(r.met ? "met" : "MISSED", 8)}${r.runs.join(" ")}`,
   );
   for (const f of r.failing) console.log(`             ${f}`);
+  for (const e of r.runErrors) console.log(`             ${e}`);
 }
 console.log(`\nThe median of ${RUNS} runs per page. Budgets: performance ≥ ${BUDGET.performance}, accessibility ${BUDGET.accessibility}, best practices ${BUDGET["best-practices"]}, SEO ${BUDGET.seo}.`);
 

@@ -154,7 +154,7 @@ export function SubmitButton({
   const submitting = useSubmitting();
   const sending = busy ?? submitting;
   return (
-    <button type="submit" name={name} value={value} className={`${className} disabled:cursor-not-allowed disabled:opacity-60`} disabled={!hydrated || sending}>
+    <button type="submit" name={name} value={value} className={`${className} disabled:cursor-not-allowed disabled:opacity-75`} disabled={!hydrated || sending}>
       {sending ? busyLabel : children}
     </button>
   );

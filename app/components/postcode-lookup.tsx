@@ -92,7 +92,7 @@ export function PostcodeLookup({
             <option key={s} value={s} />
           ))}
         </datalist>
-        <button type="button" className="btn-secondary disabled:opacity-60" disabled={looking || query.trim().length < 2} onClick={() => void lookup()}>
+        <button type="button" className="btn-secondary disabled:opacity-75" disabled={looking || query.trim().length < 2} onClick={() => void lookup()}>
           {looking ? "Finding…" : "Find address"}
         </button>
       </div>

@@ -9,7 +9,7 @@ export function SignOutButton({ className = "btn-secondary" }: { className?: str
   return (
     <fetcher.Form method="post" action="/">
       <input type="hidden" name="intent" value="sign-out" />
-      <button type="submit" className={`${className} disabled:cursor-not-allowed disabled:opacity-60`} disabled={!hydrated || busy}>
+      <button type="submit" className={`${className} disabled:cursor-not-allowed disabled:opacity-75`} disabled={!hydrated || busy}>
         {busy ? "Signing out…" : "Sign out"}
       </button>
     </fetcher.Form>

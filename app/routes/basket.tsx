@@ -83,7 +83,7 @@ function CheckoutLinks({ blocked }: { blocked: boolean }) {
       ) : null}
       <div className="mt-5 grid gap-3">
         {blocked ? (
-          <span className="btn-primary cursor-not-allowed opacity-60" aria-disabled="true">
+          <span className="btn-primary cursor-not-allowed opacity-75" aria-disabled="true">
             Checkout
           </span>
         ) : (

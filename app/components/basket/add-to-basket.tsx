@@ -88,7 +88,7 @@ export function AddOneToBasket({ product, className = "" }: { product: { id: num
     <div className={`grid content-start gap-1 ${className}`}>
       <button
         type="button"
-        className="btn-primary px-3 text-sm disabled:cursor-not-allowed disabled:opacity-60"
+        className="btn-primary px-3 text-sm disabled:cursor-not-allowed disabled:opacity-75"
         disabled={!hydrated || sending}
         onClick={() => void add(1)}
         aria-label={`Add to basket: ${product.name}`}

@@ -94,10 +94,10 @@ export function BasketLine({
           className="w-24"
           aria-describedby={describedBy}
         />
-        <button type="submit" className="btn-secondary disabled:opacity-60" disabled={busy || !dirty}>
+        <button type="submit" className="btn-secondary disabled:opacity-75" disabled={busy || !dirty}>
           {busy ? "Updating…" : "Update"}
         </button>
-        <button type="button" className="btn-secondary text-red-800 disabled:opacity-60" disabled={busy} onClick={onRemove} aria-label={`Remove ${item.name}`}>
+        <button type="button" className="btn-secondary text-red-800 disabled:opacity-75" disabled={busy} onClick={onRemove} aria-label={`Remove ${item.name}`}>
           Remove
         </button>
         <p className="ml-auto text-right">

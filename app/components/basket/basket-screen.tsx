@@ -100,7 +100,7 @@ export function BasketScreen<C extends { items: unknown[] }>({
             <h2 id="lines-heading" className="text-lg font-semibold">
               {title(lines, cart)}
             </h2>
-            <button type="button" className="btn-secondary disabled:opacity-60" onClick={() => void control.clear()} disabled={control.clearing}>
+            <button type="button" className="btn-secondary disabled:opacity-75" onClick={() => void control.clear()} disabled={control.clearing}>
               {control.clearing ? "Clearing…" : clearLabel}
             </button>
           </div>

@@ -18,7 +18,7 @@ export function ReorderButton(props: { orderId: number }) {
       <div>
         <button
           type="button"
-          className="btn-primary disabled:opacity-60"
+          className="btn-primary disabled:opacity-75"
           disabled={busy || !hydrated}
           onClick={() => {
             setBusy(true);

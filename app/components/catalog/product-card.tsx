@@ -81,7 +81,7 @@ export function ProductGrid({ products, eagerCount = 0, headingLevel = 3, action
   return (
     <ul className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4" aria-label={label} data-testid="product-grid">
       {products.map((p, i) => (
-        <li key={p.id} className="render-when-near">
+        <li key={p.id}>
           <ProductCard product={p} eager={i < eagerCount} headingLevel={headingLevel}>
             {actions(p)}
           </ProductCard>

@@ -33,7 +33,7 @@ export function CompareButton({ productId, productName, compact = false }: { pro
       disabled={!hydrated}
       onClick={() => (listed ? compareStore.remove(productId) : compareStore.add(productId))}
       aria-label={listed ? `Remove ${productName} from compare` : `Add ${productName} to compare`}
-      className={`btn-secondary min-h-11 text-sm disabled:opacity-60 ${compact ? "w-full gap-1.5 px-2" : "px-3"} ${listed ? "border-brand-700 bg-brand-50 text-brand-900" : ""}`}
+      className={`btn-secondary min-h-11 text-sm disabled:opacity-75 ${compact ? "w-full gap-1.5 px-2" : "px-3"} ${listed ? "border-brand-700 bg-brand-50 text-brand-900" : ""}`}
       data-testid="compare-button"
       data-product-id={productId}
     >

@@ -47,7 +47,7 @@ export function HireBasketLine({
             {formatHireDate(item.start_date)} to {formatHireDate(item.end_date)} · {daysLabel(item.days)} · {item.quantity} {item.quantity === 1 ? "unit" : "units"}
           </p>
         </div>
-        <button type="button" className="btn-secondary h-fit shrink-0 text-red-800 disabled:opacity-60" disabled={busy} onClick={onRemove} aria-label={`Remove ${item.name}`}>
+        <button type="button" className="btn-secondary h-fit shrink-0 text-red-800 disabled:opacity-75" disabled={busy} onClick={onRemove} aria-label={`Remove ${item.name}`}>
           Remove
         </button>
       </div>
@@ -81,7 +81,7 @@ export function HireBasketLine({
         <Field label="Start date" name="start_date" type="date" min={today} value={start} onChange={(e) => setStart(e.target.value)} required className="min-w-0" inputClassName="min-w-0" />
         <Field label="Return date" name="end_date" type="date" min={start >= today ? start : today} value={end} onChange={(e) => setEnd(e.target.value)} required className="min-w-0" inputClassName="min-w-0" />
         <Field label="Quantity" name="quantity" type="number" inputMode="numeric" min={1} max={99} value={quantity} onChange={(e) => setQuantity(e.target.value)} required className="min-w-0" />
-        <button type="submit" className="btn-primary disabled:opacity-60" disabled={busy || !dirty}>
+        <button type="submit" className="btn-primary disabled:opacity-75" disabled={busy || !dirty}>
           {busy ? "Updating…" : "Update"}
         </button>
       </form>

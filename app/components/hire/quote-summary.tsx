@@ -9,7 +9,7 @@ export function QuoteSummary({ quote, loading, failed }: { quote: HireQuote | nu
   }
   const short = quote.available < quote.quantity;
   return (
-    <div className={`rounded-md border border-brand-100 bg-brand-50 p-3 ${loading ? "opacity-60" : ""}`} data-testid="hire-quote">
+    <div className={`rounded-md border border-brand-100 bg-brand-50 p-3 ${loading ? "opacity-75" : ""}`} data-testid="hire-quote">
       <p className="font-semibold">
         Your quote: {quote.quantity} × {daysLabel(quote.days)}
         {quote.weekend_rate ? <span className="ml-2 rounded bg-accent-400 px-1.5 py-0.5 text-sm text-stone-900">Weekend rate applied</span> : null}

@@ -42,7 +42,7 @@ export function WishlistButton({ productId, productName, compact = false }: { pr
         aria-pressed={saved}
         aria-label={`Save ${productName} to your wishlist`}
         onClick={() => void toggle()}
-        className={`btn-secondary min-h-11 text-sm disabled:opacity-60 ${compact ? "size-11 px-0" : "px-3"} ${saved ? "border-red-700 text-red-700" : ""}`}
+        className={`btn-secondary min-h-11 text-sm disabled:opacity-75 ${compact ? "size-11 px-0" : "px-3"} ${saved ? "border-red-700 text-red-700" : ""}`}
         data-testid="wishlist-button"
       >
         <HeartIcon filled={saved} />

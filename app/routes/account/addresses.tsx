@@ -200,7 +200,7 @@ function AddressCard({ address, onEdit, onAction }: { address: Address; onEdit: 
           <fetcher.Form method="post" onSubmit={onAction} className="mt-3 flex flex-wrap gap-2" aria-describedby={`delete-${address.id}`}>
             <input type="hidden" name="intent" value="delete" />
             <input type="hidden" name="id" value={address.id} />
-            <button ref={confirmRef} type="submit" className="btn bg-red-700 text-white hover:bg-red-800 disabled:opacity-60" disabled={disabled}>
+            <button ref={confirmRef} type="submit" className="btn bg-red-700 text-white hover:bg-red-800 disabled:opacity-75" disabled={disabled}>
               {busy ? "Deleting…" : "Yes, delete"}
             </button>
             <button type="button" className="btn-secondary" onClick={() => setConfirming(false)} disabled={busy}>
@@ -283,7 +283,7 @@ export default function Addresses({ loaderData }: Route.ComponentProps) {
         <AddressForm key={editing} address={editingAddress} onCancel={cancelForm} />
       ) : (
         <p className="mb-6">
-          <button ref={addRef} type="button" className="btn-primary disabled:opacity-60" onClick={() => openForm("new")} disabled={!hydrated}>
+          <button ref={addRef} type="button" className="btn-primary disabled:opacity-75" onClick={() => openForm("new")} disabled={!hydrated}>
             Add a new address
           </button>
         </p>

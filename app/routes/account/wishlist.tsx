@@ -86,7 +86,7 @@ export default function Wishlist({ loaderData }: Route.ComponentProps) {
               </div>
               <div className="flex w-full items-start gap-2 sm:w-44 sm:flex-col sm:items-stretch">
                 {basketEnabled && product.in_stock ? <AddOneToBasket product={{ id: product_id, name: product.name }} className="flex-1" /> : null}
-                <button type="button" disabled={!hydrated} className="btn-secondary flex-1 px-3 text-sm disabled:opacity-60" onClick={() => void removeEntry(product_id)} aria-label={`Remove ${product.name} from your wishlist`}>
+                <button type="button" disabled={!hydrated} className="btn-secondary flex-1 px-3 text-sm disabled:opacity-75" onClick={() => void removeEntry(product_id)} aria-label={`Remove ${product.name} from your wishlist`}>
                   Remove
                 </button>
               </div>

@@ -361,7 +361,7 @@ export default function Checkout(props: Route.ComponentProps) {
               </div>
             ))}
           </dl>
-          <button type="submit" className="btn-primary mt-5 w-full disabled:opacity-60" disabled={placing}>
+          <button type="submit" className="btn-primary mt-5 w-full disabled:opacity-75" disabled={placing}>
             {placing ? "Placing your order…" : "Place order"}
           </button>
           <Link to="/basket" className="btn-secondary mt-3 w-full">

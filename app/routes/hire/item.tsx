@@ -244,7 +244,7 @@ export default function HireItem({ loaderData, actionData }: Route.ComponentProp
                   </button>
                 )}
                 {hireBasketEnabled ? (
-                  <button type="submit" formMethod="post" className="btn-primary disabled:cursor-not-allowed disabled:opacity-60" disabled={!hydrated || submitting}>
+                  <button type="submit" formMethod="post" className="btn-primary disabled:cursor-not-allowed disabled:opacity-75" disabled={!hydrated || submitting}>
                     {submitting ? "Adding…" : "Add to hire request"}
                   </button>
                 ) : null}

@@ -215,7 +215,7 @@ export default function PayInvoices(props: Route.ComponentProps) {
                   {picked.length > 0 ? <strong>{formatPence(total)}</strong> : null}
                 </p>
               ) : null}
-              <button type="submit" className="btn-primary disabled:cursor-not-allowed disabled:opacity-60" disabled={sending}>
+              <button type="submit" className="btn-primary disabled:cursor-not-allowed disabled:opacity-75" disabled={sending}>
                 {sending ? "Recording the payment…" : hydrated && picked.length > 0 ? `Pay ${formatPence(total)} by bank transfer` : "Pay the chosen invoices by bank transfer"}
               </button>
             </div>
