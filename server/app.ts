@@ -78,6 +78,14 @@ async function openLimiterStore(app: FastifyInstance, options: BuildAppOptions):
   return redisLimiterStore(client, { prefix: options.rateLimitPrefix, secret: config.cookieSecret, now: options.now, log: app.log });
 }
 
+/** The catalogue's reads whose answers depend only on the address for a visitor (no trade prices, no cookies read). */
+const CACHED_API_ROUTES = new Set(["/api/categories", "/api/categories/*", "/api/products", "/api/products/:slug", "/api/manufacturers", "/api/manufacturers/:id", "/api/search", "/api/search/suggest"]);
+
+function pageCacheLimits(given: BuildAppOptions["pageCache"]) {
+  const limits = given === false ? undefined : given;
+  return { maxEntries: limits?.maxEntries ?? 2_000, maxBytes: limits?.maxBytes ?? 64 * 1024 * 1024, ttlMs: limits?.ttlMs ?? 60_000 };
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
@@ -131,6 +139,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(systemRoutes, { database, buildId, appName: config.appName });
+  // Visitors' catalogue reads are the same for every visitor, as their pages
+  // are: kept under the same page version (ADR 0025), in a store of their own.
+  if (options.storefront.mode !== "vite" && options.pageCache !== false) {
+    registerPageCache(app, {
+      ...pageCacheLimits(options.pageCache),
+      buildId,
+      versions: services.pageVersion,
+      now: options.now,
+      isCached: (request) => CACHED_API_ROUTES.has(request.routeOptions.url ?? ""),
+    });
+  }
   await app.register(catalogRoutes, { services, prefix: "/api" });
   await app.register(imageRoutes);
   await app.register(contentRoutes, { content: services.content, limits });
@@ -207,14 +226,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(async (scope) => {
       // Visitors' pages are kept while nothing they show has changed; hot reload keeps none.
       if (!devServer && options.pageCache !== false) {
-        registerPageCache(scope, {
-          buildId,
-          versions: services.pageVersion,
-          maxEntries: options.pageCache?.maxEntries ?? 2_000,
-          maxBytes: options.pageCache?.maxBytes ?? 64 * 1024 * 1024,
-          ttlMs: options.pageCache?.ttlMs ?? 60_000,
-          now: options.now,
-        });
+        registerPageCache(scope, { ...pageCacheLimits(options.pageCache), buildId, versions: services.pageVersion, now: options.now });
       }
       await scope.register(fastifyReactRouter, {
         devServer,

@@ -4,6 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_CUSTOMER } from "../db/seed/index.ts";
+import { DEMO_TRADE } from "../db/seed/demo-trade.ts";
 import { products } from "../modules/catalog/schema.ts";
 import { hireItems } from "../modules/hire/schema.ts";
 import { createTestShop, type TestShop } from "../test/app.ts";
@@ -166,9 +167,45 @@ describe("the visitor page cache, on the built storefront", () => {
     expect(noncesInBody(missing.body)).toEqual([nonceOfHeader(missing)]);
   });
 
-  it("leaves the API and static files alone", async () => {
-    const api = await visit(`/api/products/${slug}`);
-    expect(api.headers["x-cache"]).toBeUndefined();
+  it("keeps visitors' catalogue JSON under the same version: a price change is in the very next answer", async () => {
+    const url = `/api/products/${slug}`;
+    const priceInc = (res: LightMyRequestResponse) => (JSON.parse(res.body) as { data: { price: number } }).data.price;
+    const first = await visit(url);
+    const second = await visit(url);
+    expect(first.statusCode).toBe(200);
+    expect([first.headers["x-cache"], second.headers["x-cache"]]).toEqual(["miss", "hit"]);
+    expect(second.headers["content-type"]).toMatch(/^application\/json/);
+    expect(second.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+    expect(second.body).toBe(first.body);
+    // Gzipped for a client that takes it, the same JSON inside.
+    const zipped = await visit(url, { "accept-encoding": "gzip, deflate, br" });
+    expect([zipped.headers["x-cache"], zipped.headers["content-encoding"]]).toEqual(["hit", "gzip"]);
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(first.body);
+    // Listings, search and suggestions are kept too.
+    for (const list of ["/api/products?category=power-tools&per_page=24", "/api/search?q=drill", "/api/search/suggest?q=dri"]) {
+      await visit(list);
+      expect((await visit(list)).headers["x-cache"], list).toBe("hit");
+    }
+
+    expect(await services().products.update(productId, { pricePence: 31_000 })).toBe(true);
+    const after = await visit(url);
+    expect(after.headers["x-cache"]).toBe("miss");
+    expect(priceInc(after)).toBe(372);
+    expect(priceInc(after)).not.toBe(priceInc(first));
+    const listing = await visit("/api/products?category=power-tools&per_page=24");
+    expect(listing.headers["x-cache"]).toBe("miss");
+  });
+
+  it("never keeps a signed-in client's catalogue JSON (trade prices), nor any write, basket or account read", async () => {
+    const member = new TestBrowser(shop.app, "198.51.100.9");
+    await member.signIn(DEMO_TRADE.email, DEMO_TRADE.password);
+    await visit(`/api/products/${slug}`);
+    const theirs = await member.get(`/api/products/${slug}`);
+    expect(theirs.headers["x-cache"]).toBe("bypass");
+    // The trade discount is theirs alone: the visitor's kept answer is not it, and theirs is not kept.
+    expect(theirs.body).not.toBe((await visit(`/api/products/${slug}`)).body);
+    expect((await visit(`/api/products/${slug}`)).headers["x-cache"]).toBe("hit");
+    for (const url of ["/api/basket", "/api/user", "/healthz"]) expect((await visit(url)).headers["x-cache"], url).toBeUndefined();
     expect((await visit("/favicon.svg")).headers["x-cache"]).toBeUndefined();
   });
 

@@ -12,6 +12,8 @@ export const PUBLIC_PAGE = "public, max-age=0, must-revalidate";
 export interface PageCacheOptions extends PageStoreOptions {
   buildId: string;
   versions: PageVersion;
+  /** Which requests it keeps answers to: the storefront's pages unless said (its catch-all route). */
+  isCached?: (request: FastifyRequest) => boolean;
 }
 
 type PageCacheState = { kind: "hit" } | { kind: "render"; key: string; version: string; placeholder: string };
@@ -22,8 +24,9 @@ declare module "fastify" {
   }
 }
 
-// Rendered pages and the single-fetch data of client navigations; nothing else holds a nonce.
-const CACHEABLE_TYPE = /^text\/(html|x-script)\b/i;
+// Rendered pages and the single-fetch data of client navigations (holding a
+// nonce), and the JSON of the catalogue's reads (holding none).
+const CACHEABLE_TYPE = /^(text\/(html|x-script)|application\/json)\b/i;
 
 /** Signed-in, or an API client: such a page is theirs alone. */
 function isVisitor(request: FastifyRequest): boolean {
@@ -95,7 +98,8 @@ function sendKept(request: FastifyRequest, reply: FastifyReply, page: StoredPage
 
 /**
  * The visitor page cache (ADR 0025), registered in the storefront's scope so
- * it sees pages only: API routes and static files never pass through it.
+ * it sees pages only, and once more for the catalogue's JSON reads, which are
+ * the same for every visitor too (`isCached`). Static files never pass through it.
  *
  * A visitor's page (no session cookie, no bearer token) is rendered with a
  * placeholder for the CSP nonce; the response swaps in the request's own nonce,
@@ -105,9 +109,10 @@ function sendKept(request: FastifyRequest, reply: FastifyReply, page: StoredPage
  */
 export function registerPageCache(app: FastifyInstance, options: PageCacheOptions): PageStore {
   const store = createPageStore(options);
-  const isPage = (request: FastifyRequest) => request.routeOptions.url === "*";
+  const isPage = options.isCached ?? ((request: FastifyRequest) => request.routeOptions.url === "*");
 
-  app.decorateRequest("pageCache", null);
+  // One per request whichever instance (pages, API reads) handles it.
+  if (!app.hasRequestDecorator("pageCache")) app.decorateRequest("pageCache", null);
 
   app.addHook("onRequest", async (request, reply) => {
     if (!isPage(request) || (request.method !== "GET" && request.method !== "HEAD") || !isVisitor(request)) return;
