@@ -30,12 +30,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /**
  * The page for an outage met before the storefront renders (reading the
- * session, say): plain HTML with nothing to load, so it shows whatever else is down.
+ * session, say): one HTML document with its few styles inline and nothing to
+ * load, so it shows whatever else is down. Colours are the shop's (app.css).
  */
 export function outagePage(appName: string): string {
   return `<!doctype html>
-<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Service Unavailable | ${escapeHtml(appName)}</title></head>
-<body><main><h1>Service Unavailable</h1><p>${escapeHtml(DATABASE_UNAVAILABLE)}</p><p><a href="/">Go back home</a></p></main></body></html>
+<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Service Unavailable | ${escapeHtml(appName)}</title>
+<style>body{margin:0;font-family:ui-sans-serif,system-ui,sans-serif;background:#fafaf9;color:#1c1917;line-height:1.5}header{background:#1d3f8f;color:#fff;padding:1rem 1.5rem;font-weight:800;font-size:1.25rem}main{max-width:36rem;margin:0 auto;padding:3rem 1.5rem;text-align:center}.code{font-size:4.5rem;font-weight:900;color:#1d3f8f;margin:0}h1{font-size:1.5rem;margin:.5rem 0 1rem}a{display:inline-block;margin-top:1.5rem;background:#1d3f8f;color:#fff;padding:.625rem 1rem;border-radius:.375rem;font-weight:600;text-decoration:none}a:focus-visible{outline:2px solid #f59e0b;outline-offset:2px}</style></head>
+<body><header>${escapeHtml(appName)}</header><main><p class="code" aria-hidden="true">503</p><h1>Service Unavailable</h1><p>${escapeHtml(DATABASE_UNAVAILABLE)}</p><a href="/">Go back home</a></main></body></html>
 `;
 }
 
