@@ -127,7 +127,7 @@ test.describe("filters, sort and pages live in the address", () => {
     expect(prices[0]).toBeLessThan(prices[prices.length - 1]!);
   });
 
-  test("a sort chosen while the scripts are still loading is carried out once they run", async ({ page }) => {
+  test("a sort and a filter chosen while the scripts are still loading are carried out once they run", async ({ page }) => {
     let release!: () => void;
     const scriptsMayLoad = new Promise<void>((resolve) => (release = resolve));
     await page.route(/\/assets\/.*\.js$/, async (route) => {
@@ -136,10 +136,12 @@ test.describe("filters, sort and pages live in the address", () => {
     });
     await page.goto("/category/power-tools", { waitUntil: "commit" });
     await page.getByLabel("Sort by").selectOption({ label: "Price: low to high" });
+    await page.getByTestId("filters").getByRole("checkbox", { name: /^In stock only/ }).check();
     await expect(page).toHaveURL("/category/power-tools");
     release();
-    await expect(page).toHaveURL("/category/power-tools?sort=price_asc");
+    await expect(page).toHaveURL("/category/power-tools?in_stock=1&sort=price_asc");
     await expect(page.getByLabel("Sort by")).toHaveValue("price_asc");
+    await expect(page.getByTestId("filters").getByRole("checkbox", { name: /^In stock only/ })).toBeChecked();
   });
 
   test("/products pages forwards and back by links", async ({ page }) => {

@@ -34,6 +34,30 @@ function clearedHref(basePath: string, state: ListingState): string {
   return `${basePath}${listingSearch(withChanges(state, { manufacturer: [], attr: [], priceMin: undefined, priceMax: undefined, inStock: false }))}`;
 }
 
+interface Choices {
+  sort: string | null;
+  /** `name=value` of each ticked box. */
+  ticked: string[];
+}
+
+const choicesKey = (c: Choices) => `${c.sort}|${c.ticked.join("&")}`;
+
+/** The sort and the ticked filters the page shows now. */
+function choicesOf(form: HTMLElement | null): Choices | null {
+  if (!(form instanceof HTMLFormElement)) return null;
+  const sort = document.getElementById(SORT_ID);
+  const ticked = [...form.querySelectorAll<HTMLInputElement>("input[type=checkbox]")].filter((i) => i.checked).map((i) => `${i.name}=${i.value}`);
+  const value = sort instanceof HTMLSelectElement ? sort.value : null;
+  return { sort: value, ticked };
+}
+
+function restoreChoices(form: HTMLFormElement, choices: Choices): void {
+  const ticked = new Set(choices.ticked);
+  for (const input of form.querySelectorAll<HTMLInputElement>("input[type=checkbox]")) input.checked = ticked.has(`${input.name}=${input.value}`);
+  const sort = document.getElementById(SORT_ID);
+  if (sort instanceof HTMLSelectElement && choices.sort !== null) sort.value = choices.sort;
+}
+
 /** Sends the filter form's fields as a clean address (no empty fields, back to page 1). */
 function useApply(basePath: string) {
   const navigate = useNavigate();
@@ -62,17 +86,20 @@ export function ProductListing({ data, basePath, emptyAction, emptyTitle }: Prod
   const { items, total, page, lastPage, perPage, state, problems, facets } = data;
   const formRef = useRef<HTMLFormElement>(null);
   const apply = useApply(basePath);
-  const sortRef = useRef<HTMLSelectElement>(null);
-  // A sort chosen while the page was still loading its scripts fired no change
-  // that React saw, and hydration puts the select back to the server's value:
-  // read the choice from the page before that, while hydrating only (after
-  // hydration the select on the page may be the previous listing's).
+  // Choices made while the page was still loading its scripts (a sort, a ticked
+  // filter) fired no change that React saw, and hydration puts the controls
+  // back to the server's state: read them from the page before that, while
+  // hydrating only (after hydration the form on the page may be the previous
+  // listing's), and carry them out once mounted. Typed prices are left alone:
+  // they wait for their own Apply, as they would with scripts.
   const hydrated = useHydrated();
-  const [sortBeforeHydration] = useState(() => (hydrated || typeof document === "undefined" ? null : (document.getElementById(SORT_ID) as HTMLSelectElement | null)?.value ?? null));
+  const [choicesBeforeHydration] = useState(() => (hydrated || typeof document === "undefined" ? null : choicesOf(document.getElementById(FORM_ID))));
   useEffect(() => {
-    if (!sortBeforeHydration || sortBeforeHydration === state.sort || !sortRef.current) return;
-    sortRef.current.value = sortBeforeHydration;
-    apply(formRef.current);
+    const form = formRef.current;
+    const now = choicesOf(form);
+    if (!choicesBeforeHydration || !form || !now || choicesKey(choicesBeforeHydration) === choicesKey(now)) return;
+    restoreChoices(form, choicesBeforeHydration);
+    apply(form);
     // Only on mount: later changes go through onChange.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -115,7 +142,6 @@ export function ProductListing({ data, basePath, emptyAction, emptyTitle }: Prod
             </label>
             <select
               id={SORT_ID}
-              ref={sortRef}
               name="sort"
               form={FORM_ID}
               defaultValue={state.sort}
@@ -187,10 +213,7 @@ function FilterForm({
   useEffect(() => {
     const form = formRef.current;
     if (!form) return;
-    const ticked = new Set([...state.manufacturer.map((m) => `manufacturer=${m}`), ...state.attr.map((a) => `attr=${a}`), ...(state.inStock ? ["in_stock=1"] : [])]);
-    for (const input of form.querySelectorAll<HTMLInputElement>("input[type=checkbox]")) input.checked = ticked.has(`${input.name}=${input.value}`);
-    const sort = document.getElementById(SORT_ID);
-    if (sort instanceof HTMLSelectElement) sort.value = state.sort;
+    restoreChoices(form, { sort: state.sort, ticked: [...state.manufacturer.map((m) => `manufacturer=${m}`), ...state.attr.map((a) => `attr=${a}`), ...(state.inStock ? ["in_stock=1"] : [])] });
     // stateKey stands for the state's contents.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [stateKey, formRef]);
