@@ -54,8 +54,9 @@ async function csrf(request: APIRequestContext, base: string): Promise<Record<st
 
 // Chromium logs the 422 of the form's first, incomplete, submission as a console error; and
 // the shop stops for each of the CLI's turns, so a request the page had under way then is
-// cut short or refused (React Router's fetch of the routes its links lead to, say).
-test.use({ allowedConsoleErrors: [/the server responded with a status of 422|Failed to fetch manifest patches TypeError: Failed to fetch|net::ERR_CONNECTION_REFUSED/] });
+// cut short, refused, or answered 503 by the draining server (React Router's fetch of the
+// routes its links lead to, say).
+test.use({ allowedConsoleErrors: [/the server responded with a status of (422|503)|Failed to fetch manifest patches TypeError: Failed to fetch|net::ERR_CONNECTION_REFUSED/] });
 
 test("apply → approved by the CLI → trade prices ex VAT, with a remembered switch to inc VAT → pay on account → invoice and PDF → invite a buyer who accepts and orders → pay the invoices → confirmed by the CLI", async ({ page, browser }) => {
   test.setTimeout(300_000);
