@@ -109,13 +109,13 @@ function sendKept(request: FastifyRequest, reply: FastifyReply, page: StoredPage
  */
 export function registerPageCache(app: FastifyInstance, options: PageCacheOptions): PageStore {
   const store = createPageStore(options);
-  const isPage = options.isCached ?? ((request: FastifyRequest) => request.routeOptions.url === "*");
+  const isCached = options.isCached ?? ((request: FastifyRequest) => request.routeOptions.url === "*");
 
   // One per request whichever instance (pages, API reads) handles it.
   if (!app.hasRequestDecorator("pageCache")) app.decorateRequest("pageCache", null);
 
   app.addHook("onRequest", async (request, reply) => {
-    if (!isPage(request) || (request.method !== "GET" && request.method !== "HEAD") || !isVisitor(request)) return;
+    if (!isCached(request) || (request.method !== "GET" && request.method !== "HEAD") || !isVisitor(request)) return;
     let version: string;
     try {
       version = await options.versions.current();
@@ -146,7 +146,7 @@ export function registerPageCache(app: FastifyInstance, options: PageCacheOption
   });
 
   app.addHook("onSend", async (request, reply, payload) => {
-    if (!isPage(request)) return payload;
+    if (!isCached(request)) return payload;
     const state = request.pageCache;
     if (state?.kind === "hit") return payload;
     if (state?.kind !== "render") {
