@@ -32,3 +32,16 @@ export function summarise(errors: FieldErrors): string {
   const more = all.length - 1;
   return more > 0 ? `${first} (and ${more} more error${more === 1 ? "" : "s"})` : first;
 }
+
+/** Parses input that reached a service by another door than a route's schema (a screen's form, the CLI): a failure is the same 422. */
+export function parseInput<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const errors = new Map<string, string[]>();
+  for (const issue of result.error.issues) {
+    const field = issue.path.map(String).join(".") || "request";
+    errors.set(field, [...(errors.get(field) ?? []), issue.message]);
+  }
+  // From a map: a field named `__proto__` stays a field.
+  throw new ValidationError(Object.fromEntries(errors));
+}

@@ -14,3 +14,5 @@ export * from "../modules/trade/schema.ts";
 export * from "../modules/trade/invoice-schema.ts";
 export * from "../modules/trade/invitations-schema.ts";
 export * from "../modules/trade/remittance-schema.ts";
+export * from "../modules/staff/schema.ts";
+export * from "../modules/audit/schema.ts";

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
 import type { User } from "../modules/auth/schema.ts";
 import { resolveAccessToken } from "../modules/auth/tokens.ts";
+import { isAdminPath } from "../modules/staff/cookies.ts";
 import { type PriceContext, RETAIL, type TradeMembership, priceContextFor } from "../modules/trade/pricing.ts";
 
 export const SESSION_COOKIE = "tc_session";
@@ -83,6 +84,8 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
 
   app.addHook("onRequest", async (request, reply) => {
     request.prices = RETAIL;
+    // The back office has a door of its own (plugins/staff-auth.ts): a customer's session means nothing there.
+    if (isAdminPath(request.url)) return;
     const fromHeader = bearer(request);
     const fromCookie = request.cookies[SESSION_COOKIE];
     const plain = fromHeader ?? fromCookie;

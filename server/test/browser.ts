@@ -23,6 +23,9 @@ export class TestBrowser {
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     const xsrf = this.cookies.get("XSRF-TOKEN");
     if (method !== "GET" && options.csrf !== false && xsrf) headers["x-xsrf-token"] = decodeURIComponent(xsrf);
+    // The back office's own token, as its scripts echo it.
+    const adminCsrf = this.cookies.get("tc_admin_csrf");
+    if (method !== "GET" && options.csrf !== false && adminCsrf) headers["x-admin-csrf"] = decodeURIComponent(adminCsrf);
     const res = await this.app.inject({ method, url, payload: body as never, headers, remoteAddress: this.ip });
     for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
       const expired = c.maxAge === 0 || (c.expires && c.expires.getTime() <= Date.now());
@@ -44,8 +47,15 @@ export class TestBrowser {
     if (res.statusCode !== 200) throw new Error(`Sign-in as ${email} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
   }
 
+  /** Signs in to the back office as a member of staff, as its sign-in screen does. */
+  async staffSignIn(email: string, password: string, totp?: string): Promise<void> {
+    const res = await this.post("/api/admin/auth/login", { email, password, ...(totp ? { totp } : {}) });
+    if (res.statusCode !== 200) throw new Error(`Staff sign-in as ${email} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
+  }
+
   get = (url: string) => this.request("GET", url);
   post = (url: string, body?: unknown) => this.request("POST", url, body);
   put = (url: string, body?: unknown) => this.request("PUT", url, body);
   delete = (url: string) => this.request("DELETE", url);
+  patch = (url: string, body?: unknown) => this.request("PATCH", url, body);
 }

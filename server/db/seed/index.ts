@@ -8,8 +8,9 @@ import { type CategorySeed, demoCategories, slugify } from "./demo-categories.ts
 import { seedDemoDelivery } from "./demo-delivery.ts";
 import { seedDemoHire } from "./demo-hire.ts";
 import { DEMO_TRADE, DEMO_TRADE_USERS, seedDemoTrade } from "./demo-trade.ts";
+import { DEMO_STAFF, seedDemoStaff } from "./demo-staff.ts";
 
-export { DEMO_TRADE, DEMO_TRADE_USERS };
+export { DEMO_STAFF, DEMO_TRADE, DEMO_TRADE_USERS };
 
 /** True when the shop has no catalogue yet: the demo seed only fills an empty database. */
 export async function isEmpty(db: Db): Promise<boolean> {
@@ -51,6 +52,7 @@ export async function seedDemo(db: Db): Promise<{ categories: number; manufactur
       .values({ email: DEMO_CUSTOMER.email, firstname: DEMO_CUSTOMER.firstname, lastname: DEMO_CUSTOMER.lastname, passwordHash })
       .onConflictDoNothing();
     await seedDemoTrade(tx, passwordHash);
+    await seedDemoStaff(tx, passwordHash);
     return { categories: count, ...catalogue, hireItems: hireItemCount, ...delivery, users: 2 + DEMO_TRADE_USERS.length };
   });
 }

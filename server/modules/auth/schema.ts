@@ -19,6 +19,8 @@ export const users = pgTable(
     newsletterTopics: text("newsletter_topics").array().notNull().default(sql`'{}'::text[]`),
     /** Set by the trade issue when the user belongs to a trade account. */
     tradeAccountId: integer("trade_account_id"),
+    /** Set by staff: sign-in is refused and every token was revoked when it was set. */
+    blockedAt: timestamp("blocked_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
   },

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "../auth/schema.ts";
 import { products } from "../catalog/schema.ts";
+import { staff } from "../staff/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 
 export const ORDER_STATUSES = ["awaiting_payment", "paid", "processing", "dispatched", "ready_for_collection", "completed", "cancelled"] as const;
@@ -39,7 +40,12 @@ export const orders = pgTable(
      * member of an approved trade account, whatever the payment method (ADR 0024).
      */
     tradeAccountId: integer("trade_account_id").references(() => tradeAccounts.id, { onDelete: "set null" }),
+    /** Set when the order is dispatched (the orders desk asks for both). */
+    carrier: text("carrier"),
+    trackingNumber: text("tracking_number"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    /** Every change of status moves it: the desk compares it to tell a member the order changed under them. */
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
   },
   (t) => [
     uniqueIndex("orders_number_key").on(t.number),
@@ -49,6 +55,10 @@ export const orders = pgTable(
     // The company's recent orders (newest id first) and its spend by month.
     index("orders_trade_account_idx").on(t.tradeAccountId, t.id).where(sql`${t.tradeAccountId} is not null`),
     index("orders_trade_account_created_idx").on(t.tradeAccountId, t.createdAt).where(sql`${t.tradeAccountId} is not null`),
+    // The orders desk: newest first within a status tab, and by date.
+    index("orders_status_idx").on(t.status, t.id),
+    index("orders_created_idx").on(t.createdAt),
+    index("orders_email_idx").on(sql`lower(${t.email})`),
   ],
 );
 
@@ -90,7 +100,7 @@ export const orderAddresses = pgTable(
     county: text("county").notNull().default(""),
     postcode: text("postcode").notNull(),
   },
-  (t) => [index("order_addresses_order_idx").on(t.orderId)],
+  (t) => [index("order_addresses_order_idx").on(t.orderId), index("order_addresses_postcode_idx").on(t.postcode)],
 );
 
 export const orderStatusHistory = pgTable(
@@ -102,6 +112,10 @@ export const orderStatusHistory = pgTable(
       .references(() => orders.id, { onDelete: "cascade" }),
     status: text("status").notNull(),
     note: text("note").notNull().default(""),
+    /** `status` (a move, with its note) or `note` (staff's note, the status unchanged). */
+    kind: text("kind").notNull().default("status"),
+    /** The member of staff who made it; null for the customer's own checkout. */
+    staffId: integer("staff_id").references(() => staff.id),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
   },
   (t) => [index("order_status_history_order_idx").on(t.orderId, t.id)],

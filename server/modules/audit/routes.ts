@@ -1,0 +1,47 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { messageResponse, validationResponse } from "../auth/contract.ts";
+import { staffActorOf } from "../staff/actor.ts";
+import type { AuditService } from "./service.ts";
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD.");
+export const auditQuery = z.object({
+  staff_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  entity: z.string().trim().max(40).optional(),
+  entity_id: z.string().trim().max(60).optional(),
+  action: z.string().trim().max(60).optional(),
+  from: day.optional(),
+  to: day.optional(),
+  cursor: z.string().regex(/^\d{1,18}$/, "Invalid cursor.").optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+});
+
+const entry = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  staff: z.object({ id: z.number().int(), name: z.string() }),
+  via: z.string(),
+  token_name: z.string().nullable(),
+  action: z.string(),
+  entity: z.string(),
+  entity_id: z.string(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+});
+
+export async function auditRoutes(app: FastifyInstance, options: { audit: AuditService }): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    "/admin/audit",
+    {
+      schema: {
+        tags: ["admin: audit"],
+        summary: "The audit log, newest first: every staff write with who, when, the action and the fields before and after",
+        querystring: auditQuery,
+        response: { 200: z.object({ data: z.array(entry), next_cursor: z.string().nullable() }), 401: messageResponse, 403: messageResponse, 422: validationResponse },
+      },
+    },
+    async (request) => options.audit.list(staffActorOf(request), request.query),
+  );
+}

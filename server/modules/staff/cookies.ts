@@ -1,0 +1,39 @@
+import { randomBytes } from "node:crypto";
+
+/** The staff session cookie: its own name, scoped to the back office's two paths, never sent to the storefront. */
+export const ADMIN_COOKIE = "tc_admin";
+/** The back office's own request-forgery token, echoed by its scripts in X-Admin-CSRF. */
+export const ADMIN_CSRF_COOKIE = "tc_admin_csrf";
+export const ADMIN_CSRF_HEADER = "x-admin-csrf";
+const ADMIN_PATHS = ["/admin", "/api/admin"];
+
+function cookie(name: string, value: string, path: string, attributes: { httpOnly: boolean; secure: boolean; maxAge?: number }): string {
+  return [
+    `${name}=${encodeURIComponent(value)}`,
+    `Path=${path}`,
+    ...(attributes.maxAge !== undefined ? [`Max-Age=${attributes.maxAge}`] : []),
+    ...(attributes.httpOnly ? ["HttpOnly"] : []),
+    "SameSite=Strict",
+    ...(attributes.secure ? ["Secure"] : []),
+  ].join("; ");
+}
+
+/**
+ * Set-Cookie values that sign a member in: the session (HttpOnly, SameSite=Strict,
+ * a browser-session cookie on `/admin` and on `/api/admin`; the server ends it
+ * after 20 idle minutes or 8 hours) and a fresh CSRF token for the scripts.
+ * One function for the API's answer and the sign-in screen's redirect.
+ */
+export function staffSignInCookies(token: string, secure: boolean): string[] {
+  const csrf = randomBytes(32).toString("base64url");
+  return [...ADMIN_PATHS.map((path) => cookie(ADMIN_COOKIE, token, path, { httpOnly: true, secure })), cookie(ADMIN_CSRF_COOKIE, csrf, "/", { httpOnly: false, secure })];
+}
+
+/** Set-Cookie values that sign a member out of this browser. */
+export function staffSignOutCookies(secure: boolean): string[] {
+  return [...ADMIN_PATHS.map((path) => cookie(ADMIN_COOKIE, "", path, { httpOnly: true, secure, maxAge: 0 })), cookie(ADMIN_CSRF_COOKIE, "", "/", { httpOnly: false, secure, maxAge: 0 })];
+}
+
+export function isAdminPath(url: string): boolean {
+  return /^\/(api\/)?admin(\/|\?|\.|$)/.test(url);
+}

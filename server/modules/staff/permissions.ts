@@ -1,0 +1,70 @@
+/**
+ * Who on the staff may do what: the one table every admin route, screen and
+ * service reads (ADR 0029). A role is a fixed set of permissions; nothing else
+ * grants one. To change what a role may do, change this table and its test.
+ */
+export const STAFF_ROLES = ["owner", "manager", "sales", "warehouse", "hire", "accounts"] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export const PERMISSIONS = [
+  /** The dashboard's figures. */
+  "dashboard.view",
+  /** Orders: the list and an order's page. Without `orders.prices` and `customers.view` both are redacted to what picking needs. */
+  "orders.view",
+  /** An order's prices, totals and payment. */
+  "orders.prices",
+  /** Bank transfer received: awaiting payment → paid. */
+  "orders.mark_paid",
+  /** Picking, dispatch and collection: processing, dispatched, ready for collection, completed. */
+  "orders.fulfil",
+  "orders.cancel",
+  /** A note on an order's timeline. */
+  "orders.note",
+  /** CSV of the filtered order list. */
+  "orders.export",
+  /** Customers' names, emails, phones, billing addresses and accounts. */
+  "customers.view",
+  /** Send a password reset link, block and unblock a customer. */
+  "customers.manage",
+  /** Refunds; a `sales` member only up to the limit an owner sets. */
+  "refunds.create",
+  "trade.manage",
+  "invoices.manage",
+  "hire.desk",
+  "stock.count",
+  "catalogue.manage",
+  "audit.view",
+  "staff.manage",
+  "tokens.manage",
+  "settings.manage",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const EVERYTHING = PERMISSIONS;
+const STAFF_AND_SETTINGS: Permission[] = ["staff.manage", "tokens.manage", "settings.manage"];
+
+export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
+  owner: EVERYTHING,
+  manager: EVERYTHING.filter((p) => !STAFF_AND_SETTINGS.includes(p)),
+  sales: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.fulfil", "orders.cancel", "orders.note", "orders.export", "customers.view", "customers.manage", "refunds.create"],
+  warehouse: ["dashboard.view", "orders.view", "orders.fulfil", "orders.note", "stock.count"],
+  hire: ["dashboard.view", "hire.desk"],
+  accounts: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.note", "orders.export", "customers.view", "refunds.create", "trade.manage", "invoices.manage"],
+};
+
+export const ROLE_LABELS: Record<StaffRole, string> = {
+  owner: "Owner",
+  manager: "Manager",
+  sales: "Sales",
+  warehouse: "Warehouse",
+  hire: "Hire desk",
+  accounts: "Accounts",
+};
+
+export function can(role: StaffRole, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}
+
+export function isStaffRole(value: unknown): value is StaffRole {
+  return typeof value === "string" && (STAFF_ROLES as readonly string[]).includes(value);
+}

@@ -1,0 +1,162 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { Db } from "../../db/client.ts";
+import { messageResponse, validationResponse } from "../auth/contract.ts";
+import { staffActorOf } from "./actor.ts";
+import { apiTokenBody, setupBody, staffJson, staffLoginBody, staffSummary, staffUpdateBody, totpEnrolment } from "./contract.ts";
+import { staffSignInCookies, staffSignOutCookies } from "./cookies.ts";
+import { ROLE_PERMISSIONS } from "./permissions.ts";
+import type { StaffService } from "./service.ts";
+import { revokeStaffSession } from "./sessions.ts";
+import { type StaffSignIn, TooManyAttempts } from "./sign-in.ts";
+
+export interface StaffRouteOptions {
+  db: Db;
+  staff: StaffService;
+  signIn: StaffSignIn;
+  secureCookies: boolean;
+}
+
+const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const errors = { 401: messageResponse, 403: messageResponse, 404: messageResponse, 409: messageResponse, 422: validationResponse };
+
+
+export async function staffRoutes(app: FastifyInstance, options: StaffRouteOptions): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { staff, secureCookies } = options;
+  const auth = ["admin: sign-in"];
+  const people = ["admin: staff"];
+
+  r.post(
+    "/admin/auth/login",
+    {
+      schema: {
+        tags: auth,
+        summary: "Signs a member of staff in; totp is needed once they have enrolled an authenticator (always in production)",
+        body: staffLoginBody,
+        response: { 200: z.object({ staff: staffSummary, token: z.string() }), 401: messageResponse, 422: validationResponse, 429: messageResponse },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const signedIn = await options.signIn.signIn(request.body, request.ip);
+        reply.header("set-cookie", staffSignInCookies(signedIn.token, secureCookies));
+        request.log.info({ staffId: signedIn.staff.id }, "staff signed in");
+        const { id, email, name, role } = signedIn.staff;
+        return { staff: { id, email, name, role }, token: signedIn.token };
+      } catch (error) {
+        if (error instanceof TooManyAttempts) reply.header("retry-after", String(error.retryAfter));
+        throw error;
+      }
+    },
+  );
+
+  r.post("/admin/auth/logout", { schema: { tags: auth, summary: "Ends this staff session", response: { 204: z.null() } } }, async (request, reply) => {
+    const session = request.staffPrincipal?.sessionId;
+    if (session) await revokeStaffSession(options.db, session);
+    reply.header("set-cookie", staffSignOutCookies(secureCookies));
+    return reply.code(204).send(null);
+  });
+
+  r.get(
+    "/admin/auth/me",
+    { schema: { tags: auth, summary: "The member of staff signed in, with what their role may do", response: { 200: z.object({ staff: staffJson, permissions: z.array(z.string()), via: z.string() }), 401: messageResponse } } },
+    async (request) => {
+      const actor = staffActorOf(request);
+      const member = await staff.me(actor);
+      return { staff: { ...member, role: actor.role }, permissions: [...ROLE_PERMISSIONS[actor.role]], via: actor.via };
+    },
+  );
+
+  r.post(
+    "/admin/auth/reauthenticate",
+    { schema: { tags: auth, summary: "Asks the password again: sensitive actions are allowed for 5 minutes after", body: z.object({ password: z.string().max(200) }), response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await staff.reauthenticate(staffActorOf(request), request.body.password);
+      return reply.code(204).send(null);
+    },
+  );
+
+  r.post("/admin/auth/totp", { schema: { tags: auth, summary: "Starts enrolling an authenticator app: a secret and its QR code", response: { 200: totpEnrolment, ...errors } } }, async (request) =>
+    staff.startTotp(staffActorOf(request)),
+  );
+
+  r.post(
+    "/admin/auth/totp/confirm",
+    { schema: { tags: auth, summary: "Confirms the authenticator with a code; answers ten recovery codes, shown once", body: z.object({ code: z.string().max(20) }), response: { 200: z.object({ recovery_codes: z.array(z.string()) }), ...errors } } },
+    async (request) => staff.confirmTotp(staffActorOf(request), request.body.code),
+  );
+
+  r.get(
+    "/admin/setup/:token",
+    { schema: { tags: auth, summary: "A set-up link: who it is for, and the authenticator to enrol", params: z.object({ token: z.string().max(100) }), response: { 200: z.object({ staff: staffJson, totp_required: z.boolean(), totp: totpEnrolment }), 404: messageResponse } } },
+    async (request) => staff.setupDetails(request.params.token),
+  );
+
+  r.post(
+    "/admin/setup/:token",
+    {
+      schema: {
+        tags: auth,
+        summary: "Completes a set-up link: a password, and an authenticator code (required in production); signs the member in",
+        params: z.object({ token: z.string().max(100) }),
+        body: setupBody,
+        response: { 200: z.object({ staff: staffJson, recovery_codes: z.array(z.string()), token: z.string() }), 404: messageResponse, 422: validationResponse },
+      },
+    },
+    async (request, reply) => {
+      const done = await staff.completeSetup(request.params.token, request.body);
+      reply.header("set-cookie", staffSignInCookies(done.token, secureCookies));
+      return done;
+    },
+  );
+
+  r.get("/admin/staff", { schema: { tags: people, summary: "Every member of staff (owners)", response: { 200: z.object({ data: z.array(staffJson) }), ...errors } } }, async (request) => ({
+    data: await staff.list(staffActorOf(request)),
+  }));
+
+  r.post(
+    "/admin/staff",
+    {
+      schema: {
+        tags: people,
+        summary: "Invites a member of staff: answers a one-time set-up link (24 hours). Needs the password within 5 minutes",
+        body: z.object({ email: z.string(), name: z.string(), role: z.string() }),
+        response: { 201: z.object({ staff: staffJson, setup_url: z.string(), expires_at: z.string() }), ...errors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await staff.invite(staffActorOf(request), request.body)),
+  );
+
+  r.patch(
+    "/admin/staff/:id",
+    { schema: { tags: people, summary: "Changes a member's role or refund limit; the last owner stays an owner", params: idParams, body: staffUpdateBody, response: { 200: staffJson, ...errors } } },
+    async (request) => staff.update(staffActorOf(request), request.params.id, request.body),
+  );
+
+  r.delete("/admin/staff/:id", { schema: { tags: people, summary: "Removes a member of staff; never the last owner", params: idParams, response: { 200: staffJson, ...errors } } }, async (request) =>
+    staff.remove(staffActorOf(request), request.params.id),
+  );
+
+  r.post(
+    "/admin/staff/:id/setup-link",
+    { schema: { tags: people, summary: "A new set-up link (resets their authenticator)", params: idParams, response: { 200: z.object({ staff: staffJson, setup_url: z.string(), expires_at: z.string() }), ...errors } } },
+    async (request) => staff.resendSetup(staffActorOf(request), request.params.id),
+  );
+
+  const tokenJson = z.object({ id: z.number().int(), name: z.string(), role: z.string(), role_label: z.string(), created_by: z.string(), created_at: z.string(), last_used_at: z.string().nullable(), revoked: z.boolean() });
+  r.get("/admin/tokens", { schema: { tags: people, summary: "Staff API tokens", response: { 200: z.object({ data: z.array(tokenJson) }), ...errors } } }, async (request) => ({
+    data: await staff.tokens(staffActorOf(request)),
+  }));
+
+  r.post(
+    "/admin/tokens",
+    { schema: { tags: people, summary: "Creates a staff API token with a role; its value is shown in this answer only", body: apiTokenBody, response: { 201: z.object({ id: z.number().int(), name: z.string(), role: z.string(), token: z.string() }), ...errors } } },
+    async (request, reply) => reply.code(201).send(await staff.createToken(staffActorOf(request), request.body)),
+  );
+
+  r.delete("/admin/tokens/:id", { schema: { tags: people, summary: "Revokes a staff API token at once", params: idParams, response: { 200: z.object({ id: z.number().int(), revoked: z.boolean() }), ...errors } } }, async (request) =>
+    staff.revokeToken(staffActorOf(request), request.params.id),
+  );
+}

@@ -1,0 +1,128 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { citext } from "../auth/schema.ts";
+import { STAFF_ROLES } from "./permissions.ts";
+
+/**
+ * The shop's staff (ADR 0029): a table of their own, never a flag on `users`,
+ * so no customer request can make anyone staff. A member is invited without a
+ * password and chooses one through a set-up link.
+ */
+export const staff = pgTable(
+  "staff",
+  {
+    id: serial("id").primaryKey(),
+    email: citext("email").notNull(),
+    name: text("name").notNull(),
+    role: text("role", { enum: STAFF_ROLES }).notNull(),
+    /** Null until the member has used their set-up link; the `system` member never has one. */
+    passwordHash: text("password_hash"),
+    /** Base32 TOTP secret, set once enrolment is confirmed with a code. */
+    totpSecret: text("totp_secret"),
+    /** A secret being enrolled: it becomes `totp_secret` when a code from it is confirmed. */
+    totpPendingSecret: text("totp_pending_secret"),
+    /** The last TOTP time step accepted: a code is never accepted twice. */
+    totpLastStep: integer("totp_last_step"),
+    /** The most a `sales` member may refund without asking an owner, in pence; set by an owner. */
+    refundLimit: integer("refund_limit_pence").notNull().default(0),
+    /** The CLI's own member: writes from `npm run shop` are audited as it; it cannot sign in. */
+    isSystem: boolean("is_system").notNull().default(false),
+    /** Removed staff keep their row, so the audit log still names them. */
+    removedAt: timestamp("removed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [uniqueIndex("staff_email_key").on(t.email), index("staff_role_idx").on(t.role)],
+);
+
+/**
+ * A staff sign-in: the browser's `tc_admin` cookie or an API client's bearer
+ * header holds `{id}|{secret}`; only the SHA-256 of the secret is kept. It ends
+ * after 20 minutes idle or 8 hours in all, whichever comes first.
+ */
+export const staffSessions = pgTable(
+  "staff_sessions",
+  {
+    id: serial("id").primaryKey(),
+    staffId: integer("staff_id")
+      .notNull()
+      .references(() => staff.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().default(sql`now()`),
+    /** Sign-in time plus 8 hours: no activity extends it. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** When the password was last asked again (sensitive actions need it within 5 minutes). */
+    reauthenticatedAt: timestamp("reauthenticated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [index("staff_sessions_staff_idx").on(t.staffId)],
+);
+
+/** Ten single-use recovery codes per member, for a lost authenticator; stored hashed. */
+export const staffRecoveryCodes = pgTable(
+  "staff_recovery_codes",
+  {
+    id: serial("id").primaryKey(),
+    staffId: integer("staff_id")
+      .notNull()
+      .references(() => staff.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("staff_recovery_codes_staff_idx").on(t.staffId), uniqueIndex("staff_recovery_codes_hash_key").on(t.codeHash)],
+);
+
+/** The one-time link where an invited member chooses a password (and enrols TOTP): 24 hours, single use. */
+export const staffSetupTokens = pgTable(
+  "staff_setup_tokens",
+  {
+    id: serial("id").primaryKey(),
+    staffId: integer("staff_id")
+      .notNull()
+      .references(() => staff.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [uniqueIndex("staff_setup_tokens_hash_key").on(t.tokenHash), index("staff_setup_tokens_staff_idx").on(t.staffId)],
+);
+
+/**
+ * A staff API token for a merchant's EPOS or ERP: created by an owner, shown
+ * once, stored hashed, acting with its own role; revoked, it stops at once.
+ */
+export const staffApiTokens = pgTable(
+  "staff_api_tokens",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    role: text("role", { enum: STAFF_ROLES }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdBy: integer("created_by")
+      .notNull()
+      .references(() => staff.id),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [uniqueIndex("staff_api_tokens_hash_key").on(t.tokenHash)],
+);
+
+/** A member's saved filters for a list screen (`orders`, `customers`, `audit`): a name and the query string. */
+export const staffFilterPresets = pgTable(
+  "staff_filter_presets",
+  {
+    id: serial("id").primaryKey(),
+    staffId: integer("staff_id")
+      .notNull()
+      .references(() => staff.id, { onDelete: "cascade" }),
+    screen: text("screen").notNull(),
+    name: text("name").notNull(),
+    query: text("query").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [uniqueIndex("staff_filter_presets_name_key").on(t.staffId, t.screen, t.name)],
+);
+
+export type Staff = typeof staff.$inferSelect;

@@ -1,0 +1,76 @@
+import { timingSafeEqual } from "node:crypto";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Db } from "../db/client.ts";
+import type { StaffActor } from "../modules/staff/actor.ts";
+import { ADMIN_COOKIE, ADMIN_CSRF_COOKIE, ADMIN_CSRF_HEADER, isAdminPath, staffSignOutCookies } from "../modules/staff/cookies.ts";
+import { type StaffPrincipal, actorOf, resolveStaffApiToken, resolveStaffSession } from "../modules/staff/sessions.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The member of staff (or staff API token) behind a back-office request; null elsewhere and for anyone else. */
+    staffPrincipal: StaffPrincipal | null;
+    /** That principal as the API's actor (`via: api` or `token`); the screens make theirs with `via: screen`. */
+    staffActor: StaffActor | null;
+  }
+}
+
+const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+function bearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== "string" || !header.startsWith("Bearer ")) return null;
+  return header.slice(7).trim() || null;
+}
+
+function sameValue(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** A browser's write from this site: Origin (or Sec-Fetch-Site) says so, or says nothing. */
+function fromThisSite(request: FastifyRequest, publicOrigin: string): boolean {
+  const site = request.headers["sec-fetch-site"];
+  if (typeof site === "string" && site !== "same-origin" && site !== "none") return false;
+  const origin = request.headers.origin;
+  return !origin || origin === publicOrigin || origin === `${request.protocol}://${request.host}`;
+}
+
+/**
+ * The back office's door (ADR 0029): on `/admin` and `/api/admin` only, reads
+ * the staff session (cookie `tc_admin`, or a bearer session or API token on the
+ * API), refuses cross-site writes (the admin CSRF token for cookie-borne API
+ * writes, the Origin for the screens' form posts), and marks every answer
+ * no-store. The storefront's session is never read as staff, nor staff's as a customer's.
+ */
+export function registerStaffAuth(app: FastifyInstance, options: { db: Db; secureCookies: boolean; publicOrigin: string }): void {
+  app.decorateRequest("staffPrincipal", null);
+  app.decorateRequest("staffActor", null);
+
+  app.addHook("onSend", async (request, reply) => {
+    if (isAdminPath(request.url)) reply.header("cache-control", "no-store");
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    if (!isAdminPath(request.url)) return;
+    const isApi = request.url.startsWith("/api/");
+    const fromHeader = isApi ? bearer(request) : null;
+    const fromCookie = request.cookies[ADMIN_COOKIE];
+    if (fromHeader) {
+      request.staffPrincipal = (await resolveStaffApiToken(options.db, fromHeader)) ?? (await resolveStaffSession(options.db, fromHeader));
+    } else if (fromCookie) {
+      request.staffPrincipal = await resolveStaffSession(options.db, fromCookie);
+      // Ended (idle, 8 hours, removed): forget it in this browser.
+      if (!request.staffPrincipal) reply.header("set-cookie", staffSignOutCookies(options.secureCookies));
+    }
+    if (request.staffPrincipal) request.staffActor = actorOf(request.staffPrincipal, "api");
+
+    if (!UNSAFE.has(request.method)) return;
+    if (!fromThisSite(request, options.publicOrigin)) return reply.code(403).send({ message: "Cross-site requests are not allowed here." });
+    // A bearer client sends no cookies for a page to abuse; a cookie-borne API write echoes the CSRF token.
+    if (!isApi || (fromHeader && !fromCookie) || !fromCookie) return;
+    const cookie = request.cookies[ADMIN_CSRF_COOKIE];
+    const header = request.headers[ADMIN_CSRF_HEADER];
+    if (!cookie || typeof header !== "string" || !sameValue(cookie, header)) return reply.code(419).send({ message: "CSRF token mismatch." });
+  });
+}
