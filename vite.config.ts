@@ -26,7 +26,9 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|cookie|set-cookie-parser|turbo-stream)[\\/]/, priority: 20 },
-            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/]/, minShareCount: 2, priority: 10 },
+            // The back office's own modules never join the storefront's shell: its JavaScript loads only under /admin (ADR 0029).
+            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/]|[\\/]server[\\/]modules[\\/](staff|orders)[\\/]/, minShareCount: 2, priority: 15 },
+            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/](?!admin[\\/])/, minShareCount: 2, priority: 10 },
           ],
         },
       },

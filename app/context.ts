@@ -3,6 +3,7 @@ import type { PublicConfig } from "../server/config.ts";
 import type { PriceContext, PriceDisplay } from "../server/modules/trade/pricing.ts";
 import type { CategoryNode } from "../server/modules/catalog/contract.ts";
 import type { Services } from "../server/services.ts";
+import type { StaffActor } from "../server/modules/staff/actor.ts";
 
 /**
  * What the Fastify server hands every loader and action: the shop's services
@@ -19,6 +20,12 @@ export interface AppContext {
   requestId: string;
   /** The signed-in user, or null for a guest. Filled by the sign-in issue. */
   user: SessionUser | null;
+  /** The member of staff signed in to the back office (`tc_admin`), acting through the screens; null elsewhere (ADR 0029). */
+  staff: StaffActor | null;
+  /** The client's address: the back office's sign-in limits count by it. */
+  clientIp: string;
+  /** Whether cookies a screen sets are marked Secure (production). */
+  secureCookies: boolean;
   /** The prices this visitor sees (a trade member's discount); pass it to the catalogue and basket services. */
   prices: PriceContext;
   /** How the storefront shows prices: trade members choose ex VAT (default) or inc VAT. */

@@ -25,6 +25,7 @@ import { browserApi, rememberApiBaseUrl } from "./lib/browser-api.ts";
 import { appNameFrom } from "./lib/meta.ts";
 import { browserReloadDeps, isChunkLoadError, reloadOnce, useNewBuildReload } from "./lib/new-build.ts";
 import { useSessionSync } from "./lib/use-session.ts";
+import { isBackOffice } from "./lib/back-office.ts";
 
 /**
  * The stylesheet as a React resource (`precedence`): React then writes it
@@ -34,9 +35,11 @@ import { useSessionSync } from "./lib/use-session.ts";
  */
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: appCss, precedence: "high" }];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const tree = await app.categoryTree();
+  // The back office has no storefront header: its pages skip the category tree.
+  const admin = isBackOffice(new URL(request.url).pathname);
+  const tree = admin ? [] : await app.categoryTree();
   return {
     config: app.config,
     nonce: app.nonce,
@@ -47,6 +50,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     priceDisplay: app.priceDisplay,
     // The header shows the top two levels; deeper levels live on category pages.
     categories: tree.map((c) => ({ name: c.name, path: c.path, children: c.children.map((s) => ({ name: s.name, path: s.path })) })),
+    admin,
   };
 }
 
@@ -89,6 +93,31 @@ export function meta({ error, matches }: Route.MetaArgs) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
   const nonce = data?.nonce;
+  const { pathname } = useLocation();
+  // The back office (ADR 0029) draws its own frame: no storefront header, footer or compare bar.
+  if (isBackOffice(pathname)) {
+    return (
+      <html lang="en-GB">
+        <head>
+          <meta charSet="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="robots" content="noindex, nofollow" />
+          <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+          <Meta />
+          <Links />
+        </head>
+        <body className="min-h-dvh bg-stone-100">
+          <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+            Skip to content
+          </a>
+          {children}
+          <RouteFocus />
+          <ScrollRestoration nonce={nonce} />
+          <Scripts nonce={nonce} />
+        </body>
+      </html>
+    );
+  }
   return (
     <html lang="en-GB">
       <head>
@@ -153,7 +182,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     if (isChunkLoadError(error)) reloadOnce(browserReloadDeps());
   }, [error]);
 
-  return (
+  const admin = isBackOffice(location.pathname);
+  const home = admin ? "/admin" : "/";
+  const page = (
     <section aria-labelledby="error-title" className="mx-auto max-w-xl py-10 text-center">
       <p className="text-7xl font-black tracking-tight text-brand-700" aria-hidden="true">
         {status}
@@ -167,18 +198,26 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </p>
       {/* A real form so the button works before the page's scripts load. */}
       <form
-        action="/"
+        action={home}
         method="get"
         className="mt-8"
         onSubmit={(event) => {
           event.preventDefault();
-          navigate("/");
+          navigate(home);
         }}
       >
         <button type="submit" className="btn-primary">
-          Go back home
+          {admin ? "Back to the back office" : "Go back home"}
         </button>
       </form>
     </section>
+  );
+  // The back office's frame is its layout's; an error above it still needs a main landmark.
+  return admin ? (
+    <main id="main" tabIndex={-1} className="container-page">
+      {page}
+    </main>
+  ) : (
+    page
   );
 }

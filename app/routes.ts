@@ -55,6 +55,19 @@ export default [
     route("trade/invitation", "routes/trade/invitation.tsx"),
   ]),
 
+  // The back office (ADR 0029): staff only, behind their own sign-in; each
+  // screen checks its role's permission again in its loader and action.
+  route("admin/login", "routes/admin/login.tsx"),
+  route("admin/logout", "routes/admin/logout.tsx"),
+  route("admin/setup/:token", "routes/admin/setup.tsx"),
+  layout("routes/admin/layout.tsx", [
+    route("admin", "routes/admin/index.tsx"),
+    route("admin/account", "routes/admin/account.tsx"),
+    route("admin/orders", "routes/admin/orders/index.tsx"),
+    route("admin/orders/:number", "routes/admin/orders/order.tsx"),
+    route("admin/audit", "routes/admin/audit.tsx"),
+  ]),
+
   // Anything else is the 404 page.
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -13,6 +13,7 @@ import { tradeAccounts } from "../server/modules/trade/schema.ts";
 import { tradeInvoices } from "../server/modules/trade/invoice-schema.ts";
 import { tradeRemittanceInvoices, tradeRemittances } from "../server/modules/trade/remittance-schema.ts";
 import { orders } from "../server/modules/orders/schema.ts";
+import { auditLog } from "../server/modules/audit/schema.ts";
 import type { Db } from "../server/db/client.ts";
 
 const run = promisify(execFile);
@@ -176,6 +177,35 @@ describe("npm run shop -- trade:po-required and invoice:paid", () => {
       expect(mails.map((m) => m.subject)).toEqual(["Receipt: INV-900000 paid", "Receipt: INV-900001 paid", "Receipt: INV-900002 paid"]);
       expect(mails[0]!.text).toContain("we have received £12.00 for invoice INV-900000 (your PO PO-77)");
       expect(mails[1]!.text).toContain("This completes your payment REM-900000.");
+    });
+  }, SEVERAL_RUNS);
+});
+
+describe("npm run shop -- order:status", () => {
+  it("moves an order through the orders desk's state machine, audited as the staff member system", async () => {
+    await withDb((db) =>
+      db.insert(orders).values({ number: "TC-CLI-77", email: "cli-order@example.com", status: "awaiting_payment", deliveryMethod: "standard", deliveryName: "Standard delivery", subtotal: 1000, vat: 200, delivery: 695, total: 1895, paymentMethod: "bank_transfer" }),
+    );
+    const paid = await shop("order:status", "tc-cli-77", "paid");
+    expect(paid.stderr).toBe("");
+    expect(paid.stdout).toContain("Order TC-CLI-77 is now paid.");
+    const skipped = await shop("order:status", "TC-CLI-77", "dispatched", "--carrier", "DPD", "--tracking", "15501234567890");
+    expect(skipped.code).toBe(1);
+    expect(skipped.stderr).toContain("Order TC-CLI-77 is paid; it cannot move to dispatched.");
+    expect((await shop("order:status", "TC-CLI-77", "processing")).stdout).toContain("Order TC-CLI-77 is now processing.");
+    const sent = await shop("order:status", "TC-CLI-77", "dispatched", "--carrier", "DPD", "--tracking", "15501234567890", "Two pallets");
+    expect(sent.stdout).toContain("Order TC-CLI-77 is now dispatched.");
+    await withDb(async (db) => {
+      const [order] = await db.select().from(orders).where(eq(orders.number, "TC-CLI-77"));
+      expect(order).toMatchObject({ status: "dispatched", carrier: "DPD", trackingNumber: "15501234567890" });
+      const audit = await db.select().from(auditLog).where(eq(auditLog.entityId, "TC-CLI-77")).orderBy(auditLog.id);
+      expect(audit.map((e) => [e.staffName, e.via, e.action, (e.after as { status: string }).status])).toEqual([
+        ["system", "cli", "order.transition", "paid"],
+        ["system", "cli", "order.transition", "processing"],
+        ["system", "cli", "order.transition", "dispatched"],
+      ]);
+      const mails = await db.select({ subject: mailOutbox.subject }).from(mailOutbox).where(eq(mailOutbox.to, "cli-order@example.com"));
+      expect(mails.map((m) => m.subject)).toEqual(["Order TC-CLI-77: payment received", "Order TC-CLI-77 is on its way"]);
     });
   }, SEVERAL_RUNS);
 });

@@ -2,10 +2,12 @@
 //   npm run shop -- hire:confirm HR-000123   (holds become bookings; the customer is emailed)
 //   npm run shop -- hire:decline HR-000123   (units freed; the customer is emailed)
 //   npm run shop -- hire:complete HR-000123  (units back in the fleet; the customer is emailed)
-//   npm run shop -- order:status TC-000123 dispatched ["note"]  (recorded in the history; emailed where it matters)
+//   npm run shop -- order:status TC-000123 dispatched --carrier "Royal Mail" --tracking AB123456789GB ["note"]
+//        (the orders desk's state machine; cancelled needs the reason as the note; recorded in the history, audited as `system`, emailed where it matters)
 //   npm run shop -- trade:approve EMAIL --credit-limit 5000 --terms 30 --discount 10  (the owner is emailed)
 //   npm run shop -- trade:decline EMAIL | trade:suspend EMAIL  (the owner is emailed)
 //   npm run shop -- trade:po-required EMAIL on|off  (orders on account need a PO reference, or not)
+//   npm run shop -- staff:create EMAIL --role ROLE [--name "Full Name"]  (prints a one-time set-up link, valid 24 hours)
 //   npm run shop -- invoice:paid INV-000123  (the money arrived: paid, balance lowered, receipt to the accounts email)
 import { parseArgs } from "node:util";
 import pino from "pino";
@@ -14,6 +16,7 @@ import { openDatabase } from "../server/db/client.ts";
 import { HttpError, ValidationError } from "../server/http-errors.ts";
 import { createServices } from "../server/services.ts";
 import type { TradeTerms } from "../server/modules/trade/service.ts";
+import type { OrderStatus } from "../server/modules/orders/schema.ts";
 
 const HIRE = { "hire:confirm": "confirm", "hire:decline": "decline", "hire:complete": "complete" } as const;
 const TRADE = { "trade:approve": "approve", "trade:decline": "decline", "trade:suspend": "suspend" } as const;
@@ -21,11 +24,12 @@ const [command, argument] = process.argv.slice(2);
 
 function usage(): never {
   console.error("Usage: npm run shop -- hire:confirm|hire:decline|hire:complete NUMBER");
-  console.error("       npm run shop -- order:status ORDER_NUMBER STATUS [NOTE]");
+  console.error("       npm run shop -- order:status ORDER_NUMBER STATUS [--carrier CARRIER --tracking NUMBER] [NOTE]");
   console.error("       npm run shop -- trade:approve EMAIL --credit-limit POUNDS --terms DAYS --discount PERCENT");
   console.error("       npm run shop -- trade:decline|trade:suspend EMAIL");
   console.error("       npm run shop -- trade:po-required EMAIL on|off");
   console.error("       npm run shop -- invoice:paid INVOICE_NUMBER");
+  console.error("       npm run shop -- staff:create EMAIL --role owner|manager|sales|warehouse|hire|accounts [--name NAME]");
   process.exit(2);
 }
 
@@ -33,8 +37,9 @@ const isOrder = command === "order:status";
 const isTrade = !!command && command in TRADE;
 const isPoRequired = command === "trade:po-required";
 const isInvoicePaid = command === "invoice:paid";
+const isStaffCreate = command === "staff:create";
 const onOff = process.argv[4]?.toLowerCase();
-if (!command || !(command in HIRE || isOrder || isTrade || isPoRequired || isInvoicePaid) || !argument || (isOrder && !process.argv[4])) usage();
+if (!command || !(command in HIRE || isOrder || isTrade || isPoRequired || isInvoicePaid || isStaffCreate) || !argument || (isOrder && !process.argv[4])) usage();
 if (isPoRequired && onOff !== "on" && onOff !== "off") usage();
 
 /** The approval's terms from `--credit-limit 5000 --terms 30 --discount 10`; all three are required. */
@@ -49,9 +54,34 @@ function tradeTerms(): TradeTerms | undefined {
   return { creditLimit: Number(values["credit-limit"]), termsDays: Number(values.terms), discountPercent: Number(values.discount) };
 }
 
+/** `STATUS [--carrier C --tracking N] [NOTE]` of `order:status`: the carrier and tracking number are for a dispatch. */
+function orderMove(): { to: string; note: string; carrier?: string; tracking?: string } | undefined {
+  if (!isOrder) return undefined;
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(4),
+    options: { carrier: { type: "string" }, tracking: { type: "string" } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length < 1 || positionals.length > 2) usage();
+  return { to: positionals[0]!, note: positionals[1] ?? "", carrier: values.carrier, tracking: values.tracking };
+}
+
+/** `--role ROLE [--name NAME]` of `staff:create`; the name defaults to the email's local part. */
+function staffInvite(): { role: string; name: string } | undefined {
+  if (!isStaffCreate) return undefined;
+  const { values } = parseArgs({ args: process.argv.slice(4), options: { role: { type: "string" }, name: { type: "string" } }, strict: true });
+  if (!values.role) usage();
+  return { role: values.role, name: values.name ?? argument!.split("@")[0]! };
+}
+
 let terms: TradeTerms | undefined;
+let invite: ReturnType<typeof staffInvite>;
+let move: ReturnType<typeof orderMove>;
 try {
   terms = tradeTerms();
+  invite = staffInvite();
+  move = orderMove();
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   usage();
@@ -66,8 +96,18 @@ let code = 0;
 try {
   await database.migrate();
   if (isOrder) {
-    const done = await services.orders.setStatus(argument!.toUpperCase(), process.argv[4]!, process.argv[5] ?? "");
+    // The same service as the orders desk, acting as the staff member `system` (audited as such).
+    const done = await services.adminOrders.transition(await services.staff.systemActor(), argument!, {
+      to: move!.to as OrderStatus,
+      note: move!.note,
+      carrier: move!.carrier,
+      tracking_number: move!.tracking,
+    });
     console.log(`Order ${done.number} is now ${done.status}.`);
+  } else if (isStaffCreate) {
+    const done = await services.staff.invite(await services.staff.systemActor(), { email: argument, ...invite });
+    console.log(`${done.staff.name} <${done.staff.email}> is now on the staff as ${done.staff.role_label.toLowerCase()}.`);
+    console.log(`Set-up link (one use, until ${done.expires_at}): ${done.setup_url}`);
   } else if (isInvoicePaid) {
     const done = await services.tradeStaff.markInvoicePaid(argument!);
     const confirmed = done.confirmed.length > 0 ? ` Remittance ${done.confirmed.join(", ")} is confirmed.` : "";

@@ -30,6 +30,11 @@ import { systemRoutes } from "./modules/system/routes.ts";
 import { wishlistRoutes } from "./modules/wishlist/routes.ts";
 import { connectRedis } from "./lib/redis.ts";
 import { registerAuth } from "./plugins/auth.ts";
+import { registerStaffAuth } from "./plugins/staff-auth.ts";
+import { staffRoutes } from "./modules/staff/routes.ts";
+import { auditRoutes } from "./modules/audit/routes.ts";
+import { adminOrderRoutes } from "./modules/orders/admin-routes.ts";
+import { actorOf, pruneStaffSessions } from "./modules/staff/sessions.ts";
 import { registerCompression } from "./plugins/compression.ts";
 import { withOutageResponses } from "./lib/database-outage.ts";
 import { registerErrorHandler } from "./plugins/errors.ts";
@@ -114,8 +119,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (draining) reply.header("connection", "close");
   });
 
-  const services = createServices(database.db, config, app.log);
   const limits = await openLimiterStore(app, options);
+  const services = createServices(database.db, config, app.log, limits);
   const buildId = options.storefront.mode === "vite" ? "dev" : readBuildId();
 
   registerSecurityHeaders(app, {
@@ -129,6 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerRedirects(app, loadRedirectRules(options.redirectsFile ?? path.join(projectRoot, "config/redirects.json")));
   await app.register(fastifyCookie, { secret: config.cookieSecret });
   registerAuth(app, { db: database.db, secureCookies: config.isProduction, publicOrigin: new URL(config.publicUrl).origin });
+  registerStaffAuth(app, { db: database.db, secureCookies: config.isProduction, publicOrigin: new URL(config.publicUrl).origin });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -193,6 +199,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(tradeRoutes, { trade: services.trade, dashboard: services.tradeDashboard, prefix: "/api" });
   await app.register(tradeUsersRoutes, { users: services.tradeUsers, prefix: "/api" });
   await app.register(tradeInvoicesRoutes, { invoices: services.tradeInvoices, payments: services.tradePayments, prefix: "/api" });
+  // The back office's API (ADR 0029): the same services as its screens.
+  await app.register(staffRoutes, { staff: services.staff, signIn: services.staffSignIn, secureCookies: config.isProduction, prefix: "/api" });
+  await app.register(auditRoutes, { audit: services.audit, prefix: "/api" });
+  await app.register(adminOrderRoutes, { orders: services.adminOrders, prefix: "/api" });
 
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();
@@ -200,6 +210,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const sweep = setInterval(() => {
     services.hireRequests.lapseExpired().catch((err: unknown) => app.log.warn({ err }, "could not lapse hire holds"));
     pruneExpiredTokens(database.db).catch((err: unknown) => app.log.warn({ err }, "could not prune expired tokens"));
+    pruneStaffSessions(database.db).catch((err: unknown) => app.log.warn({ err }, "could not prune staff sessions"));
   }, 600_000);
   sweep.unref();
   app.addHook("onClose", async () => {
@@ -251,6 +262,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             requestId: request.id,
             prices: request.prices,
             priceDisplay: priceDisplayFor(request.trade),
+            staff: request.staffPrincipal?.kind === "session" ? actorOf(request.staffPrincipal, "screen") : null,
+            clientIp: request.ip,
+            secureCookies: config.isProduction,
             user: request.user
               ? {
                   id: request.user.id,

@@ -9,6 +9,7 @@ import { createCatalogService } from "./modules/catalog/service.ts";
 import { createCheckoutService } from "./modules/checkout/service.ts";
 import { createContentService } from "./modules/content/service.ts";
 import { createDeliveryService } from "./modules/delivery/service.ts";
+import { createAdminOrderService } from "./modules/orders/admin.ts";
 import { createReorderService } from "./modules/orders/reorder.ts";
 import { createOrderService } from "./modules/orders/service.ts";
 import { createPostcodeProvider } from "./modules/postcode/service.ts";
@@ -26,16 +27,23 @@ import { bankTransfer, createTradePaymentsService } from "./modules/trade/remitt
 import { createTradeStaffService } from "./modules/trade/staff.ts";
 import { createWishlistService } from "./modules/wishlist/service.ts";
 import { createPageVersion } from "./modules/system/page-version.ts";
+import { createAuditService } from "./modules/audit/service.ts";
+import { createStaffService } from "./modules/staff/service.ts";
+import { createStaffSignIn } from "./modules/staff/sign-in.ts";
+import { type LimiterStore, memoryLimiterStore } from "./plugins/rate-limit.ts";
 
 /** One service layer, two doors: the JSON API and the storefront's loaders both call these. */
-export function createServices(db: Db, config: Config, log: MailLog) {
+/** `limits`: where the sign-in limits count (the app passes Redis when REDIS_URL is set); this process's memory otherwise. */
+export function createServices(db: Db, config: Config, log: MailLog, limits: LimiterStore = memoryLimiterStore()) {
   const mail = createMailService(db, { transport: createMailTransport(config, log), from: config.mailFrom, log });
   const products = createProductService(db);
   const hire = createHireService(db);
   const delivery = createDeliveryService(db);
   const basket = createBasketService(db);
+  // Two-factor sign-in is required of every member of staff in production only, so the demo stays easy to try.
+  const staff = createStaffService(db, { appName: config.appName, publicUrl: config.publicUrl, requireTotp: config.isProduction });
   const shop = { appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail };
-  const orders = createOrderService(db, { mail, ...shop });
+  const orders = createOrderService(db);
   return {
     catalog: createCatalogService(db),
     products,
@@ -50,6 +58,8 @@ export function createServices(db: Db, config: Config, log: MailLog) {
     checkout: createCheckoutService(db, { delivery, mail, secret: config.cookieSecret, ...shop, payments: [payOnAccount] }),
     orders,
     reorder: createReorderService({ orders, basket }),
+    // The orders desk (back office): staff actions, each authorised and audited.
+    adminOrders: createAdminOrderService(db, { mail, ...shop, branchAddress: config.shopAddress }),
     hire,
     hireBasket: createHireBasketService(db, hire),
     hireRequests: createHireRequestService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
@@ -60,6 +70,9 @@ export function createServices(db: Db, config: Config, log: MailLog) {
     tradePayments: createTradePaymentsService(db, { providers: [bankTransfer(config.shopBank, config.shopEmail)] }),
     tradeStaff: createTradeStaffService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     content: createContentService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
+    staff,
+    staffSignIn: createStaffSignIn(staff, limits),
+    audit: createAuditService(db),
     // The one invalidation point of the visitor page cache: bumped by the database in every write a page shows.
     pageVersion: createPageVersion(db),
   };

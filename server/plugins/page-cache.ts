@@ -5,6 +5,7 @@ import { isbot } from "isbot";
 import { type PageStore, type PageStoreOptions, type StoredPage, createPageStore, gzipWithNonce, NONCE_LENGTH, pageHash, splitAt, withNonce } from "../lib/page-store.ts";
 import type { PageVersion } from "../modules/system/page-version.ts";
 import { SESSION_COOKIE } from "./auth.ts";
+import { isAdminPath } from "../modules/staff/cookies.ts";
 
 /** What a visitor's page may be kept as: the header a CDN in front reads too. */
 export const PUBLIC_PAGE = "public, max-age=0, must-revalidate";
@@ -109,7 +110,8 @@ function sendKept(request: FastifyRequest, reply: FastifyReply, page: StoredPage
  */
 export function registerPageCache(app: FastifyInstance, options: PageCacheOptions): PageStore {
   const store = createPageStore(options);
-  const isCached = options.isCached ?? ((request: FastifyRequest) => request.routeOptions.url === "*");
+  // The back office's pages are never kept, for anyone (ADR 0029).
+  const isCached = options.isCached ?? ((request: FastifyRequest) => request.routeOptions.url === "*" && !isAdminPath(request.url));
 
   // One per request whichever instance (pages, API reads) handles it.
   if (!app.hasRequestDecorator("pageCache")) app.decorateRequest("pageCache", null);

@@ -112,7 +112,13 @@ export function createAuditService(db: Db) {
     };
   }
 
-  return { list, forEntity };
+  /** Who may be chosen in the log's staff filter: every member, removed ones too (their entries stay). */
+  async function staffOptions(actor: StaffActor) {
+    authorize(actor, "audit.view");
+    return db.select({ id: staff.id, name: staff.name, email: staff.email }).from(staff).orderBy(staff.name);
+  }
+
+  return { list, forEntity, staffOptions };
 }
 
 export type AuditService = ReturnType<typeof createAuditService>;

@@ -291,11 +291,14 @@ describe("orders", () => {
 
     const { createServices } = await import("../../services.ts");
     const services = createServices(shop.database.db, shop.config, { info() {}, warn() {}, error() {} });
-    await services.orders.setStatus(placed.order_number, "paid");
-    await services.orders.setStatus(placed.order_number, "dispatched", "Tracking 123");
-    await expect(services.orders.setStatus(placed.order_number, "teleported")).rejects.toThrow(/Unknown status/);
+    // Staff move it on through the orders desk's service (server/modules/orders/admin.ts), as the CLI does.
+    const system = await services.staff.systemActor();
+    await services.adminOrders.transition(system, placed.order_number, { to: "paid" });
+    await services.adminOrders.transition(system, placed.order_number, { to: "processing" });
+    await services.adminOrders.transition(system, placed.order_number, { to: "dispatched", carrier: "DPD", tracking_number: "123" });
+    await expect(services.adminOrders.transition(system, placed.order_number, { to: "teleported" as "paid" })).rejects.toThrow(/Choose one of/);
     const after = (await b.get(`/api/account/orders/${placed.order_id}`)).json().data;
     expect(after.status).toBe("dispatched");
-    expect(after.history.map((h: { status: string }) => h.status)).toEqual(["awaiting_payment", "paid", "dispatched"]);
+    expect(after.history.map((h: { status: string }) => h.status)).toEqual(["awaiting_payment", "paid", "processing", "dispatched"]);
   });
 });

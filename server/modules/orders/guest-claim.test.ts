@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GUEST_COOKIE } from "../../plugins/guest.ts";
 import { createTestShop, type TestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
-import type { Outbox } from "../auth/service.ts";
 import { sha256 } from "../auth/tokens.ts";
 import { products } from "../catalog/schema.ts";
 import { orders } from "./schema.ts";
@@ -173,7 +172,7 @@ describe("a guest's orders after signing up or in", () => {
     // Sign out and back in (twice at once): nothing more moves, nothing moves twice.
     expect((await b.post("/api/auth/logout")).statusCode).toBe(204);
     await b.csrf();
-    const service = createOrderService(shop.database.db, { mail: {} as Outbox, appName: "Test", publicUrl: "http://localhost" });
+    const service = createOrderService(shop.database.db);
     await Promise.all([login(b, email), login(b, email), service.claimGuestOrders(userId, key)]);
     expect(await service.claimGuestOrders(userId, key)).toEqual([]);
     expect(await historyNumbers(b)).toEqual([placed.order_number]);

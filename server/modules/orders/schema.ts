@@ -5,8 +5,7 @@ import { products } from "../catalog/schema.ts";
 import { staff } from "../staff/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 
-export const ORDER_STATUSES = ["awaiting_payment", "paid", "processing", "dispatched", "ready_for_collection", "completed", "cancelled"] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export { ORDER_STATUSES, type OrderStatus } from "./statuses.ts";
 
 export const orders = pgTable(
   "orders",

@@ -5,7 +5,9 @@ export const ADMIN_COOKIE = "tc_admin";
 /** The back office's own request-forgery token, echoed by its scripts in X-Admin-CSRF. */
 export const ADMIN_CSRF_COOKIE = "tc_admin_csrf";
 export const ADMIN_CSRF_HEADER = "x-admin-csrf";
-const ADMIN_PATHS = ["/admin", "/api/admin"];
+// `/admin.data` too: a client-side move to the dashboard (`/admin`) fetches its
+// data there, and a cookie on `/admin` is not sent to `/admin.data`.
+const ADMIN_PATHS = ["/admin", "/admin.data", "/api/admin"];
 
 function cookie(name: string, value: string, path: string, attributes: { httpOnly: boolean; secure: boolean; maxAge?: number }): string {
   return [
@@ -20,7 +22,7 @@ function cookie(name: string, value: string, path: string, attributes: { httpOnl
 
 /**
  * Set-Cookie values that sign a member in: the session (HttpOnly, SameSite=Strict,
- * a browser-session cookie on `/admin` and on `/api/admin`; the server ends it
+ * a browser-session cookie on `/admin` and on `/api/admin`, and `/admin.data`; the server ends it
  * after 20 idle minutes or 8 hours) and a fresh CSRF token for the scripts.
  * One function for the API's answer and the sign-in screen's redirect.
  */

@@ -1,18 +1,15 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { Db } from "../../db/client.ts";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "./actor.ts";
 import { apiTokenBody, setupBody, staffJson, staffLoginBody, staffSummary, staffUpdateBody, totpEnrolment } from "./contract.ts";
 import { staffSignInCookies, staffSignOutCookies } from "./cookies.ts";
 import { ROLE_PERMISSIONS } from "./permissions.ts";
 import type { StaffService } from "./service.ts";
-import { revokeStaffSession } from "./sessions.ts";
 import { type StaffSignIn, TooManyAttempts } from "./sign-in.ts";
 
 export interface StaffRouteOptions {
-  db: Db;
   staff: StaffService;
   signIn: StaffSignIn;
   secureCookies: boolean;
@@ -54,7 +51,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRouteOptio
 
   r.post("/admin/auth/logout", { schema: { tags: auth, summary: "Ends this staff session", response: { 204: z.null() } } }, async (request, reply) => {
     const session = request.staffPrincipal?.sessionId;
-    if (session) await revokeStaffSession(options.db, session);
+    if (session) await staff.signOut(session);
     reply.header("set-cookie", staffSignOutCookies(secureCookies));
     return reply.code(204).send(null);
   });

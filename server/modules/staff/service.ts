@@ -9,7 +9,7 @@ import { sha256 } from "../auth/tokens.ts";
 import { type StaffActor, authorize } from "./actor.ts";
 import { ROLE_LABELS, type StaffRole } from "./permissions.ts";
 import { type Staff, staff, staffApiTokens, staffRecoveryCodes, staffSessions, staffSetupTokens } from "./schema.ts";
-import { API_TOKEN_PREFIX, REAUTH_WINDOW_MS, issueStaffSession, revokeStaffSessions, secretToken } from "./sessions.ts";
+import { API_TOKEN_PREFIX, REAUTH_WINDOW_MS, issueStaffSession, revokeStaffSession, revokeStaffSessions, secretToken } from "./sessions.ts";
 import { checkTotp, newTotpSecret, totpQrSvg, totpUri } from "./totp.ts";
 
 export const STAFF_INVALID_CREDENTIALS = "These details do not match a member of staff.";
@@ -218,6 +218,9 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
     },
 
     requireRecentPassword,
+
+    /** Ends one sign-in session (sign out). */
+    signOut: (sessionId: number) => revokeStaffSession(db, sessionId),
 
     async me(actor: StaffActor): Promise<StaffJson> {
       const [member] = await db.select().from(staff).where(eq(staff.id, actor.staffId)).limit(1);

@@ -50,7 +50,7 @@ describe("staff sign-in", () => {
     expect(res.json().token).toMatch(/^\d+\|/);
     const cookies = res.headers["set-cookie"] as string[];
     const session = cookies.filter((c) => c.startsWith("tc_admin="));
-    expect(session.map((c) => /Path=([^;]+)/.exec(c)![1]).sort()).toEqual(["/admin", "/api/admin"]);
+    expect(session.map((c) => /Path=([^;]+)/.exec(c)![1]).sort()).toEqual(["/admin", "/admin.data", "/api/admin"]);
     for (const c of session) expect(c).toMatch(/HttpOnly; SameSite=Strict/);
     const me = await b.get("/api/admin/auth/me");
     expect(me.statusCode).toBe(200);

@@ -104,7 +104,7 @@ export async function tradeInvoicesRoutes(app: FastifyInstance, options: { invoi
       return reply
         .type("application/pdf")
         .header("content-disposition", `attachment; filename="${invoice.number}.pdf"`)
-        .send(invoicePdf(invoice));
+        .send(await invoicePdf(invoice));
     },
   );
 

@@ -1,0 +1,73 @@
+import type { ReactNode } from "react";
+import { Form, NavLink } from "react-router";
+import type { NavItem } from "../../lib/admin/nav.ts";
+
+export interface FrameStaff {
+  name: string;
+  email: string;
+  role_label: string;
+}
+
+/**
+ * The back office's frame: a bar with the shop's name and who is signed in,
+ * the menu of what this role may open (a column on a desktop, a row that
+ * scrolls on a tablet or phone), and the page.
+ */
+export function AdminFrame({ appName, staff, nav, children }: { appName: string; staff: FrameStaff; nav: NavItem[]; children: ReactNode }) {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <header className="bg-brand-900 text-white">
+        <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-2 sm:px-6">
+          <p className="font-bold">
+            {appName} <span className="font-normal text-brand-100">back office</span>
+          </p>
+          <div className="flex items-center gap-3 text-sm">
+            <NavLink to="/admin/account" className="underline-offset-2 hover:underline" data-testid="admin-signed-in-as">
+              {staff.name} <span className="text-brand-100">({staff.role_label})</span>
+            </NavLink>
+            <Form method="post" action="/admin/logout">
+              <button type="submit" className="min-h-9 rounded border border-white/50 px-3 py-1 font-semibold hover:bg-white/10">
+                Sign out
+              </button>
+            </Form>
+          </div>
+        </div>
+      </header>
+      <div className="flex flex-1 flex-col lg:flex-row">
+        <nav aria-label="Back office" className="border-b border-stone-200 bg-white lg:w-56 lg:shrink-0 lg:border-b-0 lg:border-r">
+          <ul className="flex gap-1 overflow-x-auto px-2 py-2 lg:flex-col lg:px-3 lg:py-4">
+            {nav.map((item) => (
+              <li key={item.to} className="shrink-0">
+                <NavLink
+                  to={item.to}
+                  end={item.to === "/admin" || item.to === "/admin/staff"}
+                  className={({ isActive }) =>
+                    `block rounded px-3 py-2 font-semibold ${isActive ? "bg-brand-50 text-brand-900" : "text-stone-700 hover:bg-stone-100 hover:text-stone-900"}`
+                  }
+                >
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-5 sm:px-6 lg:py-6">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+/** A screen's heading, with its actions beside it on wide screens. */
+export function AdminHeading({ title, intro, actions }: { title: string; intro?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="mb-5 flex flex-wrap items-end justify-between gap-3">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+        {intro ? <p className="mt-1 max-w-3xl text-stone-700">{intro}</p> : null}
+      </div>
+      {actions ? <div className="flex flex-wrap gap-2">{actions}</div> : null}
+    </div>
+  );
+}

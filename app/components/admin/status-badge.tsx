@@ -1,0 +1,14 @@
+const TONES: Record<string, string> = {
+  awaiting_payment: "bg-amber-100 text-amber-900",
+  paid: "bg-sky-100 text-sky-900",
+  processing: "bg-indigo-100 text-indigo-900",
+  dispatched: "bg-violet-100 text-violet-900",
+  ready_for_collection: "bg-teal-100 text-teal-900",
+  completed: "bg-green-100 text-green-900",
+  cancelled: "bg-stone-200 text-stone-800",
+};
+
+/** An order's status as a coloured label; the words carry the meaning, the colour only helps. */
+export function StatusBadge({ status, label }: { status: string; label: string }) {
+  return <span className={`inline-block whitespace-nowrap rounded px-2 py-0.5 text-sm font-semibold ${TONES[status] ?? "bg-stone-100 text-stone-900"}`}>{label}</span>;
+}

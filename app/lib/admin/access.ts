@@ -1,0 +1,46 @@
+import { redirect } from "react-router";
+import type { StaffActor } from "../../../server/modules/staff/actor.ts";
+import { type Permission, can } from "../../../server/modules/staff/permissions.ts";
+import { pagePath } from "../access.ts";
+import { safeRedirect } from "../safe-redirect.ts";
+
+/** The back office's sign-in page, bringing the member back to where they were going. */
+export function adminLoginUrlFor(url: URL): string {
+  return `/admin/login?${new URLSearchParams({ redirect: pagePath(url) })}`;
+}
+
+/** Staff only: anyone else is sent to the back office's sign-in. */
+export function requireStaff(staff: StaffActor | null, request: Request): StaffActor {
+  if (!staff) throw redirect(adminLoginUrlFor(new URL(request.url)));
+  return staff;
+}
+
+/**
+ * A screen's own permission, checked in its loader and again in its action
+ * (a loader's guard does not stop a direct POST): a member whose role lacks it
+ * gets a 403 page, never the data.
+ */
+export function requirePermission(staff: StaffActor | null, request: Request, permission: Permission): StaffActor {
+  const actor = requireStaff(staff, request);
+  if (!can(actor.role, permission)) throw new Response("Your role does not allow this page.", { status: 403, statusText: "Forbidden" });
+  return actor;
+}
+
+/** Where to go after signing in: a back-office path only. */
+export function adminRedirect(target: string | null): string {
+  const safe = safeRedirect(target, "/admin");
+  return safe === "/admin" || safe.startsWith("/admin/") || safe.startsWith("/admin?") ? safe : "/admin";
+}
+
+/** A form post from another site is refused (the session cookie is SameSite=Strict too). */
+export function requireSameOrigin(request: Request): void {
+  const origin = request.headers.get("origin");
+  if (origin && origin !== new URL(request.url).origin) throw new Response("Forbidden", { status: 403 });
+}
+
+/** The status and message of what a service threw, for a screen's own answer. */
+export function serviceError(error: unknown): { status: number; message: string; errors?: Record<string, string[]> } | null {
+  const e = error as { statusCode?: number; message?: string; errors?: Record<string, string[]> };
+  if (typeof e?.statusCode !== "number" || e.statusCode >= 500) return null;
+  return { status: e.statusCode, message: e.message ?? "", ...(e.errors ? { errors: e.errors } : {}) };
+}

@@ -1,0 +1,23 @@
+const LONDON_DATE_TIME = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+const LONDON_DATE = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", day: "numeric", month: "short", year: "numeric" });
+
+/** `25 Nov 2026, 10:43` in London time, whatever the server's or browser's zone. */
+export function formatDateTime(iso: string): string {
+  return LONDON_DATE_TIME.format(new Date(iso));
+}
+
+/** `25 Nov 2026` in London time. */
+export function formatDate(iso: string): string {
+  return LONDON_DATE.format(new Date(iso));
+}
+
+/** A query string with one value changed (or removed when empty): the tables keep their state in the URL. */
+export function withParam(search: URLSearchParams, changes: Record<string, string | null | undefined>): string {
+  const next = new URLSearchParams(search);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null || value === undefined || value === "") next.delete(key);
+    else next.set(key, value);
+  }
+  const query = next.toString();
+  return query ? `?${query}` : "";
+}

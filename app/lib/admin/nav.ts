@@ -1,0 +1,21 @@
+import type { Permission, StaffRole } from "../../../server/modules/staff/permissions.ts";
+import { can } from "../../../server/modules/staff/permissions.ts";
+
+export interface NavItem {
+  to: string;
+  label: string;
+  permission: Permission;
+}
+
+/** The back office's menu: each item shows only to the roles that may open it. */
+export const ADMIN_NAV: readonly NavItem[] = [
+  { to: "/admin", label: "Dashboard", permission: "dashboard.view" },
+  { to: "/admin/orders", label: "Orders", permission: "orders.view" },
+  { to: "/admin/audit", label: "Audit log", permission: "audit.view" },
+  { to: "/admin/staff", label: "Staff", permission: "staff.manage" },
+  { to: "/admin/staff/tokens", label: "API tokens", permission: "tokens.manage" },
+];
+
+export function navFor(role: StaffRole): NavItem[] {
+  return ADMIN_NAV.filter((item) => can(role, item.permission));
+}

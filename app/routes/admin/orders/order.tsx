@@ -1,0 +1,351 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, data, useNavigation } from "react-router";
+import { appContext } from "#app-context";
+import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { StatusBadge } from "../../../components/admin/status-badge.tsx";
+import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { formatDateTime } from "../../../lib/admin/format.ts";
+import { pageMeta } from "../../../lib/meta.ts";
+import { formatPounds } from "../../../lib/money.ts";
+import { CARRIERS } from "../../../../server/modules/orders/fulfilment.ts";
+import { ORDER_STATUSES, type OrderStatus } from "../../../../server/modules/orders/statuses.ts";
+import { can } from "../../../../server/modules/staff/permissions.ts";
+import type { Route } from "./+types/order";
+
+export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Order ${params.number.toUpperCase()}`);
+
+function notFoundOr(error: unknown): never {
+  const known = serviceError(error);
+  if (known?.status === 404) throw new Response(known.message, { status: 404, statusText: "Not Found" });
+  throw error;
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "orders.view");
+  const order = await app.services.adminOrders.detail(actor, params.number).catch(notFoundOr);
+  return {
+    order,
+    audit: await app.services.audit.forEntity("order", order.number),
+    canNote: can(actor.role, "orders.note"),
+    canPrint: can(actor.role, "orders.fulfil"),
+    carriers: CARRIERS.map((c) => c.name),
+  };
+}
+
+type ActionResult = { ok: true; message: string } | { ok: false; intent: string; to?: string; message: string; errors: Record<string, string[]> };
+
+/** A move of the state machine, or a note; the service checks the role's permission for each. */
+export async function action({ context, request, params }: Route.ActionArgs) {
+  requireSameOrigin(request);
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "orders.view");
+  const form = await request.formData();
+  const text = (name: string, max: number) => String(form.get(name) ?? "").slice(0, max);
+  const intent = text("intent", 20);
+  try {
+    if (intent === "note") {
+      await app.services.adminOrders.addNote(actor, params.number, text("note", 2000));
+      return data<ActionResult>({ ok: true, message: "Note added to the timeline." });
+    }
+    const to = text("to", 30) as OrderStatus;
+    if (!ORDER_STATUSES.includes(to)) return data<ActionResult>({ ok: false, intent, message: "Choose what to do with the order.", errors: {} }, { status: 422 });
+    const expected = text("expected_status", 30) as OrderStatus;
+    const done = await app.services.adminOrders.transition(actor, params.number, {
+      to,
+      carrier: text("carrier", 60) || undefined,
+      tracking_number: text("tracking_number", 60) || undefined,
+      note: text("note", 2000) || undefined,
+      expected_status: ORDER_STATUSES.includes(expected) ? expected : undefined,
+    });
+    const emailed = ["paid", "dispatched", "ready_for_collection", "cancelled"].includes(done.status) ? " The customer has been emailed." : "";
+    return data<ActionResult>({ ok: true, message: `Order ${done.number} is now ${done.status_label.toLowerCase()}.${emailed}` });
+  } catch (error) {
+    const known = serviceError(error);
+    if (!known) throw error;
+    if (known.status === 404) notFoundOr(error);
+    return data<ActionResult>({ ok: false, intent, to: text("to", 30), message: known.errors ? "Check the details below." : known.message, errors: known.errors ?? {} }, { status: known.status });
+  }
+}
+
+const input = "min-h-10 w-full rounded-md border border-stone-400 bg-white px-3 py-2";
+
+function FieldError({ messages }: { messages: string[] | undefined }) {
+  if (!messages?.length) return null;
+  return (
+    <span className="text-sm font-semibold text-red-700">
+      <span className="sr-only">Error: </span>
+      {messages.join(" ")}
+    </span>
+  );
+}
+
+export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, audit, carriers } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const result = actionData as ActionResult | undefined;
+  const banner = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (result) banner.current?.focus();
+  }, [result]);
+  const errorsFor = (to: string, field: string) => (result && !result.ok && result.to === to ? result.errors[field] : undefined);
+  const delivery = order.addresses.delivery;
+  const billing = "billing" in order.addresses ? order.addresses.billing : null;
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+        <Link to="/admin/orders" className="link">
+          Orders
+        </Link>{" "}
+        › {order.number}
+      </nav>
+      <AdminHeading
+        title={`Order ${order.number}`}
+        intro={
+          <>
+            <StatusBadge status={order.status} label={order.status_label} /> Placed {formatDateTime(order.created_at)} · {order.fulfilment === "collection" ? "Collection" : "Delivery"} ({order.delivery_method_name})
+          </>
+        }
+        actions={
+          loaderData.canPrint ? (
+            <>
+              <a href={`/api/admin/orders/${order.number}/picking-list.pdf`} className="btn-secondary">
+                Picking list (PDF)
+              </a>
+              <a href={`/api/admin/orders/${order.number}/delivery-note.pdf`} className="btn-secondary">
+                Delivery note (PDF)
+              </a>
+            </>
+          ) : null
+        }
+      />
+      {result ? (
+        <div
+          ref={banner}
+          tabIndex={-1}
+          role={result.ok ? "status" : "alert"}
+          className={`mb-4 rounded-md border-l-4 px-4 py-3 font-semibold ${result.ok ? "border-green-700 bg-green-50 text-green-900" : "border-red-700 bg-red-50 text-red-800"}`}
+        >
+          {result.message}
+        </div>
+      ) : null}
+
+      <div className="grid gap-4 xl:grid-cols-[1fr_22rem]">
+        {/* First in the page (a tablet shows what to do next at the top); beside the lines on a desktop. */}
+        <div className="grid content-start gap-4 xl:col-start-2 xl:row-start-1">
+          <section aria-labelledby="actions-heading" className="rounded-lg border border-stone-200 bg-white p-4">
+            <h2 id="actions-heading" className="mb-3 text-lg font-bold">
+              Next steps
+            </h2>
+            {order.actions.length === 0 ? (
+              <p className="text-stone-600">{order.status === "completed" || order.status === "cancelled" ? `This order is ${order.status_label.toLowerCase()}: nothing more to do.` : "Your role has nothing to do on this order now."}</p>
+            ) : (
+              <div className="grid gap-4">
+                {order.actions.map((a) => (
+                  <Form method="post" key={a.to} className={`grid gap-2 ${a.to === "cancelled" ? "border-t border-stone-200 pt-4" : ""}`} noValidate>
+                    <input type="hidden" name="intent" value="transition" />
+                    <input type="hidden" name="to" value={a.to} />
+                    <input type="hidden" name="expected_status" value={order.status} />
+                    {a.requires.includes("carrier") ? (
+                      <label className="grid gap-1 text-sm font-semibold">
+                        Carrier
+                        <FieldError messages={errorsFor(a.to, "carrier")} />
+                        <input name="carrier" list="carriers" required aria-invalid={errorsFor(a.to, "carrier") ? true : undefined} className={`${input} font-normal`} />
+                      </label>
+                    ) : null}
+                    {a.requires.includes("tracking_number") ? (
+                      <label className="grid gap-1 text-sm font-semibold">
+                        Tracking number
+                        <FieldError messages={errorsFor(a.to, "tracking_number")} />
+                        <input name="tracking_number" required aria-invalid={errorsFor(a.to, "tracking_number") ? true : undefined} className={`${input} font-normal`} />
+                      </label>
+                    ) : null}
+                    {a.requires.includes("note") ? (
+                      <label className="grid gap-1 text-sm font-semibold">
+                        {a.to === "cancelled" ? "Reason (the customer is told)" : "Note"}
+                        <FieldError messages={errorsFor(a.to, "note")} />
+                        <textarea name="note" rows={2} required aria-invalid={errorsFor(a.to, "note") ? true : undefined} className={`${input} font-normal`} />
+                      </label>
+                    ) : null}
+                    <button type="submit" disabled={busy} className={a.to === "cancelled" ? "btn border border-red-700 bg-white text-red-800 hover:bg-red-50" : "btn-primary"}>
+                      {a.label}
+                    </button>
+                    {a.emails_customer ? <p className="text-xs text-stone-600">The customer is emailed.</p> : null}
+                  </Form>
+                ))}
+                <datalist id="carriers">
+                  {carriers.map((c) => (
+                    <option key={c} value={c} />
+                  ))}
+                </datalist>
+              </div>
+            )}
+            {order.carrier ? (
+              <p className="mt-3 text-sm">
+                Sent with {order.carrier}, tracking{" "}
+                {order.tracking_url ? (
+                  <a href={order.tracking_url} className="link" rel="noreferrer noopener" target="_blank">
+                    {order.tracking_number}
+                  </a>
+                ) : (
+                  order.tracking_number
+                )}
+              </p>
+            ) : null}
+          </section>
+
+          {"customer" in order && order.customer ? (
+            <section aria-labelledby="customer-heading" className="rounded-lg border border-stone-200 bg-white p-4 text-sm">
+              <h2 id="customer-heading" className="mb-2 text-lg font-bold">
+                Customer
+              </h2>
+              <p className="font-semibold">{order.customer.name || "—"}</p>
+              <p>
+                <a href={`mailto:${order.customer.email}`} className="link">
+                  {order.customer.email}
+                </a>
+              </p>
+              {order.customer.phone ? <p>{order.customer.phone}</p> : null}
+              <p className="mt-1 text-stone-600">{order.customer.guest ? "Guest checkout" : `Account #${order.customer.user_id}`}</p>
+              {order.customer.trade_account ? <p className="mt-1">Trade: {order.customer.trade_account.company_name}</p> : null}
+            </section>
+          ) : null}
+
+          {order.payment ? (
+            <section aria-labelledby="payment-heading" className="rounded-lg border border-stone-200 bg-white p-4 text-sm">
+              <h2 id="payment-heading" className="mb-2 text-lg font-bold">
+                Payment
+              </h2>
+              <p>{order.payment.label}</p>
+              {order.payment.po_reference ? <p>PO reference: {order.payment.po_reference}</p> : null}
+            </section>
+          ) : null}
+
+          <section aria-labelledby="address-heading" className="rounded-lg border border-stone-200 bg-white p-4 text-sm">
+            <h2 id="address-heading" className="mb-2 text-lg font-bold">
+              {order.fulfilment === "collection" ? "Collection" : "Delivery address"}
+            </h2>
+            {delivery ? (
+              <address className="not-italic">
+                {[delivery.name, delivery.line_1, delivery.line_2, delivery.line_3, delivery.town, delivery.county, delivery.postcode].filter(Boolean).map((l, i) => (
+                  <span key={i} className="block">
+                    {l}
+                  </span>
+                ))}
+              </address>
+            ) : (
+              <p>Collected from the branch.</p>
+            )}
+            {order.notes ? <p className="mt-2 whitespace-pre-line rounded bg-amber-50 p-2">Customer's note: {order.notes}</p> : null}
+            {billing ? (
+              <>
+                <h3 className="mb-1 mt-3 font-bold">Billing address</h3>
+                <address className="not-italic">
+                  {[billing.name, billing.line_1, billing.line_2, billing.line_3, billing.town, billing.county, billing.postcode].filter(Boolean).map((l, i) => (
+                    <span key={i} className="block">
+                      {l}
+                    </span>
+                  ))}
+                </address>
+              </>
+            ) : null}
+          </section>
+        </div>
+        <div className="grid content-start gap-4 xl:col-start-1 xl:row-start-1">
+          <section aria-labelledby="lines-heading" className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
+            <h2 id="lines-heading" className="px-4 pt-4 text-lg font-bold">
+              Lines
+            </h2>
+            <table className="mt-2 w-full min-w-[36rem] text-left text-sm">
+              <thead className="border-b border-stone-200 bg-stone-50 text-stone-700">
+                <tr>
+                  <th scope="col" className="px-4 py-2">SKU</th>
+                  <th scope="col" className="px-4 py-2">Product</th>
+                  <th scope="col" className="px-4 py-2 text-right">Quantity</th>
+                  {order.totals ? (
+                    <>
+                      <th scope="col" className="px-4 py-2 text-right">Unit price</th>
+                      <th scope="col" className="px-4 py-2 text-right">Line total</th>
+                    </>
+                  ) : null}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-stone-100">
+                {order.lines.map((line, i) => {
+                  // Lines carry prices only for a role that may see them.
+                  const priced = line.unit_price !== undefined && line.line_total !== undefined ? { unit_price: line.unit_price, line_total: line.line_total } : null;
+                  return (
+                  <tr key={`${line.sku}-${i}`}>
+                    <td className="px-4 py-2 font-mono">{line.sku}</td>
+                    <td className="px-4 py-2">{line.name}</td>
+                    <td className="px-4 py-2 text-right">{line.quantity}</td>
+                    {priced ? (
+                      <>
+                        <td className="px-4 py-2 text-right">{formatPounds(priced.unit_price)}</td>
+                        <td className="px-4 py-2 text-right">{formatPounds(priced.line_total)}</td>
+                      </>
+                    ) : null}
+                  </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+            {order.totals ? (
+              <dl className="grid grid-cols-[1fr_auto] gap-x-6 gap-y-1 border-t border-stone-200 px-4 py-3 text-sm sm:ml-auto sm:w-80">
+                <dt>Goods ex VAT</dt>
+                <dd className="text-right">{formatPounds(order.totals.subtotal)}</dd>
+                <dt>VAT</dt>
+                <dd className="text-right">{formatPounds(order.totals.vat)}</dd>
+                <dt>Delivery inc VAT</dt>
+                <dd className="text-right">{formatPounds(order.totals.delivery)}</dd>
+                <dt className="font-bold">Total inc VAT</dt>
+                <dd className="text-right font-bold" data-testid="order-total">
+                  {formatPounds(order.totals.total)}
+                </dd>
+              </dl>
+            ) : null}
+          </section>
+
+          <section aria-labelledby="timeline-heading" className="rounded-lg border border-stone-200 bg-white p-4">
+            <h2 id="timeline-heading" className="mb-3 text-lg font-bold">
+              Timeline
+            </h2>
+            <ol className="grid gap-3 text-sm" data-testid="order-timeline">
+              {order.history.map((h, i) => (
+                <li key={i} className={`border-l-2 pl-3 ${h.kind === "note" ? "border-amber-400" : "border-brand-700"}`}>
+                  <p>
+                    <span className="font-semibold">{h.kind === "note" ? "Note" : h.label}</span>
+                    <span className="text-stone-600">
+                      {" "}
+                      · <time dateTime={h.at}>{formatDateTime(h.at)}</time>
+                      {h.staff ? ` · ${h.staff.name}` : ""}
+                    </span>
+                  </p>
+                  {h.note ? <p className="whitespace-pre-line">{h.note}</p> : null}
+                </li>
+              ))}
+            </ol>
+            {loaderData.canNote ? (
+              <Form method="post" className="mt-4 grid gap-2">
+                <input type="hidden" name="intent" value="note" />
+                <label htmlFor="order-note" className="font-semibold">
+                  Add a note for the team
+                </label>
+                <FieldError messages={result && !result.ok && result.intent === "note" ? result.errors.note : undefined} />
+                <textarea id="order-note" name="note" rows={2} maxLength={2000} className={input} />
+                <button type="submit" className="btn-secondary justify-self-start" disabled={busy}>
+                  Add note
+                </button>
+              </Form>
+            ) : null}
+          </section>
+
+          <AuditHistory entries={audit} />
+        </div>
+
+      </div>
+    </>
+  );
+}

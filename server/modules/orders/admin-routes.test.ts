@@ -1,0 +1,158 @@
+// The orders desk's API over HTTP, signed in as the demo staff: the paths,
+// the shapes, the refusals and the headers. The rules themselves are proven
+// at service level in admin.test.ts and transitions.test.ts.
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_STAFF } from "../../db/seed/index.ts";
+import { type TestShop, createTestShop } from "../../test/app.ts";
+import { TestBrowser } from "../../test/browser.ts";
+import { apiOperations } from "../../test/openapi.ts";
+import { products } from "../catalog/schema.ts";
+import type { StaffRole } from "../staff/permissions.ts";
+
+const PASSWORD = "demo-password-2026";
+let shop: TestShop;
+let ip = 1;
+const as = {} as Record<StaffRole | "guest" | "customer", TestBrowser>;
+
+/** A guest's order by bank transfer, delivered: awaiting payment. */
+async function placeOrder(): Promise<string> {
+  const b = new TestBrowser(shop.app, `198.51.101.${ip++}`);
+  await b.csrf();
+  const [p] = await shop.database.db
+    .update(products)
+    .set({ stock: 50 })
+    .where(eq(products.id, sql`(select id from products order by id offset ${ip} limit 1)`))
+    .returning({ id: products.id });
+  expect((await b.post("/api/basket", { product_id: p!.id, quantity: 2 })).statusCode).toBe(200);
+  const placed = await b.post("/api/checkout", { email: "desk.routes@example.com", phone: "07700 900555", delivery_method: "standard", delivery_address: { name: "Rita Route", line_1: "1 High Street", town: "Leeds", postcode: "ls1 1ab" }, payment_method: "bank_transfer" });
+  expect(placed.statusCode, placed.body).toBe(201);
+  return placed.json().order_number as string;
+}
+
+beforeAll(async () => {
+  shop = await createTestShop();
+  for (const member of DEMO_STAFF) {
+    const b = new TestBrowser(shop.app, `198.51.100.${ip++}`);
+    await b.staffSignIn(member.email, PASSWORD);
+    as[member.role] = b;
+  }
+  as.guest = new TestBrowser(shop.app, `198.51.100.${ip++}`);
+  as.customer = new TestBrowser(shop.app, `198.51.100.${ip++}`);
+  await as.customer.signIn("customer@example.com", PASSWORD);
+}, 120_000);
+afterAll(() => shop?.close());
+
+describe("the orders desk's API", () => {
+  it("lists orders newest first with a keyset cursor, no-store, and refuses who may not see them", async () => {
+    const number = await placeOrder();
+    const res = await as.owner.get("/api/admin/orders?status=&limit=2");
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers["cache-control"]).toBe("no-store");
+    const page = res.json();
+    expect(page.data[0]).toMatchObject({ number, status: "awaiting_payment", name: "Rita Route", postcode: "LS1 1AB", email: "desk.routes@example.com", total: expect.any(Number) });
+    expect(page.data).toHaveLength(2);
+    const next = (await as.owner.get(`/api/admin/orders?limit=2&cursor=${page.next_cursor}`)).json();
+    expect(next.data.map((o: { number: string }) => o.number)).not.toContain(number);
+    expect((await as.owner.get(`/api/admin/orders?q=${number}`)).json().data.map((o: { number: string }) => o.number)).toEqual([number]);
+    const warehouse = (await as.warehouse.get(`/api/admin/orders?q=${number}`)).json().data[0];
+    expect(warehouse).not.toHaveProperty("email");
+    expect(warehouse).not.toHaveProperty("total");
+    expect((await as.owner.get("/api/admin/orders?status=lost")).statusCode).toBe(422);
+    expect((await as.owner.get("/api/admin/orders?from=2026-02-30")).statusCode).toBe(422);
+    expect((await as.owner.get("/api/admin/orders?cursor=@@")).statusCode).toBe(422);
+    expect((await as.guest.get("/api/admin/orders")).statusCode).toBe(401);
+    expect((await as.customer.get("/api/admin/orders")).statusCode).toBe(401);
+    expect((await as.hire.get("/api/admin/orders")).statusCode).toBe(403);
+  });
+
+  it("counts per status for the tabs", async () => {
+    const res = await as.sales.get("/api/admin/orders/counts?status=paid&trade=no");
+    expect(res.statusCode).toBe(200);
+    const counts = res.json().data;
+    expect(Object.keys(counts).sort()).toEqual(["awaiting_payment", "cancelled", "completed", "dispatched", "paid", "processing", "ready_for_collection"]);
+    expect(counts.awaiting_payment).toBeGreaterThan(0);
+  });
+
+  it("exports the filtered list as a CSV attachment, for a role with orders.export", async () => {
+    const number = await placeOrder();
+    const res = await as.accounts.get(`/api/admin/orders/export.csv?q=${number}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
+    expect(res.headers["content-disposition"]).toMatch(/^attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(res.headers["cache-control"]).toBe("no-store");
+    const lines = res.body.replace(/^\uFEFF/, "").trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^Order,Placed \(London\),Status,/);
+    expect(lines[1]).toMatch(new RegExp(`^${number},`));
+    expect((await as.warehouse.get("/api/admin/orders/export.csv")).statusCode).toBe(403);
+    expect((await as.guest.get("/api/admin/orders/export.csv")).statusCode).toBe(401);
+  });
+
+  it("shows an order, redacted for the warehouse; 404 for none", async () => {
+    const number = await placeOrder();
+    const res = await as.owner.get(`/api/admin/orders/${number}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const order = res.json();
+    expect(order).toMatchObject({ number, status: "awaiting_payment", totals: { total: expect.any(Number) }, customer: { email: "desk.routes@example.com", guest: true } });
+    expect(order.lines[0]).toMatchObject({ quantity: 2, unit_price: expect.any(Number) });
+    expect(order.history).toEqual([expect.objectContaining({ kind: "status", status: "awaiting_payment", staff: null })]);
+    expect(order.actions.map((a: { to: string }) => a.to)).toEqual(["paid", "cancelled"]);
+    const picked = (await as.warehouse.get(`/api/admin/orders/${number}`)).json();
+    expect(picked).not.toHaveProperty("totals");
+    expect(picked).not.toHaveProperty("customer");
+    expect(JSON.stringify(picked)).not.toContain("desk.routes@example.com");
+    expect(JSON.stringify(picked)).not.toContain("07700 900555");
+    expect((await as.owner.get("/api/admin/orders/TC-999999")).statusCode).toBe(404);
+    expect((await as.owner.get("/api/admin/orders/nonsense")).statusCode).toBe(422);
+  });
+
+  it("moves an order on, refusing an illegal move (409), a missing field (422), a stale screen (409) and a role without the permission (403)", async () => {
+    const number = await placeOrder();
+    const url = `/api/admin/orders/${number}/transitions`;
+    expect((await as.warehouse.post(url, { to: "paid" })).statusCode).toBe(403);
+    const paid = await as.accounts.post(url, { to: "paid", expected_status: "awaiting_payment" });
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.headers["cache-control"]).toBe("no-store");
+    expect(paid.json()).toMatchObject({ status: "paid", history: [{ status: "awaiting_payment" }, { status: "paid", staff: { name: "Ada Accounts" } }] });
+    const illegal = await as.owner.post(url, { to: "dispatched", carrier: "DPD", tracking_number: "1" });
+    expect(illegal.statusCode).toBe(409);
+    expect(illegal.json()).toEqual({ message: `Order ${number} is paid; it cannot move to dispatched.` });
+    const stale = await as.sales.post(url, { to: "cancelled", note: "Rang to cancel", expected_status: "awaiting_payment" });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().message).toBe(`Order ${number} changed while you were looking: it is now paid.`);
+    expect((await as.warehouse.post(url, { to: "processing" })).statusCode).toBe(200);
+    const missing = await as.warehouse.post(url, { to: "dispatched", carrier: "Evri" });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().errors).toEqual({ tracking_number: ["Enter the tracking number."] });
+    const sent = await as.warehouse.post(url, { to: "dispatched", carrier: "Evri", tracking_number: "H01ABC" });
+    expect(sent.json()).toMatchObject({ status: "dispatched", tracking_url: "https://www.evri.com/track/parcel/H01ABC" });
+    expect(sent.json()).not.toHaveProperty("totals");
+    expect((await as.owner.post(url, { to: "teleported" })).statusCode).toBe(422);
+    // A cookie-borne write without the back office's CSRF token is refused.
+    expect((await as.owner.request("POST", url, { to: "completed" }, { csrf: false })).statusCode).toBe(419);
+  });
+
+  it("adds a note to the timeline", async () => {
+    const number = await placeOrder();
+    const res = await as.warehouse.post(`/api/admin/orders/${number}/notes`, { note: "Left a card." });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().history.at(-1)).toMatchObject({ kind: "note", note: "Left a card.", staff: { name: "Wes Warehouse" } });
+    expect((await as.warehouse.post(`/api/admin/orders/${number}/notes`, { note: "" })).statusCode).toBe(422);
+    expect((await as.hire.post(`/api/admin/orders/${number}/notes`, { note: "Hi" })).statusCode).toBe(403);
+  });
+
+  it("documents every route under the tag admin: orders", async () => {
+    const ops = (await apiOperations(shop.app)).filter((op) => op.path.startsWith("/api/admin/orders")).map((op) => `${op.method} ${op.path}`);
+    expect(ops.sort()).toEqual([
+      "GET /api/admin/orders",
+      "GET /api/admin/orders/counts",
+      "GET /api/admin/orders/export.csv",
+      "GET /api/admin/orders/{number}",
+      "POST /api/admin/orders/{number}/notes",
+      "POST /api/admin/orders/{number}/transitions",
+    ]);
+    const doc = (await shop.app.inject({ url: "/api/openapi.json" })).json();
+    expect(doc.paths["/api/admin/orders"].get.tags).toEqual(["admin: orders"]);
+  });
+});

@@ -1,0 +1,228 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { messageResponse, validationResponse } from "../auth/contract.ts";
+import { staffActorOf } from "../staff/actor.ts";
+import { ADMIN_ORDERS_PAGE_MAX, type AdminOrderFilters, type AdminOrderService, CARRIER_MAX, NOTE_MAX, TRACKING_MAX, londonTime } from "./admin.ts";
+import { PAYMENT_METHODS } from "./fulfilment.ts";
+import { ORDER_STATUSES } from "./schema.ts";
+
+// A filter form sends an empty value for "any": accepted, and read as no filter.
+const blankOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(""), schema]).optional();
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD.");
+
+const filtersQuery = z.object({
+  status: blankOr(z.enum(ORDER_STATUSES, { error: `Choose one of: ${ORDER_STATUSES.join(", ")}.` })),
+  payment_method: blankOr(z.enum(PAYMENT_METHODS, { error: `Choose one of: ${PAYMENT_METHODS.join(", ")}.` })),
+  fulfilment: blankOr(z.enum(["delivery", "collection"], { error: "Choose delivery or collection." })),
+  from: blankOr(day),
+  to: blankOr(day),
+  trade: blankOr(z.enum(["yes", "no"], { error: "Choose yes or no." })),
+  q: z.string().trim().max(100, "Search for at most 100 characters.").optional(),
+});
+const listQuery = filtersQuery.extend({
+  cursor: z.string().max(100).regex(/^[A-Za-z0-9_-]*$/, "Invalid cursor.").optional(),
+  limit: z.coerce.number().int().min(1).max(ADMIN_ORDERS_PAGE_MAX).optional(),
+});
+
+/** The query as the service takes it: blanks dropped. */
+function filtersOf(query: z.infer<typeof listQuery>): AdminOrderFilters {
+  return {
+    status: query.status || undefined,
+    payment_method: query.payment_method || undefined,
+    fulfilment: query.fulfilment || undefined,
+    from: query.from || undefined,
+    to: query.to || undefined,
+    trade: query.trade || undefined,
+    q: query.q || undefined,
+    cursor: query.cursor || undefined,
+    limit: query.limit,
+  };
+}
+
+const numberParams = z.object({ number: z.string().max(20).regex(/^TC-\d{6,}$/i, "Give an order number such as TC-000123.") });
+const status = z.enum(ORDER_STATUSES);
+const fulfilment = z.enum(["delivery", "collection"]);
+
+const summary = z.object({
+  number: z.string(),
+  status,
+  status_label: z.string(),
+  created_at: z.string(),
+  name: z.string(),
+  postcode: z.string().nullable(),
+  fulfilment,
+  delivery_method: z.string(),
+  delivery_method_name: z.string(),
+  lines: z.number().int(),
+  items: z.number().int(),
+  trade: z.boolean(),
+  email: z.string().optional().describe("Only with customers.view"),
+  payment_method: z.string().optional().describe("Only with orders.prices"),
+  total: z.number().optional().describe("Pounds inc VAT; only with orders.prices"),
+});
+
+const address = z.object({ kind: z.string(), name: z.string(), line_1: z.string(), line_2: z.string(), line_3: z.string(), town: z.string(), county: z.string(), postcode: z.string() });
+const detail = z.object({
+  number: z.string(),
+  status,
+  status_label: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  fulfilment,
+  delivery_method: z.string(),
+  delivery_method_name: z.string(),
+  notes: z.string(),
+  carrier: z.string().nullable(),
+  tracking_number: z.string().nullable(),
+  tracking_url: z.string().nullable(),
+  lines: z.array(
+    z.object({
+      product_id: z.number().int().nullable(),
+      sku: z.string(),
+      name: z.string(),
+      slug: z.string(),
+      quantity: z.number().int(),
+      unit_price: z.number().optional(),
+      unit_price_ex_vat: z.number().optional(),
+      vat_rate: z.number().optional(),
+      line_total: z.number().optional(),
+      line_total_ex_vat: z.number().optional(),
+    }),
+  ),
+  addresses: z.object({ delivery: address.nullable(), billing: address.nullable().optional() }),
+  totals: z.object({ subtotal: z.number(), vat: z.number(), delivery: z.number(), total: z.number() }).optional().describe("Pounds: goods ex VAT, their VAT, delivery inc VAT, total; only with orders.prices"),
+  payment: z.object({ method: z.string(), label: z.string(), po_reference: z.string() }).optional(),
+  customer: z
+    .object({
+      user_id: z.number().int().nullable(),
+      guest: z.boolean(),
+      name: z.string(),
+      email: z.string(),
+      account_email: z.string().nullable(),
+      phone: z.string(),
+      trade_account: z.object({ id: z.number().int(), company_name: z.string() }).nullable(),
+    })
+    .optional()
+    .describe("Only with customers.view"),
+  history: z.array(
+    z.object({
+      kind: z.enum(["status", "note"]),
+      status: z.string(),
+      label: z.string(),
+      note: z.string(),
+      at: z.string(),
+      staff: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+    }),
+  ),
+  actions: z.array(z.object({ to: status, label: z.string(), requires: z.array(z.enum(["carrier", "tracking_number", "note"])), emails_customer: z.boolean() })),
+});
+
+const transitionBody = z.object({
+  to: z.enum(ORDER_STATUSES, { error: `Choose one of: ${ORDER_STATUSES.join(", ")}.` }),
+  carrier: z.string().trim().max(CARRIER_MAX, `The carrier may be at most ${CARRIER_MAX} characters.`).optional(),
+  tracking_number: z.string().trim().max(TRACKING_MAX, `The tracking number may be at most ${TRACKING_MAX} characters.`).optional(),
+  note: z.string().trim().max(NOTE_MAX, `The note may be at most ${NOTE_MAX} characters.`).optional(),
+  expected_status: z.enum(ORDER_STATUSES).optional(),
+});
+const noteBody = z.object({ note: z.string({ error: "Write the note." }).trim().min(1, "Write the note.").max(NOTE_MAX, `The note may be at most ${NOTE_MAX} characters.`) });
+
+const errors = { 401: messageResponse, 403: messageResponse, 422: validationResponse };
+const orderErrors = { ...errors, 404: messageResponse, 409: messageResponse };
+
+/** The orders desk's API (ADR 0029): the same service as its screens; the service checks each permission. */
+export async function adminOrderRoutes(app: FastifyInstance, options: { orders: AdminOrderService }): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { orders } = options;
+  const tags = ["admin: orders"];
+
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("cache-control", "no-store");
+  });
+
+  r.get(
+    "/admin/orders",
+    {
+      schema: {
+        tags,
+        summary:
+          "Every order, newest first, a keyset page at a time (`next_cursor`): filter by status, payment method, delivery or collection, London days from/to, trade or not; search `q` by order number, email, name or postcode. Prices and payment need orders.prices, the email customers.view",
+        querystring: listQuery,
+        response: { 200: z.object({ data: z.array(summary), next_cursor: z.string().nullable() }), ...errors },
+      },
+    },
+    async (request) => orders.list(staffActorOf(request), filtersOf(request.query)),
+  );
+
+  r.get(
+    "/admin/orders/counts",
+    {
+      schema: {
+        tags,
+        summary: "Orders per status for the same filters, status aside: the counts on the tabs",
+        querystring: filtersQuery,
+        response: { 200: z.object({ data: z.record(status, z.number().int()) }), ...errors },
+      },
+    },
+    async (request) => ({ data: await orders.statusCounts(staffActorOf(request), filtersOf(request.query)) }),
+  );
+
+  r.get(
+    "/admin/orders/export.csv",
+    {
+      schema: {
+        tags,
+        summary: "The filtered list as CSV (UTF-8 with a byte order mark), streamed whatever its size; needs orders.export",
+        querystring: filtersQuery,
+        produces: ["text/csv"],
+      },
+    },
+    async (request, reply) => {
+      const csv = orders.exportCsv(staffActorOf(request), filtersOf(request.query));
+      const today = londonTime(new Date()).slice(0, 10);
+      return reply.type("text/csv; charset=utf-8").header("content-disposition", `attachment; filename="orders-${today}.csv"`).send(csv);
+    },
+  );
+
+  r.get(
+    "/admin/orders/:number",
+    {
+      schema: {
+        tags,
+        summary: "One order: lines, totals with VAT, addresses, payment, the customer, the timeline of moves and notes, and the actions its status allows this member. The warehouse sees no prices and no customer beyond the delivery address",
+        params: numberParams,
+        response: { 200: detail, ...orderErrors },
+      },
+    },
+    async (request) => orders.detail(staffActorOf(request), request.params.number),
+  );
+
+  r.post(
+    "/admin/orders/:number/transitions",
+    {
+      schema: {
+        tags,
+        summary:
+          "Moves the order on (the state machine in server/modules/orders/transitions.ts): carrier and tracking number to dispatch, a reason (note) to cancel; `expected_status` refuses the move if the order changed meanwhile. 409 for a move its status does not allow, 403 for a role without the permission",
+        params: numberParams,
+        body: transitionBody,
+        response: { 200: detail, ...orderErrors },
+      },
+    },
+    async (request) => orders.transition(staffActorOf(request), request.params.number, request.body),
+  );
+
+  r.post(
+    "/admin/orders/:number/notes",
+    {
+      schema: {
+        tags,
+        summary: "A staff note on the order's timeline (never shown to the customer); the status stays",
+        params: numberParams,
+        body: noteBody,
+        response: { 201: detail, ...orderErrors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await orders.addNote(staffActorOf(request), request.params.number, request.body.note)),
+  );
+}
