@@ -65,7 +65,11 @@ export default [
     route("admin/account", "routes/admin/account.tsx"),
     route("admin/orders", "routes/admin/orders/index.tsx"),
     route("admin/orders/:number", "routes/admin/orders/order.tsx"),
+    route("admin/customers", "routes/admin/customers/index.tsx"),
+    route("admin/customers/:id", "routes/admin/customers/customer.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
+    route("admin/staff", "routes/admin/staff/index.tsx"),
+    route("admin/staff/tokens", "routes/admin/staff/tokens.tsx"),
   ]),
 
   // Anything else is the 404 page.

@@ -34,6 +34,8 @@ import { registerStaffAuth } from "./plugins/staff-auth.ts";
 import { staffRoutes } from "./modules/staff/routes.ts";
 import { auditRoutes } from "./modules/audit/routes.ts";
 import { adminOrderRoutes } from "./modules/orders/admin-routes.ts";
+import { dashboardRoutes } from "./modules/dashboard/routes.ts";
+import { adminCustomerRoutes } from "./modules/account/admin-routes.ts";
 import { actorOf, pruneStaffSessions } from "./modules/staff/sessions.ts";
 import { registerCompression } from "./plugins/compression.ts";
 import { withOutageResponses } from "./lib/database-outage.ts";
@@ -200,9 +202,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(tradeUsersRoutes, { users: services.tradeUsers, prefix: "/api" });
   await app.register(tradeInvoicesRoutes, { invoices: services.tradeInvoices, payments: services.tradePayments, prefix: "/api" });
   // The back office's API (ADR 0029): the same services as its screens.
-  await app.register(staffRoutes, { staff: services.staff, signIn: services.staffSignIn, secureCookies: config.isProduction, prefix: "/api" });
+  await app.register(staffRoutes, { staff: services.staff, presets: services.filterPresets, signIn: services.staffSignIn, secureCookies: config.isProduction, prefix: "/api" });
   await app.register(auditRoutes, { audit: services.audit, prefix: "/api" });
-  await app.register(adminOrderRoutes, { orders: services.adminOrders, prefix: "/api" });
+  await app.register(adminOrderRoutes, { orders: services.adminOrders, documents: services.orderDocuments, prefix: "/api" });
+  await app.register(dashboardRoutes, { dashboard: services.dashboard, prefix: "/api" });
+  await app.register(adminCustomerRoutes, { customers: services.adminCustomers, prefix: "/api" });
 
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();

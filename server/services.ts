@@ -1,5 +1,6 @@
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
+import { createAdminCustomerService } from "./modules/account/admin.ts";
 import { createAccountService } from "./modules/account/service.ts";
 import { createAuthService } from "./modules/auth/service.ts";
 import { createBasketService } from "./modules/basket/service.ts";
@@ -9,6 +10,7 @@ import { createCatalogService } from "./modules/catalog/service.ts";
 import { createCheckoutService } from "./modules/checkout/service.ts";
 import { createContentService } from "./modules/content/service.ts";
 import { createDeliveryService } from "./modules/delivery/service.ts";
+import { createDashboardService } from "./modules/dashboard/service.ts";
 import { createAdminOrderService } from "./modules/orders/admin.ts";
 import { createReorderService } from "./modules/orders/reorder.ts";
 import { createOrderService } from "./modules/orders/service.ts";
@@ -27,9 +29,11 @@ import { bankTransfer, createTradePaymentsService } from "./modules/trade/remitt
 import { createTradeStaffService } from "./modules/trade/staff.ts";
 import { createWishlistService } from "./modules/wishlist/service.ts";
 import { createPageVersion } from "./modules/system/page-version.ts";
+import { createOrderDocuments } from "./modules/orders/admin-documents.ts";
 import { createAuditService } from "./modules/audit/service.ts";
 import { createStaffService } from "./modules/staff/service.ts";
 import { createStaffSignIn } from "./modules/staff/sign-in.ts";
+import { createFilterPresets } from "./modules/staff/presets.ts";
 import { type LimiterStore, memoryLimiterStore } from "./plugins/rate-limit.ts";
 
 /** One service layer, two doors: the JSON API and the storefront's loaders both call these. */
@@ -60,6 +64,11 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     reorder: createReorderService({ orders, basket }),
     // The orders desk (back office): staff actions, each authorised and audited.
     adminOrders: createAdminOrderService(db, { mail, ...shop, branchAddress: config.shopAddress }),
+    // The back office's dashboard: figures across orders, hire, trade and the catalogue, each block by permission.
+    dashboard: createDashboardService(db),
+    // The customers desk: search, a customer's page, reset links, block and unblock; each authorised and audited.
+    adminCustomers: createAdminCustomerService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
+    orderDocuments: createOrderDocuments(db, { shop: { name: config.appName, address: config.shopAddress, email: config.shopEmail } }),
     hire,
     hireBasket: createHireBasketService(db, hire),
     hireRequests: createHireRequestService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
@@ -72,6 +81,7 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     content: createContentService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
     staff,
     staffSignIn: createStaffSignIn(staff, limits),
+    filterPresets: createFilterPresets(db),
     audit: createAuditService(db),
     // The one invalidation point of the visitor page cache: bumped by the database in every write a page shows.
     pageVersion: createPageVersion(db),

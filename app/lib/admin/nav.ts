@@ -11,6 +11,7 @@ export interface NavItem {
 export const ADMIN_NAV: readonly NavItem[] = [
   { to: "/admin", label: "Dashboard", permission: "dashboard.view" },
   { to: "/admin/orders", label: "Orders", permission: "orders.view" },
+  { to: "/admin/customers", label: "Customers", permission: "customers.view" },
   { to: "/admin/audit", label: "Audit log", permission: "audit.view" },
   { to: "/admin/staff", label: "Staff", permission: "staff.manage" },
   { to: "/admin/staff/tokens", label: "API tokens", permission: "tokens.manage" },

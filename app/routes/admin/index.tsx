@@ -1,31 +1,320 @@
+import { type ReactNode, useId } from "react";
 import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { AdminHeading } from "../../components/admin/frame.tsx";
+import { BarChart, type ChartGeometry } from "../../components/bar-chart.tsx";
+import { EmptyState } from "../../components/page.tsx";
 import { requirePermission } from "../../lib/admin/access.ts";
-import { navFor } from "../../lib/admin/nav.ts";
+import { LIST_OF, longDay, ordersHref, shortDay, sumPounds, tableDay, takingsBars, takingsSummary } from "../../lib/admin/dashboard.ts";
 import { pageMeta } from "../../lib/meta.ts";
+import { formatPounds } from "../../lib/money.ts";
+import type { PeriodFigures, TakingsDay } from "../../../server/modules/dashboard/service.ts";
+import { can } from "../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Back office");
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Dashboard");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const actor = requirePermission(context.get(appContext).staff, request, "dashboard.view");
-  return { name: actor.name, areas: navFor(actor.role).filter((item) => item.to !== "/admin") };
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "dashboard.view");
+  const figures = await app.services.dashboard.figures(actor);
+  // Takings by day are money: only for a role with orders.prices (the service checks it again).
+  const takings = can(actor.role, "orders.prices") ? await app.services.dashboard.takings(actor) : null;
+  return { firstName: actor.name.split(" ")[0] ?? actor.name, figures, takings };
 }
 
-export default function AdminHome({ loaderData }: Route.ComponentProps) {
+/** Two figures a row on a phone, as many as fit beside each other on wider screens. */
+const grid = "grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-[repeat(auto-fill,minmax(12rem,1fr))]";
+const card = "min-w-0 rounded-lg border border-stone-200 bg-white p-3 sm:p-4";
+const tile = "block rounded-md px-3 py-2";
+const linked = `${tile} bg-stone-50 hover:bg-brand-50 focus-visible:bg-brand-50`;
+
+/** A figure: the number with what it counts, a link to the list behind it when there is one. */
+function Figure({ value, label, href, children }: { value: ReactNode; label: ReactNode; href?: string | null; children?: ReactNode }) {
+  const body = (
+    <>
+      <span className="block text-2xl font-bold tabular-nums text-stone-900 [overflow-wrap:anywhere] sm:text-3xl">{value}</span>
+      <span className="block text-sm font-semibold text-stone-700">{label}</span>
+    </>
+  );
+  return (
+    // A column whose tile stretches, so figures side by side keep their notes on one line.
+    <div className="flex min-w-0 flex-col">
+      {href ? (
+        <Link to={href} className={`${linked} flex-1`}>
+          {body}
+        </Link>
+      ) : (
+        <div className={`${tile} flex-1 bg-stone-50`}>{body}</div>
+      )}
+      {children ? <div className="mt-1 px-3 text-sm text-stone-600">{children}</div> : null}
+    </div>
+  );
+}
+
+function Card({ title, note, children, className = "" }: { title: string; note?: ReactNode; children: ReactNode; className?: string }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className={`${card} ${className}`}>
+      <h3 id={id} className="mb-3 font-bold">
+        {title}
+      </h3>
+      {children}
+      {note ? <p className="mt-3 text-sm text-stone-600">{note}</p> : null}
+    </section>
+  );
+}
+
+const word = (n: number, one: string, many = `${one}s`) => (n === 1 ? one : many);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${word(n, one, many)}`;
+/** Read before each figure by a screen reader; on screen the card's heading says it. */
+const Hidden = ({ children }: { children: ReactNode }) => <span className="sr-only">{children}</span>;
+
+/** Today and the last 7 days side by side, for one measure. */
+function Periods({ today, week }: { today: ReactNode; week: ReactNode }) {
+  return (
+    <div className="grid grid-cols-2 gap-2">
+      {today}
+      {week}
+    </div>
+  );
+}
+
+const Range = ({ text }: { text: string }) => <span className="block font-normal text-stone-600">{text}</span>;
+
+function Cancelled({ n, href }: { n: number; href: string }) {
+  if (n === 0) return <>None cancelled</>;
+  return (
+    <Link to={href} className="link">
+      {n} cancelled
+    </Link>
+  );
+}
+
+// The chart's drawing units: a wide one for tablets and desktops, a narrow one for phones, so the labels stay body-sized on both.
+const WIDE: ChartGeometry = { width: 720, height: 240, fontSize: 13, plot: { left: 52, right: 20, top: 12, bottom: 28 }, maxBar: 18 };
+const NARROW: ChartGeometry = { width: 360, height: 240, fontSize: 13, plot: { left: 46, right: 18, top: 10, bottom: 28 }, maxBar: 10 };
+
+function TakingsChart({ days }: { days: TakingsDay[] }) {
+  const title = `Takings inc VAT by day, last ${days.length} days`;
+  const summary = takingsSummary(days);
+  const bars = takingsBars(days);
+  const today = days.at(-1)?.day;
+  return (
+    <figure className="grid grid-cols-1 gap-3" data-testid="takings-chart">
+      {/* One drawing shows at a time (display: none hides the other from screen readers too). */}
+      <BarChart bars={bars} title={title} description={summary} geometry={WIDE} className="hidden h-auto w-full max-w-4xl sm:block" labelTicks />
+      <BarChart bars={bars} title={title} description={summary} geometry={NARROW} className="h-auto w-full sm:hidden" labelTicks />
+      <figcaption className="text-sm text-stone-700">
+        {summary} <span className="whitespace-nowrap">Today&rsquo;s bar is amber.</span>
+      </figcaption>
+      <details className="rounded-md border border-stone-200 bg-stone-50 px-4 py-2">
+        <summary className="cursor-pointer py-1 font-semibold">Show as a table</summary>
+        <div className="overflow-x-auto">
+          <table className="mt-2 w-full min-w-[20rem] text-left text-sm" data-testid="takings-table">
+            <caption className="sr-only">{title}; each day links to its orders</caption>
+            <thead>
+              <tr>
+                <th scope="col" className="py-1 pr-3">
+                  Day
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Orders placed
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Takings inc VAT
+                </th>
+                <th scope="col" className="py-1 text-right">
+                  Takings ex VAT
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {days.map((d) => (
+                <tr key={d.day} className={`border-t border-stone-200 ${d.day === today ? "font-semibold" : ""}`}>
+                  <th scope="row" className="py-1 pr-3 font-normal">
+                    <Link to={ordersHref({ from: d.day, to: d.day })} className="link">
+                      {tableDay(d.day)}
+                    </Link>
+                    {d.day === today ? " (today)" : ""}
+                  </th>
+                  <td className="py-1 pr-3 text-right tabular-nums">{d.orders}</td>
+                  <td className="py-1 pr-3 text-right tabular-nums">{formatPounds(d.inc_vat)}</td>
+                  <td className="py-1 text-right tabular-nums">{formatPounds(d.ex_vat)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr className="border-t-2 border-stone-300 font-semibold">
+                <th scope="row" className="py-1 pr-3">
+                  {days.length} days
+                </th>
+                <td className="py-1 pr-3 text-right tabular-nums">{days.reduce((s, d) => s + d.orders, 0)}</td>
+                <td className="py-1 pr-3 text-right tabular-nums">{formatPounds(sumPounds(days.map((d) => d.inc_vat)))}</td>
+                <td className="py-1 text-right tabular-nums">{formatPounds(sumPounds(days.map((d) => d.ex_vat)))}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
+      </details>
+    </figure>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="mb-8">
+      <h2 id={id} className="mb-3 text-lg font-bold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
+  const { figures: f, takings, firstName } = loaderData;
+  const today = { from: f.today, to: f.today };
+  const week = { from: f.week_from, to: f.today };
+  const range = `${shortDay(f.week_from)} to ${shortDay(f.today)}`;
+  const money = (p: PeriodFigures) => p.takings_inc_vat !== undefined;
+  const elsewhere = f.hire || f.trade || f.invoices || f.stock;
+  // Named for what this role sees of it: "Hire today", "Trade", "Stock", "Hire, trade and stock".
+  const areas = [f.hire ? "hire" : null, f.trade || f.invoices ? "trade" : null, f.stock ? "stock" : null].filter((a) => a !== null);
+  const named = areas.length > 1 ? `${areas.slice(0, -1).join(", ")} and ${areas.at(-1)}` : areas.join("");
+  const elsewhereTitle = areas.length === 1 && f.hire ? "Hire today" : named.charAt(0).toUpperCase() + named.slice(1);
+  const unlinked = [f.hire && !LIST_OF.hire ? "hire" : null, (f.trade || f.invoices) && !(LIST_OF.tradeApplications && LIST_OF.overdueInvoices) ? "trade" : null, f.stock && !LIST_OF.lowStock ? "stock" : null].filter(Boolean);
+
   return (
     <>
-      <AdminHeading title={`Hello, ${loaderData.name.split(" ")[0]}`} intro="What your role can open:" />
-      <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
-        {loaderData.areas.map((area) => (
-          <li key={area.to}>
-            <Link to={area.to} className="block rounded-lg border border-stone-200 bg-white p-4 font-semibold text-brand-800 hover:border-brand-700">
-              {area.label}
-            </Link>
-          </li>
-        ))}
-      </ul>
+      <AdminHeading title="Dashboard" intro={`Hello, ${firstName}. Today is ${longDay(f.today)}; the figures count London days.`} />
+
+      {f.sales && !f.sales.has_orders ? (
+        <div className="mb-8">
+          <EmptyState title="No orders yet">Orders placed on the shop show here: today&rsquo;s and the last 7 days&rsquo; orders and takings, the orders waiting on the team, and a chart of the last 30 days&rsquo; takings.</EmptyState>
+        </div>
+      ) : null}
+
+      {f.sales && f.sales.has_orders ? (
+        <Section title={money(f.sales.today) ? "Orders and takings" : "Orders"}>
+          <div className={`grid gap-4 ${money(f.sales.today) ? "lg:grid-cols-2" : "lg:max-w-2xl"}`}>
+            <Card title="Orders placed">
+              <Periods
+                today={
+                  <Figure value={f.sales.today.orders} label={<><Hidden>Orders placed </Hidden>today <Range text={shortDay(f.today)} /></>} href={ordersHref(today)}>
+                    <Cancelled n={f.sales.today.cancelled} href={ordersHref({ status: "cancelled", ...today })} />
+                  </Figure>
+                }
+                week={
+                  <Figure value={f.sales.last_7_days.orders} label={<><Hidden>Orders placed in the </Hidden>last 7 days <Range text={range} /></>} href={ordersHref(week)}>
+                    <Cancelled n={f.sales.last_7_days.cancelled} href={ordersHref({ status: "cancelled", ...week })} />
+                  </Figure>
+                }
+              />
+            </Card>
+            {money(f.sales.today) ? (
+              <Card title="Takings" note="Orders not cancelled. Ex VAT is goods ex VAT plus delivery as charged.">
+                <Periods
+                    today={
+                    <Figure value={formatPounds(f.sales.today.takings_inc_vat ?? 0)} label={<><Hidden>Takings </Hidden>today, inc VAT <Range text={shortDay(f.today)} /></>} href={ordersHref(today)}>
+                      {formatPounds(f.sales.today.takings_ex_vat ?? 0)} ex VAT
+                    </Figure>
+                  }
+                  week={
+                    <Figure value={formatPounds(f.sales.last_7_days.takings_inc_vat ?? 0)} label={<><Hidden>Takings in the </Hidden>last 7 days, inc VAT <Range text={range} /></>} href={ordersHref(week)}>
+                      {formatPounds(f.sales.last_7_days.takings_ex_vat ?? 0)} ex VAT
+                    </Figure>
+                  }
+                />
+              </Card>
+            ) : null}
+          </div>
+        </Section>
+      ) : null}
+
+      {f.queues && f.sales?.has_orders ? (
+        <Section title="Orders waiting, now">
+          <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+            <Card title="Awaiting payment">
+              <Figure value={f.queues.awaiting_payment} label={word(f.queues.awaiting_payment, "order")} href={ordersHref({ status: "awaiting_payment" })}>
+                Bank transfers not yet in; pay on collection orders not yet started.
+              </Figure>
+            </Card>
+            <Card title="To pick">
+              <Figure value={f.queues.to_pick} label={word(f.queues.to_pick, "order")}>
+                <Link to={ordersHref({ status: "paid" })} className="link">
+                  {f.queues.paid} paid, not started
+                </Link>
+                {" · "}
+                <Link to={ordersHref({ status: "processing" })} className="link">
+                  {f.queues.processing} processing
+                </Link>
+              </Figure>
+            </Card>
+            <Card title="To dispatch">
+              <Figure value={f.queues.to_dispatch} label={word(f.queues.to_dispatch, "order")} href={ordersHref({ status: "processing", fulfilment: "delivery" })}>
+                Processing, for delivery.
+              </Figure>
+            </Card>
+            <Card title="Ready for collection">
+              <Figure value={f.queues.ready_for_collection} label={word(f.queues.ready_for_collection, "order")} href={ordersHref({ status: "ready_for_collection" })}>
+                Waiting for the customer.
+              </Figure>
+            </Card>
+          </div>
+        </Section>
+      ) : null}
+
+      {elsewhere ? (
+        <Section title={elsewhereTitle}>
+          {unlinked.length ? <p className="-mt-2 mb-3 text-sm text-stone-600">These figures have no list to open in the back office yet.</p> : null}
+          <div className={grid}>
+            {f.hire ? (
+              <>
+                <Card title="Hire going out today">
+                  <Figure value={f.hire.going_out.requests} label={word(f.hire.going_out.requests, "confirmed hire")} href={LIST_OF.hire}>
+                    {plural(f.hire.going_out.units, "unit")} to hand over
+                  </Figure>
+                </Card>
+                <Card title="Hire coming back today">
+                  <Figure value={f.hire.coming_back.requests} label={word(f.hire.coming_back.requests, "confirmed hire")} href={LIST_OF.hire}>
+                    {plural(f.hire.coming_back.units, "unit")} due back
+                  </Figure>
+                </Card>
+              </>
+            ) : null}
+            {f.trade ? (
+              <Card title="Trade applications">
+                <Figure value={f.trade.applications_waiting} label="waiting for a decision" href={LIST_OF.tradeApplications} />
+              </Card>
+            ) : null}
+            {f.invoices ? (
+              <Card title="Overdue trade invoices">
+                <Figure value={f.invoices.overdue} label="unpaid past the due date" href={LIST_OF.overdueInvoices}>
+                  {formatPounds(f.invoices.overdue_total)} in all
+                </Figure>
+              </Card>
+            ) : null}
+            {f.stock ? (
+              <Card title="Products to reorder">
+                <Figure value={f.stock.at_or_below_reorder_level} label={`${f.stock.at_or_below_reorder_level === 1 ? "product" : "products"} with ${f.stock.reorder_level} or fewer in stock`} href={LIST_OF.lowStock}>
+                  One reorder level for every product for now.
+                </Figure>
+              </Card>
+            ) : null}
+          </div>
+        </Section>
+      ) : null}
+
+      {takings && f.sales?.has_orders ? (
+        <Section title="Takings, last 30 days">
+          <div className={card}>
+            <p className="mb-3 text-sm text-stone-600">Inc VAT, by the London day each order was placed; cancelled orders take nothing.</p>
+            <TakingsChart days={takings} />
+          </div>
+        </Section>
+      ) : null}
     </>
   );
 }

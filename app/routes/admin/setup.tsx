@@ -50,11 +50,8 @@ export default function AdminSetup({ loaderData, actionData }: Route.ComponentPr
         <p className="font-bold text-brand-800">{loaderData.appName}</p>
         <h1 className="mt-1 text-2xl font-bold tracking-tight">Set up your back office account</h1>
       </div>
-      {!loaderData.ok ? (
-        <div role="alert" className="rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-3 font-semibold text-red-800">
-          {loaderData.message}
-        </div>
-      ) : actionData?.done ? (
+      {/* Done first: the link is spent now, so the page's data read again after the post says it is invalid. */}
+      {actionData?.done ? (
         <div className="grid gap-4">
           {actionData.recoveryCodes.length ? (
             <RecoveryCodes codes={actionData.recoveryCodes} />
@@ -66,6 +63,10 @@ export default function AdminSetup({ loaderData, actionData }: Route.ComponentPr
           <Link to="/admin" className="btn-primary justify-self-start">
             Continue to the back office
           </Link>
+        </div>
+      ) : !loaderData.ok ? (
+        <div role="alert" className="rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-3 font-semibold text-red-800">
+          {loaderData.message}
         </div>
       ) : (
         <Form method="post" className="grid gap-5 rounded-lg border border-stone-200 bg-white p-6" noValidate>

@@ -26,7 +26,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     });
     if (!answer?.user || !answer.token) return failure("Login response missing user or token data.");
   } catch (error) {
-    return failureFrom(error, { fallback: "An error occurred during login", fields: ["email", "password"], showServerMessageFor: [422, 429] });
+    return failureFrom(error, { fallback: "An error occurred during login", fields: ["email", "password"], showServerMessageFor: [403, 422, 429] });
   }
   // The server has set the sign-in cookie; the redirect reloads every loader, so the header shows the user.
   return redirect(safeRedirect(new URL(request.url).searchParams.get("redirect")));

@@ -10,7 +10,7 @@ import { type Address, addresses } from "./schema.ts";
 
 export const MAX_ADDRESSES = 50;
 
-function toAddressJson(a: Address): AddressJson {
+export function toAddressJson(a: Address): AddressJson {
   return {
     id: a.id,
     firstname: a.firstname,

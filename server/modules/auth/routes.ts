@@ -16,7 +16,7 @@ import {
   userJson,
   validationResponse,
 } from "./contract.ts";
-import { type AuthService, INVALID_CREDENTIALS, RECOVERY_SENT, toUserJson } from "./service.ts";
+import { ACCOUNT_BLOCKED, type AuthService, INVALID_CREDENTIALS, RECOVERY_SENT, toUserJson } from "./service.ts";
 
 export interface AuthRouteOptions {
   auth: AuthService;
@@ -72,9 +72,9 @@ export async function authRoutes(app: FastifyInstance, options: AuthRouteOptions
     {
       schema: {
         tags,
-        summary: "Signs in; max_age is the token lifetime in seconds (30 days with remember, 1 day without)",
+        summary: "Signs in; max_age is the token lifetime in seconds (30 days with remember, 1 day without). 403 when the password is right but staff have blocked the account",
         body: loginBody,
-        response: { 200: authResponse, 422: validationResponse, 429: messageResponse },
+        response: { 200: authResponse, 403: messageResponse, 422: validationResponse, 429: messageResponse },
       },
     },
     async (request, reply) => {
@@ -86,6 +86,8 @@ export async function authRoutes(app: FastifyInstance, options: AuthRouteOptions
       const user = await auth.verifyCredentials(request.body.email, request.body.password);
       if (!user) return reply.code(422).send({ message: INVALID_CREDENTIALS, errors: { email: [INVALID_CREDENTIALS] } });
       await loginFailures.reset(key);
+      // Only after the password matched: a guesser learns nothing new from the answer.
+      if (user.blockedAt) return reply.code(403).send({ message: ACCOUNT_BLOCKED });
       const issued = await auth.signIn(user, request.body.remember, request.tokenId);
       return await signedInAnswer(request, reply, issued, user);
     },

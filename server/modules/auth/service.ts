@@ -12,6 +12,8 @@ export const INVALID_CREDENTIALS = "These credentials do not match our records."
 export const RECOVERY_SENT = "If that address has an account, we have emailed a link to reset the password.";
 export const INVALID_RESET_TOKEN = "This password reset link is invalid or has expired.";
 export const RECOVERY_TOKEN_MINUTES = 60;
+/** Staff blocked the account (the back office's customers desk): said plainly, only to someone who knows the password or holds a reset link. */
+export const ACCOUNT_BLOCKED = "This account is blocked. Contact the shop.";
 
 /** What the auth service needs of the mail module: put a message in the outbox. */
 export interface Outbox {
@@ -43,6 +45,28 @@ function isUniqueViolation(error: unknown): boolean {
   return e?.code === "23505" || e?.cause?.code === "23505";
 }
 
+/**
+ * A single-use recovery link, valid for RECOVERY_TOKEN_MINUTES, emailed
+ * through the outbox in the caller's transaction: the storefront's "forgotten
+ * password" and the back office's "send a reset link" are this one piece.
+ */
+export async function queueRecoveryLink(
+  tx: Db,
+  options: AuthServiceOptions,
+  user: Pick<User, "id" | "email" | "firstname">,
+  now = new Date(),
+): Promise<{ url: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString("base64url");
+  const url = `${options.publicUrl}/auth/recovery?${new URLSearchParams({ token, email: user.email })}`;
+  const expiresAt = new Date(now.getTime() + RECOVERY_TOKEN_MINUTES * 60_000);
+  // Only the newest link works.
+  await tx.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id));
+  await tx.insert(passwordResetTokens).values({ userId: user.id, tokenHash: sha256(token), expiresAt });
+  const mail = passwordResetEmail({ appName: options.appName, publicUrl: options.publicUrl, firstname: user.firstname, url, expiresInMinutes: RECOVERY_TOKEN_MINUTES });
+  await options.mail.enqueue(tx, { to: user.email, ...mail });
+  return { url, expiresAt };
+}
+
 export function createAuthService(db: Db, options: AuthServiceOptions) {
   const mailBase = { appName: options.appName, publicUrl: options.publicUrl };
 
@@ -66,6 +90,8 @@ export function createAuthService(db: Db, options: AuthServiceOptions) {
         ),
       )
       .limit(1);
+    // The holder of the link has the mailbox: telling them the account is blocked gives nothing away.
+    if (row?.user.blockedAt) throw new ValidationError({ token: [ACCOUNT_BLOCKED] });
     return row ?? null;
   }
 
@@ -118,24 +144,14 @@ export function createAuthService(db: Db, options: AuthServiceOptions) {
 
     signOut: (tokenId: number) => revokeAccessToken(db, tokenId),
 
-    /** Emails a single-use link when the address has an account; says nothing either way. */
+    /**
+     * Emails a single-use link when the address has an account that is not
+     * blocked; says nothing either way, so the answer tells no one which.
+     */
     async requestRecovery(email: string, now = new Date()): Promise<void> {
       const user = await findByEmail(email);
-      if (!user) return;
-      const token = randomBytes(32).toString("base64url");
-      const url = `${options.publicUrl}/auth/recovery?${new URLSearchParams({ token, email: user.email })}`;
-      await db.transaction(async (t) => {
-        const tx = t as unknown as Db;
-        // Only the newest link works.
-        await tx.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id));
-        await tx.insert(passwordResetTokens).values({
-          userId: user.id,
-          tokenHash: sha256(token),
-          expiresAt: new Date(now.getTime() + RECOVERY_TOKEN_MINUTES * 60_000),
-        });
-        const mail = passwordResetEmail({ ...mailBase, firstname: user.firstname, url, expiresInMinutes: RECOVERY_TOKEN_MINUTES });
-        await options.mail.enqueue(tx, { to: user.email, ...mail });
-      });
+      if (!user || user.blockedAt) return;
+      await db.transaction((t) => queueRecoveryLink(t as unknown as Db, options, user, now));
       options.mail.kick?.();
     },
 

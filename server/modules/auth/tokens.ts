@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { TradeMembership } from "../trade/pricing.ts";
 import { tradeAccounts, tradeMembers } from "../trade/schema.ts";
@@ -36,7 +36,8 @@ export function parseToken(plain: string): { id: number; secret: string } | null
 }
 
 /**
- * The user a token belongs to, or null when it is unknown, wrong or expired.
+ * The user a token belongs to, or null when it is unknown, wrong or expired,
+ * or the user is blocked (a token issued in a race with the block is useless).
  * Their trade membership comes in the same query: it sets the request's prices.
  */
 export async function resolveAccessToken(db: Db, plain: string, now = new Date()): Promise<{ user: User; tokenId: number; trade: TradeMembership | null } | null> {
@@ -58,7 +59,7 @@ export async function resolveAccessToken(db: Db, plain: string, now = new Date()
     .innerJoin(users, eq(users.id, accessTokens.userId))
     .leftJoin(tradeMembers, eq(tradeMembers.userId, accessTokens.userId))
     .leftJoin(tradeAccounts, eq(tradeAccounts.id, tradeMembers.tradeAccountId))
-    .where(and(eq(accessTokens.id, parsed.id), gt(accessTokens.expiresAt, now)))
+    .where(and(eq(accessTokens.id, parsed.id), gt(accessTokens.expiresAt, now), isNull(users.blockedAt)))
     .limit(1);
   if (!row) return null;
   const expected = Buffer.from(row.token.tokenHash, "hex");
@@ -79,11 +80,13 @@ export async function revokeAccessToken(db: Db, tokenId: number): Promise<void> 
   await db.delete(accessTokens).where(eq(accessTokens.id, tokenId));
 }
 
-/** Signs a user out everywhere, except (optionally) the session making the change. */
-export async function revokeUserTokens(db: Db, userId: number, exceptTokenId?: number): Promise<void> {
-  await db
+/** Signs a user out everywhere, except (optionally) the session making the change; answers how many sign-ins ended. */
+export async function revokeUserTokens(db: Db, userId: number, exceptTokenId?: number): Promise<number> {
+  const revoked = await db
     .delete(accessTokens)
-    .where(exceptTokenId ? and(eq(accessTokens.userId, userId), ne(accessTokens.id, exceptTokenId)) : eq(accessTokens.userId, userId));
+    .where(exceptTokenId ? and(eq(accessTokens.userId, userId), ne(accessTokens.id, exceptTokenId)) : eq(accessTokens.userId, userId))
+    .returning({ id: accessTokens.id });
+  return revoked.length;
 }
 
 /** Expired tokens are of no use to anyone; a periodic sweep keeps the table small. */

@@ -1,13 +1,15 @@
 // The orders desk's API over HTTP, signed in as the demo staff: the paths,
 // the shapes, the refusals and the headers. The rules themselves are proven
 // at service level in admin.test.ts and transitions.test.ts.
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { type TestShop, createTestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { apiOperations } from "../../test/openapi.ts";
+import { readPdf } from "../../test/pdf.ts";
 import { products } from "../catalog/schema.ts";
+import { orders } from "./schema.ts";
 import type { StaffRole } from "../staff/permissions.ts";
 
 const PASSWORD = "demo-password-2026";
@@ -142,13 +144,63 @@ describe("the orders desk's API", () => {
     expect((await as.hire.post(`/api/admin/orders/${number}/notes`, { note: "Hi" })).statusCode).toBe(403);
   });
 
+  it("prints the picking list, the delivery note and the batch list for those who pick, without prices", async () => {
+    const number = await placeOrder();
+    expect((await as.owner.post(`/api/admin/orders/${number}/transitions`, { to: "paid" })).statusCode).toBe(200);
+    const single = await as.warehouse.get(`/api/admin/orders/${number}/picking-list.pdf`);
+    expect(single.statusCode).toBe(200);
+    expect(single.headers["content-type"]).toBe("application/pdf");
+    expect(single.headers["cache-control"]).toBe("no-store");
+    const picking = await readPdf(single.rawPayload);
+    expect(picking.text).toContain(number);
+    expect(picking.text).toContain("1 High Street");
+    expect(picking.text).not.toContain("£");
+    const note = await readPdf((await as.sales.get(`/api/admin/orders/${number}/delivery-note.pdf`)).rawPayload);
+    expect(note.text).toContain(number);
+    // The batch holds every order awaiting dispatch (paid or being picked), and no other.
+    const batch = await readPdf((await as.warehouse.get("/api/admin/orders/picking-list.pdf")).rawPayload);
+    expect(batch.text).toContain(number);
+    const awaiting = await shop.database.db.select({ number: orders.number }).from(orders).where(inArray(orders.status, ["paid", "processing"]));
+    for (const row of awaiting) expect(batch.text).toContain(row.number);
+    const other = await placeOrder();
+    expect(batch.text).not.toContain(other);
+    // Accounts and the hire desk do not pick; nobody prints an order that is not there.
+    expect((await as.accounts.get(`/api/admin/orders/${number}/picking-list.pdf`)).statusCode).toBe(403);
+    expect((await as.hire.get("/api/admin/orders/picking-list.pdf")).statusCode).toBe(403);
+    expect((await as.guest.get("/api/admin/orders/picking-list.pdf")).statusCode).toBe(401);
+    expect((await as.owner.get("/api/admin/orders/TC-999999/delivery-note.pdf")).statusCode).toBe(404);
+  });
+
+  it("moves several chosen orders at once, each on its own, and says which were refused and why", async () => {
+    const [a, b] = [await placeOrder(), await placeOrder()];
+    expect((await as.sales.post(`/api/admin/orders/${b}/transitions`, { to: "paid" })).statusCode).toBe(200);
+    const res = await as.accounts.post("/api/admin/orders/bulk-transitions", { numbers: [a, b], to: "paid" });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ to: "paid", moved: [a], refused: [{ number: b, message: `Order ${b} is already paid.` }] });
+    // Picking needs orders.fulfil, which accounts does not hold: refused per order, nothing moved.
+    const picking = (await as.accounts.post("/api/admin/orders/bulk-transitions", { numbers: [a, b], to: "processing" })).json();
+    expect(picking.moved).toEqual([]);
+    expect(picking.refused.map((r: { message: string }) => r.message)).toEqual(["Your role does not allow this.", "Your role does not allow this."]);
+    expect((await as.warehouse.post("/api/admin/orders/bulk-transitions", { numbers: [a, b], to: "processing" })).json().moved).toEqual([a, b]);
+    expect((await as.owner.post("/api/admin/orders/bulk-transitions", { numbers: [a], to: "dispatched" })).statusCode).toBe(422);
+    expect((await as.hire.post("/api/admin/orders/bulk-transitions", { numbers: [a], to: "completed" })).statusCode).toBe(403);
+    // Only the chosen orders go on the batch picking list.
+    const chosen = await readPdf((await as.warehouse.get(`/api/admin/orders/picking-list.pdf?number=${a}`)).rawPayload);
+    expect(chosen.text).toContain(a);
+    expect(chosen.text).not.toContain(b);
+  });
+
   it("documents every route under the tag admin: orders", async () => {
     const ops = (await apiOperations(shop.app)).filter((op) => op.path.startsWith("/api/admin/orders")).map((op) => `${op.method} ${op.path}`);
     expect(ops.sort()).toEqual([
       "GET /api/admin/orders",
       "GET /api/admin/orders/counts",
       "GET /api/admin/orders/export.csv",
+      "GET /api/admin/orders/picking-list.pdf",
       "GET /api/admin/orders/{number}",
+      "GET /api/admin/orders/{number}/delivery-note.pdf",
+      "GET /api/admin/orders/{number}/picking-list.pdf",
+      "POST /api/admin/orders/bulk-transitions",
       "POST /api/admin/orders/{number}/notes",
       "POST /api/admin/orders/{number}/transitions",
     ]);

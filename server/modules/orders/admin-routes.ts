@@ -1,9 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { BATCH_MAX, type OrderDocuments } from "./admin-documents.ts";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "../staff/actor.ts";
-import { ADMIN_ORDERS_PAGE_MAX, type AdminOrderFilters, type AdminOrderService, CARRIER_MAX, NOTE_MAX, TRACKING_MAX, londonTime } from "./admin.ts";
+import { ADMIN_ORDERS_PAGE_MAX, type AdminOrderFilters, type AdminOrderService, BULK_MAX, CARRIER_MAX, NOTE_MAX, TRACKING_MAX, londonTime } from "./admin.ts";
 import { PAYMENT_METHODS } from "./fulfilment.ts";
 import { ORDER_STATUSES } from "./schema.ts";
 
@@ -131,7 +132,7 @@ const errors = { 401: messageResponse, 403: messageResponse, 422: validationResp
 const orderErrors = { ...errors, 404: messageResponse, 409: messageResponse };
 
 /** The orders desk's API (ADR 0029): the same service as its screens; the service checks each permission. */
-export async function adminOrderRoutes(app: FastifyInstance, options: { orders: AdminOrderService }): Promise<void> {
+export async function adminOrderRoutes(app: FastifyInstance, options: { orders: AdminOrderService; documents: OrderDocuments }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { orders } = options;
   const tags = ["admin: orders"];
@@ -165,6 +166,56 @@ export async function adminOrderRoutes(app: FastifyInstance, options: { orders: 
       },
     },
     async (request) => ({ data: await orders.statusCounts(staffActorOf(request), filtersOf(request.query)) }),
+  );
+
+  const pdf = { 200: z.unknown().describe("application/pdf"), ...orderErrors };
+  r.get(
+    "/admin/orders/picking-list.pdf",
+    {
+      schema: {
+        tags,
+        summary: `A picking list for every order awaiting dispatch (paid or being picked; the oldest ${BATCH_MAX}), or for the orders named by \`number\` (repeat it), with each SKU's total first; no prices. Needs orders.fulfil`,
+        querystring: z.object({ number: z.union([z.string().max(20), z.array(z.string().max(20)).max(BATCH_MAX)]).optional() }),
+        response: pdf,
+      },
+    },
+    async (request, reply) => {
+      const chosen = request.query.number === undefined ? undefined : [request.query.number].flat();
+      const { pdf: file } = await options.documents.batchPickingList(staffActorOf(request), chosen);
+      return reply.type("application/pdf").header("content-disposition", 'inline; filename="picking-list.pdf"').send(file);
+    },
+  );
+  r.get(
+    "/admin/orders/:number/picking-list.pdf",
+    { schema: { tags, summary: "The order's picking list, by SKU with tick boxes; no prices. Needs orders.fulfil", params: numberParams, response: pdf } },
+    async (request, reply) => {
+      const file = await options.documents.pickingList(staffActorOf(request), request.params.number);
+      return reply.type("application/pdf").header("content-disposition", `inline; filename="picking-list-${request.params.number.toUpperCase()}.pdf"`).send(file);
+    },
+  );
+  r.get(
+    "/admin/orders/:number/delivery-note.pdf",
+    { schema: { tags, summary: "The order's delivery note with a signature box; no prices. Needs orders.fulfil", params: numberParams, response: pdf } },
+    async (request, reply) => {
+      const file = await options.documents.deliveryNote(staffActorOf(request), request.params.number);
+      return reply.type("application/pdf").header("content-disposition", `inline; filename="delivery-note-${request.params.number.toUpperCase()}.pdf"`).send(file);
+    },
+  );
+
+  r.post(
+    "/admin/orders/bulk-transitions",
+    {
+      schema: {
+        tags,
+        summary: `The same move for up to ${BULK_MAX} orders chosen on the list, each in its own transaction: \`moved\` and \`refused\` (with why). Only moves that need no carrier, tracking number or reason`,
+        body: z.object({
+          numbers: z.array(z.string().max(20)).min(1, "Choose at least one order.").max(BULK_MAX, `Choose at most ${BULK_MAX} orders at a time.`),
+          to: z.enum(["paid", "processing", "ready_for_collection", "completed"], { error: "Choose paid, processing, ready_for_collection or completed." }),
+        }),
+        response: { 200: z.object({ to: status, moved: z.array(z.string()), refused: z.array(z.object({ number: z.string(), message: z.string() })) }), ...errors },
+      },
+    },
+    async (request) => orders.bulkTransition(staffActorOf(request), request.body.numbers, request.body.to),
   );
 
   r.get(

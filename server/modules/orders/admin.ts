@@ -24,6 +24,8 @@ export const ADMIN_ORDERS_PAGE_MAX = 200;
 /** The export reads this many orders a query, so a file of any size streams in bounded memory. */
 export const EXPORT_BATCH = 500;
 export const NOTE_MAX = 2000;
+/** Orders one bulk action moves at most: a page of the list. */
+export const BULK_MAX = 100;
 export const CARRIER_MAX = 60;
 export const TRACKING_MAX = 60;
 
@@ -359,6 +361,64 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
     return { carrier, tracking, note };
   }
 
+  /**
+   * Moves the order on, in one transaction: the row locked, the move checked
+   * against the table, the status (and carrier and tracking number on
+   * dispatch) written, the timeline and the audit log written, the stock put
+   * back on a cancel, and the customer's email queued. Two members acting at
+   * once: the second waits for the lock, then sees the new status and is
+   * refused with 409.
+   */
+  async function moveOne(actor: StaffActor, number: string, input: TransitionRequest): Promise<string> {
+    authorize(actor, "orders.view");
+    const { carrier, tracking, note } = cleanTransition(input);
+    const done = await db.transaction(async (t) => {
+      const tx = t as unknown as Db;
+      const [row] = await tx.select({ order: orders, fulfilment: FULFILMENT_SQL }).from(orders).where(byNumber(number)).for("update", { of: orders });
+      if (!row) throw new HttpError(404, `No order ${number.trim().toUpperCase()}.`);
+      const { order, fulfilment } = row;
+      const from = order.status as OrderStatus;
+      if (input.expected_status && input.expected_status !== from) {
+        throw new HttpError(409, `Order ${order.number} changed while you were looking: it is now ${statusLabel(from).toLowerCase()}.`);
+      }
+      const move = checkTransition({ number: order.number, status: from, payment_method: order.paymentMethod, fulfilment }, input.to, actor.role, {
+        carrier,
+        tracking_number: tracking,
+        note,
+      });
+      const dispatch = move.to === "dispatched";
+      await tx
+        .update(orders)
+        .set({ status: move.to, updatedAt: sql`now()`, ...(dispatch ? { carrier, trackingNumber: tracking } : {}) })
+        .where(eq(orders.id, order.id));
+      // The customer's timeline shows the move; a dispatch says how it went.
+      const historyNote = dispatch ? [`Sent with ${carrier}, tracking number ${tracking}.`, note].filter(Boolean).join(" ") : note;
+      await tx.insert(orderStatusHistory).values({ orderId: order.id, status: move.to, note: historyNote, kind: "status", staffId: actor.staffId });
+      if (move.to === "cancelled") {
+        // Each line's quantity goes back on the shelf; lines whose product was since removed have nowhere to go.
+        await tx.execute(sql`
+          update ${products} set stock = ${products.stock} + back.quantity, updated_at = now()
+          from (select ${orderLines.productId} as product_id, sum(${orderLines.quantity})::int as quantity
+                from ${orderLines} where ${orderLines.orderId} = ${order.id} and ${orderLines.productId} is not null
+                group by ${orderLines.productId}) as back
+          where ${products.id} = back.product_id`);
+      }
+      await recordAudit(tx, actor, {
+        action: "order.transition",
+        entity: "order",
+        entityId: order.number,
+        before: { status: from, carrier: order.carrier, tracking_number: order.trackingNumber },
+        after: { status: move.to, carrier: dispatch ? carrier : order.carrier, tracking_number: dispatch ? tracking : order.trackingNumber, ...(note ? { note } : {}) },
+      });
+      const email = customerEmail(order, fulfilment, from, move, { carrier, tracking, note });
+      if (email) await options.mail.enqueue(tx, email);
+      return order.number;
+    });
+    options.mail.kick?.();
+    return done;
+  }
+
+
   return {
     /** The orders desk's list: newest first, a keyset page at a time. */
     async list(actor: StaffActor, filters: AdminOrderFilters = {}) {
@@ -454,61 +514,31 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
 
     detail,
 
-    /**
-     * Moves the order on, in one transaction: the row locked, the move checked
-     * against the table, the status (and carrier and tracking number on
-     * dispatch) written, the timeline and the audit log written, the stock put
-     * back on a cancel, and the customer's email queued. Two members acting at
-     * once: the second waits for the lock, then sees the new status and is
-     * refused with 409.
-     */
     async transition(actor: StaffActor, number: string, input: TransitionRequest) {
+      return detail(actor, await moveOne(actor, number, input));
+    },
+
+    /**
+     * The same move for several orders chosen on the list, each in its own
+     * transaction: one refused order (another status, another member's change)
+     * leaves the others moved, and the answer says which and why.
+     */
+    async bulkTransition(actor: StaffActor, numbers: readonly string[], to: OrderStatus) {
       authorize(actor, "orders.view");
-      const { carrier, tracking, note } = cleanTransition(input);
-      const done = await db.transaction(async (t) => {
-        const tx = t as unknown as Db;
-        const [row] = await tx.select({ order: orders, fulfilment: FULFILMENT_SQL }).from(orders).where(byNumber(number)).for("update", { of: orders });
-        if (!row) throw new HttpError(404, `No order ${number.trim().toUpperCase()}.`);
-        const { order, fulfilment } = row;
-        const from = order.status as OrderStatus;
-        if (input.expected_status && input.expected_status !== from) {
-          throw new HttpError(409, `Order ${order.number} changed while you were looking: it is now ${statusLabel(from).toLowerCase()}.`);
+      const chosen = [...new Set(numbers.map((n) => n.trim().toUpperCase()).filter(Boolean))];
+      if (chosen.length === 0) throw new ValidationError({ numbers: ["Choose at least one order."] });
+      if (chosen.length > BULK_MAX) throw new ValidationError({ numbers: [`Choose at most ${BULK_MAX} orders at a time.`] });
+      const moved: string[] = [];
+      const refused: { number: string; message: string }[] = [];
+      for (const number of chosen) {
+        try {
+          moved.push(await moveOne(actor, number, { to }));
+        } catch (error) {
+          if (!(error instanceof HttpError || error instanceof ValidationError)) throw error;
+          refused.push({ number, message: error instanceof ValidationError ? Object.values(error.errors).flat().join(" ") : error.message });
         }
-        const move = checkTransition({ number: order.number, status: from, payment_method: order.paymentMethod, fulfilment }, input.to, actor.role, {
-          carrier,
-          tracking_number: tracking,
-          note,
-        });
-        const dispatch = move.to === "dispatched";
-        await tx
-          .update(orders)
-          .set({ status: move.to, updatedAt: sql`now()`, ...(dispatch ? { carrier, trackingNumber: tracking } : {}) })
-          .where(eq(orders.id, order.id));
-        // The customer's timeline shows the move; a dispatch says how it went.
-        const historyNote = dispatch ? [`Sent with ${carrier}, tracking number ${tracking}.`, note].filter(Boolean).join(" ") : note;
-        await tx.insert(orderStatusHistory).values({ orderId: order.id, status: move.to, note: historyNote, kind: "status", staffId: actor.staffId });
-        if (move.to === "cancelled") {
-          // Each line's quantity goes back on the shelf; lines whose product was since removed have nowhere to go.
-          await tx.execute(sql`
-            update ${products} set stock = ${products.stock} + back.quantity, updated_at = now()
-            from (select ${orderLines.productId} as product_id, sum(${orderLines.quantity})::int as quantity
-                  from ${orderLines} where ${orderLines.orderId} = ${order.id} and ${orderLines.productId} is not null
-                  group by ${orderLines.productId}) as back
-            where ${products.id} = back.product_id`);
-        }
-        await recordAudit(tx, actor, {
-          action: "order.transition",
-          entity: "order",
-          entityId: order.number,
-          before: { status: from, carrier: order.carrier, tracking_number: order.trackingNumber },
-          after: { status: move.to, carrier: dispatch ? carrier : order.carrier, tracking_number: dispatch ? tracking : order.trackingNumber, ...(note ? { note } : {}) },
-        });
-        const email = customerEmail(order, fulfilment, from, move, { carrier, tracking, note });
-        if (email) await options.mail.enqueue(tx, email);
-        return order.number;
-      });
-      options.mail.kick?.();
-      return detail(actor, done);
+      }
+      return { to, moved, refused };
     },
 
     /** A note on the order's timeline, for staff only; the status stays. */

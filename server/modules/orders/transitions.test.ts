@@ -71,6 +71,14 @@ describe("the order state machine", () => {
     expect(allowedTransitions(order("cancelled"), "owner")).toEqual([]);
   });
 
+  it("refuses to cancel an order on account (its invoice needs a credit note) and offers no cancel button for it", () => {
+    for (const status of ["processing", "ready_for_collection"] as const) {
+      const onAccount = order(status, status === "processing" ? "delivery" : "collection", "pay_on_account");
+      expect(() => checkTransition(onAccount, "cancelled", "owner", full)).toThrow(new HttpError(409, "Order TC-000123 was invoiced on account; cancelling it needs a credit note from the trade desk. Nothing was changed."));
+      expect(allowedTransitions(onAccount, "owner").map((a) => a.to)).not.toContain("cancelled");
+    }
+  });
+
   it("asks for the carrier and tracking number to dispatch, and the reason to cancel (422)", () => {
     const missing = (o: TransitionOrder, to: OrderStatus, input = {}) => {
       try {

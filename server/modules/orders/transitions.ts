@@ -57,6 +57,14 @@ const payOnCollection: Transition["when"] = {
   refusal: (o) => `Order ${o.number} is awaiting payment; it cannot move to processing until it is paid.`,
 };
 
+// An order on account was invoiced at checkout and its total added to the
+// company's balance: cancelling it needs a credit note against that invoice,
+// which the trade desk makes (issue 18, part 3), or the books would not add up.
+const notOnAccount: Transition["when"] = {
+  test: (o) => o.payment_method !== "pay_on_account",
+  refusal: (o) => `Order ${o.number} was invoiced on account; cancelling it needs a credit note from the trade desk. Nothing was changed.`,
+};
+
 /** The states from which an order may still be cancelled: anything before it leaves the building. */
 export const CANCELLABLE: readonly OrderStatus[] = ["awaiting_payment", "paid", "processing", "ready_for_collection"];
 
@@ -69,7 +77,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: "dispatched", to: "completed", permission: "orders.fulfil", label: "Mark as delivered", requires: [], emailsCustomer: false },
   { from: "processing", to: "ready_for_collection", permission: "orders.fulfil", label: "Ready for collection", requires: [], emailsCustomer: true, when: forCollection },
   { from: "ready_for_collection", to: "completed", permission: "orders.fulfil", label: "Mark as collected", requires: [], emailsCustomer: false },
-  ...CANCELLABLE.map((from): Transition => ({ from, to: "cancelled", permission: "orders.cancel", label: "Cancel order", requires: ["note"], emailsCustomer: true })),
+  ...CANCELLABLE.map((from): Transition => ({ from, to: "cancelled", permission: "orders.cancel", label: "Cancel order", requires: ["note"], emailsCustomer: true, when: notOnAccount })),
 ];
 
 const lower = (status: OrderStatus) => STATUS_LABELS[status].toLowerCase();

@@ -7,10 +7,12 @@ import { apiTokenBody, setupBody, staffJson, staffLoginBody, staffSummary, staff
 import { staffSignInCookies, staffSignOutCookies } from "./cookies.ts";
 import { ROLE_PERMISSIONS } from "./permissions.ts";
 import type { StaffService } from "./service.ts";
+import { type FilterPresets, PRESET_SCREENS, presetBody } from "./presets.ts";
 import { type StaffSignIn, TooManyAttempts } from "./sign-in.ts";
 
 export interface StaffRouteOptions {
   staff: StaffService;
+  presets: FilterPresets;
   signIn: StaffSignIn;
   secureCookies: boolean;
 }
@@ -155,5 +157,22 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRouteOptio
 
   r.delete("/admin/tokens/:id", { schema: { tags: people, summary: "Revokes a staff API token at once", params: idParams, response: { 200: z.object({ id: z.number().int(), revoked: z.boolean() }), ...errors } } }, async (request) =>
     staff.revokeToken(staffActorOf(request), request.params.id),
+  );
+
+  const preset = z.object({ id: z.number().int(), name: z.string(), query: z.string() });
+  r.get(
+    "/admin/presets",
+    { schema: { tags: auth, summary: "Your saved filters for a list (orders, customers, audit)", querystring: z.object({ screen: z.enum(PRESET_SCREENS) }), response: { 200: z.object({ data: z.array(preset) }), ...errors } } },
+    async (request) => ({ data: await options.presets.list(staffActorOf(request), request.query.screen) }),
+  );
+  r.post(
+    "/admin/presets",
+    { schema: { tags: auth, summary: "Saves the list's filters under a name (the same name replaces them)", body: presetBody, response: { 201: preset, ...errors } } },
+    async (request, reply) => reply.code(201).send(await options.presets.save(staffActorOf(request), request.body)),
+  );
+  r.delete(
+    "/admin/presets/:id",
+    { schema: { tags: auth, summary: "Deletes one of your saved filters", params: idParams, response: { 200: z.object({ id: z.number().int() }), ...errors } } },
+    async (request) => options.presets.remove(staffActorOf(request), request.params.id),
   );
 }

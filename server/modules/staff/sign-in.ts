@@ -13,8 +13,10 @@ export class TooManyAttempts extends HttpError {
 
 /**
  * Staff sign-in with its limits (shared through Redis when REDIS_URL is set, as
- * the storefront's are): 20 attempts per client address and 5 failures per
- * account in 15 minutes. The screen and the API both sign in through this.
+ * the storefront's are): 5 attempts per account (cleared by a sign-in) and 20
+ * failures per client address in 15 minutes; while either is locked even the
+ * right password is refused. The screen and
+ * the API both sign in through this.
  */
 export function createStaffSignIn(staff: StaffService, limits: LimiterStore) {
   const byAddress = limits.limiter({ name: "admin-login-address", max: 20, windowMs: 15 * 60_000 });
@@ -22,18 +24,20 @@ export function createStaffSignIn(staff: StaffService, limits: LimiterStore) {
   return {
     async signIn(input: { email: string; password: string; totp?: string | undefined }, address: string) {
       const account = input.email.trim().toLowerCase();
-      const waitAccount = await byAccount.retryAfter(account);
-      if (waitAccount > 0) throw new TooManyAttempts(waitAccount);
-      const waitAddress = await byAddress.attempt(address);
+      const waitAddress = await byAddress.retryAfter(address);
       if (waitAddress > 0) throw new TooManyAttempts(waitAddress);
+      // Checked and counted in one step (ADR 0026): a burst of guesses at one
+      // account, from any number of processes, cannot all pass the check first.
+      const waitAccount = await byAccount.attempt(account);
+      if (waitAccount > 0) throw new TooManyAttempts(waitAccount);
       try {
         const signedIn = await staff.login(input);
         await byAccount.reset(account);
         return signedIn;
       } catch (error) {
-        // A wrong password or code counts against the account; "a code is needed" does not.
+        // A wrong password or code counts against the address too; "a code is needed" does not.
         const needsCode = error instanceof ValidationError && error.errors.totp?.length && !input.totp?.trim();
-        if ((error instanceof HttpError && error.statusCode === 401) || (error instanceof ValidationError && !needsCode)) await byAccount.hit(account);
+        if ((error instanceof HttpError && error.statusCode === 401) || (error instanceof ValidationError && !needsCode)) await byAddress.hit(address);
         throw error;
       }
     },

@@ -82,6 +82,16 @@ describe("staff sign-in", () => {
     expect(Number(locked.headers["retry-after"])).toBeGreaterThan(0);
   });
 
+  it("locks an address after 20 failures across accounts, and counts no successful sign-in", async () => {
+    const b = browser();
+    for (let i = 0; i < 25; i++) await b.staffSignIn(OWNER, PASSWORD);
+    for (let i = 0; i < 20; i++) expect((await b.post("/api/admin/auth/login", { email: `guess${i}@staff.example.com`, password: "wrong password" })).statusCode).toBe(401);
+    const locked = await b.post("/api/admin/auth/login", { email: OWNER, password: PASSWORD });
+    expect(locked.statusCode).toBe(429);
+    // Another address is not held up.
+    expect((await browser().post("/api/admin/auth/login", { email: OWNER, password: PASSWORD })).statusCode).toBe(200);
+  });
+
   it("refuses cookie-borne API writes without the admin CSRF token, and cross-site form posts", async () => {
     const b = await owner();
     const forged = await b.request("POST", "/api/admin/auth/reauthenticate", { password: PASSWORD }, { csrf: false });
@@ -249,5 +259,26 @@ describe("the audit log", () => {
     await expect(shop.database.db.execute(sql`update audit_log set action = 'x'`)).rejects.toThrow();
     await expect(shop.database.db.execute(sql`delete from audit_log`)).rejects.toThrow();
     await expect(shop.database.db.execute(sql`truncate audit_log`)).rejects.toThrow();
+  });
+});
+
+describe("saved filters", () => {
+  it("are each member's own: saved by name (again replaces), listed, deleted only by their owner, audited", async () => {
+    const sales = browser();
+    await sales.staffSignIn("sales@staff.example.com", PASSWORD);
+    const saved = await sales.post("/api/admin/presets", { screen: "orders", name: "To chase", query: "?status=awaiting_payment&cursor=abc" });
+    expect(saved.statusCode, saved.body).toBe(201);
+    expect(saved.json()).toMatchObject({ name: "To chase", query: "status=awaiting_payment" });
+    const again = await sales.post("/api/admin/presets", { screen: "orders", name: "To chase", query: "status=awaiting_payment&trade=yes" });
+    expect(again.json().id).toBe(saved.json().id);
+    expect((await sales.get("/api/admin/presets?screen=orders")).json().data).toEqual([{ id: saved.json().id, name: "To chase", query: "status=awaiting_payment&trade=yes" }]);
+    const other = await owner();
+    expect((await other.get("/api/admin/presets?screen=orders")).json().data).toEqual([]);
+    expect((await other.delete(`/api/admin/presets/${saved.json().id}`)).statusCode).toBe(404);
+    expect((await sales.delete(`/api/admin/presets/${saved.json().id}`)).statusCode).toBe(200);
+    expect((await sales.get("/api/admin/presets?screen=orders")).json().data).toEqual([]);
+    const audit = (await other.get(`/api/admin/audit?entity=filter_preset&entity_id=${saved.json().id}`)).json().data.map((e: { action: string }) => e.action);
+    expect(audit).toEqual(["preset.deleted", "preset.saved", "preset.saved"]);
+    expect((await browser().get("/api/admin/presets?screen=orders")).statusCode).toBe(401);
   });
 });

@@ -1,9 +1,11 @@
-import { Form, Link, useLocation, useNavigation } from "react-router";
+import { useRef } from "react";
+import { Form, Link, data, useLocation, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { EmptyState } from "../../../components/page.tsx";
-import { requirePermission, serviceError } from "../../../lib/admin/access.ts";
+import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { formatDateTime, withParam } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
@@ -39,38 +41,78 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const actor = requirePermission(app.staff, request, "orders.view");
   const filters = filtersFrom(new URL(request.url));
+  const may = {
+    prices: can(actor.role, "orders.prices"),
+    customers: can(actor.role, "customers.view"),
+    export: can(actor.role, "orders.export"),
+    fulfil: can(actor.role, "orders.fulfil"),
+    markPaid: can(actor.role, "orders.mark_paid"),
+  };
+  const presets = await app.services.filterPresets.list(actor, "orders");
   try {
     const [list, counts] = await Promise.all([app.services.adminOrders.list(actor, filters), app.services.adminOrders.statusCounts(actor, { ...filters, status: undefined, cursor: undefined })]);
-    return {
-      orders: list.data,
-      nextCursor: list.next_cursor,
-      counts,
-      filters,
-      error: null,
-      can: { prices: can(actor.role, "orders.prices"), customers: can(actor.role, "customers.view"), export: can(actor.role, "orders.export"), fulfil: can(actor.role, "orders.fulfil") },
-    };
+    return { orders: list.data, nextCursor: list.next_cursor, counts, filters, error: null, can: may, presets };
   } catch (error) {
     const known = serviceError(error);
     if (!known || known.status !== 422) throw error;
     // A bad date or an old page link: say so above an empty list, and keep the filters to correct.
-    return {
-      orders: [],
-      nextCursor: null,
-      counts: Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>,
-      filters,
-      error: Object.values(known.errors ?? {}).flat().join(" ") || known.message,
-      can: { prices: can(actor.role, "orders.prices"), customers: can(actor.role, "customers.view"), export: can(actor.role, "orders.export"), fulfil: can(actor.role, "orders.fulfil") },
-    };
+    const none = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
+    return { orders: [], nextCursor: null, counts: none, filters, error: Object.values(known.errors ?? {}).flat().join(" ") || known.message, can: may, presets };
   }
 }
 
-export default function AdminOrders({ loaderData }: Route.ComponentProps) {
-  const { orders, counts, filters, nextCursor, error } = loaderData;
+type ListResult = { ok: boolean; message: string; details?: string[] };
+
+/** The chosen orders moved together, or saved filters kept or deleted; the services check each permission. */
+export async function action({ context, request }: Route.ActionArgs) {
+  requireSameOrigin(request);
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "orders.view");
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  try {
+    if (intent === "save-preset") {
+      const saved = await app.services.filterPresets.save(actor, { screen: "orders", name: String(form.get("name") ?? "").slice(0, 100), query: String(form.get("query") ?? "").slice(0, 1000) });
+      return data<ListResult>({ ok: true, message: `Saved these filters as “${saved.name}”.` });
+    }
+    if (intent === "delete-preset") {
+      await app.services.filterPresets.remove(actor, Number(form.get("id")));
+      return data<ListResult>({ ok: true, message: "Saved filters deleted." });
+    }
+    const to = String(form.get("to") ?? "") as OrderStatus;
+    if (!BULK_MOVES.some(([move]) => move === to)) return data<ListResult>({ ok: false, message: "Choose what to do with the chosen orders." }, { status: 422 });
+    const done = await app.services.adminOrders.bulkTransition(actor, form.getAll("number").map(String).slice(0, 200), to);
+    const label = STATUS_LABELS[to].toLowerCase();
+    const moved = done.moved.length ? `${done.moved.length} order${done.moved.length === 1 ? " is" : "s are"} now ${label}: ${done.moved.join(", ")}.` : `No order was moved to ${label}.`;
+    return data<ListResult>({ ok: done.refused.length === 0, message: moved, details: done.refused.map((r) => `${r.number}: ${r.message}`) });
+  } catch (error) {
+    const known = serviceError(error);
+    if (!known) throw error;
+    return data<ListResult>({ ok: false, message: Object.values(known.errors ?? {}).flat().join(" ") || known.message }, { status: known.status });
+  }
+}
+
+/** Moves the list offers for several orders at once: those that ask for no carrier, tracking number or reason. */
+const BULK_MOVES: [OrderStatus, string][] = [
+  ["paid", "Mark as paid"],
+  ["processing", "Start picking"],
+  ["ready_for_collection", "Ready for collection"],
+  ["completed", "Mark as delivered or collected"],
+];
+
+export default function AdminOrders({ loaderData, actionData }: Route.ComponentProps) {
+  const { orders, counts, filters, nextCursor, error, presets } = loaderData;
+  const result = actionData as ListResult | undefined;
+  const table = useRef<HTMLTableElement>(null);
+  const canBulk = loaderData.can.fulfil || loaderData.can.markPaid;
   const location = useLocation();
   const navigation = useNavigation();
   const search = new URLSearchParams(location.search);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const exportQuery = withParam(search, { cursor: null });
+  const filtersQuery = exportQuery.replace(/^\?/, "");
+  /** "Choose all on this page": ticks or clears every order's box (needs the page's script; each box works without). */
+  const chooseAll = (checked: boolean) => table.current?.querySelectorAll<HTMLInputElement>('input[name="number"]').forEach((box) => (box.checked = checked));
   const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
   const tabs: [OrderStatus | "", string, number][] = [["", "All", total], ...ORDER_STATUSES.map((s): [OrderStatus, string, number] => [s, STATUS_LABELS[s], counts[s] ?? 0])];
   return (
@@ -78,13 +120,63 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
       <AdminHeading
         title="Orders"
         actions={
-          loaderData.can.export ? (
-            <a href={`/api/admin/orders/export.csv${exportQuery}`} className="btn-secondary" download>
-              Export CSV
-            </a>
-          ) : null
+          <>
+            {loaderData.can.fulfil ? (
+              <a href="/api/admin/orders/picking-list.pdf" className="btn-secondary">
+                Picking list: all awaiting dispatch (PDF)
+              </a>
+            ) : null}
+            {loaderData.can.export ? (
+              <a href={`/api/admin/orders/export.csv${exportQuery}`} className="btn-secondary" download>
+                Export CSV
+              </a>
+            ) : null}
+          </>
         }
       />
+      {result ? (
+        <ResultBanner ok={result.ok} result={result}>
+          {result.message}
+          {result.details?.length ? (
+            <ul className="mt-1 list-disc pl-5 font-normal">
+              {result.details.map((d) => (
+                <li key={d}>{d}</li>
+              ))}
+            </ul>
+          ) : null}
+        </ResultBanner>
+      ) : null}
+      <section aria-label="Saved filters" className="mb-3 flex flex-wrap items-center gap-2 text-sm">
+        <span className="font-semibold">Saved filters:</span>
+        {presets.length === 0 ? <span className="text-stone-600">none yet; filter the list, then save it here.</span> : null}
+        {presets.map((p) => (
+          <span key={p.id} className="inline-flex items-center rounded-full border border-stone-300 bg-white">
+            <Link to={p.query ? `?${p.query}` : "?"} className="rounded-l-full px-3 py-1 font-semibold text-brand-800 hover:bg-brand-50">
+              {p.name}
+            </Link>
+            <Form method="post" className="contents">
+              <input type="hidden" name="intent" value="delete-preset" />
+              <input type="hidden" name="id" value={p.id} />
+              <button type="submit" className="rounded-r-full border-l border-stone-300 px-2 py-1 text-stone-700 hover:bg-red-50 hover:text-red-800" aria-label={`Delete saved filters ${p.name}`}>
+                ×
+              </button>
+            </Form>
+          </span>
+        ))}
+        {filtersQuery ? (
+          <Form method="post" className="inline-flex items-center gap-1">
+            <input type="hidden" name="intent" value="save-preset" />
+            <input type="hidden" name="query" value={filtersQuery} />
+            <label htmlFor="preset-name" className="sr-only">
+              Name for these filters
+            </label>
+            <input id="preset-name" name="name" required maxLength={60} placeholder="Name these filters" className="min-h-9 w-44 rounded-md border border-stone-400 px-2" />
+            <button type="submit" className="min-h-9 rounded-md border border-stone-300 bg-white px-3 font-semibold hover:bg-stone-100">
+              Save
+            </button>
+          </Form>
+        ) : null}
+      </section>
       <nav aria-label="Orders by status" className="mb-4 overflow-x-auto">
         <ul className="flex min-w-max gap-1 border-b border-stone-300">
           {tabs.map(([status, label, count]) => {
@@ -168,11 +260,41 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
           {total === 0 && !filters.q ? "Orders placed on the shop appear here, newest first." : "Try another status, a wider date range or a shorter search."}
         </EmptyState>
       ) : (
+        // A plain form: the bulk move posts to this screen's action, and "Print picking lists" opens the PDF of the chosen orders.
+        <form method="post" aria-label="Choose orders">
+          {canBulk ? (
+            <div className="mb-2 flex flex-wrap items-end gap-2 rounded-lg border border-stone-200 bg-white p-3 text-sm">
+              <input type="hidden" name="intent" value="bulk" />
+              <label className="grid gap-1 font-semibold">
+                With the chosen orders
+                <select name="to" className="min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal">
+                  {BULK_MOVES.filter(([to]) => (to === "paid" ? loaderData.can.markPaid : loaderData.can.fulfil)).map(([to, label]) => (
+                    <option key={to} value={to}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <button type="submit" className="btn-primary min-h-10">
+                Apply to chosen
+              </button>
+              {loaderData.can.fulfil ? (
+                <button type="submit" formAction="/api/admin/orders/picking-list.pdf" formMethod="get" formNoValidate className="btn-secondary min-h-10">
+                  Print picking lists for chosen
+                </button>
+              ) : null}
+            </div>
+          ) : null}
         <div className={`overflow-x-auto rounded-lg border border-stone-200 bg-white ${loading ? "opacity-75" : ""}`} aria-busy={loading || undefined}>
-          <table className="w-full min-w-[48rem] text-left text-sm">
+          <table ref={table} className="w-full min-w-[48rem] text-left text-sm">
             <caption className="sr-only">Orders, newest first{filters.status ? `: ${STATUS_LABELS[filters.status].toLowerCase()}` : ""}</caption>
             <thead className="border-b border-stone-200 bg-stone-50 text-stone-700">
               <tr>
+                {canBulk ? (
+                  <th scope="col" className="w-10 px-3 py-2">
+                    <input type="checkbox" aria-label="Choose every order on this page" className="size-4" onChange={(event) => chooseAll(event.currentTarget.checked)} />
+                  </th>
+                ) : null}
                 <th scope="col" className="px-3 py-2">Order</th>
                 <th scope="col" className="px-3 py-2">Placed</th>
                 <th scope="col" className="px-3 py-2">Customer</th>
@@ -188,6 +310,11 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
             <tbody className="divide-y divide-stone-100">
               {orders.map((order) => (
                 <tr key={order.number} className="hover:bg-stone-50">
+                  {canBulk ? (
+                    <td className="px-3 py-2">
+                      <input type="checkbox" name="number" value={order.number} aria-label={`Choose ${order.number}`} className="size-4" />
+                    </td>
+                  ) : null}
                   <th scope="row" className="px-3 py-2 font-semibold">
                     <Link to={`/admin/orders/${order.number}`} className="link">
                       {order.number}
@@ -211,6 +338,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
             </tbody>
           </table>
         </div>
+        </form>
       )}
       {filters.cursor || nextCursor ? (
         <nav aria-label="Pages" className="mt-4 flex gap-2">

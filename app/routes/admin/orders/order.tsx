@@ -1,8 +1,8 @@
-import { useEffect, useRef } from "react";
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
@@ -86,10 +86,6 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const result = actionData as ActionResult | undefined;
-  const banner = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (result) banner.current?.focus();
-  }, [result]);
   const errorsFor = (to: string, field: string) => (result && !result.ok && result.to === to ? result.errors[field] : undefined);
   const delivery = order.addresses.delivery;
   const billing = "billing" in order.addresses ? order.addresses.billing : null;
@@ -122,14 +118,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         }
       />
       {result ? (
-        <div
-          ref={banner}
-          tabIndex={-1}
-          role={result.ok ? "status" : "alert"}
-          className={`mb-4 rounded-md border-l-4 px-4 py-3 font-semibold ${result.ok ? "border-green-700 bg-green-50 text-green-900" : "border-red-700 bg-red-50 text-red-800"}`}
-        >
+        <ResultBanner ok={result.ok} result={result}>
           {result.message}
-        </div>
+        </ResultBanner>
       ) : null}
 
       <div className="grid gap-4 xl:grid-cols-[1fr_22rem]">
@@ -208,7 +199,16 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 </a>
               </p>
               {order.customer.phone ? <p>{order.customer.phone}</p> : null}
-              <p className="mt-1 text-stone-600">{order.customer.guest ? "Guest checkout" : `Account #${order.customer.user_id}`}</p>
+              {/* The customer block shows only to roles with customers.view, who may open the account too. */}
+              <p className="mt-1 text-stone-600">
+                {order.customer.guest || order.customer.user_id === null ? (
+                  "Guest checkout"
+                ) : (
+                  <Link to={`/admin/customers/${order.customer.user_id}`} className="link">
+                    Account #{order.customer.user_id}
+                  </Link>
+                )}
+              </p>
               {order.customer.trade_account ? <p className="mt-1">Trade: {order.customer.trade_account.company_name}</p> : null}
             </section>
           ) : null}

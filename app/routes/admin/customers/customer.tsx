@@ -1,0 +1,342 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, data, useNavigation } from "react-router";
+import { appContext } from "#app-context";
+import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
+import { BlockedBadge } from "../../../components/admin/blocked-badge.tsx";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { StatusBadge } from "../../../components/admin/status-badge.tsx";
+import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
+import { pageMeta } from "../../../lib/meta.ts";
+import { formatPounds } from "../../../lib/money.ts";
+import { can } from "../../../../server/modules/staff/permissions.ts";
+import type { Route } from "./+types/customer";
+
+export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Customer #${params.id}`);
+
+const REASON_MAX = 500;
+
+/** The customer's number from the path; anything else is no customer. */
+function idFrom(param: string): number {
+  if (!/^\d{1,9}$/.test(param)) throw new Response("No such customer.", { status: 404, statusText: "Not Found" });
+  return Number(param);
+}
+
+function notFoundOr(error: unknown): never {
+  const known = serviceError(error);
+  if (known?.status === 404) throw new Response(known.message, { status: 404, statusText: "Not Found" });
+  throw error;
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "customers.view");
+  const id = idFrom(params.id);
+  const customer = await app.services.adminCustomers.detail(actor, id).catch(notFoundOr);
+  return {
+    customer,
+    audit: await app.services.audit.forEntity("customer", customer.id),
+    canManage: can(actor.role, "customers.manage"),
+  };
+}
+
+type Intent = "password_reset" | "block" | "unblock";
+type ActionResult = { ok: true; intent: Intent; message: string } | { ok: false; intent: Intent; message: string; errors: Record<string, string[]>; reason?: string };
+const INTENTS: readonly Intent[] = ["password_reset", "block", "unblock"];
+
+/** The three actions; the service checks customers.manage for each. */
+export async function action({ context, request, params }: Route.ActionArgs) {
+  requireSameOrigin(request);
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "customers.view");
+  const id = idFrom(params.id);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "") as Intent;
+  if (!INTENTS.includes(intent)) return data<ActionResult>({ ok: false, intent: "block", message: "Choose what to do with the account.", errors: {} }, { status: 422 });
+  const reason = String(form.get("reason") ?? "").slice(0, REASON_MAX + 1);
+  const customers = app.services.adminCustomers;
+  try {
+    if (intent === "password_reset") {
+      const sent = await customers.sendPasswordReset(actor, id);
+      return data<ActionResult>({ ok: true, intent, message: `Password reset link emailed to ${sent.sent_to}. It works once, for ${sent.expires_in_minutes} minutes.` });
+    }
+    if (intent === "block") {
+      // The confirm step: blocking signs the customer out everywhere at once, so it is never one careless click.
+      if (form.get("confirm") !== "yes") {
+        return data<ActionResult>({ ok: false, intent, message: "Check the details below.", errors: { confirm: ["Tick the box to confirm the block."] }, reason }, { status: 422 });
+      }
+      const done = await customers.block(actor, id, reason);
+      return data<ActionResult>({ ok: true, intent, message: `${done.name || `Customer #${done.id}`} is blocked: signed out everywhere, and sign-in is refused.` });
+    }
+    const done = await customers.unblock(actor, id);
+    return data<ActionResult>({ ok: true, intent, message: `${done.name || `Customer #${done.id}`} is unblocked and may sign in again.` });
+  } catch (error) {
+    const known = serviceError(error);
+    if (!known) throw error;
+    if (known.status === 404) notFoundOr(error);
+    return data<ActionResult>({ ok: false, intent, message: known.errors ? "Check the details below." : known.message, errors: known.errors ?? {}, reason }, { status: known.status });
+  }
+}
+
+function FieldError({ id, messages }: { id?: string; messages: string[] | undefined }) {
+  if (!messages?.length) return null;
+  return (
+    <span id={id} className="text-sm font-semibold text-red-700">
+      <span className="sr-only">Error: </span>
+      {messages.join(" ")}
+    </span>
+  );
+}
+
+const card = "rounded-lg border border-stone-200 bg-white p-4";
+
+export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
+  const { customer, audit, canManage } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const result = actionData as ActionResult | undefined;
+  const banner = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (result) banner.current?.focus();
+  }, [result]);
+  const failed = result && !result.ok ? result : undefined;
+  const title = customer.name || `Customer #${customer.id}`;
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+        <Link to="/admin/customers" className="link">
+          Customers
+        </Link>{" "}
+        › {title}
+      </nav>
+      <AdminHeading
+        title={title}
+        intro={
+          <>
+            {customer.blocked ? (
+              <>
+                <BlockedBadge />{" "}
+              </>
+            ) : null}
+            Customer #{customer.id} · since {formatDate(customer.created_at)}
+          </>
+        }
+      />
+      {result ? (
+        <div
+          ref={banner}
+          tabIndex={-1}
+          role={result.ok ? "status" : "alert"}
+          className={`mb-4 rounded-md border-l-4 px-4 py-3 font-semibold ${result.ok ? "border-green-700 bg-green-50 text-green-900" : "border-red-700 bg-red-50 text-red-800"}`}
+        >
+          {result.message}
+        </div>
+      ) : null}
+      {customer.blocked ? (
+        <div className="mb-4 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-red-900" data-testid="customer-blocked">
+          <p className="font-semibold">Blocked{customer.blocked_at ? ` since ${formatDateTime(customer.blocked_at)}` : ""}.</p>
+          <p>Sign-in is refused and the customer is told to contact the shop.</p>
+          {customer.blocked_reason ? <p className="mt-1 whitespace-pre-line">Reason: {customer.blocked_reason}</p> : null}
+        </div>
+      ) : null}
+
+      <div className="grid gap-4 xl:grid-cols-[1fr_22rem]">
+        {/* First in the page on a tablet or phone (what staff came to do); beside the details on a desktop. */}
+        <div className="grid content-start gap-4 xl:col-start-2 xl:row-start-1">
+          <section aria-labelledby="actions-heading" className={card}>
+            <h2 id="actions-heading" className="mb-3 text-lg font-bold">
+              Account actions
+            </h2>
+            {!canManage ? (
+              <p className="text-stone-600">Your role may look at customers but not change their accounts.</p>
+            ) : (
+              <div className="grid gap-4">
+                {customer.blocked ? null : (
+                  <Form method="post" className="grid gap-2">
+                    <input type="hidden" name="intent" value="password_reset" />
+                    <button type="submit" className="btn-primary" disabled={busy}>
+                      Send password reset link
+                    </button>
+                    <p className="text-xs text-stone-600">Emails {customer.email} a link to choose a new password. It works once, for 60 minutes; any earlier link stops working.</p>
+                  </Form>
+                )}
+                {customer.blocked ? (
+                  <Form method="post" className="grid gap-2">
+                    <input type="hidden" name="intent" value="unblock" />
+                    <p className="text-sm">Unblocking lets the customer sign in again. They sign in afresh: no earlier sign-in comes back.</p>
+                    <button type="submit" className="btn-primary" disabled={busy}>
+                      Unblock customer
+                    </button>
+                  </Form>
+                ) : (
+                  <Form method="post" className="grid gap-2 border-t border-stone-200 pt-4" noValidate>
+                    <input type="hidden" name="intent" value="block" />
+                    <h3 className="font-bold">Block this customer</h3>
+                    <p className="rounded bg-amber-50 p-2 text-sm text-amber-950">
+                      Blocking signs them out on every device at once and refuses sign-in until the account is unblocked. Their orders are not changed.
+                    </p>
+                    <label className="grid gap-1 text-sm font-semibold">
+                      Reason (optional; kept in the audit log, not sent to the customer)
+                      <FieldError messages={failed?.intent === "block" ? failed.errors.reason : undefined} />
+                      <textarea name="reason" rows={2} maxLength={REASON_MAX} defaultValue={failed?.intent === "block" ? failed.reason : ""} className="min-h-10 w-full rounded-md border border-stone-400 bg-white px-3 py-2 font-normal" />
+                    </label>
+                    <label className="flex items-start gap-2 text-sm">
+                      <input
+                        type="checkbox"
+                        name="confirm"
+                        value="yes"
+                        required
+                        aria-invalid={failed?.errors.confirm ? true : undefined}
+                        aria-describedby={failed?.errors.confirm ? "confirm-error" : undefined}
+                        className="mt-0.5 size-5 shrink-0"
+                      />
+                      <span>Yes, block {title} and sign them out everywhere.</span>
+                    </label>
+                    <FieldError id="confirm-error" messages={failed?.intent === "block" ? failed.errors.confirm : undefined} />
+                    <button type="submit" className="btn border border-red-700 bg-white text-red-800 hover:bg-red-50" disabled={busy}>
+                      Block customer
+                    </button>
+                  </Form>
+                )}
+                {customer.blocked ? (
+                  <p className="border-t border-stone-200 pt-4 text-sm text-stone-700">Unblock the customer before sending a password reset link: the link would not work.</p>
+                ) : null}
+              </div>
+            )}
+          </section>
+
+          <section aria-labelledby="trade-heading" className={`${card} text-sm`}>
+            <h2 id="trade-heading" className="mb-2 text-lg font-bold">
+              Trade account
+            </h2>
+            {customer.trade ? (
+              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+                <dt className="font-semibold">Company</dt>
+                <dd>{customer.trade.company_name}</dd>
+                <dt className="font-semibold">Their role</dt>
+                <dd>{customer.trade.role_label}</dd>
+                <dt className="font-semibold">Account</dt>
+                <dd>{customer.trade.state_label}</dd>
+              </dl>
+            ) : (
+              <p className="text-stone-600">Not a member of a trade account: shop prices.</p>
+            )}
+          </section>
+        </div>
+
+        <div className="grid min-w-0 content-start gap-4 xl:col-start-1 xl:row-start-1">
+          <section aria-labelledby="details-heading" className={`${card} text-sm`}>
+            <h2 id="details-heading" className="mb-2 text-lg font-bold">
+              Details
+            </h2>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 sm:gap-x-6">
+              <dt className="font-semibold">Name</dt>
+              <dd>{customer.name || "—"}</dd>
+              <dt className="font-semibold">Email</dt>
+              <dd className="break-all">
+                <a href={`mailto:${customer.email}`} className="link">
+                  {customer.email}
+                </a>
+              </dd>
+              <dt className="font-semibold">Phone</dt>
+              <dd>{customer.phone || "—"}</dd>
+              <dt className="font-semibold">Customer since</dt>
+              <dd>{formatDateTime(customer.created_at)}</dd>
+              <dt className="font-semibold">Orders</dt>
+              <dd>{customer.order_count}</dd>
+              <dt className="font-semibold">Wishlist</dt>
+              <dd>
+                {customer.wishlist_count} {customer.wishlist_count === 1 ? "product" : "products"}
+              </dd>
+              <dt className="font-semibold">Signed in on</dt>
+              <dd>{customer.active_sessions === 0 ? "No devices" : `${customer.active_sessions} ${customer.active_sessions === 1 ? "device" : "devices"}`}</dd>
+              <dt className="font-semibold">Newsletter</dt>
+              <dd>{customer.newsletter_subscribed ? "Subscribed" : "Not subscribed"}</dd>
+            </dl>
+          </section>
+
+          <section aria-labelledby="addresses-heading" className={card}>
+            <h2 id="addresses-heading" className="mb-2 text-lg font-bold">
+              Address book
+            </h2>
+            {customer.addresses.length === 0 ? (
+              <p className="text-sm text-stone-600">No saved addresses.</p>
+            ) : (
+              <ul className="grid gap-3 text-sm sm:grid-cols-2 2xl:grid-cols-3">
+                {customer.addresses.map((a) => (
+                  <li key={a.id} className="rounded-md border border-stone-200 p-3">
+                    {a.is_default_delivery || a.is_default_billing ? (
+                      <p className="mb-1 flex flex-wrap gap-1">
+                        {a.is_default_delivery ? <span className="rounded bg-brand-50 px-1.5 py-0.5 text-xs font-semibold text-brand-900">Default delivery</span> : null}
+                        {a.is_default_billing ? <span className="rounded bg-stone-200 px-1.5 py-0.5 text-xs font-semibold text-stone-800">Default billing</span> : null}
+                      </p>
+                    ) : null}
+                    <address className="not-italic">
+                      {[`${a.firstname} ${a.lastname}`.trim(), a.company, a.line1, a.line2, a.town, a.county, a.postcode].filter(Boolean).map((line, i) => (
+                        <span key={i} className="block">
+                          {line}
+                        </span>
+                      ))}
+                    </address>
+                    {a.phone ? <p className="mt-1 text-stone-600">{a.phone}</p> : null}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+
+          <section aria-labelledby="orders-heading" className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white">
+            <h2 id="orders-heading" className="px-4 pt-4 text-lg font-bold">
+              Orders
+            </h2>
+            {customer.orders.length === 0 ? (
+              <p className="px-4 pb-4 pt-2 text-sm text-stone-600">No orders on this account yet.</p>
+            ) : (
+              <>
+                <table className="mt-2 w-full min-w-[26rem] text-left text-sm">
+                  <caption className="sr-only">The customer's orders, newest first</caption>
+                  <thead className="border-b border-stone-200 bg-stone-50 text-stone-700">
+                    <tr>
+                      <th scope="col" className="px-4 py-2">Order</th>
+                      <th scope="col" className="px-4 py-2">Placed</th>
+                      <th scope="col" className="px-4 py-2">Status</th>
+                      {customer.orders.some((o) => o.total !== undefined) ? (
+                        <th scope="col" className="px-4 py-2 text-right">Total</th>
+                      ) : null}
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-stone-100">
+                    {customer.orders.map((o) => (
+                      <tr key={o.number}>
+                        <th scope="row" className="whitespace-nowrap px-4 py-2 font-semibold">
+                          <Link to={`/admin/orders/${o.number}`} className="link">
+                            {o.number}
+                          </Link>
+                        </th>
+                        <td className="whitespace-nowrap px-4 py-2">{formatDate(o.created_at)}</td>
+                        <td className="px-4 py-2">
+                          <StatusBadge status={o.status} label={o.status_label} />
+                        </td>
+                        {o.total !== undefined ? <td className="px-4 py-2 text-right">{formatPounds(o.total)}</td> : null}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                {customer.order_count > customer.orders.length ? (
+                  <p className="border-t border-stone-200 px-4 py-3 text-sm">
+                    The latest {customer.orders.length} of {customer.order_count}.{" "}
+                    <Link to={`/admin/orders?${new URLSearchParams({ q: customer.email })}`} className="link">
+                      Search the orders desk for {customer.email}
+                    </Link>
+                  </p>
+                ) : null}
+              </>
+            )}
+          </section>
+
+          <AuditHistory entries={audit} />
+        </div>
+      </div>
+    </>
+  );
+}

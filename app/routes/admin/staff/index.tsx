@@ -1,0 +1,480 @@
+import { type ReactNode, useEffect, useRef } from "react";
+import { Form, data, redirect, useNavigation } from "react-router";
+import { appContext } from "#app-context";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { OneTimeValue } from "../../../components/admin/one-time-value.tsx";
+import { type PendingAction, PasswordPrompt } from "../../../components/admin/reauth.tsx";
+import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { STACKED } from "../../../components/admin/stacked-table.ts";
+import { Field } from "../../../components/form.tsx";
+import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { formatDateTime } from "../../../lib/admin/format.ts";
+import { withRecentPassword } from "../../../lib/admin/reauth.ts";
+import { pageMeta } from "../../../lib/meta.ts";
+import { formatPounds } from "../../../lib/money.ts";
+import { staffUpdateBody } from "../../../../server/modules/staff/contract.ts";
+import { parseInput } from "../../../../server/http-errors.ts";
+import { ROLE_LABELS, STAFF_ROLES, type StaffRole } from "../../../../server/modules/staff/permissions.ts";
+import { staffInviteBody } from "../../../../server/modules/staff/service.ts";
+import type { Route } from "./+types/index";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Staff");
+
+/** "Sita Sales is now a manager", "… in the warehouse": a role as a sentence says it. */
+const ROLE_PHRASES: Record<StaffRole, string> = {
+  owner: "an owner",
+  manager: "a manager",
+  sales: "in sales",
+  warehouse: "in the warehouse",
+  hire: "on the hire desk",
+  accounts: "in accounts",
+};
+
+/** What each role may do, in brief, beside the invitation's role (the whole table is server/modules/staff/permissions.ts). */
+const ROLE_SUMMARIES: Record<StaffRole, string> = {
+  owner: "everything, including staff, API tokens and settings",
+  manager: "everything except staff, API tokens and settings",
+  sales: "orders, customers, and refunds up to their own limit",
+  warehouse: "picking, dispatch and stock counts",
+  hire: "the hire desk",
+  accounts: "orders, refunds, trade accounts and invoices",
+};
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "staff.manage");
+  return { members: await app.services.staff.list(actor), me: actor.staffId };
+}
+
+const INTENTS = ["invite", "role", "refund_limit", "setup_link", "remove"] as const;
+type Intent = (typeof INTENTS)[number];
+
+interface SetupLink {
+  name: string;
+  url: string;
+  expires_at: string;
+}
+
+type ActionResult =
+  | { outcome: "done"; intent: Intent; memberId: number | null; message: string; link?: SetupLink }
+  | { outcome: "failed"; intent: Intent; memberId: number | null; message: string; errors: Record<string, string[]>; values: Record<string, string> }
+  | { outcome: "password"; intent: Intent; memberId: number | null; pending: PendingAction; values: Record<string, string> };
+
+/** What one intent does: its words for the password prompt, and the service call. */
+interface Plan {
+  label: string;
+  run: () => Promise<{ message: string; link?: SetupLink; signedOut?: boolean }>;
+}
+
+/** Where a failure without fields of its own (409 the last owner, someone already removed) is shown: beside the control it is about. */
+const FAILURE_FIELD: Record<Intent, string> = { invite: "request", role: "role", refund_limit: "refund_limit", setup_link: "setup_link", remove: "remove" };
+
+/** Pounds as typed ("£1,250.50", "300"): a number, or NaN for the schema to refuse. */
+function pounds(typed: string): number {
+  const cleaned = typed.replace(/[£,\s]/g, "");
+  return cleaned === "" ? Number.NaN : Number(cleaned);
+}
+
+/**
+ * Every change an owner makes here: the service checks the permission and the
+ * recent password again, and keeps the last owner; a post that needs the
+ * password answers the prompt, which posts the same fields back with it.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
+  requireSameOrigin(request);
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "staff.manage");
+  const service = app.services.staff;
+  const form = await request.formData();
+  const text = (name: string, max: number) => String(form.get(name) ?? "").slice(0, max);
+  const rawIntent = text("intent", 20);
+  const intent: Intent = (INTENTS as readonly string[]).includes(rawIntent) ? (rawIntent as Intent) : "invite";
+  const values: Record<string, string> = { name: text("name", 200), email: text("email", 300), role: text("role", 20), refund_limit: text("refund_limit", 20) };
+  const failed = (status: number, memberId: number | null, message: string, errors: Record<string, string[]> = {}) =>
+    data<ActionResult>({ outcome: "failed", intent, memberId, message, errors, values }, { status });
+  if (rawIntent !== intent) return failed(400, null, "Choose what to do.");
+
+  let memberId: number | null = null;
+  let notDone = intent === "invite" ? "No one was invited." : "That was not saved.";
+  let plan: Plan;
+  try {
+    if (intent === "invite") {
+      // Checked before the password is asked: the prompt then names who is being invited.
+      const input = parseInput(staffInviteBody, { name: values.name, email: values.email, role: values.role });
+      plan = {
+        label: `Invite ${input.name} (${input.email}) as ${ROLE_LABELS[input.role]}`,
+        run: async () => {
+          const invited = await service.invite(actor, input);
+          return {
+            message: `${invited.staff.name} is invited, ${ROLE_PHRASES[invited.staff.role]}. Copy their set-up link below and send it to them.`,
+            link: { name: invited.staff.name, url: invited.setup_url, expires_at: invited.expires_at },
+          };
+        },
+      };
+    } else {
+      const id = Number(text("id", 12));
+      const member = Number.isSafeInteger(id) ? (await service.list(actor)).find((m) => m.id === id) : undefined;
+      if (!member) return failed(404, null, "No such member of staff. Reload the page to see who is on the staff now.");
+      memberId = member.id;
+      notDone = {
+        role: `${member.name}'s role was not changed.`,
+        refund_limit: `${member.name}'s refund limit was not changed.`,
+        setup_link: `No new set-up link for ${member.name}.`,
+        remove: `${member.name} was not removed.`,
+      }[intent];
+      const self = member.id === actor.staffId;
+      if (intent === "role") {
+        const change = parseInput(staffUpdateBody, { role: values.role || undefined });
+        const role = change.role ?? member.role;
+        plan = {
+          label: `Make ${member.name} ${ROLE_PHRASES[role]}`,
+          run: async () => {
+            const updated = await service.update(actor, member.id, change);
+            // A new role ends the member's sessions: their own too.
+            return { message: `${updated.name} is now ${ROLE_PHRASES[updated.role]}.`, signedOut: self && updated.role !== member.role };
+          },
+        };
+      } else if (intent === "refund_limit") {
+        const change = parseInput(staffUpdateBody, { refund_limit: pounds(values.refund_limit ?? "") });
+        const limit = formatPounds(change.refund_limit ?? 0);
+        plan = {
+          label: `Set ${member.name}'s refund limit to ${limit}`,
+          run: async () => {
+            const updated = await service.update(actor, member.id, change);
+            return { message: `${updated.name} can now refund up to ${formatPounds(updated.refund_limit)}.` };
+          },
+        };
+      } else if (intent === "setup_link") {
+        plan = {
+          label: `Send ${member.name} a new set-up link, resetting their authenticator app`,
+          run: async () => {
+            const reset = await service.resendSetup(actor, member.id);
+            // Their own: signed out too, but the link is shown first (a redirect would lose it).
+            return {
+              message: self
+                ? "New set-up link for you: your authenticator app was reset and you were signed out. Copy the link below and open it to set up again."
+                : `New set-up link for ${reset.staff.name}: their authenticator app was reset and they were signed out. Copy the link below and send it to them.`,
+              link: { name: reset.staff.name, url: reset.setup_url, expires_at: reset.expires_at },
+            };
+          },
+        };
+      } else {
+        plan = {
+          label: `Remove ${member.name}`,
+          run: async () => {
+            const removed = await service.remove(actor, member.id);
+            return { message: `${removed.name} has been removed: signed out at once, and any API tokens they made are revoked.`, signedOut: self };
+          },
+        };
+      }
+    }
+    const guarded = await withRecentPassword(service, actor, form, plan.label, plan.run);
+    if ("needsPassword" in guarded) return data<ActionResult>({ outcome: "password", intent, memberId, pending: guarded.needsPassword, values }, { status: guarded.status });
+    // The member changed their own access: their session has ended, so on to sign in again.
+    if (guarded.done.signedOut) return redirect("/admin/login?redirect=/admin");
+    return data<ActionResult>({ outcome: "done", intent, memberId, message: guarded.done.message, ...(guarded.done.link ? { link: guarded.done.link } : {}) });
+  } catch (error) {
+    const known = serviceError(error);
+    if (!known) throw error;
+    if (intent === "invite" && known.errors) return failed(known.status, null, "No one was invited: check the details below.", known.errors);
+    // In the banner, and beside the control it is about.
+    const said = known.errors ? Object.values(known.errors).flat().join(" ") : known.message;
+    const field = FAILURE_FIELD[intent];
+    return failed(known.status, memberId, `${notDone} ${said}`, { ...known.errors, [field]: known.errors?.[field] ?? [said] });
+  }
+}
+
+const control = "min-h-11 rounded-md border bg-white px-3 py-2 text-base";
+
+function FieldError({ id, messages }: { id: string; messages: string[] | undefined }) {
+  if (!messages?.length) return null;
+  return (
+    <p id={id} className="max-w-64 text-sm font-semibold text-red-700">
+      <span className="sr-only">Error: </span>
+      {messages.join(" ")}
+    </p>
+  );
+}
+
+type Member = Route.ComponentProps["loaderData"]["members"][number];
+
+/** A disclosure with a short explanation and the button that does it: a confirmation that works without scripts. */
+function Confirm({ summary, children, button, danger, open }: { summary: string; children: ReactNode; button: ReactNode; danger?: boolean; open?: boolean }) {
+  return (
+    <details className="group" open={open || undefined}>
+      <summary className={`btn-secondary min-h-10 cursor-pointer list-none whitespace-nowrap py-1.5 text-sm ${danger ? "text-red-800" : ""}`}>{summary}</summary>
+      <div className="mt-2 grid max-w-72 gap-2 rounded-md border border-stone-300 bg-white p-3 text-sm font-normal shadow-sm">
+        {children}
+        {button}
+      </div>
+    </details>
+  );
+}
+
+function MemberRow({ member, me, result, busy }: { member: Member; me: number; result: ActionResult | undefined; busy: boolean }) {
+  const mine = result && result.memberId === member.id ? result : undefined;
+  const errors = mine?.outcome === "failed" ? mine.errors : {};
+  const typed = mine && mine.outcome !== "done" ? mine.values : undefined;
+  const rowId = `member-${member.id}`;
+  const cell = STACKED.cell;
+  const self = member.id === me;
+  return (
+    <tr id={rowId} className={`${STACKED.row} ${member.removed ? "bg-stone-100 text-stone-500" : "max-lg:bg-white"}`} data-testid="staff-row">
+      <th scope="row" className={`${cell} text-left font-normal`} data-label="Name">
+        <span>
+          <span className="block font-semibold text-inherit">
+            {member.name}
+            {self ? <span className="font-normal text-stone-600"> (you)</span> : null}
+          </span>
+          <span className="block max-lg:[overflow-wrap:anywhere]">{member.email}</span>
+        </span>
+      </th>
+      <td className={cell} data-label="Role">
+        {member.removed ? (
+          member.role_label
+        ) : (
+          <Form method="post" className="grid gap-1" noValidate>
+            <input type="hidden" name="intent" value="role" />
+            <input type="hidden" name="id" value={member.id} />
+            <label htmlFor={`${rowId}-role`} className="sr-only">
+              Role for {member.name}
+            </label>
+            <FieldError id={`${rowId}-role-error`} messages={errors.role} />
+            <div className="flex flex-wrap gap-2 lg:flex-nowrap">
+              <select
+                id={`${rowId}-role`}
+                name="role"
+                defaultValue={typed?.role || member.role}
+                aria-invalid={errors.role ? true : undefined}
+                aria-describedby={errors.role ? `${rowId}-role-error` : undefined}
+                className={`${control} ${errors.role ? "border-2 border-red-700" : "border-stone-400"}`}
+              >
+                {STAFF_ROLES.map((r) => (
+                  <option key={r} value={r}>
+                    {ROLE_LABELS[r]}
+                  </option>
+                ))}
+              </select>
+              <button type="submit" className="btn-secondary min-h-11 px-3 disabled:opacity-75" disabled={busy}>
+                Save<span className="sr-only"> {member.name}'s role</span>
+              </button>
+            </div>
+          </Form>
+        )}
+      </td>
+      <td className={cell} data-label="Two-factor">
+        {member.totp_enabled ? "On" : "Off"}
+      </td>
+      <td className={cell} data-label="Account">
+        <span>
+          {member.removed ? "Removed" : member.set_up ? "Set up" : "Invited"}
+          {!member.removed && !member.set_up ? <span className="block text-xs text-stone-600">on {formatDateTime(member.created_at)}</span> : null}
+        </span>
+      </td>
+      <td className={cell} data-label="Refund limit">
+        {member.role !== "sales" || member.removed ? (
+          <span>
+            <span aria-hidden="true">—</span>
+            <span className="sr-only">{member.removed ? "None" : "Not limited by the role's own rules"}</span>
+          </span>
+        ) : (
+          <Form method="post" className="grid gap-1" noValidate>
+            <input type="hidden" name="intent" value="refund_limit" />
+            <input type="hidden" name="id" value={member.id} />
+            <label htmlFor={`${rowId}-limit`} className="sr-only">
+              Refund limit for {member.name}, in pounds
+            </label>
+            <FieldError id={`${rowId}-limit-error`} messages={errors.refund_limit} />
+            <div className="flex flex-wrap items-center gap-2 lg:flex-nowrap">
+              <span className="flex items-center">
+                <span aria-hidden="true" className="pr-1">
+                  £
+                </span>
+                <input
+                  id={`${rowId}-limit`}
+                  name="refund_limit"
+                  inputMode="decimal"
+                  defaultValue={typed?.refund_limit || member.refund_limit.toFixed(2)}
+                  aria-invalid={errors.refund_limit ? true : undefined}
+                  aria-describedby={errors.refund_limit ? `${rowId}-limit-error` : undefined}
+                  className={`${control} w-24 ${errors.refund_limit ? "border-2 border-red-700" : "border-stone-400"}`}
+                />
+              </span>
+              <button type="submit" className="btn-secondary min-h-11 px-3 disabled:opacity-75" disabled={busy}>
+                Save<span className="sr-only"> {member.name}'s refund limit</span>
+              </button>
+            </div>
+          </Form>
+        )}
+      </td>
+      <td className={cell} data-label="Actions">
+        {member.removed ? (
+          <span>No actions: kept for the audit log</span>
+        ) : (
+          <div className="flex flex-wrap items-start gap-2 lg:flex-col">
+            <Confirm
+              summary="New set-up link"
+              open={Boolean(errors.setup_link)}
+              button={
+                <Form method="post">
+                  <input type="hidden" name="intent" value="setup_link" />
+                  <input type="hidden" name="id" value={member.id} />
+                  <button type="submit" className="btn-primary w-full disabled:opacity-75" disabled={busy}>
+                    Reset and make a link
+                  </button>
+                </Form>
+              }
+            >
+              <FieldError id={`${rowId}-setup-error`} messages={errors.setup_link} />
+              <p>
+                For someone who lost their link or their phone. It <strong>resets {self ? "your" : "their"} authenticator app</strong> and signs {self ? "you" : "them"} out; the link is valid 24 hours.
+              </p>
+            </Confirm>
+            <Confirm
+              summary="Remove"
+              danger
+              open={Boolean(errors.remove)}
+              button={
+                <Form method="post">
+                  <input type="hidden" name="intent" value="remove" />
+                  <input type="hidden" name="id" value={member.id} />
+                  <button type="submit" className="btn w-full border border-red-700 bg-white text-red-800 hover:bg-red-50 disabled:opacity-75" disabled={busy}>
+                    Remove {member.name}
+                  </button>
+                </Form>
+              }
+            >
+              <FieldError id={`${rowId}-remove-error`} messages={errors.remove} />
+              <p>
+                {self ? "You are" : `${member.name} is`} signed out at once and cannot sign in again; API tokens {self ? "you" : "they"} made stop working. They stay in the audit log.
+              </p>
+            </Confirm>
+          </div>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+export default function AdminStaff({ loaderData, actionData }: Route.ComponentProps) {
+  const { members, me } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const result = actionData as ActionResult | undefined;
+  const invite = result?.intent === "invite" ? result : undefined;
+  const inviteErrors = invite?.outcome === "failed" ? invite.errors : {};
+  const inviteTyped = invite && invite.outcome !== "done" ? invite.values : undefined;
+  const inviteForm = useRef<HTMLFormElement>(null);
+  const fieldErrors = invite?.outcome === "failed" && ["name", "email", "role"].some((f) => inviteErrors[f]);
+  // An invitation's field errors: the keyboard lands on the first of them, as on every form.
+  useEffect(() => {
+    if (fieldErrors) inviteForm.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [result, fieldErrors]);
+  const errorOf = (name: string) => inviteErrors[name]?.join(" ");
+  return (
+    <>
+      <AdminHeading
+        title="Staff"
+        intro="Who works behind the counter, and what their role lets them do. Changes here need your password again every 5 minutes."
+        actions={
+          <a href="#invite" className="btn-primary">
+            Invite a member of staff
+          </a>
+        }
+      />
+      {result?.outcome === "password" ? (
+        <PasswordPrompt pending={result.pending} cancelTo="/admin/staff" busy={busy} />
+      ) : result ? (
+        <ResultBanner ok={result.outcome === "done"} result={result} focus={!fieldErrors}>
+          {result.message}
+        </ResultBanner>
+      ) : null}
+      {result?.outcome === "done" && result.link ? (
+        <section aria-label="Set-up link" className="mb-5 max-w-3xl rounded-lg border-l-4 border-amber-500 bg-white p-5 shadow-sm" data-testid="setup-link">
+          <OneTimeValue label={`Set-up link for ${result.link.name}`} value={result.link.url} testId="setup-link-value">
+            <p>
+              Shown only now: copy it and send it to {result.link.name} yourself. It is valid 24 hours (until {formatDateTime(result.link.expires_at)}) and works once; they choose a password
+              and set up their authenticator app with it.
+            </p>
+          </OneTimeValue>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="staff-heading" className="mb-8">
+        <h2 id="staff-heading" className="sr-only">
+          Members of staff
+        </h2>
+        <div className={STACKED.frame}>
+          <table className={STACKED.table}>
+            <caption className="sr-only">Members of staff; removed members last</caption>
+            <thead className={STACKED.head}>
+              <tr>
+                <th scope="col" className="whitespace-nowrap px-3 py-2">Name</th>
+                <th scope="col" className="whitespace-nowrap px-3 py-2">Role</th>
+                <th scope="col" className="whitespace-nowrap px-3 py-2">Two-factor</th>
+                <th scope="col" className="whitespace-nowrap px-3 py-2">Account</th>
+                <th scope="col" className="whitespace-nowrap px-3 py-2">Refund limit (sales)</th>
+                <th scope="col" className="whitespace-nowrap px-3 py-2">Actions</th>
+              </tr>
+            </thead>
+            <tbody className={STACKED.body}>
+              {members.map((m) => (
+                <MemberRow key={m.id} member={m} me={me} result={result} busy={busy} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p className="mt-2 text-sm text-stone-600">A new role signs the member out: they sign in again under it. The shop always keeps at least one owner.</p>
+      </section>
+
+      <section id="invite" aria-labelledby="invite-heading" tabIndex={-1} className="max-w-3xl rounded-lg border border-stone-200 bg-white p-5">
+        <h2 id="invite-heading" className="text-lg font-bold">
+          Invite a member of staff
+        </h2>
+        <p className="mt-1 text-stone-700">You get a set-up link to send them: with it they choose a password and set up an authenticator app.</p>
+        <Form ref={inviteForm} method="post" className="mt-4 grid gap-4 sm:grid-cols-2" noValidate key={invite?.outcome === "done" ? invite.message : "invite"}>
+          <input type="hidden" name="intent" value="invite" />
+          <Field label="Name" name="name" autoComplete="off" required maxLength={120} defaultValue={inviteTyped?.name ?? ""} error={errorOf("name")} />
+          <Field label="Email address" name="email" type="email" autoComplete="off" required maxLength={254} defaultValue={inviteTyped?.email ?? ""} error={errorOf("email")} />
+          <div className="grid content-start gap-1.5 sm:col-span-2">
+            <label htmlFor="invite-role" className="font-semibold text-stone-900">
+              Role
+            </label>
+            <FieldError id="invite-role-error" messages={inviteErrors.role} />
+            <select
+              id="invite-role"
+              name="role"
+              required
+              defaultValue={inviteTyped?.role ?? ""}
+              aria-invalid={inviteErrors.role ? true : undefined}
+              aria-describedby={["invite-role-hint", inviteErrors.role ? "invite-role-error" : ""].filter(Boolean).join(" ")}
+              className={`${control} sm:max-w-xs ${inviteErrors.role ? "border-2 border-red-700" : "border-stone-400"}`}
+            >
+              <option value="" disabled>
+                Choose a role
+              </option>
+              {STAFF_ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_LABELS[r]}
+                </option>
+              ))}
+            </select>
+            <dl id="invite-role-hint" className="mt-1 grid gap-x-3 gap-y-0.5 text-sm text-stone-700 sm:grid-cols-[max-content_1fr]">
+              {STAFF_ROLES.map((r) => (
+                <div key={r} className="contents">
+                  <dt className="font-semibold">{ROLE_LABELS[r]}</dt>
+                  <dd>{ROLE_SUMMARIES[r]}</dd>
+                </div>
+              ))}
+            </dl>
+          </div>
+          <div className="sm:col-span-2">
+            <button type="submit" className="btn-primary disabled:opacity-75" disabled={busy}>
+              {busy && navigation.formData?.get("intent") === "invite" ? "Inviting…" : "Invite and make a set-up link"}
+            </button>
+          </div>
+        </Form>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,241 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, data, useNavigation } from "react-router";
+import { appContext } from "#app-context";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { OneTimeValue } from "../../../components/admin/one-time-value.tsx";
+import { type PendingAction, PasswordPrompt } from "../../../components/admin/reauth.tsx";
+import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { STACKED } from "../../../components/admin/stacked-table.ts";
+import { EmptyState } from "../../../components/page.tsx";
+import { Field } from "../../../components/form.tsx";
+import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { formatDateTime } from "../../../lib/admin/format.ts";
+import { withRecentPassword } from "../../../lib/admin/reauth.ts";
+import { pageMeta } from "../../../lib/meta.ts";
+import { parseInput } from "../../../../server/http-errors.ts";
+import { apiTokenBody } from "../../../../server/modules/staff/contract.ts";
+import { ROLE_LABELS, STAFF_ROLES } from "../../../../server/modules/staff/permissions.ts";
+import type { Route } from "./+types/tokens";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "API tokens");
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "tokens.manage");
+  return { tokens: await app.services.staff.tokens(actor) };
+}
+
+type Intent = "create" | "revoke";
+
+type ActionResult =
+  | { outcome: "done"; intent: Intent; tokenId: number | null; message: string; created?: { name: string; value: string } }
+  | { outcome: "failed"; intent: Intent; tokenId: number | null; message: string; errors: Record<string, string[]>; values: Record<string, string> }
+  | { outcome: "password"; intent: Intent; tokenId: number | null; pending: PendingAction; values: Record<string, string> };
+
+/**
+ * Creates and revokes staff API tokens. The service checks the permission and
+ * the recent password again; a post that needs the password answers the
+ * prompt, which posts the same fields back with it.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
+  requireSameOrigin(request);
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "tokens.manage");
+  const service = app.services.staff;
+  const form = await request.formData();
+  const text = (name: string, max: number) => String(form.get(name) ?? "").slice(0, max);
+  const intent = text("intent", 20);
+  const values = { name: text("name", 200), role: text("role", 20) };
+  const failed = (status: number, tokenId: number | null, message: string, errors: Record<string, string[]> = {}) =>
+    data<ActionResult>({ outcome: "failed", intent: intent === "revoke" ? "revoke" : "create", tokenId, message, errors, values }, { status });
+  try {
+    if (intent === "create") {
+      // Checked before the password is asked: the prompt then names the token.
+      const input = parseInput(apiTokenBody, values);
+      const guarded = await withRecentPassword(service, actor, form, `Create the API token “${input.name}” with the ${ROLE_LABELS[input.role]} role`, () => service.createToken(actor, input));
+      if ("needsPassword" in guarded) return data<ActionResult>({ outcome: "password", intent, tokenId: null, pending: guarded.needsPassword, values }, { status: guarded.status });
+      const made = guarded.done;
+      return data<ActionResult>({
+        outcome: "done",
+        intent,
+        tokenId: made.id,
+        message: `API token “${made.name}” created, with the ${ROLE_LABELS[made.role]} role. Copy it now: it will not be shown again.`,
+        created: { name: made.name, value: made.token },
+      });
+    }
+    if (intent === "revoke") {
+      const id = Number(text("id", 12));
+      const token = Number.isSafeInteger(id) ? (await service.tokens(actor)).find((t) => t.id === id && !t.revoked) : undefined;
+      if (!token) return failed(404, null, "No such token, or it is already revoked. Reload the page to see the tokens now.");
+      const guarded = await withRecentPassword(service, actor, form, `Revoke the API token “${token.name}”`, () => service.revokeToken(actor, token.id));
+      if ("needsPassword" in guarded) return data<ActionResult>({ outcome: "password", intent, tokenId: token.id, pending: guarded.needsPassword, values }, { status: guarded.status });
+      return data<ActionResult>({ outcome: "done", intent, tokenId: token.id, message: `API token “${token.name}” is revoked: anything still using it is refused from now on.` });
+    }
+    return failed(400, null, "Choose what to do.");
+  } catch (error) {
+    const known = serviceError(error);
+    if (!known) throw error;
+    if (intent === "create" && known.errors) return failed(known.status, null, "No token was created: check the details below.", known.errors);
+    return failed(known.status, null, `${intent === "revoke" ? "The token was not revoked." : "No token was created."} ${known.message}`);
+  }
+}
+
+export default function AdminTokens({ loaderData, actionData }: Route.ComponentProps) {
+  const { tokens } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const result = actionData as ActionResult | undefined;
+  const createErrors = result?.outcome === "failed" && result.intent === "create" ? result.errors : {};
+  const typed = result && result.outcome !== "done" && result.intent === "create" ? result.values : undefined;
+  const fieldErrors = Boolean(createErrors.name || createErrors.role);
+  const createForm = useRef<HTMLFormElement>(null);
+  // Field errors: the keyboard lands on the first of them, as on every form.
+  useEffect(() => {
+    if (fieldErrors) createForm.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [result, fieldErrors]);
+  const errorOf = (name: string) => createErrors[name]?.join(" ");
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+        <Link to="/admin/staff" className="link">
+          Staff
+        </Link>{" "}
+        › API tokens
+      </nav>
+      <AdminHeading
+        title="API tokens"
+        intro="For programs that use the back office's API (a stock sync, an accounts export). A token acts with its own role, in the name of the owner who made it, and every change it makes is in the audit log."
+      />
+      {result?.outcome === "password" ? (
+        <PasswordPrompt pending={result.pending} cancelTo="/admin/staff/tokens" busy={busy} />
+      ) : result ? (
+        <ResultBanner ok={result.outcome === "done"} result={result} focus={!fieldErrors}>
+          {result.message}
+        </ResultBanner>
+      ) : null}
+      {result?.outcome === "done" && result.created ? (
+        <section aria-label="New token" className="mb-5 max-w-3xl rounded-lg border-l-4 border-amber-500 bg-white p-5 shadow-sm" data-testid="new-token">
+          <OneTimeValue label={`The token “${result.created.name}”`} value={result.created.value} testId="new-token-value">
+            <p>
+              <strong>This is the only time it is shown.</strong> The shop keeps only a fingerprint of it, so it cannot be shown again: copy it now into the program that will use
+              it, which sends it as <code className="rounded bg-stone-100 px-1 font-mono">Authorization: Bearer …</code>. If it is lost, revoke it and create another.
+            </p>
+          </OneTimeValue>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="tokens-heading" className="mb-8">
+        <h2 id="tokens-heading" className="sr-only">
+          Tokens
+        </h2>
+        {tokens.length === 0 ? (
+          <EmptyState title="No API tokens yet">Create one below for each program that needs the API, with the least role it needs.</EmptyState>
+        ) : (
+          <div className={STACKED.frame}>
+            <table className={STACKED.table}>
+              <caption className="sr-only">API tokens, newest first; revoked tokens last</caption>
+              <thead className={STACKED.head}>
+                <tr>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2">Name</th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2">Role</th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2">Created by</th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2">Created</th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2">Last used</th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2">Status</th>
+                </tr>
+              </thead>
+              <tbody className={STACKED.body}>
+                {tokens.map((t) => (
+                  <tr key={t.id} className={`${STACKED.row} ${t.revoked ? "bg-stone-100 text-stone-500" : "max-lg:bg-white"}`} data-testid="token-row">
+                    <th scope="row" className={`${STACKED.cell} font-semibold`} data-label="Name">
+                      <span className="break-words">{t.name}</span>
+                    </th>
+                    <td className={STACKED.cell} data-label="Role">
+                      {t.role_label}
+                    </td>
+                    <td className={STACKED.cell} data-label="Created by">
+                      {t.created_by}
+                    </td>
+                    <td className={STACKED.cell} data-label="Created">
+                      <time dateTime={t.created_at}>{formatDateTime(t.created_at)}</time>
+                    </td>
+                    <td className={STACKED.cell} data-label="Last used">
+                      {t.last_used_at ? <time dateTime={t.last_used_at}>{formatDateTime(t.last_used_at)}</time> : "Never"}
+                    </td>
+                    <td className={STACKED.cell} data-label="Status">
+                      {t.revoked ? (
+                        "Revoked"
+                      ) : (
+                        <div className="flex flex-wrap items-start gap-x-3 gap-y-2">
+                          <span className="py-2">Active</span>
+                          <details open={result?.outcome === "failed" && result.intent === "revoke" && result.tokenId === t.id ? true : undefined}>
+                            <summary className="btn-secondary min-h-10 cursor-pointer list-none py-1.5 text-sm text-red-800">Revoke</summary>
+                            <div className="mt-2 grid max-w-72 gap-2 rounded-md border border-stone-300 bg-white p-3 text-sm shadow-sm">
+                              <p>Anything using “{t.name}” is refused at once. This cannot be undone.</p>
+                              <Form method="post">
+                                <input type="hidden" name="intent" value="revoke" />
+                                <input type="hidden" name="id" value={t.id} />
+                                <button type="submit" className="btn w-full border border-red-700 bg-white text-red-800 hover:bg-red-50 disabled:opacity-75" disabled={busy}>
+                                  Revoke “{t.name}”
+                                </button>
+                              </Form>
+                            </div>
+                          </details>
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="create-heading" className="max-w-3xl rounded-lg border border-stone-200 bg-white p-5">
+        <h2 id="create-heading" className="text-lg font-bold">
+          Create a token
+        </h2>
+        <p className="mt-1 text-stone-700">Name it after what will use it (“Stock sync”, “Accounts export”). Give it the least role that program needs: a token never manages staff or tokens, whatever its role.</p>
+        <Form ref={createForm} method="post" className="mt-4 grid gap-4 sm:grid-cols-2" noValidate key={result?.outcome === "done" && result.created ? `made-${result.tokenId}` : "create"}>
+          <input type="hidden" name="intent" value="create" />
+          <Field label="Name" name="name" autoComplete="off" required maxLength={80} defaultValue={typed?.name ?? ""} error={errorOf("name")} />
+          <div className="grid content-start gap-1.5">
+            <label htmlFor="token-role" className="font-semibold text-stone-900">
+              Role
+            </label>
+            {createErrors.role ? (
+              <p id="token-role-error" className="text-sm font-semibold text-red-700">
+                <span className="sr-only">Error: </span>
+                {createErrors.role.join(" ")}
+              </p>
+            ) : null}
+            <select
+              id="token-role"
+              name="role"
+              required
+              defaultValue={typed?.role ?? ""}
+              aria-invalid={createErrors.role ? true : undefined}
+              aria-describedby={createErrors.role ? "token-role-error" : undefined}
+              className={`min-h-11 rounded-md border bg-white px-3 py-2 text-base ${createErrors.role ? "border-2 border-red-700" : "border-stone-400"}`}
+            >
+              <option value="" disabled>
+                Choose a role
+              </option>
+              {STAFF_ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_LABELS[r]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="sm:col-span-2">
+            <button type="submit" className="btn-primary disabled:opacity-75" disabled={busy}>
+              {busy && navigation.formData?.get("intent") === "create" ? "Creating…" : "Create token"}
+            </button>
+          </div>
+        </Form>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,586 @@
+// The back office's authorisation matrix (issue 18, ADR 0029): every /admin
+// screen in the route config (app/routes.ts) and every /api/admin operation in
+// the server's own OpenAPI document, each tried by a guest, a customer (by
+// their storefront cookie, and by their bearer token), a trade account's
+// owner, each staff role, and a staff API token of each role. A screen or an
+// operation without a row fails the first test, naming it.
+//
+// Each row names only what it needs: a permission from ROLE_PERMISSIONS
+// (server/modules/staff/permissions.ts), `staff` (any member) or `public`.
+// Who is let in is derived from that and the permissions table, never written
+// per role, so changing the table changes the matrix. The screens take a staff
+// session only; the API a session or a token, which acts with its own role,
+// except where a row is `sessionOnly` (staff management and one's own sign-in):
+// there a token is refused whatever its role.
+//
+// A refused actor gets the sign-in screen (a page: a redirect to
+// /admin/login?redirect={the path}; its navigation data: the same redirect) or
+// 401 from the API when they hold no staff credential, and 403 when their role
+// lacks the permission; a refused answer carries none of the data's own
+// strings, and a refused write changes nothing. An allowed actor is let
+// through: the page (200), or from the API anything but 401 and 403 (a 409 or
+// a 422 from a harmless body is the door opened). Every answer is `no-store`.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import { asc, eq, sql } from "drizzle-orm";
+import type { LightMyRequestResponse } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import routes from "../app/routes.ts";
+import { DEMO_STAFF } from "./db/seed/index.ts";
+import { products } from "./modules/catalog/schema.ts";
+import { type Permission, STAFF_ROLES, type StaffRole, can } from "./modules/staff/permissions.ts";
+import { checkoutBody } from "./test/actors.ts";
+import { type TestShop, createTestShop } from "./test/app.ts";
+import { TestBrowser } from "./test/browser.ts";
+import { apiOperations } from "./test/openapi.ts";
+
+let shop: TestShop;
+beforeAll(async () => {
+  // The built screens, as in production.
+  shop = await createTestShop({}, { storefront: { mode: "build" } });
+}, 240_000);
+afterAll(() => shop?.close());
+
+/** The demo's password, for staff and customers alike. */
+const PASSWORD = "demo-password-2026";
+const CUSTOMER_PASSWORD = "a sturdy matrix password";
+
+/** What a screen or an operation needs. */
+type Access = Permission | "staff" | "public";
+/** What an actor gets: let through, sent to sign in (401), or refused for their role (403). */
+type Outcome = "open" | "sign in" | "forbidden";
+
+interface ActorSpec {
+  name: string;
+  kind: "guest" | "customer" | "member" | "token";
+  role?: StaffRole;
+}
+
+const ACTORS: ActorSpec[] = [
+  { name: "guest", kind: "guest" },
+  { name: "customer", kind: "customer" },
+  { name: "customer by bearer token", kind: "customer" },
+  { name: "trade owner", kind: "customer" },
+  ...STAFF_ROLES.map((role): ActorSpec => ({ name: role, kind: "member", role })),
+  ...STAFF_ROLES.map((role): ActorSpec => ({ name: `${role} API token`, kind: "token", role })),
+];
+const ACTOR_NAMES = ACTORS.map((a) => a.name);
+const actorNamed = (name: string): ActorSpec => ACTORS.find((a) => a.name === name)!;
+
+/**
+ * The one rule of the back office: derived from what the row needs and
+ * ROLE_PERMISSIONS. A screen reads a staff session only (a bearer credential
+ * is nothing to it); the API a session or a staff API token with its own role.
+ */
+function outcomeOf(needs: Access, actor: ActorSpec, door: "screen" | "api", sessionOnly = false): Outcome {
+  if (needs === "public") return "open";
+  const role = actor.kind === "member" || (actor.kind === "token" && door === "api") ? actor.role! : null;
+  if (!role) return "sign in";
+  if (actor.kind === "token" && sessionOnly) return "forbidden";
+  return needs === "staff" || can(role, needs) ? "open" : "forbidden";
+}
+
+/** A browser (its cookies), and the bearer credential it sends, if any. */
+interface Client {
+  browser: TestBrowser;
+  bearer?: string;
+}
+
+interface World {
+  clients: Record<string, Client>;
+  /** A stocked product, for orders. */
+  productId: number;
+  /** The secret customer's own order, awaiting payment: nobody refused may move it. */
+  orderNumber: string;
+  /** The secret customer: their details, addresses and orders are the data. */
+  customerId: number;
+  /** A customer to block and unblock. */
+  blockeeId: number;
+  /** An invited member not yet set up: their set-up link is the public screen's. */
+  invitee: { id: number; setupToken: string };
+  /** An invited member the owner removes. */
+  leaverId: number;
+  /** An invited member whose refund limit and set-up link change. */
+  relinkId: number;
+  /** A staff API token the owner revokes. */
+  spareTokenId: number;
+  /** The owner's saved filters. */
+  presetId: number;
+  /** Strings only the data carries: never in a refused answer. */
+  secrets: string[];
+}
+
+const SECRET = {
+  firstname: "Zebedee",
+  lastname: "Quarrendon",
+  email: "zebedee.quarrendon@example.co.uk",
+  line1: "14 Pennywhistle Row",
+  invitee: "quentin.matrix@staff.example.com",
+};
+
+/** A form post's fields; may set up a fresh target first. */
+interface Post {
+  /** What the form does. */
+  what: string;
+  needs: Access;
+  /** Called for each request: a page's form post and its navigation's (`.data`) post. */
+  form: (w: World) => Promise<{ url?: string; fields: Record<string, string> }>;
+  /** The action's answer to an allowed actor (its own 409 or 422 is the door opened). */
+  ok: number[];
+  /** Signs out: a member posts from a fresh session of their own, so the shared one lives on. */
+  endsSession?: true;
+}
+
+interface Row {
+  /** A screen as app/routes.ts names its path (`admin/orders/:number`), or an operation as the OpenAPI document names it (`GET /api/admin/orders/{number}`). */
+  key: string;
+  needs: Access;
+  /** API only: a staff API token is refused (403) whatever its role. */
+  sessionOnly?: true;
+  /** The concrete URL, its params filled; may set up a fresh target. */
+  url: (w: World) => string | Promise<string>;
+  /** API writes: a body the schema accepts, so the door (not the schema) answers. */
+  body?: (w: World) => unknown;
+  /** What an allowed actor gets: a screen's page (default 200), an operation's status (default 200 for a read). */
+  ok?: number[];
+  /** Screens with an action: the forms they take. */
+  posts?: Post[];
+  /** Signs out: a member calls it from a fresh session of their own. */
+  endsSession?: true;
+}
+
+const form = (fields: Record<string, string>, url?: string) => async () => ({ fields, ...(url ? { url } : {}) });
+
+const ROWS: Row[] = [
+  // Screens outside the layout: open to anyone.
+  {
+    key: "admin/login",
+    needs: "public",
+    url: () => `/admin/login?redirect=${encodeURIComponent("/admin/orders")}`,
+    // A member already signed in goes straight on.
+    ok: [200, 302],
+    posts: [{ what: "empty sign-in", needs: "public", form: form({ email: "", password: "" }), ok: [422] }],
+  },
+  {
+    key: "admin/logout",
+    needs: "public",
+    url: () => "/admin/logout",
+    // Its loader only sends a visitor on to /admin.
+    ok: [302],
+    posts: [{ what: "sign out", needs: "public", form: form({}), ok: [302], endsSession: true }],
+  },
+  {
+    key: "admin/setup/:token",
+    needs: "public",
+    url: (w) => `/admin/setup/${w.invitee.setupToken}`,
+    posts: [{ what: "passwords that differ", needs: "public", form: form({ password: "matrix one two three", password_confirmation: "matrix four five six" }), ok: [422] }],
+  },
+
+  // Screens inside the layout: staff, each by its permission.
+  { key: "admin", needs: "dashboard.view", url: () => "/admin" },
+  {
+    key: "admin/account",
+    needs: "staff",
+    url: () => "/admin/account",
+    posts: [{ what: "a wrong authenticator code", needs: "staff", form: form({ code: "not-a-code" }), ok: [409, 422] }],
+  },
+  { key: "admin/orders", needs: "orders.view", url: () => "/admin/orders" },
+  {
+    key: "admin/orders/:number",
+    needs: "orders.view",
+    url: (w) => `/admin/orders/${w.orderNumber}`,
+    posts: [
+      { what: "a note", needs: "orders.note", form: form({ intent: "note", note: "Matrix note from the screen." }), ok: [200] },
+      {
+        what: "mark a fresh order paid",
+        needs: "orders.mark_paid",
+        form: async (w) => {
+          const number = await placeOrder(w);
+          return { url: `/admin/orders/${number}`, fields: { intent: "transition", to: "paid", expected_status: "awaiting_payment" } };
+        },
+        ok: [200],
+      },
+    ],
+  },
+  { key: "admin/customers", needs: "customers.view", url: () => "/admin/customers" },
+  {
+    key: "admin/customers/:id",
+    needs: "customers.view",
+    url: (w) => `/admin/customers/${w.customerId}`,
+    posts: [
+      {
+        what: "unblock",
+        needs: "customers.manage",
+        form: async (w) => ({ url: `/admin/customers/${w.blockeeId}`, fields: { intent: "unblock" } }),
+        // Not blocked now: 409, after the door.
+        ok: [200, 409],
+      },
+    ],
+  },
+  { key: "admin/audit", needs: "audit.view", url: () => "/admin/audit" },
+  {
+    key: "admin/staff",
+    needs: "staff.manage",
+    url: () => "/admin/staff",
+    posts: [{ what: "an invitation to no valid address", needs: "staff.manage", form: form({ intent: "invite", name: "Nobody", email: "not an address", role: "sales" }), ok: [422] }],
+  },
+  {
+    key: "admin/staff/tokens",
+    needs: "tokens.manage",
+    url: () => "/admin/staff/tokens",
+    posts: [{ what: "a token without a name", needs: "tokens.manage", form: form({ intent: "create", name: "", role: "hire" }), ok: [422] }],
+  },
+
+  // Signing in, and one's own account.
+  { key: "POST /api/admin/auth/login", needs: "public", url: () => "/api/admin/auth/login", body: () => ({ email: "", password: "" }), ok: [422] },
+  { key: "POST /api/admin/auth/logout", needs: "public", url: () => "/api/admin/auth/logout", ok: [204], endsSession: true },
+  { key: "GET /api/admin/auth/me", needs: "staff", url: () => "/api/admin/auth/me" },
+  { key: "POST /api/admin/auth/reauthenticate", needs: "staff", sessionOnly: true, url: () => "/api/admin/auth/reauthenticate", body: () => ({ password: PASSWORD }), ok: [204] },
+  // An authenticator is a member's own: a token (acting in an owner's name) must not enrol one for them.
+  { key: "POST /api/admin/auth/totp", needs: "staff", sessionOnly: true, url: () => "/api/admin/auth/totp", ok: [200, 409] },
+  { key: "POST /api/admin/auth/totp/confirm", needs: "staff", sessionOnly: true, url: () => "/api/admin/auth/totp/confirm", body: () => ({ code: "not-a-code" }), ok: [409, 422] },
+  { key: "GET /api/admin/setup/{token}", needs: "public", url: (w) => `/api/admin/setup/${w.invitee.setupToken}` },
+  {
+    key: "POST /api/admin/setup/{token}",
+    needs: "public",
+    url: (w) => `/api/admin/setup/${w.invitee.setupToken}`,
+    body: () => ({ password: "matrix one two three", password_confirmation: "matrix four five six" }),
+    ok: [422],
+  },
+  { key: "GET /api/admin/presets", needs: "staff", url: () => "/api/admin/presets?screen=orders" },
+  { key: "POST /api/admin/presets", needs: "staff", url: () => "/api/admin/presets", body: () => ({ screen: "orders", name: "Matrix paid", query: "status=paid" }), ok: [201] },
+  // The owner's own: the owner deletes it; anyone else's delete finds nothing.
+  { key: "DELETE /api/admin/presets/{id}", needs: "staff", url: (w) => `/api/admin/presets/${w.presetId}`, ok: [200, 404] },
+
+  // Staff management: owners, from a signed-in session, never by a token.
+  { key: "GET /api/admin/staff", needs: "staff.manage", url: () => "/api/admin/staff" },
+  { key: "POST /api/admin/staff", needs: "staff.manage", sessionOnly: true, url: () => "/api/admin/staff", body: () => ({ email: "not an address", name: "Nobody", role: "sales" }), ok: [422] },
+  { key: "PATCH /api/admin/staff/{id}", needs: "staff.manage", sessionOnly: true, url: (w) => `/api/admin/staff/${w.relinkId}`, body: () => ({ refund_limit: 0 }) },
+  { key: "DELETE /api/admin/staff/{id}", needs: "staff.manage", sessionOnly: true, url: (w) => `/api/admin/staff/${w.leaverId}`, ok: [200, 409] },
+  { key: "POST /api/admin/staff/{id}/setup-link", needs: "staff.manage", sessionOnly: true, url: (w) => `/api/admin/staff/${w.relinkId}/setup-link` },
+  { key: "GET /api/admin/tokens", needs: "tokens.manage", url: () => "/api/admin/tokens" },
+  { key: "POST /api/admin/tokens", needs: "tokens.manage", sessionOnly: true, url: () => "/api/admin/tokens", body: () => ({ name: "Matrix till", role: "hire" }), ok: [201] },
+  { key: "DELETE /api/admin/tokens/{id}", needs: "tokens.manage", sessionOnly: true, url: (w) => `/api/admin/tokens/${w.spareTokenId}`, ok: [200, 404] },
+
+  { key: "GET /api/admin/audit", needs: "audit.view", url: () => "/api/admin/audit" },
+  { key: "GET /api/admin/dashboard", needs: "dashboard.view", url: () => "/api/admin/dashboard" },
+
+  // The orders desk.
+  { key: "GET /api/admin/orders", needs: "orders.view", url: () => "/api/admin/orders" },
+  { key: "GET /api/admin/orders/counts", needs: "orders.view", url: () => "/api/admin/orders/counts" },
+  { key: "GET /api/admin/orders/export.csv", needs: "orders.export", url: () => "/api/admin/orders/export.csv" },
+  { key: "GET /api/admin/orders/picking-list.pdf", needs: "orders.fulfil", url: () => "/api/admin/orders/picking-list.pdf" },
+  { key: "GET /api/admin/orders/{number}", needs: "orders.view", url: (w) => `/api/admin/orders/${w.orderNumber}` },
+  { key: "GET /api/admin/orders/{number}/picking-list.pdf", needs: "orders.fulfil", url: (w) => `/api/admin/orders/${w.orderNumber}/picking-list.pdf` },
+  { key: "GET /api/admin/orders/{number}/delivery-note.pdf", needs: "orders.fulfil", url: (w) => `/api/admin/orders/${w.orderNumber}/delivery-note.pdf` },
+  {
+    key: "POST /api/admin/orders/{number}/transitions",
+    // Through the door with orders.view; the move itself needs its own permission.
+    needs: "orders.mark_paid",
+    url: async (w) => `/api/admin/orders/${await placeOrder(w)}/transitions`,
+    body: () => ({ to: "paid", expected_status: "awaiting_payment" }),
+  },
+  { key: "POST /api/admin/orders/{number}/notes", needs: "orders.note", url: (w) => `/api/admin/orders/${w.orderNumber}/notes`, body: () => ({ note: "Matrix note from the API." }), ok: [201] },
+
+  // The customers desk.
+  { key: "GET /api/admin/customers", needs: "customers.view", url: () => "/api/admin/customers" },
+  { key: "GET /api/admin/customers/{id}", needs: "customers.view", url: (w) => `/api/admin/customers/${w.customerId}` },
+  { key: "POST /api/admin/customers/{id}/password-reset", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.customerId}/password-reset` },
+  { key: "POST /api/admin/customers/{id}/block", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.blockeeId}/block`, body: () => ({ reason: "Matrix check" }), ok: [200, 409] },
+  { key: "POST /api/admin/customers/{id}/unblock", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.blockeeId}/unblock`, ok: [200, 409] },
+];
+
+const API_KEY = /^(GET|POST|PUT|PATCH|DELETE) (\/api\/admin\/\S*)$/;
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+const isApiRow = (row: Row) => API_KEY.test(row.key);
+const SCREEN_ROWS = ROWS.filter((r) => !isApiRow(r));
+const API_ROWS = ROWS.filter(isApiRow);
+
+/** Every back-office route in the route config (pages and resource routes alike), by its full path, with its module's source. */
+function adminRoutes(entries: RouteConfigEntry[], parent = ""): { key: string; source: string }[] {
+  return entries.flatMap((entry) => {
+    const full = entry.path === undefined ? parent : [parent, entry.path].filter(Boolean).join("/");
+    const own = full === "admin" || full.startsWith("admin/") ? [{ key: full, source: readFileSync(path.join(import.meta.dirname, "../app", entry.file), "utf8") }] : [];
+    return [...own, ...adminRoutes(entry.children ?? [], full)];
+  });
+}
+/** A route that takes form posts on the server. */
+const takesPosts = (source: string) => /^export (async )?function action\b/m.test(source);
+
+/** The same screen as a client-side navigation asks for it (React Router's single fetch). */
+function dataUrlOf(url: string): string {
+  const u = new URL(url, "http://shop");
+  return `${u.pathname.endsWith("/") ? `${u.pathname}_` : u.pathname}.data${u.search}`;
+}
+const signInUrlFor = (url: string) => `/admin/login?${new URLSearchParams({ redirect: url })}`;
+/** A redirect reaches a navigation as a 202 carrying it. */
+const asData = (status: number) => (status === 302 ? 202 : status);
+
+let ipCounter = 0;
+const nextIp = () => {
+  ipCounter += 1;
+  return `198.18.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`;
+};
+
+function send(c: Client, method: Method, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  return c.browser.request(method, url, body, { headers: { ...headers, ...(c.bearer ? { authorization: `Bearer ${c.bearer}` } : {}) } });
+}
+
+const staffEmail = (role: StaffRole) => DEMO_STAFF.find((m) => m.role === role)!.email;
+
+/** A member's own session in a browser of its own. */
+async function signedInMember(role: StaffRole): Promise<Client> {
+  const browser = new TestBrowser(shop.app, nextIp());
+  await browser.staffSignIn(staffEmail(role), PASSWORD);
+  return { browser };
+}
+
+/** A guest's order by bank transfer, awaiting payment. */
+async function placeOrder(w: World, as?: TestBrowser, email = "matrix.guest@example.co.uk", line1 = "3 Plain Street"): Promise<string> {
+  const b = as ?? new TestBrowser(shop.app, nextIp());
+  if (!as) await b.csrf();
+  const added = await b.post("/api/basket", { product_id: w.productId, quantity: 1 });
+  expect(added.statusCode, added.body.slice(0, 300)).toBeLessThan(300);
+  const placed = await b.post("/api/checkout", checkoutBody(email, line1));
+  expect(placed.statusCode, placed.body.slice(0, 300)).toBe(201);
+  return placed.json().order_number as string;
+}
+
+/**
+ * What a back-office write would change: the audit log, the mail queued, every
+ * order's status and timeline, the staff and their tokens, set-up links and
+ * saved filters, blocked customers and their reset links.
+ */
+async function fingerprint(): Promise<Record<string, unknown>> {
+  const result = (await shop.database.db.execute(sql`
+    select
+      (select count(*)::int from audit_log) as audit,
+      (select count(*)::int from mail_outbox) as mail,
+      (select count(*)::int from order_status_history) as history,
+      (select md5(coalesce(string_agg(id || ':' || status, ',' order by id), '')) from orders) as orders,
+      (select md5(coalesce(string_agg(concat_ws(':', id, role, refund_limit_pence, removed_at, password_hash, totp_secret, totp_pending_secret, updated_at), ',' order by id), '')) from staff) as staff,
+      (select md5(coalesce(string_agg(concat_ws(':', id, token_hash, used_at), ',' order by id), '')) from staff_setup_tokens) as setup_links,
+      (select md5(coalesce(string_agg(concat_ws(':', id, revoked_at), ',' order by id), '')) from staff_api_tokens) as tokens,
+      (select md5(coalesce(string_agg(concat_ws(':', id, name, query), ',' order by id), '')) from staff_filter_presets) as presets,
+      (select md5(coalesce(string_agg(concat_ws(':', id, blocked_at), ',' order by id), '')) from users) as blocked,
+      (select count(*)::int from password_reset_tokens) as resets
+  `)) as unknown as { rows: Record<string, unknown>[] };
+  return result.rows[0]!;
+}
+
+function expectNoStore(res: LightMyRequestResponse, where: string): void {
+  expect(String(res.headers["cache-control"] ?? ""), `${where}: cache-control`).toMatch(/\bno-store\b/);
+}
+function expectNoSecrets(w: World, res: LightMyRequestResponse, where: string): void {
+  for (const secret of w.secrets) expect(res.body, `${where} was refused but shows "${secret}"`).not.toContain(secret);
+}
+
+/** A page (or a document's form post) as the outcome says. */
+function expectPage(res: LightMyRequestResponse, url: string, outcome: Outcome, ok: number[], where: string): void {
+  const said = `${where}: ${res.statusCode} ${String(res.headers.location ?? "")} ${res.body.slice(0, 200)}`;
+  if (outcome === "open") {
+    expect(ok, said).toContain(res.statusCode);
+  } else if (outcome === "sign in") {
+    expect(res.statusCode, said).toBe(302);
+    const to = new URL(String(res.headers.location), "http://shop");
+    expect(to.pathname, said).toBe("/admin/login");
+    expect(to.searchParams.get("redirect"), said).toBe(url);
+  } else {
+    expect(res.statusCode, said).toBe(403);
+  }
+}
+
+/** A navigation's data (or its form post) says the same: the data, the sign-in redirect in the payload (202), or 403. */
+function expectData(res: LightMyRequestResponse, url: string, outcome: Outcome, ok: number[], where: string): void {
+  const said = `${where}: ${res.statusCode} ${res.body.slice(0, 200)}`;
+  if (outcome === "open") {
+    expect(ok.map(asData), said).toContain(res.statusCode);
+  } else if (outcome === "sign in") {
+    expect(res.statusCode, said).toBe(202);
+    expect(res.body, said).toContain(`["SingleFetchRedirect",1]`);
+    expect(res.body, said).toContain(`"redirect",${JSON.stringify(signInUrlFor(url))}`);
+  } else {
+    expect(res.statusCode, said).toBe(403);
+  }
+}
+
+describe("the back office's authorisation matrix", () => {
+  const w = {} as World;
+
+  beforeAll(async () => {
+    const db = shop.database.db;
+    const [product] = await db.select({ id: products.id }).from(products).orderBy(asc(products.id)).limit(1);
+    await db.update(products).set({ stock: 100_000, heavy: false }).where(eq(products.id, product!.id));
+    w.productId = product!.id;
+
+    const clients: Record<string, Client> = {};
+    clients.guest = { browser: new TestBrowser(shop.app, nextIp()) };
+    const customer = new TestBrowser(shop.app, nextIp());
+    await customer.signIn("customer@example.com", PASSWORD);
+    clients.customer = { browser: customer };
+    // The same customer's bearer token, from a client that keeps no cookies.
+    const apiClient = new TestBrowser(shop.app, nextIp());
+    await apiClient.csrf();
+    const login = await apiClient.post("/api/auth/login", { email: "customer@example.com", password: PASSWORD });
+    expect(login.statusCode, login.body).toBe(200);
+    clients["customer by bearer token"] = { browser: new TestBrowser(shop.app, nextIp()), bearer: login.json().token as string };
+    const trade = new TestBrowser(shop.app, nextIp());
+    await trade.signIn("trade@example.com", PASSWORD);
+    clients["trade owner"] = { browser: trade };
+    for (const role of STAFF_ROLES) clients[role] = await signedInMember(role);
+    const owner = clients.owner!.browser;
+
+    // The owner's staff API token of each role, each acting alone by its bearer value.
+    for (const role of STAFF_ROLES) {
+      const made = await owner.post("/api/admin/tokens", { name: `Matrix ${role}`, role });
+      expect(made.statusCode, made.body).toBe(201);
+      clients[`${role} API token`] = { browser: new TestBrowser(shop.app, nextIp()), bearer: made.json().token as string };
+    }
+    const spare = await owner.post("/api/admin/tokens", { name: "Matrix spare", role: "warehouse" });
+    expect(spare.statusCode, spare.body).toBe(201);
+    w.spareTokenId = spare.json().id;
+    w.clients = clients;
+
+    // The data: a customer of their own, with an order from their own address.
+    const secret = new TestBrowser(shop.app, nextIp());
+    await secret.csrf();
+    const registered = await secret.post("/api/auth/register", { firstname: SECRET.firstname, lastname: SECRET.lastname, email: SECRET.email, password: CUSTOMER_PASSWORD, password_confirmation: CUSTOMER_PASSWORD });
+    expect(registered.statusCode, registered.body).toBe(201);
+    w.customerId = registered.json().user.id;
+    w.orderNumber = await placeOrder(w, secret, SECRET.email, SECRET.line1);
+    const blockee = new TestBrowser(shop.app, nextIp());
+    await blockee.csrf();
+    const blockeeRes = await blockee.post("/api/auth/register", { firstname: "Bathsheba", lastname: "Blockley", email: "bathsheba.blockley@example.co.uk", password: CUSTOMER_PASSWORD, password_confirmation: CUSTOMER_PASSWORD });
+    expect(blockeeRes.statusCode, blockeeRes.body).toBe(201);
+    w.blockeeId = blockeeRes.json().user.id;
+
+    // Invited members: one to set up (the public screens), one to remove, one to change.
+    const invite = async (email: string, name: string) => {
+      const res = await owner.post("/api/admin/staff", { email, name, role: "sales" });
+      expect(res.statusCode, res.body).toBe(201);
+      return { id: res.json().staff.id as number, setupToken: String(res.json().setup_url).split("/").pop()! };
+    };
+    w.invitee = await invite(SECRET.invitee, "Quentin Matrix");
+    w.leaverId = (await invite("lorna.leaver@staff.example.com", "Lorna Leaver")).id;
+    w.relinkId = (await invite("rhys.relink@staff.example.com", "Rhys Relink")).id;
+
+    const preset = await owner.post("/api/admin/presets", { screen: "customers", name: "Matrix owner's own", query: "q=Quarrendon" });
+    expect(preset.statusCode, preset.body).toBe(201);
+    w.presetId = preset.json().id;
+
+    w.secrets = [SECRET.email, SECRET.line1, SECRET.lastname, SECRET.invitee, "owner@example.com"];
+  }, 120_000);
+
+  it("has a row for every /admin screen in app/routes.ts and every /api/admin operation in the OpenAPI document, and a form post for every screen with an action", async () => {
+    const screens = adminRoutes(routes);
+    expect(screens.length, "back-office routes in app/routes.ts").toBeGreaterThan(5);
+    const operations = (await apiOperations(shop.app)).filter((op) => op.path.startsWith("/api/admin/")).map((op) => `${op.method} ${op.path}`);
+    expect(operations.length, "operations under /api/admin in the OpenAPI document").toBeGreaterThan(5);
+    const keys = ROWS.map((r) => r.key);
+    const missing = [...screens.map((s) => s.key), ...operations].filter((k) => !keys.includes(k));
+    expect(missing, `add a row to server/admin-access.test.ts for: ${missing.join(", ")}`).toEqual([]);
+    const stale = keys.filter((k) => !screens.some((s) => s.key === k) && !operations.includes(k));
+    expect(stale, `rows for screens or operations that no longer exist: ${stale.join(", ")}`).toEqual([]);
+    expect(new Set(keys).size, "one row each").toBe(keys.length);
+    const posting = screens.filter((s) => takesPosts(s.source)).map((s) => s.key);
+    const withPosts = SCREEN_ROWS.filter((r) => r.posts?.length).map((r) => r.key);
+    const unposted = posting.filter((k) => !withPosts.includes(k));
+    expect(unposted, `screens with an action and no form post in their row: ${unposted.join(", ")}`).toEqual([]);
+    expect(withPosts.filter((k) => !posting.includes(k)), "form posts for screens without an action").toEqual([]);
+    // Every permission a row names is one of the table's (the type says so; a typo'd cast would not).
+    for (const row of ROWS) for (const needs of [row.needs, ...(row.posts ?? []).map((p) => p.needs)]) expect(needs === "staff" || needs === "public" || STAFF_ROLES.some((r) => can(r, needs)), `${row.key}: ${needs}`).toBe(true);
+  });
+
+  describe("screens", () => {
+    for (const row of SCREEN_ROWS) {
+      it.each(ACTOR_NAMES)(`${row.key} as %s: its page and its navigation data`, async (name) => {
+        const actor = actorNamed(name);
+        const c = w.clients[name]!;
+        const url = await row.url(w);
+        const outcome = outcomeOf(row.needs, actor, "screen");
+        const ok = row.ok ?? [200];
+        const page = await send(c, "GET", url);
+        expectPage(page, url, outcome, ok, `GET ${url} as ${name}`);
+        if (outcome === "open" && page.statusCode === 200) expect(page.headers["content-type"]).toMatch(/^text\/html/);
+        const data = await send(c, "GET", dataUrlOf(url));
+        expectData(data, url, outcome, ok, `GET ${dataUrlOf(url)} as ${name}`);
+        for (const [res, at] of [
+          [page, url],
+          [data, dataUrlOf(url)],
+        ] as const) {
+          expectNoStore(res, `GET ${at} as ${name}`);
+          if (outcome !== "open") expectNoSecrets(w, res, `GET ${at} as ${name}`);
+        }
+      });
+
+      for (const post of row.posts ?? []) {
+        it.each(ACTOR_NAMES)(`${row.key}: a form post (${post.what}) as %s, from the page and from its navigation`, async (name) => {
+          const actor = actorNamed(name);
+          const outcome = outcomeOf(post.needs, actor, "screen");
+          for (const navigation of [false, true]) {
+            const c = post.endsSession && actor.kind === "member" ? await signedInMember(actor.role!) : w.clients[name]!;
+            const { url = await row.url(w), fields } = await post.form(w);
+            const target = navigation ? dataUrlOf(url) : url;
+            const where = `POST ${target} (${post.what}) as ${name}`;
+            const before = outcome === "open" ? null : await fingerprint();
+            // As a browser sends it from the page itself.
+            const res = await send(c, "POST", target, new URLSearchParams(fields).toString(), { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" });
+            if (navigation) expectData(res, url, outcome, post.ok, where);
+            else expectPage(res, url, outcome, post.ok, where);
+            expectNoStore(res, where);
+            if (before) {
+              expectNoSecrets(w, res, where);
+              expect(await fingerprint(), `${where} was refused but changed something`).toEqual(before);
+            }
+          }
+        });
+      }
+    }
+  });
+
+  describe("the API", () => {
+    for (const row of API_ROWS) {
+      const method = API_KEY.exec(row.key)![1] as Method;
+      it.each(ACTOR_NAMES)(`${row.key} as %s`, async (name) => {
+        const actor = actorNamed(name);
+        const outcome = outcomeOf(row.needs, actor, "api", row.sessionOnly);
+        const c = row.endsSession && actor.kind === "member" ? await signedInMember(actor.role!) : w.clients[name]!;
+        // A sensitive action needs the password within 5 minutes: an allowed member has just given it.
+        if (outcome === "open" && row.sessionOnly && actor.kind === "member") {
+          const again = await send(c, "POST", "/api/admin/auth/reauthenticate", { password: PASSWORD });
+          expect(again.statusCode, again.body).toBe(204);
+        }
+        const url = await row.url(w);
+        const before = method === "GET" || outcome === "open" ? null : await fingerprint();
+        const res = await send(c, method, url, row.body?.(w));
+        const where = `${method} ${url} as ${name}: ${res.statusCode} ${res.body.slice(0, 200)}`;
+        if (outcome === "open") {
+          expect([401, 403], where).not.toContain(res.statusCode);
+          expect(row.ok ?? (method === "GET" ? [200] : [200, 201, 204]), where).toContain(res.statusCode);
+        } else {
+          expect(res.statusCode, where).toBe(outcome === "sign in" ? 401 : 403);
+          expect(String(res.headers["content-type"]), where).toMatch(/json/);
+          expectNoSecrets(w, res, where);
+          if (before) expect(await fingerprint(), `${where}: refused but changed something`).toEqual(before);
+        }
+        expectNoStore(res, where);
+      });
+    }
+  });
+
+  it("shows an allowed member the data, so the refused answers' silence means something", async () => {
+    const owner = w.clients.owner!;
+    expect((await send(owner, "GET", `/admin/orders/${w.orderNumber}`)).body).toContain(SECRET.email);
+    expect((await send(owner, "GET", `/admin/customers/${w.customerId}`)).body).toContain(SECRET.line1);
+    expect((await send(owner, "GET", "/admin/staff")).body).toContain(SECRET.invitee);
+    expect((await send(w.clients.sales!, "GET", `/api/admin/customers/${w.customerId}`)).body).toContain(SECRET.lastname);
+    expect((await send(w.clients["accounts API token"]!, "GET", `/api/admin/orders/${w.orderNumber}`)).body).toContain(SECRET.line1);
+    expect((await send(w.clients["owner API token"]!, "GET", "/api/admin/staff")).body).toContain("owner@example.com");
+  });
+
+  it("leaves the secret customer's order where it was: awaiting payment, moved by no one", async () => {
+    const res = await send(w.clients.owner!, "GET", `/api/admin/orders/${w.orderNumber}`);
+    expect(res.json().status).toBe("awaiting_payment");
+  });
+});

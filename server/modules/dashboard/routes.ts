@@ -1,0 +1,66 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { messageResponse, validationResponse } from "../auth/contract.ts";
+import { staffActorOf } from "../staff/actor.ts";
+import { can } from "../staff/permissions.ts";
+import { type DashboardService, TAKINGS_DAYS, TAKINGS_DAYS_MAX } from "./service.ts";
+
+const count = z.number().int();
+const period = z.object({
+  orders: count.describe("Every order placed in the period, cancelled ones too"),
+  cancelled: count,
+  takings_inc_vat: z.number().optional().describe("Pounds, orders not cancelled; only with orders.prices"),
+  takings_ex_vat: z.number().optional().describe("Pounds: goods ex VAT plus delivery as charged; only with orders.prices"),
+});
+const day = z.string().describe("A London day, YYYY-MM-DD");
+
+const dashboard = z.object({
+  today: day,
+  week_from: day.describe("The first of the last 7 London days (today and the 6 before)"),
+  sales: z.object({ today: period, last_7_days: period, has_orders: z.boolean().describe("Whether the shop has any order at all") }).optional().describe("Only with orders.view"),
+  queues: z
+    .object({ awaiting_payment: count, paid: count, processing: count, to_pick: count.describe("paid + processing"), to_dispatch: count.describe("processing, for delivery"), ready_for_collection: count })
+    .optional()
+    .describe("Orders in each state now, whenever placed; only with orders.view"),
+  hire: z
+    .object({ going_out: z.object({ requests: count, units: count }), coming_back: z.object({ requests: count, units: count }) })
+    .optional()
+    .describe("Confirmed hire requests starting or returning today; only with hire.desk"),
+  trade: z.object({ applications_waiting: count }).optional().describe("Only with trade.manage"),
+  invoices: z.object({ overdue: count, overdue_total: z.number().describe("Pounds") }).optional().describe("Unpaid trade invoices past their due date; only with invoices.manage"),
+  stock: z.object({ at_or_below_reorder_level: count, reorder_level: count }).optional().describe("Only with stock.count or catalogue.manage"),
+  takings: z
+    .array(z.object({ day, orders: count, inc_vat: z.number(), ex_vat: z.number() }))
+    .optional()
+    .describe("One row per London day, oldest first, ending today, empty days included; pounds of orders not cancelled; only with orders.prices"),
+});
+
+/** The dashboard's API (issue 18): the same service as the /admin screen, which checks each permission. */
+export async function dashboardRoutes(app: FastifyInstance, options: { dashboard: DashboardService }): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { dashboard: service } = options;
+
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("cache-control", "no-store");
+  });
+
+  r.get(
+    "/admin/dashboard",
+    {
+      schema: {
+        tags: ["admin: dashboard"],
+        summary:
+          "Today's and the last 7 London days' orders and takings (inc and ex VAT), the orders awaiting payment, to pick, to dispatch and ready for collection, hire going out and coming back today, trade applications waiting, overdue trade invoices, products at or below the reorder level, and takings by day (`days`, default 30). Each block only for a role that may see it: no money without orders.prices",
+        querystring: z.object({ days: z.coerce.number().int().min(1).max(TAKINGS_DAYS_MAX).optional() }),
+        response: { 200: dashboard, 401: messageResponse, 403: messageResponse, 422: validationResponse },
+      },
+    },
+    async (request) => {
+      const actor = staffActorOf(request);
+      const figures = await service.figures(actor);
+      if (!can(actor.role, "orders.prices")) return figures;
+      return { ...figures, takings: await service.takings(actor, request.query.days ?? TAKINGS_DAYS) };
+    },
+  );
+}
