@@ -93,51 +93,34 @@ export function meta({ error, matches }: Route.MetaArgs) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
   const nonce = data?.nonce;
-  const { pathname } = useLocation();
   // The back office (ADR 0029) draws its own frame: no storefront header, footer or compare bar.
-  if (isBackOffice(pathname)) {
-    return (
-      <html lang="en-GB">
-        <head>
-          <meta charSet="utf-8" />
-          <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <meta name="robots" content="noindex, nofollow" />
-          <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-          <Meta />
-          <Links />
-        </head>
-        <body className="min-h-dvh bg-stone-100">
-          <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
-            Skip to content
-          </a>
-          {children}
-          <RouteFocus />
-          <ScrollRestoration nonce={nonce} />
-          <Scripts nonce={nonce} />
-        </body>
-      </html>
-    );
-  }
+  const admin = isBackOffice(useLocation().pathname);
   return (
     <html lang="en-GB">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#17326f" />
+        {admin ? <meta name="robots" content="noindex, nofollow" /> : <meta name="theme-color" content="#17326f" />}
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
       </head>
-      <body className="flex min-h-dvh flex-col">
+      <body className={admin ? "min-h-dvh bg-stone-100" : "flex min-h-dvh flex-col"}>
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
           Skip to content
         </a>
-        <SiteHeader data={data} />
-        <main id="main" className="container-page flex-1 py-6 sm:py-10" tabIndex={-1}>
-          {children}
-        </main>
-        <SiteFooter data={data} />
-        <CompareMessages />
+        {admin ? (
+          children
+        ) : (
+          <>
+            <SiteHeader data={data} />
+            <main id="main" className="container-page flex-1 py-6 sm:py-10" tabIndex={-1}>
+              {children}
+            </main>
+            <SiteFooter data={data} />
+            <CompareMessages />
+          </>
+        )}
         <RouteFocus />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

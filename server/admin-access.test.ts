@@ -29,6 +29,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../app/routes.ts";
 import { DEMO_STAFF } from "./db/seed/index.ts";
 import { products } from "./modules/catalog/schema.ts";
+import { orders } from "./modules/orders/schema.ts";
 import { type Permission, STAFF_ROLES, type StaffRole, can } from "./modules/staff/permissions.ts";
 import { checkoutBody } from "./test/actors.ts";
 import { type TestShop, createTestShop } from "./test/app.ts";
@@ -124,8 +125,11 @@ interface Post {
   /** What the form does. */
   what: string;
   needs: Access;
-  /** Called for each request: a page's form post and its navigation's (`.data`) post. */
-  form: (w: World) => Promise<{ url?: string; fields: Record<string, string> }>;
+  /**
+   * Called for each request: a page's form post and its navigation's (`.data`) post. `verify`
+   * checks what an allowed actor's post did, by their role (a batch that checks each item's own permission).
+   */
+  form: (w: World) => Promise<{ url?: string; fields: Record<string, string>; verify?: (role: StaffRole) => Promise<void> }>;
   /** The action's answer to an allowed actor (its own 409 or 422 is the door opened). */
   ok: number[];
   /** Signs out: a member posts from a fresh session of their own, so the shared one lives on. */
@@ -140,8 +144,10 @@ interface Row {
   sessionOnly?: true;
   /** The concrete URL, its params filled; may set up a fresh target. */
   url: (w: World) => string | Promise<string>;
-  /** API writes: a body the schema accepts, so the door (not the schema) answers. */
+  /** API writes: a body the schema accepts, so the door (not the schema) answers; may set up a fresh target. */
   body?: (w: World) => unknown;
+  /** API: what else an allowed actor's answer must show, by their role (a batch that checks each item's own permission). */
+  verify?: (res: LightMyRequestResponse, role: StaffRole) => void;
   /** What an allowed actor gets: a screen's page (default 200), an operation's status (default 200 for a read). */
   ok?: number[];
   /** Screens with an action: the forms they take. */
@@ -160,7 +166,8 @@ const ROWS: Row[] = [
     url: () => `/admin/login?redirect=${encodeURIComponent("/admin/orders")}`,
     // A member already signed in goes straight on.
     ok: [200, 302],
-    posts: [{ what: "empty sign-in", needs: "public", form: form({ email: "", password: "" }), ok: [422] }],
+    // Refused as empty; a member already signed in is sent straight on after it.
+    posts: [{ what: "empty sign-in", needs: "public", form: form({ email: "", password: "" }), ok: [422, 302] }],
   },
   {
     key: "admin/logout",
@@ -185,7 +192,27 @@ const ROWS: Row[] = [
     url: () => "/admin/account",
     posts: [{ what: "a wrong authenticator code", needs: "staff", form: form({ code: "not-a-code" }), ok: [409, 422] }],
   },
-  { key: "admin/orders", needs: "orders.view", url: () => "/admin/orders" },
+  {
+    key: "admin/orders",
+    needs: "orders.view",
+    url: () => "/admin/orders",
+    posts: [
+      { what: "save the filters", needs: "orders.view", form: form({ intent: "save-preset", name: "Matrix screen filters", query: "status=paid" }), ok: [200] },
+      {
+        what: "mark a fresh order paid, chosen on the list",
+        // Through the door with orders.view; the order moves only for a role that may make the move.
+        needs: "orders.view",
+        form: async (w) => {
+          const number = await placeOrder(w);
+          return {
+            fields: { intent: "bulk", to: "paid", number },
+            verify: async (role) => expect(await orderStatus(number), `${role} marking ${number} paid from the list`).toBe(can(role, "orders.mark_paid") ? "paid" : "awaiting_payment"),
+          };
+        },
+        ok: [200],
+      },
+    ],
+  },
   {
     key: "admin/orders/:number",
     needs: "orders.view",
@@ -197,7 +224,11 @@ const ROWS: Row[] = [
         needs: "orders.mark_paid",
         form: async (w) => {
           const number = await placeOrder(w);
-          return { url: `/admin/orders/${number}`, fields: { intent: "transition", to: "paid", expected_status: "awaiting_payment" } };
+          return {
+            url: `/admin/orders/${number}`,
+            fields: { intent: "transition", to: "paid", expected_status: "awaiting_payment" },
+            verify: async (role) => expect(await orderStatus(number), `${role} marking ${number} paid`).toBe("paid"),
+          };
         },
         ok: [200],
       },
@@ -281,6 +312,14 @@ const ROWS: Row[] = [
     url: async (w) => `/api/admin/orders/${await placeOrder(w)}/transitions`,
     body: () => ({ to: "paid", expected_status: "awaiting_payment" }),
   },
+  {
+    key: "POST /api/admin/orders/bulk-transitions",
+    // Through the door with orders.view; each order moves only for a role that may make the move, and is listed as refused otherwise.
+    needs: "orders.view",
+    url: () => "/api/admin/orders/bulk-transitions",
+    body: async (w) => ({ numbers: [await placeOrder(w)], to: "paid" }),
+    verify: (res, role) => expect(res.json().moved, res.body).toHaveLength(can(role, "orders.mark_paid") ? 1 : 0),
+  },
   { key: "POST /api/admin/orders/{number}/notes", needs: "orders.note", url: (w) => `/api/admin/orders/${w.orderNumber}/notes`, body: () => ({ note: "Matrix note from the API." }), ok: [201] },
 
   // The customers desk.
@@ -347,6 +386,11 @@ async function placeOrder(w: World, as?: TestBrowser, email = "matrix.guest@exam
   return placed.json().order_number as string;
 }
 
+async function orderStatus(number: string): Promise<string | undefined> {
+  const [row] = await shop.database.db.select({ status: orders.status }).from(orders).where(eq(orders.number, number));
+  return row?.status;
+}
+
 /**
  * What a back-office write would change: the audit log, the mail queued, every
  * order's status and timeline, the staff and their tokens, set-up links and
@@ -397,8 +441,8 @@ function expectData(res: LightMyRequestResponse, url: string, outcome: Outcome, 
   if (outcome === "open") {
     expect(ok.map(asData), said).toContain(res.statusCode);
   } else if (outcome === "sign in") {
+    // A loader's redirect comes as ["SingleFetchRedirect",1,…], an action's as the payload itself: both name it.
     expect(res.statusCode, said).toBe(202);
-    expect(res.body, said).toContain(`["SingleFetchRedirect",1]`);
     expect(res.body, said).toContain(`"redirect",${JSON.stringify(signInUrlFor(url))}`);
   } else {
     expect(res.statusCode, said).toBe(403);
@@ -520,7 +564,7 @@ describe("the back office's authorisation matrix", () => {
           const outcome = outcomeOf(post.needs, actor, "screen");
           for (const navigation of [false, true]) {
             const c = post.endsSession && actor.kind === "member" ? await signedInMember(actor.role!) : w.clients[name]!;
-            const { url = await row.url(w), fields } = await post.form(w);
+            const { url = await row.url(w), fields, verify } = await post.form(w);
             const target = navigation ? dataUrlOf(url) : url;
             const where = `POST ${target} (${post.what}) as ${name}`;
             const before = outcome === "open" ? null : await fingerprint();
@@ -529,6 +573,7 @@ describe("the back office's authorisation matrix", () => {
             if (navigation) expectData(res, url, outcome, post.ok, where);
             else expectPage(res, url, outcome, post.ok, where);
             expectNoStore(res, where);
+            if (outcome === "open" && verify && actor.role) await verify(actor.role);
             if (before) {
               expectNoSecrets(w, res, where);
               expect(await fingerprint(), `${where} was refused but changed something`).toEqual(before);
@@ -552,12 +597,14 @@ describe("the back office's authorisation matrix", () => {
           expect(again.statusCode, again.body).toBe(204);
         }
         const url = await row.url(w);
+        const body = await row.body?.(w);
         const before = method === "GET" || outcome === "open" ? null : await fingerprint();
-        const res = await send(c, method, url, row.body?.(w));
+        const res = await send(c, method, url, body);
         const where = `${method} ${url} as ${name}: ${res.statusCode} ${res.body.slice(0, 200)}`;
         if (outcome === "open") {
           expect([401, 403], where).not.toContain(res.statusCode);
           expect(row.ok ?? (method === "GET" ? [200] : [200, 201, 204]), where).toContain(res.statusCode);
+          if (row.verify && actor.role) row.verify(res, actor.role);
         } else {
           expect(res.statusCode, where).toBe(outcome === "sign in" ? 401 : 403);
           expect(String(res.headers["content-type"]), where).toMatch(/json/);
@@ -572,7 +619,7 @@ describe("the back office's authorisation matrix", () => {
   it("shows an allowed member the data, so the refused answers' silence means something", async () => {
     const owner = w.clients.owner!;
     expect((await send(owner, "GET", `/admin/orders/${w.orderNumber}`)).body).toContain(SECRET.email);
-    expect((await send(owner, "GET", `/admin/customers/${w.customerId}`)).body).toContain(SECRET.line1);
+    expect((await send(owner, "GET", `/admin/customers/${w.customerId}`)).body).toContain(SECRET.email);
     expect((await send(owner, "GET", "/admin/staff")).body).toContain(SECRET.invitee);
     expect((await send(w.clients.sales!, "GET", `/api/admin/customers/${w.customerId}`)).body).toContain(SECRET.lastname);
     expect((await send(w.clients["accounts API token"]!, "GET", `/api/admin/orders/${w.orderNumber}`)).body).toContain(SECRET.line1);

@@ -120,7 +120,7 @@ describe("the staff screens", () => {
     const first = await postForm(owner, "/admin/staff", { intent: "role", id: String(sita), role: "manager" });
     expect(first.statusCode).toBe(403);
     expect(textOf(first)).toContain("Confirm your password to continue");
-    expect(textOf(first)).toContain("Make Sita Sales a manager");
+    expect(textOf(first)).toContain("Change Sita Sales's role to Manager");
     const pending = promptFields(first);
     expect(pending).toEqual(expect.arrayContaining([["intent", "role"], ["id", String(sita)], ["role", "manager"]]));
     expect(await roleOf("sales@staff.example.com")).toBe("sales");

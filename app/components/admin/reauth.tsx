@@ -10,7 +10,7 @@ export const REAUTH_PASSWORD_FIELD = "reauth_password";
 
 /** What a screen's action answers when a sensitive action needs the password again. */
 export interface PendingAction {
-  /** What the member was about to do, in words: "Make Sita Sales a manager". */
+  /** What the member was about to do, in words: "Change Sita Sales's role to Manager". */
   action: string;
   /** The first post's own fields, sent again with the password so nothing typed is lost. */
   fields: [string, string][];

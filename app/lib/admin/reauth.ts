@@ -28,7 +28,7 @@ export async function withRecentPassword<T>(
   staff: Pick<StaffService, "reauthenticate">,
   actor: StaffActor,
   form: FormData,
-  /** What the member is about to do, for the prompt: "Make Sita Sales a manager". */
+  /** What the member is about to do, for the prompt: "Change Sita Sales's role to Manager". */
   action: string,
   run: () => Promise<T>,
 ): Promise<Guarded<T>> {

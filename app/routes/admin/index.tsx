@@ -108,49 +108,49 @@ function TakingsChart({ days }: { days: TakingsDay[] }) {
       <figcaption className="text-sm text-stone-700">
         {summary} <span className="whitespace-nowrap">Today&rsquo;s bar is amber.</span>
       </figcaption>
-      <details className="rounded-md border border-stone-200 bg-stone-50 px-4 py-2">
+      <details className="rounded-md border border-stone-200 bg-stone-50 px-3 py-2 sm:px-4">
         <summary className="cursor-pointer py-1 font-semibold">Show as a table</summary>
         <div className="overflow-x-auto">
-          <table className="mt-2 w-full min-w-[20rem] text-left text-sm" data-testid="takings-table">
-            <caption className="sr-only">{title}; each day links to its orders</caption>
+          <table className="mt-2 w-full text-left text-[0.8125rem] sm:text-sm" data-testid="takings-table">
+            <caption className="sr-only">Orders placed and takings inc and ex VAT by day, last {days.length} days; each day links to its orders</caption>
             <thead>
               <tr>
-                <th scope="col" className="py-1 pr-3">
+                <th scope="col" className="py-1 pr-2 sm:pr-3">
                   Day
                 </th>
-                <th scope="col" className="py-1 pr-3 text-right">
-                  Orders placed
+                <th scope="col" className="py-1 pr-2 sm:pr-3 text-right">
+                  Orders
                 </th>
-                <th scope="col" className="py-1 pr-3 text-right">
-                  Takings inc VAT
+                <th scope="col" className="py-1 pr-2 sm:pr-3 text-right">
+                  Inc VAT
                 </th>
                 <th scope="col" className="py-1 text-right">
-                  Takings ex VAT
+                  Ex VAT
                 </th>
               </tr>
             </thead>
             <tbody>
               {days.map((d) => (
                 <tr key={d.day} className={`border-t border-stone-200 ${d.day === today ? "font-semibold" : ""}`}>
-                  <th scope="row" className="py-1 pr-3 font-normal">
+                  <th scope="row" className="whitespace-nowrap py-1 pr-2 sm:pr-3 font-normal">
                     <Link to={ordersHref({ from: d.day, to: d.day })} className="link">
                       {tableDay(d.day)}
                     </Link>
-                    {d.day === today ? " (today)" : ""}
+                    {d.day === today ? <span className="block text-xs font-semibold">today</span> : null}
                   </th>
-                  <td className="py-1 pr-3 text-right tabular-nums">{d.orders}</td>
-                  <td className="py-1 pr-3 text-right tabular-nums">{formatPounds(d.inc_vat)}</td>
+                  <td className="py-1 pr-2 sm:pr-3 text-right tabular-nums">{d.orders}</td>
+                  <td className="py-1 pr-2 sm:pr-3 text-right tabular-nums">{formatPounds(d.inc_vat)}</td>
                   <td className="py-1 text-right tabular-nums">{formatPounds(d.ex_vat)}</td>
                 </tr>
               ))}
             </tbody>
             <tfoot>
               <tr className="border-t-2 border-stone-300 font-semibold">
-                <th scope="row" className="py-1 pr-3">
+                <th scope="row" className="py-1 pr-2 sm:pr-3">
                   {days.length} days
                 </th>
-                <td className="py-1 pr-3 text-right tabular-nums">{days.reduce((s, d) => s + d.orders, 0)}</td>
-                <td className="py-1 pr-3 text-right tabular-nums">{formatPounds(sumPounds(days.map((d) => d.inc_vat)))}</td>
+                <td className="py-1 pr-2 sm:pr-3 text-right tabular-nums">{days.reduce((s, d) => s + d.orders, 0)}</td>
+                <td className="py-1 pr-2 sm:pr-3 text-right tabular-nums">{formatPounds(sumPounds(days.map((d) => d.inc_vat)))}</td>
                 <td className="py-1 text-right tabular-nums">{formatPounds(sumPounds(days.map((d) => d.ex_vat)))}</td>
               </tr>
             </tfoot>

@@ -325,6 +325,15 @@ describe("blocking and unblocking", () => {
     expect((await userOf(c.zed)).blockedAt).toBeNull();
   });
 
+  it("blocks once when two members block at the same moment: the second waits for the row, then is refused", async () => {
+    const both = await Promise.allSettled([desk.block(as.owner, c.tom, "first"), desk.block(as.sales, c.tom, "second")]);
+    expect(both.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const refused = both.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect((refused.reason as HttpError).statusCode).toBe(409);
+    expect((await auditOf(c.tom)).filter((e) => e.action === "customer.blocked")).toHaveLength(1);
+    await desk.unblock(as.owner, c.tom);
+  });
+
   it("changes nothing when the audit entry cannot be written: one transaction", async () => {
     const signedIn = await issueAccessToken(db, c.zed, false);
     const ghost: StaffActor = { ...as.owner, staffId: 999_999 };

@@ -20,6 +20,7 @@ const filtersQuery = z.object({
   to: blankOr(day),
   trade: blankOr(z.enum(["yes", "no"], { error: "Choose yes or no." })),
   q: z.string().trim().max(100, "Search for at most 100 characters.").optional(),
+  sort: blankOr(z.enum(["newest", "oldest"], { error: "Sort by newest or oldest." })),
 });
 const listQuery = filtersQuery.extend({
   cursor: z.string().max(100).regex(/^[A-Za-z0-9_-]*$/, "Invalid cursor.").optional(),
@@ -36,6 +37,7 @@ function filtersOf(query: z.infer<typeof listQuery>): AdminOrderFilters {
     to: query.to || undefined,
     trade: query.trade || undefined,
     q: query.q || undefined,
+    sort: query.sort || undefined,
     cursor: query.cursor || undefined,
     limit: query.limit,
   };

@@ -273,6 +273,17 @@ describe("the orders desk's list", () => {
     expect(bad).toBeInstanceOf(ValidationError);
   });
 
+  it("sorts oldest first too, with its own keyset pages", async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await desk.list(as.owner, { ...march, sort: "oldest", limit: 3, cursor });
+      seen.push(...numbers(page));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual([w.A, w.B, w.C, w.D, w.E, w.F, w.G]);
+  });
+
   it("counts the orders of each status for the same filters, status aside", async () => {
     expect(await desk.statusCounts(as.owner, { ...march, status: "paid" })).toEqual({
       awaiting_payment: 1,

@@ -1,6 +1,6 @@
 import { Readable, pipeline } from "node:stream";
 import { stringify } from "csv-stringify";
-import { type SQL, and, count, desc, eq, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { type SQL, and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { londonDayAfter, londonDayStart } from "../../lib/london.ts";
@@ -41,6 +41,8 @@ export interface AdminOrderFilters {
   q?: string;
   /** `next_cursor` of the page before. */
   cursor?: string;
+  /** Newest first (the default) or oldest first: the order they were placed in, which the id follows. */
+  sort?: "newest" | "oldest";
   limit?: number;
 }
 
@@ -149,7 +151,8 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
   /** One page of orders, newest first, with the fields the list, the tabs and the export need. */
   async function page(actor: StaffActor, filters: AdminOrderFilters, limit: number) {
     const where = filterWhere(filters, actor, true);
-    if (filters.cursor) where.push(lt(orders.id, decodeCursor(filters.cursor)));
+    const oldestFirst = filters.sort === "oldest";
+    if (filters.cursor) where.push((oldestFirst ? gt : lt)(orders.id, decodeCursor(filters.cursor)));
     const rows = await db
       .select({
         id: orders.id,
@@ -177,7 +180,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
       .leftJoin(users, eq(users.id, orders.userId))
       .leftJoin(tradeAccounts, eq(tradeAccounts.id, orders.tradeAccountId))
       .where(where.length ? and(...where) : undefined)
-      .orderBy(desc(orders.id))
+      .orderBy(oldestFirst ? asc(orders.id) : desc(orders.id))
       .limit(limit + 1);
     const data = rows.slice(0, limit);
     // One query for the page's line counts, not one per order.

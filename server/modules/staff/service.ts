@@ -304,6 +304,8 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
 
     /** A signed-in member starts enrolling an authenticator: a secret to scan. */
     async startTotp(actor: StaffActor) {
+      // One's own authenticator: never a token's to enrol (it acts in its owner's name).
+      if (!actor.sessionId) throw new HttpError(403, "This needs a signed-in member of staff, not an API token.");
       const [member] = await db.select().from(staff).where(eq(staff.id, actor.staffId)).limit(1);
       if (!member) throw new HttpError(401, "Sign in to the back office.");
       if (member.totpSecret) throw new HttpError(409, "Two-factor sign-in is already on.");
@@ -312,6 +314,7 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
 
     /** Confirms the enrolment with a code from the app: TOTP is on, and ten recovery codes are shown once. */
     async confirmTotp(actor: StaffActor, code: string) {
+      if (!actor.sessionId) throw new HttpError(403, "This needs a signed-in member of staff, not an API token.");
       const [member] = await db.select().from(staff).where(eq(staff.id, actor.staffId)).limit(1);
       if (!member?.totpPendingSecret) throw new HttpError(409, "Start again: scan a new QR code first.");
       const step = await checkTotp(member.totpPendingSecret, code, null);

@@ -33,6 +33,7 @@ function filtersFrom(url: URL) {
     from: get("from"),
     to: get("to"),
     q: get("q")?.slice(0, 100),
+    sort: oneOf(get("sort"), ["newest", "oldest"] as const),
     cursor: get("cursor"),
   };
 }
@@ -296,7 +297,14 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
                   </th>
                 ) : null}
                 <th scope="col" className="px-3 py-2">Order</th>
-                <th scope="col" className="px-3 py-2">Placed</th>
+                <th scope="col" className="px-3 py-2" aria-sort={filters.sort === "oldest" ? "ascending" : "descending"}>
+                  {/* The list sorts by when orders were placed; a new sort starts again from the first page. */}
+                  <Link to={withParam(search, { sort: filters.sort === "oldest" ? null : "oldest", cursor: null }) || "?"} className="inline-flex items-center gap-1 hover:underline">
+                    Placed
+                    <span aria-hidden="true">{filters.sort === "oldest" ? "▲" : "▼"}</span>
+                    <span className="sr-only">{filters.sort === "oldest" ? ", oldest first: sort newest first" : ", newest first: sort oldest first"}</span>
+                  </Link>
+                </th>
                 <th scope="col" className="px-3 py-2">Customer</th>
                 <th scope="col" className="px-3 py-2">Postcode</th>
                 <th scope="col" className="px-3 py-2">Fulfilment</th>

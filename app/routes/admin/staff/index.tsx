@@ -127,7 +127,7 @@ export async function action({ context, request }: Route.ActionArgs) {
         const change = parseInput(staffUpdateBody, { role: values.role || undefined });
         const role = change.role ?? member.role;
         plan = {
-          label: `Make ${member.name} ${ROLE_PHRASES[role]}`,
+          label: `Change ${member.name}'s role to ${ROLE_LABELS[role]}`,
           run: async () => {
             const updated = await service.update(actor, member.id, change);
             // A new role ends the member's sessions: their own too.
