@@ -156,7 +156,8 @@ interface Row {
   endsSession?: true;
 }
 
-const form = (fields: Record<string, string>, url?: string) => async () => ({ fields, ...(url ? { url } : {}) });
+/** A fixed form, posted to the row's own URL. */
+const form = (fields: Record<string, string>) => async () => ({ fields });
 
 const ROWS: Row[] = [
   // Screens outside the layout: open to anyone.
@@ -254,13 +255,21 @@ const ROWS: Row[] = [
     key: "admin/staff",
     needs: "staff.manage",
     url: () => "/admin/staff",
-    posts: [{ what: "an invitation to no valid address", needs: "staff.manage", form: form({ intent: "invite", name: "Nobody", email: "not an address", role: "sales" }), ok: [422] }],
+    // Each refused after the door and before the password is asked (so the 5-minute window does not matter): nothing changes.
+    posts: [
+      { what: "an invitation to no valid address", needs: "staff.manage", form: form({ intent: "invite", name: "Nobody", email: "not an address", role: "sales" }), ok: [422] },
+      { what: "a refund limit below nothing", needs: "staff.manage", form: async (w) => ({ fields: { intent: "refund_limit", id: String(w.relinkId), refund_limit: "-1" } }), ok: [422] },
+      { what: "removing no one", needs: "staff.manage", form: form({ intent: "remove", id: "2147483647" }), ok: [404] },
+    ],
   },
   {
     key: "admin/staff/tokens",
     needs: "tokens.manage",
     url: () => "/admin/staff/tokens",
-    posts: [{ what: "a token without a name", needs: "tokens.manage", form: form({ intent: "create", name: "", role: "hire" }), ok: [422] }],
+    posts: [
+      { what: "a token without a name", needs: "tokens.manage", form: form({ intent: "create", name: "", role: "hire" }), ok: [422] },
+      { what: "revoking no token", needs: "tokens.manage", form: form({ intent: "revoke", id: "2147483647" }), ok: [404] },
+    ],
   },
 
   // Signing in, and one's own account.

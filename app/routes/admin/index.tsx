@@ -52,10 +52,10 @@ function Figure({ value, label, href, children }: { value: ReactNode; label: Rea
   );
 }
 
-function Card({ title, note, children, className = "" }: { title: string; note?: ReactNode; children: ReactNode; className?: string }) {
+function Card({ title, note, children }: { title: string; note?: ReactNode; children: ReactNode }) {
   const id = useId();
   return (
-    <section aria-labelledby={id} className={`${card} ${className}`}>
+    <section aria-labelledby={id} className={card}>
       <h3 id={id} className="mb-3 font-bold">
         {title}
       </h3>
