@@ -294,12 +294,12 @@ const ROWS: Row[] = [
   { key: "DELETE /api/admin/presets/{id}", needs: "staff", url: (w) => `/api/admin/presets/${w.presetId}`, ok: [200, 404] },
 
   // Staff management: owners, from a signed-in session, never by a token.
-  { key: "GET /api/admin/staff", needs: "staff.manage", url: () => "/api/admin/staff" },
+  { key: "GET /api/admin/staff", needs: "staff.manage", sessionOnly: true, url: () => "/api/admin/staff" },
   { key: "POST /api/admin/staff", needs: "staff.manage", sessionOnly: true, url: () => "/api/admin/staff", body: () => ({ email: "not an address", name: "Nobody", role: "sales" }), ok: [422] },
   { key: "PATCH /api/admin/staff/{id}", needs: "staff.manage", sessionOnly: true, url: (w) => `/api/admin/staff/${w.relinkId}`, body: () => ({ refund_limit: 0 }) },
   { key: "DELETE /api/admin/staff/{id}", needs: "staff.manage", sessionOnly: true, url: (w) => `/api/admin/staff/${w.leaverId}`, ok: [200, 409] },
   { key: "POST /api/admin/staff/{id}/setup-link", needs: "staff.manage", sessionOnly: true, url: (w) => `/api/admin/staff/${w.relinkId}/setup-link` },
-  { key: "GET /api/admin/tokens", needs: "tokens.manage", url: () => "/api/admin/tokens" },
+  { key: "GET /api/admin/tokens", needs: "tokens.manage", sessionOnly: true, url: () => "/api/admin/tokens" },
   { key: "POST /api/admin/tokens", needs: "tokens.manage", sessionOnly: true, url: () => "/api/admin/tokens", body: () => ({ name: "Matrix till", role: "hire" }), ok: [201] },
   { key: "DELETE /api/admin/tokens/{id}", needs: "tokens.manage", sessionOnly: true, url: (w) => `/api/admin/tokens/${w.spareTokenId}`, ok: [200, 404] },
 

@@ -25,6 +25,7 @@ function pendingFields(form: FormData): [string, string][] {
  * other failure is thrown as it was, for the screen to show.
  */
 export async function withRecentPassword<T>(
+  /** The staff sign-in (`services.staffSignIn`): the password check counts against the account's limit. */
   staff: Pick<StaffService, "reauthenticate">,
   actor: StaffActor,
   form: FormData,
@@ -40,7 +41,8 @@ export async function withRecentPassword<T>(
       await staff.reauthenticate(actor, password.slice(0, 200));
     } catch (error) {
       const known = serviceError(error);
-      if (known?.status !== 422) throw error;
+      // A wrong password (422), or too many of them (429): asked again, with why.
+      if (known?.status !== 422 && known?.status !== 429) throw error;
       return ask(422, known.errors?.password?.join(" ") ?? known.message);
     }
   }

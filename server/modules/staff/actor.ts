@@ -32,3 +32,14 @@ export function staffActorOf(request: { staffActor: StaffActor | null }): StaffA
   if (!request.staffActor) throw new HttpError(401, "Sign in to the back office.");
   return request.staffActor;
 }
+
+/**
+ * Who may manage staff, tokens and their own second factor: a member signed
+ * in here (their session's id) or the CLI (null), never an API token, whatever its role: a leaked
+ * till's token must not make itself more tokens or enrol its owner's phone.
+ */
+export function requireSession(actor: StaffActor): number | null {
+  if (actor.via === "cli") return null;
+  if (!actor.sessionId) throw new HttpError(403, "This needs a signed-in member of staff, not an API token.");
+  return actor.sessionId;
+}

@@ -72,7 +72,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRouteOptio
     "/admin/auth/reauthenticate",
     { schema: { tags: auth, summary: "Asks the password again: sensitive actions are allowed for 5 minutes after", body: z.object({ password: z.string().max(200) }), response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await staff.reauthenticate(staffActorOf(request), request.body.password);
+      await options.signIn.reauthenticate(staffActorOf(request), request.body.password);
       return reply.code(204).send(null);
     },
   );

@@ -6,7 +6,7 @@ import { HttpError, ValidationError, parseInput } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
 import { dummyPasswordHash, hashPassword, newPassword, verifyPassword } from "../auth/passwords.ts";
 import { sha256 } from "../auth/tokens.ts";
-import { type StaffActor, authorize } from "./actor.ts";
+import { type StaffActor, authorize, requireSession } from "./actor.ts";
 import { ROLE_LABELS, type StaffRole } from "./permissions.ts";
 import { type Staff, staff, staffApiTokens, staffRecoveryCodes, staffSessions, staffSetupTokens } from "./schema.ts";
 import { API_TOKEN_PREFIX, REAUTH_WINDOW_MS, issueStaffSession, revokeStaffSession, revokeStaffSessions, secretToken } from "./sessions.ts";
@@ -151,9 +151,9 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
 
   /** The session's last password check, for sensitive actions: within 5 minutes, or 403 asking for it. */
   async function requireRecentPassword(actor: StaffActor): Promise<void> {
-    if (actor.via === "cli") return;
-    if (!actor.sessionId) throw new HttpError(403, "This needs a signed-in member of staff, not an API token.");
-    const [session] = await db.select({ at: staffSessions.reauthenticatedAt }).from(staffSessions).where(eq(staffSessions.id, actor.sessionId)).limit(1);
+    const sessionId = requireSession(actor);
+    if (sessionId === null) return;
+    const [session] = await db.select({ at: staffSessions.reauthenticatedAt }).from(staffSessions).where(eq(staffSessions.id, sessionId)).limit(1);
     if (!session || Date.now() - session.at.getTime() > REAUTH_WINDOW_MS) throw new HttpError(403, REAUTH_REQUIRED);
   }
 
@@ -211,10 +211,11 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
 
     /** The password asked again before a sensitive action; opens a 5-minute window on this session. */
     async reauthenticate(actor: StaffActor, password: string): Promise<void> {
-      if (!actor.sessionId) throw new HttpError(403, "This needs a signed-in member of staff, not an API token.");
+      const sessionId = requireSession(actor);
+      if (sessionId === null) return;
       const [member] = await db.select().from(staff).where(eq(staff.id, actor.staffId)).limit(1);
       if (!member?.passwordHash || !(await verifyPassword(member.passwordHash, password))) throw new ValidationError({ password: ["That password is not right."] });
-      await db.update(staffSessions).set({ reauthenticatedAt: sql`now()` }).where(eq(staffSessions.id, actor.sessionId));
+      await db.update(staffSessions).set({ reauthenticatedAt: sql`now()` }).where(eq(staffSessions.id, sessionId));
     },
 
     requireRecentPassword,
@@ -305,7 +306,7 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
     /** A signed-in member starts enrolling an authenticator: a secret to scan. */
     async startTotp(actor: StaffActor) {
       // One's own authenticator: never a token's to enrol (it acts in its owner's name).
-      if (!actor.sessionId) throw new HttpError(403, "This needs a signed-in member of staff, not an API token.");
+      requireSession(actor);
       const [member] = await db.select().from(staff).where(eq(staff.id, actor.staffId)).limit(1);
       if (!member) throw new HttpError(401, "Sign in to the back office.");
       if (member.totpSecret) throw new HttpError(409, "Two-factor sign-in is already on.");
@@ -314,7 +315,7 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
 
     /** Confirms the enrolment with a code from the app: TOTP is on, and ten recovery codes are shown once. */
     async confirmTotp(actor: StaffActor, code: string) {
-      if (!actor.sessionId) throw new HttpError(403, "This needs a signed-in member of staff, not an API token.");
+      requireSession(actor);
       const [member] = await db.select().from(staff).where(eq(staff.id, actor.staffId)).limit(1);
       if (!member?.totpPendingSecret) throw new HttpError(409, "Start again: scan a new QR code first.");
       const step = await checkTotp(member.totpPendingSecret, code, null);
@@ -331,6 +332,7 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
     /** Every member, owners first; removed members last. */
     async list(actor: StaffActor) {
       authorize(actor, "staff.manage");
+      requireSession(actor);
       const rows = await db.select().from(staff).where(eq(staff.isSystem, false)).orderBy(sql`${staff.removedAt} is not null`, asc(staff.name));
       return rows.map(toStaffJson);
     },
@@ -384,6 +386,7 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
     /** Staff API tokens, newest first; the secret is never shown again. */
     async tokens(actor: StaffActor) {
       authorize(actor, "tokens.manage");
+      requireSession(actor);
       const rows = await db
         .select({ token: staffApiTokens, by: staff.name })
         .from(staffApiTokens)

@@ -1,5 +1,6 @@
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import type { LimiterStore } from "../../plugins/rate-limit.ts";
+import type { StaffActor } from "./actor.ts";
 import type { StaffService } from "./service.ts";
 
 /** Refused for too many attempts; the API answers 429 with Retry-After. */
@@ -40,6 +41,19 @@ export function createStaffSignIn(staff: StaffService, limits: LimiterStore) {
         if ((error instanceof HttpError && error.statusCode === 401) || (error instanceof ValidationError && !needsCode)) await byAddress.hit(address);
         throw error;
       }
+    },
+
+    /**
+     * The password asked again before a sensitive action: it counts against
+     * the same account limit as sign-in, so a session left open is no place
+     * to guess the password from.
+     */
+    async reauthenticate(actor: StaffActor, password: string) {
+      const account = actor.email.trim().toLowerCase();
+      const wait = await byAccount.attempt(account);
+      if (wait > 0) throw new TooManyAttempts(wait);
+      await staff.reauthenticate(actor, password);
+      await byAccount.reset(account);
     },
   };
 }

@@ -186,6 +186,17 @@ describe("managing staff", () => {
     expect(audit.json().data[0].staff.name).toContain(OWNER);
   });
 
+  it("counts wrong passwords asked again against the account's limit", async () => {
+    const b = await owner();
+    const m = await newMember(b, "manager", "Guessed At");
+    for (let i = 0; i < 5; i++) expect((await m.browser.post("/api/admin/auth/reauthenticate", { password: "a wrong guess" })).statusCode).toBe(422);
+    const locked = await m.browser.post("/api/admin/auth/reauthenticate", { password: "a long staff password" });
+    expect(locked.statusCode).toBe(429);
+    // API tokens never ask: they cannot manage staff at all, even to list them.
+    const token = (await b.post("/api/admin/tokens", { name: "Owner's till", role: "owner" })).json().token as string;
+    expect((await shop.app.inject({ url: "/api/admin/staff", headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(403);
+  });
+
   it("lets only owners manage staff", async () => {
     const manager = browser();
     await manager.staffSignIn("manager@staff.example.com", PASSWORD);

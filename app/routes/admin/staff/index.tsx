@@ -168,7 +168,7 @@ export async function action({ context, request }: Route.ActionArgs) {
         };
       }
     }
-    const guarded = await withRecentPassword(service, actor, form, plan.label, plan.run);
+    const guarded = await withRecentPassword(app.services.staffSignIn, actor, form, plan.label, plan.run);
     if ("needsPassword" in guarded) return data<ActionResult>({ outcome: "password", intent, memberId, pending: guarded.needsPassword, values }, { status: guarded.status });
     // The member changed their own access: their session has ended, so on to sign in again.
     if (guarded.done.signedOut) return redirect("/admin/login?redirect=/admin");

@@ -52,7 +52,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     if (intent === "create") {
       // Checked before the password is asked: the prompt then names the token.
       const input = parseInput(apiTokenBody, values);
-      const guarded = await withRecentPassword(service, actor, form, `Create the API token “${input.name}” with the ${ROLE_LABELS[input.role]} role`, () => service.createToken(actor, input));
+      const guarded = await withRecentPassword(app.services.staffSignIn, actor, form, `Create the API token “${input.name}” with the ${ROLE_LABELS[input.role]} role`, () => service.createToken(actor, input));
       if ("needsPassword" in guarded) return data<ActionResult>({ outcome: "password", intent, tokenId: null, pending: guarded.needsPassword, values }, { status: guarded.status });
       const made = guarded.done;
       return data<ActionResult>({
@@ -67,7 +67,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       const id = Number(text("id", 12));
       const token = Number.isSafeInteger(id) ? (await service.tokens(actor)).find((t) => t.id === id && !t.revoked) : undefined;
       if (!token) return failed(404, null, "No such token, or it is already revoked. Reload the page to see the tokens now.");
-      const guarded = await withRecentPassword(service, actor, form, `Revoke the API token “${token.name}”`, () => service.revokeToken(actor, token.id));
+      const guarded = await withRecentPassword(app.services.staffSignIn, actor, form, `Revoke the API token “${token.name}”`, () => service.revokeToken(actor, token.id));
       if ("needsPassword" in guarded) return data<ActionResult>({ outcome: "password", intent, tokenId: token.id, pending: guarded.needsPassword, values }, { status: guarded.status });
       return data<ActionResult>({ outcome: "done", intent, tokenId: token.id, message: `API token “${token.name}” is revoked: anything still using it is refused from now on.` });
     }
