@@ -44,3 +44,10 @@ export function serviceError(error: unknown): { status: number; message: string;
   if (typeof e?.statusCode !== "number" || e.statusCode >= 500) return null;
   return { status: e.statusCode, message: e.message ?? "", ...(e.errors ? { errors: e.errors } : {}) };
 }
+
+/** A service's 404 as the screen's own Not Found page; anything else thrown as it was. */
+export function notFoundOr(error: unknown): never {
+  const known = serviceError(error);
+  if (known?.status === 404) throw new Response(known.message, { status: 404, statusText: "Not Found" });
+  throw error;
+}

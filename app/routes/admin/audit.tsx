@@ -1,10 +1,11 @@
 import { Form, Link, useLocation } from "react-router";
 import { appContext } from "#app-context";
 import { AUDIT_VIA_LABELS, Changes } from "../../components/admin/audit-entries.tsx";
+import { KeysetPager } from "../../components/admin/pager.tsx";
 import { AdminHeading } from "../../components/admin/frame.tsx";
 import { EmptyState } from "../../components/page.tsx";
 import { requirePermission } from "../../lib/admin/access.ts";
-import { formatDateTime, withParam } from "../../lib/admin/format.ts";
+import { formatDateTime } from "../../lib/admin/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/audit";
 
@@ -144,20 +145,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
-      {filters.cursor || nextCursor ? (
-        <nav aria-label="Pages" className="mt-4 flex gap-2">
-          {filters.cursor ? (
-            <Link to={withParam(search, { cursor: null }) || "?"} className="btn-secondary">
-              Newest
-            </Link>
-          ) : null}
-          {nextCursor ? (
-            <Link to={withParam(search, { cursor: nextCursor })} className="btn-secondary">
-              Older entries
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} first="Newest" next="Older entries" />
     </>
   );
 }

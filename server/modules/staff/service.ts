@@ -188,6 +188,22 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
     if (!member) throw new HttpError(404, "No such member of staff.");
     return member;
   }
+  /**
+   * A change to one member by an owner: the permission, the password within 5
+   * minutes, then in one transaction every owner's row and the member's locked
+   * (in that order, ADR 0029), the actor still an owner, and the change.
+   */
+  async function changeMember<T>(actor: StaffActor, id: number, change: (tx: Db, member: Staff, owners: number[]) => Promise<T>): Promise<T> {
+    authorize(actor, "staff.manage");
+    await requireRecentPassword(actor);
+    return db.transaction(async (t) => {
+      const tx = t as unknown as Db;
+      const owners = await lockOwners(tx);
+      stillAnOwner(owners, actor);
+      return change(tx, await lockedMember(tx, id), owners);
+    });
+  }
+
 
   return {
     /**
@@ -247,11 +263,7 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
 
     /** A new set-up link for a member who lost theirs, or lost their authenticator (their TOTP is reset). */
     async resendSetup(actor: StaffActor, id: number) {
-      authorize(actor, "staff.manage");
-      await requireRecentPassword(actor);
-      return db.transaction(async (t) => {
-        const tx = t as unknown as Db;
-        const member = await lockedMember(tx, id);
+      return changeMember(actor, id, async (tx, member) => {
         if (member.removedAt) throw new HttpError(409, `${member.name} has been removed.`);
         const link = await setupLink(tx, member.id);
         await tx.update(staff).set({ totpSecret: null, totpPendingSecret: null, totpLastStep: null, updatedAt: sql`now()` }).where(eq(staff.id, member.id));
@@ -339,13 +351,7 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
 
     /** An owner changes a member's role (and a sales member's refund limit); the last owner stays an owner. */
     async update(actor: StaffActor, id: number, change: { role?: StaffRole | undefined; refund_limit?: number | undefined }) {
-      authorize(actor, "staff.manage");
-      await requireRecentPassword(actor);
-      return db.transaction(async (t) => {
-        const tx = t as unknown as Db;
-        const owners = await lockOwners(tx);
-        stillAnOwner(owners, actor);
-        const member = await lockedMember(tx, id);
+      return changeMember(actor, id, async (tx, member, owners) => {
         if (member.removedAt) throw new HttpError(409, `${member.name} has been removed.`);
         if (change.role && change.role !== member.role) keepAnOwner(owners, member);
         const [updated] = await tx
@@ -366,13 +372,7 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
 
     /** Removes a member: signed out at once, kept on record for the audit log; never the last owner. */
     async remove(actor: StaffActor, id: number) {
-      authorize(actor, "staff.manage");
-      await requireRecentPassword(actor);
-      return db.transaction(async (t) => {
-        const tx = t as unknown as Db;
-        const owners = await lockOwners(tx);
-        stillAnOwner(owners, actor);
-        const member = await lockedMember(tx, id);
+      return changeMember(actor, id, async (tx, member, owners) => {
         if (member.removedAt) throw new HttpError(409, `${member.name} has already been removed.`);
         keepAnOwner(owners, member);
         const [updated] = await tx.update(staff).set({ removedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(staff.id, id)).returning();

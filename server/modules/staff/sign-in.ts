@@ -1,6 +1,6 @@
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import type { LimiterStore } from "../../plugins/rate-limit.ts";
-import type { StaffActor } from "./actor.ts";
+import { type StaffActor, requireSession } from "./actor.ts";
 import type { StaffService } from "./service.ts";
 
 /** Refused for too many attempts; the API answers 429 with Retry-After. */
@@ -49,6 +49,8 @@ export function createStaffSignIn(staff: StaffService, limits: LimiterStore) {
      * to guess the password from.
      */
     async reauthenticate(actor: StaffActor, password: string) {
+      // A token is refused before it counts: it must not lock its owner out.
+      requireSession(actor);
       const account = actor.email.trim().toLowerCase();
       const wait = await byAccount.attempt(account);
       if (wait > 0) throw new TooManyAttempts(wait);

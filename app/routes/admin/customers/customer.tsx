@@ -5,7 +5,7 @@ import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { BlockedBadge } from "../../../components/admin/blocked-badge.tsx";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
@@ -20,12 +20,6 @@ const REASON_MAX = 500;
 function idFrom(param: string): number {
   if (!/^\d{1,9}$/.test(param)) throw new Response("No such customer.", { status: 404, statusText: "Not Found" });
   return Number(param);
-}
-
-function notFoundOr(error: unknown): never {
-  const known = serviceError(error);
-  if (known?.status === 404) throw new Response(known.message, { status: 404, statusText: "Not Found" });
-  throw error;
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {

@@ -1,10 +1,10 @@
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { BlockedBadge } from "../../../components/admin/blocked-badge.tsx";
+import { KeysetPager } from "../../../components/admin/pager.tsx";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { EmptyState } from "../../../components/page.tsx";
 import { requirePermission, serviceError } from "../../../lib/admin/access.ts";
-import { withParam } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import type { Route } from "./+types/index";
 
@@ -113,20 +113,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
           </table>
         </div>
       )}
-      {filters.cursor || nextCursor ? (
-        <nav aria-label="Pages" className="mt-4 flex gap-2">
-          {filters.cursor ? (
-            <Link to={withParam(search, { cursor: null }) || "?"} className="btn-secondary">
-              First page
-            </Link>
-          ) : null}
-          {nextCursor ? (
-            <Link to={withParam(search, { cursor: nextCursor })} className="btn-secondary">
-              Next page
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useRef } from "react";
 import { Form, Link, data, useLocation, useNavigation } from "react-router";
 import { appContext } from "#app-context";
+import { KeysetPager } from "../../../components/admin/pager.tsx";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { EmptyState } from "../../../components/page.tsx";
@@ -348,20 +349,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
         </div>
         </form>
       )}
-      {filters.cursor || nextCursor ? (
-        <nav aria-label="Pages" className="mt-4 flex gap-2">
-          {filters.cursor ? (
-            <Link to={withParam(search, { cursor: null }) || "?"} className="btn-secondary">
-              First page
-            </Link>
-          ) : null}
-          {nextCursor ? (
-            <Link to={withParam(search, { cursor: nextCursor })} className="btn-secondary">
-              Next page
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />
     </>
   );
 }

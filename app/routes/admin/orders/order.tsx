@@ -4,7 +4,7 @@ import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
@@ -14,12 +14,6 @@ import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/order";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Order ${params.number.toUpperCase()}`);
-
-function notFoundOr(error: unknown): never {
-  const known = serviceError(error);
-  if (known?.status === 404) throw new Response(known.message, { status: 404, statusText: "Not Found" });
-  throw error;
-}
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const app = context.get(appContext);
