@@ -104,6 +104,13 @@ describe("npm run shop -- trade:*", () => {
       expect(account).toMatchObject({ state: "suspended", creditLimit: 500_000, termsDays: 30, discountBasisPoints: 1250 });
       const mails = await db.select({ subject: mailOutbox.subject }).from(mailOutbox).where(eq(mailOutbox.to, "owner@example.com"));
       expect(mails.map((m) => m.subject)).toEqual(["Your trade account application", "Trade account: approved", "Trade account: suspended"]);
+      // Each decision is in the audit log, made by system through the CLI; the refused one is not.
+      const audit = await db.select().from(auditLog).where(eq(auditLog.entity, "trade_account")).orderBy(auditLog.id);
+      expect(audit.map((e) => [e.action, e.staffName, e.via])).toEqual([
+        ["trade_account.approve", "system", "cli"],
+        ["trade_account.suspend", "system", "cli"],
+      ]);
+      expect(audit[0]!.after).toMatchObject({ state: "approved", credit_limit: 500_000, terms_days: 30, discount_basis_points: 1250 });
     });
   }, SEVERAL_RUNS);
 });
@@ -140,6 +147,11 @@ describe("npm run shop -- trade:po-required and invoice:paid", () => {
     const off = await shop("trade:po-required", "owner@example.com", "off");
     expect(off.stdout).toContain("no longer requires a PO reference");
     expect(await withDb(async (db) => (await db.select().from(tradeAccounts).where(eq(tradeAccounts.companyName, "Owner Joinery")))[0]!.poRequired)).toBe(false);
+    const audited = await withDb((db) => db.select().from(auditLog).where(eq(auditLog.action, "trade_account.po_required")).orderBy(auditLog.id));
+    expect(audited.map((e) => [e.before, e.after, e.staffName])).toEqual([
+      [{ po_required: false }, { po_required: true }, "system"],
+      [{ po_required: true }, { po_required: false }, "system"],
+    ]);
     const bad = await shop("trade:po-required", "owner@example.com", "maybe");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("trade:po-required EMAIL on|off");
@@ -177,6 +189,13 @@ describe("npm run shop -- trade:po-required and invoice:paid", () => {
       expect(mails.map((m) => m.subject)).toEqual(["Receipt: INV-900000 paid", "Receipt: INV-900001 paid", "Receipt: INV-900002 paid"]);
       expect(mails[0]!.text).toContain("we have received £12.00 for invoice INV-900000 (your PO PO-77)");
       expect(mails[1]!.text).toContain("This completes your payment REM-900000.");
+      const audit = await db.select().from(auditLog).where(eq(auditLog.action, "invoice.paid")).orderBy(auditLog.id);
+      expect(audit.map((e) => [e.entityId, e.staffName, e.via])).toEqual([
+        ["INV-900000", "system", "cli"],
+        ["INV-900001", "system", "cli"],
+        ["INV-900002", "system", "cli"],
+      ]);
+      expect(audit[1]!.after).toEqual({ status: "paid", remittances_confirmed: ["REM-900000"] });
     });
   }, SEVERAL_RUNS);
 });

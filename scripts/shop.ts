@@ -1,4 +1,5 @@
-// Staff commands until a back office exists:
+// Staff commands, through the same services as the back office, each written to
+// the audit log as the staff member `system`:
 //   npm run shop -- hire:confirm HR-000123   (holds become bookings; the customer is emailed)
 //   npm run shop -- hire:decline HR-000123   (units freed; the customer is emailed)
 //   npm run shop -- hire:complete HR-000123  (units back in the fleet; the customer is emailed)
@@ -109,18 +110,18 @@ try {
     console.log(`${done.staff.name} <${done.staff.email}> is now on the staff as ${done.staff.role_label.toLowerCase()}.`);
     console.log(`Set-up link (one use, until ${done.expires_at}): ${done.setup_url}`);
   } else if (isInvoicePaid) {
-    const done = await services.tradeStaff.markInvoicePaid(argument!);
+    const done = await services.tradeStaff.markInvoicePaid(argument!, await services.staff.systemActor());
     const confirmed = done.confirmed.length > 0 ? ` Remittance ${done.confirmed.join(", ")} is confirmed.` : "";
     console.log(`Invoice ${done.number} of ${done.companyName} is now paid; the account owes £${(done.balance / 100).toFixed(2)}.${confirmed}`);
   } else if (isPoRequired) {
-    const done = await services.tradeStaff.setPoRequired(argument!, onOff === "on");
+    const done = await services.tradeStaff.setPoRequired(argument!, onOff === "on", await services.staff.systemActor());
     console.log(`Trade account ${done.companyName} (${argument}) ${done.poRequired ? "now requires" : "no longer requires"} a PO reference on orders on account.`);
   } else if (isTrade) {
-    const done = await services.trade.decide(argument!, TRADE[command as keyof typeof TRADE], terms);
+    const done = await services.trade.decide(argument!, TRADE[command as keyof typeof TRADE], terms, await services.staff.systemActor());
     const detail = done.state === "approved" ? `: credit limit £${done.credit_limit.toFixed(2)}, ${done.terms_days} days, ${done.discount_percent}% discount` : "";
     console.log(`Trade account ${done.company_name} (${argument}) is now ${done.state}${detail}.`);
   } else {
-    const done = await services.hireRequests.decide(argument!.toUpperCase(), HIRE[command as keyof typeof HIRE]);
+    const done = await services.hireRequests.decide(argument!.toUpperCase(), HIRE[command as keyof typeof HIRE], await services.staff.systemActor());
     console.log(`Hire request ${done.number} is now ${done.status}.`);
   }
   // Send the customer's email now rather than waiting for the server's worker.

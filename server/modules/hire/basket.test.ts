@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestShop, type TestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
+import { auditLog } from "../audit/schema.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import { addDays, londonDate } from "./pricing.ts";
 import { hireAllocations, hireItems, hireRequests, hireUnits } from "./schema.ts";
@@ -194,15 +195,22 @@ describe("hire requests", () => {
     // Staff act through the service, as the shop CLI does.
     const { createServices } = await import("../../services.ts");
     const services = createServices(shop.database.db, shop.config, { info() {}, warn() {}, error() {} });
-    await services.hireRequests.decide(number, "confirm");
+    const system = await services.staff.systemActor();
+    await services.hireRequests.decide(number, "confirm", system);
     const allocations = await shop.database.db
       .select()
       .from(hireAllocations)
       .where(sql`${hireAllocations.requestLineId} in (select id from hire_request_lines where request_id = (select id from hire_requests where number = ${number}))`);
     expect(allocations.every((a) => a.kind === "booking" && a.expiresAt === null)).toBe(true);
     await expect(services.hireRequests.decide(number, "confirm")).rejects.toThrow(/confirmed/);
-    await services.hireRequests.decide(number, "complete");
+    await services.hireRequests.decide(number, "complete", system);
     expect((await browser.get("/api/account/hire-requests")).json().data[0].status).toBe("completed");
+    // Each decision is audited as the member who made it, in its transaction; the refused one is not.
+    const audit = await shop.database.db.select().from(auditLog).where(and(eq(auditLog.entity, "hire_request"), eq(auditLog.entityId, number))).orderBy(auditLog.id);
+    expect(audit.map((e) => [e.action, e.before, e.after, e.staffName, e.via])).toEqual([
+      ["hire_request.confirm", { status: "pending" }, { status: "confirmed" }, "system", "cli"],
+      ["hire_request.complete", { status: "confirmed" }, { status: "completed" }, "system", "cli"],
+    ]);
   });
 });
 

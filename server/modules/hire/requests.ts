@@ -1,5 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { recordAudit } from "../audit/service.ts";
+import type { StaffActor } from "../staff/actor.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import type { BasketOwner } from "../../plugins/guest.ts";
 import type { Outbox } from "../auth/service.ts";
@@ -234,7 +236,8 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
     },
 
     /** Staff decisions: confirm (holds become bookings), decline or complete (units freed). */
-    async decide(number: string, decision: "confirm" | "decline" | "complete") {
+    /** Staff's decision on a request; `actor` is recorded in the audit log (the CLI passes `system`). */
+    async decide(number: string, decision: "confirm" | "decline" | "complete", actor?: StaffActor) {
       return db.transaction(async (t) => {
         const tx = t as unknown as Db;
         const [request] = await tx.select().from(hireRequests).where(eq(hireRequests.number, number)).for("update");
@@ -252,6 +255,7 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
           await tx.update(hireAllocations).set({ releasedAt: sql`now()` }).where(live);
         }
         await tx.update(hireRequests).set({ status, updatedAt: sql`now()` }).where(eq(hireRequests.id, request.id));
+        if (actor) await recordAudit(tx, actor, { action: `hire_request.${decision}`, entity: "hire_request", entityId: number, before: { status: request.status }, after: { status } });
         const words = { confirm: "is confirmed", decline: "could not be accepted", complete: "is complete. Thank you for hiring with us" }[decision];
         const mail = renderEmail({
           appName: options.appName,

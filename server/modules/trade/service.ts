@@ -1,5 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { recordAudit } from "../audit/service.ts";
+import type { StaffActor } from "../staff/actor.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import type { Outbox } from "../auth/service.ts";
 import { users } from "../auth/schema.ts";
@@ -156,7 +158,8 @@ export function createTradeService(db: Db, options: { mail: Outbox; appName: str
      * discount; also reinstates a suspended account or changes the terms),
      * decline a pending application, suspend an approved account. The owner is emailed.
      */
-    async decide(email: string, decision: TradeDecision, terms?: TradeTerms): Promise<TradeAccountJson> {
+    /** Staff's decision on an application or account; `actor` is recorded in the audit log (the CLI passes `system`). */
+    async decide(email: string, decision: TradeDecision, terms?: TradeTerms, actor?: StaffActor): Promise<TradeAccountJson> {
       if (decision === "approve") {
         if (!terms) throw new ValidationError({ terms: ["Give the credit limit, terms and discount."] });
         checkTerms(terms);
@@ -191,6 +194,8 @@ export function createTradeService(db: Db, options: { mail: Outbox; appName: str
           })
           .where(eq(tradeAccounts.id, account!.id))
           .returning();
+        const audited = (a: TradeAccount) => ({ state: a.state, credit_limit: a.creditLimit, terms_days: a.termsDays, discount_basis_points: a.discountBasisPoints });
+        if (actor) await recordAudit(tx, actor, { action: `trade_account.${decision}`, entity: "trade_account", entityId: account!.id, before: audited(account!), after: audited(updated!) });
         const paragraphs = {
           approve: [
             `Your trade account for ${updated!.companyName} is approved.`,

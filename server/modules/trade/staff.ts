@@ -1,5 +1,7 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { recordAudit } from "../audit/service.ts";
+import type { StaffActor } from "../staff/actor.ts";
 import { HttpError } from "../../http-errors.ts";
 import type { Outbox } from "../auth/service.ts";
 import { users } from "../auth/schema.ts";
@@ -29,7 +31,7 @@ export function createTradeStaffService(db: Db, options: { mail: Outbox; appName
    * paid is confirmed, and the company's accounts email gets a receipt. One
    * transaction; the invoice, then the account, are locked.
    */
-  async function markInvoicePaid(number: string): Promise<InvoicePaidResult> {
+  async function markInvoicePaid(number: string, actor?: StaffActor): Promise<InvoicePaidResult> {
     return db.transaction(async (t) => {
       const tx = t as unknown as Db;
       const wanted = number.trim().toUpperCase();
@@ -64,6 +66,9 @@ export function createTradeStaffService(db: Db, options: { mail: Outbox; appName
         )
         .returning({ reference: tradeRemittances.reference });
       const references = confirmed.map((r) => r.reference);
+      if (actor) {
+        await recordAudit(tx, actor, { action: "invoice.paid", entity: "invoice", entityId: invoice.number, before: { status: invoice.status }, after: { status: "paid", remittances_confirmed: references } });
+      }
       const mail = renderEmail({
         ...layout,
         title: `Payment received for ${invoice.number}`,
@@ -80,7 +85,7 @@ export function createTradeStaffService(db: Db, options: { mail: Outbox; appName
   }
 
   /** Whether orders on account need a purchase-order reference, for the account owned by `email`. */
-  async function setPoRequired(email: string, required: boolean): Promise<{ companyName: string; poRequired: boolean }> {
+  async function setPoRequired(email: string, required: boolean, actor?: StaffActor): Promise<{ companyName: string; poRequired: boolean }> {
     const [owned] = await db
       .select({ id: tradeAccounts.id })
       .from(tradeAccounts)
@@ -89,12 +94,17 @@ export function createTradeStaffService(db: Db, options: { mail: Outbox; appName
       .where(and(eq(users.email, email.trim()), ne(tradeAccounts.state, "declined")))
       .limit(1);
     if (!owned) throw new HttpError(404, `No trade account is owned by ${email}.`);
-    const [account] = await db
-      .update(tradeAccounts)
-      .set({ poRequired: required, updatedAt: sql`now()` })
-      .where(eq(tradeAccounts.id, owned.id))
-      .returning({ companyName: tradeAccounts.companyName, poRequired: tradeAccounts.poRequired });
-    return account!;
+    return db.transaction(async (t) => {
+      const tx = t as unknown as Db;
+      const [before] = await tx.select({ poRequired: tradeAccounts.poRequired }).from(tradeAccounts).where(eq(tradeAccounts.id, owned.id)).for("update");
+      const [account] = await tx
+        .update(tradeAccounts)
+        .set({ poRequired: required, updatedAt: sql`now()` })
+        .where(eq(tradeAccounts.id, owned.id))
+        .returning({ companyName: tradeAccounts.companyName, poRequired: tradeAccounts.poRequired });
+      if (actor) await recordAudit(tx, actor, { action: "trade_account.po_required", entity: "trade_account", entityId: owned.id, before: { po_required: before!.poRequired }, after: { po_required: account!.poRequired } });
+      return account!;
+    });
   }
 
   return { markInvoicePaid, setPoRequired };

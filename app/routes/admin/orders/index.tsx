@@ -324,7 +324,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
                       <input type="checkbox" name="number" value={order.number} aria-label={`Choose ${order.number}`} className="size-4" />
                     </td>
                   ) : null}
-                  <th scope="row" className="px-3 py-2 font-semibold">
+                  <th scope="row" className="whitespace-nowrap px-3 py-2 font-semibold">
                     <Link to={`/admin/orders/${order.number}`} className="link">
                       {order.number}
                     </Link>
