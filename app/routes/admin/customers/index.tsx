@@ -3,6 +3,7 @@ import { appContext } from "#app-context";
 import { BlockedBadge } from "../../../components/admin/blocked-badge.tsx";
 import { KeysetPager } from "../../../components/admin/pager.tsx";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { FormAlert } from "../../../components/form.tsx";
 import { EmptyState } from "../../../components/page.tsx";
 import { requirePermission, serviceError } from "../../../lib/admin/access.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -65,11 +66,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
         </div>
       </Form>
 
-      {error ? (
-        <div role="alert" className="mb-4 rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-3 font-semibold text-red-800">
-          {error}
-        </div>
-      ) : null}
+      <FormAlert message={error ?? undefined} className="mb-4" />
 
       {error ? null : customers.length === 0 ? (
         <EmptyState title={filters.q ? `No customers match “${filters.q}”` : "No customers yet"} action={search.size ? { to: "?", label: "Show every customer" } : undefined}>

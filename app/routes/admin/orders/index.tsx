@@ -4,6 +4,7 @@ import { appContext } from "#app-context";
 import { KeysetPager } from "../../../components/admin/pager.tsx";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
+import { FormAlert } from "../../../components/form.tsx";
 import { EmptyState } from "../../../components/page.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
@@ -251,11 +252,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
         </div>
       </Form>
 
-      {error ? (
-        <div role="alert" className="mb-4 rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-3 font-semibold text-red-800">
-          {error}
-        </div>
-      ) : null}
+      <FormAlert message={error ?? undefined} className="mb-4" />
 
       {orders.length === 0 ? (
         <EmptyState title={total === 0 && !filters.q ? "No orders yet" : "No orders match these filters"} action={search.size ? { to: "?", label: "Show every order" } : undefined}>
