@@ -92,6 +92,24 @@ describe("api client", () => {
     expect(seen.map((s) => s.url)).toEqual(["/sanctum/csrf-cookie", "/api/basket/1"]);
   });
 
+  it("fetches one token for writes sent at the same moment, and sends it with each", async () => {
+    let issued = 0;
+    handler = (req, res) => {
+      if (req.url === "/sanctum/csrf-cookie") {
+        issued += 1;
+        res.writeHead(204, { "set-cookie": `XSRF-TOKEN=tok${issued}; Path=/; SameSite=Lax` });
+        return res.end();
+      }
+      json(res, 200, { ok: true });
+    };
+    const b = browserLike();
+    const client = createApiClient({ baseUrl: base, cookies: b.jar, fetch: b.fetch });
+    await Promise.all([client.post("/api/checkout/postcode-lookup", { postcode: "LS1 1AA" }), client.post("/api/checkout/postcode-suggestions", { query: "LS1" })]);
+    expect(issued).toBe(1);
+    const writes = seen.filter((s) => s.method === "POST");
+    expect(writes.map((w) => w.headers["x-xsrf-token"])).toEqual(["tok1", "tok1"]);
+  });
+
   it("retries a GET once, at once, after a 5xx", async () => {
     let calls = 0;
     handler = (_req, res) => (++calls === 1 ? json(res, 503, { message: "busy" }) : json(res, 200, { ok: calls }));

@@ -89,17 +89,28 @@ export function createApiClient(options: ApiClientOptions) {
     return `${base}${path}${qs ? `?${qs}` : ""}`;
   }
 
+  /**
+   * One token fetch at a time: two writes at once (a postcode suggestion while
+   * "Find address" is clicked) each fetching a new token would each replace the
+   * cookie, and the first write would send a token the cookie no longer holds (419).
+   */
+  let refreshing: Promise<void> | null = null;
+
   /** Makes sure a fresh request-forgery token is held before a write. */
-  async function ensureCsrfToken(signal?: AbortSignal): Promise<string | undefined> {
+  async function ensureCsrfToken(): Promise<string | undefined> {
     const token = options.cookies.get(CSRF_COOKIE);
     const issuedAt = Number(options.cookies.get(CSRF_TIMESTAMP_COOKIE));
     if (token && Number.isFinite(issuedAt) && now() - issuedAt < CSRF_MAX_AGE_MS) return token;
-    try {
-      await doFetch(urlFor("/sanctum/csrf-cookie"), { method: "GET", credentials: "include", signal });
-      options.cookies.set(CSRF_TIMESTAMP_COOKIE, String(now()), CSRF_TIMESTAMP_COOKIE_MINUTES * 60);
-    } catch {
-      // The write goes ahead; the server answers 419 if it needed the token.
-    }
+    // Shared by every write waiting for it, so no one write's abort cancels it for the others.
+    refreshing ??= doFetch(urlFor("/sanctum/csrf-cookie"), { method: "GET", credentials: "include" })
+      .then(() => options.cookies.set(CSRF_TIMESTAMP_COOKIE, String(now()), CSRF_TIMESTAMP_COOKIE_MINUTES * 60))
+      .catch(() => {
+        // The write goes ahead; the server answers 419 if it needed the token.
+      })
+      .finally(() => {
+        refreshing = null;
+      });
+    await refreshing;
     return options.cookies.get(CSRF_COOKIE);
   }
 
@@ -109,7 +120,7 @@ export function createApiClient(options: ApiClientOptions) {
     const token = options.getToken?.();
     if (token) headers.Authorization = `Bearer ${token}`;
     if (!SAFE_METHODS.has(method)) {
-      const csrf = await ensureCsrfToken(request.signal);
+      const csrf = await ensureCsrfToken();
       if (csrf) headers[CSRF_HEADER] = csrf;
     }
     const init: RequestInit = {
