@@ -329,6 +329,9 @@ const ROWS: Row[] = [
     body: async (w) => ({ numbers: [await placeOrder(w)], to: "paid" }),
     verify: (res, role) => expect(res.json().moved, res.body).toHaveLength(can(role, "orders.mark_paid") ? 1 : 0),
   },
+  { key: "GET /api/admin/orders/{number}/payment", needs: "orders.prices", url: (w) => `/api/admin/orders/${w.orderNumber}/payment` },
+  // The matrix's order was not paid by card: an allowed member's refund is refused as such (409), which is the door opened.
+  { key: "POST /api/admin/orders/{number}/refunds", needs: "refunds.create", url: (w) => `/api/admin/orders/${w.orderNumber}/refunds`, body: () => ({ amount: 1, reason: "Matrix refund" }), ok: [409] },
   { key: "POST /api/admin/orders/{number}/notes", needs: "orders.note", url: (w) => `/api/admin/orders/${w.orderNumber}/notes`, body: () => ({ note: "Matrix note from the API." }), ok: [201] },
 
   // The customers desk.

@@ -46,6 +46,10 @@ import { registerPageCache } from "./plugins/page-cache.ts";
 import { type LimiterStore, memoryLimiterStore, redisLimiterStore } from "./plugins/rate-limit.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { createServices } from "./services.ts";
+import type { PaymentGateway } from "./modules/payments/gateway.ts";
+import { paymentRoutes } from "./modules/payments/routes.ts";
+import { startTestPayments, stripeGatewayFromConfig, usesTestPayments } from "./modules/payments/setup.ts";
+import type { TestEvent } from "./modules/payments/test-processor.ts";
 import { priceDisplayFor } from "./modules/trade/pricing.ts";
 
 export const projectRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -64,6 +68,8 @@ export interface BuildAppOptions {
   rateLimitPrefix?: string;
   /** Bounds of the visitor page cache (ADR 0025); false turns it off. On by default with the production build. */
   pageCache?: { maxEntries?: number; maxBytes?: number; ttlMs?: number } | false;
+  /** Card payments' gateway: tests pass the real Stripe SDK pointed at their fake; by default Stripe with keys, else the built-in test page outside production. */
+  paymentGateway?: PaymentGateway | null;
 }
 
 /** The build id is the hash of the server bundle: it changes exactly when the code does. */
@@ -122,7 +128,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   const limits = await openLimiterStore(app, options);
-  const services = createServices(database.db, config, app.log, limits);
+  // Without Stripe keys outside production, cards are taken on the built-in test page (ADR 0033):
+  // its events reach the same webhook handler as Stripe's.
+  let deliver: ((event: TestEvent) => Promise<void>) | null = null;
+  const testPayments = options.paymentGateway === undefined && usesTestPayments(config) ? await startTestPayments(config, (event) => deliver!(event)) : null;
+  const services = createServices(database.db, config, app.log, limits, {
+    gateway: options.paymentGateway !== undefined ? options.paymentGateway : (testPayments?.gateway ?? stripeGatewayFromConfig(config)),
+    testProcessor: testPayments?.processor ?? null,
+  });
+  deliver = async (event) => void (await services.payments.webhook(Buffer.from(event.payload), event.signature));
+  if (testPayments) app.addHook("onClose", async () => testPayments.processor.close());
   const buildId = options.storefront.mode === "vite" ? "dev" : readBuildId();
 
   registerSecurityHeaders(app, {
@@ -207,6 +222,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminOrderRoutes, { orders: services.adminOrders, documents: services.orderDocuments, prefix: "/api" });
   await app.register(dashboardRoutes, { dashboard: services.dashboard, prefix: "/api" });
   await app.register(adminCustomerRoutes, { customers: services.adminCustomers, prefix: "/api" });
+  await app.register(paymentRoutes, { payments: services.payments, prefix: "/api" });
 
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();
@@ -215,6 +231,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     services.hireRequests.lapseExpired().catch((err: unknown) => app.log.warn({ err }, "could not lapse hire holds"));
     pruneExpiredTokens(database.db).catch((err: unknown) => app.log.warn({ err }, "could not prune expired tokens"));
     pruneStaffSessions(database.db).catch((err: unknown) => app.log.warn({ err }, "could not prune staff sessions"));
+    services.payments.sweep().catch((err: unknown) => app.log.warn({ err }, "could not sweep card payment pages"));
   }, 600_000);
   sweep.unref();
   app.addHook("onClose", async () => {

@@ -41,6 +41,11 @@ export interface Config {
   postcodeProvider: string;
   postcodeApiKey: string | undefined;
   logLevel: string;
+  /** Stripe (ADR 0033): card payment in production needs both keys; without them elsewhere, the built-in test page takes cards. */
+  stripeSecretKey: string | undefined;
+  stripeWebhookSecret: string | undefined;
+  /** Only to point the Stripe SDK at another server (the tests' fake). */
+  stripeApiUrl: string | undefined;
   /** Flags whose value was not recognised; logged once at start. */
   flagWarnings: FlagWarning[];
 }
@@ -130,6 +135,9 @@ const schema = z.object({
   SHOP_BANK_ACCOUNT: optionalText.pipe(z.string().regex(/^\d{8}$/, "must be an account number of 8 digits").optional()),
   POSTCODE_PROVIDER: z.enum(["builtin", "getaddress", "ideal"], { error: "must be builtin, getaddress or ideal" }).default("builtin"),
   POSTCODE_API_KEY: optionalText.pipe(z.string().optional()),
+  STRIPE_SECRET_KEY: optionalText.pipe(z.string().regex(/^(sk|rk)_(test|live)_\w+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)").optional()),
+  STRIPE_WEBHOOK_SECRET: optionalText.pipe(z.string().regex(/^whsec_\w+$/, "must be a Stripe webhook signing secret (whsec_…)").optional()),
+  STRIPE_API_URL: optionalText.pipe(httpUrl.optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
     error: "must be one of fatal, error, warn, info, debug, trace, silent",
   }).optional(),
@@ -152,6 +160,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
   }
   if (parsed.success && !parsed.data.SHOP_BANK_SORT_CODE !== !parsed.data.SHOP_BANK_ACCOUNT) {
     problems.push("SHOP_BANK_SORT_CODE and SHOP_BANK_ACCOUNT must be set together");
+  }
+  if (parsed.success && !parsed.data.STRIPE_SECRET_KEY !== !parsed.data.STRIPE_WEBHOOK_SECRET) {
+    problems.push("STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together");
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
@@ -203,6 +214,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
     seedDemo,
     postcodeProvider: e.POSTCODE_PROVIDER,
     postcodeApiKey: e.POSTCODE_API_KEY,
+    stripeSecretKey: e.STRIPE_SECRET_KEY,
+    stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    stripeApiUrl: e.STRIPE_API_URL,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
     flagWarnings,
   };

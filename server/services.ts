@@ -7,7 +7,11 @@ import { createBasketService } from "./modules/basket/service.ts";
 import { createProductService } from "./modules/catalog/products.ts";
 import { createSearchService } from "./modules/catalog/search.ts";
 import { createCatalogService } from "./modules/catalog/service.ts";
-import { createCheckoutService } from "./modules/checkout/service.ts";
+import { createCheckoutLinks, createCheckoutService } from "./modules/checkout/service.ts";
+import type { PaymentGateway } from "./modules/payments/gateway.ts";
+import { createPaymentService } from "./modules/payments/service.ts";
+import { stripeGatewayFromConfig } from "./modules/payments/setup.ts";
+import type { TestProcessor } from "./modules/payments/test-processor.ts";
 import { createContentService } from "./modules/content/service.ts";
 import { createDeliveryService } from "./modules/delivery/service.ts";
 import { createDashboardService } from "./modules/dashboard/service.ts";
@@ -38,7 +42,8 @@ import { type LimiterStore, memoryLimiterStore } from "./plugins/rate-limit.ts";
 
 /** One service layer, two doors: the JSON API and the storefront's loaders both call these. */
 /** `limits`: where the sign-in limits count (the app passes Redis when REDIS_URL is set); this process's memory otherwise. */
-export function createServices(db: Db, config: Config, log: MailLog, limits: LimiterStore = memoryLimiterStore()) {
+/** `gateway`: card payments' gateway; by default Stripe when its keys are set, none otherwise (the app passes the built-in test page's). */
+export function createServices(db: Db, config: Config, log: MailLog, limits: LimiterStore = memoryLimiterStore(), extras: { gateway?: PaymentGateway | null; testProcessor?: TestProcessor | null } = {}) {
   const mail = createMailService(db, { transport: createMailTransport(config, log), from: config.mailFrom, log });
   const products = createProductService(db);
   const hire = createHireService(db);
@@ -48,6 +53,15 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
   const staff = createStaffService(db, { appName: config.appName, publicUrl: config.publicUrl, requireTotp: config.isProduction });
   const shop = { appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail };
   const orders = createOrderService(db);
+  const checkoutLinks = createCheckoutLinks(config.cookieSecret);
+  const payments = createPaymentService(db, {
+    gateway: extras.gateway === undefined ? stripeGatewayFromConfig(config) : extras.gateway,
+    mail,
+    shop,
+    basket,
+    thankYouLink: checkoutLinks.thankYouLink,
+    log,
+  });
   return {
     catalog: createCatalogService(db),
     products,
@@ -59,7 +73,11 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     basket,
     delivery,
     postcodes: createPostcodeProvider(db, config),
-    checkout: createCheckoutService(db, { delivery, mail, secret: config.cookieSecret, ...shop, payments: [payOnAccount] }),
+    checkout: createCheckoutService(db, { delivery, mail, links: checkoutLinks, ...shop, payments: [payOnAccount, payments.provider] }),
+    // Card payments (ADR 0033): the hosted page, its webhook, and refunds.
+    payments,
+    // The built-in test payment page's processor (outside production without Stripe keys), or null.
+    testPayments: extras.testProcessor ?? null,
     orders,
     reorder: createReorderService({ orders, basket }),
     // The orders desk (back office): staff actions, each authorised and audited.

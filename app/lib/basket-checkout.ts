@@ -73,7 +73,7 @@ export interface OrderView {
   history: { status: string; label: string; note: string; at: string }[];
 }
 
-export const PAYMENT_LABELS: Record<string, string> = { bank_transfer: "Bank transfer", pay_on_collection: "Pay on collection", pay_on_account: "Pay on account" };
+export const PAYMENT_LABELS: Record<string, string> = { bank_transfer: "Bank transfer", pay_on_collection: "Pay on collection", pay_on_account: "Pay on account", card: "Card" };
 
 /** A key for one checkout page: a retried submission returns the same order. */
 export function newIdempotencyKey(): string {

@@ -16,3 +16,4 @@ export * from "../modules/trade/invitations-schema.ts";
 export * from "../modules/trade/remittance-schema.ts";
 export * from "../modules/staff/schema.ts";
 export * from "../modules/audit/schema.ts";
+export * from "../modules/payments/schema.ts";

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { type FieldErrors, ValidationError, summarise } from "../http-errors.ts";
+import { type FieldErrors, HttpError, ValidationError, summarise } from "../http-errors.ts";
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable, outagePage } from "../lib/database-outage.ts";
 
 function fieldName(instancePath: string, context: string | undefined): string {
@@ -48,6 +48,11 @@ export function registerErrorHandler(app: FastifyInstance, appName: string): voi
     const status = typeof error.statusCode === "number" ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
       request.log.info({ err: { message: error.message, code: error.code } }, "client error");
+      return reply.code(status).send({ message: error.message });
+    }
+    // A deliberate 5xx (a payment service that did not answer) carries a message written for the customer.
+    if (error instanceof HttpError) {
+      request.log.warn({ err: { message: error.message, cause: error.cause } }, "service unavailable");
       return reply.code(status).send({ message: error.message });
     }
     request.log.error({ err: error }, "unexpected error");

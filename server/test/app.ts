@@ -25,13 +25,15 @@ export async function createTestShop(
     pageCache?: BuildAppOptions["pageCache"];
     /** With REDIS_URL in env: the run's own prefix for the rate limits' keys. */
     rateLimitPrefix?: string;
+    /** Card payments' gateway (server/test/payments.ts: the real Stripe SDK against a fake on loopback). */
+    paymentGateway?: BuildAppOptions["paymentGateway"];
   } = {},
 ): Promise<TestShop> {
   const database = await createTestDatabase();
   await seedDemo(database.db);
   const dataDir = mkdtempSync(path.join(tmpdir(), "tc-test-"));
   const config = loadConfig({ NODE_ENV: "test", COOKIE_SECRET: "x".repeat(32), DATA_DIR: dataDir, ...env });
-  const app = await buildApp({ config, database, storefront: options.storefront ?? { mode: "none" }, pageCache: options.pageCache, logger: false, now: options.now, rateLimitPrefix: options.rateLimitPrefix });
+  const app = await buildApp({ config, database, storefront: options.storefront ?? { mode: "none" }, pageCache: options.pageCache, logger: false, now: options.now, rateLimitPrefix: options.rateLimitPrefix, paymentGateway: options.paymentGateway });
   options.beforeReady?.(app);
   await app.ready();
   return {

@@ -13,10 +13,11 @@ export interface PaymentRequest {
 }
 
 /**
- * A way of paying that does work inside the checkout's transaction (pay on
- * account: the credit check and the invoice). It throws an HttpError or a
- * ValidationError to refuse, and the whole order is rolled back. Bank transfer
- * and pay on collection take nothing at checkout and need no provider.
+ * A way of paying that does work at checkout: inside its transaction (pay on
+ * account: the credit check and the invoice; it throws an HttpError or a
+ * ValidationError to refuse, and the whole order is rolled back), or after it
+ * (card: the hosted payment page). Bank transfer and pay on collection take
+ * nothing at checkout and need no provider.
  */
 export interface PaymentProvider {
   id: string;
@@ -28,6 +29,23 @@ export interface PaymentProvider {
   take(tx: Db, request: PaymentRequest): Promise<void>;
   /** The line about payment in the customer's email. */
   note(orderNumber: string): string;
+  /** The provider sends the order's confirmation itself, once the money has arrived (card). */
+  confirmsLater?: boolean;
+  /**
+   * After the order is committed: opens the payment page and answers where
+   * the browser goes. Called again for a retried checkout of the same order,
+   * it answers the same page. When it throws, checkout calls `withdraw`.
+   */
+  begin?(order: PaymentStart): Promise<{ redirect_url: string }>;
+  /** Takes back an order whose payment could not be started: no order is left, its stock and basket are as they were. */
+  withdraw?(orderId: number): Promise<void>;
+}
+
+export interface PaymentStart {
+  orderId: number;
+  orderNumber: string;
+  total: number;
+  email: string;
 }
 
 /** A payment method as the delivery-options answer lists it; a provider may add what its screen needs. */

@@ -35,7 +35,7 @@ export const checkoutBody = z.object({
   delivery_method: z.string({ error: "Choose a delivery method." }).min(1, "Choose a delivery method.").max(40),
   delivery_address: address.optional(),
   billing_address: address.optional(),
-  payment_method: z.enum(["bank_transfer", "pay_on_collection", "pay_on_account"], { error: "Choose how you will pay." }),
+  payment_method: z.enum(["bank_transfer", "pay_on_collection", "pay_on_account", "card"], { error: "Choose how you will pay." }),
   notes: z.string().trim().max(1000, "Notes must be at most 1,000 characters.").optional().default(""),
   po_reference: z.string().trim().max(50, "The purchase-order reference must be at most 50 characters.").optional().default(""),
   expected_total: z.number().min(0).max(10_000_000).optional(),
@@ -118,7 +118,7 @@ export async function checkoutRoutes(app: FastifyInstance, options: CheckoutRout
     {
       schema: {
         tags,
-        summary: "Places the order from the basket; an Idempotency-Key header makes a retry return the same order",
+        summary: "Places the order from the basket; an Idempotency-Key header makes a retry return the same order. By card: `{order, payment: {redirect_url}}`, the hosted payment page to send the browser to (503 when it cannot be opened: then no order is left and the basket is as it was)",
         body: checkoutBody,
         headers: z.object({ "idempotency-key": z.string().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/).optional() }),
       },
@@ -128,8 +128,9 @@ export async function checkoutRoutes(app: FastifyInstance, options: CheckoutRout
       const owner = readingOwner(request);
       if (!owner) throw new ValidationError({ basket: ["Your basket is empty."] });
       try {
-        const { order, replay } = await options.checkout.placeOrder(owner, request.user?.id ?? null, request.body, request.headers["idempotency-key"] ?? null);
-        return reply.code(replay ? 200 : 201).send(order);
+        const { order, replay, payment } = await options.checkout.placeOrder(owner, request.user?.id ?? null, request.body, request.headers["idempotency-key"] ?? null);
+        // Card: the order, and the payment page the browser goes to next.
+        return reply.code(replay ? 200 : 201).send(payment ? { order, payment } : order);
       } catch (error) {
         if (error instanceof PriceChangedError) return reply.code(409).send({ message: error.message, totals: error.totals });
         throw error;

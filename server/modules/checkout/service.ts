@@ -11,7 +11,7 @@ import { basketItems, baskets } from "../basket/schema.ts";
 import { incVat, pounds } from "../catalog/products.ts";
 import { products } from "../catalog/schema.ts";
 import type { DeliveryService } from "../delivery/service.ts";
-import { renderEmail } from "../mail/templates.ts";
+import { enqueueOrderPlaced } from "../orders/emails.ts";
 import type { PaymentProvider } from "./payment.ts";
 import { orderAddresses, orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
 
@@ -31,7 +31,7 @@ export interface CheckoutInput {
   delivery_method: string;
   delivery_address?: CheckoutAddress;
   billing_address?: CheckoutAddress;
-  payment_method: "bank_transfer" | "pay_on_collection" | "pay_on_account";
+  payment_method: "bank_transfer" | "pay_on_collection" | "pay_on_account" | "card";
   notes: string;
   po_reference: string;
   /** The total the customer saw (pounds); a different total now answers 409. */
@@ -61,19 +61,33 @@ function isUniqueViolation(error: unknown): boolean {
   return e?.code === "23505" || e?.cause?.code === "23505";
 }
 
+/** The thank-you page's signed link: only whoever placed the order holds it, for a day. Payments send the customer back to it. */
+export function createCheckoutLinks(secret: string) {
+  function sign(number: string, expires: number): string {
+    return createHmac("sha256", secret).update(`thank-you|${number}|${expires}`).digest("base64url");
+  }
+  return {
+    thankYouLink(number: string, now = Date.now()): string {
+      const expires = Math.floor(now / 1000) + THANK_YOU_SECONDS;
+      return `/checkout/thank-you?${new URLSearchParams({ order: number, expires: String(expires), signature: sign(number, expires) })}`;
+    },
+    verifyThankYou(number: string, expires: string, signature: string, now = Date.now()): boolean {
+      const exp = Number(expires);
+      if (!Number.isSafeInteger(exp) || exp * 1000 < now) return false;
+      const expected = Buffer.from(sign(number, exp));
+      const given = Buffer.from(signature);
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    },
+  };
+}
+
+export type CheckoutLinks = ReturnType<typeof createCheckoutLinks>;
+
 export function createCheckoutService(
   db: Db,
-  options: { delivery: DeliveryService; mail: Outbox; secret: string; appName: string; publicUrl: string; shopEmail: string; payments?: PaymentProvider[] },
+  options: { delivery: DeliveryService; mail: Outbox; links: CheckoutLinks; appName: string; publicUrl: string; shopEmail: string; payments?: PaymentProvider[] },
 ) {
-  function sign(number: string, expires: number): string {
-    return createHmac("sha256", options.secret).update(`thank-you|${number}|${expires}`).digest("base64url");
-  }
-
-  /** A link to the thank-you page that only whoever placed the order holds, valid for a day. */
-  function thankYouLink(number: string, now = Date.now()): string {
-    const expires = Math.floor(now / 1000) + THANK_YOU_SECONDS;
-    return `/checkout/thank-you?${new URLSearchParams({ order: number, expires: String(expires), signature: sign(number, expires) })}`;
-  }
+  const { thankYouLink } = options.links;
 
   async function existingByKey(key: string): Promise<PlacedOrder | null> {
     const [order] = await db.select().from(orders).where(eq(orders.idempotencyKey, key)).limit(1);
@@ -215,31 +229,15 @@ export function createCheckoutService(
       await tx.insert(orderStatusHistory).values({ orderId: order!.id, status, note: "Order placed." });
       await tx.delete(basketItems).where(eq(basketItems.basketId, basket.id));
 
-      const lineText = priced.map(({ item, product, lineTotal, lineVat }) => `${item.quantity} × ${product.name}: £${pounds(lineTotal + lineVat).toFixed(2)}`);
-      const summary = [
-        ...lineText,
-        `${delivery.name}: £${pounds(deliveryPence).toFixed(2)}`,
-        `Total £${pounds(total).toFixed(2)} (VAT £${pounds(vat).toFixed(2)})`,
-      ];
-      const paymentNote = provider
-        ? provider.note(number)
-        : input.payment_method === "bank_transfer"
-          ? `Please pay by bank transfer quoting ${number}; we send the order once the payment arrives.`
-          : "Please pay at the branch when you collect.";
-      const customer = renderEmail({
-        appName: options.appName,
-        publicUrl: options.publicUrl,
-        title: `Thank you for your order ${number}`,
-        paragraphs: [...summary, paymentNote],
-      });
-      await options.mail.enqueue(tx, { to: input.email, subject: `Your order ${number}`, ...customer });
-      const staff = renderEmail({
-        appName: options.appName,
-        publicUrl: options.publicUrl,
-        title: `New order ${number}`,
-        paragraphs: [`${input.email}${input.phone ? `, ${input.phone}` : ""}`, ...summary, ...(input.po_reference ? [`PO reference: ${input.po_reference}`] : []), ...(input.notes ? [`Notes: ${input.notes}`] : [])],
-      });
-      await options.mail.enqueue(tx, { to: options.shopEmail, subject: `Order ${number}`, ...staff });
+      // A card order's confirmation waits for its payment (payments/service.ts).
+      if (!provider?.confirmsLater) {
+        const paymentNote = provider
+          ? provider.note(number)
+          : input.payment_method === "bank_transfer"
+            ? `Please pay by bank transfer quoting ${number}; we send the order once the payment arrives.`
+            : "Please pay at the branch when you collect.";
+        await enqueueOrderPlaced(tx, options.mail, options, order!.id, paymentNote);
+      }
       return { order: { order_id: order!.id, order_number: number, total: pounds(total), redirect: thankYouLink(number) }, replay: false };
     });
   }
@@ -253,35 +251,42 @@ export function createCheckoutService(
       return offered.filter((o) => o !== null);
     },
 
-    verifyThankYou(number: string, expires: string, signature: string, now = Date.now()): boolean {
-      const exp = Number(expires);
-      if (!Number.isSafeInteger(exp) || exp * 1000 < now) return false;
-      const expected = Buffer.from(sign(number, exp));
-      const given = Buffer.from(signature);
-      return expected.length === given.length && timingSafeEqual(expected, given);
-    },
+    verifyThankYou: options.links.verifyThankYou,
 
     /**
      * Places the order. With an Idempotency-Key, a retry (or a double click)
      * returns the order already made instead of making another.
      */
-    async placeOrder(owner: BasketOwner, userId: number | null, input: CheckoutInput, key: string | null): Promise<{ order: PlacedOrder; replay: boolean }> {
+    async placeOrder(
+      owner: BasketOwner,
+      userId: number | null,
+      input: CheckoutInput,
+      key: string | null,
+    ): Promise<{ order: PlacedOrder; replay: boolean; payment?: { redirect_url: string } }> {
       // A key only ever finds the same customer's order.
       const idempotencyKey = key ? sha256(`${"userId" in owner ? `user:${owner.userId}` : `guest:${owner.guestHash}`}|${key}`) : null;
-      if (idempotencyKey) {
-        const done = await existingByKey(idempotencyKey);
-        if (done) return { order: done, replay: true };
-      }
-      try {
-        const placed = await place(owner, userId, input, idempotencyKey);
-        if (!placed.replay) options.mail.kick?.();
-        return placed;
-      } catch (error) {
-        // The same key raced us: the other request's order is the answer.
-        if (idempotencyKey && isUniqueViolation(error)) {
-          const done = await existingByKey(idempotencyKey);
-          if (done) return { order: done, replay: true };
+      const done = idempotencyKey ? await existingByKey(idempotencyKey) : null;
+      let placed: { order: PlacedOrder; replay: boolean };
+      if (done) placed = { order: done, replay: true };
+      else {
+        try {
+          placed = await place(owner, userId, input, idempotencyKey);
+          if (!placed.replay) options.mail.kick?.();
+        } catch (error) {
+          // The same key raced us: the other request's order is the answer.
+          const raced = idempotencyKey && isUniqueViolation(error) ? await existingByKey(idempotencyKey) : null;
+          if (!raced) throw error;
+          placed = { order: raced, replay: true };
         }
+      }
+      const provider = options.payments?.find((p) => p.id === input.payment_method);
+      if (!provider?.begin) return placed;
+      // The payment page is opened once the order is committed, so no lock is held while the gateway answers.
+      try {
+        const payment = await provider.begin({ orderId: placed.order.order_id, orderNumber: placed.order.order_number, total: Math.round(placed.order.total * 100), email: input.email });
+        return { ...placed, payment };
+      } catch (error) {
+        await provider.withdraw?.(placed.order.order_id);
         throw error;
       }
     },

@@ -199,9 +199,11 @@ describe("the orders desk's API", () => {
       "GET /api/admin/orders/picking-list.pdf",
       "GET /api/admin/orders/{number}",
       "GET /api/admin/orders/{number}/delivery-note.pdf",
+      "GET /api/admin/orders/{number}/payment",
       "GET /api/admin/orders/{number}/picking-list.pdf",
       "POST /api/admin/orders/bulk-transitions",
       "POST /api/admin/orders/{number}/notes",
+      "POST /api/admin/orders/{number}/refunds",
       "POST /api/admin/orders/{number}/transitions",
     ]);
     const doc = (await shop.app.inject({ url: "/api/openapi.json" })).json();

@@ -43,7 +43,7 @@ function filtersOf(query: z.infer<typeof listQuery>): AdminOrderFilters {
   };
 }
 
-const numberParams = z.object({ number: z.string().max(20).regex(/^TC-\d{6,}$/i, "Give an order number such as TC-000123.") });
+export const numberParams = z.object({ number: z.string().max(20).regex(/^TC-\d{6,}$/i, "Give an order number such as TC-000123.") });
 const status = z.enum(ORDER_STATUSES);
 const fulfilment = z.enum(["delivery", "collection"]);
 
@@ -81,6 +81,7 @@ const detail = z.object({
   tracking_url: z.string().nullable(),
   lines: z.array(
     z.object({
+      id: z.number().int(),
       product_id: z.number().int().nullable(),
       sku: z.string(),
       name: z.string(),

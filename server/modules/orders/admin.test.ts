@@ -436,7 +436,7 @@ describe("an order's page", () => {
     expect(order).not.toHaveProperty("payment");
     expect(order).not.toHaveProperty("customer");
     expect(order.addresses).toEqual({ delivery: expect.objectContaining({ name: "Dora Delivery", postcode: "LS1 4AP" }) });
-    expect(order.lines[0]).toEqual({ product_id: stockA, sku: "SKU-0", name: "Line 0", slug: "line-0", quantity: 2 });
+    expect(order.lines[0]).toEqual({ id: expect.any(Number), product_id: stockA, sku: "SKU-0", name: "Line 0", slug: "line-0", quantity: 2 });
     const text = JSON.stringify(order);
     for (const secret of ["page@example.com", "07700 900123", "Bill Payer", "SW1A 2AA", "Ursula", "Shah", "12.5", "36.95"]) expect(text).not.toContain(secret);
     // Awaiting payment: nothing for the warehouse to do yet; once processing, it may dispatch.

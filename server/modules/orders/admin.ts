@@ -4,11 +4,11 @@ import { type SQL, and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { londonDayAfter, londonDayStart } from "../../lib/london.ts";
+import { putStockBack } from "./restock.ts";
 import { recordAudit } from "../audit/service.ts";
 import { users } from "../auth/schema.ts";
 import type { Outbox } from "../auth/service.ts";
 import { pounds } from "../catalog/products.ts";
-import { products } from "../catalog/schema.ts";
 import { renderEmail } from "../mail/templates.ts";
 import { normalisePostcode } from "../postcode/service.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
@@ -397,15 +397,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
       // The customer's timeline shows the move; a dispatch says how it went.
       const historyNote = dispatch ? [`Sent with ${carrier}, tracking number ${tracking}.`, note].filter(Boolean).join(" ") : note;
       await tx.insert(orderStatusHistory).values({ orderId: order.id, status: move.to, note: historyNote, kind: "status", staffId: actor.staffId });
-      if (move.to === "cancelled") {
-        // Each line's quantity goes back on the shelf; lines whose product was since removed have nowhere to go.
-        await tx.execute(sql`
-          update ${products} set stock = ${products.stock} + back.quantity, updated_at = now()
-          from (select ${orderLines.productId} as product_id, sum(${orderLines.quantity})::int as quantity
-                from ${orderLines} where ${orderLines.orderId} = ${order.id} and ${orderLines.productId} is not null
-                group by ${orderLines.productId}) as back
-          where ${products.id} = back.product_id`);
-      }
+      if (move.to === "cancelled") await putStockBack(tx, order.id);
       await recordAudit(tx, actor, {
         action: "order.transition",
         entity: "order",

@@ -1,12 +1,13 @@
 // Plain data and functions only (no database): the admin screens import this in the browser too.
 
-export const PAYMENT_METHODS = ["bank_transfer", "pay_on_collection", "pay_on_account"] as const;
+export const PAYMENT_METHODS = ["bank_transfer", "pay_on_collection", "pay_on_account", "card"] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const PAYMENT_LABELS: Record<string, string> = {
   bank_transfer: "Bank transfer",
   pay_on_collection: "Pay on collection",
   pay_on_account: "Pay on account",
+  card: "Card",
 };
 
 /**

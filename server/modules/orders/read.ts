@@ -43,6 +43,8 @@ export const statusLabel = (status: string) => STATUS_LABELS[status as OrderStat
 /** A line as both doors show it: without prices for a member who may not see them. */
 export function lineJson(l: typeof orderLines.$inferSelect) {
   return {
+    /** The line itself: a refund by lines names it. */
+    id: l.id,
     product_id: l.productId,
     sku: l.sku,
     name: l.name,

@@ -57,6 +57,12 @@ const payOnCollection: Transition["when"] = {
   refusal: (o) => `Order ${o.number} is awaiting payment; it cannot move to processing until it is paid.`,
 };
 
+// A card order is paid by the gateway's word alone (payments/service.ts), never by hand.
+const notCard: Transition["when"] = {
+  test: (o) => o.payment_method !== "card",
+  refusal: (o) => `Order ${o.number} is paid by card; it is marked paid when the card payment arrives.`,
+};
+
 // An order on account was invoiced at checkout and its total added to the
 // company's balance: cancelling it needs a credit note against that invoice,
 // which the trade desk makes (issue 18, part 3), or the books would not add up.
@@ -70,7 +76,7 @@ export const CANCELLABLE: readonly OrderStatus[] = ["awaiting_payment", "paid", 
 
 export const TRANSITIONS: readonly Transition[] = [
   // Bank transfer received.
-  { from: "awaiting_payment", to: "paid", permission: "orders.mark_paid", label: "Mark as paid", requires: [], emailsCustomer: true },
+  { from: "awaiting_payment", to: "paid", permission: "orders.mark_paid", label: "Mark as paid", requires: [], emailsCustomer: true, when: notCard },
   { from: "paid", to: "processing", permission: "orders.fulfil", label: "Start picking", requires: [], emailsCustomer: false },
   { from: "awaiting_payment", to: "processing", permission: "orders.fulfil", label: "Start picking", requires: [], emailsCustomer: false, when: payOnCollection },
   { from: "processing", to: "dispatched", permission: "orders.fulfil", label: "Dispatch", requires: ["carrier", "tracking_number"], emailsCustomer: true, when: forDelivery },

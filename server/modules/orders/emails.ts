@@ -1,0 +1,47 @@
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import type { Outbox } from "../auth/service.ts";
+import { pounds } from "../catalog/products.ts";
+import { renderEmail } from "../mail/templates.ts";
+import { orderLines, orders } from "./schema.ts";
+
+export interface ShopMail {
+  appName: string;
+  publicUrl: string;
+  shopEmail: string;
+}
+
+const money = (pence: number) => `£${pounds(pence).toFixed(2)}`;
+
+/**
+ * The order confirmation to the customer and the new-order note to the shop,
+ * read from the order as written, into the outbox in the caller's
+ * transaction. Checkout sends them when the order is placed; a card order
+ * sends them when its payment arrives, so no one is told of an order that was
+ * never paid for.
+ */
+export async function enqueueOrderPlaced(tx: Db, mail: Outbox, shop: ShopMail, orderId: number, paymentNote: string): Promise<void> {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId));
+  if (!order) return;
+  const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id));
+  const summary = [
+    ...lines.map((l) => `${l.quantity} × ${l.name}: ${money(l.lineTotal + l.lineVat)}`),
+    `${order.deliveryName}: ${money(order.delivery)}`,
+    `Total ${money(order.total)} (VAT ${money(order.vat)})`,
+  ];
+  const customer = renderEmail({ appName: shop.appName, publicUrl: shop.publicUrl, title: `Thank you for your order ${order.number}`, paragraphs: [...summary, paymentNote] });
+  await mail.enqueue(tx, { to: order.email, subject: `Your order ${order.number}`, ...customer });
+  const staff = renderEmail({
+    appName: shop.appName,
+    publicUrl: shop.publicUrl,
+    title: `New order ${order.number}`,
+    paragraphs: [
+      `${order.email}${order.phone ? `, ${order.phone}` : ""}`,
+      ...summary,
+      paymentNote,
+      ...(order.poReference ? [`PO reference: ${order.poReference}`] : []),
+      ...(order.notes ? [`Notes: ${order.notes}`] : []),
+    ],
+  });
+  await mail.enqueue(tx, { to: shop.shopEmail, subject: `Order ${order.number}`, ...staff });
+}

@@ -1,0 +1,619 @@
+import { randomBytes } from "node:crypto";
+import { and, asc, desc, eq, lt, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { HttpError, ValidationError } from "../../http-errors.ts";
+import { recordAudit } from "../audit/service.ts";
+import type { Outbox } from "../auth/service.ts";
+import { sha256 } from "../auth/tokens.ts";
+import type { BasketService } from "../basket/service.ts";
+import { pounds } from "../catalog/products.ts";
+import type { PaymentProvider } from "../checkout/payment.ts";
+import { renderEmail } from "../mail/templates.ts";
+import { type ShopMail, enqueueOrderPlaced } from "../orders/emails.ts";
+import { putStockBack } from "../orders/restock.ts";
+import { orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
+import { type StaffActor, authorize } from "../staff/actor.ts";
+import { staff } from "../staff/schema.ts";
+import { type GatewaySession, GatewayUnavailableError, type PaymentGateway, type WebhookAction } from "./gateway.ts";
+import { type RefundSource, paymentEvents, paymentRefunds, paymentSessions, payments } from "./schema.ts";
+
+/** How long a hosted payment page stays open (Stripe's minimum is 30 minutes). */
+export const SESSION_MINUTES = 30;
+/** A session still open this long after its expiry is asked about by the sweep: its webhook may have been lost. */
+const SWEEP_GRACE_MS = 5 * 60_000;
+
+export const PAYMENT_MESSAGES = {
+  unavailable: "We could not open the card payment page. Nothing was charged and your basket is as it was: please try again in a moment, or choose another way to pay.",
+  cancelled: "You left the card payment page, so the order was not placed. Nothing was charged and your basket is as it was.",
+  refundFailed: "The card refund could not be made, so nothing was refunded. Please try again in a moment.",
+} as const;
+
+type SessionRow = typeof paymentSessions.$inferSelect;
+type PaymentRow = typeof payments.$inferSelect;
+type RefundRow = typeof paymentRefunds.$inferSelect;
+/** Work that must wait for the transaction to commit: calls to the gateway, basket restores. */
+type AfterCommit = () => Promise<void>;
+
+export interface RefundInput {
+  /** Pounds, for a refund by amount. */
+  amount?: number;
+  /** Or some of the order's lines: each line's quantity to refund. */
+  lines?: { line_id: number; quantity: number }[];
+  reason: string;
+}
+
+export interface OrderPaymentJson {
+  gateway: string;
+  test_mode: boolean;
+  status: SessionRow["status"];
+  /** Pounds. */
+  paid: number;
+  refunded: number;
+  refundable: number;
+  problem: string | null;
+  refunds: { id: number; amount: number; status: RefundRow["status"]; source: RefundSource; reason: string; created_at: string; staff_name: string | null }[];
+  /** Per order line: the quantity refunded by lines so far. */
+  refunded_lines: Record<number, number>;
+}
+
+export interface PaymentServiceOptions {
+  /** Null: card payment is not offered (production without both Stripe keys). */
+  gateway: PaymentGateway | null;
+  mail: Outbox;
+  shop: ShopMail;
+  basket: BasketService;
+  /** The order's signed thank-you page (checkout's). */
+  thankYouLink: (orderNumber: string) => string;
+  now?: () => number;
+  log?: { warn: (obj: object, msg: string) => void };
+}
+
+const money = (pence: number) => `£${pounds(pence).toFixed(2)}`;
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === "23505" || e?.cause?.code === "23505";
+}
+
+/**
+ * Card payments (ADR 0033): the hosted payment page for an order, the
+ * webhook that says how it went (each event applied once), the customer's
+ * return that may beat the webhook, and refunds. Every change of money is
+ * decided under the session's or the payment's row lock, in one transaction
+ * with what it changes.
+ */
+export function createPaymentService(db: Db, options: PaymentServiceOptions) {
+  const gateway = options.gateway;
+  const now = options.now ?? (() => Date.now());
+
+  function requireGateway(): PaymentGateway {
+    if (!gateway) throw new HttpError(404, "Card payment is not available.");
+    return gateway;
+  }
+
+  async function inTx<T>(work: (tx: Db, after: AfterCommit[]) => Promise<T>): Promise<T> {
+    const after: AfterCommit[] = [];
+    const result = await db.transaction(async (t) => work(t as unknown as Db, after));
+    for (const task of after) {
+      await task().catch((err: unknown) => options.log?.warn({ err }, "payment follow-up failed"));
+    }
+    options.mail.kick?.();
+    return result;
+  }
+
+  async function lockSession(tx: Db, id: number): Promise<SessionRow | undefined> {
+    const [row] = await tx.select().from(paymentSessions).where(eq(paymentSessions.id, id)).for("update");
+    return row;
+  }
+
+  async function sessionByExternal(tx: Db, externalId: string): Promise<SessionRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(paymentSessions)
+      .where(and(eq(paymentSessions.gateway, requireGateway().id), eq(paymentSessions.externalId, externalId)))
+      .for("update");
+    return row;
+  }
+
+  async function orderNote(tx: Db, orderId: number, status: string, note: string, kind: "status" | "note" = "note", staffId: number | null = null) {
+    await tx.insert(orderStatusHistory).values({ orderId, status, note, kind, staffId });
+  }
+
+  async function emailCustomer(tx: Db, to: string, subject: string, title: string, paragraphs: string[]) {
+    const body = renderEmail({ appName: options.shop.appName, publicUrl: options.shop.publicUrl, title, paragraphs });
+    await options.mail.enqueue(tx, { to, subject, ...body });
+  }
+
+  async function recomputeRefunded(tx: Db, paymentId: number): Promise<void> {
+    await tx.execute(sql`
+      update ${payments} set refunded_pence = (
+        select coalesce(sum(${paymentRefunds.amount}), 0)::int from ${paymentRefunds}
+        where ${paymentRefunds.paymentId} = ${paymentId} and ${paymentRefunds.status} <> 'failed')
+      where ${payments.id} = ${paymentId}`);
+  }
+
+  /**
+   * Sends a refund row to the gateway, its id the idempotency key, and
+   * records how it went. A refund that fails gives its amount back to what
+   * may still be refunded.
+   */
+  async function sendRefund(refundId: number): Promise<RefundRow> {
+    const g = requireGateway();
+    const [found] = await db.select({ refund: paymentRefunds, payment: payments }).from(paymentRefunds).innerJoin(payments, eq(payments.id, paymentRefunds.paymentId)).where(eq(paymentRefunds.id, refundId));
+    if (!found) throw new HttpError(404, "No such refund.");
+    let answer: Awaited<ReturnType<PaymentGateway["refund"]>> | null = null;
+    try {
+      answer = await g.refund({ paymentId: found.payment.externalId, amount: found.refund.amount, idempotencyKey: `tc-refund-${refundId}`, metadata: { refund_id: String(refundId) } });
+    } catch (error) {
+      if (!(error instanceof GatewayUnavailableError)) throw error;
+      options.log?.warn({ err: error, refundId }, "refund failed at the gateway");
+    }
+    return inTx(async (tx) => {
+      const [payment] = await tx.select().from(payments).where(eq(payments.id, found.payment.id)).for("update");
+      const [row] = await tx.select().from(paymentRefunds).where(eq(paymentRefunds.id, refundId));
+      // A webhook may have settled it first: its word stands.
+      if (!row || row.status !== "pending" || !payment) return row!;
+      const status = answer?.status ?? "failed";
+      const [updated] = await tx
+        .update(paymentRefunds)
+        .set({ status, externalId: answer?.id ?? null, updatedAt: sql`now()` })
+        .where(eq(paymentRefunds.id, refundId))
+        .returning();
+      await recomputeRefunded(tx, payment.id);
+      const [session] = await tx.select().from(paymentSessions).where(eq(paymentSessions.id, payment.sessionId));
+      if (session?.orderId) {
+        const [order] = await tx.select().from(orders).where(eq(orders.id, session.orderId));
+        if (order) {
+          if (status === "failed") await orderNote(tx, order.id, order.status, `Card refund of ${money(row.amount)} failed at the payment service; nothing was refunded.`);
+          else await emailCustomer(tx, order.email, `Refund for order ${order.number}`, `We have refunded ${money(row.amount)}`, refundParagraphs(order.number, row.amount, row.reason));
+        }
+      }
+      return updated!;
+    });
+  }
+
+  function refundParagraphs(number: string, amount: number, reason: string): string[] {
+    return [
+      `We have refunded ${money(amount)} to the card you paid with for order ${number}.`,
+      ...(reason ? [`Reason: ${reason}`] : []),
+      "It usually reaches your account within 5 to 10 working days.",
+    ];
+  }
+
+  /**
+   * The one "mark paid": the webhook and the customer's return both call it
+   * with the gateway's word. Under the session's lock, so whichever comes
+   * first applies it and the second finds it done.
+   */
+  async function applyPaid(tx: Db, row: SessionRow, session: GatewaySession, after: AfterCommit[]): Promise<void> {
+    if (row.status === "paid" || row.status === "flagged") return;
+    const g = requireGateway();
+    if (session.amount !== row.amount || session.currency.toLowerCase() !== row.currency || !session.paymentId) {
+      // Never marked paid: staff look, and refund or chase what is owed.
+      const problem = `The payment service reported ${session.currency.toUpperCase()} ${(session.amount / 100).toFixed(2)}, but ${money(row.amount)} was asked.`;
+      await tx.update(paymentSessions).set({ status: "flagged", problem, updatedAt: sql`now()` }).where(eq(paymentSessions.id, row.id));
+      if (row.orderId) {
+        const [order] = await tx.select().from(orders).where(eq(orders.id, row.orderId));
+        if (order) await orderNote(tx, order.id, order.status, `Card payment needs checking: ${problem}`);
+        await emailCustomer(tx, options.shop.shopEmail, `Card payment to check${order ? ` for ${order.number}` : ""}`, "A card payment needs checking", [problem, "The order was not marked paid."]);
+      }
+      return;
+    }
+    const [payment] = await tx
+      .insert(payments)
+      .values({ sessionId: row.id, gateway: g.id, externalId: session.paymentId, amount: session.amount, currency: session.currency.toLowerCase() })
+      .returning();
+    await tx.update(paymentSessions).set({ status: "paid", updatedAt: sql`now()` }).where(eq(paymentSessions.id, row.id));
+    if (row.purpose === "order" && row.orderId) await orderPaid(tx, row.orderId, payment!, after);
+  }
+
+  async function orderPaid(tx: Db, orderId: number, payment: PaymentRow, after: AfterCommit[]): Promise<void> {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+    if (!order) return;
+    if (order.status === "awaiting_payment") {
+      await tx.update(orders).set({ status: "paid", updatedAt: sql`now()` }).where(eq(orders.id, order.id));
+      await orderNote(tx, order.id, "paid", `Paid by card: ${money(payment.amount)}.`, "status");
+      await enqueueOrderPlaced(tx, options.mail, options.shop, order.id, `Paid by card: ${money(payment.amount)}. Thank you.`);
+      return;
+    }
+    if (order.status === "cancelled") {
+      // Its page expired and its stock went back before the money came: never kept. Refunded in full, and the customer told.
+      const [refund] = await tx
+        .insert(paymentRefunds)
+        .values({ paymentId: payment.id, amount: payment.amount, reason: "The payment arrived after the order was cancelled.", source: "automatic" })
+        .returning();
+      await recomputeRefunded(tx, payment.id);
+      await orderNote(tx, order.id, order.status, `A card payment of ${money(payment.amount)} arrived after the order was cancelled; it is refunded in full automatically.`);
+      await emailCustomer(tx, options.shop.shopEmail, `Late payment refunded: ${order.number}`, "A late card payment is being refunded", [
+        `${order.email} paid ${money(payment.amount)} for ${order.number} after it was cancelled. The payment is refunded in full automatically.`,
+      ]);
+      after.push(async () => {
+        await sendRefund(refund!.id);
+      });
+      return;
+    }
+    await orderNote(tx, order.id, order.status, `Card payment of ${money(payment.amount)} received.`);
+  }
+
+  /** A session that ended unpaid (expired, or its slow payment failed): the order is cancelled, its stock and basket put back. */
+  async function applyClosed(tx: Db, row: SessionRow, outcome: "expired" | "failed", after: AfterCommit[], note?: string): Promise<void> {
+    if (row.status !== "open") return;
+    await tx.update(paymentSessions).set({ status: outcome, updatedAt: sql`now()` }).where(eq(paymentSessions.id, row.id));
+    if (row.purpose !== "order" || !row.orderId) return;
+    const [order] = await tx.select().from(orders).where(eq(orders.id, row.orderId)).for("update");
+    if (!order || order.status !== "awaiting_payment" || order.paymentMethod !== "card") return;
+    await tx.update(orders).set({ status: "cancelled", updatedAt: sql`now()` }).where(eq(orders.id, order.id));
+    await putStockBack(tx, order.id);
+    await orderNote(tx, order.id, "cancelled", note ?? (outcome === "expired" ? "The card payment page expired unpaid." : "The card payment failed."), "status");
+    const lines = await tx.select({ productId: orderLines.productId, name: orderLines.name, quantity: orderLines.quantity }).from(orderLines).where(eq(orderLines.orderId, order.id));
+    const owner = order.userId !== null ? { userId: order.userId } : order.guestKeyHash ? { guestHash: order.guestKeyHash } : null;
+    // The goods go back into the basket they came from, once the stock is back.
+    if (owner) after.push(async () => void (await options.basket.addLines(owner, lines)));
+  }
+
+  async function applyAction(tx: Db, action: WebhookAction, refunds: Awaited<ReturnType<PaymentGateway["refunds"]>>, after: AfterCommit[]): Promise<void> {
+    if (action.kind === "paid" || action.kind === "closed") {
+      const row = await sessionByExternal(tx, action.session.id);
+      // A session the shop does not know (made for an order that was withdrawn): never paid, as its page was never shown.
+      if (!row) return options.log?.warn({ session: action.session.id, type: action.type }, "webhook for an unknown payment session");
+      if (action.kind === "paid") await applyPaid(tx, row, action.session, after);
+      else await applyClosed(tx, row, action.outcome, after);
+      return;
+    }
+    if (action.kind === "refunds") await reconcileRefunds(tx, action.paymentId, refunds);
+  }
+
+  /**
+   * What the gateway says was refunded becomes what the shop records: the
+   * shop's own refunds settle, and refunds made in the gateway's dashboard
+   * appear, each once by its id.
+   */
+  async function reconcileRefunds(tx: Db, paymentExternalId: string, found: Awaited<ReturnType<PaymentGateway["refunds"]>>): Promise<void> {
+    const [payment] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.gateway, requireGateway().id), eq(payments.externalId, paymentExternalId)))
+      .for("update");
+    if (!payment) return;
+    const [session] = await tx.select().from(paymentSessions).where(eq(paymentSessions.id, payment.sessionId));
+    const [order] = session?.orderId ? await tx.select().from(orders).where(eq(orders.id, session.orderId)) : [];
+    for (const r of found) {
+      const [byId] = await tx.select().from(paymentRefunds).where(eq(paymentRefunds.externalId, r.id));
+      const ours = Number(r.metadata.refund_id);
+      const [byMetadata] = !byId && Number.isSafeInteger(ours) && ours > 0 ? await tx.select().from(paymentRefunds).where(and(eq(paymentRefunds.id, ours), eq(paymentRefunds.paymentId, payment.id))) : [];
+      const row = byId ?? byMetadata;
+      if (row) {
+        if (row.status !== r.status || row.externalId !== r.id) {
+          await tx.update(paymentRefunds).set({ status: r.status, externalId: r.id, updatedAt: sql`now()` }).where(eq(paymentRefunds.id, row.id));
+        }
+        continue;
+      }
+      await tx.insert(paymentRefunds).values({ paymentId: payment.id, amount: r.amount, status: r.status, source: "gateway", externalId: r.id, reason: "Made in the payment service's dashboard." });
+      if (order) await orderNote(tx, order.id, order.status, `A refund of ${money(r.amount)} was made in the payment service's dashboard.`);
+    }
+    await recomputeRefunded(tx, payment.id);
+  }
+
+  async function openSessionForOrder(tx: Db, orderId: number): Promise<SessionRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(paymentSessions)
+      .where(and(eq(paymentSessions.orderId, orderId), eq(paymentSessions.status, "open")))
+      .orderBy(desc(paymentSessions.id))
+      .limit(1);
+    return row;
+  }
+
+  /** Opens (or, for a retry, finds) the hosted payment page for an order awaiting card payment. */
+  async function startOrderPayment(start: { orderId: number; orderNumber: string; total: number; email: string }): Promise<{ redirect_url: string }> {
+    const g = requireGateway();
+    const open = await openSessionForOrder(db, start.orderId);
+    if (open && open.expiresAt.getTime() > now()) return { redirect_url: open.url };
+    const token = randomBytes(24).toString("base64url");
+    const base = options.shop.publicUrl;
+    let session: GatewaySession;
+    try {
+      session = await g.initiate({
+        reference: start.orderNumber,
+        amount: start.total,
+        currency: "gbp",
+        description: `${options.shop.appName} order ${start.orderNumber}`,
+        customerEmail: start.email,
+        successUrl: `${base}/api/payments/return/${token}`,
+        cancelUrl: `${base}/api/payments/cancel/${token}`,
+        expiresAt: new Date(now() + SESSION_MINUTES * 60_000),
+        // Derived from the order: a retried request can never open a second page for it.
+        idempotencyKey: `tc-order-${start.orderId}-pay`,
+        metadata: { order_number: start.orderNumber, purpose: "order" },
+      });
+    } catch (error) {
+      if (error instanceof GatewayUnavailableError) throw new HttpError(503, PAYMENT_MESSAGES.unavailable);
+      throw error;
+    }
+    try {
+      await db.insert(paymentSessions).values({
+        gateway: g.id,
+        externalId: session.id,
+        purpose: "order",
+        orderId: start.orderId,
+        amount: start.total,
+        currency: "gbp",
+        url: session.url,
+        returnTokenHash: sha256(token),
+        expiresAt: new Date(now() + SESSION_MINUTES * 60_000),
+      });
+    } catch (error) {
+      // The same order's request raced us to the same (idempotent) session: its row is the answer.
+      if (!isUniqueViolation(error)) throw error;
+      const [row] = await db.select().from(paymentSessions).where(and(eq(paymentSessions.gateway, g.id), eq(paymentSessions.externalId, session.id)));
+      return { redirect_url: row!.url };
+    }
+    return { redirect_url: session.url };
+  }
+
+  /** An order whose payment page could not be opened is taken back whole: no order, its stock and the basket as they were. */
+  async function withdrawOrder(orderId: number): Promise<void> {
+    await inTx(async (tx, after) => {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+      if (!order || order.status !== "awaiting_payment" || order.paymentMethod !== "card") return;
+      const [session] = await tx.select({ id: paymentSessions.id }).from(paymentSessions).where(eq(paymentSessions.orderId, orderId)).limit(1);
+      if (session) return;
+      const lines = await tx.select({ productId: orderLines.productId, name: orderLines.name, quantity: orderLines.quantity }).from(orderLines).where(eq(orderLines.orderId, orderId));
+      await putStockBack(tx, orderId);
+      await tx.delete(orders).where(eq(orders.id, orderId));
+      const owner = order.userId !== null ? { userId: order.userId } : order.guestKeyHash ? { guestHash: order.guestKeyHash } : null;
+      if (owner) after.push(async () => void (await options.basket.addLines(owner, lines)));
+    });
+  }
+
+  async function sessionByToken(token: string): Promise<SessionRow> {
+    const [row] = token.length <= 100 ? await db.select().from(paymentSessions).where(eq(paymentSessions.returnTokenHash, sha256(token))) : [];
+    if (!row) throw new HttpError(404, "This payment link is not valid.");
+    return row;
+  }
+
+  async function targetOf(row: SessionRow): Promise<string> {
+    if (row.orderId) {
+      const [order] = await db.select({ number: orders.number }).from(orders).where(eq(orders.id, row.orderId));
+      if (order) return options.thankYouLink(order.number);
+    }
+    return "/";
+  }
+
+  /** What was paid and refunded for an order, for its page in the back office and the customer's. */
+  async function forOrder(orderId: number): Promise<OrderPaymentJson | null> {
+    const [row] = await db
+      .select({ session: paymentSessions, payment: payments })
+      .from(paymentSessions)
+      .leftJoin(payments, eq(payments.sessionId, paymentSessions.id))
+      .where(eq(paymentSessions.orderId, orderId))
+      .orderBy(desc(paymentSessions.id))
+      .limit(1);
+    if (!row) return null;
+    const refunds = row.payment
+      ? await db
+          .select({ refund: paymentRefunds, staffName: staff.name })
+          .from(paymentRefunds)
+          .leftJoin(staff, eq(staff.id, paymentRefunds.staffId))
+          .where(eq(paymentRefunds.paymentId, row.payment.id))
+          .orderBy(asc(paymentRefunds.id))
+      : [];
+    const refundedLines: Record<number, number> = {};
+    for (const { refund } of refunds) {
+      if (refund.status === "failed") continue;
+      for (const l of refund.lines ?? []) refundedLines[l.line_id] = (refundedLines[l.line_id] ?? 0) + l.quantity;
+    }
+    const paid = row.payment?.amount ?? 0;
+    const refunded = row.payment?.refunded ?? 0;
+    return {
+      gateway: row.session.gateway,
+      test_mode: gateway?.testMode ?? false,
+      status: row.session.status,
+      paid: pounds(paid),
+      refunded: pounds(refunded),
+      refundable: pounds(paid - refunded),
+      problem: row.session.problem,
+      refunds: refunds.map(({ refund, staffName }) => ({
+        id: refund.id,
+        amount: pounds(refund.amount),
+        status: refund.status,
+        source: refund.source,
+        reason: refund.reason,
+        created_at: refund.createdAt.toISOString(),
+        staff_name: staffName,
+      })),
+      refunded_lines: refundedLines,
+    };
+  }
+
+  const provider: PaymentProvider = {
+    id: "card",
+    orderStatus: "awaiting_payment",
+    confirmsLater: true,
+    async offer() {
+      if (!gateway) return null;
+      return {
+        id: "card",
+        name: gateway.testMode ? "Card (test payment)" : "Card",
+        description: gateway.testMode
+          ? "A test payment page: no real card is charged and no money moves."
+          : "Visa, Mastercard, American Express, Apple Pay or Google Pay, on a secure payment page.",
+      };
+    },
+    async take() {
+      if (!gateway) throw new ValidationError({ payment_method: ["Card payment is not available."] });
+    },
+    note: (number) => `Paid by card for ${number}.`,
+    begin: (start) => startOrderPayment(start),
+    withdraw: (orderId) => withdrawOrder(orderId),
+  };
+
+  return {
+    gateway,
+    /** Card, as checkout offers it: a PaymentProvider like pay on account. */
+    provider,
+
+    /**
+     * A webhook delivery: the signature first (400 before anything else),
+     * then the event recorded under its id in the same transaction as its
+     * effect. A repeat is acknowledged and changes nothing.
+     */
+    async webhook(rawBody: Buffer, signature: string | undefined): Promise<"applied" | "duplicate"> {
+      const g = requireGateway();
+      const action = g.webhook(rawBody, signature);
+      // Refunds are read from the gateway before the transaction, so no lock waits on the network.
+      const refunds = action.kind === "refunds" ? await g.refunds(action.paymentId) : [];
+      return inTx(async (tx, after) => {
+        const [fresh] = await tx.insert(paymentEvents).values({ gateway: g.id, eventId: action.eventId, type: action.type }).onConflictDoNothing().returning();
+        if (!fresh) return "duplicate";
+        await applyAction(tx, action, refunds, after);
+        return "applied";
+      });
+    },
+
+    /**
+     * The customer back from the payment page, perhaps before the webhook:
+     * the shop asks the gateway and applies the same "mark paid". Answers
+     * where the browser goes.
+     */
+    async returned(token: string): Promise<string> {
+      const row = await sessionByToken(token);
+      if (row.status === "open") {
+        const session = await requireGateway()
+          .retrieve(row.externalId)
+          .catch(() => null);
+        if (session?.paymentStatus === "paid") {
+          await inTx(async (tx, after) => {
+            const locked = await lockSession(tx, row.id);
+            if (locked) await applyPaid(tx, locked, session, after);
+          });
+        }
+      }
+      return targetOf(row);
+    },
+
+    /**
+     * The customer left the payment page (back to the shop, or a declined
+     * card): the page is closed at the gateway so it can no longer be paid,
+     * the order cancelled and the basket put back. If it was paid meanwhile,
+     * it is paid.
+     */
+    async cancelled(token: string): Promise<{ redirect: string; paid: boolean }> {
+      const row = await sessionByToken(token);
+      if (row.status !== "open") return { redirect: row.status === "paid" ? await targetOf(row) : "/checkout?payment=cancelled", paid: row.status === "paid" };
+      const session = await requireGateway().cancel(row.externalId);
+      const paid = session.paymentStatus === "paid";
+      await inTx(async (tx, after) => {
+        const locked = await lockSession(tx, row.id);
+        if (!locked) return;
+        if (paid) await applyPaid(tx, locked, session, after);
+        else await applyClosed(tx, locked, "expired", after, "The customer left the card payment page; nothing was charged.");
+      });
+      return paid ? { redirect: await targetOf(row), paid } : { redirect: "/checkout?payment=cancelled", paid };
+    },
+
+    /**
+     * Sessions still open well past their expiry are asked about: a lost
+     * webhook (or the built-in test page's restart) never leaves an order
+     * holding stock for ever.
+     */
+    async sweep(): Promise<number> {
+      if (!gateway) return 0;
+      const stale = await db
+        .select()
+        .from(paymentSessions)
+        .where(and(eq(paymentSessions.status, "open"), lt(paymentSessions.expiresAt, new Date(now() - SWEEP_GRACE_MS))))
+        .orderBy(asc(paymentSessions.expiresAt))
+        .limit(100);
+      for (const row of stale) {
+        const session = await gateway.retrieve(row.externalId).catch(() => null);
+        if (session?.status === "open") continue;
+        await inTx(async (tx, after) => {
+          const locked = await lockSession(tx, row.id);
+          if (!locked) return;
+          if (session?.paymentStatus === "paid") await applyPaid(tx, locked, session, after);
+          else await applyClosed(tx, locked, "expired", after);
+        });
+      }
+      return stale.length;
+    },
+
+    /** The orders desk's view of an order's card payment. */
+    async paymentFor(actor: StaffActor, number: string): Promise<OrderPaymentJson | null> {
+      authorize(actor, "orders.prices");
+      const [order] = await db.select({ id: orders.id }).from(orders).where(eq(orders.number, number.trim().toUpperCase()));
+      if (!order) throw new HttpError(404, `No order ${number.trim().toUpperCase()}.`);
+      return forOrder(order.id);
+    },
+
+    forOrder: (orderId: number) => forOrder(orderId),
+
+    /**
+     * A refund from the orders desk: whole, by lines or by an amount, never
+     * more than was paid less what is refunded (checked under the payment's
+     * lock, and by the database's own check), a `sales` member only up to
+     * their limit. The refund's own row id is the gateway's idempotency key.
+     */
+    async refundOrder(actor: StaffActor, number: string, input: RefundInput): Promise<RefundRow> {
+      authorize(actor, "refunds.create");
+      requireGateway();
+      const reason = input.reason.trim();
+      if (!reason) throw new ValidationError({ reason: ["Give the reason for the refund."] });
+      const refund = await inTx(async (tx) => {
+        const [order] = await tx.select().from(orders).where(eq(orders.number, number.trim().toUpperCase())).for("update");
+        if (!order) throw new HttpError(404, `No order ${number.trim().toUpperCase()}.`);
+        const [found] = await tx
+          .select({ payment: payments })
+          .from(payments)
+          .innerJoin(paymentSessions, eq(paymentSessions.id, payments.sessionId))
+          .where(eq(paymentSessions.orderId, order.id))
+          .orderBy(desc(payments.id))
+          .limit(1);
+        if (!found) throw new HttpError(409, `Order ${order.number} has no card payment to refund.`);
+        const [payment] = await tx.select().from(payments).where(eq(payments.id, found.payment.id)).for("update");
+        const remaining = payment!.amount - payment!.refunded;
+        let amount: number;
+        let lines: { line_id: number; quantity: number }[] | null = null;
+        if (input.lines?.length) {
+          const wanted = input.lines.filter((l) => l.quantity > 0);
+          if (!wanted.length) throw new ValidationError({ lines: ["Choose at least one line to refund."] });
+          const orderLinesFound = await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id));
+          const previous = await tx.select({ lines: paymentRefunds.lines }).from(paymentRefunds).where(and(eq(paymentRefunds.paymentId, payment!.id), sql`${paymentRefunds.status} <> 'failed'`));
+          const done = new Map<number, number>();
+          for (const p of previous) for (const l of p.lines ?? []) done.set(l.line_id, (done.get(l.line_id) ?? 0) + l.quantity);
+          amount = 0;
+          for (const w of wanted) {
+            const line = orderLinesFound.find((l) => l.id === w.line_id);
+            if (!line) throw new ValidationError({ lines: ["That line is not on this order."] });
+            const left = line.quantity - (done.get(line.id) ?? 0);
+            if (w.quantity > left) throw new ValidationError({ lines: [`${line.name}: at most ${left} can still be refunded.`] });
+            amount += Math.round(((line.lineTotal + line.lineVat) * w.quantity) / line.quantity);
+          }
+          lines = wanted;
+        } else if (input.amount !== undefined) {
+          amount = Math.round(input.amount * 100);
+          if (amount <= 0) throw new ValidationError({ amount: ["Enter an amount above £0.00."] });
+        } else {
+          amount = remaining;
+        }
+        if (amount > remaining) {
+          throw new ValidationError({ [lines ? "lines" : "amount"]: [remaining > 0 ? `At most ${money(remaining)} can still be refunded on ${order.number}.` : `${order.number} is already refunded in full.`] });
+        }
+        if (actor.role === "sales") {
+          const [member] = await tx.select({ limit: staff.refundLimit }).from(staff).where(eq(staff.id, actor.staffId));
+          if (amount > (member?.limit ?? 0)) throw new HttpError(403, `Your refund limit is ${money(member?.limit ?? 0)}; ask a manager or the accounts team to refund ${money(amount)}.`);
+        }
+        const [row] = await tx.insert(paymentRefunds).values({ paymentId: payment!.id, amount, reason, lines, source: "staff", staffId: actor.staffId }).returning();
+        await recomputeRefunded(tx, payment!.id);
+        await orderNote(tx, order.id, order.status, `Refund of ${money(amount)} to the card: ${reason}`, "note", actor.staffId);
+        await recordAudit(tx, actor, { action: "order.refund", entity: "order", entityId: order.number, before: { refunded: pounds(payment!.refunded) }, after: { refunded: pounds(payment!.refunded + amount), refund: pounds(amount), reason, ...(lines ? { lines: lines.map((l) => `${l.line_id}×${l.quantity}`).join(", ") } : {}) } });
+        return row!;
+      });
+      const settled = await sendRefund(refund.id);
+      if (settled.status === "failed") throw new HttpError(502, PAYMENT_MESSAGES.refundFailed);
+      return settled;
+    },
+  };
+}
+
+export type PaymentService = ReturnType<typeof createPaymentService>;
