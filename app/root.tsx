@@ -25,7 +25,7 @@ import { browserApi, rememberApiBaseUrl } from "./lib/browser-api.ts";
 import { appNameFrom } from "./lib/meta.ts";
 import { browserReloadDeps, isChunkLoadError, reloadOnce, useNewBuildReload } from "./lib/new-build.ts";
 import { useSessionSync } from "./lib/use-session.ts";
-import { isBackOffice } from "./lib/back-office.ts";
+import { isBackOffice, isFramelessPage } from "./lib/back-office.ts";
 
 /**
  * The stylesheet as a React resource (`precedence`): React then writes it
@@ -38,8 +38,9 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: appC
 export async function loader({ context, request }: Route.LoaderArgs) {
   const app = context.get(appContext);
   // The back office has no storefront header: its pages skip the category tree.
-  const admin = isBackOffice(new URL(request.url).pathname);
-  const tree = admin ? [] : await app.categoryTree();
+  const pathname = new URL(request.url).pathname;
+  const admin = isBackOffice(pathname);
+  const tree = isFramelessPage(pathname) ? [] : await app.categoryTree();
   return {
     config: app.config,
     nonce: app.nonce,
@@ -94,7 +95,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
   const nonce = data?.nonce;
   // The back office (ADR 0029) draws its own frame: no storefront header, footer or compare bar.
-  const admin = isBackOffice(useLocation().pathname);
+  // So does the test payment page, a stand-in for Stripe's own page.
+  const admin = isFramelessPage(useLocation().pathname);
   return (
     <html lang="en-GB">
       <head>

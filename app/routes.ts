@@ -24,6 +24,8 @@ export default [
   route("manufacturer/:id", "routes/manufacturer/item.tsx"),
   route("hire-basket", "routes/hire-basket.tsx"),
   route("kitchens-and-bathrooms", "routes/content/kitchens-and-bathrooms.tsx"),
+  // The built-in test payment page (outside production, without Stripe keys; ADR 0033).
+  route("payments/test/:id", "routes/payments/test.tsx"),
 
   // Guest-only: a signed-in user is sent to ?redirect or /.
   layout("routes/guest-only.tsx", [

@@ -171,6 +171,9 @@ const ROWS: Row[] = [
   // The token comes from the emailed link; accepting it checks it is the signed-in user's own.
   { screen: "/trade/invitation", url: () => "/trade/invitation?token=screens-matrix-token", expect: SIGNED_IN("Join a trade account") },
 
+  // The built-in test payment page: a session the test processor never opened is no one's.
+  { screen: "/payments/test/:id", url: () => "/payments/test/cs_test_nosuchsession", expect: all<Outcome>("not found") },
+
   // Anything else is the 404 page, for everyone.
   { screen: "/*", url: () => "/no-such-screen/here", expect: all<Outcome>("not found") },
 ];

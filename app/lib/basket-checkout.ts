@@ -44,6 +44,12 @@ export interface PlacedOrder {
   redirect: string;
 }
 
+/** A card order's answer: the order, and the payment page to go to. */
+export interface CardOrder {
+  order: PlacedOrder;
+  payment: { redirect_url: string };
+}
+
 export interface ChangedTotals {
   subtotal: number;
   vat: number;

@@ -114,7 +114,8 @@ export async function waitForEmailTo(to: string, timeoutMs = 10_000, dataDir = p
     const matching = files
       .map((f) => path.join(dir, f))
       .map((file) => ({ file, mtime: statSync(file).mtimeMs, text: readableEmail(readFileSync(file, "utf8")) }))
-      .filter((m) => m.text.toLowerCase().includes(to.toLowerCase()))
+      // Addressed to them (the To header), not one that only mentions them, such as the shop's copy of an order.
+      .filter((m) => (/^To:\s*(.+)$/im.exec(m.text)?.[1] ?? "").toLowerCase().includes(to.toLowerCase()))
       .sort((a, b) => b.mtime - a.mtime);
     if (matching[0]) return matching[0].text;
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -4,34 +4,11 @@
 // list and dispatches it), the customer's email with the tracking link, and
 // the audit log naming each step's member; and an owner who enrols an
 // authenticator app and signs in with its code.
-import type { Browser, Page } from "@playwright/test";
 import { currentTotp } from "../../server/modules/staff/totp.ts";
 import { newUser, openPage, waitForEmailTo } from "./auth-helpers.ts";
 import { chooseAddressByPostcode } from "./checkout-helpers.ts";
 import { expect, test } from "./fixtures.ts";
-
-const PASSWORD = "demo-password-2026";
-
-/** A member of staff in a browser of their own, signed in through the sign-in screen. */
-async function staffPage(browser: Browser, email: string, password = PASSWORD): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await openPage(page, "/admin/login");
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/admin$/);
-  return page;
-}
-
-/** From the orders list, by searching for the number, to the order's page. */
-async function openOrder(page: Page, number: string): Promise<void> {
-  await openPage(page, "/admin/orders");
-  await page.getByLabel("Search").fill(number);
-  await page.getByRole("button", { name: "Apply filters" }).click();
-  await page.getByRole("link", { name: number }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
-}
+import { PASSWORD, openOrder, staffPage } from "./staff-helpers.ts";
 
 test("a guest's order: sales marks it paid, the warehouse prints the picking list and dispatches it, the customer gets the tracking link, the audit log names each step", async ({ page, browser }) => {
   test.slow();

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, useNavigate, useRouteLoaderData } from "react-router";
+import { Link, useNavigate, useRouteLoaderData, useSearchParams } from "react-router";
 import { appContext } from "#app-context";
 import { AddressFields } from "../../components/checkout/address-fields.tsx";
 import { SavedAddressPicker, checkoutAddress, matchingSaved, savedInOrder } from "../../components/checkout/saved-addresses.tsx";
@@ -7,7 +7,7 @@ import { Checkbox, Field, FormAlert } from "../../components/form.tsx";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
 import { ApiError, fieldMessage } from "../../lib/api-client.ts";
 import { refreshBasket, useBasket } from "../../lib/basket.ts";
-import { type Address, type ChangedTotals, type DeliveryOptions, EMPTY_ADDRESS, type PlacedOrder, newIdempotencyKey } from "../../lib/basket-checkout.ts";
+import { type Address, type CardOrder, type ChangedTotals, type DeliveryOptions, EMPTY_ADDRESS, type PlacedOrder, newIdempotencyKey } from "../../lib/basket-checkout.ts";
 import { browserApi } from "../../lib/browser-api.ts";
 import { formatPounds } from "../../lib/money.ts";
 import type { Address as SavedAddress } from "../../lib/account.ts";
@@ -28,6 +28,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Checkout");
 
 const FAILED = "Failed to place your order. Please try again.";
+/** Back from the card payment page without paying (payments/service.ts sends the browser here). */
+const PAYMENT_NOT_COMPLETED = "The card payment was not completed, so your order was not placed. Nothing was charged and your basket is as it was: choose how to pay and try again.";
 
 /** The saved address to start from: the default for this use, else the first. */
 function startingAddress(addresses: SavedAddress[], use: "delivery" | "billing"): Address {
@@ -56,10 +58,18 @@ export default function Checkout(props: Route.ComponentProps) {
   const [notes, setNotes] = useState("");
   const [po, setPo] = useState("");
   const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [message, setMessage] = useState<string | undefined>();
+  const [params] = useSearchParams();
+  const [message, setMessage] = useState<string | undefined>(() => (params.get("payment") === "cancelled" ? PAYMENT_NOT_COMPLETED : undefined));
   const [changed, setChanged] = useState<ChangedTotals | null>(null);
   const [placing, setPlacing] = useState(false);
   const alertRef = useRef<HTMLDivElement>(null);
+
+  // Back from the payment page: the message is read out once the form is there.
+  const formShown = cart !== null && cart.items.length > 0;
+  const cameBack = message === PAYMENT_NOT_COMPLETED;
+  useEffect(() => {
+    if (cameBack && formShown) requestAnimationFrame(() => alertRef.current?.focus());
+  }, [cameBack, formShown]);
 
   // Delivery methods and payment methods for this basket and postcode.
   useEffect(() => {
@@ -131,7 +141,13 @@ export default function Checkout(props: Route.ComponentProps) {
       expected_total: confirmedTotal ?? total,
     };
     try {
-      const placed = await browserApi().post<PlacedOrder>("/api/checkout", body, { headers: { "Idempotency-Key": key.current } });
+      const answer = await browserApi().post<PlacedOrder | CardOrder>("/api/checkout", body, { headers: { "Idempotency-Key": key.current } });
+      // By card, the browser goes on to the payment page; the basket comes back if the payment does not go through.
+      if ("payment" in answer) {
+        window.location.assign(answer.payment.redirect_url);
+        return;
+      }
+      const placed = answer;
       void refreshBasket();
       if (user && saveAddress && !matchingSaved(addresses, delivery)) {
         // The order stands whatever happens here: a refused address is simply not kept.
@@ -362,7 +378,7 @@ export default function Checkout(props: Route.ComponentProps) {
             ))}
           </dl>
           <button type="submit" className="btn-primary mt-5 w-full disabled:opacity-75" disabled={placing}>
-            {placing ? "Placing your order…" : "Place order"}
+            {placing ? "Placing your order…" : payment === "card" ? "Continue to payment" : "Place order"}
           </button>
           <Link to="/basket" className="btn-secondary mt-3 w-full">
             Back to basket

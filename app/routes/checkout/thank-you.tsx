@@ -4,12 +4,16 @@ import { OrderDetails } from "../../components/checkout/order-details.tsx";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
 import { type OrderView, PAYMENT_LABELS } from "../../lib/basket-checkout.ts";
 import { browserApi } from "../../lib/browser-api.ts";
+import { formatPounds } from "../../lib/money.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/thank-you";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Thank you");
 
 const ORDER_NUMBER = /^TC-\d{6,}$/;
+/** A card payment not yet confirmed is asked about again this often, this many times (a minute), then the page says it will email. */
+const CONFIRM_EVERY_MS = 2_000;
+const CONFIRM_TRIES = 30;
 
 export default function ThankYou() {
   const [params] = useSearchParams();
@@ -18,24 +22,40 @@ export default function ThankYou() {
   const signature = params.get("signature") ?? undefined;
   const [order, setOrder] = useState<OrderView | null>(null);
   const [missing, setMissing] = useState(!ORDER_NUMBER.test(number));
+  const [tries, setTries] = useState(0);
   const heading = useRef<HTMLHeadingElement>(null);
 
   // The order is fetched in the browser: only whoever placed it (or holds the signed link) sees it.
+  // A card payment the shop has not heard of yet is asked about again, until the payment service's word arrives.
   useEffect(() => {
     if (!ORDER_NUMBER.test(number)) return;
     const controller = new AbortController();
-    browserApi()
-      .get<{ data: OrderView }>(`/api/checkout/orders/${number}`, { query: { expires, signature }, signal: controller.signal })
-      .then((answer) => setOrder(answer.data))
-      .catch(() => {
-        if (!controller.signal.aborted) setMissing(true);
-      });
-    return () => controller.abort();
-  }, [number, expires, signature]);
+    const timer = setTimeout(
+      () => {
+        browserApi()
+          .get<{ data: OrderView }>(`/api/checkout/orders/${number}`, { query: { expires, signature }, signal: controller.signal })
+          .then((answer) => {
+            setOrder(answer.data);
+            if (answer.data.payment_method === "card" && answer.data.status === "awaiting_payment" && tries < CONFIRM_TRIES) setTries(tries + 1);
+          })
+          .catch(() => {
+            if (!controller.signal.aborted) setMissing(true);
+          });
+      },
+      tries === 0 ? 0 : CONFIRM_EVERY_MS,
+    );
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [number, expires, signature, tries]);
 
+
+  // Focus once, when the order first shows: the card payment's checks update it in place.
+  const shown = order !== null;
   useEffect(() => {
-    if (order) heading.current?.focus();
-  }, [order]);
+    if (shown) heading.current?.focus();
+  }, [shown]);
 
   if (missing) {
     return (
@@ -56,6 +76,22 @@ export default function ThankYou() {
     );
   }
 
+  if (order.payment_method === "card" && order.status === "cancelled") {
+    return (
+      <>
+        <div className="mb-6 rounded-lg border border-amber-600 bg-amber-50 p-6" role="status">
+          <h1 ref={heading} tabIndex={-1} className="text-2xl font-bold">
+            Order {order.number} was not placed
+          </h1>
+          <p className="mt-2">The card payment was not completed, so the order was cancelled. If any money was taken, it is refunded in full automatically and we email you.</p>
+        </div>
+        <Link to="/basket" className="btn-primary">
+          Back to your basket
+        </Link>
+      </>
+    );
+  }
+
   return (
     <>
       <div className="mb-6 rounded-lg border border-green-700 bg-green-50 p-6" role="status">
@@ -70,6 +106,15 @@ export default function ThankYou() {
           {order.payment_method === "pay_on_collection" ? "You pay when you collect from the branch." : null}
           {order.payment_method === "pay_on_account" ? "We invoice this order to your trade account: pay by the due date on the invoice." : null}
         </p>
+        {order.payment_method === "card" ? (
+          <p className="mt-2 font-semibold" data-testid="card-payment">
+            {order.status === "awaiting_payment"
+              ? tries < CONFIRM_TRIES
+                ? "We are waiting for the payment service to confirm your card payment…"
+                : "Your card payment is not confirmed yet. We email you as soon as it is; there is no need to pay again."
+              : `Payment received: ${formatPounds(order.total)} by card. Thank you.`}
+          </p>
+        ) : null}
         <p className="mt-1 text-sm text-stone-700">Payment: {PAYMENT_LABELS[order.payment_method] ?? order.payment_method}</p>
       </div>
       <OrderDetails order={order} />

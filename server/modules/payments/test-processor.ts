@@ -82,6 +82,7 @@ export function createTestProcessor(options: TestProcessorOptions) {
   const failures: { status: number; count: number } = { status: 500, count: 0 };
   let delayMs = 0;
   let server: Server | null = null;
+  let deliver = options.deliver;
 
   function sessionJson(s: Session) {
     return {
@@ -116,7 +117,7 @@ export function createTestProcessor(options: TestProcessorOptions) {
     const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret, timestamp: seconds() });
     const event = { id, type, payload, signature };
     events.push(event);
-    await options.deliver?.(event);
+    await deliver?.(event);
     return event;
   }
 
@@ -315,6 +316,10 @@ export function createTestProcessor(options: TestProcessorOptions) {
     },
     delay(ms: number) {
       delayMs = ms;
+    },
+    /** Sends events to the shop as they happen (as Stripe may, before its API call has even answered), or stops. */
+    deliverTo(to: TestProcessorOptions["deliver"] | null) {
+      deliver = to ?? undefined;
     },
     async listen(): Promise<string> {
       server = createServer((req, res) => void handle(req, res));

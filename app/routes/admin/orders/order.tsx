@@ -2,6 +2,7 @@ import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { OrderRefunds } from "../../../components/admin/order-refunds.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
@@ -24,6 +25,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     audit: await app.services.audit.forEntity("order", order.number),
     canNote: can(actor.role, "orders.note"),
     canPrint: can(actor.role, "orders.fulfil"),
+    // The card payment and its refunds, for roles that see the money.
+    cardPayment: can(actor.role, "orders.prices") ? await app.services.payments.paymentFor(actor, order.number) : null,
+    canRefund: can(actor.role, "refunds.create"),
     carriers: CARRIERS.map((c) => c.name),
   };
 }
@@ -42,6 +46,21 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     if (intent === "note") {
       await app.services.adminOrders.addNote(actor, params.number, text("note", 2000));
       return data<ActionResult>({ ok: true, message: "Note added to the timeline." });
+    }
+    if (intent === "refund") {
+      const mode = text("mode", 10);
+      const lines = [...form.keys()]
+        .filter((k) => /^line_\d{1,10}$/.test(k))
+        .map((k) => ({ line_id: Number(k.slice(5)), quantity: Math.max(0, Math.trunc(Number(text(k, 10)) || 0)) }));
+      const amount = text("amount", 20).replace(/[£,\s]/g, "");
+      if (mode === "amount" && !/^\d+(\.\d{1,2})?$/.test(amount)) {
+        return data<ActionResult>({ ok: false, intent, message: "Check the details below.", errors: { amount: ["Enter the amount in pounds and pence, such as 12.50."] } }, { status: 422 });
+      }
+      const refund = await app.services.payments.refundOrder(actor, params.number, {
+        reason: text("reason", 500),
+        ...(mode === "lines" ? { lines } : mode === "amount" ? { amount: Number(amount) } : {}),
+      });
+      return data<ActionResult>({ ok: true, message: `Refunded ${formatPounds(refund.amount / 100)} to the card. The customer has been emailed.` });
     }
     const to = text("to", 30) as OrderStatus;
     if (!ORDER_STATUSES.includes(to)) return data<ActionResult>({ ok: false, intent, message: "Choose what to do with the order.", errors: {} }, { status: 422 });
@@ -205,6 +224,16 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               </p>
               {order.customer.trade_account ? <p className="mt-1">Trade: {order.customer.trade_account.company_name}</p> : null}
             </section>
+          ) : null}
+
+          {loaderData.cardPayment ? (
+            <OrderRefunds
+              payment={loaderData.cardPayment}
+              lines={order.lines.map((l) => ({ id: l.id, sku: l.sku, name: l.name, quantity: l.quantity }))}
+              canRefund={loaderData.canRefund}
+              busy={busy}
+              errors={result && !result.ok && result.intent === "refund" ? result.errors : null}
+            />
           ) : null}
 
           {order.payment ? (
