@@ -80,6 +80,12 @@ export function OrderDetails({ order }: { order: OrderView }) {
         <dl className="mt-4 grid gap-1 text-sm">
           <dt className="font-semibold">Payment</dt>
           <dd>{PAYMENT_LABELS[order.payment_method] ?? order.payment_method}</dd>
+          {order.refunded > 0 ? (
+            <>
+              <dt className="mt-2 font-semibold">Refunded to your card</dt>
+              <dd data-testid="order-refunded">{formatPounds(order.refunded)}</dd>
+            </>
+          ) : null}
           {order.po_reference ? (
             <>
               <dt className="mt-2 font-semibold">Purchase-order reference</dt>

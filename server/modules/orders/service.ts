@@ -2,6 +2,7 @@ import { type SQL, and, asc, count, desc, eq, inArray, isNull, sql } from "drizz
 import type { Db } from "../../db/client.ts";
 import { users } from "../auth/schema.ts";
 import { pounds } from "../catalog/products.ts";
+import { paymentSessions, payments } from "../payments/schema.ts";
 import { addressJson, lineJson, linePricesJson, loadOrder, statusLabel } from "./read.ts";
 import { type OrderStatus, orderLines, orders } from "./schema.ts";
 import { STATUS_LABELS } from "./transitions.ts";
@@ -16,6 +17,14 @@ export function createOrderService(db: Db) {
     const loaded = await loadOrder(db, where, "customer");
     if (!loaded) return null;
     const { order, lines, addresses, history } = loaded;
+    // Card refunds (payments domain), as the customer's bank will see them; pending ones included.
+    const [refunds] = order.paymentMethod === "card"
+      ? await db
+          .select({ pence: sql<number>`coalesce(sum(${payments.refunded}), 0)::int` })
+          .from(payments)
+          .innerJoin(paymentSessions, eq(paymentSessions.id, payments.sessionId))
+          .where(eq(paymentSessions.orderId, order.id))
+      : [];
     return {
       id: order.id,
       number: order.number,
@@ -33,6 +42,7 @@ export function createOrderService(db: Db) {
       vat: pounds(order.vat),
       delivery: pounds(order.delivery),
       total: pounds(order.total),
+      refunded: pounds(refunds?.pence ?? 0),
       lines: lines.map((l) => ({ ...lineJson(l), ...linePricesJson(l) })),
       addresses: addresses.map(addressJson),
       history: history.map(({ entry: h }) => ({ status: h.status, label: statusLabel(h.status), note: h.note, at: h.createdAt.toISOString() })),
