@@ -207,6 +207,8 @@ const WRITES: WriteRow[] = [
       return sent;
     },
   },
+  // The test payment page acts on a session the processor opened; its id, like Stripe's page address, is the only key. A made-up one is no one's.
+  { screen: "/payments/test/:id", post: (w, a) => postForm(w.as[a], "/payments/test/cs_test_nosuchsession", { outcome: "pay" }), expect: all<Outcome>("not found") },
   { screen: "/*", post: (w, a) => postForm(w.as[a], "/no-such-screen/here", { intent: "anything" }), expect: all<Outcome>("not found") },
 ];
 
