@@ -253,6 +253,8 @@ const ROWS: Row[] = [
   // Card payments: a made-up return or cancel link is no one's; this shop takes cards on the built-in test page, whose events never come over HTTP.
   { route: "GET /api/payments/return/{token}", expect: all(404), call: (w, a) => w.as[a].get(`/api/payments/return/${"x".repeat(32)}`) },
   { route: "GET /api/payments/cancel/{token}", expect: all(404), call: (w, a) => w.as[a].get(`/api/payments/cancel/${"x".repeat(32)}`) },
+  // A hire confirmation's card payment link: a made-up one is no one's.
+  { route: "GET /api/payments/hire/{token}", expect: all(404), call: (w, a) => w.as[a].get(`/api/payments/hire/${"x".repeat(32)}`) },
   { route: "POST /api/payments/stripe/webhook", expect: all(404), call: (w, a) => w.as[a].post("/api/payments/stripe/webhook", { id: "evt_1", type: "checkout.session.completed" }) },
   { route: "GET /api/checkout/orders/{number}", expect: A_ONLY(200, 404), call: (w, a) => w.as[a].get(`/api/checkout/orders/${w.a.orderNumber}`) },
   { route: "GET /api/account/orders", expect: SIGNED_IN_ONLY(200), call: (w, a) => w.as[a].get("/api/account/orders") },

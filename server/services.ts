@@ -10,7 +10,7 @@ import { createCatalogService } from "./modules/catalog/service.ts";
 import { createCheckoutLinks, createCheckoutService } from "./modules/checkout/service.ts";
 import type { PaymentGateway } from "./modules/payments/gateway.ts";
 import { createPaymentService } from "./modules/payments/service.ts";
-import { stripeGatewayFromConfig } from "./modules/payments/setup.ts";
+import { stripeGatewayFromConfig, usesTestPayments } from "./modules/payments/setup.ts";
 import type { TestProcessor } from "./modules/payments/test-processor.ts";
 import { createContentService } from "./modules/content/service.ts";
 import { createDeliveryService } from "./modules/delivery/service.ts";
@@ -89,12 +89,15 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     orderDocuments: createOrderDocuments(db, { shop: { name: config.appName, address: config.shopAddress, email: config.shopEmail } }),
     hire,
     hireBasket: createHireBasketService(db, hire),
-    hireRequests: createHireRequestService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
+    // A hire confirmation's payment link is the app's: offered whenever the app takes cards, also from the
+    // command line (`npm run shop -- hire:confirm`), which starts no built-in test page of its own.
+    hireRequests: createHireRequestService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail, cardPayments: payments.gateway !== null || (extras.gateway === undefined && usesTestPayments(config)) }),
     trade: createTradeService(db, { mail, ...shop }),
     tradeUsers: createTradeUsersService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     tradeInvoices: createTradeInvoicesService(db, { shop: shopDetails(config) }),
     tradeDashboard: createTradeDashboardService(db),
-    tradePayments: createTradePaymentsService(db, { providers: [bankTransfer(config.shopBank, config.shopEmail)] }),
+    // Card beside bank transfer only when there is a gateway.
+    tradePayments: createTradePaymentsService(db, { providers: [bankTransfer(config.shopBank, config.shopEmail), ...(payments.invoiceProvider ? [payments.invoiceProvider] : [])] }),
     tradeStaff: createTradeStaffService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     content: createContentService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
     staff,

@@ -186,7 +186,16 @@ function plausibleString(name: string, schema: JsonSchema): fc.Arbitrary<string>
   if (/phone/.test(name)) return fc.constantFrom("0113 496 0123", "+44 (0)113 496 0000");
   const max = Math.min(schema.maxLength ?? 24, 24);
   const min = Math.min(schema.minLength ?? 0, max);
-  if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern)).filter((v) => v.length >= min && v.length <= (schema.maxLength ?? Infinity));
+  if (schema.pattern) {
+    const pattern = new RegExp(schema.pattern);
+    const longest = schema.maxLength ?? Infinity;
+    // Matches are short, so a long minimum (a 20-character token) is reached by repeating one, which keeps a one-class
+    // pattern matched; filtering alone would wait for ever for a long enough match.
+    return fc
+      .stringMatching(pattern)
+      .map((v) => (v.length > 0 && v.length < min ? v.repeat(Math.ceil(min / v.length)).slice(0, Math.min(longest, min + v.length)) : v))
+      .filter((v) => v.length >= min && v.length <= longest && pattern.test(v));
+  }
   return fc.string({ minLength: Math.max(min, 1), maxLength: max });
 }
 

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll } from "vitest";
 import type { PaymentGateway } from "../modules/payments/gateway.ts";
 import { createStripeGateway } from "../modules/payments/stripe-gateway.ts";
 import { type TestEvent, type TestProcessor, createTestProcessor } from "../modules/payments/test-processor.ts";
+import { type TestShop, createTestShop } from "./app.ts";
 
 export const WEBHOOK_SECRET = "whsec_testsecretfortheshopstests0000";
 
@@ -34,3 +36,34 @@ export function deliver(app: FastifyInstance, event: Pick<TestEvent, "payload" |
 
 /** The session id in a payment page's address. */
 export const sessionIdOf = (redirectUrl: string) => redirectUrl.split("/").pop()!;
+
+/** The path of a link the payment page sends the browser to, for `app.inject`. */
+export const pathOf = (url: string) => new URL(url).pathname;
+
+/**
+ * A test file's shop whose card payments go to its own fake Stripe: made in
+ * beforeAll, closed in afterAll. Read `shop` and `stripe` inside the tests.
+ */
+export function cardPaymentShop(options: { timeout?: number } = {}) {
+  const made: { shop?: TestShop; stripe?: FakeStripe } = {};
+  beforeAll(async () => {
+    made.stripe = await fakeStripe({ timeout: options.timeout ?? 1_000 });
+    made.shop = await createTestShop({}, { paymentGateway: made.stripe.gateway });
+  });
+  afterAll(async () => {
+    await made.shop?.close();
+    await made.stripe?.close();
+  });
+  return {
+    get shop(): TestShop {
+      return made.shop!;
+    },
+    get stripe(): FakeStripe {
+      return made.stripe!;
+    },
+    /** The newest event of a type the processor sent, to deliver (again) at will. */
+    lastEvent(type: string): TestEvent {
+      return [...made.stripe!.processor.events].reverse().find((e) => e.type === type)!;
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, redirectDocument, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
 import { loginUrlFor } from "../../lib/access.ts";
@@ -29,19 +29,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           throw err;
         })
       : null;
-    return { invoices, paid, preselect: Number.isInteger(preselect) && preselect > 0 ? preselect : null };
+    // Card is among them only when the shop takes cards (its name says so when it is the test page).
+    const providers = app.services.tradePayments.providers;
+    const cancelled = url.searchParams.get("payment") === "cancelled";
+    return { invoices, paid, preselect: Number.isInteger(preselect) && preselect > 0 ? preselect : null, providers, cancelled };
   } catch (err) {
     if ((err as { statusCode?: number }).statusCode === 404) notFound();
     throw err;
   }
 }
 
-type PayFailure = { errors: string[]; chosen: number[] };
+type PayFailure = { errors: string[]; chosen: number[]; provider: string };
 
 /**
  * A plain form post, so paying works without scripts; with them React Router
  * sends the same post. Success redirects to the confirmation (post, redirect,
  * get: a reload does not pay twice, and a second post is refused as pending).
+ * By card, the browser goes on to the payment page: a full navigation, as it
+ * is another site (or the built-in test page).
  */
 export async function action({ request, context }: Route.ActionArgs): Promise<PayFailure> {
   const app = context.get(appContext);
@@ -55,20 +60,25 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Pa
     .getAll("invoice_ids")
     .map((v) => Number(v))
     .filter((n) => Number.isInteger(n) && n > 0 && n <= 2_147_483_647);
+  const provider = form.get("provider") === "card" ? "card" : "bank_transfer";
   try {
-    const paid = await app.services.tradePayments.pay(app.user.id, { invoiceIds: chosen, provider: "bank_transfer" });
+    const paid = await app.services.tradePayments.pay(app.user.id, { invoiceIds: chosen, provider });
+    if (paid.payment) throw redirectDocument(paid.payment.redirect_url);
     throw redirect(`/trade/invoices/pay?paid=${encodeURIComponent(paid.remittance.reference)}`);
   } catch (err) {
     if (err instanceof Response) throw err;
-    const failed = err as { statusCode?: number; errors?: Record<string, string[]> };
+    const failed = err as { statusCode?: number; message?: string; errors?: Record<string, string[]> };
     if (failed.statusCode === 404) notFound();
-    if (failed.statusCode === 422 && failed.errors) return { errors: Object.values(failed.errors).flat(), chosen };
+    if (failed.statusCode === 422 && failed.errors) return { errors: Object.values(failed.errors).flat(), chosen, provider };
+    // The payment page could not be opened: nothing was recorded, the message says so.
+    if (failed.statusCode === 503 && failed.message) return { errors: [failed.message], chosen, provider };
     throw err;
   }
 }
 
 function PaidPanel({ paid }: { paid: NonNullable<Route.ComponentProps["loaderData"]["paid"]> }) {
   const { remittance, instructions } = paid;
+  const byCard = remittance.provider === "card";
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -93,7 +103,7 @@ function PaidPanel({ paid }: { paid: NonNullable<Route.ComponentProps["loaderDat
         <dt className="font-semibold">Reference</dt>
         <dd>
           <strong className="rounded bg-white px-2 py-0.5 font-mono text-lg">{remittance.reference}</strong>
-          <span className="block text-sm text-stone-700">Quote this reference so we can match your payment.</span>
+          {byCard ? null : <span className="block text-sm text-stone-700">Quote this reference so we can match your payment.</span>}
         </dd>
       </dl>
       <div>
@@ -110,7 +120,13 @@ function PaidPanel({ paid }: { paid: NonNullable<Route.ComponentProps["loaderDat
           ))}
         </ul>
       </div>
-      <p className="text-sm text-stone-700">The invoices show as payment pending until the money arrives; then we mark them paid and email a receipt.</p>
+      <p className="text-sm text-stone-700">
+        {byCard
+          ? remittance.status === "confirmed"
+            ? "Paid by card: the invoices are marked paid and we have emailed a receipt."
+            : "The invoices show as payment pending until the card payment is confirmed; then we mark them paid and email a receipt."
+          : "The invoices show as payment pending until the money arrives; then we mark them paid and email a receipt."}
+      </p>
     </section>
   );
 }
@@ -118,7 +134,7 @@ function PaidPanel({ paid }: { paid: NonNullable<Route.ComponentProps["loaderDat
 const STATUS = { unpaid: "Unpaid", payment_pending: "Payment pending", paid: "Paid" } as const;
 
 export default function PayInvoices(props: Route.ComponentProps) {
-  const { invoices, paid, preselect } = props.loaderData;
+  const { invoices, paid, preselect, providers, cancelled } = props.loaderData;
   const failure = props.actionData;
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -126,6 +142,8 @@ export default function PayInvoices(props: Route.ComponentProps) {
   const summary = useRef<HTMLDivElement>(null);
   const initial = failure?.chosen ?? (preselect !== null ? [preselect] : invoices.filter((i) => i.overdue).map((i) => i.id));
   const [chosen, setChosen] = useState<ReadonlySet<number>>(() => new Set(initial));
+  const [provider, setProvider] = useState(failure?.provider ?? "bank_transfer");
+  const by = provider === "card" ? "by card" : "by bank transfer";
   useEffect(() => {
     if (failure) summary.current?.focus();
   }, [failure]);
@@ -145,6 +163,11 @@ export default function PayInvoices(props: Route.ComponentProps) {
       <PageHeading title="Pay invoices" intro="Choose the invoices to pay. We give you our bank details and a reference to quote; the invoices show as payment pending until the money arrives." />
       <div className="grid gap-6">
         {paid ? <PaidPanel paid={paid} /> : null}
+        {cancelled && !failure ? (
+          <div role="alert" className="rounded-md border-l-4 border-amber-600 bg-amber-50 px-4 py-3 text-amber-900" data-testid="payment-cancelled">
+            The card payment was not completed, so nothing was charged and your invoices are unpaid as they were. Choose how to pay and try again.
+          </div>
+        ) : null}
         {failure ? (
           <div ref={summary} role="alert" tabIndex={-1} aria-labelledby="pay-problem" className="rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-3 text-red-800">
             <h2 id="pay-problem" className="font-bold">
@@ -207,6 +230,28 @@ export default function PayInvoices(props: Route.ComponentProps) {
                 })}
               </ul>
             </fieldset>
+            {providers.length > 1 ? (
+              <fieldset className="grid gap-2">
+                <legend className="mb-2 text-lg font-semibold">How you will pay</legend>
+                {providers.map((p) => (
+                  <label key={p.id} htmlFor={`pay-by-${p.id}`} className="flex cursor-pointer items-start gap-3">
+                    <input
+                      id={`pay-by-${p.id}`}
+                      type="radio"
+                      name="provider"
+                      value={p.id}
+                      checked={provider === p.id}
+                      onChange={() => setProvider(p.id)}
+                      className="mt-1 size-5 shrink-0 accent-brand-700"
+                    />
+                    <span>
+                      <span className="block font-semibold">{p.name}</span>
+                      <span className="block text-sm text-stone-700">{p.description}</span>
+                    </span>
+                  </label>
+                ))}
+              </fieldset>
+            ) : null}
             {/* Kept in sight below a long list: the total and the button. */}
             <div className="sticky bottom-0 flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-stone-200 bg-stone-50 py-3">
               {hydrated ? (
@@ -216,7 +261,7 @@ export default function PayInvoices(props: Route.ComponentProps) {
                 </p>
               ) : null}
               <button type="submit" className="btn-primary disabled:cursor-not-allowed disabled:opacity-75" disabled={sending}>
-                {sending ? "Recording the payment…" : hydrated && picked.length > 0 ? `Pay ${formatPence(total)} by bank transfer` : "Pay the chosen invoices by bank transfer"}
+                {sending ? "Recording the payment…" : hydrated && picked.length > 0 ? `Pay ${formatPence(total)} ${by}` : `Pay the chosen invoices ${by}`}
               </button>
             </div>
             <p>

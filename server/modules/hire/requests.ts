@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { recordAudit } from "../audit/service.ts";
@@ -5,8 +6,11 @@ import type { StaffActor } from "../staff/actor.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import type { BasketOwner } from "../../plugins/guest.ts";
 import type { Outbox } from "../auth/service.ts";
+import { sha256 } from "../auth/tokens.ts";
 import { pounds } from "../catalog/products.ts";
 import { renderEmail } from "../mail/templates.ts";
+import { BUYING_ROLES } from "../trade/credit.ts";
+import { tradeAccounts, tradeMembers } from "../trade/schema.ts";
 import { checkHireDates } from "./dates.ts";
 import { type PricingSettings, DEFAULT_PRICING, addDays, londonDate, quoteLine } from "./pricing.ts";
 import { hireAllocations, hireBasketLines, hireBaskets, hireItems, hireRequestLines, hireRequests, hireUnits } from "./schema.ts";
@@ -28,6 +32,13 @@ export interface HireRequestInput {
 
 export type HireRequestStatus = "pending" | "confirmed" | "declined" | "completed" | "lapsed";
 
+/** What a confirmation says about paying: its lines, a payment link to follow, and the hash of the link's token to keep. */
+interface HirePayment {
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  tokenHash?: string;
+}
+
 function isExclusionViolation(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string } };
   return e?.code === "23P01" || e?.cause?.code === "23P01";
@@ -38,7 +49,8 @@ function period(start: string, end: string): string {
   return `[${start},${end === start ? addDays(start, 1) : end})`;
 }
 
-export function createHireRequestService(db: Db, options: { mail: Outbox; appName: string; publicUrl: string; shopEmail: string; settings?: PricingSettings }) {
+/** `cardPayments`: whether card payment is offered, so a confirmation may carry a payment link. */
+export function createHireRequestService(db: Db, options: { mail: Outbox; appName: string; publicUrl: string; shopEmail: string; settings?: PricingSettings; cardPayments?: boolean }) {
   const settings = options.settings ?? DEFAULT_PRICING;
 
   function summaryLines(lines: { name: string; quantity: number; startDate: string; endDate: string }[]): string[] {
@@ -175,6 +187,38 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
     });
   }
 
+  /**
+   * How a confirmed hire is paid: a member who buys for an approved trade
+   * account has it on account; anyone else gets a card payment link for the
+   * hire (with VAT) and the deposit, when card payment is offered. The link
+   * is the shop's, not a payment page's, so it outlives any one page: only
+   * its token's hash is kept.
+   */
+  async function howToPay(tx: Db, request: typeof hireRequests.$inferSelect): Promise<HirePayment> {
+    const [trade] =
+      request.userId === null
+        ? []
+        : await tx
+            .select({ companyName: tradeAccounts.companyName })
+            .from(tradeMembers)
+            .innerJoin(tradeAccounts, eq(tradeAccounts.id, tradeMembers.tradeAccountId))
+            .where(and(eq(tradeMembers.userId, request.userId), eq(tradeAccounts.state, "approved"), inArray(tradeMembers.role, [...BUYING_ROLES])))
+            .limit(1);
+    if (trade) return { paragraphs: [`The hire goes on ${trade.companyName}'s trade account, so there is nothing to pay now.`] };
+    const total = request.hireCost + request.vat + request.deposit;
+    if (!options.cardPayments || total <= 0) return { paragraphs: [] };
+    const token = randomBytes(24).toString("base64url");
+    const money = (pence: number) => `£${pounds(pence).toFixed(2)}`;
+    return {
+      paragraphs: [
+        `To pay: the hire is ${money(request.hireCost + request.vat)} including VAT, and the refundable deposit ${money(request.deposit)}; ${money(total)} in all.`,
+        "Pay by card with the link below, on a secure payment page. The link works until the hire is paid.",
+      ],
+      action: { label: `Pay ${money(total)} by card`, url: `${options.publicUrl}/api/payments/hire/${token}` },
+      tokenHash: sha256(token),
+    };
+  }
+
   return {
     /**
      * Turns the hire basket into a hire request: in one transaction it holds
@@ -206,6 +250,8 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
         hire_cost: pounds(r.hireCost),
         vat: pounds(r.vat),
         deposit: pounds(r.deposit),
+        paid_at: r.paidAt?.toISOString() ?? null,
+        paid: r.paidAmount === null ? null : pounds(r.paidAmount),
         lines: lines
           .filter((l) => l.requestId === r.id)
           .map((l) => ({ name: l.name, quantity: l.quantity, start_date: l.startDate, end_date: l.endDate, days: l.days, hire_cost: pounds(l.hireCost) })),
@@ -247,21 +293,27 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
         const lineIds = tx.select({ id: hireRequestLines.id }).from(hireRequestLines).where(eq(hireRequestLines.requestId, request.id));
         const live = and(inArray(hireAllocations.requestLineId, lineIds), isNull(hireAllocations.releasedAt));
         const status = { confirm: "confirmed", decline: "declined", complete: "completed" }[decision];
+        let payment: HirePayment = { paragraphs: [] };
         if (decision === "confirm") {
           const held = await tx.select({ id: hireAllocations.id }).from(hireAllocations).where(and(live, sql`${hireAllocations.expiresAt} > now()`));
           if (held.length === 0) throw new HttpError(409, `The holds of ${number} have lapsed; ask the customer to request again.`);
           await tx.update(hireAllocations).set({ kind: "booking", expiresAt: null }).where(live);
+          payment = await howToPay(tx, request);
         } else {
           await tx.update(hireAllocations).set({ releasedAt: sql`now()` }).where(live);
         }
-        await tx.update(hireRequests).set({ status, updatedAt: sql`now()` }).where(eq(hireRequests.id, request.id));
+        await tx
+          .update(hireRequests)
+          .set({ status, updatedAt: sql`now()`, ...(payment.tokenHash ? { payTokenHash: payment.tokenHash } : {}) })
+          .where(eq(hireRequests.id, request.id));
         if (actor) await recordAudit(tx, actor, { action: `hire_request.${decision}`, entity: "hire_request", entityId: number, before: { status: request.status }, after: { status } });
         const words = { confirm: "is confirmed", decline: "could not be accepted", complete: "is complete. Thank you for hiring with us" }[decision];
         const mail = renderEmail({
           appName: options.appName,
           publicUrl: options.publicUrl,
           title: `Hire request ${number} ${decision === "confirm" ? "confirmed" : decision === "decline" ? "declined" : "completed"}`,
-          paragraphs: [`Hello ${request.name},`, `Your hire request ${number} ${words}.`],
+          paragraphs: [`Hello ${request.name},`, `Your hire request ${number} ${words}.`, ...payment.paragraphs],
+          ...(payment.action ? { action: payment.action } : {}),
         });
         await options.mail.enqueue(tx, { to: request.email, subject: `Hire request ${number}: ${status}`, ...mail });
         return { number, status };

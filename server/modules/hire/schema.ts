@@ -167,10 +167,20 @@ export const hireRequests = pgTable(
     vat: integer("vat").notNull(),
     deposit: integer("deposit").notNull(),
     holdExpiresAt: timestamp("hold_expires_at", { withTimezone: true }).notNull(),
+    /** The sha256 of the token in the card payment link its confirmation emailed (customers without a trade account); the link outlives any one payment page. */
+    payTokenHash: text("pay_token_hash"),
+    /** When the card payment for the hire and deposit arrived, and how much (pence). */
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    paidAmount: integer("paid_pence"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
   },
-  (t) => [uniqueIndex("hire_requests_number_key").on(t.number), index("hire_requests_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    uniqueIndex("hire_requests_number_key").on(t.number),
+    index("hire_requests_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("hire_requests_pay_token_key").on(t.payTokenHash).where(sql`${t.payTokenHash} is not null`),
+    check("hire_requests_paid", sql`(${t.paidAt} is null) = (${t.paidAmount} is null) and (${t.paidAmount} is null or ${t.paidAmount} > 0)`),
+  ],
 );
 
 export const hireRequestLines = pgTable(

@@ -101,6 +101,22 @@ export async function paymentRoutes(app: FastifyInstance, options: { payments: P
   );
 
   r.get(
+    "/payments/hire/:token",
+    {
+      schema: {
+        tags,
+        summary:
+          "The card payment link in a hire confirmation (customers without a trade account): opens a payment page for the hire and its deposit, or the one still open (303 to it); once paid, 303 to the customer's hire requests. 404 for a link that is not valid, 409 for a request that can no longer be paid, 503 when the payment service does not answer",
+        params: tokenParams,
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "private, no-store");
+      return reply.redirect(await payments.payHire(request.params.token), 303);
+    },
+  );
+
+  r.get(
     "/admin/orders/:number/payment",
     { schema: { tags, summary: "The order's card payment: paid, refunded, what may still be refunded, each refund; null for an order not paid by card. Needs orders.prices", params: numberParams, response: { 200: z.object({ data: orderPayment.nullable() }), ...errors } } },
     async (request) => ({ data: await payments.paymentFor(staffActorOf(request), request.params.number) }),

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, desc, eq, lt, sql } from "drizzle-orm";
+import { type SQL, and, asc, desc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
@@ -14,6 +14,11 @@ import { putStockBack } from "../orders/restock.ts";
 import { orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { staff } from "../staff/schema.ts";
+import { tradeAccounts } from "../trade/schema.ts";
+import { hireRequests } from "../hire/schema.ts";
+import { type InvoicePaymentProvider, type PaymentInstructions, type RemittanceStart, recordPendingRemittance, withdrawRemittance } from "../trade/remittances.ts";
+import { type TradeRemittance, tradeRemittanceInvoices, tradeRemittances } from "../trade/remittance-schema.ts";
+import { markInvoicesPaid } from "../trade/staff.ts";
 import { type GatewaySession, GatewayUnavailableError, type PaymentGateway, type WebhookAction } from "./gateway.ts";
 import { type RefundSource, paymentEvents, paymentRefunds, paymentSessions, payments } from "./schema.ts";
 
@@ -26,11 +31,33 @@ export const PAYMENT_MESSAGES = {
   unavailable: "We could not open the card payment page. Nothing was charged and your basket is as it was: please try again in a moment, or choose another way to pay.",
   cancelled: "You left the card payment page, so the order was not placed. Nothing was charged and your basket is as it was.",
   refundFailed: "The card refund could not be made, so nothing was refunded. Please try again in a moment.",
+  invoicesUnavailable: "We could not open the card payment page. Nothing was charged and your invoices are unpaid as they were: please try again in a moment, or pay by bank transfer.",
+  hireUnavailable: "We could not open the card payment page. Nothing was charged: please follow the link in your email again in a moment.",
+  linkInvalid: "This payment link is not valid.",
 } as const;
 
 type SessionRow = typeof paymentSessions.$inferSelect;
 type PaymentRow = typeof payments.$inferSelect;
 type RefundRow = typeof paymentRefunds.$inferSelect;
+
+/** What a payment page is for: the column it fills on its session row. */
+type SessionTarget = { purpose: "order"; orderId: number } | { purpose: "invoices"; remittanceId: number } | { purpose: "hire"; hireRequestId: number };
+
+/** A payment page to open, for one thing the shop sells. */
+interface SessionSpec {
+  target: SessionTarget;
+  /** The shop's readable reference: an order number, REM-…, HR-…. */
+  reference: string;
+  /** Pence. */
+  amount: number;
+  description: string;
+  email: string | null;
+  /** Derived from what is paid, so a retried request never opens a second page for it. */
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+  /** What the customer is told when the gateway does not answer (503). */
+  unavailable: string;
+}
 /** Work that must wait for the transaction to commit: calls to the gateway, basket restores. */
 type AfterCommit = () => Promise<void>;
 
@@ -192,11 +219,13 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
       // Never marked paid: staff look, and refund or chase what is owed.
       const problem = `The payment service reported ${session.currency.toUpperCase()} ${(session.amount / 100).toFixed(2)}, but ${money(row.amount)} was asked.`;
       await tx.update(paymentSessions).set({ status: "flagged", problem, updatedAt: sql`now()` }).where(eq(paymentSessions.id, row.id));
-      if (row.orderId) {
-        const [order] = await tx.select().from(orders).where(eq(orders.id, row.orderId));
-        if (order) await orderNote(tx, order.id, order.status, `Card payment needs checking: ${problem}`);
-        await emailCustomer(tx, options.shop.shopEmail, `Card payment to check${order ? ` for ${order.number}` : ""}`, "A card payment needs checking", [problem, "The order was not marked paid."]);
-      }
+      const [order] = row.orderId ? await tx.select().from(orders).where(eq(orders.id, row.orderId)) : [];
+      if (order) await orderNote(tx, order.id, order.status, `Card payment needs checking: ${problem}`);
+      const reference = await referenceOf(tx, row);
+      await emailCustomer(tx, options.shop.shopEmail, `Card payment to check${reference ? ` for ${reference}` : ""}`, "A card payment needs checking", [
+        problem,
+        row.purpose === "order" ? "The order was not marked paid." : `${reference ?? "It"} was not marked paid.`,
+      ]);
       return;
     }
     const [payment] = await tx
@@ -205,6 +234,71 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
       .returning();
     await tx.update(paymentSessions).set({ status: "paid", updatedAt: sql`now()` }).where(eq(paymentSessions.id, row.id));
     if (row.purpose === "order" && row.orderId) await orderPaid(tx, row.orderId, payment!, after);
+    if (row.purpose === "invoices" && row.remittanceId) await remittancePaid(tx, row.remittanceId, payment!, after);
+    if (row.purpose === "hire" && row.hireRequestId) await hirePaid(tx, row.hireRequestId, payment!, after);
+  }
+
+  /**
+   * Money that must not be kept (it paid for something no longer there to
+   * pay): a refund row for it, sent to the gateway once the transaction
+   * commits, its own id the idempotency key.
+   */
+  async function refundAutomatically(tx: Db, payment: PaymentRow, amount: number, reason: string, after: AfterCommit[]): Promise<void> {
+    const [refund] = await tx.insert(paymentRefunds).values({ paymentId: payment.id, amount, reason, source: "automatic" }).returning();
+    await recomputeRefunded(tx, payment.id);
+    after.push(async () => {
+      await sendRefund(refund!.id);
+    });
+  }
+
+  /**
+   * A trade remittance paid by card: its invoices become paid and the
+   * company's balance drops, exactly as when staff see a bank transfer arrive
+   * (markInvoicesPaid, which also confirms the remittance and emails the
+   * receipt). Invoices someone paid another way meanwhile are not paid twice:
+   * that part of the money goes back to the card.
+   */
+  async function remittancePaid(tx: Db, remittanceId: number, payment: PaymentRow, after: AfterCommit[]): Promise<void> {
+    const [remittance] = await tx.select().from(tradeRemittances).where(eq(tradeRemittances.id, remittanceId));
+    if (!remittance) return;
+    const links = await tx.select({ id: tradeRemittanceInvoices.invoiceId }).from(tradeRemittanceInvoices).where(eq(tradeRemittanceInvoices.remittanceId, remittanceId));
+    const done = await markInvoicesPaid(tx, { mail: options.mail, appName: options.shop.appName, publicUrl: options.shop.publicUrl }, links.map((l) => l.id), " by card");
+    const excess = payment.amount - done.amount;
+    if (excess <= 0) return;
+    const reason = `Part of ${remittance.reference} paid for invoices that were already paid.`;
+    await refundAutomatically(tx, payment, excess, reason, after);
+    const [account] = await tx.select({ email: tradeAccounts.accountsEmail }).from(tradeAccounts).where(eq(tradeAccounts.id, remittance.tradeAccountId));
+    const paragraphs = [`${money(excess)} of your card payment ${remittance.reference} was for invoices already paid, so it is refunded to your card automatically.`, "It usually reaches your account within 5 to 10 working days."];
+    if (account) await emailCustomer(tx, account.email, `Refund for ${remittance.reference}`, `We have refunded ${money(excess)}`, paragraphs);
+    await emailCustomer(tx, options.shop.shopEmail, `Card payment refunded in part: ${remittance.reference}`, "A card payment is refunded in part", [reason, `${money(excess)} is refunded automatically.`]);
+  }
+
+  /**
+   * A hire request paid by card: recorded as paid, with the amount, and the
+   * customer emailed a receipt. A request declined or lapsed since its link
+   * was sent, or already paid, never keeps the money: refunded in full.
+   */
+  async function hirePaid(tx: Db, hireRequestId: number, payment: PaymentRow, after: AfterCommit[]): Promise<void> {
+    const [request] = await tx.select().from(hireRequests).where(eq(hireRequests.id, hireRequestId)).for("update");
+    if (!request) return;
+    if (request.paidAt === null && (request.status === "confirmed" || request.status === "completed")) {
+      await tx.update(hireRequests).set({ paidAt: sql`now()`, paidAmount: payment.amount, updatedAt: sql`now()` }).where(eq(hireRequests.id, request.id));
+      await emailCustomer(tx, request.email, `Receipt: hire request ${request.number} paid`, `Payment received for ${request.number}`, [
+        `Hello ${request.name},`,
+        `Thank you: we have received ${money(payment.amount)} by card for hire request ${request.number}.`,
+        `That is the hire, ${money(request.hireCost + request.vat)} including VAT, and the refundable deposit of ${money(request.deposit)}.`,
+      ]);
+      return;
+    }
+    const why = request.paidAt ? "it was already paid" : `it is ${request.status}`;
+    await refundAutomatically(tx, payment, payment.amount, `The payment for hire request ${request.number} arrived when ${why}.`, after);
+    await emailCustomer(tx, request.email, `Refund for hire request ${request.number}`, `We have refunded ${money(payment.amount)}`, [
+      `We received ${money(payment.amount)} by card for hire request ${request.number}, but ${why}, so the payment is refunded in full to your card.`,
+      "It usually reaches your account within 5 to 10 working days.",
+    ]);
+    await emailCustomer(tx, options.shop.shopEmail, `Late payment refunded: ${request.number}`, "A late card payment is being refunded", [
+      `${request.email} paid ${money(payment.amount)} for ${request.number}, but ${why}. The payment is refunded in full automatically.`,
+    ]);
   }
 
   async function orderPaid(tx: Db, orderId: number, payment: PaymentRow, after: AfterCommit[]): Promise<void> {
@@ -218,27 +312,27 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     }
     if (order.status === "cancelled") {
       // Its page expired and its stock went back before the money came: never kept. Refunded in full, and the customer told.
-      const [refund] = await tx
-        .insert(paymentRefunds)
-        .values({ paymentId: payment.id, amount: payment.amount, reason: "The payment arrived after the order was cancelled.", source: "automatic" })
-        .returning();
-      await recomputeRefunded(tx, payment.id);
+      await refundAutomatically(tx, payment, payment.amount, "The payment arrived after the order was cancelled.", after);
       await orderNote(tx, order.id, order.status, `A card payment of ${money(payment.amount)} arrived after the order was cancelled; it is refunded in full automatically.`);
       await emailCustomer(tx, options.shop.shopEmail, `Late payment refunded: ${order.number}`, "A late card payment is being refunded", [
         `${order.email} paid ${money(payment.amount)} for ${order.number} after it was cancelled. The payment is refunded in full automatically.`,
       ]);
-      after.push(async () => {
-        await sendRefund(refund!.id);
-      });
       return;
     }
     await orderNote(tx, order.id, order.status, `Card payment of ${money(payment.amount)} received.`);
   }
 
-  /** A session that ended unpaid (expired, or its slow payment failed): the order is cancelled, its stock and basket put back. */
+  /**
+   * A session that ended unpaid (expired, or its slow payment failed): the
+   * order is cancelled, its stock and basket put back; a trade remittance is
+   * withdrawn, so its invoices can be paid again (the session row goes with
+   * it); a hire request simply stays unpaid, its emailed link good for
+   * another try.
+   */
   async function applyClosed(tx: Db, row: SessionRow, outcome: "expired" | "failed", after: AfterCommit[], note?: string): Promise<void> {
     if (row.status !== "open") return;
     await tx.update(paymentSessions).set({ status: outcome, updatedAt: sql`now()` }).where(eq(paymentSessions.id, row.id));
+    if (row.purpose === "invoices" && row.remittanceId) await withdrawRemittance(tx, row.remittanceId);
     if (row.purpose !== "order" || !row.orderId) return;
     const [order] = await tx.select().from(orders).where(eq(orders.id, row.orderId)).for("update");
     if (!order || order.status !== "awaiting_payment" || order.paymentMethod !== "card") return;
@@ -294,62 +388,169 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     await recomputeRefunded(tx, payment.id);
   }
 
-  async function openSessionForOrder(tx: Db, orderId: number): Promise<SessionRow | undefined> {
-    const [row] = await tx
+  /** The newest session still open for what `where` names. */
+  async function openSessionWhere(where: SQL): Promise<SessionRow | undefined> {
+    const [row] = await db
       .select()
       .from(paymentSessions)
-      .where(and(eq(paymentSessions.orderId, orderId), eq(paymentSessions.status, "open")))
+      .where(and(where, eq(paymentSessions.status, "open")))
       .orderBy(desc(paymentSessions.id))
       .limit(1);
     return row;
   }
 
-  /** Opens (or, for a retry, finds) the hosted payment page for an order awaiting card payment. */
-  async function startOrderPayment(start: { orderId: number; orderNumber: string; total: number; email: string }): Promise<{ redirect_url: string }> {
+  /**
+   * Opens a hosted payment page and records its session, once what it is
+   * for is committed (no lock is held while the gateway answers). Its return
+   * and cancel links carry a token of their own; only its hash is kept.
+   */
+  async function openSession(spec: SessionSpec): Promise<{ redirect_url: string }> {
     const g = requireGateway();
-    const open = await openSessionForOrder(db, start.orderId);
-    if (open && open.expiresAt.getTime() > now()) return { redirect_url: open.url };
     const token = randomBytes(24).toString("base64url");
     const base = options.shop.publicUrl;
+    const expiresAt = new Date(now() + SESSION_MINUTES * 60_000);
     let session: GatewaySession;
     try {
       session = await g.initiate({
-        reference: start.orderNumber,
-        amount: start.total,
+        reference: spec.reference,
+        amount: spec.amount,
         currency: "gbp",
-        description: `${options.shop.appName} order ${start.orderNumber}`,
-        customerEmail: start.email,
+        description: spec.description,
+        customerEmail: spec.email,
         successUrl: `${base}/api/payments/return/${token}`,
         cancelUrl: `${base}/api/payments/cancel/${token}`,
-        expiresAt: new Date(now() + SESSION_MINUTES * 60_000),
-        // Derived from the order: a retried request can never open a second page for it.
-        idempotencyKey: `tc-order-${start.orderId}-pay`,
-        metadata: { order_number: start.orderNumber, purpose: "order" },
+        expiresAt,
+        idempotencyKey: spec.idempotencyKey,
+        metadata: { ...spec.metadata, purpose: spec.target.purpose },
       });
     } catch (error) {
-      if (error instanceof GatewayUnavailableError) throw new HttpError(503, PAYMENT_MESSAGES.unavailable);
+      if (error instanceof GatewayUnavailableError) throw new HttpError(503, spec.unavailable);
       throw error;
     }
     try {
-      await db.insert(paymentSessions).values({
-        gateway: g.id,
-        externalId: session.id,
-        purpose: "order",
-        orderId: start.orderId,
-        amount: start.total,
-        currency: "gbp",
-        url: session.url,
-        returnTokenHash: sha256(token),
-        expiresAt: new Date(now() + SESSION_MINUTES * 60_000),
-      });
+      await db.insert(paymentSessions).values({ gateway: g.id, externalId: session.id, ...spec.target, amount: spec.amount, currency: "gbp", url: session.url, returnTokenHash: sha256(token), expiresAt });
     } catch (error) {
-      // The same order's request raced us to the same (idempotent) session: its row is the answer.
+      // The same request raced us to the same (idempotent) session: its row is the answer.
       if (!isUniqueViolation(error)) throw error;
       const [row] = await db.select().from(paymentSessions).where(and(eq(paymentSessions.gateway, g.id), eq(paymentSessions.externalId, session.id)));
       return { redirect_url: row!.url };
     }
     return { redirect_url: session.url };
   }
+
+  /** Opens (or, for a retry, finds) the hosted payment page for an order awaiting card payment. */
+  async function startOrderPayment(start: { orderId: number; orderNumber: string; total: number; email: string }): Promise<{ redirect_url: string }> {
+    requireGateway();
+    const open = await openSessionWhere(eq(paymentSessions.orderId, start.orderId));
+    if (open && open.expiresAt.getTime() > now()) return { redirect_url: open.url };
+    return openSession({
+      target: { purpose: "order", orderId: start.orderId },
+      reference: start.orderNumber,
+      amount: start.total,
+      description: `${options.shop.appName} order ${start.orderNumber}`,
+      email: start.email,
+      idempotencyKey: `tc-order-${start.orderId}-pay`,
+      metadata: { order_number: start.orderNumber },
+      unavailable: PAYMENT_MESSAGES.unavailable,
+    });
+  }
+
+  /** The hosted payment page for a trade remittance just recorded: exactly its amount, for exactly its invoices. */
+  async function startInvoicePayment(start: RemittanceStart): Promise<{ redirect_url: string }> {
+    return openSession({
+      target: { purpose: "invoices", remittanceId: start.remittanceId },
+      reference: start.reference,
+      amount: start.amount,
+      description: `${options.shop.appName} trade invoices, payment ${start.reference}`,
+      email: start.email,
+      idempotencyKey: `tc-remittance-${start.remittanceId}-pay`,
+      metadata: { remittance: start.reference },
+      unavailable: PAYMENT_MESSAGES.invoicesUnavailable,
+    });
+  }
+
+  /** A card remittance whose payment page could not be opened is taken back: its invoices unpaid as they were. */
+  async function withdrawInvoicePayment(remittanceId: number): Promise<void> {
+    await inTx(async (tx) => {
+      const [session] = await tx.select({ id: paymentSessions.id }).from(paymentSessions).where(eq(paymentSessions.remittanceId, remittanceId)).limit(1);
+      if (!session) await withdrawRemittance(tx, remittanceId);
+    });
+  }
+
+  /** What the payer is told for a card remittance: no bank details, and whether the payment is in. */
+  function cardInstructions(remittance: TradeRemittance): PaymentInstructions {
+    const amount = money(remittance.amount);
+    return {
+      provider: "card",
+      summary:
+        remittance.status === "confirmed"
+          ? `Paid ${amount} by card for ${remittance.reference}: thank you. Its invoices are paid.`
+          : `Pay ${amount} by card on the secure payment page. The invoices show as payment pending until the payment is confirmed.`,
+      reference: remittance.reference,
+      amount: pounds(remittance.amount),
+      pay_to: null,
+    };
+  }
+
+  /**
+   * Sessions still open past their expiry, asked about: the gateway's word
+   * is applied under the session's lock (paid, or closed). Answers what it
+   * found, or null when the session was already settled.
+   */
+  async function settleStale(row: SessionRow, session: GatewaySession | null): Promise<"paid" | "closed" | null> {
+    return inTx(async (tx, after) => {
+      const locked = await lockSession(tx, row.id);
+      if (!locked) return null;
+      if (session?.paymentStatus === "paid") {
+        await applyPaid(tx, locked, session, after);
+        return "paid";
+      }
+      await applyClosed(tx, locked, "expired", after);
+      return "closed";
+    });
+  }
+
+  /**
+   * The card payment link in a hire confirmation: opens a payment page for
+   * the hire and its deposit, or sends the browser back to the one still
+   * open; once paid, to the customer's hire requests. Never opens a second
+   * page while one may still be paid. Answers where the browser goes.
+   */
+  async function payHire(token: string): Promise<string> {
+    const g = requireGateway();
+    const [request] = token.length <= 100 ? await db.select().from(hireRequests).where(eq(hireRequests.payTokenHash, sha256(token))) : [];
+    if (!request) throw new HttpError(404, PAYMENT_MESSAGES.linkInvalid);
+    const paidPage = hirePaidPage(request.number);
+    if (request.paidAt) return paidPage;
+    if (request.status !== "confirmed") throw new HttpError(409, `Hire request ${request.number} is ${request.status}, so it cannot be paid by card. Please contact us.`);
+    const sessions = await db.select().from(paymentSessions).where(eq(paymentSessions.hireRequestId, request.id)).orderBy(desc(paymentSessions.id));
+    if (sessions.some((s) => s.status === "flagged")) throw new HttpError(409, `Your card payment for ${request.number} is being checked by our team: we will be in touch.`);
+    const open = sessions.find((s) => s.status === "open");
+    if (open && open.expiresAt.getTime() > now()) return open.url;
+    if (open) {
+      // Past its expiry, its event not in yet: the gateway says how it ended before another page opens.
+      const session = await g.retrieve(open.externalId).catch(() => null);
+      if (!session) throw new HttpError(503, PAYMENT_MESSAGES.hireUnavailable);
+      if (session.status === "open") return open.url;
+      if ((await settleStale(open, session)) === "paid") return paidPage;
+    }
+    const amount = request.hireCost + request.vat + request.deposit;
+    const opened = await openSession({
+      target: { purpose: "hire", hireRequestId: request.id },
+      reference: request.number,
+      amount,
+      description: `${options.shop.appName} hire request ${request.number}: hire and refundable deposit`,
+      email: request.email,
+      // One key per page: a page that closed unpaid is followed by a new one.
+      idempotencyKey: `tc-hire-${request.id}-pay-${sessions.length + 1}`,
+      metadata: { hire_request: request.number },
+      unavailable: PAYMENT_MESSAGES.hireUnavailable,
+    });
+    return opened.redirect_url;
+  }
+
+  /** The customer's hire requests, saying this one is paid. */
+  const hirePaidPage = (number: string) => `/account/hire-requests?paid=${encodeURIComponent(number)}`;
 
   /** An order whose payment page could not be opened is taken back whole: no order, its stock and the basket as they were. */
   async function withdrawOrder(orderId: number): Promise<void> {
@@ -368,16 +569,36 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
 
   async function sessionByToken(token: string): Promise<SessionRow> {
     const [row] = token.length <= 100 ? await db.select().from(paymentSessions).where(eq(paymentSessions.returnTokenHash, sha256(token))) : [];
-    if (!row) throw new HttpError(404, "This payment link is not valid.");
+    if (!row) throw new HttpError(404, PAYMENT_MESSAGES.linkInvalid);
     return row;
   }
 
+  /** The readable reference of what a session is for (an order number, REM-…, HR-…), or null when it is gone. */
+  async function referenceOf(handle: Db, row: SessionRow): Promise<string | null> {
+    const [found] =
+      row.purpose === "order" && row.orderId
+        ? await handle.select({ reference: orders.number }).from(orders).where(eq(orders.id, row.orderId))
+        : row.purpose === "invoices" && row.remittanceId
+          ? await handle.select({ reference: tradeRemittances.reference }).from(tradeRemittances).where(eq(tradeRemittances.id, row.remittanceId))
+          : row.purpose === "hire" && row.hireRequestId
+            ? await handle.select({ reference: hireRequests.number }).from(hireRequests).where(eq(hireRequests.id, row.hireRequestId))
+            : [];
+    return found?.reference ?? null;
+  }
+
+  /** Where the browser goes back from a payment page: the order's thank-you page, the remittance's, the customer's hire requests. */
   async function targetOf(row: SessionRow): Promise<string> {
-    if (row.orderId) {
-      const [order] = await db.select({ number: orders.number }).from(orders).where(eq(orders.id, row.orderId));
-      if (order) return options.thankYouLink(order.number);
-    }
-    return "/";
+    const reference = await referenceOf(db, row);
+    if (row.purpose === "invoices") return reference ? `/trade/invoices/pay?paid=${encodeURIComponent(reference)}` : "/trade/invoices";
+    if (row.purpose === "hire") return reference ? hirePaidPage(reference) : "/account/hire-requests";
+    return reference ? options.thankYouLink(reference) : "/";
+  }
+
+  /** Where a customer who left the payment page goes: back to where they chose to pay. */
+  function cancelTarget(row: SessionRow): string {
+    if (row.purpose === "invoices") return "/trade/invoices/pay?payment=cancelled";
+    if (row.purpose === "hire") return "/account/hire-requests?payment=cancelled";
+    return "/checkout?payment=cancelled";
   }
 
   /** What was paid and refunded for an order, for its page in the back office and the customer's. */
@@ -426,19 +647,21 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     };
   }
 
+  /** Card, as checkout and the trade invoices offer it: the built-in test page says plainly that no money moves. */
+  function cardOffer(g: PaymentGateway) {
+    return {
+      id: "card",
+      name: g.testMode ? "Card (test payment)" : "Card",
+      description: g.testMode ? "A test payment page: no real card is charged and no money moves." : "Visa, Mastercard, American Express, Apple Pay or Google Pay, on a secure payment page.",
+    };
+  }
+
   const provider: PaymentProvider = {
     id: "card",
     orderStatus: "awaiting_payment",
     confirmsLater: true,
     async offer() {
-      if (!gateway) return null;
-      return {
-        id: "card",
-        name: gateway.testMode ? "Card (test payment)" : "Card",
-        description: gateway.testMode
-          ? "A test payment page: no real card is charged and no money moves."
-          : "Visa, Mastercard, American Express, Apple Pay or Google Pay, on a secure payment page.",
-      };
+      return gateway ? cardOffer(gateway) : null;
     },
     async take() {
       if (!gateway) throw new ValidationError({ payment_method: ["Card payment is not available."] });
@@ -448,10 +671,29 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     withdraw: (orderId) => withdrawOrder(orderId),
   };
 
+  /**
+   * Card for trade invoices, only when there is a gateway: the remittance is
+   * recorded in the pay transaction as bank transfer's is (its invoices
+   * payment pending), then its payment page is opened.
+   */
+  const invoiceProvider: InvoicePaymentProvider | null = gateway
+    ? {
+        ...cardOffer(gateway),
+        take: (tx, request) => recordPendingRemittance(tx, request, "card"),
+        instructions: (remittance) => cardInstructions(remittance),
+        begin: (start) => startInvoicePayment(start),
+        withdraw: (remittanceId) => withdrawInvoicePayment(remittanceId),
+      }
+    : null;
+
   return {
     gateway,
     /** Card, as checkout offers it: a PaymentProvider like pay on account. */
     provider,
+    /** Card, as paying trade invoices offers it (null without a gateway). */
+    invoiceProvider,
+    /** The card payment link of a confirmed hire request: where the browser goes. */
+    payHire: (token: string) => payHire(token),
 
     /**
      * A webhook delivery: the signature first (400 before anything else),
@@ -500,7 +742,7 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
      */
     async cancelled(token: string): Promise<{ redirect: string; paid: boolean }> {
       const row = await sessionByToken(token);
-      if (row.status !== "open") return { redirect: row.status === "paid" ? await targetOf(row) : "/checkout?payment=cancelled", paid: row.status === "paid" };
+      if (row.status !== "open") return { redirect: row.status === "paid" ? await targetOf(row) : cancelTarget(row), paid: row.status === "paid" };
       const session = await requireGateway().cancel(row.externalId);
       const paid = session.paymentStatus === "paid";
       await inTx(async (tx, after) => {
@@ -509,7 +751,7 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
         if (paid) await applyPaid(tx, locked, session, after);
         else await applyClosed(tx, locked, "expired", after, "The customer left the card payment page; nothing was charged.");
       });
-      return paid ? { redirect: await targetOf(row), paid } : { redirect: "/checkout?payment=cancelled", paid };
+      return paid ? { redirect: await targetOf(row), paid } : { redirect: cancelTarget(row), paid };
     },
 
     /**
@@ -528,12 +770,7 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
       for (const row of stale) {
         const session = await gateway.retrieve(row.externalId).catch(() => null);
         if (session?.status === "open") continue;
-        await inTx(async (tx, after) => {
-          const locked = await lockSession(tx, row.id);
-          if (!locked) return;
-          if (session?.paymentStatus === "paid") await applyPaid(tx, locked, session, after);
-          else await applyClosed(tx, locked, "expired", after);
-        });
+        await settleStale(row, session);
       }
       return stale.length;
     },

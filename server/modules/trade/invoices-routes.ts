@@ -45,7 +45,7 @@ const payBody = z.object({
     .min(1, PAY_MESSAGES.none)
     .max(PAY_MAX, PAY_MESSAGES.tooMany)
     .refine((ids) => new Set(ids).size === ids.length, PAY_MESSAGES.twice),
-  provider: z.enum(["bank_transfer"], { error: PAY_MESSAGES.provider }).default("bank_transfer"),
+  provider: z.enum(["bank_transfer", "card"], { error: PAY_MESSAGES.provider }).default("bank_transfer"),
 });
 const remittanceJson = z.object({
   reference: z.string(),
@@ -114,9 +114,13 @@ export async function tradeInvoicesRoutes(app: FastifyInstance, options: { invoi
       schema: {
         tags,
         summary:
-          "Pay unpaid invoices of the company with one remittance (bank transfer): they become payment pending, and the answer says where to send the money and which reference to quote. Owners, admins and accounts users; 422 names each invoice that is not the company's or not unpaid",
+          "Pay unpaid invoices of the company with one remittance: they become payment pending. By bank transfer the answer says where to send the money and which reference to quote; by card (`provider: card`, offered only when card payment is) it carries `payment.redirect_url`, the payment page for exactly their total, and they become paid when the payment arrives (503 when the payment service does not answer: nothing is recorded). Owners, admins and accounts users; 422 names each invoice that is not the company's or not unpaid",
         body: payBody,
-        response: { 201: z.object({ data: z.object({ remittance: remittanceJson, instructions: instructionsJson }) }), ...errors },
+        response: {
+          201: z.object({ data: z.object({ remittance: remittanceJson, instructions: instructionsJson, payment: z.object({ redirect_url: z.string() }).optional() }) }),
+          ...errors,
+          503: messageResponse,
+        },
       },
     },
     async (request, reply) => {

@@ -110,9 +110,12 @@ describe("POST /api/trade/invoices/pay", () => {
       expect(res.statusCode, message).toBe(422);
       expect(Object.values(res.json().errors).flat(), message).toContain(message);
     }
-    const card = await pay(a.owner.browser, [invoice.id], { provider: "card" });
-    expect(card.statusCode).toBe(422);
-    expect(card.json().errors.provider).toEqual([PAY_MESSAGES.provider]);
+    const cheque = await pay(a.owner.browser, [invoice.id], { provider: "cheque" });
+    expect(cheque.statusCode).toBe(422);
+    expect(cheque.json().errors.provider).toEqual([PAY_MESSAGES.provider]);
+    // Card only where the shop takes cards (payments/invoices.test.ts pays by card).
+    const noCards = createTradePaymentsService(shop.database.db, { providers: [] });
+    await expect(noCards.pay(a.owner.id, { invoiceIds: [invoice.id], provider: "card" })).rejects.toMatchObject({ statusCode: 422, errors: { provider: [PAY_MESSAGES.provider] } });
     expect(await statusOf(invoice.id)).toBe("unpaid");
   });
 

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { ShopBankDetails } from "../../config.ts";
 import type { Db } from "../../db/client.ts";
+import { users } from "../auth/schema.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type TradeInvoice, tradeInvoices } from "./invoice-schema.ts";
 import { INVOICE_READERS } from "./invoices.ts";
@@ -68,6 +69,22 @@ export interface InvoicePaymentProvider {
   take(tx: Db, request: InvoicePaymentRequest): Promise<TradeRemittance>;
   /** What the payer must do for a remittance it took: shown after paying and again on its page. */
   instructions(remittance: TradeRemittance): PaymentInstructions;
+  /**
+   * After the remittance is committed: opens the payment page and answers
+   * where the browser goes (card). When it throws, `pay` calls `withdraw`.
+   */
+  begin?(start: RemittanceStart): Promise<{ redirect_url: string }>;
+  /** Takes back a remittance whose payment could not be started: its invoices are unpaid again. */
+  withdraw?(remittanceId: number): Promise<void>;
+}
+
+/** A remittance as its payment page is opened for it (pence). */
+export interface RemittanceStart {
+  remittanceId: number;
+  reference: string;
+  amount: number;
+  /** The paying member's, for the payment page and its receipt. */
+  email: string;
 }
 
 const pounds = (pence: number) => pence / 100;
@@ -89,6 +106,38 @@ export async function recordRemittance(tx: Db, request: InvoicePaymentRequest, p
   return remittance!;
 }
 
+/** Records the remittance and sets its invoices payment pending (which lifts the overdue block on pay on account) until its money arrives. */
+export async function recordPendingRemittance(tx: Db, request: InvoicePaymentRequest, provider: string): Promise<TradeRemittance> {
+  const remittance = await recordRemittance(tx, request, provider);
+  await tx
+    .update(tradeInvoices)
+    .set({ status: "payment_pending" })
+    .where(inArray(tradeInvoices.id, request.invoices.map((i) => i.id)));
+  return remittance;
+}
+
+/**
+ * Takes back a pending remittance whose money will not come (its card page
+ * could not be opened, or closed unpaid): deleted with its invoice links, its
+ * invoices unpaid again so they can be paid another way. Locks the invoices
+ * (by id), then the remittance, as marking invoices paid does. Answers
+ * whether it was withdrawn.
+ */
+export async function withdrawRemittance(tx: Db, remittanceId: number): Promise<boolean> {
+  const invoiceIds = tx.select({ id: tradeRemittanceInvoices.invoiceId }).from(tradeRemittanceInvoices).where(eq(tradeRemittanceInvoices.remittanceId, remittanceId));
+  const invoices = await tx.select({ id: tradeInvoices.id }).from(tradeInvoices).where(inArray(tradeInvoices.id, invoiceIds)).orderBy(asc(tradeInvoices.id)).for("update");
+  const [remittance] = await tx.select().from(tradeRemittances).where(eq(tradeRemittances.id, remittanceId)).for("update");
+  if (!remittance || remittance.status !== "pending") return false;
+  if (invoices.length > 0) {
+    await tx
+      .update(tradeInvoices)
+      .set({ status: "unpaid" })
+      .where(and(inArray(tradeInvoices.id, invoices.map((i) => i.id)), eq(tradeInvoices.status, "payment_pending")));
+  }
+  await tx.delete(tradeRemittances).where(eq(tradeRemittances.id, remittanceId));
+  return true;
+}
+
 /**
  * Bank transfer: the company says it is sending the money, quoting the
  * remittance's reference; its invoices wait as payment pending (which lifts the
@@ -99,14 +148,7 @@ export function bankTransfer(bank: ShopBankDetails | null, shopEmail: string): I
     id: "bank_transfer",
     name: "Bank transfer",
     description: "Send the money from your bank, quoting the reference we give you. We mark the invoices paid when it arrives.",
-    async take(tx, request) {
-      const remittance = await recordRemittance(tx, request, "bank_transfer");
-      await tx
-        .update(tradeInvoices)
-        .set({ status: "payment_pending" })
-        .where(inArray(tradeInvoices.id, request.invoices.map((i) => i.id)));
-      return remittance;
-    },
+    take: (tx, request) => recordPendingRemittance(tx, request, "bank_transfer"),
     instructions(remittance) {
       const amount = money(remittance.amount);
       const summary = bank
@@ -121,6 +163,13 @@ export function bankTransfer(bank: ShopBankDetails | null, shopEmail: string): I
       };
     },
   };
+}
+
+/** What paying answers: the remittance, what to do next, and for a card the payment page to go to. */
+export interface PaidJson {
+  remittance: RemittanceJson;
+  instructions: PaymentInstructions;
+  payment?: { redirect_url: string };
 }
 
 export interface PayableInvoiceJson {
@@ -163,13 +212,13 @@ export function createTradePaymentsService(db: Db, options: { providers: Invoice
    * id order, so two payments of the same invoice queue up: the second sees it
    * payment pending and is refused.
    */
-  async function pay(userId: number, input: { invoiceIds: number[]; provider?: string }): Promise<{ remittance: RemittanceJson; instructions: PaymentInstructions }> {
+  async function pay(userId: number, input: { invoiceIds: number[]; provider?: string }): Promise<PaidJson> {
     const provider = providers.get(input.provider ?? "bank_transfer");
     if (!provider) throw new ValidationError({ provider: [PAY_MESSAGES.provider] });
     const ids = [...new Set(input.invoiceIds)];
     if (ids.length === 0) throw new ValidationError({ invoice_ids: [PAY_MESSAGES.none] });
     if (ids.length > PAY_MAX) throw new ValidationError({ invoice_ids: [PAY_MESSAGES.tooMany] });
-    return db.transaction(async (t) => {
+    const taken = await db.transaction(async (t) => {
       const tx = t as unknown as Db;
       const { account } = await memberWithRole(tx, userId, INVOICE_READERS);
       const invoices = await tx
@@ -191,8 +240,18 @@ export function createTradePaymentsService(db: Db, options: { providers: Invoice
       if (problems.length > 0) throw new ValidationError({ invoice_ids: problems });
       const amount = invoices.reduce((sum, i) => sum + i.total, 0);
       const remittance = await provider.take(tx, { userId, account, invoices, amount });
-      return { remittance: await remittanceJson(tx, remittance), instructions: provider.instructions(remittance) };
+      const [payer] = provider.begin ? await tx.select({ email: users.email }).from(users).where(eq(users.id, userId)) : [];
+      return { remittance, email: payer?.email ?? account.accountsEmail, paid: { remittance: await remittanceJson(tx, remittance), instructions: provider.instructions(remittance) } };
     });
+    if (!provider.begin) return taken.paid;
+    // The payment page is opened once the remittance is committed, so no lock is held while the gateway answers.
+    try {
+      const payment = await provider.begin({ remittanceId: taken.remittance.id, reference: taken.remittance.reference, amount: taken.remittance.amount, email: taken.email });
+      return { ...taken.paid, payment };
+    } catch (error) {
+      await provider.withdraw?.(taken.remittance.id);
+      throw error;
+    }
   }
 
   /** The company's unpaid invoices, overdue first, then by due date. */
