@@ -256,6 +256,9 @@ const ROWS: Row[] = [
   // A hire confirmation's card payment link: a made-up one is no one's.
   { route: "GET /api/payments/hire/{token}", expect: all(404), call: (w, a) => w.as[a].get(`/api/payments/hire/${"x".repeat(32)}`) },
   { route: "POST /api/payments/stripe/webhook", expect: all(404), call: (w, a) => w.as[a].post("/api/payments/stripe/webhook", { id: "evt_1", type: "checkout.session.completed" }) },
+  // No one in the matrix has a card order waiting: an empty answer, and nothing to cancel.
+  { route: "GET /api/checkout/card-payment", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/checkout/card-payment") },
+  { route: "POST /api/checkout/card-payment/cancel", expect: all(404), call: (w, a) => w.as[a].post("/api/checkout/card-payment/cancel", {}) },
   { route: "GET /api/checkout/orders/{number}", expect: A_ONLY(200, 404), call: (w, a) => w.as[a].get(`/api/checkout/orders/${w.a.orderNumber}`) },
   { route: "GET /api/account/orders", expect: SIGNED_IN_ONLY(200), call: (w, a) => w.as[a].get("/api/account/orders") },
   { route: "GET /api/account/orders/{order_id}", expect: A_ONLY(200), call: (w, a) => w.as[a].get(`/api/account/orders/${w.a.orderId}`) },

@@ -184,6 +184,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     delivery: services.delivery,
     postcodes: services.postcodes,
     orders: services.orders,
+    payments: services.payments,
     basketEnabled: config.basketEnabled,
     prefix: "/api",
   });

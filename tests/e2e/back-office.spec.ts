@@ -8,7 +8,7 @@ import { currentTotp } from "../../server/modules/staff/totp.ts";
 import { newUser, openPage, waitForEmailTo } from "./auth-helpers.ts";
 import { chooseAddressByPostcode } from "./checkout-helpers.ts";
 import { expect, test } from "./fixtures.ts";
-import { PASSWORD, openOrder, staffPage } from "./staff-helpers.ts";
+import { openOrder, staffPage } from "./staff-helpers.ts";
 
 test("a guest's order: sales marks it paid, the warehouse prints the picking list and dispatches it, the customer gets the tracking link, the audit log names each step", async ({ page, browser }) => {
   test.slow();

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useRouteLoaderData, useSearchParams } from "react-router";
 import { appContext } from "#app-context";
 import { AddressFields } from "../../components/checkout/address-fields.tsx";
+import { PendingCardPayment } from "../../components/checkout/pending-card-payment.tsx";
 import { SavedAddressPicker, checkoutAddress, matchingSaved, savedInOrder } from "../../components/checkout/saved-addresses.tsx";
 import { Checkbox, Field, FormAlert } from "../../components/form.tsx";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
@@ -109,6 +110,7 @@ export default function Checkout(props: Route.ComponentProps) {
     return (
       <>
         <PageHeading title="Checkout" />
+        <PendingCardPayment />
         <EmptyState title="There is nothing to check out." action={{ to: "/category", label: "Continue shopping" }}>
           Your basket is empty. Add products to your basket, then come back here to pay.
         </EmptyState>
@@ -189,6 +191,7 @@ export default function Checkout(props: Route.ComponentProps) {
   return (
     <>
       <PageHeading title="Checkout" intro={user ? `Signed in as ${user.email}.` : <>Checking out as a guest. <Link to="/auth/login?redirect=/checkout" className="link">Sign in</Link> to use your saved details.</>} />
+      <PendingCardPayment />
       <form
         className="grid gap-8 lg:grid-cols-[1fr_22rem]"
         onSubmit={(e) => {

@@ -8,6 +8,7 @@ import { emailField } from "../auth/contract.ts";
 import type { BasketService } from "../basket/service.ts";
 import type { DeliveryService } from "../delivery/service.ts";
 import type { OrderService } from "../orders/service.ts";
+import type { PaymentService } from "../payments/service.ts";
 import { MAX_SUGGESTIONS, type PostcodeProvider } from "../postcode/service.ts";
 import { type CheckoutService, PriceChangedError } from "./service.ts";
 
@@ -47,6 +48,7 @@ export interface CheckoutRouteOptions {
   delivery: DeliveryService;
   postcodes: PostcodeProvider;
   orders: OrderService;
+  payments: PaymentService;
   basketEnabled: boolean;
 }
 
@@ -135,6 +137,25 @@ export async function checkoutRoutes(app: FastifyInstance, options: CheckoutRout
         if (error instanceof PriceChangedError) return reply.code(409).send({ message: error.message, totals: error.totals });
         throw error;
       }
+    },
+  );
+
+  r.get(
+    "/checkout/card-payment",
+    { schema: { tags, summary: "This browser's card order still waiting on an open payment page (the customer came back with the Back button), or null" } },
+    async (request) => {
+      const owner = readingOwner(request);
+      return { data: owner ? await options.payments.pendingFor(owner) : null };
+    },
+  );
+
+  r.post(
+    "/checkout/card-payment/cancel",
+    { schema: { tags, summary: "Cancels that order: its payment page is closed, nothing is charged, its items go back in the basket (404 when there is none)" } },
+    async (request) => {
+      const owner = readingOwner(request);
+      if (!owner || !(await options.payments.cancelPending(owner))) throw new HttpError(404, "There is no card payment waiting.");
+      return { data: null };
     },
   );
 

@@ -276,6 +276,22 @@ describe("a payment that does not go through", () => {
     expect((await b.get("/api/basket")).json().cart.items).toHaveLength(1);
   });
 
+  it("shows a customer back from the payment page by the Back button their waiting order, to pay or to cancel with the basket back", async () => {
+    const { b, orderId, productId, number, sessionId, body } = await placeByCard(2);
+    const waiting = (await b.get("/api/checkout/card-payment")).json().data;
+    expect(waiting).toEqual({ order_number: number, total: 24, redirect_url: body.payment.redirect_url });
+    expect((await (await guest()).get("/api/checkout/card-payment")).json().data).toBeNull();
+    expect((await (await guest()).post("/api/checkout/card-payment/cancel", {})).statusCode).toBe(404);
+    const cancelled = await b.post("/api/checkout/card-payment/cancel", {});
+    expect(cancelled.statusCode).toBe(200);
+    expect(stripe.processor.session(sessionId)!.status).toBe("expired");
+    expect(await orderOf(orderId)).toMatchObject({ status: "cancelled" });
+    expect(await stockOf(productId)).toBe(10);
+    expect((await b.get("/api/basket")).json().cart.items.map((i: { quantity: number }) => i.quantity)).toEqual([2]);
+    expect((await b.get("/api/checkout/card-payment")).json().data).toBeNull();
+    expect((await b.post("/api/checkout/card-payment/cancel", {})).statusCode).toBe(404);
+  });
+
   it("offers card payment in the payment methods", async () => {
     const b = await guest();
     await b.post("/api/basket", { product_id: await product(10), quantity: 1 });
@@ -298,7 +314,7 @@ describe("refunds from the orders desk", () => {
   }
 
   it("refunds one line, then refuses a further amount that would pass what was paid", async () => {
-    const { number, orderId } = await paidOrder(2);
+    const { number, orderId, b, body } = await paidOrder(2);
     const accounts = await staffAs("accounts@staff.example.com");
     const detail = (await accounts.get(`/api/admin/orders/${number}`)).json();
     const lineId = detail.lines[0].id;
@@ -313,6 +329,10 @@ describe("refunds from the orders desk", () => {
     expect(await mailsTo(cardOrder.email, `Refund for order ${number}`)).toBe(1);
     const [paid] = await paymentsFor(orderId);
     expect(paid!.payment.refunded).toBe(1200);
+    // The customer's own view of the order says what came back to the card.
+    const signed = new URL(body.order.redirect, "http://shop.test").searchParams;
+    const theirs = (await b.get(`/api/checkout/orders/${number}?expires=${signed.get("expires")}&signature=${signed.get("signature")}`)).json().data;
+    expect(theirs).toMatchObject({ status: "paid", total: 24, refunded: 12 });
     const [audit] = await db().select().from(auditLog).where(and(eq(auditLog.entityId, number), eq(auditLog.action, "order.refund")));
     expect(audit).toMatchObject({ via: "api", after: expect.objectContaining({ refund: 12, reason: "One arrived damaged" }) });
   });
@@ -353,6 +373,18 @@ describe("refunds from the orders desk", () => {
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 422]);
     const [paid] = await paymentsFor(orderId);
     expect(paid!.payment.refunded).toBe(1500);
+  });
+
+  it("emails the customer once when Stripe's webhook settles the refund before its API call has answered", async () => {
+    const { number, orderId } = await paidOrder(1);
+    const accounts = await staffAs("accounts@staff.example.com");
+    stripe.processor.deliverTo(async (event) => void (await deliver(shop.app, event)));
+    const res = await accounts.post(`/api/admin/orders/${number}/refunds`, { amount: 4, reason: "Goodwill" }).finally(() => stripe.processor.deliverTo(null));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.refunds).toEqual([expect.objectContaining({ amount: 4, status: "succeeded", source: "staff" })]);
+    expect(await mailsTo(cardOrder.email, `Refund for order ${number}`)).toBe(1);
+    const [paid] = await paymentsFor(orderId);
+    expect(paid!.payment.refunded).toBe(400);
   });
 
   it("when the gateway refuses, nothing is refunded and the amount stays refundable", async () => {

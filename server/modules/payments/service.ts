@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { type SQL, and, asc, desc, eq, lt, sql } from "drizzle-orm";
+import { type SQL, and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import type { BasketOwner } from "../../plugins/guest.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
 import type { Outbox } from "../auth/service.ts";
@@ -31,6 +32,7 @@ export const PAYMENT_MESSAGES = {
   unavailable: "We could not open the card payment page. Nothing was charged and your basket is as it was: please try again in a moment, or choose another way to pay.",
   cancelled: "You left the card payment page, so the order was not placed. Nothing was charged and your basket is as it was.",
   refundFailed: "The card refund could not be made, so nothing was refunded. Please try again in a moment.",
+  closeFailed: "We could not reach the payment service to close the payment page. Nothing has been charged: please try again in a moment.",
   invoicesUnavailable: "We could not open the card payment page. Nothing was charged and your invoices are unpaid as they were: please try again in a moment, or pay by bank transfer.",
   hireUnavailable: "We could not open the card payment page. Nothing was charged: please follow the link in your email again in a moment.",
   linkInvalid: "This payment link is not valid.",
@@ -178,25 +180,43 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     return inTx(async (tx) => {
       const [payment] = await tx.select().from(payments).where(eq(payments.id, found.payment.id)).for("update");
       const [row] = await tx.select().from(paymentRefunds).where(eq(paymentRefunds.id, refundId));
-      // A webhook may have settled it first: its word stands.
+      // A webhook may have settled it first (Stripe can send it before it answers): its word stands.
       if (!row || row.status !== "pending" || !payment) return row!;
-      const status = answer?.status ?? "failed";
-      const [updated] = await tx
-        .update(paymentRefunds)
-        .set({ status, externalId: answer?.id ?? null, updatedAt: sql`now()` })
-        .where(eq(paymentRefunds.id, refundId))
-        .returning();
+      const updated = await settleRefund(tx, row, answer?.status ?? "failed", answer?.id ?? null);
       await recomputeRefunded(tx, payment.id);
-      const [session] = await tx.select().from(paymentSessions).where(eq(paymentSessions.id, payment.sessionId));
-      if (session?.orderId) {
-        const [order] = await tx.select().from(orders).where(eq(orders.id, session.orderId));
-        if (order) {
-          if (status === "failed") await orderNote(tx, order.id, order.status, `Card refund of ${money(row.amount)} failed at the payment service; nothing was refunded.`);
-          else await emailCustomer(tx, order.email, `Refund for order ${order.number}`, `We have refunded ${money(row.amount)}`, refundParagraphs(order.number, row.amount, row.reason));
-        }
-      }
-      return updated!;
+      return updated;
     });
+  }
+
+  /**
+   * A refund's new state from the gateway, by whichever path brought it (the
+   * refund call's answer or a webhook): the customer is emailed when it
+   * succeeds, staff see it when it fails; each once, on the change.
+   */
+  async function settleRefund(tx: Db, row: RefundRow, status: RefundRow["status"], externalId: string | null): Promise<RefundRow> {
+    if (row.status === status && (row.externalId === externalId || externalId === null)) return row;
+    const [updated] = await tx
+      .update(paymentRefunds)
+      .set({ status, externalId: externalId ?? row.externalId, updatedAt: sql`now()` })
+      .where(eq(paymentRefunds.id, row.id))
+      .returning();
+    if (row.status !== status) await announceRefund(tx, updated!);
+    return updated!;
+  }
+
+  async function announceRefund(tx: Db, refund: RefundRow): Promise<void> {
+    const [found] = await tx
+      .select({ order: orders })
+      .from(payments)
+      .innerJoin(paymentSessions, eq(paymentSessions.id, payments.sessionId))
+      .innerJoin(orders, eq(orders.id, paymentSessions.orderId))
+      .where(eq(payments.id, refund.paymentId));
+    if (!found) return;
+    const { order } = found;
+    if (refund.status === "failed") await orderNote(tx, order.id, order.status, `Card refund of ${money(refund.amount)} failed at the payment service; nothing was refunded.`);
+    if (refund.status === "succeeded") {
+      await emailCustomer(tx, order.email, `Refund for order ${order.number}`, `We have refunded ${money(refund.amount)}`, refundParagraphs(order.number, refund.amount, refund.reason));
+    }
   }
 
   function refundParagraphs(number: string, amount: number, reason: string): string[] {
@@ -377,13 +397,12 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
       const [byMetadata] = !byId && Number.isSafeInteger(ours) && ours > 0 ? await tx.select().from(paymentRefunds).where(and(eq(paymentRefunds.id, ours), eq(paymentRefunds.paymentId, payment.id))) : [];
       const row = byId ?? byMetadata;
       if (row) {
-        if (row.status !== r.status || row.externalId !== r.id) {
-          await tx.update(paymentRefunds).set({ status: r.status, externalId: r.id, updatedAt: sql`now()` }).where(eq(paymentRefunds.id, row.id));
-        }
+        await settleRefund(tx, row, r.status, r.id);
         continue;
       }
-      await tx.insert(paymentRefunds).values({ paymentId: payment.id, amount: r.amount, status: r.status, source: "gateway", externalId: r.id, reason: "Made in the payment service's dashboard." });
+      const [made] = await tx.insert(paymentRefunds).values({ paymentId: payment.id, amount: r.amount, status: "pending", source: "gateway", externalId: r.id, reason: "Made in the payment service's dashboard." }).returning();
       if (order) await orderNote(tx, order.id, order.status, `A refund of ${money(r.amount)} was made in the payment service's dashboard.`);
+      await settleRefund(tx, made!, r.status, r.id);
     }
     await recomputeRefunded(tx, payment.id);
   }
@@ -567,6 +586,42 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     });
   }
 
+  /**
+   * The customer leaves an open payment page: it is closed at the gateway
+   * first, so it can no longer be paid, then the order is cancelled and its
+   * basket put back. Answers whether it had been paid meanwhile (then it is
+   * marked paid instead).
+   */
+  async function closeByCustomer(row: SessionRow): Promise<boolean> {
+    const session = await requireGateway()
+      .cancel(row.externalId)
+      .catch((error: unknown) => {
+        if (error instanceof GatewayUnavailableError) throw new HttpError(503, PAYMENT_MESSAGES.closeFailed);
+        throw error;
+      });
+    const paid = session.paymentStatus === "paid";
+    await inTx(async (tx, after) => {
+      const locked = await lockSession(tx, row.id);
+      if (!locked) return;
+      if (paid) await applyPaid(tx, locked, session, after);
+      else await applyClosed(tx, locked, "expired", after, "The customer left the card payment page; nothing was charged.");
+    });
+    return paid;
+  }
+
+  /** The newest card order of this basket's owner still on an open, unexpired payment page. */
+  async function pendingSession(owner: BasketOwner) {
+    const whose = "userId" in owner ? eq(orders.userId, owner.userId) : eq(orders.guestKeyHash, owner.guestHash);
+    const [found] = await db
+      .select({ row: paymentSessions, order: orders })
+      .from(paymentSessions)
+      .innerJoin(orders, eq(orders.id, paymentSessions.orderId))
+      .where(and(whose, eq(orders.status, "awaiting_payment"), eq(orders.paymentMethod, "card"), eq(paymentSessions.status, "open"), gt(paymentSessions.expiresAt, new Date(now()))))
+      .orderBy(desc(paymentSessions.id))
+      .limit(1);
+    return found ?? null;
+  }
+
   async function sessionByToken(token: string): Promise<SessionRow> {
     const [row] = token.length <= 100 ? await db.select().from(paymentSessions).where(eq(paymentSessions.returnTokenHash, sha256(token))) : [];
     if (!row) throw new HttpError(404, PAYMENT_MESSAGES.linkInvalid);
@@ -743,15 +798,22 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     async cancelled(token: string): Promise<{ redirect: string; paid: boolean }> {
       const row = await sessionByToken(token);
       if (row.status !== "open") return { redirect: row.status === "paid" ? await targetOf(row) : cancelTarget(row), paid: row.status === "paid" };
-      const session = await requireGateway().cancel(row.externalId);
-      const paid = session.paymentStatus === "paid";
-      await inTx(async (tx, after) => {
-        const locked = await lockSession(tx, row.id);
-        if (!locked) return;
-        if (paid) await applyPaid(tx, locked, session, after);
-        else await applyClosed(tx, locked, "expired", after, "The customer left the card payment page; nothing was charged.");
-      });
+      const paid = await closeByCustomer(row);
       return paid ? { redirect: await targetOf(row), paid } : { redirect: cancelTarget(row), paid };
+    },
+
+    /** This browser's card order still on an open payment page (the customer came back with the Back button), or null. */
+    async pendingFor(owner: BasketOwner): Promise<{ order_number: string; total: number; redirect_url: string } | null> {
+      const found = await pendingSession(owner);
+      return found ? { order_number: found.order.number, total: pounds(found.order.total), redirect_url: found.row.url } : null;
+    },
+
+    /** Cancels that order as leaving the page would: false when there is none. */
+    async cancelPending(owner: BasketOwner): Promise<boolean> {
+      const found = await pendingSession(owner);
+      if (!found) return false;
+      await closeByCustomer(found.row);
+      return true;
     },
 
     /**
