@@ -1,3 +1,4 @@
+import { useSearchParams } from "react-router";
 import { appContext } from "#app-context";
 import { Breadcrumbs, EmptyState, PageHeading } from "../../components/page.tsx";
 import { daysLabel, formatHireDate } from "../../lib/hire.ts";
@@ -25,10 +26,24 @@ const placed = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short"
 
 export default function HireRequests({ loaderData }: Route.ComponentProps) {
   const { requests } = loaderData;
+  // Back from the card payment page (the link in a confirmation email): which request, and how it went.
+  const [params] = useSearchParams();
+  const paidNumber = params.get("paid");
+  const paidNow = paidNumber ? requests.find((r) => r.number === paidNumber && r.paid_at) : undefined;
   return (
     <div className="mx-auto max-w-4xl">
       <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: "Your account", to: "/account" }, { label: "Hire requests" }]} />
       <PageHeading title="Your hire requests" />
+      {paidNumber ? (
+        <p role="status" className="mb-4 rounded-md border-l-4 border-green-700 bg-green-50 px-4 py-3 font-semibold text-green-900">
+          {paidNow ? `Thank you: hire request ${paidNow.number} is paid. A receipt is on its way.` : `We are waiting for the payment service to confirm the payment for ${paidNumber}. We email you a receipt once it does.`}
+        </p>
+      ) : null}
+      {params.get("payment") === "cancelled" ? (
+        <p role="status" className="mb-4 rounded-md border-l-4 border-amber-600 bg-amber-50 px-4 py-3 font-semibold">
+          The card payment was not completed and nothing was charged. The link in your confirmation email still works.
+        </p>
+      ) : null}
       {requests.length === 0 ? (
         <EmptyState title="You have no hire requests yet." action={{ to: "/hire", label: "Browse hire equipment" }}>
           Choose equipment and dates, then send us a hire request: it appears here with its status.
@@ -83,6 +98,11 @@ export default function HireRequests({ loaderData }: Route.ComponentProps) {
                       <dd className="font-semibold">{formatPounds(Math.round((r.hire_cost + r.vat + r.deposit) * 100) / 100)}</dd>
                     </div>
                   </dl>
+                  {r.paid_at && r.paid !== null ? (
+                    <p className="mt-3 text-sm font-semibold text-green-900" data-testid="hire-paid">
+                      Paid by card: {formatPounds(r.paid)} on {placed.format(new Date(r.paid_at))}.
+                    </p>
+                  ) : null}
                 </article>
               </li>
             );
