@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, ensureCookieSecret, loadConfig, parseFlag } from "./config.ts";
+import { stripeGatewayFromConfig, usesTestPayments } from "./modules/payments/setup.ts";
 
 describe("loadConfig", () => {
   it("gives a working shop with no settings at all", () => {
@@ -70,6 +71,19 @@ describe("loadConfig", () => {
     expect(loadConfig({ NODE_ENV: "production", COOKIE_SECRET: "x".repeat(32) }).shopBank).toBeNull();
     expect(() => loadConfig({ SHOP_BANK_SORT_CODE: "40-12-34" })).toThrow("SHOP_BANK_SORT_CODE and SHOP_BANK_ACCOUNT must be set together");
     expect(() => loadConfig({ SHOP_BANK_SORT_CODE: "4012", SHOP_BANK_ACCOUNT: "123" })).toThrow(/SHOP_BANK_SORT_CODE must be a sort code[\s\S]*SHOP_BANK_ACCOUNT must be an account number of 8 digits/);
+  });
+
+  it("takes Stripe's two keys together, and chooses the built-in test page only outside production without them", () => {
+    const keys = { STRIPE_SECRET_KEY: "sk_test_abc123", STRIPE_WEBHOOK_SECRET: "whsec_abc123" };
+    expect(loadConfig(keys)).toMatchObject({ stripeSecretKey: "sk_test_abc123", stripeWebhookSecret: "whsec_abc123", stripeApiUrl: undefined });
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: "sk_test_abc123" })).toThrow("STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together");
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: "pk_test_abc", STRIPE_WEBHOOK_SECRET: "secret" })).toThrow(/STRIPE_SECRET_KEY must be a Stripe secret key[\s\S]*STRIPE_WEBHOOK_SECRET must be a Stripe webhook signing secret/);
+    const production = { NODE_ENV: "production", COOKIE_SECRET: "x".repeat(32) };
+    expect(usesTestPayments(loadConfig({}))).toBe(true);
+    expect(usesTestPayments(loadConfig(keys))).toBe(false);
+    expect(usesTestPayments(loadConfig(production))).toBe(false);
+    expect(stripeGatewayFromConfig(loadConfig(production))).toBeNull();
+    expect(stripeGatewayFromConfig(loadConfig({ ...production, ...keys }))).toMatchObject({ id: "stripe", testMode: false });
   });
 
   it("reports one clear message per bad variable, all at once", () => {
