@@ -139,7 +139,7 @@ describe("offering pay on account", () => {
 
   it("is not offered to guests, consumers, the accounts role, or pending, declined and suspended accounts", async () => {
     const guest = new TestBrowser(shop.app, "198.51.200.1");
-    expect((await paymentOptions(guest)).map((p) => p.id)).toEqual(["bank_transfer", "pay_on_collection"]);
+    expect((await paymentOptions(guest)).map((p) => p.id)).toEqual(["bank_transfer", "pay_on_collection", "card"]);
     expect(await offered((await signedUp()).browser)).toBeNull();
 
     const owner = await approvedOwner();
