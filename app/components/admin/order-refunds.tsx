@@ -3,6 +3,7 @@ import { Form } from "react-router";
 import type { OrderPaymentJson } from "../../../server/modules/payments/service.ts";
 import { formatDateTime } from "../../lib/admin/format.ts";
 import { formatPounds } from "../../lib/money.ts";
+import { FieldError } from "./field-error.tsx";
 
 const input = "min-h-10 w-full rounded-md border border-stone-400 bg-white px-3 py-2 font-normal";
 
@@ -23,15 +24,6 @@ export interface RefundLine {
   quantity: number;
 }
 
-function FieldError({ messages }: { messages: string[] | undefined }) {
-  if (!messages?.length) return null;
-  return (
-    <span className="text-sm font-semibold text-red-700">
-      <span className="sr-only">Error: </span>
-      {messages.join(" ")}
-    </span>
-  );
-}
 
 /**
  * The order's card payment on the orders desk: what was paid and refunded,

@@ -11,6 +11,7 @@ import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/customer";
+import { FieldError } from "../../../components/admin/field-error.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Customer #${params.id}`);
 
@@ -72,15 +73,6 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   }
 }
 
-function FieldError({ id, messages }: { id?: string; messages: string[] | undefined }) {
-  if (!messages?.length) return null;
-  return (
-    <span id={id} className="text-sm font-semibold text-red-700">
-      <span className="sr-only">Error: </span>
-      {messages.join(" ")}
-    </span>
-  );
-}
 
 const card = "rounded-lg border border-stone-200 bg-white p-4";
 

@@ -13,6 +13,7 @@ import { CARRIERS } from "../../../../server/modules/orders/fulfilment.ts";
 import { ORDER_STATUSES, type OrderStatus } from "../../../../server/modules/orders/statuses.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/order";
+import { FieldError } from "../../../components/admin/field-error.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Order ${params.number.toUpperCase()}`);
 
@@ -84,15 +85,6 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 const input = "min-h-10 w-full rounded-md border border-stone-400 bg-white px-3 py-2";
 
-function FieldError({ messages }: { messages: string[] | undefined }) {
-  if (!messages?.length) return null;
-  return (
-    <span className="text-sm font-semibold text-red-700">
-      <span className="sr-only">Error: </span>
-      {messages.join(" ")}
-    </span>
-  );
-}
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { order, audit, carriers } = loaderData;

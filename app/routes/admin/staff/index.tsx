@@ -17,6 +17,7 @@ import { parseInput } from "../../../../server/http-errors.ts";
 import { ROLE_LABELS, STAFF_ROLES, type StaffRole } from "../../../../server/modules/staff/permissions.ts";
 import { staffInviteBody } from "../../../../server/modules/staff/service.ts";
 import type { Route } from "./+types/index";
+import { FieldError } from "../../../components/admin/field-error.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Staff");
 
@@ -186,15 +187,6 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 const control = "min-h-11 rounded-md border bg-white px-3 py-2 text-base";
 
-function FieldError({ id, messages }: { id: string; messages: string[] | undefined }) {
-  if (!messages?.length) return null;
-  return (
-    <p id={id} className="max-w-64 text-sm font-semibold text-red-700">
-      <span className="sr-only">Error: </span>
-      {messages.join(" ")}
-    </p>
-  );
-}
 
 type Member = Route.ComponentProps["loaderData"]["members"][number];
 
@@ -239,7 +231,7 @@ function MemberRow({ member, me, result, busy }: { member: Member; me: number; r
             <label htmlFor={`${rowId}-role`} className="sr-only">
               Role for {member.name}
             </label>
-            <FieldError id={`${rowId}-role-error`} messages={errors.role} />
+            <FieldError id={`${rowId}-role-error`} messages={errors.role} className="block max-w-64" />
             <div className="flex flex-wrap gap-2 lg:flex-nowrap">
               <select
                 id={`${rowId}-role`}
@@ -284,7 +276,7 @@ function MemberRow({ member, me, result, busy }: { member: Member; me: number; r
             <label htmlFor={`${rowId}-limit`} className="sr-only">
               Refund limit for {member.name}, in pounds
             </label>
-            <FieldError id={`${rowId}-limit-error`} messages={errors.refund_limit} />
+            <FieldError id={`${rowId}-limit-error`} messages={errors.refund_limit} className="block max-w-64" />
             <div className="flex flex-wrap items-center gap-2 lg:flex-nowrap">
               <span className="flex items-center">
                 <span aria-hidden="true" className="pr-1">
@@ -325,7 +317,7 @@ function MemberRow({ member, me, result, busy }: { member: Member; me: number; r
                 </Form>
               }
             >
-              <FieldError id={`${rowId}-setup-error`} messages={errors.setup_link} />
+              <FieldError id={`${rowId}-setup-error`} messages={errors.setup_link} className="block max-w-64" />
               <p>
                 For someone who lost their link or their phone. It <strong>resets {self ? "your" : "their"} authenticator app</strong> and signs {self ? "you" : "them"} out; the link is valid 24 hours.
               </p>
