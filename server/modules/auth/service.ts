@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
 import { ValidationError } from "../../http-errors.ts";
 import { passwordChangedEmail, passwordResetEmail, welcomeEmail } from "../mail/templates.ts";
 import type { UserJson } from "./contract.ts";
@@ -38,11 +39,6 @@ export function toUserJson(user: User): UserJson {
     is_trade: user.tradeAccountId !== null,
     trade_account_id: user.tradeAccountId,
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === "23505" || e?.cause?.code === "23505";
 }
 
 /**

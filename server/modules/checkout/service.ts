@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, asc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type BasketOwner, pricesOf } from "../../plugins/guest.ts";
 import { unitPence } from "../trade/pricing.ts";
@@ -55,11 +56,6 @@ export class PriceChangedError extends HttpError {
 }
 
 const THANK_YOU_SECONDS = 24 * 60 * 60;
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === "23505" || e?.cause?.code === "23505";
-}
 
 /** The thank-you page's signed link: only whoever placed the order holds it, for a day. Payments send the customer back to it. */
 export function createCheckoutLinks(secret: string) {

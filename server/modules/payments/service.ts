@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type SQL, and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
 import type { BasketOwner } from "../../plugins/guest.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
@@ -98,11 +99,6 @@ export interface PaymentServiceOptions {
 }
 
 const money = (pence: number) => `£${pounds(pence).toFixed(2)}`;
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === "23505" || e?.cause?.code === "23505";
-}
 
 /**
  * Card payments (ADR 0033): the hosted payment page for an order, the
@@ -359,10 +355,20 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     await tx.update(orders).set({ status: "cancelled", updatedAt: sql`now()` }).where(eq(orders.id, order.id));
     await putStockBack(tx, order.id);
     await orderNote(tx, order.id, "cancelled", note ?? (outcome === "expired" ? "The card payment page expired unpaid." : "The card payment failed."), "status");
-    const lines = await tx.select({ productId: orderLines.productId, name: orderLines.name, quantity: orderLines.quantity }).from(orderLines).where(eq(orderLines.orderId, order.id));
+    await basketBackAfterCommit(tx, order, after);
+  }
+
+  /**
+   * An order that will not be paid: its lines go back into the basket they
+   * came from (the user's, or this browser's as a guest), once the
+   * transaction that put the stock back has committed. Read before the order
+   * may be deleted.
+   */
+  async function basketBackAfterCommit(tx: Db, order: typeof orders.$inferSelect, after: AfterCommit[]): Promise<void> {
     const owner = order.userId !== null ? { userId: order.userId } : order.guestKeyHash ? { guestHash: order.guestKeyHash } : null;
-    // The goods go back into the basket they came from, once the stock is back.
-    if (owner) after.push(async () => void (await options.basket.addLines(owner, lines)));
+    if (!owner) return;
+    const lines = await tx.select({ productId: orderLines.productId, name: orderLines.name, quantity: orderLines.quantity }).from(orderLines).where(eq(orderLines.orderId, order.id));
+    after.push(async () => void (await options.basket.addLines(owner, lines)));
   }
 
   async function applyAction(tx: Db, action: WebhookAction, refunds: Awaited<ReturnType<PaymentGateway["refunds"]>>, after: AfterCommit[]): Promise<void> {
@@ -578,11 +584,9 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
       if (!order || order.status !== "awaiting_payment" || order.paymentMethod !== "card") return;
       const [session] = await tx.select({ id: paymentSessions.id }).from(paymentSessions).where(eq(paymentSessions.orderId, orderId)).limit(1);
       if (session) return;
-      const lines = await tx.select({ productId: orderLines.productId, name: orderLines.name, quantity: orderLines.quantity }).from(orderLines).where(eq(orderLines.orderId, orderId));
+      await basketBackAfterCommit(tx, order, after);
       await putStockBack(tx, orderId);
       await tx.delete(orders).where(eq(orders.id, orderId));
-      const owner = order.userId !== null ? { userId: order.userId } : order.guestKeyHash ? { guestHash: order.guestKeyHash } : null;
-      if (owner) after.push(async () => void (await options.basket.addLines(owner, lines)));
     });
   }
 
