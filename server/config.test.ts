@@ -86,6 +86,17 @@ describe("loadConfig", () => {
     expect(stripeGatewayFromConfig(loadConfig({ ...production, ...keys }))).toMatchObject({ id: "stripe", testMode: false });
   });
 
+  it("takes the S3 bucket's settings together, for product photos, and stores on disk without them", () => {
+    const s3 = { S3_BUCKET: "shop-photos", S3_REGION: "eu-west-2", S3_ACCESS_KEY_ID: "AKIAEXAMPLE", S3_SECRET_ACCESS_KEY: "secret/key+example" };
+    expect(loadConfig({}).s3).toBeNull();
+    expect(loadConfig(s3).s3).toEqual({ bucket: "shop-photos", region: "eu-west-2", endpoint: undefined, accessKeyId: "AKIAEXAMPLE", secretAccessKey: "secret/key+example", forcePathStyle: false });
+    expect(loadConfig({ ...s3, S3_ENDPOINT: "http://127.0.0.1:9000/", S3_FORCE_PATH_STYLE: "yes" }).s3).toMatchObject({ endpoint: "http://127.0.0.1:9000", forcePathStyle: true });
+    expect(() => loadConfig({ S3_BUCKET: "shop-photos" })).toThrow("S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (missing S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY)");
+    expect(() => loadConfig({ ...s3, S3_SECRET_ACCESS_KEY: "" })).toThrow("must be set together (missing S3_SECRET_ACCESS_KEY)");
+    expect(() => loadConfig({ S3_ENDPOINT: "http://127.0.0.1:9000" })).toThrow("S3_ENDPOINT and S3_FORCE_PATH_STYLE need S3_BUCKET and its keys");
+    expect(() => loadConfig({ ...s3, S3_BUCKET: "Shop_Photos", S3_ENDPOINT: "ftp://x" })).toThrow(/S3_BUCKET must be a bucket name[\s\S]*S3_ENDPOINT must be an http/);
+  });
+
   it("reports one clear message per bad variable, all at once", () => {
     let error: unknown;
     try {

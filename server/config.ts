@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import type { S3Settings } from "./modules/media/s3-store.ts";
 
 /** Values the specification counts as "on" for a feature flag (any case). */
 const TRUTHY = new Set(["true", "1", "yes", "on"]);
@@ -46,6 +47,8 @@ export interface Config {
   stripeWebhookSecret: string | undefined;
   /** Only to point the Stripe SDK at another server (the tests' fake). */
   stripeApiUrl: string | undefined;
+  /** Product photos in an S3-compatible bucket (ADR 0034); null: in `DATA_DIR/media`. */
+  s3: S3Settings | null;
   /** Flags whose value was not recognised; logged once at start. */
   flagWarnings: FlagWarning[];
 }
@@ -138,6 +141,11 @@ const schema = z.object({
   STRIPE_SECRET_KEY: optionalText.pipe(z.string().regex(/^(sk|rk)_(test|live)_\w+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)").optional()),
   STRIPE_WEBHOOK_SECRET: optionalText.pipe(z.string().regex(/^whsec_\w+$/, "must be a Stripe webhook signing secret (whsec_…)").optional()),
   STRIPE_API_URL: optionalText.pipe(httpUrl.optional()),
+  S3_BUCKET: optionalText.pipe(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens").optional()),
+  S3_REGION: optionalText.pipe(z.string().regex(/^[a-z0-9-]{1,40}$/, "must be a region such as eu-west-2 (or auto)").optional()),
+  S3_ENDPOINT: optionalText.pipe(httpUrl.optional()),
+  S3_ACCESS_KEY_ID: optionalText.pipe(z.string().max(200, "must be at most 200 characters").optional()),
+  S3_SECRET_ACCESS_KEY: optionalText.pipe(z.string().max(200, "must be at most 200 characters").optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
     error: "must be one of fatal, error, warn, info, debug, trace, silent",
   }).optional(),
@@ -164,6 +172,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
   if (parsed.success && !parsed.data.STRIPE_SECRET_KEY !== !parsed.data.STRIPE_WEBHOOK_SECRET) {
     problems.push("STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together");
   }
+  if (parsed.success) {
+    const s3 = [["S3_BUCKET", parsed.data.S3_BUCKET], ["S3_REGION", parsed.data.S3_REGION], ["S3_ACCESS_KEY_ID", parsed.data.S3_ACCESS_KEY_ID], ["S3_SECRET_ACCESS_KEY", parsed.data.S3_SECRET_ACCESS_KEY]] as const;
+    const given = s3.filter(([, v]) => v !== undefined).map(([k]) => k);
+    if (given.length > 0 && given.length < s3.length) problems.push(`S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (missing ${s3.filter(([, v]) => v === undefined).map(([k]) => k).join(", ")})`);
+    if (given.length === 0 && (parsed.data.S3_ENDPOINT || env.S3_FORCE_PATH_STYLE?.trim())) problems.push("S3_ENDPOINT and S3_FORCE_PATH_STYLE need S3_BUCKET and its keys");
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const isProduction = e.NODE_ENV === "production";
@@ -172,6 +186,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
   const basketEnabled = parseFlag("BASKET_ENABLED", env.BASKET_ENABLED, true, flagWarnings);
   const hireBasketEnabled = parseFlag("HIRE_BASKET_ENABLED", env.HIRE_BASKET_ENABLED, true, flagWarnings);
   const seedDemo = parseFlag("SEED_DEMO", env.SEED_DEMO, !isProduction, flagWarnings);
+  const s3: S3Settings | null = e.S3_BUCKET
+    ? {
+        bucket: e.S3_BUCKET,
+        region: e.S3_REGION!,
+        endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ""),
+        accessKeyId: e.S3_ACCESS_KEY_ID!,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+        forcePathStyle: parseFlag("S3_FORCE_PATH_STYLE", env.S3_FORCE_PATH_STYLE, false, flagWarnings),
+      }
+    : null;
 
   const dataDir = path.resolve(options.cwd ?? process.cwd(), e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST === "0.0.0.0" ? "localhost" : e.HOST}:${e.PORT}`).replace(/\/+$/, "");
@@ -218,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     stripeApiUrl: e.STRIPE_API_URL,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
+    s3,
     flagWarnings,
   };
 }
