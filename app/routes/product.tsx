@@ -1,4 +1,4 @@
-import { Link, type ShouldRevalidateFunctionArgs, useRouteLoaderData } from "react-router";
+import { Link, type ShouldRevalidateFunctionArgs, redirect, useRouteLoaderData } from "react-router";
 import { appContext } from "#app-context";
 import { AddToBasket } from "../components/basket/add-to-basket.tsx";
 import { Gallery } from "../components/catalog/gallery.tsx";
@@ -19,7 +19,12 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   // The tree for the breadcrumbs is read while the product is (the header needs it too).
   void app.categoryTree().catch(() => {});
   const product = await app.services.products.bySlug(params.slug, app.prices);
-  if (!product) notFound();
+  if (!product) {
+    // An earlier slug of a renamed product keeps its links and search rankings.
+    const moved = await app.services.products.movedSlug(params.slug);
+    if (moved) throw redirect(`/product/${moved}${new URL(request.url).search}`, 301);
+    notFound();
+  }
   // Breadcrumbs follow the product's first category.
   const first = product.categories[0];
   const found = first ? await app.categoryByPath(first.path) : null;
@@ -51,8 +56,8 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   return [
     ...seoMeta(matches, {
       // The SKU keeps the title unique when two products share a name.
-      title: `${product.manufacturer && !product.name.startsWith(product.manufacturer.name) ? `${product.manufacturer.name} ${product.name}` : product.name} (${product.sku})`,
-      description: `${product.summary} ${formatPounds(product.price)} inc VAT (${formatPounds(product.price_ex_vat)} ex VAT). ${stock}. SKU ${product.sku}.`,
+      title: product.seo_title || `${product.manufacturer && !product.name.startsWith(product.manufacturer.name) ? `${product.manufacturer.name} ${product.name}` : product.name} (${product.sku})`,
+      description: product.seo_description || `${product.summary} ${formatPounds(product.price)} inc VAT (${formatPounds(product.price_ex_vat)} ex VAT). ${stock}. SKU ${product.sku}.`,
       origin,
       path,
       image: product.images[0]?.src,

@@ -17,3 +17,4 @@ export * from "../modules/trade/remittance-schema.ts";
 export * from "../modules/staff/schema.ts";
 export * from "../modules/audit/schema.ts";
 export * from "../modules/payments/schema.ts";
+export * from "../modules/stock/schema.ts";

@@ -9,6 +9,11 @@ import type { Db } from "../db/client.ts";
  */
 const INVARIANTS: Record<string, SQL> = {
   "stock is never negative": sql`select id, sku, stock from products where stock < 0`,
+  "a product's stock is the sum of its stock movements": sql`
+    select p.id, p.sku, p.stock, coalesce(sum(m.change), 0) as movements
+    from products p left join stock_movements m on m.product_id = p.id
+    group by p.id
+    having p.stock <> coalesce(sum(m.change), 0)`,
   "no unit is held or booked twice on a day": sql`
     select a.unit_id, a.id as first, b.id as second
     from hire_allocations a

@@ -3,6 +3,7 @@ import type { Db } from "../client.ts";
 import { hashPassword } from "../../modules/auth/passwords.ts";
 import { categories, users } from "../schema.ts";
 import { refreshSearchWords } from "../../modules/catalog/products.ts";
+import { recordOpeningStock } from "../../modules/stock/ledger.ts";
 import { seedDemoCatalogue } from "./catalogue.ts";
 import { type CategorySeed, demoCategories, slugify } from "./demo-categories.ts";
 import { seedDemoDelivery } from "./demo-delivery.ts";
@@ -45,6 +46,7 @@ export async function seedDemo(db: Db): Promise<{ categories: number; manufactur
     const count = await insertTree(tx, demoCategories, null);
     const catalogue = await seedDemoCatalogue(tx);
     await refreshSearchWords(tx);
+    await recordOpeningStock(tx);
     const hireItemCount = await seedDemoHire(tx);
     const delivery = await seedDemoDelivery(tx);
     await tx

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { refreshSearchWords } from "../../modules/catalog/products.ts";
+import { recordOpeningStock } from "../../modules/stock/ledger.ts";
 import type { Db } from "../client.ts";
 
 const LEAVES = sql`(select id, row_number() over (order by id) - 1 as i, count(*) over () as n
@@ -51,6 +52,8 @@ export async function seedScale(db: Db, count: number): Promise<number> {
   }
   // New words (brands, SKUs) join the search dictionary.
   await refreshSearchWords(db);
+  // Each generated product's stock starts its ledger.
+  await recordOpeningStock(db);
   // Fresh statistics, and the GIN indexes' pending lists merged: after a bulk
   // load an unmerged list makes every full-text and facet read scan it.
   await db.execute(sql`vacuum analyze`);

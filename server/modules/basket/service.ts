@@ -101,8 +101,9 @@ export function createBasketService(db: Db) {
   }
 
   async function productStock(productId: number, q: Db = db): Promise<number> {
-    const [row] = await q.select({ stock: products.stock }).from(products).where(eq(products.id, productId)).limit(1);
+    const [row] = await q.select({ stock: products.stock, status: products.status }).from(products).where(eq(products.id, productId)).limit(1);
     if (!row) throw new ValidationError({ product_id: ["That product does not exist."] });
+    if (row.status !== "published") throw new ValidationError({ product_id: ["That product is no longer on sale."] });
     return row.stock;
   }
 

@@ -1,7 +1,7 @@
 import { type SQL, and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { type PriceContext, RETAIL, unitPence } from "../trade/pricing.ts";
-import { categories, listingFacets, manufacturers, productAttributes, productCategories, productListing, products, relatedProducts, searchWords as searchWordsTable } from "./schema.ts";
+import { categories, listingFacets, manufacturers, productAttributes, productCategories, productListing, productSlugRedirects, products, relatedProducts, searchWords as searchWordsTable } from "./schema.ts";
 
 export const MAX_PER_PAGE = 96;
 export const MAX_PAGE = 500;
@@ -89,6 +89,10 @@ function selectCards(db: Db) {
       stock: products.stock,
       images: products.images,
       featured: products.featured,
+      status: products.status,
+      reorderLevel: products.reorderLevel,
+      seoTitle: products.seoTitle,
+      seoDescription: products.seoDescription,
       showcase: products.showcase,
       createdAt: products.createdAt,
       updatedAt: products.updatedAt,
@@ -98,6 +102,9 @@ function selectCards(db: Db) {
     .from(products)
     .leftJoin(manufacturers, eq(manufacturers.id, products.manufacturerId));
 }
+
+/** On the storefront: listed, found, shown and sold. Drafts and archived products are the back office's alone. */
+export const onSale = sql`${products.status} = 'published'`;
 
 /** The words of a search, at most 6, each at least 2 letters or digits. */
 export function searchWords(q: string): string[] {
@@ -322,7 +329,7 @@ export function createProductService(db: Db) {
     },
 
     async bySlug(slug: string, prices: PriceContext = RETAIL) {
-      const [row] = await selectCards(db).where(eq(products.slug, slug)).limit(1);
+      const [row] = await selectCards(db).where(and(eq(products.slug, slug), onSale)).limit(1);
       if (!row) return null;
       const p = row as ProductRow;
       const [attributeRows, categoryRows, relatedRows] = await Promise.all([
@@ -334,13 +341,15 @@ export function createProductService(db: Db) {
           .where(eq(productCategories.productId, p.id)),
         selectCards(db)
           .innerJoin(relatedProducts, eq(relatedProducts.relatedId, products.id))
-          .where(eq(relatedProducts.productId, p.id))
+          .where(and(eq(relatedProducts.productId, p.id), onSale))
           .orderBy(asc(relatedProducts.position))
           .limit(8),
       ]);
       return {
         ...toCard(p, prices),
         description_html: p.descriptionHtml,
+        seo_title: p.seoTitle,
+        seo_description: p.seoDescription,
         images: p.images,
         featured: p.featured,
         attributes: attributeRows.map((a) => ({ name: a.name, value: a.value })),
@@ -353,7 +362,7 @@ export function createProductService(db: Db) {
     async byIds(ids: number[], prices: PriceContext = RETAIL) {
       if (ids.length === 0) return [];
       const [rows, attributeRows] = await Promise.all([
-        selectCards(db).where(inArray(products.id, ids)),
+        selectCards(db).where(and(inArray(products.id, ids), onSale)),
         db.select().from(productAttributes).where(inArray(productAttributes.productId, ids)).orderBy(asc(productAttributes.position)),
       ]);
       const byId = new Map((rows as ProductRow[]).map((r) => [r.id, r]));
@@ -377,8 +386,19 @@ export function createProductService(db: Db) {
       return rows.length > 0;
     },
 
+    /** Where an earlier slug of a product now lives: the storefront answers it with a 301. */
+    async movedSlug(slug: string): Promise<string | null> {
+      const [row] = await db
+        .select({ slug: products.slug })
+        .from(productSlugRedirects)
+        .innerJoin(products, eq(products.id, productSlugRedirects.productId))
+        .where(and(eq(productSlugRedirects.slug, slug), onSale))
+        .limit(1);
+      return row?.slug ?? null;
+    },
+
     async featured(limit = 8, prices: PriceContext = RETAIL): Promise<ProductCard[]> {
-      const rows = await selectCards(db).where(eq(products.featured, true)).orderBy(asc(products.id)).limit(limit);
+      const rows = await selectCards(db).where(and(eq(products.featured, true), onSale)).orderBy(asc(products.id)).limit(limit);
       return (rows as ProductRow[]).map((r) => toCard(r, prices));
     },
   };

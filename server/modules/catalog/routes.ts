@@ -86,9 +86,13 @@ export async function catalogRoutes(app: FastifyInstance, options: { services: S
   r.get(
     "/products/:slug",
     { schema: { tags, summary: "One product with attributes, categories and related products", params: z.object({ slug: z.string().max(200) }) } },
-    async (request) => {
+    async (request, reply) => {
       const product = await products.bySlug(request.params.slug, request.prices);
-      if (!product) throw new HttpError(404, "Product not found.");
+      if (!product) {
+        const moved = await products.movedSlug(request.params.slug);
+        if (moved) return reply.code(301).header("location", `/api/products/${moved}`).send({ message: "This product has moved.", slug: moved });
+        throw new HttpError(404, "Product not found.");
+      }
       return { data: product };
     },
   );

@@ -62,6 +62,13 @@ export interface ProductImage {
   alt: string;
 }
 
+/** Draft: being written, never on the storefront. Published: on sale. Archived: withdrawn, kept for orders and history. */
+export const PRODUCT_STATUSES = ["draft", "published", "archived"] as const;
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+
+/** A new product's reorder level until staff set their own. */
+export const DEFAULT_REORDER_LEVEL = 5;
+
 export const products = pgTable(
   "products",
   {
@@ -83,6 +90,13 @@ export const products = pgTable(
     images: jsonb("images").$type<ProductImage[]>().notNull().default(sql`'[]'::jsonb`),
     featured: boolean("featured").notNull().default(false),
     showcase: boolean("showcase").notNull().default(false),
+    /** Only published products are listed, found, shown and sold (the listing triggers leave the others out). */
+    status: text("status", { enum: PRODUCT_STATUSES }).notNull().default("published"),
+    /** At or below this the back office calls the stock low. */
+    reorderLevel: integer("reorder_level").notNull().default(DEFAULT_REORDER_LEVEL),
+    /** Empty: the page title and description are made from the name and summary. */
+    seoTitle: text("seo_title").notNull().default(""),
+    seoDescription: text("seo_description").notNull().default(""),
     /** Name, brand, SKU and summary, kept by the service for search. */
     searchText: text("search_text").notNull().default(""),
     searchVector: tsvector("search_vector").generatedAlwaysAs(
@@ -105,7 +119,22 @@ export const products = pgTable(
     check("products_price_check", sql`${t.pricePence} >= 0`),
     check("products_vat_rate_check", sql`${t.vatRate} in (0, 5, 20)`),
     check("products_stock_check", sql`${t.stock} >= 0`),
+    check("products_status_check", sql`${t.status} in ('draft', 'published', 'archived')`),
+    check("products_reorder_level_check", sql`${t.reorderLevel} >= 0`),
   ],
+);
+
+/** A product's earlier slugs: the storefront answers them with a 301 to the current one. */
+export const productSlugRedirects = pgTable(
+  "product_slug_redirects",
+  {
+    slug: text("slug").primaryKey(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [index("product_slug_redirects_product_idx").on(t.productId)],
 );
 
 export const productCategories = pgTable(

@@ -1,7 +1,7 @@
 import { asc, desc, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { PriceContext } from "../trade/pricing.ts";
-import { type ProductService, expandSearchWords, searchWords } from "./products.ts";
+import { type ProductService, expandSearchWords, onSale, searchWords } from "./products.ts";
 import { categories, manufacturers, products, searchWords as searchWordsTable } from "./schema.ts";
 
 export interface Suggestion {
@@ -40,7 +40,7 @@ export function createSearchService(db: Db, productService: ProductService) {
     const result = (await db.execute(sql`
       with matches as materialized (
         select ${products.id} as id from ${products}
-        where lower(${products.sku}) = lower(${q})${fullText}
+        where (lower(${products.sku}) = lower(${q})${fullText}) and ${onSale}
       )
       select ${products.name} as name, ${products.slug} as slug from ${products}
       where ${products.id} in (select id from matches limit 100)

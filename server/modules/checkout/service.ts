@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { and, asc, eq, gte, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
@@ -13,6 +13,7 @@ import { incVat, pounds } from "../catalog/products.ts";
 import { products } from "../catalog/schema.ts";
 import type { DeliveryService } from "../delivery/service.ts";
 import { enqueueOrderPlaced } from "../orders/emails.ts";
+import { applyMovements } from "../stock/ledger.ts";
 import type { PaymentProvider } from "./payment.ts";
 import { orderAddresses, orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
 
@@ -115,6 +116,8 @@ export function createCheckoutService(
             .orderBy(asc(basketItems.productId))
         : [];
       if (!basket || lines.length === 0) throw new ValidationError({ basket: ["Your basket is empty."] });
+      const withdrawn = lines.filter((l) => l.product.status !== "published");
+      if (withdrawn.length) throw new ValidationError({ items: withdrawn.map((l) => `${l.product.name} is no longer on sale: remove it from your basket.`) });
 
       // Everything is worked out again from the database.
       let subtotal = 0;
@@ -142,20 +145,6 @@ export function createCheckoutService(
       const total = subtotal + vat + deliveryPence;
       if (input.expected_total !== undefined && Math.round(input.expected_total * 100) !== total) {
         throw new PriceChangedError({ subtotal: pounds(subtotal), vat: pounds(vat), delivery: pounds(deliveryPence), total: pounds(total) });
-      }
-
-      // Take the stock: a conditional decrement can never go below zero, whatever runs at the same time.
-      for (const { item, product } of priced) {
-        const taken = await tx
-          .update(products)
-          .set({ stock: sql`${products.stock} - ${item.quantity}`, updatedAt: sql`now()` })
-          .where(and(eq(products.id, product.id), gte(products.stock, item.quantity)))
-          .returning({ id: products.id });
-        if (taken.length === 0) {
-          const [now] = await tx.select({ stock: products.stock }).from(products).where(eq(products.id, product.id));
-          const left = now?.stock ?? 0;
-          throw new ValidationError({ items: [left > 0 ? `${product.name}: only ${left} left in stock.` : `${product.name} is out of stock.`] });
-        }
       }
 
       // A provider (pay on account) does its work in this transaction; the others take nothing now.
@@ -191,6 +180,23 @@ export function createCheckoutService(
         .returning({ id: orders.id });
       const number = `TC-${String(order!.id).padStart(6, "0")}`;
       await tx.update(orders).set({ number }).where(eq(orders.id, order!.id));
+
+      // Take the stock as `sold` movements: the conditional decrement can never go
+      // below zero, whatever runs at the same time; a refusal takes back the whole order.
+      const taken = await applyMovements(
+        tx,
+        priced.map(({ item, product }) => ({ productId: product.id, change: -item.quantity, kind: "sold" as const, orderId: order!.id })),
+      );
+      if (taken.refused.length) {
+        const short = priced.filter(({ product }) => taken.refused.includes(product.id));
+        const left = await tx.select({ id: products.id, stock: products.stock }).from(products).where(inArray(products.id, taken.refused));
+        throw new ValidationError({
+          items: short.map(({ product }) => {
+            const stock = left.find((l) => l.id === product.id)?.stock ?? 0;
+            return stock > 0 ? `${product.name}: only ${stock} left in stock.` : `${product.name} is out of stock.`;
+          }),
+        });
+      }
       await provider?.take(tx, { userId, orderId: order!.id, orderNumber: number, subtotal, vat, delivery: deliveryPence, total, poReference: input.po_reference });
       await tx.insert(orderLines).values(
         priced.map(({ item, product, unitPrice, lineTotal, lineVat }) => ({

@@ -1,5 +1,6 @@
 import { asc } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { onSale } from "../catalog/products.ts";
 import { categories, manufacturers, products } from "../catalog/schema.ts";
 import { hireItems } from "../hire/schema.ts";
 import { escapeHtml } from "../../lib/html.ts";
@@ -52,7 +53,7 @@ export function createContentService(db: Db, options: { mail: Outbox; appName: s
     async sitemap(): Promise<string> {
       const [cats, items, brands, hire] = await Promise.all([
         db.select({ path: categories.path }).from(categories).orderBy(asc(categories.path)),
-        db.select({ slug: products.slug, updatedAt: products.updatedAt }).from(products).orderBy(asc(products.id)).limit(50_000),
+        db.select({ slug: products.slug, updatedAt: products.updatedAt }).from(products).where(onSale).orderBy(asc(products.id)).limit(50_000),
         db.select({ id: manufacturers.id }).from(manufacturers).orderBy(asc(manufacturers.id)),
         db.select({ slug: hireItems.slug }).from(hireItems).orderBy(asc(hireItems.id)),
       ]);

@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { ValidationError } from "../../http-errors.ts";
 import { pounds } from "../catalog/products.ts";
-import { products } from "../catalog/schema.ts";
+import { DEFAULT_REORDER_LEVEL, products } from "../catalog/schema.ts";
 import { hireRequestLines, hireRequests } from "../hire/schema.ts";
 import { FULFILMENT_SQL } from "../orders/read.ts";
 import { orders } from "../orders/schema.ts";
@@ -16,7 +16,8 @@ import { tradeAccounts } from "../trade/schema.ts";
  * reorder level of their own yet (no column in catalog/schema.ts), so one
  * level serves every product until the catalogue screens add one.
  */
-export const REORDER_LEVEL = 5;
+/** A new product's reorder level; each product now has its own (`products.reorder_level`). */
+export const REORDER_LEVEL = DEFAULT_REORDER_LEVEL;
 export const TAKINGS_DAYS = 30;
 export const TAKINGS_DAYS_MAX = 366;
 
@@ -168,7 +169,7 @@ export function createDashboardService(db: Db, options: DashboardOptions = {}) {
         )` });
       }
       if (see.stock) {
-        blocks.push({ alias: "s", from: sql`(select count(*)::int as low_stock from ${products} where ${products.stock} <= ${REORDER_LEVEL})` });
+        blocks.push({ alias: "s", from: sql`(select count(*)::int as low_stock from ${products} where ${products.stock} <= ${products.reorderLevel} and ${products.status} <> 'archived')` });
       }
       const result = await db.execute(sql`
         select d.today::text as today, (d.today - 6)::text as week_from${sql.join(blocks.map((b) => sql.raw(`, ${b.alias}.*`)), sql``)}

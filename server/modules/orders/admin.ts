@@ -4,7 +4,7 @@ import { type SQL, and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { londonDayAfter, londonDayStart } from "../../lib/london.ts";
-import { putStockBack } from "./restock.ts";
+import { putOrderStockBack } from "../stock/ledger.ts";
 import { recordAudit } from "../audit/service.ts";
 import { users } from "../auth/schema.ts";
 import type { Outbox } from "../auth/service.ts";
@@ -397,7 +397,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
       // The customer's timeline shows the move; a dispatch says how it went.
       const historyNote = dispatch ? [`Sent with ${carrier}, tracking number ${tracking}.`, note].filter(Boolean).join(" ") : note;
       await tx.insert(orderStatusHistory).values({ orderId: order.id, status: move.to, note: historyNote, kind: "status", staffId: actor.staffId });
-      if (move.to === "cancelled") await putStockBack(tx, order.id);
+      if (move.to === "cancelled") await putOrderStockBack(tx, order.id, actor.staffId);
       await recordAudit(tx, actor, {
         action: "order.transition",
         entity: "order",

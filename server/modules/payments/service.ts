@@ -12,7 +12,7 @@ import { pounds } from "../catalog/products.ts";
 import type { PaymentProvider } from "../checkout/payment.ts";
 import { renderEmail } from "../mail/templates.ts";
 import { type ShopMail, enqueueOrderPlaced } from "../orders/emails.ts";
-import { putStockBack } from "../orders/restock.ts";
+import { putOrderStockBack } from "../stock/ledger.ts";
 import { orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { staff } from "../staff/schema.ts";
@@ -353,7 +353,7 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     const [order] = await tx.select().from(orders).where(eq(orders.id, row.orderId)).for("update");
     if (!order || order.status !== "awaiting_payment" || order.paymentMethod !== "card") return;
     await tx.update(orders).set({ status: "cancelled", updatedAt: sql`now()` }).where(eq(orders.id, order.id));
-    await putStockBack(tx, order.id);
+    await putOrderStockBack(tx, order.id);
     await orderNote(tx, order.id, "cancelled", note ?? (outcome === "expired" ? "The card payment page expired unpaid." : "The card payment failed."), "status");
     await basketBackAfterCommit(tx, order, after);
   }
@@ -585,7 +585,7 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
       const [session] = await tx.select({ id: paymentSessions.id }).from(paymentSessions).where(eq(paymentSessions.orderId, orderId)).limit(1);
       if (session) return;
       await basketBackAfterCommit(tx, order, after);
-      await putStockBack(tx, orderId);
+      await putOrderStockBack(tx, orderId);
       await tx.delete(orders).where(eq(orders.id, orderId));
     });
   }

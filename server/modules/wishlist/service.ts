@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http-errors.ts";
-import type { ProductService } from "../catalog/products.ts";
+import { type ProductService, onSale } from "../catalog/products.ts";
 import type { PriceContext } from "../trade/pricing.ts";
 import { products } from "../catalog/schema.ts";
 import { wishlistItems } from "./schema.ts";
@@ -29,7 +29,7 @@ export function createWishlistService(db: Db, productService: ProductService) {
 
     /** Adding twice keeps one row. */
     async add(userId: number, productId: number): Promise<void> {
-      const [exists] = await db.select({ id: products.id }).from(products).where(eq(products.id, productId)).limit(1);
+      const [exists] = await db.select({ id: products.id }).from(products).where(and(eq(products.id, productId), onSale)).limit(1);
       if (!exists) throw new HttpError(404, "Product not found.");
       await db.insert(wishlistItems).values({ userId, productId }).onConflictDoNothing();
     },

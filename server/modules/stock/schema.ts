@@ -1,0 +1,42 @@
+import { sql } from "drizzle-orm";
+import { bigserial, check, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { products } from "../catalog/schema.ts";
+import { staff } from "../staff/schema.ts";
+
+/**
+ * Why stock moved. Opening: the stock a product had when the ledger began (or
+ * was created with). Counted: a stock count's difference. Adjusted: a
+ * correction with a reason (damage, loss). Sold and cancelled: checkout and an
+ * unpaid or cancelled order giving it back. Returned: goods a customer sent back.
+ */
+export const MOVEMENT_KINDS = ["opening", "received", "counted", "adjusted", "sold", "returned", "cancelled"] as const;
+export type MovementKind = (typeof MOVEMENT_KINDS)[number];
+
+/**
+ * The stock ledger (ADR 0035): every change of a product's stock, with who and
+ * when. `products.stock` is the sum of a product's movements, written in the
+ * same transaction as each one (server/modules/stock/ledger.ts).
+ */
+export const stockMovements = pgTable(
+  "stock_movements",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    change: integer("change").notNull(),
+    kind: text("kind", { enum: MOVEMENT_KINDS }).notNull(),
+    reason: text("reason").notNull().default(""),
+    /** The product's stock once this movement was applied. */
+    stockAfter: integer("stock_after").notNull(),
+    staffId: integer("staff_id").references(() => staff.id, { onDelete: "set null" }),
+    orderId: integer("order_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    index("stock_movements_product_idx").on(t.productId, t.id),
+    index("stock_movements_created_idx").on(t.createdAt, t.id),
+    check("stock_movements_kind_check", sql`${t.kind} in ('opening', 'received', 'counted', 'adjusted', 'sold', 'returned', 'cancelled')`),
+    check("stock_movements_stock_after_check", sql`${t.stockAfter} >= 0`),
+  ],
+);
