@@ -31,7 +31,11 @@ export const PERMISSIONS = [
   "trade.manage",
   "invoices.manage",
   "hire.desk",
+  /** Stock: receive deliveries, count, adjust with a reason, and set a product's reorder level. */
   "stock.count",
+  /** The catalogue in the back office, read only: products, their stock and history, the CSV export. */
+  "catalogue.view",
+  /** Create and edit products, categories, brands, hire items, photos and prices; import CSV. */
   "catalogue.manage",
   "audit.view",
   "staff.manage",
@@ -46,10 +50,10 @@ const STAFF_AND_SETTINGS: Permission[] = ["staff.manage", "tokens.manage", "sett
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: EVERYTHING,
   manager: EVERYTHING.filter((p) => !STAFF_AND_SETTINGS.includes(p)),
-  sales: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.fulfil", "orders.cancel", "orders.note", "orders.export", "customers.view", "customers.manage", "refunds.create"],
-  warehouse: ["dashboard.view", "orders.view", "orders.fulfil", "orders.note", "stock.count"],
+  sales: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.fulfil", "orders.cancel", "orders.note", "orders.export", "customers.view", "customers.manage", "refunds.create", "catalogue.view"],
+  warehouse: ["dashboard.view", "orders.view", "orders.fulfil", "orders.note", "stock.count", "catalogue.view"],
   hire: ["dashboard.view", "hire.desk"],
-  accounts: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.note", "orders.export", "customers.view", "refunds.create", "trade.manage", "invoices.manage"],
+  accounts: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.note", "orders.export", "customers.view", "refunds.create", "trade.manage", "invoices.manage", "catalogue.view"],
 };
 
 export const ROLE_LABELS: Record<StaffRole, string> = {

@@ -35,8 +35,8 @@ const ROLE_PHRASES: Record<StaffRole, string> = {
 const ROLE_SUMMARIES: Record<StaffRole, string> = {
   owner: "everything, including staff, API tokens and settings",
   manager: "everything except staff, API tokens and settings",
-  sales: "orders, customers, and refunds up to their own limit",
-  warehouse: "picking, dispatch and stock counts",
+  sales: "orders, customers, refunds up to their own limit, and the catalogue to read",
+  warehouse: "picking, dispatch, receiving and counting stock",
   hire: "the hire desk",
   accounts: "orders, refunds, trade accounts and invoices",
 };
