@@ -57,10 +57,9 @@ export const manufacturers = pgTable(
   (t) => [uniqueIndex("manufacturers_slug_key").on(t.slug), index("manufacturers_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`)],
 );
 
-export interface ProductImage {
-  src: string;
-  alt: string;
-}
+/** `{src, alt}`, and for a real photo its id, size and AVIF/WebP renditions (ADR 0034). */
+import type { ProductImage } from "../media/contract.ts";
+export type { ProductImage };
 
 /** Draft: being written, never on the storefront. Published: on sale. Archived: withdrawn, kept for orders and history. */
 export const PRODUCT_STATUSES = ["draft", "published", "archived"] as const;

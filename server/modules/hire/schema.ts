@@ -15,6 +15,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { users } from "../auth/schema.ts";
 import { products } from "../catalog/schema.ts";
+import type { ProductImage } from "../media/contract.ts";
 
 /** A PostgreSQL daterange, written as `[start,end)` with calendar dates. */
 const daterange = customType<{ data: string }>({ dataType: () => "daterange" });
@@ -46,7 +47,8 @@ export const hireItems = pgTable(
     hireCategoryId: integer("hire_category_id")
       .notNull()
       .references(() => hireCategories.id, { onDelete: "restrict" }),
-    images: jsonb("images").$type<{ src: string; alt: string }[]>().notNull().default(sql`'[]'::jsonb`),
+    /** As a product's (ADR 0034): the drawn fallback, or photos with their renditions. */
+    images: jsonb("images").$type<ProductImage[]>().notNull().default(sql`'[]'::jsonb`),
     specifications: jsonb("specifications").$type<Specification[]>().notNull().default(sql`'[]'::jsonb`),
     /** The same tool for sale, when the shop sells it. */
     productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
