@@ -18,3 +18,4 @@ export * from "../modules/staff/schema.ts";
 export * from "../modules/audit/schema.ts";
 export * from "../modules/payments/schema.ts";
 export * from "../modules/stock/schema.ts";
+export * from "../modules/catalog/csv/schema.ts";
