@@ -36,6 +36,8 @@ import { auditRoutes } from "./modules/audit/routes.ts";
 import { adminOrderRoutes } from "./modules/orders/admin-routes.ts";
 import { dashboardRoutes } from "./modules/dashboard/routes.ts";
 import { adminCustomerRoutes } from "./modules/account/admin-routes.ts";
+import { adminPhotoRoutes } from "./modules/catalog/admin-photos-routes.ts";
+import { mediaRoutes } from "./modules/media/routes.ts";
 import { actorOf, pruneStaffSessions } from "./modules/staff/sessions.ts";
 import { registerCompression } from "./plugins/compression.ts";
 import { withOutageResponses } from "./lib/database-outage.ts";
@@ -175,6 +177,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
   await app.register(catalogRoutes, { services, prefix: "/api" });
   await app.register(imageRoutes);
+  await app.register(mediaRoutes, { store: services.media });
   await app.register(contentRoutes, { content: services.content, limits });
   await app.register(wishlistRoutes, { wishlist: services.wishlist, prefix: "/api" });
   await app.register(basketRoutes, { basket: services.basket, reorder: services.reorder, enabled: config.basketEnabled, secureCookies: config.isProduction, prefix: "/api" });
@@ -224,6 +227,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dashboardRoutes, { dashboard: services.dashboard, prefix: "/api" });
   await app.register(adminCustomerRoutes, { customers: services.adminCustomers, prefix: "/api" });
   await app.register(paymentRoutes, { payments: services.payments, prefix: "/api" });
+  await app.register(adminPhotoRoutes, { photos: services.adminPhotos, prefix: "/api" });
 
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();

@@ -38,6 +38,8 @@ import { createAuditService } from "./modules/audit/service.ts";
 import { createStaffService } from "./modules/staff/service.ts";
 import { createStaffSignIn } from "./modules/staff/sign-in.ts";
 import { createFilterPresets } from "./modules/staff/presets.ts";
+import { createAdminPhotoService } from "./modules/catalog/admin-photos.ts";
+import { fileStoreFromConfig } from "./modules/media/setup.ts";
 import { type LimiterStore, memoryLimiterStore } from "./plugins/rate-limit.ts";
 
 /** One service layer, two doors: the JSON API and the storefront's loaders both call these. */
@@ -53,6 +55,8 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
   const staff = createStaffService(db, { appName: config.appName, publicUrl: config.publicUrl, requireTotp: config.isProduction });
   const shop = { appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail };
   const orders = createOrderService(db);
+  // Product photos' files (ADR 0034): DATA_DIR/media, or the S3 bucket.
+  const media = fileStoreFromConfig(config);
   const checkoutLinks = createCheckoutLinks(config.cookieSecret);
   const payments = createPaymentService(db, {
     gateway: extras.gateway === undefined ? stripeGatewayFromConfig(config) : extras.gateway,
@@ -104,6 +108,9 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     staffSignIn: createStaffSignIn(staff, limits),
     filterPresets: createFilterPresets(db),
     audit: createAuditService(db),
+    media,
+    // Photos of products and hire items: upload, order, alt text, delete; each authorised and audited.
+    adminPhotos: createAdminPhotoService(db, { store: media, log }),
     // The one invalidation point of the visitor page cache: bumped by the database in every write a page shows.
     pageVersion: createPageVersion(db),
   };

@@ -19,8 +19,6 @@ export interface ProductImage {
   width?: number;
   height?: number;
   sources?: ImageSource[];
-  /** The stored original's key: kept, never served (it may carry EXIF location). */
-  original?: string;
 }
 
 /** The photos whose alt text is still empty: a product may not be published with any (issue 20). */

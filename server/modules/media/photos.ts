@@ -136,16 +136,21 @@ export async function processPhoto(bytes: Buffer, name?: string, id = newPhotoId
     ),
   );
   renditions.sort((a, b) => a.type.localeCompare(b.type) || a.width - b.width);
-  const originalHash = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
   return {
     id,
     type: inspected.type,
     width: inspected.width,
     height: inspected.height,
-    original: { key: `originals/${id}-${originalHash}.${EXTENSIONS[inspected.type]}`, bytes, contentType: MIME[inspected.type] },
+    original: { key: originalKey(id, inspected.type), bytes, contentType: MIME[inspected.type] },
     renditions,
   };
 }
+
+/**
+ * The original's key: by the photo's id alone, so the storefront's entries
+ * never name it (it is kept as uploaded, EXIF location and all, and never served).
+ */
+const originalKey = (id: string, type: PhotoType) => `originals/${id}.${EXTENSIONS[type]}`;
 
 /** Where the storefront fetches a stored file. */
 export const mediaUrl = (key: string) => `/media/${key}`;
@@ -163,15 +168,15 @@ export function photoEntry(photo: ProcessedPhoto, alt = ""): ProductImage {
     width: largest.width,
     height: largest.height,
     sources: (["image/avif", "image/webp"] as const).map((type) => ({ type, srcset: of(type).map((r) => `${mediaUrl(r.key)} ${r.width}w`).join(", ") })),
-    original: photo.original.key,
   };
 }
 
-/** Every stored key of an entry: its renditions and its original (none for the drawn fallback). */
+/** Every stored key of an entry: its renditions and its original, whichever type it was (none for the drawn fallback). */
 export function keysOf(image: ProductImage): string[] {
   const urls = [image.src, ...(image.sources ?? []).flatMap((s) => s.srcset.split(",").map((part) => part.trim().split(/\s+/)[0]!))];
   const keys = urls.filter((u) => u.startsWith("/media/")).map((u) => u.slice("/media/".length));
-  return [...new Set([...keys, ...(image.original ? [image.original] : [])])];
+  const originals = image.id ? (Object.keys(EXTENSIONS) as PhotoType[]).map((type) => originalKey(image.id!, type)) : [];
+  return [...new Set([...keys, ...originals])];
 }
 
 /** Stores a processed photo's files; on a failure, removes what was written, so nothing is left half-stored. */

@@ -1,0 +1,116 @@
+import fastifyMultipart from "@fastify/multipart";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { messageResponse, validationResponse } from "../auth/contract.ts";
+import { PHOTO_MAX_BYTES, PHOTO_WIDTHS, PhotoRefused } from "../media/photos.ts";
+import { staffActorOf } from "../staff/actor.ts";
+import { ALT_MAX, type AdminPhotoService, PHOTOS_MAX, type PhotoOwner, UPLOAD_FILES_MAX, type UploadedFile } from "./admin-photos.ts";
+
+const photo = z.object({
+  id: z.string(),
+  alt: z.string(),
+  src: z.string().describe("The fallback: the WebP at up to 960 pixels wide"),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  sources: z.array(z.object({ type: z.enum(["image/avif", "image/webp"]), srcset: z.string() })),
+});
+const photos = z.object({ images: z.array(photo) });
+const photoId = z.string().regex(/^[a-z0-9]{12}$/, "Give a photo's id.");
+const altBody = z.object({ alt: z.string({ error: "Write the alt text." }).trim().max(ALT_MAX, `Alt text may be at most ${ALT_MAX} characters.`) });
+const orderBody = z.object({ ids: z.array(photoId).min(1, "Give every photo's id, in the new order.").max(PHOTOS_MAX) });
+
+const errors = { 401: messageResponse, 403: messageResponse, 404: messageResponse, 422: validationResponse.or(messageResponse) };
+
+/**
+ * Reads the multipart body's `file` fields (one or several) into memory, each
+ * at most 20 MB: past that the stream is cut and the upload refused by name.
+ */
+async function filesOf(request: FastifyRequest): Promise<UploadedFile[]> {
+  if (!request.isMultipart()) throw new PhotoRefused("Send the photos as multipart/form-data, each in a field named file.");
+  const files: UploadedFile[] = [];
+  try {
+    for await (const part of request.parts({ limits: { fileSize: PHOTO_MAX_BYTES, files: UPLOAD_FILES_MAX, fields: 20, parts: UPLOAD_FILES_MAX + 20 } })) {
+      if (part.type !== "file") continue;
+      if (part.fieldname !== "file") {
+        part.file.resume();
+        continue;
+      }
+      try {
+        files.push({ filename: part.filename, bytes: await part.toBuffer() });
+      } catch (err) {
+        if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") {
+          throw new PhotoRefused(`"${part.filename.split(/[\\/]/).pop()!.slice(0, 80)}" is over ${PHOTO_MAX_BYTES / 1024 / 1024} MB; a photo may be at most ${PHOTO_MAX_BYTES / 1024 / 1024} MB.`);
+        }
+        throw err;
+      }
+    }
+  } catch (err) {
+    if (err instanceof PhotoRefused) throw err;
+    const code = (err as { code?: string }).code;
+    if (code === "FST_FILES_LIMIT") throw new PhotoRefused(`Upload at most ${UPLOAD_FILES_MAX} photos at a time.`);
+    if (code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT") throw new PhotoRefused("The form has too many fields.");
+    if (code?.startsWith("FST_") || (err as Error).message?.includes("Unexpected end of form")) throw new PhotoRefused("The upload was not complete. Try again.");
+    throw err;
+  }
+  return files;
+}
+
+/**
+ * Photos of products and hire items in the back office's API (issue 20, ADR
+ * 0034): upload (multipart, field `file`, one or several), reorder, alt text,
+ * delete. The service checks catalogue.manage (catalogue.view to read).
+ */
+export async function adminPhotoRoutes(app: FastifyInstance, options: { photos: AdminPhotoService }): Promise<void> {
+  // Only in this scope: no other route takes multipart bodies.
+  await app.register(fastifyMultipart, { throwFileSizeLimit: true, limits: { fileSize: PHOTO_MAX_BYTES, files: UPLOAD_FILES_MAX } });
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { photos: service } = options;
+
+  const owners = [
+    { kind: "product", base: "/admin/products/:sku/images", tags: ["admin: products"], what: "product", params: z.object({ sku: z.string().trim().min(1).max(64) }), ownerOf: (p: Record<string, string>): PhotoOwner => ({ kind: "product", sku: p.sku! }) },
+    { kind: "hire_item", base: "/admin/hire/items/:slug/images", tags: ["admin: hire"], what: "hire item", params: z.object({ slug: z.string().regex(/^[a-z0-9-]{1,200}$/, "Give a hire item's slug.") }), ownerOf: (p: Record<string, string>): PhotoOwner => ({ kind: "hire_item", slug: p.slug! }) },
+  ] as const;
+
+  for (const o of owners) {
+    const withId = o.params.extend({ id: photoId });
+    r.get(
+      o.base,
+      { schema: { tags: o.tags, summary: `The ${o.what}'s photos in order, with their AVIF and WebP renditions. Needs catalogue.view`, params: o.params, response: { 200: photos, ...errors } } },
+      async (request) => service.list(staffActorOf(request), o.ownerOf(request.params)),
+    );
+    r.post(
+      o.base,
+      {
+        bodyLimit: UPLOAD_FILES_MAX * (PHOTO_MAX_BYTES + 64 * 1024),
+        schema: {
+          tags: o.tags,
+          consumes: ["multipart/form-data"],
+          summary: `Adds photos (multipart/form-data, one or several fields named \`file\`, up to ${UPLOAD_FILES_MAX}) after the ${o.what}'s own: JPEG, PNG, WebP, AVIF or HEIC by their bytes, each at most ${PHOTO_MAX_BYTES / 1024 / 1024} MB and 50 megapixels, EXIF (location included) removed, AVIF and WebP made at ${PHOTO_WIDTHS.join(", ")} pixels wide (never wider than the photo). Answers the whole list. One refused file refuses the upload: 422 with a message naming it. Needs catalogue.manage`,
+          params: o.params,
+          response: { 201: photos, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const actor = service.authorizeUpload(staffActorOf(request));
+        const files = await filesOf(request);
+        return reply.code(201).send(await service.upload(actor, o.ownerOf(request.params), files));
+      },
+    );
+    r.put(
+      `${o.base}/order`,
+      { schema: { tags: o.tags, summary: `Puts the ${o.what}'s photos in this order (every id once); the first is the one listings show. Needs catalogue.manage`, params: o.params, body: orderBody, response: { 200: photos, ...errors } } },
+      async (request) => service.reorder(staffActorOf(request), o.ownerOf(request.params), request.body.ids),
+    );
+    r.patch(
+      `${o.base}/:id`,
+      { schema: { tags: o.tags, summary: `A photo's alt text (what it shows, for whoever cannot see it; required before a product is published). Needs catalogue.manage`, params: withId, body: altBody, response: { 200: photos, ...errors } } },
+      async (request) => service.setAlt(staffActorOf(request), o.ownerOf(request.params), request.params.id, request.body.alt),
+    );
+    r.delete(
+      `${o.base}/:id`,
+      { schema: { tags: o.tags, summary: `Deletes a photo and its files; the drawn picture returns when the last one goes. Needs catalogue.manage`, params: withId, response: { 200: photos, ...errors } } },
+      async (request) => service.remove(staffActorOf(request), o.ownerOf(request.params), request.params.id),
+    );
+  }
+}
