@@ -11,7 +11,7 @@ export interface BasketItem {
   name: string;
   slug: string;
   sku: string;
-  image: { src: string; alt: string } | null;
+  image: { src: string; alt: string; width?: number; height?: number; sources?: { type: string; srcset: string }[] } | null;
   unit_price: number;
   unit_price_ex_vat: number;
   line_total: number;

@@ -10,6 +10,10 @@ export interface HireRates {
 export interface HireImage {
   src: string;
   alt: string;
+  /** A photo's size and AVIF/WebP renditions (ADR 0034); none for the drawn picture. */
+  width?: number;
+  height?: number;
+  sources?: { type: string; srcset: string }[];
 }
 
 export interface HireCard {

@@ -1,7 +1,8 @@
 import { Link, type ShouldRevalidateFunctionArgs, redirect, useRouteLoaderData } from "react-router";
 import { appContext } from "#app-context";
 import { AddToBasket } from "../components/basket/add-to-basket.tsx";
-import { Gallery } from "../components/catalog/gallery.tsx";
+import { GALLERY_SIZES, Gallery } from "../components/catalog/gallery.tsx";
+import { preloadMeta } from "../components/catalog/picture.tsx";
 import { Price, StockBadge } from "../components/catalog/price.tsx";
 import { ProductActions } from "../components/catalog/product-actions.tsx";
 import { ProductGrid } from "../components/catalog/product-card.tsx";
@@ -66,6 +67,8 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
     }),
     { property: "product:price:amount", content: product.price.toFixed(2) },
     { property: "product:price:currency", content: "GBP" },
+    // The first photo, fetched before the page's body reaches it (the largest paint).
+    ...preloadMeta(product.images[0], GALLERY_SIZES),
   ];
 };
 

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import type { BasketItem } from "../../lib/basket.ts";
 import { formatPounds } from "../../lib/money.ts";
+import { Picture } from "../catalog/picture.tsx";
 import { showsExVat, usePriceDisplay } from "../../lib/price-display.ts";
 import { Field } from "../form.tsx";
 
@@ -32,7 +33,7 @@ export function BasketLine({
       <div className="flex gap-4">
         <Link to={`/product/${item.slug}`} tabIndex={-1} aria-hidden="true" className="shrink-0">
           {item.image ? (
-            <img src={item.image.src} alt="" width={96} height={96} loading="lazy" className="size-20 rounded border border-stone-200 object-contain p-1 sm:size-24" />
+            <Picture image={item.image} alt="" sizes="96px" width={96} height={96} className="size-20 rounded border border-stone-200 object-contain p-1 sm:size-24" />
           ) : (
             <span className="block size-20 rounded border border-stone-200 bg-stone-100 sm:size-24" />
           )}

@@ -1,9 +1,10 @@
 import { Link, useSearchParams } from "react-router";
+import { Picture, type PictureImage } from "./picture.tsx";
 
-export interface GalleryImage {
-  src: string;
-  alt: string;
-}
+export type GalleryImage = PictureImage;
+
+/** The main picture's slot: the page's left column on desktops, the full width on phones. */
+export const GALLERY_SIZES = "(min-width: 1024px) 600px, 100vw";
 
 /** Which picture the address asks for (`?image=2`), counted from 1; the first when it asks for none or nonsense. */
 export function chosenImage(search: URLSearchParams, count: number): number {
@@ -32,7 +33,7 @@ export function Gallery({ images, name }: { images: GalleryImage[]; name: string
   return (
     <div data-testid="gallery">
       <div className="overflow-hidden rounded-lg border border-stone-200 bg-white">
-        <img src={main.src} alt={main.alt} width={600} height={600} fetchPriority="high" className="aspect-[4/3] w-full object-contain sm:aspect-square" data-testid="gallery-main" />
+        <Picture key={main.src} image={main} alt={main.alt || name} sizes={GALLERY_SIZES} width={600} height={600} priority="high" className="aspect-[4/3] w-full object-contain sm:aspect-square" testId="gallery-main" />
       </div>
       {images.length > 1 ? (
         <ul className="mt-3 flex flex-wrap gap-2" aria-label={`Pictures of ${name}`}>
@@ -46,7 +47,7 @@ export function Gallery({ images, name }: { images: GalleryImage[]; name: string
                 aria-label={`Show picture ${i + 1} of ${images.length}`}
                 className={`block overflow-hidden rounded-md border-2 ${i === index ? "border-brand-700" : "border-stone-200 hover:border-stone-400"}`}
               >
-                <img src={image.src} alt="" width={80} height={80} loading="lazy" decoding="async" className="size-16 object-cover sm:size-20" />
+                <Picture image={image} alt="" sizes="80px" width={80} height={80} className="size-16 object-cover sm:size-20" />
               </Link>
             </li>
           ))}

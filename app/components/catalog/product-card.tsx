@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { Picture, type PictureImage } from "./picture.tsx";
 import { Price, StockBadge } from "./price.tsx";
 import { ProductActions } from "./product-actions.tsx";
 
@@ -14,7 +15,7 @@ export interface CardProduct {
   vat_rate: number;
   was_price: number | null;
   in_stock: boolean;
-  image: { src: string; alt: string } | null;
+  image: PictureImage | null;
 }
 
 export interface ProductCardProps {
@@ -26,6 +27,9 @@ export interface ProductCardProps {
   children?: React.ReactNode;
 }
 
+/** A card's picture: half the screen on phones, a third on tablets, a quarter of the page on desktops. */
+const CARD_SIZES = "(min-width: 1024px) 300px, (min-width: 640px) 33vw, 50vw";
+
 export function ProductCard({ product, eager = false, headingLevel = 3, children }: ProductCardProps) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const href = `/product/${product.slug}`;
@@ -34,13 +38,13 @@ export function ProductCard({ product, eager = false, headingLevel = 3, children
       {/* The picture repeats the name's link: one tab stop, one link read out per card. */}
       <Link to={href} tabIndex={-1} aria-hidden="true" className="block overflow-hidden rounded-md bg-stone-100">
         {product.image ? (
-          <img
-            src={product.image.src}
+          <Picture
+            image={product.image}
             alt=""
+            sizes={CARD_SIZES}
             width={300}
             height={300}
-            loading={eager ? "eager" : "lazy"}
-            decoding="async"
+            priority={eager ? "eager" : "lazy"}
             className="aspect-square w-full object-cover transition-transform hover:scale-[1.02]"
           />
         ) : (

@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { Link } from "react-router";
 import { formatPounds } from "../../lib/money.ts";
+import { Picture, type PictureImage } from "../catalog/picture.tsx";
 
 export interface ComparedProduct {
   id: number;
@@ -12,7 +13,7 @@ export interface ComparedProduct {
   stock: number;
   in_stock: boolean;
   manufacturer: { name: string } | null;
-  image: { src: string; alt: string } | null;
+  image: PictureImage | null;
   attributes: { name: string; value: string }[];
 }
 
@@ -84,7 +85,7 @@ export function CompareTable({
               {products.map((p) => (
                 <th key={p.id} scope="col" className="w-44 border-b border-stone-200 p-2 align-top font-normal sm:w-56 sm:p-3">
                   <div className="grid gap-2">
-                    {p.image ? <img src={p.image.src} alt="" width={160} height={160} className="aspect-square w-full max-w-36 rounded bg-stone-100 object-contain" /> : null}
+                    {p.image ? <Picture image={p.image} alt="" sizes="144px" width={160} height={160} priority="eager" className="aspect-square w-full max-w-36 rounded bg-stone-100 object-contain" /> : null}
                     <Link to={`/product/${p.slug}`} className="link font-semibold">
                       {p.name}
                     </Link>

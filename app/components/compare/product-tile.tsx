@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { formatPounds } from "../../lib/money.ts";
 import { ProductActions } from "../catalog/product-actions.tsx";
+import { Picture, type PictureImage } from "../catalog/picture.tsx";
 
 export interface TileProduct {
   id: number;
@@ -10,7 +11,7 @@ export interface TileProduct {
   price_ex_vat: number;
   in_stock: boolean;
   manufacturer: { name: string } | null;
-  image: { src: string; alt: string } | null;
+  image: PictureImage | null;
 }
 
 /** A small product tile for the content pages (showcase, kitchens & bathrooms), with compare and the heart. */
@@ -18,7 +19,7 @@ export function ProductTile({ product }: { product: TileProduct }) {
   return (
     <article className="flex h-full flex-col rounded-lg border border-stone-200 bg-white p-3 shadow-sm sm:p-4">
       {product.image ? (
-        <img src={product.image.src} alt={product.image.alt} width={240} height={240} loading="lazy" className="aspect-square w-full rounded bg-stone-100 object-contain" />
+        <Picture image={product.image} alt={product.image.alt} sizes="240px" width={240} height={240} className="aspect-square w-full rounded bg-stone-100 object-contain" />
       ) : null}
       <p className="mt-3 text-xs font-medium uppercase tracking-wide text-stone-600">{product.manufacturer?.name ?? "\u00a0"}</p>
       <h3 className="mt-1 font-semibold leading-snug">

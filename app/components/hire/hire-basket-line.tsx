@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { type HireBasketItem, daysLabel, formatHireDate } from "../../lib/hire.ts";
 import { formatPounds } from "../../lib/money.ts";
+import { Picture } from "../catalog/picture.tsx";
 import { Field } from "../form.tsx";
 
 export interface LineChange {
@@ -36,7 +37,7 @@ export function HireBasketLine({
   return (
     <article aria-labelledby={headingId} className="rounded-lg border border-stone-200 bg-white p-4 shadow-sm" data-testid="hire-line">
       <div className="flex gap-4">
-        {item.image ? <img src={item.image.src} alt="" width={96} height={72} className="hidden h-18 w-24 shrink-0 rounded border border-stone-200 object-contain p-1 sm:block" /> : null}
+        {item.image ? <Picture image={item.image} alt="" sizes="96px" width={96} height={72} priority="eager" className="hidden h-18 w-24 shrink-0 rounded border border-stone-200 object-contain p-1 sm:block" /> : null}
         <div className="min-w-0 flex-1">
           <h2 id={headingId} className="text-lg font-semibold">
             <Link to={`/hire/${item.slug}`} className="hover:underline">

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { HireCard as HireCardData } from "../../lib/hire.ts";
 import { formatPounds } from "../../lib/money.ts";
+import { Picture } from "../catalog/picture.tsx";
 
 /** One hire item in the listing: picture, name, "from £x/day", the other rates and the deposit. */
 export function HireCard({ item }: { item: HireCardData }) {
@@ -8,7 +9,7 @@ export function HireCard({ item }: { item: HireCardData }) {
     <article className="relative grid h-full grid-cols-[6.5rem_1fr] overflow-hidden rounded-lg border border-stone-200 bg-white shadow-sm sm:flex sm:flex-col">
       {/* Phones: a small picture beside the details, so a screen holds several items. */}
       <div className="bg-stone-100">
-        {item.image ? <img src={item.image.src} alt="" width={400} height={300} loading="lazy" className="aspect-square w-full object-contain p-2 sm:aspect-auto sm:h-44 sm:p-3" /> : null}
+        {item.image ? <Picture image={item.image} alt="" sizes="(min-width: 640px) 400px, 104px" width={400} height={300} className="aspect-square w-full object-contain p-2 sm:aspect-auto sm:h-44 sm:p-3" /> : null}
       </div>
       <div className="flex min-w-0 flex-1 flex-col gap-2 p-3 sm:p-4">
         <p className="text-sm text-stone-600">{item.category.name}</p>

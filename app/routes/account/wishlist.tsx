@@ -3,6 +3,7 @@ import { Link, useRouteLoaderData } from "react-router";
 import { appContext } from "#app-context";
 import { AccountPage } from "../../components/account-page.tsx";
 import { AddOneToBasket } from "../../components/basket/add-to-basket.tsx";
+import { Picture } from "../../components/catalog/picture.tsx";
 import { FormAlert } from "../../components/form.tsx";
 import { EmptyState } from "../../components/page.tsx";
 import { wishlistStore } from "../../components/wishlist/use-wishlist.ts";
@@ -68,7 +69,7 @@ export default function Wishlist({ loaderData }: Route.ComponentProps) {
           {entries.map(({ product, product_id, added_at }) => (
             <li key={product_id} className="flex flex-wrap items-center gap-4 rounded-lg border border-stone-200 bg-white p-3 shadow-sm sm:flex-nowrap sm:p-4">
               {product.image ? (
-                <img src={product.image.src} alt="" width={96} height={96} className="size-20 shrink-0 rounded bg-stone-100 object-contain sm:size-24" />
+                <Picture image={product.image} alt="" sizes="96px" width={96} height={96} priority="eager" className="size-20 shrink-0 rounded bg-stone-100 object-contain sm:size-24" />
               ) : (
                 <div className="size-20 shrink-0 rounded bg-stone-100 sm:size-24" />
               )}

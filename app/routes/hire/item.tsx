@@ -3,6 +3,7 @@ import { Form, Link, useRouteLoaderData } from "react-router";
 import { appContext } from "#app-context";
 import { Field, FormAlert, FormSuccess, useFocusOnFailure, useSubmitting } from "../../components/form.tsx";
 import { AvailabilityCalendar } from "../../components/hire/availability-calendar.tsx";
+import { Picture } from "../../components/catalog/picture.tsx";
 import { RatesTable } from "../../components/hire/rates-table.tsx";
 import { QuoteSummary } from "../../components/hire/quote-summary.tsx";
 import { Breadcrumbs } from "../../components/page.tsx";
@@ -187,7 +188,7 @@ export default function HireItem({ loaderData, actionData }: Route.ComponentProp
           <div className="mt-4 grid gap-2">
             {item.images.length > 0 ? (
               item.images.map((image, i) => (
-                <img key={image.src} src={image.src} alt={image.alt} width={640} height={480} loading={i === 0 ? "eager" : "lazy"} className="aspect-[4/3] w-full rounded-lg border border-stone-200 bg-white object-contain p-4" />
+                <Picture key={image.src} image={image} alt={image.alt || item.name} sizes="(min-width: 1024px) 600px, 100vw" width={640} height={480} priority={i === 0 ? "high" : "lazy"} className="aspect-[4/3] w-full rounded-lg border border-stone-200 bg-white object-contain p-4" />
               ))
             ) : (
               <div className="aspect-[4/3] rounded-lg border border-stone-200 bg-stone-100" />
