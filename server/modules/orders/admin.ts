@@ -1,7 +1,7 @@
 import { Readable, pipeline } from "node:stream";
-import { stringify } from "csv-stringify";
 import { type SQL, and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { csvWriter } from "../../lib/csv.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { londonDayAfter, londonDayStart } from "../../lib/london.ts";
 import { putOrderStockBack } from "../stock/ledger.ts";
@@ -501,7 +501,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
           cursor = batch.next_cursor ?? undefined;
         } while (cursor);
       }
-      const csv = stringify({ header: true, columns, bom: true, escape_formulas: true });
+      const csv = csvWriter(columns);
       // A failed query ends the download with an error rather than a short file that looks whole.
       pipeline(Readable.from(records()), csv, () => {});
       return csv;

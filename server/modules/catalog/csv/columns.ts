@@ -1,0 +1,123 @@
+/**
+ * The catalogue CSV's columns (issue 20, ADR 0036): one table, read by the
+ * export (which writes them in this order), the import (which matches a
+ * file's headers to them, case-insensitively and trimmed), the README and the
+ * import screen. Each column but `sku` may be left out of a file, and an empty
+ * cell leaves that field as it is.
+ */
+export interface CsvColumn {
+  /** The header, as the export writes it. */
+  header: string;
+  /** What the cell holds, for the README and the screen. */
+  help: string;
+  /** Needed to create a product (with `sku`). */
+  requiredOnCreate?: true;
+}
+
+export const CSV_COLUMNS = [
+  { header: "sku", help: "The product's SKU: a product with this SKU is updated, otherwise one is created. Letters, digits, dots, dashes, slashes, underscores; at most 64.", requiredOnCreate: true },
+  { header: "name", help: "The product's name, at most 200 characters.", requiredOnCreate: true },
+  { header: "slug", help: "The web address after /product/ (lower-case letters, digits, single dashes). On create, made from the name when empty; a changed slug leaves a 301 redirect from the old one." },
+  { header: "status", help: "draft, published or archived. A new product is a draft unless this says otherwise." },
+  { header: "price_ex_vat", help: "The price in pounds ex VAT, at most 2 decimals (12.50; a £ sign and thousands commas are allowed).", requiredOnCreate: true },
+  { header: "was_price_ex_vat", help: "The earlier price shown crossed out, in pounds ex VAT." },
+  { header: "vat_rate", help: "20, 5 or 0 (a % sign is allowed). 20 for a new product when empty." },
+  { header: "stock", help: "The stock on hand, a whole number: recorded in the stock ledger as a count (its difference), or as opening stock for a new product." },
+  { header: "reorder_level", help: "At or below this the back office calls the stock low. 5 for a new product when empty." },
+  { header: "brand", help: "The brand's name or slug; the brand must exist." },
+  { header: "categories", help: "Category paths separated by |, such as power-tools/cordless-drills|power-tools; each must exist. Replaces the product's categories." },
+  { header: "summary", help: "One or two lines under the name, at most 500 characters." },
+  { header: "description_html", help: "The description as HTML; only plain formatting is kept (sanitised, no scripts)." },
+  { header: "heavy", help: "yes or no: heavy or bulky goods add the delivery surcharge." },
+  { header: "featured", help: "yes or no: shown first in listings and on the home page." },
+  { header: "seo_title", help: "The page title for search engines, at most 70 characters." },
+  { header: "seo_description", help: "The page description for search engines, at most 160 characters." },
+] as const satisfies readonly CsvColumn[];
+
+export type FieldColumn = (typeof CSV_COLUMNS)[number]["header"];
+
+/** `attribute:Colour`: one column per attribute name; the cell is the value. */
+export const ATTRIBUTE_PREFIX = "attribute:";
+export const ATTRIBUTE_HELP = "One column per attribute, such as attribute:Colour or attribute:Voltage; the cell is the value. A product keeps attributes whose cells are empty or absent.";
+
+/** A file's header, matched: a field, an attribute, or nothing (reported). */
+export type MatchedColumn = { kind: "field"; field: FieldColumn } | { kind: "attribute"; name: string } | null;
+
+export interface HeaderProblem {
+  column: string;
+  message: string;
+  /** The file cannot be read as a catalogue at all (no sku column, a column twice): nothing is applied, not even valid rows. */
+  fatal: boolean;
+}
+
+const BY_HEADER = new Map<string, FieldColumn>(CSV_COLUMNS.map((c) => [c.header, c.header]));
+
+/**
+ * The file's headers against the columns: case-insensitive and trimmed, so
+ * `SKU`, ` Price_Ex_VAT ` and `Attribute:Colour` match. An unknown column is
+ * reported, never silently ignored; a column given twice, or no sku column, is
+ * fatal.
+ */
+export function matchHeaders(headers: string[]): { columns: MatchedColumn[]; problems: HeaderProblem[] } {
+  const problems: HeaderProblem[] = [];
+  const seen = new Set<string>();
+  const columns = headers.map((raw): MatchedColumn => {
+    const header = raw.trim();
+    const key = header.toLowerCase();
+    if (!header) {
+      problems.push({ column: `column ${headers.indexOf(raw) + 1}`, message: "This column has no header; name it or remove it.", fatal: false });
+      return null;
+    }
+    let matched: MatchedColumn;
+    if (key.startsWith(ATTRIBUTE_PREFIX)) {
+      const name = header.slice(ATTRIBUTE_PREFIX.length).trim();
+      if (!name) {
+        problems.push({ column: header, message: "Name the attribute after attribute:, such as attribute:Colour.", fatal: false });
+        return null;
+      }
+      matched = { kind: "attribute", name };
+    } else {
+      const field = BY_HEADER.get(key);
+      if (!field) {
+        problems.push({ column: header, message: `Unknown column "${header}": it is not a product field (see the column list), so nothing in it would be imported.`, fatal: false });
+        return null;
+      }
+      matched = { kind: "field", field };
+    }
+    const identity = matched.kind === "field" ? matched.field : `${ATTRIBUTE_PREFIX}${matched.name.toLowerCase()}`;
+    if (seen.has(identity)) {
+      problems.push({ column: header, message: `The column "${header}" appears twice; keep one.`, fatal: true });
+      return null;
+    }
+    seen.add(identity);
+    return matched;
+  });
+  if (!seen.has("sku")) problems.push({ column: "sku", message: "The file needs a sku column: each row is matched to a product by its SKU.", fatal: true });
+  return { columns, problems };
+}
+
+/** yes/no as a spreadsheet holds it; null when it is neither. */
+export function parseYesNo(cell: string): boolean | null {
+  const v = cell.trim().toLowerCase();
+  if (["yes", "y", "true", "1"].includes(v)) return true;
+  if (["no", "n", "false", "0"].includes(v)) return false;
+  return null;
+}
+
+/** Pence as the export writes them: 1250 → "12.50". */
+export function poundsCell(pence: number | null): string {
+  return pence === null ? "" : (pence / 100).toFixed(2);
+}
+
+export const yesNoCell = (value: boolean) => (value ? "yes" : "no");
+
+/** Category paths as a cell: sorted, separated by `|`. */
+export const categoriesCell = (paths: string[]) => [...paths].sort().join("|");
+
+/** A categories cell's paths: trimmed, lower-case, without slashes at either end; empty parts dropped. */
+export function parseCategories(cell: string): string[] {
+  return cell
+    .split("|")
+    .map((p) => p.trim().toLowerCase().replace(/^\/+|\/+$/g, ""))
+    .filter(Boolean);
+}

@@ -1,0 +1,263 @@
+// The catalogue CSV import and export (issue 20, ADR 0036) at service level, on
+// the demo shop: columns by header, encodings, malformed quoting, formulas,
+// empty cells, the dry run, all or nothing, valid rows only, the stock ledger,
+// slugs and their redirects, and the export read back unchanged.
+import { Readable } from "node:stream";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../../db/client.ts";
+import { seedDemo } from "../../../db/seed/index.ts";
+import { seedScale } from "../../../db/seed/scale.ts";
+import { escapeFormula, unescapeFormula } from "../../../lib/csv.ts";
+import { type TestDatabase, createTestDatabase } from "../../../test/database.ts";
+import { databaseInvariantViolations } from "../../../test/invariants.ts";
+import { auditLog } from "../../audit/schema.ts";
+import type { StaffActor } from "../../staff/actor.ts";
+import { createStaffService } from "../../staff/service.ts";
+import { stockMovements } from "../../stock/schema.ts";
+import { createProductService } from "../products.ts";
+import { productSlugRedirects, products } from "../schema.ts";
+import { matchHeaders } from "./columns.ts";
+import { CATALOGUE_EXPORT_BATCH, exportCatalogueCsv } from "./export.ts";
+import { type ImportOptions, runImport } from "./import.ts";
+import { detectEncoding } from "./read.ts";
+
+let database: TestDatabase;
+let db: Db;
+let system: StaffActor;
+const sales: StaffActor = { staffId: 1, name: "Sales", email: "sales@example.com", role: "sales", via: "api" };
+
+const source = (data: string | Buffer) => () => Readable.from([typeof data === "string" ? Buffer.from(data, "utf8") : data]);
+const run = (data: string | Buffer, options: Partial<ImportOptions> = {}) => runImport(db, system, source(data), { fileName: "test.csv", dryRun: false, ...options });
+
+/** Every product's every imported field, its categories and attributes, as one hash: "the catalogue as it was". */
+async function checksum(): Promise<string> {
+  const result = (await db.execute(sql`
+    select md5(coalesce(string_agg(row_to_json(x)::text, '|' order by x.id), '')) as sum from (
+      select p.id, p.sku, p.slug, p.name, p.status, p.price_pence, p.was_price_pence, p.vat_rate, p.stock, p.reorder_level, p.manufacturer_id,
+             p.summary, p.description_html, p.heavy, p.featured, p.seo_title, p.seo_description, p.search_text,
+             (select array_agg(category_id order by category_id) from product_categories where product_id = p.id) as cats,
+             (select array_agg(name || '=' || value order by name) from product_attributes where product_id = p.id) as attrs
+      from products p) x`)) as unknown as { rows: { sum: string }[] };
+  return result.rows[0]!.sum;
+}
+
+async function product(sku: string) {
+  const [p] = await db.select().from(products).where(eq(products.sku, sku));
+  return p!;
+}
+
+async function text(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(Buffer.from(c));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+let demo: { sku: string; slug: string; name: string; price: number; stock: number };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+  await seedDemo(db);
+  system = await createStaffService(db, { appName: "Tradecounter", publicUrl: "http://shop.test", requireTotp: false }).systemActor();
+  const [p] = await db.select().from(products).where(eq(products.status, "published")).orderBy(products.id).limit(1);
+  demo = { sku: p!.sku, slug: p!.slug, name: p!.name, price: p!.pricePence, stock: p!.stock };
+}, 120_000);
+afterAll(() => database?.destroy());
+
+describe("columns", () => {
+  it("matches headers case-insensitively and trimmed, reports unknown columns, and refuses a file without sku or with a column twice", () => {
+    const { columns, problems } = matchHeaders([" SKU ", "Price_Ex_VAT", "Attribute: Colour ", "colour", "NAME"]);
+    expect(columns).toEqual([{ kind: "field", field: "sku" }, { kind: "field", field: "price_ex_vat" }, { kind: "attribute", name: "Colour" }, null, { kind: "field", field: "name" }]);
+    expect(problems).toEqual([{ column: "colour", message: expect.stringContaining('Unknown column "colour"'), fatal: false }]);
+    expect(matchHeaders(["name"]).problems).toEqual([expect.objectContaining({ column: "sku", fatal: true })]);
+    expect(matchHeaders(["sku", "Name", "name "]).problems).toEqual([expect.objectContaining({ column: "name", fatal: true })]);
+  });
+
+  it("escapes formulas on the way out and undoes exactly that escape on the way in", () => {
+    for (const cell of ["=cmd|' /c calc'!A1", "+44", "-5", "@SUM(A1)", "\tx", "\rx"]) {
+      expect(escapeFormula(cell)).toBe(`'${cell}`);
+      expect(unescapeFormula(escapeFormula(cell))).toBe(cell);
+    }
+    expect(unescapeFormula("'quoted'")).toBe("'quoted'");
+    expect(escapeFormula("Plain")).toBe("Plain");
+  });
+});
+
+describe("reading files", () => {
+  it("reads UTF-8 with a byte order mark", async () => {
+    const report = await run(`\uFEFFsku,name,price_ex_vat\nBOM-1,Café £5 widget,5.00\n`, { dryRun: true });
+    expect(report).toMatchObject({ encoding: "utf-8", rows: 1, created: 1, refused: [] });
+    expect(report.changes[0]!.fields).toContainEqual({ field: "name", old: "", new: "Café £5 widget" });
+  });
+
+  it("reads the Windows-1252 files Excel writes (£ is 0xA3, é is 0xE9)", async () => {
+    const bytes = Buffer.concat([Buffer.from("sku,name,price_ex_vat\nWIN-1,Caf"), Buffer.from([0xe9, 0x20, 0xa3]), Buffer.from("5 widget,5.00\n")]);
+    expect(await detectEncoding(source(bytes))).toBe("windows-1252");
+    const report = await run(bytes);
+    expect(report).toMatchObject({ encoding: "windows-1252", applied: true, created: 1 });
+    expect((await product("WIN-1")).name).toBe("Café £5 widget");
+  });
+
+  it("names the row and column of malformed quoting, and writes nothing", async () => {
+    const before = await checksum();
+    const report = await run(`sku,name,price_ex_vat\nQ-1,Fine,1.00\nQ-2,"Broken" quote,1.00\nQ-3,Fine,1.00\n`);
+    expect(report).toMatchObject({ fatal: true, applied: false, refused: [{ row: 3, column: "name", message: expect.stringContaining("closing quote") }] });
+    const open = await run(`sku,name,price_ex_vat\nQ-1,Fine,1.00\nQ-2,"never closed,1.00\n`);
+    expect(open.refused).toEqual([{ row: 3, column: "name", message: expect.stringContaining("never comes") }]);
+    expect(await checksum()).toBe(before);
+  });
+
+  it("reports an unknown column and refuses the file for it, unless only the valid rows are wanted", async () => {
+    const file = `sku,name,price_ex_vat,colour\nUNK-1,Thing,1.00,Red\n`;
+    const report = await run(file);
+    expect(report).toMatchObject({ applied: false, created: 0, would_create: 1, refused: [{ row: 1, column: "colour", message: expect.stringContaining("Unknown column") }] });
+    const valid = await run(file, { validOnly: true });
+    expect(valid).toMatchObject({ applied: true, created: 1 });
+  });
+});
+
+describe("importing", () => {
+  it("a dry run says what would change, field by field, and writes nothing", async () => {
+    const before = await checksum();
+    const movements = await db.$count(stockMovements);
+    const report = await run(`sku,price_ex_vat,stock\n${demo.sku},${((demo.price + 100) / 100).toFixed(2)},${demo.stock + 3}\nDRY-NEW,,\n`, { dryRun: true });
+    expect(report).toMatchObject({ dry_run: true, applied: false, rows: 2, updated: 1, created: 0, refused_rows: 1 });
+    expect(report.changes).toEqual([
+      {
+        row: 2,
+        sku: demo.sku,
+        action: "update",
+        fields: [
+          { field: "price_ex_vat", old: (demo.price / 100).toFixed(2), new: ((demo.price + 100) / 100).toFixed(2) },
+          { field: "stock", old: String(demo.stock), new: String(demo.stock + 3) },
+        ],
+      },
+    ]);
+    // A new product needs its name and price.
+    expect(report.refused).toEqual(expect.arrayContaining([expect.objectContaining({ row: 3, column: "name", sku: "DRY-NEW" }), expect.objectContaining({ row: 3, column: "price_ex_vat" })]));
+    expect(await checksum()).toBe(before);
+    expect(await db.$count(stockMovements)).toBe(movements);
+  });
+
+  it("leaves a field as it is when its cell is empty", async () => {
+    const before = await product(demo.sku);
+    const report = await run(`sku,name,summary,price_ex_vat,stock,brand,categories\n${demo.sku},,,,,,\n`);
+    expect(report).toMatchObject({ applied: true, rows: 1, unchanged: 1, updated: 0 });
+    expect(await product(demo.sku)).toEqual(before);
+  });
+
+  it("is all or nothing: one refused row and nothing changes; with valid rows only, the rest is applied", async () => {
+    const before = await checksum();
+    const file = [
+      "sku,name,price_ex_vat,vat_rate,stock,heavy",
+      "AON-1,First new thing,10.00,20,4,no",
+      "AON-2,Second new thing,-3,20,1,no",
+      `${demo.sku},,9.99,,,maybe`,
+      "AON-3,Third new thing,12.345,7,2,yes",
+    ].join("\r\n");
+    const report = await run(file);
+    expect(report).toMatchObject({ applied: false, created: 0, updated: 0, would_create: 1, refused_rows: 3 });
+    expect(report.refused).toEqual([
+      { row: 3, column: "price_ex_vat", sku: "AON-2", message: "The price cannot be negative." },
+      { row: 4, column: "heavy", sku: demo.sku, message: "Say yes or no for heavy." },
+      { row: 5, column: "vat_rate", sku: "AON-3", message: "The VAT rate is 20, 5 or 0 per cent." },
+      { row: 5, column: "price_ex_vat", sku: "AON-3", message: expect.stringContaining("at most 2 decimals") },
+    ]);
+    expect(await checksum()).toBe(before);
+
+    const valid = await run(file, { validOnly: true });
+    expect(valid).toMatchObject({ applied: true, created: 1, updated: 0, refused_rows: 3 });
+    const made = await product("AON-1");
+    expect(made).toMatchObject({ name: "First new thing", slug: "first-new-thing", pricePence: 1000, stock: 4, status: "draft", heavy: false });
+    const [opening] = await db.select().from(stockMovements).where(eq(stockMovements.productId, made.id));
+    expect(opening).toMatchObject({ kind: "opening", change: 4, stockAfter: 4, staffId: system.staffId });
+    const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "product.imported")).orderBy(sql`${auditLog.id} desc`).limit(1);
+    expect(audit).toMatchObject({ via: "cli", after: expect.objectContaining({ file: "test.csv", created: 1, updated: 0, refused: 3 }) });
+  });
+
+  it("refuses a SKU twice in a file, an unknown brand or category, and a slug another product uses", async () => {
+    const [other] = await db.select().from(products).where(sql`${products.sku} <> ${demo.sku}`).orderBy(products.id).limit(1);
+    const report = await run(
+      [
+        "sku,name,price_ex_vat,brand,categories,slug",
+        "DUP-1,Dup,1.00,,,",
+        "DUP-1,Dup again,1.00,,,",
+        "REF-1,Ref,1.00,No Such Brand,,",
+        "REF-2,Ref,1.00,,nowhere/at-all,",
+        `REF-3,Ref,1.00,,,${other!.slug}`,
+      ].join("\n"),
+      { dryRun: true },
+    );
+    expect(report.refused.map((r) => [r.row, r.column])).toEqual([
+      [3, "sku"],
+      [4, "brand"],
+      [5, "categories"],
+      [6, "slug"],
+    ]);
+  });
+
+  it("changes prices, stock (as counted movements), categories, attributes and slugs; the storefront's next read shows them; the old slug redirects", async () => {
+    const storefront = createProductService(db);
+    const newSlug = `${demo.slug}-renamed`;
+    const report = await run(
+      `sku,slug,price_ex_vat,stock,categories,attribute:Finish\n${demo.sku},${newSlug},123.45,${demo.stock + 7},power-tools/impact-drivers|power-tools/sds-drills,Matt\n`,
+      { dryRun: false },
+    );
+    expect(report.refused, JSON.stringify(report.refused)).toEqual([]);
+    expect(report).toMatchObject({ applied: true, updated: 1 });
+    const card = await storefront.bySlug(newSlug);
+    expect(card).toMatchObject({ sku: demo.sku, stock: demo.stock + 7 });
+    expect((await product(demo.sku)).pricePence).toBe(12_345);
+    expect(await storefront.movedSlug(demo.slug)).toBe(newSlug);
+    const [redirect] = await db.select().from(productSlugRedirects).where(eq(productSlugRedirects.slug, demo.slug));
+    expect(redirect).toBeDefined();
+    const moves = await db.select().from(stockMovements).where(eq(stockMovements.productId, (await product(demo.sku)).id)).orderBy(sql`${stockMovements.id} desc`).limit(1);
+    expect(moves[0]).toMatchObject({ kind: "counted", change: 7, stockAfter: demo.stock + 7, reason: "CSV import: test.csv" });
+    expect(await databaseInvariantViolations(db)).toEqual([]);
+    demo.slug = newSlug;
+  });
+
+  it("refuses a sales member (catalogue.manage)", async () => {
+    await expect(runImport(db, sales, source("sku\n"), { fileName: "x.csv", dryRun: true })).rejects.toMatchObject({ statusCode: 403 });
+  });
+});
+
+describe("export", () => {
+  it("escapes formulas in what it writes, and reads back unchanged", async () => {
+    await db.update(products).set({ name: "=cmd|' /c calc'!A1", summary: "-5 degrees" }).where(eq(products.sku, demo.sku));
+    const csv = await text(await exportCatalogueCsv(db, system));
+    expect(csv.startsWith("\uFEFFsku,name,slug,status,price_ex_vat,")).toBe(true);
+    expect(csv).toContain(`'=cmd|' /c calc'!A1`);
+    expect(csv).toContain(`'-5 degrees`);
+    const before = await checksum();
+    const report = await run(csv, { fileName: "round-trip.csv" });
+    expect(report.refused).toEqual([]);
+    expect(report).toMatchObject({ applied: true, created: 0, updated: 0, unchanged: report.rows });
+    expect(await checksum()).toBe(before);
+  });
+
+  it("streams the catalogue in keyset batches; filters narrow it; a changed price comes back in", async () => {
+    await seedScale(db, CATALOGUE_EXPORT_BATCH + 500);
+    const all = await db.$count(products);
+    const stream = await exportCatalogueCsv(db, system);
+    expect(stream).toBeInstanceOf(Readable);
+    const csv = await text(stream);
+    const lines = csv.trim().split("\n");
+    expect(lines.length - 1).toBe(all);
+    const only = (await text(await exportCatalogueCsv(db, system, { q: "GEN-1000" }))).trim().split("\n");
+    expect(only.slice(1).every((l) => l.startsWith("GEN-1000"))).toBe(true);
+    // Every price up by a penny, read back: each product updated, the ledger untouched.
+    const movements = await db.$count(stockMovements);
+    const changed = csv.replace(/^(GEN-\d+,[^,]*,[^,]*,[^,]*,)(\d+)\.(\d\d)/gm, (_m, head: string, pounds: string, pence: string) => `${head}${((Number(pounds) * 100 + Number(pence) + 1) / 100).toFixed(2)}`);
+    const report = await run(changed, { fileName: "prices.csv", batchSize: 700 });
+    expect(report.refused).toEqual([]);
+    expect(report).toMatchObject({ applied: true, updated: CATALOGUE_EXPORT_BATCH + 500 });
+    expect(await db.$count(stockMovements)).toBe(movements);
+    expect(await databaseInvariantViolations(db)).toEqual([]);
+  }, 120_000);
+
+  it("needs catalogue.view", async () => {
+    await expect(exportCatalogueCsv(db, { ...sales, role: "hire" })).rejects.toMatchObject({ statusCode: 403 });
+  });
+});

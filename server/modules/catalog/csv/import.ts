@@ -1,0 +1,715 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../../db/client.ts";
+import { recordAudit } from "../../audit/service.ts";
+import { type StaffActor, authorize } from "../../staff/actor.ts";
+import { type Movement, applyMovements } from "../../stock/ledger.ts";
+import { refreshSearchWords } from "../products.ts";
+import { ATTRIBUTES_MAX, CATEGORIES_MAX, type ProductPatch, fieldErrorsOf, productCreate, productFields, productPatch, slugFrom } from "../product-rules.ts";
+import { sanitizeDescription } from "../sanitize.ts";
+import { DEFAULT_REORDER_LEVEL, type ProductStatus } from "../schema.ts";
+import { type FieldColumn, type MatchedColumn, categoriesCell, matchHeaders, parseCategories, parseYesNo, poundsCell, yesNoCell } from "./columns.ts";
+import { type CsvEncoding, CsvReadError, type CsvRecord, type CsvSource, detectEncoding, isBlank, readRecords } from "./read.ts";
+
+/**
+ * The catalogue import (issue 20, ADR 0036). Each row is checked by the same
+ * field rules as the product screen (product-rules.ts), matched to a product
+ * by SKU, and compared with it: created, changed (field: old → new),
+ * unchanged or refused (row, column, why). A dry run writes nothing. Applying
+ * runs in ONE transaction, set-based a batch at a time: any refused row (unless
+ * only the valid rows are wanted), an error, or the process dying rolls all of
+ * it back, so the catalogue is as it was.
+ */
+
+/** Rows read, checked and written per statement. */
+export const IMPORT_BATCH = 2_000;
+/** The report lists this many changes and refusals; the counts are always whole. */
+export const REPORT_CHANGES_MAX = 1_000;
+export const REPORT_REFUSED_MAX = 1_000;
+
+export interface Refusal {
+  /** The row as a spreadsheet numbers it: the header is row 1. */
+  row: number;
+  column?: string;
+  message: string;
+  sku?: string;
+}
+export interface FieldChange {
+  field: string;
+  old: string;
+  new: string;
+}
+export interface RowChange {
+  row: number;
+  sku: string;
+  action: "create" | "update";
+  fields: FieldChange[];
+}
+
+export interface ImportReport {
+  file_name: string;
+  encoding: CsvEncoding | null;
+  dry_run: boolean;
+  valid_only: boolean;
+  /** Whether the catalogue was changed: false for a dry run, and for an import refused or rolled back. */
+  applied: boolean;
+  /** Data rows in the file (blank rows aside). */
+  rows: number;
+  /** Products created and updated: by a dry run, what would be; by a refused import, 0 (see would_create). */
+  created: number;
+  updated: number;
+  unchanged: number;
+  would_create: number;
+  would_update: number;
+  /** Rows refused (the header's own problems are in `refused` as row 1, not counted here). */
+  refused_rows: number;
+  refused: Refusal[];
+  more_refused: number;
+  changes: RowChange[];
+  more_changes: number;
+  /** Set when the file could not be read at all (no sku column, malformed quoting, too large). */
+  fatal: boolean;
+  seconds: number;
+}
+
+export interface ImportProgress {
+  done: number;
+  total: number;
+  phase: "reading" | "checking" | "writing";
+}
+
+export interface ImportOptions {
+  fileName: string;
+  dryRun: boolean;
+  /** Apply the valid rows and skip the refused ones ("import the valid rows"). */
+  validOnly?: boolean;
+  batchSize?: number;
+  /** The import's id (product_imports), as the audit log names it. */
+  importId?: number;
+  onProgress?: (progress: ImportProgress) => void | Promise<void>;
+}
+
+interface Current {
+  id: number;
+  sku: string;
+  slug: string;
+  name: string;
+  status: ProductStatus;
+  price_pence: number;
+  was_price_pence: number | null;
+  vat_rate: number;
+  stock: number;
+  reorder_level: number;
+  manufacturer_id: number | null;
+  summary: string;
+  description_html: string;
+  heavy: boolean;
+  featured: boolean;
+  seo_title: string;
+  seo_description: string;
+  unnamed_photos: number;
+  category_ids: number[];
+  attributes: Record<string, string>;
+}
+
+/** The products table's columns an import writes, as the statements name them. */
+interface ProductValues {
+  name: string;
+  slug: string;
+  status: ProductStatus;
+  price_pence: number;
+  was_price_pence: number | null;
+  vat_rate: number;
+  reorder_level: number;
+  manufacturer_id: number | null;
+  summary: string;
+  description_html: string;
+  heavy: boolean;
+  featured: boolean;
+  seo_title: string;
+  seo_description: string;
+}
+
+interface Plan {
+  row: number;
+  sku: string;
+  current: Current | null;
+  /** The products table's changed columns (all of them on create). */
+  set: Partial<ProductValues>;
+  /** The wanted stock, when it differs (or a new product's). */
+  stock?: number;
+  categoryIds?: number[];
+  attributes?: { name: string; value: string; position: number }[];
+  /** The slug wanted, and whether it was made from the name (so it may take the SKU to be unique). */
+  slug?: { wanted: string; derived: boolean };
+  changes: FieldChange[];
+  refreshSearch: boolean;
+}
+
+interface Lookups {
+  brandsByName: Map<string, number[]>;
+  brandsBySlug: Map<string, number>;
+  brandNames: Map<number, string>;
+  categoriesByPath: Map<string, number>;
+  categoryPaths: Map<number, string>;
+}
+
+interface RunState {
+  lookups: Lookups;
+  columns: MatchedColumn[];
+  skuRows: Map<string, number>;
+  /** Slugs taken by rows already accepted, to their SKU. */
+  claimed: Map<string, string>;
+  /** Current slugs that rows already accepted move away from. */
+  freed: Set<string>;
+  report: ImportReport;
+  refusedCount: number;
+  /** Writing (an apply with nothing refused yet, or valid rows only). */
+  writing: boolean;
+  actor: StaffActor;
+  fileName: string;
+}
+
+const PRODUCT_COLUMNS: FieldColumn[] = ["name", "slug", "status", "price_ex_vat", "was_price_ex_vat", "vat_rate", "stock", "reorder_level", "summary", "description_html", "heavy", "featured", "seo_title", "seo_description"];
+const attributeItem = productFields.shape.attributes.element;
+
+class RolledBack extends Error {}
+
+function emptyReport(options: ImportOptions): ImportReport {
+  return {
+    file_name: options.fileName,
+    encoding: null,
+    dry_run: options.dryRun,
+    valid_only: !!options.validOnly,
+    applied: false,
+    rows: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    would_create: 0,
+    would_update: 0,
+    refused_rows: 0,
+    refused: [],
+    more_refused: 0,
+    changes: [],
+    more_changes: 0,
+    fatal: false,
+    seconds: 0,
+  };
+}
+
+function refuse(state: Pick<RunState, "report" | "refusedCount">, refusal: Refusal) {
+  state.refusedCount += 1;
+  if (state.report.refused.length < REPORT_REFUSED_MAX) state.report.refused.push(refusal);
+  else state.report.more_refused += 1;
+}
+
+async function loadLookups(db: Db): Promise<Lookups> {
+  const brands = (await db.execute(sql`select id, slug, name from manufacturers`)) as unknown as { rows: { id: number; slug: string; name: string }[] };
+  const cats = (await db.execute(sql`select id, path from categories`)) as unknown as { rows: { id: number; path: string }[] };
+  const brandsByName = new Map<string, number[]>();
+  for (const b of brands.rows) brandsByName.set(b.name.trim().toLowerCase(), [...(brandsByName.get(b.name.trim().toLowerCase()) ?? []), b.id]);
+  return {
+    brandsByName,
+    brandsBySlug: new Map(brands.rows.map((b) => [b.slug.toLowerCase(), b.id])),
+    brandNames: new Map(brands.rows.map((b) => [b.id, b.name])),
+    categoriesByPath: new Map(cats.rows.map((c) => [c.path.toLowerCase(), c.id])),
+    categoryPaths: new Map(cats.rows.map((c) => [c.id, c.path])),
+  };
+}
+
+async function loadCurrent(db: Db, skus: string[]): Promise<Map<string, Current>> {
+  if (skus.length === 0) return new Map();
+  const result = (await db.execute(sql`
+    select p.id, p.sku, p.slug, p.name, p.status, p.price_pence, p.was_price_pence, p.vat_rate, p.stock, p.reorder_level,
+           p.manufacturer_id, p.summary, p.description_html, p.heavy, p.featured, p.seo_title, p.seo_description,
+           (select count(*) from jsonb_array_elements(p.images) i where coalesce(trim(i->>'alt'), '') = '')::int as unnamed_photos,
+           coalesce((select jsonb_agg(pc.category_id order by pc.category_id) from product_categories pc where pc.product_id = p.id), '[]'::jsonb) as category_ids,
+           coalesce((select jsonb_object_agg(a.name, a.value) from product_attributes a where a.product_id = p.id), '{}'::jsonb) as attributes
+    from products p
+    where p.sku in (select jsonb_array_elements_text(${JSON.stringify(skus)}::jsonb))`)) as unknown as { rows: Current[] };
+  return new Map(result.rows.map((r) => [r.sku, r]));
+}
+
+const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].sort((x, y) => x - y).every((v, i) => v === [...b].sort((x, y) => x - y)[i]);
+
+/**
+ * One row against its product (or none): what it would change, or why it is
+ * refused. The slug's uniqueness is the batch's to check (planSlugs).
+ */
+function planRow(record: CsvRecord, state: RunState, current: Map<string, Current>): Plan | null {
+  const { columns, lookups } = state;
+  const cells = new Map<FieldColumn, string>();
+  const attributeCells: { name: string; value: string }[] = [];
+  const refusals: Refusal[] = [];
+  record.cells.forEach((raw, i) => {
+    const column = columns[i];
+    const value = raw.trim();
+    if (i >= columns.length) {
+      if (value) refusals.push({ row: record.row, column: `column ${i + 1}`, message: "This row has more cells than the header has columns: check for a stray comma or an unquoted cell." });
+      return;
+    }
+    if (!column || value === "") return;
+    if (column.kind === "attribute") attributeCells.push({ name: column.name, value });
+    else cells.set(column.field, value);
+  });
+  const sku = cells.get("sku") ?? "";
+  const done = (): null => {
+    for (const r of refusals) refuse(state, { ...r, ...(sku ? { sku } : {}) });
+    state.report.refused_rows += 1;
+    return null;
+  };
+  if (!sku) {
+    refusals.push({ row: record.row, column: "sku", message: "Give the SKU: each row is matched to a product by it." });
+    return done();
+  }
+  const skuCheck = productFields.shape.sku.safeParse(sku);
+  if (!skuCheck.success) {
+    refusals.push({ row: record.row, column: "sku", message: skuCheck.error.issues[0]!.message });
+    return done();
+  }
+  const earlier = state.skuRows.get(sku);
+  if (earlier !== undefined) {
+    refusals.push({ row: record.row, column: "sku", message: `This SKU is also on row ${earlier}: give each product once.` });
+    return done();
+  }
+  state.skuRows.set(sku, record.row);
+  const cur = current.get(sku) ?? null;
+
+  // The same rules as the product screen, on the cells given.
+  const input: Record<string, unknown> = cur ? {} : { sku };
+  for (const field of PRODUCT_COLUMNS) {
+    const value = cells.get(field);
+    if (value === undefined) continue;
+    if (field === "heavy" || field === "featured") {
+      const yes = parseYesNo(value);
+      if (yes === null) refusals.push({ row: record.row, column: field, message: `Say yes or no for ${field}.` });
+      else input[field] = yes;
+    } else if (field === "vat_rate") input[field] = value.replace(/\s*%$/, "");
+    else input[field] = value;
+  }
+  const parsed = (cur ? productPatch : productCreate).safeParse(input);
+  if (!parsed.success) {
+    for (const [field, messages] of Object.entries(fieldErrorsOf(parsed.error))) for (const message of messages) refusals.push({ row: record.row, column: field, message });
+  }
+  const p: ProductPatch = parsed.success ? parsed.data : {};
+
+  let brandId: number | null | undefined;
+  const brand = cells.get("brand");
+  if (brand !== undefined) {
+    const key = brand.toLowerCase();
+    const byName = lookups.brandsByName.get(key) ?? [];
+    const bySlug = lookups.brandsBySlug.get(key);
+    if (byName.length === 1) brandId = byName[0]!;
+    else if (bySlug !== undefined) brandId = bySlug;
+    else if (byName.length > 1) refusals.push({ row: record.row, column: "brand", message: `${byName.length} brands are called "${brand}": give the brand's slug instead.` });
+    else refusals.push({ row: record.row, column: "brand", message: `No brand is called "${brand}" (by name or slug): add the brand first, or correct the name.` });
+  }
+
+  let categoryIds: number[] | undefined;
+  const categoriesText = cells.get("categories");
+  if (categoriesText !== undefined) {
+    const paths = [...new Set(parseCategories(categoriesText))];
+    const unknown = paths.filter((path) => !lookups.categoriesByPath.has(path));
+    if (unknown.length) refusals.push({ row: record.row, column: "categories", message: `No category has the path ${unknown.map((u) => `"${u}"`).join(", ")}: use paths such as power-tools/cordless-drills, separated by |.` });
+    else if (paths.length > CATEGORIES_MAX) refusals.push({ row: record.row, column: "categories", message: `Choose at most ${CATEGORIES_MAX} categories.` });
+    else categoryIds = paths.map((path) => lookups.categoriesByPath.get(path)!).sort((a, b) => a - b);
+  }
+
+  const attributes: { name: string; value: string; position: number }[] = [];
+  const existingNames = new Map(Object.keys(cur?.attributes ?? {}).map((n) => [n.toLowerCase(), n]));
+  let position = existingNames.size;
+  for (const a of attributeCells) {
+    const check = attributeItem.safeParse(a);
+    if (!check.success) {
+      refusals.push({ row: record.row, column: `attribute:${a.name}`, message: check.error.issues[0]!.message });
+      continue;
+    }
+    const name = existingNames.get(a.name.toLowerCase()) ?? check.data.name;
+    if (cur?.attributes[name] === check.data.value) continue;
+    attributes.push({ name, value: check.data.value, position: existingNames.has(a.name.toLowerCase()) ? 0 : position++ });
+  }
+  if (position > ATTRIBUTES_MAX) refusals.push({ row: record.row, column: "attributes", message: `A product can have at most ${ATTRIBUTES_MAX} attributes.` });
+
+  if (refusals.length) return done();
+
+  // What it would be, and what changes.
+  const changes: FieldChange[] = [];
+  const set: Partial<ProductValues> = {};
+  const note = (field: string, old: string, next: string) => changes.push({ field, old, new: next });
+  const brandName = (id: number | null | undefined) => (id ? (lookups.brandNames.get(id) ?? "") : "");
+  const paths = (ids: number[]) => categoriesCell(ids.map((id) => lookups.categoryPaths.get(id) ?? String(id)));
+  const plan: Plan = { row: record.row, sku, current: cur, set, changes, refreshSearch: false };
+
+  if (!cur) {
+    const values: ProductValues = {
+      name: p.name!,
+      slug: "",
+      status: p.status ?? "draft",
+      price_pence: p.price_ex_vat!,
+      was_price_pence: p.was_price_ex_vat ?? null,
+      vat_rate: p.vat_rate ?? 20,
+      reorder_level: p.reorder_level ?? DEFAULT_REORDER_LEVEL,
+      manufacturer_id: brandId ?? null,
+      summary: p.summary ?? "",
+      description_html: p.description_html ? sanitizeDescription(p.description_html) : "",
+      heavy: p.heavy ?? false,
+      featured: p.featured ?? false,
+      seo_title: p.seo_title ?? "",
+      seo_description: p.seo_description ?? "",
+    };
+    Object.assign(set, values);
+    const wanted = p.slug ?? slugFrom(values.name);
+    if (!wanted) {
+      refusals.push({ row: record.row, column: "slug", message: "Give a slug: no web address can be made from this name." });
+      return done();
+    }
+    plan.slug = { wanted, derived: p.slug === undefined };
+    note("name", "", values.name);
+    note("status", "", values.status);
+    note("price_ex_vat", "", poundsCell(values.price_pence));
+    if (values.was_price_pence !== null) note("was_price_ex_vat", "", poundsCell(values.was_price_pence));
+    note("vat_rate", "", String(values.vat_rate));
+    if (p.stock !== undefined) {
+      plan.stock = p.stock;
+      note("stock", "", String(p.stock));
+    }
+    if (brandId) note("brand", "", brandName(brandId));
+    if (categoryIds?.length) {
+      plan.categoryIds = categoryIds;
+      note("categories", "", paths(categoryIds));
+    }
+    for (const a of attributes) note(`attribute:${a.name}`, "", a.value);
+    if (attributes.length) plan.attributes = attributes;
+    plan.refreshSearch = true;
+    return plan;
+  }
+
+  const compare = <K extends keyof ProductValues>(key: K, field: string, next: ProductValues[K] | undefined, show: (v: ProductValues[K]) => string = String) => {
+    if (next === undefined || next === cur[key as keyof Current]) return;
+    set[key] = next;
+    note(field, show(cur[key as keyof Current] as ProductValues[K]), show(next));
+  };
+  compare("name", "name", p.name);
+  compare("status", "status", p.status);
+  compare("price_pence", "price_ex_vat", p.price_ex_vat, (v) => poundsCell(v as number));
+  compare("was_price_pence", "was_price_ex_vat", p.was_price_ex_vat ?? undefined, (v) => poundsCell(v as number | null));
+  compare("vat_rate", "vat_rate", p.vat_rate);
+  compare("reorder_level", "reorder_level", p.reorder_level);
+  compare("manufacturer_id", "brand", brandId, (v) => brandName(v as number | null));
+  compare("summary", "summary", p.summary);
+  if (p.description_html !== undefined && p.description_html !== cur.description_html) compare("description_html", "description_html", sanitizeDescription(p.description_html));
+  compare("heavy", "heavy", p.heavy, (v) => yesNoCell(v as boolean));
+  compare("featured", "featured", p.featured, (v) => yesNoCell(v as boolean));
+  compare("seo_title", "seo_title", p.seo_title);
+  compare("seo_description", "seo_description", p.seo_description);
+  if (p.slug !== undefined && p.slug !== cur.slug) plan.slug = { wanted: p.slug, derived: false };
+  if (p.stock !== undefined && p.stock !== cur.stock) {
+    plan.stock = p.stock;
+    note("stock", String(cur.stock), String(p.stock));
+  }
+  if (categoryIds && !sameIds(categoryIds, cur.category_ids)) {
+    plan.categoryIds = categoryIds;
+    note("categories", paths(cur.category_ids), paths(categoryIds));
+  }
+  if (attributes.length) {
+    plan.attributes = attributes;
+    for (const a of attributes) note(`attribute:${a.name}`, cur.attributes[a.name] ?? "", a.value);
+  }
+  if (set.status === "published" && cur.unnamed_photos > 0) {
+    refusals.push({ row: record.row, column: "status", message: `Describe ${cur.unnamed_photos === 1 ? "the photo" : `all ${cur.unnamed_photos} photos`} (alt text) before publishing.` });
+    return done();
+  }
+  plan.refreshSearch = set.name !== undefined || set.manufacturer_id !== undefined || set.summary !== undefined;
+  return plan;
+}
+
+/** Each wanted slug is free: not another product's (unless a row before moved it away), not claimed by an earlier row. */
+async function planSlugs(db: Db, plans: Plan[], state: RunState): Promise<Plan[]> {
+  const wanted = plans.filter((p) => p.slug);
+  const candidates = new Set<string>();
+  for (const p of wanted) {
+    candidates.add(p.slug!.wanted);
+    if (p.slug!.derived) candidates.add(`${p.slug!.wanted}-${slugFrom(p.sku)}`);
+  }
+  const owners = new Map<string, string>();
+  if (candidates.size) {
+    const result = (await db.execute(sql`select slug, sku from products where slug in (select jsonb_array_elements_text(${JSON.stringify([...candidates])}::jsonb))`)) as unknown as {
+      rows: { slug: string; sku: string }[];
+    };
+    for (const r of result.rows) owners.set(r.slug, r.sku);
+  }
+  const takenFor = (slug: string, sku: string) => {
+    const owner = owners.get(slug);
+    const claimant = state.claimed.get(slug);
+    if (claimant !== undefined) return claimant === sku ? null : claimant;
+    if (owner !== undefined && owner !== sku && !state.freed.has(slug)) return owner;
+    return null;
+  };
+  const accepted: Plan[] = [];
+  for (const plan of plans) {
+    if (plan.slug) {
+      let slug = plan.slug.wanted;
+      let taken = takenFor(slug, plan.sku);
+      if (taken !== null && plan.slug.derived) {
+        slug = `${plan.slug.wanted}-${slugFrom(plan.sku)}`;
+        taken = takenFor(slug, plan.sku);
+      }
+      if (taken !== null) {
+        refuse(state, { row: plan.row, column: "slug", sku: plan.sku, message: `The web address "${slug}" is already used by the product ${taken}: choose another slug.` });
+        state.report.refused_rows += 1;
+        continue;
+      }
+      state.claimed.set(slug, plan.sku);
+      plan.set.slug = slug;
+      if (plan.current) {
+        state.freed.add(plan.current.slug);
+        plan.changes.splice(1, 0, { field: "slug", old: plan.current.slug, new: slug });
+      } else plan.changes.splice(1, 0, { field: "slug", old: "", new: slug });
+    }
+    accepted.push(plan);
+  }
+  return accepted;
+}
+
+/** A row's values as jsonb_to_recordset takes them: a column left out is null (and the update keeps the product's own). */
+const recordColumns = sql.raw(`name text, slug text, status text, price_pence int, was_price_pence int, vat_rate int, reorder_level int, manufacturer_id int,
+  summary text, description_html text, heavy boolean, featured boolean, seo_title text, seo_description text`);
+
+async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void> {
+  const creates = plans.filter((p) => !p.current);
+  const updates = plans.filter((p) => p.current);
+  const ids = new Map<string, number>();
+  for (const p of updates) ids.set(p.sku, p.current!.id);
+
+  // Every row this batch changes, locked in id order (as the stock ledger and checkout lock them),
+  // so the stock differences below are taken against stock nobody else can move meanwhile.
+  const locked = new Map<number, number>();
+  if (updates.length) {
+    const result = (await tx.execute(sql`
+      select id, stock from products where id in (select (jsonb_array_elements_text(${JSON.stringify(updates.map((p) => p.current!.id))}::jsonb))::int)
+      order by id for update`)) as unknown as { rows: { id: number; stock: number }[] };
+    for (const r of result.rows) locked.set(r.id, r.stock);
+  }
+
+  if (creates.length) {
+    const rows = creates.map((p, ord) => ({ ...p.set, sku: p.sku, ord }));
+    const result = (await tx.execute(sql`
+      insert into products (sku, slug, name, status, price_pence, was_price_pence, vat_rate, reorder_level, manufacturer_id,
+                            summary, description_html, heavy, featured, seo_title, seo_description, stock, search_text)
+      select r.sku, r.slug, r.name, r.status, r.price_pence, r.was_price_pence, r.vat_rate, r.reorder_level, r.manufacturer_id,
+             r.summary, r.description_html, r.heavy, r.featured, r.seo_title, r.seo_description, 0,
+             concat_ws(' ', (select m.name from manufacturers m where m.id = r.manufacturer_id), r.sku, nullif(r.summary, ''))
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(sku text, ord int, ${recordColumns})
+      order by r.ord
+      returning id, sku`)) as unknown as { rows: { id: number; sku: string }[] };
+    for (const r of result.rows) ids.set(r.sku, r.id);
+  }
+
+  const changedRows = updates.filter((p) => Object.keys(p.set).length > 0);
+  if (changedRows.length) {
+    const rows = changedRows.map((p) => ({ ...p.set, id: p.current!.id, search: p.set.manufacturer_id !== undefined || p.set.summary !== undefined }));
+    await tx.execute(sql`
+      update products p set
+        name = coalesce(r.name, p.name),
+        slug = coalesce(r.slug, p.slug),
+        status = coalesce(r.status, p.status),
+        price_pence = coalesce(r.price_pence, p.price_pence),
+        was_price_pence = coalesce(r.was_price_pence, p.was_price_pence),
+        vat_rate = coalesce(r.vat_rate, p.vat_rate),
+        reorder_level = coalesce(r.reorder_level, p.reorder_level),
+        manufacturer_id = coalesce(r.manufacturer_id, p.manufacturer_id),
+        summary = coalesce(r.summary, p.summary),
+        description_html = coalesce(r.description_html, p.description_html),
+        heavy = coalesce(r.heavy, p.heavy),
+        featured = coalesce(r.featured, p.featured),
+        seo_title = coalesce(r.seo_title, p.seo_title),
+        seo_description = coalesce(r.seo_description, p.seo_description),
+        search_text = case when r.search
+          then concat_ws(' ', (select m.name from manufacturers m where m.id = coalesce(r.manufacturer_id, p.manufacturer_id)), p.sku, nullif(coalesce(r.summary, p.summary), ''))
+          else p.search_text end,
+        updated_at = now()
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id int, search boolean, ${recordColumns})
+      where p.id = r.id`);
+  }
+
+  // Stock through the ledger: a new product's as its opening stock, a changed figure as a count's difference.
+  const reason = `CSV import: ${state.fileName}`.slice(0, 200);
+  const movements: Movement[] = [];
+  for (const p of plans) {
+    if (p.stock === undefined) continue;
+    const id = ids.get(p.sku)!;
+    const before = p.current ? (locked.get(id) ?? p.current.stock) : 0;
+    if (p.stock !== before) movements.push({ productId: id, change: p.stock - before, kind: p.current ? "counted" : "opening", reason, staffId: state.actor.staffId });
+  }
+  if (movements.length) {
+    const { refused } = await applyMovements(tx, movements);
+    if (refused.length) throw new Error(`The stock of products ${refused.join(", ")} could not be set.`);
+  }
+
+  const withCategories = plans.filter((p) => p.categoryIds);
+  if (withCategories.length) {
+    const productIds = withCategories.map((p) => ids.get(p.sku)!);
+    await tx.execute(sql`delete from product_categories where product_id in (select (jsonb_array_elements_text(${JSON.stringify(productIds)}::jsonb))::int)`);
+    const pairs = withCategories.flatMap((p) => p.categoryIds!.map((categoryId) => ({ product_id: ids.get(p.sku)!, category_id: categoryId })));
+    if (pairs.length) {
+      await tx.execute(sql`
+        insert into product_categories (product_id, category_id)
+        select r.product_id, r.category_id from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) as r(product_id int, category_id int)
+        order by 1, 2`);
+    }
+  }
+
+  const attributeRows = plans.flatMap((p) => (p.attributes ?? []).map((a) => ({ product_id: ids.get(p.sku)!, ...a })));
+  if (attributeRows.length) {
+    await tx.execute(sql`
+      insert into product_attributes (product_id, name, value, position)
+      select r.product_id, r.name, r.value, r.position from jsonb_to_recordset(${JSON.stringify(attributeRows)}::jsonb) as r(product_id int, name text, value text, position int)
+      order by 1, 2
+      on conflict (product_id, name) do update set value = excluded.value`);
+  }
+
+  // A slug now in use is nobody's old address any more; an old one redirects to its product (301).
+  const slugged = plans.filter((p) => p.set.slug !== undefined);
+  if (slugged.length) {
+    await tx.execute(sql`delete from product_slug_redirects where slug in (select jsonb_array_elements_text(${JSON.stringify(slugged.map((p) => p.set.slug))}::jsonb))`);
+    const moved = slugged.filter((p) => p.current).map((p) => ({ slug: p.current!.slug, product_id: p.current!.id }));
+    if (moved.length) {
+      await tx.execute(sql`
+        insert into product_slug_redirects (slug, product_id)
+        select r.slug, r.product_id from jsonb_to_recordset(${JSON.stringify(moved)}::jsonb) as r(slug text, product_id int)
+        on conflict (slug) do update set product_id = excluded.product_id, created_at = now()`);
+    }
+  }
+
+  const searchIds = plans.filter((p) => p.refreshSearch).map((p) => ids.get(p.sku)!);
+  if (searchIds.length) await refreshSearchWords(tx, searchIds);
+}
+
+async function processBatch(db: Db, batch: CsvRecord[], state: RunState): Promise<void> {
+  const skus = [...new Set(batch.map((r) => r.cells[state.columns.findIndex((c) => c?.kind === "field" && c.field === "sku")]?.trim() ?? "").filter(Boolean))];
+  const current = await loadCurrent(db, skus);
+  const refusedBefore = state.refusedCount;
+  const plans = batch.map((record) => planRow(record, state, current)).filter((p): p is Plan => p !== null);
+  const accepted = await planSlugs(db, plans, state);
+  const { report } = state;
+  const changed: Plan[] = [];
+  for (const plan of accepted) {
+    if (plan.changes.length === 0) {
+      report.unchanged += 1;
+      continue;
+    }
+    changed.push(plan);
+    if (plan.current) report.would_update += 1;
+    else report.would_create += 1;
+    if (report.changes.length < REPORT_CHANGES_MAX) report.changes.push({ row: plan.row, sku: plan.sku, action: plan.current ? "update" : "create", fields: plan.changes });
+    else report.more_changes += 1;
+  }
+  // One refused row and the import (unless for valid rows only) will be rolled back: stop writing, keep checking.
+  if (state.refusedCount > refusedBefore && !report.valid_only) state.writing = false;
+  if (state.writing && changed.length) await writeBatch(db, changed, state);
+}
+
+/**
+ * Reads, checks and (unless a dry run) applies a catalogue CSV, all or
+ * nothing. Never throws for what is in the file: the report says what was
+ * refused. Throws for a fault (the database), having changed nothing.
+ */
+export async function runImport(db: Db, actor: StaffActor, source: CsvSource, options: ImportOptions): Promise<ImportReport> {
+  authorize(actor, "catalogue.manage");
+  const started = performance.now();
+  const report = emptyReport(options);
+  const finish = () => {
+    report.seconds = Math.round((performance.now() - started) / 10) / 100;
+    return report;
+  };
+  const progress = options.onProgress ?? (() => {});
+  const batchSize = options.batchSize ?? IMPORT_BATCH;
+
+  // First the whole file is read: its encoding, its header, its rows counted, its quoting checked.
+  report.encoding = await detectEncoding(source);
+  let header: string[] = [];
+  try {
+    for await (const record of readRecords(source, report.encoding)) {
+      if (record.row === 1) header = record.cells;
+      else if (!isBlank(record.cells)) report.rows += 1;
+      if (record.row % 20_000 === 0) await progress({ done: 0, total: 0, phase: "reading" });
+    }
+  } catch (error) {
+    if (!(error instanceof CsvReadError)) throw error;
+    report.fatal = true;
+    report.refused.push({ row: error.row, ...(error.column ? { column: error.column } : {}), message: error.message });
+    return finish();
+  }
+  if (header.length === 0) {
+    report.fatal = true;
+    report.refused.push({ row: 1, message: "The file is empty: the first row should name the columns (sku, name, price_ex_vat, …)." });
+    return finish();
+  }
+  const { columns, problems } = matchHeaders(header);
+  const state: RunState = {
+    lookups: await loadLookups(db),
+    columns,
+    skuRows: new Map(),
+    claimed: new Map(),
+    freed: new Set(),
+    report,
+    refusedCount: 0,
+    writing: !options.dryRun,
+    actor,
+    fileName: options.fileName,
+  };
+  for (const problem of problems) refuse(state, { row: 1, column: problem.column, message: problem.message });
+  if (problems.some((p) => p.fatal)) {
+    report.fatal = true;
+    return finish();
+  }
+  if (problems.length && !report.valid_only) state.writing = false;
+
+  async function pass(handle: Db) {
+    let batch: CsvRecord[] = [];
+    let done = 0;
+    const phase = state.writing ? "writing" : "checking";
+    await progress({ done, total: report.rows, phase });
+    for await (const record of readRecords(source, report.encoding!)) {
+      if (record.row === 1 || isBlank(record.cells)) continue;
+      batch.push(record);
+      if (batch.length >= batchSize) {
+        await processBatch(handle, batch, state);
+        done += batch.length;
+        batch = [];
+        await progress({ done, total: report.rows, phase: state.writing ? "writing" : "checking" });
+      }
+    }
+    if (batch.length) await processBatch(handle, batch, state);
+    await progress({ done: report.rows, total: report.rows, phase });
+  }
+
+  if (options.dryRun) {
+    await pass(db);
+  } else {
+    try {
+      await db.transaction(async (t) => {
+        const tx = t as unknown as Db;
+        await pass(tx);
+        if (state.refusedCount > 0 && !report.valid_only) throw new RolledBack();
+        if (report.would_create + report.would_update === 0) return;
+        await recordAudit(tx, actor, {
+          action: "product.imported",
+          entity: "product_import",
+          entityId: options.importId ?? options.fileName.slice(0, 200),
+          after: { file: options.fileName, rows: report.rows, created: report.would_create, updated: report.would_update, unchanged: report.unchanged, refused: report.refused_rows, valid_only: report.valid_only },
+        });
+      });
+      report.applied = true;
+      report.created = report.would_create;
+      report.updated = report.would_update;
+    } catch (error) {
+      if (!(error instanceof RolledBack)) throw error;
+    }
+  }
+  if (options.dryRun) {
+    report.created = report.would_create;
+    report.updated = report.would_update;
+  }
+  return finish();
+}
