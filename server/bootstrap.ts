@@ -2,6 +2,8 @@ import type { Logger } from "pino";
 import { type Config, ConfigError, ensureCookieSecret, loadConfig } from "./config.ts";
 import { type Database, openDatabase, SERVER_QUERY_TIMEOUT_MS } from "./db/client.ts";
 import { isEmpty, seedDemo } from "./db/seed/index.ts";
+import { addDemoPhotos } from "./db/seed/demo-photos.ts";
+import { fileStoreFromConfig } from "./modules/media/setup.ts";
 
 /** Loads .env when present; real environment variables win over it. */
 export function loadDotEnv(): void {
@@ -28,6 +30,10 @@ export async function prepare(log: Pick<Logger, "info" | "warn">, env = process.
     if (config.seedDemo && (await isEmpty(database.db))) {
       const seeded = await seedDemo(database.db);
       log.info({ seeded }, "seeded the demo shop");
+      // Real photos for the products a newcomer sees first, made here through the upload pipeline (about a second each).
+      log.info("making the demo shop's product photos…");
+      const photos = await addDemoPhotos(database.db, fileStoreFromConfig(config), { perCategory: 2 });
+      log.info({ photos }, "made the demo shop's product photos");
     }
   } catch (error) {
     await database.close();

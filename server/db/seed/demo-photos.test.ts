@@ -1,0 +1,53 @@
+// The demo shop's photos: made locally, through the real pipeline, for the
+// home page's featured products and the first products of each top category.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq, isNull } from "drizzle-orm";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { categories, products } from "../../modules/catalog/schema.ts";
+import { createProductService } from "../../modules/catalog/products.ts";
+import { localFileStore } from "../../modules/media/store.ts";
+import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
+import { addDemoPhotos, demoScene } from "./demo-photos.ts";
+import { seedDemo } from "./index.ts";
+
+let database: TestDatabase;
+let dir: string;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedDemo(database.db);
+  dir = mkdtempSync(path.join(tmpdir(), "tc-demo-photos-"));
+}, 120_000);
+afterAll(async () => {
+  await database?.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the demo shop's photos", () => {
+  it("draws a detailed scene that renders to a real photo-sized JPEG", async () => {
+    const jpeg = await sharp(Buffer.from(demoScene("Makita 18V Combi Drill", "Makita"))).jpeg().toBuffer();
+    expect(await sharp(jpeg).metadata()).toMatchObject({ format: "jpeg", width: 1600, height: 1200 });
+  });
+
+  it("gives the featured products and each top category's first products photos, once", async () => {
+    const store = localFileStore(dir);
+    const started = performance.now();
+    const made = await addDemoPhotos(database.db, store, { perCategory: 1 });
+    const tops = await database.db.select({ id: categories.id }).from(categories).where(isNull(categories.parentId));
+    expect(made).toBeGreaterThanOrEqual(tops.length);
+    expect(performance.now() - started).toBeLessThan(made * 3000);
+    const featured = await createProductService(database.db).featured(8);
+    expect(featured.length).toBeGreaterThan(0);
+    for (const card of featured) {
+      expect(card.image, card.name).toMatchObject({ id: expect.any(String), alt: card.name, sources: [{ type: "image/avif" }, { type: "image/webp" }] });
+      const key = card.image!.src.replace(/^\/media\//, "");
+      expect((await store.get(key))?.contentType).toBe("image/webp");
+    }
+    // A second run finds every one done.
+    expect(await addDemoPhotos(database.db, store, { perCategory: 1 })).toBe(0);
+    const [drawn] = await database.db.select({ images: products.images }).from(products).where(eq(products.featured, false)).limit(1);
+    expect(drawn).toBeDefined();
+  }, 180_000);
+});
