@@ -28,6 +28,8 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../app/routes.ts";
 import { DEMO_STAFF } from "./db/seed/index.ts";
+import type { Db } from "./db/client.ts";
+import { countTo } from "./modules/stock/ledger.ts";
 import { products } from "./modules/catalog/schema.ts";
 import { orders } from "./modules/orders/schema.ts";
 import { type Permission, STAFF_ROLES, type StaffRole, can } from "./modules/staff/permissions.ts";
@@ -92,6 +94,9 @@ interface World {
   clients: Record<string, Client>;
   /** A stocked product, for orders. */
   productId: number;
+  /** Its SKU and name, for the catalogue and stock desks. */
+  productSku: string;
+  productName: string;
   /** The secret customer's own order, awaiting payment: nobody refused may move it. */
   orderNumber: string;
   /** The secret customer: their details, addresses and orders are the data. */
@@ -334,6 +339,22 @@ const ROWS: Row[] = [
   { key: "POST /api/admin/orders/{number}/refunds", needs: "refunds.create", url: (w) => `/api/admin/orders/${w.orderNumber}/refunds`, body: () => ({ amount: 1, reason: "Matrix refund" }), ok: [409] },
   { key: "POST /api/admin/orders/{number}/notes", needs: "orders.note", url: (w) => `/api/admin/orders/${w.orderNumber}/notes`, body: () => ({ note: "Matrix note from the API." }), ok: [201] },
 
+  // The catalogue desk: reading is catalogue.view; writing catalogue.manage, but stock and reorder level stock.count.
+  { key: "GET /api/admin/products", needs: "catalogue.view", url: () => "/api/admin/products" },
+  { key: "GET /api/admin/products/counts", needs: "catalogue.view", url: () => "/api/admin/products/counts" },
+  // The first allowed actor makes it; the rest are told the SKU is taken (the door opened either way).
+  { key: "POST /api/admin/products", needs: "catalogue.manage", url: () => "/api/admin/products", body: () => ({ sku: "MATRIX-NEW", name: "Matrix product", price_ex_vat: 1 }), ok: [201, 422] },
+  { key: "POST /api/admin/products/bulk", needs: "catalogue.manage", url: () => "/api/admin/products/bulk", body: (w) => ({ skus: [w.productSku], action: "archive", preview: true }) },
+  { key: "GET /api/admin/products/{sku}", needs: "catalogue.view", url: (w) => `/api/admin/products/${w.productSku}` },
+  { key: "PATCH /api/admin/products/{sku}", needs: "catalogue.manage", url: (w) => `/api/admin/products/${w.productSku}`, body: (w) => ({ name: w.productName }) },
+  { key: "GET /api/admin/products/{sku}/stock-movements", needs: "catalogue.view", url: (w) => `/api/admin/products/${w.productSku}/stock-movements` },
+
+  // The stock desk.
+  { key: "POST /api/admin/stock/movements", needs: "stock.count", url: () => "/api/admin/stock/movements", body: (w) => ({ movements: [{ sku: w.productSku, change: 1, reason: "Matrix" }] }) },
+  { key: "POST /api/admin/stock/deliveries", needs: "stock.count", url: () => "/api/admin/stock/deliveries", body: (w) => ({ reference: "MATRIX", lines: [{ sku: w.productSku, quantity: 1 }] }) },
+  { key: "POST /api/admin/stock/counts", needs: "stock.count", url: () => "/api/admin/stock/counts", body: (w) => ({ counts: [{ sku: w.productSku, counted: 100_000 }] }) },
+  { key: "GET /api/admin/stock/movements", needs: "catalogue.view", url: () => "/api/admin/stock/movements" },
+
   // The customers desk.
   { key: "GET /api/admin/customers", needs: "customers.view", url: () => "/api/admin/customers" },
   { key: "GET /api/admin/customers/{id}", needs: "customers.view", url: (w) => `/api/admin/customers/${w.customerId}` },
@@ -420,7 +441,9 @@ async function fingerprint(): Promise<Record<string, unknown>> {
       (select md5(coalesce(string_agg(concat_ws(':', id, revoked_at), ',' order by id), '')) from staff_api_tokens) as tokens,
       (select md5(coalesce(string_agg(concat_ws(':', id, name, query), ',' order by id), '')) from staff_filter_presets) as presets,
       (select md5(coalesce(string_agg(concat_ws(':', id, blocked_at), ',' order by id), '')) from users) as blocked,
-      (select count(*)::int from password_reset_tokens) as resets
+      (select count(*)::int from password_reset_tokens) as resets,
+      (select md5(coalesce(string_agg(concat_ws(':', id, sku, name, slug, status, price_pence, vat_rate, stock, reorder_level, updated_at), ',' order by id), '')) from products) as products,
+      (select count(*)::int from stock_movements) as movements
   `)) as unknown as { rows: Record<string, unknown>[] };
   return result.rows[0]!;
 }
@@ -466,9 +489,12 @@ describe("the back office's authorisation matrix", () => {
 
   beforeAll(async () => {
     const db = shop.database.db;
-    const [product] = await db.select({ id: products.id }).from(products).orderBy(asc(products.id)).limit(1);
-    await db.update(products).set({ stock: 100_000, heavy: false }).where(eq(products.id, product!.id));
+    const [product] = await db.select({ id: products.id, sku: products.sku, name: products.name }).from(products).orderBy(asc(products.id)).limit(1);
+    await db.update(products).set({ heavy: false }).where(eq(products.id, product!.id));
+    await db.transaction((tx) => countTo(tx as unknown as Db, [{ productId: product!.id, counted: 100_000 }], "Matrix stock"));
     w.productId = product!.id;
+    w.productSku = product!.sku;
+    w.productName = product!.name;
 
     const clients: Record<string, Client> = {};
     clients.guest = { browser: new TestBrowser(shop.app, nextIp()) };

@@ -50,6 +50,8 @@ import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { createServices } from "./services.ts";
 import type { PaymentGateway } from "./modules/payments/gateway.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
+import { adminProductRoutes } from "./modules/catalog/admin-routes.ts";
+import { stockRoutes } from "./modules/stock/routes.ts";
 import { startTestPayments, stripeGatewayFromConfig, usesTestPayments } from "./modules/payments/setup.ts";
 import type { TestEvent } from "./modules/payments/test-processor.ts";
 import { priceDisplayFor } from "./modules/trade/pricing.ts";
@@ -227,6 +229,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dashboardRoutes, { dashboard: services.dashboard, prefix: "/api" });
   await app.register(adminCustomerRoutes, { customers: services.adminCustomers, prefix: "/api" });
   await app.register(paymentRoutes, { payments: services.payments, prefix: "/api" });
+  await app.register(adminProductRoutes, { products: services.adminProducts, prefix: "/api" });
+  await app.register(stockRoutes, { stock: services.stock, prefix: "/api" });
   await app.register(adminPhotoRoutes, { photos: services.adminPhotos, prefix: "/api" });
 
   // The outbox worker delivers mail in the background while the app runs.

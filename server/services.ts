@@ -1,4 +1,6 @@
 import type { Config } from "./config.ts";
+import { createAdminProductService } from "./modules/catalog/admin.ts";
+import { createStockService } from "./modules/stock/service.ts";
 import type { Db } from "./db/client.ts";
 import { createAdminCustomerService } from "./modules/account/admin.ts";
 import { createAccountService } from "./modules/account/service.ts";
@@ -90,6 +92,9 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     dashboard: createDashboardService(db),
     // The customers desk: search, a customer's page, reset links, block and unblock; each authorised and audited.
     adminCustomers: createAdminCustomerService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
+    // The catalogue desk: products, their fields, bulk changes; and the stock desk over the stock ledger.
+    adminProducts: createAdminProductService(db),
+    stock: createStockService(db),
     orderDocuments: createOrderDocuments(db, { shop: { name: config.appName, address: config.shopAddress, email: config.shopEmail } }),
     hire,
     hireBasket: createHireBasketService(db, hire),

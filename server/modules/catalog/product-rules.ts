@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FieldErrors } from "../../http-errors.ts";
+import { type FieldErrors, ValidationError } from "../../http-errors.ts";
 import { PRODUCT_STATUSES } from "./schema.ts";
 
 /**
@@ -105,6 +105,14 @@ export type ProductPatchInput = z.input<typeof productPatch>;
 
 /** A new product needs at least a SKU, a name and a price. */
 export const productCreate = productFields.partial().strict().extend({ sku: productFields.shape.sku, name: productFields.shape.name, price_ex_vat: productFields.shape.price_ex_vat });
+export type ProductCreate = z.output<typeof productCreate>;
+
+/** Input checked against the rules, or a ValidationError naming each bad field. */
+export function parseProduct<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new ValidationError(fieldErrorsOf(parsed.error));
+  return parsed.data;
+}
 
 /** Zod's issues as `{field: [messages]}`, the field named as the API names it. */
 export function fieldErrorsOf(error: z.ZodError): FieldErrors {

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { asc, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { products } from "../catalog/schema.ts";
 import { orderLines } from "../orders/schema.ts";
@@ -57,6 +57,28 @@ export async function applyMovements(tx: Db, movements: Movement[]): Promise<{ s
     else stock.set(r.product_id, r.stock);
   }
   return { stock, refused };
+}
+
+/**
+ * Brings products to counted figures: each difference from the books becomes a
+ * `counted` movement, worked out under the row lock so a sale during the count
+ * is not undone. Answers each product's stock before and after.
+ */
+export async function countTo(tx: Db, counts: { productId: number; counted: number }[], reason: string, staffId: number | null = null) {
+  if (counts.length === 0) return [];
+  const counted = new Map(counts.map((c) => [c.productId, c.counted]));
+  const rows = await tx
+    .select({ id: products.id, stock: products.stock })
+    .from(products)
+    .where(inArray(products.id, [...counted.keys()]))
+    .orderBy(asc(products.id))
+    .for("update");
+  const diffs = rows.map((r) => ({ productId: r.id, before: r.stock, after: counted.get(r.id)! }));
+  await applyMovements(
+    tx,
+    diffs.filter((d) => d.after !== d.before).map((d) => ({ productId: d.productId, change: d.after - d.before, kind: "counted" as const, reason, staffId })),
+  );
+  return diffs;
 }
 
 /**

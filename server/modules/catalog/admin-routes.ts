@@ -1,0 +1,190 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { messageResponse, validationResponse } from "../auth/contract.ts";
+import { staffActorOf } from "../staff/actor.ts";
+import { ADMIN_PRODUCTS_PAGE_MAX, type AdminProductFilters, type AdminProductService, BULK_ACTIONS, BULK_MAX, STATUS_FILTERS, STOCK_FILTERS } from "./admin.ts";
+import { productCreate, productPatch } from "./product-rules.ts";
+import { PRODUCT_STATUSES } from "./schema.ts";
+
+// A filter form sends an empty value for "any": accepted, and read as no filter.
+const blankOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(""), schema]).optional();
+const id = z.coerce.number().int().positive().max(2_147_483_647);
+
+const filtersQuery = z.object({
+  q: z.string().trim().max(100, "Search for at most 100 characters.").optional(),
+  category: blankOr(id),
+  brand: blankOr(id),
+  stock: blankOr(z.enum(STOCK_FILTERS, { error: `Choose one of: ${STOCK_FILTERS.join(", ")}.` })),
+  status: blankOr(z.enum(STATUS_FILTERS, { error: `Choose one of: ${STATUS_FILTERS.join(", ")}.` })),
+  no_photo: blankOr(z.enum(["1", "true"])),
+});
+const listQuery = filtersQuery.extend({
+  cursor: z.string().max(400).regex(/^[A-Za-z0-9_-]*$/, "Invalid cursor.").optional(),
+  limit: z.coerce.number().int().min(1).max(ADMIN_PRODUCTS_PAGE_MAX).optional(),
+});
+
+/** The query as the service takes it: blanks dropped. */
+export function productFiltersOf(query: z.infer<typeof listQuery>): AdminProductFilters {
+  return {
+    q: query.q || undefined,
+    category: query.category || undefined,
+    brand: query.brand || undefined,
+    stock: query.stock || undefined,
+    status: query.status || undefined,
+    no_photo: query.no_photo ? true : undefined,
+    cursor: query.cursor || undefined,
+    limit: query.limit,
+  };
+}
+
+export const skuParams = z.object({ sku: z.string().min(1).max(64).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, "Give a product's SKU.") });
+
+const image = z.object({
+  src: z.string(),
+  alt: z.string(),
+  id: z.string().optional(),
+  width: z.number().int().optional(),
+  height: z.number().int().optional(),
+  sources: z.array(z.object({ type: z.enum(["image/avif", "image/webp"]), srcset: z.string() })).optional(),
+});
+const summary = z.object({
+  sku: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  status: z.enum(PRODUCT_STATUSES),
+  brand: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  price_ex_vat: z.number(),
+  price_inc_vat: z.number(),
+  vat_rate: z.number().int(),
+  stock: z.number().int(),
+  reorder_level: z.number().int(),
+  low_stock: z.boolean(),
+  photo: z.string().nullable(),
+  photos: z.number().int(),
+  updated_at: z.string(),
+});
+const detail = summary.extend({
+  summary: z.string(),
+  description_html: z.string(),
+  was_price_ex_vat: z.number().nullable(),
+  heavy: z.boolean(),
+  featured: z.boolean(),
+  seo_title: z.string(),
+  seo_description: z.string(),
+  published: z.boolean(),
+  categories: z.array(z.object({ id: z.number().int(), name: z.string(), path: z.string() })),
+  attributes: z.array(z.object({ name: z.string(), value: z.string() })),
+  related: z.array(z.object({ sku: z.string(), name: z.string() })),
+  images: z.array(image),
+  old_slugs: z.array(z.string()).describe("Earlier web addresses, each answering with a 301 to this product"),
+  trade_prices: z.array(z.object({ discount_percent: z.number(), accounts: z.number().int(), price_ex_vat: z.number(), price_inc_vat: z.number() })).describe("What approved trade accounts pay, by their discount"),
+  stock_movements: z.array(z.object({ id: z.number().int(), change: z.number().int(), kind: z.string(), reason: z.string(), stock_after: z.number().int(), at: z.string() })).describe("The latest ten"),
+  created_at: z.string(),
+});
+
+const errors = { 401: messageResponse, 403: messageResponse, 422: validationResponse };
+const productErrors = { ...errors, 404: messageResponse };
+
+/** The catalogue desk's API (issue 20): the same service as its screens, which checks each permission. */
+export async function adminProductRoutes(app: FastifyInstance, options: { products: AdminProductService }): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { products } = options;
+  const tags = ["admin: catalogue"];
+
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("cache-control", "no-store");
+  });
+
+  r.get(
+    "/admin/products",
+    {
+      schema: {
+        tags,
+        summary:
+          "Products by name, a keyset page at a time (`next_cursor`): search `q` by name or SKU; filter by category (with its subcategories), brand, stock (in_stock, low: at or below the reorder level, out), status (active: drafts and published, the default; draft, published, archived, all) and `no_photo`. Needs catalogue.view",
+        querystring: listQuery,
+        response: { 200: z.object({ data: z.array(summary), next_cursor: z.string().nullable() }), ...errors },
+      },
+    },
+    async (request) => products.list(staffActorOf(request), productFiltersOf(request.query)),
+  );
+
+  r.get(
+    "/admin/products/counts",
+    {
+      schema: {
+        tags,
+        summary: "Products per status under the same filters, status aside: the counts on the tabs",
+        querystring: filtersQuery,
+        response: { 200: z.object({ data: z.object({ draft: z.number().int(), published: z.number().int(), archived: z.number().int() }) }), ...errors },
+      },
+    },
+    async (request) => ({ data: await products.counts(staffActorOf(request), productFiltersOf(request.query)) }),
+  );
+
+  r.post(
+    "/admin/products",
+    {
+      schema: {
+        tags,
+        summary: "A new product: SKU, name and price ex VAT at least (a draft unless `published` or `status` says otherwise). A stock given is its opening stock in the ledger. Needs catalogue.manage",
+        body: productCreate,
+        response: { 201: detail, ...errors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await products.create(staffActorOf(request), request.body)),
+  );
+
+  r.post(
+    "/admin/products/bulk",
+    {
+      schema: {
+        tags,
+        summary: `One change to up to ${BULK_MAX} products by SKU: move_category (category_id), set_vat (vat_rate), archive, price_percent (percent, e.g. 5 or -10; rounded to the penny). With \`preview: true\` it answers each product's old → new and writes nothing. Needs catalogue.manage`,
+        body: z.object({
+          skus: z.array(z.string().max(64)).min(1, "Choose at least one product.").max(BULK_MAX, `Choose at most ${BULK_MAX} products at once.`),
+          action: z.enum(BULK_ACTIONS, { error: `Choose one of: ${BULK_ACTIONS.join(", ")}.` }),
+          category_id: id.optional(),
+          vat_rate: z.number().int().optional(),
+          percent: z.number().optional(),
+          preview: z.boolean().optional(),
+        }),
+        response: {
+          200: z.object({
+            action: z.enum(BULK_ACTIONS),
+            products: z.number().int(),
+            applied: z.boolean(),
+            changes: z.array(z.object({ sku: z.string(), name: z.string(), field: z.string(), from: z.string(), to: z.string() })),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const { preview, ...change } = request.body;
+      return products.bulk(staffActorOf(request), change, { preview: preview ?? false });
+    },
+  );
+
+  r.get(
+    "/admin/products/:sku",
+    { schema: { tags, summary: "One product with every field the storefront shows, its old slugs, trade prices and latest stock movements. Needs catalogue.view", params: skuParams, response: { 200: detail, ...productErrors } } },
+    async (request) => products.get(staffActorOf(request), request.params.sku),
+  );
+
+  r.patch(
+    "/admin/products/:sku",
+    {
+      schema: {
+        tags,
+        summary:
+          "Changes any of a product's fields (name, price_ex_vat, vat_rate, stock, reorder_level, published, and the rest); 422 `{errors}` names each bad field. A `stock` given is recorded as a counted movement in the stock ledger. Stock and reorder level need stock.count; every other field catalogue.manage",
+        params: skuParams,
+        body: productPatch,
+        response: { 200: detail, ...productErrors },
+      },
+    },
+    async (request) => products.update(staffActorOf(request), request.params.sku, request.body),
+  );
+}

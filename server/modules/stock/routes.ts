@@ -1,0 +1,123 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { messageResponse, validationResponse } from "../auth/contract.ts";
+import { skuParams } from "../catalog/admin-routes.ts";
+import { staffActorOf } from "../staff/actor.ts";
+import { MOVEMENT_KINDS } from "./schema.ts";
+import { HISTORY_PAGE_MAX, MANUAL_KINDS, REASON_MAX, STOCK_LINES_MAX, type StockService } from "./service.ts";
+
+const sku = z.string({ error: "Give the SKU." }).trim().min(1, "Give the SKU.").max(64);
+const lines = <T extends z.ZodType>(item: T, what: string) =>
+  z.array(item).min(1, `Add at least one ${what}.`).max(STOCK_LINES_MAX, `At most ${STOCK_LINES_MAX} ${what}s at once.`);
+
+const stockResult = z.object({ products: z.array(z.object({ sku: z.string(), name: z.string(), before: z.number().int(), after: z.number().int(), difference: z.number().int().optional() })) });
+const history = z.object({
+  data: z.array(
+    z.object({
+      id: z.number().int(),
+      sku: z.string(),
+      name: z.string(),
+      change: z.number().int(),
+      kind: z.enum(MOVEMENT_KINDS),
+      kind_label: z.string(),
+      reason: z.string(),
+      stock_after: z.number().int(),
+      order_number: z.string().nullable(),
+      staff: z.string().nullable(),
+      at: z.string(),
+    }),
+  ),
+  next_cursor: z.string().nullable(),
+});
+const errors = { 401: messageResponse, 403: messageResponse, 422: validationResponse };
+
+/** The stock desk's API (issue 20): each call all or nothing; needs stock.count. */
+export async function stockRoutes(app: FastifyInstance, options: { stock: StockService }): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { stock } = options;
+  const tags = ["admin: stock"];
+
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("cache-control", "no-store");
+  });
+
+  r.post(
+    "/admin/stock/movements",
+    {
+      schema: {
+        tags,
+        summary: `Stock movements by hand: each \`{sku, change, reason}\` (kind adjusted by default, which needs a reason; or received or returned). All applied or none: 422 names the rows (\`movements.N.field\`). At most ${STOCK_LINES_MAX}`,
+        body: z.object({
+          movements: lines(
+            z.object({
+              sku,
+              change: z.number({ error: "Give the change as a whole number." }).int("Give the change as a whole number."),
+              reason: z.string().max(REASON_MAX, `The reason can be at most ${REASON_MAX} characters.`).optional(),
+              kind: z.enum(MANUAL_KINDS, { error: `Choose one of: ${MANUAL_KINDS.join(", ")}.` }).optional(),
+            }),
+            "movement",
+          ),
+        }),
+        response: { 200: stockResult, ...errors },
+      },
+    },
+    async (request) => stock.move(staffActorOf(request), request.body.movements),
+  );
+
+  r.post(
+    "/admin/stock/deliveries",
+    {
+      schema: {
+        tags,
+        summary: "A delivery received: several SKUs at once, each a `received` movement with the delivery's reference. All or none",
+        body: z.object({
+          reference: z.string().max(REASON_MAX, `The reference can be at most ${REASON_MAX} characters.`).default(""),
+          lines: lines(z.object({ sku, quantity: z.number({ error: "Give the quantity received." }).int("Give the quantity as a whole number.") }), "line"),
+        }),
+        response: { 200: stockResult, ...errors },
+      },
+    },
+    async (request) => stock.receive(staffActorOf(request), request.body),
+  );
+
+  r.post(
+    "/admin/stock/counts",
+    {
+      schema: {
+        tags,
+        summary: "A stock count: what is on the shelf per SKU; each difference from the books is recorded as a `counted` movement, worked out under the row lock. All or none",
+        body: z.object({
+          note: z.string().max(REASON_MAX).default(""),
+          counts: lines(z.object({ sku, counted: z.number({ error: "Give the count." }).int("Give the count as a whole number.") }), "count"),
+        }),
+        response: { 200: stockResult, ...errors },
+      },
+    },
+    async (request) => stock.count(staffActorOf(request), request.body.counts, request.body.note),
+  );
+
+  r.get(
+    "/admin/stock/movements",
+    {
+      schema: {
+        tags,
+        summary: "Stock movements newest first, a keyset page at a time; of one product with `sku`, of one kind with `kind`",
+        querystring: z.object({
+          sku: z.string().max(64).optional(),
+          kind: z.union([z.literal(""), z.enum(MOVEMENT_KINDS)]).optional(),
+          cursor: z.string().max(100).regex(/^[A-Za-z0-9_-]*$/, "Invalid cursor.").optional(),
+          limit: z.coerce.number().int().min(1).max(HISTORY_PAGE_MAX).optional(),
+        }),
+        response: { 200: history, ...errors, 404: messageResponse },
+      },
+    },
+    async (request) => stock.history(staffActorOf(request), { ...request.query, kind: request.query.kind || undefined, sku: request.query.sku || undefined }),
+  );
+
+  r.get(
+    "/admin/products/:sku/stock-movements",
+    { schema: { tags, summary: "One product's stock movements, newest first", params: skuParams, querystring: z.object({ cursor: z.string().max(100).regex(/^[A-Za-z0-9_-]*$/).optional() }), response: { 200: history, ...errors, 404: messageResponse } } },
+    async (request) => stock.history(staffActorOf(request), { sku: request.params.sku, cursor: request.query.cursor }),
+  );
+}
