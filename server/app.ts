@@ -55,6 +55,8 @@ import { stockRoutes } from "./modules/stock/routes.ts";
 import { startTestPayments, stripeGatewayFromConfig, usesTestPayments } from "./modules/payments/setup.ts";
 import type { TestEvent } from "./modules/payments/test-processor.ts";
 import { priceDisplayFor } from "./modules/trade/pricing.ts";
+import { catalogueCsvRoutes } from "./modules/catalog/csv/routes.ts";
+import { createCatalogueCsv } from "./modules/catalog/csv/jobs.ts";
 
 export const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 
@@ -232,6 +234,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminProductRoutes, { products: services.adminProducts, prefix: "/api" });
   await app.register(stockRoutes, { stock: services.stock, prefix: "/api" });
   await app.register(adminPhotoRoutes, { photos: services.adminPhotos, prefix: "/api" });
+  // The catalogue's CSV export and import (ADR 0036): imports run in the background, their progress kept in product_imports.
+  await app.register(catalogueCsvRoutes, { csv: createCatalogueCsv(database.db, { dataDir: config.dataDir, sharedProgress: database.kind === "postgres", log: app.log }), prefix: "/api" });
 
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();
