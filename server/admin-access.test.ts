@@ -354,6 +354,14 @@ const ROWS: Row[] = [
   { key: "POST /api/admin/stock/deliveries", needs: "stock.count", url: () => "/api/admin/stock/deliveries", body: (w) => ({ reference: "MATRIX", lines: [{ sku: w.productSku, quantity: 1 }] }) },
   { key: "POST /api/admin/stock/counts", needs: "stock.count", url: () => "/api/admin/stock/counts", body: (w) => ({ counts: [{ sku: w.productSku, counted: 100_000 }] }) },
   { key: "GET /api/admin/stock/movements", needs: "catalogue.view", url: () => "/api/admin/stock/movements" },
+  // The catalogue's CSV export and import (ADR 0036).
+  { key: "GET /api/admin/products/export.csv", needs: "catalogue.view", url: () => "/api/admin/products/export.csv?q=MATRIX-NONE" },
+  { key: "GET /api/admin/products/import/example.csv", needs: "catalogue.view", url: () => "/api/admin/products/import/example.csv" },
+  // Not multipart: refused by the import after the door.
+  { key: "POST /api/admin/products/import", needs: "catalogue.manage", url: () => "/api/admin/products/import?dry_run=1", body: () => ({ file: "sku" }), ok: [422] },
+  { key: "POST /api/admin/products/imports", needs: "catalogue.manage", url: () => "/api/admin/products/imports?dry_run=1", body: () => ({ file: "sku" }), ok: [422] },
+  { key: "POST /api/admin/products/imports/{id}/apply", needs: "catalogue.manage", url: () => "/api/admin/products/imports/2147483647/apply", ok: [404] },
+  { key: "GET /api/admin/products/imports/{id}", needs: "catalogue.manage", url: () => "/api/admin/products/imports/2147483647", ok: [404] },
 
   // The customers desk.
   { key: "GET /api/admin/customers", needs: "customers.view", url: () => "/api/admin/customers" },

@@ -123,7 +123,8 @@ export async function catalogueCsvRoutes(app: FastifyInstance, options: { csv: C
       },
     },
     async (request) => {
-      const actor = staffActorOf(request);
+      // The permission before the body is read: a refused member's upload is never stored.
+      const actor = authorize(staffActorOf(request), "catalogue.manage");
       const done = await csv.run(actor, await uploadOf(request, csv.maxBytes), { dryRun: request.query.dry_run, validOnly: request.query.valid_only });
       if (done.state === "failed" || !done.report) throw new HttpError(500, done.error);
       return done.report;
@@ -142,7 +143,7 @@ export async function catalogueCsvRoutes(app: FastifyInstance, options: { csv: C
       },
     },
     async (request, reply) => {
-      const { id } = await csv.begin(staffActorOf(request), await uploadOf(request, csv.maxBytes), { dryRun: request.query.dry_run, validOnly: request.query.valid_only });
+      const { id } = await csv.begin(authorize(staffActorOf(request), "catalogue.manage"), await uploadOf(request, csv.maxBytes), { dryRun: request.query.dry_run, validOnly: request.query.valid_only });
       return reply.code(202).send({ id });
     },
   );
