@@ -31,6 +31,7 @@ import { DEMO_STAFF } from "./db/seed/index.ts";
 import type { Db } from "./db/client.ts";
 import { countTo } from "./modules/stock/ledger.ts";
 import { products } from "./modules/catalog/schema.ts";
+import { hireItems } from "./modules/hire/schema.ts";
 import { orders } from "./modules/orders/schema.ts";
 import { type Permission, STAFF_ROLES, type StaffRole, can } from "./modules/staff/permissions.ts";
 import { checkoutBody } from "./test/actors.ts";
@@ -257,6 +258,13 @@ const ROWS: Row[] = [
   },
   { key: "admin/audit", needs: "audit.view", url: () => "/admin/audit" },
   {
+    key: "admin/products/:sku/photos",
+    needs: "catalogue.view",
+    url: async () => `/admin/products/${await matrixSku()}/photos`,
+    // Alt text for a photo the product does not have: 404 after the door.
+    posts: [{ what: "alt text of no photo", needs: "catalogue.manage", form: form({ intent: "alt", id: "zzzzzzzzzzzz", alt: "Matrix alt" }), ok: [404] }],
+  },
+  {
     key: "admin/staff",
     needs: "staff.manage",
     url: () => "/admin/staff",
@@ -363,6 +371,20 @@ const ROWS: Row[] = [
   { key: "POST /api/admin/products/imports/{id}/apply", needs: "catalogue.manage", url: () => "/api/admin/products/imports/2147483647/apply", ok: [404] },
   { key: "GET /api/admin/products/imports/{id}", needs: "catalogue.manage", url: () => "/api/admin/products/imports/2147483647", ok: [404] },
 
+  // Photos of products and hire items.
+  { key: "GET /api/admin/products/{sku}/images", needs: "catalogue.view", url: async () => `/api/admin/products/${await matrixSku()}/images` },
+  // Not multipart: 422 after the door; the role is checked before the body is read.
+  { key: "POST /api/admin/products/{sku}/images", needs: "catalogue.manage", url: async () => `/api/admin/products/${await matrixSku()}/images`, ok: [422] },
+  { key: "PUT /api/admin/products/{sku}/images/order", needs: "catalogue.manage", url: async () => `/api/admin/products/${await matrixSku()}/images/order`, body: () => ({ ids: ["zzzzzzzzzzzz"] }), ok: [422] },
+  { key: "PATCH /api/admin/products/{sku}/images/{id}", needs: "catalogue.manage", url: async () => `/api/admin/products/${await matrixSku()}/images/zzzzzzzzzzzz`, body: () => ({ alt: "Matrix alt" }), ok: [404] },
+  { key: "DELETE /api/admin/products/{sku}/images/{id}", needs: "catalogue.manage", url: async () => `/api/admin/products/${await matrixSku()}/images/zzzzzzzzzzzz`, ok: [404] },
+  { key: "GET /api/admin/hire/items/{slug}/images", needs: "catalogue.view", url: async () => `/api/admin/hire/items/${await matrixHireSlug()}/images` },
+  // Not multipart: 422 after the door; the role is checked before the body is read.
+  { key: "POST /api/admin/hire/items/{slug}/images", needs: "catalogue.manage", url: async () => `/api/admin/hire/items/${await matrixHireSlug()}/images`, ok: [422] },
+  { key: "PUT /api/admin/hire/items/{slug}/images/order", needs: "catalogue.manage", url: async () => `/api/admin/hire/items/${await matrixHireSlug()}/images/order`, body: () => ({ ids: ["zzzzzzzzzzzz"] }), ok: [422] },
+  { key: "PATCH /api/admin/hire/items/{slug}/images/{id}", needs: "catalogue.manage", url: async () => `/api/admin/hire/items/${await matrixHireSlug()}/images/zzzzzzzzzzzz`, body: () => ({ alt: "Matrix alt" }), ok: [404] },
+  { key: "DELETE /api/admin/hire/items/{slug}/images/{id}", needs: "catalogue.manage", url: async () => `/api/admin/hire/items/${await matrixHireSlug()}/images/zzzzzzzzzzzz`, ok: [404] },
+
   // The customers desk.
   { key: "GET /api/admin/customers", needs: "customers.view", url: () => "/api/admin/customers" },
   { key: "GET /api/admin/customers/{id}", needs: "customers.view", url: (w) => `/api/admin/customers/${w.customerId}` },
@@ -370,6 +392,16 @@ const ROWS: Row[] = [
   { key: "POST /api/admin/customers/{id}/block", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.blockeeId}/block`, body: () => ({ reason: "Matrix check" }), ok: [200, 409] },
   { key: "POST /api/admin/customers/{id}/unblock", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.blockeeId}/unblock`, ok: [200, 409] },
 ];
+
+/** A product's SKU and a hire item's slug for the photos' rows: nothing refused may change their photos. */
+async function matrixSku(): Promise<string> {
+  const [row] = await shop.database.db.select({ sku: products.sku }).from(products).orderBy(asc(products.id)).limit(1);
+  return row!.sku;
+}
+async function matrixHireSlug(): Promise<string> {
+  const [row] = await shop.database.db.select({ slug: hireItems.slug }).from(hireItems).orderBy(asc(hireItems.id)).limit(1);
+  return row!.slug;
+}
 
 const API_KEY = /^(GET|POST|PUT|PATCH|DELETE) (\/api\/admin\/\S*)$/;
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
