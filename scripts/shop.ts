@@ -10,12 +10,18 @@
 //   npm run shop -- trade:po-required EMAIL on|off  (orders on account need a PO reference, or not)
 //   npm run shop -- staff:create EMAIL --role ROLE [--name "Full Name"]  (prints a one-time set-up link, valid 24 hours)
 //   npm run shop -- invoice:paid INV-000123  (the money arrived: paid, balance lowered, receipt to the accounts email)
+//   npm run shop -- products:import FILE.csv [--dry-run] [--valid-only]  (the catalogue CSV, all or nothing; exit 1 when a row is refused)
 import { parseArgs } from "node:util";
 import pino from "pino";
 import { scriptConfig } from "../server/bootstrap.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { HttpError, ValidationError } from "../server/http-errors.ts";
 import { createServices } from "../server/services.ts";
+import { createReadStream, existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { type ImportReport, runImport } from "../server/modules/catalog/csv/import.ts";
+import { IMPORT_MAX_BYTES } from "../server/modules/catalog/csv/read.ts";
+import { progressBar } from "./lib/progress-bar.ts";
 import type { TradeTerms } from "../server/modules/trade/service.ts";
 import type { OrderStatus } from "../server/modules/orders/schema.ts";
 
@@ -31,6 +37,7 @@ function usage(): never {
   console.error("       npm run shop -- trade:po-required EMAIL on|off");
   console.error("       npm run shop -- invoice:paid INVOICE_NUMBER");
   console.error("       npm run shop -- staff:create EMAIL --role owner|manager|sales|warehouse|hire|accounts [--name NAME]");
+  console.error("       npm run shop -- products:import FILE.csv [--dry-run] [--valid-only]");
   process.exit(2);
 }
 
@@ -39,8 +46,9 @@ const isTrade = !!command && command in TRADE;
 const isPoRequired = command === "trade:po-required";
 const isInvoicePaid = command === "invoice:paid";
 const isStaffCreate = command === "staff:create";
+const isProductsImport = command === "products:import";
 const onOff = process.argv[4]?.toLowerCase();
-if (!command || !(command in HIRE || isOrder || isTrade || isPoRequired || isInvoicePaid || isStaffCreate) || !argument || (isOrder && !process.argv[4])) usage();
+if (!command || !(command in HIRE || isOrder || isTrade || isPoRequired || isInvoicePaid || isStaffCreate || isProductsImport) || !argument || (isOrder && !process.argv[4])) usage();
 if (isPoRequired && onOff !== "on" && onOff !== "off") usage();
 
 /** The approval's terms from `--credit-limit 5000 --terms 30 --discount 10`; all three are required. */
@@ -76,13 +84,35 @@ function staffInvite(): { role: string; name: string } | undefined {
   return { role: values.role, name: values.name ?? argument!.split("@")[0]! };
 }
 
+/** `--dry-run` and `--valid-only` of `products:import`. */
+function importFlags(): { dryRun: boolean; validOnly: boolean } | undefined {
+  if (!isProductsImport) return undefined;
+  const { values } = parseArgs({ args: process.argv.slice(4), options: { "dry-run": { type: "boolean" }, "valid-only": { type: "boolean" } }, strict: true });
+  return { dryRun: !!values["dry-run"], validOnly: !!values["valid-only"] };
+}
+
+/** The import's report as the command prints it: counts, then each change and refusal (as the report lists them). */
+function printReport(report: ImportReport): void {
+  const verb = report.dry_run ? "Would create" : report.applied ? "Created" : "Nothing imported; would create";
+  console.log(`${report.file_name} (${report.encoding ?? "unreadable"}): ${report.rows} rows. ${verb} ${report.would_create}, ${report.dry_run || !report.applied ? "would update" : "updated"} ${report.would_update}, ${report.unchanged} unchanged, ${report.refused_rows} refused. ${report.seconds} s.`);
+  for (const change of report.changes) {
+    console.log(`  row ${change.row} ${change.sku}: ${change.action === "create" ? "new" : "changed"} ${change.fields.map((f) => (change.action === "create" ? `${f.field}=${f.new}` : `${f.field} ${f.old} → ${f.new}`)).join("; ")}`);
+  }
+  if (report.more_changes) console.log(`  … and ${report.more_changes} more changed rows.`);
+  for (const r of report.refused) console.error(`  REFUSED row ${r.row}${r.column ? `, ${r.column}` : ""}${r.sku ? ` (${r.sku})` : ""}: ${r.message}`);
+  if (report.more_refused) console.error(`  … and ${report.more_refused} more refusals.`);
+  if (!report.dry_run && !report.applied && report.refused.length) console.error("Nothing was changed: correct the refused rows, or run again with --valid-only to import the others.");
+}
+
 let terms: TradeTerms | undefined;
+let flags: ReturnType<typeof importFlags>;
 let invite: ReturnType<typeof staffInvite>;
 let move: ReturnType<typeof orderMove>;
 try {
   terms = tradeTerms();
   invite = staffInvite();
   move = orderMove();
+  flags = importFlags();
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   usage();
@@ -96,7 +126,22 @@ const services = createServices(database.db, config, log);
 let code = 0;
 try {
   await database.migrate();
-  if (isOrder) {
+  if (isProductsImport) {
+    const file = path.resolve(argument!);
+    if (!existsSync(file)) throw new HttpError(404, `No file ${file}.`);
+    if (statSync(file).size > IMPORT_MAX_BYTES) throw new HttpError(413, `${file} is over ${IMPORT_MAX_BYTES / 1024 / 1024} MB: split it into smaller files.`);
+    // The same import as the back office's, acting as `system` (one audit entry for the file).
+    const bar = progressBar(flags!.dryRun ? "Checking" : "Importing");
+    const report = await runImport(database.db, await services.staff.systemActor(), () => createReadStream(file), {
+      fileName: path.basename(file),
+      dryRun: flags!.dryRun,
+      validOnly: flags!.validOnly,
+      onProgress: (p) => bar.update(p.done, p.total),
+    });
+    bar.stop();
+    printReport(report);
+    if (report.fatal || report.refused.length > 0) code = 1;
+  } else if (isOrder) {
     // The same service as the orders desk, acting as the staff member `system` (audited as such).
     const done = await services.adminOrders.transition(await services.staff.systemActor(), argument!, {
       to: move!.to as OrderStatus,
