@@ -69,6 +69,7 @@ export default [
     route("admin/orders/:number", "routes/admin/orders/order.tsx"),
     route("admin/customers", "routes/admin/customers/index.tsx"),
     route("admin/customers/:id", "routes/admin/customers/customer.tsx"),
+    route("admin/products/import", "routes/admin/products/import.tsx"),
     route("admin/products/:sku/photos", "routes/admin/products/photos.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
     route("admin/staff", "routes/admin/staff/index.tsx"),

@@ -256,6 +256,7 @@ const ROWS: Row[] = [
       },
     ],
   },
+  { key: "admin/products/import", needs: "catalogue.manage", url: () => "/admin/products/import" },
   { key: "admin/audit", needs: "audit.view", url: () => "/admin/audit" },
   {
     key: "admin/products/:sku/photos",
