@@ -9,6 +9,7 @@
 //   npm run bench -- [--pass pg|pglite|both] [--products 100000] [--pglite-products 10000]
 //                    [--duration 10] [--connections 50] [--only NAME[,NAME…]]
 //   e.g. --only ceiling,cached: the two ceilings and the cached visitor pages
+//   --only import: the catalogue CSV step alone (export, every price changed, dry run, import back)
 //
 // BENCH_DATABASE_URL names a PostgreSQL server (default: the local one); the
 // bench database `tradecounter_bench` (or BENCH_DATABASE) is created there and
@@ -23,6 +24,7 @@ import { isEmpty, seedDemo } from "../server/db/seed/index.ts";
 import { seedScale } from "../server/db/seed/scale.ts";
 import { BenchClient, guestOrder, percentile, type Sample } from "./bench/client.ts";
 import { explainCatalogue } from "./bench/explain.ts";
+import { type ImportBench, benchCatalogueImport } from "./bench/catalogue-import.ts";
 import { freePort } from "./lib/free-port.ts";
 import { argument } from "./lib/argv.ts";
 import { writeBenchFile } from "./lib/bench-file.ts";
@@ -365,6 +367,20 @@ interface PassResult {
   products: number;
   rows: Row[];
   recovery?: RecoveryTiming;
+  catalogueImport?: ImportBench;
+}
+
+/** The catalogue CSV step (ADR 0036), last in a pass because it changes every price: its seconds, rows/s, and a visitor's cached pages meanwhile. */
+async function importStep(base: string, setup: Setup, database: PassResult["database"]): Promise<ImportBench> {
+  process.stdout.write("Catalogue import (export, every price changed, dry run, import back, cached pages read meanwhile)… ");
+  const result = await benchCatalogueImport(base, ["/", `/category/${setup.categoryPath}`, `/product/${setup.productSlug}`]);
+  const met = result.importSeconds <= result.targetSeconds && result.visitor.notOk === 0;
+  console.log(
+    `${result.rows} rows: export ${result.exportSeconds.toFixed(1)} s, dry run ${result.dryRunSeconds.toFixed(1)} s, import ${result.importSeconds.toFixed(1)} s (${result.rowsPerSecond} rows/s, ${result.updated} updated, ${result.refused} refused); ` +
+      `cached pages meanwhile: ${result.visitor.requests} answered, ${result.visitor.notOk} not 200, p50 ${result.visitor.p50.toFixed(1)} ms, p99 ${result.visitor.p99.toFixed(1)} ms` +
+      (database === "postgres" ? ` — ${met ? "met" : "MISSED"} (import within ${result.targetSeconds} s, every page answered)` : " (target is PostgreSQL's)"),
+  );
+  return result;
 }
 
 /** One pass: the production server on the prepared database, every wanted path, then stopped. */
@@ -383,7 +399,9 @@ async function runPass(database: PassResult["database"], products: number, setup
       recovery = await recoveryTiming(base);
       console.log(`medians ${recovery.known.p50.toFixed(1)} and ${recovery.unknown.p50.toFixed(1)} ms`);
     }
-    return { database, products, rows, recovery };
+    // Last: it changes every price (and so every cached page).
+    const catalogueImport = wanted("import") ? await importStep(base, setup, database) : undefined;
+    return { database, products, rows, recovery, catalogueImport };
   } finally {
     await stopShopServer(server);
   }
@@ -428,6 +446,6 @@ console.log("Cached visitor pages: target at least 50% of the static-file ceilin
 writeBenchFile("results.json", {
   duration,
   connections,
-  ...(pgResult ? { database: "postgres", products: pgResult.products, rows: pgResult.rows, recovery: pgResult.recovery, plans: pgResult.plans } : {}),
-  ...(pgliteResult ? { pglite: { database: "pglite", products: pgliteResult.products, rows: pgliteResult.rows, recovery: pgliteResult.recovery } } : {}),
+  ...(pgResult ? { database: "postgres", products: pgResult.products, rows: pgResult.rows, recovery: pgResult.recovery, plans: pgResult.plans, catalogueImport: pgResult.catalogueImport } : {}),
+  ...(pgliteResult ? { pglite: { database: "pglite", products: pgliteResult.products, rows: pgliteResult.rows, recovery: pgliteResult.recovery, catalogueImport: pgliteResult.catalogueImport } } : {}),
 });
