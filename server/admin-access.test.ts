@@ -257,6 +257,34 @@ const ROWS: Row[] = [
     ],
   },
   { key: "admin/products/import", needs: "catalogue.manage", url: () => "/admin/products/import" },
+  {
+    key: "admin/products",
+    needs: "catalogue.view",
+    url: () => "/admin/products",
+    posts: [{ what: "a bulk archive, previewed", needs: "catalogue.manage", form: async (w) => ({ fields: { intent: "preview", bulk_action: "archive", sku: w.productSku } }), ok: [200] }],
+  },
+  {
+    key: "admin/products/new",
+    needs: "catalogue.manage",
+    url: () => "/admin/products/new",
+    posts: [{ what: "a product without a name or price", needs: "catalogue.manage", form: form({ intent: "save", sku: "MATRIX-SCREEN", name: "" }), ok: [422] }],
+  },
+  {
+    key: "admin/products/:sku",
+    needs: "catalogue.view",
+    url: (w) => `/admin/products/${w.productSku}`,
+    posts: [
+      // The stock as it stands, counted: sent because it differs from the form's old figure, and changes nothing.
+      { what: "a stock count", needs: "stock.count", form: form({ intent: "save", stock: "100000", stock_was: "1" }), ok: [200] },
+      { what: "the name as it is", needs: "catalogue.manage", form: async (w) => ({ fields: { intent: "save", name: w.productName } }), ok: [200] },
+    ],
+  },
+  {
+    key: "admin/stock",
+    needs: "stock.count",
+    url: () => "/admin/stock",
+    posts: [{ what: "a delivery of one", needs: "stock.count", form: async (w) => ({ fields: { intent: "receive", reference: "Matrix", sku: w.productSku, quantity: "1" } }), ok: [200] }],
+  },
   { key: "admin/audit", needs: "audit.view", url: () => "/admin/audit" },
   {
     key: "admin/products/:sku/photos",

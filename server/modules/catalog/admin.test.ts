@@ -79,9 +79,11 @@ describe("the product list", () => {
     expect(low[0].low_stock).toBe(true);
     expect((await as.manager.get(`/api/admin/products?stock=out&q=${p.sku}`)).json().data).toEqual([]);
 
-    // Every demo product has its drawn picture; one with none is found by the filter.
-    await db().update(products).set({ images: [] }).where(eq(products.id, p.id));
-    expect((await as.manager.get("/api/admin/products?no_photo=1")).json().data.map((r: { sku: string }) => r.sku)).toEqual([p.sku]);
+    // The demo's products show only the drawn picture: no photo. One with a photo leaves the filter.
+    expect((await as.manager.get(`/api/admin/products?no_photo=1&q=${p.sku}`)).json().data.map((r: { sku: string }) => r.sku)).toEqual([p.sku]);
+    await db().update(products).set({ images: [{ id: "ph1", src: "/media/photos/ph1/960w-x.webp", alt: "A photo" }] }).where(eq(products.id, p.id));
+    expect((await as.manager.get(`/api/admin/products?no_photo=1&q=${p.sku}`)).json().data).toEqual([]);
+    expect((await as.manager.get(`/api/admin/products?q=${p.sku}`)).json().data[0].photos).toBe(1);
 
     // Archived products leave the default list; the tab counts them.
     await as.manager.patch(`/api/admin/products/${p.sku}`, { status: "archived" });

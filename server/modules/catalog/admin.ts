@@ -5,6 +5,7 @@ import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { can } from "../staff/permissions.ts";
+import { missingAltText } from "../media/contract.ts";
 import { applyMovements, countTo } from "../stock/ledger.ts";
 import { stockMovements } from "../stock/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
@@ -103,7 +104,8 @@ function summaryJson(r: SummaryRow) {
     reorder_level: r.reorderLevel,
     low_stock: r.stock <= r.reorderLevel,
     photo: r.images[0]?.src ?? null,
-    photos: r.images.length,
+    /** Real photos (with an id), not the drawn fallback. */
+    photos: r.images.filter((i) => i.id).length,
     updated_at: r.updatedAt.toISOString(),
   };
 }
@@ -131,7 +133,8 @@ function conditions(filters: AdminProductFilters): SQL[] {
   if (filters.stock === "in_stock") where.push(gt(products.stock, 0));
   if (filters.stock === "out") where.push(eq(products.stock, 0));
   if (filters.stock === "low") where.push(sql`${products.stock} <= ${products.reorderLevel}`);
-  if (filters.no_photo) where.push(sql`jsonb_array_length(${products.images}) = 0`);
+  // A photo has an id; the drawn SVG the storefront falls back on has none.
+  if (filters.no_photo) where.push(sql`not jsonb_path_exists(${products.images}, '$[*].id')`);
   const q = filters.q?.trim();
   if (q) {
     // Every word in the name (trigram index), or the SKU exactly or by its start.
@@ -306,7 +309,7 @@ export function createAdminProductService(db: Db) {
   /** A product goes on sale only when it could be sold: a photo's description is read aloud to those who cannot see it. */
   function publishable(status: ProductStatus, images: ProductImage[]): void {
     if (status !== "published") return;
-    const unnamed = images.filter((i) => !i.alt.trim()).length;
+    const unnamed = missingAltText(images).length;
     if (unnamed) throw new ValidationError({ published: [`Describe ${unnamed === 1 ? "the photo" : `all ${unnamed} photos`} (alt text) before publishing.`] });
   }
 

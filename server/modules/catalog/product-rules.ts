@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type FieldErrors, ValidationError } from "../../http-errors.ts";
-import { PRODUCT_STATUSES } from "./schema.ts";
+import { PRODUCT_STATUSES } from "./product-status.ts";
 
 /**
  * What a product's fields may hold: the one set of rules the edit screen, the

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { DEFAULT_REORDER_LEVEL, PRODUCT_STATUSES } from "./product-status.ts";
 import {
   type AnyPgColumn,
   boolean,
@@ -61,12 +62,7 @@ export const manufacturers = pgTable(
 import type { ProductImage } from "../media/contract.ts";
 export type { ProductImage };
 
-/** Draft: being written, never on the storefront. Published: on sale. Archived: withdrawn, kept for orders and history. */
-export const PRODUCT_STATUSES = ["draft", "published", "archived"] as const;
-export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
-
-/** A new product's reorder level until staff set their own. */
-export const DEFAULT_REORDER_LEVEL = 5;
+export { DEFAULT_REORDER_LEVEL, PRODUCT_STATUSES, type ProductStatus } from "./product-status.ts";
 
 export const products = pgTable(
   "products",

@@ -102,6 +102,6 @@ export async function putOrderStockBack(tx: Db, orderId: number, staffId: number
 export async function recordOpeningStock(tx: Db): Promise<void> {
   await tx.execute(sql`
     insert into ${stockMovements} (product_id, change, kind, reason, stock_after)
-    select p.id, p.stock, 'opening', 'Opening stock', p.stock from ${products} p
+    select p.id, p.stock, 'opening', 'Stock when the shop was set up', p.stock from ${products} p
     where p.stock <> 0 and not exists (select 1 from ${stockMovements} s where s.product_id = p.id)`);
 }

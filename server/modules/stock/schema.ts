@@ -2,15 +2,9 @@ import { sql } from "drizzle-orm";
 import { bigserial, check, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { products } from "../catalog/schema.ts";
 import { staff } from "../staff/schema.ts";
+import { MOVEMENT_KINDS } from "./kinds.ts";
 
-/**
- * Why stock moved. Opening: the stock a product had when the ledger began (or
- * was created with). Counted: a stock count's difference. Adjusted: a
- * correction with a reason (damage, loss). Sold and cancelled: checkout and an
- * unpaid or cancelled order giving it back. Returned: goods a customer sent back.
- */
-export const MOVEMENT_KINDS = ["opening", "received", "counted", "adjusted", "sold", "returned", "cancelled"] as const;
-export type MovementKind = (typeof MOVEMENT_KINDS)[number];
+export { MOVEMENT_KINDS, type MovementKind } from "./kinds.ts";
 
 /**
  * The stock ledger (ADR 0035): every change of a product's stock, with who and

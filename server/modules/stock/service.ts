@@ -7,7 +7,10 @@ import { orders } from "../orders/schema.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { staff } from "../staff/schema.ts";
 import { applyMovements, countTo } from "./ledger.ts";
-import { MOVEMENT_KINDS, type MovementKind, stockMovements } from "./schema.ts";
+import { KIND_LABELS, MANUAL_KINDS, type ManualKind, MOVEMENT_KINDS, type MovementKind } from "./kinds.ts";
+import { stockMovements } from "./schema.ts";
+
+export { KIND_LABELS, MANUAL_KINDS };
 
 /**
  * The stock desk (issue 20): receiving deliveries, stock counts, adjustments
@@ -18,20 +21,6 @@ export const STOCK_LINES_MAX = 500;
 export const CHANGE_MAX = 100_000;
 export const REASON_MAX = 200;
 export const HISTORY_PAGE_MAX = 100;
-
-/** What staff may record by hand; sold and cancelled come from orders, opening from the ledger's start. */
-export const MANUAL_KINDS = ["received", "adjusted", "returned"] as const satisfies readonly MovementKind[];
-export type ManualKind = (typeof MANUAL_KINDS)[number];
-
-export const KIND_LABELS: Record<MovementKind, string> = {
-  opening: "Opening stock",
-  received: "Received",
-  counted: "Counted",
-  adjusted: "Adjusted",
-  sold: "Sold",
-  returned: "Returned",
-  cancelled: "Order cancelled",
-};
 
 export interface MovementInput {
   sku: string;

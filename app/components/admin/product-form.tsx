@@ -1,0 +1,285 @@
+import { type ReactNode, useState } from "react";
+import { Form, useNavigation } from "react-router";
+import { SPARE_ATTRIBUTE_ROWS } from "../../lib/admin/product-form.ts";
+import { formatPounds } from "../../lib/money.ts";
+import { FieldError } from "./field-error.tsx";
+
+export interface ProductFormValues {
+  sku: string;
+  name: string;
+  slug: string;
+  status: "draft" | "published" | "archived";
+  summary: string;
+  description_html: string;
+  brand_id: number | null;
+  category_ids: number[];
+  vat_rate: number;
+  price_ex_vat: string;
+  was_price_ex_vat: string;
+  stock: number;
+  reorder_level: number;
+  heavy: boolean;
+  featured: boolean;
+  attributes: { name: string; value: string }[];
+  related_skus: string[];
+  seo_title: string;
+  seo_description: string;
+}
+
+export interface ProductFormChoices {
+  categories: { id: number; name: string; path: string }[];
+  brands: { id: number; name: string }[];
+}
+
+type Errors = Record<string, string[]> | undefined;
+
+const control = "min-h-10 w-full rounded-md border border-stone-400 bg-white px-3 font-normal disabled:bg-stone-100 disabled:text-stone-700";
+
+/** The inc-VAT price as the storefront will show it, rounded half-up to the penny like the server. */
+function incVatText(price: string, vatRate: number): string {
+  const pence = Math.round(Number(price.replace(/[£,\s]/g, "")) * 100);
+  if (!Number.isFinite(pence) || pence < 0 || price.trim() === "") return "—";
+  return formatPounds(Math.floor((pence * (100 + vatRate) + 50) / 100) / 100);
+}
+
+function Field({ id, label, errors, hint, children, className = "" }: { id: string; label: string; errors: Errors; hint?: ReactNode; children: ReactNode; className?: string }) {
+  const messages = errors?.[id];
+  return (
+    <div className={`grid content-start gap-1 text-sm ${className}`}>
+      <label htmlFor={`product-${id}`} className="font-semibold">
+        {label}
+      </label>
+      {hint ? (
+        <span id={`product-${id}-hint`} className="text-stone-600">
+          {hint}
+        </span>
+      ) : null}
+      <FieldError id={`product-${id}-error`} messages={messages} />
+      {children}
+    </div>
+  );
+}
+
+/** The props a field's control takes: its id, name, error state and descriptions. */
+function described(id: string, errors: Errors, hint = false) {
+  const invalid = !!errors?.[id]?.length;
+  const by = [hint ? `product-${id}-hint` : "", invalid ? `product-${id}-error` : ""].filter(Boolean).join(" ");
+  return { id: `product-${id}`, name: id, "aria-invalid": invalid || undefined, "aria-describedby": by || undefined };
+}
+
+/**
+ * Every field a product has, for the new-product and edit screens. A member
+ * who may count stock but not edit the catalogue sees the catalogue fields
+ * read-only; the action sends only what their role may change.
+ */
+export function ProductForm({
+  values,
+  choices,
+  errors,
+  access,
+  submitLabel,
+  isNew,
+}: {
+  values: ProductFormValues;
+  choices: ProductFormChoices;
+  errors: Errors;
+  access: { catalogue: boolean; stock: boolean };
+  submitLabel: string;
+  isNew: boolean;
+}) {
+  const [price, setPrice] = useState(values.price_ex_vat);
+  const [vat, setVat] = useState(values.vat_rate);
+  const [seoTitle, setSeoTitle] = useState(values.seo_title);
+  const [seoDescription, setSeoDescription] = useState(values.seo_description);
+  const navigation = useNavigation();
+  const saving = navigation.state === "submitting";
+  const locked = !access.catalogue;
+  const attributeRows = [...values.attributes, ...Array.from({ length: SPARE_ATTRIBUTE_ROWS }, () => ({ name: "", value: "" }))];
+  const chosen = new Set(values.category_ids);
+  const nameOf = new Map(choices.categories.map((c) => [c.path, c.name]));
+  /** `power-tools/drills` → "Power Tools › Drills". */
+  const trail = (path: string) =>
+    path
+      .split("/")
+      .map((slug, i, parts) => nameOf.get(parts.slice(0, i + 1).join("/")) ?? slug)
+      .join(" › ");
+
+  return (
+    <Form method="post" noValidate className="grid gap-6" aria-label={isNew ? "New product" : `Edit ${values.name}`}>
+      <input type="hidden" name="intent" value="save" />
+      {access.catalogue ? (
+        <>
+          <input type="hidden" name="categories_shown" value="1" />
+          <input type="hidden" name="flags_shown" value="1" />
+          <input type="hidden" name="attributes_shown" value="1" />
+        </>
+      ) : null}
+
+      <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2" disabled={locked}>
+        <legend className="px-1 text-lg font-bold">The product</legend>
+        <Field id="name" label="Name" errors={errors} className="sm:col-span-2">
+          <input {...described("name", errors)} defaultValue={values.name} required maxLength={200} className={control} />
+        </Field>
+        <Field id="sku" label="SKU" errors={errors} hint="Letters, digits, dots, dashes, slashes or underscores.">
+          <input {...described("sku", errors, true)} defaultValue={values.sku} required maxLength={64} autoCapitalize="characters" spellCheck={false} className={`${control} font-mono`} />
+        </Field>
+        <Field id="slug" label="Web address" errors={errors} hint={isNew ? "Left blank, it is made from the name." : "Changing it keeps the old address redirecting here."}>
+          <div className="flex items-center rounded-md border border-stone-400 bg-white focus-within:ring-2 focus-within:ring-brand-600">
+            <span className="pl-3 text-stone-600" aria-hidden="true">
+              /product/
+            </span>
+            <input {...described("slug", errors, true)} defaultValue={values.slug} maxLength={200} spellCheck={false} className="min-h-10 w-full rounded-md px-1 font-normal outline-none disabled:bg-stone-100" />
+          </div>
+        </Field>
+        <Field id="brand_id" label="Brand" errors={errors}>
+          <select {...described("brand_id", errors)} defaultValue={values.brand_id ?? ""} className={control}>
+            <option value="">No brand</option>
+            {choices.brands.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="status" label="Shown on the shop" errors={errors} hint="Drafts and archived products are never shown, found or sold.">
+          <select {...described("status", errors, true)} defaultValue={values.status} className={control}>
+            <option value="draft">Draft: not on the shop yet</option>
+            <option value="published">Published: on sale</option>
+            <option value="archived">Archived: withdrawn</option>
+          </select>
+          <FieldError messages={errors?.published} />
+        </Field>
+        <Field id="summary" label="Summary" errors={errors} hint="One line under the name on cards and the product page." className="sm:col-span-2">
+          <input {...described("summary", errors, true)} defaultValue={values.summary} maxLength={500} className={control} />
+        </Field>
+        <Field
+          id="description_html"
+          label="Description"
+          errors={errors}
+          hint="Paragraphs, bold, italics, lists, tables, sub-headings and links (HTML). Anything else, scripts and styles included, is removed when saved."
+          className="sm:col-span-2"
+        >
+          <textarea {...described("description_html", errors, true)} defaultValue={values.description_html} rows={8} maxLength={20_000} className={`${control} py-2 font-mono text-sm`} />
+        </Field>
+      </fieldset>
+
+      <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-3" disabled={locked}>
+        <legend className="px-1 text-lg font-bold">Price</legend>
+        <Field id="price_ex_vat" label="Price ex VAT (£)" errors={errors}>
+          <input {...described("price_ex_vat", errors)} value={price} onChange={(e) => setPrice(e.currentTarget.value)} inputMode="decimal" required className={control} />
+        </Field>
+        <Field id="vat_rate" label="VAT rate" errors={errors}>
+          <select {...described("vat_rate", errors)} value={vat} onChange={(e) => setVat(Number(e.currentTarget.value))} className={control}>
+            <option value={20}>20% standard</option>
+            <option value={5}>5% reduced</option>
+            <option value={0}>0% zero-rated</option>
+          </select>
+        </Field>
+        <div className="grid content-start gap-1 text-sm">
+          <span className="font-semibold">Price inc VAT, as the shop shows it</span>
+          <output htmlFor="product-price_ex_vat product-vat_rate" aria-live="polite" className="min-h-10 content-center text-xl font-bold" data-testid="price-inc-vat">
+            {incVatText(price, vat)}
+          </output>
+        </div>
+        <Field id="was_price_ex_vat" label="Was price ex VAT (£)" errors={errors} hint="Shown struck through; leave blank for none.">
+          <input {...described("was_price_ex_vat", errors, true)} defaultValue={values.was_price_ex_vat} inputMode="decimal" className={control} />
+        </Field>
+        <div className="flex flex-wrap items-center gap-4 text-sm sm:col-span-2">
+          <label className="inline-flex min-h-10 items-center gap-2 font-semibold">
+            <input type="checkbox" name="heavy" defaultChecked={values.heavy} className="size-4" /> Heavy or bulky (delivery surcharge)
+          </label>
+          <label className="inline-flex min-h-10 items-center gap-2 font-semibold">
+            <input type="checkbox" name="featured" defaultChecked={values.featured} className="size-4" /> Featured on the home page
+          </label>
+        </div>
+      </fieldset>
+
+      <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-3" disabled={!access.stock}>
+        <legend className="px-1 text-lg font-bold">Stock</legend>
+        <input type="hidden" name="stock_was" value={values.stock} />
+        <Field id="stock" label={isNew ? "Opening stock" : "Stock on the shelf"} errors={errors} hint={isNew ? "Recorded in the stock ledger as opening stock." : "A new figure is recorded as a stock count."}>
+          <input {...described("stock", errors, true)} defaultValue={values.stock} inputMode="numeric" className={control} />
+        </Field>
+        <Field id="reorder_level" label="Reorder level" errors={errors} hint="At or below this, the stock is called low.">
+          <input {...described("reorder_level", errors, true)} defaultValue={values.reorder_level} inputMode="numeric" required className={control} />
+        </Field>
+      </fieldset>
+
+      <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-4" disabled={locked}>
+        <legend className="px-1 text-lg font-bold">Categories</legend>
+        <p className="text-sm" data-testid="chosen-categories">
+          {values.category_ids.length ? (
+            <>
+              <span className="font-semibold">Listed in: </span>
+              {choices.categories
+                .filter((c) => chosen.has(c.id))
+                .map((c) => trail(c.path))
+                .join("; ")}
+            </>
+          ) : (
+            "Not in any category yet: it will not be listed on category pages."
+          )}
+        </p>
+        <FieldError messages={errors?.category_ids} />
+        <div className="grid max-h-72 gap-1 overflow-y-auto rounded-md border border-stone-200 p-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
+          {choices.categories.map((c) => (
+            <label key={c.id} className="flex min-h-9 items-center gap-2" style={{ paddingLeft: `${(c.path.split("/").length - 1) * 1}rem` }}>
+              <input type="checkbox" name="category_ids" value={c.id} defaultChecked={chosen.has(c.id)} className="size-4 shrink-0" />
+              <span>{c.name}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+
+      <fieldset className="grid gap-3 rounded-lg border border-stone-200 bg-white p-4" disabled={locked}>
+        <legend className="px-1 text-lg font-bold">Attributes</legend>
+        <p className="text-sm text-stone-600">Shown in the specification table and offered as filters on category pages. Leave a row blank to remove it.</p>
+        <FieldError messages={errors?.attributes} />
+        <table className="w-full text-sm">
+          <thead>
+            <tr className="text-left">
+              <th scope="col" className="pb-1 font-semibold">
+                Name
+              </th>
+              <th scope="col" className="pb-1 pl-2 font-semibold">
+                Value
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {attributeRows.map((a, i) => (
+              <tr key={i}>
+                <td className="py-1">
+                  <input name="attribute_name" defaultValue={a.name} maxLength={60} aria-label={`Attribute ${i + 1} name`} placeholder={i >= values.attributes.length ? "e.g. Voltage" : undefined} className={control} />
+                </td>
+                <td className="py-1 pl-2">
+                  <input name="attribute_value" defaultValue={a.value} maxLength={200} aria-label={`Attribute ${i + 1} value`} placeholder={i >= values.attributes.length ? "e.g. 18V" : undefined} className={control} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </fieldset>
+
+      <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2" disabled={locked}>
+        <legend className="px-1 text-lg font-bold">Related products and search engines</legend>
+        <Field id="related_skus" label="Related products (SKUs)" errors={errors} hint="Separated by commas or spaces; shown as “You may also need”." className="sm:col-span-2">
+          <input {...described("related_skus", errors, true)} defaultValue={values.related_skus.join(", ")} spellCheck={false} className={`${control} font-mono`} />
+        </Field>
+        <Field id="seo_title" label="Search engine title" errors={errors} hint={`Blank: the name, brand and SKU. ${seoTitle.length} of 70 characters.`}>
+          <input {...described("seo_title", errors, true)} value={seoTitle} onChange={(e) => setSeoTitle(e.currentTarget.value)} maxLength={70} className={control} />
+        </Field>
+        <Field id="seo_description" label="Search engine description" errors={errors} hint={`Blank: the summary and price. ${seoDescription.length} of 160 characters.`}>
+          <textarea {...described("seo_description", errors, true)} value={seoDescription} onChange={(e) => setSeoDescription(e.currentTarget.value)} maxLength={160} rows={3} className={`${control} py-2`} />
+        </Field>
+      </fieldset>
+
+      <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center gap-3 border-t border-stone-200 bg-stone-50/95 px-4 py-3">
+        <button type="submit" className="btn-primary min-h-11" disabled={saving}>
+          {saving ? "Saving…" : submitLabel}
+        </button>
+        {locked ? <span className="text-sm text-stone-700">Your role may change the stock and reorder level only.</span> : null}
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,395 @@
+import { useRef } from "react";
+import { Form, Link, data, useLocation, useNavigation } from "react-router";
+import { appContext } from "#app-context";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { KeysetPager } from "../../../components/admin/pager.tsx";
+import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { FormAlert } from "../../../components/form.tsx";
+import { EmptyState } from "../../../components/page.tsx";
+import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { withParam } from "../../../lib/admin/format.ts";
+import { pageMeta } from "../../../lib/meta.ts";
+import { formatPounds } from "../../../lib/money.ts";
+import { PRODUCT_STATUS_LABELS, type ProductStatus } from "../../../../server/modules/catalog/product-status.ts";
+import { can } from "../../../../server/modules/staff/permissions.ts";
+import type { Route } from "./+types/index";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Products");
+
+const STOCK_OPTIONS = [
+  ["in_stock", "In stock"],
+  ["low", "Low (at or below reorder level)"],
+  ["out", "Out of stock"],
+] as const;
+const STATUS_TABS = [
+  ["", "Drafts and published"],
+  ["published", "Published"],
+  ["draft", "Drafts"],
+  ["archived", "Archived"],
+] as const;
+const BULK = [
+  ["price_percent", "Change the price by a percentage"],
+  ["set_vat", "Set the VAT rate"],
+  ["move_category", "Move to one category"],
+  ["archive", "Archive"],
+] as const;
+type BulkAction = (typeof BULK)[number][0];
+
+/** The filters from the address: the list's state lives in the URL, so a link or a reload shows the same list. */
+function filtersFrom(url: URL) {
+  const get = (name: string) => url.searchParams.get(name)?.trim() || undefined;
+  const id = (name: string) => (/^\d{1,9}$/.test(get(name) ?? "") ? Number(get(name)) : undefined);
+  const oneOf = <T extends string>(value: string | undefined, allowed: readonly T[]) => (allowed.includes(value as T) ? (value as T) : undefined);
+  return {
+    q: get("q")?.slice(0, 100),
+    category: id("category"),
+    brand: id("brand"),
+    stock: oneOf(get("stock"), ["in_stock", "low", "out"] as const),
+    status: oneOf(get("status"), ["draft", "published", "archived"] as const),
+    no_photo: get("no_photo") === "1" ? true : undefined,
+    cursor: get("cursor"),
+  };
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "catalogue.view");
+  const filters = filtersFrom(new URL(request.url));
+  const may = { manage: can(actor.role, "catalogue.manage") };
+  const choices = await app.services.adminProducts.choices(actor);
+  try {
+    const [list, counts] = await Promise.all([app.services.adminProducts.list(actor, filters), app.services.adminProducts.counts(actor, { ...filters, cursor: undefined })]);
+    return { products: list.data, nextCursor: list.next_cursor, counts, filters, choices, error: null, can: may };
+  } catch (error) {
+    const known = serviceError(error);
+    if (!known || known.status !== 422) throw error;
+    return { products: [], nextCursor: null, counts: { draft: 0, published: 0, archived: 0 }, filters, choices, error: Object.values(known.errors ?? {}).flat().join(" ") || known.message, can: may };
+  }
+}
+
+type Change = { sku: string; name: string; field: string; from: string; to: string };
+type BulkResult = { ok: boolean; message: string; preview?: { action: BulkAction; skus: string[]; category_id?: number; vat_rate?: number; percent?: number; changes: Change[] } };
+
+/** A bulk change: first its preview (nothing written), then, confirmed, applied in one go. */
+export async function action({ context, request }: Route.ActionArgs) {
+  requireSameOrigin(request);
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "catalogue.manage");
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const chosen = BULK.find(([a]) => a === form.get("bulk_action"))?.[0];
+  if (!chosen) return data<BulkResult>({ ok: false, message: "Choose what to do with the chosen products." }, { status: 422 });
+  const skus = form.getAll("sku").map(String).slice(0, 500);
+  const number = (name: string) => {
+    const raw = String(form.get(name) ?? "").trim();
+    return raw === "" ? undefined : Number(raw);
+  };
+  const request_ = { skus, action: chosen, category_id: number("category_id"), vat_rate: number("vat_rate"), percent: number("percent") };
+  try {
+    const preview = intent !== "apply";
+    const done = await app.services.adminProducts.bulk(actor, request_, { preview });
+    if (preview) {
+      const message = done.changes.length ? `Check the ${done.changes.length} change${done.changes.length === 1 ? "" : "s"} below, then apply them.` : "That would change nothing for the chosen products.";
+      return data<BulkResult>({ ok: true, message, preview: { ...request_, changes: done.changes } });
+    }
+    return data<BulkResult>({ ok: true, message: `Done: ${done.changes.length} product${done.changes.length === 1 ? "" : "s"} changed. The shop shows the change now.` });
+  } catch (error) {
+    const known = serviceError(error);
+    if (!known) throw error;
+    return data<BulkResult>({ ok: false, message: Object.values(known.errors ?? {}).flat().join(" ") || known.message }, { status: known.status });
+  }
+}
+
+const FIELD_LABELS: Record<string, string> = { price_ex_vat: "Price ex VAT (£)", vat_rate: "VAT rate", status: "Status", categories: "Categories" };
+
+export default function AdminProducts({ loaderData, actionData }: Route.ComponentProps) {
+  const { products, counts, filters, nextCursor, error, choices } = loaderData;
+  const result = actionData as BulkResult | undefined;
+  const table = useRef<HTMLTableElement>(null);
+  const location = useLocation();
+  const navigation = useNavigation();
+  const search = new URLSearchParams(location.search);
+  const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
+  const exportQuery = withParam(search, { cursor: null });
+  const chooseAll = (checked: boolean) => table.current?.querySelectorAll<HTMLInputElement>('input[name="sku"]').forEach((box) => (box.checked = checked));
+  const tabCount = (status: string) => (status === "" ? counts.draft + counts.published : counts[status as ProductStatus]);
+  const filtered = !!(filters.q || filters.category || filters.brand || filters.stock || filters.no_photo);
+  const manage = loaderData.can.manage;
+  const preview = result?.preview;
+
+  return (
+    <>
+      <AdminHeading
+        title="Products"
+        actions={
+          <>
+            <a href={`/api/admin/products/export.csv${exportQuery}`} className="btn-secondary" download>
+              Export CSV
+            </a>
+            {manage ? (
+              <>
+                <Link to="/admin/products/import" className="btn-secondary">
+                  Import CSV
+                </Link>
+                <Link to="/admin/products/new" className="btn-primary">
+                  Add a product
+                </Link>
+              </>
+            ) : null}
+          </>
+        }
+      />
+      {result ? (
+        <ResultBanner ok={result.ok} result={result}>
+          {result.message}
+        </ResultBanner>
+      ) : null}
+
+      {preview && preview.changes.length ? (
+        <section aria-labelledby="bulk-preview" className="mb-4 rounded-lg border-2 border-brand-700 bg-white p-4">
+          <h2 id="bulk-preview" className="mb-2 text-lg font-bold">
+            What would change
+          </h2>
+          <div className="max-h-80 overflow-auto">
+            <table className="w-full min-w-[32rem] text-left text-sm">
+              <caption className="sr-only">Each chosen product's value before and after</caption>
+              <thead className="bg-stone-50">
+                <tr>
+                  <th scope="col" className="px-2 py-1">
+                    Product
+                  </th>
+                  <th scope="col" className="px-2 py-1">
+                    {FIELD_LABELS[preview.changes[0]!.field] ?? preview.changes[0]!.field}: now
+                  </th>
+                  <th scope="col" className="px-2 py-1">
+                    After
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-stone-100">
+                {preview.changes.map((c) => (
+                  <tr key={c.sku}>
+                    <th scope="row" className="px-2 py-1 font-normal">
+                      <span className="font-mono">{c.sku}</span> {c.name}
+                    </th>
+                    <td className="px-2 py-1">{c.from}</td>
+                    <td className="px-2 py-1 font-semibold">{c.to}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Form method="post" className="mt-3 flex flex-wrap gap-2">
+            <input type="hidden" name="intent" value="apply" />
+            <input type="hidden" name="bulk_action" value={preview.action} />
+            {preview.skus.map((s) => (
+              <input key={s} type="hidden" name="sku" value={s} />
+            ))}
+            {preview.category_id !== undefined ? <input type="hidden" name="category_id" value={preview.category_id} /> : null}
+            {preview.vat_rate !== undefined ? <input type="hidden" name="vat_rate" value={preview.vat_rate} /> : null}
+            {preview.percent !== undefined ? <input type="hidden" name="percent" value={preview.percent} /> : null}
+            <button type="submit" className="btn-primary min-h-10">
+              Apply to {preview.changes.length} product{preview.changes.length === 1 ? "" : "s"}
+            </button>
+            <Link to={location.pathname + location.search} className="btn-secondary min-h-10">
+              Cancel
+            </Link>
+          </Form>
+        </section>
+      ) : null}
+
+      <nav aria-label="Products by status" className="mb-4 overflow-x-auto">
+        <ul className="flex min-w-max gap-1 border-b border-stone-300">
+          {STATUS_TABS.map(([status, label]) => {
+            const current = (filters.status ?? "") === status;
+            return (
+              <li key={status || "active"}>
+                <Link
+                  to={withParam(search, { status, cursor: null }) || "?"}
+                  aria-current={current ? "page" : undefined}
+                  className={`-mb-px block border-b-2 px-3 py-2 text-sm font-semibold ${current ? "border-brand-700 text-brand-900" : "border-transparent text-stone-700 hover:border-stone-400"}`}
+                >
+                  {label} <span className="ml-1 rounded-full bg-stone-200 px-2 py-0.5 text-xs text-stone-800">{tabCount(status)}</span>
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+
+      <Form method="get" className="mb-4 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-5" role="search" aria-label="Filter products">
+        {filters.status ? <input type="hidden" name="status" value={filters.status} /> : null}
+        <label className="grid gap-1 text-sm font-semibold sm:col-span-2">
+          Search
+          <input name="q" type="search" defaultValue={filters.q ?? ""} placeholder="Name or SKU" className="min-h-10 rounded-md border border-stone-400 px-3 font-normal" />
+        </label>
+        <label className="grid min-w-0 gap-1 text-sm font-semibold">
+          Category
+          <select name="category" defaultValue={filters.category ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
+            <option value="">Any</option>
+            {choices.categories.map((c) => (
+              <option key={c.id} value={c.id}>
+                {"\u00a0\u00a0".repeat(c.path.split("/").length - 1)}
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grid min-w-0 gap-1 text-sm font-semibold">
+          Brand
+          <select name="brand" defaultValue={filters.brand ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
+            <option value="">Any</option>
+            {choices.brands.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grid min-w-0 gap-1 text-sm font-semibold">
+          Stock
+          <select name="stock" defaultValue={filters.stock ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
+            <option value="">Any</option>
+            {STOCK_OPTIONS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="flex flex-wrap items-end gap-3 sm:col-span-2 lg:col-span-5">
+          <label className="inline-flex min-h-10 items-center gap-2 text-sm font-semibold">
+            <input type="checkbox" name="no_photo" value="1" defaultChecked={!!filters.no_photo} className="size-4" /> Without a photo
+          </label>
+          <button type="submit" className="btn-primary min-h-10">
+            Apply filters
+          </button>
+          <Link to={filters.status ? `?status=${filters.status}` : "?"} className="btn-secondary min-h-10">
+            Clear
+          </Link>
+        </div>
+      </Form>
+
+      <FormAlert message={error ?? undefined} className="mb-4" />
+
+      {products.length === 0 ? (
+        <EmptyState title={filtered ? "No products match these filters" : "No products here yet"} action={search.size ? { to: "?", label: "Show every product" } : manage ? { to: "/admin/products/new", label: "Add a product" } : undefined}>
+          {filtered ? "Try another category or brand, or a shorter search." : "Add products one by one, or import a spreadsheet (CSV)."}
+        </EmptyState>
+      ) : (
+        <Form method="post" aria-label="Choose products">
+          {manage ? (
+            <fieldset className="mb-2 flex flex-wrap items-end gap-2 rounded-lg border border-stone-200 bg-white p-3 text-sm">
+              <legend className="sr-only">Change the chosen products</legend>
+              <input type="hidden" name="intent" value="preview" />
+              <label className="grid gap-1 font-semibold">
+                With the chosen products
+                <select name="bulk_action" className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
+                  {BULK.map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="grid gap-1 font-semibold">
+                Percentage (for a price change)
+                <input name="percent" inputMode="decimal" placeholder="e.g. 5 or -10" className="min-h-10 w-36 rounded-md border border-stone-400 px-2 font-normal" />
+              </label>
+              <label className="grid gap-1 font-semibold">
+                VAT rate
+                <select name="vat_rate" defaultValue="" className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
+                  <option value="">—</option>
+                  <option value="20">20%</option>
+                  <option value="5">5%</option>
+                  <option value="0">0%</option>
+                </select>
+              </label>
+              <label className="grid gap-1 font-semibold">
+                Category
+                <select name="category_id" defaultValue="" className="min-h-10 max-w-56 rounded-md border border-stone-400 bg-white px-2 font-normal">
+                  <option value="">—</option>
+                  {choices.categories.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.path}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <button type="submit" className="btn-primary min-h-10">
+                Preview the change
+              </button>
+            </fieldset>
+          ) : null}
+          <div className={`overflow-x-auto rounded-lg border border-stone-200 bg-white ${loading ? "opacity-75" : ""}`} aria-busy={loading || undefined}>
+            <table ref={table} className="w-full min-w-[52rem] text-left text-sm">
+              <caption className="sr-only">Products by name</caption>
+              <thead className="border-b border-stone-200 bg-stone-50 text-stone-700">
+                <tr>
+                  {manage ? (
+                    <th scope="col" className="w-10 px-3 py-2">
+                      <input type="checkbox" aria-label="Choose every product on this page" className="size-4" onChange={(event) => chooseAll(event.currentTarget.checked)} />
+                    </th>
+                  ) : null}
+                  <th scope="col" className="w-14 px-3 py-2">
+                    <span className="sr-only">Photo</span>
+                  </th>
+                  <th scope="col" className="px-3 py-2" aria-sort="ascending">
+                    Product
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Brand
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right">
+                    Price inc VAT
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right">
+                    Stock
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Status
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-stone-100">
+                {products.map((p) => (
+                  <tr key={p.sku} className="hover:bg-stone-50">
+                    {manage ? (
+                      <td className="px-3 py-2">
+                        <input type="checkbox" name="sku" value={p.sku} aria-label={`Choose ${p.name}`} className="size-4" />
+                      </td>
+                    ) : null}
+                    <td className="px-3 py-1">
+                      {p.photo ? <img src={p.photo} alt="" width={40} height={40} loading="lazy" className="size-10 rounded border border-stone-200 object-cover" /> : <span className="block size-10 rounded border border-dashed border-stone-300" title="No photo" />}
+                    </td>
+                    <th scope="row" className="px-3 py-2 font-normal">
+                      <Link to={`/admin/products/${encodeURIComponent(p.sku)}`} className="link font-semibold">
+                        {p.name}
+                      </Link>
+                      <span className="block font-mono text-xs text-stone-600">{p.sku}</span>
+                    </th>
+                    <td className="px-3 py-2">{p.brand?.name ?? "—"}</td>
+                    <td className="whitespace-nowrap px-3 py-2 text-right">
+                      {formatPounds(p.price_inc_vat)}
+                      <span className="block text-xs text-stone-600">
+                        {formatPounds(p.price_ex_vat)} ex · {p.vat_rate}%
+                      </span>
+                    </td>
+                    <td className="px-3 py-2 text-right">
+                      <span className={p.stock === 0 ? "font-semibold text-red-800" : p.low_stock ? "font-semibold text-amber-800" : ""}>{p.stock}</span>
+                      {p.low_stock ? <span className="block text-xs text-stone-600">{p.stock === 0 ? "out" : `low (≤ ${p.reorder_level})`}</span> : null}
+                    </td>
+                    <td className="px-3 py-2">
+                      <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${p.status === "published" ? "bg-green-100 text-green-900" : "bg-stone-200 text-stone-800"}`}>{PRODUCT_STATUS_LABELS[p.status]}</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </Form>
+      )}
+      <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />
+    </>
+  );
+}

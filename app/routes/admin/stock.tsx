@@ -1,0 +1,315 @@
+import { Form, Link, data, useLocation, useNavigation } from "react-router";
+import { appContext } from "#app-context";
+import { FieldError } from "../../components/admin/field-error.tsx";
+import { AdminHeading } from "../../components/admin/frame.tsx";
+import { KeysetPager } from "../../components/admin/pager.tsx";
+import { ResultBanner } from "../../components/admin/result-banner.tsx";
+import { FormAlert } from "../../components/form.tsx";
+import { EmptyState } from "../../components/page.tsx";
+import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
+import { formatDateTime } from "../../lib/admin/format.ts";
+import { pageMeta } from "../../lib/meta.ts";
+import { can } from "../../../server/modules/staff/permissions.ts";
+import { KIND_LABELS, MANUAL_KINDS, MOVEMENT_KINDS, type MovementKind } from "../../../server/modules/stock/kinds.ts";
+import type { Route } from "./+types/stock";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Stock");
+
+/** Rows the forms offer: enough for a delivery note; more by sending again. */
+const ROWS = 8;
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "stock.count");
+  const url = new URL(request.url);
+  const sku = url.searchParams.get("sku")?.trim().slice(0, 64) || undefined;
+  const kindParam = url.searchParams.get("kind") ?? "";
+  const kind = (MOVEMENT_KINDS as readonly string[]).includes(kindParam) ? (kindParam as MovementKind) : undefined;
+  const cursor = url.searchParams.get("cursor") || undefined;
+  const may = { catalogue: can(actor.role, "catalogue.view") };
+  try {
+    const history = await app.services.stock.history(actor, { sku, kind, cursor });
+    return { movements: history.data, nextCursor: history.next_cursor, filters: { sku, kind, cursor }, error: null, can: may };
+  } catch (error) {
+    const known = serviceError(error);
+    if (!known || (known.status !== 404 && known.status !== 422)) throw error;
+    return { movements: [], nextCursor: null, filters: { sku, kind, cursor }, error: known.status === 404 ? `No product has the SKU ${sku}.` : known.message, can: may };
+  }
+}
+
+type Result = { ok: boolean; form: string; message: string; errors?: Record<string, string[]>; lines?: { sku: string; name: string; before: number; after: number }[] };
+
+/** Rows of a form as the API takes them, blank rows left out; `at` is each one's row on the form. */
+function rowsOf(form: FormData, names: string[]) {
+  const columns = names.map((n) => form.getAll(n).map((v) => String(v).trim()));
+  const rows = columns[0]!.map((_, i) => ({ at: i, values: names.map((_, c) => columns[c]![i] ?? "") })).filter((row) => row.values.some((v) => v !== ""));
+  return { values: rows.map((r) => r.values), at: rows.map((r) => r.at) };
+}
+
+/** The service's row errors (`lines.1.sku`, "Row 2: …") put back on the form's own rows, blank ones counted. */
+function onFormRows(errors: Record<string, string[]> | undefined, at: number[]) {
+  if (!errors) return undefined;
+  return Object.fromEntries(
+    Object.entries(errors).map(([key, messages]) => {
+      const match = /^(\w+)\.(\d+)\.(\w+)$/.exec(key);
+      if (!match) return [key, messages];
+      const row = at[Number(match[2])] ?? Number(match[2]);
+      return [`${match[1]}.${row}.${match[3]}`, messages.map((m) => m.replace(/^Row \d+:/, `Row ${row + 1}:`))];
+    }),
+  );
+}
+const whole = (value: string) => (/^-?\d{1,7}$/.test(value) ? Number(value) : Number.NaN);
+
+export async function action({ context, request }: Route.ActionArgs) {
+  requireSameOrigin(request);
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "stock.count");
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const rows = rowsOf(form, ["sku", intent === "receive" ? "quantity" : intent === "count" ? "counted" : "change"]);
+  try {
+    if (intent === "receive") {
+      const lines = rows.values.map(([sku, quantity]) => ({ sku: sku!, quantity: whole(quantity!) }));
+      const done = await app.services.stock.receive(actor, { reference: String(form.get("reference") ?? ""), lines });
+      return data<Result>({ ok: true, form: intent, message: `Delivery received: ${done.products.length} product${done.products.length === 1 ? "" : "s"} booked in.`, lines: done.products });
+    }
+    if (intent === "count") {
+      const counts = rows.values.map(([sku, counted]) => ({ sku: sku!, counted: whole(counted!) }));
+      const done = await app.services.stock.count(actor, counts, String(form.get("note") ?? ""));
+      const differ = done.products.filter((p) => p.difference !== 0).length;
+      return data<Result>({ ok: true, form: intent, message: `Count recorded: ${differ} of ${done.products.length} product${done.products.length === 1 ? "" : "s"} differed from the books, and now match the shelf.`, lines: done.products });
+    }
+    if (intent === "adjust") {
+      const kind = MANUAL_KINDS.find((k) => k === form.get("kind")) ?? "adjusted";
+      const movements = rows.values.map(([sku, change]) => ({ sku: sku!, change: whole(change!), kind, reason: String(form.get("reason") ?? "") }));
+      const done = await app.services.stock.move(actor, movements);
+      return data<Result>({ ok: true, form: intent, message: `${KIND_LABELS[kind]}: ${done.products.length} product${done.products.length === 1 ? "" : "s"} changed.`, lines: done.products });
+    }
+    return data<Result>({ ok: false, form: intent, message: "Choose what to record." }, { status: 422 });
+  } catch (error) {
+    const known = serviceError(error);
+    if (!known) throw error;
+    return data<Result>({ ok: false, form: intent, message: known.errors ? "Nothing was recorded. Correct the rows marked below and send again." : known.message, errors: onFormRows(known.errors, rows.at) }, { status: known.status });
+  }
+}
+
+const control = "min-h-10 w-full rounded-md border border-stone-400 bg-white px-2 font-normal";
+
+/** Rows of SKU and a number; a refused row keeps its message beside it. */
+function LineRows({ list, number, label, errors }: { list: string; number: string; label: string; errors: Record<string, string[]> | undefined }) {
+  return (
+    <table className="w-full text-sm">
+      <thead>
+        <tr className="text-left">
+          <th scope="col" className="pb-1 font-semibold">
+            SKU
+          </th>
+          <th scope="col" className="w-32 pb-1 pl-2 font-semibold">
+            {label}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {Array.from({ length: ROWS }, (_, i) => {
+          const messages = [...(errors?.[`${list}.${i}.sku`] ?? []), ...(errors?.[`${list}.${i}.${number}`] ?? []), ...(errors?.[`${list}.${i}.quantity`] ?? []), ...(errors?.[`${list}.${i}.change`] ?? [])];
+          const unique = [...new Set(messages)];
+          return (
+            <tr key={i} className="align-top">
+              <td className="py-1">
+                <input name="sku" aria-label={`Row ${i + 1} SKU`} aria-invalid={unique.length ? true : undefined} spellCheck={false} autoCapitalize="characters" className={`${control} font-mono`} />
+                <FieldError messages={unique} className="mt-0.5 block" />
+              </td>
+              <td className="py-1 pl-2">
+                <input name={number} aria-label={`Row ${i + 1} ${label.toLowerCase()}`} inputMode="numeric" className={control} />
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+export default function AdminStock({ loaderData, actionData }: Route.ComponentProps) {
+  const { movements, nextCursor, filters, error } = loaderData;
+  const result = actionData as Result | undefined;
+  const location = useLocation();
+  const navigation = useNavigation();
+  const search = new URLSearchParams(location.search);
+  const busy = navigation.state === "submitting";
+  const errorsFor = (form: string) => (result && !result.ok && result.form === form ? result.errors : undefined);
+  const panel = "grid content-start gap-3 rounded-lg border border-stone-200 bg-white p-4";
+  return (
+    <>
+      <AdminHeading title="Stock" intro="Every change of stock is recorded with who and when: deliveries in, counts, adjustments and returns here; sales and cancelled orders from the orders. Each form is all or nothing." />
+      {result ? (
+        <ResultBanner ok={result.ok} result={result}>
+          {result.message}
+          {result.ok && result.lines?.length ? (
+            <ul className="mt-1 list-disc pl-5 font-normal">
+              {result.lines.map((l) => (
+                <li key={l.sku}>
+                  <span className="font-mono">{l.sku}</span> {l.name}: {l.before} → {l.after}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </ResultBanner>
+      ) : null}
+
+      <div className="mb-8 grid gap-4 lg:grid-cols-3">
+        <Form method="post" className={panel} aria-labelledby="receive-title" key={result?.ok && result.form === "receive" ? `done-${JSON.stringify(result.lines)}` : "receive"}>
+          <h2 id="receive-title" className="text-lg font-bold">
+            Receive a delivery
+          </h2>
+          <input type="hidden" name="intent" value="receive" />
+          <label className="grid gap-1 text-sm font-semibold">
+            Delivery note or purchase order
+            <input name="reference" maxLength={200} placeholder="e.g. PO-4471" className={control} />
+          </label>
+          <LineRows list="lines" number="quantity" label="Quantity" errors={errorsFor("receive")} />
+          <button type="submit" className="btn-primary min-h-10" disabled={busy}>
+            Book the delivery in
+          </button>
+        </Form>
+
+        <Form method="post" className={panel} aria-labelledby="count-title" key={result?.ok && result.form === "count" ? `done-${JSON.stringify(result.lines)}` : "count"}>
+          <h2 id="count-title" className="text-lg font-bold">
+            Stock count
+          </h2>
+          <p className="text-sm text-stone-700">What is on the shelf. The difference from the books is recorded; a sale made meanwhile is not undone.</p>
+          <input type="hidden" name="intent" value="count" />
+          <label className="grid gap-1 text-sm font-semibold">
+            Where or why (optional)
+            <input name="note" maxLength={200} placeholder="e.g. Aisle 4, monthly count" className={control} />
+          </label>
+          <LineRows list="counts" number="counted" label="Counted" errors={errorsFor("count")} />
+          <button type="submit" className="btn-primary min-h-10" disabled={busy}>
+            Record the count
+          </button>
+        </Form>
+
+        <Form method="post" className={panel} aria-labelledby="adjust-title" key={result?.ok && result.form === "adjust" ? `done-${JSON.stringify(result.lines)}` : "adjust"}>
+          <h2 id="adjust-title" className="text-lg font-bold">
+            Adjust or return
+          </h2>
+          <input type="hidden" name="intent" value="adjust" />
+          <label className="grid gap-1 text-sm font-semibold">
+            What happened
+            <select name="kind" className={control} defaultValue="adjusted">
+              <option value="adjusted">Adjustment (damage, loss, found)</option>
+              <option value="returned">Customer return (back on the shelf)</option>
+              <option value="received">Received without a delivery note</option>
+            </select>
+          </label>
+          <label className="grid gap-1 text-sm font-semibold">
+            Reason
+            <input name="reason" maxLength={200} placeholder="e.g. Dropped in the yard" className={control} aria-describedby={errorsFor("adjust") ? "adjust-reason-error" : undefined} />
+            <FieldError
+              id="adjust-reason-error"
+              messages={Object.entries(errorsFor("adjust") ?? {})
+                .filter(([k]) => k.endsWith(".reason"))
+                .flatMap(([, v]) => v)
+                .slice(0, 1)}
+            />
+          </label>
+          <LineRows list="movements" number="change" label="Change (+/−)" errors={errorsFor("adjust")} />
+          <button type="submit" className="btn-primary min-h-10" disabled={busy}>
+            Record the change
+          </button>
+        </Form>
+      </div>
+
+      <section aria-labelledby="history-title">
+        <h2 id="history-title" className="mb-3 text-xl font-bold">
+          Movements{filters.sku ? ` of ${filters.sku}` : ""}
+        </h2>
+        <Form method="get" className="mb-3 flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-3" role="search" aria-label="Filter movements">
+          <label className="grid gap-1 text-sm font-semibold">
+            SKU
+            <input name="sku" defaultValue={filters.sku ?? ""} spellCheck={false} className={`${control} w-48 font-mono`} />
+          </label>
+          <label className="grid gap-1 text-sm font-semibold">
+            Kind
+            <select name="kind" defaultValue={filters.kind ?? ""} className={`${control} w-48`}>
+              <option value="">Any</option>
+              {MOVEMENT_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {KIND_LABELS[k]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="btn-primary min-h-10">
+            Show
+          </button>
+          <Link to="?" className="btn-secondary min-h-10">
+            Clear
+          </Link>
+        </Form>
+        <FormAlert message={error ?? undefined} className="mb-3" />
+        {movements.length === 0 ? (
+          <EmptyState title="No movements to show">{filters.sku || filters.kind ? "Nothing matches: try another SKU or kind." : "Deliveries, counts, sales and returns appear here, newest first."}</EmptyState>
+        ) : (
+          <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
+            <table className="w-full min-w-[44rem] text-left text-sm">
+              <caption className="sr-only">Stock movements, newest first</caption>
+              <thead className="border-b border-stone-200 bg-stone-50 text-stone-700">
+                <tr>
+                  <th scope="col" className="px-3 py-2">
+                    When
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Product
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    What
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right">
+                    Change
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right">
+                    Stock after
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    By
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-stone-100">
+                {movements.map((m) => (
+                  <tr key={m.id}>
+                    <td className="whitespace-nowrap px-3 py-2">{formatDateTime(m.at)}</td>
+                    <th scope="row" className="px-3 py-2 font-normal">
+                      {loaderData.can.catalogue ? (
+                        <Link to={`/admin/products/${encodeURIComponent(m.sku)}`} className="link">
+                          {m.name}
+                        </Link>
+                      ) : (
+                        m.name
+                      )}
+                      <span className="block font-mono text-xs text-stone-600">{m.sku}</span>
+                    </th>
+                    <td className="px-3 py-2">
+                      <span className="font-semibold">{m.kind_label}</span>
+                      {m.reason ? <span className="block text-stone-700">{m.reason}</span> : null}
+                      {m.order_number ? (
+                        <Link to={`/admin/orders/${m.order_number}`} className="link block">
+                          {m.order_number}
+                        </Link>
+                      ) : null}
+                    </td>
+                    <td className={`px-3 py-2 text-right font-semibold ${m.change < 0 ? "text-red-800" : "text-green-800"}`}>{m.change > 0 ? `+${m.change}` : m.change}</td>
+                    <td className="px-3 py-2 text-right">{m.stock_after}</td>
+                    <td className="px-3 py-2">{m.staff ?? (m.order_number ? "Checkout" : "—")}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />
+      </section>
+    </>
+  );
+}

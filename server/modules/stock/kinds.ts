@@ -1,0 +1,24 @@
+// Plain values the back office's screens share with the server (no database code).
+
+/**
+ * Why stock moved. Opening: the stock a product had when the ledger began (or
+ * was created with). Counted: a stock count's difference. Adjusted: a
+ * correction with a reason (damage, loss). Sold and cancelled: checkout and an
+ * unpaid or cancelled order giving it back. Returned: goods a customer sent back.
+ */
+export const MOVEMENT_KINDS = ["opening", "received", "counted", "adjusted", "sold", "returned", "cancelled"] as const;
+export type MovementKind = (typeof MOVEMENT_KINDS)[number];
+
+export const KIND_LABELS: Record<MovementKind, string> = {
+  opening: "Opening stock",
+  received: "Received",
+  counted: "Counted",
+  adjusted: "Adjusted",
+  sold: "Sold",
+  returned: "Returned",
+  cancelled: "Order cancelled",
+};
+
+/** What staff may record by hand; sold and cancelled come from orders, opening from the ledger's start. */
+export const MANUAL_KINDS = ["received", "adjusted", "returned"] as const satisfies readonly MovementKind[];
+export type ManualKind = (typeof MANUAL_KINDS)[number];
