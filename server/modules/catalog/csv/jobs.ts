@@ -107,7 +107,7 @@ export function createCatalogueCsv(db: Db, options: { dataDir: string; sharedPro
       if (!over && !(error as { code?: string }).code?.startsWith("FST_REQ_FILE_TOO_LARGE")) {
         rmSync(file, { force: true });
         await save(job!.id, { state: "failed", error: "The upload did not complete.", finishedAt: new Date() });
-        throw error;
+        throw new HttpError(422, "The upload did not complete. Try again.");
       }
       over = true;
     }

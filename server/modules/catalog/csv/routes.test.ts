@@ -109,6 +109,22 @@ describe("the catalogue CSV API", () => {
     expect((await upload(as.warehouse, "/api/admin/products/import?dry_run=1", file)).statusCode).toBe(403);
     expect((await upload(as.guest, "/api/admin/products/import?dry_run=1", file)).statusCode).toBe(401);
     expect((await as.owner.post("/api/admin/products/import?dry_run=1", { file: "not multipart" })).statusCode).toBe(422);
+    for (const payload of ["--x\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--x--", "", "--x\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.csv\"\r\n\r\nsku,na"]) {
+      const res = await as.owner.request("POST", "/api/admin/products/import?dry_run=1", payload, { headers: { "content-type": "multipart/form-data; boundary=x" } });
+      expect(res.statusCode, `${JSON.stringify(payload)}: ${res.body}`).toBe(422);
+    }
+  });
+
+  it("documents every route under the tag admin: products", async () => {
+    const doc = (await shop.app.inject({ url: "/api/openapi.json" })).json() as { paths: Record<string, Record<string, { tags: string[]; summary: string }>> };
+    const mine = ["/api/admin/products/export.csv", "/api/admin/products/import", "/api/admin/products/imports", "/api/admin/products/imports/{id}", "/api/admin/products/imports/{id}/apply", "/api/admin/products/import/example.csv"];
+    for (const path of mine) {
+      for (const op of Object.values(doc.paths[path] ?? {})) {
+        expect(op.tags, path).toEqual(["admin: products"]);
+        expect(op.summary, path).toMatch(/catalogue\.(view|manage)/);
+      }
+      expect(Object.keys(doc.paths[path] ?? {}), path).not.toEqual([]);
+    }
   });
 
   it("checks in the background, then applies the checked file, with progress readable throughout", async () => {

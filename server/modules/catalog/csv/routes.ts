@@ -64,9 +64,16 @@ const errors = { 401: messageResponse, 403: messageResponse, 409: messageRespons
 
 /** The upload's `file` part, as a stream (never read whole into memory). */
 async function uploadOf(request: FastifyRequest, maxBytes: number): Promise<UploadedCsv> {
-  if (!request.isMultipart()) throw new HttpError(422, "Send the CSV as multipart/form-data, in a field named file.");
-  const part = await request.file({ throwFileSizeLimit: false, limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 12 } });
-  if (!part || part.fieldname !== "file") throw new HttpError(422, "Send the CSV as multipart/form-data, in a field named file.");
+  const wrong = () => new HttpError(422, "Send the CSV as multipart/form-data, in a field named file.");
+  if (!request.isMultipart()) throw wrong();
+  let part;
+  try {
+    part = await request.file({ throwFileSizeLimit: false, limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 12 } });
+  } catch {
+    // A body that is not the multipart it says (no boundary, cut short, too many parts).
+    throw new HttpError(422, "The upload was not complete, or not a form with a file. Try again.");
+  }
+  if (!part || part.fieldname !== "file") throw wrong();
   return { filename: part.filename, file: part.file };
 }
 
