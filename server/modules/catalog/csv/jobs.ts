@@ -44,6 +44,8 @@ interface Live {
   report: ImportReport | null;
   error: string;
   finished: Promise<void>;
+  /** The job's row as it was started: answered from memory while the import runs (on PGlite the database is busy with it). */
+  row: typeof productImports.$inferSelect;
 }
 
 export interface ImportStatus {
@@ -127,7 +129,9 @@ export function createCatalogueCsv(db: Db, options: { dataDir: string; sharedPro
       if (applying !== null) throw new HttpError(409, `Import ${applying} is still being applied: wait for it to finish.`);
       applying = id;
     }
-    const entry: Live = { state: dryRun ? "checking" : "running", done: 0, total: 0, startedAt: Date.now(), report: null, error: "", finished: Promise.resolve() };
+    const now = new Date();
+    const row = { id, staffId: actor.staffId, fileName, storedPath: file, bytes: 0, dryRun, validOnly, state: "queued" as ImportState, rowsTotal: 0, rowsDone: 0, report: null, error: "", startedAt: now, finishedAt: null, createdAt: now, updatedAt: now };
+    const entry: Live = { state: dryRun ? "checking" : "running", done: 0, total: 0, startedAt: Date.now(), report: null, error: "", finished: Promise.resolve(), row };
     live.set(id, entry);
     let lastWrite = 0;
     const onProgress = async (p: ImportProgress) => {
@@ -167,6 +171,9 @@ export function createCatalogueCsv(db: Db, options: { dataDir: string; sharedPro
         finishedAt: new Date(),
         ...(keep ? {} : { storedPath: "" }),
       }).catch((err: unknown) => options.log?.warn({ err, importId: id }, "could not record the import's end"));
+      entry.row = { ...entry.row, storedPath: keep ? file : "" };
+      // The row answers from now on; this process forgets the job after a while.
+      setTimeout(() => live.delete(id), 10 * 60_000).unref();
     })();
     return entry;
   }
@@ -249,7 +256,8 @@ export function createCatalogueCsv(db: Db, options: { dataDir: string; sharedPro
     /** A job's progress and, once done, its report (catalogue.manage). */
     async status(actor: StaffActor, id: number): Promise<ImportStatus> {
       authorize(actor, "catalogue.manage");
-      return statusOf(await find(id));
+      const mine = live.get(id);
+      return statusOf(mine && mine.state !== "done" && mine.state !== "refused" && mine.state !== "failed" ? mine.row : await find(id));
     },
 
     /** Waits for a job of this process (tests, the synchronous API). */
