@@ -136,10 +136,14 @@ export default function AdminProductPhotos({ loaderData, actionData }: Route.Com
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin" className="link">
-          Back office
+        <Link to="/admin/products" className="link">
+          Products
         </Link>{" "}
-        › Products › {sku} › Photos
+        ›{" "}
+        <Link to={`/admin/products/${encodeURIComponent(sku)}`} className="link">
+          {sku}
+        </Link>{" "}
+        › Photos
       </nav>
       <AdminHeading title={`Photos of ${sku}`} intro="The first photo is the one listings show. Describe every photo (alt text) before the product is published." />
       {result ? (
