@@ -108,6 +108,11 @@ describe("reading files", () => {
     expect(await checksum()).toBe(before);
   });
 
+  it("refuses a row too large to be a product's, naming it", async () => {
+    const report = await run(`sku,name,price_ex_vat\nBIG-1,Fine,1.00\nBIG-2,"${"x".repeat(1_100_000)}",1.00\n`, { dryRun: true });
+    expect(report).toMatchObject({ fatal: true, refused: [{ row: 3, column: "name", message: expect.stringContaining("over 1,000,000 characters") }] });
+  });
+
   it("reports an unknown column and refuses the file for it, unless only the valid rows are wanted", async () => {
     const file = `sku,name,price_ex_vat,colour\nUNK-1,Thing,1.00,Red\n`;
     const report = await run(file);

@@ -14,6 +14,9 @@ export type CsvSource = () => Readable;
 /** The largest file the import takes. The upload is cut off here, while it streams in. */
 export const IMPORT_MAX_BYTES = 200 * 1024 * 1024;
 
+/** The most one row may hold, in characters: far above any product's fields (a description is at most 20,000), far below a file's worth. */
+export const RECORD_MAX_CHARS = 1_000_000;
+
 export type CsvEncoding = "utf-8" | "windows-1252";
 
 /** A file that cannot be read as CSV: the spreadsheet row and column where it went wrong. */
@@ -73,6 +76,8 @@ function quotingMessage(error: CsvError): string {
       return 'A quoted cell starts here but its closing quote (") never comes: the rest of the file would be read into this one cell. Check the quotes in this cell.';
     case "CSV_INVALID_CLOSING_QUOTE":
       return 'A quoted cell\'s closing quote (") is followed by other characters. Inside a quoted cell, write a quote as two quotes ("").';
+    case "CSV_MAX_RECORD_SIZE":
+      return `This row holds over ${RECORD_MAX_CHARS.toLocaleString("en-GB")} characters: a quote is probably not closed, or a cell holds something that is not a product's field.`;
     case "INVALID_OPENING_QUOTE":
       return 'A quote (") appears in the middle of a cell that is not quoted. Quote the whole cell and write the quote as two quotes ("").';
     default:
@@ -92,6 +97,7 @@ export async function* readRecords(source: CsvSource, encoding: CsvEncoding): As
     bom: true,
     relax_column_count: true,
     skip_empty_lines: false,
+    max_record_size: RECORD_MAX_CHARS,
     on_record: (record: string[]) => {
       header ??= record;
       return record;
