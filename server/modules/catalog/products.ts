@@ -375,17 +375,6 @@ export function createProductService(db: Db) {
         }));
     },
 
-    /**
-     * A staff change of a product's price (pence, ex VAT) or stock. Triggers keep
-     * the listing in step and bump the page version, so no cached page shows the old one.
-     */
-    async update(id: number, change: { pricePence?: number; stock?: number }): Promise<boolean> {
-      const set = { ...(change.pricePence === undefined ? {} : { pricePence: change.pricePence }), ...(change.stock === undefined ? {} : { stock: change.stock }) };
-      if (Object.keys(set).length === 0) return false;
-      const rows = await db.update(products).set({ ...set, updatedAt: sql`now()` }).where(eq(products.id, id)).returning({ id: products.id });
-      return rows.length > 0;
-    },
-
     /** Where an earlier slug of a product now lives: the storefront answers it with a 301. */
     async movedSlug(slug: string): Promise<string | null> {
       const [row] = await db
