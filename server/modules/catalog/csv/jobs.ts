@@ -123,10 +123,15 @@ export function createCatalogueCsv(db: Db, options: { dataDir: string; sharedPro
     return { id: job!.id, file };
   }
 
+  /** One import applies at a time in this process: two over the same products would only wait on each other's locks. */
+  function refuseWhileApplying() {
+    if (applying !== null) throw new HttpError(409, `Import ${applying} is still being applied: wait for it to finish.`);
+  }
+
   /** Runs the job in the background; the promise in `live` settles when it is done. */
   function start(actor: StaffActor, id: number, file: string, fileName: string, dryRun: boolean, validOnly: boolean): Live {
     if (!dryRun) {
-      if (applying !== null) throw new HttpError(409, `Import ${applying} is still being applied: wait for it to finish.`);
+      refuseWhileApplying();
       applying = id;
     }
     const now = new Date();
@@ -222,8 +227,18 @@ export function createCatalogueCsv(db: Db, options: { dataDir: string; sharedPro
 
     /** Uploads and starts checking (dry run) or applying the file in the background: answers the job's id at once. */
     async begin(actor: StaffActor, upload: UploadedCsv, options: { dryRun: boolean; validOnly: boolean }): Promise<{ id: number; done: Promise<void> }> {
+      authorize(actor, "catalogue.manage");
+      if (!options.dryRun) refuseWhileApplying();
       const { id, file } = await store(actor, upload);
-      const entry = start(actor, id, file, (await find(id)).fileName, options.dryRun, options.validOnly);
+      let entry: Live;
+      try {
+        entry = start(actor, id, file, (await find(id)).fileName, options.dryRun, options.validOnly);
+      } catch (error) {
+        // Another import began applying meanwhile: this one is not kept.
+        rmSync(file, { force: true });
+        await save(id, { state: "failed", storedPath: "", error: (error as Error).message, finishedAt: new Date() });
+        throw error;
+      }
       return { id, done: entry.finished };
     },
 
@@ -240,6 +255,7 @@ export function createCatalogueCsv(db: Db, options: { dataDir: string; sharedPro
       const checked = await find(checkedId);
       const status = statusOf(checked);
       if (!status.can_apply) throw new HttpError(409, "This file cannot be applied: upload it again.");
+      refuseWhileApplying();
       if (!validOnly && status.report && status.report.refused.length + status.report.more_refused > 0) {
         throw new HttpError(409, "This file has refused rows: correct them, or import the valid rows only.");
       }
