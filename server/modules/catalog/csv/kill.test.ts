@@ -58,7 +58,9 @@ describe.skipIf(!onPostgres)("an import killed halfway (PostgreSQL)", () => {
     writeFileSync(file, changed);
     const before = await checksum();
 
-    const child = spawn(process.execPath, [path.join(import.meta.dirname, "kill-child.ts"), database.url!, file], { stdio: ["ignore", "pipe", "pipe"] });
+    // The project's Node 24 (it runs the child's TypeScript as the shop's scripts run theirs).
+    const node = path.resolve(import.meta.dirname, "../../../../node_modules/.bin/node");
+    const child = spawn(node, [path.join(import.meta.dirname, "kill-child.ts"), database.url!, file], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? code)));
