@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, redirect } from "react-router";
 import { appContext } from "#app-context";
 import { ProductListing } from "../../components/catalog/listing.tsx";
 import { Breadcrumbs, PageHeading } from "../../components/page.tsx";
@@ -15,7 +15,12 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const app = context.get(appContext);
   // The category (from the tree the header reads too) and its listing, at once.
   const [found, listing] = await Promise.all([app.categoryByPath(path), loadListing(app, request, { category: path })]);
-  if (!found || !listing) notFound();
+  if (!found || !listing) {
+    // A renamed or moved category's old address keeps its links and rankings.
+    const moved = await app.services.catalog.movedCategory(path);
+    if (moved) throw redirect(`/category/${moved}${new URL(request.url).search}`, 301);
+    notFound();
+  }
   const crumbs = [
     { label: "Home", to: "/" },
     { label: "Categories", to: "/category" },

@@ -48,10 +48,14 @@ export async function catalogRoutes(app: FastifyInstance, options: { services: S
     data: await catalog.categoryTree(),
   }));
 
-  r.get("/categories/*", { schema: { tags, summary: "A category by its slug path, with ancestors and children" } }, async (request) => {
+  r.get("/categories/*", { schema: { tags, summary: "A category by its slug path, with ancestors and children; an old path of a renamed or moved category answers 301 to its new one" } }, async (request, reply) => {
     const path = String((request.params as Record<string, string>)["*"] ?? "").replace(/\/+$/, "");
     const found = path.length <= 300 ? await catalog.categoryByPath(path) : null;
-    if (!found) throw new HttpError(404, "Category not found.");
+    if (!found) {
+      const moved = path.length <= 300 ? await catalog.movedCategory(path) : null;
+      if (moved) return reply.code(301).header("location", `/api/categories/${moved}`).send({ message: "This category has moved.", path: moved });
+      throw new HttpError(404, "Category not found.");
+    }
     return { data: found };
   });
 

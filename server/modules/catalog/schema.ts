@@ -44,6 +44,19 @@ export const categories = pgTable(
 
 export type Category = typeof categories.$inferSelect;
 
+/** A category's earlier paths (renamed or moved, or under a parent that was): the storefront answers them with a 301. */
+export const categoryRedirects = pgTable(
+  "category_redirects",
+  {
+    path: text("path").primaryKey(),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => categories.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [index("category_redirects_category_idx").on(t.categoryId)],
+);
+
 export const manufacturers = pgTable(
   "manufacturers",
   {

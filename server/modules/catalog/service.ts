@@ -2,7 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { findCategory } from "./category-tree.ts";
 import type { CategoryNode } from "./contract.ts";
-import { type Category, categories, manufacturers, products } from "./schema.ts";
+import { type Category, categories, categoryRedirects, manufacturers, products } from "./schema.ts";
 
 function toNode(c: Pick<Category, "id" | "name" | "slug" | "path" | "description">): CategoryNode {
   return { id: c.id, name: c.name, slug: c.slug, path: c.path, description: c.description, children: [] };
@@ -52,6 +52,17 @@ export function createCatalogService(db: Db) {
         .groupBy(manufacturers.id)
         .orderBy(asc(manufacturers.name))
         .limit(500);
+    },
+
+    /** Where an earlier path of a renamed or moved category now lives: the storefront answers it with a 301. */
+    async movedCategory(path: string): Promise<string | null> {
+      const [row] = await db
+        .select({ path: categories.path })
+        .from(categoryRedirects)
+        .innerJoin(categories, eq(categories.id, categoryRedirects.categoryId))
+        .where(eq(categoryRedirects.path, path))
+        .limit(1);
+      return row?.path ?? null;
     },
 
     async manufacturer(id: number) {
