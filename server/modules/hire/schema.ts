@@ -59,6 +59,8 @@ export const hireItems = pgTable(
     /** Refundable, per unit; no VAT. */
     deposit: integer("deposit").notNull().default(0),
     vatRate: integer("vat_rate").notNull().default(20),
+    /** Moved by every back-office change, so a form open on a stale copy is drawn afresh. */
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
     searchVector: tsvector("search_vector").generatedAlwaysAs(
       sql`setweight(to_tsvector('english', coalesce(name, '')), 'A') || setweight(to_tsvector('english', coalesce(description, '')), 'B')`,
     ),
@@ -73,6 +75,19 @@ export const hireItems = pgTable(
   ],
 );
 
+/** An earlier slug of a renamed hire item: its page and `/api/hire/{slug}` answer 301 to the new one. */
+export const hireItemSlugRedirects = pgTable(
+  "hire_item_slug_redirects",
+  {
+    slug: text("slug").primaryKey(),
+    hireItemId: integer("hire_item_id")
+      .notNull()
+      .references(() => hireItems.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [index("hire_item_slug_redirects_item_idx").on(t.hireItemId)],
+);
+
 /** One physical machine in the fleet: availability is counted in units. */
 export const hireUnits = pgTable(
   "hire_units",
@@ -82,7 +97,10 @@ export const hireUnits = pgTable(
       .notNull()
       .references(() => hireItems.id, { onDelete: "cascade" }),
     assetNumber: text("asset_number").notNull(),
+    /** The maker's serial number, when it has one. */
+    serialNumber: text("serial_number").notNull().default(""),
     active: boolean("active").notNull().default(true),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
   },
   (t) => [uniqueIndex("hire_units_asset_key").on(t.assetNumber), index("hire_units_item_idx").on(t.hireItemId)],
 );
