@@ -53,6 +53,7 @@ import { paymentRoutes } from "./modules/payments/routes.ts";
 import { adminProductRoutes } from "./modules/catalog/admin-routes.ts";
 import { stockRoutes } from "./modules/stock/routes.ts";
 import { adminTreeRoutes } from "./modules/catalog/admin-tree-routes.ts";
+import { adminHireRoutes } from "./modules/hire/admin-routes.ts";
 import { startTestPayments, stripeGatewayFromConfig, usesTestPayments } from "./modules/payments/setup.ts";
 import type { TestEvent } from "./modules/payments/test-processor.ts";
 import { priceDisplayFor } from "./modules/trade/pricing.ts";
@@ -236,6 +237,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(stockRoutes, { stock: services.stock, prefix: "/api" });
   await app.register(adminTreeRoutes, { tree: services.adminTree, prefix: "/api" });
   await app.register(adminPhotoRoutes, { photos: services.adminPhotos, prefix: "/api" });
+  await app.register(adminHireRoutes, { hire: services.adminHire, prefix: "/api" });
   // The catalogue's CSV export and import (ADR 0036): imports run in the background, their progress kept in product_imports.
   await app.register(catalogueCsvRoutes, { csv: createCatalogueCsv(database.db, { dataDir: config.dataDir, sharedProgress: database.kind === "postgres", log: app.log }), prefix: "/api" });
 

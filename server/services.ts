@@ -25,6 +25,7 @@ import { createPostcodeProvider } from "./modules/postcode/service.ts";
 import { createHireBasketService } from "./modules/hire/basket.ts";
 import { createHireRequestService } from "./modules/hire/requests.ts";
 import { createHireService } from "./modules/hire/service.ts";
+import { createAdminHireService } from "./modules/hire/admin.ts";
 import { createMailService } from "./modules/mail/service.ts";
 import { type MailLog, createMailTransport } from "./modules/mail/transport.ts";
 import { payOnAccount } from "./modules/trade/credit.ts";
@@ -100,6 +101,8 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     orderDocuments: createOrderDocuments(db, { shop: { name: config.appName, address: config.shopAddress, email: config.shopEmail } }),
     hire,
     hireBasket: createHireBasketService(db, hire),
+    // The hire catalogue desk: hire items, rate cards and units; each authorised and audited.
+    adminHire: createAdminHireService(db),
     // A hire confirmation's payment link is the app's: offered whenever the app takes cards, also from the
     // command line (`npm run shop -- hire:confirm`), which starts no built-in test page of its own.
     hireRequests: createHireRequestService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail, cardPayments: payments.gateway !== null || (extras.gateway === undefined && usesTestPayments(config)) }),

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, useRouteLoaderData } from "react-router";
+import { Form, Link, redirect, useRouteLoaderData } from "react-router";
 import { appContext } from "#app-context";
 import { Field, FormAlert, FormSuccess, useFocusOnFailure, useSubmitting } from "../../components/form.tsx";
 import { AvailabilityCalendar } from "../../components/hire/availability-calendar.tsx";
@@ -19,6 +19,19 @@ import type { RootData } from "../../root.tsx";
 import type { Route } from "./+types/item";
 
 const CALENDAR_DAYS = 28;
+
+/** The description's words without its markup, for the meta description and structured data. */
+const plainText = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, " ")
+    .trim();
 const MAX_HIRE_DAYS = 90;
 
 /** The rules every hire's dates follow, as the server words them. */
@@ -34,7 +47,12 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const hire = app.services.hire;
   const item = await hire.bySlug(params.slug);
-  if (!item) notFound();
+  if (!item) {
+    // An earlier slug of a renamed hire item keeps its links and search rankings.
+    const moved = await hire.movedSlug(params.slug);
+    if (moved) throw redirect(`/hire/${moved}${new URL(request.url).search}`, 301);
+    notFound();
+  }
   const today = hire.today();
   const availability = await hire.availability(item.id, today, addDays(today, CALENDAR_DAYS - 1));
 
@@ -69,7 +87,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   if (!loaderData) return pageMeta(matches, "Hire item");
   const { item } = loaderData;
-  return pageMeta(matches, `${item.name} hire`, `Hire a ${item.name} from £${item.rates.day.toFixed(2)} a day ex VAT. ${item.description}`.slice(0, 300));
+  return pageMeta(matches, `${item.name} hire`, `Hire a ${item.name} from £${item.rates.day.toFixed(2)} a day ex VAT. ${plainText(item.description)}`.slice(0, 300));
 };
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<FormResult> {
@@ -155,7 +173,7 @@ export default function HireItem({ loaderData, actionData }: Route.ComponentProp
     "@context": "https://schema.org",
     "@type": "Product",
     name: `${item.name} (hire)`,
-    description: item.description,
+    description: plainText(item.description),
     image: item.images.map((i) => i.src),
     category: `Hire / ${item.category.name}`,
     offers: {
@@ -262,7 +280,8 @@ export default function HireItem({ loaderData, actionData }: Route.ComponentProp
           </section>
         </div>
         <div className="lg:col-start-1 lg:row-start-2">
-          <p className="max-w-prose text-stone-800">{item.description}</p>
+          {/* Sanitised when saved in the back office (catalog/sanitize.ts), as a product's description is. */}
+          <div className="max-w-prose space-y-3 text-stone-800 [&_a]:text-brand-700 [&_a]:underline [&_h3]:font-bold [&_li]:mt-1 [&_ol]:list-decimal [&_ol]:pl-5 [&_ul]:list-disc [&_ul]:pl-5" dangerouslySetInnerHTML={{ __html: item.description }} />
           {item.product ? (
             <p className="mt-2">
               Rather buy one?{" "}

@@ -45,7 +45,7 @@ export function penceFrom(value: string | number): number {
   return text.startsWith("-") ? -pence : pence;
 }
 
-const money = (label: string) =>
+export const money = (label: string) =>
   z.union([z.number(), z.string()], { error: `Enter the ${label} in pounds, such as 12.50.` }).transform((value, ctx) => {
     const pence = penceFrom(value);
     if (Number.isNaN(pence)) {

@@ -36,9 +36,13 @@ export async function hireRoutes(app: FastifyInstance, options: { hire: HireServ
     async (request) => hire.list({ ...request.query, perPage: request.query.per_page }),
   );
 
-  r.get("/hire/:slug", { schema: { tags, summary: "A hire item with rates (pounds ex VAT), deposit and units", params: slugParams } }, async (request) => {
+  r.get("/hire/:slug", { schema: { tags, summary: "A hire item with rates (pounds ex VAT), deposit and units; an old slug of a renamed item answers 301 to its new one", params: slugParams } }, async (request, reply) => {
     const item = await hire.bySlug(request.params.slug);
-    if (!item) throw new HttpError(404, "Hire item not found.");
+    if (!item) {
+      const moved = await hire.movedSlug(request.params.slug);
+      if (moved) return reply.code(301).header("location", `/api/hire/${moved}`).send({ message: "This hire item has moved.", slug: moved });
+      throw new HttpError(404, "Hire item not found.");
+    }
     return { data: item };
   });
 

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { pounds } from "../catalog/products.ts";
 import { products } from "../catalog/schema.ts";
 import { type PricingSettings, DEFAULT_PRICING, addDays, dayNumber, londonDate, quote } from "./pricing.ts";
-import { hireAllocations, hireCategories, hireItems, hireUnits } from "./schema.ts";
+import { hireAllocations, hireCategories, hireItemSlugRedirects, hireItems, hireUnits } from "./schema.ts";
 
 export const MAX_HIRE_PER_PAGE = 48;
 export const MAX_AVAILABILITY_DAYS = 120;
@@ -92,6 +92,17 @@ export function createHireService(db: Db, settings: PricingSettings = DEFAULT_PR
         specifications: row.item.specifications,
         product: row.productSlug ? { slug: row.productSlug, name: row.productName ?? "" } : null,
       };
+    },
+
+    /** Where an earlier slug of a renamed hire item now lives: its page and the API answer it with a 301. */
+    async movedSlug(slug: string): Promise<string | null> {
+      const [row] = await db
+        .select({ slug: hireItems.slug })
+        .from(hireItemSlugRedirects)
+        .innerJoin(hireItems, eq(hireItems.id, hireItemSlugRedirects.hireItemId))
+        .where(eq(hireItemSlugRedirects.slug, slug))
+        .limit(1);
+      return row?.slug ?? null;
     },
 
     /**
