@@ -75,6 +75,8 @@ export default [
     route("admin/products/:sku", "routes/admin/products/product.tsx"),
     route("admin/products/:sku/photos", "routes/admin/products/photos.tsx"),
     route("admin/stock", "routes/admin/stock.tsx"),
+    route("admin/categories", "routes/admin/categories.tsx"),
+    route("admin/brands", "routes/admin/brands.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
     route("admin/staff", "routes/admin/staff/index.tsx"),
     route("admin/staff/tokens", "routes/admin/staff/tokens.tsx"),

@@ -27,11 +27,12 @@ async function adminCsrf(page: Page): Promise<Record<string, string>> {
 }
 
 /** The newest order and the newest customer with an account, as the owner's API lists them. */
-async function records(request: APIRequestContext): Promise<{ order: string; customer: number | null }> {
+async function records(request: APIRequestContext): Promise<{ order: string; customer: number | null; product: string }> {
   const orders = (await (await request.get("/api/admin/orders?limit=1")).json()) as { data: { number: string }[] };
+  const products = (await (await request.get("/api/admin/products?limit=1")).json()) as { data: { sku: string }[] };
   const customers = await request.get("/api/admin/customers");
   const customer = customers.ok() ? ((await customers.json()) as { data: { id: number }[] }).data[0]?.id ?? null : null;
-  return { order: orders.data[0]!.number, customer };
+  return { order: orders.data[0]!.number, customer, product: products.data[0]!.sku };
 }
 
 test.describe("the sign-in screen", () => {
@@ -55,12 +56,30 @@ test("the set-up screen of an invited member", async ({ page, browser }) => {
   await expectAccessible(other);
 });
 
-for (const path of ["/admin", "/admin/orders", "/admin/orders/{order}", "/admin/audit", "/admin/account", "/admin/staff", "/admin/staff/tokens", "/admin/customers", "/admin/customers/{customer}"]) {
+for (const path of [
+  "/admin",
+  "/admin/orders",
+  "/admin/orders/{order}",
+  "/admin/audit",
+  "/admin/account",
+  "/admin/staff",
+  "/admin/staff/tokens",
+  "/admin/customers",
+  "/admin/customers/{customer}",
+  "/admin/products",
+  "/admin/products/new",
+  "/admin/products/{product}",
+  "/admin/products/{product}/photos",
+  "/admin/products/import",
+  "/admin/stock",
+  "/admin/categories",
+  "/admin/brands",
+]) {
   test(`the owner's ${path}`, async ({ page }) => {
     await staffSignIn(page.request, "owner@example.com");
-    const { order, customer } = await records(page.request);
+    const { order, customer, product } = await records(page.request);
     test.skip(path.includes("{customer}") && customer === null, "no customer screen in this build");
-    await openPage(page, path.replace("{order}", order).replace("{customer}", String(customer)));
+    await openPage(page, path.replace("{order}", order).replace("{customer}", String(customer)).replace("{product}", encodeURIComponent(product)));
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expectAccessible(page);
   });

@@ -104,3 +104,46 @@ test("a manager adds a product with two photos, publishes it, and changes its pr
     await expect(desk.getByLabel("Price ex VAT (£)", { exact: true })).toHaveValue("-5");
   });
 });
+
+test("a manager imports a CSV with one bad row, reads the report, imports the valid rows and sees the import finish", async ({ browser, page }) => {
+  const stamp = Date.now().toString(36).toUpperCase();
+  const listed = await page.request.get("/api/products", { params: { per_page: 1, sort: "name" } });
+  const existing = ((await listed.json()) as { items: { sku: string; slug: string; price_ex_vat: number }[] }).items[0]!;
+  const newPrice = (existing.price_ex_vat + 1.11).toFixed(2);
+  const csv = [
+    "sku,name,price_ex_vat,vat_rate,stock",
+    `CSV-${stamp}-1,Imported Trowel ${stamp},12.50,20,7`,
+    `CSV-${stamp}-2,Imported Float ${stamp},8.25,20,3`,
+    `${existing.sku},,${newPrice},,`,
+    `CSV-${stamp}-3,Imported Hawk ${stamp},-3,20,1`,
+  ].join("\r\n");
+  const desk = await staffPage(browser, "manager@staff.example.com");
+
+  await test.step("the dry run reports the refused row by row and column, and nothing changes", async () => {
+    await openPage(desk, "/admin/products");
+    await desk.getByRole("link", { name: "Import CSV" }).click();
+    await desk.getByLabel(/CSV file/).setInputFiles({ name: "catalogue.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await desk.getByRole("button", { name: "Check the file" }).click();
+    const refused = desk.getByTestId("refused-rows");
+    await expect(refused).toContainText("5");
+    await expect(refused).toContainText("price_ex_vat");
+    await expect(refused).toContainText("cannot be negative");
+    await expect(desk.getByTestId("changed-rows")).toContainText(existing.sku);
+    await expect(desk.getByRole("button", { name: "Import", exact: true })).toBeDisabled();
+    const product = await page.request.get(`/api/products/${existing.slug}`);
+    expect(((await product.json()) as { data: { price_ex_vat: number } }).data.price_ex_vat).toBe(existing.price_ex_vat);
+  });
+
+  await test.step("the valid rows imported, the bar full, the storefront's price changed", async () => {
+    await desk.getByRole("button", { name: "Import the valid rows (3)" }).click();
+    const bar = desk.getByRole("progressbar");
+    await expect(bar).toHaveAttribute("aria-valuenow", "100");
+    await expect(desk.getByTestId("import-progress")).toContainText("Imported");
+    await expect(desk.getByTestId("result-banner")).toContainText("Imported 2 new and 1 changed products, leaving out 1 refused rows");
+    const product = await page.request.get(`/api/products/${existing.slug}`);
+    expect(((await product.json()) as { data: { price_ex_vat: number } }).data.price_ex_vat).toBe(Number(newPrice));
+    await openPage(desk, `/admin/products?q=CSV-${stamp}&status=draft`);
+    await expect(desk.getByRole("link", { name: `Imported Trowel ${stamp}` })).toBeVisible();
+    await expect(desk.getByRole("link", { name: `Imported Hawk ${stamp}` })).toHaveCount(0);
+  });
+});

@@ -13,6 +13,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { to: "/admin/orders", label: "Orders", permission: "orders.view" },
   { to: "/admin/customers", label: "Customers", permission: "customers.view" },
   { to: "/admin/products", label: "Products", permission: "catalogue.view" },
+  { to: "/admin/categories", label: "Categories and brands", permission: "catalogue.view" },
   { to: "/admin/stock", label: "Stock", permission: "stock.count" },
   { to: "/admin/audit", label: "Audit log", permission: "audit.view" },
   { to: "/admin/staff", label: "Staff", permission: "staff.manage" },

@@ -65,8 +65,10 @@ function timeLeft(seconds: number | null): string {
 function ImportProgress({ status, uploading }: { status: ImportStatus | null; uploading: number | null }) {
   const total = status?.rows_total ?? 0;
   const done = status?.rows_done ?? 0;
-  const percent = uploading !== null ? uploading : total > 0 ? Math.floor((done / total) * 100) : 0;
-  const label = uploading !== null ? "Uploading the file" : status?.dry_run ? "Checking the file" : "Importing";
+  // An applied import keeps its bar, full: the merchant sees it finish, not just vanish.
+  const complete = !!status?.report?.applied;
+  const percent = uploading !== null ? uploading : complete ? 100 : total > 0 ? Math.floor((done / total) * 100) : 0;
+  const label = uploading !== null ? "Uploading the file" : complete ? "Imported" : status?.dry_run ? "Checking the file" : "Importing";
   // Changes only at each tenth, so the live region speaks ten times, not at every poll.
   const announced = `${label}: ${Math.floor(percent / 10) * 10}%`;
   return (
@@ -88,6 +90,8 @@ function ImportProgress({ status, uploading }: { status: ImportStatus | null; up
       <p className="mt-2 text-sm text-stone-700">
         {uploading !== null ? (
           `${percent}% uploaded`
+        ) : complete ? (
+          `All ${n(total || done)} rows done.`
         ) : (
           <>
             {n(done)} of {n(total)} rows · {n(status?.rows_per_second ?? 0)} rows a second · {timeLeft(status?.seconds_left ?? null)}
@@ -321,7 +325,7 @@ export default function AdminProductsImport({ loaderData }: Route.ComponentProps
         </button>
       </form>
 
-      {uploading !== null || running(status) ? <ImportProgress status={status} uploading={uploading} /> : null}
+      {uploading !== null || running(status) || (finished && report?.applied) ? <ImportProgress status={status} uploading={uploading} /> : null}
 
       {finished && report ? (
         <div className="grid gap-4">

@@ -1,0 +1,188 @@
+import { Form, Link, data, useNavigation } from "react-router";
+import { appContext } from "#app-context";
+import { FieldError } from "../../components/admin/field-error.tsx";
+import { AdminHeading } from "../../components/admin/frame.tsx";
+import { ResultBanner } from "../../components/admin/result-banner.tsx";
+import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
+import { pageMeta } from "../../lib/meta.ts";
+import { can } from "../../../server/modules/staff/permissions.ts";
+import type { Route } from "./+types/categories";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Categories");
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "catalogue.view");
+  return { categories: await app.services.adminTree.tree(actor), manage: can(actor.role, "catalogue.manage") };
+}
+
+type Result = { ok: boolean; message: string; errors?: Record<string, string[]>; id?: number; intent: string };
+
+export async function action({ context, request }: Route.ActionArgs) {
+  requireSameOrigin(request);
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "catalogue.manage");
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const id = Number(form.get("id"));
+  const text = (name: string) => String(form.get(name) ?? "");
+  const parent = () => (text("parent_id") === "" ? null : Number(text("parent_id")));
+  try {
+    if (intent === "create") {
+      const made = await app.services.adminTree.createCategory(actor, { name: text("name"), parent_id: parent(), ...(text("slug").trim() ? { slug: text("slug") } : {}) });
+      return data<Result>({ ok: true, intent, id: made.id, message: `Added “${made.name}” at /category/${made.path}. It shows on the shop once products are in it.` });
+    }
+    if (intent === "update") {
+      const saved = await app.services.adminTree.updateCategory(actor, id, { name: text("name"), slug: text("slug"), parent_id: parent(), description: text("description") });
+      return data<Result>({ ok: true, intent, id, message: `Saved “${saved.name}”: its address is /category/${saved.path}; any old address redirects there.` });
+    }
+    if (intent === "move") {
+      const direction = text("direction") === "down" ? "down" : "up";
+      const done = await app.services.adminTree.moveCategory(actor, id, direction);
+      return data<Result>({ ok: true, intent, id, message: done.moved ? `Moved ${direction}.` : `Already ${direction === "up" ? "first" : "last"} among its neighbours.` });
+    }
+    return data<Result>({ ok: false, intent, message: "Choose what to do." }, { status: 422 });
+  } catch (error) {
+    const known = serviceError(error);
+    if (!known) throw error;
+    return data<Result>({ ok: false, intent, id, message: known.errors ? "Nothing was changed. Check the fields marked below." : known.message, errors: known.errors }, { status: known.status });
+  }
+}
+
+const control = "min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal";
+type Category = Awaited<ReturnType<typeof loader>>["categories"][number];
+
+/** Every category as a parent to choose, indented; `except` leaves out one and its own subcategories. */
+function ParentOptions({ categories, except }: { categories: Category[]; except?: Category }) {
+  return (
+    <>
+      <option value="">At the top</option>
+      {categories
+        .filter((c) => !except || (c.id !== except.id && !c.path.startsWith(`${except.path}/`)))
+        .map((c) => (
+          <option key={c.id} value={c.id}>
+            {"\u00a0\u00a0".repeat(c.depth)}
+            {c.name}
+          </option>
+        ))}
+    </>
+  );
+}
+
+export default function AdminCategories({ loaderData, actionData }: Route.ComponentProps) {
+  const { categories, manage } = loaderData;
+  const result = actionData as Result | undefined;
+  const busy = useNavigation().state === "submitting";
+  const errorsFor = (intent: string, id?: number) => (result && !result.ok && result.intent === intent && (id === undefined || result.id === id) ? result.errors : undefined);
+  const createErrors = errorsFor("create");
+  return (
+    <>
+      <AdminHeading title="Categories" intro="The shop's menu and category pages follow this tree. Renaming a web address or moving a category keeps its old address, and its subcategories', redirecting to the new one." actions={<Link to="/admin/brands" className="btn-secondary">Brands</Link>} />
+      {result ? (
+        <ResultBanner ok={result.ok} result={result}>
+          {result.message}
+        </ResultBanner>
+      ) : null}
+      {manage ? (
+        <Form method="post" className="mb-6 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end" aria-labelledby="add-category" key={result?.ok && result.intent === "create" ? `made-${result.id}` : "create"}>
+          <h2 id="add-category" className="text-lg font-bold sm:col-span-4">
+            Add a category
+          </h2>
+          <input type="hidden" name="intent" value="create" />
+          <label className="grid gap-1 text-sm font-semibold">
+            Name
+            <input name="name" required maxLength={120} className={control} aria-invalid={createErrors?.name ? true : undefined} />
+            <FieldError messages={createErrors?.name} />
+          </label>
+          <label className="grid gap-1 text-sm font-semibold">
+            Under
+            <select name="parent_id" className={control}>
+              <ParentOptions categories={categories} />
+            </select>
+            <FieldError messages={createErrors?.parent_id} />
+          </label>
+          <label className="grid gap-1 text-sm font-semibold">
+            Web address (optional)
+            <input name="slug" maxLength={100} placeholder="made from the name" spellCheck={false} className={control} aria-invalid={createErrors?.slug ? true : undefined} />
+            <FieldError messages={createErrors?.slug} />
+          </label>
+          <button type="submit" className="btn-primary min-h-10" disabled={busy}>
+            Add
+          </button>
+        </Form>
+      ) : null}
+
+      <ul className="grid gap-1" aria-label="Category tree">
+        {categories.map((c) => {
+          const siblings = categories.filter((s) => s.parent_id === c.parent_id);
+          const first = siblings[0]?.id === c.id;
+          const last = siblings[siblings.length - 1]?.id === c.id;
+          const errors = errorsFor("update", c.id);
+          return (
+            <li key={c.id} className="rounded-md border border-stone-200 bg-white" style={{ marginLeft: `${c.depth * 1.5}rem` }} data-testid="category-row">
+              <div className="flex flex-wrap items-center gap-2 px-3 py-2">
+                <span className="min-w-0 flex-1">
+                  <span className="font-semibold">{c.name}</span> <span className="text-sm text-stone-600">· {c.products} product{c.products === 1 ? "" : "s"}</span>
+                  <a href={`/category/${c.path}`} className="link block truncate font-mono text-xs" target="_blank" rel="noreferrer">
+                    /category/{c.path}
+                    <span className="sr-only"> (opens the shop in a new tab)</span>
+                  </a>
+                </span>
+                {manage ? (
+                  <span className="flex gap-1">
+                    {(["up", "down"] as const).map((direction) => (
+                      <Form method="post" key={direction}>
+                        <input type="hidden" name="intent" value="move" />
+                        <input type="hidden" name="id" value={c.id} />
+                        <input type="hidden" name="direction" value={direction} />
+                        <button type="submit" className="btn-secondary min-h-9 px-2 text-sm" disabled={busy || (direction === "up" ? first : last)} aria-label={`Move ${c.name} ${direction}`}>
+                          {direction === "up" ? "↑" : "↓"}
+                        </button>
+                      </Form>
+                    ))}
+                  </span>
+                ) : null}
+              </div>
+              {manage ? (
+                <details className="border-t border-stone-100 px-3 py-2" open={!!errors}>
+                  <summary className="cursor-pointer text-sm font-semibold text-brand-800">Edit {c.name}</summary>
+                  <Form method="post" className="mt-2 grid gap-3 sm:grid-cols-3">
+                    <input type="hidden" name="intent" value="update" />
+                    <input type="hidden" name="id" value={c.id} />
+                    <label className="grid gap-1 text-sm font-semibold">
+                      Name
+                      <input name="name" defaultValue={c.name} required maxLength={120} className={control} aria-invalid={errors?.name ? true : undefined} />
+                      <FieldError messages={errors?.name} />
+                    </label>
+                    <label className="grid gap-1 text-sm font-semibold">
+                      Web address
+                      <input name="slug" defaultValue={c.slug} required maxLength={100} spellCheck={false} className={`${control} font-mono`} aria-invalid={errors?.slug ? true : undefined} />
+                      <FieldError messages={errors?.slug} />
+                    </label>
+                    <label className="grid gap-1 text-sm font-semibold">
+                      Under
+                      <select name="parent_id" defaultValue={c.parent_id ?? ""} className={control}>
+                        <ParentOptions categories={categories} except={c} />
+                      </select>
+                      <FieldError messages={errors?.parent_id} />
+                    </label>
+                    <label className="grid gap-1 text-sm font-semibold sm:col-span-3">
+                      Description (shown at the top of its page)
+                      <textarea name="description" defaultValue={c.description} rows={2} maxLength={5000} className={`${control} py-2`} />
+                      <FieldError messages={errors?.description} />
+                    </label>
+                    <div className="sm:col-span-3">
+                      <button type="submit" className="btn-primary min-h-10" disabled={busy}>
+                        Save {c.name}
+                      </button>
+                    </div>
+                  </Form>
+                </details>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
