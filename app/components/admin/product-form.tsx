@@ -24,6 +24,8 @@ export interface ProductFormValues {
   related_skus: string[];
   seo_title: string;
   seo_description: string;
+  /** What the product's categories ask for, typed (server/modules/catalog/attribute-sets.ts). */
+  attribute_set: { name: string; kind: "text" | "number" | "yes_no"; unit: string }[];
 }
 
 export interface ProductFormChoices {
@@ -94,7 +96,10 @@ export function ProductForm({
   const navigation = useNavigation();
   const saving = navigation.state === "submitting";
   const locked = !access.catalogue;
-  const attributeRows = [...values.attributes, ...Array.from({ length: SPARE_ATTRIBUTE_ROWS }, () => ({ name: "", value: "" }))];
+  const inSet = (name: string) => values.attribute_set.some((s) => s.name.toLowerCase() === name.toLowerCase());
+  const valueOf = (name: string) => values.attributes.find((a) => a.name.toLowerCase() === name.toLowerCase())?.value ?? "";
+  const free = values.attributes.filter((a) => !inSet(a.name));
+  const attributeRows = [...free, ...Array.from({ length: SPARE_ATTRIBUTE_ROWS }, () => ({ name: "", value: "" }))];
   const chosen = new Set(values.category_ids);
   const nameOf = new Map(choices.categories.map((c) => [c.path, c.name]));
   /** `power-tools/drills` → "Power Tools › Drills". */
@@ -235,6 +240,41 @@ export function ProductForm({
         <legend className="px-1 text-lg font-bold">Attributes</legend>
         <p className="text-sm text-stone-600">Shown in the specification table and offered as filters on category pages. Leave a row blank to remove it.</p>
         <FieldError messages={errors?.attributes} />
+        {values.attribute_set.length ? (
+          <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" data-testid="attribute-set">
+            {values.attribute_set.map((spec, i) => {
+              const id = `set-attribute-${i}`;
+              const current = valueOf(spec.name);
+              return (
+                <div key={spec.name} className="grid content-start gap-1 text-sm">
+                  <input type="hidden" name="set_attribute_name" value={spec.name} />
+                  <label htmlFor={id} className="font-semibold">
+                    {spec.name}
+                    {spec.kind === "number" && spec.unit ? <span className="font-normal text-stone-600"> ({spec.unit})</span> : null}
+                  </label>
+                  {spec.kind === "yes_no" ? (
+                    <select id={id} name="set_attribute_value" defaultValue={/^yes$/i.test(current) ? "Yes" : /^no$/i.test(current) ? "No" : ""} className={control}>
+                      <option value="">Not given</option>
+                      <option value="Yes">Yes</option>
+                      <option value="No">No</option>
+                    </select>
+                  ) : (
+                    <input
+                      id={id}
+                      name="set_attribute_value"
+                      defaultValue={spec.kind === "number" && spec.unit && current.toLowerCase().endsWith(spec.unit.toLowerCase()) ? current.slice(0, -spec.unit.length) : current}
+                      inputMode={spec.kind === "number" ? "decimal" : undefined}
+                      maxLength={200}
+                      className={control}
+                    />
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        ) : (
+          <p className="text-sm text-stone-600">Its categories ask for no particular attributes{values.category_ids.length ? "" : " (choose its categories first)"}; add any below.</p>
+        )}
         <table className="w-full text-sm">
           <thead>
             <tr className="text-left">
@@ -250,10 +290,10 @@ export function ProductForm({
             {attributeRows.map((a, i) => (
               <tr key={i}>
                 <td className="py-1">
-                  <input name="attribute_name" defaultValue={a.name} maxLength={60} aria-label={`Attribute ${i + 1} name`} placeholder={i >= values.attributes.length ? "e.g. Voltage" : undefined} className={control} />
+                  <input name="attribute_name" defaultValue={a.name} maxLength={60} aria-label={`Attribute ${i + 1} name`} placeholder={i >= free.length ? "e.g. Colour" : undefined} className={control} />
                 </td>
                 <td className="py-1 pl-2">
-                  <input name="attribute_value" defaultValue={a.value} maxLength={200} aria-label={`Attribute ${i + 1} value`} placeholder={i >= values.attributes.length ? "e.g. 18V" : undefined} className={control} />
+                  <input name="attribute_value" defaultValue={a.value} maxLength={200} aria-label={`Attribute ${i + 1} value`} placeholder={i >= free.length ? "e.g. Blue" : undefined} className={control} />
                 </td>
               </tr>
             ))}

@@ -39,7 +39,13 @@ export function productInputFrom(form: FormData, access: ProductFormAccess): Rec
     if (form.has("attributes_shown")) {
       const names = form.getAll("attribute_name").map(String);
       const values = form.getAll("attribute_value").map(String);
-      input.attributes = names.map((name, i) => ({ name, value: values[i] ?? "" })).filter((a) => a.name.trim() !== "" || a.value.trim() !== "");
+      // The category's typed attributes first (left blank: not given), then the free rows.
+      const setNames = form.getAll("set_attribute_name").map(String);
+      const setValues = form.getAll("set_attribute_value").map(String);
+      input.attributes = [
+        ...setNames.map((name, i) => ({ name, value: setValues[i] ?? "" })).filter((a) => a.value.trim() !== ""),
+        ...names.map((name, i) => ({ name, value: values[i] ?? "" })).filter((a) => a.name.trim() !== "" || a.value.trim() !== ""),
+      ];
     }
     if (form.has("related_skus")) {
       input.related_skus = text(form, "related_skus")

@@ -36,6 +36,14 @@ export async function action({ context, request }: Route.ActionArgs) {
       const saved = await app.services.adminTree.updateCategory(actor, id, { name: text("name"), slug: text("slug"), parent_id: parent(), description: text("description") });
       return data<Result>({ ok: true, intent, id, message: `Saved “${saved.name}”: its address is /category/${saved.path}; any old address redirects there.` });
     }
+    if (intent === "attributes") {
+      const names = form.getAll("attribute_name").map(String);
+      const kinds = form.getAll("attribute_kind").map(String);
+      const units = form.getAll("attribute_unit").map(String);
+      const attributes = names.map((n, i) => ({ name: n, kind: kinds[i] ?? "text", unit: units[i] ?? "" })).filter((a) => a.name.trim() !== "");
+      const saved = await app.services.adminTree.setAttributes(actor, id, { attributes });
+      return data<Result>({ ok: true, intent, id, message: `Saved the attributes of “${saved.name}”: ${saved.attributes.length ? saved.attributes.map((a) => a.name).join(", ") : "none"}. Its products' values are checked against them from their next save.` });
+    }
     if (intent === "move") {
       const direction = text("direction") === "down" ? "down" : "up";
       const done = await app.services.adminTree.moveCategory(actor, id, direction);
@@ -66,6 +74,63 @@ function ParentOptions({ categories, except }: { categories: Category[]; except?
           </option>
         ))}
     </>
+  );
+}
+
+const KIND_LABELS = { text: "Text", number: "Number", yes_no: "Yes or no" } as const;
+
+/** The attributes a category's products have, typed; two spare rows to add one; a blank name removes a row. */
+function AttributeSetForm({ category, errors, busy }: { category: Category; errors: Record<string, string[]> | undefined; busy: boolean }) {
+  const rows = [...category.attributes, { name: "", kind: "text" as const, unit: "" }, { name: "", kind: "text" as const, unit: "" }];
+  return (
+    <Form method="post" className="mt-4 grid gap-2 border-t border-stone-100 pt-3">
+      <input type="hidden" name="intent" value="attributes" />
+      <input type="hidden" name="id" value={category.id} />
+      <h3 className="text-sm font-bold">Attributes its products have</h3>
+      <p className="text-sm text-stone-600">Asked for on each product's page, a number with its unit or a yes/no where it should be, so the category's filters read alike. Its subcategories inherit them.</p>
+      <FieldError messages={errors ? Object.values(errors).flat() : undefined} />
+      <table className="w-full text-sm">
+        <thead>
+          <tr className="text-left">
+            <th scope="col" className="font-semibold">
+              Name
+            </th>
+            <th scope="col" className="pl-2 font-semibold">
+              Kind
+            </th>
+            <th scope="col" className="pl-2 font-semibold">
+              Unit (numbers)
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((a, i) => (
+            <tr key={i}>
+              <td className="py-1">
+                <input name="attribute_name" defaultValue={a.name} maxLength={60} aria-label={`${category.name}: attribute ${i + 1} name`} className={control} />
+              </td>
+              <td className="py-1 pl-2">
+                <select name="attribute_kind" defaultValue={a.kind} aria-label={`${category.name}: attribute ${i + 1} kind`} className={control}>
+                  {Object.entries(KIND_LABELS).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td className="py-1 pl-2">
+                <input name="attribute_unit" defaultValue={a.unit} maxLength={10} aria-label={`${category.name}: attribute ${i + 1} unit`} placeholder="e.g. mm" className={control} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div>
+        <button type="submit" className="btn-secondary min-h-10" disabled={busy}>
+          Save the attributes of {category.name}
+        </button>
+      </div>
+    </Form>
   );
 }
 
@@ -144,7 +209,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
                 ) : null}
               </div>
               {manage ? (
-                <details className="border-t border-stone-100 px-3 py-2" open={!!errors}>
+                <details className="border-t border-stone-100 px-3 py-2" open={!!errors || !!errorsFor("attributes", c.id)}>
                   <summary className="cursor-pointer text-sm font-semibold text-brand-800">Edit {c.name}</summary>
                   <Form method="post" className="mt-2 grid gap-3 sm:grid-cols-3">
                     <input type="hidden" name="intent" value="update" />
@@ -177,6 +242,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
                       </button>
                     </div>
                   </Form>
+                  <AttributeSetForm category={c} errors={errorsFor("attributes", c.id)} busy={busy} />
                 </details>
               ) : null}
             </li>

@@ -4,6 +4,7 @@ import { hashPassword } from "../../modules/auth/passwords.ts";
 import { categories, users } from "../schema.ts";
 import { refreshSearchWords } from "../../modules/catalog/products.ts";
 import { recordOpeningStock } from "../../modules/stock/ledger.ts";
+import { deriveAttributeSets } from "../../modules/catalog/attribute-sets.ts";
 import { seedDemoCatalogue } from "./catalogue.ts";
 import { type CategorySeed, demoCategories, slugify } from "./demo-categories.ts";
 import { seedDemoDelivery } from "./demo-delivery.ts";
@@ -47,6 +48,7 @@ export async function seedDemo(db: Db): Promise<{ categories: number; manufactur
     const catalogue = await seedDemoCatalogue(tx);
     await refreshSearchWords(tx);
     await recordOpeningStock(tx);
+    await deriveAttributeSets(tx);
     const hireItemCount = await seedDemoHire(tx);
     const delivery = await seedDemoDelivery(tx);
     await tx

@@ -78,6 +78,7 @@ const detail = summary.extend({
   related: z.array(z.object({ sku: z.string(), name: z.string() })),
   images: z.array(image),
   old_slugs: z.array(z.string()).describe("Earlier web addresses, each answering with a 301 to this product"),
+  attribute_set: z.array(z.object({ name: z.string(), kind: z.enum(["text", "number", "yes_no"]), unit: z.string() })).describe("The attributes its categories ask for, typed; values of these are checked and written alike"),
   trade_prices: z.array(z.object({ discount_percent: z.number(), accounts: z.number().int(), price_ex_vat: z.number(), price_inc_vat: z.number() })).describe("What approved trade accounts pay, by their discount"),
   stock_movements: z.array(z.object({ id: z.number().int(), change: z.number().int(), kind: z.string(), reason: z.string(), stock_after: z.number().int(), at: z.string() })).describe("The latest ten"),
   created_at: z.string(),

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "../staff/actor.ts";
-import { type AdminTreeService, brandCreate, brandPatch, categoryCreate, categoryPatch } from "./admin-tree.ts";
+import { type AdminTreeService, attributeSetBody, brandCreate, brandPatch, categoryCreate, categoryPatch } from "./admin-tree.ts";
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const category = z.object({
@@ -16,6 +16,7 @@ const category = z.object({
   position: z.number().int(),
   depth: z.number().int(),
   products: z.number().int().describe("Products listed in it directly"),
+  attributes: z.array(z.object({ name: z.string(), kind: z.enum(["text", "number", "yes_no"]), unit: z.string() })).describe("Its own attribute set; subcategories inherit it"),
 });
 const brand = z.object({ id: z.number().int(), name: z.string(), slug: z.string(), description: z.string(), products: z.number().int().optional() });
 const errors = { 401: messageResponse, 403: messageResponse, 422: validationResponse };
@@ -56,6 +57,20 @@ export async function adminTreeRoutes(app: FastifyInstance, options: { tree: Adm
     "/admin/categories/:id/move",
     { schema: { tags, summary: "One place up or down among its siblings. Needs catalogue.manage", params: idParams, body: z.object({ direction: z.enum(["up", "down"], { error: "Move up or down." }) }), response: { 200: z.object({ moved: z.boolean() }), ...oneErrors } } },
     async (request) => tree.moveCategory(staffActorOf(request), request.params.id, request.body.direction),
+  );
+
+  r.put(
+    "/admin/categories/:id/attributes",
+    {
+      schema: {
+        tags,
+        summary: "Replaces a category's attribute set `{attributes: [{name, kind: text|number|yes_no, unit?}]}`: its products' (and its subcategories' products') values of these attributes are checked and written alike from their next save. Needs catalogue.manage",
+        params: idParams,
+        body: attributeSetBody,
+        response: { 200: category, ...oneErrors },
+      },
+    },
+    async (request) => tree.setAttributes(staffActorOf(request), request.params.id, request.body),
   );
 
   r.get("/admin/brands", { schema: { tags, summary: "Every brand with its product count. Needs catalogue.view", response: { 200: z.object({ data: z.array(brand) }), ...errors } } }, async (request) => ({

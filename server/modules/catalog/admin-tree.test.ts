@@ -124,3 +124,55 @@ describe("brands", () => {
     expect((await as.sales.patch(`/api/admin/brands/${brand!.id}`, { name: "Nope" })).statusCode).toBe(403);
   });
 });
+
+describe("attribute sets", () => {
+  it("are read off the demo catalogue: a number with its unit where every value is one", async () => {
+    const rows = await tree();
+    const withNumber = rows.find((r) => r.depth === 0 && (r as Row & { attributes: { kind: string }[] }).attributes.some((a) => a.kind === "number"));
+    expect(withNumber, "a top category with a numeric attribute").toBeDefined();
+  });
+
+  it("type a product's attributes: a number written with its unit, yes/no as Yes or No, nonsense refused by name; subcategories inherit", async () => {
+    const rows = await tree();
+    const top = rows.find((r) => r.depth === 0 && rows.some((c) => c.parent_id === r.id))!;
+    const sub = rows.find((r) => r.parent_id === top.id)!;
+    const set = await as.manager.put(`/api/admin/categories/${top.id}/attributes`, {
+      attributes: [
+        { name: "Blade length", kind: "number", unit: "mm" },
+        { name: "Cordless", kind: "yes_no" },
+        { name: "Finish", kind: "text" },
+      ],
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().attributes).toEqual([
+      { name: "Blade length", kind: "number", unit: "mm" },
+      { name: "Cordless", kind: "yes_no", unit: "" },
+      { name: "Finish", kind: "text", unit: "" },
+    ]);
+    expect((await as.manager.put(`/api/admin/categories/${top.id}/attributes`, { attributes: [{ name: "A", kind: "colour" }] })).statusCode).toBe(422);
+    expect((await as.sales.put(`/api/admin/categories/${top.id}/attributes`, { attributes: [] })).statusCode).toBe(403);
+
+    const made = await as.manager.post("/api/admin/products", {
+      sku: "ATTR-1",
+      name: "Attribute Test Saw",
+      price_ex_vat: 10,
+      category_ids: [sub.id],
+      attributes: [
+        { name: "blade length", value: "1,200 mm" },
+        { name: "Cordless", value: "y" },
+        { name: "Colour", value: "Teal" },
+      ],
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.json().attributes).toEqual([
+      { name: "Blade length", value: "1200mm" },
+      { name: "Cordless", value: "Yes" },
+      { name: "Colour", value: "Teal" },
+    ]);
+    expect(made.json().attribute_set.map((a: { name: string }) => a.name)).toEqual(["Blade length", "Cordless", "Finish"]);
+
+    const bad = await as.manager.patch("/api/admin/products/ATTR-1", { attributes: [{ name: "Blade length", value: "long" }, { name: "Cordless", value: "maybe" }] });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.attributes).toEqual(["Blade length: give a number (in mm).", "Cordless: answer Yes or No."]);
+  });
+});

@@ -8,7 +8,7 @@ import { type StaffActor, authorize } from "../staff/actor.ts";
 import { refreshSearchWords } from "./products.ts";
 import { SLUG_PATTERN, slugFrom } from "./product-rules.ts";
 import { sanitizeDescription } from "./sanitize.ts";
-import { categories, categoryRedirects, manufacturers, productCategories, products } from "./schema.ts";
+import { ATTRIBUTE_KINDS, type AttributeKind, categories, categoryAttributes, categoryRedirects, manufacturers, productCategories, products } from "./schema.ts";
 
 /**
  * The category tree and the brands in the back office (issue 20). A category's
@@ -23,6 +23,18 @@ const description = z.string().trim().max(5_000, "The description can be at most
 
 export const categoryCreate = z.object({ name, slug: slug.optional(), parent_id: z.number().int().positive().nullable().optional(), description: description.optional() }).strict();
 export const categoryPatch = z.object({ name: name.optional(), slug: slug.optional(), parent_id: z.number().int().positive().nullable().optional(), description: description.optional() }).strict();
+export const attributeSetBody = z.object({
+  attributes: z
+    .array(
+      z.object({
+        name: z.string().trim().min(1, "Name each attribute.").max(60, "An attribute's name can be at most 60 characters."),
+        kind: z.enum(ATTRIBUTE_KINDS, { error: "Choose text, number or yes/no." }),
+        unit: z.string().trim().max(10, "A unit can be at most 10 characters.").default(""),
+      }),
+    )
+    .max(30, "A category can ask for at most 30 attributes.")
+    .refine((list) => new Set(list.map((a) => a.name.toLowerCase())).size === list.length, "Give each attribute once."),
+});
 export const brandCreate = z.object({ name, slug: slug.optional(), description: description.optional() }).strict();
 export const brandPatch = brandCreate.partial().strict();
 
@@ -37,6 +49,8 @@ export interface CategoryRow {
   depth: number;
   /** Products listed in it directly. */
   products: number;
+  /** Its own attribute set (its subcategories inherit it). */
+  attributes: { name: string; kind: AttributeKind; unit: string }[];
 }
 
 export function createAdminTreeService(db: Db) {
@@ -54,13 +68,17 @@ export function createAdminTreeService(db: Db) {
       })
       .from(categories)
       .orderBy(asc(categories.position), asc(categories.id));
+    const sets = await q
+      .select({ categoryId: categoryAttributes.categoryId, name: categoryAttributes.name, kind: categoryAttributes.kind, unit: categoryAttributes.unit })
+      .from(categoryAttributes)
+      .orderBy(asc(categoryAttributes.categoryId), asc(categoryAttributes.position), asc(categoryAttributes.id));
     // Depth-first, siblings by position: the order the tree is drawn in.
     const children = new Map<number | null, typeof found>();
     for (const r of found) children.set(r.parent_id, [...(children.get(r.parent_id) ?? []), r]);
     const out: CategoryRow[] = [];
     const walk = (parent: number | null, depth: number) => {
       for (const r of children.get(parent) ?? []) {
-        out.push({ ...r, depth });
+        out.push({ ...r, depth, attributes: sets.filter((a) => a.categoryId === r.id).map(({ name, kind, unit }) => ({ name, kind, unit })) });
         walk(r.id, depth + 1);
       }
     };
@@ -210,6 +228,23 @@ export function createAdminTreeService(db: Db) {
         for (const [position, sibling] of order.entries()) await tx.update(categories).set({ position }).where(eq(categories.id, sibling));
         await recordAudit(tx, actor, { action: "category.reordered", entity: "category", entityId: id, before: { position: at }, after: { position: order.indexOf(id) } });
         return { moved: true };
+      });
+    },
+
+    /** Replaces a category's attribute set; its products' values are checked against it from their next save. */
+    async setAttributes(actor: StaffActor, id: number, input: unknown) {
+      authorize(actor, "catalogue.manage");
+      const { attributes } = parse(attributeSetBody, input);
+      return db.transaction(async (t) => {
+        const tx = t as unknown as Db;
+        const [category] = await tx.select({ id: categories.id }).from(categories).where(eq(categories.id, id)).for("update");
+        if (!category) throw new HttpError(404, "No such category.");
+        const before = await tx.select({ name: categoryAttributes.name, kind: categoryAttributes.kind, unit: categoryAttributes.unit }).from(categoryAttributes).where(eq(categoryAttributes.categoryId, id)).orderBy(asc(categoryAttributes.position));
+        await tx.delete(categoryAttributes).where(eq(categoryAttributes.categoryId, id));
+        if (attributes.length) await tx.insert(categoryAttributes).values(attributes.map((a, position) => ({ categoryId: id, name: a.name, kind: a.kind, unit: a.kind === "number" ? a.unit : "", position })));
+        const describe = (list: { name: string; kind: string; unit: string }[]) => list.map((a) => `${a.name} (${a.kind}${a.unit ? `, ${a.unit}` : ""})`).join("; ");
+        await recordAudit(tx, actor, { action: "category.attributes_set", entity: "category", entityId: id, before: { attributes: describe(before) }, after: { attributes: describe(attributes) } });
+        return (await rows(tx)).find((r) => r.id === id)!;
       });
     },
 

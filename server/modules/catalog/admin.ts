@@ -9,6 +9,7 @@ import { missingAltText } from "../media/contract.ts";
 import { applyMovements, countTo } from "../stock/ledger.ts";
 import { stockMovements } from "../stock/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
+import { attributeSetFor, normaliseAttributes } from "./attribute-sets.ts";
 import { incVat, pounds, refreshSearchWords } from "./products.ts";
 import { type ProductCreate, type ProductPatch, slugFrom } from "./product-rules.ts";
 import { sanitizeDescription } from "./sanitize.ts";
@@ -225,6 +226,7 @@ export function createAdminProductService(db: Db) {
       related,
       images: p.images,
       old_slugs: oldSlugs.map((s) => s.slug),
+      attribute_set: await attributeSetFor(q, cats.map((c) => c.id)),
       trade_prices: discounts.map((d) => {
         const unit = Math.floor((p.pricePence * (10_000 - d.basisPoints) + 5_000) / 10_000);
         return { discount_percent: d.basisPoints / 100, accounts: d.accounts, price_ex_vat: pounds(unit), price_inc_vat: pounds(incVat(unit, p.vatRate)) };
@@ -397,6 +399,7 @@ export function createAdminProductService(db: Db) {
           const tx = t as unknown as Db;
           await clashes(tx, fields.sku, slug, null);
           const refs = await references(tx, fields, null);
+          if (fields.attributes) fields.attributes = normaliseAttributes(await attributeSetFor(tx, refs.categoryIds), fields.attributes);
           const summary = fields.summary ?? "";
           const [row] = await tx
             .insert(products)
@@ -444,6 +447,10 @@ export function createAdminProductService(db: Db) {
           const before = await locked(tx, sku);
           await clashes(tx, patch.sku, patch.slug, before.id);
           const refs = await references(tx, patch, before.id);
+          if (patch.attributes) {
+            const categoryIds = patch.category_ids !== undefined ? refs.categoryIds : (await tx.select({ id: productCategories.categoryId }).from(productCategories).where(eq(productCategories.productId, before.id))).map((c) => c.id);
+            patch.attributes = normaliseAttributes(await attributeSetFor(tx, categoryIds), patch.attributes);
+          }
           const status = statusOf(patch, before.status);
           if (status !== before.status) publishable(status, before.images);
           const nextSku = patch.sku ?? before.sku;

@@ -44,6 +44,33 @@ export const categories = pgTable(
 
 export type Category = typeof categories.$inferSelect;
 
+/**
+ * A category's attribute set: the attributes its products have, typed, so the
+ * product screen asks for a number with its unit or a yes/no where it should,
+ * and the category's filters read alike. A subcategory inherits its ancestors'.
+ */
+export const ATTRIBUTE_KINDS = ["text", "number", "yes_no"] as const;
+export type AttributeKind = (typeof ATTRIBUTE_KINDS)[number];
+
+export const categoryAttributes = pgTable(
+  "category_attributes",
+  {
+    id: serial("id").primaryKey(),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => categories.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: ATTRIBUTE_KINDS }).notNull().default("text"),
+    /** A number's unit, written straight after it: "V" makes "18V", "mm" makes "120mm". */
+    unit: text("unit").notNull().default(""),
+    position: integer("position").notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("category_attributes_name_key").on(t.categoryId, sql`lower(${t.name})`),
+    check("category_attributes_kind_check", sql`${t.kind} in ('text', 'number', 'yes_no')`),
+  ],
+);
+
 /** A category's earlier paths (renamed or moved, or under a parent that was): the storefront answers them with a 301. */
 export const categoryRedirects = pgTable(
   "category_redirects",

@@ -58,6 +58,7 @@ const EMPTY: ProductFormValues = {
   related_skus: [],
   seo_title: "",
   seo_description: "",
+  attribute_set: [],
 };
 
 /** What was sent, as the form shows it again after a refusal. */

@@ -73,6 +73,7 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
     related_skus: product.related.map((r) => r.sku),
     seo_title: product.seo_title,
     seo_description: product.seo_description,
+    attribute_set: product.attribute_set,
   };
   const statusLabel = { draft: "Draft", published: "Published", archived: "Archived" }[product.status];
   return (
