@@ -299,6 +299,29 @@ const HIRE_READ: AnyOf = ["catalogue.view", "hire.desk"];
     // Alt text for a photo the product does not have: 404 after the door.
     posts: [{ what: "alt text of no photo", needs: "catalogue.manage", form: form({ intent: "alt", id: "zzzzzzzzzzzz", alt: "Matrix alt" }), ok: [404] }],
   },
+  // The hire catalogue: read by the catalogue's readers and the hire desk; changed with catalogue.manage.
+  { key: "admin/hire/items", needs: HIRE_READ, url: () => "/admin/hire/items" },
+  {
+    key: "admin/hire/items/new",
+    needs: "catalogue.manage",
+    url: () => "/admin/hire/items/new",
+    posts: [{ what: "a hire item without a name or rates", needs: "catalogue.manage", form: form({ intent: "save", name: "" }), ok: [422] }],
+  },
+  {
+    key: "admin/hire/items/:slug",
+    needs: HIRE_READ,
+    url: async () => `/admin/hire/items/${(await matrixHireItem()).slug}`,
+    posts: [
+      { what: "the name as it is", needs: "catalogue.manage", form: async () => ({ fields: { intent: "save", name: (await matrixHireItem()).name } }), ok: [200] },
+      { what: "a unit without an asset number", needs: "catalogue.manage", form: form({ intent: "add-unit", asset_number: "" }), ok: [422] },
+    ],
+  },
+  {
+    key: "admin/hire/items/:slug/photos",
+    needs: "catalogue.view",
+    url: async () => `/admin/hire/items/${await matrixHireSlug()}/photos`,
+    posts: [{ what: "alt text of no photo", needs: "catalogue.manage", form: form({ intent: "alt", id: "zzzzzzzzzzzz", alt: "Matrix alt" }), ok: [404] }],
+  },
   {
     key: "admin/staff",
     needs: "staff.manage",

@@ -5,6 +5,8 @@ export interface NavItem {
   to: string;
   label: string;
   permission: Permission;
+  /** Another permission that also opens it (the hire catalogue: the hire desk reads it too). */
+  orPermission?: Permission;
 }
 
 /** The back office's menu: each item shows only to the roles that may open it. */
@@ -14,6 +16,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { to: "/admin/customers", label: "Customers", permission: "customers.view" },
   { to: "/admin/products", label: "Products", permission: "catalogue.view" },
   { to: "/admin/categories", label: "Categories and brands", permission: "catalogue.view" },
+  { to: "/admin/hire/items", label: "Hire catalogue", permission: "catalogue.view", orPermission: "hire.desk" },
   { to: "/admin/stock", label: "Stock", permission: "stock.count" },
   { to: "/admin/audit", label: "Audit log", permission: "audit.view" },
   { to: "/admin/staff", label: "Staff", permission: "staff.manage" },
@@ -21,5 +24,5 @@ export const ADMIN_NAV: readonly NavItem[] = [
 ];
 
 export function navFor(role: StaffRole): NavItem[] {
-  return ADMIN_NAV.filter((item) => can(role, item.permission));
+  return ADMIN_NAV.filter((item) => can(role, item.permission) || (item.orPermission !== undefined && can(role, item.orPermission)));
 }

@@ -8,7 +8,7 @@ import { slugFrom } from "../catalog/product-rules.ts";
 import { sanitizeDescription } from "../catalog/sanitize.ts";
 import { products } from "../catalog/schema.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
-import { can } from "../staff/permissions.ts";
+import { readsHireCatalogue } from "./catalogue-access.ts";
 import type { HireItemCreate, HireItemPatch, HireUnitCreate, HireUnitPatch } from "./item-rules.ts";
 import { londonDate } from "./pricing.ts";
 import { extraDayRate, rateExamples } from "./rate-card.ts";
@@ -26,11 +26,9 @@ import { liveAllocation } from "./service.ts";
  */
 export const ADMIN_HIRE_PAGE_MAX = 100;
 
-/** The permissions that may read the hire catalogue: either one. */
-export const HIRE_CATALOGUE_READERS = ["catalogue.view", "hire.desk"] as const;
-
-export function mayReadHireCatalogue(actor: StaffActor | null | undefined): StaffActor {
-  if (actor && HIRE_CATALOGUE_READERS.some((p) => can(actor.role, p))) return actor;
+/** The hire catalogue's readers (catalogue-access.ts), or 401/403. */
+function mayReadHireCatalogue(actor: StaffActor | null | undefined): StaffActor {
+  if (actor && readsHireCatalogue(actor.role)) return actor;
   return authorize(actor, "catalogue.view");
 }
 

@@ -1,0 +1,248 @@
+import { type ReactNode, useState } from "react";
+import { Form, useNavigation } from "react-router";
+import { type HireItemFormValues, SPARE_SPECIFICATION_ROWS } from "../../lib/admin/hire-item-form.ts";
+import { formatPounds } from "../../lib/money.ts";
+import { penceFrom } from "../../../server/modules/catalog/product-rules.ts";
+import { extraDayRate, rateExamples } from "../../../server/modules/hire/rate-card.ts";
+import { FieldError } from "./field-error.tsx";
+
+type Errors = Record<string, string[]> | undefined;
+
+const control = "min-h-10 w-full rounded-md border border-stone-400 bg-white px-3 font-normal disabled:bg-stone-100 disabled:text-stone-700";
+
+/** Pence from what is typed, or null while it is not an amount. */
+function pence(typed: string): number | null {
+  const p = penceFrom(typed);
+  return Number.isNaN(p) || p < 0 ? null : p;
+}
+const money = (p: number | null) => (p === null ? "—" : formatPounds(p / 100));
+const incVat = (p: number | null, vat: number) => (p === null ? null : Math.floor((p * (100 + vat) + 50) / 100));
+const dayName = (date: string) => new Date(`${date}T12:00:00Z`).toLocaleDateString("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
+
+function Field({ id, label, errors, hint, children, className = "" }: { id: string; label: string; errors: Errors; hint?: ReactNode; children: ReactNode; className?: string }) {
+  return (
+    <div className={`grid content-start gap-1 text-sm ${className}`}>
+      <label htmlFor={`hire-${id}`} className="font-semibold">
+        {label}
+      </label>
+      {hint ? (
+        <span id={`hire-${id}-hint`} className="text-stone-600">
+          {hint}
+        </span>
+      ) : null}
+      <FieldError id={`hire-${id}-error`} messages={errors?.[id]} />
+      {children}
+    </div>
+  );
+}
+
+/** The props a field's control takes: its id, name, error state and descriptions. */
+function described(id: string, errors: Errors, hint = false) {
+  const invalid = !!errors?.[id]?.length;
+  const by = [hint ? `hire-${id}-hint` : "", invalid ? `hire-${id}-error` : ""].filter(Boolean).join(" ");
+  return { id: `hire-${id}`, name: id, "aria-invalid": invalid || undefined, "aria-describedby": by || undefined };
+}
+
+/**
+ * Every field of a hire item, for the new and edit screens: the item, its
+ * rate card (day, weekend and week ex VAT with the inc-VAT figures, deposit,
+ * VAT rate, and what a day, a weekend, a week and ten days come to through the
+ * storefront's own pricing engine as the rates are typed), specifications and
+ * the linked product. A member who may only read sees it all disabled.
+ */
+export function HireItemForm({
+  values,
+  categories,
+  errors,
+  canManage,
+  today,
+  submitLabel,
+  isNew,
+}: {
+  values: HireItemFormValues;
+  categories: { id: number; name: string }[];
+  errors: Errors;
+  canManage: boolean;
+  /** London's date, from the server, so the examples' dates match on both sides. */
+  today: string;
+  submitLabel: string;
+  isNew: boolean;
+}) {
+  const [rates, setRates] = useState({ day: values.day_rate, weekend: values.weekend_rate, week: values.week_rate, deposit: values.deposit });
+  const [vat, setVat] = useState(values.vat_rate);
+  const saving = useNavigation().state === "submitting";
+  const specRows = [...values.specifications, ...Array.from({ length: SPARE_SPECIFICATION_ROWS }, () => ({ name: "", value: "" }))];
+  const typed = { day: pence(rates.day), weekend: pence(rates.weekend), week: pence(rates.week), deposit: pence(rates.deposit) };
+  const examples = typed.day !== null && typed.weekend !== null && typed.week !== null ? rateExamples({ day: typed.day, weekend: typed.weekend, week: typed.week }, vat, typed.deposit ?? 0, today) : null;
+  const rate = (key: "day" | "weekend" | "week" | "deposit", label: string, hint?: string) => (
+    <Field id={key === "deposit" ? "deposit" : `${key}_rate`} label={label} errors={errors} hint={hint}>
+      <input
+        {...described(key === "deposit" ? "deposit" : `${key}_rate`, errors, !!hint)}
+        value={rates[key]}
+        onChange={(e) => {
+          const value = e.currentTarget.value;
+          setRates((r) => ({ ...r, [key]: value }));
+        }}
+        inputMode="decimal"
+        required={key !== "deposit"}
+        className={control}
+      />
+      {key !== "deposit" ? <span className="text-stone-700">{money(incVat(typed[key], vat))} inc VAT</span> : null}
+    </Field>
+  );
+
+  return (
+    <Form method="post" noValidate className="grid gap-6" aria-label={isNew ? "New hire item" : `Edit ${values.name}`}>
+      <input type="hidden" name="intent" value="save" />
+      {canManage ? <input type="hidden" name="specifications_shown" value="1" /> : null}
+
+      <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2" disabled={!canManage}>
+        <legend className="px-1 text-lg font-bold">The hire item</legend>
+        <Field id="name" label="Name" errors={errors} className="sm:col-span-2">
+          <input {...described("name", errors)} defaultValue={values.name} required maxLength={200} className={control} />
+        </Field>
+        <Field id="slug" label="Web address" errors={errors} hint={isNew ? "Left blank, it is made from the name." : "Changing it keeps the old address redirecting here."}>
+          <div className="flex items-center rounded-md border border-stone-400 bg-white focus-within:ring-2 focus-within:ring-brand-600">
+            <span className="pl-3 text-stone-600" aria-hidden="true">
+              /hire/
+            </span>
+            <input {...described("slug", errors, true)} defaultValue={values.slug} maxLength={200} spellCheck={false} className="min-h-10 w-full rounded-md px-1 font-normal outline-none disabled:bg-stone-100" />
+          </div>
+        </Field>
+        <Field id="hire_category_id" label="Hire category" errors={errors}>
+          <select {...described("hire_category_id", errors)} defaultValue={values.hire_category_id ?? ""} required className={control}>
+            <option value="">Choose a hire category</option>
+            {categories.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="product_sku" label="The same tool for sale (SKU)" errors={errors} hint="Optional: the hire page links to it as “Rather buy one?”.">
+          <input {...described("product_sku", errors, true)} defaultValue={values.product_sku} maxLength={64} spellCheck={false} className={`${control} font-mono`} />
+        </Field>
+        <Field
+          id="description"
+          label="Description"
+          errors={errors}
+          hint="Paragraphs, bold, italics, lists, tables, sub-headings and links (HTML). Anything else, scripts and styles included, is removed when saved."
+          className="sm:col-span-2"
+        >
+          <textarea {...described("description", errors, true)} defaultValue={values.description} rows={6} maxLength={20_000} className={`${control} py-2 font-mono text-sm`} />
+        </Field>
+      </fieldset>
+
+      <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-4" disabled={!canManage}>
+        <legend className="px-1 text-lg font-bold">Rate card</legend>
+        <p className="text-sm text-stone-700 sm:col-span-2 lg:col-span-4">Rates are per unit, in pounds ex VAT. The deposit is refundable and carries no VAT.</p>
+        {rate("day", "Day rate (£)")}
+        {rate("weekend", "Weekend rate (£)", "Out Friday or Saturday, back Monday.")}
+        {rate("week", "Week rate (£)")}
+        {rate("deposit", "Deposit (£)")}
+        <Field id="vat_rate" label="VAT rate" errors={errors}>
+          <select {...described("vat_rate", errors)} value={vat} onChange={(e) => setVat(Number(e.currentTarget.value))} className={control}>
+            <option value={20}>20% standard</option>
+            <option value={5}>5% reduced</option>
+            <option value={0}>0% zero-rated</option>
+          </select>
+        </Field>
+        <div className="grid content-start gap-1 text-sm sm:col-span-1 lg:col-span-3">
+          <span className="font-semibold">Extra days</span>
+          <span className="min-h-10 content-center text-stone-800" data-testid="extra-day-rate">
+            Past whole weeks, each day costs the week rate ÷ 7: {money(typed.week === null ? null : extraDayRate(typed.week))} ex VAT, never more than another week.
+          </span>
+        </div>
+        <div className="sm:col-span-2 lg:col-span-4">
+          <h3 id="rate-examples" className="mb-1 text-base font-bold">
+            What one unit costs
+          </h3>
+          {examples ? (
+            <div className="overflow-x-auto">
+              <table className="w-full min-w-[34rem] text-left text-sm" aria-describedby="rate-examples" data-testid="rate-examples">
+                <caption className="sr-only">Worked examples from the shop's pricing, for the rates as typed</caption>
+                <thead className="border-b border-stone-200 text-stone-700">
+                  <tr>
+                    <th scope="col" className="py-1 pr-2">
+                      Hire
+                    </th>
+                    <th scope="col" className="py-1 pr-2">
+                      For example
+                    </th>
+                    <th scope="col" className="py-1 pr-2 text-right">
+                      Ex VAT
+                    </th>
+                    <th scope="col" className="py-1 pr-2 text-right">
+                      Inc VAT
+                    </th>
+                    <th scope="col" className="py-1 text-right">
+                      With deposit
+                    </th>
+                  </tr>
+                </thead>
+                <tbody aria-live="polite" className="divide-y divide-stone-100">
+                  {examples.map((e) => (
+                    <tr key={e.label}>
+                      <th scope="row" className="py-1 pr-2 font-semibold">
+                        {e.label}
+                      </th>
+                      <td className="py-1 pr-2 text-stone-700">
+                        {dayName(e.start)} to {dayName(e.end)}
+                        {e.weekend ? " (weekend rate)" : ""}
+                      </td>
+                      <td className="py-1 pr-2 text-right">{money(e.hireExVat)}</td>
+                      <td className="py-1 pr-2 text-right font-semibold">{money(e.hireIncVat)}</td>
+                      <td className="py-1 text-right">{money(e.total)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : (
+            <p className="text-sm text-stone-700">Enter the day, weekend and week rates to see what a hire costs.</p>
+          )}
+        </div>
+      </fieldset>
+
+      <fieldset className="grid gap-3 rounded-lg border border-stone-200 bg-white p-4" disabled={!canManage}>
+        <legend className="px-1 text-lg font-bold">Specifications</legend>
+        <p className="text-sm text-stone-600">Shown as a table on the hire page. Leave a row blank to remove it.</p>
+        <FieldError messages={errors?.specifications} />
+        <table className="w-full text-sm">
+          <thead>
+            <tr className="text-left">
+              <th scope="col" className="pb-1 font-semibold">
+                Name
+              </th>
+              <th scope="col" className="pb-1 pl-2 font-semibold">
+                Value
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {specRows.map((s, i) => (
+              <tr key={i}>
+                <td className="py-1">
+                  <input name="specification_name" defaultValue={s.name} maxLength={60} aria-label={`Specification ${i + 1} name`} placeholder={i >= values.specifications.length ? "e.g. Weight" : undefined} className={control} />
+                </td>
+                <td className="py-1 pl-2">
+                  <input name="specification_value" defaultValue={s.value} maxLength={200} aria-label={`Specification ${i + 1} value`} placeholder={i >= values.specifications.length ? "e.g. 95 kg" : undefined} className={control} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </fieldset>
+
+      {canManage ? (
+        <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center gap-3 border-t border-stone-200 bg-stone-50/95 px-4 py-3">
+          <button type="submit" className="btn-primary min-h-11" disabled={saving}>
+            {saving ? "Saving…" : submitLabel}
+          </button>
+        </div>
+      ) : (
+        <p className="text-sm text-stone-700">Your role may read the hire catalogue but not change it.</p>
+      )}
+    </Form>
+  );
+}

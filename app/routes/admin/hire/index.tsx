@@ -1,0 +1,163 @@
+import { Form, Link, useLocation, useNavigation } from "react-router";
+import { appContext } from "#app-context";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { KeysetPager } from "../../../components/admin/pager.tsx";
+import { STACKED } from "../../../components/admin/stacked-table.ts";
+import { FormAlert } from "../../../components/form.tsx";
+import { EmptyState } from "../../../components/page.tsx";
+import { serviceError } from "../../../lib/admin/access.ts";
+import { requireHireCatalogueReader } from "../../../lib/admin/hire-access.ts";
+import { pageMeta } from "../../../lib/meta.ts";
+import { formatPounds } from "../../../lib/money.ts";
+import { can } from "../../../../server/modules/staff/permissions.ts";
+import type { Route } from "./+types/index";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Hire catalogue");
+
+/** The filters from the address, so a link or a reload shows the same list. */
+function filtersFrom(url: URL) {
+  const get = (name: string) => url.searchParams.get(name)?.trim() || undefined;
+  return {
+    q: get("q")?.slice(0, 100),
+    category: /^\d{1,9}$/.test(get("category") ?? "") ? Number(get("category")) : undefined,
+    cursor: get("cursor"),
+  };
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requireHireCatalogueReader(app.staff, request);
+  const filters = filtersFrom(new URL(request.url));
+  const categories = await app.services.adminHire.categories(actor);
+  const manage = can(actor.role, "catalogue.manage");
+  try {
+    const list = await app.services.adminHire.list(actor, filters);
+    return { items: list.data, nextCursor: list.next_cursor, filters, categories, manage, error: null };
+  } catch (error) {
+    const known = serviceError(error);
+    if (!known || known.status !== 422) throw error;
+    return { items: [], nextCursor: null, filters, categories, manage, error: Object.values(known.errors ?? {}).flat().join(" ") || known.message };
+  }
+}
+
+export default function AdminHireItems({ loaderData }: Route.ComponentProps) {
+  const { items, nextCursor, filters, categories, manage, error } = loaderData;
+  const location = useLocation();
+  const navigation = useNavigation();
+  const search = new URLSearchParams(location.search);
+  const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
+  const filtered = !!(filters.q || filters.category);
+
+  return (
+    <>
+      <AdminHeading
+        title="Hire catalogue"
+        intro="Hire items with their rate cards and units. Every change shows on the shop's hire pages at once."
+        actions={
+          manage ? (
+            <Link to="/admin/hire/items/new" className="btn-primary">
+              Add a hire item
+            </Link>
+          ) : null
+        }
+      />
+      <Form method="get" className="mb-4 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-[2fr_1fr_auto] sm:items-end" role="search" aria-label="Filter hire items">
+        <label className="grid gap-1 text-sm font-semibold">
+          Search
+          <input name="q" type="search" defaultValue={filters.q ?? ""} placeholder="Any words of the name" className="min-h-10 rounded-md border border-stone-400 px-3 font-normal" />
+        </label>
+        <label className="grid min-w-0 gap-1 text-sm font-semibold">
+          Hire category
+          <select name="category" defaultValue={filters.category ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
+            <option value="">Any</option>
+            {categories.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="flex gap-2">
+          <button type="submit" className="btn-primary min-h-10">
+            Apply filters
+          </button>
+          <Link to="?" className="btn-secondary min-h-10">
+            Clear
+          </Link>
+        </div>
+      </Form>
+
+      <FormAlert message={error ?? undefined} className="mb-4" />
+
+      {items.length === 0 ? (
+        <EmptyState title={filtered ? "No hire items match these filters" : "No hire items yet"} action={search.size ? { to: "?", label: "Show every hire item" } : manage ? { to: "/admin/hire/items/new", label: "Add a hire item" } : undefined}>
+          {filtered ? "Try another hire category, or a shorter search." : "Add the machines you hire out, their rates and their units."}
+        </EmptyState>
+      ) : (
+        <div className={`${STACKED.frame} ${loading ? "opacity-75" : ""}`} aria-busy={loading || undefined}>
+          <table className={STACKED.table}>
+            <caption className="sr-only">Hire items by name</caption>
+            <thead className={STACKED.head}>
+              <tr>
+                <th scope="col" className="w-14 px-3 py-2">
+                  <span className="sr-only">Photo</span>
+                </th>
+                <th scope="col" className="px-3 py-2" aria-sort="ascending">
+                  Hire item
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Hire category
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Day
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Weekend
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Week
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Units
+                </th>
+              </tr>
+            </thead>
+            <tbody className={STACKED.body}>
+              {items.map((item) => (
+                <tr key={item.slug} className={`${STACKED.row} max-lg:bg-white lg:hover:bg-stone-50`}>
+                  <td className="px-3 py-1 max-lg:hidden">
+                    {item.photo ? <img src={item.photo} alt="" width={40} height={40} loading="lazy" className="size-10 rounded border border-stone-200 object-cover" /> : <span className="block size-10 rounded border border-dashed border-stone-300" />}
+                  </td>
+                  <th scope="row" className={`${STACKED.cell} font-normal`} data-label="Hire item">
+                    <span>
+                      <Link to={`/admin/hire/items/${item.slug}`} className="link font-semibold">
+                        {item.name}
+                      </Link>
+                      <span className="block font-mono text-xs text-stone-600">/hire/{item.slug}</span>
+                    </span>
+                  </th>
+                  <td className={STACKED.cell} data-label="Hire category">
+                    {item.category.name}
+                  </td>
+                  <td className={`${STACKED.cell} lg:text-right`} data-label="Day (ex VAT)">
+                    {formatPounds(item.day_rate)}
+                  </td>
+                  <td className={`${STACKED.cell} lg:text-right`} data-label="Weekend">
+                    {formatPounds(item.weekend_rate)}
+                  </td>
+                  <td className={`${STACKED.cell} lg:text-right`} data-label="Week">
+                    {formatPounds(item.week_rate)}
+                  </td>
+                  <td className={`${STACKED.cell} lg:text-right`} data-label="Units">
+                    <span className={item.units === 0 ? "font-semibold text-red-800" : ""}>{item.units}</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />
+    </>
+  );
+}

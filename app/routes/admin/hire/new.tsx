@@ -1,0 +1,69 @@
+import { Link, data, redirect } from "react-router";
+import { appContext } from "#app-context";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { HireItemForm } from "../../../components/admin/hire-item-form.tsx";
+import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { EMPTY_HIRE_ITEM, type HireItemFormValues, hireItemInputFrom, hireItemValuesFrom } from "../../../lib/admin/hire-item-form.ts";
+import { pageMeta } from "../../../lib/meta.ts";
+import { parseProduct } from "../../../../server/modules/catalog/product-rules.ts";
+import { hireItemCreate } from "../../../../server/modules/hire/item-rules.ts";
+import { londonDate } from "../../../../server/modules/hire/pricing.ts";
+import type { Route } from "./+types/new";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "New hire item");
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "catalogue.manage");
+  return { categories: await app.services.adminHire.categories(actor), today: londonDate() };
+}
+
+type Result = { ok: false; message: string; errors?: Record<string, string[]>; values: HireItemFormValues };
+
+export async function action({ context, request }: Route.ActionArgs) {
+  requireSameOrigin(request);
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "catalogue.manage");
+  const input = hireItemInputFrom(await request.formData());
+  // Nothing typed is lost on a refusal: the form comes back as it was sent.
+  const values = hireItemValuesFrom(input);
+  try {
+    const made = await app.services.adminHire.create(actor, parseProduct(hireItemCreate, input));
+    return redirect(`/admin/hire/items/${made.slug}?created=1`);
+  } catch (error) {
+    const known = serviceError(error);
+    if (!known) throw error;
+    return data<Result>({ ok: false, message: known.errors ? "Check the fields marked below." : known.message, errors: known.errors, values }, { status: known.status });
+  }
+}
+
+export default function NewHireItem({ loaderData, actionData }: Route.ComponentProps) {
+  const result = actionData as Result | undefined;
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link to="/admin/hire/items" className="link">
+          ← Hire catalogue
+        </Link>
+      </p>
+      <AdminHeading title="New hire item" intro="It is on the shop's hire pages as soon as it is saved; add its units and photos next." />
+      {result ? (
+        <ResultBanner ok={false} result={result}>
+          {result.message}
+        </ResultBanner>
+      ) : null}
+      {/* A new key after each refusal: the form shows what was sent. */}
+      <HireItemForm
+        key={JSON.stringify(result?.values ?? null)}
+        values={result?.values ?? EMPTY_HIRE_ITEM}
+        categories={loaderData.categories}
+        errors={result?.errors}
+        canManage
+        today={loaderData.today}
+        submitLabel="Create the hire item"
+        isNew
+      />
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+import { Link } from "react-router";
+import { appContext } from "#app-context";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PhotoManager } from "../../../components/admin/photo-manager.tsx";
+import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { notFoundOr, requirePermission, requireSameOrigin } from "../../../lib/admin/access.ts";
+import { type PhotoActionResult, photoFormAction } from "../../../lib/admin/photo-action.ts";
+import { pageMeta } from "../../../lib/meta.ts";
+import { can } from "../../../../server/modules/staff/permissions.ts";
+import type { Route } from "./+types/photos";
+
+export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Photos of ${params.slug}`);
+
+/** A hire item's photos: the products' photos screen, for `/api/admin/hire/items/{slug}/images`. */
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "catalogue.view");
+  const owner = { kind: "hire_item" as const, slug: params.slug };
+  const [{ images }, item] = await Promise.all([app.services.adminPhotos.list(actor, owner), app.services.adminHire.get(actor, params.slug)]).catch(notFoundOr);
+  return { slug: params.slug, name: item.name, images, canManage: can(actor.role, "catalogue.manage") };
+}
+
+/** The forms without scripts (app/lib/admin/photo-action.ts); the service checks catalogue.manage. */
+export async function action({ context, request, params }: Route.ActionArgs) {
+  requireSameOrigin(request);
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "catalogue.view");
+  return photoFormAction(app.services.adminPhotos, actor, { kind: "hire_item", slug: params.slug }, request, { what: "hire item", altCleared: "Alt text cleared. Describe every photo for whoever cannot see it." });
+}
+
+export default function AdminHireItemPhotos({ loaderData, actionData }: Route.ComponentProps) {
+  const { slug, name, images, canManage } = loaderData;
+  const result = actionData as PhotoActionResult | undefined;
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+        <Link to="/admin/hire/items" className="link">
+          Hire catalogue
+        </Link>{" "}
+        ›{" "}
+        <Link to={`/admin/hire/items/${slug}`} className="link">
+          {name}
+        </Link>{" "}
+        › Photos
+      </nav>
+      <AdminHeading title={`Photos of ${name}`} intro="The first photo is the one the hire pages show first. Describe every photo (alt text) for whoever cannot see it." />
+      {result ? (
+        <ResultBanner ok={result.ok} result={result}>
+          {result.message}
+        </ResultBanner>
+      ) : null}
+      <PhotoManager images={images} canManage={canManage} result={result} uploadUrl={`/api/admin/hire/items/${slug}/images`} />
+    </>
+  );
+}
