@@ -30,7 +30,7 @@ import routes from "../app/routes.ts";
 import { DEMO_STAFF } from "./db/seed/index.ts";
 import type { Db } from "./db/client.ts";
 import { countTo } from "./modules/stock/ledger.ts";
-import { products } from "./modules/catalog/schema.ts";
+import { categories, manufacturers, products } from "./modules/catalog/schema.ts";
 import { hireItems } from "./modules/hire/schema.ts";
 import { orders } from "./modules/orders/schema.ts";
 import { type Permission, STAFF_ROLES, type StaffRole, can } from "./modules/staff/permissions.ts";
@@ -101,6 +101,11 @@ interface World {
   /** Its SKU and name, for the catalogue and stock desks. */
   productSku: string;
   productName: string;
+  /** A category and a brand, renamed to their own names by the tree's rows. */
+  categoryId: number;
+  categoryName: string;
+  brandId: number;
+  brandName: string;
   /** The secret customer's own order, awaiting payment: nobody refused may move it. */
   orderNumber: string;
   /** The secret customer: their details, addresses and orders are the data. */
@@ -168,14 +173,14 @@ interface Row {
 /** A fixed form, posted to the row's own URL. */
 const form = (fields: Record<string, string>) => async () => ({ fields });
 
+/** The hire catalogue is read by the catalogue's readers and by the hire desk (server/modules/hire/admin.ts). */
+const HIRE_READ: AnyOf = ["catalogue.view", "hire.desk"];
+
 const ROWS: Row[] = [
   // Screens outside the layout: open to anyone.
   {
     key: "admin/login",
     needs: "public",
-/** The hire catalogue is read by the catalogue's readers and by the hire desk (server/modules/hire/admin.ts). */
-const HIRE_READ: AnyOf = ["catalogue.view", "hire.desk"];
-
     url: () => `/admin/login?redirect=${encodeURIComponent("/admin/orders")}`,
     // A member already signed in goes straight on.
     ok: [200, 302],
@@ -284,6 +289,21 @@ const HIRE_READ: AnyOf = ["catalogue.view", "hire.desk"];
       { what: "a stock count", needs: "stock.count", form: form({ intent: "save", stock: "100000", stock_was: "1" }), ok: [200] },
       { what: "the name as it is", needs: "catalogue.manage", form: async (w) => ({ fields: { intent: "save", name: w.productName } }), ok: [200] },
     ],
+  },
+  {
+    key: "admin/categories",
+    needs: "catalogue.view",
+    url: () => "/admin/categories",
+    posts: [
+      { what: "a category without a name", needs: "catalogue.manage", form: form({ intent: "create", name: "" }), ok: [422] },
+      { what: "an attribute of no kind", needs: "catalogue.manage", form: async (w) => ({ fields: { intent: "attributes", id: String(w.categoryId), attribute_name: "Matrix", attribute_kind: "colour" } }), ok: [422] },
+    ],
+  },
+  {
+    key: "admin/brands",
+    needs: "catalogue.view",
+    url: () => "/admin/brands",
+    posts: [{ what: "a brand without a name", needs: "catalogue.manage", form: form({ intent: "create", name: "" }), ok: [422] }],
   },
   {
     key: "admin/stock",
@@ -415,6 +435,16 @@ const HIRE_READ: AnyOf = ["catalogue.view", "hire.desk"];
   { key: "PATCH /api/admin/products/{sku}", needs: "catalogue.manage", url: (w) => `/api/admin/products/${w.productSku}`, body: (w) => ({ name: w.productName }) },
   { key: "GET /api/admin/products/{sku}/stock-movements", needs: "catalogue.view", url: (w) => `/api/admin/products/${w.productSku}/stock-movements` },
 
+  // The category tree and brands: a refused body answers 422 after the door.
+  { key: "GET /api/admin/categories", needs: "catalogue.view", url: () => "/api/admin/categories" },
+  { key: "POST /api/admin/categories", needs: "catalogue.manage", url: () => "/api/admin/categories", body: () => ({ name: "Matrix category" }), ok: [201, 422] },
+  { key: "PATCH /api/admin/categories/{id}", needs: "catalogue.manage", url: (w) => `/api/admin/categories/${w.categoryId}`, body: (w) => ({ name: w.categoryName }) },
+  { key: "PUT /api/admin/categories/{id}/attributes", needs: "catalogue.manage", url: (w) => `/api/admin/categories/${w.categoryId}/attributes`, body: () => ({ attributes: [{ name: "Matrix attribute", kind: "text" }] }) },
+  { key: "POST /api/admin/categories/{id}/move", needs: "catalogue.manage", url: (w) => `/api/admin/categories/${w.categoryId}/move`, body: () => ({ direction: "down" }) },
+  { key: "GET /api/admin/brands", needs: "catalogue.view", url: () => "/api/admin/brands" },
+  { key: "POST /api/admin/brands", needs: "catalogue.manage", url: () => "/api/admin/brands", body: () => ({ name: "Matrix brand" }), ok: [201, 422] },
+  { key: "PATCH /api/admin/brands/{id}", needs: "catalogue.manage", url: (w) => `/api/admin/brands/${w.brandId}`, body: (w) => ({ name: w.brandName }) },
+
   // The stock desk.
   { key: "POST /api/admin/stock/movements", needs: "stock.count", url: () => "/api/admin/stock/movements", body: (w) => ({ movements: [{ sku: w.productSku, change: 1, reason: "Matrix" }] }) },
   { key: "POST /api/admin/stock/deliveries", needs: "stock.count", url: () => "/api/admin/stock/deliveries", body: (w) => ({ reference: "MATRIX", lines: [{ sku: w.productSku, quantity: 1 }] }) },
@@ -443,32 +473,6 @@ const HIRE_READ: AnyOf = ["catalogue.view", "hire.desk"];
   { key: "PATCH /api/admin/hire/items/{slug}/images/{id}", needs: "catalogue.manage", url: async () => `/api/admin/hire/items/${await matrixHireSlug()}/images/zzzzzzzzzzzz`, body: () => ({ alt: "Matrix alt" }), ok: [404] },
   { key: "DELETE /api/admin/hire/items/{slug}/images/{id}", needs: "catalogue.manage", url: async () => `/api/admin/hire/items/${await matrixHireSlug()}/images/zzzzzzzzzzzz`, ok: [404] },
 
-  // The customers desk.
-  { key: "GET /api/admin/customers", needs: "customers.view", url: () => "/api/admin/customers" },
-  { key: "GET /api/admin/customers/{id}", needs: "customers.view", url: (w) => `/api/admin/customers/${w.customerId}` },
-  { key: "POST /api/admin/customers/{id}/password-reset", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.customerId}/password-reset` },
-  { key: "POST /api/admin/customers/{id}/block", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.blockeeId}/block`, body: () => ({ reason: "Matrix check" }), ok: [200, 409] },
-  { key: "POST /api/admin/customers/{id}/unblock", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.blockeeId}/unblock`, ok: [200, 409] },
-];
-
-/** A product's SKU and a hire item's slug for the photos' rows: nothing refused may change their photos. */
-async function matrixSku(): Promise<string> {
-  const [row] = await shop.database.db.select({ sku: products.sku }).from(products).orderBy(asc(products.id)).limit(1);
-  return row!.sku;
-}
-async function matrixHireSlug(): Promise<string> {
-  const [row] = await shop.database.db.select({ slug: hireItems.slug }).from(hireItems).orderBy(asc(hireItems.id)).limit(1);
-  return row!.slug;
-}
-
-const API_KEY = /^(GET|POST|PUT|PATCH|DELETE) (\/api\/admin\/\S*)$/;
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-const isApiRow = (row: Row) => API_KEY.test(row.key);
-const SCREEN_ROWS = ROWS.filter((r) => !isApiRow(r));
-const API_ROWS = ROWS.filter(isApiRow);
-
-/** Every back-office route in the route config (pages and resource routes alike), by its full path, with its module's source. */
-function adminRoutes(entries: RouteConfigEntry[], parent = ""): { key: string; source: string }[] {
   // The hire catalogue: read by the catalogue's readers and the hire desk; changed with catalogue.manage.
   { key: "GET /api/admin/hire/items", needs: HIRE_READ, url: () => "/api/admin/hire/items" },
   { key: "GET /api/admin/hire/categories", needs: HIRE_READ, url: () => "/api/admin/hire/categories" },
@@ -491,6 +495,39 @@ function adminRoutes(entries: RouteConfigEntry[], parent = ""): { key: string; s
     body: async () => ({ serial_number: (await matrixHireItem()).serialNumber }),
   },
 
+  // The customers desk.
+  { key: "GET /api/admin/customers", needs: "customers.view", url: () => "/api/admin/customers" },
+  { key: "GET /api/admin/customers/{id}", needs: "customers.view", url: (w) => `/api/admin/customers/${w.customerId}` },
+  { key: "POST /api/admin/customers/{id}/password-reset", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.customerId}/password-reset` },
+  { key: "POST /api/admin/customers/{id}/block", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.blockeeId}/block`, body: () => ({ reason: "Matrix check" }), ok: [200, 409] },
+  { key: "POST /api/admin/customers/{id}/unblock", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.blockeeId}/unblock`, ok: [200, 409] },
+];
+
+/** A product's SKU and a hire item's slug for the photos' rows: nothing refused may change their photos. */
+async function matrixSku(): Promise<string> {
+  const [row] = await shop.database.db.select({ sku: products.sku }).from(products).orderBy(asc(products.id)).limit(1);
+  return row!.sku;
+}
+/** The hire catalogue's rows' item (not the photos' one), its hire category and first unit: each write leaves them as they were. */
+async function matrixHireItem() {
+  const db = shop.database.db;
+  const [item] = await db.select({ id: hireItems.id, slug: hireItems.slug, name: hireItems.name, categoryId: hireItems.hireCategoryId }).from(hireItems).orderBy(asc(hireItems.id)).offset(1).limit(1);
+  const units = (await db.execute(sql`select id, serial_number from hire_units where hire_item_id = ${item!.id} order by id limit 1`)) as unknown as { rows: { id: number; serial_number: string }[] };
+  return { ...item!, unitId: units.rows[0]!.id, serialNumber: units.rows[0]!.serial_number };
+}
+async function matrixHireSlug(): Promise<string> {
+  const [row] = await shop.database.db.select({ slug: hireItems.slug }).from(hireItems).orderBy(asc(hireItems.id)).limit(1);
+  return row!.slug;
+}
+
+const API_KEY = /^(GET|POST|PUT|PATCH|DELETE) (\/api\/admin\/\S*)$/;
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+const isApiRow = (row: Row) => API_KEY.test(row.key);
+const SCREEN_ROWS = ROWS.filter((r) => !isApiRow(r));
+const API_ROWS = ROWS.filter(isApiRow);
+
+/** Every back-office route in the route config (pages and resource routes alike), by its full path, with its module's source. */
+function adminRoutes(entries: RouteConfigEntry[], parent = ""): { key: string; source: string }[] {
   return entries.flatMap((entry) => {
     const full = entry.path === undefined ? parent : [parent, entry.path].filter(Boolean).join("/");
     const own = full === "admin" || full.startsWith("admin/") ? [{ key: full, source: readFileSync(path.join(import.meta.dirname, "../app", entry.file), "utf8") }] : [];
@@ -504,13 +541,6 @@ const takesPosts = (source: string) => /^export (async )?function action\b/m.tes
 function dataUrlOf(url: string): string {
   const u = new URL(url, "http://shop");
   return `${u.pathname.endsWith("/") ? `${u.pathname}_` : u.pathname}.data${u.search}`;
-/** The hire catalogue's rows' item (not the photos' one), its hire category and first unit: each write leaves them as they were. */
-async function matrixHireItem() {
-  const db = shop.database.db;
-  const [item] = await db.select({ id: hireItems.id, slug: hireItems.slug, name: hireItems.name, categoryId: hireItems.hireCategoryId }).from(hireItems).orderBy(asc(hireItems.id)).offset(1).limit(1);
-  const units = (await db.execute(sql`select id, serial_number from hire_units where hire_item_id = ${item!.id} order by id limit 1`)) as unknown as { rows: { id: number; serial_number: string }[] };
-  return { ...item!, unitId: units.rows[0]!.id, serialNumber: units.rows[0]!.serial_number };
-}
 }
 const signInUrlFor = (url: string) => `/admin/login?${new URLSearchParams({ redirect: url })}`;
 /** A redirect reaches a navigation as a 202 carrying it. */
@@ -570,7 +600,9 @@ async function fingerprint(): Promise<Record<string, unknown>> {
       (select md5(coalesce(string_agg(concat_ws(':', id, blocked_at), ',' order by id), '')) from users) as blocked,
       (select count(*)::int from password_reset_tokens) as resets,
       (select md5(coalesce(string_agg(concat_ws(':', id, sku, name, slug, status, price_pence, vat_rate, stock, reorder_level, updated_at), ',' order by id), '')) from products) as products,
-      (select count(*)::int from stock_movements) as movements
+      (select count(*)::int from stock_movements) as movements,
+      (select md5(coalesce(string_agg(concat_ws(':', id, name, path, position, parent_id), ',' order by id), '')) from categories) as categories,
+      (select md5(coalesce(string_agg(concat_ws(':', id, name, slug), ',' order by id), '')) from manufacturers) as brands
   `)) as unknown as { rows: Record<string, unknown>[] };
   return result.rows[0]!;
 }
@@ -622,6 +654,12 @@ describe("the back office's authorisation matrix", () => {
     w.productId = product!.id;
     w.productSku = product!.sku;
     w.productName = product!.name;
+    const [category] = await db.select({ id: categories.id, name: categories.name }).from(categories).orderBy(asc(categories.id)).limit(1);
+    const [brand] = await db.select({ id: manufacturers.id, name: manufacturers.name }).from(manufacturers).orderBy(asc(manufacturers.id)).limit(1);
+    w.categoryId = category!.id;
+    w.categoryName = category!.name;
+    w.brandId = brand!.id;
+    w.brandName = brand!.name;
 
     const clients: Record<string, Client> = {};
     clients.guest = { browser: new TestBrowser(shop.app, nextIp()) };

@@ -16,17 +16,42 @@ export interface AttributeSpec {
   unit: string;
 }
 
-/** The attribute set of products in these categories: each category's own and its ancestors', the nearest first. */
-export async function attributeSetFor(q: Db, categoryIds: number[]): Promise<AttributeSpec[]> {
-  if (categoryIds.length === 0) return [];
-  const result = (await q.execute(sql`
-    select a.name, a.kind, a.unit
-    from ${categoryAttributes} a join ${categories} c on c.id = a.category_id
-    where exists (select 1 from ${categories} p where p.id in ${categoryIds} and (p.path = c.path or starts_with(p.path, c.path || '/')))
-    order by array_length(string_to_array(c.path, '/'), 1) desc, a.position, a.id`)) as unknown as { rows: AttributeSpec[] };
-  const rows = result.rows;
+/** Every category's path and own attribute set: the tree is small, so one read serves a whole import. */
+export interface AttributeSetIndex {
+  pathOf: Map<number, string>;
+  idOf: Map<string, number>;
+  specs: Map<number, AttributeSpec[]>;
+}
+
+export async function loadAttributeSets(q: Db): Promise<AttributeSetIndex> {
+  const [cats, specs] = await Promise.all([
+    q.select({ id: categories.id, path: categories.path }).from(categories),
+    q.select({ categoryId: categoryAttributes.categoryId, name: categoryAttributes.name, kind: categoryAttributes.kind, unit: categoryAttributes.unit }).from(categoryAttributes).orderBy(categoryAttributes.position, categoryAttributes.id),
+  ]);
+  const index: AttributeSetIndex = { pathOf: new Map(cats.map((c) => [c.id, c.path])), idOf: new Map(cats.map((c) => [c.path, c.id])), specs: new Map() };
+  for (const { categoryId, ...spec } of specs) index.specs.set(categoryId, [...(index.specs.get(categoryId) ?? []), spec]);
+  return index;
+}
+
+/** The set of a product in these categories: each category's own and its ancestors', the nearest first, each name once. */
+export function attributeSetOf(index: AttributeSetIndex, categoryIds: number[]): AttributeSpec[] {
+  const levels: { depth: number; specs: AttributeSpec[] }[] = [];
+  for (const id of categoryIds) {
+    const parts = (index.pathOf.get(id) ?? "").split("/").filter(Boolean);
+    parts.forEach((_, i) => {
+      const ancestor = index.idOf.get(parts.slice(0, i + 1).join("/"));
+      if (ancestor !== undefined) levels.push({ depth: i, specs: index.specs.get(ancestor) ?? [] });
+    });
+  }
   const seen = new Set<string>();
-  return rows.filter((r) => !seen.has(r.name.toLowerCase()) && seen.add(r.name.toLowerCase())).map(({ name, kind, unit }) => ({ name, kind, unit }));
+  return levels
+    .sort((a, b) => b.depth - a.depth)
+    .flatMap((l) => l.specs)
+    .filter((spec) => !seen.has(spec.name.toLowerCase()) && seen.add(spec.name.toLowerCase()));
+}
+
+export async function attributeSetFor(q: Db, categoryIds: number[]): Promise<AttributeSpec[]> {
+  return categoryIds.length ? attributeSetOf(await loadAttributeSets(q), categoryIds) : [];
 }
 
 const YES = /^(yes|y|true)$/i;
@@ -36,29 +61,38 @@ const NO = /^(no|n|false)$/i;
 function numberOf(value: string, unit: string): string | null {
   let text = value.trim().replaceAll(",", "");
   if (unit && text.toLowerCase().endsWith(unit.toLowerCase())) text = text.slice(0, -unit.length).trim();
-  return /^-?\d+(\.\d+)?$/.test(text) ? String(Number(text)) : null;
+  // As typed, less its spaces and thousands commas: "2.0Ah" stays "2.0Ah", so an export reads back unchanged.
+  text = text.replaceAll(" ", "");
+  return /^-?\d+(\.\d+)?$/.test(text) ? text : null;
+}
+
+/** One value of an attribute in the set, as it is stored (`18V`, `Yes`), or why it is refused. */
+export function normaliseValue(spec: AttributeSpec, value: string): { value: string } | { problem: string } {
+  if (spec.kind === "number") {
+    const n = numberOf(value, spec.unit);
+    return n === null ? { problem: `${spec.name}: give a number${spec.unit ? ` (in ${spec.unit})` : ""}.` } : { value: `${n}${spec.unit}` };
+  }
+  if (spec.kind === "yes_no") {
+    if (YES.test(value.trim())) return { value: "Yes" };
+    if (NO.test(value.trim())) return { value: "No" };
+    return { problem: `${spec.name}: answer Yes or No.` };
+  }
+  return { value };
 }
 
 /**
  * The attributes as they will be stored: those in the set checked and written
- * alike (`18V`, `Yes`), the rest as given. Refuses, naming each attribute, a
- * number that is not one or a yes/no that is neither.
+ * alike (`18V`, `Yes`) under the set's own name, the rest as given. Refuses,
+ * naming each attribute, a number that is not one or a yes/no that is neither.
  */
 export function normaliseAttributes(set: AttributeSpec[], attributes: { name: string; value: string }[]): { name: string; value: string }[] {
   const problems: string[] = [];
   const out = attributes.map((a) => {
     const spec = set.find((s) => s.name.toLowerCase() === a.name.trim().toLowerCase());
     if (!spec) return a;
-    if (spec.kind === "number") {
-      const n = numberOf(a.value, spec.unit);
-      if (n === null) problems.push(`${spec.name}: give a number${spec.unit ? ` (in ${spec.unit})` : ""}.`);
-      return { name: spec.name, value: n === null ? a.value : `${n}${spec.unit}` };
-    }
-    if (spec.kind === "yes_no") {
-      if (!YES.test(a.value.trim()) && !NO.test(a.value.trim())) problems.push(`${spec.name}: answer Yes or No.`);
-      return { name: spec.name, value: YES.test(a.value.trim()) ? "Yes" : NO.test(a.value.trim()) ? "No" : a.value };
-    }
-    return { name: spec.name, value: a.value };
+    const done = normaliseValue(spec, a.value);
+    if ("problem" in done) problems.push(done.problem);
+    return { name: spec.name, value: "value" in done ? done.value : a.value };
   });
   if (problems.length) throw new ValidationError({ attributes: problems });
   return out;

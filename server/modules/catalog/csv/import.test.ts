@@ -223,6 +223,23 @@ describe("importing", () => {
     demo.slug = newSlug;
   });
 
+  it("checks and writes a category's typed attributes as the product screen does", async () => {
+    const [power] = ((await db.execute(sql`select id from categories where path = 'power-tools'`)) as unknown as { rows: { id: number }[] }).rows;
+    await db.execute(sql`insert into category_attributes (category_id, name, kind, unit) values (${power!.id}, 'Run time', 'number', 'min'), (${power!.id}, 'Brushless', 'yes_no', '') on conflict do nothing`);
+    const refused = await run(`sku,attribute:run time,attribute:Brushless\n${demo.sku},forty,perhaps\n`, { dryRun: true });
+    expect(refused.refused).toEqual([
+      expect.objectContaining({ row: 2, column: "attribute:run time", message: "Run time: give a number (in min)." }),
+      expect.objectContaining({ row: 2, column: "attribute:Brushless", message: "Brushless: answer Yes or No." }),
+    ]);
+    const report = await run(`sku,attribute:run time,attribute:Brushless\n${demo.sku},45 min,y\n`);
+    expect(report.refused).toEqual([]);
+    const stored = ((await db.execute(sql`select name, value from product_attributes where product_id = ${(await product(demo.sku)).id} and name in ('Run time', 'Brushless') order by name`)) as unknown as { rows: unknown[] }).rows;
+    expect(stored).toEqual([
+      { name: "Brushless", value: "Yes" },
+      { name: "Run time", value: "45min" },
+    ]);
+  });
+
   it("refuses a sales member (catalogue.manage)", async () => {
     await expect(runImport(db, sales, source("sku\n"), { fileName: "x.csv", dryRun: true })).rejects.toMatchObject({ statusCode: 403 });
   });

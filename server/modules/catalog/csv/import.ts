@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { type AttributeSetIndex, attributeSetOf, loadAttributeSets, normaliseValue } from "../attribute-sets.ts";
 import type { Db } from "../../../db/client.ts";
 import { recordAudit } from "../../audit/service.ts";
 import { type StaffActor, authorize } from "../../staff/actor.ts";
@@ -151,6 +152,8 @@ interface Lookups {
   brandNames: Map<number, string>;
   categoriesByPath: Map<string, number>;
   categoryPaths: Map<number, string>;
+  /** Categories' attribute sets: a row's attributes in its set are checked and written as the product screen writes them. */
+  attributeSets: AttributeSetIndex;
 }
 
 interface RunState {
@@ -214,6 +217,7 @@ async function loadLookups(db: Db): Promise<Lookups> {
     brandNames: new Map(brands.rows.map((b) => [b.id, b.name])),
     categoriesByPath: new Map(cats.rows.map((c) => [c.path.toLowerCase(), c.id])),
     categoryPaths: new Map(cats.rows.map((c) => [c.id, c.path])),
+    attributeSets: await loadAttributeSets(db),
   };
 }
 
@@ -318,15 +322,22 @@ function planRow(record: CsvRecord, state: RunState, current: Map<string, Curren
   const attributes: { name: string; value: string; position: number }[] = [];
   const existingNames = new Map(Object.keys(cur?.attributes ?? {}).map((n) => [n.toLowerCase(), n]));
   let position = existingNames.size;
+  const attributeSet = attributeSetOf(lookups.attributeSets, categoryIds ?? cur?.category_ids ?? []);
   for (const a of attributeCells) {
     const check = attributeItem.safeParse(a);
     if (!check.success) {
       refusals.push({ row: record.row, column: `attribute:${a.name}`, message: check.error.issues[0]!.message });
       continue;
     }
-    const name = existingNames.get(a.name.toLowerCase()) ?? check.data.name;
-    if (cur?.attributes[name] === check.data.value) continue;
-    attributes.push({ name, value: check.data.value, position: existingNames.has(a.name.toLowerCase()) ? 0 : position++ });
+    const spec = attributeSet.find((s) => s.name.toLowerCase() === check.data.name.toLowerCase());
+    const typed = spec ? normaliseValue(spec, check.data.value) : { value: check.data.value };
+    if ("problem" in typed) {
+      refusals.push({ row: record.row, column: `attribute:${a.name}`, message: typed.problem });
+      continue;
+    }
+    const name = existingNames.get(a.name.toLowerCase()) ?? spec?.name ?? check.data.name;
+    if (cur?.attributes[name] === typed.value) continue;
+    attributes.push({ name, value: typed.value, position: existingNames.has(a.name.toLowerCase()) ? 0 : position++ });
   }
   if (position > ATTRIBUTES_MAX) refusals.push({ row: record.row, column: "attributes", message: `A product can have at most ${ATTRIBUTES_MAX} attributes.` });
 
