@@ -1,14 +1,16 @@
-import { type ReactNode, useState } from "react";
+import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { type HireItemFormValues, SPARE_SPECIFICATION_ROWS } from "../../lib/admin/hire-item-form.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { penceFrom } from "../../../server/modules/catalog/product-rules.ts";
 import { extraDayRate, rateExamples } from "../../../server/modules/hire/rate-card.ts";
+import { incVat } from "../../../server/modules/catalog/vat.ts";
 import { FieldError } from "./field-error.tsx";
+import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
 
-type Errors = Record<string, string[]> | undefined;
+type Errors = FieldErrors;
 
-const control = "min-h-10 w-full rounded-md border border-stone-400 bg-white px-3 font-normal disabled:bg-stone-100 disabled:text-stone-700";
+const control = ADMIN_CONTROL;
 
 /** Pence from what is typed, or null while it is not an amount. */
 function pence(typed: string): number | null {
@@ -16,32 +18,11 @@ function pence(typed: string): number | null {
   return Number.isNaN(p) || p < 0 ? null : p;
 }
 const money = (p: number | null) => (p === null ? "—" : formatPounds(p / 100));
-const incVat = (p: number | null, vat: number) => (p === null ? null : Math.floor((p * (100 + vat) + 50) / 100));
+const incVatOf = (p: number | null, vat: number) => (p === null ? null : incVat(p, vat));
 const dayName = (date: string) => new Date(`${date}T12:00:00Z`).toLocaleDateString("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
 
-function Field({ id, label, errors, hint, children, className = "" }: { id: string; label: string; errors: Errors; hint?: ReactNode; children: ReactNode; className?: string }) {
-  return (
-    <div className={`grid content-start gap-1 text-sm ${className}`}>
-      <label htmlFor={`hire-${id}`} className="font-semibold">
-        {label}
-      </label>
-      {hint ? (
-        <span id={`hire-${id}-hint`} className="text-stone-600">
-          {hint}
-        </span>
-      ) : null}
-      <FieldError id={`hire-${id}-error`} messages={errors?.[id]} />
-      {children}
-    </div>
-  );
-}
-
-/** The props a field's control takes: its id, name, error state and descriptions. */
-function described(id: string, errors: Errors, hint = false) {
-  const invalid = !!errors?.[id]?.length;
-  const by = [hint ? `hire-${id}-hint` : "", invalid ? `hire-${id}-error` : ""].filter(Boolean).join(" ");
-  return { id: `hire-${id}`, name: id, "aria-invalid": invalid || undefined, "aria-describedby": by || undefined };
-}
+const Field = (props: Omit<Parameters<typeof FormField>[0], "prefix">) => <FormField prefix="hire" {...props} />;
+const described = (id: string, errors: Errors, hint = false) => fieldProps("hire", id, errors, hint);
 
 /**
  * Every field of a hire item, for the new and edit screens: the item, its
@@ -87,7 +68,7 @@ export function HireItemForm({
         required={key !== "deposit"}
         className={control}
       />
-      {key !== "deposit" ? <span className="text-stone-700">{money(incVat(typed[key], vat))} inc VAT</span> : null}
+      {key !== "deposit" ? <span className="text-stone-700">{money(incVatOf(typed[key], vat))} inc VAT</span> : null}
     </Field>
   );
 

@@ -1,8 +1,10 @@
-import { type ReactNode, useState } from "react";
+import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { SPARE_ATTRIBUTE_ROWS } from "../../lib/admin/product-form.ts";
 import { formatPounds } from "../../lib/money.ts";
+import { incVat } from "../../../server/modules/catalog/vat.ts";
 import { FieldError } from "./field-error.tsx";
+import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
 
 export interface ProductFormValues {
   sku: string;
@@ -33,41 +35,19 @@ export interface ProductFormChoices {
   brands: { id: number; name: string }[];
 }
 
-type Errors = Record<string, string[]> | undefined;
+type Errors = FieldErrors;
 
-const control = "min-h-10 w-full rounded-md border border-stone-400 bg-white px-3 font-normal disabled:bg-stone-100 disabled:text-stone-700";
+const control = ADMIN_CONTROL;
 
 /** The inc-VAT price as the storefront will show it, rounded half-up to the penny like the server. */
 function incVatText(price: string, vatRate: number): string {
   const pence = Math.round(Number(price.replace(/[£,\s]/g, "")) * 100);
   if (!Number.isFinite(pence) || pence < 0 || price.trim() === "") return "—";
-  return formatPounds(Math.floor((pence * (100 + vatRate) + 50) / 100) / 100);
+  return formatPounds(incVat(pence, vatRate) / 100);
 }
 
-function Field({ id, label, errors, hint, children, className = "" }: { id: string; label: string; errors: Errors; hint?: ReactNode; children: ReactNode; className?: string }) {
-  const messages = errors?.[id];
-  return (
-    <div className={`grid content-start gap-1 text-sm ${className}`}>
-      <label htmlFor={`product-${id}`} className="font-semibold">
-        {label}
-      </label>
-      {hint ? (
-        <span id={`product-${id}-hint`} className="text-stone-600">
-          {hint}
-        </span>
-      ) : null}
-      <FieldError id={`product-${id}-error`} messages={messages} />
-      {children}
-    </div>
-  );
-}
-
-/** The props a field's control takes: its id, name, error state and descriptions. */
-function described(id: string, errors: Errors, hint = false) {
-  const invalid = !!errors?.[id]?.length;
-  const by = [hint ? `product-${id}-hint` : "", invalid ? `product-${id}-error` : ""].filter(Boolean).join(" ");
-  return { id: `product-${id}`, name: id, "aria-invalid": invalid || undefined, "aria-describedby": by || undefined };
-}
+const Field = (props: Omit<Parameters<typeof FormField>[0], "prefix">) => <FormField prefix="product" {...props} />;
+const described = (id: string, errors: Errors, hint = false) => fieldProps("product", id, errors, hint);
 
 /**
  * Every field a product has, for the new-product and edit screens. A member

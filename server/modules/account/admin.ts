@@ -1,4 +1,5 @@
 import { type SQL, and, asc, desc, eq, lt, sql } from "drizzle-orm";
+import { escapeLike } from "../../db/like.ts";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
@@ -47,7 +48,6 @@ function decodeCursor(cursor: string): number {
   return id;
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const OUTCODE = /^[A-Z]{1,2}\d[A-Z\d]?$/;
 const ACCOUNT_ID = /^#?(\d{1,9})$/;
 

@@ -1,4 +1,5 @@
 import { type SQL, and, asc, desc, eq, gt, ilike, inArray, ne, or, sql } from "drizzle-orm";
+import { escapeLike } from "../../db/like.ts";
 import type { Db } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
@@ -117,9 +118,8 @@ export function productSearchText(brand: string | null | undefined, sku: string,
   return [brand ?? "", sku, summary].filter(Boolean).join(" ");
 }
 
-const LIKE_SPECIALS = /[\\%_]/g;
-
-function conditions(filters: AdminProductFilters): SQL[] {
+/** The product list's filters as conditions on `products`: the list, its counts and the CSV export read the same. */
+export function productConditions(filters: Omit<AdminProductFilters, "cursor" | "limit">): SQL[] {
   const where: SQL[] = [];
   const status = filters.status ?? "active";
   if (status === "active") where.push(ne(products.status, "archived"));
@@ -140,8 +140,7 @@ function conditions(filters: AdminProductFilters): SQL[] {
   if (q) {
     // Every word in the name (trigram index), or the SKU exactly or by its start.
     const words = q.split(/\s+/).slice(0, 6);
-    const escaped = (w: string) => w.replace(LIKE_SPECIALS, (c) => `\\${c}`);
-    where.push(or(and(...words.map((w) => ilike(products.name, `%${escaped(w)}%`)))!, sql`lower(${products.sku}) like ${`${escaped(q.toLowerCase())}%`}`)!);
+    where.push(or(and(...words.map((w) => ilike(products.name, `%${escapeLike(w)}%`)))!, sql`lower(${products.sku}) like ${`${escapeLike(q.toLowerCase())}%`}`)!);
   }
   return where;
 }
@@ -149,7 +148,7 @@ function conditions(filters: AdminProductFilters): SQL[] {
 export function createAdminProductService(db: Db) {
   async function page(actor: StaffActor, filters: AdminProductFilters, limit: number) {
     authorize(actor, "catalogue.view");
-    const where = conditions(filters);
+    const where = productConditions(filters);
     if (filters.cursor) {
       const [name, id] = decodeCursor(filters.cursor);
       where.push(sql`(${products.name}, ${products.id}) > (${name}, ${id})`);
@@ -360,7 +359,7 @@ export function createAdminProductService(db: Db) {
     /** Counts for the list's tabs, under the same filters but the status. */
     async counts(actor: StaffActor, filters: AdminProductFilters) {
       authorize(actor, "catalogue.view");
-      const where = conditions({ ...filters, status: "all" });
+      const where = productConditions({ ...filters, status: "all" });
       const rows = await db
         .select({ status: products.status, n: sql<number>`count(*)::int` })
         .from(products)

@@ -25,10 +25,9 @@ export interface ProductQuery {
 /** Pounds with at most 2 decimals, from integer pence. */
 export const pounds = (pence: number) => Math.round(pence) / 100;
 
-/** VAT is worked on the line and rounded half-up to the penny. */
-export function incVat(pence: number, vatRate: number): number {
-  return Math.floor((pence * (100 + vatRate) + 50) / 100);
-}
+import { incVat } from "./vat.ts";
+
+export { incVat };
 
 export interface ProductCard {
   id: number;

@@ -1,4 +1,5 @@
 import { type SQL, and, asc, desc, eq, ilike, ne, sql } from "drizzle-orm";
+import { escapeLike } from "../../db/like.ts";
 import type { Db } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
@@ -52,7 +53,6 @@ function decodeCursor(cursor: string): [string, number] {
   throw new ValidationError({ cursor: ["This page link is out of date; start again from the first page."] });
 }
 
-const LIKE_SPECIALS = /[\\%_]/g;
 const NOT_FOUND = "No hire item has that web address.";
 
 type ItemRow = typeof hireItems.$inferSelect;
@@ -234,7 +234,7 @@ export function createAdminHireService(db: Db) {
       const where: SQL[] = [];
       if (filters.category) where.push(eq(hireItems.hireCategoryId, filters.category));
       const words = filters.q?.trim().split(/\s+/).filter(Boolean).slice(0, 6) ?? [];
-      for (const w of words) where.push(ilike(hireItems.name, `%${w.replace(LIKE_SPECIALS, (c) => `\\${c}`)}%`));
+      for (const w of words) where.push(ilike(hireItems.name, `%${escapeLike(w)}%`));
       if (filters.cursor) {
         const [name, id] = decodeCursor(filters.cursor);
         where.push(sql`(${hireItems.name}, ${hireItems.id}) > (${name}, ${id})`);

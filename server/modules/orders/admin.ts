@@ -1,4 +1,5 @@
 import { Readable, pipeline } from "node:stream";
+import { escapeLike } from "../../db/like.ts";
 import { type SQL, and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { csvWriter } from "../../lib/csv.ts";
@@ -86,7 +87,6 @@ export function isCalendarDay(value: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const OUTCODE = /^[A-Z]{1,2}\d[A-Z\d]?$/;
 
 /**

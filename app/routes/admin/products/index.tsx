@@ -110,7 +110,8 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
   const navigation = useNavigation();
   const search = new URLSearchParams(location.search);
   const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
-  const exportQuery = withParam(search, { cursor: null });
+  // The export holds what the list shows: drafts and published unless a tab says otherwise.
+  const exportQuery = withParam(search, { cursor: null, status: filters.status ?? "active" });
   const chooseAll = (checked: boolean) => table.current?.querySelectorAll<HTMLInputElement>('input[name="sku"]').forEach((box) => (box.checked = checked));
   const tabCount = (status: string) => (status === "" ? counts.draft + counts.published : counts[status as ProductStatus]);
   const filtered = !!(filters.q || filters.category || filters.brand || filters.stock || filters.no_photo);

@@ -1,21 +1,16 @@
 import { Readable, pipeline } from "node:stream";
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { csvWriter } from "../../../lib/csv.ts";
 import { type StaffActor, authorize } from "../../staff/actor.ts";
-import type { ProductStatus } from "../schema.ts";
+import { type AdminProductFilters, productConditions } from "../admin.ts";
 import { ATTRIBUTE_PREFIX, CSV_COLUMNS, poundsCell, yesNoCell } from "./columns.ts";
 
 /** Products read per query: memory holds one batch, whatever the catalogue's size (ADR 0032). */
 export const CATALOGUE_EXPORT_BATCH = 1_000;
 
-/** The admin product list's filters, kept simple: a search, a category (and those under it), a brand, a status. */
-export interface CatalogueExportFilters {
-  q?: string;
-  category?: number;
-  brand?: number;
-  status?: ProductStatus | "active" | "all";
-}
+/** The admin product list's filters (the whole catalogue, archived included, when no status is given). */
+export type CatalogueExportFilters = Omit<AdminProductFilters, "cursor" | "limit">;
 
 interface ExportRow {
   id: number;
@@ -39,28 +34,6 @@ interface ExportRow {
   attributes: Record<string, string> | null;
 }
 
-const LIKE_SPECIALS = /[\\%_]/g;
-
-function conditions(filters: CatalogueExportFilters): SQL[] {
-  const where: SQL[] = [];
-  const status = filters.status ?? "all";
-  if (status === "active") where.push(sql`p.status <> 'archived'`);
-  else if (status !== "all") where.push(sql`p.status = ${status}`);
-  if (filters.brand) where.push(sql`p.manufacturer_id = ${filters.brand}`);
-  if (filters.category) {
-    where.push(sql`p.id in (
-      select pc.product_id from product_categories pc join categories c on c.id = pc.category_id
-      where c.id = ${filters.category} or c.path like (select path || '/%' from categories where id = ${filters.category}))`);
-  }
-  const q = filters.q?.trim();
-  if (q) {
-    const escaped = (w: string) => w.replace(LIKE_SPECIALS, (c) => `\\${c}`);
-    const words = q.split(/\s+/).slice(0, 6);
-    where.push(sql`((${sql.join(words.map((w) => sql`p.name ilike ${`%${escaped(w)}%`}`), sql` and `)}) or lower(p.sku) like ${`${escaped(q.toLowerCase())}%`})`);
-  }
-  return where;
-}
-
 /** The catalogue's attribute names, one per name whatever its case, in order: the export's attribute columns. */
 async function attributeNames(db: Db): Promise<string[]> {
   const result = (await db.execute(sql`select min(name) as name from product_attributes group by lower(name) order by lower(min(name))`)) as unknown as { rows: { name: string }[] };
@@ -79,22 +52,22 @@ export async function exportCatalogueCsv(db: Db, actor: StaffActor, filters: Cat
   const names = await attributeNames(db);
   const lowerNames = names.map((n) => n.toLowerCase());
   const columns = [...CSV_COLUMNS.map((c) => ({ key: c.header, header: c.header })), ...names.map((name, i) => ({ key: `a${i}`, header: `${ATTRIBUTE_PREFIX}${name}` }))];
-  const where = conditions(filters);
+  const where = productConditions({ ...filters, status: filters.status ?? "all" });
 
   async function* records() {
     let after = 0;
     for (;;) {
       const result = (await db.execute(sql`
-        select p.id, p.sku, p.name, p.slug, p.status, p.price_pence, p.was_price_pence, p.vat_rate, p.stock, p.reorder_level,
+        select products.id, products.sku, products.name, products.slug, products.status, products.price_pence, products.was_price_pence, products.vat_rate, products.stock, products.reorder_level,
                case when m.id is null then null
                     when (select count(*) from manufacturers m2 where lower(m2.name) = lower(m.name)) > 1 then m.slug
                     else m.name end as brand,
-               (select string_agg(c.path, '|' order by c.path) from product_categories pc join categories c on c.id = pc.category_id where pc.product_id = p.id) as categories,
-               p.summary, p.description_html, p.heavy, p.featured, p.seo_title, p.seo_description,
-               (select jsonb_object_agg(a.name, a.value) from product_attributes a where a.product_id = p.id) as attributes
-        from products p left join manufacturers m on m.id = p.manufacturer_id
-        where p.id > ${after} ${where.length ? sql`and ${sql.join(where, sql` and `)}` : sql``}
-        order by p.id
+               (select string_agg(c.path, '|' order by c.path) from product_categories pc join categories c on c.id = pc.category_id where pc.product_id = products.id) as categories,
+               products.summary, products.description_html, products.heavy, products.featured, products.seo_title, products.seo_description,
+               (select jsonb_object_agg(a.name, a.value) from product_attributes a where a.product_id = products.id) as attributes
+        from products left join manufacturers m on m.id = products.manufacturer_id
+        where products.id > ${after} ${where.length ? sql`and ${sql.join(where, sql` and `)}` : sql``}
+        order by products.id
         limit ${CATALOGUE_EXPORT_BATCH}`)) as unknown as { rows: ExportRow[] };
       for (const r of result.rows) {
         const record: Record<string, string> = {

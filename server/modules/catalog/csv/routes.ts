@@ -1,4 +1,5 @@
 import { createReadStream } from "node:fs";
+import { STOCK_FILTERS } from "../admin.ts";
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -23,6 +24,8 @@ const exportQuery = z.object({
   category: blankOr(z.coerce.number().int().positive("Choose a category.")),
   brand: blankOr(z.coerce.number().int().positive("Choose a brand.")),
   status: blankOr(z.enum([...PRODUCT_STATUSES, "active", "all"], { error: "Choose draft, published, archived, active or all." })),
+  stock: blankOr(z.enum(STOCK_FILTERS, { error: `Choose one of: ${STOCK_FILTERS.join(", ")}.` })),
+  no_photo: blankOr(z.enum(["1", "true"])),
 });
 
 const refusal = z.object({ row: z.number().int(), column: z.string().optional(), message: z.string(), sku: z.string().optional() });
@@ -100,14 +103,14 @@ export async function catalogueCsvRoutes(app: FastifyInstance, options: { csv: C
       schema: {
         tags,
         summary:
-          "The catalogue (or the list filtered by q, category id, brand id, status) as CSV in the import's columns (see the README), UTF-8 with a byte order mark, formulas escaped; streamed in keyset batches whatever its size. Needs catalogue.view",
+          "The catalogue (or the list filtered as GET /api/admin/products filters it: q, category id, brand id, status (all by default), stock, no_photo) as CSV in the import's columns (see the README), UTF-8 with a byte order mark, formulas escaped; streamed in keyset batches whatever its size. Needs catalogue.view",
         querystring: exportQuery,
         produces: ["text/csv"],
       },
     },
     async (request, reply) => {
       const q = request.query;
-      const stream = await csv.exportCsv(staffActorOf(request), { q: q.q || undefined, category: q.category || undefined, brand: q.brand || undefined, status: q.status || undefined });
+      const stream = await csv.exportCsv(staffActorOf(request), { q: q.q || undefined, category: q.category || undefined, brand: q.brand || undefined, status: q.status || undefined, stock: q.stock || undefined, no_photo: q.no_photo ? true : undefined });
       const today = new Date().toISOString().slice(0, 10);
       return reply.type("text/csv; charset=utf-8").header("content-disposition", `attachment; filename="products-${today}.csv"`).send(stream);
     },
