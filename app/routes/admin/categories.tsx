@@ -184,7 +184,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
           const last = siblings[siblings.length - 1]?.id === c.id;
           const errors = errorsFor("update", c.id);
           return (
-            <li key={c.id} className="rounded-md border border-stone-200 bg-white" style={{ marginLeft: `${c.depth * 1.5}rem` }} data-testid="category-row">
+            <li key={c.id} className="min-w-0 rounded-md border border-stone-200 bg-white" style={{ marginLeft: `${c.depth * 1.5}rem` }} data-testid="category-row">
               <div className="flex flex-wrap items-center gap-2 px-3 py-2">
                 <span className="min-w-0 flex-1">
                   <span className="font-semibold">{c.name}</span> <span className="text-sm text-stone-600">· {c.products} product{c.products === 1 ? "" : "s"}</span>

@@ -15,7 +15,7 @@ const category = z.object({
   description: z.string(),
   position: z.number().int(),
   depth: z.number().int(),
-  products: z.number().int().describe("Products listed in it directly"),
+  products: z.number().int().describe("Products listed in it or its subcategories"),
   attributes: z.array(z.object({ name: z.string(), kind: z.enum(["text", "number", "yes_no"]), unit: z.string() })).describe("Its own attribute set; subcategories inherit it"),
 });
 const brand = z.object({ id: z.number().int(), name: z.string(), slug: z.string(), description: z.string(), products: z.number().int().optional() });

@@ -47,7 +47,7 @@ export interface CategoryRow {
   description: string;
   position: number;
   depth: number;
-  /** Products listed in it directly. */
+  /** Products listed in it or its subcategories, as its page lists them. */
   products: number;
   /** Its own attribute set (its subcategories inherit it). */
   attributes: { name: string; kind: AttributeKind; unit: string }[];
@@ -64,7 +64,9 @@ export function createAdminTreeService(db: Db) {
         path: categories.path,
         description: categories.description,
         position: categories.position,
-        products: sql<number>`(select count(*)::int from ${productCategories} pc where pc.category_id = ${categories.id})`,
+        // As its page lists them: its own and its subcategories' (paths are slugs, no LIKE wildcards). The outer
+        // row is named in full: in a one-table select Drizzle would write ${categories.path} as a bare "path", which is d's.
+        products: sql<number>`(select count(distinct pc.product_id)::int from ${productCategories} pc join ${categories} d on d.id = pc.category_id where d.path = "categories"."path" or d.path like "categories"."path" || '/%')`,
       })
       .from(categories)
       .orderBy(asc(categories.position), asc(categories.id));

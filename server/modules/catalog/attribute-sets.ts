@@ -99,31 +99,31 @@ export function normaliseAttributes(set: AttributeSpec[], attributes: { name: st
 }
 
 /**
- * The demo catalogue's attribute sets, read off its products: each top
- * category gets the attributes its products use, a number where every value is
- * one number and the same unit, yes/no where every value is Yes or No.
+ * The demo catalogue's attribute sets, read off its products: each category
+ * that holds products gets the attributes they use (a drill's, not every power
+ * tool's), a number where every value is one number and the same unit, yes/no
+ * where every value is Yes or No.
  */
 export async function deriveAttributeSets(tx: Db): Promise<void> {
   await tx.execute(sql`
     with used as (
-      select split_part(c.path, '/', 1) as top, pa.name, pa.value, pa.position
+      select pc.category_id, pa.name, pa.value, pa.position
       from product_attributes pa
       join product_categories pc on pc.product_id = pa.product_id
-      join categories c on c.id = pc.category_id
     ),
     kinds as (
-      select top, name, min(position) as position,
+      select category_id, name, min(position) as position,
              bool_and(value ~* '^(yes|no)$') as yes_no,
              bool_and(value ~ '^-?[0-9]+(\\.[0-9]+)?[A-Za-z]{1,4}$') as numeric,
              min(regexp_replace(value, '^-?[0-9]+(\\.[0-9]+)?', '')) as unit,
              count(distinct regexp_replace(value, '^-?[0-9]+(\\.[0-9]+)?', '')) as units
-      from used group by top, name
+      from used group by category_id, name
     )
     insert into category_attributes (category_id, name, kind, unit, position)
-    select c.id, k.name,
+    select k.category_id, k.name,
            case when k.yes_no then 'yes_no' when k.numeric and k.units = 1 then 'number' else 'text' end,
            case when k.numeric and k.units = 1 and not k.yes_no then k.unit else '' end,
            k.position
-    from kinds k join categories c on c.path = k.top
+    from kinds k
     on conflict do nothing`);
 }
