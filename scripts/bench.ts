@@ -15,11 +15,14 @@
 // bench database `tradecounter_bench` (or BENCH_DATABASE) is created there and
 // kept between runs, so only the first run pays for the seed. The PGlite pass
 // keeps its database in data/bench-pglite the same way.
+import { countTo } from "../server/modules/stock/ledger.ts";
+import { STOCK_MAX } from "../server/modules/catalog/product-rules.ts";
+import { createStaffService } from "../server/modules/staff/service.ts";
 import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
-import { openPglite, openPostgres, type Database } from "../server/db/client.ts";
+import { type Database, type Db, openPglite, openPostgres } from "../server/db/client.ts";
 import { isEmpty, seedDemo } from "../server/db/seed/index.ts";
 import { seedScale } from "../server/db/seed/scale.ts";
 import { BenchClient, guestOrder, percentile, type Sample } from "./bench/client.ts";
@@ -55,6 +58,8 @@ interface Setup {
   orderProductIds: number[];
   categoryPath: string;
   hireSlug: string;
+  /** A manager's staff API token for the back-office steps: the production server requires two-factor sign-in of staff, and a token needs none. */
+  staffToken: string;
 }
 
 /**
@@ -80,9 +85,9 @@ async function prepareDatabase(database: Database, products: number): Promise<Se
     }
     // The products the basket and order paths buy, one per ordering client (so
     // orders do not queue on one product's row): enough stock for any run.
-    const bought = (await database.db.execute(
-      sql`update products set stock = 100000000 where id in (select id from products where sku not like 'GEN-%' order by id limit 50) returning id, slug`,
-    )) as unknown as { rows: { id: number; slug: string }[] };
+    // A million each (the most a product may hold, so the catalogue export reads back), through the stock ledger.
+    const bought = (await database.db.execute(sql`select id, slug from products where sku not like 'GEN-%' order by id limit 50`)) as unknown as { rows: { id: number; slug: string }[] };
+    await database.db.transaction((tx) => countTo(tx as unknown as Db, bought.rows.map((r) => ({ productId: r.id, counted: STOCK_MAX })), "Bench stock"));
     // Accounts for the recovery timing, one per request (recovery allows 3 a quarter-hour per address).
     await database.db.execute(sql`
       insert into users (email, firstname, lastname, password_hash)
@@ -95,7 +100,9 @@ async function prepareDatabase(database: Database, products: number): Promise<Se
     const category = (await database.db.execute(sql`
       select c.path from categories c join listing_facets f on f.category_id = c.id and f.key = 't'
       where c.parent_id is null order by f.count desc limit 1`)) as unknown as { rows: { path: string }[] };
-    return { productSlug: product.slug, productId: product.id, orderProductIds: bought.rows.map((r) => r.id), categoryPath: category.rows[0]!.path, hireSlug: hire.rows[0]!.slug };
+    const staffService = createStaffService(database.db, { appName: "Tradecounter bench", publicUrl: "http://127.0.0.1", requireTotp: false });
+    const { token } = await staffService.createToken(await staffService.systemActor(), { name: `bench ${new Date().toISOString()}`, role: "manager" });
+    return { productSlug: product.slug, productId: product.id, orderProductIds: bought.rows.map((r) => r.id), categoryPath: category.rows[0]!.path, hireSlug: hire.rows[0]!.slug, staffToken: token };
   } finally {
     await database.close();
   }
@@ -373,7 +380,7 @@ interface PassResult {
 /** The catalogue CSV step (ADR 0036), last in a pass because it changes every price: its seconds, rows/s, and a visitor's cached pages meanwhile. */
 async function importStep(base: string, setup: Setup, database: PassResult["database"]): Promise<ImportBench> {
   process.stdout.write("Catalogue import (export, every price changed, dry run, import back, cached pages read meanwhile)… ");
-  const result = await benchCatalogueImport(base, ["/", `/category/${setup.categoryPath}`, `/product/${setup.productSlug}`]);
+  const result = await benchCatalogueImport(base, setup.staffToken, ["/", `/category/${setup.categoryPath}`, `/product/${setup.productSlug}`]);
   const met = result.importSeconds <= result.targetSeconds && result.visitor.notOk === 0;
   console.log(
     `${result.rows} rows: export ${result.exportSeconds.toFixed(1)} s, dry run ${result.dryRunSeconds.toFixed(1)} s, import ${result.importSeconds.toFixed(1)} s (${result.rowsPerSecond} rows/s, ${result.updated} updated, ${result.refused} refused); ` +

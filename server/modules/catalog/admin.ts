@@ -448,7 +448,8 @@ export function createAdminProductService(db: Db) {
           const refs = await references(tx, patch, before.id);
           if (patch.attributes) {
             const categoryIds = patch.category_ids !== undefined ? refs.categoryIds : (await tx.select({ id: productCategories.categoryId }).from(productCategories).where(eq(productCategories.productId, before.id))).map((c) => c.id);
-            patch.attributes = normaliseAttributes(await attributeSetFor(tx, categoryIds), patch.attributes);
+            const current = await tx.select({ name: productAttributes.name, value: productAttributes.value }).from(productAttributes).where(eq(productAttributes.productId, before.id));
+            patch.attributes = normaliseAttributes(await attributeSetFor(tx, categoryIds), patch.attributes, current);
           }
           const status = statusOf(patch, before.status);
           if (status !== before.status) publishable(status, before.images);

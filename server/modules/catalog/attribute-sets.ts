@@ -82,14 +82,16 @@ export function normaliseValue(spec: AttributeSpec, value: string): { value: str
 
 /**
  * The attributes as they will be stored: those in the set checked and written
- * alike (`18V`, `Yes`) under the set's own name, the rest as given. Refuses,
+ * alike (`18V`, `Yes`) under the set's own name, the rest (and any value
+ * unchanged from `current`) as given. Refuses,
  * naming each attribute, a number that is not one or a yes/no that is neither.
  */
-export function normaliseAttributes(set: AttributeSpec[], attributes: { name: string; value: string }[]): { name: string; value: string }[] {
+export function normaliseAttributes(set: AttributeSpec[], attributes: { name: string; value: string }[], current: { name: string; value: string }[] = []): { name: string; value: string }[] {
   const problems: string[] = [];
   const out = attributes.map((a) => {
     const spec = set.find((s) => s.name.toLowerCase() === a.name.trim().toLowerCase());
-    if (!spec) return a;
+    // A value as it already stands is left alone, even one written before the set said otherwise.
+    if (!spec || current.some((c) => c.name.toLowerCase() === a.name.trim().toLowerCase() && c.value === a.value)) return a;
     const done = normaliseValue(spec, a.value);
     if ("problem" in done) problems.push(done.problem);
     return { name: spec.name, value: "value" in done ? done.value : a.value };

@@ -329,6 +329,8 @@ function planRow(record: CsvRecord, state: RunState, current: Map<string, Curren
       refusals.push({ row: record.row, column: `attribute:${a.name}`, message: check.error.issues[0]!.message });
       continue;
     }
+    // A value as it already stands is left alone, even one written before its category's set said otherwise.
+    if (cur?.attributes[existingNames.get(a.name.toLowerCase()) ?? check.data.name] === check.data.value) continue;
     const spec = attributeSet.find((s) => s.name.toLowerCase() === check.data.name.toLowerCase());
     const typed = spec ? normaliseValue(spec, check.data.value) : { value: check.data.value };
     if ("problem" in typed) {
