@@ -50,10 +50,11 @@ async function json<T>(url: string): Promise<T> {
 /** The pages to audit, found through the shop's own API so they exist in whatever data it has. */
 async function pages(base: string): Promise<{ page: string; path: string }[]> {
   const tree = await json<{ data: { path: string; children?: unknown[] }[] }>(`${base}/api/categories`);
-  const products = await json<{ items: { slug: string }[] }>(`${base}/api/products?per_page=1`);
+  const products = await json<{ items: { slug: string; image: { sources?: unknown[] } | null }[] }>(`${base}/api/products?per_page=96`);
   const hire = await json<{ items: { slug: string }[] }>(`${base}/api/hire?per_page=1`);
   const category = tree.data[0];
-  const product = products.items[0];
+  // A product with a real photo where there is one (the demo start makes some): the budgets hold with photos.
+  const product = products.items.find((p) => p.image?.sources?.length) ?? products.items[0];
   const item = hire.items[0];
   if (!category || !product || !item) throw new Error("The shop has no category, product or hire item to audit.");
   return [
