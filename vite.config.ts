@@ -26,9 +26,27 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|cookie|set-cookie-parser|turbo-stream)[\\/]/, priority: 20 },
-            // The back office's own modules never join the storefront's shell: its JavaScript loads only under /admin (ADR 0029).
-            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/]|[\\/]server[\\/]modules[\\/](staff|orders)[\\/]/, minShareCount: 2, priority: 15 },
-            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/](?!admin[\\/])/, minShareCount: 2, priority: 10 },
+            // The back office's own modules never join the storefront's shell: its JavaScript loads only under
+            // /admin (ADR 0029). The catalogue desk's forms are left to the group below.
+            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff|orders)[\\/]|[\\/]server[\\/]modules[\\/]catalog[\\/]prices\.ts$/, minShareCount: 2, priority: 17 },
+            // The catalogue desk's forms each in a chunk of its own, loaded by their screens and not by every
+            // back-office page: products and photos; hire items with the hire price engine their rate card runs.
+            {
+              name: "admin-catalogue",
+              test: /[\\/]app[\\/](components|lib)[\\/]admin[\\/](product-form|photo-manager|photo-action)\.tsx?$/,
+              minShareCount: 2,
+              priority: 16,
+            },
+            {
+              name: "admin-hire",
+              test: /[\\/]app[\\/](components|lib)[\\/]admin[\\/](hire-item-form|hire-units)\.tsx?$|[\\/]server[\\/]modules[\\/]hire[\\/](rate-card|pricing)\.ts$/,
+              minShareCount: 2,
+              priority: 16,
+            },
+            // Before the back office's groups: the modules the storefront shares (money, sessions) stay in
+            // its shell even when a back-office form imports them too, so a back-office chunk, which takes
+            // its modules' dependencies with it, never holds one the storefront needs.
+            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/](?!admin[\\/])/, minShareCount: 2, priority: 18 },
           ],
         },
       },

@@ -2,9 +2,8 @@ import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { type HireItemFormValues, SPARE_SPECIFICATION_ROWS } from "../../lib/admin/hire-item-form.ts";
 import { formatPounds } from "../../lib/money.ts";
-import { penceFrom } from "../../../server/modules/catalog/product-rules.ts";
 import { extraDayRate, rateExamples } from "../../../server/modules/hire/rate-card.ts";
-import { incVat } from "../../../server/modules/catalog/vat.ts";
+import { incVat, penceFrom } from "../../../server/modules/catalog/prices.ts";
 import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
 

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { SPARE_ATTRIBUTE_ROWS } from "../../lib/admin/product-form.ts";
 import { formatPounds } from "../../lib/money.ts";
-import { incVat } from "../../../server/modules/catalog/vat.ts";
+import { incVat } from "../../../server/modules/catalog/prices.ts";
 import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type FieldErrors, ValidationError } from "../../http-errors.ts";
+import { penceFrom } from "./prices.ts";
 import { PRODUCT_STATUSES } from "./product-status.ts";
 
 /**
@@ -35,15 +36,7 @@ export function slugFrom(name: string): string {
     .replace(/-+$/, "");
 }
 
-/** Pounds as typed ("12.5", "£1,299.00") to pence; NaN when it is not an amount with at most 2 decimals. */
-export function penceFrom(value: string | number): number {
-  if (typeof value === "number") return Number.isFinite(value) && Math.abs(Math.round(value * 100) - value * 100) < 1e-6 ? Math.round(value * 100) : Number.NaN;
-  const text = value.trim().replace(/^£/, "").replaceAll(",", "");
-  if (!/^-?\d+(\.\d{1,2})?$/.test(text)) return Number.NaN;
-  const [whole, fraction = ""] = text.replace("-", "").split(".");
-  const pence = Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
-  return text.startsWith("-") ? -pence : pence;
-}
+export { penceFrom };
 
 export const money = (label: string) =>
   z.union([z.number(), z.string()], { error: `Enter the ${label} in pounds, such as 12.50.` }).transform((value, ctx) => {

@@ -25,7 +25,7 @@ export interface ProductQuery {
 /** Pounds with at most 2 decimals, from integer pence. */
 export const pounds = (pence: number) => Math.round(pence) / 100;
 
-import { incVat } from "./vat.ts";
+import { incVat } from "./prices.ts";
 
 export { incVat };
 
