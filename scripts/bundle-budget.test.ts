@@ -28,6 +28,23 @@ describe("first-load JavaScript", () => {
   });
 });
 
+describe("the back office's JavaScript", () => {
+  // ADR 0029: it loads only under /admin. A back-office chunk takes its modules'
+  // dependencies with it (vite.config.ts), so a form importing a module the
+  // storefront shares once sent every storefront page to it.
+  it("is loaded by no storefront page", () => {
+    const storefront = weights.filter((w) => !w.url.startsWith("/admin"));
+    expect(storefront.length).toBeGreaterThan(20);
+    const offenders = storefront.filter((w) => w.files.some((f) => /\/admin[\w-]*-[\w-]+\.js$/.test(f))).map((w) => `${w.url}: ${w.files.filter((f) => /\/admin/.test(f)).join(", ")}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it("is loaded by the back office's pages", () => {
+    const admin = weights.find((w) => w.url === "/admin")!;
+    expect(admin.files.some((f) => /\/admin-[\w-]+\.js$/.test(f))).toBe(true);
+  });
+});
+
 describe("first-load work", () => {
   // A browser's first currency formatter loads ICU's currency data: 50–120 ms of
   // main thread on this machine, on every page's first load. Prices are written
