@@ -1,4 +1,5 @@
 import { type SQL, and, asc, desc, eq, gt, ilike, inArray, ne, or, sql } from "drizzle-orm";
+import { decodeNameCursor, encodeNameCursor } from "../../db/name-cursor.ts";
 import { escapeLike } from "../../db/like.ts";
 import type { Db } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
@@ -63,17 +64,6 @@ export interface BulkRequest {
   percent?: number;
 }
 
-// The cursor is the last row's name and id, wrapped so clients treat it as opaque.
-const encodeCursor = (name: string, id: number) => Buffer.from(JSON.stringify([name, id])).toString("base64url");
-function decodeCursor(cursor: string): [string, number] {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(value) && typeof value[0] === "string" && Number.isSafeInteger(value[1])) return [value[0], value[1] as number];
-  } catch {
-    // Falls through to the message below.
-  }
-  throw new ValidationError({ cursor: ["This page link is out of date; start again from the first page."] });
-}
 
 const summaryColumns = {
   id: products.id,
@@ -150,7 +140,7 @@ export function createAdminProductService(db: Db) {
     authorize(actor, "catalogue.view");
     const where = productConditions(filters);
     if (filters.cursor) {
-      const [name, id] = decodeCursor(filters.cursor);
+      const [name, id] = decodeNameCursor(filters.cursor);
       where.push(sql`(${products.name}, ${products.id}) > (${name}, ${id})`);
     }
     const rows = (await db
@@ -162,7 +152,7 @@ export function createAdminProductService(db: Db) {
       .limit(limit + 1)) as SummaryRow[];
     const data = rows.slice(0, limit);
     const last = data[data.length - 1];
-    return { rows: data, next_cursor: rows.length > limit && last ? encodeCursor(last.name, last.id) : null };
+    return { rows: data, next_cursor: rows.length > limit && last ? encodeNameCursor(last.name, last.id) : null };
   }
 
   /** The product row, locked for the rest of the transaction. */

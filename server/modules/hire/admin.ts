@@ -1,4 +1,5 @@
 import { type SQL, and, asc, desc, eq, ilike, ne, sql } from "drizzle-orm";
+import { decodeNameCursor, encodeNameCursor } from "../../db/name-cursor.ts";
 import { escapeLike } from "../../db/like.ts";
 import type { Db } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
@@ -42,16 +43,6 @@ export interface AdminHireFilters {
   limit?: number;
 }
 
-const encodeCursor = (name: string, id: number) => Buffer.from(JSON.stringify([name, id])).toString("base64url");
-function decodeCursor(cursor: string): [string, number] {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(value) && typeof value[0] === "string" && Number.isSafeInteger(value[1])) return [value[0], value[1] as number];
-  } catch {
-    // Falls through to the message below.
-  }
-  throw new ValidationError({ cursor: ["This page link is out of date; start again from the first page."] });
-}
 
 const NOT_FOUND = "No hire item has that web address.";
 
@@ -236,7 +227,7 @@ export function createAdminHireService(db: Db) {
       const words = filters.q?.trim().split(/\s+/).filter(Boolean).slice(0, 6) ?? [];
       for (const w of words) where.push(ilike(hireItems.name, `%${escapeLike(w)}%`));
       if (filters.cursor) {
-        const [name, id] = decodeCursor(filters.cursor);
+        const [name, id] = decodeNameCursor(filters.cursor);
         where.push(sql`(${hireItems.name}, ${hireItems.id}) > (${name}, ${id})`);
       }
       const rows = await db
@@ -248,7 +239,7 @@ export function createAdminHireService(db: Db) {
         .limit(limit + 1);
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
-      return { data: page.map((r) => summaryJson(r.item, r.category, r.units)), next_cursor: rows.length > limit && last ? encodeCursor(last.item.name, last.item.id) : null };
+      return { data: page.map((r) => summaryJson(r.item, r.category, r.units)), next_cursor: rows.length > limit && last ? encodeNameCursor(last.item.name, last.item.id) : null };
     },
 
     /** The hire categories a hire item may be in, in the storefront's order. */
