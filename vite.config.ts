@@ -27,13 +27,21 @@ export default defineConfig({
           groups: [
             { name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|cookie|set-cookie-parser|turbo-stream)[\\/]/, priority: 20 },
             // The back office's own modules never join the storefront's shell: its JavaScript loads only under
-            // /admin (ADR 0029). The catalogue desk's forms are left to the group below.
-            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff|orders)[\\/]|[\\/]server[\\/]modules[\\/]catalog[\\/]prices\.ts$/, minShareCount: 2, priority: 17 },
+            // /admin (ADR 0029). The catalogue desk's forms are left to the groups below, and the hire and trade desks'
+            // own helpers to chunks of their screens, so that no back-office page carries another desk's code.
+            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff|orders)[\\/]|[\\/]server[\\/]modules[\\/]catalog[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
             // The catalogue desk's forms each in a chunk of its own, loaded by their screens and not by every
-            // back-office page: products and photos; hire items with the hire price engine their rate card runs.
+            // back-office page: products; photos; hire items with the hire price engine their rate card runs.
             {
               name: "admin-catalogue",
-              test: /[\\/]app[\\/](components|lib)[\\/]admin[\\/](product-form|photo-manager|photo-action)\.tsx?$/,
+              test: /[\\/]app[\\/](components|lib)[\\/]admin[\\/]product-form\.tsx?$/,
+              minShareCount: 2,
+              priority: 16,
+            },
+            // The photos screens' uploader, which the product and hire item forms never load.
+            {
+              name: "admin-photos",
+              test: /[\\/]app[\\/](components|lib)[\\/]admin[\\/](photo-manager|photo-action)\.tsx?$/,
               minShareCount: 2,
               priority: 16,
             },

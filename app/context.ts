@@ -18,8 +18,13 @@ export interface AppContext {
   /** Identifies the build; the browser compares it to spot a new release. */
   buildId: string;
   requestId: string;
-  /** The signed-in user, or null for a guest. Filled by the sign-in issue. */
+  /** The signed-in user, or null for a guest and on a shared page. */
   user: SessionUser | null;
+  /**
+   * Rendered once for everyone with this request's price view and kept in the
+   * page cache (ADR 0043): nothing personal may be rendered, and `user` is null.
+   */
+  sharedPage: boolean;
   /** The member of staff signed in to the back office (`tc_admin`), acting through the screens; null elsewhere (ADR 0029). */
   staff: StaffActor | null;
   /** The client's address: the back office's sign-in limits count by it. */

@@ -45,6 +45,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     config: app.config,
     nonce: app.nonce,
     buildId: app.buildId,
+    // A shared page (ADR 0043) is the same for everyone with its price view: the browser fills in who is signed in.
+    shared: app.sharedPage,
     // Only what the header and greetings need: the page stays lean.
     user: app.user ? { id: app.user.id, firstname: app.user.firstname, lastname: app.user.lastname, name: app.user.name, email: app.user.email } : null,
     // Trade members see trade prices, ex VAT unless they chose inc VAT.
@@ -134,7 +136,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App({ loaderData }: Route.ComponentProps) {
   rememberApiBaseUrl(loaderData.config.apiBaseUrl);
   useNewBuildReload(loaderData.buildId, loaderData.config.apiBaseUrl);
-  useSessionSync(loaderData.user, loaderData.config.apiBaseUrl);
+  useSessionSync(loaderData, loaderData.config.apiBaseUrl);
   return <Outlet />;
 }
 

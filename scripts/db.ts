@@ -34,6 +34,8 @@ try {
   if (command === "reset") {
     await database.db.execute(sql`drop schema if exists public cascade`);
     await database.db.execute(sql`drop schema if exists drizzle cascade`);
+    // The job queue's tables (ADR 0038): pg-boss makes them again when the server starts.
+    await database.db.execute(sql`drop schema if exists pgboss cascade`);
     await database.db.execute(sql`create schema public`);
     log.info("emptied the database");
   }

@@ -2,7 +2,7 @@
 // the audit log as the staff member `system`:
 //   npm run shop -- hire:confirm HR-000123   (holds become bookings; the customer is emailed)
 //   npm run shop -- hire:decline HR-000123   (units freed; the customer is emailed)
-//   npm run shop -- hire:complete HR-000123  (units back in the fleet; the customer is emailed)
+//   npm run shop -- hire:complete HR-000123  (an approved hire that never went through the hire desk, units back in the fleet; or a returned one, settled as arranged; the customer is emailed)
 //   npm run shop -- order:status TC-000123 dispatched --carrier "Royal Mail" --tracking AB123456789GB ["note"]
 //        (the orders desk's state machine; cancelled needs the reason as the note; recorded in the history, audited as `system`, emailed where it matters)
 //   npm run shop -- trade:approve EMAIL --credit-limit 5000 --terms 30 --discount 10  (the owner is emailed)
@@ -157,7 +157,8 @@ try {
   } else if (isInvoicePaid) {
     const done = await services.tradeStaff.markInvoicePaid(argument!, await services.staff.systemActor());
     const confirmed = done.confirmed.length > 0 ? ` Remittance ${done.confirmed.join(", ")} is confirmed.` : "";
-    console.log(`Invoice ${done.number} of ${done.companyName} is now paid; the account owes £${(done.balance / 100).toFixed(2)}.${confirmed}`);
+    const owes = done.balance < 0 ? `has £${(-done.balance / 100).toFixed(2)} in credit` : `owes £${(done.balance / 100).toFixed(2)}`;
+    console.log(`Invoice ${done.number} of ${done.companyName} is now paid; the account ${owes}.${confirmed}`);
   } else if (isPoRequired) {
     const done = await services.tradeStaff.setPoRequired(argument!, onOff === "on", await services.staff.systemActor());
     console.log(`Trade account ${done.companyName} (${argument}) ${done.poRequired ? "now requires" : "no longer requires"} a PO reference on orders on account.`);

@@ -10,6 +10,15 @@
 // database `tradecounter_soak` (or SOAK_DATABASE) is dropped and created there
 // afresh each run, migrated and seeded with the demo shop, so every order after
 // the seed's own is this run's. Writes bench/soak.json.
+//
+//   npm run soak -- --url http://127.0.0.1:8080 --database-url postgres://…/shop [--out soak-nginx.json]
+//
+// Against a shop already running (say, several processes behind nginx: ADR
+// 0044): no server is started and its database is used as it is (its demo
+// products' stock raised), memory is not measured, and a checkout whose answer
+// was lost (a network error, a 502 from nginx while a process died) is sent
+// again with the same idempotency key, as a customer clicking "Place order"
+// again does; the orders verdict then says whether any order was lost or doubled.
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -36,6 +45,14 @@ const numberArg = (name: string, fallback: number): number => {
 const visitors = Math.round(numberArg("visitors", 200));
 const durationS = numberArg("duration", 120);
 const checkoutShare = numberArg("checkout-share", 0.3);
+/** A shop already running, and its database: see the header. */
+const externalUrl = argument("--url")?.replace(/\/$/, "");
+const externalDatabaseUrl = argument("--database-url");
+if (Boolean(externalUrl) !== Boolean(externalDatabaseUrl)) throw new Error("--url and --database-url go together.");
+const outFile = argument("--out") ?? "soak.json";
+if (!/^[\w.-]+\.json$/.test(outFile)) throw new Error("--out: a file name ending in .json, written under bench/.");
+/** Sends of one checkout at most, the first included, when its answer is lost. */
+const CHECKOUT_SENDS = 6;
 /** A visitor's pause between two actions: uniformly between these (ms). */
 const THINK_MS: [number, number] = [50, 300];
 /** A request not answered within this fails (counted as an error). */
@@ -58,15 +75,17 @@ interface Catalogue {
   lastSeededOrderId: number;
 }
 
-/** The fresh soak database: migrated, the demo shop seeded, the bought products' stock raised. */
-async function prepareDatabase(databaseUrl: string): Promise<Catalogue> {
+/** The fresh soak database: migrated, the demo shop seeded (unless it is a running shop's), the bought products' stock raised. */
+async function prepareDatabase(databaseUrl: string, options: { fresh: boolean }): Promise<Catalogue> {
   const database = await openPostgres(databaseUrl, { max: 2 });
   try {
-    await database.migrate();
-    console.log("Seeding the demo shop…");
-    await seedDemo(database.db);
+    if (options.fresh) {
+      await database.migrate();
+      console.log("Seeding the demo shop…");
+      await seedDemo(database.db);
+    }
     const rows = <T>(query: ReturnType<typeof sql>) => database.db.execute(query).then((r) => (r as unknown as { rows: T[] }).rows);
-    const products = await rows<{ id: number; slug: string }>(sql`select id, slug from products`);
+    const products = await rows<{ id: number; slug: string }>(sql`select id, slug from products where status = 'published' and sku not like 'GEN-%'`);
     // Through the stock ledger: the invariants checked at the end include stock = its movements.
     await database.db.transaction((tx) => countTo(tx as unknown as Db, products.map((p) => ({ productId: p.id, counted: SOAK_STOCK })), "Soak stock"));
     const categories = await rows<{ path: string }>(sql`select path from categories order by id`);
@@ -74,7 +93,7 @@ async function prepareDatabase(databaseUrl: string): Promise<Catalogue> {
     const words = await rows<{ word: string }>(sql`
       select distinct lower(w) as word from products, regexp_split_to_table(name, '[^A-Za-z]+') w where length(w) >= 4 order by 1`);
     const [seeded] = await rows<{ n: number; last: number }>(sql`select count(*)::int as n, coalesce(max(id), 0)::int as last from orders`);
-    console.log(`The seed made ${seeded!.n} orders of its own: left out of the counts below.`);
+    console.log(`The database held ${seeded!.n} orders before the run: left out of the counts below.`);
     console.log(`Stock of all ${products.length} demo products set to ${SOAK_STOCK.toLocaleString("en-GB")}, so no checkout meets "out of stock".`);
     return { products: products.sort((a, b) => a.id - b.id), categoryPaths: categories.map((c) => c.path), searchTerms: words.map((w) => w.word), lastSeededOrderId: seeded!.last };
   } finally {
@@ -103,6 +122,11 @@ function action(name: string): Action {
   return found;
 }
 
+/** Each visitor's last answer's status; 0 for none (a network failure or timeout). */
+const lastStatus = new WeakMap<BenchClient, number>();
+/** Whether the visitor's last request may have gone through without its answer arriving: no answer, or a 5xx. */
+const lastAnswerLost = (visitor: BenchClient) => (lastStatus.get(visitor) ?? 0) === 0 || lastStatus.get(visitor)! >= 500;
+
 const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
 const think = () => new Promise((r) => setTimeout(r, THINK_MS[0] + Math.random() * (THINK_MS[1] - THINK_MS[0])));
 
@@ -121,6 +145,7 @@ async function record(
   entry.count++;
   try {
     const answer = await visitor.timed(request.method ?? "GET", request.url, request.body, request.headers);
+    lastStatus.set(visitor, answer.status);
     entry.times.push(answer.ms);
     if (request.expected.includes(answer.status)) return answer.body;
     if (request.method === "POST" && (answer.status === 409 || (answer.status === 422 && /stock/i.test(answer.body)))) entry.refused++;
@@ -129,6 +154,7 @@ async function record(
       entry.firstError ??= `${answer.status} ${answer.body.slice(0, 200)}`;
     }
   } catch (error) {
+    lastStatus.set(visitor, 0);
     entry.errors++;
     entry.firstError ??= `network: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
   }
@@ -162,14 +188,24 @@ async function visit(base: string, catalogue: Catalogue, until: number): Promise
   steps.push(() => record("GET /api/basket", visitor, { url: "/api/basket", expected: [200] }));
   if (Math.random() < checkoutShare) {
     steps.push(async () => {
-      const body = await record("POST /api/checkout (guest)", visitor, {
-        method: "POST",
-        url: "/api/checkout",
-        body: guestOrder,
-        headers: { "idempotency-key": randomUUID() },
-        expected: [201],
-      });
-      if (body !== undefined) successfulOrders.add((JSON.parse(body) as { order_number: string }).order_number);
+      const key = randomUUID();
+      for (let send = 1; send <= CHECKOUT_SENDS; send++) {
+        const body = await record(send === 1 ? "POST /api/checkout (guest)" : "POST /api/checkout (sent again)", visitor, {
+          method: "POST",
+          url: "/api/checkout",
+          body: guestOrder,
+          headers: { "idempotency-key": key },
+          // A resend may find the order the lost answer was for: 200, the same order.
+          expected: send === 1 ? [201] : [200, 201],
+        });
+        if (body !== undefined) {
+          successfulOrders.add((JSON.parse(body) as { order_number: string }).order_number);
+          return;
+        }
+        // Only against a running shop (nginx, processes that may die): the storefront's own server answers or fails for good.
+        if (!externalUrl || !lastAnswerLost(visitor)) return;
+        await new Promise((r) => setTimeout(r, 300 * send));
+      }
     });
   }
   for (const step of steps) {
@@ -271,28 +307,45 @@ const verdict = (met: boolean) => (met ? "met" : "MISSED");
 
 // --- The run ---------------------------------------------------------------
 
-const databaseUrl = await toolDatabase(adminUrl, soakDb, { fresh: true });
-console.log(`Database ${soakDb} created afresh.`);
-const catalogue = await prepareDatabase(databaseUrl);
+const databaseUrl = externalDatabaseUrl ?? (await toolDatabase(adminUrl, soakDb, { fresh: true }));
+if (!externalUrl) console.log(`Database ${soakDb} created afresh.`);
+const catalogue = await prepareDatabase(databaseUrl, { fresh: !externalUrl });
 
-const port = process.env.SOAK_PORT ? Number(process.env.SOAK_PORT) : await freePort();
-const base = `http://127.0.0.1:${port}`;
-const dataDir = mkdtempSync(path.join(tmpdir(), "tc-soak-"));
-console.log(`Starting the production server on ${base} (PostgreSQL, LOG_LEVEL warn)…`);
-// The inspector, on loopback only, lets the soak read the server's heap; nothing is paused or profiled.
-const inspectorPort = await freePort();
-const server = await startShopServer(port, {
-  NODE_OPTIONS: `--inspect=127.0.0.1:${inspectorPort}`,
-  NODE_ENV: "production",
-  LOG_LEVEL: "warn",
-  COOKIE_SECRET: randomBytes(32).toString("hex"),
-  DATABASE_URL: databaseUrl,
-  DATA_DIR: dataDir,
-});
-const stopServer = async () => {
-  await stopShopServer(server);
-  rmSync(dataDir, { recursive: true, force: true });
-};
+/** The shop under load: started here (one process, its heap read through the inspector), or one already running. */
+async function startShop(): Promise<{ base: string; pid: number | null; inspectorPort: number | null; stop(): Promise<void> }> {
+  if (externalUrl) {
+    console.log(`Visiting the shop at ${externalUrl} (already running: memory is not measured).`);
+    return { base: externalUrl, pid: null, inspectorPort: null, stop: async () => {} };
+  }
+  const port = process.env.SOAK_PORT ? Number(process.env.SOAK_PORT) : await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "tc-soak-"));
+  console.log(`Starting the production server on http://127.0.0.1:${port} (PostgreSQL, LOG_LEVEL warn)…`);
+  // The inspector, on loopback only, lets the soak read the server's heap; nothing is paused or profiled.
+  const inspectorPort = await freePort();
+  const server = await startShopServer(port, {
+    NODE_OPTIONS: `--inspect=127.0.0.1:${inspectorPort}`,
+    // One shop process: the memory verdict reads its heap through the inspector (ADR 0044 runs one per core by default).
+    WEB_CONCURRENCY: "1",
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    COOKIE_SECRET: randomBytes(32).toString("hex"),
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+  });
+  return {
+    base: `http://127.0.0.1:${port}`,
+    pid: server.pid!,
+    inspectorPort,
+    async stop() {
+      await stopShopServer(server);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const shop = await startShop();
+const base = shop.base;
+const stopServer = () => shop.stop();
 process.once("SIGINT", () => {
   console.log("\nInterrupted: stopping the server…");
   stopping = true;
@@ -300,16 +353,17 @@ process.once("SIGINT", () => {
 });
 
 try {
-  const pid = server.pid!;
-  const serverCpuAtStart = cpuSeconds(pid);
+  const pid = shop.pid;
+  const serverCpuAtStart = pid === null ? 0 : cpuSeconds(pid);
   const ownCpuAtStart = process.cpuUsage();
   // Whether this process kept up: a late event loop here inflates every time measured.
   const ownLoopDelay = monitorEventLoopDelay({ resolution: 10 });
   ownLoopDelay.enable();
   const started = Date.now();
-  const inspector = await connectInspector(inspectorPort);
+  const inspector = shop.inspectorPort === null ? null : await connectInspector(shop.inspectorPort);
   const memory: MemorySample[] = [];
   const sampleMemory = async () => {
+    if (!inspector || pid === null) return;
     const s = (Date.now() - started) / 1000;
     const heapUsed = await inspector.evaluate<number>("process.memoryUsage().heapUsed");
     const rss = rssMb(pid);
@@ -335,7 +389,7 @@ try {
   ownLoopDelay.disable();
   const ownCpu = process.cpuUsage(ownCpuAtStart);
   const load = {
-    serverCores: (cpuSeconds(pid) - serverCpuAtStart) / elapsedS,
+    serverCores: pid === null ? null : (cpuSeconds(pid) - serverCpuAtStart) / elapsedS,
     loadGeneratorCores: (ownCpu.user + ownCpu.system) / 1e6 / elapsedS,
     loadGeneratorLoopDelayP99Ms: ownLoopDelay.percentile(99) / 1e6,
     machineCores: availableParallelism(),
@@ -345,10 +399,11 @@ try {
 
   const database = await openPostgres(databaseUrl, { max: 1 });
   const orders = await checkOrders(database.db, catalogue.lastSeededOrderId).finally(() => database.close());
-  inspector.close();
+  inspector?.close();
   const rss = quarters(memory, "rssMb");
   const heap = quarters(memory, "heapUsedMb");
-  const memorySteady = rss.steady && heap.steady;
+  // A running shop's memory is its own affair (several processes, maybe several machines).
+  const memorySteady = inspector === null || (rss.steady && heap.steady);
 
   const rows = [...actions].map(([name, a]) => {
     const sorted = [...a.times].sort((x, y) => x - y);
@@ -367,22 +422,26 @@ try {
   const noLostOrders = orders.lost.length === 0 && orders.unanswered.length === 0 && orders.invariantViolations.length === 0;
   console.log(`\n${requests} requests in ${elapsedS.toFixed(0)} s (${Math.round(requests / elapsedS)}/s); ${refused} expected refusals (out of stock, price changed).`);
   console.log(
-    `CPU over the run: the server ${load.serverCores.toFixed(2)} cores, this load generator ${load.loadGeneratorCores.toFixed(2)} ` +
+    `CPU over the run: the server ${load.serverCores === null ? "(not measured)" : load.serverCores.toFixed(2)} cores, this load generator ${load.loadGeneratorCores.toFixed(2)} ` +
       `(its event loop's delay p99 ${load.loadGeneratorLoopDelayP99Ms.toFixed(0)} ms); the machine has ${load.machineCores} cores, load average ${load.loadAverage1m.toFixed(1)}.`,
   );
   console.log("Verdicts:");
-  console.log(`  errors 0: ${errors} — ${verdict(errors === 0)}`);
+  // Against a running shop whose processes may be killed on purpose, errors are counted, not judged: the orders are.
+  console.log(`  errors 0: ${errors} — ${externalUrl ? "reported only (a running shop)" : verdict(errors === 0)}`);
   console.log(
     `  lost orders 0: ${orders.successfulCheckouts} successful checkouts, ${orders.ordersInDatabase} orders made in the run in the database, ` +
       `${orders.lost.length} lost, ${orders.unanswered.length} without a successful answer — ${verdict(noLostOrders)}`,
   );
   for (const violation of orders.invariantViolations) console.log(`    invariant broken: ${violation}`);
   if (orders.invariantViolations.length === 0) console.log("    every order has lines and its totals are its lines' sums (server/test/invariants.ts: all hold)");
-  console.log(`  memory steady (the last quarter's mean RSS and heap each within ${STEADY_GROWTH * 100}% of the second quarter's) — ${verdict(memorySteady)}`);
-  console.log(`    RSS:  ${describeQuarters(rss)}`);
-  console.log(`    heap: ${describeQuarters(heap)}`);
+  if (inspector) {
+    console.log(`  memory steady (the last quarter's mean RSS and heap each within ${STEADY_GROWTH * 100}% of the second quarter's) — ${verdict(memorySteady)}`);
+    console.log(`    RSS:  ${describeQuarters(rss)}`);
+    console.log(`    heap: ${describeQuarters(heap)}`);
+  }
 
-  writeBenchFile("soak.json", {
+  writeBenchFile(outFile, {
+    shop: externalUrl ?? "started by the soak",
     visitors,
     durationS,
     elapsedS,
@@ -395,7 +454,7 @@ try {
     orders,
     memory: { rss, heap, samples: memory },
   });
-  process.exitCode = errors === 0 && noLostOrders && memorySteady ? 0 : 1;
+  process.exitCode = (errors === 0 || externalUrl) && noLostOrders && memorySteady ? 0 : 1;
 } finally {
   await stopServer();
 }

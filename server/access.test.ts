@@ -255,6 +255,8 @@ const ROWS: Row[] = [
   { route: "GET /api/payments/cancel/{token}", expect: all(404), call: (w, a) => w.as[a].get(`/api/payments/cancel/${"x".repeat(32)}`) },
   // A hire confirmation's card payment link: a made-up one is no one's.
   { route: "GET /api/payments/hire/{token}", expect: all(404), call: (w, a) => w.as[a].get(`/api/payments/hire/${"x".repeat(32)}`) },
+  // The hire agreement linked from a hand-over's email: a made-up token is no one's.
+  { route: "GET /api/hire-agreements/{token}", expect: all(404), call: (w, a) => w.as[a].get(`/api/hire-agreements/${"x".repeat(32)}`) },
   { route: "POST /api/payments/stripe/webhook", expect: all(404), call: (w, a) => w.as[a].post("/api/payments/stripe/webhook", { id: "evt_1", type: "checkout.session.completed" }) },
   // No one in the matrix has a card order waiting: an empty answer, and nothing to cancel.
   { route: "GET /api/checkout/card-payment", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/checkout/card-payment") },

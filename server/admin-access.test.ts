@@ -175,6 +175,12 @@ const form = (fields: Record<string, string>) => async () => ({ fields });
 
 /** The hire catalogue is read by the catalogue's readers and by the hire desk (server/modules/hire/admin.ts). */
 const HIRE_READ: AnyOf = ["catalogue.view", "hire.desk"];
+/** A hire request number no request has: the hire desk's operations answer 404 after their door. */
+const NO_HIRE = "/api/admin/hire/requests/HR-999999";
+/** The trade desk is read by trade.manage and by invoices.manage (server/modules/trade/desk.ts). */
+const TRADE_DESK: AnyOf = ["trade.manage", "invoices.manage"];
+/** A trade account id no account has: the trade desk's operations on it answer 404 after their door. */
+const NO_TRADE_ACCOUNT = "/api/admin/trade/accounts/2147483647";
 
 const ROWS: Row[] = [
   // Screens outside the layout: open to anyone.
@@ -320,6 +326,18 @@ const ROWS: Row[] = [
     posts: [{ what: "alt text of no photo", needs: "catalogue.manage", form: form({ intent: "alt", id: "zzzzzzzzzzzz", alt: "Matrix alt" }), ok: [404] }],
   },
   // The hire catalogue: read by the catalogue's readers and the hire desk; changed with catalogue.manage.
+  // The hire desk: the day's overview, the planner, the requests list.
+  { key: "admin/hire", needs: "hire.desk", url: () => "/admin/hire" },
+  { key: "admin/hire/planner", needs: "hire.desk", url: () => "/admin/hire/planner?days=3" },
+  { key: "admin/hire/requests", needs: "hire.desk", url: () => "/admin/hire/requests" },
+  // A request's page and its forms: a number no request has answers 404 after the door; an empty reason 422.
+  {
+    key: "admin/hire/requests/:number",
+    needs: "hire.desk",
+    url: () => "/admin/hire/requests/HR-999999",
+    ok: [404],
+    posts: [{ what: "a decline without a reason", needs: "hire.desk", form: form({ intent: "decline", reason: "" }), ok: [422] }],
+  },
   { key: "admin/hire/items", needs: HIRE_READ, url: () => "/admin/hire/items" },
   {
     key: "admin/hire/items/new",
@@ -341,6 +359,29 @@ const ROWS: Row[] = [
     needs: "catalogue.view",
     url: async () => `/admin/hire/items/${await matrixHireSlug()}/photos`,
     posts: [{ what: "alt text of no photo", needs: "catalogue.manage", form: form({ intent: "alt", id: "zzzzzzzzzzzz", alt: "Matrix alt" }), ok: [404] }],
+  },
+  // The trade desk's statements and aged debt: a statement of an account no one has is 404 after the door; a bad month 422.
+  { key: "admin/trade/aged-debt", needs: "invoices.manage", url: () => "/admin/trade/aged-debt" },
+  // The trade desk's screens: the list, and an account no one has (404 after the door); a decision on no application is 404, an empty note 422.
+  {
+    key: "admin/trade",
+    needs: TRADE_DESK,
+    url: () => "/admin/trade",
+    posts: [{ what: "a decline of no application", needs: "trade.manage", form: form({ intent: "decline", id: "2147483647", reason: "Matrix" }), ok: [404] }],
+  },
+  {
+    key: "admin/trade/accounts/:id",
+    needs: TRADE_DESK,
+    url: () => "/admin/trade/accounts/214748364",
+    ok: [404],
+    posts: [{ what: "an empty note", needs: "trade.manage", form: form({ intent: "note", body: "" }), ok: [422] }],
+  },
+  {
+    key: "admin/trade/accounts/:id/statement",
+    needs: "invoices.manage",
+    url: () => "/admin/trade/accounts/214748364/statement?month=2026-01",
+    ok: [404],
+    posts: [{ what: "a statement email of no month", needs: "invoices.manage", form: form({ month: "2026-13" }), ok: [422] }],
   },
   {
     key: "admin/staff",
@@ -495,12 +536,53 @@ const ROWS: Row[] = [
     body: async () => ({ serial_number: (await matrixHireItem()).serialNumber }),
   },
 
+  // The hire desk's reading: the planner, the day's overview, the requests list.
+  { key: "GET /api/admin/hire/planner", needs: "hire.desk", url: () => "/api/admin/hire/planner?days=3&limit=2" },
+  { key: "GET /api/admin/hire/overview", needs: "hire.desk", url: () => "/api/admin/hire/overview" },
+  { key: "GET /api/admin/hire/requests", needs: "hire.desk", url: () => "/api/admin/hire/requests" },
+  // The hire desk's operations (hire/desk/routes.ts), on a request no one has: 404 after the door, nothing changed.
+  { key: "GET /api/admin/hire/requests/{number}", needs: "hire.desk", url: () => `${NO_HIRE}`, ok: [404] },
+  { key: "POST /api/admin/hire/requests/{number}/approve", needs: "hire.desk", url: () => `${NO_HIRE}/approve`, body: () => ({}), ok: [404] },
+  { key: "POST /api/admin/hire/requests/{number}/decline", needs: "hire.desk", url: () => `${NO_HIRE}/decline`, body: () => ({ reason: "Matrix" }), ok: [404] },
+  { key: "POST /api/admin/hire/requests/{number}/propose", needs: "hire.desk", url: () => `${NO_HIRE}/propose`, body: () => ({ start_date: "2099-01-05", end_date: "2099-01-06" }), ok: [404] },
+  { key: "POST /api/admin/hire/requests/{number}/handovers", needs: "hire.desk", url: () => `${NO_HIRE}/handovers`, body: () => ({ allocation_id: 1, asset_number: "MATRIX", condition: "Good", id_checked: false }), ok: [404] },
+  { key: "GET /api/admin/hire/requests/{number}/handovers/{id}/agreement.pdf", needs: "hire.desk", url: () => `${NO_HIRE}/handovers/1/agreement.pdf`, ok: [404] },
+  { key: "POST /api/admin/hire/requests/{number}/off-hire", needs: "hire.desk", url: () => `${NO_HIRE}/off-hire`, body: () => ({}), ok: [404] },
+  { key: "POST /api/admin/hire/requests/{number}/handovers/{id}/return", needs: "hire.desk", url: () => `${NO_HIRE}/handovers/1/return`, body: () => ({ condition: "Good" }), ok: [404] },
+  { key: "POST /api/admin/hire/requests/{number}/charges", needs: "hire.desk", url: () => `${NO_HIRE}/charges`, body: () => ({ kind: "other", reason: "Matrix", amount: 1 }), ok: [404] },
+  { key: "POST /api/admin/hire/requests/{number}/settle", needs: "hire.desk", url: () => `${NO_HIRE}/settle`, body: () => ({}), ok: [404] },
+  { key: "POST /api/admin/hire/units/{id}/service", needs: "hire.desk", url: () => "/api/admin/hire/units/2147483647/service", body: () => ({ days: 1, reason: "Matrix" }), ok: [404] },
+
   // The customers desk.
   { key: "GET /api/admin/customers", needs: "customers.view", url: () => "/api/admin/customers" },
   { key: "GET /api/admin/customers/{id}", needs: "customers.view", url: (w) => `/api/admin/customers/${w.customerId}` },
   { key: "POST /api/admin/customers/{id}/password-reset", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.customerId}/password-reset` },
   { key: "POST /api/admin/customers/{id}/block", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.blockeeId}/block`, body: () => ({ reason: "Matrix check" }), ok: [200, 409] },
   { key: "POST /api/admin/customers/{id}/unblock", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.blockeeId}/unblock`, ok: [200, 409] },
+
+  // The trade desk (trade/desk-routes.ts): lists open; on an account, invoice, remittance or credit note no one has, 404 after the door.
+  { key: "GET /api/admin/trade/accounts", needs: TRADE_DESK, url: () => "/api/admin/trade/accounts?limit=2" },
+  { key: "GET /api/admin/trade/accounts/{id}", needs: TRADE_DESK, url: () => NO_TRADE_ACCOUNT, ok: [404] },
+  { key: "PATCH /api/admin/trade/accounts/{id}", needs: "trade.manage", url: () => NO_TRADE_ACCOUNT, body: () => ({ terms_days: 30 }), ok: [404] },
+  { key: "POST /api/admin/trade/accounts/{id}/hold", needs: "trade.manage", url: () => `${NO_TRADE_ACCOUNT}/hold`, body: () => ({ reason: "Matrix" }), ok: [404] },
+  { key: "POST /api/admin/trade/accounts/{id}/release", needs: "trade.manage", url: () => `${NO_TRADE_ACCOUNT}/release`, ok: [404] },
+  { key: "POST /api/admin/trade/accounts/{id}/notes", needs: "trade.manage", url: () => `${NO_TRADE_ACCOUNT}/notes`, body: () => ({ body: "Matrix" }), ok: [404] },
+  { key: "POST /api/admin/trade/accounts/{id}/payments", needs: "invoices.manage", url: () => `${NO_TRADE_ACCOUNT}/payments`, body: () => ({ amount: 1, method: "bacs", allocations: [] }), ok: [404] },
+  { key: "POST /api/admin/trade/accounts/{id}/credit-allocations", needs: "invoices.manage", url: () => `${NO_TRADE_ACCOUNT}/credit-allocations`, body: () => ({ allocations: [{ invoice_number: "INV-999999", amount: 1 }] }), ok: [404] },
+  { key: "POST /api/admin/trade/remittances/{reference}/confirm", needs: "invoices.manage", url: () => "/api/admin/trade/remittances/REM-999999/confirm", body: () => ({}), ok: [404] },
+  { key: "GET /api/admin/trade/invoices/{number}", needs: TRADE_DESK, url: () => "/api/admin/trade/invoices/INV-999999", ok: [404] },
+  { key: "POST /api/admin/trade/invoices/{number}/credit-notes", needs: "invoices.manage", url: () => "/api/admin/trade/invoices/INV-999999/credit-notes", body: () => ({ reason: "Matrix", whole: true }), ok: [404] },
+  { key: "GET /api/admin/trade/credit-notes/{file}", needs: TRADE_DESK, url: () => "/api/admin/trade/credit-notes/CN-999999.pdf", ok: [404] },
+  { key: "GET /api/admin/trade/applications", needs: "trade.manage", url: () => "/api/admin/trade/applications" },
+  // Statements (trade/statement-routes.ts): on an account no one has, 404 after the door, nothing sent; the aged-debt report opens.
+  { key: "GET /api/admin/trade/accounts/{id}/statement", needs: "invoices.manage", url: () => `${NO_TRADE_ACCOUNT}/statement?month=2026-01`, ok: [404] },
+  { key: "GET /api/admin/trade/accounts/{id}/statements/{month}.pdf", needs: "invoices.manage", url: () => `${NO_TRADE_ACCOUNT}/statements/2026-01.pdf`, ok: [404] },
+  { key: "POST /api/admin/trade/accounts/{id}/statements/{month}/email", needs: "invoices.manage", url: () => `${NO_TRADE_ACCOUNT}/statements/2026-01/email`, body: () => ({}), ok: [404] },
+  { key: "GET /api/admin/trade/aged-debt", needs: "invoices.manage", url: () => "/api/admin/trade/aged-debt" },
+  { key: "GET /api/admin/trade/aged-debt.csv", needs: "invoices.manage", url: () => "/api/admin/trade/aged-debt.csv" },
+  { key: "POST /api/admin/trade/applications/{id}/approve", needs: "trade.manage", url: () => "/api/admin/trade/applications/2147483647/approve", body: () => ({ credit_limit: 1, terms_days: 30, discount_percent: 0 }), ok: [404] },
+  { key: "POST /api/admin/trade/applications/{id}/decline", needs: "trade.manage", url: () => "/api/admin/trade/applications/2147483647/decline", body: () => ({ reason: "Matrix" }), ok: [404] },
+  { key: "POST /api/admin/trade/applications/{id}/request-info", needs: "trade.manage", url: () => "/api/admin/trade/applications/2147483647/request-info", body: () => ({ message: "Matrix" }), ok: [404] },
 ];
 
 /** A product's SKU and a hire item's slug for the photos' rows: nothing refused may change their photos. */

@@ -16,7 +16,6 @@ import { accountRoutes } from "./modules/account/routes.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { basketRoutes } from "./modules/basket/routes.ts";
 import { checkoutRoutes, orderRoutes } from "./modules/checkout/routes.ts";
-import { pruneExpiredTokens } from "./modules/auth/tokens.ts";
 import { findCategory } from "./modules/catalog/category-tree.ts";
 import type { CategoryNode } from "./modules/catalog/contract.ts";
 import { catalogRoutes, imageRoutes } from "./modules/catalog/routes.ts";
@@ -25,6 +24,8 @@ import { hireBasketRoutes, hireRequestRoutes } from "./modules/hire/basket-route
 import { hireRoutes } from "./modules/hire/routes.ts";
 import { tradeRoutes } from "./modules/trade/routes.ts";
 import { tradeUsersRoutes } from "./modules/trade/users-routes.ts";
+import { tradeMemberStatementRoutes, tradeStatementRoutes } from "./modules/trade/statement-routes.ts";
+import { tradeDeskRoutes } from "./modules/trade/desk-routes.ts";
 import { tradeInvoicesRoutes } from "./modules/trade/invoices-routes.ts";
 import { systemRoutes } from "./modules/system/routes.ts";
 import { wishlistRoutes } from "./modules/wishlist/routes.ts";
@@ -38,15 +39,17 @@ import { dashboardRoutes } from "./modules/dashboard/routes.ts";
 import { adminCustomerRoutes } from "./modules/account/admin-routes.ts";
 import { adminPhotoRoutes } from "./modules/catalog/admin-photos-routes.ts";
 import { mediaRoutes } from "./modules/media/routes.ts";
-import { actorOf, pruneStaffSessions } from "./modules/staff/sessions.ts";
+import { actorOf } from "./modules/staff/sessions.ts";
 import { registerCompression } from "./plugins/compression.ts";
 import { withOutageResponses } from "./lib/database-outage.ts";
 import { registerErrorHandler } from "./plugins/errors.ts";
 import { registerNulGuard } from "./plugins/nul-characters.ts";
 import { loadRedirectRules, registerRedirects } from "./plugins/redirects.ts";
 import { registerPageCache } from "./plugins/page-cache.ts";
+import { signedInView } from "./plugins/shared-pages.ts";
 import { type LimiterStore, memoryLimiterStore, redisLimiterStore } from "./plugins/rate-limit.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
+import { loadStaticFiles, registerStaticFiles } from "./plugins/static-files.ts";
 import { createServices } from "./services.ts";
 import type { PaymentGateway } from "./modules/payments/gateway.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
@@ -54,11 +57,15 @@ import { adminProductRoutes } from "./modules/catalog/admin-routes.ts";
 import { stockRoutes } from "./modules/stock/routes.ts";
 import { adminTreeRoutes } from "./modules/catalog/admin-tree-routes.ts";
 import { adminHireRoutes } from "./modules/hire/admin-routes.ts";
+import { hireAgreementRoutes, hireOperationRoutes } from "./modules/hire/desk/routes.ts";
+import { hireDeskRoutes } from "./modules/hire/desk-routes.ts";
 import { startTestPayments, stripeGatewayFromConfig, usesTestPayments } from "./modules/payments/setup.ts";
 import type { TestEvent } from "./modules/payments/test-processor.ts";
 import { priceDisplayFor } from "./modules/trade/pricing.ts";
 import { catalogueCsvRoutes } from "./modules/catalog/csv/routes.ts";
 import { createCatalogueCsv } from "./modules/catalog/csv/jobs.ts";
+import { createJobRunner } from "./modules/jobs/setup.ts";
+import { SCHEDULED_JOBS, scheduleJobs } from "./modules/jobs/schedule.ts";
 
 export const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 
@@ -78,6 +85,8 @@ export interface BuildAppOptions {
   pageCache?: { maxEntries?: number; maxBytes?: number; ttlMs?: number } | false;
   /** Card payments' gateway: tests pass the real Stripe SDK pointed at their fake; by default Stripe with keys, else the built-in test page outside production. */
   paymentGateway?: PaymentGateway | null;
+  /** Run the scheduled jobs in this process (ADR 0038). Default: on, except with NODE_ENV=test, so tests that build the app start no pollers. */
+  jobs?: boolean;
 }
 
 /** The build id is the hash of the server bundle: it changes exactly when the code does. */
@@ -140,9 +149,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // its events reach the same webhook handler as Stripe's.
   let deliver: ((event: TestEvent) => Promise<void>) | null = null;
   const testPayments = options.paymentGateway === undefined && usesTestPayments(config) ? await startTestPayments(config, (event) => deliver!(event)) : null;
+  // Background work (ADR 0038): pg-boss on PostgreSQL, the in-process runner on PGlite; the dashboard reads its failures.
+  const jobs = createJobRunner(database, app.log);
   const services = createServices(database.db, config, app.log, limits, {
     gateway: options.paymentGateway !== undefined ? options.paymentGateway : (testPayments?.gateway ?? stripeGatewayFromConfig(config)),
     testProcessor: testPayments?.processor ?? null,
+    jobs,
   });
   deliver = async (event) => void (await services.payments.webhook(Buffer.from(event.payload), event.signature));
   if (testPayments) app.addHook("onClose", async () => testPayments.processor.close());
@@ -157,6 +169,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerNulGuard(app);
   await registerCompression(app);
   registerRedirects(app, loadRedirectRules(options.redirectsFile ?? path.join(projectRoot, "config/redirects.json")));
+  // The built storefront's files from memory (ADR 0042), answered before the session hooks run; Vite serves its own in development.
+  if (options.storefront.mode === "build") registerStaticFiles(app, loadStaticFiles(path.join(projectRoot, "build/client")));
   await app.register(fastifyCookie, { secret: config.cookieSecret });
   registerAuth(app, { db: database.db, secureCookies: config.isProduction, publicOrigin: new URL(config.publicUrl).origin });
   registerStaffAuth(app, { db: database.db, secureCookies: config.isProduction, publicOrigin: new URL(config.publicUrl).origin });
@@ -226,6 +240,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(tradeRoutes, { trade: services.trade, dashboard: services.tradeDashboard, prefix: "/api" });
   await app.register(tradeUsersRoutes, { users: services.tradeUsers, prefix: "/api" });
   await app.register(tradeInvoicesRoutes, { invoices: services.tradeInvoices, payments: services.tradePayments, prefix: "/api" });
+  await app.register(tradeMemberStatementRoutes, { statements: services.tradeStatements, prefix: "/api" });
   // The back office's API (ADR 0029): the same services as its screens.
   await app.register(staffRoutes, { staff: services.staff, presets: services.filterPresets, signIn: services.staffSignIn, secureCookies: config.isProduction, prefix: "/api" });
   await app.register(auditRoutes, { audit: services.audit, prefix: "/api" });
@@ -233,26 +248,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dashboardRoutes, { dashboard: services.dashboard, prefix: "/api" });
   await app.register(adminCustomerRoutes, { customers: services.adminCustomers, prefix: "/api" });
   await app.register(paymentRoutes, { payments: services.payments, prefix: "/api" });
+  await app.register(tradeStatementRoutes, { statements: services.tradeStatements, prefix: "/api" });
+  await app.register(tradeDeskRoutes, { desk: services.tradeDesk, prefix: "/api" });
   await app.register(adminProductRoutes, { products: services.adminProducts, prefix: "/api" });
   await app.register(stockRoutes, { stock: services.stock, prefix: "/api" });
   await app.register(adminTreeRoutes, { tree: services.adminTree, prefix: "/api" });
   await app.register(adminPhotoRoutes, { photos: services.adminPhotos, prefix: "/api" });
   await app.register(adminHireRoutes, { hire: services.adminHire, prefix: "/api" });
+  await app.register(hireOperationRoutes, { operations: services.hireOperations, prefix: "/api" });
+  await app.register(hireAgreementRoutes, { operations: services.hireOperations, prefix: "/api" });
+  await app.register(hireDeskRoutes, { planner: services.hirePlanner, desk: services.hireDesk, prefix: "/api" });
   // The catalogue's CSV export and import (ADR 0036): imports run in the background, their progress kept in product_imports.
-  await app.register(catalogueCsvRoutes, { csv: createCatalogueCsv(database.db, { dataDir: config.dataDir, sharedProgress: database.kind === "postgres", log: app.log }), prefix: "/api" });
+  const csv = createCatalogueCsv(database.db, { dataDir: config.dataDir, sharedProgress: database.kind === "postgres", log: app.log });
+  await app.register(catalogueCsvRoutes, { csv, prefix: "/api" });
 
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();
-  // Every 10 minutes: lapsed hire holds are released, and expired sign-in tokens are swept away.
-  const sweep = setInterval(() => {
-    services.hireRequests.lapseExpired().catch((err: unknown) => app.log.warn({ err }, "could not lapse hire holds"));
-    pruneExpiredTokens(database.db).catch((err: unknown) => app.log.warn({ err }, "could not prune expired tokens"));
-    pruneStaffSessions(database.db).catch((err: unknown) => app.log.warn({ err }, "could not prune staff sessions"));
-    services.payments.sweep().catch((err: unknown) => app.log.warn({ err }, "could not sweep card payment pages"));
-  }, 600_000);
-  sweep.unref();
+  // The sweeps, hire holds' lapse and the rest (server/modules/jobs/schedule.ts): each runs once however many processes run.
+  scheduleJobs(jobs, SCHEDULED_JOBS, { services, db: database.db, csv });
+  if (options.jobs ?? config.nodeEnv !== "test") app.addHook("onReady", async () => jobs.start());
   app.addHook("onClose", async () => {
-    clearInterval(sweep);
+    await jobs.stop();
     await services.mail.stop();
   });
 
@@ -275,7 +291,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(async (scope) => {
       // Visitors' pages are kept while nothing they show has changed; hot reload keeps none.
       if (!devServer && options.pageCache !== false) {
-        registerPageCache(scope, { ...pageCacheLimits(options.pageCache), buildId, versions: services.pageVersion, now: options.now });
+        // Signed-in customers' catalogue pages are kept per price view (ADR 0043).
+        registerPageCache(scope, { ...pageCacheLimits(options.pageCache), buildId, versions: services.pageVersion, now: options.now, signedInView });
       }
       await scope.register(fastifyReactRouter, {
         devServer,
@@ -290,6 +307,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         getLoadContext(request) {
           const context = new RouterContextProvider();
           let categoryTree: Promise<CategoryNode[]> | undefined;
+          // A page rendered to be kept is anyone's with its price view: the browser fills in who is signed in (ADR 0043).
+          const sharedPage = request.pageCache?.kind === "render";
           context.set(appContext, {
             categoryTree: () => (categoryTree ??= pageServices.catalog.categoryTree()),
             categoryByPath: async (path) => findCategory(await (categoryTree ??= pageServices.catalog.categoryTree()), path),
@@ -303,7 +322,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             staff: request.staffPrincipal?.kind === "session" ? actorOf(request.staffPrincipal, "screen") : null,
             clientIp: request.ip,
             secureCookies: config.isProduction,
-            user: request.user
+            sharedPage,
+            user: request.user && !sharedPage
               ? {
                   id: request.user.id,
                   firstname: request.user.firstname,

@@ -17,14 +17,16 @@ export function loadDotEnv(): void {
 /**
  * Everything before the server listens: configuration, database, migrations
  * and the demo seed on an empty database. Shared by `npm start`, `npm run dev`
- * and the db scripts so they can never drift apart.
+ * and the db scripts so they can never drift apart. `migrate: false` for the shop processes a primary
+ * forks: it has migrated and seeded once before forking them (ADR 0044).
  */
-export async function prepare(log: Pick<Logger, "info" | "warn">, env = process.env): Promise<{ config: Config; database: Database }> {
+export async function prepare(log: Pick<Logger, "info" | "warn">, env = process.env, options: { migrate?: boolean } = {}): Promise<{ config: Config; database: Database }> {
   const config = ensureCookieSecret(loadConfig(env));
   for (const w of config.flagWarnings) {
     log.warn(`${w.variable}=${JSON.stringify(w.value)} is not recognised; it counts as off (use true, 1, yes or on)`);
   }
   const database = await openDatabase(config, { queryTimeoutMillis: SERVER_QUERY_TIMEOUT_MS });
+  if (options.migrate === false) return { config, database };
   try {
     await database.migrate();
     if (config.seedDemo && (await isEmpty(database.db))) {

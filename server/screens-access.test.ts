@@ -9,8 +9,9 @@
 // the navigation's data request (`….data`) must say the same. The screens
 // that take form posts on the server (an `action`) are posted by everyone.
 // Customer A, customer B, company X and the other company each own strings
-// no one else's page may carry, and a signed-in actor's page is never the
-// visitor page cache's: it bypasses it and is sent `private, no-store`.
+// no one else's page may carry. A signed-in actor's catalogue page comes from
+// the page cache, kept once per price view, and names no one (ADR 0043); any
+// other page of theirs bypasses the cache and is sent `private, no-store`.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
@@ -24,6 +25,7 @@ import { tradeInvoices } from "./modules/trade/invoice-schema.ts";
 import { isoDay, tradeFixtures } from "./modules/trade/test-fixtures.ts";
 import { ACTORS, type Actor, type SignedInActor, address, all, checkoutBody, day, signInActors } from "./test/actors.ts";
 import { createTestShop, type TestShop } from "./test/app.ts";
+import { isSharedPage } from "./plugins/shared-pages.ts";
 import type { TestBrowser } from "./test/browser.ts";
 
 let shop: TestShop;
@@ -207,6 +209,8 @@ const WRITES: WriteRow[] = [
       return sent;
     },
   },
+  // "Pay by card" opens a payment page only for the signed-in customer's own hire request: anyone else's number is no one's (the page, its message, nothing opened).
+  { screen: "/account/hire-requests", post: (w, a) => postForm(w.as[a], "/account/hire-requests", { number: "HR-999999" }), expect: SIGNED_IN("Your hire requests") },
   // The test payment page acts on a session the processor opened; its id, like Stripe's page address, is the only key. A made-up one is no one's.
   { screen: "/payments/test/:id", post: (w, a) => postForm(w.as[a], "/payments/test/cs_test_nosuchsession", { outcome: "pay" }), expect: all<Outcome>("not found") },
   { screen: "/*", post: (w, a) => postForm(w.as[a], "/no-such-screen/here", { intent: "anything" }), expect: all<Outcome>("not found") },
@@ -354,7 +358,14 @@ describe("authorisation matrix over every screen", () => {
         const where = `${answer === res ? url : dataUrlOf(url)} as ${actor}`;
         for (const [secret, allowed] of w.secrets) if (!allowed.includes(actor)) expect(answer.body, `${where} must not show "${secret}"`).not.toContain(secret);
         if (actor === "guest") continue;
-        // A signed-in actor's page is never the visitor page cache's, and never kept anywhere.
+        if (isSharedPage(url) && answer.statusCode === 200) {
+          // A catalogue page is kept once per price view (ADR 0043): it names no one, not even the actor.
+          expect(["hit", "miss"], where).toContain(answer.headers["x-cache"]);
+          for (const [secret] of w.secrets) expect(answer.body, `${where} is shared and must not show "${secret}"`).not.toContain(secret);
+          expect(["public, max-age=0, must-revalidate", "private, no-store"], where).toContain(answer.headers["cache-control"]);
+          continue;
+        }
+        // Any other page of a signed-in actor is theirs alone: never kept, here or anywhere.
         expect(answer.headers["x-cache"], where).toBe("bypass");
         if (answer.statusCode === 200) expect(answer.headers["cache-control"], where).toBe("private, no-store");
       }

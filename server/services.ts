@@ -15,6 +15,7 @@ import type { PaymentGateway } from "./modules/payments/gateway.ts";
 import { createPaymentService } from "./modules/payments/service.ts";
 import { stripeGatewayFromConfig, usesTestPayments } from "./modules/payments/setup.ts";
 import type { TestProcessor } from "./modules/payments/test-processor.ts";
+import type { JobFailures } from "./modules/dashboard/service.ts";
 import { createContentService } from "./modules/content/service.ts";
 import { createDeliveryService } from "./modules/delivery/service.ts";
 import { createDashboardService } from "./modules/dashboard/service.ts";
@@ -26,6 +27,9 @@ import { createHireBasketService } from "./modules/hire/basket.ts";
 import { createHireRequestService } from "./modules/hire/requests.ts";
 import { createHireService } from "./modules/hire/service.ts";
 import { createAdminHireService } from "./modules/hire/admin.ts";
+import { createHireOperations } from "./modules/hire/desk/service.ts";
+import { createHireDesk } from "./modules/hire/desk-overview.ts";
+import { createHirePlanner } from "./modules/hire/planner.ts";
 import { createMailService } from "./modules/mail/service.ts";
 import { type MailLog, createMailTransport } from "./modules/mail/transport.ts";
 import { payOnAccount } from "./modules/trade/credit.ts";
@@ -35,8 +39,11 @@ import { createTradeUsersService } from "./modules/trade/users.ts";
 import { createTradeInvoicesService, shopDetails } from "./modules/trade/invoices.ts";
 import { bankTransfer, createTradePaymentsService } from "./modules/trade/remittances.ts";
 import { createTradeStaffService } from "./modules/trade/staff.ts";
+import { createTradeDesk } from "./modules/trade/desk.ts";
 import { createWishlistService } from "./modules/wishlist/service.ts";
 import { createPageVersion } from "./modules/system/page-version.ts";
+import { createTradeStatementsService } from "./modules/trade/statements.ts";
+import { createTradeReminders } from "./modules/trade/reminders.ts";
 import { createOrderDocuments } from "./modules/orders/admin-documents.ts";
 import { createAuditService } from "./modules/audit/service.ts";
 import { createStaffService } from "./modules/staff/service.ts";
@@ -49,7 +56,7 @@ import { type LimiterStore, memoryLimiterStore } from "./plugins/rate-limit.ts";
 /** One service layer, two doors: the JSON API and the storefront's loaders both call these. */
 /** `limits`: where the sign-in limits count (the app passes Redis when REDIS_URL is set); this process's memory otherwise. */
 /** `gateway`: card payments' gateway; by default Stripe when its keys are set, none otherwise (the app passes the built-in test page's). */
-export function createServices(db: Db, config: Config, log: MailLog, limits: LimiterStore = memoryLimiterStore(), extras: { gateway?: PaymentGateway | null; testProcessor?: TestProcessor | null } = {}) {
+export function createServices(db: Db, config: Config, log: MailLog, limits: LimiterStore = memoryLimiterStore(), extras: { gateway?: PaymentGateway | null; testProcessor?: TestProcessor | null; jobs?: JobFailures } = {}) {
   const mail = createMailService(db, { transport: createMailTransport(config, log), from: config.mailFrom, log });
   const products = createProductService(db);
   const hire = createHireService(db);
@@ -70,6 +77,8 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     thankYouLink: checkoutLinks.thankYouLink,
     log,
   });
+  const hireCardPayments = payments.gateway !== null || (extras.gateway === undefined && usesTestPayments(config));
+  const hireRequests = createHireRequestService(db, { mail, ...shop, cardPayments: hireCardPayments });
   return {
     catalog: createCatalogService(db),
     products,
@@ -89,9 +98,9 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     orders,
     reorder: createReorderService({ orders, basket }),
     // The orders desk (back office): staff actions, each authorised and audited.
-    adminOrders: createAdminOrderService(db, { mail, ...shop, branchAddress: config.shopAddress }),
+    adminOrders: createAdminOrderService(db, { mail, ...shop, branchAddress: config.shopAddress, shop: shopDetails(config) }),
     // The back office's dashboard: figures across orders, hire, trade and the catalogue, each block by permission.
-    dashboard: createDashboardService(db),
+    dashboard: createDashboardService(db, { jobs: extras.jobs }),
     // The customers desk: search, a customer's page, reset links, block and unblock; each authorised and audited.
     adminCustomers: createAdminCustomerService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     // The catalogue desk: products, their fields, bulk changes; and the stock desk over the stock ledger.
@@ -103,9 +112,14 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     hireBasket: createHireBasketService(db, hire),
     // The hire catalogue desk: hire items, rate cards and units; each authorised and audited.
     adminHire: createAdminHireService(db),
+    // The hire desk's reading (issue 21): the planner over hire_allocations, the day's overview and the requests list.
+    hirePlanner: createHirePlanner(db),
+    hireDesk: createHireDesk(db),
     // A hire confirmation's payment link is the app's: offered whenever the app takes cards, also from the
     // command line (`npm run shop -- hire:confirm`), which starts no built-in test page of its own.
-    hireRequests: createHireRequestService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail, cardPayments: payments.gateway !== null || (extras.gateway === undefined && usesTestPayments(config)) }),
+    hireRequests,
+    // The hire desk's operations (issue 21): approve, hand over, off-hire, return, charge, settle; each authorised and audited.
+    hireOperations: createHireOperations(db, { mail, ...shop, shop: shopDetails(config), requests: hireRequests, cardPayments: hireCardPayments, refundHire: payments.refundHire }),
     trade: createTradeService(db, { mail, ...shop }),
     tradeUsers: createTradeUsersService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     tradeInvoices: createTradeInvoicesService(db, { shop: shopDetails(config) }),
@@ -113,12 +127,18 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     // Card beside bank transfer only when there is a gateway.
     tradePayments: createTradePaymentsService(db, { providers: [bankTransfer(config.shopBank, config.shopEmail), ...(payments.invoiceProvider ? [payments.invoiceProvider] : [])] }),
     tradeStaff: createTradeStaffService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
+    // The trade desk (issue 21): applications, accounts, payments, credit notes, holds; each authorised and audited.
+    tradeDesk: createTradeDesk(db, { mail, ...shop, shop: shopDetails(config), trade: createTradeService(db, { mail, ...shop }), audit: createAuditService(db) }),
     content: createContentService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
     staff,
     staffSignIn: createStaffSignIn(staff, limits),
     filterPresets: createFilterPresets(db),
     audit: createAuditService(db),
     media,
+    // Monthly statements (PDF, email) and the aged-debt report of the trade desk (issue 21).
+    tradeStatements: createTradeStatementsService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shop: shopDetails(config) }),
+    // Payment reminders on the due date, 7 and 14 days after, then the automatic hold (a daily job).
+    tradeReminders: createTradeReminders(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     // Photos of products and hire items: upload, order, alt text, delete; each authorised and audited.
     adminPhotos: createAdminPhotoService(db, { store: media, log }),
     // The one invalidation point of the visitor page cache: bumped by the database in every write a page shows.

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { staff, staffApiTokens } from "./modules/staff/schema.ts";
 import { type TestShop, createTestShop } from "./test/app.ts";
 import { TestBrowser } from "./test/browser.ts";
+import { textOf } from "./test/page-text.ts";
 
 const PASSWORD = "demo-password-2026";
 const LAST_OWNER = "The shop must keep at least one owner. Make someone else an owner first.";
@@ -32,17 +33,6 @@ afterAll(() => shop?.close());
 function postForm(b: TestBrowser, url: string, form: [string, string][] | Record<string, string>, headers: Record<string, string> = {}) {
   const body = new URLSearchParams(Array.isArray(form) ? form : Object.entries(form)).toString();
   return b.request("POST", url, body, { headers: { "content-type": "application/x-www-form-urlencoded", ...headers } });
-}
-
-/** The text of the page, tags dropped and entities read: what a reader sees. */
-function textOf(res: LightMyRequestResponse): string {
-  return res.body
-    .replace(/<script\b[\s\S]*?<\/script>/g, " ")
-    .replace(/<[^>]*>/g, " ")
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
 }
 
 /** The hidden fields of the password prompt: the pending action it will send again. */

@@ -9,6 +9,7 @@ import { CompareLink } from "./compare/compare-link.tsx";
 import { SignOutButton } from "./sign-out-button.tsx";
 import { useBasket } from "../lib/basket.ts";
 import { useHireBasket } from "../lib/hire-basket.ts";
+import { usePageUser } from "../lib/use-session.ts";
 import { ChevronDownIcon, HireIcon, MenuIcon, SearchIcon, UserIcon } from "./icons.tsx";
 
 const sectionLinks = [
@@ -46,7 +47,7 @@ type HeaderUser = RootData["user"];
 export function SiteHeader({ data }: { data: RootData | undefined }) {
   const appName = data?.config.appName ?? "Tradecounter";
   const categories = data?.categories ?? NO_CATEGORIES;
-  const user = data?.user ?? null;
+  const user = usePageUser();
 
   // The header holds some fifty links. What changes after the page loads (the
   // basket counts, the location) lives in the small parts below, so a basket
@@ -92,7 +93,7 @@ const NO_CATEGORIES: HeaderCategory[] = [];
 
 /** The hire basket and basket counts, filled in the browser from the API: the server's HTML shows 0. */
 function HeaderBaskets({ data }: { data: RootData }) {
-  const userId = data.user?.id ?? null;
+  const userId = usePageUser()?.id ?? null;
   const hireCount = useHireBasket(Boolean(data.config.hireBasketEnabled), userId).cart?.itemCount ?? 0;
   // Fetched again on sign-in and sign-out; the mini-basket lists it.
   const basket = useBasket(Boolean(data.config.basketEnabled), userId);

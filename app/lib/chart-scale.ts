@@ -31,6 +31,11 @@ export function niceScale(highest: number, count = 4): Scale {
 
 /** `£0`, `£750`, `£1.5k`, `£20k`: short enough for the axis. */
 export function axisLabel(pounds: number): string {
-  if (pounds >= 1000) return `£${cents(pounds / 1000).toLocaleString("en-GB", { maximumFractionDigits: 2 })}k`;
-  return `£${pounds.toLocaleString("en-GB", { maximumFractionDigits: 2 })}`;
+  return pounds >= 1000 ? `£${grouped(pounds / 1000)}k` : `£${grouped(pounds)}`;
+}
+
+/** `1,234.5`: at most two decimals, thousands grouped, by hand (toLocaleString builds a formatter per call). */
+function grouped(n: number): string {
+  const [whole, fraction] = String(cents(n)).split(".");
+  return `${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}${fraction ? `.${fraction}` : ""}`;
 }

@@ -34,11 +34,14 @@ export interface Session {
    * Returns a function that removes it.
    */
   onSignedIn(listener: SignedInListener): () => void;
+  /** For `useSyncExternalStore`: runs `change` whenever the held user changes. */
+  subscribe(change: () => void): () => void;
 }
 
 export function createSession(report: (error: unknown) => void = (error) => console.warn("A sign-in listener failed:", error)): Session {
   let held: SessionUser | null = null;
   const listeners = new Set<SignedInListener>();
+  const watchers = new Set<() => void>();
 
   function run(listener: SignedInListener, user: SessionUser): void {
     // One failing listener (say, the wishlist) must not stop the others (the basket).
@@ -57,12 +60,19 @@ export function createSession(report: (error: unknown) => void = (error) => cons
       const before = held;
       held = user;
       if (user && user.id !== before?.id) for (const listener of [...listeners]) run(listener, user);
+      if (user?.id !== before?.id || user?.name !== before?.name) for (const watcher of [...watchers]) watcher();
     },
     onSignedIn(listener) {
       listeners.add(listener);
       if (held) run(listener, held);
       return () => {
         listeners.delete(listener);
+      };
+    },
+    subscribe(change) {
+      watchers.add(change);
+      return () => {
+        watchers.delete(change);
       };
     },
   };

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, useRouteLoaderData } from "react-router";
+import { Form, Link } from "react-router";
 import { appContext } from "#app-context";
 import { BasketScreen, TOTAL_ROW } from "../components/basket/basket-screen.tsx";
 import { useBasketLines } from "../components/basket/use-basket-lines.ts";
@@ -14,7 +14,7 @@ import { hireBasketStore, refreshHireBasket, useHireBasket } from "../lib/hire-b
 import { formatPounds } from "../lib/money.ts";
 import { pageMeta } from "../lib/meta.ts";
 import { notFound } from "../lib/not-found.ts";
-import type { RootData } from "../root.tsx";
+import { usePageUser } from "../lib/use-session.ts";
 import type { Route } from "./+types/hire-basket";
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -72,7 +72,7 @@ function Confirmation({ number, email }: { number: string; email: string }) {
 }
 
 export default function HireBasket({ actionData }: Route.ComponentProps) {
-  const root = useRouteLoaderData<RootData>("root");
+  const pageUser = usePageUser();
   const state = useHireBasket(true);
   const control = useBasketLines(hireBasketStore, "/api/hire-basket", HIRE_MESSAGES);
   const { lineErrors, busyLine, change, remove } = control;
@@ -87,7 +87,7 @@ export default function HireBasket({ actionData }: Route.ComponentProps) {
 
   if (actionData?.ok) return <Confirmation number={actionData.number} email={actionData.email} />;
 
-  const user = root?.user;
+  const user = pageUser;
 
   return (
     <BasketScreen

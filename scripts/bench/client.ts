@@ -38,6 +38,9 @@ export class BenchClient {
     const headers: Record<string, string> = { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ") };
     const xsrf = this.cookies.get("XSRF-TOKEN");
     if (write && xsrf) headers["x-xsrf-token"] = decodeURIComponent(xsrf);
+    // The back office's own token, as its screens echo it.
+    const adminCsrf = this.cookies.get("tc_admin_csrf");
+    if (write && adminCsrf) headers["x-admin-csrf"] = decodeURIComponent(adminCsrf);
     return headers;
   }
 
@@ -51,7 +54,7 @@ export class BenchClient {
   }
 
   /** One request, timed to the end of its body; `body` is the answer's text. */
-  async timed(method: "GET" | "POST", url: string, body?: unknown, extra: Record<string, string> = {}): Promise<Sample & { body: string }> {
+  async timed(method: "GET" | "POST" | "PATCH", url: string, body?: unknown, extra: Record<string, string> = {}): Promise<Sample & { body: string }> {
     const headers: Record<string, string> = { ...this.headers(method !== "GET"), ...extra };
     if (body !== undefined) headers["content-type"] = "application/json";
     const started = performance.now();

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -29,6 +29,17 @@ export async function startShopServer(port: number, env: Record<string, string>,
   }
   child.kill();
   throw new Error(`The server did not start within ${timeoutMs / 1000} s.`);
+}
+
+/**
+ * The shop processes a primary forked (ADR 0044): its children running
+ * server/main.ts. None when it serves alone (WEB_CONCURRENCY=1, PGlite).
+ */
+export function shopWorkerPids(primaryPid: number): number[] {
+  // pgrep exits 1 when nothing matches.
+  const found = spawnSync("pgrep", ["-P", String(primaryPid), "-f", "server/main.ts"], { encoding: "utf8" });
+  if (found.error || (found.status !== 0 && found.status !== 1)) throw new Error(`pgrep could not list the shop processes: ${found.error?.message ?? found.stderr}`);
+  return found.stdout.split("\n").filter(Boolean).map(Number);
 }
 
 /** Stops the server and waits until it has gone (its port and, on PGlite, its lock are free). */

@@ -87,8 +87,7 @@ describe("migrations and the demo seed", () => {
 describe("the scale generator", () => {
   let database: TestDatabase;
   beforeAll(async () => {
-    database = await createTestDatabase();
-    await seedDemo(database.db);
+    database = await createTestDatabase({ seeded: true });
   });
   afterAll(() => database.destroy());
 

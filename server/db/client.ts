@@ -77,12 +77,22 @@ export function acquireLock(dir: string): () => void {
   throw new Error(`Could not lock ${dir}`);
 }
 
-/** An embedded PGlite database; in memory when `dataDir` is undefined (tests). */
-export async function openPglite(dataDir: string | undefined): Promise<Database> {
+/** An embedded PGlite database, with `dump()`: a copy of its data folder that `openPglite(undefined, {from})` opens again. */
+export interface PgliteDatabase extends Database {
+  kind: "pglite";
+  dump(): Promise<Blob>;
+}
+
+/**
+ * An embedded PGlite database; in memory when `dataDir` is undefined (tests).
+ * `from`: start from a dump instead of an empty cluster, which skips initdb
+ * (about three seconds) and whatever the dump already holds (migrations, seed).
+ */
+export async function openPglite(dataDir: string | undefined, options: { from?: Blob } = {}): Promise<PgliteDatabase> {
   const release = dataDir ? acquireLock(dataDir) : () => {};
   let client: PGlite;
   try {
-    client = await PGlite.create({ dataDir: dataDir ? path.join(dataDir, "pglite") : undefined, extensions });
+    client = await PGlite.create({ dataDir: dataDir ? path.join(dataDir, "pglite") : undefined, extensions, loadDataDir: options.from });
   } catch (error) {
     release();
     throw error;
@@ -94,6 +104,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
     kind: "pglite",
     migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder }),
     ping: () => ping(db),
+    dump: () => client.dumpDataDir("none"),
     async close() {
       if (closed) return;
       closed = true;

@@ -4,7 +4,9 @@ import { eq, sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_CUSTOMER } from "../db/seed/index.ts";
-import { DEMO_TRADE } from "../db/seed/demo-trade.ts";
+import { DEMO_JOINERY, DEMO_TRADE, DEMO_TRADE_TERMS, DEMO_TRADE_USERS } from "../db/seed/demo-trade.ts";
+import { tradeAccounts } from "../modules/trade/schema.ts";
+import { unitPence } from "../modules/trade/pricing.ts";
 import { products } from "../modules/catalog/schema.ts";
 import { hireItems } from "../modules/hire/schema.ts";
 import { createTestShop, type TestShop } from "../test/app.ts";
@@ -147,17 +149,102 @@ describe("the visitor page cache, on the built storefront", () => {
     expect(after.body).toContain("Renamed for the page cache test");
   });
 
-  it("never keeps a signed-in page, nor serves one a visitor's", async () => {
-    await visit("/");
-    const member = new TestBrowser(shop.app, "198.51.100.8");
-    await member.csrf();
-    expect((await member.post("/api/auth/login", { email: DEMO_CUSTOMER.email, password: DEMO_CUSTOMER.password })).statusCode).toBe(200);
-    const page = await member.get("/");
-    expect(page.headers["x-cache"]).toBe("bypass");
-    expect(page.headers["cache-control"]).toBe("private, no-store");
-    expect(page.headers.etag).toBeUndefined();
-    expect(page.body).toContain(DEMO_CUSTOMER.firstname);
+  /** A customer signed in through the API, as the browser's sign-in form does. */
+  const signedIn = async (email: string, ip: string) => {
+    const browser = new TestBrowser(shop.app, ip);
+    await browser.signIn(email, DEMO_CUSTOMER.password);
+    return browser;
+  };
+  const withoutNonce = (res: LightMyRequestResponse) => res.body.replaceAll(nonceOfHeader(res)!, "N");
+
+  it("serves a signed-in consumer the visitor's page from the cache: the browser, not the HTML, names them", async () => {
+    const visitor = await visit("/");
+    const consumer = await signedIn(DEMO_CUSTOMER.email, "198.51.100.8");
+    for (const url of ["/", `/product/${slug}`, "/category/power-tools", "/search?q=drill", `/product/${slug}.data`]) {
+      await visit(url);
+      const page = await consumer.get(url);
+      expect(page.headers["x-cache"], url).toBe("hit");
+      expect(page.headers["cache-control"], url).toBe("public, max-age=0, must-revalidate");
+      expect(page.body, url).not.toContain(DEMO_CUSTOMER.email);
+      expect(page.body, url).not.toContain(DEMO_CUSTOMER.lastname);
+    }
+    const home = await consumer.get("/");
+    expect(withoutNonce(home)).toBe(withoutNonce(visitor));
+    // The header is the visitor's until the browser has asked the API who is signed in.
+    expect(home.body).toContain("Sign in");
+  });
+
+  it("renders personal pages per request and keeps none of them", async () => {
+    const consumer = await signedIn(DEMO_CUSTOMER.email, "198.51.100.10");
+    const member = await signedIn(DEMO_TRADE.email, "198.51.100.11");
+    for (const [browser, url] of [
+      [consumer, "/account"],
+      [consumer, "/basket"],
+      [consumer, "/account/wishlist"],
+      [member, "/trade/dashboard"],
+      [member, "/trade/invoices"],
+    ] as const) {
+      for (let i = 0; i < 2; i++) {
+        const page = await browser.get(url);
+        expect(page.statusCode, url).toBe(200);
+        expect(page.headers["x-cache"], url).toBe("bypass");
+        expect(page.headers["cache-control"], url).toBe("private, no-store");
+        expect(page.headers.etag, url).toBeUndefined();
+      }
+    }
+    expect((await consumer.get("/account")).body).toContain(DEMO_CUSTOMER.firstname);
+    // A guest-only page redirects a signed-in customer: never a visitor's kept sign-in form.
+    await visit("/auth/login");
+    expect((await consumer.get("/auth/login")).statusCode).toBe(302);
     expect((await visit("/")).body).not.toContain(DEMO_CUSTOMER.email);
+  });
+
+  it("keeps a trade member's catalogue pages once per price view: never another account's prices", async () => {
+    const joinery = eq(tradeAccounts.companyName, DEMO_JOINERY.company);
+    await shop.database.db.update(tradeAccounts).set({ discountBasisPoints: 2300 }).where(joinery);
+    const [{ pricePence }] = (await shop.database.db.select({ pricePence: products.pricePence }).from(products).where(eq(products.id, productId))) as [{ pricePence: number }];
+    const exVat = (basisPoints: number) => `£${(unitPence(pricePence, { discountBasisPoints: basisPoints }) / 100).toFixed(2)}`;
+    const [tenOff, quarterOff, fifteenOff] = [exVat(1000), exVat(2300), exVat(1500)];
+    const url = `/product/${slug}`;
+
+    const priya = await signedIn(DEMO_TRADE.email, "198.51.100.12");
+    const dan = await signedIn(DEMO_JOINERY.email, "198.51.100.13");
+    // Marcus is in Priya's company: the same price view, so the same kept copy.
+    const marcus = await signedIn(DEMO_TRADE_USERS[0]!.email, "198.51.100.14");
+
+    const a = await priya.get(url);
+    const b = await dan.get(url);
+    expect([a.headers["x-cache"], b.headers["x-cache"]]).toEqual(["miss", "miss"]);
+    expect(a.body).toContain(tenOff);
+    expect(a.body).not.toContain(quarterOff);
+    expect(b.body).toContain(quarterOff);
+    expect(b.body).not.toContain(tenOff);
+    const again = [await priya.get(url), await marcus.get(url), await dan.get(url)];
+    expect(again.map((r) => r.headers["x-cache"])).toEqual(["hit", "hit", "hit"]);
+    expect(withoutNonce(again[1]!)).toBe(withoutNonce(a));
+    expect(withoutNonce(again[2]!)).toBe(withoutNonce(b));
+    for (const res of [a, b, ...again]) {
+      // Private to the view: no browser or CDN may keep it, and it names no one.
+      expect(res.headers["cache-control"]).toBe("private, no-store");
+      expect(res.headers.etag).toBeUndefined();
+      for (const who of [DEMO_TRADE, DEMO_JOINERY, DEMO_TRADE_USERS[0]!]) expect(res.body).not.toContain(who.email);
+    }
+    // Visitors never get a trade copy.
+    const visitor = await visit(url);
+    expect(visitor.body).not.toContain(tenOff);
+    expect(visitor.body).not.toContain(quarterOff);
+
+    // The account's discount changes: the very next page is the new view's.
+    await shop.database.db.update(tradeAccounts).set({ discountBasisPoints: 1500 }).where(eq(tradeAccounts.companyName, "Shah Building Services Ltd"));
+    const changed = await priya.get(url);
+    expect(changed.headers["x-cache"]).toBe("miss");
+    expect(changed.body).toContain(fifteenOff);
+    expect(changed.body).not.toContain(tenOff);
+    // A member switching to inc-VAT prices is a view of their own too.
+    expect((await marcus.put("/api/trade/price-display", { prices_inc_vat: true })).statusCode).toBe(200);
+    expect((await marcus.get(url)).headers["x-cache"]).toBe("miss");
+    expect((await priya.get(url)).headers["x-cache"]).toBe("hit");
+    await shop.database.db.update(tradeAccounts).set({ discountBasisPoints: DEMO_TRADE_TERMS.discountBasisPoints }).where(eq(tradeAccounts.companyName, "Shah Building Services Ltd"));
   });
 
   it("never keeps a page drawn from the visitor's cookies (compare) or a page that is not a 200", async () => {

@@ -4,7 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { isbot } from "isbot";
 import { type PageStore, type PageStoreOptions, type StoredPage, createPageStore, gzipWithNonce, NONCE_LENGTH, pageHash, splitAt, withNonce } from "../lib/page-store.ts";
 import type { PageVersion } from "../modules/system/page-version.ts";
+import { accepts } from "../lib/accept-encoding.ts";
 import { SESSION_COOKIE } from "./auth.ts";
+import { RETAIL_VIEW } from "../modules/trade/pricing.ts";
 import { isAdminPath } from "../modules/staff/cookies.ts";
 
 /** What a visitor's page may be kept as: the header a CDN in front reads too. */
@@ -15,9 +17,16 @@ export interface PageCacheOptions extends PageStoreOptions {
   versions: PageVersion;
   /** Which requests it keeps answers to: the storefront's pages unless said (its catch-all route). */
   isCached?: (request: FastifyRequest) => boolean;
+  /**
+   * A signed-in customer's price view where their page is the one everyone with
+   * that view sees (ADR 0043: catalogue pages), else null. Without it, only
+   * visitors' answers are kept.
+   */
+  signedInView?: (request: FastifyRequest) => string | null;
 }
 
-type PageCacheState = { kind: "hit" } | { kind: "render"; key: string; version: string; placeholder: string };
+/** `personal`: kept for a trade price view, so private to those who have it (no validators, never public). */
+type PageCacheState = { kind: "hit" } | { kind: "render"; key: string; version: string; placeholder: string; personal: boolean };
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -29,18 +38,24 @@ declare module "fastify" {
 // nonce), and the JSON of the catalogue's reads (holding none).
 const CACHEABLE_TYPE = /^(text\/(html|x-script)|application\/json)\b/i;
 
-/** Signed-in, or an API client: such a page is theirs alone. */
-function isVisitor(request: FastifyRequest): boolean {
-  return !request.cookies[SESSION_COOKIE] && request.headers.authorization === undefined;
+/**
+ * The price view a request's answer may be kept and served under: the shop's
+ * own for visitors, the customer's for a shared page (`signedInView`), null for
+ * an API client or anyone else signed in (their page is theirs alone).
+ */
+function viewOf(request: FastifyRequest, signedInView: PageCacheOptions["signedInView"]): string | null {
+  if (request.headers.authorization !== undefined) return null;
+  if (!request.cookies[SESSION_COOKIE]) return RETAIL_VIEW;
+  return signedInView?.(request) ?? null;
 }
 
-/** Build, crawler or browser (they get differently streamed HTML), host, path and sorted query. */
-function keyOf(request: FastifyRequest, buildId: string): string {
+/** Build, price view, crawler or browser (they get differently streamed HTML), host, path and sorted query. */
+function keyOf(request: FastifyRequest, buildId: string, view: string): string {
   const url = new URL(request.url, "http://page");
   url.searchParams.sort();
   const ua = request.headers["user-agent"];
   const bot = typeof ua === "string" && isbot(ua) ? "bot" : "browser";
-  return `${buildId} ${bot} ${request.host} ${url.pathname}${url.search}`;
+  return `${buildId} ${view} ${bot} ${request.host} ${url.pathname}${url.search}`;
 }
 
 /**
@@ -71,6 +86,9 @@ async function bodyOf(payload: unknown): Promise<Buffer | null> {
   return null;
 }
 
+/** A trade price view's page: served from memory, never kept by a browser or a CDN, so no validators. */
+const PERSONAL_PAGE = "private, no-store";
+
 /** Weak: bodies differ, byte for byte, by their nonce. */
 function validators(reply: FastifyReply, hash: string, nonce: string): void {
   reply.header("cache-control", PUBLIC_PAGE);
@@ -78,19 +96,9 @@ function validators(reply: FastifyReply, hash: string, nonce: string): void {
   reply.header("vary", "Accept-Encoding");
 }
 
-/** Whether the client takes gzip (every browser does): `gzip` listed without `q=0`. */
-export function acceptsGzip(header: string | string[] | undefined): boolean {
-  if (typeof header !== "string") return false;
-  return header.split(",").some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(";");
-    if (coding !== "gzip" && coding !== "*") return false;
-    return !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
-  });
-}
-
 /** A kept page with the request's own nonce, compressed when the client takes it. */
 function sendKept(request: FastifyRequest, reply: FastifyReply, page: StoredPage): Buffer {
-  if (request.cspNonce.length === NONCE_LENGTH && acceptsGzip(request.headers["accept-encoding"])) {
+  if (request.cspNonce.length === NONCE_LENGTH && accepts(request.headers["accept-encoding"], "gzip")) {
     reply.header("content-encoding", "gzip");
     return gzipWithNonce(page, request.cspNonce);
   }
@@ -117,7 +125,10 @@ export function registerPageCache(app: FastifyInstance, options: PageCacheOption
   if (!app.hasRequestDecorator("pageCache")) app.decorateRequest("pageCache", null);
 
   app.addHook("onRequest", async (request, reply) => {
-    if (!isCached(request) || (request.method !== "GET" && request.method !== "HEAD") || !isVisitor(request)) return;
+    if (!isCached(request) || (request.method !== "GET" && request.method !== "HEAD")) return;
+    const view = viewOf(request, options.signedInView);
+    if (view === null) return;
+    const personal = view !== RETAIL_VIEW;
     let version: string;
     try {
       version = await options.versions.current();
@@ -126,11 +137,15 @@ export function registerPageCache(app: FastifyInstance, options: PageCacheOption
       request.log.warn({ err }, "page cache: could not read the page version");
       return;
     }
-    const key = keyOf(request, options.buildId);
+    const key = keyOf(request, options.buildId, view);
     const page = store.get(key, version);
     if (page) {
       request.pageCache = { kind: "hit" };
       reply.header("x-cache", "hit");
+      if (personal) {
+        reply.header("cache-control", PERSONAL_PAGE);
+        return reply.type(page.contentType).send(sendKept(request, reply, page));
+      }
       const theirs = revalidatedNonce(request.headers["if-none-match"], page.hash);
       if (theirs) {
         // The Content-Security-Policy header, sent after this, names their copy's nonce.
@@ -143,7 +158,7 @@ export function registerPageCache(app: FastifyInstance, options: PageCacheOption
     }
     // Letters and digits only: unchanged by HTML and JSON escaping, and never in a page by chance.
     const placeholder = `tcnonce${randomBytes(12).toString("hex")}`;
-    request.pageCache = { kind: "render", key, version, placeholder };
+    request.pageCache = { kind: "render", key, version, placeholder, personal };
     request.renderNonce = placeholder;
   });
 
@@ -162,7 +177,9 @@ export function registerPageCache(app: FastifyInstance, options: PageCacheOption
       return payload;
     }
     const cacheControl = String(reply.getHeader("cache-control") ?? "");
-    const keep = request.method === "GET" && reply.statusCode === 200 && !reply.hasHeader("set-cookie") && !/private|no-store/i.test(cacheControl);
+    // A trade view's page is private to the view (the auth plugin says so): kept all the same, on the shared-page list's word.
+    const keep =
+      request.method === "GET" && reply.statusCode === 200 && !reply.hasHeader("set-cookie") && (state.personal || !/private|no-store/i.test(cacheControl));
     if (!keep) {
       reply.header("x-cache", "bypass");
       return withNonce(splitAt(body, state.placeholder), request.cspNonce);
@@ -170,7 +187,7 @@ export function registerPageCache(app: FastifyInstance, options: PageCacheOption
     const hash = pageHash(splitAt(body, state.placeholder));
     store.set(state.key, { body, placeholder: state.placeholder, contentType: type, hash, version: state.version });
     reply.header("x-cache", "miss");
-    const theirs = revalidatedNonce(request.headers["if-none-match"], hash);
+    const theirs = state.personal ? null : revalidatedNonce(request.headers["if-none-match"], hash);
     if (theirs) {
       // The security headers went first: name their copy's nonce instead of this response's.
       const policy = String(reply.getHeader("content-security-policy") ?? "");
@@ -180,7 +197,8 @@ export function registerPageCache(app: FastifyInstance, options: PageCacheOption
       reply.code(304);
       return null;
     }
-    validators(reply, hash, request.cspNonce);
+    if (state.personal) reply.header("cache-control", PERSONAL_PAGE);
+    else validators(reply, hash, request.cspNonce);
     const kept = store.get(state.key, state.version);
     return kept ? sendKept(request, reply, kept) : withNonce(splitAt(body, state.placeholder), request.cspNonce);
   });

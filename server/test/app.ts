@@ -4,7 +4,6 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { type Config, loadConfig } from "../config.ts";
 import { type BuildAppOptions, buildApp } from "../app.ts";
-import { seedDemo } from "../db/seed/index.ts";
 import { type TestDatabase, createTestDatabase } from "./database.ts";
 
 export interface TestShop {
@@ -29,8 +28,7 @@ export async function createTestShop(
     paymentGateway?: BuildAppOptions["paymentGateway"];
   } = {},
 ): Promise<TestShop> {
-  const database = await createTestDatabase();
-  await seedDemo(database.db);
+  const database = await createTestDatabase({ seeded: true });
   const dataDir = mkdtempSync(path.join(tmpdir(), "tc-test-"));
   const config = loadConfig({ NODE_ENV: "test", COOKIE_SECRET: "x".repeat(32), DATA_DIR: dataDir, ...env });
   const app = await buildApp({ config, database, storefront: options.storefront ?? { mode: "none" }, pageCache: options.pageCache, logger: false, now: options.now, rateLimitPrefix: options.rateLimitPrefix, paymentGateway: options.paymentGateway });

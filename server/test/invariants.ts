@@ -30,14 +30,32 @@ const INVARIANTS: Record<string, SQL> = {
     )
     select t.* from taken t
     where t.units_taken > (select count(*) from hire_units u where u.hire_item_id = t.hire_item_id and u.active)`,
+  // Hire charges are invoiced after the hire, whatever the limit; orders on account never pass it.
   "an approved trade account's balance is within its credit limit": sql`
-    select id, balance_pence, credit_limit_pence from trade_accounts where state = 'approved' and balance_pence > credit_limit_pence`,
-  "a trade account's balance is what its open invoices add up to": sql`
-    select a.id, a.balance_pence, coalesce(sum(i.total_pence), 0) as open_invoices
+    select id, balance_pence, credit_limit_pence from trade_accounts a
+    where state = 'approved' and balance_pence > credit_limit_pence
+      and not exists (select 1 from trade_invoices i where i.trade_account_id = a.id and i.hire_request_id is not null)`,
+  "a trade account's balance is its invoices less its credit notes less its payments": sql`
+    select a.id, a.balance_pence,
+      (select coalesce(sum(total_pence), 0) from trade_invoices i where i.trade_account_id = a.id)
+      - (select coalesce(sum(total_pence), 0) from trade_credit_notes c where c.trade_account_id = a.id)
+      - (select coalesce(sum(amount_pence), 0) from trade_payments p where p.trade_account_id = a.id) as ledger
     from trade_accounts a
-    left join trade_invoices i on i.trade_account_id = a.id and i.status in ('unpaid', 'payment_pending')
-    group by a.id
-    having a.balance_pence <> coalesce(sum(i.total_pence), 0)`,
+    where a.balance_pence <>
+      (select coalesce(sum(total_pence), 0) from trade_invoices i where i.trade_account_id = a.id)
+      - (select coalesce(sum(total_pence), 0) from trade_credit_notes c where c.trade_account_id = a.id)
+      - (select coalesce(sum(amount_pence), 0) from trade_payments p where p.trade_account_id = a.id)`,
+  "an invoice's paid and credited amounts are its allocations and applied credit notes, and it is paid exactly when nothing is left": sql`
+    select i.id, i.number, i.status, i.total_pence, i.paid_pence, i.credited_pence
+    from trade_invoices i
+    where i.paid_pence <> (select coalesce(sum(amount_pence), 0) from trade_payment_allocations x where x.invoice_id = i.id)
+      or i.credited_pence <> (select coalesce(sum(applied_pence), 0) from trade_credit_notes c where c.invoice_id = i.id)
+      or (i.status = 'paid') <> (i.paid_pence + i.credited_pence = i.total_pence)`,
+  "a payment's allocations and unallocated remainder add up to it": sql`
+    select p.id, p.amount_pence, p.unallocated_pence, coalesce(sum(x.amount_pence), 0) as allocated
+    from trade_payments p left join trade_payment_allocations x on x.payment_id = p.id
+    group by p.id
+    having p.amount_pence <> p.unallocated_pence + coalesce(sum(x.amount_pence), 0)`,
   "each order line is its quantity times its unit price": sql`
     select id, order_id, quantity, unit_price, line_total from order_lines where quantity < 1 or line_total <> quantity * unit_price or line_vat < 0`,
   "each order's totals are its lines' sums": sql`

@@ -1,5 +1,6 @@
 // Sign-in, registration, sign-out and password recovery in the browser (issue 3).
 import { accountLink, newUser, openPage, PASSWORD, registerByApi, resetLinkFrom, signInThroughForm, waitForEmailTo } from "./auth-helpers.ts";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 
 // Chromium logs every 4xx answer of fetch() as a console error; these tests expect some.
@@ -188,6 +189,15 @@ test.describe("guest-only pages for a signed-in user", () => {
   });
 });
 
+/** Signs out from the header's account menu: home, with the header a guest's. */
+async function signOutFromHeader(page: Page, firstname: string) {
+  await page.getByRole("banner").getByLabel("Account menu").click();
+  await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL("/");
+  await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
+  await expect(accountLink(page, firstname)).toHaveCount(0);
+}
+
 test.describe("the session in the page", () => {
   test("on start the page asks the API once who is signed in", async ({ page }) => {
     const calls: string[] = [];
@@ -210,15 +220,22 @@ test.describe("the session in the page", () => {
     await expect(accountLink(page, "Tabitha")).toBeVisible();
   });
 
+  test("a signed-in customer's catalogue page is the visitor's, from the cache: the header names them once the page has asked", async ({ page, request }) => {
+    await request.get("/delivery");
+    const user = await registerByApi(page.request, newUser("Imogen"));
+    const response = await page.goto("/delivery");
+    expect(response?.headers()["x-cache"]).toBe("hit");
+    expect(await response?.text()).not.toContain(user.email);
+    await expect(accountLink(page, user.firstname)).toBeVisible();
+    // Signing out on a shared page forgets the user the browser held.
+    await signOutFromHeader(page, user.firstname);
+  });
+
   test("signing out from the header menu clears the user everywhere and goes home", async ({ page }) => {
     const user = await registerByApi(page.request, newUser("Otto"));
     await openPage(page, "/account/addresses");
     await expect(accountLink(page, user.firstname)).toBeVisible();
-    await page.getByRole("banner").getByLabel("Account menu").click();
-    await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
-    await expect(page).toHaveURL("/");
-    await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
-    await expect(accountLink(page, user.firstname)).toHaveCount(0);
+    await signOutFromHeader(page, user.firstname);
     expect((await page.request.get("/api/user")).status()).toBe(204);
     await page.goto("/account");
     await expect(page).toHaveURL("/auth/login?redirect=%2Faccount");

@@ -3,7 +3,7 @@
 // forms showing their errors; and the orders desk worked with the keyboard alone.
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { newUser, openPage } from "./auth-helpers.ts";
+import { csrfHeaders, newUser, openPage } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 const WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -80,6 +80,32 @@ for (const path of [
     const { order, customer, product } = await records(page.request);
     test.skip(path.includes("{customer}") && customer === null, "no customer screen in this build");
     await openPage(page, path.replace("{order}", order).replace("{customer}", String(customer)).replace("{product}", encodeURIComponent(product)));
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expectAccessible(page);
+  });
+}
+
+/** A hire request of its own, approved and with its unit handed over, so its page shows every section. */
+async function hireRequestOnTheDesk(request: APIRequestContext, desk: Page): Promise<string> {
+  const item = ((await (await request.get("/api/hire/podium-step-2-tread")).json()) as { data: { id: number } }).data;
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(new Date());
+  const headers = await csrfHeaders(request);
+  const added = await request.post("/api/hire-basket", { headers, data: { hire_item_id: item.id, quantity: 1, start_date: today, end_date: today } });
+  expect(added.status(), await added.text()).toBe(200);
+  const made = await request.post("/api/hire-requests", { headers, data: { name: "Axe Tester", email: newUser("Axe").email, phone: "0113 496 0001", fulfilment: "collection" } });
+  expect(made.status(), await made.text()).toBe(201);
+  const { number } = (await made.json()) as { number: string };
+  const approved = await desk.request.post(`/api/admin/hire/requests/${number}/approve`, { headers: await adminCsrf(desk), data: {} });
+  expect(approved.status(), await approved.text()).toBe(200);
+  return number;
+}
+
+for (const path of ["/admin/hire", "/admin/hire/planner", "/admin/hire/requests", "/admin/hire/requests/{hire}", "/admin/trade", "/admin/trade/accounts/{trade}", "/admin/trade/accounts/{trade}/statement", "/admin/trade/aged-debt"]) {
+  test(`the hire and trade desks: ${path}`, async ({ page, request }) => {
+    await staffSignIn(page.request, "owner@example.com");
+    const hire = path.includes("{hire}") ? await hireRequestOnTheDesk(request, page) : "";
+    const accounts = (await (await page.request.get("/api/admin/trade/accounts?sort=name")).json()) as { data: { id: number }[] };
+    await openPage(page, path.replace("{hire}", hire).replace("{trade}", String(accounts.data[0]!.id)));
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expectAccessible(page);
   });

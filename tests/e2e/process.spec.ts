@@ -27,8 +27,15 @@ function startServer(env: Record<string, string>): Run {
   return { child, output: () => output, exited };
 }
 
-async function waitForHealth(url: string, run: Run): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+/**
+ * Waits for the server to answer. A first start on an empty DATA_DIR migrates,
+ * seeds and makes the demo photos (about 50 s on an idle two-core machine, and
+ * more while the other browser worker and its shop share it): the deadline is
+ * generous, since this test is about the process, not its speed.
+ */
+async function waitForHealth(url: string, run: Run, deadlineMs = 60_000): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  while (Date.now() < until) {
     if (run.child.exitCode !== null) throw new Error(`server exited early:\n${run.output()}`);
     try {
       if ((await fetch(url)).ok) return;
@@ -42,6 +49,7 @@ async function waitForHealth(url: string, run: Run): Promise<void> {
 
 test.describe("the server process", () => {
   test.describe.configure({ mode: "serial", timeout: 90_000 });
+  const COLD_START_MS = 180_000;
   let dataDir = "";
   test.beforeAll(() => {
     dataDir = mkdtempSync(path.join(tmpdir(), "tradecounter-process-"));
@@ -49,9 +57,10 @@ test.describe("the server process", () => {
   test.afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   test("starts on an empty DATA_DIR, refuses a second process there, and closes cleanly on SIGTERM", async () => {
+    test.setTimeout(COLD_START_MS + 60_000);
     const port = await freePort();
     const first = startServer({ PORT: String(port), DATA_DIR: dataDir });
-    await waitForHealth(`http://127.0.0.1:${port}/readyz`, first);
+    await waitForHealth(`http://127.0.0.1:${port}/readyz`, first, COLD_START_MS);
     const ready = await (await fetch(`http://127.0.0.1:${port}/readyz`)).json();
     expect(ready).toEqual({ status: "ready", database: "pglite" });
     expect(existsSync(path.join(dataDir, "tradecounter.lock"))).toBe(true);

@@ -81,8 +81,11 @@ test.describe("signed in", () => {
     await expect(saved.getByRole("status")).toHaveText("Added to your basket. View basket");
     await expect(page.getByTestId("basket-count")).toHaveText("1");
 
+    // The list empties at once (optimistic); the reload must wait for the removal the server is still making.
+    const removal = page.waitForResponse((r) => r.request().method() === "DELETE" && new URL(r.url()).pathname.startsWith("/api/account/wishlist/"));
     await saved.getByRole("button", { name: `Remove ${name} from your wishlist` }).click();
     await expect(page.getByText("Your wishlist is empty.")).toBeVisible();
+    expect((await removal).ok()).toBe(true);
     await page.reload();
     await expect(page.getByText("Your wishlist is empty.")).toBeVisible();
 

@@ -40,7 +40,7 @@ export function AdminFrame({ appName, staff, nav, children }: { appName: string;
               <li key={item.to} className="shrink-0">
                 <NavLink
                   to={item.to}
-                  end={item.to === "/admin" || item.to === "/admin/staff"}
+                  end={item.to === "/admin" || item.to === "/admin/staff" || item.to === "/admin/hire"}
                   className={({ isActive }) =>
                     `block rounded px-3 py-2 font-semibold ${isActive ? "bg-brand-50 text-brand-900" : "text-stone-700 hover:bg-stone-100 hover:text-stone-900"}`
                   }

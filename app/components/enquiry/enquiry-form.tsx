@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef } from "react";
-import { useFetcher, useRouteLoaderData } from "react-router";
+import { useFetcher } from "react-router";
 import { browserApi } from "../../lib/browser-api.ts";
 import { errorFor, failure, failureFrom, type FormResult, text } from "../../lib/form-result.ts";
-import type { RootData } from "../../root.tsx";
+import { usePageUser } from "../../lib/use-session.ts";
 import { Field, FormAlert, FormSuccess, SubmitButton, useFocusOnFailure } from "../form.tsx";
 
 export type EnquiryType = "contact" | "design-consultation";
@@ -77,12 +77,22 @@ export function EnquiryForm({
   onSent?: () => void;
 }) {
   const fetcher = useFetcher<FormResult>({ key: `enquiry-${type}-${formKey}` });
-  const user = useRouteLoaderData<RootData>("root")?.user;
+  const user = usePageUser();
   const formRef = useRef<HTMLFormElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
   const successRef = useRef<HTMLDivElement>(null);
   const result = fetcher.state === "idle" ? fetcher.data : undefined;
   useFocusOnFailure(result, formRef, alertRef);
+
+  // On a shared page the user arrives after hydration, when defaultValue no longer applies: fill what is still empty.
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form || !user) return;
+    for (const [field, value] of [["name", user.name], ["email", user.email]] as const) {
+      const input = form.elements.namedItem(field);
+      if (input instanceof HTMLInputElement && input.value === "") input.value = value;
+    }
+  }, [user]);
 
   useEffect(() => {
     if (result?.ok) {

@@ -11,10 +11,14 @@ export interface MonthSpend {
   total: number;
 }
 
-const monthDate = (month: string) => new Date(`${month}-01T12:00:00Z`);
+// Month names by hand, not toLocaleDateString: that builds a date formatter on
+// every call, some forty per dashboard, which cost more than the rest of its render.
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"] as const;
+const monthName = (month: string) => MONTHS[Number(month.slice(5, 7)) - 1] ?? month;
 // Three letters ("Sep", not en-GB's "Sept"), so twelve fit under the bars on a phone.
-const shortMonth = (month: string) => monthDate(month).toLocaleDateString("en-GB", { month: "short", timeZone: "UTC" }).slice(0, 3);
-export const longMonth = (month: string) => monthDate(month).toLocaleDateString("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
+const shortMonth = (month: string) => monthName(month).slice(0, 3);
+/** `October 2026` from `2026-10`. */
+export const longMonth = (month: string) => `${monthName(month)} ${month.slice(0, 4)}`;
 
 /**
  * Monthly spend as a bar chart drawn on the server: an inline SVG with a title

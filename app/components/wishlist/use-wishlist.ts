@@ -1,9 +1,8 @@
 import { useEffect, useSyncExternalStore } from "react";
-import { useRouteLoaderData } from "react-router";
 import { browserApi } from "../../lib/browser-api.ts";
 import { onSignedIn } from "../../lib/session.ts";
 import { createWishlistStore, type WishlistState } from "../../lib/wishlist.ts";
-import type { RootData } from "../../root.tsx";
+import { usePageUser } from "../../lib/use-session.ts";
 
 /** The page's one wishlist store. */
 export const wishlistStore = createWishlistStore(browserApi);
@@ -15,9 +14,9 @@ if (typeof window !== "undefined") {
 
 const serverState: WishlistState = { userId: null, ids: new Set(), status: "idle", error: null };
 
-/** The wishlist as the page holds it, and whether a user is signed in (from the root loader). */
+/** The wishlist as the page holds it, and whether a user is signed in. */
 export function useWishlist(): { state: WishlistState; signedIn: boolean } {
-  const user = useRouteLoaderData<RootData>("root")?.user ?? null;
+  const user = usePageUser();
   const state = useSyncExternalStore(wishlistStore.subscribe, wishlistStore.getState, () => serverState);
   const userId = user?.id ?? null;
   useEffect(() => {

@@ -18,12 +18,12 @@ export function ordersHref(filters: { status?: OrderStatus; fulfilment?: "delive
 }
 
 /**
- * Where the hire, trade and stock figures' lists will live. None exists yet:
- * the hire desk, the trade desk and the catalogue screens come in later parts
- * of issue 18; until then these figures show unlinked, with a note.
+ * Where the hire, trade and stock figures' lists live: the hire desk's
+ * overview (issue 21); a figure whose list does not exist yet (null) shows
+ * unlinked, with a note.
  */
 export const LIST_OF: Record<"hire" | "tradeApplications" | "overdueInvoices" | "lowStock", string | null> = {
-  hire: null,
+  hire: "/admin/hire",
   tradeApplications: null,
   overdueInvoices: null,
   lowStock: null,

@@ -8,7 +8,7 @@ import { requirePermission } from "../../lib/admin/access.ts";
 import { LIST_OF, longDay, ordersHref, shortDay, sumPounds, tableDay, takingsBars, takingsSummary } from "../../lib/admin/dashboard.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { formatPounds } from "../../lib/money.ts";
-import type { PeriodFigures, TakingsDay } from "../../../server/modules/dashboard/service.ts";
+import type { FailingJob, PeriodFigures, TakingsDay } from "../../../server/modules/dashboard/service.ts";
 import { can } from "../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
 
@@ -173,6 +173,36 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+const londonTime = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+
+/** Scheduled jobs whose retries ran out in the last 24 hours (ADR 0038): for whoever keeps the shop's settings. */
+function BackgroundJobs({ failing }: { failing: FailingJob[] }) {
+  return (
+    <Section title="Background jobs">
+      {failing.length === 0 ? (
+        <p className={`${card} text-sm text-stone-700`}>No scheduled job has failed in the last 24 hours.</p>
+      ) : (
+        <div className={`${card} border-red-300`}>
+          <p className="mb-3 text-sm text-stone-700">
+            {plural(failing.length, "job")} failed in the last 24 hours after every retry. The shop&rsquo;s log has each failure in full; the README lists what each job does.
+          </p>
+          <ul className="divide-y divide-stone-200">
+            {failing.map((job) => (
+              <li key={job.name} className="py-2">
+                <span className="font-mono font-semibold text-red-800">{job.name}</span>{" "}
+                <span className="text-sm text-stone-700">
+                  failed {plural(job.failures, "time")}, last at <time dateTime={job.last_failed_at}>{londonTime.format(new Date(job.last_failed_at))}</time>
+                </span>
+                <span className="block text-sm text-stone-600 [overflow-wrap:anywhere]">{job.last_error}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </Section>
+  );
+}
+
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   const { figures: f, takings, firstName } = loaderData;
   const today = { from: f.today, to: f.today };
@@ -306,6 +336,8 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           </div>
         </Section>
       ) : null}
+
+      {f.jobs ? <BackgroundJobs failing={f.jobs.failing} /> : null}
 
       {takings && f.sales?.has_orders ? (
         <Section title="Takings, last 30 days">

@@ -6,6 +6,7 @@ import { browserApi } from "../../lib/browser-api.ts";
 import { errorFor, failure, failureFrom, type FormResult, checked, raw, text } from "../../lib/form-result.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { safeRedirect } from "../../lib/safe-redirect.ts";
+import { session, toSessionUser } from "../../lib/session.ts";
 import type { Route } from "./+types/login";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Sign in");
@@ -25,6 +26,8 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
       remember: checked(form, "remember"),
     });
     if (!answer?.user || !answer.token) return failure("Login response missing user or token data.");
+    // A shared page (ADR 0043) does not name its user: the page holds the one it signed in.
+    session.hold(toSessionUser(answer.user));
   } catch (error) {
     return failureFrom(error, { fallback: "An error occurred during login", fields: ["email", "password"], showServerMessageFor: [403, 422, 429] });
   }

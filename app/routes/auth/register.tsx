@@ -7,6 +7,7 @@ import { browserApi } from "../../lib/browser-api.ts";
 import { checked, errorFor, failure, failureFrom, type FormResult, raw, text } from "../../lib/form-result.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { safeRedirect } from "../../lib/safe-redirect.ts";
+import { session, toSessionUser } from "../../lib/session.ts";
 import type { Route } from "./+types/register";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Create an account");
@@ -25,6 +26,8 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
       newsletter: checked(form, "newsletter"),
     });
     if (!answer?.user) return failure("Registration response missing user data.");
+    // A shared page (ADR 0043) does not name its user: the page holds the one it signed in.
+    session.hold(toSessionUser(answer.user));
   } catch (error) {
     return failureFrom(error, { fallback: "An error occurred during registration", fields: FIELDS, showServerMessageFor: [422, 429] });
   }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, useNavigate, useRouteLoaderData, useSearchParams } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { appContext } from "#app-context";
 import { AddressFields } from "../../components/checkout/address-fields.tsx";
 import { PendingCardPayment } from "../../components/checkout/pending-card-payment.tsx";
@@ -14,7 +14,7 @@ import { formatPounds } from "../../lib/money.ts";
 import type { Address as SavedAddress } from "../../lib/account.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { notFound } from "../../lib/not-found.ts";
-import type { RootData } from "../../root.tsx";
+import { usePageUser } from "../../lib/use-session.ts";
 import type { Route } from "./+types/index";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -40,8 +40,7 @@ function startingAddress(addresses: SavedAddress[], use: "delivery" | "billing")
 
 export default function Checkout(props: Route.ComponentProps) {
   const addresses = props.loaderData.addresses;
-  const root = useRouteLoaderData<RootData>("root");
-  const user = root?.user;
+  const user = usePageUser();
   const navigate = useNavigate();
   const { cart, error: fetchError } = useBasket(true);
   const key = useRef<string | null>(null);

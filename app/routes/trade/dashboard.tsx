@@ -26,7 +26,13 @@ const TYPE = { sole_trader: "Sole trader", partnership: "Partnership", limited_c
 const INVOICE_STATUS = { unpaid: "Unpaid", payment_pending: "Payment pending", paid: "Paid" } as const;
 const invoiceStatus = (inv: { overdue: boolean; status: keyof typeof INVOICE_STATUS }) => (inv.overdue ? "Overdue" : INVOICE_STATUS[inv.status]);
 
-const shortDate = (timeZone: string) => new Intl.DateTimeFormat("en-GB", { timeZone, day: "numeric", month: "short", year: "numeric" });
+// One formatter per time zone, made once: building one per date cost more than the rest of the render.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const shortDate = (timeZone: string) => {
+  let format = formatters.get(timeZone);
+  if (!format) formatters.set(timeZone, (format = new Intl.DateTimeFormat("en-GB", { timeZone, day: "numeric", month: "short", year: "numeric" })));
+  return format;
+};
 /** `3 Oct 2026`: an order's moment in London, or an invoice's calendar date. */
 const orderDate = (iso: string) => shortDate("Europe/London").format(new Date(iso));
 const calendarDate = (date: string) => shortDate("UTC").format(new Date(`${date}T00:00:00Z`));

@@ -28,17 +28,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   try {
     const list = await app.services.tradeInvoices.list(app.user!.id, { status, q, after: Number.isInteger(after) && after > 0 ? after : undefined });
     const payable = await app.services.tradePayments.payableCount(app.user!.id);
-    return { ...list, status, q, payable };
+    const creditNotes = await app.services.tradeDesk.creditNotesOfMember(app.user!.id);
+    return { ...list, status, q, payable, creditNotes, statementMonths: statementMonths(app.services.tradeStatements.today()) };
   } catch (err) {
     if ((err as { statusCode?: number }).statusCode === 404) notFound();
     throw err;
   }
 }
 
+/** The months a statement may be downloaded for: this one so far and the eleven before, newest first, with their names. */
+function statementMonths(today: string): { value: string; label: string }[] {
+  const first = new Date(`${today.slice(0, 7)}-15T12:00:00Z`);
+  return Array.from({ length: 12 }, (_, i) => {
+    const d = new Date(first);
+    d.setUTCMonth(d.getUTCMonth() - i);
+    return { value: d.toISOString().slice(0, 7), label: d.toLocaleDateString("en-GB", { month: "long", year: "numeric", timeZone: "UTC" }) + (i === 0 ? " (so far)" : "") };
+  });
+}
+
 const STATUS = { unpaid: "Unpaid", payment_pending: "Payment pending", paid: "Paid" } as const;
 
 export default function Invoices({ loaderData }: Route.ComponentProps) {
-  const { data, totals, next_cursor, status, q, payable } = loaderData;
+  const { data, totals, next_cursor, status, q, payable, creditNotes, statementMonths } = loaderData;
   const nextHref = next_cursor ? `?${new URLSearchParams({ status, q, after: String(next_cursor) }).toString()}` : null;
   return (
     <>
@@ -130,6 +141,43 @@ export default function Invoices({ loaderData }: Route.ComponentProps) {
               Older invoices
             </Link>
           </p>
+        ) : null}
+
+        {/* A plain form: the browser downloads the PDF itself, with or without JavaScript. */}
+        <form method="get" action="/api/trade/statement.pdf" className="flex flex-wrap items-end gap-3" data-testid="statement-download">
+          <label className="grid gap-1">
+            <span className="font-semibold">Statement</span>
+            <select name="month" defaultValue={statementMonths[1]?.value} className="rounded border border-stone-400 px-3 py-2">
+              {statementMonths.map((m) => (
+                <option key={m.value} value={m.value}>
+                  {m.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="btn-secondary">
+            Download statement (PDF)
+          </button>
+        </form>
+
+        {creditNotes.length > 0 ? (
+          <section aria-labelledby="credit-notes-heading" data-testid="credit-notes">
+            <h2 id="credit-notes-heading" className="mb-2 text-lg font-bold">
+              Credit notes
+            </h2>
+            <ul className="grid gap-2">
+              {creditNotes.map((n) => (
+                <li key={n.number}>
+                  <a href={`/api/trade/credit-notes/${n.number}/pdf`} className="link font-semibold" download>
+                    {n.number} (PDF)
+                  </a>{" "}
+                  · {formatPence(Math.round(n.total * 100))} against {n.invoice_number}, {n.issued_on}
+                  {n.on_account > 0 ? ` · ${formatPence(Math.round(n.on_account * 100))} credit on your account` : ""}
+                  <span className="block text-sm text-stone-700">{n.reason}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
         ) : null}
       </div>
     </>

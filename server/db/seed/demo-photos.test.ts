@@ -11,13 +11,11 @@ import { createProductService } from "../../modules/catalog/products.ts";
 import { localFileStore } from "../../modules/media/store.ts";
 import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
 import { addDemoPhotos, demoScene } from "./demo-photos.ts";
-import { seedDemo } from "./index.ts";
 
 let database: TestDatabase;
 let dir: string;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemo(database.db);
+  database = await createTestDatabase({ seeded: true });
   dir = mkdtempSync(path.join(tmpdir(), "tc-demo-photos-"));
 }, 120_000);
 afterAll(async () => {

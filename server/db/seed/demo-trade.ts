@@ -3,6 +3,7 @@ import type { Db } from "../client.ts";
 import { incVat } from "../../modules/catalog/products.ts";
 import { unitPence } from "../../modules/trade/pricing.ts";
 import { type InvoiceStatus, tradeInvoices } from "../../modules/trade/invoice-schema.ts";
+import { tradePaymentAllocations, tradePayments } from "../../modules/trade/ledger-schema.ts";
 import { type TradeRole, tradeAccounts, tradeMembers } from "../../modules/trade/schema.ts";
 import { orderAddresses, orderLines, orderStatusHistory, orders } from "../../modules/orders/schema.ts";
 import { products, users } from "../schema.ts";
@@ -182,6 +183,15 @@ export async function seedDemoTrade(tx: Db, passwordHash: string, now = new Date
     };
   });
 
+  await insertOrders(tx, accountId, planned);
+}
+
+/**
+ * The planned orders with their lines, addresses, history and invoices, and
+ * each paid invoice's payment, so that the balance is the invoices less the
+ * payments, as the trade ledger keeps it (ADR 0040).
+ */
+async function insertOrders(tx: Db, accountId: number, planned: PlannedOrder[]): Promise<void> {
   const inserted = await tx
     .insert(orders)
     .values(
@@ -236,15 +246,110 @@ export async function seedDemoTrade(tx: Db, passwordHash: string, now = new Date
         poReference: o.poReference,
         status: o.invoice!.status,
         paidAt: o.invoice!.paidAt,
+        paidAmount: o.invoice!.status === "paid" ? o.total : 0,
         createdAt: o.placedAt,
       })),
     )
-    .returning({ id: tradeInvoices.id });
+    .returning({ id: tradeInvoices.id, number: tradeInvoices.number });
   await tx
     .update(tradeInvoices)
     .set({ number: sql`'INV-' || lpad(${tradeInvoices.id}::text, 6, '0')` })
     .where(inArray(tradeInvoices.id, invoices.map((r) => r.id)));
-  // The balance is the unpaid invoices, as checkout and payment keep it (ADR 0021).
+  // Each paid invoice was paid by bank transfer, in full, on the day it was paid.
+  const paid = invoiced.map((o, i) => ({ o, invoiceId: invoices[i]!.id })).filter(({ o }) => o.invoice!.status === "paid" && o.total > 0);
+  if (paid.length > 0) {
+    const payments = await tx
+      .insert(tradePayments)
+      .values(
+        paid.map(({ o, invoiceId }) => ({
+          number: `demo-payment-${invoiceId}`,
+          tradeAccountId: accountId,
+          amount: o.total,
+          method: "bacs" as const,
+          reference: o.poReference,
+          receivedOn: londonDate(o.invoice!.paidAt!),
+          unallocated: 0,
+          createdAt: o.invoice!.paidAt!,
+        })),
+      )
+      .returning({ id: tradePayments.id });
+    await tx.update(tradePayments).set({ number: sql`'PAY-' || lpad(${tradePayments.id}::text, 6, '0')` }).where(inArray(tradePayments.id, payments.map((p) => p.id)));
+    await tx.insert(tradePaymentAllocations).values(paid.map(({ o, invoiceId }, i) => ({ paymentId: payments[i]!.id, invoiceId, amount: o.total, createdAt: o.invoice!.paidAt! })));
+  }
+  // What is owed: the invoices not yet paid. One overdue puts the account on hold, as the daily job would.
   const balance = invoiced.filter((o) => o.invoice!.status !== "paid").reduce((s, o) => s + o.total, 0);
-  await tx.update(tradeAccounts).set({ balance }).where(eq(tradeAccounts.id, accountId));
+  const today = londonDate(new Date());
+  const overdue = invoiced.some((o) => o.invoice!.status !== "paid" && o.invoice!.dueDate < today);
+  await tx
+    .update(tradeAccounts)
+    .set({ balance, ...(overdue ? { onHold: true, holdReason: "overdue", heldAt: new Date() } : {}) })
+    .where(eq(tradeAccounts.id, accountId));
+}
+
+/** A second demo company for the trade desk: three invoices on account, the oldest overdue, so it is on hold. Demo seed only. */
+export const DEMO_JOINERY = { email: "joinery@example.com", firstname: "Dan", lastname: "Morgan", company: "Morgan Joinery Ltd" };
+
+export async function seedDemoJoinery(tx: Db, passwordHash: string, now = new Date()): Promise<void> {
+  const [owner] = await tx
+    .insert(users)
+    .values({ email: DEMO_JOINERY.email, firstname: DEMO_JOINERY.firstname, lastname: DEMO_JOINERY.lastname, phone: "0161 496 0000", passwordHash })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
+  if (!owner) return;
+  const [account] = await tx
+    .insert(tradeAccounts)
+    .values({
+      companyName: DEMO_JOINERY.company,
+      companyType: "limited_company",
+      companyNumber: "11223344",
+      trade: "Joiner",
+      line1: "2 Mill Lane",
+      town: "Manchester",
+      postcode: "M4 6BF",
+      phone: "0161 496 0000",
+      accountsEmail: "accounts@morgan-joinery.example.com",
+      expectedMonthlySpend: 100_000,
+      requestedCreditLimit: 500_000,
+      state: "approved",
+      creditLimit: 500_000,
+      termsDays: 30,
+      decidedAt: new Date(now.getTime() - 120 * DAY),
+      createdAt: new Date(now.getTime() - 121 * DAY),
+    })
+    .returning({ id: tradeAccounts.id });
+  const accountId = account!.id;
+  await tx.insert(tradeMembers).values({ tradeAccountId: accountId, userId: owner.id, role: "owner" });
+  await tx.update(users).set({ tradeAccountId: accountId }).where(eq(users.id, owner.id));
+  const stock = await tx
+    .select({ id: products.id, sku: products.sku, name: products.name, slug: products.slug, pricePence: products.pricePence, vatRate: products.vatRate })
+    .from(products)
+    .where(lte(products.pricePence, 10_000))
+    .orderBy(asc(products.id))
+    .limit(3);
+  if (stock.length === 0) return;
+  // 48 days old (18 days overdue on 30 days' terms), 20 and 6 days old.
+  const planned = [48, 20, 6].map((age, i): PlannedOrder => {
+    const p = stock[i % stock.length]!;
+    const quantity = 2 + i;
+    const lineTotal = p.pricePence * quantity;
+    const line = { productId: p.id, sku: p.sku, name: p.name, slug: p.slug, quantity, unitPrice: p.pricePence, vatRate: p.vatRate, lineTotal, lineVat: incVat(lineTotal, p.vatRate) - lineTotal };
+    const placedAt = new Date(now.getTime() - age * DAY);
+    const invoiceDate = londonDate(placedAt);
+    return {
+      key: `demo-joinery-${i}`,
+      userId: owner.id,
+      email: DEMO_JOINERY.email,
+      placedAt,
+      status: "completed",
+      paymentMethod: "pay_on_account",
+      delivery: "collect",
+      poReference: `MJ-${200 + i}`,
+      lines: [line],
+      subtotal: line.lineTotal,
+      vat: line.lineVat,
+      total: line.lineTotal + line.lineVat,
+      invoice: { status: "unpaid", invoiceDate, dueDate: addDays(invoiceDate, 30), paidAt: null },
+    };
+  });
+  await insertOrders(tx, accountId, planned);
 }

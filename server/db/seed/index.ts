@@ -9,7 +9,7 @@ import { seedDemoCatalogue } from "./catalogue.ts";
 import { type CategorySeed, demoCategories, slugify } from "./demo-categories.ts";
 import { seedDemoDelivery } from "./demo-delivery.ts";
 import { seedDemoHire } from "./demo-hire.ts";
-import { DEMO_TRADE, DEMO_TRADE_USERS, seedDemoTrade } from "./demo-trade.ts";
+import { DEMO_TRADE, DEMO_TRADE_USERS, seedDemoJoinery, seedDemoTrade } from "./demo-trade.ts";
 import { DEMO_STAFF, seedDemoStaff } from "./demo-staff.ts";
 
 export { DEMO_STAFF, DEMO_TRADE, DEMO_TRADE_USERS };
@@ -56,7 +56,8 @@ export async function seedDemo(db: Db): Promise<{ categories: number; manufactur
       .values({ email: DEMO_CUSTOMER.email, firstname: DEMO_CUSTOMER.firstname, lastname: DEMO_CUSTOMER.lastname, passwordHash })
       .onConflictDoNothing();
     await seedDemoTrade(tx, passwordHash);
+    await seedDemoJoinery(tx, passwordHash);
     await seedDemoStaff(tx, passwordHash);
-    return { categories: count, ...catalogue, hireItems: hireItemCount, ...delivery, users: 2 + DEMO_TRADE_USERS.length };
+    return { categories: count, ...catalogue, hireItems: hireItemCount, ...delivery, users: 3 + DEMO_TRADE_USERS.length };
   });
 }

@@ -17,7 +17,8 @@ export const auditQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).optional(),
 });
 
-const entry = z.object({
+/** An audit entry as the API carries it (also on the pages that show one entity's history). */
+export const auditEntryJson = z.object({
   id: z.number().int(),
   at: z.string(),
   staff: z.object({ id: z.number().int(), name: z.string() }),
@@ -39,7 +40,7 @@ export async function auditRoutes(app: FastifyInstance, options: { audit: AuditS
         tags: ["admin: audit"],
         summary: "The audit log, newest first: every staff write with who, when, the action and the fields before and after",
         querystring: auditQuery,
-        response: { 200: z.object({ data: z.array(entry), next_cursor: z.string().nullable() }), 401: messageResponse, 403: messageResponse, 422: validationResponse },
+        response: { 200: z.object({ data: z.array(auditEntryJson), next_cursor: z.string().nullable() }), 401: messageResponse, 403: messageResponse, 422: validationResponse },
       },
     },
     async (request) => options.audit.list(staffActorOf(request), request.query),

@@ -18,7 +18,10 @@ export const ACCOUNT_BLOCKED = "This account is blocked. Contact the shop.";
 
 /** What the auth service needs of the mail module: put a message in the outbox. */
 export interface Outbox {
-  enqueue(tx: Db, message: { to: string; subject: string; html: string; text: string }): Promise<number>;
+  enqueue(
+    tx: Db,
+    message: { to: string; subject: string; html: string; text: string; attachments?: { filename: string; contentType: string; content: Buffer | Uint8Array }[] },
+  ): Promise<number>;
   kick?(): void;
 }
 

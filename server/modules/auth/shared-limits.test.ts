@@ -6,7 +6,6 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.ts";
 import { loadConfig } from "../../config.ts";
-import { seedDemo } from "../../db/seed/index.ts";
 import { connectRedis } from "../../lib/redis.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
@@ -29,8 +28,7 @@ async function shopProcess(env: Record<string, string>): Promise<FastifyInstance
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await seedDemo(database.db);
+  database = await createTestDatabase({ seeded: true });
   dataDir = mkdtempSync(path.join(tmpdir(), "tc-test-"));
 });
 afterAll(async () => {

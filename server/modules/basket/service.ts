@@ -56,6 +56,11 @@ export function stockMessage(stock: number): string {
   return stock <= 0 ? "This product is out of stock." : `Only ${stock} left in stock.`;
 }
 
+/** A new basket row for the owner. */
+function ownerRow(owner: BasketOwner) {
+  return "userId" in owner ? { userId: owner.userId } : { guestTokenHash: owner.guestHash };
+}
+
 function ownerCondition(owner: BasketOwner) {
   return "userId" in owner ? eq(baskets.userId, owner.userId) : eq(baskets.guestTokenHash, owner.guestHash);
 }
@@ -70,8 +75,7 @@ export function createBasketService(db: Db) {
   async function ensureBasket(owner: BasketOwner, q: Db = db): Promise<number> {
     const existing = await basketId(owner, q);
     if (existing) return existing;
-    const values = "userId" in owner ? { userId: owner.userId } : { guestTokenHash: owner.guestHash };
-    const [row] = await q.insert(baskets).values(values).onConflictDoNothing().returning({ id: baskets.id });
+    const [row] = await q.insert(baskets).values(ownerRow(owner)).onConflictDoNothing().returning({ id: baskets.id });
     return row?.id ?? (await basketId(owner, q))!;
   }
 
@@ -79,19 +83,25 @@ export function createBasketService(db: Db) {
    * Runs `write` in a transaction that first locks the owner's basket row (made
    * if need be), so writes to one basket run one after another: a quantity read
    * inside is still true when it is written, whatever the concurrency.
+   *
+   * One statement finds, makes, stamps and locks the row: an upsert's DO UPDATE
+   * locks the row it updates, and waits for a writer that holds it. A basket
+   * deleted meanwhile (a sign-in merged this guest basket) is no conflict once
+   * that commits, so a new one is made.
    */
   async function lockedBasket<T>(owner: BasketOwner, write: (tx: Db, basketId: number) => Promise<T>): Promise<T> {
     return db.transaction(async (t) => {
       // PGlite runs one query at a time: only the transaction's handle inside it.
       const tx = t as unknown as Db;
-      let id = await ensureBasket(owner, tx);
-      if (!(await lockRows(tx, [id])).length) {
-        // Deleted while we waited for the lock (a sign-in merged this guest basket): a new one.
-        id = await ensureBasket(owner, tx);
-        await lockRows(tx, [id]);
-      }
-      return write(tx, id);
+      const [row] = await upsertBasket(tx, owner);
+      return write(tx, row!.id);
     });
+  }
+
+  /** The owner's basket found or made, stamped and locked, answering its id: one statement (see lockedBasket). */
+  function upsertBasket(q: Db, owner: BasketOwner) {
+    const target = "userId" in owner ? baskets.userId : baskets.guestTokenHash;
+    return q.insert(baskets).values(ownerRow(owner)).onConflictDoUpdate({ target, set: { updatedAt: sql`now()` } }).returning({ id: baskets.id });
   }
 
   /** Locks basket rows in id order, so two writers locking the same pair never deadlock. */
@@ -100,22 +110,51 @@ export function createBasketService(db: Db) {
     return rows.map((r) => r.id);
   }
 
-  async function productStock(productId: number, q: Db = db): Promise<number> {
-    const [row] = await q.select({ stock: products.stock, status: products.status }).from(products).where(eq(products.id, productId)).limit(1);
+  /** The product's stock, refusing one that is gone or off sale; with how many of it basket `heldIn` already holds. */
+  async function productStock(productId: number, q: Db = db, heldIn?: number): Promise<{ stock: number; held: number }> {
+    const held =
+      heldIn === undefined
+        ? sql<number>`0`
+        : sql<number>`coalesce((select held.quantity from basket_items held where held.basket_id = ${heldIn} and held.product_id = ${productId}), 0)`;
+    const [row] = await q.select({ stock: products.stock, status: products.status, held: held.mapWith(Number) }).from(products).where(eq(products.id, productId)).limit(1);
     if (!row) throw new ValidationError({ product_id: ["That product does not exist."] });
     if (row.status !== "published") throw new ValidationError({ product_id: ["That product is no longer on sale."] });
-    return row.stock;
+    return { stock: row.stock, held: row.held };
   }
 
-  async function cart(owner: BasketOwner): Promise<Basket> {
-    const id = await basketId(owner);
-    if (!id) return emptyBasket;
-    const rows = await db
-      .select({ item: basketItems, product: products })
+  /**
+   * The basket's lines with only the product fields a line shows, by user or by
+   * guest: built once and prepared (named statements on PostgreSQL), since every
+   * basket read and write ends with it.
+   */
+  const linesOf = (ownerColumn: typeof baskets.userId | typeof baskets.guestTokenHash, name: string) =>
+    db
+      .select({
+        item: { id: basketItems.id, quantity: basketItems.quantity },
+        product: {
+          id: products.id,
+          name: products.name,
+          slug: products.slug,
+          sku: products.sku,
+          images: products.images,
+          pricePence: products.pricePence,
+          vatRate: products.vatRate,
+          stock: products.stock,
+        },
+      })
       .from(basketItems)
+      .innerJoin(baskets, eq(baskets.id, basketItems.basketId))
       .innerJoin(products, eq(products.id, basketItems.productId))
-      .where(eq(basketItems.basketId, id))
-      .orderBy(asc(basketItems.id));
+      .where(eq(ownerColumn, sql.placeholder("owner")))
+      .orderBy(asc(basketItems.id))
+      .prepare(name);
+  const userLines = linesOf(baskets.userId, "basket_lines_of_user");
+  const guestLines = linesOf(baskets.guestTokenHash, "basket_lines_of_guest");
+
+  /** The basket as it stands: one prepared query. */
+  async function cart(owner: BasketOwner): Promise<Basket> {
+    const rows = "userId" in owner ? await userLines.execute({ owner: owner.userId }) : await guestLines.execute({ owner: owner.guestHash });
+    if (rows.length === 0) return emptyBasket;
     let subtotal = 0;
     let taxes = 0;
     const prices = pricesOf(owner);
@@ -152,6 +191,13 @@ export function createBasketService(db: Db) {
     };
   }
 
+  /** Says why an add was refused, from the figures as they now stand: the product gone or off sale, the stock, or the cap. */
+  async function refuseAdd(owner: BasketOwner, productId: number, quantity: number): Promise<never> {
+    const { stock, held } = await productStock(productId, db, (await basketId(owner)) ?? undefined);
+    if (held + quantity > MAX_QUANTITY && held + quantity <= stock) throw new ValidationError({ quantity: [`You can buy at most ${MAX_QUANTITY} of one product.`] });
+    throw new ValidationError({ quantity: [stockMessage(stock)] });
+  }
+
   async function itemOf(owner: BasketOwner, itemId: number, q: Db = db) {
     const [row] = await q
       .select({ item: basketItems })
@@ -180,22 +226,20 @@ export function createBasketService(db: Db) {
     },
 
     async add(owner: BasketOwner, productId: number, quantity: number): Promise<Basket> {
-      await lockedBasket(owner, async (tx, id) => {
-        const stock = await productStock(productId, tx);
-        const [existing] = await tx
-          .select()
-          .from(basketItems)
-          .where(and(eq(basketItems.basketId, id), eq(basketItems.productId, productId)))
-          .limit(1);
-        const total = (existing?.quantity ?? 0) + quantity;
-        if (total > stock) throw new ValidationError({ quantity: [stockMessage(stock)] });
-        if (total > MAX_QUANTITY) throw new ValidationError({ quantity: [`You can buy at most ${MAX_QUANTITY} of one product.`] });
-        await tx
-          .insert(basketItems)
-          .values({ basketId: id, productId, quantity })
-          .onConflictDoUpdate({ target: [basketItems.basketId, basketItems.productId], set: { quantity: sql`${basketItems.quantity} + ${quantity}` } });
-        await tx.update(baskets).set({ updatedAt: sql`now()` }).where(eq(baskets.id, id));
-      });
+      // One statement, so no transaction's round trips: the basket found or made and
+      // stamped, and the line added only while what the basket holds plus this stays
+      // within the stock and the cap. The upsert's condition is judged on the line's
+      // latest committed quantity, so adds racing on one line never pass the stock together.
+      // The basket's upsert goes in as its SQL: a builder would be wrapped in parentheses, which a data-modifying CTE refuses.
+      const added = (await db.execute(sql`
+        with basket as (${upsertBasket(db, owner).getSQL()})
+        insert into basket_items (basket_id, product_id, quantity)
+        select basket.id, p.id, ${quantity}::int from basket, products p
+        where p.id = ${productId} and p.status = 'published' and ${quantity} <= least(p.stock, ${MAX_QUANTITY})
+        on conflict (basket_id, product_id) do update set quantity = basket_items.quantity + excluded.quantity
+          where basket_items.quantity + excluded.quantity <= least((select stock from products where id = basket_items.product_id), ${MAX_QUANTITY})
+        returning quantity`)) as unknown as { rows: { quantity: number }[] };
+      if (added.rows.length === 0) await refuseAdd(owner, productId, quantity);
       return cart(owner);
     },
 
@@ -204,7 +248,7 @@ export function createBasketService(db: Db) {
       await itemOf(owner, itemId);
       await lockedBasket(owner, async (tx) => {
         const item = await itemOf(owner, itemId, tx);
-        const stock = await productStock(item.productId, tx);
+        const { stock } = await productStock(item.productId, tx);
         if (quantity > stock) throw new ValidationError({ quantity: [stockMessage(stock)] });
         await tx.update(basketItems).set({ quantity }).where(eq(basketItems.id, item.id));
       });
@@ -260,7 +304,6 @@ export function createBasketService(db: Db) {
           if (quantity < line.quantity) outcome.capped.push({ product_id: product.id, name: product.name, quantity, requested: line.quantity, stock: product.stock });
           else outcome.added.push({ product_id: product.id, name: product.name, quantity });
         }
-        await tx.update(baskets).set({ updatedAt: sql`now()` }).where(eq(baskets.id, id));
       });
       return outcome;
     },

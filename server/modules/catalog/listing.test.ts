@@ -4,7 +4,6 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../db/client.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/database.ts";
-import { seedDemo } from "../../db/seed/index.ts";
 import { seedScale } from "../../db/seed/scale.ts";
 import { createProductService, type ProductQuery } from "./products.ts";
 
@@ -13,9 +12,8 @@ let db: Db;
 let service: ReturnType<typeof createProductService>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase({ seeded: true });
   db = database.db;
-  await seedDemo(db);
   await seedScale(db, 300);
   service = createProductService(db);
 }, 120_000);

@@ -87,7 +87,7 @@ export function createCheckoutService(
   const { thankYouLink } = options.links;
 
   async function existingByKey(key: string): Promise<PlacedOrder | null> {
-    const [order] = await db.select().from(orders).where(eq(orders.idempotencyKey, key)).limit(1);
+    const [order] = await db.select({ id: orders.id, number: orders.number, total: orders.total }).from(orders).where(eq(orders.idempotencyKey, key)).limit(1);
     return order ? { order_id: order.id, order_number: order.number, total: pounds(order.total), redirect: thankYouLink(order.number) } : null;
   }
 
@@ -104,12 +104,16 @@ export function createCheckoutService(
       const [basket] = await tx.select({ id: baskets.id }).from(baskets).where(ownerWhere).for("update");
       // A request with the same key that got the lock first has already placed this order.
       if (idempotencyKey) {
-        const [done] = await tx.select().from(orders).where(eq(orders.idempotencyKey, idempotencyKey)).limit(1);
+        const [done] = await tx.select({ id: orders.id, number: orders.number, total: orders.total }).from(orders).where(eq(orders.idempotencyKey, idempotencyKey)).limit(1);
         if (done) return { order: { order_id: done.id, order_number: done.number, total: pounds(done.total), redirect: thankYouLink(done.number) }, replay: true };
       }
       const lines = basket
         ? await tx
-            .select({ item: basketItems, product: products })
+            .select({
+              item: { quantity: basketItems.quantity },
+              // Only what an order line, the stock and the checks need: never the descriptions.
+              product: { id: products.id, name: products.name, slug: products.slug, sku: products.sku, status: products.status, pricePence: products.pricePence, vatRate: products.vatRate, heavy: products.heavy },
+            })
             .from(basketItems)
             .innerJoin(products, eq(products.id, basketItems.productId))
             .where(eq(basketItems.basketId, basket.id))
@@ -238,7 +242,11 @@ export function createCheckoutService(
           : input.payment_method === "bank_transfer"
             ? `Please pay by bank transfer quoting ${number}; we send the order once the payment arrives.`
             : "Please pay at the branch when you collect.";
-        await enqueueOrderPlaced(tx, options.mail, options, order!.id, paymentNote);
+        const written = {
+          order: { number, email: input.email, phone: input.phone ?? null, deliveryName: delivery.name, delivery: deliveryPence, total, vat, poReference: input.po_reference ?? null, notes: input.notes ?? null },
+          lines: priced.map(({ item, product, lineTotal, lineVat }) => ({ quantity: item.quantity, name: product.name, lineTotal, lineVat })),
+        };
+        await enqueueOrderPlaced(tx, options.mail, options, order!.id, paymentNote, written);
       }
       return { order: { order_id: order!.id, order_number: number, total: pounds(total), redirect: thankYouLink(number) }, replay: false };
     });
@@ -267,19 +275,16 @@ export function createCheckoutService(
     ): Promise<{ order: PlacedOrder; replay: boolean; payment?: { redirect_url: string } }> {
       // A key only ever finds the same customer's order.
       const idempotencyKey = key ? sha256(`${"userId" in owner ? `user:${owner.userId}` : `guest:${owner.guestHash}`}|${key}`) : null;
-      const done = idempotencyKey ? await existingByKey(idempotencyKey) : null;
+      // A retry is found inside the transaction, under the basket's lock: no round trip before it for every order.
       let placed: { order: PlacedOrder; replay: boolean };
-      if (done) placed = { order: done, replay: true };
-      else {
-        try {
-          placed = await place(owner, userId, input, idempotencyKey);
-          if (!placed.replay) options.mail.kick?.();
-        } catch (error) {
-          // The same key raced us: the other request's order is the answer.
-          const raced = idempotencyKey && isUniqueViolation(error) ? await existingByKey(idempotencyKey) : null;
-          if (!raced) throw error;
-          placed = { order: raced, replay: true };
-        }
+      try {
+        placed = await place(owner, userId, input, idempotencyKey);
+        if (!placed.replay) options.mail.kick?.();
+      } catch (error) {
+        // The same key raced us: the other request's order is the answer.
+        const raced = idempotencyKey && isUniqueViolation(error) ? await existingByKey(idempotencyKey) : null;
+        if (!raced) throw error;
+        placed = { order: raced, replay: true };
       }
       const provider = options.payments?.find((p) => p.id === input.payment_method);
       if (!provider?.begin) return placed;

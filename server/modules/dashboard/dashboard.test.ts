@@ -18,6 +18,7 @@ import type { StaffActor } from "../staff/actor.ts";
 import { STAFF_ROLES, type StaffRole } from "../staff/permissions.ts";
 import { tradeInvoices } from "../trade/invoice-schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
+import type { JobFailure } from "../jobs/runner.ts";
 import { type DashboardService, REORDER_LEVEL, createDashboardService } from "./service.ts";
 
 let database: TestDatabase;
@@ -109,6 +110,7 @@ describe("an empty shop", () => {
       trade: { applications_waiting: 0 },
       invoices: { overdue: 0, overdue_total: 0 },
       stock: { at_or_below_reorder_level: 0, reorder_level: REORDER_LEVEL },
+      jobs: { failing: [] },
     });
     const days = await dashboard.takings(as.owner);
     expect(days).toHaveLength(30);
@@ -237,8 +239,9 @@ describe("what each role sees", () => {
 
   it("gives each role the blocks its permissions open", async () => {
     const owner = await dashboard.figures(as.owner);
-    expect(blocks(owner)).toEqual(["hire", "invoices", "queues", "sales", "stock", "today", "trade", "week_from"]);
-    expect(blocks(await dashboard.figures(as.manager))).toEqual(blocks(owner));
+    expect(blocks(owner)).toEqual(["hire", "invoices", "jobs", "queues", "sales", "stock", "today", "trade", "week_from"]);
+    // Background jobs are for whoever keeps the shop's settings (settings.manage): the owner.
+    expect(blocks(await dashboard.figures(as.manager))).toEqual(blocks(owner).filter((b) => b !== "jobs"));
     expect(blocks(await dashboard.figures(as.sales))).toEqual(["queues", "sales", "today", "week_from"]);
     expect(blocks(await dashboard.figures(as.accounts))).toEqual(["invoices", "queues", "sales", "today", "trade", "week_from"]);
     expect(blocks(await dashboard.figures(as.warehouse))).toEqual(["queues", "sales", "stock", "today", "week_from"]);
@@ -255,6 +258,25 @@ describe("what each role sees", () => {
 
   it("refuses without a member", async () => {
     await expect(dashboard.figures(null as unknown as StaffActor)).rejects.toMatchObject({ statusCode: 401 });
+  });
+
+  it("shows the owner each failing background job once, with its count and latest error, and asks the runner nothing for others", async () => {
+    const asked: unknown[] = [];
+    const failures: JobFailure[] = [
+      { name: "payments.sweep", id: "3", error: "gateway timed out", failedAt: new Date("2026-07-15T09:40:00Z"), attempts: 4 },
+      { name: "hire.lapse-holds", id: "2", error: "deadlock detected", failedAt: new Date("2026-07-15T09:30:00Z"), attempts: 4 },
+      { name: "payments.sweep", id: "1", error: "gateway said 500", failedAt: new Date("2026-07-15T09:20:00Z"), attempts: 4 },
+    ];
+    const withJobs = createDashboardService(db, { now: () => NOW, jobs: { failures: async (options) => (asked.push(options), failures) } });
+    expect((await withJobs.figures(as.owner)).jobs).toEqual({
+      failing: [
+        { name: "payments.sweep", failures: 2, last_failed_at: "2026-07-15T09:40:00.000Z", last_error: "gateway timed out" },
+        { name: "hire.lapse-holds", failures: 1, last_failed_at: "2026-07-15T09:30:00.000Z", last_error: "deadlock detected" },
+      ],
+    });
+    expect(asked).toHaveLength(1);
+    for (const role of ["manager", "sales", "warehouse", "hire", "accounts"] as const) expect((await withJobs.figures(as[role])).jobs).toBeUndefined();
+    expect(asked).toHaveLength(1);
   });
 });
 
@@ -280,7 +302,9 @@ describe("GET /api/admin/dashboard", () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers["cache-control"]).toBe("no-store");
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(["hire", "invoices", "queues", "sales", "stock", "takings", "today", "trade", "week_from"]);
+    expect(Object.keys(body).sort()).toEqual(["hire", "invoices", "jobs", "queues", "sales", "stock", "takings", "today", "trade", "week_from"]);
+    // No job has failed on a new shop (its runner not started under test).
+    expect(body.jobs).toEqual({ failing: [] });
     expect(body.takings).toHaveLength(30);
     expect(body.takings.at(-1).day).toBe(body.today);
     expect(body.sales.today).toEqual({ orders: expect.any(Number), cancelled: expect.any(Number), takings_inc_vat: expect.any(Number), takings_ex_vat: expect.any(Number) });

@@ -30,6 +30,19 @@ const dashboard = z.object({
   trade: z.object({ applications_waiting: count }).optional().describe("Only with trade.manage"),
   invoices: z.object({ overdue: count, overdue_total: z.number().describe("Pounds") }).optional().describe("Unpaid trade invoices past their due date; only with invoices.manage"),
   stock: z.object({ at_or_below_reorder_level: count, reorder_level: count }).optional().describe("Only with stock.count or catalogue.manage"),
+  jobs: z
+    .object({
+      failing: z.array(
+        z.object({
+          name: z.string().describe("The scheduled job, as the README's schedule names it"),
+          failures: count.describe("Runs that failed with their retries spent, in the last 24 hours"),
+          last_failed_at: z.string().describe("ISO 8601"),
+          last_error: z.string().describe("The latest failure's error message"),
+        }),
+      ),
+    })
+    .optional()
+    .describe("Background jobs failing in the last 24 hours, the most recent first; only with settings.manage"),
   takings: z
     .array(z.object({ day, orders: count, inc_vat: z.number(), ex_vat: z.number() }))
     .optional()
@@ -51,7 +64,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: { dashboard
       schema: {
         tags: ["admin: dashboard"],
         summary:
-          "Today's and the last 7 London days' orders and takings (inc and ex VAT), the orders awaiting payment, to pick, to dispatch and ready for collection, hire going out and coming back today, trade applications waiting, overdue trade invoices, products at or below the reorder level, and takings by day (`days`, default 30). Each block only for a role that may see it: no money without orders.prices",
+          "Today's and the last 7 London days' orders and takings (inc and ex VAT), the orders awaiting payment, to pick, to dispatch and ready for collection, hire going out and coming back today, trade applications waiting, overdue trade invoices, products at or below the reorder level, background jobs failing in the last 24 hours, and takings by day (`days`, default 30). Each block only for a role that may see it: no money without orders.prices",
         querystring: z.object({ days: z.coerce.number().int().min(1).max(TAKINGS_DAYS_MAX).optional() }),
         response: { 200: dashboard, 401: messageResponse, 403: messageResponse, 422: validationResponse },
       },

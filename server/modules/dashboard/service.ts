@@ -10,6 +10,7 @@ import { type StaffActor, authorize } from "../staff/actor.ts";
 import { type StaffRole, can } from "../staff/permissions.ts";
 import { tradeInvoices } from "../trade/invoice-schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
+import type { JobRunner } from "../jobs/runner.ts";
 
 /**
  * The stock at or below which a product needs reordering. Products have no
@@ -49,7 +50,23 @@ export interface DashboardFigures {
   invoices?: { overdue: number; overdue_total: number };
   /** stock.count or catalogue.manage. */
   stock?: { at_or_below_reorder_level: number; reorder_level: number };
+  /** settings.manage: scheduled jobs whose retries ran out in the last 24 hours (ADR 0038), the latest first. */
+  jobs?: { failing: FailingJob[] };
 }
+
+export interface FailingJob {
+  /** The job's name, as in the README's "Scheduled jobs". */
+  name: string;
+  /** Failed runs (retries exhausted) in the last 24 hours. */
+  failures: number;
+  /** ISO 8601. */
+  last_failed_at: string;
+  /** The latest failure's error message. */
+  last_error: string;
+}
+
+/** Where the dashboard reads failed jobs: the job runner. */
+export type JobFailures = Pick<JobRunner, "failures">;
 
 export interface TakingsDay {
   /** A London day, `YYYY-MM-DD`. */
@@ -75,6 +92,8 @@ export function dashboardSight(role: StaffRole) {
     trade: can(role, "trade.manage"),
     invoices: can(role, "invoices.manage"),
     stock: can(role, "stock.count") || can(role, "catalogue.manage"),
+    // The shop's machinery, not a desk's work: for whoever keeps the shop's settings (ADR 0038).
+    jobs: can(role, "settings.manage"),
   };
 }
 
@@ -85,6 +104,19 @@ const num = (v: string | number | boolean | null | undefined) => Number(v ?? 0);
 export interface DashboardOptions {
   /** The clock, for tests: the database still works out the London days from it. */
   now?: () => Date;
+  /** The job runner's failures; without it the jobs block is empty. */
+  jobs?: JobFailures;
+}
+
+/** One line per failing job, the most recently failed first (failures come newest first). */
+export function failingJobs(failures: Awaited<ReturnType<JobFailures["failures"]>>): FailingJob[] {
+  const byName = new Map<string, FailingJob>();
+  for (const f of failures) {
+    const seen = byName.get(f.name);
+    if (seen) seen.failures++;
+    else byName.set(f.name, { name: f.name, failures: 1, last_failed_at: f.failedAt.toISOString(), last_error: f.error.slice(0, 300) });
+  }
+  return [...byName.values()];
 }
 
 export function createDashboardService(db: Db, options: DashboardOptions = {}) {
@@ -179,6 +211,7 @@ export function createDashboardService(db: Db, options: DashboardOptions = {}) {
         ) d
         ${sql.join(blocks.map((b) => sql`cross join lateral ${b.from} ${sql.raw(b.alias)}`), sql` `)}`);
       const r = rowsOf(result)[0]!;
+      const failing = see.jobs ? failingJobs((await options.jobs?.failures({ limit: 200 })) ?? []) : [];
       const period = (orders: string, cancelled: string, inc: string, ex: string): PeriodFigures => ({
         orders: num(r[orders]),
         cancelled: num(r[cancelled]),
@@ -210,6 +243,7 @@ export function createDashboardService(db: Db, options: DashboardOptions = {}) {
         ...(see.trade ? { trade: { applications_waiting: num(r.applications_waiting) } } : {}),
         ...(see.invoices ? { invoices: { overdue: num(r.overdue_invoices), overdue_total: pounds(num(r.overdue_total)) } } : {}),
         ...(see.stock ? { stock: { at_or_below_reorder_level: num(r.low_stock), reorder_level: REORDER_LEVEL } } : {}),
+        ...(see.jobs ? { jobs: { failing } } : {}),
       };
     },
 

@@ -5,10 +5,10 @@
 // with what was typed kept, the rate card's worked examples, units added,
 // refused and retired, the old address redirecting, and a read-only hire desk.
 import { eq } from "drizzle-orm";
-import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestShop, createTestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
+import { textOf } from "../../test/page-text.ts";
 import { addDays, londonDate } from "./pricing.ts";
 import { hireAllocations, hireItems, hireUnits } from "./schema.ts";
 
@@ -30,16 +30,6 @@ afterAll(() => shop?.close());
 
 function postForm(b: TestBrowser, url: string, form: [string, string][]) {
   return b.request("POST", url, new URLSearchParams(form).toString(), { headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" } });
-}
-
-function textOf(res: LightMyRequestResponse): string {
-  return res.body
-    .replace(/<script\b[\s\S]*?<\/script>/g, " ")
-    .replace(/<[^>]*>/g, " ")
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
 }
 
 async function item(offset: number) {

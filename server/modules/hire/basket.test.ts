@@ -202,7 +202,7 @@ describe("hire requests", () => {
       .from(hireAllocations)
       .where(sql`${hireAllocations.requestLineId} in (select id from hire_request_lines where request_id = (select id from hire_requests where number = ${number}))`);
     expect(allocations.every((a) => a.kind === "booking" && a.expiresAt === null)).toBe(true);
-    await expect(services.hireRequests.decide(number, "confirm")).rejects.toThrow(/confirmed/);
+    await expect(services.hireRequests.decide(number, "confirm")).rejects.toThrow(/is approved, so it cannot be approved/);
     await services.hireRequests.decide(number, "complete", system);
     expect((await browser.get("/api/account/hire-requests")).json().data[0].status).toBe("completed");
     // Each decision is audited as the member who made it, in its transaction; the refused one is not.

@@ -12,6 +12,8 @@ import { renderEmail } from "../mail/templates.ts";
 import { BUYING_ROLES } from "../trade/credit.ts";
 import { tradeAccounts, tradeMembers } from "../trade/schema.ts";
 import { checkHireDates } from "./dates.ts";
+import { hireProgress } from "./desk/customer-view.ts";
+import { type HireRequestStatus, checkMove } from "./desk/states.ts";
 import { type PricingSettings, DEFAULT_PRICING, addDays, londonDate, quoteLine } from "./pricing.ts";
 import { hireAllocations, hireBasketLines, hireBaskets, hireItems, hireRequestLines, hireRequests, hireUnits } from "./schema.ts";
 
@@ -30,7 +32,8 @@ export interface HireRequestInput {
   notes: string;
 }
 
-export type HireRequestStatus = "pending" | "confirmed" | "declined" | "completed" | "lapsed";
+export type { HireRequestStatus } from "./desk/states.ts";
+export type HireDecision = "confirm" | "decline" | "complete";
 
 /** What a confirmation says about paying: its lines, a payment link to follow, and the hash of the link's token to keep. */
 interface HirePayment {
@@ -39,14 +42,49 @@ interface HirePayment {
   tokenHash?: string;
 }
 
-function isExclusionViolation(error: unknown): boolean {
+/** A clash on `hire_allocations_no_overlap` (23P01): a unit already taken for those dates. */
+export function isExclusionViolation(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string } };
   return e?.code === "23P01" || e?.cause?.code === "23P01";
 }
 
 /** `[start, return)`; a same-day hire still takes its unit for that day. */
-function period(start: string, end: string): string {
+export function period(start: string, end: string): string {
   return `[${start},${end === start ? addDays(start, 1) : end})`;
+}
+
+/**
+ * Takes the item's allocation lock (`pg_advisory_xact_lock(7301, item)`, held
+ * to the end of the transaction), frees its lapsed holds, and answers up to
+ * `limit` active units free over `range`, in id order. Every allocator (the
+ * customer's request, the desk's approval) goes through it.
+ */
+export async function lockFreeUnits(tx: Db, itemId: number, range: string, limit: number): Promise<{ id: number }[]> {
+  await tx.execute(sql`select pg_advisory_xact_lock(7301, ${itemId})`);
+  await tx
+    .update(hireAllocations)
+    .set({ releasedAt: sql`now()` })
+    .where(
+      and(
+        eq(hireAllocations.kind, "hold"),
+        isNull(hireAllocations.releasedAt),
+        lt(hireAllocations.expiresAt, sql`now()`),
+        inArray(hireAllocations.unitId, tx.select({ id: hireUnits.id }).from(hireUnits).where(eq(hireUnits.hireItemId, itemId))),
+      ),
+    );
+  return tx
+    .select({ id: hireUnits.id })
+    .from(hireUnits)
+    .where(
+      and(
+        eq(hireUnits.hireItemId, itemId),
+        eq(hireUnits.active, true),
+        sql`not exists (select 1 from ${hireAllocations} where ${hireAllocations.unitId} = ${hireUnits.id}
+          and ${hireAllocations.releasedAt} is null and ${hireAllocations.period} && ${range}::daterange)`,
+      ),
+    )
+    .orderBy(asc(hireUnits.id))
+    .limit(limit);
 }
 
 /** `cardPayments`: whether card payment is offered, so a confirmation may carry a payment link. */
@@ -109,32 +147,7 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
       // Items in a fixed order, so two requests never wait on each other's locks in a cycle.
       for (const { line, item, q } of [...priced].sort((a, b) => a.item.id - b.item.id)) {
         // One allocator per hire item at a time; the exclusion constraint is the backstop.
-        await tx.execute(sql`select pg_advisory_xact_lock(7301, ${item.id})`);
-        // Holds that lapsed free their units now.
-        await tx
-          .update(hireAllocations)
-          .set({ releasedAt: sql`now()` })
-          .where(
-            and(
-              eq(hireAllocations.kind, "hold"),
-              isNull(hireAllocations.releasedAt),
-              lt(hireAllocations.expiresAt, sql`now()`),
-              inArray(hireAllocations.unitId, tx.select({ id: hireUnits.id }).from(hireUnits).where(eq(hireUnits.hireItemId, item.id))),
-            ),
-          );
-        const free = await tx
-          .select({ id: hireUnits.id })
-          .from(hireUnits)
-          .where(
-            and(
-              eq(hireUnits.hireItemId, item.id),
-              eq(hireUnits.active, true),
-              sql`not exists (select 1 from ${hireAllocations} where ${hireAllocations.unitId} = ${hireUnits.id}
-                and ${hireAllocations.releasedAt} is null and ${hireAllocations.period} && ${period(line.startDate, line.endDate)}::daterange)`,
-            ),
-          )
-          .orderBy(asc(hireUnits.id))
-          .limit(line.quantity);
+        const free = await lockFreeUnits(tx, item.id, period(line.startDate, line.endDate), line.quantity);
         if (free.length < line.quantity) {
           throw new ValidationError({
             quantity: [free.length === 0 ? `${item.name}: none available for those dates.` : `${item.name}: only ${free.length} available for those dates.`],
@@ -219,6 +232,63 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
     };
   }
 
+  /**
+   * A decision on a request already locked FOR UPDATE, checked against the
+   * transition table (hire/desk/states.ts): confirm (holds become bookings,
+   * the customer told how to pay), decline (units freed) or complete. The
+   * hire desk's approve and decline end here too, with their reason and what
+   * they changed, so the CLI and the desk send the same email.
+   */
+  async function decideLocked(tx: Db, request: typeof hireRequests.$inferSelect, decision: HireDecision, actor?: StaffActor, words: { reason?: string; paragraphs?: string[] } = {}) {
+    const number = request.number;
+    checkMove(number, request.status, decision === "confirm" ? "approve" : decision);
+    const lineIds = tx.select({ id: hireRequestLines.id }).from(hireRequestLines).where(eq(hireRequestLines.requestId, request.id));
+    const live = and(inArray(hireAllocations.requestLineId, lineIds), isNull(hireAllocations.releasedAt));
+    const status = { confirm: "confirmed", decline: "declined", complete: "completed" }[decision];
+    let payment: HirePayment = { paragraphs: [] };
+    if (decision === "confirm") {
+      const held = await tx.select({ id: hireAllocations.id }).from(hireAllocations).where(and(live, sql`(${hireAllocations.kind} <> 'hold' or ${hireAllocations.expiresAt} > now())`));
+      if (held.length === 0) throw new HttpError(409, `The holds of ${number} have lapsed; ask the customer to request again.`);
+      await tx.update(hireAllocations).set({ kind: "booking", expiresAt: null }).where(and(live, eq(hireAllocations.kind, "hold")));
+      payment = await howToPay(tx, request);
+    } else {
+      await tx.update(hireAllocations).set({ releasedAt: sql`now()` }).where(live);
+    }
+    // A returned hire completed from the command line was settled as the shop arranged.
+    const settled = decision === "complete" && request.status === "returned" ? { settlement: request.settlement ?? "arranged", settledAt: sql`now()` } : {};
+    await tx
+      .update(hireRequests)
+      .set({
+        status,
+        updatedAt: sql`now()`,
+        ...(words.reason !== undefined ? { decisionReason: words.reason } : {}),
+        ...(decision !== "complete" ? { proposedStartDate: null, proposedEndDate: null } : {}),
+        ...(payment.tokenHash ? { payTokenHash: payment.tokenHash } : {}),
+        ...settled,
+      })
+      .where(eq(hireRequests.id, request.id));
+    if (actor) {
+      const action = `hire_request.${decision}`;
+      await recordAudit(tx, actor, { action, entity: "hire_request", entityId: number, before: { status: request.status }, after: { status, ...(words.reason ? { reason: words.reason } : {}) } });
+    }
+    const said = { confirm: "is approved", decline: "could not be accepted", complete: "is complete. Thank you for hiring with us" }[decision];
+    const mail = renderEmail({
+      appName: options.appName,
+      publicUrl: options.publicUrl,
+      title: `Hire request ${number} ${decision === "confirm" ? "approved" : decision === "decline" ? "declined" : "completed"}`,
+      paragraphs: [
+        `Hello ${request.name},`,
+        `Your hire request ${number} ${said}.`,
+        ...(words.paragraphs ?? []),
+        ...(words.reason ? [decision === "decline" ? `Why: ${words.reason}` : `Note from the hire desk: ${words.reason}`] : []),
+        ...payment.paragraphs,
+      ],
+      ...(payment.action ? { action: payment.action } : {}),
+    });
+    await options.mail.enqueue(tx, { to: request.email, subject: `Hire request ${number}: ${status}`, ...mail });
+    return { number, status };
+  }
+
   return {
     /**
      * Turns the hire basket into a hire request: in one transaction it holds
@@ -242,6 +312,7 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
       const lines = rows.length
         ? await db.select().from(hireRequestLines).where(inArray(hireRequestLines.requestId, rows.map((r) => r.id))).orderBy(asc(hireRequestLines.id))
         : [];
+      const progress = await hireProgress(db, rows.map((r) => r.id));
       return rows.map((r) => ({
         number: r.number,
         status: r.status as HireRequestStatus,
@@ -252,6 +323,20 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
         deposit: pounds(r.deposit),
         paid_at: r.paidAt?.toISOString() ?? null,
         paid: r.paidAmount === null ? null : pounds(r.paidAmount),
+        decision_reason: r.decisionReason,
+        proposed: r.proposedStartDate ? { start_date: r.proposedStartDate, end_date: r.proposedEndDate! } : null,
+        /** Each unit handed over: its agreement, off-hire date and reference, return. */
+        units: progress.get(r.id)?.units ?? [],
+        charges: progress.get(r.id)?.charges ?? [],
+        /** The hire's final charges inc VAT once every unit is back; how they are settled, and what is left to pay by card (negative: refunded). */
+        final_total: r.finalTotal === null ? null : pounds(r.finalTotal),
+        settlement: r.settlement,
+        due: r.settlementDue === null ? null : pounds(r.settlementDue),
+        settled_at: r.settledAt?.toISOString() ?? null,
+        /** What the customer may pay by card now (pounds): the hire and deposit once approved, or what is left of the final charges; null when nothing is. */
+        pay_now: r.payTokenHash === null ? null : r.status === "returned" && r.settlement === "card" && r.settledAt === null && (r.settlementDue ?? 0) > 0 ? pounds(r.settlementDue!) : ["confirmed", "out", "off_hired"].includes(r.status) && r.paidAt === null ? pounds(r.hireCost + r.vat + r.deposit) : null,
+        invoice_number: progress.get(r.id)?.invoice?.number ?? null,
+        invoice_id: progress.get(r.id)?.invoice?.id ?? null,
         lines: lines
           .filter((l) => l.requestId === r.id)
           .map((l) => ({ name: l.name, quantity: l.quantity, start_date: l.startDate, end_date: l.endDate, days: l.days, hire_cost: pounds(l.hireCost) })),
@@ -281,44 +366,19 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
       });
     },
 
-    /** Staff decisions: confirm (holds become bookings), decline or complete (units freed). */
     /** Staff's decision on a request; `actor` is recorded in the audit log (the CLI passes `system`). */
-    async decide(number: string, decision: "confirm" | "decline" | "complete", actor?: StaffActor) {
-      return db.transaction(async (t) => {
+    async decide(number: string, decision: HireDecision, actor?: StaffActor) {
+      const done = await db.transaction(async (t) => {
         const tx = t as unknown as Db;
         const [request] = await tx.select().from(hireRequests).where(eq(hireRequests.number, number)).for("update");
         if (!request) throw new HttpError(404, `No hire request ${number}.`);
-        const allowed: Record<typeof decision, string[]> = { confirm: ["pending"], decline: ["pending", "confirmed"], complete: ["confirmed"] };
-        if (!allowed[decision].includes(request.status)) throw new HttpError(409, `Hire request ${number} is ${request.status}; it cannot be ${decision}ed.`);
-        const lineIds = tx.select({ id: hireRequestLines.id }).from(hireRequestLines).where(eq(hireRequestLines.requestId, request.id));
-        const live = and(inArray(hireAllocations.requestLineId, lineIds), isNull(hireAllocations.releasedAt));
-        const status = { confirm: "confirmed", decline: "declined", complete: "completed" }[decision];
-        let payment: HirePayment = { paragraphs: [] };
-        if (decision === "confirm") {
-          const held = await tx.select({ id: hireAllocations.id }).from(hireAllocations).where(and(live, sql`${hireAllocations.expiresAt} > now()`));
-          if (held.length === 0) throw new HttpError(409, `The holds of ${number} have lapsed; ask the customer to request again.`);
-          await tx.update(hireAllocations).set({ kind: "booking", expiresAt: null }).where(live);
-          payment = await howToPay(tx, request);
-        } else {
-          await tx.update(hireAllocations).set({ releasedAt: sql`now()` }).where(live);
-        }
-        await tx
-          .update(hireRequests)
-          .set({ status, updatedAt: sql`now()`, ...(payment.tokenHash ? { payTokenHash: payment.tokenHash } : {}) })
-          .where(eq(hireRequests.id, request.id));
-        if (actor) await recordAudit(tx, actor, { action: `hire_request.${decision}`, entity: "hire_request", entityId: number, before: { status: request.status }, after: { status } });
-        const words = { confirm: "is confirmed", decline: "could not be accepted", complete: "is complete. Thank you for hiring with us" }[decision];
-        const mail = renderEmail({
-          appName: options.appName,
-          publicUrl: options.publicUrl,
-          title: `Hire request ${number} ${decision === "confirm" ? "confirmed" : decision === "decline" ? "declined" : "completed"}`,
-          paragraphs: [`Hello ${request.name},`, `Your hire request ${number} ${words}.`, ...payment.paragraphs],
-          ...(payment.action ? { action: payment.action } : {}),
-        });
-        await options.mail.enqueue(tx, { to: request.email, subject: `Hire request ${number}: ${status}`, ...mail });
-        return { number, status };
+        return decideLocked(tx, request, decision, actor);
       });
+      options.mail.kick?.();
+      return done;
     },
+
+    decideLocked,
   };
 }
 

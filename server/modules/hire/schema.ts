@@ -119,7 +119,10 @@ export const hireAllocations = pgTable(
       .references(() => hireUnits.id, { onDelete: "cascade" }),
     /** The hire request line this serves; set by the hire request issue. */
     requestLineId: integer("request_line_id"),
+    /** hold (lapses unless confirmed) | booking | out (handed over) | service (cleaning, repair: no request line). */
     kind: text("kind").notNull(),
+    /** Why a unit is in service; empty for the others. */
+    note: text("note").notNull().default(""),
     /** `[start, return)`: the unit is out from the start date until the return date. */
     period: daterange("period").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
@@ -128,7 +131,7 @@ export const hireAllocations = pgTable(
   },
   (t) => [
     index("hire_allocations_unit_idx").on(t.unitId),
-    check("hire_allocations_kind_check", sql`${t.kind} in ('hold', 'booking')`),
+    check("hire_allocations_kind_check", sql`${t.kind} in ('hold', 'booking', 'out', 'service')`),
   ],
 );
 
@@ -169,7 +172,7 @@ export const hireRequests = pgTable(
     id: serial("id").primaryKey(),
     number: text("number").notNull(),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
-    /** pending | confirmed | declined | completed | lapsed */
+    /** pending | confirmed | declined | lapsed | out | off_hired | returned | completed: the transition table is hire/desk/states.ts. */
     status: text("status").notNull().default("pending"),
     name: text("name").notNull(),
     email: text("email").notNull(),
@@ -192,6 +195,19 @@ export const hireRequests = pgTable(
     /** When the card payment for the hire and deposit arrived, and how much (pence). */
     paidAt: timestamp("paid_at", { withTimezone: true }),
     paidAmount: integer("paid_pence"),
+    /** The hire desk's words to the customer with its last decision: why declined, or what approval changed. */
+    decisionReason: text("decision_reason").notNull().default(""),
+    /** Other dates the desk offered while the request waits (`[start, end)`), until it is approved or declined. */
+    proposedStartDate: date("proposed_start_date", { mode: "string" }),
+    proposedEndDate: date("proposed_end_date", { mode: "string" }),
+    /** The hire's final charges inc VAT (pence), worked when every unit is back; the deposit is not in it. */
+    finalTotal: integer("final_total_pence"),
+    /** How the final charges are settled: account (a trade invoice) | card (the emailed payment link) | arranged (as the shop arranged). */
+    settlement: text("settlement"),
+    /** Pence still to pay by card once settled (negative: given back), after what was paid up front. */
+    settlementDue: integer("settlement_due_pence"),
+    settlementNote: text("settlement_note").notNull().default(""),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
   },
@@ -200,6 +216,8 @@ export const hireRequests = pgTable(
     index("hire_requests_user_idx").on(t.userId, t.createdAt),
     uniqueIndex("hire_requests_pay_token_key").on(t.payTokenHash).where(sql`${t.payTokenHash} is not null`),
     check("hire_requests_paid", sql`(${t.paidAt} is null) = (${t.paidAmount} is null) and (${t.paidAmount} is null or ${t.paidAmount} > 0)`),
+    check("hire_requests_settlement", sql`${t.settlement} is null or ${t.settlement} in ('account', 'card', 'arranged')`),
+    check("hire_requests_proposed", sql`(${t.proposedStartDate} is null) = (${t.proposedEndDate} is null)`),
   ],
 );
 

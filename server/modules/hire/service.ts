@@ -24,8 +24,8 @@ function toCard(item: HireItemRow, category: { slug: string; name: string }, uni
   };
 }
 
-/** A live allocation takes its unit: a booking, or a hold that has not lapsed. */
-export const liveAllocation = sql`(${hireAllocations.releasedAt} is null and (${hireAllocations.kind} = 'booking' or ${hireAllocations.expiresAt} > now()))`;
+/** A live allocation takes its unit: a booking, a unit out on hire or in service, or a hold that has not lapsed. */
+export const liveAllocation = sql`(${hireAllocations.releasedAt} is null and (${hireAllocations.kind} <> 'hold' or ${hireAllocations.expiresAt} > now()))`;
 
 export function createHireService(db: Db, settings: PricingSettings = DEFAULT_PRICING) {
   const unitCount = sql<number>`(select count(*)::int from ${hireUnits} u where u.hire_item_id = ${hireItems.id} and u.active)`;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { customType, index, integer, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * Every email goes through the outbox first, in the same transaction as the
@@ -26,3 +26,27 @@ export const mailOutbox = pgTable(
 );
 
 export type OutboxMail = typeof mailOutbox.$inferSelect;
+
+/** Raw bytes; node-postgres gives a Buffer, PGlite a Uint8Array. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
+
+/**
+ * Files sent with an outbox message (a credit note's or statement's PDF): the
+ * document as it was when the mail was queued, written in the same transaction.
+ */
+export const mailOutboxAttachments = pgTable(
+  "mail_outbox_attachments",
+  {
+    outboxId: integer("outbox_id")
+      .notNull()
+      .references(() => mailOutbox.id, { onDelete: "cascade" }),
+    /** Order in the email, from 0. */
+    position: integer("position").notNull(),
+    filename: text("filename").notNull(),
+    contentType: text("content_type").notNull(),
+    content: bytea("content").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.outboxId, t.position] })],
+);
+
+export type OutboxAttachment = typeof mailOutboxAttachments.$inferSelect;

@@ -6,9 +6,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/database.ts";
-import { mailOutbox } from "./schema.ts";
-import { createMailService, retryDelayMs } from "./service.ts";
-import { startTestSmtpServer, type TestSmtpServer } from "./smtp-test-server.ts";
+import { mailOutbox, mailOutboxAttachments } from "./schema.ts";
+import { createMailService, MAX_ATTACHMENT_BYTES, retryDelayMs } from "./service.ts";
+import { parseMessage, startTestSmtpServer, type TestSmtpServer } from "./smtp-test-server.ts";
 import { createMailTransport, type MailLog, type MailTransport } from "./transport.ts";
 
 const FROM = "Tradecounter <shop@example.com>";
@@ -76,6 +76,56 @@ describe("mail outbox over SMTP", () => {
 
     expect(await mail.deliverDue()).toEqual({ sent: 0, retried: 0, failed: 0 });
     expect(smtp.received).toHaveLength(1);
+  });
+
+  it("delivers attachments with their file names, content types and exact bytes", async () => {
+    const mail = createMailService(db, { transport, from: FROM, log: recorder() });
+    // Every byte value, so an encoding slip (text instead of binary) shows.
+    const pdf = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.from(Array.from({ length: 256 }, (_, i) => i))]);
+    const csv = new TextEncoder().encode("sku,qty\nA1,2\n");
+    const id = await db.transaction((tx) =>
+      mail.enqueue(tx, {
+        ...message(),
+        attachments: [
+          { filename: "CN-000001.pdf", contentType: "application/pdf", content: pdf },
+          { filename: "lines.csv", contentType: "text/csv", content: csv },
+        ],
+      }),
+    );
+    expect(await db.select({ position: mailOutboxAttachments.position }).from(mailOutboxAttachments).where(eq(mailOutboxAttachments.outboxId, id))).toHaveLength(2);
+
+    expect(await mail.deliverDue()).toEqual({ sent: 1, retried: 0, failed: 0 });
+
+    const received = smtp.received[0]!;
+    expect(received.text).toBe("Thank you for order 1.");
+    expect(received.html).toBe("<p>Thank you for order <strong>1</strong>.</p>");
+    expect(received.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      ["CN-000001.pdf", "application/pdf"],
+      ["lines.csv", "text/csv"],
+    ]);
+    expect(received.attachments[0]!.content.equals(pdf)).toBe(true);
+    expect(received.attachments[1]!.content.equals(Buffer.from(csv))).toBe(true);
+
+    // The files go with their message.
+    await db.delete(mailOutbox);
+    expect(await db.select().from(mailOutboxAttachments)).toHaveLength(0);
+  });
+
+  it("refuses at enqueue attachments over the size limit, and queues nothing", async () => {
+    const mail = createMailService(db, { transport, from: FROM, log: recorder() });
+    const half = Buffer.alloc(MAX_ATTACHMENT_BYTES / 2 + 1);
+    await expect(
+      db.transaction((tx) =>
+        mail.enqueue(tx, {
+          ...message(),
+          attachments: [
+            { filename: "a.pdf", contentType: "application/pdf", content: half },
+            { filename: "b.pdf", contentType: "application/pdf", content: half },
+          ],
+        }),
+      ),
+    ).rejects.toThrow(/attachments to "Order 1 confirmed" come to 5\.0 MB; an email may carry at most 5 MB/);
+    expect(await db.select().from(mailOutbox)).toHaveLength(0);
   });
 
   it("keeps a refused message pending, backs off, then delivers it exactly once", async () => {
@@ -252,6 +302,23 @@ describe("mail without SMTP_URL", () => {
       { path: file, to: "customer1@example.com", subject: "Reset your password" },
       expect.any(String),
     );
+    files.close();
+  });
+
+  it("writes attachments into the .eml file", async () => {
+    const files = createMailTransport({ smtpUrl: undefined, dataDir }, recorder());
+    const mail = createMailService(db, { transport: files, from: FROM, log: recorder() });
+    const pdf = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x2d, 0x00, 0xff, 0x80, 0x0a]);
+    await mail.enqueue(db, { ...message(), attachments: [{ filename: "HA-000001.pdf", contentType: "application/pdf", content: pdf }] });
+
+    expect(await mail.deliverDue()).toEqual({ sent: 1, retried: 0, failed: 0 });
+
+    const [name] = readdirSync(path.join(dataDir, "mail"));
+    const eml = parseMessage(readFileSync(path.join(dataDir, "mail", name!), "utf8"));
+    expect(eml.text).toBe("Thank you for order 1.");
+    expect(eml.attachments).toHaveLength(1);
+    expect(eml.attachments[0]).toMatchObject({ filename: "HA-000001.pdf", contentType: "application/pdf" });
+    expect(eml.attachments[0]!.content.equals(pdf)).toBe(true);
     files.close();
   });
 });

@@ -1,13 +1,28 @@
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { mailOutbox, type OutboxMail } from "./schema.ts";
+import { mailOutbox, mailOutboxAttachments, type OutboxMail } from "./schema.ts";
 import type { MailLog, MailTransport } from "./transport.ts";
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer | Uint8Array;
+}
 
 export interface OutboxMessage {
   to: string;
   subject: string;
   html: string;
   text: string;
+  /** Sent as they are now: the bytes are stored with the message. */
+  attachments?: MailAttachment[];
+}
+
+/** Total size of one message's attachments; past this a link is the better way. */
+export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
+
+interface ClaimedMail extends OutboxMail {
+  attachments: { filename: string; contentType: string; content: Buffer }[];
 }
 
 export interface MailServiceOptions {
@@ -56,7 +71,7 @@ export function createMailService(db: Db, options: MailServiceOptions) {
    * next one instead of waiting, and the lease keeps it off this one after commit.
    * The attempt is counted here, so a message that kills the process still runs out of attempts.
    */
-  function claim(): Promise<OutboxMail | undefined> {
+  function claim(): Promise<ClaimedMail | undefined> {
     return db.transaction(async (tx) => {
       const at = now();
       const [due] = await tx
@@ -72,13 +87,20 @@ export function createMailService(db: Db, options: MailServiceOptions) {
         .set({ attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: new Date(at.getTime() + LEASE_MS) })
         .where(eq(mailOutbox.id, due.id))
         .returning();
-      return claimed;
+      if (!claimed) return undefined;
+      // One query for the message's files, in position order (the primary key).
+      const files = await tx
+        .select({ filename: mailOutboxAttachments.filename, contentType: mailOutboxAttachments.contentType, content: mailOutboxAttachments.content })
+        .from(mailOutboxAttachments)
+        .where(eq(mailOutboxAttachments.outboxId, claimed.id))
+        .orderBy(asc(mailOutboxAttachments.position));
+      return { ...claimed, attachments: files.map((f) => ({ ...f, content: Buffer.from(f.content) })) };
     });
   }
 
-  async function attempt(mail: OutboxMail): Promise<keyof DeliveryReport> {
+  async function attempt(mail: ClaimedMail): Promise<keyof DeliveryReport> {
     try {
-      await transport.send({ from, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text });
+      await transport.send({ from, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text, attachments: mail.attachments });
     } catch (error) {
       const lastError = shortError(error);
       if (mail.attempts >= maxAttempts) {
@@ -128,11 +150,23 @@ export function createMailService(db: Db, options: MailServiceOptions) {
      * so both commit or neither does; call kick() once it has committed.
      */
     async enqueue(tx: Db, message: OutboxMessage): Promise<number> {
+      const attachments = message.attachments ?? [];
+      const total = attachments.reduce((sum, a) => sum + a.content.byteLength, 0);
+      if (total > MAX_ATTACHMENT_BYTES) {
+        throw new Error(
+          `The attachments to "${message.subject}" come to ${(total / 1024 / 1024).toFixed(1)} MB; an email may carry at most ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB.`,
+        );
+      }
       // Stamped with the service's clock, which deliverDue compares against.
       const [row] = await tx
         .insert(mailOutbox)
         .values({ to: message.to, subject: message.subject, html: message.html, text: message.text, nextAttemptAt: now() })
         .returning({ id: mailOutbox.id });
+      if (attachments.length > 0) {
+        await tx.insert(mailOutboxAttachments).values(
+          attachments.map((a, position) => ({ outboxId: row!.id, position, filename: a.filename, contentType: a.contentType, content: a.content })),
+        );
+      }
       return row!.id;
     },
 

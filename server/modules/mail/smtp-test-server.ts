@@ -9,6 +9,8 @@ export interface ReceivedMail {
   subject: string;
   html: string | undefined;
   text: string | undefined;
+  /** Parts sent as attachments, in order, decoded to their bytes. */
+  attachments: { filename: string; contentType: string; content: Buffer }[];
   raw: string;
 }
 
@@ -60,13 +62,17 @@ export async function startTestSmtpServer(port = 0): Promise<TestSmtpServer> {
   return state;
 }
 
-/** Just enough MIME for what nodemailer writes: headers, one level of multipart, QP/base64. */
+/** Just enough MIME for what nodemailer writes: headers, nested multiparts, QP/base64, attachments. */
 export function parseMessage(raw: string): Omit<ReceivedMail, "envelopeFrom" | "envelopeTo"> {
   const { headers, body } = splitEntity(raw);
-  const type = headers.get("content-type") ?? "text/plain";
-  const parts = type.startsWith("multipart/") ? splitMultipart(body, boundaryOf(type)) : [{ headers, body }];
+  const leaves = (entity: { headers: Map<string, string>; body: string }): { headers: Map<string, string>; body: string }[] => {
+    const type = entity.headers.get("content-type") ?? "text/plain";
+    return type.startsWith("multipart/") ? splitMultipart(entity.body, boundaryOf(type)).flatMap(leaves) : [entity];
+  };
+  const parts = leaves({ headers, body });
+  const isAttachment = (p: { headers: Map<string, string> }) => /^attachment/i.test(p.headers.get("content-disposition") ?? "");
   const partOf = (mime: string) => {
-    const part = parts.find((p) => (p.headers.get("content-type") ?? "text/plain").startsWith(mime));
+    const part = parts.find((p) => !isAttachment(p) && (p.headers.get("content-type") ?? "text/plain").startsWith(mime));
     return part && decodeBody(part.body, part.headers.get("content-transfer-encoding"));
   };
   return {
@@ -74,6 +80,11 @@ export function parseMessage(raw: string): Omit<ReceivedMail, "envelopeFrom" | "
     subject: decodeWords(headers.get("subject") ?? ""),
     html: partOf("text/html"),
     text: partOf("text/plain"),
+    attachments: parts.filter(isAttachment).map((p) => ({
+      filename: decodeWords(/filename="?([^";]+)"?/i.exec(p.headers.get("content-disposition") ?? "")?.[1] ?? ""),
+      contentType: (p.headers.get("content-type") ?? "").split(";")[0]!.trim(),
+      content: decodeBytes(p.body, p.headers.get("content-transfer-encoding")),
+    })),
     raw,
   };
 }
@@ -114,6 +125,10 @@ function decodeBody(body: string, encoding = "7bit"): string {
     default:
       return body;
   }
+}
+
+function decodeBytes(body: string, encoding = "7bit"): Buffer {
+  return encoding.toLowerCase() === "base64" ? Buffer.from(body, "base64") : Buffer.from(decodeBody(body, encoding), "utf8");
 }
 
 /** RFC 2047 encoded words, e.g. "=?UTF-8?Q?Caf=C3=A9?=". */

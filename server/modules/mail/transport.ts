@@ -11,6 +11,7 @@ export interface MailMessage {
   subject: string;
   html: string;
   text: string;
+  attachments?: { filename: string; contentType: string; content: Buffer }[];
 }
 
 export interface MailTransport {

@@ -257,10 +257,10 @@ export async function adminOrderRoutes(app: FastifyInstance, options: { orders: 
       schema: {
         tags,
         summary:
-          "Moves the order on (the state machine in server/modules/orders/transitions.ts): carrier and tracking number to dispatch, a reason (note) to cancel; `expected_status` refuses the move if the order changed meanwhile. 409 for a move its status does not allow, 403 for a role without the permission",
+          "Moves the order on (the state machine in server/modules/orders/transitions.ts): carrier and tracking number to dispatch, a reason (note) to cancel (an order on account has its invoice credited in full, in the same transaction); `expected_status` refuses the move if the order changed meanwhile. 409 for a move its status does not allow, 403 for a role without the permission",
         params: numberParams,
         body: transitionBody,
-        response: { 200: detail, ...orderErrors },
+        response: { 200: detail.extend({ credit_note: z.string().optional().describe("Cancelling an order on account: the credit note that credited its invoice in full") }), ...orderErrors },
       },
     },
     async (request) => orders.transition(staffActorOf(request), request.params.number, request.body),

@@ -14,6 +14,10 @@ import { renderEmail } from "../mail/templates.ts";
 import { normalisePostcode } from "../postcode/service.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { can } from "../staff/permissions.ts";
+import { creditInvoice } from "../trade/desk.ts";
+import type { ShopDetails } from "../trade/invoices.ts";
+import { tradeInvoices } from "../trade/invoice-schema.ts";
+import { creditableLines, lockAccount } from "../trade/ledger.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import { COLLECTION_HOURS, PAYMENT_LABELS, type PaymentMethod, trackingUrl } from "./fulfilment.ts";
 import { FULFILMENT_SQL, type LoadedOrder, addressJson, lineJson, linePricesJson, loadOrder, statusLabel } from "./read.ts";
@@ -63,6 +67,14 @@ export interface AdminOrderOptions {
   shopEmail: string;
   /** The branch's address for collections (`SHOP_ADDRESS`), when the shop has one. */
   branchAddress?: readonly string[];
+  /** The seller on a credit note's PDF, attached to its email. */
+  shop: ShopDetails;
+}
+
+/** An order on account's invoice at its cancellation, and the credit note that credited it (null: it already was). */
+interface InvoiceCredit {
+  invoice: string;
+  creditNote: string | null;
 }
 
 /** What this member may see of an order (ADR 0029): the warehouse sees what picking needs, no prices and no customer. */
@@ -304,7 +316,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
   }
 
   /** The customer's email about a move, or null for a move they do not hear about. */
-  function customerEmail(order: typeof orders.$inferSelect, fulfilment: Fulfilment, from: OrderStatus, move: Transition, input: { carrier: string; tracking: string; note: string }) {
+  function customerEmail(order: typeof orders.$inferSelect, fulfilment: Fulfilment, from: OrderStatus, move: Transition, input: { carrier: string; tracking: string; note: string; credit: InvoiceCredit | null }) {
     if (!move.emailsCustomer) return null;
     const n = order.number;
     const contact = `Any questions? Email us at ${options.shopEmail}, quoting ${n}.`;
@@ -342,6 +354,13 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
           `We have cancelled your order ${n}.`,
           `Reason: ${input.note}`,
           ...(order.paymentMethod === "bank_transfer" && from !== "awaiting_payment" ? ["We will refund your payment to the account it came from."] : []),
+          ...(input.credit
+            ? [
+                input.credit.creditNote
+                  ? `Its invoice ${input.credit.invoice} has been credited in full with credit note ${input.credit.creditNote}, sent to your accounts email.`
+                  : `Its invoice ${input.credit.invoice} had already been credited in full.`,
+              ]
+            : []),
         ];
         break;
       default:
@@ -365,18 +384,58 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
   }
 
   /**
+   * Cancelling an order on account: its invoice, with its trade account
+   * locked. Called before the order row is locked, for the lock order:
+   * the account, the order row, its products (stock back), then the invoice.
+   * Checkout holds a key-share lock on the account from its order's insert
+   * (the foreign key) while it takes the products, and the ledger's
+   * `lockAccount` (FOR UPDATE) waits for that; taking the account after the
+   * stock here would let a checkout of the same products wait for this
+   * while this waits for it. Account first, as payments and credit notes
+   * also lock it (then its invoices), so no two wait in a cycle (tested
+   * on PostgreSQL in cancel-on-account.test.ts).
+   */
+  async function lockInvoicedAccount(tx: Db, number: string): Promise<{ invoiceId: number } | null> {
+    const [found] = await tx
+      .select({ invoiceId: tradeInvoices.id, accountId: tradeInvoices.tradeAccountId })
+      .from(orders)
+      .innerJoin(tradeInvoices, eq(tradeInvoices.orderId, orders.id))
+      .where(and(byNumber(number), eq(orders.paymentMethod, "pay_on_account")));
+    if (!found) return null;
+    await lockAccount(tx, found.accountId);
+    return { invoiceId: found.invoiceId };
+  }
+
+  /**
+   * An order on account being cancelled (its account and row locked, its
+   * stock already back): the whole of its invoice not yet credited gets a
+   * credit note with the cancellation's reason, audited and emailed to the
+   * accounts address with its PDF (trade/desk.ts `creditInvoice`).
+   */
+  async function creditCancelledOrder(tx: Db, actor: StaffActor, order: typeof orders.$inferSelect, invoiceId: number, reason: string): Promise<InvoiceCredit> {
+    const [invoice] = await tx.select().from(tradeInvoices).where(eq(tradeInvoices.id, invoiceId)).for("update");
+    // Credited in full already (by the trade desk): the cancellation alone.
+    const left = (await creditableLines(tx, invoice!)).some((l) => l.quantity > l.creditedQuantity);
+    if (!left) return { invoice: invoice!.number, creditNote: null };
+    const { creditNote } = await creditInvoice(tx, options, actor, invoice!, { reason: `Order ${order.number} cancelled: ${reason}`, whole: true });
+    return { invoice: invoice!.number, creditNote: creditNote.number };
+  }
+
+  /**
    * Moves the order on, in one transaction: the row locked, the move checked
    * against the table, the status (and carrier and tracking number on
    * dispatch) written, the timeline and the audit log written, the stock put
-   * back on a cancel, and the customer's email queued. Two members acting at
+   * back on a cancel (and an order on account's invoice credited), and the
+   * customer's email queued. Two members acting at
    * once: the second waits for the lock, then sees the new status and is
    * refused with 409.
    */
-  async function moveOne(actor: StaffActor, number: string, input: TransitionRequest): Promise<string> {
+  async function moveOne(actor: StaffActor, number: string, input: TransitionRequest): Promise<{ number: string; credit: InvoiceCredit | null }> {
     authorize(actor, "orders.view");
     const { carrier, tracking, note } = cleanTransition(input);
     const done = await db.transaction(async (t) => {
       const tx = t as unknown as Db;
+      const invoiced = input.to === "cancelled" && can(actor.role, "orders.cancel") ? await lockInvoicedAccount(tx, number) : null;
       const [row] = await tx.select({ order: orders, fulfilment: FULFILMENT_SQL }).from(orders).where(byNumber(number)).for("update", { of: orders });
       if (!row) throw new HttpError(404, `No order ${number.trim().toUpperCase()}.`);
       const { order, fulfilment } = row;
@@ -397,17 +456,27 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
       // The customer's timeline shows the move; a dispatch says how it went.
       const historyNote = dispatch ? [`Sent with ${carrier}, tracking number ${tracking}.`, note].filter(Boolean).join(" ") : note;
       await tx.insert(orderStatusHistory).values({ orderId: order.id, status: move.to, note: historyNote, kind: "status", staffId: actor.staffId });
-      if (move.to === "cancelled") await putOrderStockBack(tx, order.id, actor.staffId);
+      let credit: InvoiceCredit | null = null;
+      if (move.to === "cancelled") {
+        await putOrderStockBack(tx, order.id, actor.staffId);
+        if (invoiced) credit = await creditCancelledOrder(tx, actor, order, invoiced.invoiceId, note);
+      }
       await recordAudit(tx, actor, {
         action: "order.transition",
         entity: "order",
         entityId: order.number,
         before: { status: from, carrier: order.carrier, tracking_number: order.trackingNumber },
-        after: { status: move.to, carrier: dispatch ? carrier : order.carrier, tracking_number: dispatch ? tracking : order.trackingNumber, ...(note ? { note } : {}) },
+        after: {
+          status: move.to,
+          carrier: dispatch ? carrier : order.carrier,
+          tracking_number: dispatch ? tracking : order.trackingNumber,
+          ...(note ? { note } : {}),
+          ...(credit?.creditNote ? { invoice: credit.invoice, credit_note: credit.creditNote } : {}),
+        },
       });
-      const email = customerEmail(order, fulfilment, from, move, { carrier, tracking, note });
+      const email = customerEmail(order, fulfilment, from, move, { carrier, tracking, note, credit });
       if (email) await options.mail.enqueue(tx, email);
-      return order.number;
+      return { number: order.number, credit };
     });
     options.mail.kick?.();
     return done;
@@ -509,8 +578,10 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
 
     detail,
 
+    /** The order as it is now; `credit_note` when cancelling it credited its invoice. */
     async transition(actor: StaffActor, number: string, input: TransitionRequest) {
-      return detail(actor, await moveOne(actor, number, input));
+      const done = await moveOne(actor, number, input);
+      return { ...(await detail(actor, done.number)), ...(done.credit?.creditNote ? { credit_note: done.credit.creditNote } : {}) };
     },
 
     /**
@@ -527,7 +598,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
       const refused: { number: string; message: string }[] = [];
       for (const number of chosen) {
         try {
-          moved.push(await moveOne(actor, number, { to }));
+          moved.push((await moveOne(actor, number, { to })).number);
         } catch (error) {
           if (!(error instanceof HttpError || error instanceof ValidationError)) throw error;
           refused.push({ number, message: error instanceof ValidationError ? Object.values(error.errors).flat().join(" ") : error.message });

@@ -13,6 +13,18 @@ export interface ShopMail {
 
 const money = (pence: number) => `£${pounds(pence).toFixed(2)}`;
 
+/** What the emails show of an order. Checkout passes what it has just written, saving two reads in its transaction. */
+export interface WrittenOrder {
+  order: Pick<typeof orders.$inferSelect, "number" | "email" | "phone" | "deliveryName" | "delivery" | "total" | "vat" | "poReference" | "notes"> | undefined;
+  lines: Pick<typeof orderLines.$inferSelect, "quantity" | "name" | "lineTotal" | "lineVat">[];
+}
+
+async function readOrder(tx: Db, orderId: number): Promise<WrittenOrder> {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId));
+  const lines = order ? await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id)) : [];
+  return { order, lines };
+}
+
 /**
  * The order confirmation to the customer and the new-order note to the shop,
  * read from the order as written, into the outbox in the caller's
@@ -20,10 +32,9 @@ const money = (pence: number) => `£${pounds(pence).toFixed(2)}`;
  * sends them when its payment arrives, so no one is told of an order that was
  * never paid for.
  */
-export async function enqueueOrderPlaced(tx: Db, mail: Outbox, shop: ShopMail, orderId: number, paymentNote: string): Promise<void> {
-  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId));
+export async function enqueueOrderPlaced(tx: Db, mail: Outbox, shop: ShopMail, orderId: number, paymentNote: string, written?: WrittenOrder): Promise<void> {
+  const { order, lines } = written ?? (await readOrder(tx, orderId));
   if (!order) return;
-  const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id));
   const summary = [
     ...lines.map((l) => `${l.quantity} × ${l.name}: ${money(l.lineTotal + l.lineVat)}`),
     `${order.deliveryName}: ${money(order.delivery)}`,

@@ -71,12 +71,14 @@ describe("the order state machine", () => {
     expect(allowedTransitions(order("cancelled"), "owner")).toEqual([]);
   });
 
-  it("refuses to cancel an order on account (its invoice needs a credit note) and offers no cancel button for it", () => {
+  it("cancels an order on account before dispatch as any other (admin.ts credits its invoice), never after", () => {
     for (const status of ["processing", "ready_for_collection"] as const) {
       const onAccount = order(status, status === "processing" ? "delivery" : "collection", "pay_on_account");
-      expect(() => checkTransition(onAccount, "cancelled", "owner", full)).toThrow(new HttpError(409, "Order TC-000123 was invoiced on account; cancelling it needs a credit note from the trade desk. Nothing was changed."));
-      expect(allowedTransitions(onAccount, "owner").map((a) => a.to)).not.toContain("cancelled");
+      expect(checkTransition(onAccount, "cancelled", "sales", full).to).toBe("cancelled");
+      expect(allowedTransitions(onAccount, "owner").map((a) => a.to)).toContain("cancelled");
+      expect(() => checkTransition(onAccount, "cancelled", "accounts", full)).toThrow(new HttpError(403, "Your role does not allow this."));
     }
+    expect(() => checkTransition(order("dispatched", "delivery", "pay_on_account"), "cancelled", "owner", full)).toThrow(/is dispatched; it cannot move to cancelled/);
   });
 
   it("asks for the carrier and tracking number to dispatch, and the reason to cancel (422)", () => {

@@ -63,13 +63,8 @@ const notCard: Transition["when"] = {
   refusal: (o) => `Order ${o.number} is paid by card; it is marked paid when the card payment arrives.`,
 };
 
-// An order on account was invoiced at checkout and its total added to the
-// company's balance: cancelling it needs a credit note against that invoice,
-// which the trade desk makes (issue 18, part 3), or the books would not add up.
-const notOnAccount: Transition["when"] = {
-  test: (o) => o.payment_method !== "pay_on_account",
-  refusal: (o) => `Order ${o.number} was invoiced on account; cancelling it needs a credit note from the trade desk. Nothing was changed.`,
-};
+// An order on account may be cancelled as any other: the orders desk credits
+// its invoice in full in the same transaction (admin.ts `creditCancelledOrder`).
 
 /** The states from which an order may still be cancelled: anything before it leaves the building. */
 export const CANCELLABLE: readonly OrderStatus[] = ["awaiting_payment", "paid", "processing", "ready_for_collection"];
@@ -83,7 +78,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: "dispatched", to: "completed", permission: "orders.fulfil", label: "Mark as delivered", requires: [], emailsCustomer: false },
   { from: "processing", to: "ready_for_collection", permission: "orders.fulfil", label: "Ready for collection", requires: [], emailsCustomer: true, when: forCollection },
   { from: "ready_for_collection", to: "completed", permission: "orders.fulfil", label: "Mark as collected", requires: [], emailsCustomer: false },
-  ...CANCELLABLE.map((from): Transition => ({ from, to: "cancelled", permission: "orders.cancel", label: "Cancel order", requires: ["note"], emailsCustomer: true, when: notOnAccount })),
+  ...CANCELLABLE.map((from): Transition => ({ from, to: "cancelled", permission: "orders.cancel", label: "Cancel order", requires: ["note"], emailsCustomer: true })),
 ];
 
 const lower = (status: OrderStatus) => STATUS_LABELS[status].toLowerCase();

@@ -278,7 +278,7 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     const [remittance] = await tx.select().from(tradeRemittances).where(eq(tradeRemittances.id, remittanceId));
     if (!remittance) return;
     const links = await tx.select({ id: tradeRemittanceInvoices.invoiceId }).from(tradeRemittanceInvoices).where(eq(tradeRemittanceInvoices.remittanceId, remittanceId));
-    const done = await markInvoicesPaid(tx, { mail: options.mail, appName: options.shop.appName, publicUrl: options.shop.publicUrl }, links.map((l) => l.id), " by card");
+    const done = await markInvoicesPaid(tx, { mail: options.mail, appName: options.shop.appName, publicUrl: options.shop.publicUrl }, links.map((l) => l.id), " by card", { method: "card", reference: remittance.reference, remittanceId });
     const excess = payment.amount - done.amount;
     if (excess <= 0) return;
     const reason = `Part of ${remittance.reference} paid for invoices that were already paid.`;
@@ -297,7 +297,15 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
   async function hirePaid(tx: Db, hireRequestId: number, payment: PaymentRow, after: AfterCommit[]): Promise<void> {
     const [request] = await tx.select().from(hireRequests).where(eq(hireRequests.id, hireRequestId)).for("update");
     if (!request) return;
-    if (request.paidAt === null && (request.status === "confirmed" || request.status === "completed")) {
+    if (request.status === "returned" && request.settlement === "card" && request.settledAt === null && payment.amount === request.settlementDue) {
+      await tx.update(hireRequests).set({ status: "completed", settledAt: sql`now()`, updatedAt: sql`now()` }).where(eq(hireRequests.id, request.id));
+      await emailCustomer(tx, request.email, `Receipt: hire request ${request.number} settled`, `Payment received for ${request.number}`, [
+        `Hello ${request.name},`,
+        `Thank you: we have received ${money(payment.amount)} by card, the rest of the final charges for hire request ${request.number}. Nothing more is due.`,
+      ]);
+      return;
+    }
+    if (request.paidAt === null && ["confirmed", "out", "off_hired", "completed"].includes(request.status)) {
       await tx.update(hireRequests).set({ paidAt: sql`now()`, paidAmount: payment.amount, updatedAt: sql`now()` }).where(eq(hireRequests.id, request.id));
       await emailCustomer(tx, request.email, `Receipt: hire request ${request.number} paid`, `Payment received for ${request.number}`, [
         `Hello ${request.name},`,
@@ -542,12 +550,25 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
    * page while one may still be paid. Answers where the browser goes.
    */
   async function payHire(token: string): Promise<string> {
-    const g = requireGateway();
     const [request] = token.length <= 100 ? await db.select().from(hireRequests).where(eq(hireRequests.payTokenHash, sha256(token))) : [];
     if (!request) throw new HttpError(404, PAYMENT_MESSAGES.linkInvalid);
+    return payHireRequest(request);
+  }
+
+  /** The same as the emailed link, from the customer's own hire requests page (signed in, their request, a link was sent). */
+  async function payHireFor(userId: number, number: string): Promise<string> {
+    const [request] = await db.select().from(hireRequests).where(and(eq(hireRequests.number, number), eq(hireRequests.userId, userId)));
+    if (!request || request.payTokenHash === null) throw new HttpError(404, `No hire request ${number} to pay.`);
+    return payHireRequest(request);
+  }
+
+  async function payHireRequest(request: typeof hireRequests.$inferSelect): Promise<string> {
+    const g = requireGateway();
     const paidPage = hirePaidPage(request.number);
-    if (request.paidAt) return paidPage;
-    if (request.status !== "confirmed") throw new HttpError(409, `Hire request ${request.number} is ${request.status}, so it cannot be paid by card. Please contact us.`);
+    // A returned hire's final charges, after what was paid up front (the hire desk's settlement).
+    const balance = request.status === "returned" && request.settlement === "card" && request.settledAt === null && (request.settlementDue ?? 0) > 0;
+    if (request.settledAt || (request.paidAt && !balance)) return paidPage;
+    if (!["confirmed", "out", "off_hired"].includes(request.status) && !balance) throw new HttpError(409, `Hire request ${request.number} is ${request.status}, so it cannot be paid by card. Please contact us.`);
     const sessions = await db.select().from(paymentSessions).where(eq(paymentSessions.hireRequestId, request.id)).orderBy(desc(paymentSessions.id));
     if (sessions.some((s) => s.status === "flagged")) throw new HttpError(409, `Your card payment for ${request.number} is being checked by our team: we will be in touch.`);
     const open = sessions.find((s) => s.status === "open");
@@ -559,15 +580,15 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
       if (session.status === "open") return open.url;
       if ((await settleStale(open, session)) === "paid") return paidPage;
     }
-    const amount = request.hireCost + request.vat + request.deposit;
+    const amount = balance ? request.settlementDue! : request.hireCost + request.vat + request.deposit;
     const opened = await openSession({
       target: { purpose: "hire", hireRequestId: request.id },
       reference: request.number,
       amount,
-      description: `${options.shop.appName} hire request ${request.number}: hire and refundable deposit`,
+      description: balance ? `${options.shop.appName} hire request ${request.number}: final charges` : `${options.shop.appName} hire request ${request.number}: hire and refundable deposit`,
       email: request.email,
       // One key per page: a page that closed unpaid is followed by a new one.
-      idempotencyKey: `tc-hire-${request.id}-pay-${sessions.length + 1}`,
+      idempotencyKey: `tc-hire-${request.id}-${balance ? "balance" : "pay"}-${sessions.length + 1}`,
       metadata: { hire_request: request.number },
       unavailable: PAYMENT_MESSAGES.hireUnavailable,
     });
@@ -751,8 +772,32 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     provider,
     /** Card, as paying trade invoices offers it (null without a gateway). */
     invoiceProvider,
-    /** The card payment link of a confirmed hire request: where the browser goes. */
+    /** The card payment link of a confirmed hire request, or of a returned hire's final charges: where the browser goes. */
     payHire: (token: string) => payHire(token),
+    /** The customer's "Pay by card" on their hire requests: where the browser goes. */
+    payHireFor: (userId: number, number: string) => payHireFor(userId, number),
+
+    /**
+     * Gives back what a hire paid up front beyond its final charges (the hire
+     * desk's settlement, issue 21): a refund of the hire's card payment, sent
+     * once the transaction commits, its row id the idempotency key.
+     */
+    async refundHire(number: string, amount: number, reason: string): Promise<void> {
+      await inTx(async (tx, after) => {
+        const [found] = await tx
+          .select({ payment: payments })
+          .from(payments)
+          .innerJoin(paymentSessions, eq(paymentSessions.id, payments.sessionId))
+          .innerJoin(hireRequests, eq(hireRequests.id, paymentSessions.hireRequestId))
+          .where(eq(hireRequests.number, number))
+          .orderBy(asc(payments.id))
+          .limit(1)
+          .for("update", { of: payments });
+        if (!found) throw new HttpError(409, `Hire request ${number} has no card payment to refund.`);
+        const amountNow = Math.min(amount, found.payment.amount - found.payment.refunded);
+        if (amountNow > 0) await refundAutomatically(tx, found.payment, amountNow, reason, after);
+      });
+    },
 
     /**
      * A webhook delivery: the signature first (400 before anything else),

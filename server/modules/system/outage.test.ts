@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../app.ts";
 import { loadConfig } from "../../config.ts";
 import { type Database, openPostgres } from "../../db/client.ts";
-import { seedDemo } from "../../db/seed/index.ts";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../../lib/database-outage.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/database.ts";
 import { TestBrowser } from "../../test/browser.ts";
@@ -110,8 +109,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the database going away for a m
   let dataDir: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    await seedDemo(database.db);
+    database = await createTestDatabase({ seeded: true });
     const real = new URL(database.url!);
     proxy = tcpProxy(real.hostname, Number(real.port || 5432));
     await proxy.up();

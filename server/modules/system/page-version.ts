@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { turnBatch } from "../../lib/turn-batch.ts";
 
 /**
  * The version of everything a visitor's page shows (ADR 0025). Triggers on the
@@ -13,12 +14,11 @@ import type { Db } from "../../db/client.ts";
  * not per page.
  */
 export function createPageVersion(db: Db) {
-  let batch: Promise<string> | undefined;
-
-  const read = async (): Promise<string> => {
+  // One key: the requests of a turn share one read of the sum (server/lib/turn-batch.ts).
+  const read = turnBatch(async (): Promise<Map<"sum", string>> => {
     const result = (await db.execute(sql`select coalesce(sum(n), 0)::text as v from page_versions`)) as unknown as { rows: { v: string }[] };
-    return result.rows[0]!.v;
-  };
+    return new Map([["sum", result.rows[0]!.v]]);
+  });
 
   return {
     /**
@@ -26,13 +26,7 @@ export function createPageVersion(db: Db) {
      * in that turn's check phase (after every one of them arrived); the reads of
      * successive turns overlap on the pool rather than queue behind each other.
      */
-    current(): Promise<string> {
-      batch ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-        batch = undefined;
-        return read();
-      });
-      return batch;
-    },
+    current: async (): Promise<string> => (await read("sum"))!,
   };
 }
 

@@ -11,6 +11,7 @@ import { createTestShop, type TestShop } from "../../test/app.ts";
 import type { TestBrowser } from "../../test/browser.ts";
 import { apiOperations } from "../../test/openapi.ts";
 import { mailOutbox } from "../mail/schema.ts";
+import { issueCreditNote } from "./ledger.ts";
 import { ACTORS, type Actor, isoDay, tradeFixtures } from "./test-fixtures.ts";
 
 let shop: TestShop;
@@ -68,6 +69,16 @@ interface Row {
   call: (w: World, actor: Actor) => Promise<LightMyRequestResponse>;
 }
 
+/** One of company A's credit notes (the trade desk's ledger), made once. */
+let creditNoteNumber: string | undefined;
+async function creditNote(w: World): Promise<string> {
+  if (!creditNoteNumber) {
+    const invoice = await invoiceFor(w.a.accountId, w.a.buyer.id, { invoiceDate: isoDay(0), dueDate: isoDay(30), lines: [{ name: "Pine batten", qty: 2, unit: 300, rate: 20 }] });
+    creditNoteNumber = (await issueCreditNote(shop.database.db, { invoiceId: invoice.id, reason: "Matrix", whole: true })).creditNote.number;
+  }
+  return creditNoteNumber;
+}
+
 const ROWS: Row[] = [
   {
     route: "POST /api/trade/setup",
@@ -114,6 +125,10 @@ const ROWS: Row[] = [
   { route: "GET /api/trade/invoices", expect: { ...INVOICE_READERS, "other owner": 200 }, call: (w, actor) => w.as[actor].get("/api/trade/invoices") },
   { route: "GET /api/trade/invoices/{id}", expect: INVOICE_READERS, call: (w, actor) => w.as[actor].get(`/api/trade/invoices/${w.invoiceId}`) },
   { route: "GET /api/trade/invoices/{id}/pdf", expect: INVOICE_READERS, call: (w, actor) => w.as[actor].get(`/api/trade/invoices/${w.invoiceId}/pdf`) },
+  { route: "GET /api/trade/credit-notes", expect: { ...INVOICE_READERS, "other owner": 200 }, call: (w, actor) => w.as[actor].get("/api/trade/credit-notes") },
+  { route: "GET /api/trade/credit-notes/{number}/pdf", expect: INVOICE_READERS, call: async (w, actor) => w.as[actor].get(`/api/trade/credit-notes/${await creditNote(w)}/pdf`) },
+  // Each company's own statement: the other company's owner gets theirs.
+  { route: "GET /api/trade/statement.pdf", expect: { ...INVOICE_READERS, "other owner": 200 }, call: (w, actor) => w.as[actor].get(`/api/trade/statement.pdf?month=${isoDay(0).slice(0, 7)}`) },
   {
     route: "POST /api/trade/invoices/pay",
     expect: { ...INVOICE_READERS, owner: 201, admin: 201, accounts: 201 },

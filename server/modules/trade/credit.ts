@@ -16,6 +16,7 @@ export const ON_ACCOUNT = {
   pending: "Pay on account opens once your trade account is approved.",
   suspended: "Your trade account is suspended, so pay on account is paused. Please contact the trade desk.",
   overdue: "An invoice on your account is overdue. Pay it to order on account again.",
+  onHold: "Your trade account is on hold, so pay on account is paused. Please contact the trade desk.",
   signIn: "Sign in to pay on account.",
   poRequired: "Enter a purchase-order reference: your trade account requires one for orders on account.",
 } as const;
@@ -41,7 +42,7 @@ export type Standing = { ok: true; account: TradeAccount } | { ok: false; messag
 
 /**
  * Whether a user may pay on account now: a member with buying rights of an
- * approved (so unsuspended) account with no overdue invoice.
+ * approved (so unsuspended) account, not on hold, with no overdue invoice.
  */
 export async function standingOf(handle: Db, userId: number | null): Promise<Standing> {
   if (userId === null) return { ok: false, message: ON_ACCOUNT.signIn };
@@ -54,6 +55,8 @@ export async function standingOf(handle: Db, userId: number | null): Promise<Sta
   if (!row || !BUYING_ROLES.includes(row.role) || row.account.state === "declined") return { ok: false, message: ON_ACCOUNT.noRight };
   if (row.account.state === "pending") return { ok: false, message: ON_ACCOUNT.pending };
   if (row.account.state === "suspended") return { ok: false, message: ON_ACCOUNT.suspended };
+  // On hold (ADR 0040): automatically for an overdue invoice, or by staff.
+  if (row.account.onHold) return { ok: false, message: row.account.holdReason === "overdue" ? ON_ACCOUNT.overdue : ON_ACCOUNT.onHold };
   const [overdue] = await handle
     .select({ id: tradeInvoices.id })
     .from(tradeInvoices)
@@ -97,6 +100,7 @@ export async function chargeOnAccount(tx: Db, request: PaymentRequest): Promise<
       and(
         eq(tradeAccounts.id, account.id),
         eq(tradeAccounts.state, "approved"),
+        eq(tradeAccounts.onHold, false),
         sql`${tradeAccounts.creditLimit} - ${tradeAccounts.balance} >= ${request.total}`,
       ),
     )
@@ -104,6 +108,7 @@ export async function chargeOnAccount(tx: Db, request: PaymentRequest): Promise<
   if (!charged) {
     const [now] = await tx.select().from(tradeAccounts).where(eq(tradeAccounts.id, account.id));
     if (now?.state !== "approved") throw new ValidationError({ payment_method: [ON_ACCOUNT.suspended] });
+    if (now.onHold) throw new ValidationError({ payment_method: [now.holdReason === "overdue" ? ON_ACCOUNT.overdue : ON_ACCOUNT.onHold] });
     throw new ValidationError({ payment_method: [overLimit(request.total, now.creditLimit - now.balance)] });
   }
   const [invoice] = await tx

@@ -9,9 +9,12 @@ import { createTestShop, type TestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { users } from "../auth/schema.ts";
 import { products } from "../catalog/schema.ts";
+import { hireRequests } from "../hire/schema.ts";
 import { orderLines, orders } from "../orders/schema.ts";
 import type { TradeDashboardJson } from "./dashboard.ts";
 import { tradeInvoices } from "./invoice-schema.ts";
+import { payment } from "./ledger-fixtures.ts";
+import { isoDay } from "./test-fixtures.ts";
 import { type TradeRole, tradeAccounts, tradeMembers } from "./schema.ts";
 
 let shop: TestShop;
@@ -108,7 +111,9 @@ async function invoiceFor(accountId: number, orderId: number, total: number, due
       status,
     })
     .returning({ id: tradeInvoices.id });
-  if (status !== "paid") await db.update(tradeAccounts).set({ balance: sql`${tradeAccounts.balance} + ${total}` }).where(eq(tradeAccounts.id, accountId));
+  await db.update(tradeAccounts).set({ balance: sql`${tradeAccounts.balance} + ${total}` }).where(eq(tradeAccounts.id, accountId));
+  // A paid invoice was paid by a payment, so the ledger's sums hold (ADR 0040).
+  if (status === "paid") await payment(db, accountId, isoDay(0), total, [{ invoiceId: inv!.id, amount: total }]);
   return inv!.id;
 }
 
@@ -256,6 +261,22 @@ describe("GET /api/trade/dashboard", () => {
     expect(b.unpaid_invoices).toBeNull();
     expect(b.monthly_spend.at(-1)!.total).toBe(25);
     expect(b.credit).toMatchObject({ limit: 2000, balance: 100 });
+  });
+
+  it("lists a hire invoice (no order) among the unpaid, by its hire request's number", async () => {
+    const { owner, accountId } = await company();
+    const [request] = await db
+      .insert(hireRequests)
+      .values({ number: `HR-DASH-${Date.now() % 1_000_000}`, name: "Hire Fitter", email: "hire@example.com", phone: "0113 496 0000", fulfilment: "collect", hireCost: 10_000, vat: 2_000, deposit: 0, holdExpiresAt: new Date(), status: "completed" })
+      .returning();
+    const [hire] = await db
+      .insert(tradeInvoices)
+      .values({ number: `INV-DASH-HIRE-${request!.id}`, tradeAccountId: accountId, hireRequestId: request!.id, invoiceDate: sql`(now() at time zone 'Europe/London')::date`, dueDate: sql`(now() at time zone 'Europe/London')::date + 30`, subtotal: 10_000, vat: 2_000, delivery: 0, total: 12_000 })
+      .returning({ id: tradeInvoices.id });
+    await db.update(tradeAccounts).set({ balance: sql`${tradeAccounts.balance} + 12000` }).where(eq(tradeAccounts.id, accountId));
+    const d = await dashboard(owner.browser);
+    expect(d.unpaid_invoices).toEqual([expect.objectContaining({ id: hire!.id, order_number: request!.number, total: 120, status: "unpaid", overdue: false })]);
+    expect(d.credit).toMatchObject({ balance: 120 });
   });
 
   it("answers 401 to a guest, 404 to a customer, and shows another company's owner nothing of this one", async () => {

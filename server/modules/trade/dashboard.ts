@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { users } from "../auth/schema.ts";
+import { hireRequests } from "../hire/schema.ts";
 import { orders, type OrderStatus } from "../orders/schema.ts";
 import { STATUS_LABELS } from "../orders/service.ts";
 import type { TradeAccountJson } from "./contract.ts";
@@ -131,7 +132,8 @@ export function createTradeDashboardService(db: Db) {
       .select({
         id: tradeInvoices.id,
         number: tradeInvoices.number,
-        orderNumber: orders.number,
+        // A hire invoice has no order: its reference is the hire request's (HR-…), as on the invoices list.
+        orderNumber: sql<string>`coalesce(${orders.number}, ${hireRequests.number})`,
         invoiceDate: tradeInvoices.invoiceDate,
         dueDate: tradeInvoices.dueDate,
         total: tradeInvoices.total,
@@ -139,7 +141,8 @@ export function createTradeDashboardService(db: Db) {
         overdue: sql<boolean>`(${tradeInvoices.status} = 'unpaid' and ${tradeInvoices.dueDate} < ${LONDON_TODAY})`,
       })
       .from(tradeInvoices)
-      .innerJoin(orders, eq(orders.id, tradeInvoices.orderId))
+      .leftJoin(orders, eq(orders.id, tradeInvoices.orderId))
+      .leftJoin(hireRequests, eq(hireRequests.id, tradeInvoices.hireRequestId))
       .where(and(eq(tradeInvoices.tradeAccountId, accountId), ne(tradeInvoices.status, "paid")))
       .orderBy(asc(tradeInvoices.dueDate), asc(tradeInvoices.id))
       .limit(UNPAID_INVOICES_SHOWN);

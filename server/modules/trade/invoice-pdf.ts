@@ -1,11 +1,8 @@
 import { blocks, caption, contentWidth, ensureSpace, header, left, measure, renderPdf, rule, table, write, type Pdf } from "../../lib/pdf.ts";
+import { money, shopAndCompany } from "./document-pdf.ts";
 import type { InvoiceDetailJson } from "./invoices.ts";
 
-export function money(pence: number): string {
-  const sign = pence < 0 ? "-" : "";
-  const abs = Math.abs(pence);
-  return `${sign}\u00a3${Math.floor(abs / 100).toLocaleString("en-GB")}.${String(abs % 100).padStart(2, "0")}`;
-}
+export { money };
 
 const STATUS_LABEL = { unpaid: "Unpaid", payment_pending: "Payment pending", paid: "Paid" } as const;
 
@@ -46,29 +43,11 @@ export function invoicePdf(inv: InvoiceDetailJson): Promise<Buffer> {
     const continued = `Invoice ${inv.number} (continued)`;
     header(doc, "INVOICE", inv.number);
     const half = contentWidth(doc) / 2;
-    blocks(doc, [
-      {
-        x: 0,
-        width: half - 10,
-        caption: "From",
-        lines: [{ text: inv.shop.name, bold: true, size: 11 }, ...inv.shop.address, inv.shop.email, inv.shop.vat_number ? `VAT number: ${inv.shop.vat_number}` : ""],
-      },
-      {
-        x: half,
-        width: half,
-        caption: "Invoice to",
-        lines: [
-          { text: inv.company.name, bold: true, size: 11 },
-          ...inv.company.address,
-          inv.company.company_number ? `Company number: ${inv.company.company_number}` : "",
-          inv.company.vat_number ? `VAT number: ${inv.company.vat_number}` : "",
-        ],
-      },
-    ]);
+    shopAndCompany(doc, inv.shop, inv.company, "Invoice to");
     doc.y += 12;
     blocks(doc, [
       { x: 0, width: half - 10, lines: [`Invoice date: ${inv.invoice_date}`, `Due date: ${inv.due_date}`, { text: `Status: ${inv.overdue ? "Overdue" : STATUS_LABEL[inv.status]}`, bold: true }] },
-      { x: half, width: half, lines: [`Order: ${inv.order_number}`, `PO reference: ${inv.po_reference || "-"}`] },
+      { x: half, width: half, lines: [`${inv.order_id === null ? "Hire request" : "Order"}: ${inv.order_number}`, `PO reference: ${inv.po_reference || "-"}`] },
     ]);
     doc.y += 16;
 

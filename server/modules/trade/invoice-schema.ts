@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { hireRequests } from "../hire/schema.ts";
 import { orders } from "../orders/schema.ts";
 import { tradeAccounts } from "./schema.ts";
 
@@ -7,8 +8,9 @@ export const INVOICE_STATUSES = ["unpaid", "payment_pending", "paid"] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 /**
- * An invoice for an order paid on account, made in the checkout's transaction.
- * Its total stays on the account's balance until it is paid.
+ * An invoice for an order paid on account (made in the checkout's transaction)
+ * or for a trade customer's hire charges. What is left to pay is
+ * `total − paid − credited`; it is `paid` once nothing is left.
  */
 export const tradeInvoices = pgTable(
   "trade_invoices",
@@ -19,9 +21,9 @@ export const tradeInvoices = pgTable(
     tradeAccountId: integer("trade_account_id")
       .notNull()
       .references(() => tradeAccounts.id, { onDelete: "restrict" }),
-    orderId: integer("order_id")
-      .notNull()
-      .references(() => orders.id, { onDelete: "restrict" }),
+    /** Exactly one of an order and a hire request. */
+    orderId: integer("order_id").references(() => orders.id, { onDelete: "restrict" }),
+    hireRequestId: integer("hire_request_id").references(() => hireRequests.id, { onDelete: "restrict" }),
     /** Calendar dates in Europe/London; due = invoice date + the account's terms. */
     invoiceDate: date("invoice_date", { mode: "string" }).notNull(),
     dueDate: date("due_date", { mode: "string" }).notNull(),
@@ -32,12 +34,21 @@ export const tradeInvoices = pgTable(
     total: integer("total_pence").notNull(),
     poReference: text("po_reference").notNull().default(""),
     status: text("status", { enum: INVOICE_STATUSES }).notNull().default("unpaid"),
+    /** Pence of payments allocated to it (trade_payment_allocations). */
+    paidAmount: integer("paid_pence").notNull().default(0),
+    /** Pence of credit notes applied to it. */
+    creditedAmount: integer("credited_pence").notNull().default(0),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
   },
   (t) => [
     uniqueIndex("trade_invoices_number_key").on(t.number),
     uniqueIndex("trade_invoices_order_key").on(t.orderId),
+    uniqueIndex("trade_invoices_hire_request_key").on(t.hireRequestId).where(sql`${t.hireRequestId} is not null`),
+    // Reminders and the automatic hold look for unpaid invoices by due date, across accounts.
+    index("trade_invoices_due_idx").on(t.dueDate).where(sql`${t.status} <> 'paid'`),
+    check("trade_invoices_one_source", sql`(${t.orderId} is null) <> (${t.hireRequestId} is null)`),
+    check("trade_invoices_settled_within_total", sql`${t.paidAmount} >= 0 and ${t.creditedAmount} >= 0 and ${t.paidAmount} + ${t.creditedAmount} <= ${t.total}`),
     index("trade_invoices_account_idx").on(t.tradeAccountId, t.status, t.dueDate),
     check("trade_invoices_status", sql`${t.status} in ('unpaid', 'payment_pending', 'paid')`),
     check("trade_invoices_total_positive", sql`${t.total} >= 0`),

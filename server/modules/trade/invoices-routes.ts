@@ -13,7 +13,7 @@ const pence = z.number().int();
 const invoiceSummary = z.object({
   id: z.number().int(),
   number: z.string(),
-  order_id: z.number().int(),
+  order_id: z.number().int().nullable().describe("Null for a hire invoice, whose order_number is its hire request's"),
   order_number: z.string(),
   invoice_date: z.string(),
   due_date: z.string(),

@@ -2,6 +2,8 @@ import { and, asc, count, desc, eq, ilike, lt, or, sql, sum, type SQL } from "dr
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http-errors.ts";
 import { orderLines, orders } from "../orders/schema.ts";
+import { hireCharges } from "../hire/desk/schema.ts";
+import { hireRequests } from "../hire/schema.ts";
 import { type InvoiceStatus, tradeInvoices } from "./invoice-schema.ts";
 import type { TradeRole } from "./schema.ts";
 import { memberWithRole } from "./users.ts";
@@ -19,6 +21,7 @@ const NOT_FOUND = "Not Found";
 
 /** Today in Europe/London, worked out by the database (as credit.ts does). */
 const LONDON_TODAY = sql`(now() at time zone 'Europe/London')::date`;
+const left = sql`${tradeInvoices.total} - ${tradeInvoices.paidAmount} - ${tradeInvoices.creditedAmount}`;
 
 export interface ShopDetails {
   name: string;
@@ -39,7 +42,8 @@ export function shopDetails(config: { appName: string; shopEmail: string; shopAd
 export interface InvoiceSummaryJson {
   id: number;
   number: string;
-  order_id: number;
+  /** Null for a hire invoice, whose `order_number` is its hire request's (HR-…). */
+  order_id: number | null;
   order_number: string;
   invoice_date: string;
   due_date: string;
@@ -80,7 +84,7 @@ const summaryColumns = {
   id: tradeInvoices.id,
   number: tradeInvoices.number,
   orderId: tradeInvoices.orderId,
-  orderNumber: orders.number,
+  orderNumber: sql<string>`coalesce(${orders.number}, ${hireRequests.number})`,
   invoiceDate: tradeInvoices.invoiceDate,
   dueDate: tradeInvoices.dueDate,
   poReference: tradeInvoices.poReference,
@@ -93,7 +97,7 @@ const summaryColumns = {
   overdue: sql<boolean>`(${tradeInvoices.status} <> 'paid' and ${tradeInvoices.dueDate} < ${LONDON_TODAY})`,
 };
 
-type SummaryRow = { id: number; number: string; orderId: number; orderNumber: string; invoiceDate: string; dueDate: string; poReference: string; subtotal: number; vat: number; delivery: number; total: number; status: InvoiceStatus; overdue: boolean };
+type SummaryRow = { id: number; number: string; orderId: number | null; orderNumber: string; invoiceDate: string; dueDate: string; poReference: string; subtotal: number; vat: number; delivery: number; total: number; status: InvoiceStatus; overdue: boolean };
 
 function toSummary(r: SummaryRow): InvoiceSummaryJson {
   return {
@@ -145,7 +149,8 @@ export function createTradeInvoicesService(db: Db, options: { shop: ShopDetails 
     const rows = await db
       .select(summaryColumns)
       .from(tradeInvoices)
-      .innerJoin(orders, eq(orders.id, tradeInvoices.orderId))
+      .leftJoin(orders, eq(orders.id, tradeInvoices.orderId))
+      .leftJoin(hireRequests, eq(hireRequests.id, tradeInvoices.hireRequestId))
       .where(page)
       .orderBy(desc(tradeInvoices.id))
       .limit(limit + 1);
@@ -155,8 +160,9 @@ export function createTradeInvoicesService(db: Db, options: { shop: ShopDetails 
       .select({
         count: count(),
         total: sum(tradeInvoices.total),
-        outstanding: sql<string | null>`sum(${tradeInvoices.total}) filter (where ${tradeInvoices.status} <> 'paid')`,
-        overdue: sql<string | null>`sum(${tradeInvoices.total}) filter (where ${tradeInvoices.status} <> 'paid' and ${tradeInvoices.dueDate} < ${LONDON_TODAY})`,
+        // What is left to pay (ADR 0040): total less payments allocated and credit notes applied.
+        outstanding: sql<string | null>`sum(${left}) filter (where ${tradeInvoices.status} <> 'paid')`,
+        overdue: sql<string | null>`sum(${left}) filter (where ${tradeInvoices.status} <> 'paid' and ${tradeInvoices.dueDate} < ${LONDON_TODAY})`,
       })
       .from(tradeInvoices)
       .where(where);
@@ -172,11 +178,18 @@ export function createTradeInvoicesService(db: Db, options: { shop: ShopDetails 
     const [row] = await db
       .select(summaryColumns)
       .from(tradeInvoices)
-      .innerJoin(orders, eq(orders.id, tradeInvoices.orderId))
+      .leftJoin(orders, eq(orders.id, tradeInvoices.orderId))
+      .leftJoin(hireRequests, eq(hireRequests.id, tradeInvoices.hireRequestId))
       .where(and(eq(tradeInvoices.id, invoiceId), eq(tradeInvoices.tradeAccountId, account.id)))
       .limit(1);
     if (!row) throw new HttpError(404, NOT_FOUND);
-    const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, row.orderId)).orderBy(asc(orderLines.id));
+    // An order's lines, or a hire's charges (the hire desk's, issue 21) as lines of one.
+    const lines =
+      row.orderId !== null
+        ? await db.select().from(orderLines).where(eq(orderLines.orderId, row.orderId)).orderBy(asc(orderLines.id))
+        : (await db.select().from(hireCharges).where(eq(hireCharges.requestId, sql`(select hire_request_id from trade_invoices where id = ${row.id})`)).orderBy(asc(hireCharges.id)))
+            .filter((c) => c.kind !== "deposit")
+            .map((c) => ({ sku: c.kind.toUpperCase(), name: c.reason && c.kind !== "hire" ? `${c.description} (${c.reason})` : c.description, quantity: 1, unitPrice: c.net, vatRate: c.vatRate, lineTotal: c.net, lineVat: c.vat }));
     const byRate = new Map<number, { rate: number; net: number; vat: number }>();
     for (const l of lines) {
       const b = byRate.get(l.vatRate) ?? { rate: l.vatRate, net: 0, vat: 0 };

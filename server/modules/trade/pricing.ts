@@ -45,3 +45,18 @@ export function priceDisplayFor(trade: TradeMembership | null): PriceDisplay {
   // Consumers always see inc VAT; trade members default to ex VAT.
   return { trade: member, discountPercent: prices.discountBasisPoints / 100, incVat: member ? (trade?.pricesIncVat ?? false) : true };
 }
+
+/** The price view of everyone who sees the shop's own prices: visitors, consumers, accounts not approved. */
+export const RETAIL_VIEW = "retail";
+
+/**
+ * What a catalogue page's prices depend on, and nothing else: the discount and
+ * the VAT view. Catalogue pages are kept once per price view, never per user
+ * (ADR 0043), so two accounts with the same terms share a copy, and a changed
+ * discount is a new view whose pages render afresh.
+ */
+export function priceViewOf(trade: TradeMembership | null): string {
+  const display = priceDisplayFor(trade);
+  if (!display.trade) return RETAIL_VIEW;
+  return `trade-${priceContextFor(trade).discountBasisPoints}-${display.incVat ? "inc" : "ex"}-vat`;
+}

@@ -5,6 +5,7 @@ import { users } from "../auth/schema.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type TradeInvoice, tradeInvoices } from "./invoice-schema.ts";
 import { INVOICE_READERS } from "./invoices.ts";
+import { outstandingOf } from "./ledger.ts";
 import { type TradeRemittance, tradeRemittanceInvoices, tradeRemittances } from "./remittance-schema.ts";
 import type { TradeAccount } from "./schema.ts";
 import { memberWithRole } from "./users.ts";
@@ -52,7 +53,7 @@ export interface InvoicePaymentRequest {
   userId: number;
   account: TradeAccount;
   invoices: TradeInvoice[];
-  /** Pence: the sum of the invoices' totals. */
+  /** Pence: what is left to pay on the invoices. */
   amount: number;
 }
 
@@ -238,7 +239,8 @@ export function createTradePaymentsService(db: Db, options: { providers: Invoice
         return [];
       });
       if (problems.length > 0) throw new ValidationError({ invoice_ids: problems });
-      const amount = invoices.reduce((sum, i) => sum + i.total, 0);
+      // What is left to pay on each (ADR 0040): a part payment or a credit note already came off.
+      const amount = invoices.reduce((sum, i) => sum + outstandingOf(i), 0);
       const remittance = await provider.take(tx, { userId, account, invoices, amount });
       const [payer] = provider.begin ? await tx.select({ email: users.email }).from(users).where(eq(users.id, userId)) : [];
       return { remittance, email: payer?.email ?? account.accountsEmail, paid: { remittance: await remittanceJson(tx, remittance), instructions: provider.instructions(remittance) } };

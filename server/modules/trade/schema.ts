@@ -45,18 +45,33 @@ export const tradeAccounts = pgTable(
     discountBasisPoints: integer("discount_basis_points").notNull().default(0),
     /** A purchase-order reference is required on orders on account (pay-on-account issue). */
     poRequired: boolean("po_required").notNull().default(false),
-    /** Pence owed on unpaid and payment-pending invoices; raised only by a conditional update within the limit (credit.ts). */
+    /**
+     * Pence owed: invoices less credit notes less payments (ADR 0040). Raised
+     * by checkout only with a conditional update within the limit (credit.ts);
+     * below 0 when the company has paid more than it owes (credit on account).
+     */
     balance: integer("balance_pence").notNull().default(0),
+    /** On hold: pay on account refused. Set automatically when an invoice is overdue past its terms, or by staff. */
+    onHold: boolean("on_hold").notNull().default(false),
+    /** `overdue` (lifted automatically once nothing is overdue) or `manual` (lifted by staff); empty when not on hold. */
+    holdReason: text("hold_reason").notNull().default(""),
+    heldAt: timestamp("held_at", { withTimezone: true }),
+    /** Staff's reason for a decline, or the information they asked the applicant for. */
+    decisionNote: text("decision_note").notNull().default(""),
+    /** When staff last asked the applicant for more information; the application stays pending. */
+    infoRequestedAt: timestamp("info_requested_at", { withTimezone: true }),
     decidedAt: timestamp("decided_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
   },
   (t) => [
+    // The trade desk's list, most overdue first, reads approved accounts by state.
+    index("trade_accounts_state_idx").on(t.state, t.companyName),
     check("trade_accounts_state", sql`${t.state} in ('pending', 'approved', 'declined', 'suspended')`),
     check("trade_accounts_company_type", sql`${t.companyType} in ('sole_trader', 'partnership', 'limited_company')`),
     check("trade_accounts_discount_range", sql`${t.discountBasisPoints} between 0 and 10000`),
     check("trade_accounts_credit_limit_positive", sql`${t.creditLimit} >= 0`),
-    check("trade_accounts_balance_positive", sql`${t.balance} >= 0`),
+    check("trade_accounts_hold_reason", sql`${t.holdReason} in ('', 'overdue', 'manual') and (${t.onHold} = (${t.holdReason} <> ''))`),
     check("trade_accounts_terms_range", sql`${t.termsDays} between 0 and 365`),
     check("trade_accounts_company_number", sql`${t.companyType} <> 'limited_company' or ${t.companyNumber} is not null`),
   ],

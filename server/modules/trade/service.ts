@@ -15,9 +15,12 @@ export interface TradeTerms {
   termsDays: number;
   /** 10 = 10% off ex-VAT prices. */
   discountPercent: number;
+  /** Whether orders on account need a PO reference; unchanged when omitted. */
+  poRequired?: boolean;
 }
 
-export type TradeDecision = "approve" | "decline" | "suspend";
+/** `request_info` keeps an application pending and emails the applicant staff's question. */
+export type TradeDecision = "approve" | "decline" | "suspend" | "request_info";
 
 const pence = (pounds: number) => Math.round(pounds * 100);
 const pounds = (p: number) => p / 100;
@@ -158,12 +161,20 @@ export function createTradeService(db: Db, options: { mail: Outbox; appName: str
      * discount; also reinstates a suspended account or changes the terms),
      * decline a pending application, suspend an approved account. The owner is emailed.
      */
-    /** Staff's decision on an application or account; `actor` is recorded in the audit log (the CLI passes `system`). */
-    async decide(email: string, decision: TradeDecision, terms?: TradeTerms, actor?: StaffActor): Promise<TradeAccountJson> {
+    /**
+     * Staff's decision on an application or account, found by its owner's email
+     * (the CLI) or its id (the trade desk); `actor` is recorded in the audit log
+     * (the CLI passes `system`). `note`: a decline's reason or the information
+     * asked for, kept on the account and put in the applicant's email.
+     */
+    async decide(target: string | { accountId: number }, decision: TradeDecision, terms?: TradeTerms, actor?: StaffActor, note = ""): Promise<TradeAccountJson> {
       if (decision === "approve") {
         if (!terms) throw new ValidationError({ terms: ["Give the credit limit, terms and discount."] });
         checkTerms(terms);
       }
+      const said = note.trim();
+      if (decision === "request_info" && !said) throw new ValidationError({ message: ["Say what information you need from the applicant."] });
+      const email = typeof target === "string" ? target : `trade account ${target.accountId}`;
       const result = await db.transaction(async (t) => {
         const tx = t as unknown as Db;
         const [row] = await tx
@@ -171,30 +182,38 @@ export function createTradeService(db: Db, options: { mail: Outbox; appName: str
           .from(tradeMembers)
           .innerJoin(users, eq(users.id, tradeMembers.userId))
           .innerJoin(tradeAccounts, eq(tradeAccounts.id, tradeMembers.tradeAccountId))
-          .where(and(eq(users.email, email.trim()), eq(tradeMembers.role, "owner")))
+          .where(and(typeof target === "string" ? eq(users.email, target.trim()) : eq(tradeAccounts.id, target.accountId), eq(tradeMembers.role, "owner")))
           .limit(1);
-        if (!row) throw new HttpError(404, `No trade account is owned by ${email}.`);
+        if (!row) throw new HttpError(404, typeof target === "string" ? `No trade account is owned by ${email}.` : "No such trade account.");
         const [account] = await tx.select().from(tradeAccounts).where(eq(tradeAccounts.id, row.account.id)).for("update");
         const allowed: Record<TradeDecision, TradeAccount["state"][]> = {
           approve: ["pending", "approved", "suspended", "declined"],
           decline: ["pending"],
           suspend: ["approved"],
+          request_info: ["pending"],
         };
-        if (!allowed[decision].includes(account!.state)) throw new HttpError(409, `The trade account of ${email} is ${account!.state}; it cannot be ${decision === "suspend" ? "suspended" : `${decision}d`}.`);
-        const state = ({ approve: "approved", decline: "declined", suspend: "suspended" } as const)[decision];
+        const verb = { approve: "approved", decline: "declined", suspend: "suspended", request_info: "asked for more information" }[decision];
+        if (!allowed[decision].includes(account!.state)) throw new HttpError(409, `The trade account of ${typeof target === "string" ? email : account!.companyName} is ${account!.state}; it cannot be ${verb}.`);
+        const state = ({ approve: "approved", decline: "declined", suspend: "suspended", request_info: "pending" } as const)[decision];
         const [updated] = await tx
           .update(tradeAccounts)
           .set({
             state,
             ...(terms && decision === "approve"
-              ? { creditLimit: pence(terms.creditLimit), termsDays: terms.termsDays, discountBasisPoints: Math.round(terms.discountPercent * 100) }
+              ? {
+                  creditLimit: pence(terms.creditLimit),
+                  termsDays: terms.termsDays,
+                  discountBasisPoints: Math.round(terms.discountPercent * 100),
+                  ...(terms.poRequired === undefined ? {} : { poRequired: terms.poRequired }),
+                }
               : {}),
-            decidedAt: sql`now()`,
+            ...(decision === "decline" || decision === "request_info" ? { decisionNote: said } : {}),
+            ...(decision === "request_info" ? { infoRequestedAt: sql`now()` } : { decidedAt: sql`now()` }),
             updatedAt: sql`now()`,
           })
           .where(eq(tradeAccounts.id, account!.id))
           .returning();
-        const audited = (a: TradeAccount) => ({ state: a.state, credit_limit: a.creditLimit, terms_days: a.termsDays, discount_basis_points: a.discountBasisPoints });
+        const audited = (a: TradeAccount) => ({ state: a.state, credit_limit: a.creditLimit, terms_days: a.termsDays, discount_basis_points: a.discountBasisPoints, po_required: a.poRequired, decision_note: a.decisionNote });
         if (actor) await recordAudit(tx, actor, { action: `trade_account.${decision}`, entity: "trade_account", entityId: account!.id, before: audited(account!), after: audited(updated!) });
         const paragraphs = {
           approve: [
@@ -202,16 +221,24 @@ export function createTradeService(db: Db, options: { mail: Outbox; appName: str
             `Credit limit £${pounds(updated!.creditLimit).toFixed(2)}, payment terms ${updated!.termsDays} days, trade discount ${updated!.discountBasisPoints / 100}% on our prices.`,
             "Sign in to see trade prices across the shop.",
           ],
-          decline: [`We are sorry: we cannot offer ${updated!.companyName} a trade account at present. You can still buy at our shop prices, and you may apply again later.`],
+          decline: [
+            `We are sorry: we cannot offer ${updated!.companyName} a trade account at present. You can still buy at our shop prices, and you may apply again later.`,
+            ...(said ? [`Our reason: ${said}`] : []),
+          ],
+          request_info: [
+            `Thank you for applying for a trade account for ${updated!.companyName}. Before we can decide, we need a little more information:`,
+            said,
+            `Please reply to this email or write to ${options.shopEmail}. Your application stays open meanwhile.`,
+          ],
           suspend: [`The trade account of ${updated!.companyName} is suspended: trade prices are paused. Please contact the trade desk at ${options.shopEmail}.`],
         }[decision];
         const mail = renderEmail({
           ...layout,
-          title: { approve: "Your trade account is approved", decline: "Your trade account application", suspend: "Your trade account is suspended" }[decision],
+          title: { approve: "Your trade account is approved", decline: "Your trade account application", suspend: "Your trade account is suspended", request_info: "We need more information" }[decision],
           paragraphs: [`Hello ${row.user.firstname},`, ...paragraphs],
           ...(decision === "approve" ? { action: { label: "Open your trade dashboard", url: `${options.publicUrl}/trade/dashboard` } } : {}),
         });
-        await options.mail.enqueue(tx, { to: row.user.email, subject: `Trade account: ${state}`, ...mail });
+        await options.mail.enqueue(tx, { to: row.user.email, subject: decision === "request_info" ? "Trade account: more information needed" : `Trade account: ${state}`, ...mail });
         return toTradeAccountJson(updated!, row.member);
       });
       options.mail.kick?.();

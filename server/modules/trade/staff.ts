@@ -7,7 +7,8 @@ import type { Outbox } from "../auth/service.ts";
 import { users } from "../auth/schema.ts";
 import { renderEmail } from "../mail/templates.ts";
 import { type TradeInvoice, tradeInvoices } from "./invoice-schema.ts";
-import { tradeRemittanceInvoices, tradeRemittances } from "./remittance-schema.ts";
+import { confirmSettledRemittances, lockAccount, outstandingOf, recordPayment } from "./ledger.ts";
+import type { TradePaymentMethod } from "./ledger-schema.ts";
 import { type TradeAccount, tradeAccounts, tradeMembers } from "./schema.ts";
 
 const money = (pence: number) => `£${(pence / 100).toLocaleString("en-GB", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
@@ -42,84 +43,99 @@ export interface InvoicesPaid {
 const invoiceWithPo = (i: TradeInvoice) => `${i.number}${i.poReference ? ` (your PO ${i.poReference})` : ""}`;
 const listed = (items: string[]) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
 
+/** How the money came, for the payment row: a card payment's webhook says card and its remittance. */
+export interface PaidBy {
+  method: TradePaymentMethod;
+  reference?: string;
+  remittanceId?: number | null;
+}
+
 /**
  * The money for some invoices has arrived (staff saw it in the bank, or a card
- * payment): each one still unpaid becomes paid, its company's balance drops by
- * their total (never below 0), any remittance whose invoices are now all paid
- * is confirmed, and each company's accounts email gets one receipt. In the
- * caller's transaction, locking the invoices (by id), then the accounts, then
- * the remittances: the same order for every caller, so none waits on another
- * in a cycle.
+ * payment): for each company, one payment of what is outstanding on those of
+ * its invoices still unpaid, allocated to them (ledger.ts `recordPayment`, so
+ * the balance, the invoices and the remittances move together), and one
+ * receipt to its accounts email. Locks each account (by id), then its
+ * invoices, as every ledger write does.
  */
-export async function markInvoicesPaid(tx: Db, options: ReceiptOptions, invoiceIds: number[], how = ""): Promise<InvoicesPaid> {
-  const locked = invoiceIds.length ? await tx.select().from(tradeInvoices).where(inArray(tradeInvoices.id, invoiceIds)).orderBy(asc(tradeInvoices.id)).for("update") : [];
-  const paid = locked.filter((i) => i.status !== "paid");
-  if (paid.length === 0) return { paid, amount: 0, accounts: [], confirmed: [] };
-  const paidIds = paid.map((i) => i.id);
-  await tx.update(tradeInvoices).set({ status: "paid", paidAt: sql`now()` }).where(inArray(tradeInvoices.id, paidIds));
-  const byAccount = new Map<number, TradeInvoice[]>();
-  for (const invoice of paid) byAccount.set(invoice.tradeAccountId, [...(byAccount.get(invoice.tradeAccountId) ?? []), invoice]);
+export async function markInvoicesPaid(tx: Db, options: ReceiptOptions, invoiceIds: number[], how = "", by: PaidBy = { method: "bacs" }): Promise<InvoicesPaid> {
+  const ids = [...new Set(invoiceIds)];
+  const owners = ids.length ? await tx.selectDistinct({ accountId: tradeInvoices.tradeAccountId }).from(tradeInvoices).where(inArray(tradeInvoices.id, ids)) : [];
+  const paid: TradeInvoice[] = [];
   const accounts: TradeAccount[] = [];
-  for (const [accountId, invoices] of [...byAccount].sort(([a], [b]) => a - b)) {
-    const total = invoices.reduce((sum, i) => sum + i.total, 0);
-    const [account] = await tx
-      .update(tradeAccounts)
-      .set({ balance: sql`greatest(${tradeAccounts.balance} - ${total}, 0)`, updatedAt: sql`now()` })
-      .where(eq(tradeAccounts.id, accountId))
-      .returning();
-    accounts.push(account!);
-  }
-  // A remittance is confirmed once none of its invoices is left unpaid. Its
-  // row is locked first, so when two of its invoices are marked paid at once
-  // the second waits, then checks with the first one's payment in sight (one
-  // row per link: a locking select cannot be DISTINCT).
-  const linked = await tx
-    .select({ id: tradeRemittances.id })
-    .from(tradeRemittances)
-    .innerJoin(tradeRemittanceInvoices, eq(tradeRemittanceInvoices.remittanceId, tradeRemittances.id))
-    .where(and(inArray(tradeRemittanceInvoices.invoiceId, paidIds), eq(tradeRemittances.status, "pending")))
-    .orderBy(tradeRemittances.id)
-    .for("update", { of: tradeRemittances });
-  const confirmed =
-    linked.length === 0
-      ? []
-      : await tx
-          .update(tradeRemittances)
-          .set({ status: "confirmed", confirmedAt: sql`now()` })
-          .where(
-            and(
-              inArray(tradeRemittances.id, [...new Set(linked.map((r) => r.id))]),
-              eq(tradeRemittances.status, "pending"),
-              sql`not exists (select 1 from ${tradeRemittanceInvoices} ri join ${tradeInvoices} i on i.id = ri.invoice_id where ri.remittance_id = ${tradeRemittances.id} and i.status <> 'paid')`,
-            ),
-          )
-          .returning({ reference: tradeRemittances.reference, accountId: tradeRemittances.tradeAccountId });
-  for (const account of accounts) {
-    const invoices = byAccount.get(account.id)!;
-    const total = invoices.reduce((sum, i) => sum + i.total, 0);
-    const references = confirmed.filter((r) => r.accountId === account.id).map((r) => r.reference);
-    const one = invoices.length === 1 ? invoices[0]! : null;
-    const mail = renderEmail({
-      appName: options.appName,
-      publicUrl: options.publicUrl,
-      title: one ? `Payment received for ${one.number}` : `Payment received for ${invoices.length} invoices`,
-      paragraphs: [
-        one
-          ? `Thank you: we have received ${money(total)}${how} for invoice ${invoiceWithPo(one)}. It is now paid.`
-          : `Thank you: we have received ${money(total)}${how} for invoices ${listed(invoices.map(invoiceWithPo))}. They are now paid.`,
-        ...(references.length > 0 ? [`This completes your payment ${references.join(", ")}.`] : []),
-        `${account.companyName} now owes ${money(account.balance)} on its trade account.`,
-      ],
-      action: { label: "See your invoices", url: `${options.publicUrl}/trade/invoices` },
-    });
-    await options.mail.enqueue(tx, { to: account.accountsEmail, subject: one ? `Receipt: ${one.number} paid` : `Receipt: ${invoices.length} invoices paid`, ...mail });
+  const confirmed: string[] = [];
+  let total = 0;
+  for (const { accountId } of owners.sort((a, b) => a.accountId - b.accountId)) {
+    await lockAccount(tx, accountId);
+    const open = (
+      await tx
+        .select()
+        .from(tradeInvoices)
+        .where(and(eq(tradeInvoices.tradeAccountId, accountId), inArray(tradeInvoices.id, ids)))
+        .orderBy(asc(tradeInvoices.id))
+        .for("update")
+    ).filter((i) => i.status !== "paid");
+    if (open.length === 0) continue;
+    // An invoice with nothing left to pay (a £0 invoice) is simply paid.
+    const empty = open.filter((i) => outstandingOf(i) === 0);
+    if (empty.length) await tx.update(tradeInvoices).set({ status: "paid", paidAt: sql`now()` }).where(inArray(tradeInvoices.id, empty.map((i) => i.id)));
+    const owed = open.filter((i) => outstandingOf(i) > 0);
+    const amount = owed.reduce((sum, i) => sum + outstandingOf(i), 0);
+    const done =
+      amount > 0
+        ? await recordPayment(tx, {
+            accountId,
+            amount,
+            method: by.method,
+            reference: by.reference ?? (owed.length === 1 ? owed[0]!.number : `${owed.length} invoices`),
+            allocations: owed.map((i) => ({ invoiceId: i.id, amount: outstandingOf(i) })),
+            remittanceId: by.remittanceId ?? null,
+          })
+        : null;
+    const account = done?.account ?? (await tx.select().from(tradeAccounts).where(eq(tradeAccounts.id, accountId)))[0]!;
+    const references = [...(done?.confirmed ?? []), ...(empty.length ? await confirmSettledRemittances(tx, empty.map((i) => i.id)) : [])];
+    paid.push(...open.map((i) => ({ ...i, paidAmount: i.total - i.creditedAmount, status: "paid" as const })));
+    accounts.push(account);
+    confirmed.push(...references);
+    total += amount;
+    await sendReceipt(tx, options, account, { amount, invoices: open, references, how, settled: true });
   }
   return {
     paid,
-    amount: paid.reduce((sum, i) => sum + i.total, 0),
+    amount: total,
     accounts: accounts.map((a) => ({ id: a.id, companyName: a.companyName, balance: a.balance })),
-    confirmed: confirmed.map((r) => r.reference),
+    confirmed,
   };
+}
+
+/**
+ * One receipt to the company's accounts email: what arrived, for which
+ * invoices (`settled` when it paid them in full), and what it owes now.
+ */
+export async function sendReceipt(
+  tx: Db,
+  options: ReceiptOptions,
+  account: TradeAccount,
+  paid: { amount: number; invoices: TradeInvoice[]; references: string[]; how: string; settled: boolean },
+): Promise<void> {
+  const { invoices, references, how, settled } = paid;
+  const one = invoices.length === 1 ? invoices[0]! : null;
+  const received = `Thank you: we have received ${money(paid.amount)}${how}`;
+  const first = one
+    ? `${received} for invoice ${invoiceWithPo(one)}.${settled ? " It is now paid." : ""}`
+    : invoices.length
+      ? `${received} for invoices ${listed(invoices.map(invoiceWithPo))}.${settled ? " They are now paid." : ""}`
+      : `${received}, kept as credit on your account.`;
+  const owes = account.balance < 0 ? `${account.companyName} has ${money(-account.balance)} in credit on its trade account.` : `${account.companyName} now owes ${money(account.balance)} on its trade account.`;
+  const mail = renderEmail({
+    appName: options.appName,
+    publicUrl: options.publicUrl,
+    title: one ? `Payment received for ${one.number}` : invoices.length ? `Payment received for ${invoices.length} invoices` : "Payment received",
+    paragraphs: [first, ...(references.length > 0 ? [`This completes your payment ${references.join(", ")}.`] : []), owes],
+    action: { label: "See your invoices", url: `${options.publicUrl}/trade/invoices` },
+  });
+  const what = one ? one.number : invoices.length ? `${invoices.length} invoices` : "payment";
+  await options.mail.enqueue(tx, { to: account.accountsEmail, subject: `Receipt: ${what} ${settled || !invoices.length ? (invoices.length ? "paid" : "received") : "part paid"}`, ...mail });
 }
 
 /** What the trade desk does from the staff CLI until a back office exists. */
@@ -135,11 +151,12 @@ export function createTradeStaffService(db: Db, options: ReceiptOptions) {
     return db.transaction(async (t) => {
       const tx = t as unknown as Db;
       const wanted = number.trim().toUpperCase();
-      const [invoice] = await tx.select().from(tradeInvoices).where(eq(tradeInvoices.number, wanted)).for("update");
+      // Read, not locked: markInvoicesPaid locks the account, then the invoice.
+      const [invoice] = await tx.select().from(tradeInvoices).where(eq(tradeInvoices.number, wanted));
       if (!invoice) throw new HttpError(404, `No invoice is numbered ${wanted}.`);
       if (invoice.status === "paid") throw new HttpError(409, `${invoice.number} is already paid.`);
       const done = await markInvoicesPaid(tx, receipts, [invoice.id]);
-      const account = done.accounts[0]!;
+      const account = done.accounts[0] ?? (await tx.select().from(tradeAccounts).where(eq(tradeAccounts.id, invoice.tradeAccountId)))[0]!;
       if (actor) {
         await recordAudit(tx, actor, { action: "invoice.paid", entity: "invoice", entityId: invoice.number, before: { status: invoice.status }, after: { status: "paid", remittances_confirmed: done.confirmed } });
       }

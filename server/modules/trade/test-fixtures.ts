@@ -8,6 +8,7 @@ import { TestBrowser } from "../../test/browser.ts";
 import { users } from "../auth/schema.ts";
 import { orderLines, orders } from "../orders/schema.ts";
 import { type InvoiceStatus, tradeInvoices } from "./invoice-schema.ts";
+import { payment } from "./ledger-fixtures.ts";
 import { type TradeRole, tradeAccounts, tradeMembers } from "./schema.ts";
 
 export const PASSWORD = "a long enough secret";
@@ -85,7 +86,9 @@ export function tradeFixtures(shopOf: () => TestShop) {
   /**
    * An order paid on account and its invoice, consistent as checkout writes them:
    * lines at £x ex VAT, VAT per line, order and invoice totals the sum of the
-   * lines; the account's balance carries what is not yet paid.
+   * lines; the account's balance carries what is not yet paid. A `paid`
+   * invoice was paid in full by a payment received on its invoice date, so the
+   * ledger's sums hold (ADR 0040).
    */
   async function invoiceFor(
     accountId: number,
@@ -110,7 +113,8 @@ export function tradeFixtures(shopOf: () => TestShop) {
       .returning();
     const number = `INV-${String(invoice!.id).padStart(6, "0")}`;
     await db().update(tradeInvoices).set({ number }).where(eq(tradeInvoices.id, invoice!.id));
-    if (status !== "paid") await db().update(tradeAccounts).set({ balance: sql`${tradeAccounts.balance} + ${total}` }).where(eq(tradeAccounts.id, accountId));
+    await db().update(tradeAccounts).set({ balance: sql`${tradeAccounts.balance} + ${total}` }).where(eq(tradeAccounts.id, accountId));
+    if (status === "paid") await payment(db(), accountId, opts.invoiceDate, total, [{ invoiceId: invoice!.id, amount: total }]);
     return { id: invoice!.id, number, total, subtotal, vat, delivery, orderId: order!.id, orderNumber: order!.number };
   }
 

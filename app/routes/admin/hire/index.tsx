@@ -1,7 +1,8 @@
-import { Form, Link, useLocation, useNavigation } from "react-router";
+import { Link, useLocation, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { KeysetPager } from "../../../components/admin/pager.tsx";
+import { SearchFilter } from "../../../components/admin/search-filter.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
 import { FormAlert } from "../../../components/form.tsx";
 import { EmptyState } from "../../../components/page.tsx";
@@ -61,31 +62,12 @@ export default function AdminHireItems({ loaderData }: Route.ComponentProps) {
           ) : null
         }
       />
-      <Form method="get" className="mb-4 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-[2fr_1fr_auto] sm:items-end" role="search" aria-label="Filter hire items">
-        <label className="grid gap-1 text-sm font-semibold">
-          Search
-          <input name="q" type="search" defaultValue={filters.q ?? ""} placeholder="Any words of the name" className="min-h-10 rounded-md border border-stone-400 px-3 font-normal" />
-        </label>
-        <label className="grid min-w-0 gap-1 text-sm font-semibold">
-          Hire category
-          <select name="category" defaultValue={filters.category ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
-            <option value="">Any</option>
-            {categories.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <div className="flex gap-2">
-          <button type="submit" className="btn-primary min-h-10">
-            Apply filters
-          </button>
-          <Link to="?" className="btn-secondary min-h-10">
-            Clear
-          </Link>
-        </div>
-      </Form>
+      <SearchFilter
+        label="Filter hire items"
+        query={filters.q}
+        placeholder="Any words of the name"
+        choice={{ name: "category", label: "Hire category", value: filters.category, options: categories.map((c) => ({ value: c.id, label: c.name })) }}
+      />
 
       <FormAlert message={error ?? undefined} className="mb-4" />
 

@@ -74,7 +74,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       expected_status: ORDER_STATUSES.includes(expected) ? expected : undefined,
     });
     const emailed = ["paid", "dispatched", "ready_for_collection", "cancelled"].includes(done.status) ? " The customer has been emailed." : "";
-    return data<ActionResult>({ ok: true, message: `Order ${done.number} is now ${done.status_label.toLowerCase()}.${emailed}` });
+    const credited = done.credit_note ? ` Its invoice is credited in full with credit note ${done.credit_note}, emailed to the company's accounts address.` : "";
+    return data<ActionResult>({ ok: true, message: `Order ${done.number} is now ${done.status_label.toLowerCase()}.${emailed}${credited}` });
   } catch (error) {
     const known = serviceError(error);
     if (!known) throw error;
@@ -169,6 +170,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                       {a.label}
                     </button>
                     {a.emails_customer ? <p className="text-xs text-stone-600">The customer is emailed.</p> : null}
+                    {a.to === "cancelled" && order.payment?.method === "pay_on_account" ? (
+                      <p className="text-xs text-stone-600">Invoiced on account: its invoice is credited in full with a credit note, emailed to the company's accounts address.</p>
+                    ) : null}
                   </Form>
                 ))}
                 <datalist id="carriers">

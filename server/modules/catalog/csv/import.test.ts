@@ -6,7 +6,6 @@ import { Readable } from "node:stream";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../../db/client.ts";
-import { seedDemo } from "../../../db/seed/index.ts";
 import { seedScale } from "../../../db/seed/scale.ts";
 import { escapeFormula, unescapeFormula } from "../../../lib/csv.ts";
 import { type TestDatabase, createTestDatabase } from "../../../test/database.ts";
@@ -56,9 +55,8 @@ async function text(stream: Readable): Promise<string> {
 let demo: { sku: string; slug: string; name: string; price: number; stock: number };
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase({ seeded: true });
   db = database.db;
-  await seedDemo(db);
   system = await createStaffService(db, { appName: "Tradecounter", publicUrl: "http://shop.test", requireTotp: false }).systemActor();
   const [p] = await db.select().from(products).where(eq(products.status, "published")).orderBy(products.id).limit(1);
   demo = { sku: p!.sku, slug: p!.slug, name: p!.name, price: p!.pricePence, stock: p!.stock };

@@ -10,7 +10,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemo } from "../../../db/seed/index.ts";
 import { seedScale } from "../../../db/seed/scale.ts";
 import { type TestDatabase, createTestDatabase } from "../../../test/database.ts";
 import { databaseInvariantViolations } from "../../../test/invariants.ts";
@@ -35,8 +34,7 @@ async function checksum(): Promise<string> {
 
 describe.skipIf(!onPostgres)("an import killed halfway (PostgreSQL)", () => {
   beforeAll(async () => {
-    database = await createTestDatabase();
-    await seedDemo(database.db);
+    database = await createTestDatabase({ seeded: true });
     await seedScale(database.db, 4_000);
     folder = mkdtempSync(path.join(tmpdir(), "tc-kill-"));
   }, 180_000);

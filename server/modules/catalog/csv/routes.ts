@@ -92,10 +92,7 @@ export async function catalogueCsvRoutes(app: FastifyInstance, options: { csv: C
   const { csv } = options;
   const tags = ["admin: products"];
   const limit = sizeText(csv.maxBytes);
-  // Checked files never applied are removed after a day.
-  const sweep = setInterval(() => void csv.sweep().catch((err: unknown) => app.log.warn({ err }, "could not sweep import files")), 3_600_000);
-  sweep.unref();
-  app.addHook("onClose", async () => clearInterval(sweep));
+  // Checked files never applied are removed after a day by the hourly job catalog.sweep-imports (server/modules/jobs/schedule.ts).
 
   r.get(
     "/admin/products/export.csv",

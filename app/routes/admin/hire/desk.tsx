@@ -1,0 +1,206 @@
+import { type ReactNode, useId } from "react";
+import { Link } from "react-router";
+import { appContext } from "#app-context";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { STACKED } from "../../../components/admin/stacked-table.ts";
+import { StatusBadge } from "../../../components/admin/status-badge.tsx";
+import { requirePermission } from "../../../lib/admin/access.ts";
+import { longDay, shortDay } from "../../../lib/admin/dashboard.ts";
+import { formatDateTime } from "../../../lib/admin/format.ts";
+import { pageMeta } from "../../../lib/meta.ts";
+import { hireRequestHref, hireStatusLabel } from "../../../../server/modules/hire/desk-labels.ts";
+import type { OverviewRequest, OverviewUnit } from "../../../../server/modules/hire/desk-overview.ts";
+import type { Route } from "./+types/desk";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Hire desk");
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "hire.desk");
+  return { overview: await app.services.hireDesk.overview(actor) };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** One of the day's lists: its heading with a count, the table, or a plain sentence when it is empty. */
+function Bucket({ title, total, shown, empty, children }: { title: string; total: number; shown: number; empty: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="mb-8">
+      <h2 id={id} className="mb-3 flex items-center gap-2 text-lg font-bold">
+        {title}
+        <span className="rounded-full bg-stone-200 px-2.5 py-0.5 text-sm tabular-nums">{total}</span>
+      </h2>
+      {total === 0 ? (
+        <p role="status" className="rounded-lg border border-dashed border-stone-300 bg-white px-4 py-4 text-stone-600">
+          {empty}
+        </p>
+      ) : (
+        <>
+          {children}
+          {total > shown ? (
+            <p className="mt-2 text-sm text-stone-700">
+              The first {shown} of {total}. <Link to="/admin/hire/requests" className="link">See every hire request</Link>.
+            </p>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+function RequestTable({ caption, rows, when }: { caption: string; rows: OverviewRequest[]; when: "waiting" | "going_out" }) {
+  return (
+    <div className={STACKED.frame}>
+      <table className={STACKED.table}>
+        <caption className="sr-only">{caption}</caption>
+        <thead className={STACKED.head}>
+          <tr>
+            <th scope="col" className="px-3 py-2">
+              Request
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Customer
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Hire
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Dates
+            </th>
+            <th scope="col" className="px-3 py-2">
+              {when === "waiting" ? "Hold lapses" : "Collection or delivery"}
+            </th>
+          </tr>
+        </thead>
+        <tbody className={STACKED.body}>
+          {rows.map((r) => (
+            <tr key={r.number} className={`${STACKED.row} max-lg:bg-white`}>
+              <th scope="row" className={`${STACKED.cell} font-normal`} data-label="Request">
+                <Link to={hireRequestHref(r.number)} className="link font-semibold">
+                  {r.number}
+                </Link>
+              </th>
+              <td className={STACKED.cell} data-label="Customer">
+                <span>
+                  {r.name}
+                  {r.company ? <span className="block text-stone-600">{r.company}</span> : null}
+                </span>
+              </td>
+              <td className={STACKED.cell} data-label="Hire">
+                <span>
+                  {r.items}
+                  <span className="block text-stone-600">{when === "going_out" ? `${plural(r.units, "unit")} going out` : plural(r.units, "unit")}</span>
+                </span>
+              </td>
+              <td className={STACKED.cell} data-label="Dates">
+                {shortDay(r.start_date)} to {shortDay(r.end_date)}
+              </td>
+              <td className={STACKED.cell} data-label={when === "waiting" ? "Hold lapses" : "Handing over"}>
+                {when === "waiting" ? formatDateTime(r.hold_expires_at) : r.fulfilment === "delivery" ? "Delivery" : "Collection"}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function UnitTable({ caption, rows, overdue }: { caption: string; rows: OverviewUnit[]; overdue: boolean }) {
+  return (
+    <div className={STACKED.frame}>
+      <table className={STACKED.table}>
+        <caption className="sr-only">{caption}</caption>
+        <thead className={STACKED.head}>
+          <tr>
+            <th scope="col" className="px-3 py-2">
+              Unit
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Request
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Customer
+            </th>
+            <th scope="col" className="px-3 py-2">
+              {overdue ? "Was due back" : "State"}
+            </th>
+          </tr>
+        </thead>
+        <tbody className={STACKED.body}>
+          {rows.map((u) => (
+            <tr key={`${u.number}-${u.asset_number}`} className={`${STACKED.row} max-lg:bg-white`}>
+              <th scope="row" className={`${STACKED.cell} font-normal`} data-label="Unit">
+                <span>
+                  <span className="font-mono font-semibold">{u.asset_number}</span>
+                  <span className="block text-stone-600">{u.item}</span>
+                </span>
+              </th>
+              <td className={STACKED.cell} data-label="Request">
+                <Link to={hireRequestHref(u.number)} className="link font-semibold">
+                  {u.number}
+                </Link>
+              </td>
+              <td className={STACKED.cell} data-label="Customer">
+                <span>
+                  {u.name}
+                  <a href={`tel:${u.phone.replace(/[^\d+]/g, "")}`} className="link block">
+                    {u.phone}
+                  </a>
+                </span>
+              </td>
+              <td className={STACKED.cell} data-label={overdue ? "Was due back" : "State"}>
+                <span>
+                  {overdue ? (
+                    <>
+                      {shortDay(u.return_date)}
+                      <strong className="block text-red-800">{plural(u.days_overdue, "day")} overdue</strong>
+                    </>
+                  ) : (
+                    <StatusBadge status={u.status} label={hireStatusLabel(u.status)} />
+                  )}
+                  {u.off_hire_on ? <span className="block text-stone-700">Off-hired {shortDay(u.off_hire_on)}: to collect</span> : null}
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export default function HireDesk({ loaderData }: Route.ComponentProps) {
+  const { overview: o } = loaderData;
+  return (
+    <>
+      <AdminHeading
+        title="Hire desk"
+        intro={`${longDay(o.today)}: requests waiting for a decision, hires going out and units due back.`}
+        actions={
+          <>
+            <Link to="/admin/hire/planner" className="btn-primary">
+              Planner
+            </Link>
+            <Link to="/admin/hire/requests" className="btn-secondary">
+              Every hire request
+            </Link>
+          </>
+        }
+      />
+      <Bucket title="Waiting for a decision" total={o.waiting.total} shown={o.waiting.requests.length} empty="No hire request is waiting.">
+        <RequestTable caption="Hire requests waiting, oldest first" rows={o.waiting.requests} when="waiting" />
+      </Bucket>
+      <Bucket title="Going out today" total={o.going_out.total} shown={o.going_out.requests.length} empty="Nothing goes out today.">
+        <RequestTable caption="Approved hire requests with units starting today" rows={o.going_out.requests} when="going_out" />
+      </Bucket>
+      <Bucket title="Due back today" total={o.due_back.total} shown={o.due_back.units.length} empty="No unit is due back today.">
+        <UnitTable caption="Units out on hire due back today" rows={o.due_back.units} overdue={false} />
+      </Bucket>
+      <Bucket title="Overdue" total={o.overdue.total} shown={o.overdue.units.length} empty="No unit is overdue.">
+        <UnitTable caption="Units out past their return date, longest overdue first" rows={o.overdue.units} overdue />
+      </Bucket>
+    </>
+  );
+}

@@ -1,0 +1,250 @@
+import { Form, Link, data, useLocation, useNavigation } from "react-router";
+import { appContext } from "#app-context";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { KeysetPager } from "../../../components/admin/pager.tsx";
+import { FormAlert } from "../../../components/form.tsx";
+import { EmptyState } from "../../../components/page.tsx";
+import { requirePermission, serviceError } from "../../../lib/admin/access.ts";
+import { longDay, shortDay } from "../../../lib/admin/dashboard.ts";
+import { withParam } from "../../../lib/admin/format.ts";
+import { BAR_KINDS, type PlannerBarView, barLabel, barSpan, barText, windowDays } from "../../../lib/admin/hire-planner.ts";
+import { pageMeta } from "../../../lib/meta.ts";
+import { hireRequestHref } from "../../../../server/modules/hire/desk-labels.ts";
+import { addDays, weekday } from "../../../../server/modules/hire/calendar.ts";
+import type { Route } from "./+types/planner";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Hire planner");
+
+const DAYS_CHOICES = [7, 14, 21, 28];
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "hire.desk");
+  const url = new URL(request.url);
+  const get = (name: string) => url.searchParams.get(name)?.trim() ?? "";
+  const typed = { from: get("from").slice(0, 20), days: get("days").slice(0, 5), q: get("q").slice(0, 100) };
+  try {
+    const planner = await app.services.hirePlanner.planner(actor, { ...typed, cursor: get("cursor") || undefined });
+    return { planner, typed, cursor: get("cursor") || undefined, error: null, errors: {} as Record<string, string[]> };
+  } catch (error) {
+    const known = serviceError(error);
+    if (!known || known.status !== 422) throw error;
+    return data({ planner: null, typed, cursor: undefined, error: known.message, errors: known.errors ?? {} }, { status: 422 });
+  }
+}
+
+/** One unit's row: its bars where they fall, and a free cell for each day between them. */
+function UnitRow({ asset, active, bars, from, days, today }: { asset: string; active: boolean; bars: PlannerBarView[]; from: string; days: number; today: string }) {
+  const cells: React.ReactNode[] = [];
+  let column = 0;
+  const free = (until: number) => {
+    for (; column < until; column++) {
+      const date = addDays(from, column);
+      cells.push(<td key={`free-${date}`} className={`h-11 border-l border-stone-200 ${date === today ? "bg-brand-50" : weekday(date) % 6 === 0 ? "bg-stone-50" : ""}`} />);
+    }
+  };
+  for (const bar of bars) {
+    const where = barSpan(bar, from, days);
+    if (!where) continue;
+    // Live allocations never overlap (the exclusion constraint); a bar is still never drawn over another.
+    const start = Math.max(where.start, column);
+    const span = where.start + where.span - start;
+    if (span <= 0) continue;
+    free(start);
+    const look = BAR_KINDS[bar.kind];
+    const shape = `${where.before ? "rounded-l-none border-l-0" : "rounded-l-md"} ${where.after ? "rounded-r-none border-r-0" : "rounded-r-md"}`;
+    const body = (
+      <>
+        <span aria-hidden="true" className="block truncate text-xs font-semibold">
+          {where.before ? "← " : ""}
+          {barLabel(bar)}
+          {where.after ? " →" : ""}
+        </span>
+        <span className="sr-only">{barText(asset, bar)}</span>
+      </>
+    );
+    const boxClass = `flex h-8 min-w-0 items-center px-1.5 ${look.className} ${shape}`;
+    cells.push(
+      <td key={`${bar.kind}-${bar.from}`} colSpan={span} className="border-l border-stone-200 px-0.5 py-1.5">
+        {bar.request_number ? (
+          <Link to={hireRequestHref(bar.request_number)} title={barText(asset, bar)} className={`${boxClass} hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-700`}>
+            {body}
+          </Link>
+        ) : (
+          // Service has no request to open: the bar still takes focus, so a keyboard reaches its dates and reason.
+          <span tabIndex={0} title={barText(asset, bar)} className={`${boxClass} focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-700`}>
+            {body}
+          </span>
+        )}
+      </td>,
+    );
+    column = start + span;
+  }
+  free(days);
+  return (
+    <tr className="border-t border-stone-100">
+      <th scope="row" className="sticky left-0 z-10 border-r border-stone-200 bg-white px-3 py-1 text-left font-mono text-sm font-normal">
+        {asset}
+        {active ? null : <span className="block font-sans text-xs text-stone-600">Retired</span>}
+      </th>
+      {cells}
+    </tr>
+  );
+}
+
+function Legend() {
+  return (
+    <ul aria-label="What the bars mean" className="mb-3 flex flex-wrap gap-x-5 gap-y-2 text-sm">
+      {(Object.keys(BAR_KINDS) as PlannerBarView["kind"][]).map((kind) => (
+        <li key={kind} className="flex items-center gap-2">
+          <span aria-hidden="true" className={`inline-block h-4 w-8 rounded ${BAR_KINDS[kind].swatch}`} />
+          <span>
+            <strong>{BAR_KINDS[kind].label}</strong>
+            {kind === "hold" ? ": waiting for approval, lapses unless approved" : kind === "booking" ? ": approved" : kind === "out" ? ": handed over" : ": cleaning or repair"}
+          </span>
+        </li>
+      ))}
+      <li className="flex items-center gap-2">
+        <span aria-hidden="true" className="inline-block h-4 w-8 rounded border border-stone-300 bg-white" />
+        <span>
+          <strong>Empty</strong>: free for a new booking
+        </span>
+      </li>
+    </ul>
+  );
+}
+
+export default function HirePlanner({ loaderData }: Route.ComponentProps) {
+  const { planner, typed, cursor, error, errors } = loaderData;
+  const location = useLocation();
+  const navigation = useNavigation();
+  const search = new URLSearchParams(location.search);
+  const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
+  const days = planner ? windowDays(planner.from, planner.days) : [];
+  const move = (from: string) => withParam(search, { from, cursor: null }) || "?";
+
+  return (
+    <>
+      <AdminHeading
+        title="Hire planner"
+        intro="Each unit's holds, bookings, time out on hire and time in service, day by day. An empty day is free: the database refuses any booking over a bar."
+        actions={
+          <>
+            <Link to="/admin/hire" className="btn-secondary">
+              Hire desk
+            </Link>
+            <Link to="/admin/hire/requests" className="btn-secondary">
+              Hire requests
+            </Link>
+          </>
+        }
+      />
+      <Form method="get" role="search" aria-label="Choose the days and hire items" className="mb-4 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-[auto_auto_1fr_auto] sm:items-end">
+        <label className="grid gap-1 text-sm font-semibold">
+          From
+          <input name="from" type="date" defaultValue={planner?.from ?? typed.from} aria-invalid={errors.from ? true : undefined} aria-describedby={errors.from ? "from-error" : undefined} className="min-h-10 rounded-md border border-stone-400 px-2 font-normal" />
+          {errors.from ? (
+            <span id="from-error" className="font-normal text-red-800">
+              {errors.from.join(" ")}
+            </span>
+          ) : null}
+        </label>
+        <label className="grid gap-1 text-sm font-semibold">
+          Days
+          <select name="days" defaultValue={String(planner?.days ?? (typed.days || 14))} aria-invalid={errors.days ? true : undefined} aria-describedby={errors.days ? "days-error" : undefined} className="min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal">
+            {(DAYS_CHOICES.includes(Number(typed.days)) || !typed.days ? DAYS_CHOICES : [...DAYS_CHOICES, typed.days]).map((d) => (
+              <option key={d} value={d}>
+                {d} days
+              </option>
+            ))}
+          </select>
+          {errors.days ? (
+            <span id="days-error" className="font-normal text-red-800">
+              {errors.days.join(" ")}
+            </span>
+          ) : null}
+        </label>
+        <label className="grid gap-1 text-sm font-semibold">
+          Hire items
+          <input name="q" type="search" defaultValue={typed.q} placeholder="Any words of the name" className="min-h-10 rounded-md border border-stone-400 px-3 font-normal" />
+        </label>
+        <div className="flex gap-2">
+          <button type="submit" className="btn-primary min-h-10">
+            Show
+          </button>
+        </div>
+      </Form>
+
+      <FormAlert message={error ?? undefined} className="mb-4" />
+
+      {planner ? (
+        <>
+          <nav aria-label="Days" className="mb-3 flex flex-wrap items-center gap-2">
+            <Link to={move(addDays(planner.from, -planner.days))} className="btn-secondary">
+              <span aria-hidden="true">← </span>Previous {planner.days} days
+            </Link>
+            <Link to={withParam(search, { from: null, cursor: null }) || "?"} className="btn-secondary" aria-current={planner.from === planner.today ? "page" : undefined}>
+              From today
+            </Link>
+            <Link to={move(planner.to)} className="btn-secondary">
+              Next {planner.days} days<span aria-hidden="true"> →</span>
+            </Link>
+            <p className="text-sm text-stone-700" aria-live="polite">
+              {longDay(planner.from)} to {longDay(addDays(planner.to, -1))}
+            </p>
+          </nav>
+          <Legend />
+          {planner.items.length === 0 ? (
+            <EmptyState title={typed.q ? "No hire items match" : "No hire items yet"} action={typed.q ? { to: withParam(search, { q: null, cursor: null }) || "?", label: "Show every hire item" } : undefined}>
+              {typed.q ? "Try a shorter search." : "Add hire items and their units in the hire catalogue; they show here."}
+            </EmptyState>
+          ) : (
+            <div className={`overflow-x-auto rounded-lg border border-stone-200 bg-white ${loading ? "opacity-75" : ""}`} aria-busy={loading || undefined} tabIndex={0} role="region" aria-label="Planner, scrolls sideways">
+              <table className="border-collapse text-sm" style={{ minWidth: `${9 + planner.days * 3.75}rem` }}>
+                <caption className="sr-only">
+                  Hire units by day, {longDay(planner.from)} to {longDay(addDays(planner.to, -1))}. Each bar runs from its first day to its return day.
+                </caption>
+                <colgroup>
+                  <col className="w-36" />
+                  {days.map((d) => (
+                    <col key={d} className="w-[3.75rem]" />
+                  ))}
+                </colgroup>
+                <thead>
+                  <tr className="bg-stone-50 text-stone-700">
+                    <th scope="col" className="sticky left-0 z-20 border-r border-stone-200 bg-stone-50 px-3 py-2 text-left">
+                      Unit
+                    </th>
+                    {days.map((d) => (
+                      <th key={d} scope="col" aria-current={d === planner.today ? "date" : undefined} className={`border-l border-stone-200 px-1 py-2 text-center text-xs font-semibold ${d === planner.today ? "bg-brand-100 text-brand-900" : weekday(d) % 6 === 0 ? "bg-stone-100" : ""}`}>
+                        <span className="block">{shortDay(d).split(" ")[1]}</span>
+                        <span className="block text-base">{Number(d.slice(8))}</span>
+                        <span className="block font-normal">{["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][weekday(d)]}</span>
+                        {d === planner.today ? <span className="block font-bold">Today</span> : null}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                {planner.items.map((item) => (
+                  // One row group a hire item, headed by its name.
+                  <tbody key={item.id}>
+                    <tr className="border-t-2 border-stone-300 bg-stone-50">
+                      <th scope="rowgroup" colSpan={planner.days + 1} className="px-3 py-1.5 text-left">
+                        <span className="sticky left-3">{item.name}</span>
+                        {item.units.length === 0 ? <span className="ml-2 font-normal text-stone-600">no units</span> : null}
+                      </th>
+                    </tr>
+                    {item.units.map((unit) => (
+                      <UnitRow key={unit.id} asset={unit.asset_number} active={unit.active} bars={unit.bars} from={planner.from} days={planner.days} today={planner.today} />
+                    ))}
+                  </tbody>
+                ))}
+              </table>
+            </div>
+          )}
+          <KeysetPager search={search} cursor={cursor} nextCursor={planner.next_cursor} first="First hire items" next="More hire items" />
+        </>
+      ) : null}
+    </>
+  );
+}

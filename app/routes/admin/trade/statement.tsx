@@ -1,0 +1,244 @@
+import { Form, Link, data, useNavigation } from "react-router";
+import { appContext } from "#app-context";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { STACKED } from "../../../components/admin/stacked-table.ts";
+import { EmptyState } from "../../../components/page.tsx";
+import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { pageMeta } from "../../../lib/meta.ts";
+import { formatPounds } from "../../../lib/money.ts";
+import { dayLabel, monthLabel as monthName, previousMonth } from "../../../../server/modules/trade/calendar.ts";
+import type { Route } from "./+types/statement";
+
+export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Statement · trade account #${params.id}`);
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+const KIND_LABEL = { invoice: "Invoice", credit_note: "Credit note", payment: "Payment" } as const;
+
+/** The account's number from the path; anything else is no account. */
+function idFrom(param: string): number {
+  if (!/^\d{1,9}$/.test(param)) throw new Response("No such trade account.", { status: 404, statusText: "Not Found" });
+  return Number(param);
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "invoices.manage");
+  const id = idFrom(params.id);
+  const statements = app.services.tradeStatements;
+  const today = statements.today();
+  const asked = new URL(request.url).searchParams.get("month")?.trim().slice(0, 20) ?? "";
+  const month = asked || previousMonth(today);
+  const thisMonth = today.slice(0, 7);
+  try {
+    const statement = await statements.json(actor, id, month);
+    return { id, month, thisMonth, statement, monthLabel: monthName(month), endLabel: dayLabel(statement.period_end), error: null };
+  } catch (error) {
+    const known = serviceError(error);
+    if (known?.status === 404) notFoundOr(error);
+    if (!known || known.status !== 422) throw error;
+    // A bad month keeps what was typed beside its message; the account still shows.
+    return data({ id, month, thisMonth, statement: null, monthLabel: "", endLabel: "", error: known.errors?.month?.join(" ") ?? known.message }, { status: 422 });
+  }
+}
+
+type ActionResult = { ok: boolean; message: string };
+
+/** "Email to …": the service checks invoices.manage again and audits the send. */
+export async function action({ context, request, params }: Route.ActionArgs) {
+  requireSameOrigin(request);
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "invoices.manage");
+  const id = idFrom(params.id);
+  const form = await request.formData();
+  const month = String(form.get("month") ?? "").slice(0, 20);
+  if (!MONTH.test(month)) return data<ActionResult>({ ok: false, message: "Choose a month as YYYY-MM." }, { status: 422 });
+  try {
+    const sent = await app.services.tradeStatements.email(actor, id, month);
+    return data<ActionResult>({ ok: true, message: `The statement for ${monthName(sent.month)} is on its way to ${sent.to}.` });
+  } catch (error) {
+    const known = serviceError(error);
+    if (!known) throw error;
+    if (known.status === 404) notFoundOr(error);
+    return data<ActionResult>({ ok: false, message: known.errors ? Object.values(known.errors).flat().join(" ") : known.message }, { status: known.status });
+  }
+}
+
+const num = "text-right tabular-nums";
+
+export default function TradeStatement({ loaderData, actionData }: Route.ComponentProps) {
+  const { id, month, thisMonth, statement: s, monthLabel, endLabel, error } = loaderData;
+  const result = actionData as ActionResult | undefined;
+  const navigation = useNavigation();
+  const sending = navigation.state === "submitting" && navigation.formMethod === "POST";
+  const title = s ? `Statement: ${s.account.company_name}` : "Statement";
+  const aged = s
+    ? [
+        ["0-30 days", s.aged.days_0_30],
+        ["31-60 days", s.aged.days_31_60],
+        ["61-90 days", s.aged.days_61_90],
+        ["Over 90 days", s.aged.over_90],
+        ["Unallocated", s.aged.unallocated],
+      ]
+    : [];
+
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+        <Link to="/admin/trade" className="link">
+          Trade desk
+        </Link>{" "}
+        ›{" "}
+        <Link to={`/admin/trade/accounts/${id}`} className="link">
+          {s?.account.company_name ?? `Account #${id}`}
+        </Link>{" "}
+        › Statement
+      </nav>
+      <AdminHeading
+        title={title}
+        intro={s ? `${monthLabel}: balance brought forward, the month's invoices, credit notes and payments, and what was owed at ${endLabel} by the age of its invoice.` : undefined}
+        actions={
+          s ? (
+            <>
+              <a href={`/api/admin/trade/accounts/${id}/statements/${month}.pdf`} className="btn-secondary" download>
+                Download PDF
+              </a>
+              <Form method="post">
+                <input type="hidden" name="month" value={month} />
+                <button type="submit" className="btn-primary" disabled={sending}>
+                  {sending ? "Sending…" : `Email to ${s.account.accounts_email}`}
+                </button>
+              </Form>
+            </>
+          ) : null
+        }
+      />
+      {result ? (
+        <ResultBanner ok={result.ok} result={result}>
+          {result.message}
+        </ResultBanner>
+      ) : null}
+
+      <Form method="get" className="mb-5 flex flex-wrap items-end gap-3" aria-label="Choose the statement's month">
+        <div>
+          <label htmlFor="statement-month" className="mb-1 block text-sm font-semibold">
+            Month
+          </label>
+          <input
+            id="statement-month"
+            name="month"
+            type="month"
+            defaultValue={month}
+            max={thisMonth}
+            required
+            className="min-h-10 w-44 rounded-md border border-stone-400 px-2"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "statement-month-error" : undefined}
+          />
+          {error ? (
+            <p id="statement-month-error" className="mt-1 text-sm font-semibold text-red-700">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" className="btn-secondary">
+          Show statement
+        </button>
+      </Form>
+
+      {s ? (
+        <>
+          <dl className="mb-5 grid gap-3 sm:grid-cols-3">
+            <div className="rounded-lg border border-stone-200 bg-white p-4">
+              <dt className="text-sm text-stone-600">Brought forward</dt>
+              <dd className="text-xl font-bold tabular-nums">{formatPounds(s.opening_balance)}</dd>
+            </div>
+            <div className="rounded-lg border border-stone-200 bg-white p-4">
+              <dt className="text-sm text-stone-600">Movements</dt>
+              <dd className="text-xl font-bold tabular-nums">{s.lines.length}</dd>
+            </div>
+            <div className="rounded-lg border border-stone-200 bg-white p-4">
+              <dt className="text-sm text-stone-600">Carried forward at {endLabel}</dt>
+              <dd className="text-xl font-bold tabular-nums" data-testid="closing-balance">
+                {formatPounds(s.closing_balance)}
+              </dd>
+            </div>
+          </dl>
+
+          {s.lines.length === 0 ? (
+            <EmptyState title={`Nothing moved in ${monthLabel}`}>No invoice, credit note or payment is dated in this month; the balance stays {formatPounds(s.closing_balance)}.</EmptyState>
+          ) : (
+            <div className={`${STACKED.frame} mb-6`}>
+              <table className={STACKED.table}>
+                <caption className="sr-only">The month's invoices, credit notes and payments in date order, with the running balance</caption>
+                <thead className={STACKED.head}>
+                  <tr>
+                    <th scope="col" className="px-3 py-2">
+                      Date
+                    </th>
+                    <th scope="col" className="px-3 py-2">
+                      Entry
+                    </th>
+                    <th scope="col" className="px-3 py-2">
+                      Details
+                    </th>
+                    <th scope="col" className={`px-3 py-2 ${num}`}>
+                      Debit
+                    </th>
+                    <th scope="col" className={`px-3 py-2 ${num}`}>
+                      Credit
+                    </th>
+                    <th scope="col" className={`px-3 py-2 ${num}`}>
+                      Balance
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className={STACKED.body}>
+                  {s.lines.map((l) => (
+                    <tr key={`${l.kind}-${l.reference}`} className={`${STACKED.row} max-lg:bg-white`}>
+                      <td className={STACKED.cell} data-label="Date">
+                        <span>{l.date}</span>
+                      </td>
+                      <th scope="row" className={`${STACKED.cell} font-normal`} data-label="Entry">
+                        <span>
+                          {KIND_LABEL[l.kind]} <span className="font-semibold">{l.reference}</span>
+                        </span>
+                      </th>
+                      <td className={STACKED.cell} data-label="Details">
+                        <span className="[overflow-wrap:anywhere]">{l.details || "—"}</span>
+                      </td>
+                      <td className={`${STACKED.cell} lg:text-right lg:tabular-nums`} data-label="Debit">
+                        <span>{l.debit ? formatPounds(l.debit) : ""}</span>
+                      </td>
+                      <td className={`${STACKED.cell} lg:text-right lg:tabular-nums`} data-label="Credit">
+                        <span>{l.credit ? formatPounds(l.credit) : ""}</span>
+                      </td>
+                      <td className={`${STACKED.cell} font-semibold lg:text-right lg:tabular-nums`} data-label="Balance">
+                        <span>{formatPounds(l.balance)}</span>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+
+          <h2 className="mb-2 text-lg font-bold">Aged debt at {endLabel}</h2>
+          <p className="mb-3 max-w-3xl text-sm text-stone-700">What each invoice still owed at the month's end, by days since its invoice date; payments not set against an invoice show as unallocated. Together they make the balance carried forward.</p>
+          <dl className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6" data-testid="aged-debt">
+            {aged.map(([label, pounds]) => (
+              <div key={label} className="rounded-lg border border-stone-200 bg-white p-3">
+                <dt className="text-sm text-stone-600">{label}</dt>
+                <dd className="font-semibold tabular-nums">{formatPounds(pounds as number)}</dd>
+              </div>
+            ))}
+            <div className="rounded-lg border border-stone-300 bg-stone-50 p-3">
+              <dt className="text-sm text-stone-700">Balance</dt>
+              <dd className="font-bold tabular-nums">{formatPounds(s.closing_balance)}</dd>
+            </div>
+          </dl>
+        </>
+      ) : null}
+    </>
+  );
+}
