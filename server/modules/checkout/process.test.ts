@@ -90,22 +90,30 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the shop's process ending in th
       newMail: () => database.db.select({ id: mailOutbox.id }).from(mailOutbox).where(gt(mailOutbox.id, lastMail!.id)),
       /** Checks out every visitor: each promise settles with the status, or the error when no answer came. */
       place: () => visitors.map((v) => v.timed("POST", "/api/checkout", order).then((res) => res.status, (error: unknown) => error)),
-      /** Resolves once every checkout has written its order and waits for the outbox. */
-      inside: () =>
-        vi.waitFor(
+      /**
+       * Resolves once every checkout has written its order and waits for the
+       * outbox; fails at once, with its answer, if a checkout is answered first.
+       */
+      inside: (placing: Promise<unknown>[]) => {
+        // A checkout inside holds its order row and waits on a lock (the outbox's). Only this database's locks
+        // are counted: the test databases are copies of one template, so another file's orders table has this one's oid.
+        const waiting = vi.waitFor(
           async () => {
             const { rows } = await lock.query<{ n: number }>(
-              // pg_locks lists every database's locks, and each test database is a copy of one template, so
-              // another file's orders table has this one's oid: only this database's locks are counted.
               `select count(distinct l.pid)::int as n from pg_locks l join pg_class c on c.oid = l.relation
                where l.database = (select oid from pg_database where datname = current_database())
                  and c.relname = 'orders' and l.mode = 'RowExclusiveLock' and l.granted and l.pid <> pg_backend_pid()
-                 and l.pid in (select pid from pg_stat_activity where wait_event_type = 'Lock')`,
+                 and exists (select 1 from pg_locks w where w.pid = l.pid and not w.granted)`,
             );
             expect(rows[0]!.n).toBe(CHECKOUTS);
           },
           { timeout: 60_000, interval: 100 },
-        ),
+        );
+        const answeredEarly = Promise.race(placing).then((outcome) => {
+          throw new Error(`A checkout was answered before it reached the locked outbox: ${outcome instanceof Error ? outcome.message : String(outcome)}`);
+        });
+        return Promise.race([waiting, answeredEarly]);
+      },
     };
   }
 
@@ -113,7 +121,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the shop's process ending in th
     const held = await checkoutsToHold();
     try {
       const placing = held.place();
-      await held.inside();
+      await held.inside(placing);
       // What they took is not visible outside their transactions.
       expect(await held.stock()).toEqual([STOCK, STOCK, STOCK]);
 
@@ -162,7 +170,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the shop's process ending in th
     let placing: Promise<unknown>[];
     try {
       placing = held.place();
-      await held.inside();
+      await held.inside(placing);
       child.kill("SIGTERM");
       // It waits for them: still running while they are held.
       await new Promise((resolve) => setTimeout(resolve, 500));
