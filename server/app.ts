@@ -127,7 +127,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
-    trustProxy: config.isProduction,
+    // Whose X-Forwarded-* to believe: by default the one proxy in front in production (TRUST_PROXY, server/config.ts).
+    trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 500 },
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -19,8 +19,42 @@ describe("loadConfig", () => {
       apiBaseUrl: "",
       seedDemo: true,
       isProduction: false,
+      databasePoolSize: 20,
+      trustProxy: false,
     });
     expect(config.publicUrl).toBe("http://localhost:3000");
+  });
+
+  describe("DATABASE_POOL_SIZE", () => {
+    it("sets each shop process's PostgreSQL connections", () => {
+      expect(loadConfig({ DATABASE_POOL_SIZE: "8" }).databasePoolSize).toBe(8);
+    });
+
+    it("refuses what is not a whole number from 2 to 500", () => {
+      for (const value of ["4", "501", "7.5", "ten"]) {
+        expect(() => loadConfig({ DATABASE_POOL_SIZE: value })).toThrow("DATABASE_POOL_SIZE must be a whole number from 5 to 500");
+      }
+    });
+  });
+
+  describe("TRUST_PROXY", () => {
+    const production = { NODE_ENV: "production", COOKIE_SECRET: "s".repeat(40) } as const;
+
+    it("trusts a proxy on this machine or a private network in production, and none in development", () => {
+      expect(loadConfig(production).trustProxy).toEqual(["loopback", "linklocal", "uniquelocal"]);
+      expect(loadConfig({}).trustProxy).toBe(false);
+    });
+
+    it("takes false, or addresses and CIDR ranges of both kinds", () => {
+      expect(loadConfig({ ...production, TRUST_PROXY: "false" }).trustProxy).toBe(false);
+      expect(loadConfig({ ...production, TRUST_PROXY: " 10.0.0.5, 172.16.0.0/12 ,fd00::/8,loopback" }).trustProxy).toEqual(["10.0.0.5", "172.16.0.0/12", "fd00::/8", "loopback"]);
+    });
+
+    it("refuses true and hop counts, which cannot tell a proxy from a visitor, and what is not an address", () => {
+      expect(() => loadConfig({ ...production, TRUST_PROXY: "true" })).toThrow("true would believe an X-Forwarded-For that any visitor can send");
+      expect(() => loadConfig({ ...production, TRUST_PROXY: "1" })).toThrow("a number of proxies cannot tell a proxy from a visitor");
+      expect(() => loadConfig({ ...production, TRUST_PROXY: "10.0.0.0/33, nginx" })).toThrow("not an address or range: 10.0.0.0/33, nginx");
+    });
   });
 
   it("reads every variable", () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import type { S3Settings } from "./modules/media/s3-store.ts";
@@ -22,6 +23,14 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Each shop process's PostgreSQL connections at most (`DATABASE_POOL_SIZE`, default 20; docs/deploy.md sizes it). */
+  databasePoolSize: number;
+  /**
+   * Which connecting addresses may speak for the visitor through X-Forwarded-*
+   * (`TRUST_PROXY`): false (nobody: the shop faces the internet), or the
+   * proxies' addresses and CIDR ranges.
+   */
+  trustProxy: false | string[];
   /** Rate limits are shared through this Redis when set, kept in memory otherwise (ADR 0026). */
   redisUrl: string | undefined;
   cookieSecret: string;
@@ -125,6 +134,13 @@ const schema = z.object({
   DATABASE_URL: optionalText.pipe(
     z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
   ),
+  DATABASE_POOL_SIZE: z.coerce
+    .number({ error: "must be a whole number from 5 to 500" })
+    .int("must be a whole number from 5 to 500")
+    .min(5, "must be a whole number from 5 to 500")
+    .max(500, "must be a whole number from 5 to 500")
+    .default(20),
+  TRUST_PROXY: optionalText.pipe(z.string().optional()),
   REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional()),
   COOKIE_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   API_BASE_URL: optionalText.pipe(httpUrl.optional()),
@@ -150,6 +166,38 @@ const schema = z.object({
     error: "must be one of fatal, error, warn, info, debug, trace, silent",
   }).optional(),
 });
+
+const TRUST_PROXY_HELP = "must be false, or the addresses and CIDR ranges of the proxies in front of the shop separated by commas (loopback, linklocal and uniquelocal name the private ranges)";
+/** proxy-addr's names for the ranges a proxy on this machine or a private network connects from. */
+const PROXY_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * Whose X-Forwarded-For, -Proto and -Host the shop believes (`TRUST_PROXY`):
+ * the connecting address must be one of these. Unset: in production, a proxy
+ * on this machine or on a private network (nginx, as docs/deploy.md sets it
+ * up); none otherwise. `true` and hop counts are refused: `true` lets any
+ * visitor name the address the sign-in limits count by sending the header
+ * themselves, and a count cannot tell a proxy from a visitor (Fastify treats
+ * one as trusting nobody).
+ */
+export function parseTrustProxy(value: string | undefined, isProduction: boolean): { trust: Config["trustProxy"] } | { problem: string } {
+  const given = value?.trim().toLowerCase() ?? "";
+  if (given === "") return { trust: isProduction ? [...PROXY_RANGES] : false };
+  if (given === "false") return { trust: false };
+  if (given === "true") return { problem: `${TRUST_PROXY_HELP}; true would believe an X-Forwarded-For that any visitor can send` };
+  if (/^\d+$/.test(given)) return { problem: `${TRUST_PROXY_HELP}; a number of proxies cannot tell a proxy from a visitor` };
+  const addresses = given.split(",").map((a) => a.trim()).filter(Boolean);
+  const valid = (a: string) => {
+    if (PROXY_RANGES.has(a)) return true;
+    const [address, bits, extra] = a.split("/");
+    const version = isIP(address ?? "");
+    if (version === 0 || extra !== undefined) return false;
+    return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
+  };
+  const wrong = addresses.filter((a) => !valid(a));
+  if (addresses.length === 0 || wrong.length > 0) return { problem: `${TRUST_PROXY_HELP} (not an address or range: ${wrong.join(", ")})` };
+  return { trust: addresses };
+}
 
 /**
  * Reads the configuration from an environment. Throws a ConfigError listing
@@ -178,7 +226,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
     if (given.length > 0 && given.length < s3.length) problems.push(`S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (missing ${s3.filter(([, v]) => v === undefined).map(([k]) => k).join(", ")})`);
     if (given.length === 0 && (parsed.data.S3_ENDPOINT || env.S3_FORCE_PATH_STYLE?.trim())) problems.push("S3_ENDPOINT and S3_FORCE_PATH_STYLE need S3_BUCKET and its keys");
   }
-  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const proxies = parseTrustProxy(env.TRUST_PROXY, env.NODE_ENV === "production");
+  if ("problem" in proxies) problems.push(`TRUST_PROXY ${proxies.problem}`);
+  if (!parsed.success || problems.length > 0 || "problem" in proxies) throw new ConfigError(problems);
   const e = parsed.data;
   const isProduction = e.NODE_ENV === "production";
 
@@ -224,6 +274,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
     publicUrl,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    trustProxy: proxies.trust,
     redisUrl: e.REDIS_URL,
     cookieSecret: e.COOKIE_SECRET ?? "",
     basketEnabled,

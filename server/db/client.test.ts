@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCatalogService } from "../modules/catalog/service.ts";
 import { createTestDatabase, type TestDatabase } from "../test/database.ts";
-import { DatabaseLockedError, acquireLock, openPglite } from "./client.ts";
+import { DatabaseLockedError, acquireLock, openDatabase, openPglite } from "./client.ts";
 import { categories } from "./schema.ts";
 import { isEmpty, seedDemo } from "./seed/index.ts";
 
@@ -102,5 +102,19 @@ describe("the scale generator", () => {
     expect(await count("select count(*)::int as n from products p where p.sku like 'GEN-%' and not exists (select 1 from product_categories pc where pc.product_id = p.id)")).toBe(0);
     expect(await count("select count(distinct pc.category_id)::int as n from product_categories pc join products p on p.id = pc.product_id where p.sku like 'GEN-%'")).toBeGreaterThan(10);
     expect(await count("select count(*)::int as n from product_attributes pa join products p on p.id = pa.product_id where p.sku like 'GEN-%'")).toBe(300);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("the pool's size (DATABASE_POOL_SIZE, PostgreSQL)", () => {
+  it("opens at most that many connections, however many queries are waiting", async () => {
+    const database = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, dataDir: "unused", databasePoolSize: 3 });
+    try {
+      const pids = await Promise.all(
+        Array.from({ length: 9 }, () => database.db.execute<{ pid: number }>(sql`select pg_backend_pid() as pid, pg_sleep(0.2)`).then((r) => r.rows[0]!.pid)),
+      );
+      expect(new Set(pids).size).toBe(3);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -171,6 +171,9 @@ async function ping(db: Db): Promise<boolean> {
 /** The server's bound on one query's answer (see openPostgres); the longest of the shop's own takes well under a second. */
 export const SERVER_QUERY_TIMEOUT_MS = 30_000;
 
-export function openDatabase(config: { databaseUrl: string | undefined; dataDir: string }, options: { queryTimeoutMillis?: number } = {}): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl, options) : openPglite(config.dataDir);
+export function openDatabase(
+  config: { databaseUrl: string | undefined; dataDir: string; databasePoolSize?: number },
+  options: { queryTimeoutMillis?: number } = {},
+): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl, { ...options, max: config.databasePoolSize }) : openPglite(config.dataDir);
 }
