@@ -2,12 +2,12 @@
 // ADR 0044, docs/deploy.md), as an operator runs them: two "machines" started
 // with `server/main.ts` (one running two processes under its primary, one a
 // single process), and Debian's nginx on loopback with the repository's own
-// proxy settings (deploy/nginx/proxy.conf). Needs PostgreSQL
+// site config's locations and proxy settings (deploy/nginx/, server/test/nginx.ts). Needs PostgreSQL
 // (TEST_DATABASE_URL), Redis, nginx and the production build (Vitest's global
 // setup makes it); .ci/run installs nginx.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
@@ -23,48 +23,14 @@ import { mailOutbox } from "./modules/mail/schema.ts";
 import { startTestSmtpServer, type TestSmtpServer } from "./modules/mail/smtp-test-server.ts";
 import { countTo } from "./modules/stock/ledger.ts";
 import { createTestDatabase, type TestDatabase } from "./test/database.ts";
+import { NGINX, nginxInstalled, shippedSite, startNginx } from "./test/nginx.ts";
 import { until } from "./test/until.ts";
 import { databaseInvariantViolations } from "./test/invariants.ts";
 
-const NGINX = "/usr/sbin/nginx";
 const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** nginx on loopback in front of the shops, with the repository's proxy settings included as they are. */
-function startNginx(dir: string, port: number, upstreams: number[]): ChildProcess {
-  for (const sub of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(path.join(dir, sub), { recursive: true });
-  const config = `
-${process.getuid?.() === 0 ? "user root;" : ""}
-worker_processes 1;
-error_log ${dir}/error.log warn;
-pid ${dir}/nginx.pid;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  upstream tradecounter {
-    ${upstreams.map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join("\n    ")}
-    keepalive 16;
-  }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://tradecounter;
-      include ${path.join(projectRoot, "deploy/nginx/proxy.conf")};
-    }
-  }
-}`;
-  const file = path.join(dir, "nginx.conf");
-  writeFileSync(file, config);
-  execFileSync(NGINX, ["-t", "-c", file, "-p", dir], { stdio: "pipe" });
-  return spawn(NGINX, ["-c", file, "-p", dir, "-g", "daemon off;"], { stdio: ["ignore", "ignore", "inherit"] });
-}
-
-describe.skipIf(!process.env.TEST_DATABASE_URL || !existsSync(NGINX))("several shop processes behind nginx, on one PostgreSQL and Redis", () => {
+describe.skipIf(!process.env.TEST_DATABASE_URL || !nginxInstalled)("several shop processes behind nginx, on one PostgreSQL and Redis", () => {
   let database: TestDatabase;
   let smtp: TestSmtpServer;
   let dir: string;
@@ -118,8 +84,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !existsSync(NGINX))("several s
     const check = path.join(dir, "site-check");
     mkdirSync(check, { recursive: true });
     execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", `${check}/key.pem`, "-out", `${check}/cert.pem`, "-days", "1", "-subj", "/CN=shop.example.com"], { stdio: "pipe" });
-    const site = readFileSync(path.join(projectRoot, "deploy/nginx/tradecounter.conf"), "utf8")
-      .replaceAll("/etc/nginx/tradecounter/proxy.conf", path.join(projectRoot, "deploy/nginx/proxy.conf"))
+    const site = shippedSite()
       .replace("/etc/letsencrypt/live/shop.example.com/fullchain.pem", `${check}/cert.pem`)
       .replace("/etc/letsencrypt/live/shop.example.com/privkey.pem", `${check}/key.pem`);
     writeFileSync(`${check}/site.conf`, site);

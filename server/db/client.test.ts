@@ -110,7 +110,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the pool's size (DATABASE_POOL_
     const database = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, dataDir: "unused", databasePoolSize: 3 });
     try {
       const pids = await Promise.all(
-        Array.from({ length: 9 }, () => database.db.execute<{ pid: number }>(sql`select pg_backend_pid() as pid, pg_sleep(0.2)`).then((r) => r.rows[0]!.pid)),
+        Array.from({ length: 9 }, async () => {
+          // The Db type spans both drivers; on PostgreSQL execute() answers node-postgres's result.
+          const result = (await database.db.execute(sql`select pg_backend_pid() as pid, pg_sleep(0.2)`)) as unknown as { rows: { pid: number }[] };
+          return result.rows[0]!.pid;
+        }),
       );
       expect(new Set(pids).size).toBe(3);
     } finally {
