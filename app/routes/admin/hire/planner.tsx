@@ -200,7 +200,7 @@ export default function HirePlanner({ loaderData }: Route.ComponentProps) {
             </EmptyState>
           ) : (
             <div className={`overflow-x-auto rounded-lg border border-stone-200 bg-white ${loading ? "opacity-75" : ""}`} aria-busy={loading || undefined} tabIndex={0} role="region" aria-label="Planner, scrolls sideways">
-              <table className="border-collapse text-sm" style={{ minWidth: `${9 + planner.days * 3.75}rem` }}>
+              <table className="w-full border-collapse text-sm" style={{ minWidth: `${9 + planner.days * 3.75}rem` }}>
                 <caption className="sr-only">
                   Hire units by day, {longDay(planner.from)} to {longDay(addDays(planner.to, -1))}. Each bar runs from its first day to its return day.
                 </caption>
