@@ -1,5 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -162,6 +162,33 @@ describe("mail outbox over SMTP", () => {
 
     expect(smtp.received).toHaveLength(1);
     expect(await row(id)).toMatchObject({ status: "sent", attempts: 3, lastError: null });
+  });
+
+  it("the test SMTP server outlives a sender killed in the middle of a message, and goes on receiving", async () => {
+    // As a shop process killed mid-delivery does (server/scale-out.test.ts): the connection is reset inside DATA.
+    const { port } = new URL(smtp.url);
+    const socket = connect(Number(port), "127.0.0.1");
+    const replies: string[] = [];
+    socket.on("data", (chunk: Buffer) => replies.push(chunk.toString()));
+    const said = (code: string) => vi.waitFor(() => expect(replies.join("")).toMatch(new RegExp(`^${code} `, "m")), { timeout: 10_000 });
+    await said("220");
+    for (const [line, code] of [["EHLO killed.example", "250"], ["MAIL FROM:<shop@example.com>", "250"], ["RCPT TO:<someone@example.com>", "250"], ["DATA", "354"]] as const) {
+      replies.length = 0;
+      socket.write(`${line}\r\n`);
+      await said(code);
+    }
+    const [bytesBefore, errorsBefore] = [smtp.dataBytes, smtp.connectionErrors.length];
+    socket.write("Subject: cut off\r\n\r\nhalf a mess");
+    // Cut off once the message has begun to arrive, as a sender killed while it writes it.
+    await vi.waitFor(() => expect(smtp.dataBytes).toBeGreaterThan(bytesBefore), { timeout: 10_000 });
+    socket.resetAndDestroy();
+    await vi.waitFor(() => expect(smtp.connectionErrors.length).toBe(errorsBefore + 1), { timeout: 10_000 });
+    expect((smtp.connectionErrors.at(-1) as NodeJS.ErrnoException).code).toBe("ECONNRESET");
+
+    const service = createMailService(db, { transport, from: FROM, log: recorder() });
+    await service.enqueue(db, message(7));
+    expect(await service.deliverDue()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(smtp.received.map((m) => m.subject)).toEqual(["Order 7 confirmed"]);
   });
 
   it("retries while no SMTP server is listening", async () => {

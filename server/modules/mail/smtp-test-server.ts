@@ -21,6 +21,10 @@ export interface TestSmtpServer {
   refuse: string | undefined;
   /** Holds each DATA this long before accepting it, to keep a delivery in flight. */
   delayMs: number;
+  /** Connections that failed, e.g. a sender killed in the middle of a message. */
+  connectionErrors: Error[];
+  /** Bytes of message data read so far, whole or not: a test knows a message has begun to arrive. */
+  dataBytes: number;
   close(): Promise<void>;
 }
 
@@ -31,6 +35,8 @@ export async function startTestSmtpServer(port = 0): Promise<TestSmtpServer> {
     received: [],
     refuse: undefined,
     delayMs: 0,
+    connectionErrors: [],
+    dataBytes: 0,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const server = new SMTPServer({
@@ -43,7 +49,10 @@ export async function startTestSmtpServer(port = 0): Promise<TestSmtpServer> {
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        state.dataBytes += chunk.length;
+      });
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
         setTimeout(() => {
@@ -57,6 +66,10 @@ export async function startTestSmtpServer(port = 0): Promise<TestSmtpServer> {
       });
     },
   });
+  // A sender that dies in the middle of a message (a shop process killed mid-delivery) resets its
+  // connection, and smtp-server reports it as an 'error' event: unheard, that would end the test's
+  // process. A real mail server logs it and goes on serving; so does this one.
+  server.on("error", (error: Error) => state.connectionErrors.push(error));
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   state.url = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
   return state;
