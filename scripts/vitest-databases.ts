@@ -13,9 +13,11 @@ import type { TestProject } from "vitest/node";
 import { openPglite, openPostgres } from "../server/db/client.ts";
 import { seedDemo } from "../server/db/seed/index.ts";
 import type { TestDatabaseOrigins } from "../server/test/database.ts";
-import { databaseUrl, withAdmin } from "../server/test/postgres-admin.ts";
+import { databaseUrl, dropLeftoverTestDatabases, withAdmin } from "../server/test/postgres-admin.ts";
 
 async function onPostgres(adminUrl: string): Promise<{ origins: TestDatabaseOrigins; teardown: () => Promise<void> }> {
+  // What earlier runs left behind when they were cut short.
+  await dropLeftoverTestDatabases(adminUrl);
   const stem = `tc_origin_${process.pid}_${randomBytes(3).toString("hex")}`;
   const origins: TestDatabaseOrigins = { kind: "postgres", migrated: `${stem}_migrated`, seeded: `${stem}_seeded` };
   const drop = () => withAdmin(adminUrl, async (c) => {

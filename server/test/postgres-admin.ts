@@ -17,3 +17,47 @@ export function databaseUrl(adminUrl: string, name: string): string {
   url.pathname = `/${name}`;
   return url.toString();
 }
+
+/** The test databases a run makes: `tc_test_<pid>_<hex>` per file, `tc_origin_<pid>_<hex>_…` per run. */
+const TEST_DATABASE = /^tc_(?:test|origin)_(\d+)_[0-9a-f]+(?:_migrated|_seeded)?$/;
+
+/** Whether a process with this id is running here (signal 0 checks without sending anything). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Of these database names, the test databases whose run has ended: its process is no longer running. */
+export function leftoverTestDatabases(names: string[], isRunning: (pid: number) => boolean = running): string[] {
+  return names.filter((name) => {
+    const pid = TEST_DATABASE.exec(name)?.[1];
+    return pid !== undefined && !isRunning(Number(pid));
+  });
+}
+
+/**
+ * Drops the test databases that runs ended without dropping (a worker that
+ * died, a run stopped with Ctrl-C), so they do not pile up on a long-lived
+ * server. Only on a server on this machine, where the process ids mean
+ * something; never one that is in use (no FORCE: a connected one stays).
+ */
+export async function dropLeftoverTestDatabases(adminUrl: string): Promise<string[]> {
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(new URL(adminUrl).hostname)) return [];
+  return withAdmin(adminUrl, async (client) => {
+    const { rows } = await client.query<{ datname: string }>("select datname from pg_database where datname like 'tc\\_%'");
+    const dropped: string[] = [];
+    for (const name of leftoverTestDatabases(rows.map((r) => r.datname))) {
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name}`);
+        dropped.push(name);
+      } catch {
+        // In use after all, or another run dropped it first: leave it.
+      }
+    }
+    return dropped;
+  });
+}
