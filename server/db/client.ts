@@ -39,7 +39,8 @@ export class DatabaseLockedError extends Error {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this id is running on this machine (signal 0 checks without sending anything). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

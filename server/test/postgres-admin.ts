@@ -1,4 +1,5 @@
 import pg from "pg";
+import { isAlive } from "../db/client.ts";
 
 /** One statement's worth of admin work (creating, copying, dropping databases) on its own connection. */
 export async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -21,18 +22,8 @@ export function databaseUrl(adminUrl: string, name: string): string {
 /** The test databases a run makes: `tc_test_<pid>_<hex>` per file, `tc_origin_<pid>_<hex>_…` per run. */
 const TEST_DATABASE = /^tc_(?:test|origin)_(\d+)_[0-9a-f]+(?:_migrated|_seeded)?$/;
 
-/** Whether a process with this id is running here (signal 0 checks without sending anything). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** Of these database names, the test databases whose run has ended: its process is no longer running. */
-export function leftoverTestDatabases(names: string[], isRunning: (pid: number) => boolean = running): string[] {
+export function leftoverTestDatabases(names: string[], isRunning: (pid: number) => boolean = isAlive): string[] {
   return names.filter((name) => {
     const pid = TEST_DATABASE.exec(name)?.[1];
     return pid !== undefined && !isRunning(Number(pid));
