@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, useLocation, useNavigation } from "react-router";
 import { withParam } from "../../lib/admin/format.ts";
 
 /**
@@ -22,4 +22,18 @@ export function KeysetPager({ search, cursor, nextCursor, first = "First page", 
       ) : null}
     </nav>
   );
+}
+
+/**
+ * What a keyset list screen reads from its address: the query (its filters and
+ * cursor, for the pager and the filter links), and whether a new page of this
+ * same list is loading (the table dims; a move to another screen does not).
+ */
+export function useListAddress(): { search: URLSearchParams; loading: boolean } {
+  const location = useLocation();
+  const navigation = useNavigation();
+  return {
+    search: new URLSearchParams(location.search),
+    loading: navigation.state === "loading" && navigation.location.pathname === location.pathname,
+  };
 }

@@ -1,7 +1,7 @@
-import { Form, Link, useLocation, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
 import { appContext } from "#app-context";
 import { BlockedBadge } from "../../../components/admin/blocked-badge.tsx";
-import { KeysetPager } from "../../../components/admin/pager.tsx";
+import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { FormAlert } from "../../../components/form.tsx";
 import { EmptyState } from "../../../components/page.tsx";
@@ -34,10 +34,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
   const { customers, filters, nextCursor, error } = loaderData;
-  const location = useLocation();
-  const navigation = useNavigation();
-  const search = new URLSearchParams(location.search);
-  const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
+  const { search, loading } = useListAddress();
   return (
     <>
       <AdminHeading title="Customers" intro="Customers' accounts on the shop, newest first. Open one to see their orders, send a password reset link, or block them." />

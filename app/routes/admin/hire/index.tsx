@@ -1,7 +1,7 @@
-import { Link, useLocation, useNavigation } from "react-router";
+import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
-import { KeysetPager } from "../../../components/admin/pager.tsx";
+import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { SearchFilter } from "../../../components/admin/search-filter.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
 import { FormAlert } from "../../../components/form.tsx";
@@ -43,10 +43,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export default function AdminHireItems({ loaderData }: Route.ComponentProps) {
   const { items, nextCursor, filters, categories, manage, error } = loaderData;
-  const location = useLocation();
-  const navigation = useNavigation();
-  const search = new URLSearchParams(location.search);
-  const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
+  const { search, loading } = useListAddress();
   const filtered = !!(filters.q || filters.category);
 
   return (

@@ -1,7 +1,7 @@
-import { Form, Link, data, useLocation, useNavigation } from "react-router";
+import { Form, Link, data } from "react-router";
 import { appContext } from "#app-context";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
-import { KeysetPager } from "../../../components/admin/pager.tsx";
+import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { FormAlert } from "../../../components/form.tsx";
 import { EmptyState } from "../../../components/page.tsx";
 import { requirePermission, serviceError } from "../../../lib/admin/access.ts";
@@ -116,10 +116,7 @@ function Legend() {
 
 export default function HirePlanner({ loaderData }: Route.ComponentProps) {
   const { planner, typed, cursor, error, errors } = loaderData;
-  const location = useLocation();
-  const navigation = useNavigation();
-  const search = new URLSearchParams(location.search);
-  const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
+  const { search, loading } = useListAddress();
   const days = planner ? windowDays(planner.from, planner.days) : [];
   const move = (from: string) => withParam(search, { from, cursor: null }) || "?";
 

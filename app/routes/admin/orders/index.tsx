@@ -1,7 +1,7 @@
 import { useRef } from "react";
-import { Form, Link, data, useLocation, useNavigation } from "react-router";
+import { Form, Link, data } from "react-router";
 import { appContext } from "#app-context";
-import { KeysetPager } from "../../../components/admin/pager.tsx";
+import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { FormAlert } from "../../../components/form.tsx";
@@ -108,15 +108,12 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
   const result = actionData as ListResult | undefined;
   const table = useRef<HTMLTableElement>(null);
   const canBulk = loaderData.can.fulfil || loaderData.can.markPaid;
-  const location = useLocation();
-  const navigation = useNavigation();
-  const search = new URLSearchParams(location.search);
+  const { search, loading } = useListAddress();
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const exportQuery = withParam(search, { cursor: null });
   const filtersQuery = exportQuery.replace(/^\?/, "");
   /** "Choose all on this page": ticks or clears every order's box (needs the page's script; each box works without). */
   const chooseAll = (checked: boolean) => table.current?.querySelectorAll<HTMLInputElement>('input[name="number"]').forEach((box) => (box.checked = checked));
-  const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
   const tabs: [OrderStatus | "", string, number][] = [["", "All", total], ...ORDER_STATUSES.map((s): [OrderStatus, string, number] => [s, STATUS_LABELS[s], counts[s] ?? 0])];
   return (
     <>

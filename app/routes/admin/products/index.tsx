@@ -1,8 +1,8 @@
 import { useRef } from "react";
-import { Form, Link, data, useLocation, useNavigation } from "react-router";
+import { Form, Link, data, useLocation } from "react-router";
 import { appContext } from "#app-context";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
-import { KeysetPager } from "../../../components/admin/pager.tsx";
+import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { FormAlert } from "../../../components/form.tsx";
 import { EmptyState } from "../../../components/page.tsx";
@@ -107,9 +107,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
   const result = actionData as BulkResult | undefined;
   const table = useRef<HTMLTableElement>(null);
   const location = useLocation();
-  const navigation = useNavigation();
-  const search = new URLSearchParams(location.search);
-  const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
+  const { search, loading } = useListAddress();
   // The export holds what the list shows: drafts and published unless a tab says otherwise.
   const exportQuery = withParam(search, { cursor: null, status: filters.status ?? "active" });
   const chooseAll = (checked: boolean) => table.current?.querySelectorAll<HTMLInputElement>('input[name="sku"]').forEach((box) => (box.checked = checked));
