@@ -8,6 +8,7 @@ import { creditNotePdf } from "./credit-note-pdf.ts";
 import { ACCOUNT_SORTS, DESK_PAGE_MAX, type TradeDesk } from "./desk.ts";
 import { INVOICE_STATUSES } from "./invoice-schema.ts";
 import { TRADE_PAYMENT_METHODS } from "./ledger-schema.ts";
+import { tradeAccountJson } from "./contract.ts";
 import { COMPANY_TYPES, TRADE_ACCOUNT_STATES, TRADE_ROLES } from "./schema.ts";
 import { signedIn } from "./users-routes.ts";
 
@@ -93,16 +94,9 @@ const accountDetail = accountWithInvoices.extend({
   notes: z.array(z.object({ id: z.number().int(), body: z.string(), staff_name: z.string(), created_at: z.string() })),
   audit: z.array(auditEntryJson),
 });
-const application = z.object({
-  id: z.number().int(),
-  company_name: z.string(),
-  company_type: z.enum(COMPANY_TYPES),
-  company_number: z.string().nullable(),
-  vat_number: z.string().nullable(),
-  trade: z.string(),
+// The company's details as the customer's own trade API shows them; the desk shows the address on one line.
+const application = tradeAccountJson.pick({ id: true, company_name: true, company_type: true, company_number: true, vat_number: true, trade: true, phone: true, accounts_email: true }).extend({
   address: z.string(),
-  phone: z.string(),
-  accounts_email: z.string(),
   applicant: z.object({ name: z.string(), email: z.string() }),
   expected_monthly_spend: poundsField,
   requested_credit_limit: poundsField,
