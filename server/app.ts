@@ -127,7 +127,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
-    // Whose X-Forwarded-* to believe: by default the one proxy in front in production (TRUST_PROXY, server/config.ts).
+    // Whose X-Forwarded-* to believe: in production by default a proxy on loopback or a private network (TRUST_PROXY, server/config.ts).
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 500 },
   });
