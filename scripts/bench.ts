@@ -20,7 +20,7 @@
 // bench database `tradecounter_bench` (or BENCH_DATABASE) is created there and
 // kept between runs, so only the first run pays for the seed. The PGlite pass
 // keeps its database in data/bench-pglite the same way.
-import { countTo } from "../server/modules/stock/ledger.ts";
+import { countSoleVariantsTo } from "../server/modules/stock/ledger.ts";
 import { STOCK_MAX } from "../server/modules/catalog/product-rules.ts";
 import { createStaffService } from "../server/modules/staff/service.ts";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -97,7 +97,7 @@ async function prepareDatabase(database: Database, products: number): Promise<Se
     // orders do not queue on one product's row): enough stock for any run.
     // A million each (the most a product may hold, so the catalogue export reads back), through the stock ledger.
     const bought = (await database.db.execute(sql`select id, slug from products where sku not like 'GEN-%' order by id limit 50`)) as unknown as { rows: { id: number; slug: string }[] };
-    await database.db.transaction((tx) => countTo(tx as unknown as Db, bought.rows.map((r) => ({ productId: r.id, counted: STOCK_MAX })), "Bench stock"));
+    await database.db.transaction((tx) => countSoleVariantsTo(tx as unknown as Db, bought.rows.map((r) => ({ productId: r.id, counted: STOCK_MAX })), "Bench stock"));
     // Accounts for the recovery timing, one per request (recovery allows 3 a quarter-hour per address).
     await database.db.execute(sql`
       insert into users (email, firstname, lastname, password_hash)

@@ -27,7 +27,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { openPostgres, type Db } from "../server/db/client.ts";
 import { seedDemo } from "../server/db/seed/index.ts";
-import { countTo } from "../server/modules/stock/ledger.ts";
+import { countSoleVariantsTo } from "../server/modules/stock/ledger.ts";
 import { databaseInvariantViolations } from "../server/test/invariants.ts";
 import { BenchClient, guestOrder, percentile } from "./bench/client.ts";
 import { argument } from "./lib/argv.ts";
@@ -87,7 +87,7 @@ async function prepareDatabase(databaseUrl: string, options: { fresh: boolean })
     const rows = <T>(query: ReturnType<typeof sql>) => database.db.execute(query).then((r) => (r as unknown as { rows: T[] }).rows);
     const products = await rows<{ id: number; slug: string }>(sql`select id, slug from products where status = 'published' and sku not like 'GEN-%'`);
     // Through the stock ledger: the invariants checked at the end include stock = its movements.
-    await database.db.transaction((tx) => countTo(tx as unknown as Db, products.map((p) => ({ productId: p.id, counted: SOAK_STOCK })), "Soak stock"));
+    await database.db.transaction((tx) => countSoleVariantsTo(tx as unknown as Db, products.map((p) => ({ productId: p.id, counted: SOAK_STOCK })), "Soak stock"));
     const categories = await rows<{ path: string }>(sql`select path from categories order by id`);
     // Words from the products' names, as a visitor would type them.
     const words = await rows<{ word: string }>(sql`

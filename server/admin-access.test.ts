@@ -29,7 +29,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../app/routes.ts";
 import { DEMO_STAFF } from "./db/seed/index.ts";
 import type { Db } from "./db/client.ts";
-import { countTo } from "./modules/stock/ledger.ts";
+import { countSoleVariantsTo } from "./modules/stock/ledger.ts";
 import { categories, manufacturers, products } from "./modules/catalog/schema.ts";
 import { hireItems } from "./modules/hire/schema.ts";
 import { orders } from "./modules/orders/schema.ts";
@@ -732,7 +732,7 @@ describe("the back office's authorisation matrix", () => {
     const db = shop.database.db;
     const [product] = await db.select({ id: products.id, sku: products.sku, name: products.name }).from(products).orderBy(asc(products.id)).limit(1);
     await db.update(products).set({ heavy: false }).where(eq(products.id, product!.id));
-    await db.transaction((tx) => countTo(tx as unknown as Db, [{ productId: product!.id, counted: 100_000 }], "Matrix stock"));
+    await db.transaction((tx) => countSoleVariantsTo(tx as unknown as Db, [{ productId: product!.id, counted: 100_000 }], "Matrix stock"));
     w.productId = product!.id;
     w.productSku = product!.sku;
     w.productName = product!.name;

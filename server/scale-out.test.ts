@@ -21,7 +21,7 @@ import type { Db } from "./db/client.ts";
 import { products } from "./modules/catalog/schema.ts";
 import { mailOutbox } from "./modules/mail/schema.ts";
 import { startTestSmtpServer, type TestSmtpServer } from "./modules/mail/smtp-test-server.ts";
-import { countTo } from "./modules/stock/ledger.ts";
+import { countSoleVariantsTo } from "./modules/stock/ledger.ts";
 import { createTestDatabase, type TestDatabase } from "./test/database.ts";
 import { NGINX, nginxInstalled, shippedSite, startNginx } from "./test/nginx.ts";
 import { until } from "./test/until.ts";
@@ -48,7 +48,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !nginxInstalled)("several shop
     slug = p!.slug;
     sku = p!.sku;
     // Plenty of stock for the orders placed while a process dies.
-    await database.db.transaction((tx) => countTo(tx as unknown as Db, [{ productId: p!.id, counted: 100_000 }], "Scale-out test stock"));
+    await database.db.transaction((tx) => countSoleVariantsTo(tx as unknown as Db, [{ productId: p!.id, counted: 100_000 }], "Scale-out test stock"));
     smtp = await startTestSmtpServer();
     dir = mkdtempSync(path.join(tmpdir(), "tc-scale-out-"));
     [ports.a, ports.b, ports.nginx] = [await freePort(), await freePort(), await freePort()];

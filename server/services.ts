@@ -1,5 +1,6 @@
 import type { Config } from "./config.ts";
 import { createAdminProductService } from "./modules/catalog/admin.ts";
+import { createAdminVariantService } from "./modules/catalog/admin-variants.ts";
 import { createAdminTreeService } from "./modules/catalog/admin-tree.ts";
 import { createStockService } from "./modules/stock/service.ts";
 import type { Db } from "./db/client.ts";
@@ -105,6 +106,7 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     adminCustomers: createAdminCustomerService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     // The catalogue desk: products, their fields, bulk changes; and the stock desk over the stock ledger.
     adminProducts: createAdminProductService(db),
+    adminVariants: createAdminVariantService(db),
     adminTree: createAdminTreeService(db),
     stock: createStockService(db),
     orderDocuments: createOrderDocuments(db, { shop: { name: config.appName, address: config.shopAddress, email: config.shopEmail } }),

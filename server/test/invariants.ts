@@ -8,12 +8,25 @@ import type { Db } from "../db/client.ts";
  * catches a constraint dropped by a later migration.
  */
 const INVARIANTS: Record<string, SQL> = {
-  "stock is never negative": sql`select id, sku, stock from products where stock < 0`,
-  "a product's stock is the sum of its stock movements": sql`
-    select p.id, p.sku, p.stock, coalesce(sum(m.change), 0) as movements
-    from products p left join stock_movements m on m.product_id = p.id
-    group by p.id
-    having p.stock <> coalesce(sum(m.change), 0)`,
+  "stock is never negative": sql`select id, sku, stock from product_variants where stock < 0 union all select id, sku, stock from products where stock < 0`,
+  "a variant's stock is the sum of its stock movements": sql`
+    select v.id, v.sku, v.stock, coalesce(sum(m.change), 0) as movements
+    from product_variants v left join stock_movements m on m.variant_id = v.id
+    group by v.id
+    having v.stock <> coalesce(sum(m.change), 0)`,
+  "each movement is of its variant's product": sql`
+    select m.id, m.product_id, v.product_id as variant_product_id from stock_movements m join product_variants v on v.id = m.variant_id where v.product_id <> m.product_id`,
+  "every product has a variant, and its SKU, price and stock are its active variants' first SKU, cheapest price and total stock": sql`
+    select p.id, p.sku, p.price_pence, p.stock, s.sku as variant_sku, s.price_pence as variant_price, s.stock as variant_stock
+    from products p
+    left join lateral (
+      select (array_agg(v.sku order by v.position, v.id))[1] as sku, min(v.price_pence) as price_pence, sum(v.stock)::int as stock, count(*) as n
+      from product_variants v where v.product_id = p.id and v.status = 'active'
+    ) s on true
+    where not exists (select 1 from product_variants v where v.product_id = p.id)
+       or (s.n > 0 and (p.sku, p.price_pence, p.stock) is distinct from (s.sku, s.price_pence, s.stock))`,
+  "a basket line's variant is of its product": sql`
+    select b.id, b.product_id, v.product_id as variant_product_id from basket_items b join product_variants v on v.id = b.variant_id where v.product_id <> b.product_id`,
   "no unit is held or booked twice on a day": sql`
     select a.unit_id, a.id as first, b.id as second
     from hire_allocations a

@@ -12,6 +12,7 @@ const quantity = z.coerce
   .min(1, "The quantity must be at least 1.")
   .max(MAX_QUANTITY, `The quantity must be at most ${MAX_QUANTITY}.`);
 const id = z.coerce.number({ error: "Invalid product ID." }).int("Invalid product ID.").positive("Invalid product ID.").max(2_147_483_647, "Invalid product ID.");
+const variantId = z.coerce.number({ error: "Invalid variant ID." }).int("Invalid variant ID.").positive("Invalid variant ID.").max(2_147_483_647, "Invalid variant ID.");
 
 export async function basketRoutes(app: FastifyInstance, options: { basket: BasketService; reorder: ReorderService; enabled: boolean; secureCookies: boolean }): Promise<void> {
   const { basket } = options;
@@ -27,10 +28,16 @@ export async function basketRoutes(app: FastifyInstance, options: { basket: Bask
 
   r.post(
     "/basket",
-    { schema: { tags, summary: "Adds a product; the quantity (1–999) never passes the stock", body: z.object({ product_id: id, quantity: quantity.default(1) }) } },
+    {
+      schema: {
+        tags,
+        summary: "Adds a product's variant (a product with one needs none named; with several, variant_id or 422); the quantity (1–999) never passes the variant's stock",
+        body: z.object({ product_id: id, variant_id: variantId.optional(), quantity: quantity.default(1) }),
+      },
+    },
     async (request, reply) => {
       const owner = writing(request, reply);
-      return answer(reply, owner, "Added to your basket.", () => basket.add(owner, request.body.product_id, request.body.quantity));
+      return answer(reply, owner, "Added to your basket.", () => basket.add(owner, request.body.product_id, request.body.quantity, request.body.variant_id));
     },
   );
 

@@ -4,7 +4,7 @@ import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type BasketOwner, pricesOf } from "../../plugins/guest.ts";
 import { unitPence } from "../trade/pricing.ts";
 import { incVat, pounds } from "../catalog/products.ts";
-import { products } from "../catalog/schema.ts";
+import { productVariants, products } from "../catalog/schema.ts";
 import { basketItems, baskets } from "./schema.ts";
 
 export const MAX_QUANTITY = 999;
@@ -12,10 +12,15 @@ export const MAX_QUANTITY = 999;
 export interface BasketItem {
   cart_item_id: number;
   product_id: number;
+  /** The variant bought: its SKU and option values ({} for a product without options). */
+  variant_id: number;
   quantity: number;
   name: string;
   slug: string;
   sku: string;
+  options: Record<string, string>;
+  /** How it is sold (catalog/units.ts): "each", "m", "pack"… */
+  unit: string;
   image: { src: string; alt: string } | null;
   /** Pounds inc VAT, and ex VAT beside it. */
   unit_price: number;
@@ -55,6 +60,9 @@ export const emptyBasket: Basket = { items: [], subtotal: 0, taxes: 0, total: 0,
 export function stockMessage(stock: number): string {
   return stock <= 0 ? "This product is out of stock." : `Only ${stock} left in stock.`;
 }
+
+/** A line whose variant is gone, archived or off sale: what the customer reads. */
+const optionNames = (names: string[]) => (names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
 
 /** A new basket row for the owner. */
 function ownerRow(owner: BasketOwner) {
@@ -110,15 +118,43 @@ export function createBasketService(db: Db) {
     return rows.map((r) => r.id);
   }
 
-  /** The product's stock, refusing one that is gone or off sale; with how many of it basket `heldIn` already holds. */
-  async function productStock(productId: number, q: Db = db, heldIn?: number): Promise<{ stock: number; held: number }> {
+  /**
+   * The variant a request means: the one named (it must be the product's and on
+   * sale), or a product's only variant when none is named. A product with
+   * several and none named is refused, naming its options.
+   */
+  async function chooseVariant(productId: number, variantId: number | undefined, q: Db = db): Promise<number> {
+    const rows = await q
+      .select({ id: productVariants.id, status: products.status, options: productVariants.options })
+      .from(products)
+      .leftJoin(productVariants, and(eq(productVariants.productId, products.id), eq(productVariants.status, "active")))
+      .where(eq(products.id, productId));
+    if (rows.length === 0) throw new ValidationError({ product_id: ["That product does not exist."] });
+    if (rows[0]!.status !== "published") throw new ValidationError({ product_id: ["That product is no longer on sale."] });
+    const variants = rows.filter((r) => r.id !== null);
+    if (variantId !== undefined) {
+      if (!variants.some((v) => v.id === variantId)) throw new ValidationError({ variant_id: ["That choice of this product is not on sale."] });
+      return variantId;
+    }
+    if (variants.length === 1) return variants[0]!.id!;
+    const names = Object.keys(variants[0]?.options ?? {});
+    throw new ValidationError({ variant_id: [names.length ? `Choose the ${optionNames(names.map((n) => n.toLowerCase()))} first.` : "Choose which one you want first."] });
+  }
+
+  /** The variant's stock, refusing one that is gone or off sale; with how many of it basket `heldIn` already holds. */
+  async function variantStock(variantId: number, q: Db = db, heldIn?: number): Promise<{ stock: number; held: number }> {
     const held =
       heldIn === undefined
         ? sql<number>`0`
-        : sql<number>`coalesce((select held.quantity from basket_items held where held.basket_id = ${heldIn} and held.product_id = ${productId}), 0)`;
-    const [row] = await q.select({ stock: products.stock, status: products.status, held: held.mapWith(Number) }).from(products).where(eq(products.id, productId)).limit(1);
+        : sql<number>`coalesce((select held.quantity from basket_items held where held.basket_id = ${heldIn} and held.variant_id = ${variantId}), 0)`;
+    const [row] = await q
+      .select({ stock: productVariants.stock, status: products.status, variantStatus: productVariants.status, held: held.mapWith(Number) })
+      .from(productVariants)
+      .innerJoin(products, eq(products.id, productVariants.productId))
+      .where(eq(productVariants.id, variantId))
+      .limit(1);
     if (!row) throw new ValidationError({ product_id: ["That product does not exist."] });
-    if (row.status !== "published") throw new ValidationError({ product_id: ["That product is no longer on sale."] });
+    if (row.status !== "published" || row.variantStatus !== "active") throw new ValidationError({ product_id: ["That product is no longer on sale."] });
     return { stock: row.stock, held: row.held };
   }
 
@@ -135,16 +171,23 @@ export function createBasketService(db: Db) {
           id: products.id,
           name: products.name,
           slug: products.slug,
-          sku: products.sku,
           images: products.images,
-          pricePence: products.pricePence,
           vatRate: products.vatRate,
-          stock: products.stock,
+          unit: products.unit,
+        },
+        variant: {
+          id: productVariants.id,
+          sku: productVariants.sku,
+          options: productVariants.options,
+          images: productVariants.images,
+          pricePence: productVariants.pricePence,
+          stock: productVariants.stock,
         },
       })
       .from(basketItems)
       .innerJoin(baskets, eq(baskets.id, basketItems.basketId))
-      .innerJoin(products, eq(products.id, basketItems.productId))
+      .innerJoin(productVariants, eq(productVariants.id, basketItems.variantId))
+      .innerJoin(products, eq(products.id, productVariants.productId))
       .where(eq(ownerColumn, sql.placeholder("owner")))
       .orderBy(asc(basketItems.id))
       .prepare(name);
@@ -158,8 +201,8 @@ export function createBasketService(db: Db) {
     let subtotal = 0;
     let taxes = 0;
     const prices = pricesOf(owner);
-    const items = rows.map(({ item, product }) => {
-      const unit = unitPence(product.pricePence, prices);
+    const items = rows.map(({ item, product, variant }) => {
+      const unit = unitPence(variant.pricePence, prices);
       const lineEx = unit * item.quantity;
       const lineInc = incVat(lineEx, product.vatRate);
       subtotal += lineEx;
@@ -167,19 +210,22 @@ export function createBasketService(db: Db) {
       return {
         cart_item_id: item.id,
         product_id: product.id,
+        variant_id: variant.id,
         quantity: item.quantity,
         name: product.name,
         slug: product.slug,
-        sku: product.sku,
-        image: product.images[0] ?? null,
+        sku: variant.sku,
+        options: variant.options,
+        unit: product.unit,
+        image: variant.images[0] ?? product.images[0] ?? null,
         unit_price: pounds(incVat(unit, product.vatRate)),
         unit_price_ex_vat: pounds(unit),
         vat_rate: product.vatRate,
         line_total: pounds(lineInc),
         line_total_ex_vat: pounds(lineEx),
-        stock: product.stock,
-        in_stock: product.stock > 0,
-        exceeds_stock: item.quantity > product.stock,
+        stock: variant.stock,
+        in_stock: variant.stock > 0,
+        exceeds_stock: item.quantity > variant.stock,
       };
     });
     return {
@@ -192,8 +238,8 @@ export function createBasketService(db: Db) {
   }
 
   /** Says why an add was refused, from the figures as they now stand: the product gone or off sale, the stock, or the cap. */
-  async function refuseAdd(owner: BasketOwner, productId: number, quantity: number): Promise<never> {
-    const { stock, held } = await productStock(productId, db, (await basketId(owner)) ?? undefined);
+  async function refuseAdd(owner: BasketOwner, variantId: number, quantity: number): Promise<never> {
+    const { stock, held } = await variantStock(variantId, db, (await basketId(owner)) ?? undefined);
     if (held + quantity > MAX_QUANTITY && held + quantity <= stock) throw new ValidationError({ quantity: [`You can buy at most ${MAX_QUANTITY} of one product.`] });
     throw new ValidationError({ quantity: [stockMessage(stock)] });
   }
@@ -225,21 +271,27 @@ export function createBasketService(db: Db) {
       return !!row;
     },
 
-    async add(owner: BasketOwner, productId: number, quantity: number): Promise<Basket> {
+    /** Adds a variant (a product's only one when none is named); the same variant again adds to its line. */
+    async add(owner: BasketOwner, productId: number, quantity: number, variantId?: number): Promise<Basket> {
       // One statement, so no transaction's round trips: the basket found or made and
       // stamped, and the line added only while what the basket holds plus this stays
       // within the stock and the cap. The upsert's condition is judged on the line's
       // latest committed quantity, so adds racing on one line never pass the stock together.
+      // With no variant named, the product's only active variant is the one (none when it has several).
       // The basket's upsert goes in as its SQL: a builder would be wrapped in parentheses, which a data-modifying CTE refuses.
+      const chosen =
+        variantId === undefined
+          ? sql`v.product_id = ${productId} and not exists (select 1 from product_variants o where o.product_id = v.product_id and o.status = 'active' and o.id <> v.id)`
+          : sql`v.id = ${variantId} and v.product_id = ${productId}`;
       const added = (await db.execute(sql`
         with basket as (${upsertBasket(db, owner).getSQL()})
-        insert into basket_items (basket_id, product_id, quantity)
-        select basket.id, p.id, ${quantity}::int from basket, products p
-        where p.id = ${productId} and p.status = 'published' and ${quantity} <= least(p.stock, ${MAX_QUANTITY})
-        on conflict (basket_id, product_id) do update set quantity = basket_items.quantity + excluded.quantity
-          where basket_items.quantity + excluded.quantity <= least((select stock from products where id = basket_items.product_id), ${MAX_QUANTITY})
+        insert into basket_items (basket_id, product_id, variant_id, quantity)
+        select basket.id, p.id, v.id, ${quantity}::int from basket, product_variants v join products p on p.id = v.product_id
+        where ${chosen} and v.status = 'active' and p.status = 'published' and ${quantity} <= least(v.stock, ${MAX_QUANTITY})
+        on conflict (basket_id, variant_id) do update set quantity = basket_items.quantity + excluded.quantity
+          where basket_items.quantity + excluded.quantity <= least((select stock from product_variants where id = basket_items.variant_id), ${MAX_QUANTITY})
         returning quantity`)) as unknown as { rows: { quantity: number }[] };
-      if (added.rows.length === 0) await refuseAdd(owner, productId, quantity);
+      if (added.rows.length === 0) await refuseAdd(owner, await chooseVariant(productId, variantId), quantity);
       return cart(owner);
     },
 
@@ -248,7 +300,7 @@ export function createBasketService(db: Db) {
       await itemOf(owner, itemId);
       await lockedBasket(owner, async (tx) => {
         const item = await itemOf(owner, itemId, tx);
-        const { stock } = await productStock(item.productId, tx);
+        const { stock } = await variantStock(item.variantId, tx);
         if (quantity > stock) throw new ValidationError({ quantity: [stockMessage(stock)] });
         await tx.update(basketItems).set({ quantity }).where(eq(basketItems.id, item.id));
       });
@@ -269,40 +321,46 @@ export function createBasketService(db: Db) {
 
     /**
      * Adds many lines at today's prices, each capped at the stock (less what the
-     * basket already holds), skipping products that are gone or out of stock.
+     * basket already holds), skipping variants that are gone or out of stock.
      * One transaction, so a reorder is added whole or not at all.
      */
-    async addLines(owner: BasketOwner, lines: { productId: number | null; name: string; quantity: number }[]): Promise<LinesOutcome> {
+    async addLines(owner: BasketOwner, lines: { variantId: number | null; name: string; quantity: number }[]): Promise<LinesOutcome> {
       const outcome: LinesOutcome = { added: [], capped: [], skipped: [] };
-      const ids = [...new Set(lines.map((l) => l.productId).filter((id): id is number => id !== null))];
+      const ids = [...new Set(lines.map((l) => l.variantId).filter((id): id is number => id !== null))];
       // The basket row is locked so that two reorders at once cannot both fill the same stock.
       await lockedBasket(owner, async (tx, id) => {
-        const found = ids.length ? await tx.select({ id: products.id, name: products.name, stock: products.stock }).from(products).where(inArray(products.id, ids)) : [];
-        const held = ids.length ? await tx.select().from(basketItems).where(and(eq(basketItems.basketId, id), inArray(basketItems.productId, ids))) : [];
-        const inBasket = new Map(held.map((h) => [h.productId, h.quantity]));
+        const found = ids.length
+          ? await tx
+              .select({ id: productVariants.id, productId: products.id, name: products.name, stock: productVariants.stock })
+              .from(productVariants)
+              .innerJoin(products, eq(products.id, productVariants.productId))
+              .where(and(inArray(productVariants.id, ids), eq(productVariants.status, "active"), eq(products.status, "published")))
+          : [];
+        const held = ids.length ? await tx.select().from(basketItems).where(and(eq(basketItems.basketId, id), inArray(basketItems.variantId, ids))) : [];
+        const inBasket = new Map(held.map((h) => [h.variantId, h.quantity]));
         for (const line of lines) {
-          const product = found.find((p) => p.id === line.productId);
-          if (!product) {
-            outcome.skipped.push({ product_id: line.productId, name: line.name, requested: line.quantity, reason: "unavailable" });
+          const variant = found.find((v) => v.id === line.variantId);
+          if (!variant) {
+            outcome.skipped.push({ product_id: null, name: line.name, requested: line.quantity, reason: "unavailable" });
             continue;
           }
-          if (product.stock <= 0) {
-            outcome.skipped.push({ product_id: product.id, name: product.name, requested: line.quantity, reason: "out_of_stock" });
+          if (variant.stock <= 0) {
+            outcome.skipped.push({ product_id: variant.productId, name: line.name, requested: line.quantity, reason: "out_of_stock" });
             continue;
           }
-          const have = inBasket.get(product.id) ?? 0;
-          const quantity = Math.min(line.quantity, Math.min(product.stock, MAX_QUANTITY) - have);
+          const have = inBasket.get(variant.id) ?? 0;
+          const quantity = Math.min(line.quantity, Math.min(variant.stock, MAX_QUANTITY) - have);
           if (quantity <= 0) {
-            outcome.skipped.push({ product_id: product.id, name: product.name, requested: line.quantity, reason: "basket_full" });
+            outcome.skipped.push({ product_id: variant.productId, name: line.name, requested: line.quantity, reason: "basket_full" });
             continue;
           }
           await tx
             .insert(basketItems)
-            .values({ basketId: id, productId: product.id, quantity })
-            .onConflictDoUpdate({ target: [basketItems.basketId, basketItems.productId], set: { quantity: sql`${basketItems.quantity} + ${quantity}` } });
-          inBasket.set(product.id, have + quantity);
-          if (quantity < line.quantity) outcome.capped.push({ product_id: product.id, name: product.name, quantity, requested: line.quantity, stock: product.stock });
-          else outcome.added.push({ product_id: product.id, name: product.name, quantity });
+            .values({ basketId: id, productId: variant.productId, variantId: variant.id, quantity })
+            .onConflictDoUpdate({ target: [basketItems.basketId, basketItems.variantId], set: { quantity: sql`${basketItems.quantity} + ${quantity}` } });
+          inBasket.set(variant.id, have + quantity);
+          if (quantity < line.quantity) outcome.capped.push({ product_id: variant.productId, name: line.name, quantity, requested: line.quantity, stock: variant.stock });
+          else outcome.added.push({ product_id: variant.productId, name: line.name, quantity });
         }
       });
       return outcome;
@@ -318,18 +376,18 @@ export function createBasketService(db: Db) {
         // Both baskets locked (in id order): adds to either wait until the merge is done.
         if (!guestId || !(await lockRows(tx, [guestId, userBasket])).includes(guestId)) return;
         const lines = await tx
-          .select({ productId: basketItems.productId, quantity: basketItems.quantity, stock: products.stock })
+          .select({ productId: basketItems.productId, variantId: basketItems.variantId, quantity: basketItems.quantity, stock: productVariants.stock })
           .from(basketItems)
-          .innerJoin(products, eq(products.id, basketItems.productId))
+          .innerJoin(productVariants, eq(productVariants.id, basketItems.variantId))
           .where(eq(basketItems.basketId, guestId));
         const held = lines.length
-          ? await tx.select().from(basketItems).where(and(eq(basketItems.basketId, userBasket), inArray(basketItems.productId, lines.map((l) => l.productId))))
+          ? await tx.select().from(basketItems).where(and(eq(basketItems.basketId, userBasket), inArray(basketItems.variantId, lines.map((l) => l.variantId))))
           : [];
         for (const line of lines) {
-          const mine = held.find((h) => h.productId === line.productId);
+          const mine = held.find((h) => h.variantId === line.variantId);
           const quantity = Math.min((mine?.quantity ?? 0) + line.quantity, Math.max(line.stock, mine?.quantity ?? 0), MAX_QUANTITY);
           if (mine) await tx.update(basketItems).set({ quantity }).where(eq(basketItems.id, mine.id));
-          else if (quantity > 0) await tx.insert(basketItems).values({ basketId: userBasket, productId: line.productId, quantity });
+          else if (quantity > 0) await tx.insert(basketItems).values({ basketId: userBasket, productId: line.productId, variantId: line.variantId, quantity });
         }
         await tx.delete(baskets).where(eq(baskets.id, guestId));
       });

@@ -4,7 +4,10 @@ import { z } from "zod";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import { ADMIN_PRODUCTS_PAGE_MAX, type AdminProductFilters, type AdminProductService, BULK_ACTIONS, BULK_MAX, STATUS_FILTERS, STOCK_FILTERS } from "./admin.ts";
+import type { AdminVariantService } from "./admin-variants.ts";
 import { productCreate, productPatch } from "./product-rules.ts";
+import { COVERAGE_UNITS, SALE_UNITS } from "./units.ts";
+import { optionsInput, variantCreate, variantPatch } from "./variant-rules.ts";
 import { PRODUCT_STATUSES } from "./schema.ts";
 
 // A filter form sends an empty value for "any": accepted, and read as no filter.
@@ -48,6 +51,24 @@ const image = z.object({
   height: z.number().int().optional(),
   sources: z.array(z.object({ type: z.enum(["image/avif", "image/webp"]), srcset: z.string() })).optional(),
 });
+const variant = z.object({
+  id: z.number().int(),
+  sku: z.string(),
+  options: z.record(z.string(), z.string()).describe("Option name → value; {} for a product without options"),
+  price_ex_vat: z.number(),
+  price_inc_vat: z.number(),
+  was_price_ex_vat: z.number().nullable(),
+  stock: z.number().int(),
+  reorder_level: z.number().int(),
+  low_stock: z.boolean(),
+  barcode: z.string().nullable(),
+  weight_grams: z.number().int().nullable(),
+  images: z.array(image),
+  position: z.number().int(),
+  status: z.enum(["active", "archived"]),
+});
+const variantsView = z.object({ options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })), variants: z.array(variant) });
+
 const summary = z.object({
   sku: z.string(),
   name: z.string(),
@@ -80,6 +101,10 @@ const detail = summary.extend({
   old_slugs: z.array(z.string()).describe("Earlier web addresses, each answering with a 301 to this product"),
   attribute_set: z.array(z.object({ name: z.string(), kind: z.enum(["text", "number", "yes_no"]), unit: z.string() })).describe("The attributes its categories ask for, typed; values of these are checked and written alike"),
   trade_prices: z.array(z.object({ discount_percent: z.number(), accounts: z.number().int(), price_ex_vat: z.number(), price_inc_vat: z.number() })).describe("What approved trade accounts pay, by their discount"),
+  unit: z.enum(SALE_UNITS).describe("How it is sold: the price is per this unit"),
+  coverage: z.object({ per_unit: z.number(), unit: z.enum(COVERAGE_UNITS) }).nullable().describe("What one unit covers (a pack of tiles: 1.44 m²)"),
+  options: variantsView.shape.options,
+  variants: variantsView.shape.variants,
   stock_movements: z.array(z.object({ id: z.number().int(), change: z.number().int(), kind: z.string(), reason: z.string(), stock_after: z.number().int(), at: z.string() })).describe("The latest ten"),
   created_at: z.string(),
 });
@@ -88,9 +113,9 @@ const errors = { 401: messageResponse, 403: messageResponse, 422: validationResp
 const productErrors = { ...errors, 404: messageResponse };
 
 /** The catalogue desk's API (issue 20): the same service as its screens, which checks each permission. */
-export async function adminProductRoutes(app: FastifyInstance, options: { products: AdminProductService }): Promise<void> {
+export async function adminProductRoutes(app: FastifyInstance, options: { products: AdminProductService; variants: AdminVariantService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { products } = options;
+  const { products, variants } = options;
   const tags = ["admin: catalogue"];
 
   app.addHook("onSend", async (_request, reply) => {
@@ -187,5 +212,55 @@ export async function adminProductRoutes(app: FastifyInstance, options: { produc
       },
     },
     async (request) => products.update(staffActorOf(request), request.params.sku, request.body),
+  );
+
+  r.get(
+    "/admin/products/:sku/variants",
+    { schema: { tags, summary: "A product's options and every variant (archived ones too), found by any of its variants' SKUs. Needs catalogue.view", params: skuParams, response: { 200: variantsView, ...productErrors } } },
+    async (request) => variants.list(staffActorOf(request), request.params.sku),
+  );
+
+  r.put(
+    "/admin/products/:sku/options",
+    {
+      schema: {
+        tags,
+        summary: `A product's options (at most 3, such as Length; Size and Colour), each with its values in order. Every combination becomes a variant: a variant that still fits keeps its SKU, price and stock, a new one gets the first variant's price and no stock, one that no longer fits is archived (refused while it holds stock). Needs catalogue.manage`,
+        params: skuParams,
+        body: z.object({ options: optionsInput }),
+        response: { 200: variantsView.extend({ created: z.array(z.string()), archived: z.array(z.string()) }), ...productErrors },
+      },
+    },
+    async (request) => variants.setOptions(staffActorOf(request), request.params.sku, request.body.options),
+  );
+
+  r.post(
+    "/admin/products/:sku/variants",
+    {
+      schema: {
+        tags,
+        summary:
+          "A new variant of the product (for an ERP): its SKU, option values ({name: value}, one for each of the product's options; a value not yet listed joins the option), price ex VAT, and optionally was price, opening stock (into the ledger), reorder level, barcode (EAN/GTIN, checked) and weight in grams; 422 `{errors}` names each refused field. Needs catalogue.manage",
+        params: skuParams,
+        body: variantCreate,
+        response: { 201: variant, ...productErrors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await variants.add(staffActorOf(request), request.params.sku, request.body)),
+  );
+
+  r.patch(
+    "/admin/variants/:sku",
+    {
+      schema: {
+        tags,
+        summary:
+          "Changes a variant's fields (sku, options, price_ex_vat, was_price_ex_vat, stock, reorder_level, barcode, weight_grams, position, status); 422 `{errors}` names each refused field. A `stock` given is a counted movement in the ledger. Stock and reorder level need stock.count; the rest catalogue.manage",
+        params: skuParams,
+        body: variantPatch,
+        response: { 200: variant, ...productErrors },
+      },
+    },
+    async (request) => variants.update(staffActorOf(request), request.params.sku, request.body),
   );
 }

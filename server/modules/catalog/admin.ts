@@ -22,10 +22,14 @@ import {
   manufacturers,
   productAttributes,
   productCategories,
+  productOptions,
   productSlugRedirects,
+  productVariants,
   products,
   relatedProducts,
 } from "./schema.ts";
+import { adminVariantJson } from "./admin-variants.ts";
+import { lockProductWithSku, productWithSku, soleVariant } from "./variants.ts";
 
 /**
  * The catalogue in the back office (issue 20): the product list with its
@@ -123,7 +127,8 @@ export function productConditions(filters: Omit<AdminProductFilters, "cursor" | 
   }
   if (filters.stock === "in_stock") where.push(gt(products.stock, 0));
   if (filters.stock === "out") where.push(eq(products.stock, 0));
-  if (filters.stock === "low") where.push(sql`${products.stock} <= ${products.reorderLevel}`);
+  // Low: any of its variants at or below its own reorder level.
+  if (filters.stock === "low") where.push(sql`exists (select 1 from ${productVariants} v where v.product_id = ${products.id} and v.status = 'active' and v.stock <= v.reorder_level)`);
   // A photo has an id; the drawn SVG the storefront falls back on has none.
   if (filters.no_photo) where.push(sql`not jsonb_path_exists(${products.images}, '$[*].id')`);
   const q = filters.q?.trim();
@@ -157,7 +162,7 @@ export function createAdminProductService(db: Db) {
 
   /** The product row, locked for the rest of the transaction. */
   async function locked(tx: Db, sku: string) {
-    const [row] = await tx.select().from(products).where(eq(sql`lower(${products.sku})`, sku.toLowerCase())).for("update").limit(1);
+    const row = await lockProductWithSku(tx, sku);
     if (!row) throw new HttpError(404, "No product has that SKU.");
     return row;
   }
@@ -171,7 +176,7 @@ export function createAdminProductService(db: Db) {
       .limit(1)) as (SummaryRow & { product: typeof products.$inferSelect })[];
     if (!row) throw new HttpError(404, "No product has that SKU.");
     const p = row.product;
-    const [cats, attrs, related, oldSlugs, movements, discounts] = await Promise.all([
+    const [cats, attrs, related, oldSlugs, movements, discounts, optionRows, variantRows] = await Promise.all([
       q
         .select({ id: categories.id, name: categories.name, path: categories.path })
         .from(productCategories)
@@ -199,6 +204,8 @@ export function createAdminProductService(db: Db) {
         .where(and(eq(tradeAccounts.state, "approved"), gt(tradeAccounts.discountBasisPoints, 0)))
         .groupBy(tradeAccounts.discountBasisPoints)
         .orderBy(asc(tradeAccounts.discountBasisPoints)),
+      q.select({ name: productOptions.name, values: productOptions.values }).from(productOptions).where(eq(productOptions.productId, id)).orderBy(asc(productOptions.position)),
+      q.select().from(productVariants).where(eq(productVariants.productId, id)).orderBy(asc(productVariants.position), asc(productVariants.id)),
     ]);
     return {
       ...summaryJson(row),
@@ -220,6 +227,10 @@ export function createAdminProductService(db: Db) {
         const unit = Math.floor((p.pricePence * (10_000 - d.basisPoints) + 5_000) / 10_000);
         return { discount_percent: d.basisPoints / 100, accounts: d.accounts, price_ex_vat: pounds(unit), price_inc_vat: pounds(incVat(unit, p.vatRate)) };
       }),
+      unit: p.unit,
+      coverage: p.coveragePerUnit === null || p.coverageUnit === null ? null : { per_unit: p.coveragePerUnit, unit: p.coverageUnit },
+      options: optionRows,
+      variants: variantRows.map((v) => adminVariantJson(v, p.vatRate)),
       stock_movements: movements.map((m) => ({ id: m.id, change: m.change, kind: m.kind, reason: m.reason, stock_after: m.stockAfter, at: m.createdAt.toISOString() })),
       created_at: p.createdAt.toISOString(),
     };
@@ -264,7 +275,7 @@ export function createAdminProductService(db: Db) {
     const errors: Record<string, string[]> = {};
     const others = (c: SQL) => (selfId === null ? c : and(c, ne(products.id, selfId))!);
     if (sku !== undefined) {
-      const [taken] = await tx.select({ name: products.name }).from(products).where(others(eq(sql`lower(${products.sku})`, sku.toLowerCase()))).limit(1);
+      const [taken] = await tx.select({ name: products.name }).from(products).where(others(productWithSku(sku))).limit(1);
       if (taken) errors.sku = [`The SKU ${sku} is already used by “${taken.name}”.`];
     }
     if (slug !== undefined) {
@@ -361,7 +372,7 @@ export function createAdminProductService(db: Db) {
 
     async get(actor: StaffActor, sku: string) {
       authorize(actor, "catalogue.view");
-      const [row] = await db.select({ id: products.id }).from(products).where(eq(sql`lower(${products.sku})`, sku.toLowerCase())).limit(1);
+      const [row] = await db.select({ id: products.id }).from(products).where(productWithSku(sku)).limit(1);
       if (!row) throw new HttpError(404, "No product has that SKU.");
       return detail(db, row.id);
     },
@@ -415,7 +426,11 @@ export function createAdminProductService(db: Db) {
           // The live slug wins over an old one another product left behind.
           await tx.delete(productSlugRedirects).where(eq(productSlugRedirects.slug, slug));
           await writeLists(tx, product.id, fields, refs);
-          if (fields.stock) await applyMovements(tx, [{ productId: product.id, change: fields.stock, kind: "opening", reason: "Stock when the product was created", staffId: actor.staffId }]);
+          // The product came with its one variant (migration 0030's trigger): the stock is that variant's.
+          if (fields.stock) {
+            const variant = await soleVariant(tx, product.id, ["stock"]);
+            await applyMovements(tx, [{ variantId: variant.id, change: fields.stock, kind: "opening", reason: "Stock when the product was created", staffId: actor.staffId }]);
+          }
           await refreshSearchWords(tx, [product.id]);
           await recordAudit(tx, actor, { action: "product.created", entity: "product", entityId: product.sku, before: null, after: { ...auditView(product), stock: fields.stock ?? 0 } });
           return detail(tx, product.id);
@@ -452,15 +467,22 @@ export function createAdminProductService(db: Db) {
               : before.manufacturerId === null
                 ? null
                 : ((await tx.select({ name: manufacturers.name }).from(manufacturers).where(eq(manufacturers.id, before.manufacturerId)))[0]?.name ?? null);
-          const set: Partial<typeof products.$inferInsert> = {
+          // The SKU, prices, reorder level and stock are the variant's: a product with one is changed through it.
+          const variantSet: Partial<typeof productVariants.$inferInsert> = {
             ...(patch.sku !== undefined ? { sku: patch.sku } : {}),
+            ...(patch.price_ex_vat !== undefined ? { pricePence: patch.price_ex_vat } : {}),
+            ...(patch.was_price_ex_vat !== undefined ? { wasPricePence: patch.was_price_ex_vat } : {}),
+            ...(patch.reorder_level !== undefined ? { reorderLevel: patch.reorder_level } : {}),
+          };
+          const variantFields = Object.keys(patch).filter((k) => ["sku", "price_ex_vat", "was_price_ex_vat", "reorder_level", "stock"].includes(k));
+          const variant = variantFields.length ? await soleVariant(tx, before.id, variantFields) : null;
+          if (variant && Object.keys(variantSet).length) await tx.update(productVariants).set({ ...variantSet, updatedAt: sql`now()` }).where(eq(productVariants.id, variant.id));
+          const set: Partial<typeof products.$inferInsert> = {
             ...(patch.name !== undefined ? { name: patch.name } : {}),
             ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
             ...(patch.summary !== undefined ? { summary: patch.summary } : {}),
             ...(patch.description_html !== undefined ? { descriptionHtml: sanitizeDescription(patch.description_html) } : {}),
             ...(patch.brand_id !== undefined ? { manufacturerId: patch.brand_id } : {}),
-            ...(patch.price_ex_vat !== undefined ? { pricePence: patch.price_ex_vat } : {}),
-            ...(patch.was_price_ex_vat !== undefined ? { wasPricePence: patch.was_price_ex_vat } : {}),
             ...(patch.vat_rate !== undefined ? { vatRate: patch.vat_rate } : {}),
             ...(patch.reorder_level !== undefined ? { reorderLevel: patch.reorder_level } : {}),
             ...(patch.heavy !== undefined ? { heavy: patch.heavy } : {}),
@@ -471,7 +493,7 @@ export function createAdminProductService(db: Db) {
             ...(searchMoved ? { searchText: productSearchText(brandName, nextSku, summary) } : {}),
           };
           let after = before;
-          if (Object.keys(set).length) {
+          if (Object.keys(set).length || Object.keys(variantSet).length) {
             const [row] = await tx
               .update(products)
               .set({ ...set, updatedAt: sql`now()` })
@@ -487,8 +509,8 @@ export function createAdminProductService(db: Db) {
               .onConflictDoUpdate({ target: productSlugRedirects.slug, set: { productId: before.id, createdAt: sql`now()` } });
           }
           await writeLists(tx, before.id, patch, refs);
-          if (patch.stock !== undefined && patch.stock !== before.stock) {
-            await countTo(tx, [{ productId: before.id, counted: patch.stock }], actor.via === "screen" ? "Counted in the product editor" : "Counted through the API", actor.staffId);
+          if (variant && patch.stock !== undefined && patch.stock !== variant.stock) {
+            await countTo(tx, [{ variantId: variant.id, counted: patch.stock }], actor.via === "screen" ? "Counted in the product editor" : "Counted through the API", actor.staffId);
             after = { ...after, stock: patch.stock };
           }
           if (patch.name !== undefined || searchMoved) await refreshSearchWords(tx, [before.id]);
@@ -542,7 +564,8 @@ export function createAdminProductService(db: Db) {
           const next = (pence: number) => Math.max(0, Math.round((pence * (100 + percent!)) / 100));
           changes = rows.map((r) => ({ sku: r.sku, name: r.name, field: "price_ex_vat", from: pounds(r.pricePence).toFixed(2), to: pounds(next(r.pricePence)).toFixed(2) }));
           if (!options.preview) {
-            await tx.execute(sql`update ${products} set price_pence = greatest(0, round(price_pence * (100 + ${percent}::numeric) / 100))::int, updated_at = now() where id in ${ids}`);
+            // Every variant of each product by the same per cent: the products' "from" prices follow by trigger.
+            await tx.execute(sql`update ${productVariants} set price_pence = greatest(0, round(price_pence * (100 + ${percent}::numeric) / 100))::int, updated_at = now() where product_id in ${ids}`);
           }
         } else if (request.action === "set_vat") {
           changes = rows.filter((r) => r.vatRate !== request.vat_rate).map((r) => ({ sku: r.sku, name: r.name, field: "vat_rate", from: `${r.vatRate}%`, to: `${request.vat_rate}%` }));

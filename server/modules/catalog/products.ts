@@ -1,7 +1,22 @@
 import { type SQL, and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { type PriceContext, RETAIL, unitPence } from "../trade/pricing.ts";
-import { categories, listingFacets, manufacturers, productAttributes, productCategories, productListing, productSlugRedirects, products, relatedProducts, searchWords as searchWordsTable } from "./schema.ts";
+import {
+  type ProductImage,
+  categories,
+  listingFacets,
+  manufacturers,
+  productAttributes,
+  productCategories,
+  productListing,
+  productOptions,
+  productSlugRedirects,
+  productVariants,
+  products,
+  relatedProducts,
+  searchWords as searchWordsTable,
+} from "./schema.ts";
+import type { Coverage, SaleUnit } from "./units.ts";
 
 export const MAX_PER_PAGE = 96;
 export const MAX_PAGE = 500;
@@ -43,17 +58,94 @@ export interface ProductCard {
   stock: number;
   in_stock: boolean;
   image: { src: string; alt: string } | null;
+  /** How it is sold: the price is per this unit. */
+  unit: SaleUnit;
+  /** Its variants' prices differ: `price` is the cheapest ("from £x"). */
+  price_varies: boolean;
+  /** Its first option's values, for the card's chips (four lengths); null without options. */
+  option_chips: { name: string; values: string[] } | null;
   /** Trade members only: the shop's own prices beside their trade price. */
   list_price?: number;
   list_price_ex_vat?: number;
 }
 
+/** One variant as the product page and the API show it (prices at this request's view, like the product's). */
+export interface VariantJson {
+  id: number;
+  sku: string;
+  options: Record<string, string>;
+  price: number;
+  price_ex_vat: number;
+  was_price: number | null;
+  stock: number;
+  in_stock: boolean;
+  barcode: string | null;
+  /** Its own photos; empty shows the product's. */
+  images: ProductImage[];
+  weight_grams: number | null;
+  list_price?: number;
+  list_price_ex_vat?: number;
+}
+
+/** What a card knows of its product's variants beyond the summary row. */
+interface CardVariants {
+  priceVaries: boolean;
+  chips: { name: string; values: string[] } | null;
+}
+const NO_VARIANTS: CardVariants = { priceVaries: false, chips: null };
+
+/** Prices of one price at this request's view: what is paid, and the shop's own beside a trade price. */
+function priced(pricePence: number, wasPricePence: number | null, vatRate: number, prices: PriceContext) {
+  const unit = unitPence(pricePence, prices);
+  return {
+    price: pounds(incVat(unit, vatRate)),
+    price_ex_vat: pounds(unit),
+    was_price: wasPricePence === null ? null : pounds(incVat(wasPricePence, vatRate)),
+    ...(unit !== pricePence ? { list_price: pounds(incVat(pricePence, vatRate)), list_price_ex_vat: pounds(pricePence) } : {}),
+  };
+}
+
+export function variantJson(v: typeof productVariants.$inferSelect, vatRate: number, prices: PriceContext = RETAIL): VariantJson {
+  return {
+    id: v.id,
+    sku: v.sku,
+    options: v.options,
+    ...priced(v.pricePence, v.wasPricePence, vatRate, prices),
+    stock: v.stock,
+    in_stock: v.stock > 0,
+    barcode: v.barcode,
+    images: v.images,
+    weight_grams: v.weightGrams,
+  };
+}
+
+/**
+ * Whether each product's variants differ in price, and its first option's
+ * values for the card's chips: two small indexed reads for a page of cards.
+ */
+async function cardVariants(db: Db, ids: number[]): Promise<Map<number, CardVariants>> {
+  if (ids.length === 0) return new Map();
+  const [ranges, options] = await Promise.all([
+    db
+      .select({ productId: productVariants.productId, varies: sql<boolean>`min(${productVariants.pricePence}) <> max(${productVariants.pricePence})` })
+      .from(productVariants)
+      .where(and(inArray(productVariants.productId, ids), eq(productVariants.status, "active")))
+      .groupBy(productVariants.productId),
+    db.select().from(productOptions).where(and(inArray(productOptions.productId, ids), eq(productOptions.position, 0))),
+  ]);
+  return new Map(
+    ids.map((id) => {
+      const option = options.find((o) => o.productId === id);
+      return [id, { priceVaries: ranges.find((r) => r.productId === id)?.varies ?? false, chips: option ? { name: option.name, values: option.values } : null }];
+    }),
+  );
+}
+
 type ProductRow = typeof products.$inferSelect & { manufacturerName: string | null; manufacturerSlug: string | null };
 
 /** A product card at the prices of this request: retail, or a trade member's. */
-export function toCard(p: ProductRow, prices: PriceContext = RETAIL): ProductCard {
-  const unit = unitPence(p.pricePence, prices);
-  const trade = unit !== p.pricePence ? { list_price: pounds(incVat(p.pricePence, p.vatRate)), list_price_ex_vat: pounds(p.pricePence) } : {};
+export function toCard(p: ProductRow, prices: PriceContext = RETAIL, variants: CardVariants = NO_VARIANTS): ProductCard {
+  const { was_price, ...price } = priced(p.pricePence, p.wasPricePence, p.vatRate, prices);
   return {
     id: p.id,
     sku: p.sku,
@@ -61,14 +153,17 @@ export function toCard(p: ProductRow, prices: PriceContext = RETAIL): ProductCar
     name: p.name,
     summary: p.summary,
     manufacturer: p.manufacturerId && p.manufacturerName ? { id: p.manufacturerId, name: p.manufacturerName, slug: p.manufacturerSlug ?? "" } : null,
-    price: pounds(incVat(unit, p.vatRate)),
-    price_ex_vat: pounds(unit),
+    price: price.price,
+    price_ex_vat: price.price_ex_vat,
     vat_rate: p.vatRate,
-    was_price: p.wasPricePence === null ? null : pounds(incVat(p.wasPricePence, p.vatRate)),
+    was_price,
     stock: p.stock,
     in_stock: p.stock > 0,
     image: p.images[0] ?? null,
-    ...trade,
+    unit: p.unit,
+    price_varies: variants.priceVaries,
+    option_chips: variants.chips,
+    ...(price.list_price !== undefined ? { list_price: price.list_price, list_price_ex_vat: price.list_price_ex_vat } : {}),
   };
 }
 
@@ -93,6 +188,9 @@ function selectCards(db: Db) {
       seoTitle: products.seoTitle,
       seoDescription: products.seoDescription,
       showcase: products.showcase,
+      unit: products.unit,
+      coveragePerUnit: products.coveragePerUnit,
+      coverageUnit: products.coverageUnit,
       createdAt: products.createdAt,
       updatedAt: products.updatedAt,
       manufacturerName: manufacturers.name,
@@ -308,11 +406,14 @@ export function createProductService(db: Db) {
         attributes.set(row.name, list);
       }
 
-      const rows = ids.length ? ((await selectCards(db).where(inArray(products.id, ids.map((r) => r.id)))) as ProductRow[]) : [];
+      const shown = ids.map((r) => r.id);
+      const [rows, variants] = shown.length
+        ? await Promise.all([selectCards(db).where(inArray(products.id, shown)).then((r) => r as ProductRow[]), cardVariants(db, shown)])
+        : [[], new Map<number, CardVariants>()];
       const byId = new Map(rows.map((r) => [r.id, r]));
 
       return {
-        items: ids.map((r) => byId.get(r.id)).filter((r): r is ProductRow => r !== undefined).map((r) => toCard(r, prices)),
+        items: ids.map((r) => byId.get(r.id)).filter((r): r is ProductRow => r !== undefined).map((r) => toCard(r, prices, variants.get(r.id))),
         total,
         page,
         per_page: perPage,
@@ -327,11 +428,16 @@ export function createProductService(db: Db) {
       };
     },
 
-    async bySlug(slug: string, prices: PriceContext = RETAIL) {
+    /**
+     * One product with its options and variants. With `variantSku` (any case)
+     * the product's own SKU, prices and stock are that variant's; a SKU that is
+     * not one of its active variants answers null, as an unknown slug does.
+     */
+    async bySlug(slug: string, prices: PriceContext = RETAIL, variantSku?: string) {
       const [row] = await selectCards(db).where(and(eq(products.slug, slug), onSale)).limit(1);
       if (!row) return null;
       const p = row as ProductRow;
-      const [attributeRows, categoryRows, relatedRows] = await Promise.all([
+      const [attributeRows, categoryRows, relatedRows, optionRows, variantRows] = await Promise.all([
         db.select().from(productAttributes).where(eq(productAttributes.productId, p.id)).orderBy(asc(productAttributes.position)),
         db
           .select({ id: categories.id, name: categories.name, path: categories.path })
@@ -343,14 +449,33 @@ export function createProductService(db: Db) {
           .where(and(eq(relatedProducts.productId, p.id), onSale))
           .orderBy(asc(relatedProducts.position))
           .limit(8),
+        db.select({ name: productOptions.name, values: productOptions.values }).from(productOptions).where(eq(productOptions.productId, p.id)).orderBy(asc(productOptions.position)),
+        db
+          .select()
+          .from(productVariants)
+          .where(and(eq(productVariants.productId, p.id), eq(productVariants.status, "active")))
+          .orderBy(asc(productVariants.position), asc(productVariants.id)),
       ]);
+      const chosen = variantSku === undefined ? null : (variantRows.find((v) => v.sku.toLowerCase() === variantSku.trim().toLowerCase()) ?? null);
+      if (variantSku !== undefined && !chosen) return null;
+      const variants = variantRows.map((v) => variantJson(v, p.vatRate, prices));
+      const card = toCard(p, prices, { priceVaries: new Set(variantRows.map((v) => v.pricePence)).size > 1, chips: optionRows[0] ?? null });
+      const own = chosen ? variants.find((v) => v.id === chosen.id)! : null;
       return {
-        ...toCard(p, prices),
+        ...card,
+        // The chosen variant's figures stand for the product's, so a reader of `sku`, `price` and `stock` sees what it will buy.
+        ...(own
+          ? { sku: own.sku, price: own.price, price_ex_vat: own.price_ex_vat, was_price: own.was_price, stock: own.stock, in_stock: own.in_stock, list_price: own.list_price, list_price_ex_vat: own.list_price_ex_vat }
+          : {}),
         description_html: p.descriptionHtml,
         seo_title: p.seoTitle,
         seo_description: p.seoDescription,
         images: p.images,
         featured: p.featured,
+        coverage: (p.coveragePerUnit === null || p.coverageUnit === null ? null : { per_unit: p.coveragePerUnit, unit: p.coverageUnit }) satisfies Coverage | null,
+        options: optionRows,
+        variants,
+        selected_variant_id: own?.id ?? null,
         attributes: attributeRows.map((a) => ({ name: a.name, value: a.value })),
         categories: categoryRows,
         related: (relatedRows as unknown as ProductRow[]).map((r) => toCard(r, prices)),

@@ -89,13 +89,25 @@ export async function catalogRoutes(app: FastifyInstance, options: { services: S
 
   r.get(
     "/products/:slug",
-    { schema: { tags, summary: "One product with attributes, categories and related products", params: z.object({ slug: z.string().max(200) }) } },
+    {
+      schema: {
+        tags,
+        summary:
+          "One product with its unit, coverage, options and variants, attributes, categories and related products; with ?variant={sku} its sku, price and stock are that variant's (an unknown variant is 404)",
+        params: z.object({ slug: z.string().max(200) }),
+        querystring: z.object({ variant: z.string().trim().min(1).max(100).optional() }),
+      },
+    },
     async (request, reply) => {
-      const product = await products.bySlug(request.params.slug, request.prices);
+      const { variant } = request.query;
+      const product = await products.bySlug(request.params.slug, request.prices, variant);
       if (!product) {
         const moved = await products.movedSlug(request.params.slug);
-        if (moved) return reply.code(301).header("location", `/api/products/${moved}`).send({ message: "This product has moved.", slug: moved });
-        throw new HttpError(404, "Product not found.");
+        if (moved) {
+          const location = `/api/products/${moved}${variant ? `?variant=${encodeURIComponent(variant)}` : ""}`;
+          return reply.code(301).header("location", location).send({ message: "This product has moved.", slug: moved });
+        }
+        throw new HttpError(404, variant ? "That variant of this product was not found." : "Product not found.");
       }
       return { data: product };
     },

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { DEFAULT_REORDER_LEVEL, PRODUCT_STATUSES } from "./product-status.ts";
+import { SALE_UNITS } from "./units.ts";
 import {
   type AnyPgColumn,
   boolean,
@@ -8,6 +9,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   serial,
@@ -104,6 +106,14 @@ export type { ProductImage };
 
 export { DEFAULT_REORDER_LEVEL, PRODUCT_STATUSES, type ProductStatus } from "./product-status.ts";
 
+/**
+ * A product groups its variants and carries the words, photos, VAT rate and
+ * unit. Its `sku`, `price_pence`, `was_price_pence` and `stock` are a summary
+ * of its active variants (the first's SKU, the cheapest's prices, the total
+ * stock), kept by a trigger on product_variants (migration 0030), so listings
+ * and everything that reads a product's figures read one row. They are never
+ * written by services: the variant is what is sold.
+ */
 export const products = pgTable(
   "products",
   {
@@ -120,6 +130,11 @@ export const products = pgTable(
     vatRate: integer("vat_rate").notNull().default(20),
     wasPricePence: integer("was_price_pence"),
     stock: integer("stock").notNull().default(0),
+    /** How it is sold and priced: each, by the metre, by the pack… (catalog/units.ts). */
+    unit: text("unit", { enum: SALE_UNITS }).notNull().default("each"),
+    /** What one unit covers (a pack of tiles: 1.44 m²); null where that means nothing. */
+    coveragePerUnit: numeric("coverage_per_unit", { precision: 12, scale: 3, mode: "number" }),
+    coverageUnit: text("coverage_unit", { enum: ["m", "m2"] }),
     /** Heavy or bulky: delivery adds its surcharge. */
     heavy: boolean("heavy").notNull().default(false),
     images: jsonb("images").$type<ProductImage[]>().notNull().default(sql`'[]'::jsonb`),
@@ -156,8 +171,82 @@ export const products = pgTable(
     check("products_stock_check", sql`${t.stock} >= 0`),
     check("products_status_check", sql`${t.status} in ('draft', 'published', 'archived')`),
     check("products_reorder_level_check", sql`${t.reorderLevel} >= 0`),
+    check("products_unit_check", sql`${t.unit} in ('each', 'm', 'm2', 'pack', 'kg', 'tonne', 'litre')`),
+    check("products_coverage_check", sql`(${t.coveragePerUnit} is null) = (${t.coverageUnit} is null) and (${t.coveragePerUnit} is null or ${t.coveragePerUnit} > 0)`),
   ],
 );
+
+/**
+ * A product's options (Length; Size and Colour), at most three, each with its
+ * values in the order the picker shows them.
+ */
+export const productOptions = pgTable(
+  "product_options",
+  {
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    name: text("name").notNull(),
+    values: text("values").array().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.position] }),
+    uniqueIndex("product_options_name_key").on(t.productId, sql`lower(${t.name})`),
+    check("product_options_position_check", sql`${t.position} between 0 and 2`),
+  ],
+);
+
+export const VARIANT_STATUSES = ["active", "archived"] as const;
+
+/**
+ * The thing that is sold (ADR 0046): its own SKU, price, stock (through the
+ * ledger), reorder level, weight, barcode and photos. A product without
+ * options has exactly one, whose `options` is `{}`.
+ */
+export const productVariants = pgTable(
+  "product_variants",
+  {
+    id: serial("id").primaryKey(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    sku: text("sku").notNull(),
+    /** Option name → value, one for each of the product's options. */
+    options: jsonb("options").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    /** Integer pence, ex VAT (the VAT rate is the product's). */
+    pricePence: integer("price_pence").notNull(),
+    wasPricePence: integer("was_price_pence"),
+    /** The sum of its stock movements, moved only by the ledger (stock/ledger.ts). */
+    stock: integer("stock").notNull().default(0),
+    reorderLevel: integer("reorder_level").notNull().default(DEFAULT_REORDER_LEVEL),
+    weightGrams: integer("weight_grams"),
+    /** EAN or GTIN. */
+    barcode: text("barcode"),
+    /** Photos of this variant; empty shows the product's. */
+    images: jsonb("images").$type<ProductImage[]>().notNull().default(sql`'[]'::jsonb`),
+    position: integer("position").notNull().default(0),
+    /** Archived: no longer sold, kept for orders and the ledger. */
+    status: text("status", { enum: VARIANT_STATUSES }).notNull().default("active"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    uniqueIndex("product_variants_sku_key").on(t.sku),
+    index("product_variants_sku_lower_idx").on(sql`lower(${t.sku})`),
+    uniqueIndex("product_variants_barcode_key").on(t.barcode).where(sql`${t.barcode} is not null`),
+    index("product_variants_product_idx").on(t.productId, t.position, t.id),
+    // No two active variants of a product share their option values.
+    uniqueIndex("product_variants_options_key").on(t.productId, t.options).where(sql`${t.status} = 'active'`),
+    check("product_variants_price_check", sql`${t.pricePence} >= 0`),
+    check("product_variants_stock_check", sql`${t.stock} >= 0`),
+    check("product_variants_reorder_level_check", sql`${t.reorderLevel} >= 0`),
+    check("product_variants_weight_check", sql`${t.weightGrams} is null or ${t.weightGrams} >= 0`),
+    check("product_variants_status_check", sql`${t.status} in ('active', 'archived')`),
+  ],
+);
+
+export type ProductVariant = typeof productVariants.$inferSelect;
 
 /** A product's earlier slugs: the storefront answers them with a 301 to the current one. */
 export const productSlugRedirects = pgTable(

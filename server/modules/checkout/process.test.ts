@@ -18,7 +18,7 @@ import { startShopServer, stopShopServer } from "../../../scripts/lib/shop-serve
 import { createTestDatabase, type TestDatabase } from "../../test/database.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import type { Db } from "../../db/client.ts";
-import { countTo } from "../stock/ledger.ts";
+import { countSoleVariantsTo } from "../stock/ledger.ts";
 import { products } from "../catalog/schema.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import { orders } from "../orders/schema.ts";
@@ -68,7 +68,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the shop's process ending in th
   async function checkoutsToHold() {
     const bought = await database.db.select({ id: products.id }).from(products).where(inArray(products.id, sql`(select id from products where sku not like 'GEN-%' order by id offset ${taken} limit ${CHECKOUTS})`));
     // Through the stock ledger, so its invariant holds when the test checks it.
-    await database.db.transaction((tx) => countTo(tx as unknown as Db, bought.map((p) => ({ productId: p.id, counted: STOCK })), "Test stock"));
+    await database.db.transaction((tx) => countSoleVariantsTo(tx as unknown as Db, bought.map((p) => ({ productId: p.id, counted: STOCK })), "Test stock"));
     taken += CHECKOUTS;
     const stock = async () => (await database.db.select({ stock: products.stock }).from(products).where(inArray(products.id, bought.map((p) => p.id)))).map((p) => p.stock);
     const [lastOrder] = await database.db.select({ id: sql<number>`coalesce(max(${orders.id}), 0)::int` }).from(orders);

@@ -10,7 +10,8 @@ import type { Outbox } from "../auth/service.ts";
 import { sha256 } from "../auth/tokens.ts";
 import { basketItems, baskets } from "../basket/schema.ts";
 import { incVat, pounds } from "../catalog/products.ts";
-import { products } from "../catalog/schema.ts";
+import { productVariants, products } from "../catalog/schema.ts";
+import { lineName } from "../catalog/variant-names.ts";
 import type { DeliveryService } from "../delivery/service.ts";
 import { enqueueOrderPlaced } from "../orders/emails.ts";
 import { applyMovements } from "../stock/ledger.ts";
@@ -112,29 +113,32 @@ export function createCheckoutService(
             .select({
               item: { quantity: basketItems.quantity },
               // Only what an order line, the stock and the checks need: never the descriptions.
-              product: { id: products.id, name: products.name, slug: products.slug, sku: products.sku, status: products.status, pricePence: products.pricePence, vatRate: products.vatRate, heavy: products.heavy },
+              product: { id: products.id, name: products.name, slug: products.slug, status: products.status, vatRate: products.vatRate, heavy: products.heavy, unit: products.unit },
+              // The variant is what is sold: its SKU, options, price and stock.
+              variant: { id: productVariants.id, sku: productVariants.sku, options: productVariants.options, status: productVariants.status, pricePence: productVariants.pricePence },
             })
             .from(basketItems)
-            .innerJoin(products, eq(products.id, basketItems.productId))
+            .innerJoin(productVariants, eq(productVariants.id, basketItems.variantId))
+            .innerJoin(products, eq(products.id, productVariants.productId))
             .where(eq(basketItems.basketId, basket.id))
-            .orderBy(asc(basketItems.productId))
+            .orderBy(asc(products.id), asc(productVariants.id))
         : [];
       if (!basket || lines.length === 0) throw new ValidationError({ basket: ["Your basket is empty."] });
-      const withdrawn = lines.filter((l) => l.product.status !== "published");
-      if (withdrawn.length) throw new ValidationError({ items: withdrawn.map((l) => `${l.product.name} is no longer on sale: remove it from your basket.`) });
+      const withdrawn = lines.filter((l) => l.product.status !== "published" || l.variant.status !== "active");
+      if (withdrawn.length) throw new ValidationError({ items: withdrawn.map((l) => `${lineName(l.product.name, l.variant.options)} is no longer on sale: remove it from your basket.`) });
 
       // Everything is worked out again from the database.
       let subtotal = 0;
       let vat = 0;
       // The buyer's prices: a trade member pays the trade price, as their basket showed.
       const prices = pricesOf(owner);
-      const priced = lines.map(({ item, product }) => {
-        const unitPrice = unitPence(product.pricePence, prices);
+      const priced = lines.map(({ item, product, variant }) => {
+        const unitPrice = unitPence(variant.pricePence, prices);
         const lineTotal = unitPrice * item.quantity;
         const lineVat = incVat(lineTotal, product.vatRate) - lineTotal;
         subtotal += lineTotal;
         vat += lineVat;
-        return { item, product, unitPrice, lineTotal, lineVat };
+        return { item, product, variant, unitPrice, lineTotal, lineVat };
       });
       const method = input.delivery_method;
       const postcode = input.delivery_address?.postcode ?? null;
@@ -189,24 +193,28 @@ export function createCheckoutService(
       // below zero, whatever runs at the same time; a refusal takes back the whole order.
       const taken = await applyMovements(
         tx,
-        priced.map(({ item, product }) => ({ productId: product.id, change: -item.quantity, kind: "sold" as const, orderId: order!.id })),
+        priced.map(({ item, variant }) => ({ variantId: variant.id, change: -item.quantity, kind: "sold" as const, orderId: order!.id })),
       );
       if (taken.refused.length) {
-        const short = priced.filter(({ product }) => taken.refused.includes(product.id));
-        const left = await tx.select({ id: products.id, stock: products.stock }).from(products).where(inArray(products.id, taken.refused));
+        const short = priced.filter(({ variant }) => taken.refused.includes(variant.id));
+        const left = await tx.select({ id: productVariants.id, stock: productVariants.stock }).from(productVariants).where(inArray(productVariants.id, taken.refused));
         throw new ValidationError({
-          items: short.map(({ product }) => {
-            const stock = left.find((l) => l.id === product.id)?.stock ?? 0;
-            return stock > 0 ? `${product.name}: only ${stock} left in stock.` : `${product.name} is out of stock.`;
+          items: short.map(({ product, variant }) => {
+            const stock = left.find((l) => l.id === variant.id)?.stock ?? 0;
+            const name = lineName(product.name, variant.options);
+            return stock > 0 ? `${name}: only ${stock} left in stock.` : `${name} is out of stock.`;
           }),
         });
       }
       await provider?.take(tx, { userId, orderId: order!.id, orderNumber: number, subtotal, vat, delivery: deliveryPence, total, poReference: input.po_reference });
       await tx.insert(orderLines).values(
-        priced.map(({ item, product, unitPrice, lineTotal, lineVat }) => ({
+        priced.map(({ item, product, variant, unitPrice, lineTotal, lineVat }) => ({
           orderId: order!.id,
           productId: product.id,
-          sku: product.sku,
+          variantId: variant.id,
+          sku: variant.sku,
+          options: variant.options,
+          unit: product.unit,
           name: product.name,
           slug: product.slug,
           quantity: item.quantity,

@@ -3,7 +3,7 @@
 // tabs' counts, the CSV export, an order's page for each role, and the moves
 // with their timeline, audit entry, stock and email in one transaction.
 import { Readable } from "node:stream";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
@@ -101,7 +101,7 @@ async function makeOrder(spec: OrderSpec): Promise<{ id: number; number: string 
   const number = spec.number ?? `TC-${String(row!.id).padStart(6, "0")}`;
   if (!spec.number) await db.update(orders).set({ number }).where(eq(orders.id, row!.id));
   await db.insert(orderLines).values(
-    priced.map((l, i) => ({ orderId: row!.id, productId: l.productId, sku: `SKU-${i}`, name: `Line ${i}`, slug: `line-${i}`, quantity: l.quantity, unitPrice: l.unitPrice, vatRate: 20, lineTotal: l.lineTotal, lineVat: l.lineVat })),
+    priced.map((l, i) => ({ orderId: row!.id, productId: l.productId, variantId: l.productId === null ? null : sql<number>`(select id from product_variants where product_id = ${l.productId})`, sku: `SKU-${i}`, name: `Line ${i}`, slug: `line-${i}`, quantity: l.quantity, unitPrice: l.unitPrice, vatRate: 20, lineTotal: l.lineTotal, lineVat: l.lineVat })),
   );
   const address = (kind: string, a: { name: string; postcode: string }) => ({ orderId: row!.id, kind, name: a.name, line1: "1 High Street", town: "Leeds", postcode: a.postcode });
   const delivered = spec.delivery === undefined ? (collect ? null : { name: "Pat Person", postcode: "LS1 1AB" }) : spec.delivery;

@@ -3,14 +3,14 @@
 // credited in full (trade/ledger.ts `issueCreditNote` through the trade desk's
 // `creditInvoice`), audited and emailed to the accounts address; the
 // customer's email names the credit note. The ledger's invariants hold after.
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { auditLog } from "../audit/schema.ts";
-import { products } from "../catalog/schema.ts";
+import { productVariants, products } from "../catalog/schema.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import type { StaffActor } from "../staff/actor.ts";
 import { STAFF_ROLES, type StaffRole, can } from "../staff/permissions.ts";
@@ -28,6 +28,8 @@ let db: Db;
 let desk: AdminOrderService;
 const as = {} as Record<StaffRole, StaffActor>;
 let hammer: number;
+/** Each product's one variant (made with it), which order lines and the ledger name. */
+const variantOf = new Map<number, number>();
 let level: number;
 let accountId: number;
 const ACCOUNTS_EMAIL = "accounts@shah.example.com";
@@ -50,7 +52,7 @@ async function orderOnAccount(email: string, status: "processing" | "ready_for_c
     const lines = [
       { productId: hammer, sku: "CAN-HAM", name: "Claw hammer", quantity: 3, unitPrice: 1000 },
       { productId: level, sku: "CAN-LVL", name: "Spirit level", quantity: 2, unitPrice: 2000 },
-    ].map((l) => ({ ...l, lineTotal: l.quantity * l.unitPrice, lineVat: (l.quantity * l.unitPrice) / 5 }));
+    ].map((l) => ({ ...l, variantId: variantOf.get(l.productId)!, lineTotal: l.quantity * l.unitPrice, lineVat: (l.quantity * l.unitPrice) / 5 }));
     const subtotal = lines.reduce((s, l) => s + l.lineTotal, 0);
     const vat = lines.reduce((s, l) => s + l.lineVat, 0);
     const delivery = 695;
@@ -64,7 +66,7 @@ async function orderOnAccount(email: string, status: "processing" | "ready_for_c
     await tx.insert(orderLines).values(lines.map((l) => ({ ...l, orderId: order!.id, slug: l.sku.toLowerCase(), vatRate: 20 })));
     await tx.insert(orderAddresses).values({ orderId: order!.id, kind: "delivery", name: "Sam Shah", line1: "1 Yard", town: "Leeds", postcode: "LS1 4AP" });
     await tx.insert(orderStatusHistory).values({ orderId: order!.id, status, note: "Order placed." });
-    await applyMovements(tx, lines.map((l) => ({ productId: l.productId, change: -l.quantity, kind: "sold" as const, orderId: order!.id })));
+    await applyMovements(tx, lines.map((l) => ({ variantId: l.variantId, change: -l.quantity, kind: "sold" as const, orderId: order!.id })));
     await tx.update(tradeAccounts).set({ balance: sql`${tradeAccounts.balance} + ${total}` }).where(eq(tradeAccounts.id, accountId));
     const [invoice] = await tx
       .insert(tradeInvoices)
@@ -101,6 +103,7 @@ beforeAll(async () => {
     ])
     .returning({ id: products.id });
   [hammer, level] = [made[0]!.id, made[1]!.id];
+  for (const v of await db.select({ id: productVariants.id, productId: productVariants.productId }).from(productVariants).where(inArray(productVariants.productId, [hammer, level]))) variantOf.set(v.productId, v.id);
   await recordOpeningStock(db);
   for (const role of STAFF_ROLES) {
     const [member] = await db.insert(staff).values({ email: `${role}@cancel.example.com`, name: `${role} member`, role }).returning();

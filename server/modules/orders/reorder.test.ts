@@ -67,7 +67,7 @@ describe("reorder", () => {
     await setStock(plenty.id, 20, 1500);
     await setStock(few.id, 3);
     await setStock(sold.id, 0);
-    await shop.database.db.update(orderLines).set({ productId: null }).where(eq(orderLines.productId, gone.id));
+    await shop.database.db.update(orderLines).set({ productId: null, variantId: null }).where(eq(orderLines.productId, gone.id));
 
     const res = await b.post(`/api/account/orders/${placed.order_id}/reorder`);
     expect(res.statusCode).toBe(200);

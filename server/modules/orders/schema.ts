@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "../auth/schema.ts";
-import { products } from "../catalog/schema.ts";
+import { productVariants, products } from "../catalog/schema.ts";
 import { staff } from "../staff/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 
@@ -69,7 +69,12 @@ export const orderLines = pgTable(
       .notNull()
       .references(() => orders.id, { onDelete: "cascade" }),
     productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    variantId: integer("variant_id").references(() => productVariants.id, { onDelete: "set null" }),
+    /** The variant's SKU and option values as sold, so documents name what was bought. */
     sku: text("sku").notNull(),
+    options: jsonb("options").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    /** The unit it was sold in (catalog/units.ts). */
+    unit: text("unit").notNull().default("each"),
     name: text("name").notNull(),
     slug: text("slug").notNull(),
     quantity: integer("quantity").notNull(),

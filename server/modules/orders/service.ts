@@ -92,7 +92,7 @@ export function createOrderService(db: Db) {
       const [order] = await db.select({ id: orders.id, number: orders.number }).from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId))).limit(1);
       if (!order) return null;
       const lines = await db
-        .select({ productId: orderLines.productId, name: orderLines.name, quantity: orderLines.quantity })
+        .select({ variantId: orderLines.variantId, name: orderLines.name, quantity: orderLines.quantity })
         .from(orderLines)
         .where(eq(orderLines.orderId, order.id))
         .orderBy(asc(orderLines.id));

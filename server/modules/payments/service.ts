@@ -375,7 +375,7 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
   async function basketBackAfterCommit(tx: Db, order: typeof orders.$inferSelect, after: AfterCommit[]): Promise<void> {
     const owner = order.userId !== null ? { userId: order.userId } : order.guestKeyHash ? { guestHash: order.guestKeyHash } : null;
     if (!owner) return;
-    const lines = await tx.select({ productId: orderLines.productId, name: orderLines.name, quantity: orderLines.quantity }).from(orderLines).where(eq(orderLines.orderId, order.id));
+    const lines = await tx.select({ variantId: orderLines.variantId, name: orderLines.name, quantity: orderLines.quantity }).from(orderLines).where(eq(orderLines.orderId, order.id));
     after.push(async () => void (await options.basket.addLines(owner, lines)));
   }
 

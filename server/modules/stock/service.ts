@@ -2,7 +2,8 @@ import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
-import { products } from "../catalog/schema.ts";
+import { productVariants, products } from "../catalog/schema.ts";
+import { lineName } from "../catalog/variant-names.ts";
 import { orders } from "../orders/schema.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { staff } from "../staff/schema.ts";
@@ -49,18 +50,19 @@ function decodeCursor(cursor: string): number {
 }
 
 export function createStockService(db: Db) {
-  /** SKUs to product ids (any case), locked in id order for the rest of the transaction. */
+  /** Variant SKUs to variants (any case), locked in (product, id) order for the rest of the transaction, as the ledger moves them. */
   async function lockSkus(tx: Db, skus: string[]) {
     const wanted = [...new Set(skus.map((s) => s.trim().toLowerCase()))];
     const rows = wanted.length
       ? await tx
-          .select({ id: products.id, sku: products.sku, name: products.name, stock: products.stock })
-          .from(products)
-          .where(inArray(sql`lower(${products.sku})`, wanted))
-          .orderBy(products.id)
-          .for("update")
+          .select({ id: productVariants.id, sku: productVariants.sku, productName: products.name, options: productVariants.options, stock: productVariants.stock })
+          .from(productVariants)
+          .innerJoin(products, eq(products.id, productVariants.productId))
+          .where(inArray(sql`lower(${productVariants.sku})`, wanted))
+          .orderBy(productVariants.productId, productVariants.id)
+          .for("update", { of: productVariants })
       : [];
-    return new Map(rows.map((r) => [r.sku.toLowerCase(), r]));
+    return new Map(rows.map((r) => [r.sku.toLowerCase(), { id: r.id, sku: r.sku, name: lineName(r.productName, r.options), stock: r.stock }]));
   }
 
   async function record(actor: StaffActor, field: string, lines: { sku: string; change: number; kind: MovementKind; reason: string }[], audit: { action: string; note: string }) {
@@ -72,7 +74,7 @@ export function createStockService(db: Db) {
         if (!bySku.has(l.sku.trim().toLowerCase())) rowError(errors, `${field}.${i}.sku`, `Row ${i + 1}: no product has the SKU ${l.sku}.`);
       });
       if (Object.keys(errors).length) throw new ValidationError(errors);
-      const movements = lines.map((l) => ({ productId: bySku.get(l.sku.trim().toLowerCase())!.id, change: l.change, kind: l.kind, reason: l.reason, staffId: actor.staffId }));
+      const movements = lines.map((l) => ({ variantId: bySku.get(l.sku.trim().toLowerCase())!.id, change: l.change, kind: l.kind, reason: l.reason, staffId: actor.staffId }));
       const { stock, refused } = await applyMovements(tx, movements.filter((m) => m.change !== 0));
       if (refused.length) {
         lines.forEach((l, i) => {
@@ -157,12 +159,12 @@ export function createStockService(db: Db) {
           if (!bySku.has(l.sku.trim().toLowerCase())) rowError(errors, `counts.${i}.sku`, `Row ${i + 1}: no product has the SKU ${l.sku}.`);
         });
         if (Object.keys(errors).length) throw new ValidationError(errors);
-        const diffs = await countTo(tx, lines.map((l) => ({ productId: bySku.get(l.sku.trim().toLowerCase())!.id, counted: l.counted })), reason, actor.staffId);
+        const diffs = await countTo(tx, lines.map((l) => ({ variantId: bySku.get(l.sku.trim().toLowerCase())!.id, counted: l.counted })), reason, actor.staffId);
         const byId = new Map([...bySku.values()].map((p) => [p.id, p]));
         for (const d of diffs.filter((x) => x.after !== x.before)) {
-          await recordAudit(tx, actor, { action: "stock.counted", entity: "product", entityId: byId.get(d.productId)!.sku, before: { stock: d.before }, after: { stock: d.after, note: reason } });
+          await recordAudit(tx, actor, { action: "stock.counted", entity: "product", entityId: byId.get(d.variantId)!.sku, before: { stock: d.before }, after: { stock: d.after, note: reason } });
         }
-        return { products: diffs.map((d) => ({ sku: byId.get(d.productId)!.sku, name: byId.get(d.productId)!.name, before: d.before, after: d.after, difference: d.after - d.before })) };
+        return { products: diffs.map((d) => ({ sku: byId.get(d.variantId)!.sku, name: byId.get(d.variantId)!.name, before: d.before, after: d.after, difference: d.after - d.before })) };
       });
     },
 
@@ -172,17 +174,19 @@ export function createStockService(db: Db) {
       const limit = Math.min(Math.max(1, options.limit ?? 50), HISTORY_PAGE_MAX);
       const where = [];
       if (options.sku) {
-        const [p] = await db.select({ id: products.id }).from(products).where(eq(sql`lower(${products.sku})`, options.sku.trim().toLowerCase())).limit(1);
-        if (!p) throw new HttpError(404, "No product has that SKU.");
-        where.push(eq(stockMovements.productId, p.id));
+        // A SKU is a variant's: its own movements.
+        const [v] = await db.select({ id: productVariants.id }).from(productVariants).where(eq(sql`lower(${productVariants.sku})`, options.sku.trim().toLowerCase())).limit(1);
+        if (!v) throw new HttpError(404, "No product has that SKU.");
+        where.push(eq(stockMovements.variantId, v.id));
       }
       if (options.kind) where.push(eq(stockMovements.kind, options.kind));
       if (options.cursor) where.push(lt(stockMovements.id, decodeCursor(options.cursor)));
       const rows = await db
         .select({
           id: stockMovements.id,
-          sku: products.sku,
+          sku: productVariants.sku,
           name: products.name,
+          options: productVariants.options,
           change: stockMovements.change,
           kind: stockMovements.kind,
           reason: stockMovements.reason,
@@ -192,6 +196,7 @@ export function createStockService(db: Db) {
           createdAt: stockMovements.createdAt,
         })
         .from(stockMovements)
+        .innerJoin(productVariants, eq(productVariants.id, stockMovements.variantId))
         .innerJoin(products, eq(products.id, stockMovements.productId))
         .leftJoin(staff, eq(staff.id, stockMovements.staffId))
         .leftJoin(orders, eq(orders.id, stockMovements.orderId))
@@ -203,7 +208,7 @@ export function createStockService(db: Db) {
         data: data.map((r) => ({
           id: r.id,
           sku: r.sku,
-          name: r.name,
+          name: lineName(r.name, r.options),
           change: r.change,
           kind: r.kind,
           kind_label: KIND_LABELS[r.kind],

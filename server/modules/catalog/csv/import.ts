@@ -89,8 +89,10 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void | Promise<void>;
 }
 
+/** A row's SKU names a variant: its product's fields, and the variant's own SKU, prices, stock and reorder level. */
 interface Current {
   id: number;
+  variant_id: number;
   sku: string;
   slug: string;
   name: string;
@@ -224,13 +226,13 @@ async function loadLookups(db: Db): Promise<Lookups> {
 async function loadCurrent(db: Db, skus: string[]): Promise<Map<string, Current>> {
   if (skus.length === 0) return new Map();
   const result = (await db.execute(sql`
-    select p.id, p.sku, p.slug, p.name, p.status, p.price_pence, p.was_price_pence, p.vat_rate, p.stock, p.reorder_level,
+    select p.id, v.id as variant_id, v.sku, p.slug, p.name, p.status, v.price_pence, v.was_price_pence, p.vat_rate, v.stock, v.reorder_level,
            p.manufacturer_id, p.summary, p.description_html, p.heavy, p.featured, p.seo_title, p.seo_description,
            (select count(*) from jsonb_array_elements(p.images) i where coalesce(trim(i->>'alt'), '') = '')::int as unnamed_photos,
            coalesce((select jsonb_agg(pc.category_id order by pc.category_id) from product_categories pc where pc.product_id = p.id), '[]'::jsonb) as category_ids,
            coalesce((select jsonb_object_agg(a.name, a.value) from product_attributes a where a.product_id = p.id), '{}'::jsonb) as attributes
-    from products p
-    where p.sku in (select jsonb_array_elements_text(${JSON.stringify(skus)}::jsonb))`)) as unknown as { rows: Current[] };
+    from product_variants v join products p on p.id = v.product_id
+    where v.sku in (select jsonb_array_elements_text(${JSON.stringify(skus)}::jsonb))`)) as unknown as { rows: Current[] };
   return new Map(result.rows.map((r) => [r.sku, r]));
 }
 
@@ -494,13 +496,15 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
   const ids = new Map<string, number>();
   for (const p of updates) ids.set(p.sku, p.current!.id);
 
-  // Every row this batch changes, locked in id order (as the stock ledger and checkout lock them),
+  // Every variant this batch changes, locked in (product, id) order (as the stock ledger and checkout lock them),
   // so the stock differences below are taken against stock nobody else can move meanwhile.
   const locked = new Map<number, number>();
+  const variantIds = new Map<string, number>();
+  for (const p of updates) variantIds.set(p.sku, p.current!.variant_id);
   if (updates.length) {
     const result = (await tx.execute(sql`
-      select id, stock from products where id in (select (jsonb_array_elements_text(${JSON.stringify(updates.map((p) => p.current!.id))}::jsonb))::int)
-      order by id for update`)) as unknown as { rows: { id: number; stock: number }[] };
+      select id, stock from product_variants where id in (select (jsonb_array_elements_text(${JSON.stringify(updates.map((p) => p.current!.variant_id))}::jsonb))::int)
+      order by product_id, id for update`)) as unknown as { rows: { id: number; stock: number }[] };
     for (const r of result.rows) locked.set(r.id, r.stock);
   }
 
@@ -516,6 +520,12 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
       order by r.ord
       returning id, sku`)) as unknown as { rows: { id: number; sku: string }[] };
     for (const r of result.rows) ids.set(r.sku, r.id);
+    // Each new product came with its one variant (migration 0030's trigger), under the same SKU.
+    const made = (await tx.execute(sql`
+      select id, sku from product_variants where product_id in (select (jsonb_array_elements_text(${JSON.stringify(result.rows.map((r) => r.id))}::jsonb))::int)`)) as unknown as {
+      rows: { id: number; sku: string }[];
+    };
+    for (const r of made.rows) variantIds.set(r.sku, r.id);
   }
 
   const changedRows = updates.filter((p) => Object.keys(p.set).length > 0);
@@ -526,8 +536,6 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
         name = coalesce(r.name, p.name),
         slug = coalesce(r.slug, p.slug),
         status = coalesce(r.status, p.status),
-        price_pence = coalesce(r.price_pence, p.price_pence),
-        was_price_pence = coalesce(r.was_price_pence, p.was_price_pence),
         vat_rate = coalesce(r.vat_rate, p.vat_rate),
         reorder_level = coalesce(r.reorder_level, p.reorder_level),
         manufacturer_id = coalesce(r.manufacturer_id, p.manufacturer_id),
@@ -543,6 +551,18 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
         updated_at = now()
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id int, search boolean, ${recordColumns})
       where p.id = r.id`);
+    // The SKU's own figures are its variant's; the product's summary follows by trigger.
+    const priced = changedRows.filter((p) => p.set.price_pence !== undefined || p.set.was_price_pence !== undefined || p.set.reorder_level !== undefined);
+    if (priced.length) {
+      await tx.execute(sql`
+        update product_variants v set
+          price_pence = coalesce(r.price_pence, v.price_pence),
+          was_price_pence = coalesce(r.was_price_pence, v.was_price_pence),
+          reorder_level = coalesce(r.reorder_level, v.reorder_level),
+          updated_at = now()
+        from jsonb_to_recordset(${JSON.stringify(priced.map((p) => ({ ...p.set, id: p.current!.variant_id })))}::jsonb) as r(id int, ${recordColumns})
+        where v.id = r.id`);
+    }
   }
 
   // Stock through the ledger: a new product's as its opening stock, a changed figure as a count's difference.
@@ -550,9 +570,9 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
   const movements: Movement[] = [];
   for (const p of plans) {
     if (p.stock === undefined) continue;
-    const id = ids.get(p.sku)!;
+    const id = variantIds.get(p.sku)!;
     const before = p.current ? (locked.get(id) ?? p.current.stock) : 0;
-    if (p.stock !== before) movements.push({ productId: id, change: p.stock - before, kind: p.current ? "counted" : "opening", reason, staffId: state.actor.staffId });
+    if (p.stock !== before) movements.push({ variantId: id, change: p.stock - before, kind: p.current ? "counted" : "opening", reason, staffId: state.actor.staffId });
   }
   if (movements.length) {
     const { refused } = await applyMovements(tx, movements);

@@ -1,0 +1,46 @@
+// How a product is sold, and what one unit covers: plain rules with no
+// database code, so the product page's calculator and the server agree.
+
+/** The units a product is sold in. */
+export const SALE_UNITS = ["each", "m", "m2", "pack", "kg", "tonne", "litre"] as const;
+export type SaleUnit = (typeof SALE_UNITS)[number];
+
+/** What a coverage is measured in: an area or a length. */
+export const COVERAGE_UNITS = ["m2", "m"] as const;
+export type CoverageUnit = (typeof COVERAGE_UNITS)[number];
+
+/** "per length" would be a guess: each names the thing, the others their measure. */
+export const UNIT_LABELS: Record<SaleUnit, { one: string; per: string }> = {
+  each: { one: "each", per: "each" },
+  m: { one: "metre", per: "per m" },
+  m2: { one: "m²", per: "per m²" },
+  pack: { one: "pack", per: "per pack" },
+  kg: { one: "kg", per: "per kg" },
+  tonne: { one: "tonne", per: "per tonne" },
+  litre: { one: "litre", per: "per litre" },
+};
+
+export const COVERAGE_LABELS: Record<CoverageUnit, string> = { m2: "m²", m: "m" };
+
+export interface Coverage {
+  per_unit: number;
+  unit: CoverageUnit;
+}
+
+/**
+ * Whole units to cover `amount` (m² or m) with `wastePercent` extra for cuts
+ * and breakages: rounded up, never below one. A figure a float would push
+ * over a whole number (12.96 / 1.44 = 9.000000000000002) is taken as that
+ * number, so 9 packs cover 12.96 m² exactly.
+ */
+export function unitsToCover(amount: number, perUnit: number, wastePercent = 0): number {
+  if (!(amount > 0) || !(perUnit > 0)) return 1;
+  const needed = (amount * (100 + Math.max(0, wastePercent))) / 100 / perUnit;
+  const rounded = Math.round(needed);
+  return Math.max(1, Math.abs(needed - rounded) < 1e-9 ? rounded : Math.ceil(needed));
+}
+
+/** The price of one coverage unit (£ per m²) from a unit's price, in pence, half-up. */
+export function pricePerCoverage(unitPence: number, perUnit: number): number {
+  return Math.round(unitPence / perUnit);
+}
