@@ -233,11 +233,29 @@ export function tsqueryText(groups: string[][]): string {
   return groups.map((g) => `(${g.join(" | ")})`).join(" & ");
 }
 
-/** An exact SKU, or the full-text match of every (corrected) word: both use indexes. */
+/** The product has a variant whose SKU (any case) or barcode is exactly the query: both indexed. */
+export function variantCodeMatch(q: string): SQL {
+  const code = q.trim();
+  return sql`${products.id} in (select ${productVariants.productId} from ${productVariants} where (lower(${productVariants.sku}) = lower(${code}) or ${productVariants.barcode} = ${code}) and ${productVariants.status} = 'active')`;
+}
+
+/** An exact SKU or barcode of any variant, or the full-text match of every (corrected) word: all use indexes. */
 export function searchCondition(q: string, groups: string[][]): SQL {
   const text = tsqueryText(groups);
   const fullText = text ? sql` or ${products.searchVector} @@ to_tsquery('english', ${text})` : sql``;
-  return sql`(lower(${products.sku}) = lower(${q.trim()})${fullText})`;
+  return sql`(${variantCodeMatch(q)}${fullText})`;
+}
+
+/** The active variants whose SKU or barcode is exactly the query, by product: a search for one lands on it. */
+export async function variantsByCode(db: Db, q: string): Promise<Map<number, string>> {
+  const code = q.trim();
+  if (!code) return new Map();
+  const rows = await db
+    .select({ productId: productVariants.productId, sku: productVariants.sku })
+    .from(productVariants)
+    .where(sql`(lower(${productVariants.sku}) = lower(${code}) or ${productVariants.barcode} = ${code}) and ${productVariants.status} = 'active'`)
+    .limit(8);
+  return new Map(rows.map((r) => [r.productId, r.sku]));
 }
 
 /** Exact SKU first, then full-text relevance, then closeness of the words to the name. */
@@ -246,7 +264,7 @@ export function searchRank(q: string, groups: string[][]): SQL<number> {
   const words = groups.map((g) => g[0]!);
   const closeness = words.length ? sql.join(words.map((w) => sql`word_similarity(${w}, ${products.name})`), sql` + `) : sql`0`;
   const relevance = text ? sql`ts_rank(${products.searchVector}, to_tsquery('english', ${text})) * 10` : sql`0`;
-  return sql<number>`(case when lower(${products.sku}) = lower(${q.trim()}) then 1000 else 0 end + ${relevance} + ${closeness})`;
+  return sql<number>`(case when ${variantCodeMatch(q)} then 1000 else 0 end + ${relevance} + ${closeness})`;
 }
 
 /**

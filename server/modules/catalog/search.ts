@@ -1,7 +1,7 @@
 import { asc, desc, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { PriceContext } from "../trade/pricing.ts";
-import { type ProductService, expandSearchWords, onSale, searchWords } from "./products.ts";
+import { type ProductService, expandSearchWords, onSale, searchWords, variantCodeMatch, variantsByCode } from "./products.ts";
 import { categories, manufacturers, products, searchWords as searchWordsTable } from "./schema.ts";
 
 export interface Suggestion {
@@ -30,7 +30,7 @@ export function createSearchService(db: Db, productService: ProductService) {
    * by closeness to the name: the box wants quick, likely answers, and the
    * search page ranks them all.
    */
-  async function productSuggestions(q: string): Promise<{ name: string; slug: string }[]> {
+  async function productSuggestions(q: string): Promise<{ id: number; name: string; slug: string }[]> {
     const groups = await expandSearchWords(db, searchWords(q));
     const text = groups.map((g, i) => (i === groups.length - 1 ? g.map((w) => `${w}:*`) : g)).map((g) => `(${g.join(" | ")})`).join(" & ");
     const fullText = text ? sql` or ${products.searchVector} @@ to_tsquery('english', ${text})` : sql``;
@@ -40,20 +40,22 @@ export function createSearchService(db: Db, productService: ProductService) {
     const result = (await db.execute(sql`
       with matches as materialized (
         select ${products.id} as id from ${products}
-        where (lower(${products.sku}) = lower(${q})${fullText}) and ${onSale}
+        where (${variantCodeMatch(q)}${fullText}) and ${onSale}
       )
-      select ${products.name} as name, ${products.slug} as slug from ${products}
+      select ${products.id} as id, ${products.name} as name, ${products.slug} as slug from ${products}
       where ${products.id} in (select id from matches limit 100)
       order by word_similarity(${q}, ${products.name}) desc, ${products.name} asc
-      limit 8`)) as unknown as { rows: { name: string; slug: string }[] };
+      limit 8`)) as unknown as { rows: { id: number; name: string; slug: string }[] };
     return result.rows;
   }
 
   return {
     async search(q: string, options: { page?: number; perPage?: number } = {}, prices?: PriceContext) {
-      const result = await productService.list({ q, sort: "relevance", page: options.page, perPage: options.perPage }, prices);
+      const [result, codes] = await Promise.all([productService.list({ q, sort: "relevance", page: options.page, perPage: options.perPage }, prices), variantsByCode(db, q)]);
       const suggestion = result && result.total === 0 ? await didYouMean(q) : null;
-      return { ...result!, query: q, did_you_mean: suggestion };
+      // A search for a variant's SKU or barcode lands on that variant: its card names it.
+      const items = result!.items.map((card) => (codes.has(card.id) ? { ...card, variant_sku: codes.get(card.id)! } : card));
+      return { ...result!, items, query: q, did_you_mean: suggestion };
     },
 
     /** Up to 8 suggestions for the header search box: brands, categories, then products. */
@@ -74,10 +76,11 @@ export function createSearchService(db: Db, productService: ProductService) {
           .limit(2),
         productSuggestions(q),
       ]);
+      const codes = items.length ? await variantsByCode(db, q) : new Map<number, string>();
       const all: Suggestion[] = [
         ...brands.map((b) => ({ type: "manufacturer" as const, label: b.name, url: `/manufacturer/${b.id}` })),
         ...cats.map((c) => ({ type: "category" as const, label: c.name, url: `/category/${c.path}` })),
-        ...items.map((p) => ({ type: "product" as const, label: p.name, url: `/product/${p.slug}` })),
+        ...items.map((p) => ({ type: "product" as const, label: p.name, url: `/product/${p.slug}${codes.has(p.id) ? `?variant=${encodeURIComponent(codes.get(p.id)!)}` : ""}` })),
       ];
       return all.slice(0, 8);
     },
