@@ -20,16 +20,6 @@ let ip = 1;
 const as = {} as Record<StaffRole | "guest", TestBrowser>;
 const db = () => shop.database.db;
 
-interface VariantBody {
-  id: number;
-  sku: string;
-  options: Record<string, string>;
-  price: number;
-  price_ex_vat: number;
-  stock: number;
-  in_stock: boolean;
-}
-
 /** A published demo product with no options, by offset so each test has its own. */
 async function product(offset: number) {
   const [p] = await db().select().from(products).where(sql`sku not like 'GEN-%' and status = 'published'`).orderBy(products.id).offset(offset).limit(1);
