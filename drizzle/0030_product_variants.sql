@@ -66,17 +66,18 @@ CREATE UNIQUE INDEX "basket_items_basket_variant_key" ON "basket_items" USING bt
 CREATE INDEX "stock_movements_variant_idx" ON "stock_movements" USING btree ("variant_id","id");--> statement-breakpoint
 ALTER TABLE "products" ADD CONSTRAINT "products_unit_check" CHECK ("products"."unit" in ('each', 'm', 'm2', 'pack', 'kg', 'tonne', 'litre'));--> statement-breakpoint
 ALTER TABLE "products" ADD CONSTRAINT "products_coverage_check" CHECK (("products"."coverage_per_unit" is null) = ("products"."coverage_unit" is null) and ("products"."coverage_per_unit" is null or "products"."coverage_per_unit" > 0));--> statement-breakpoint
--- A product's summary of its active variants: the first one's SKU, the
--- cheapest one's prices ("from £x"), and their total stock. The listing
+-- A product's summary of its active variants: the first one's SKU and
+-- reorder level, the cheapest one's prices ("from £x"), and their total stock. The listing
 -- triggers on products carry it on to product_listing and its facets.
 CREATE FUNCTION "product_summary_refresh"(ids integer[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   -- Locked in id order, so writers to several products never deadlock here.
   PERFORM 1 FROM products WHERE id = ANY(ids) ORDER BY id FOR UPDATE;
-  UPDATE products p SET sku = s.sku, price_pence = s.price_pence, was_price_pence = s.was_price_pence, stock = s.stock, updated_at = now()
+  UPDATE products p SET sku = s.sku, price_pence = s.price_pence, was_price_pence = s.was_price_pence, stock = s.stock, reorder_level = s.reorder_level, updated_at = now()
   FROM (
     SELECT v.product_id,
            (array_agg(v.sku ORDER BY v.position, v.id))[1] AS sku,
+           (array_agg(v.reorder_level ORDER BY v.position, v.id))[1] AS reorder_level,
            (array_agg(v.price_pence ORDER BY v.price_pence, v.position, v.id))[1] AS price_pence,
            (array_agg(v.was_price_pence ORDER BY v.price_pence, v.position, v.id))[1] AS was_price_pence,
            sum(v.stock)::int AS stock
@@ -85,7 +86,7 @@ BEGIN
     GROUP BY v.product_id
   ) s
   WHERE p.id = s.product_id
-    AND (p.sku, p.price_pence, p.was_price_pence, p.stock) IS DISTINCT FROM (s.sku, s.price_pence, s.was_price_pence, s.stock);
+    AND (p.sku, p.price_pence, p.was_price_pence, p.stock, p.reorder_level) IS DISTINCT FROM (s.sku, s.price_pence, s.was_price_pence, s.stock, s.reorder_level);
 END $$;
 --> statement-breakpoint
 CREATE FUNCTION "product_summary_from_variants"() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -97,8 +98,8 @@ BEGIN
   ELSE
     PERFORM product_summary_refresh(array(
       SELECT DISTINCT n.product_id FROM new_rows n JOIN old_rows o ON o.id = n.id
-      WHERE (n.product_id, n.sku, n.price_pence, n.was_price_pence, n.stock, n.position, n.status)
-            IS DISTINCT FROM (o.product_id, o.sku, o.price_pence, o.was_price_pence, o.stock, o.position, o.status)
+      WHERE (n.product_id, n.sku, n.price_pence, n.was_price_pence, n.stock, n.reorder_level, n.position, n.status)
+            IS DISTINCT FROM (o.product_id, o.sku, o.price_pence, o.was_price_pence, o.stock, o.reorder_level, o.position, o.status)
       UNION SELECT o.product_id FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE n.product_id <> o.product_id));
   END IF;
   RETURN NULL;

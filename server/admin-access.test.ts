@@ -474,6 +474,11 @@ const ROWS: Row[] = [
   { key: "POST /api/admin/products/bulk", needs: "catalogue.manage", url: () => "/api/admin/products/bulk", body: (w) => ({ skus: [w.productSku], action: "archive", preview: true }) },
   { key: "GET /api/admin/products/{sku}", needs: "catalogue.view", url: (w) => `/api/admin/products/${w.productSku}` },
   { key: "PATCH /api/admin/products/{sku}", needs: "catalogue.manage", url: (w) => `/api/admin/products/${w.productSku}`, body: (w) => ({ name: w.productName }) },
+  { key: "GET /api/admin/products/{sku}/variants", needs: "catalogue.view", url: (w) => `/api/admin/products/${w.productSku}/variants` },
+  // The product's options as they stand (none): nothing changes, but the write is checked.
+  { key: "PUT /api/admin/products/{sku}/options", needs: "catalogue.manage", url: (w) => `/api/admin/products/${w.productSku}/options`, body: () => ({ options: [] }) },
+  { key: "POST /api/admin/products/{sku}/variants", needs: "catalogue.manage", url: (w) => `/api/admin/products/${w.productSku}/variants`, body: () => ({ sku: "MATRIX-VARIANT", options: { Length: "1 m" }, price_ex_vat: 1 }), ok: [422] },
+  { key: "PATCH /api/admin/variants/{sku}", needs: "catalogue.manage", url: (w) => `/api/admin/variants/${w.productSku}`, body: () => ({ barcode: null }) },
   { key: "GET /api/admin/products/{sku}/stock-movements", needs: "catalogue.view", url: (w) => `/api/admin/products/${w.productSku}/stock-movements` },
 
   // The category tree and brands: a refused body answers 422 after the door.

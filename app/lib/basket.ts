@@ -7,6 +7,10 @@ import { createCartStore } from "./basket-store.ts";
 export interface BasketItem {
   cart_item_id: number;
   product_id: number;
+  /** The variant bought, its option values ({} without options) and the unit it is sold in. */
+  variant_id: number;
+  options: Record<string, string>;
+  unit: string;
   quantity: number;
   name: string;
   slug: string;
@@ -60,9 +64,9 @@ export const setCart = basketStore.set;
  * worked, else to the section 8 message: a validation refusal's field messages
  * (or "Failed validation."), otherwise "Failed to add item to cart.".
  */
-export async function addToBasket(productId: number, quantity = 1): Promise<string | null> {
+export async function addToBasket(productId: number, quantity = 1, variantId?: number): Promise<string | null> {
   try {
-    const answer = await browserApi().post<BasketAnswer>("/api/basket", { product_id: productId, quantity });
+    const answer = await browserApi().post<BasketAnswer>("/api/basket", { product_id: productId, quantity, ...(variantId === undefined ? {} : { variant_id: variantId }) });
     setCart(answer.cart);
     return null;
   } catch (error) {
@@ -99,4 +103,9 @@ export async function reorderIntoBasket(orderId: number): Promise<{ ok: boolean;
     const message = error instanceof ApiError && error.status < 500 && error.status !== 419 && error.message ? error.message : BASKET_MESSAGES.add;
     return { ok: false, message, report: null };
   }
+}
+
+/** A basket line's own address: its product's page, on its variant where it has options. */
+export function lineHref(item: Pick<BasketItem, "slug" | "sku" | "options">): string {
+  return `/product/${item.slug}${Object.keys(item.options).length ? `?variant=${encodeURIComponent(item.sku)}` : ""}`;
 }

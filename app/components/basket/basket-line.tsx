@@ -1,10 +1,14 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import type { BasketItem } from "../../lib/basket.ts";
+import { UNIT_LABELS, type SaleUnit } from "../../../server/modules/catalog/units.ts";
+import { type BasketItem, lineHref } from "../../lib/basket.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { Picture } from "../catalog/picture.tsx";
 import { showsExVat, usePriceDisplay } from "../../lib/price-display.ts";
 import { Field } from "../form.tsx";
+
+/** "each", "per m", "per pack": what a line's unit price is for. */
+const perUnit = (unit: string) => UNIT_LABELS[unit as SaleUnit]?.per ?? "each";
 
 /** One basket line: the product, its price with and without VAT, a quantity control and removal. */
 export function BasketLine({
@@ -31,7 +35,7 @@ export function BasketLine({
   return (
     <article aria-labelledby={headingId} className="rounded-lg border border-stone-200 bg-white p-4 shadow-sm" data-testid="basket-line">
       <div className="flex gap-4">
-        <Link to={`/product/${item.slug}`} tabIndex={-1} aria-hidden="true" className="shrink-0">
+        <Link to={lineHref(item)} tabIndex={-1} aria-hidden="true" className="shrink-0">
           {item.image ? (
             <Picture image={item.image} alt="" sizes="96px" width={96} height={96} className="size-20 rounded border border-stone-200 object-contain p-1 sm:size-24" />
           ) : (
@@ -40,20 +44,25 @@ export function BasketLine({
         </Link>
         <div className="min-w-0 flex-1">
           <h3 id={headingId} className="font-semibold sm:text-lg">
-            <Link to={`/product/${item.slug}`} className="hover:underline">
+            <Link to={lineHref(item)} className="hover:underline">
               {item.name}
             </Link>
           </h3>
+          {Object.keys(item.options).length ? (
+            <p className="text-sm text-stone-800" data-testid="line-options">
+              {Object.entries(item.options).map(([name, value]) => `${name}: ${value}`).join(" · ")}
+            </p>
+          ) : null}
           <p className="text-sm text-stone-600">Code {item.sku}</p>
           {exVat ? (
             // A trade member who shows prices ex VAT sees their trade price that way first.
             <p className="mt-1">
-              <span className="font-semibold">{formatPounds(item.unit_price_ex_vat)}</span> <span className="text-sm text-stone-600">each ex VAT</span>{" "}
+              <span className="font-semibold">{formatPounds(item.unit_price_ex_vat)}</span> <span className="text-sm text-stone-600">{perUnit(item.unit)} ex VAT</span>{" "}
               <span className="text-sm text-stone-600">({formatPounds(item.unit_price)} inc VAT)</span>
             </p>
           ) : (
             <p className="mt-1">
-              <span className="font-semibold">{formatPounds(item.unit_price)}</span> <span className="text-sm text-stone-600">each inc VAT</span>{" "}
+              <span className="font-semibold">{formatPounds(item.unit_price)}</span> <span className="text-sm text-stone-600">{perUnit(item.unit)} inc VAT</span>{" "}
               <span className="text-sm text-stone-600">({formatPounds(item.unit_price_ex_vat)} ex VAT)</span>
             </p>
           )}

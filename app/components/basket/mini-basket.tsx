@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
-import type { Cart } from "../../lib/basket.ts";
+import { type Cart, lineHref } from "../../lib/basket.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { useHydrated } from "../../lib/use-session.ts";
 import { CountButton, CountContent, countButtonClass, countLabel } from "../count-button.tsx";
@@ -86,9 +86,10 @@ export function MiniBasket(props: { cart: Cart | null; error: string | null }) {
                   {items.map((item) => (
                     <li key={item.cart_item_id} className="flex items-start justify-between gap-3 py-2 text-sm">
                       <span className="min-w-0">
-                        <Link to={`/product/${item.slug}`} className="font-semibold hover:underline">
+                        <Link to={lineHref(item)} className="font-semibold hover:underline">
                           {item.name}
                         </Link>
+                        {Object.keys(item.options).length ? <span className="block text-stone-800">{Object.values(item.options).join(", ")}</span> : null}
                         <span className="block text-stone-600">
                           {item.quantity} × {formatPounds(item.unit_price)}
                         </span>

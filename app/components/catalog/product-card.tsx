@@ -16,7 +16,16 @@ export interface CardProduct {
   was_price: number | null;
   in_stock: boolean;
   image: PictureImage | null;
+  /** Its variants' prices differ: the price shown is the cheapest. */
+  price_varies?: boolean;
+  /** The first option's values, shown as chips (four lengths). */
+  option_chips?: { name: string; values: string[] } | null;
+  /** A search for a variant's SKU or barcode: the card leads to that variant. */
+  variant_sku?: string;
 }
+
+/** At most this many chips on a card; the rest are counted. */
+const CHIPS_MAX = 4;
 
 export interface ProductCardProps {
   product: CardProduct;
@@ -32,7 +41,8 @@ const CARD_SIZES = "(min-width: 1024px) 300px, (min-width: 640px) 33vw, 50vw";
 
 export function ProductCard({ product, eager = false, headingLevel = 3, children }: ProductCardProps) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
-  const href = `/product/${product.slug}`;
+  const href = `/product/${product.slug}${product.variant_sku ? `?variant=${encodeURIComponent(product.variant_sku)}` : ""}`;
+  const chips = product.option_chips;
   return (
     <article className="flex h-full flex-col rounded-lg border border-stone-200 bg-white p-3 shadow-sm sm:p-4" data-testid="product-card">
       {/* The picture repeats the name's link: one tab stop, one link read out per card. */}
@@ -57,7 +67,19 @@ export function ProductCard({ product, eager = false, headingLevel = 3, children
           {product.name}
         </Link>
       </Heading>
+      {chips ? (
+        <p className="mt-2 flex flex-wrap gap-1" data-testid="option-chips">
+          <span className="sr-only">{chips.name}: </span>
+          {chips.values.slice(0, CHIPS_MAX).map((v) => (
+            <span key={v} className="rounded border border-stone-300 bg-stone-50 px-1.5 py-0.5 text-xs text-stone-800">
+              {v}
+            </span>
+          ))}
+          {chips.values.length > CHIPS_MAX ? <span className="px-1 py-0.5 text-xs text-stone-700">+{chips.values.length - CHIPS_MAX} more</span> : null}
+        </p>
+      ) : null}
       <div className="mt-auto pt-3">
+        {product.price_varies ? <p className="text-xs font-semibold text-stone-700">From</p> : null}
         <Price product={product} />
         <div className="mt-2">
           <StockBadge inStock={product.in_stock} />

@@ -109,3 +109,51 @@ export function listOfNames(names: string[], max = 3): string {
   if (shown.length <= 1) return shown.join("");
   return `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}`;
 }
+
+export interface VariantForJsonLd {
+  sku: string;
+  options: Record<string, string>;
+  price: number;
+  in_stock: boolean;
+  barcode: string | null;
+  images: { src: string }[];
+}
+
+/**
+ * schema.org ProductGroup for a product with options: each variant a Product
+ * with its own SKU, GTIN, address and Offer, and the options it varies by.
+ */
+export function productGroupJsonLd(origin: string, p: ProductForJsonLd & { options: { name: string }[]; variants: VariantForJsonLd[] }): object {
+  const base = `/product/${p.slug}`;
+  return {
+    "@context": "https://schema.org",
+    "@type": "ProductGroup",
+    name: p.name,
+    description: p.summary,
+    url: absoluteUrl(origin, base),
+    productGroupID: p.sku,
+    ...(p.manufacturer ? { brand: { "@type": "Brand", name: p.manufacturer.name } } : {}),
+    variesBy: p.options.map((o) => o.name),
+    hasVariant: p.variants.map((v) => {
+      const url = absoluteUrl(origin, `${base}?variant=${encodeURIComponent(v.sku)}`);
+      const values = Object.values(v.options).join(", ");
+      return {
+        "@type": "Product",
+        name: values ? `${p.name} (${values})` : p.name,
+        sku: v.sku,
+        ...(v.barcode ? { gtin: v.barcode } : {}),
+        url,
+        image: (v.images.length ? v.images : p.images).map((i) => absoluteUrl(origin, i.src)),
+        additionalProperty: Object.entries(v.options).map(([name, value]) => ({ "@type": "PropertyValue", name, value })),
+        offers: {
+          "@type": "Offer",
+          url,
+          priceCurrency: "GBP",
+          price: v.price.toFixed(2),
+          availability: v.in_stock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+          itemCondition: "https://schema.org/NewCondition",
+        },
+      };
+    }),
+  };
+}

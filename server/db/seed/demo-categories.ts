@@ -29,12 +29,12 @@ export const demoCategories: CategorySeed[] = [
   {
     name: "Building Materials",
     description: "Cement, aggregates, blocks and plasterboard.",
-    children: [{ name: "Cement & Aggregates" }, { name: "Bricks & Blocks" }, { name: "Plasterboard" }, { name: "Insulation" }],
+    children: [{ name: "Cement & Aggregates" }, { name: "Bricks & Blocks" }, { name: "Plasterboard" }, { name: "Insulation" }, { name: "Screws & Fixings" }, { name: "Paint" }],
   },
   {
     name: "Timber",
     description: "Sawn, planed and sheet timber.",
-    children: [{ name: "Sheet Materials" }, { name: "CLS Studwork" }, { name: "Decking" }],
+    children: [{ name: "Sheet Materials" }, { name: "CLS Studwork" }, { name: "Decking" }, { name: "Sawn Timber" }],
   },
   {
     name: "Plumbing",

@@ -8,6 +8,7 @@ import { deriveAttributeSets } from "../../modules/catalog/attribute-sets.ts";
 import { seedDemoCatalogue } from "./catalogue.ts";
 import { type CategorySeed, demoCategories, slugify } from "./demo-categories.ts";
 import { seedDemoDelivery } from "./demo-delivery.ts";
+import { seedDemoVariants } from "./demo-variants.ts";
 import { seedDemoHire } from "./demo-hire.ts";
 import { DEMO_TRADE, DEMO_TRADE_USERS, seedDemoJoinery, seedDemoTrade } from "./demo-trade.ts";
 import { DEMO_STAFF, seedDemoStaff } from "./demo-staff.ts";
@@ -46,6 +47,7 @@ export async function seedDemo(db: Db): Promise<{ categories: number; manufactur
     const tx = t as unknown as Db;
     const count = await insertTree(tx, demoCategories, null);
     const catalogue = await seedDemoCatalogue(tx);
+    const variantProducts = await seedDemoVariants(tx);
     await refreshSearchWords(tx);
     await recordOpeningStock(tx);
     await deriveAttributeSets(tx);
@@ -58,6 +60,6 @@ export async function seedDemo(db: Db): Promise<{ categories: number; manufactur
     await seedDemoTrade(tx, passwordHash);
     await seedDemoJoinery(tx, passwordHash);
     await seedDemoStaff(tx, passwordHash);
-    return { categories: count, ...catalogue, hireItems: hireItemCount, ...delivery, users: 3 + DEMO_TRADE_USERS.length };
+    return { categories: count, manufacturers: catalogue.manufacturers, products: catalogue.products + variantProducts, hireItems: hireItemCount, ...delivery, users: 3 + DEMO_TRADE_USERS.length };
   });
 }

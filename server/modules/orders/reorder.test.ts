@@ -34,7 +34,7 @@ async function product(stock: number, pricePence = 1000) {
   const [p] = await shop.database.db
     .update(products)
     .set({ stock, pricePence, vatRate: 20 })
-    .where(eq(products.id, sql`(select id from products where sku not like 'GEN-%' order by id desc offset ${offset} limit 1)`))
+    .where(eq(products.id, sql`(select id from products where sku not like 'GEN-%' and (select count(*) from product_variants v where v.product_id = products.id) = 1 order by id desc offset ${offset} limit 1)`))
     .returning({ id: products.id, name: products.name });
   return p!;
 }

@@ -15,15 +15,15 @@ export interface CsvColumn {
 }
 
 export const CSV_COLUMNS = [
-  { header: "sku", help: "The product's SKU: a product with this SKU is updated, otherwise one is created. Letters, digits, dots, dashes, slashes, underscores; at most 64.", requiredOnCreate: true },
+  { header: "sku", help: "The variant's SKU (a product without options has one variant, under the product's SKU): the variant with this SKU and its product are updated, otherwise a product is created. Letters, digits, dots, dashes, slashes, underscores; at most 64.", requiredOnCreate: true },
   { header: "name", help: "The product's name, at most 200 characters.", requiredOnCreate: true },
   { header: "slug", help: "The web address after /product/ (lower-case letters, digits, single dashes). On create, made from the name when empty; a changed slug leaves a 301 redirect from the old one." },
   { header: "status", help: "draft, published or archived. A new product is a draft unless this says otherwise." },
-  { header: "price_ex_vat", help: "The price in pounds ex VAT, at most 2 decimals (12.50; a £ sign and thousands commas are allowed).", requiredOnCreate: true },
-  { header: "was_price_ex_vat", help: "The earlier price shown crossed out, in pounds ex VAT." },
+  { header: "price_ex_vat", help: "The variant's price in pounds ex VAT, at most 2 decimals (12.50; a £ sign and thousands commas are allowed).", requiredOnCreate: true },
+  { header: "was_price_ex_vat", help: "The variant's earlier price shown crossed out, in pounds ex VAT." },
   { header: "vat_rate", help: "20, 5 or 0 (a % sign is allowed). 20 for a new product when empty." },
-  { header: "stock", help: "The stock on hand, a whole number: recorded in the stock ledger as a count (its difference), or as opening stock for a new product." },
-  { header: "reorder_level", help: "At or below this the back office calls the stock low. 5 for a new product when empty." },
+  { header: "stock", help: "The variant's stock on hand, a whole number: recorded in the stock ledger as a count (its difference), or as opening stock for a new product." },
+  { header: "reorder_level", help: "At or below this the back office calls the variant's stock low. 5 for a new product when empty." },
   { header: "brand", help: "The brand's name or slug; the brand must exist." },
   { header: "categories", help: "Category paths separated by |, such as power-tools/cordless-drills|power-tools; each must exist. Replaces the product's categories." },
   { header: "summary", help: "One or two lines under the name, at most 500 characters." },
@@ -32,7 +32,25 @@ export const CSV_COLUMNS = [
   { header: "featured", help: "yes or no: shown first in listings and on the home page." },
   { header: "seo_title", help: "The page title for search engines, at most 70 characters." },
   { header: "seo_description", help: "The page description for search engines, at most 160 characters." },
+  { header: "unit", help: "How the product is sold and priced: each, m, m2, pack, kg, tonne or litre. each for a new product when empty." },
+  { header: "coverage_per_unit", help: "What one unit covers, such as 1.44 for a pack of tiles covering 1.44 m²; with coverage_unit." },
+  { header: "coverage_unit", help: "m2 or m: what coverage_per_unit is measured in." },
+  { header: "option1_name", help: "The product's first option, such as Length; with option1_value. Every row of a product with options names them (the export writes them)." },
+  { header: "option1_value", help: "This variant's value of the first option, such as 3.0 m." },
+  { header: "option2_name", help: "The second option, such as Colour." },
+  { header: "option2_value", help: "This variant's value of the second option." },
+  { header: "option3_name", help: "The third option." },
+  { header: "option3_value", help: "This variant's value of the third option." },
+  { header: "barcode", help: "The variant's EAN or GTIN (8, 12, 13 or 14 digits, check digit checked)." },
+  { header: "weight_grams", help: "The variant's weight in whole grams." },
 ] as const satisfies readonly CsvColumn[];
+
+/** The option columns by position: option1_name and option1_value … option3. */
+export const OPTION_COLUMNS = [
+  ["option1_name", "option1_value"],
+  ["option2_name", "option2_value"],
+  ["option3_name", "option3_value"],
+] as const;
 
 export type FieldColumn = (typeof CSV_COLUMNS)[number]["header"];
 

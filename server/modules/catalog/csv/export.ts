@@ -4,7 +4,7 @@ import type { Db } from "../../../db/client.ts";
 import { csvWriter } from "../../../lib/csv.ts";
 import { type StaffActor, authorize } from "../../staff/actor.ts";
 import { type AdminProductFilters, productConditions } from "../admin.ts";
-import { ATTRIBUTE_PREFIX, CSV_COLUMNS, poundsCell, yesNoCell } from "./columns.ts";
+import { ATTRIBUTE_PREFIX, CSV_COLUMNS, OPTION_COLUMNS, poundsCell, yesNoCell } from "./columns.ts";
 
 /** Products read per query: memory holds one batch, whatever the catalogue's size (ADR 0032). */
 export const CATALOGUE_EXPORT_BATCH = 1_000;
@@ -12,9 +12,20 @@ export const CATALOGUE_EXPORT_BATCH = 1_000;
 /** The admin product list's filters (the whole catalogue, archived included, when no status is given). */
 export type CatalogueExportFilters = Omit<AdminProductFilters, "cursor" | "limit">;
 
+/** One variant with its product's fields: a product with options is a row per variant. */
 interface ExportRow {
+  /** The batch's products and the last one's id: a product whose variants are all archived writes no row. */
+  page_size: number;
+  page_last: number;
   id: number;
   sku: string;
+  unit: string;
+  coverage_per_unit: string | null;
+  coverage_unit: string | null;
+  options: Record<string, string>;
+  option_names: string[] | null;
+  barcode: string | null;
+  weight_grams: number | null;
   name: string;
   slug: string;
   status: string;
@@ -42,7 +53,9 @@ async function attributeNames(db: Db): Promise<string[]> {
 
 /**
  * The catalogue (or the filtered list) as CSV in the import's own columns, so
- * the file reads back unchanged: read in keyset batches by id and streamed
+ * the file reads back unchanged: a row per variant, the product's fields on
+ * each, its option names and values in the option columns (ADR 0046); read
+ * in keyset batches of products by id and streamed
  * through csv-stringify, formulas escaped (CSV injection). Checks the
  * permission before the first byte; a failed query ends the download with an
  * error, not a short file that looks whole.
@@ -58,17 +71,26 @@ export async function exportCatalogueCsv(db: Db, actor: StaffActor, filters: Cat
     let after = 0;
     for (;;) {
       const result = (await db.execute(sql`
-        select products.id, products.sku, products.name, products.slug, products.status, products.price_pence, products.was_price_pence, products.vat_rate, products.stock, products.reorder_level,
+        with page as materialized (
+          select products.* from products
+          where products.id > ${after} ${where.length ? sql`and ${sql.join(where, sql` and `)}` : sql``}
+          order by products.id
+          limit ${CATALOGUE_EXPORT_BATCH}
+        )
+        select (select count(*) from page)::int as page_size, (select max(id) from page) as page_last,
+               products.id, v.sku, products.name, products.slug, products.status, v.price_pence, v.was_price_pence, products.vat_rate, v.stock, v.reorder_level,
+               products.unit, products.coverage_per_unit::text, products.coverage_unit, v.options, v.barcode, v.weight_grams,
+               (select array_agg(o.name order by o.position) from product_options o where o.product_id = products.id) as option_names,
                case when m.id is null then null
                     when (select count(*) from manufacturers m2 where lower(m2.name) = lower(m.name)) > 1 then m.slug
                     else m.name end as brand,
                (select string_agg(c.path, '|' order by c.path) from product_categories pc join categories c on c.id = pc.category_id where pc.product_id = products.id) as categories,
                products.summary, products.description_html, products.heavy, products.featured, products.seo_title, products.seo_description,
                (select jsonb_object_agg(a.name, a.value) from product_attributes a where a.product_id = products.id) as attributes
-        from products left join manufacturers m on m.id = products.manufacturer_id
-        where products.id > ${after} ${where.length ? sql`and ${sql.join(where, sql` and `)}` : sql``}
-        order by products.id
-        limit ${CATALOGUE_EXPORT_BATCH}`)) as unknown as { rows: ExportRow[] };
+        from page products
+        join product_variants v on v.product_id = products.id and v.status = 'active'
+        left join manufacturers m on m.id = products.manufacturer_id
+        order by products.id, v.position, v.id`)) as unknown as { rows: ExportRow[] };
       for (const r of result.rows) {
         const record: Record<string, string> = {
           sku: r.sku,
@@ -88,15 +110,27 @@ export async function exportCatalogueCsv(db: Db, actor: StaffActor, filters: Cat
           featured: yesNoCell(r.featured),
           seo_title: r.seo_title,
           seo_description: r.seo_description,
+          unit: r.unit,
+          // numeric(12,3) as text: "1.440" written as the figure it is.
+          coverage_per_unit: r.coverage_per_unit === null ? "" : String(Number(r.coverage_per_unit)),
+          coverage_unit: r.coverage_unit ?? "",
+          barcode: r.barcode ?? "",
+          weight_grams: r.weight_grams === null ? "" : String(r.weight_grams),
         };
+        for (const [i, name] of (r.option_names ?? []).entries()) {
+          const [nameColumn, valueColumn] = OPTION_COLUMNS[i]!;
+          record[nameColumn] = name;
+          record[valueColumn] = r.options[name] ?? "";
+        }
         for (const [name, value] of Object.entries(r.attributes ?? {})) {
           const i = lowerNames.indexOf(name.toLowerCase());
           if (i >= 0) record[`a${i}`] = value;
         }
         yield record;
       }
-      if (result.rows.length < CATALOGUE_EXPORT_BATCH) return;
-      after = result.rows.at(-1)!.id;
+      const page = result.rows[0];
+      if (!page || page.page_size < CATALOGUE_EXPORT_BATCH) return;
+      after = page.page_last;
     }
   }
 

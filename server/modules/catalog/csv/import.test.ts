@@ -15,7 +15,7 @@ import type { StaffActor } from "../../staff/actor.ts";
 import { createStaffService } from "../../staff/service.ts";
 import { stockMovements } from "../../stock/schema.ts";
 import { createProductService } from "../products.ts";
-import { productSlugRedirects, products } from "../schema.ts";
+import { productSlugRedirects, productVariants, products } from "../schema.ts";
 import { matchHeaders } from "./columns.ts";
 import { CATALOGUE_EXPORT_BATCH, exportCatalogueCsv } from "./export.ts";
 import { type ImportOptions, runImport } from "./import.ts";
@@ -259,7 +259,8 @@ describe("export", () => {
 
   it("streams the catalogue in keyset batches; filters narrow it; a changed price comes back in", async () => {
     await seedScale(db, CATALOGUE_EXPORT_BATCH + 500);
-    const all = await db.$count(products);
+    // A row per variant on sale.
+    const all = await db.$count(productVariants, eq(productVariants.status, "active"));
     const stream = await exportCatalogueCsv(db, system);
     expect(stream).toBeInstanceOf(Readable);
     const csv = await text(stream);
@@ -276,6 +277,37 @@ describe("export", () => {
     expect(await db.$count(stockMovements)).toBe(movements);
     expect(await databaseInvariantViolations(db)).toEqual([]);
   }, 120_000);
+
+  it("writes a row per variant with its option columns, and reads a variant's own figures back onto that variant alone", async () => {
+    const [paint] = ((await db.execute(sql`select id, slug from products where sku = 'TCL-EMUL'`)) as unknown as { rows: { id: number; slug: string }[] }).rows;
+    const csv = await text(await exportCatalogueCsv(db, system, { q: "Trade vinyl matt emulsion" }));
+    const lines = csv.trim().split("\n");
+    expect(lines[0]).toContain(",unit,coverage_per_unit,coverage_unit,option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,barcode,weight_grams");
+    expect(lines).toHaveLength(1 + 24);
+    expect(lines[1]).toMatch(/^TCL-EMUL,Trade vinyl matt emulsion,/);
+    expect(lines[1]).toContain(",each,,,Size,2.5 L,Colour,Brilliant White,,,,,");
+    const grey = lines.find((l) => l.startsWith("TCL-EMUL-5L-SOFTGREY,"))!;
+    expect(grey).toContain(",Size,5 L,Colour,Soft Grey,");
+
+    // The 5 L Soft Grey dearer, with a barcode; the rest of the file as it was.
+    const [variant] = await db.select().from(productVariants).where(eq(productVariants.sku, "TCL-EMUL-5L-SOFTGREY"));
+    const siblings = await db.select({ sku: productVariants.sku, price: productVariants.pricePence }).from(productVariants).where(sql`product_id = ${paint!.id} and sku <> 'TCL-EMUL-5L-SOFTGREY'`);
+    const edited = csv.replace(grey, grey.replace(/^(TCL-EMUL-5L-SOFTGREY,[^,]*,[^,]*,[^,]*,)[\d.]+/, "$1" + "33.50").replace("Soft Grey,,,,,", "Soft Grey,,,5012345678900,5200,"));
+    const report = await run(edited, { fileName: "paint.csv" });
+    expect(report.refused).toEqual([]);
+    expect(report).toMatchObject({ applied: true, updated: 1, unchanged: 23 });
+    const [after] = await db.select().from(productVariants).where(eq(productVariants.id, variant!.id));
+    expect(after).toMatchObject({ pricePence: 3350, barcode: "5012345678900", weightGrams: 5200 });
+    expect(await db.select({ sku: productVariants.sku, price: productVariants.pricePence }).from(productVariants).where(sql`product_id = ${paint!.id} and sku <> 'TCL-EMUL-5L-SOFTGREY'`)).toEqual(siblings);
+
+    // A variant's options are not changed from a file; a new product with options is made in the back office.
+    const moved = await run(`sku,name,price_ex_vat,option1_name,option1_value,option2_name,option2_value\nTCL-EMUL-5L-SOFTGREY,,,Size,2.5 L,Colour,Soft Grey\nNEW-OPT-1,New timber,4.00,Length,3.0 m,,\n`, { dryRun: true });
+    expect(moved.refused).toEqual([
+      expect.objectContaining({ row: 2, column: "option1_value", message: "TCL-EMUL-5L-SOFTGREY is Size 5 L, Colour Soft Grey: a variant's options change in the back office, not from a file." }),
+      expect.objectContaining({ row: 3, column: "option1_name" }),
+    ]);
+    expect(await databaseInvariantViolations(db)).toEqual([]);
+  });
 
   it("needs catalogue.view", async () => {
     await expect(exportCatalogueCsv(db, { ...sales, role: "hire" })).rejects.toMatchObject({ statusCode: 403 });

@@ -7,8 +7,10 @@ import { type Movement, applyMovements } from "../../stock/ledger.ts";
 import { refreshSearchWords } from "../products.ts";
 import { ATTRIBUTES_MAX, CATEGORIES_MAX, type ProductPatch, fieldErrorsOf, productCreate, productFields, productPatch, slugFrom } from "../product-rules.ts";
 import { sanitizeDescription } from "../sanitize.ts";
+import { COVERAGE_UNITS, type CoverageUnit, SALE_UNITS, type SaleUnit } from "../units.ts";
+import { variantFields } from "../variant-rules.ts";
 import { DEFAULT_REORDER_LEVEL, type ProductStatus } from "../schema.ts";
-import { type FieldColumn, type MatchedColumn, categoriesCell, matchHeaders, parseCategories, parseYesNo, poundsCell, yesNoCell } from "./columns.ts";
+import { type FieldColumn, type MatchedColumn, OPTION_COLUMNS, categoriesCell, matchHeaders, parseCategories, parseYesNo, poundsCell, yesNoCell } from "./columns.ts";
 import { type CsvEncoding, CsvReadError, type CsvRecord, type CsvSource, detectEncoding, isBlank, readRecords } from "./read.ts";
 
 /**
@@ -109,6 +111,12 @@ interface Current {
   featured: boolean;
   seo_title: string;
   seo_description: string;
+  unit: SaleUnit;
+  coverage_per_unit: number | null;
+  coverage_unit: CoverageUnit | null;
+  options: Record<string, string>;
+  barcode: string | null;
+  weight_grams: number | null;
   unnamed_photos: number;
   category_ids: number[];
   attributes: Record<string, string>;
@@ -130,6 +138,15 @@ interface ProductValues {
   featured: boolean;
   seo_title: string;
   seo_description: string;
+  unit: SaleUnit;
+  coverage_per_unit: number | null;
+  coverage_unit: CoverageUnit | null;
+}
+
+/** The variant's own columns beyond its SKU, prices, stock and reorder level. */
+interface VariantValues {
+  barcode: string | null;
+  weight_grams: number | null;
 }
 
 interface Plan {
@@ -138,6 +155,8 @@ interface Plan {
   current: Current | null;
   /** The products table's changed columns (all of them on create). */
   set: Partial<ProductValues>;
+  /** The variant's changed barcode and weight. */
+  variantSet: Partial<VariantValues>;
   /** The wanted stock, when it differs (or a new product's). */
   stock?: number;
   categoryIds?: number[];
@@ -228,6 +247,7 @@ async function loadCurrent(db: Db, skus: string[]): Promise<Map<string, Current>
   const result = (await db.execute(sql`
     select p.id, v.id as variant_id, v.sku, p.slug, p.name, p.status, v.price_pence, v.was_price_pence, p.vat_rate, v.stock, v.reorder_level,
            p.manufacturer_id, p.summary, p.description_html, p.heavy, p.featured, p.seo_title, p.seo_description,
+           p.unit, p.coverage_per_unit::float8 as coverage_per_unit, p.coverage_unit, v.options, v.barcode, v.weight_grams,
            (select count(*) from jsonb_array_elements(p.images) i where coalesce(trim(i->>'alt'), '') = '')::int as unnamed_photos,
            coalesce((select jsonb_agg(pc.category_id order by pc.category_id) from product_categories pc where pc.product_id = p.id), '[]'::jsonb) as category_ids,
            coalesce((select jsonb_object_agg(a.name, a.value) from product_attributes a where a.product_id = p.id), '{}'::jsonb) as attributes
@@ -345,6 +365,50 @@ function planRow(record: CsvRecord, state: RunState, current: Map<string, Curren
   }
   if (position > ATTRIBUTES_MAX) refusals.push({ row: record.row, column: "attributes", message: `A product can have at most ${ATTRIBUTES_MAX} attributes.` });
 
+  // How it is sold, what a unit covers, and the variant's own barcode and weight: the variant rules' messages.
+  const unitCell = cells.get("unit");
+  let unit: SaleUnit | undefined;
+  if (unitCell !== undefined) {
+    if ((SALE_UNITS as readonly string[]).includes(unitCell.toLowerCase())) unit = unitCell.toLowerCase() as SaleUnit;
+    else refusals.push({ row: record.row, column: "unit", message: `Give the unit as one of ${SALE_UNITS.join(", ")}.` });
+  }
+  const coverageCell = cells.get("coverage_per_unit");
+  const coverageUnitCell = cells.get("coverage_unit")?.toLowerCase();
+  let coverage: { per_unit: number; unit: CoverageUnit } | undefined;
+  if (coverageCell !== undefined || coverageUnitCell !== undefined) {
+    const perUnit = Number(coverageCell);
+    if (coverageCell === undefined || !Number.isFinite(perUnit) || perUnit <= 0 || perUnit > 1_000_000) refusals.push({ row: record.row, column: "coverage_per_unit", message: "Give what one unit covers as a number above 0, such as 1.44." });
+    else if (!(COVERAGE_UNITS as readonly string[]).includes(coverageUnitCell ?? "")) refusals.push({ row: record.row, column: "coverage_unit", message: "Give the coverage unit as m2 or m." });
+    else coverage = { per_unit: Math.round(perUnit * 1000) / 1000, unit: coverageUnitCell as CoverageUnit };
+  }
+  const variant: Partial<VariantValues> = {};
+  for (const field of ["barcode", "weight_grams"] as const) {
+    const value = cells.get(field);
+    if (value === undefined) continue;
+    const checked = variantFields.shape[field].safeParse(value);
+    if (checked.success) Object.assign(variant, { [field]: checked.data });
+    else refusals.push({ row: record.row, column: field, message: checked.error.issues[0]!.message });
+  }
+  // Option values name the variant a row is: an existing one's are checked, never changed from a file.
+  const options: Record<string, string> = {};
+  for (const [nameColumn, valueColumn] of OPTION_COLUMNS) {
+    const name = cells.get(nameColumn);
+    const value = cells.get(valueColumn);
+    if (name === undefined && value === undefined) continue;
+    if (name === undefined || value === undefined) refusals.push({ row: record.row, column: name === undefined ? nameColumn : valueColumn, message: `Give both ${nameColumn} and ${valueColumn}.` });
+    else options[name] = value;
+  }
+  if (Object.keys(options).length) {
+    if (!cur) refusals.push({ row: record.row, column: "option1_name", message: "The file creates products without options: add a product's options and variants in the back office (or PUT /api/admin/products/{sku}/options), then update its variants here." });
+    else {
+      const given = Object.entries(options).map(([n, v]) => `${n.toLowerCase()}=${v.toLowerCase()}`).sort().join("|");
+      const held = Object.entries(cur.options).map(([n, v]) => `${n.toLowerCase()}=${v.toLowerCase()}`).sort().join("|");
+      if (given !== held) {
+        refusals.push({ row: record.row, column: "option1_value", message: `${sku} is ${Object.entries(cur.options).map(([n, v]) => `${n} ${v}`).join(", ") || "a product without options"}: a variant's options change in the back office, not from a file.` });
+      }
+    }
+  }
+
   if (refusals.length) return done();
 
   // What it would be, and what changes.
@@ -353,7 +417,8 @@ function planRow(record: CsvRecord, state: RunState, current: Map<string, Curren
   const note = (field: string, old: string, next: string) => changes.push({ field, old, new: next });
   const brandName = (id: number | null | undefined) => (id ? (lookups.brandNames.get(id) ?? "") : "");
   const paths = (ids: number[]) => categoriesCell(ids.map((id) => lookups.categoryPaths.get(id) ?? String(id)));
-  const plan: Plan = { row: record.row, sku, current: cur, set, changes, refreshSearch: false };
+  const variantSet: Partial<VariantValues> = {};
+  const plan: Plan = { row: record.row, sku, current: cur, set, variantSet, changes, refreshSearch: false };
 
   if (!cur) {
     const values: ProductValues = {
@@ -371,8 +436,16 @@ function planRow(record: CsvRecord, state: RunState, current: Map<string, Curren
       featured: p.featured ?? false,
       seo_title: p.seo_title ?? "",
       seo_description: p.seo_description ?? "",
+      unit: unit ?? "each",
+      coverage_per_unit: coverage?.per_unit ?? null,
+      coverage_unit: coverage?.unit ?? null,
     };
     Object.assign(set, values);
+    Object.assign(variantSet, variant);
+    if (values.unit !== "each") note("unit", "", values.unit);
+    if (coverage) note("coverage", "", `${coverage.per_unit} ${coverage.unit}`);
+    if (variant.barcode) note("barcode", "", variant.barcode);
+    if (variant.weight_grams != null) note("weight_grams", "", String(variant.weight_grams));
     const wanted = p.slug ?? slugFrom(values.name);
     if (!wanted) {
       refusals.push({ row: record.row, column: "slug", message: "Give a slug: no web address can be made from this name." });
@@ -417,6 +490,17 @@ function planRow(record: CsvRecord, state: RunState, current: Map<string, Curren
   compare("featured", "featured", p.featured, (v) => yesNoCell(v as boolean));
   compare("seo_title", "seo_title", p.seo_title);
   compare("seo_description", "seo_description", p.seo_description);
+  compare("unit", "unit", unit);
+  if (coverage && (coverage.per_unit !== cur.coverage_per_unit || coverage.unit !== cur.coverage_unit)) {
+    set.coverage_per_unit = coverage.per_unit;
+    set.coverage_unit = coverage.unit;
+    note("coverage", cur.coverage_per_unit === null ? "" : `${cur.coverage_per_unit} ${cur.coverage_unit}`, `${coverage.per_unit} ${coverage.unit}`);
+  }
+  for (const field of ["barcode", "weight_grams"] as const) {
+    if (variant[field] === undefined || variant[field] === cur[field]) continue;
+    Object.assign(variantSet, { [field]: variant[field] });
+    note(field, cur[field] === null ? "" : String(cur[field]), variant[field] === null ? "" : String(variant[field]));
+  }
   if (p.slug !== undefined && p.slug !== cur.slug) plan.slug = { wanted: p.slug, derived: false };
   if (p.stock !== undefined && p.stock !== cur.stock) {
     plan.stock = p.stock;
@@ -488,7 +572,8 @@ async function planSlugs(db: Db, plans: Plan[], state: RunState): Promise<Plan[]
 
 /** A row's values as jsonb_to_recordset takes them: a column left out is null (and the update keeps the product's own). */
 const recordColumns = sql.raw(`name text, slug text, status text, price_pence int, was_price_pence int, vat_rate int, reorder_level int, manufacturer_id int,
-  summary text, description_html text, heavy boolean, featured boolean, seo_title text, seo_description text`);
+  summary text, description_html text, heavy boolean, featured boolean, seo_title text, seo_description text, unit text, coverage_per_unit numeric, coverage_unit text,
+  barcode text, weight_grams int`);
 
 async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void> {
   const creates = plans.filter((p) => !p.current);
@@ -512,9 +597,9 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
     const rows = creates.map((p, ord) => ({ ...p.set, sku: p.sku, ord }));
     const result = (await tx.execute(sql`
       insert into products (sku, slug, name, status, price_pence, was_price_pence, vat_rate, reorder_level, manufacturer_id,
-                            summary, description_html, heavy, featured, seo_title, seo_description, stock, search_text)
+                            summary, description_html, heavy, featured, seo_title, seo_description, unit, coverage_per_unit, coverage_unit, stock, search_text)
       select r.sku, r.slug, r.name, r.status, r.price_pence, r.was_price_pence, r.vat_rate, r.reorder_level, r.manufacturer_id,
-             r.summary, r.description_html, r.heavy, r.featured, r.seo_title, r.seo_description, 0,
+             r.summary, r.description_html, r.heavy, r.featured, r.seo_title, r.seo_description, r.unit, r.coverage_per_unit, r.coverage_unit, 0,
              concat_ws(' ', (select m.name from manufacturers m where m.id = r.manufacturer_id), r.sku, nullif(r.summary, ''))
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(sku text, ord int, ${recordColumns})
       order by r.ord
@@ -537,7 +622,6 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
         slug = coalesce(r.slug, p.slug),
         status = coalesce(r.status, p.status),
         vat_rate = coalesce(r.vat_rate, p.vat_rate),
-        reorder_level = coalesce(r.reorder_level, p.reorder_level),
         manufacturer_id = coalesce(r.manufacturer_id, p.manufacturer_id),
         summary = coalesce(r.summary, p.summary),
         description_html = coalesce(r.description_html, p.description_html),
@@ -545,6 +629,9 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
         featured = coalesce(r.featured, p.featured),
         seo_title = coalesce(r.seo_title, p.seo_title),
         seo_description = coalesce(r.seo_description, p.seo_description),
+        unit = coalesce(r.unit, p.unit),
+        coverage_per_unit = coalesce(r.coverage_per_unit, p.coverage_per_unit),
+        coverage_unit = coalesce(r.coverage_unit, p.coverage_unit),
         search_text = case when r.search
           then concat_ws(' ', (select m.name from manufacturers m where m.id = coalesce(r.manufacturer_id, p.manufacturer_id)), p.sku, nullif(coalesce(r.summary, p.summary), ''))
           else p.search_text end,
@@ -552,17 +639,22 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id int, search boolean, ${recordColumns})
       where p.id = r.id`);
     // The SKU's own figures are its variant's; the product's summary follows by trigger.
-    const priced = changedRows.filter((p) => p.set.price_pence !== undefined || p.set.was_price_pence !== undefined || p.set.reorder_level !== undefined);
-    if (priced.length) {
-      await tx.execute(sql`
-        update product_variants v set
-          price_pence = coalesce(r.price_pence, v.price_pence),
-          was_price_pence = coalesce(r.was_price_pence, v.was_price_pence),
-          reorder_level = coalesce(r.reorder_level, v.reorder_level),
-          updated_at = now()
-        from jsonb_to_recordset(${JSON.stringify(priced.map((p) => ({ ...p.set, id: p.current!.variant_id })))}::jsonb) as r(id int, ${recordColumns})
-        where v.id = r.id`);
-    }
+  }
+  // The SKU's own figures are its variant's (a new product's one variant too); the product's summary follows by trigger.
+  const variantRows = plans.filter((p) => p.set.price_pence !== undefined || p.set.was_price_pence !== undefined || p.set.reorder_level !== undefined || Object.keys(p.variantSet).length > 0);
+  if (variantRows.length) {
+    await tx.execute(sql`
+      update product_variants v set
+        price_pence = coalesce(r.price_pence, v.price_pence),
+        was_price_pence = coalesce(r.was_price_pence, v.was_price_pence),
+        reorder_level = coalesce(r.reorder_level, v.reorder_level),
+        barcode = case when r.has_barcode then r.barcode else v.barcode end,
+        weight_grams = case when r.has_weight then r.weight_grams else v.weight_grams end,
+        updated_at = now()
+      from jsonb_to_recordset(${JSON.stringify(
+        variantRows.map((p) => ({ ...p.set, ...p.variantSet, has_barcode: "barcode" in p.variantSet, has_weight: "weight_grams" in p.variantSet, id: variantIds.get(p.sku) })),
+      )}::jsonb) as r(id int, has_barcode boolean, has_weight boolean, ${recordColumns})
+      where v.id = r.id`);
   }
 
   // Stock through the ledger: a new product's as its opening stock, a changed figure as a count's difference.
