@@ -171,7 +171,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           <table className="w-full border-collapse overflow-hidden rounded-lg bg-white text-sm shadow-sm ring-1 ring-stone-200" data-testid="specification">
             <tbody>
               {product.manufacturer ? <SpecRow name="Brand" value={product.manufacturer.name} /> : null}
-              <SpecRow name="SKU" value={shown.sku} />
+              {chosen || !picking ? <SpecRow name="SKU" value={shown.sku} /> : null}
               {chosen && Object.keys(chosen.options).length
                 ? Object.entries(chosen.options).map(([name, value]) => <SpecRow key={`option-${name}`} name={name} value={value} />)
                 : null}

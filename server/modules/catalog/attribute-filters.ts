@@ -12,3 +12,24 @@ export function attributeFilters(list: readonly string[] | undefined): Record<st
   }
   return out;
 }
+
+/** At most this many option names and values in one listing's filter, as for attributes. */
+export const MAX_OPTION_FILTERS = 20;
+
+/**
+ * `option[Length]=3.0 m&option[Length]=3.6 m&option[Colour]=Grey` from a
+ * query string → `{Length: [3.0 m, 3.6 m], Colour: [Grey]}`; names and values
+ * at most 80 characters, at most 20 in all (the rest ignored).
+ */
+export function optionFilters(search: URLSearchParams): Record<string, string[]> {
+  const out = Object.create(null) as Record<string, string[]>;
+  let taken = 0;
+  for (const [key, raw] of search) {
+    const match = /^option\[(.{1,80})\]$/.exec(key);
+    const value = raw.trim();
+    if (!match || !value || value.length > 80 || taken >= MAX_OPTION_FILTERS) continue;
+    (out[match[1]!] ??= []).push(value);
+    taken += 1;
+  }
+  return out;
+}

@@ -31,6 +31,8 @@ export interface ProductQuery {
   inStock?: boolean;
   /** Attribute name → accepted values (values of one name are alternatives). */
   attributes?: Record<string, string[]>;
+  /** Option name → accepted values: a product with a variant of any of them (Length: 3.0 m). */
+  options?: Record<string, string[]>;
   q?: string;
   sort?: ProductSort;
   page?: number;
@@ -281,6 +283,20 @@ export async function refreshSearchWords(db: Db, productIds?: number[]): Promise
     on conflict do nothing`);
 }
 
+/** `Name=Value` counts as facet groups: names in order, values in natural order (2.4 m before 10 m). */
+function optionFacet(rows: { key: string; count: number }[]): { name: string; values: { value: string; count: number }[] }[] {
+  const natural = new Intl.Collator("en-GB", { numeric: true }).compare;
+  const groups = new Map<string, { value: string; count: number }[]>();
+  for (const r of rows) {
+    const at = r.key.indexOf("=");
+    const name = r.key.slice(0, at);
+    groups.set(name, [...(groups.get(name) ?? []), { value: r.key.slice(at + 1), count: r.count }]);
+  }
+  return [...groups]
+    .sort(([a], [b]) => natural(a, b))
+    .map(([name, values]) => ({ name, values: values.sort((x, y) => natural(x.value, y.value)) }));
+}
+
 /** A text[] literal from values, each its own parameter. */
 const textArray = (values: string[]) => sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]`;
 
@@ -321,6 +337,11 @@ export function createProductService(db: Db) {
       const attributeFilters = Object.entries(query.attributes ?? {}).filter(([, v]) => v.length > 0);
       const attributeCondition = (name: string, values: string[]) => sql`${L.attributeKeys} && ${textArray(values.map((v) => attributeKey(name, v)))}`;
       const attributeConditions = attributeFilters.map(([n, v]) => attributeCondition(n, v));
+      // Option values filter alike, on the values the product's variants have.
+      const optionFilters = Object.entries(query.options ?? {}).filter(([, v]) => v.length > 0);
+      const optionCondition = (name: string, values: string[]) => sql`${L.optionKeys} && ${textArray(values.map((v) => attributeKey(name, v)))}`;
+      const optionConditions = optionFilters.map(([n, v]) => optionCondition(n, v));
+      attributeConditions.push(...optionConditions);
       const manufacturerCondition = query.manufacturer?.length ? inArray(L.manufacturerId, query.manufacturer) : undefined;
       const all = and(...base, manufacturerCondition, ...attributeConditions);
 
@@ -367,7 +388,24 @@ export function createProductService(db: Db) {
       const facetKey = sql<string>`k`;
       // The cheapest and dearest by the price index: each stops at its first match.
       const priceEdge = (direction: SQL) => sql`(select ${L.pricePence} from ${L} where ${and(sql`true`, ...base)} order by ${L.pricePence} ${direction} limit 1)`;
-      const [ids, storedFacets, liveTotal, liveManufacturers, liveAttributes, range] = await Promise.all([
+      // The options facet: only the products that have options are read (a partial index), each value counting
+      // the products that pass every other filter, as the attributes' facet does.
+      const attributeOnly = attributeFilters.map(([n, v]) => attributeCondition(n, v));
+      const liveOptions = db
+        .select({ key: facetKey, count: sql<number>`count(*)::int` })
+        .from(sql`${L} cross join unnest(${L.optionKeys}) as k`)
+        .where(
+          and(
+            sql`${L.optionKeys} <> '{}'::text[]`,
+            ...base,
+            manufacturerCondition,
+            ...attributeOnly,
+            ...optionFilters.map(([n, v]) => sql`(starts_with(k, ${`${n}=`}) or ${optionCondition(n, v)})`),
+          ),
+        )
+        .groupBy(facetKey)
+        .limit(500);
+      const [ids, storedFacets, liveTotal, liveManufacturers, liveAttributes, range, optionRows] = await Promise.all([
         pageIds,
         stored,
         plain ? Promise.resolve([]) : db.select({ total: sql<number>`count(*)::int` }).from(L).where(all),
@@ -386,7 +424,7 @@ export function createProductService(db: Db) {
           : db
               .select({ key: facetKey, count: sql<number>`count(*)::int` })
               .from(sql`${L} cross join unnest(${L.attributeKeys}) as k`)
-              .where(and(...base, manufacturerCondition, ...attributeFilters.map(([n, v]) => sql`(starts_with(k, ${`${n}=`}) or ${attributeCondition(n, v)})`)))
+              .where(and(...base, manufacturerCondition, ...optionConditions, ...attributeFilters.map(([n, v]) => sql`(starts_with(k, ${`${n}=`}) or ${attributeCondition(n, v)})`)))
               .groupBy(facetKey)
               .limit(500),
         plainBase
@@ -402,6 +440,7 @@ export function createProductService(db: Db) {
               .from(L)
               .where(and(...base))
               .then((r) => r[0]),
+        liveOptions,
       ]);
 
       const storedCount = (key: string) => storedFacets.find((f) => f.key === key)?.count ?? 0;
@@ -440,6 +479,7 @@ export function createProductService(db: Db) {
         facets: {
           manufacturers: manufacturerFacet,
           attributes: [...attributes].map(([name, values]) => ({ name, values })),
+          options: optionFacet(optionRows),
           price: { min: range?.min == null ? null : pounds(range.min), max: range?.max == null ? null : pounds(range.max) },
           in_stock: plainBase ? storedCount("s") : (range?.inStock ?? 0),
         },

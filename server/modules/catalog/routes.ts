@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { HttpError } from "../../http-errors.ts";
 import type { Services } from "../../services.ts";
-import { attributeFilters } from "./attribute-filters.ts";
+import { attributeFilters, optionFilters } from "./attribute-filters.ts";
 import { categoryTreeResponse } from "./contract.ts";
 import { brandLogoSvg, productImageSvg } from "./images.ts";
 import { MAX_PAGE, MAX_PER_PAGE } from "./products.ts";
@@ -61,7 +61,14 @@ export async function catalogRoutes(app: FastifyInstance, options: { services: S
 
   r.get(
     "/products",
-    { schema: { tags, summary: "Products with filters, sort, pagination and facet counts", querystring: productListQuery } },
+    {
+      schema: {
+        tags,
+        summary:
+          "Products with filters, sort, pagination and facet counts. `option[Length]=3.0 m` (repeatable; values of one option are alternatives) keeps products with a variant of that value; `facets.options` counts each option value",
+        querystring: productListQuery,
+      },
+    },
     async (request) => {
       const q = request.query;
       if (q.price_min !== undefined && q.price_max !== undefined && q.price_min > q.price_max) {
@@ -75,6 +82,8 @@ export async function catalogRoutes(app: FastifyInstance, options: { services: S
           priceMax: q.price_max,
           inStock: q.in_stock,
           attributes: attributeFilters(q.attr),
+          // `option[Name]` keys are read from the address itself: the schema knows no names in advance.
+          options: optionFilters(new URL(request.url, "http://shop").searchParams),
           q: q.q,
           sort: q.sort,
           page: q.page,

@@ -290,6 +290,8 @@ export const productListing = pgTable(
     categoryIds: integer("category_ids").array().notNull().default(sql`'{}'::integer[]`),
     /** `Name=Value` for each attribute. */
     attributeKeys: text("attribute_keys").array().notNull().default(sql`'{}'::text[]`),
+    /** `Name=Value` for each option value one of its active variants has (migration 0031). */
+    optionKeys: text("option_keys").array().notNull().default(sql`'{}'::text[]`),
     manufacturerId: integer("manufacturer_id"),
     /** Inc VAT, rounded as everywhere else. */
     pricePence: integer("price_pence").notNull(),
@@ -301,6 +303,9 @@ export const productListing = pgTable(
   (t) => [
     index("product_listing_category_ids_idx").using("gin", t.categoryIds),
     index("product_listing_attribute_keys_idx").using("gin", t.attributeKeys),
+    index("product_listing_option_keys_idx").using("gin", t.optionKeys),
+    // The few products with options, found without reading every listing row: the options facet reads only these.
+    index("product_listing_with_options_idx").on(t.productId).where(sql`${t.optionKeys} <> '{}'::text[]`),
     index("product_listing_manufacturer_idx").on(t.manufacturerId),
     index("product_listing_price_idx").on(t.pricePence, t.productId),
     index("product_listing_created_idx").on(t.createdAt, t.productId),

@@ -128,6 +128,27 @@ describe("the storefront's product", () => {
   });
 });
 
+describe("the listing's option values", () => {
+  it("filters by an option value and counts each value, a value's count keeping the other filters", async () => {
+    const lengths = (await as.guest.get("/api/products?category=timber")).json();
+    const length = lengths.facets.options.find((o: { name: string }) => o.name === "Length");
+    expect(length.values.map((v: { value: string }) => v.value)).toEqual(["2.4 m", "3.0 m", "3.6 m", "4.8 m"]);
+    expect(length.values[0].count).toBeGreaterThanOrEqual(2);
+    const res = await as.guest.get(`/api/products?category=timber&option[Length]=${encodeURIComponent("4.8 m")}`);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    const skus = body.items.map((c: { sku: string }) => c.sku);
+    expect(skus).toEqual(expect.arrayContaining(["TCL-CLS3863", "TCL-SAWN47100"]));
+    expect(body.total).toBe(skus.length);
+    // The other values still count, so choosing one never hides its alternatives.
+    expect(body.facets.options.find((o: { name: string }) => o.name === "Length").values).toHaveLength(4);
+    const paint = (await as.guest.get(`/api/products?option[Colour]=${encodeURIComponent("Soft Grey")}&option[Size]=5%20L`)).json();
+    expect(paint.items.map((c: { sku: string }) => c.sku)).toEqual(["TCL-EMUL"]);
+    const none = (await as.guest.get(`/api/products?option[Length]=${encodeURIComponent("9.9 m")}`)).json();
+    expect(none.total).toBe(0);
+  });
+});
+
 describe("the basket and checkout", () => {
   it("refuses a product with several variants and none named, merges the same variant, and keeps two variants apart", async () => {
     const { product: p, body } = await inFourLengths(24);
