@@ -325,6 +325,13 @@ const ROWS: Row[] = [
     // Alt text for a photo the product does not have: 404 after the door.
     posts: [{ what: "alt text of no photo", needs: "catalogue.manage", form: form({ intent: "alt", id: "zzzzzzzzzzzz", alt: "Matrix alt" }), ok: [404] }],
   },
+  {
+    key: "admin/products/:sku/variants",
+    needs: "catalogue.view",
+    url: async () => `/admin/products/${await matrixSku()}/variants`,
+    // The options as they stand (none): the door is what is checked.
+    posts: [{ what: "options", needs: "catalogue.manage", form: form({ intent: "options" }), ok: [200] }],
+  },
   // The hire catalogue: read by the catalogue's readers and the hire desk; changed with catalogue.manage.
   // The hire desk: the day's overview, the planner, the requests list.
   { key: "admin/hire", needs: "hire.desk", url: () => "/admin/hire" },

@@ -70,6 +70,7 @@ for (const path of [
   "/admin/products/new",
   "/admin/products/{product}",
   "/admin/products/{product}/photos",
+  "/admin/products/{product}/variants",
   "/admin/products/import",
   "/admin/stock",
   "/admin/categories",

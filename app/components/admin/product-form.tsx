@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { SPARE_ATTRIBUTE_ROWS } from "../../lib/admin/product-form.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { incVat } from "../../../server/modules/catalog/prices.ts";
@@ -61,6 +61,7 @@ export function ProductForm({
   access,
   submitLabel,
   isNew,
+  variants,
 }: {
   values: ProductFormValues;
   choices: ProductFormChoices;
@@ -68,7 +69,10 @@ export function ProductForm({
   access: { catalogue: boolean; stock: boolean };
   submitLabel: string;
   isNew: boolean;
+  /** A product with several variants: its SKU, prices and stock are each variant's, on that screen. */
+  variants?: { count: number; href: string };
 }) {
+  const several = (variants?.count ?? 1) > 1;
   const [price, setPrice] = useState(values.price_ex_vat);
   const [vat, setVat] = useState(values.vat_rate);
   const [seoTitle, setSeoTitle] = useState(values.seo_title);
@@ -105,9 +109,11 @@ export function ProductForm({
         <Field id="name" label="Name" errors={errors} className="sm:col-span-2">
           <input {...described("name", errors)} defaultValue={values.name} required maxLength={200} className={control} />
         </Field>
-        <Field id="sku" label="SKU" errors={errors} hint="Letters, digits, dots, dashes, slashes or underscores.">
-          <input {...described("sku", errors, true)} defaultValue={values.sku} required maxLength={64} autoCapitalize="characters" spellCheck={false} className={`${control} font-mono`} />
-        </Field>
+        {several ? null : (
+          <Field id="sku" label="SKU" errors={errors} hint="Letters, digits, dots, dashes, slashes or underscores.">
+            <input {...described("sku", errors, true)} defaultValue={values.sku} required maxLength={64} autoCapitalize="characters" spellCheck={false} className={`${control} font-mono`} />
+          </Field>
+        )}
         <Field id="slug" label="Web address" errors={errors} hint={isNew ? "Left blank, it is made from the name." : "Changing it keeps the old address redirecting here."}>
           <div className="flex items-center rounded-md border border-stone-400 bg-white focus-within:ring-2 focus-within:ring-brand-600">
             <span className="pl-3 text-stone-600" aria-hidden="true">
@@ -150,9 +156,19 @@ export function ProductForm({
 
       <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-3" disabled={locked}>
         <legend className="px-1 text-lg font-bold">Price</legend>
-        <Field id="price_ex_vat" label="Price ex VAT (£)" errors={errors}>
-          <input {...described("price_ex_vat", errors)} value={price} onChange={(e) => setPrice(e.currentTarget.value)} inputMode="decimal" required className={control} />
-        </Field>
+        {several ? (
+          <p className="text-sm sm:col-span-2" data-testid="variant-prices-note">
+            This product has {variants!.count} variants: each has its own SKU, price, was price, stock and reorder level.{" "}
+            <Link to={variants!.href} className="link">
+              Change them on Options and variants
+            </Link>
+            .
+          </p>
+        ) : (
+          <Field id="price_ex_vat" label="Price ex VAT (£)" errors={errors}>
+            <input {...described("price_ex_vat", errors)} value={price} onChange={(e) => setPrice(e.currentTarget.value)} inputMode="decimal" required className={control} />
+          </Field>
+        )}
         <Field id="vat_rate" label="VAT rate" errors={errors}>
           <select {...described("vat_rate", errors)} value={vat} onChange={(e) => setVat(Number(e.currentTarget.value))} className={control}>
             <option value={20}>20% standard</option>
@@ -160,15 +176,19 @@ export function ProductForm({
             <option value={0}>0% zero-rated</option>
           </select>
         </Field>
-        <div className="grid content-start gap-1 text-sm">
-          <span className="font-semibold">Price inc VAT, as the shop shows it</span>
-          <output htmlFor="product-price_ex_vat product-vat_rate" aria-live="polite" className="min-h-10 content-center text-xl font-bold" data-testid="price-inc-vat">
-            {incVatText(price, vat)}
-          </output>
-        </div>
-        <Field id="was_price_ex_vat" label="Was price ex VAT (£)" errors={errors} hint="Shown struck through; leave blank for none.">
-          <input {...described("was_price_ex_vat", errors, true)} defaultValue={values.was_price_ex_vat} inputMode="decimal" className={control} />
-        </Field>
+        {several ? null : (
+          <>
+            <div className="grid content-start gap-1 text-sm">
+              <span className="font-semibold">Price inc VAT, as the shop shows it</span>
+              <output htmlFor="product-price_ex_vat product-vat_rate" aria-live="polite" className="min-h-10 content-center text-xl font-bold" data-testid="price-inc-vat">
+                {incVatText(price, vat)}
+              </output>
+            </div>
+            <Field id="was_price_ex_vat" label="Was price ex VAT (£)" errors={errors} hint="Shown struck through; leave blank for none.">
+              <input {...described("was_price_ex_vat", errors, true)} defaultValue={values.was_price_ex_vat} inputMode="decimal" className={control} />
+            </Field>
+          </>
+        )}
         <div className="flex flex-wrap items-center gap-4 text-sm sm:col-span-2">
           <label className="inline-flex min-h-10 items-center gap-2 font-semibold">
             <input type="checkbox" name="heavy" defaultChecked={values.heavy} className="size-4" /> Heavy or bulky (delivery surcharge)
@@ -179,6 +199,7 @@ export function ProductForm({
         </div>
       </fieldset>
 
+      {several ? null : (
       <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-3" disabled={!access.stock}>
         <legend className="px-1 text-lg font-bold">Stock</legend>
         <input type="hidden" name="stock_was" value={values.stock} />
@@ -189,6 +210,7 @@ export function ProductForm({
           <input {...described("reorder_level", errors, true)} defaultValue={values.reorder_level} inputMode="numeric" required className={control} />
         </Field>
       </fieldset>
+      )}
 
       <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-4" disabled={locked}>
         <legend className="px-1 text-lg font-bold">Categories</legend>

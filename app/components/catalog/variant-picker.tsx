@@ -96,7 +96,7 @@ function OptionSelect({ option, variants, chosen }: { option: { name: string; va
             if (state.kind === "none") return null;
             const note = stateNote(state, chosen);
             return (
-              <option key={value} value={state.variant.sku === chosen?.sku && state.kind !== "chosen" ? "" : state.variant.sku}>
+              <option key={value} value={state.variant.sku}>
                 {value}
                 {note ? ` (${note})` : ""}
               </option>

@@ -216,7 +216,19 @@ export async function adminProductRoutes(app: FastifyInstance, options: { produc
 
   r.get(
     "/admin/products/:sku/variants",
-    { schema: { tags, summary: "A product's options and every variant (archived ones too), found by any of its variants' SKUs. Needs catalogue.view", params: skuParams, response: { 200: variantsView, ...productErrors } } },
+    {
+      schema: {
+        tags,
+        summary: "A product's options and every variant (archived ones too), found by any of its variants' SKUs. Needs catalogue.view",
+        params: skuParams,
+        response: {
+          200: variantsView.extend({
+            product: z.object({ sku: z.string(), name: z.string(), slug: z.string(), status: z.enum(PRODUCT_STATUSES), vat_rate: z.number().int(), unit: z.enum(SALE_UNITS) }),
+          }),
+          ...productErrors,
+        },
+      },
+    },
     async (request) => variants.list(staffActorOf(request), request.params.sku),
   );
 

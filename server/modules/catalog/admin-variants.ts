@@ -140,11 +140,16 @@ export function createAdminVariantService(db: Db) {
   return {
     variantsView,
 
+    /** A product's options and every variant, archived ones too, with the product they belong to. */
     async list(actor: StaffActor, productSku: string) {
       authorize(actor, "catalogue.view");
-      const [row] = await db.select({ id: products.id, vatRate: products.vatRate }).from(products).where(productWithSku(productSku)).limit(1);
+      const [row] = await db
+        .select({ id: products.id, sku: products.sku, name: products.name, slug: products.slug, status: products.status, vatRate: products.vatRate, unit: products.unit })
+        .from(products)
+        .where(productWithSku(productSku))
+        .limit(1);
       if (!row) throw new HttpError(404, "No product has that SKU.");
-      return variantsView(db, row.id, row.vatRate);
+      return { product: { sku: row.sku, name: row.name, slug: row.slug, status: row.status, vat_rate: row.vatRate, unit: row.unit }, ...(await variantsView(db, row.id, row.vatRate)) };
     },
 
     /**

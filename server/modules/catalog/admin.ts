@@ -14,6 +14,7 @@ import { tradeAccounts } from "../trade/schema.ts";
 import { attributeSetFor, normaliseAttributes } from "./attribute-sets.ts";
 import { incVat, pounds, refreshSearchWords } from "./products.ts";
 import { type ProductCreate, type ProductPatch, slugFrom } from "./product-rules.ts";
+import { PRICE_PERCENT_LIMIT } from "./product-status.ts";
 import { sanitizeDescription } from "./sanitize.ts";
 import {
   type ProductImage,
@@ -40,7 +41,7 @@ import { lockProductWithSku, productWithSku, soleVariant } from "./variants.ts";
  */
 export const ADMIN_PRODUCTS_PAGE_MAX = 100;
 export const BULK_MAX = 500;
-export const PRICE_PERCENT_LIMIT = 90;
+export { PRICE_PERCENT_LIMIT };
 export const STOCK_FILTERS = ["in_stock", "low", "out"] as const;
 export const STATUS_FILTERS = ["active", "draft", "published", "archived", "all"] as const;
 

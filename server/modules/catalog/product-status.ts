@@ -9,3 +9,6 @@ export const PRODUCT_STATUS_LABELS: Record<ProductStatus, string> = { draft: "Dr
 
 /** A new product's reorder level until staff set their own. */
 export const DEFAULT_REORDER_LEVEL = 5;
+
+/** A bulk price change is at most this many per cent cheaper (and at most 1000% dearer). */
+export const PRICE_PERCENT_LIMIT = 90;

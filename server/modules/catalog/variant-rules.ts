@@ -72,6 +72,12 @@ export const variantCreate = variantFields.omit({ status: true, position: true }
 });
 export type VariantCreate = z.output<typeof variantCreate>;
 
+/** An option's values as typed in a box: one per line (or, all on one line, separated by commas), blanks dropped. */
+export function parseOptionValues(typed: string): string[] {
+  const lines = typed.split(/\r?\n/).map((v) => v.trim()).filter(Boolean);
+  return lines.length === 1 && lines[0]!.includes(",") ? lines[0]!.split(",").map((v) => v.trim()).filter(Boolean) : lines;
+}
+
 /** Every combination of the options' values, in the picker's order: Length × Colour. */
 export function combinations(options: { name: string; values: string[] }[]): Record<string, string>[] {
   return options.reduce<Record<string, string>[]>((acc, o) => acc.flatMap((combo) => o.values.map((v) => ({ ...combo, [o.name]: v }))), [{}]);

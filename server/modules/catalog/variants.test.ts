@@ -190,7 +190,7 @@ describe("the basket and checkout", () => {
     const placed = await buyer.post("/api/checkout", { email: "lengths@example.co.uk", delivery_method: "collect", payment_method: "bank_transfer" });
     expect(placed.statusCode, placed.body).toBe(201);
     const [line] = await db().select().from(orderLines).where(eq(orderLines.orderId, placed.json().order_id));
-    expect(line).toMatchObject({ variantId: v!.id, sku: second, options: { Length: "3.0 m" }, unit: "each", productId: p.id });
+    expect(line).toMatchObject({ variantId: v!.id, sku: second, name: `${p.name} (3.0 m)`, options: { Length: "3.0 m" }, unit: "each", productId: p.id });
     const [after] = await db().select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, v!.id));
     expect(after!.stock).toBe(1);
     const siblings = (await db().select({ sku: productVariants.sku, stock: productVariants.stock }).from(productVariants).where(eq(productVariants.productId, p.id))).filter((x) => x.sku !== second);

@@ -215,7 +215,8 @@ export function createCheckoutService(
           sku: variant.sku,
           options: variant.options,
           unit: product.unit,
-          name: product.name,
+          // The variant named in the line itself, so every document and email that prints a line names what was bought.
+          name: lineName(product.name, variant.options),
           slug: product.slug,
           quantity: item.quantity,
           unitPrice,
@@ -252,7 +253,7 @@ export function createCheckoutService(
             : "Please pay at the branch when you collect.";
         const written = {
           order: { number, email: input.email, phone: input.phone ?? null, deliveryName: delivery.name, delivery: deliveryPence, total, vat, poReference: input.po_reference ?? null, notes: input.notes ?? null },
-          lines: priced.map(({ item, product, lineTotal, lineVat }) => ({ quantity: item.quantity, name: product.name, lineTotal, lineVat })),
+          lines: priced.map(({ item, product, variant, lineTotal, lineVat }) => ({ quantity: item.quantity, name: lineName(product.name, variant.options), lineTotal, lineVat })),
         };
         await enqueueOrderPlaced(tx, options.mail, options, order!.id, paymentNote, written);
       }

@@ -76,6 +76,8 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
     attribute_set: product.attribute_set,
   };
   const statusLabel = { draft: "Draft", published: "Published", archived: "Archived" }[product.status];
+  const activeVariants = product.variants.filter((v) => v.status === "active").length;
+  const variantsHref = `/admin/products/${encodeURIComponent(product.sku)}/variants`;
   return (
     <>
       <p className="mb-2 text-sm">
@@ -102,6 +104,9 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
             <Link to={`/admin/products/${encodeURIComponent(product.sku)}/photos`} className="btn-secondary">
               Photos ({product.photos})
             </Link>
+            <Link to={variantsHref} className="btn-secondary">
+              Options and variants ({activeVariants})
+            </Link>
           </>
         }
       />
@@ -116,7 +121,16 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
         </ResultBanner>
       ) : null}
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
-        <ProductForm key={product.updated_at} values={values} choices={choices} errors={result?.ok === false ? result.errors : undefined} access={access} submitLabel="Save changes" isNew={false} />
+        <ProductForm
+          key={product.updated_at}
+          values={values}
+          choices={choices}
+          errors={result?.ok === false ? result.errors : undefined}
+          access={access}
+          submitLabel="Save changes"
+          isNew={false}
+          variants={{ count: activeVariants, href: variantsHref }}
+        />
         <aside className="grid content-start gap-4 text-sm">
           <section aria-labelledby="trade-prices" className="rounded-lg border border-stone-200 bg-white p-4">
             <h2 id="trade-prices" className="mb-2 text-base font-bold">
