@@ -68,6 +68,8 @@ interface Setup {
   orderProductIds: number[];
   categoryPath: string;
   hireSlug: string;
+  /** A variant's own page: `{slug}?variant={sku}` of a product with options. */
+  variantPage: string;
   /** A manager's staff API token for the back-office steps: the production server requires two-factor sign-in of staff, and a token needs none. */
   staffToken: string;
 }
@@ -112,7 +114,11 @@ async function prepareDatabase(database: Database, products: number): Promise<Se
       where c.parent_id is null order by f.count desc limit 1`)) as unknown as { rows: { path: string }[] };
     const staffService = createStaffService(database.db, { appName: "Tradecounter bench", publicUrl: "http://127.0.0.1", requireTotp: false });
     const { token } = await staffService.createToken(await staffService.systemActor(), { name: `bench ${new Date().toISOString()}`, role: "manager" });
-    return { productSlug: product.slug, productId: product.id, orderProductIds: bought.rows.map((r) => r.id), categoryPath: category.rows[0]!.path, hireSlug: hire.rows[0]!.slug, staffToken: token };
+    const variant = (await database.db.execute(sql`
+      select p.slug, v.sku from product_variants v join products p on p.id = v.product_id
+      where v.options <> '{}'::jsonb and v.status = 'active' and p.status = 'published' order by p.id, v.position desc limit 1`)) as unknown as { rows: { slug: string; sku: string }[] };
+    const variantPage = `${variant.rows[0]!.slug}?variant=${encodeURIComponent(variant.rows[0]!.sku)}`;
+    return { productSlug: product.slug, productId: product.id, orderProductIds: bought.rows.map((r) => r.id), categoryPath: category.rows[0]!.path, hireSlug: hire.rows[0]!.slug, variantPage, staffToken: token };
   } finally {
     await database.close();
   }
@@ -356,6 +362,8 @@ async function runPaths(base: string, setup: Setup, shopProcessCount: number): P
     ["GET /", "/"],
     [`GET /category/${cat}`, `/category/${cat}`],
     ["GET /product/{slug}", `/product/${productSlug}`],
+    // A variant's own page (issue 29): a shared page like the product's.
+    ["GET /product/{slug}?variant={sku}", `/product/${setup.variantPage}`],
     ["GET /hire/{slug}", `/hire/${hireSlug}`],
   ];
   const visitorName = (label: string) => `${label} (visitor${CACHED}`;
@@ -374,6 +382,8 @@ async function runPaths(base: string, setup: Setup, shopProcessCount: number): P
     [`GET /api/products (${cat}, 24, facets)`, "catalogue", { path: `/api/products?category=${cat}&per_page=24` }, 25],
     [`GET /api/products (${cat}, filtered, by price)`, "catalogue", { path: `/api/products?category=${cat}&manufacturer=1,2&in_stock=1&sort=price_asc&per_page=24` }, 25],
     ["GET /api/products/{slug}", "catalogue", { path: `/api/products/${productSlug}` }, 25],
+    // The listing filtered by an option value, the generated lengths included.
+    ["GET /api/products (option[Length]=3.0 m)", "catalogue", { path: `/api/products?option[Length]=${encodeURIComponent("3.0 m")}&per_page=24` }, 25],
     ["GET /api/search?q=makita drill", "catalogue", { path: "/api/search?q=makita%20drill" }, 25],
     ["GET /api/search/suggest?q=mak", "catalogue", { path: "/api/search/suggest?q=mak" }, 25],
     // The same listing run anew for every request (a signed-in client): for information, no target.

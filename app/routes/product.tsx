@@ -3,10 +3,9 @@ import { Link, type ShouldRevalidateFunctionArgs, redirect, useRouteLoaderData, 
 import { UNIT_LABELS, pricePerCoverage, COVERAGE_LABELS } from "../../server/modules/catalog/units.ts";
 import { lineName } from "../../server/modules/catalog/variant-names.ts";
 import { CoverageCalculator } from "../components/catalog/coverage-calculator.tsx";
-import { VariantPicker } from "../components/catalog/variant-picker.tsx";
-import { variantBySku } from "../lib/catalog/variants.ts";
+import { VariantPicker, variantBySku } from "../components/catalog/variant-picker.tsx";
 import { appContext } from "#app-context";
-import { AddToBasket } from "../components/basket/add-to-basket.tsx";
+import { AddToBasket } from "../components/basket/add-to-basket-form.tsx";
 import { GALLERY_SIZES, Gallery } from "../components/catalog/gallery.tsx";
 import { preloadMeta } from "../components/catalog/picture.tsx";
 import { Price, StockBadge } from "../components/catalog/price.tsx";

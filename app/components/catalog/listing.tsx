@@ -31,7 +31,7 @@ type Facets = ListingData["facets"];
 
 /** The listing with no filters, in the same order. */
 function clearedHref(basePath: string, state: ListingState): string {
-  return `${basePath}${listingSearch(withChanges(state, { manufacturer: [], attr: [], priceMin: undefined, priceMax: undefined, inStock: false }))}`;
+  return `${basePath}${listingSearch(withChanges(state, { manufacturer: [], attr: [], opt: [], priceMin: undefined, priceMax: undefined, inStock: false }))}`;
 }
 
 interface Choices {
@@ -105,7 +105,7 @@ export function ProductListing({ data, basePath, emptyAction, emptyTitle }: Prod
   }, []);
   const hrefFor = (p: number) => `${basePath}${listingSearch({ ...state, page: p })}`;
   const filtered = hasFilters(state);
-  const activeCount = state.manufacturer.length + state.attr.length + (state.priceMin !== undefined || state.priceMax !== undefined ? 1 : 0) + (state.inStock ? 1 : 0);
+  const activeCount = state.manufacturer.length + state.attr.length + state.opt.length + (state.priceMin !== undefined || state.priceMax !== undefined ? 1 : 0) + (state.inStock ? 1 : 0);
   const first = (page - 1) * perPage + 1;
   const last = Math.min(total, page * perPage);
 
@@ -204,7 +204,7 @@ function FilterForm({
   apply: (form: HTMLFormElement | null, submitter?: HTMLElement | null) => void;
 }) {
   const onTick = (event: React.ChangeEvent<HTMLInputElement>) => apply(event.currentTarget.form);
-  const chosen = { manufacturer: state.manufacturer.map(String), attr: state.attr, inStock: state.inStock };
+  const chosen = { manufacturer: state.manufacturer.map(String), attr: state.attr, opt: state.opt, inStock: state.inStock };
 
   // The boxes are the browser's own (they show a click at once, and work
   // without scripts). When the address changes another way (a chip, a link,
@@ -213,7 +213,7 @@ function FilterForm({
   useEffect(() => {
     const form = formRef.current;
     if (!form) return;
-    restoreChoices(form, { sort: state.sort, ticked: [...state.manufacturer.map((m) => `manufacturer=${m}`), ...state.attr.map((a) => `attr=${a}`), ...(state.inStock ? ["in_stock=1"] : [])] });
+    restoreChoices(form, { sort: state.sort, ticked: [...state.manufacturer.map((m) => `manufacturer=${m}`), ...state.attr.map((a) => `attr=${a}`), ...state.opt.map((o) => `opt=${o}`), ...(state.inStock ? ["in_stock=1"] : [])] });
     // stateKey stands for the state's contents.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [stateKey, formRef]);
@@ -222,6 +222,13 @@ function FilterForm({
   for (const [name, values] of Object.entries(attributeFilters(state.attr))) {
     let group = attributeGroups.find((g) => g.name === name);
     if (!group) attributeGroups.push((group = { name, values: [] }));
+    for (const value of values) if (!group.values.some((v) => v.value === value)) group.values.push({ value, count: 0 });
+  }
+  // Option values (Length, Colour) the same way: a chosen one keeps its box.
+  const optionGroups = facets.options.map((g) => ({ ...g, values: [...g.values] }));
+  for (const [name, values] of Object.entries(attributeFilters(state.opt))) {
+    let group = optionGroups.find((g) => g.name === name);
+    if (!group) optionGroups.push((group = { name, values: [] }));
     for (const value of values) if (!group.values.some((v) => v.value === value)) group.values.push({ value, count: 0 });
   }
   const priceKey = `${state.priceMin ?? ""}-${state.priceMax ?? ""}`;
@@ -302,6 +309,25 @@ function FilterForm({
           ))}
         </FacetGroup>
       ) : null}
+
+      {optionGroups.map((group) => {
+        const picked = group.values.filter((v) => chosen.opt.includes(`${group.name}:${v.value}`));
+        return (
+          <FacetGroup key={`option-${group.name}`} title={group.name} open chosenCount={picked.length}>
+            {group.values.map((v) => (
+              <Tick
+                key={v.value}
+                name="opt"
+                value={`${group.name}:${v.value}`}
+                label={v.value}
+                count={v.count}
+                checked={chosen.opt.includes(`${group.name}:${v.value}`)}
+                onChange={onTick}
+              />
+            ))}
+          </FacetGroup>
+        );
+      })}
 
       {groups.map((group) => {
         const picked = group.values.filter((v) => chosen.attr.includes(`${group.name}:${v.value}`));
@@ -393,6 +419,10 @@ function ActiveFilters({ basePath, facets, state }: { basePath: string; facets: 
   for (const pair of state.attr) {
     const i = pair.indexOf(":");
     chips.push({ label: `${pair.slice(0, i)}: ${pair.slice(i + 1)}`, to: href({ attr: state.attr.filter((a) => a !== pair) }) });
+  }
+  for (const pair of state.opt) {
+    const i = pair.indexOf(":");
+    chips.push({ label: `${pair.slice(0, i)}: ${pair.slice(i + 1)}`, to: href({ opt: state.opt.filter((o) => o !== pair) }) });
   }
   if (state.priceMin !== undefined || state.priceMax !== undefined) {
     const label =

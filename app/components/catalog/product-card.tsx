@@ -68,14 +68,11 @@ export function ProductCard({ product, eager = false, headingLevel = 3, children
         </Link>
       </Heading>
       {chips ? (
-        <p className="mt-2 flex flex-wrap gap-1" data-testid="option-chips">
+        // One line of text, not a chip per value: the card is in every listing page's first load.
+        <p className="mt-2 text-xs text-stone-700" data-testid="option-chips">
           <span className="sr-only">{chips.name}: </span>
-          {chips.values.slice(0, CHIPS_MAX).map((v) => (
-            <span key={v} className="rounded border border-stone-300 bg-stone-50 px-1.5 py-0.5 text-xs text-stone-800">
-              {v}
-            </span>
-          ))}
-          {chips.values.length > CHIPS_MAX ? <span className="px-1 py-0.5 text-xs text-stone-700">+{chips.values.length - CHIPS_MAX} more</span> : null}
+          {chips.values.slice(0, CHIPS_MAX).join(" · ")}
+          {chips.values.length > CHIPS_MAX ? ` +${chips.values.length - CHIPS_MAX} more` : ""}
         </p>
       ) : null}
       <div className="mt-auto pt-3">

@@ -1,6 +1,10 @@
 import { Form, Link, useNavigate } from "react-router";
-import { type PickerVariant, stateNote, stateOf } from "../../lib/catalog/variants.ts";
+import { type PickerVariant, stateNote, stateOf, variantBySku } from "../../lib/catalog/variants.ts";
 import { useHydrated } from "../../lib/use-session.ts";
+
+// The page reads the chosen variant through the picker, so the rules stay in the product page's own chunk
+// (a module two chunks import would join the shell every page loads).
+export { variantBySku };
 
 /** Up to this many values show as buttons; more as a list to choose from. */
 const BUTTONS_MAX = 8;

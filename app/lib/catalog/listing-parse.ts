@@ -64,6 +64,10 @@ export function parseListingQuery(params: URLSearchParams): ParsedListing {
     problems.push(`specification filters past the first ${MAX_ATTRIBUTES}`);
   }
 
+  // Option values, as Name:Value too (the API's option[Name]=Value).
+  const opt: string[] = [];
+  for (const raw of values(params, "opt")) if (attribute.safeParse(raw).success && !opt.includes(raw) && opt.length < MAX_ATTRIBUTES) opt.push(raw);
+
   const readMoney = (name: string, label: string): number | undefined => {
     const raw = single(params, name);
     if (raw === undefined) return undefined;
@@ -102,6 +106,6 @@ export function parseListingQuery(params: URLSearchParams): ParsedListing {
     else problems.push(`page “${rawPage.slice(0, 20)}”`);
   }
 
-  return { state: { manufacturer, attr, priceMin, priceMax, inStock, sort: sortValue, page: pageValue }, problems };
+  return { state: { manufacturer, attr, opt, priceMin, priceMax, inStock, sort: sortValue, page: pageValue }, problems };
 }
 

@@ -27,6 +27,8 @@ export interface ListingState {
   manufacturer: number[];
   /** `Name:Value` pairs, as the API takes them. */
   attr: string[];
+  /** Option values, `Name:Value` (Length:3.0 m): products with a variant of that value. */
+  opt: string[];
   priceMin?: number;
   priceMax?: number;
   inStock: boolean;
@@ -39,7 +41,7 @@ export { attributeFilters } from "../../../server/modules/catalog/attribute-filt
 
 /** True when the visitor has narrowed the listing (the sort and page do not count). */
 export function hasFilters(state: ListingState): boolean {
-  return state.manufacturer.length > 0 || state.attr.length > 0 || state.priceMin !== undefined || state.priceMax !== undefined || state.inStock;
+  return state.manufacturer.length > 0 || state.attr.length > 0 || state.opt.length > 0 || state.priceMin !== undefined || state.priceMax !== undefined || state.inStock;
 }
 
 /**
@@ -50,6 +52,7 @@ export function listingSearch(state: ListingState, extra: Record<string, string>
   const params = new URLSearchParams(extra);
   for (const m of state.manufacturer) params.append("manufacturer", String(m));
   for (const a of state.attr) params.append("attr", a);
+  for (const o of state.opt) params.append("opt", o);
   if (state.priceMin !== undefined) params.set("price_min", String(state.priceMin));
   if (state.priceMax !== undefined) params.set("price_max", String(state.priceMax));
   if (state.inStock) params.set("in_stock", "1");

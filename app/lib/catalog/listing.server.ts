@@ -25,6 +25,7 @@ export async function loadListing(app: AppContext, request: Request, scope: List
     priceMax: effective.priceMax,
     inStock: effective.inStock,
     attributes: attributeFilters(effective.attr),
+    options: attributeFilters(effective.opt),
     sort: effective.sort,
     page: effective.page,
     perPage: PER_PAGE,
@@ -51,6 +52,7 @@ export async function loadListing(app: AppContext, request: Request, scope: List
     facets: {
       manufacturers: scope.manufacturer ? [] : brandFacet,
       attributes: result.facets.attributes,
+      options: result.facets.options,
       price: result.facets.price,
       inStock: result.facets.in_stock,
     },

@@ -13,6 +13,7 @@ describe("parseListingQuery", () => {
     expect(state).toEqual({
       manufacturer: [2, 3, 4],
       attr: ["Voltage:18V", "Chuck size:13mm"],
+      opt: [],
       priceMin: 10,
       priceMax: 99.5,
       inStock: true,
@@ -24,12 +25,12 @@ describe("parseListingQuery", () => {
   it("opens with defaults and ignores the empty fields a GET form sends", () => {
     const { state, problems } = parse("price_min=&price_max=&manufacturer=&attr=");
     expect(problems).toEqual([]);
-    expect(state).toEqual({ manufacturer: [], attr: [], priceMin: undefined, priceMax: undefined, inStock: false, sort: "relevance", page: 1 });
+    expect(state).toEqual({ manufacturer: [], attr: [], opt: [], priceMin: undefined, priceMax: undefined, inStock: false, sort: "relevance", page: 1 });
   });
 
   it("leaves out what it cannot use and says what, never throwing", () => {
     const { state, problems } = parse("manufacturer=abc&attr=nocolon&price_min=-5&price_max=lots&in_stock=maybe&sort=cheapest&page=0");
-    expect(state).toEqual({ manufacturer: [], attr: [], priceMin: undefined, priceMax: undefined, inStock: false, sort: "relevance", page: 1 });
+    expect(state).toEqual({ manufacturer: [], attr: [], opt: [], priceMin: undefined, priceMax: undefined, inStock: false, sort: "relevance", page: 1 });
     expect(problems).toHaveLength(7);
     expect(parse("page=501").state.page).toBe(1);
     expect(parse("page=1e3").problems).toEqual(["page “1e3”"]);
@@ -38,6 +39,13 @@ describe("parseListingQuery", () => {
   it("swaps a lowest price above the highest", () => {
     const { state } = parse("price_min=200&price_max=50");
     expect([state.priceMin, state.priceMax]).toEqual([50, 200]);
+  });
+
+  it("reads option values as Name:Value, and writes them back in the address", () => {
+    const { state } = parse("opt=Length:3.0 m&opt=Length:4.8 m&opt=nocolon");
+    expect(state.opt).toEqual(["Length:3.0 m", "Length:4.8 m"]);
+    expect(listingSearch(state)).toBe("?opt=Length%3A3.0+m&opt=Length%3A4.8+m");
+    expect(attributeFilters(state.opt)).toEqual({ Length: ["3.0 m", "4.8 m"] });
   });
 
   it("caps brands and attributes as the API does", () => {

@@ -5,6 +5,8 @@ import type { Db } from "../client.ts";
 
 const LEAVES = sql`(select id, row_number() over (order by id) - 1 as i, count(*) over () as n
   from categories c where not exists (select 1 from categories k where k.parent_id = c.id))`;
+/** Every this many generated products, one in four lengths (with its options and variants). */
+export const LENGTHS_EVERY = 20;
 const BRANDS = sql`(select id, name, row_number() over (order by id) - 1 as i, count(*) over () as n from manufacturers)`;
 
 /**
@@ -46,6 +48,18 @@ export async function seedScale(db: Db, count: number): Promise<number> {
                                          else (array['Black','Blue','Green','Red','Yellow'])[substr(p.sku, 5)::int / 25 % 5 + 1] end, a.pos
         from products p cross join (values ('Size', 0), ('Colour', 1)) a(name, pos)
         where p.sku like 'GEN-%' and substr(p.sku, 5)::int between ${from} and ${to}`);
+      // Every 20th comes in four lengths, as timber does: its one variant becomes the 2.4 m, three more follow.
+      const lengths = sql`p.sku like 'GEN-%' and substr(p.sku, 5)::int between ${from} and ${to} and substr(p.sku, 5)::int % ${LENGTHS_EVERY} = 0`;
+      await tx.execute(sql`
+        insert into product_options (product_id, position, name, values)
+        select p.id, 0, 'Length', array['2.4 m', '3.0 m', '3.6 m', '4.8 m'] from products p where ${lengths}`);
+      await tx.execute(sql`update product_variants v set options = '{"Length": "2.4 m"}'::jsonb from products p where p.id = v.product_id and ${lengths}`);
+      await tx.execute(sql`
+        insert into product_variants (product_id, sku, options, price_pence, stock, position)
+        select p.id, p.sku || '-' || l.code, jsonb_build_object('Length', l.length), round(p.price_pence * l.factor)::int, p.stock, l.position
+        from products p cross join (values ('30M', '3.0 m', 1.25, 1), ('36M', '3.6 m', 1.5, 2), ('48M', '4.8 m', 2.0, 3)) l(code, length, factor, position)
+        where ${lengths}
+        order by p.id, l.position`);
     });
     made += to - from + 1;
     next = to + 1;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PRICE_MAX_PENCE, SKU_PATTERN, STOCK_MAX, money } from "./product-rules.ts";
+import { OPTION_NAME_MAX, OPTION_VALUE_MAX, OPTION_VALUES_MAX, OPTIONS_MAX, VARIANTS_MAX, WEIGHT_MAX_GRAMS } from "./variant-limits.ts";
 
 /**
  * What a product's options and a variant's fields may hold (ADR 0046): the one
@@ -7,12 +8,9 @@ import { PRICE_MAX_PENCE, SKU_PATTERN, STOCK_MAX, money } from "./product-rules.
  * `/api/admin/…/variants` API and the CSV import check. Rules that need the
  * database (a SKU or barcode already taken) are the service's.
  */
-export const OPTIONS_MAX = 3;
-export const OPTION_VALUES_MAX = 50;
-export const VARIANTS_MAX = 200;
-export const OPTION_NAME_MAX = 40;
-export const OPTION_VALUE_MAX = 40;
-export const WEIGHT_MAX_GRAMS = 10_000_000;
+
+export { parseOptionValues } from "./variant-limits.ts";
+export { OPTION_NAME_MAX, OPTION_VALUE_MAX, OPTION_VALUES_MAX, OPTIONS_MAX, VARIANTS_MAX, WEIGHT_MAX_GRAMS };
 export { PRICE_MAX_PENCE, STOCK_MAX };
 
 /** An EAN-8, UPC-A, EAN-13 or GTIN-14, its check digit right (GS1's mod-10 rule). */
@@ -71,12 +69,6 @@ export const variantCreate = variantFields.omit({ status: true, position: true }
   price_ex_vat: variantFields.shape.price_ex_vat,
 });
 export type VariantCreate = z.output<typeof variantCreate>;
-
-/** An option's values as typed in a box: one per line (or, all on one line, separated by commas), blanks dropped. */
-export function parseOptionValues(typed: string): string[] {
-  const lines = typed.split(/\r?\n/).map((v) => v.trim()).filter(Boolean);
-  return lines.length === 1 && lines[0]!.includes(",") ? lines[0]!.split(",").map((v) => v.trim()).filter(Boolean) : lines;
-}
 
 /** Every combination of the options' values, in the picker's order: Length × Colour. */
 export function combinations(options: { name: string; values: string[] }[]): Record<string, string>[] {

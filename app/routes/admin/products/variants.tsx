@@ -9,7 +9,8 @@ import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
 import { PRICE_PERCENT_LIMIT } from "../../../../server/modules/catalog/product-status.ts";
-import { OPTIONS_MAX, optionsInput, parseOptionValues, variantPatch } from "../../../../server/modules/catalog/variant-rules.ts";
+import { OPTIONS_MAX, parseOptionValues } from "../../../../server/modules/catalog/variant-limits.ts";
+import { optionsInput, variantPatch } from "../../../../server/modules/catalog/variant-rules.ts";
 import { parseProduct } from "../../../../server/modules/catalog/product-rules.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/variants";

@@ -3,7 +3,7 @@
 // run, the background job with its progress, who may do what, and the 200 MB
 // limit enforced on the upload's stream.
 import { Readable } from "node:stream";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Fastify from "fastify";
@@ -94,6 +94,17 @@ describe("the catalogue CSV API", () => {
     expect(report).toMatchObject({ rows: 3, created: 2, updated: before.stock === 25 ? 0 : 1, refused: [], applied: false, dry_run: true });
     expect(Object.keys(report)).toEqual(expect.arrayContaining(["rows", "created", "updated", "refused"]));
     expect(await shop.database.db.$count(products, eq(products.sku, "EX-DRILL-18V"))).toBe(0);
+  });
+
+  it("dry-runs the variants example (docs/products-variants-example.csv): each row a variant of the demo's, refused nowhere", async () => {
+    const file = readFileSync(new URL("../../../../docs/products-variants-example.csv", import.meta.url), "utf8");
+    const res = await upload(as.manager, "/api/admin/products/import?dry_run=1", file, "products-variants-example.csv");
+    expect(res.statusCode, res.body).toBe(200);
+    const report = res.json();
+    expect(report).toMatchObject({ rows: 5, created: 0, refused: [], applied: false });
+    expect(report.updated).toBe(5);
+    const tiles = report.changes.find((c: { sku: string }) => c.sku === "TCL-PT6060");
+    expect(tiles.fields).toEqual(expect.arrayContaining([{ field: "barcode", old: "", new: "5012345678900" }]));
   });
 
   it("applies a file all or nothing, and the valid rows only when asked; sales may not import", async () => {
