@@ -486,6 +486,13 @@ const ROWS: Row[] = [
   { key: "PUT /api/admin/products/{sku}/options", needs: "catalogue.manage", url: (w) => `/api/admin/products/${w.productSku}/options`, body: () => ({ options: [] }) },
   { key: "POST /api/admin/products/{sku}/variants", needs: "catalogue.manage", url: (w) => `/api/admin/products/${w.productSku}/variants`, body: () => ({ sku: "MATRIX-VARIANT", options: { Length: "1 m" }, price_ex_vat: 1 }), ok: [422] },
   { key: "PATCH /api/admin/variants/{sku}", needs: "catalogue.manage", url: (w) => `/api/admin/variants/${w.productSku}`, body: () => ({ barcode: null }) },
+  { key: "GET /api/admin/redirects", needs: "catalogue.view", url: () => "/api/admin/redirects?q=matrix" },
+  { key: "GET /api/admin/redirects/test", needs: "catalogue.view", url: () => "/api/admin/redirects/test?url=/matrix-nowhere" },
+  // Writes to no rule, or a rule refused by the rules: the door is what is checked.
+  { key: "POST /api/admin/redirects", needs: "catalogue.manage", url: () => "/api/admin/redirects", body: () => ({ from: "/admin/matrix", to: "/" }), ok: [422] },
+  { key: "PATCH /api/admin/redirects/{id}", needs: "catalogue.manage", url: () => "/api/admin/redirects/2147483647", body: () => ({ status: 301 }), ok: [404] },
+  { key: "DELETE /api/admin/redirects/{id}", needs: "catalogue.manage", url: () => "/api/admin/redirects/2147483647", ok: [404] },
+  { key: "POST /api/admin/redirects/import", needs: "catalogue.manage", url: () => "/api/admin/redirects/import?dry_run=1", body: () => ({ csv: "from,to\n/matrix-old,/matrix-new\n" }) },
   { key: "GET /api/admin/products/{sku}/stock-movements", needs: "catalogue.view", url: (w) => `/api/admin/products/${w.productSku}/stock-movements` },
 
   // The category tree and brands: a refused body answers 422 after the door.

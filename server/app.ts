@@ -45,6 +45,9 @@ import { withOutageResponses } from "./lib/database-outage.ts";
 import { registerErrorHandler } from "./plugins/errors.ts";
 import { registerNulGuard } from "./plugins/nul-characters.ts";
 import { loadRedirectRules, registerRedirects } from "./plugins/redirects.ts";
+import { redirectRoutes } from "./modules/redirects/routes.ts";
+import { seedRedirectRules } from "./modules/redirects/service.ts";
+
 import { registerPageCache } from "./plugins/page-cache.ts";
 import { signedInView } from "./plugins/shared-pages.ts";
 import { type LimiterStore, memoryLimiterStore, redisLimiterStore } from "./plugins/rate-limit.ts";
@@ -66,6 +69,9 @@ import { catalogueCsvRoutes } from "./modules/catalog/csv/routes.ts";
 import { createCatalogueCsv } from "./modules/catalog/csv/jobs.ts";
 import { createJobRunner } from "./modules/jobs/setup.ts";
 import { SCHEDULED_JOBS, scheduleJobs } from "./modules/jobs/schedule.ts";
+
+/** How often a process looks for route rules another process changed. */
+const REDIRECTS_WATCH_MS = 3_000;
 
 export const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 
@@ -169,7 +175,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandler(app, config.appName);
   registerNulGuard(app);
   await registerCompression(app);
-  registerRedirects(app, loadRedirectRules(options.redirectsFile ?? path.join(projectRoot, "config/redirects.json")));
+  // Route rules from the database, the file seeding any path it has no rule for; other processes' edits arrive within seconds.
+  await seedRedirectRules(database.db, loadRedirectRules(options.redirectsFile ?? path.join(projectRoot, "config/redirects.json")));
+  await services.redirectMatcher.reload();
+  services.redirectMatcher.watch(REDIRECTS_WATCH_MS);
+  app.addHook("onClose", async () => services.redirectMatcher.close());
+  registerRedirects(app, services.redirectMatcher);
   // The built storefront's files from memory (ADR 0042), answered before the session hooks run; Vite serves its own in development.
   if (options.storefront.mode === "build") registerStaticFiles(app, loadStaticFiles(path.join(projectRoot, "build/client")));
   await app.register(fastifyCookie, { secret: config.cookieSecret });
@@ -262,6 +273,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The catalogue's CSV export and import (ADR 0036): imports run in the background, their progress kept in product_imports.
   const csv = createCatalogueCsv(database.db, { dataDir: config.dataDir, sharedProgress: database.kind === "postgres", log: app.log });
   await app.register(catalogueCsvRoutes, { csv, prefix: "/api" });
+  await app.register(redirectRoutes, { redirects: services.redirects, prefix: "/api" });
 
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();

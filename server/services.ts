@@ -1,6 +1,7 @@
 import type { Config } from "./config.ts";
 import { createAdminProductService } from "./modules/catalog/admin.ts";
 import { createAdminVariantService } from "./modules/catalog/admin-variants.ts";
+import { createRedirectMatcher, createRedirectService } from "./modules/redirects/service.ts";
 import { createAdminTreeService } from "./modules/catalog/admin-tree.ts";
 import { createStockService } from "./modules/stock/service.ts";
 import type { Db } from "./db/client.ts";
@@ -60,6 +61,7 @@ import { type LimiterStore, memoryLimiterStore } from "./plugins/rate-limit.ts";
 export function createServices(db: Db, config: Config, log: MailLog, limits: LimiterStore = memoryLimiterStore(), extras: { gateway?: PaymentGateway | null; testProcessor?: TestProcessor | null; jobs?: JobFailures } = {}) {
   const mail = createMailService(db, { transport: createMailTransport(config, log), from: config.mailFrom, log });
   const products = createProductService(db);
+  const redirectMatcher = createRedirectMatcher(db);
   const hire = createHireService(db);
   const delivery = createDeliveryService(db);
   const basket = createBasketService(db);
@@ -107,6 +109,8 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     // The catalogue desk: products, their fields, bulk changes; and the stock desk over the stock ledger.
     adminProducts: createAdminProductService(db),
     adminVariants: createAdminVariantService(db),
+    redirectMatcher,
+    redirects: createRedirectService(db, redirectMatcher),
     adminTree: createAdminTreeService(db),
     stock: createStockService(db),
     orderDocuments: createOrderDocuments(db, { shop: { name: config.appName, address: config.shopAddress, email: config.shopEmail } }),

@@ -21,3 +21,4 @@ export * from "../modules/audit/schema.ts";
 export * from "../modules/payments/schema.ts";
 export * from "../modules/stock/schema.ts";
 export * from "../modules/catalog/csv/schema.ts";
+export * from "../modules/redirects/schema.ts";
