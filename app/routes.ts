@@ -90,6 +90,7 @@ export default [
     route("admin/stock", "routes/admin/stock.tsx"),
     route("admin/categories", "routes/admin/categories.tsx"),
     route("admin/brands", "routes/admin/brands.tsx"),
+    route("admin/redirects", "routes/admin/redirects.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
     route("admin/staff", "routes/admin/staff/index.tsx"),
     route("admin/staff/tokens", "routes/admin/staff/tokens.tsx"),

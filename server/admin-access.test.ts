@@ -312,6 +312,12 @@ const ROWS: Row[] = [
     posts: [{ what: "a brand without a name", needs: "catalogue.manage", form: form({ intent: "create", name: "" }), ok: [422] }],
   },
   {
+    key: "admin/redirects",
+    needs: "catalogue.view",
+    url: () => "/admin/redirects",
+    posts: [{ what: "a rule for a reserved path", needs: "catalogue.manage", form: form({ intent: "create", from: "/admin/matrix", to: "/" }), ok: [422] }],
+  },
+  {
     key: "admin/stock",
     needs: "stock.count",
     url: () => "/admin/stock",

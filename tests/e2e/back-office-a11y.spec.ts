@@ -75,6 +75,7 @@ for (const path of [
   "/admin/stock",
   "/admin/categories",
   "/admin/brands",
+  "/admin/redirects?test=/kitchens",
 ]) {
   test(`the owner's ${path}`, async ({ page }) => {
     await staffSignIn(page.request, "owner@example.com");

@@ -16,6 +16,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { to: "/admin/customers", label: "Customers", permission: "customers.view" },
   { to: "/admin/products", label: "Products", permission: "catalogue.view" },
   { to: "/admin/categories", label: "Categories and brands", permission: "catalogue.view" },
+  { to: "/admin/redirects", label: "Redirects", permission: "catalogue.view" },
   { to: "/admin/hire", label: "Hire desk", permission: "hire.desk" },
   { to: "/admin/trade", label: "Trade accounts", permission: "trade.manage", orPermission: "invoices.manage" },
   { to: "/admin/hire/items", label: "Hire catalogue", permission: "catalogue.view", orPermission: "hire.desk" },
