@@ -1,6 +1,6 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { isUniqueViolation } from "../../db/errors.ts";
+import { isUniqueViolation, uniqueViolationDetail } from "../../db/errors.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
@@ -120,7 +120,7 @@ export function createAdminVariantService(db: Db) {
     } catch (error) {
       // Two saves racing for one SKU or barcode: the loser hears which, like any other clash.
       if (isUniqueViolation(error)) {
-        const detail = String((error as { detail?: string; cause?: { detail?: string } }).detail ?? (error as { cause?: { detail?: string } }).cause?.detail ?? "");
+        const detail = uniqueViolationDetail(error);
         if (detail.includes("barcode")) throw new ValidationError({ barcode: ["That barcode was just given to another variant."] });
         if (detail.includes("options")) throw new ValidationError({ options: ["Another variant of this product was just given those option values."] });
         throw new ValidationError({ sku: ["That SKU was just taken by another variant."] });

@@ -2,7 +2,7 @@ import { type SQL, and, asc, desc, eq, gt, ilike, inArray, ne, or, sql } from "d
 import { decodeNameCursor, encodeNameCursor } from "../../db/name-cursor.ts";
 import { escapeLike } from "../../db/like.ts";
 import type { Db } from "../../db/client.ts";
-import { isUniqueViolation } from "../../db/errors.ts";
+import { isUniqueViolation, uniqueViolationDetail } from "../../db/errors.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
@@ -344,7 +344,7 @@ export function createAdminProductService(db: Db) {
     } catch (error) {
       // Two saves racing for one SKU or slug: the loser hears which, like any other clash.
       if (isUniqueViolation(error)) {
-        const detail = String((error as { detail?: string; cause?: { detail?: string } }).detail ?? (error as { cause?: { detail?: string } }).cause?.detail ?? "");
+        const detail = uniqueViolationDetail(error);
         throw new ValidationError(detail.includes("slug") ? { slug: ["That web address was just taken by another product."] } : { sku: ["That SKU was just taken by another product."] });
       }
       throw error;
