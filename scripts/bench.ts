@@ -98,7 +98,7 @@ async function prepareDatabase(database: Database, products: number): Promise<Se
     // The products the basket and order paths buy, one per ordering client (so
     // orders do not queue on one product's row): enough stock for any run.
     // A million each (the most a product may hold, so the catalogue export reads back), through the stock ledger.
-    const bought = (await database.db.execute(sql`select id, slug from products where sku not like 'GEN-%' order by id limit 50`)) as unknown as { rows: { id: number; slug: string }[] };
+    const bought = (await database.db.execute(sql`select id, slug from products where sku not like 'GEN-%' and (select count(*) from product_variants v where v.product_id = products.id and v.status = 'active') = 1 order by id limit 50`)) as unknown as { rows: { id: number; slug: string }[] };
     await database.db.transaction((tx) => countSoleVariantsTo(tx as unknown as Db, bought.rows.map((r) => ({ productId: r.id, counted: STOCK_MAX })), "Bench stock"));
     // Accounts for the recovery timing, one per request (recovery allows 3 a quarter-hour per address).
     await database.db.execute(sql`

@@ -85,7 +85,10 @@ async function prepareDatabase(databaseUrl: string, options: { fresh: boolean })
       await seedDemo(database.db);
     }
     const rows = <T>(query: ReturnType<typeof sql>) => database.db.execute(query).then((r) => (r as unknown as { rows: T[] }).rows);
-    const products = await rows<{ id: number; slug: string }>(sql`select id, slug from products where status = 'published' and sku not like 'GEN-%'`);
+    // Products with one variant: a basket line names the product alone (one with several would need its variant chosen).
+    const products = await rows<{ id: number; slug: string }>(sql`
+      select id, slug from products
+      where status = 'published' and sku not like 'GEN-%' and (select count(*) from product_variants v where v.product_id = products.id and v.status = 'active') = 1`);
     // Through the stock ledger: the invariants checked at the end include stock = its movements.
     await database.db.transaction((tx) => countSoleVariantsTo(tx as unknown as Db, products.map((p) => ({ productId: p.id, counted: SOAK_STOCK })), "Soak stock"));
     const categories = await rows<{ path: string }>(sql`select path from categories order by id`);
