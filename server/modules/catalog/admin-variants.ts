@@ -11,7 +11,7 @@ import { pounds } from "./products.ts";
 import { type ProductVariant, productOptions, productVariants, products } from "./schema.ts";
 import { lineName } from "./variant-names.ts";
 import { type OptionInput, VARIANTS_MAX, type VariantCreate, type VariantPatch, combinations, variantSku } from "./variant-rules.ts";
-import { lockProductWithSku, productWithSku } from "./variants.ts";
+import { activeVariantsOf, lockProductWithSku, lockedProductWithSku, productWithSku } from "./variants.ts";
 
 /**
  * Options and variants in the back office and the admin API (ADR 0046): the
@@ -63,15 +63,12 @@ function canonicalOptions(options: Options, given: Record<string, string>): { va
   return { values, added };
 }
 
+/** The options with new values added at the end of theirs. */
+const withValues = (options: Options, added: Options): Options => options.map((o) => ({ ...o, values: [...o.values, ...(added.find((a) => a.name === o.name)?.values ?? [])] }));
+
 const sameOptions = (a: Record<string, string>, b: Record<string, string>) => JSON.stringify(a) === JSON.stringify(b);
 
 export function createAdminVariantService(db: Db) {
-  async function lockedProduct(tx: Db, sku: string) {
-    const row = await lockProductWithSku(tx, sku);
-    if (!row) throw new HttpError(404, "No product has that SKU.");
-    return row;
-  }
-
   async function optionsOf(q: Db, productId: number): Promise<Options> {
     return q.select({ name: productOptions.name, values: productOptions.values }).from(productOptions).where(eq(productOptions.productId, productId)).orderBy(asc(productOptions.position));
   }
@@ -81,14 +78,8 @@ export function createAdminVariantService(db: Db) {
     if (options.length) await tx.insert(productOptions).values(options.map((o, position) => ({ productId, position, name: o.name, values: o.values })));
   }
 
-  async function activeVariants(tx: Db, productId: number) {
-    return tx
-      .select()
-      .from(productVariants)
-      .where(and(eq(productVariants.productId, productId), eq(productVariants.status, "active")))
-      .orderBy(asc(productVariants.position), asc(productVariants.id))
-      .for("update");
-  }
+  /** A product's active variants, locked (they are already, with the product: the lock is only said again). */
+  const activeVariants = (tx: Db, productId: number) => activeVariantsOf(tx, productId).for("update");
 
   /** A SKU or barcode another variant already has, named by its field. */
   async function clashes(tx: Db, fields: { sku?: string; barcode?: string | null }, selfId: number | null): Promise<void> {
@@ -167,7 +158,7 @@ export function createAdminVariantService(db: Db) {
       return guarded(() =>
         db.transaction(async (t) => {
           const tx = t as unknown as Db;
-          const product = await lockedProduct(tx, productSku);
+          const product = await lockedProductWithSku(tx, productSku);
           const before = await optionsOf(tx, product.id);
           const variants = await activeVariants(tx, product.id);
           const first = variants[0]!;
@@ -233,14 +224,14 @@ export function createAdminVariantService(db: Db) {
       return guarded(() =>
         db.transaction(async (t) => {
           const tx = t as unknown as Db;
-          const product = await lockedProduct(tx, productSku);
+          const product = await lockedProductWithSku(tx, productSku);
           const options = await optionsOf(tx, product.id);
           const { values, added } = canonicalOptions(options, fields.options);
           const variants = await activeVariants(tx, product.id);
           const twin = variants.find((v) => sameOptions(v.options, values));
           if (twin) throw new ValidationError({ options: [`${Object.values(values).join(", ")} is already a variant: ${twin.sku}.`] });
           await clashes(tx, { sku: fields.sku, barcode: fields.barcode }, null);
-          if (added.length) await writeOptions(tx, product.id, options.map((o) => ({ ...o, values: [...o.values, ...(added.find((a) => a.name === o.name)?.values ?? [])] })));
+          if (added.length) await writeOptions(tx, product.id, withValues(options, added));
           const [row] = await tx
             .insert(productVariants)
             .values({
@@ -282,7 +273,7 @@ export function createAdminVariantService(db: Db) {
             const { values, added } = canonicalOptions(list, patch.options);
             const twin = (await activeVariants(tx, product.id)).find((v) => v.id !== before.id && sameOptions(v.options, values));
             if (twin) errors.options = [`${Object.values(values).join(", ")} is already a variant: ${twin.sku}.`];
-            else if (added.length) await writeOptions(tx, product.id, list.map((o) => ({ ...o, values: [...o.values, ...(added.find((a) => a.name === o.name)?.values ?? [])] })));
+            else if (added.length) await writeOptions(tx, product.id, withValues(list, added));
             options = values;
           }
           if (patch.status === "archived" && before.status === "active") {

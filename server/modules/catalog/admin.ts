@@ -30,7 +30,7 @@ import {
   relatedProducts,
 } from "./schema.ts";
 import { adminVariantJson } from "./admin-variants.ts";
-import { lockProductWithSku, productWithSku, soleVariant } from "./variants.ts";
+import { lockedProductWithSku, productWithSku, soleVariant } from "./variants.ts";
 
 /**
  * The catalogue in the back office (issue 20): the product list with its
@@ -159,13 +159,6 @@ export function createAdminProductService(db: Db) {
     const data = rows.slice(0, limit);
     const last = data[data.length - 1];
     return { rows: data, next_cursor: rows.length > limit && last ? encodeNameCursor(last.name, last.id) : null };
-  }
-
-  /** The product row, locked for the rest of the transaction. */
-  async function locked(tx: Db, sku: string) {
-    const row = await lockProductWithSku(tx, sku);
-    if (!row) throw new HttpError(404, "No product has that SKU.");
-    return row;
   }
 
   async function detail(q: Db, id: number) {
@@ -449,7 +442,7 @@ export function createAdminProductService(db: Db) {
       return guarded(() =>
         db.transaction(async (t) => {
           const tx = t as unknown as Db;
-          const before = await locked(tx, sku);
+          const before = await lockedProductWithSku(tx, sku);
           await clashes(tx, patch.sku, patch.slug, before.id);
           const refs = await references(tx, patch, before.id);
           if (patch.attributes) {

@@ -1,6 +1,6 @@
 import { type SQL, and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { ValidationError } from "../../http-errors.ts";
+import { HttpError, ValidationError } from "../../http-errors.ts";
 import { productVariants, products } from "./schema.ts";
 
 /**
@@ -23,6 +23,13 @@ export async function lockProductWithSku(tx: Db, sku: string) {
   await tx.select({ id: productVariants.id }).from(productVariants).where(sql`${productVariants.productId} in (select ${products.id} from ${products} where ${productWithSku(sku)})`).orderBy(asc(productVariants.id)).for("update");
   const [row] = await tx.select().from(products).where(productWithSku(sku)).for("update").limit(1);
   return row ?? null;
+}
+
+/** The same, or 404: the product screens' and variant calls' lookup by a SKU in the address. */
+export async function lockedProductWithSku(tx: Db, sku: string) {
+  const row = await lockProductWithSku(tx, sku);
+  if (!row) throw new HttpError(404, "No product has that SKU.");
+  return row;
 }
 
 /** A product's active variants in the picker's order. */

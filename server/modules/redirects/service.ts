@@ -37,6 +37,8 @@ function checked(input: unknown): RedirectRule {
 export interface RedirectMatcher {
   resolve(url: string): RedirectHit | null;
   reload(): Promise<void>;
+  /** Reloads only when the table changed since the last load (one small query otherwise). */
+  refresh(): Promise<void>;
   /** Checks for others' changes every `ms` until closed. */
   watch(ms: number): void;
   close(): void;
@@ -58,15 +60,17 @@ export function createRedirectMatcher(db: Db): RedirectMatcher {
     resolve = compileRedirects(rows.map(ruleOf));
     stamp = now;
   }
+  async function refresh(): Promise<void> {
+    if ((await stampOf()) !== stamp) await reload();
+  }
   return {
     resolve: (url) => resolve(url),
     reload,
+    refresh,
     watch(ms) {
       timer = setInterval(() => {
-        stampOf()
-          .then((now) => (now === stamp ? undefined : reload()))
-          // The database away for a moment: keep the rules held, try again next time.
-          .catch(() => {});
+        // The database away for a moment: keep the rules held, try again next time.
+        refresh().catch(() => {});
       }, ms);
       timer.unref();
     },
@@ -186,12 +190,16 @@ export function createRedirectService(db: Db, matcher: RedirectMatcher) {
       authorize(actor, "catalogue.view");
       let path = url.trim();
       try {
-        if (/^https?:\/\//i.test(path)) path = new URL(path).pathname + new URL(path).search;
+        if (/^https?:\/\//i.test(path)) {
+          const address = new URL(path);
+          path = address.pathname + address.search;
+        }
       } catch {
         throw new ValidationError({ url: ["Give a path such as /old-page, or a whole address."] });
       }
       if (!path.startsWith("/")) throw new ValidationError({ url: ["Give a path such as /old-page, or a whole address."] });
-      await matcher.reload();
+      // Another process's change of the last seconds counts too.
+      await matcher.refresh();
       const hit = matcher.resolve(path);
       if (!hit) return { path, rule: null, location: null, status: null };
       const [row] = await db
