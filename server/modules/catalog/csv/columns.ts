@@ -15,9 +15,9 @@ export interface CsvColumn {
 }
 
 export const CSV_COLUMNS = [
-  { header: "sku", help: "The variant's SKU (a product without options has one variant, under the product's SKU): the variant with this SKU and its product are updated, otherwise a product is created. Letters, digits, dots, dashes, slashes, underscores; at most 64.", requiredOnCreate: true },
+  { header: "sku", help: "The variant's SKU (a product without options has one variant, under the product's SKU): the variant with this SKU and its product are updated, otherwise a product (or, on a row with options, a variant) is created. Letters, digits, dots, dashes, slashes, underscores; at most 64.", requiredOnCreate: true },
   { header: "name", help: "The product's name, at most 200 characters.", requiredOnCreate: true },
-  { header: "slug", help: "The web address after /product/ (lower-case letters, digits, single dashes). On create, made from the name when empty; a changed slug leaves a 301 redirect from the old one." },
+  { header: "slug", help: "The web address after /product/ (lower-case letters, digits, single dashes), and the handle that joins a product's variant rows: a new SKU with options and the slug of a product in the shop is a new variant of it. On create, made from the name when empty; a changed slug leaves a 301 redirect from the old one." },
   { header: "status", help: "draft, published or archived. A new product is a draft unless this says otherwise." },
   { header: "price_ex_vat", help: "The variant's price in pounds ex VAT, at most 2 decimals (12.50; a £ sign and thousands commas are allowed).", requiredOnCreate: true },
   { header: "was_price_ex_vat", help: "The variant's earlier price shown crossed out, in pounds ex VAT." },
@@ -35,7 +35,7 @@ export const CSV_COLUMNS = [
   { header: "unit", help: "How the product is sold and priced: each, m, m2, pack, kg, tonne or litre. each for a new product when empty." },
   { header: "coverage_per_unit", help: "What one unit covers, such as 1.44 for a pack of tiles covering 1.44 m²; with coverage_unit." },
   { header: "coverage_unit", help: "m2 or m: what coverage_per_unit is measured in." },
-  { header: "option1_name", help: "The product's first option, such as Length; with option1_value. Every row of a product with options names them (the export writes them)." },
+  { header: "option1_name", help: "The product's first option, such as Length; with option1_value. Every row of a product with options names them (the export writes them); a product's rows go one after another, its columns given once or the same on each, and its variants are created, changed or refused together." },
   { header: "option1_value", help: "This variant's value of the first option, such as 3.0 m." },
   { header: "option2_name", help: "The second option, such as Colour." },
   { header: "option2_value", help: "This variant's value of the second option." },
@@ -43,6 +43,7 @@ export const CSV_COLUMNS = [
   { header: "option3_value", help: "This variant's value of the third option." },
   { header: "barcode", help: "The variant's EAN or GTIN (8, 12, 13 or 14 digits, check digit checked)." },
   { header: "weight_grams", help: "The variant's weight in whole grams." },
+  { header: "variant_status", help: "active or archived: archived takes the variant off sale (its stock counted to 0 first), kept for orders and the ledger. A product keeps one variant on sale." },
 ] as const satisfies readonly CsvColumn[];
 
 /** The option columns by position: option1_name and option1_value … option3. */

@@ -116,6 +116,7 @@ export async function exportCatalogueCsv(db: Db, actor: StaffActor, filters: Cat
           coverage_unit: r.coverage_unit ?? "",
           barcode: r.barcode ?? "",
           weight_grams: r.weight_grams === null ? "" : String(r.weight_grams),
+          variant_status: "active",
         };
         for (const [i, name] of (r.option_names ?? []).entries()) {
           const [nameColumn, valueColumn] = OPTION_COLUMNS[i]!;

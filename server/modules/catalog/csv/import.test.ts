@@ -300,16 +300,145 @@ describe("export", () => {
     expect(after).toMatchObject({ pricePence: 3350, barcode: "5012345678900", weightGrams: 5200 });
     expect(await db.select({ sku: productVariants.sku, price: productVariants.pricePence }).from(productVariants).where(sql`product_id = ${paint!.id} and sku <> 'TCL-EMUL-5L-SOFTGREY'`)).toEqual(siblings);
 
-    // A variant's options are not changed from a file; a new product with options is made in the back office.
-    const moved = await run(`sku,name,price_ex_vat,option1_name,option1_value,option2_name,option2_value\nTCL-EMUL-5L-SOFTGREY,,,Size,2.5 L,Colour,Soft Grey\nNEW-OPT-1,New timber,4.00,Length,3.0 m,,\n`, { dryRun: true });
+    // A variant's options are not changed from a file.
+    const moved = await run(`sku,name,price_ex_vat,option1_name,option1_value,option2_name,option2_value\nTCL-EMUL-5L-SOFTGREY,,,Size,2.5 L,Colour,Soft Grey\n`, { dryRun: true });
     expect(moved.refused).toEqual([
       expect.objectContaining({ row: 2, column: "option1_value", message: "TCL-EMUL-5L-SOFTGREY is Size 5 L, Colour Soft Grey: a variant's options change in the back office, not from a file." }),
-      expect.objectContaining({ row: 3, column: "option1_name" }),
     ]);
     expect(await databaseInvariantViolations(db)).toEqual([]);
   });
 
   it("needs catalogue.view", async () => {
     await expect(exportCatalogueCsv(db, { ...sales, role: "hire" })).rejects.toMatchObject({ statusCode: 403 });
+  });
+});
+
+describe("products with options", () => {
+  const header = "sku,name,slug,status,unit,price_ex_vat,stock,option1_name,option1_value,option2_name,option2_value,barcode";
+  // Decking boards in three lengths and two finishes: the product's columns on its first row, empty on the rest.
+  const decking = [
+    "DECK-24-G,Grooved decking board,decking-board,published,each,4.20,10,Length,2.4 m,Finish,Green,",
+    "DECK-36-G,,,,,6.10,8,Length,3.6 m,Finish,Green,",
+    "DECK-48-G,,,,,8.00,0,Length,4.8 m,Finish,Green,",
+    "DECK-24-B,,,,,4.60,5,Length,2.4 m,Finish,Brown,",
+    "DECK-36-B,,,,,6.50,5,Length,3.6 m,Finish,Brown,",
+    "DECK-48-B,,,,,8.40,2,Length,4.8 m,Finish,Brown,",
+  ];
+  const variantsOf = (slug: string) =>
+    db
+      .select({ sku: productVariants.sku, options: productVariants.options, price: productVariants.pricePence, stock: productVariants.stock, status: productVariants.status, position: productVariants.position })
+      .from(productVariants)
+      .innerJoin(products, eq(products.id, productVariants.productId))
+      .where(eq(products.slug, slug))
+      .orderBy(productVariants.position);
+  const optionsOf = async (slug: string) =>
+    ((await db.execute(sql`select o.name, o.values from product_options o join products p on p.id = o.product_id where p.slug = ${slug} order by o.position`)) as unknown as { rows: { name: string; values: string[] }[] }).rows;
+
+  it("creates a product with two options and six variants from its rows: the dry run says what each variant would be, the import makes them all", async () => {
+    const file = [header, ...decking].join("\n");
+    const dry = await run(file, { dryRun: true });
+    expect(dry.refused).toEqual([]);
+    expect(dry).toMatchObject({ applied: false, would_create: 6 });
+    expect(dry.changes[0]).toMatchObject({ sku: "DECK-24-G", action: "create", fields: expect.arrayContaining([{ field: "options", old: "", new: "Length: 2.4 m, 3.6 m, 4.8 m; Finish: Green, Brown" }, { field: "variant", old: "", new: "Length 2.4 m, Finish Green" }]) });
+    expect(dry.changes[5]).toMatchObject({ sku: "DECK-48-B", action: "create", fields: expect.arrayContaining([{ field: "product", old: "", new: "Grooved decking board" }, { field: "variant", old: "", new: "Length 4.8 m, Finish Brown" }, { field: "price_ex_vat", old: "", new: "8.40" }, { field: "stock", old: "", new: "2" }]) });
+    expect(await variantsOf("decking-board")).toEqual([]);
+
+    const report = await run(file);
+    expect(report.refused).toEqual([]);
+    expect(report).toMatchObject({ applied: true, created: 6 });
+    expect(await optionsOf("decking-board")).toEqual([
+      { name: "Length", values: ["2.4 m", "3.6 m", "4.8 m"] },
+      { name: "Finish", values: ["Green", "Brown"] },
+    ]);
+    const made = await variantsOf("decking-board");
+    expect(made.map((v) => [v.sku, v.options, v.price, v.stock, v.position])).toEqual([
+      ["DECK-24-G", { Length: "2.4 m", Finish: "Green" }, 420, 10, 0],
+      ["DECK-36-G", { Length: "3.6 m", Finish: "Green" }, 610, 8, 1],
+      ["DECK-48-G", { Length: "4.8 m", Finish: "Green" }, 800, 0, 2],
+      ["DECK-24-B", { Length: "2.4 m", Finish: "Brown" }, 460, 5, 3],
+      ["DECK-36-B", { Length: "3.6 m", Finish: "Brown" }, 650, 5, 4],
+      ["DECK-48-B", { Length: "4.8 m", Finish: "Brown" }, 840, 2, 5],
+    ]);
+    // The product's summary: its first SKU, cheapest price and whole stock; opening stock in the ledger per variant.
+    expect(await product("DECK-24-G")).toMatchObject({ slug: "decking-board", status: "published", pricePence: 420, stock: 30 });
+    const opening = await db.select({ change: stockMovements.change }).from(stockMovements).innerJoin(productVariants, eq(productVariants.id, stockMovements.variantId)).where(sql`${productVariants.sku} like 'DECK-%' and ${stockMovements.kind} = 'opening'`);
+    expect(opening.map((m) => m.change).sort((a, b) => a - b)).toEqual([2, 5, 5, 8, 10]);
+    expect(await databaseInvariantViolations(db)).toEqual([]);
+
+    // Its export reads back unchanged.
+    const again = await run(await text(await exportCatalogueCsv(db, system, { q: "Grooved decking board" })));
+    expect(again.refused).toEqual([]);
+    expect(again.rows).toBeGreaterThanOrEqual(6);
+    expect(again).toMatchObject({ unchanged: again.rows, created: 0, updated: 0 });
+  });
+
+  it("adds a variant to a product in the shop by its slug, its new value joining the option; a combination it has is refused", async () => {
+    const file = [header, "DECK-54-G,,decking-board,,,9.90,4,Length,5.4 m,Finish,green,"].join("\n");
+    const report = await run(file);
+    expect(report.refused).toEqual([]);
+    expect(report.changes[0]).toMatchObject({ sku: "DECK-54-G", action: "create", fields: expect.arrayContaining([{ field: "product", old: "", new: "Grooved decking board (decking-board)" }, { field: "variant", old: "", new: "Length 5.4 m, Finish Green" }]) });
+    expect((await optionsOf("decking-board"))[0]).toEqual({ name: "Length", values: ["2.4 m", "3.6 m", "4.8 m", "5.4 m"] });
+    expect((await variantsOf("decking-board")).at(-1)).toMatchObject({ sku: "DECK-54-G", options: { Length: "5.4 m", Finish: "Green" }, price: 990, stock: 4, position: 6 });
+
+    const twin = await run([header, "DECK-54-G2,,decking-board,,,9.90,4,Length,5.4 M,Finish,Green,"].join("\n"), { dryRun: true });
+    expect(twin.refused).toEqual([expect.objectContaining({ row: 2, column: "option1_value", message: "DECK-24-G's product already has a variant 5.4 m, Green: update that variant's row instead." })]);
+    const wrongOption = await run([header, "DECK-54-X,,decking-board,,,9.90,4,Width,5 cm,,,"].join("\n"), { dryRun: true });
+    expect(wrongOption.refused).toEqual([expect.objectContaining({ row: 2, column: "option1_name", message: "Give this product's options, Length, Finish, on each of its rows." })]);
+    expect(await databaseInvariantViolations(db)).toEqual([]);
+  });
+
+  it("refuses a product's rows together: with only the valid rows wanted, the other products go in and this one not at all", async () => {
+    const before = await checksum();
+    const file = [
+      header,
+      "SHED-6,Garden shed,garden-shed,draft,each,300,1,Size,6x4,,,",
+      "SHED-8,,,,,not a price,1,Size,8x6,,,",
+      "SHED-10,Garden shed XL,garden-shed,,,500,1,Size,10x8,,,",
+      "PLAIN-1,Plain product,,draft,each,2.00,1,,,,,",
+    ].join("\n");
+    const report = await run(file, { validOnly: true });
+    expect(report.refused).toEqual([
+      expect.objectContaining({ row: 3, column: "price_ex_vat" }),
+      expect.objectContaining({ row: 4, column: "name", message: 'This product\'s name is "Garden shed" on row 2: a product\'s rows give its columns once, the same on each row or empty.' }),
+      expect.objectContaining({ row: 2, message: "Refused with the rest of its product, as row 3 was: a product's variants are imported together." }),
+    ]);
+    expect(report).toMatchObject({ applied: true, created: 1, refused_rows: 3 });
+    expect(await variantsOf("garden-shed")).toEqual([]);
+    expect(await product("PLAIN-1")).toMatchObject({ name: "Plain product" });
+    expect(before).not.toBe(await checksum());
+
+    // A product's rows one after another: a second run of them is refused.
+    const split = await run([header, "RACK-1,Bike rack,bike-rack,draft,each,20,0,Bikes,1,,,", "PLAIN-2,Other,,draft,each,2.00,1,,,,,", "RACK-2,,bike-rack,,,30,0,Bikes,2,,,"].join("\n"), { dryRun: true });
+    expect(split.refused).toEqual(expect.arrayContaining([expect.objectContaining({ row: 4, column: "sku", message: "This product's rows began at row 2: keep a product's rows together, one after another." })]));
+    expect(split.refused.every((r) => r.row === 4)).toBe(true);
+  });
+
+  it("archives a variant counted to 0, never the last on sale; a barcode is one variant's", async () => {
+    const withStock = await run("sku,variant_status\nDECK-24-G,archived\n", { dryRun: true });
+    expect(withStock.refused).toEqual([expect.objectContaining({ row: 2, column: "variant_status", message: "DECK-24-G has 10 in stock: count it to 0 (a stock of 0 on this row) before archiving it." })]);
+    const report = await run("sku,stock,variant_status\nDECK-24-G,0,archived\nDECK-48-G,,archived\n");
+    expect(report.refused).toEqual([]);
+    expect((await variantsOf("decking-board")).filter((v) => v.status === "archived").map((v) => [v.sku, v.stock])).toEqual([
+      ["DECK-24-G", 0],
+      ["DECK-48-G", 0],
+    ]);
+    const [summary] = await db.select().from(products).where(eq(products.slug, "decking-board"));
+    expect(summary).toMatchObject({ sku: "DECK-36-G", pricePence: 460 });
+    const again = await run("sku,variant_status\nDECK-24-G,active\n", { dryRun: true });
+    expect(again.refused).toEqual([expect.objectContaining({ column: "variant_status" })]);
+
+    const plain = await run("sku,stock,variant_status\nPLAIN-1,0,archived\n", { dryRun: true });
+    expect(plain.refused).toEqual([expect.objectContaining({ row: 2, message: expect.stringContaining("This would archive every variant of Plain product") })]);
+
+    expect((await run("sku,barcode\nDECK-36-G,5012345678917\n")).refused).toEqual([]);
+    const clash = await run("sku,barcode\nDECK-36-B,5012345678917\nDECK-48-B,4006381333948\nDECK-54-G,4006381333948\nPLAIN-1,5012345678900\n", { dryRun: true });
+    expect(clash.refused).toEqual([
+      expect.objectContaining({ row: 2, column: "barcode", message: "The barcode 5012345678917 is already on DECK-36-G." }),
+      expect.objectContaining({ row: 4, column: "barcode", message: "The barcode 4006381333948 is already on DECK-48-B." }),
+      expect.objectContaining({ row: 5, column: "barcode", message: "The barcode 5012345678900 is already on TCL-EMUL-5L-SOFTGREY." }),
+      // The decking's rows are its variants, changed together.
+      expect.objectContaining({ row: 3, message: "Refused with the rest of its product, as row 2 was: a product's variants are imported together." }),
+    ]);
+    expect(await databaseInvariantViolations(db)).toEqual([]);
   });
 });

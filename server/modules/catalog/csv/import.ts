@@ -8,9 +8,10 @@ import { refreshSearchWords } from "../products.ts";
 import { ATTRIBUTES_MAX, CATEGORIES_MAX, type ProductPatch, fieldErrorsOf, productCreate, productFields, productPatch, slugFrom } from "../product-rules.ts";
 import { sanitizeDescription } from "../sanitize.ts";
 import { COVERAGE_UNITS, type CoverageUnit, SALE_UNITS, type SaleUnit } from "../units.ts";
-import { variantFields } from "../variant-rules.ts";
+import { VARIANTS_MAX, variantCreate, variantFields } from "../variant-rules.ts";
 import { DEFAULT_REORDER_LEVEL, type ProductStatus } from "../schema.ts";
-import { type FieldColumn, type MatchedColumn, OPTION_COLUMNS, categoriesCell, matchHeaders, parseCategories, parseYesNo, poundsCell, yesNoCell } from "./columns.ts";
+import { type FieldColumn, type MatchedColumn, categoriesCell, matchHeaders, parseCategories, parseYesNo, poundsCell, yesNoCell } from "./columns.ts";
+import { type HeldProduct, type Options, type RowCells, type RowGroup, comboKey, disagreements, groupRows, hasOptions, loadHeldProducts, optionsLabel, planOptions, readRow, rowOptions, sameProductRows } from "./product-rows.ts";
 import { type CsvEncoding, CsvReadError, type CsvRecord, type CsvSource, detectEncoding, isBlank, readRecords } from "./read.ts";
 
 /**
@@ -117,6 +118,9 @@ interface Current {
   options: Record<string, string>;
   barcode: string | null;
   weight_grams: number | null;
+  variant_status: "active" | "archived";
+  /** The product's variants on sale: one of them must stay. */
+  active_variants: number;
   unnamed_photos: number;
   category_ids: number[];
   attributes: Record<string, string>;
@@ -165,6 +169,14 @@ interface Plan {
   slug?: { wanted: string; derived: boolean };
   changes: FieldChange[];
   refreshSearch: boolean;
+  /** A new product with options (the first of its rows): its options, and this variant's values. */
+  options?: { list: Options; values: Record<string, string> };
+  /** A new variant: of a product in the shop (its id) or of the new product whose first row has `leadSku`. */
+  variant?: { of: { productId: number } | { leadSku: string }; values: Record<string, string>; position: number };
+  /** A product in the shop whose options gain the values this file's new variants bring. */
+  optionsAfter?: { productId: number; list: Options };
+  /** Archive this variant (it stays for orders and the ledger). */
+  archive?: boolean;
 }
 
 interface Lookups {
@@ -181,6 +193,10 @@ interface RunState {
   lookups: Lookups;
   columns: MatchedColumn[];
   skuRows: Map<string, number>;
+  /** The first row of each product the file adds variants to: its rows go one after another. */
+  productRuns: Map<string, number>;
+  /** Barcodes given by rows already accepted, to their SKU. */
+  barcodes: Map<string, string>;
   /** Slugs taken by rows already accepted, to their SKU. */
   claimed: Map<string, string>;
   /** Current slugs that rows already accepted move away from. */
@@ -247,7 +263,8 @@ async function loadCurrent(db: Db, skus: string[]): Promise<Map<string, Current>
   const result = (await db.execute(sql`
     select p.id, v.id as variant_id, v.sku, p.slug, p.name, p.status, v.price_pence, v.was_price_pence, p.vat_rate, v.stock, v.reorder_level,
            p.manufacturer_id, p.summary, p.description_html, p.heavy, p.featured, p.seo_title, p.seo_description,
-           p.unit, p.coverage_per_unit::float8 as coverage_per_unit, p.coverage_unit, v.options, v.barcode, v.weight_grams,
+           p.unit, p.coverage_per_unit::float8 as coverage_per_unit, p.coverage_unit, v.options, v.barcode, v.weight_grams, v.status as variant_status,
+           (select count(*) from product_variants a where a.product_id = p.id and a.status = 'active')::int as active_variants,
            (select count(*) from jsonb_array_elements(p.images) i where coalesce(trim(i->>'alt'), '') = '')::int as unnamed_photos,
            coalesce((select jsonb_agg(pc.category_id order by pc.category_id) from product_categories pc where pc.product_id = p.id), '[]'::jsonb) as category_ids,
            coalesce((select jsonb_object_agg(a.name, a.value) from product_attributes a where a.product_id = p.id), '{}'::jsonb) as attributes
@@ -258,48 +275,48 @@ async function loadCurrent(db: Db, skus: string[]): Promise<Map<string, Current>
 
 const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].sort((x, y) => x - y).every((v, i) => v === [...b].sort((x, y) => x - y)[i]);
 
-/**
- * One row against its product (or none): what it would change, or why it is
- * refused. The slug's uniqueness is the batch's to check (planSlugs).
- */
-function planRow(record: CsvRecord, state: RunState, current: Map<string, Current>): Plan | null {
-  const { columns, lookups } = state;
-  const cells = new Map<FieldColumn, string>();
-  const attributeCells: { name: string; value: string }[] = [];
-  const refusals: Refusal[] = [];
-  record.cells.forEach((raw, i) => {
-    const column = columns[i];
-    const value = raw.trim();
-    if (i >= columns.length) {
-      if (value) refusals.push({ row: record.row, column: `column ${i + 1}`, message: "This row has more cells than the header has columns: check for a stray comma or an unquoted cell." });
-      return;
-    }
-    if (!column || value === "") return;
-    if (column.kind === "attribute") attributeCells.push({ name: column.name, value });
-    else cells.set(column.field, value);
-  });
-  const sku = cells.get("sku") ?? "";
-  const done = (): null => {
-    for (const r of refusals) refuse(state, { ...r, ...(sku ? { sku } : {}) });
-    state.report.refused_rows += 1;
-    return null;
+/** Refuses a row for each of its problems, counted once. */
+function refuseRow(state: RunState, refusals: Refusal[], sku: string): null {
+  for (const r of refusals) refuse(state, { ...r, ...(sku ? { sku } : {}) });
+  state.report.refused_rows += 1;
+  return null;
+}
+
+/** The row's SKU, well-formed and not on an earlier row, or its refusal (with the row's other problems). */
+function rowSku(row: RowCells, state: RunState, refusals: Refusal[]): string | null {
+  for (const column of row.stray) refusals.push({ row: row.row, column: `column ${column}`, message: "This row has more cells than the header has columns: check for a stray comma or an unquoted cell." });
+  const sku = row.cells.get("sku") ?? "";
+  const problem = (message: string) => {
+    refusals.push({ row: row.row, column: "sku", message });
+    return refuseRow(state, refusals, sku);
   };
-  if (!sku) {
-    refusals.push({ row: record.row, column: "sku", message: "Give the SKU: each row is matched to a product by it." });
-    return done();
-  }
+  if (!sku) return problem("Give the SKU: each row is matched to a product by it.");
   const skuCheck = productFields.shape.sku.safeParse(sku);
-  if (!skuCheck.success) {
-    refusals.push({ row: record.row, column: "sku", message: skuCheck.error.issues[0]!.message });
-    return done();
-  }
+  if (!skuCheck.success) return problem(skuCheck.error.issues[0]!.message);
   const earlier = state.skuRows.get(sku);
-  if (earlier !== undefined) {
-    refusals.push({ row: record.row, column: "sku", message: `This SKU is also on row ${earlier}: give each product once.` });
-    return done();
-  }
-  state.skuRows.set(sku, record.row);
-  const cur = current.get(sku) ?? null;
+  if (earlier !== undefined) return problem(`This SKU is also on row ${earlier}: give each variant once.`);
+  state.skuRows.set(sku, row.row);
+  return sku;
+}
+
+/** What the rest of its product's rows say about a row: their refusals, and a new product's options (on its first row). */
+interface RowContext {
+  refusals: Refusal[];
+  lead?: { list: Options; values: Record<string, string> };
+}
+
+/**
+ * One row against its variant (or none, for a new product): what it would
+ * change, or why it is refused. The slug's uniqueness is the batch's to check
+ * (planSlugs).
+ */
+function planRow(row: RowCells, state: RunState, cur: Current | null, context: RowContext): Plan | null {
+  const { lookups } = state;
+  const { cells, attributes: attributeCells } = row;
+  const refusals: Refusal[] = [...context.refusals];
+  const sku = rowSku(row, state, refusals);
+  if (sku === null) return null;
+  const done = (): null => refuseRow(state, refusals, sku);
 
   // The same rules as the product screen, on the cells given.
   const input: Record<string, unknown> = cur ? {} : { sku };
@@ -308,14 +325,14 @@ function planRow(record: CsvRecord, state: RunState, current: Map<string, Curren
     if (value === undefined) continue;
     if (field === "heavy" || field === "featured") {
       const yes = parseYesNo(value);
-      if (yes === null) refusals.push({ row: record.row, column: field, message: `Say yes or no for ${field}.` });
+      if (yes === null) refusals.push({ row: row.row, column: field, message: `Say yes or no for ${field}.` });
       else input[field] = yes;
     } else if (field === "vat_rate") input[field] = value.replace(/\s*%$/, "");
     else input[field] = value;
   }
   const parsed = (cur ? productPatch : productCreate).safeParse(input);
   if (!parsed.success) {
-    for (const [field, messages] of Object.entries(fieldErrorsOf(parsed.error))) for (const message of messages) refusals.push({ row: record.row, column: field, message });
+    for (const [field, messages] of Object.entries(fieldErrorsOf(parsed.error))) for (const message of messages) refusals.push({ row: row.row, column: field, message });
   }
   const p: ProductPatch = parsed.success ? parsed.data : {};
 
@@ -327,8 +344,8 @@ function planRow(record: CsvRecord, state: RunState, current: Map<string, Curren
     const bySlug = lookups.brandsBySlug.get(key);
     if (byName.length === 1) brandId = byName[0]!;
     else if (bySlug !== undefined) brandId = bySlug;
-    else if (byName.length > 1) refusals.push({ row: record.row, column: "brand", message: `${byName.length} brands are called "${brand}": give the brand's slug instead.` });
-    else refusals.push({ row: record.row, column: "brand", message: `No brand is called "${brand}" (by name or slug): add the brand first, or correct the name.` });
+    else if (byName.length > 1) refusals.push({ row: row.row, column: "brand", message: `${byName.length} brands are called "${brand}": give the brand's slug instead.` });
+    else refusals.push({ row: row.row, column: "brand", message: `No brand is called "${brand}" (by name or slug): add the brand first, or correct the name.` });
   }
 
   let categoryIds: number[] | undefined;
@@ -336,8 +353,8 @@ function planRow(record: CsvRecord, state: RunState, current: Map<string, Curren
   if (categoriesText !== undefined) {
     const paths = [...new Set(parseCategories(categoriesText))];
     const unknown = paths.filter((path) => !lookups.categoriesByPath.has(path));
-    if (unknown.length) refusals.push({ row: record.row, column: "categories", message: `No category has the path ${unknown.map((u) => `"${u}"`).join(", ")}: use paths such as power-tools/cordless-drills, separated by |.` });
-    else if (paths.length > CATEGORIES_MAX) refusals.push({ row: record.row, column: "categories", message: `Choose at most ${CATEGORIES_MAX} categories.` });
+    if (unknown.length) refusals.push({ row: row.row, column: "categories", message: `No category has the path ${unknown.map((u) => `"${u}"`).join(", ")}: use paths such as power-tools/cordless-drills, separated by |.` });
+    else if (paths.length > CATEGORIES_MAX) refusals.push({ row: row.row, column: "categories", message: `Choose at most ${CATEGORIES_MAX} categories.` });
     else categoryIds = paths.map((path) => lookups.categoriesByPath.get(path)!).sort((a, b) => a - b);
   }
 
@@ -348,7 +365,7 @@ function planRow(record: CsvRecord, state: RunState, current: Map<string, Curren
   for (const a of attributeCells) {
     const check = attributeItem.safeParse(a);
     if (!check.success) {
-      refusals.push({ row: record.row, column: `attribute:${a.name}`, message: check.error.issues[0]!.message });
+      refusals.push({ row: row.row, column: `attribute:${a.name}`, message: check.error.issues[0]!.message });
       continue;
     }
     // A value as it already stands is left alone, even one written before its category's set said otherwise.
@@ -356,29 +373,29 @@ function planRow(record: CsvRecord, state: RunState, current: Map<string, Curren
     const spec = attributeSet.find((s) => s.name.toLowerCase() === check.data.name.toLowerCase());
     const typed = spec ? normaliseValue(spec, check.data.value) : { value: check.data.value };
     if ("problem" in typed) {
-      refusals.push({ row: record.row, column: `attribute:${a.name}`, message: typed.problem });
+      refusals.push({ row: row.row, column: `attribute:${a.name}`, message: typed.problem });
       continue;
     }
     const name = existingNames.get(a.name.toLowerCase()) ?? spec?.name ?? check.data.name;
     if (cur?.attributes[name] === typed.value) continue;
     attributes.push({ name, value: typed.value, position: existingNames.has(a.name.toLowerCase()) ? 0 : position++ });
   }
-  if (position > ATTRIBUTES_MAX) refusals.push({ row: record.row, column: "attributes", message: `A product can have at most ${ATTRIBUTES_MAX} attributes.` });
+  if (position > ATTRIBUTES_MAX) refusals.push({ row: row.row, column: "attributes", message: `A product can have at most ${ATTRIBUTES_MAX} attributes.` });
 
   // How it is sold, what a unit covers, and the variant's own barcode and weight: the variant rules' messages.
   const unitCell = cells.get("unit");
   let unit: SaleUnit | undefined;
   if (unitCell !== undefined) {
     if ((SALE_UNITS as readonly string[]).includes(unitCell.toLowerCase())) unit = unitCell.toLowerCase() as SaleUnit;
-    else refusals.push({ row: record.row, column: "unit", message: `Give the unit as one of ${SALE_UNITS.join(", ")}.` });
+    else refusals.push({ row: row.row, column: "unit", message: `Give the unit as one of ${SALE_UNITS.join(", ")}.` });
   }
   const coverageCell = cells.get("coverage_per_unit");
   const coverageUnitCell = cells.get("coverage_unit")?.toLowerCase();
   let coverage: { per_unit: number; unit: CoverageUnit } | undefined;
   if (coverageCell !== undefined || coverageUnitCell !== undefined) {
     const perUnit = Number(coverageCell);
-    if (coverageCell === undefined || !Number.isFinite(perUnit) || perUnit <= 0 || perUnit > 1_000_000) refusals.push({ row: record.row, column: "coverage_per_unit", message: "Give what one unit covers as a number above 0, such as 1.44." });
-    else if (!(COVERAGE_UNITS as readonly string[]).includes(coverageUnitCell ?? "")) refusals.push({ row: record.row, column: "coverage_unit", message: "Give the coverage unit as m2 or m." });
+    if (coverageCell === undefined || !Number.isFinite(perUnit) || perUnit <= 0 || perUnit > 1_000_000) refusals.push({ row: row.row, column: "coverage_per_unit", message: "Give what one unit covers as a number above 0, such as 1.44." });
+    else if (!(COVERAGE_UNITS as readonly string[]).includes(coverageUnitCell ?? "")) refusals.push({ row: row.row, column: "coverage_unit", message: "Give the coverage unit as m2 or m." });
     else coverage = { per_unit: Math.round(perUnit * 1000) / 1000, unit: coverageUnitCell as CoverageUnit };
   }
   const variant: Partial<VariantValues> = {};
@@ -387,25 +404,31 @@ function planRow(record: CsvRecord, state: RunState, current: Map<string, Curren
     if (value === undefined) continue;
     const checked = variantFields.shape[field].safeParse(value);
     if (checked.success) Object.assign(variant, { [field]: checked.data });
-    else refusals.push({ row: record.row, column: field, message: checked.error.issues[0]!.message });
+    else refusals.push({ row: row.row, column: field, message: checked.error.issues[0]!.message });
   }
   // Option values name the variant a row is: an existing one's are checked, never changed from a file.
-  const options: Record<string, string> = {};
-  for (const [nameColumn, valueColumn] of OPTION_COLUMNS) {
-    const name = cells.get(nameColumn);
-    const value = cells.get(valueColumn);
-    if (name === undefined && value === undefined) continue;
-    if (name === undefined || value === undefined) refusals.push({ row: record.row, column: name === undefined ? nameColumn : valueColumn, message: `Give both ${nameColumn} and ${valueColumn}.` });
-    else options[name] = value;
+  const { pairs, problems: optionProblems } = rowOptions(row);
+  if (!context.lead) for (const problem of optionProblems) refusals.push({ row: row.row, ...problem });
+  const options = Object.fromEntries(pairs);
+  if (cur && pairs.length) {
+    if (comboKey(options) !== comboKey(cur.options)) {
+      refusals.push({ row: row.row, column: "option1_value", message: `${sku} is ${optionsLabel(cur.options) || "a product without options"}: a variant's options change in the back office, not from a file.` });
+    }
+  } else if (!cur && pairs.length && !context.lead) {
+    refusals.push({ row: row.row, column: "option1_name", message: "Name this variant's product: its slug (to add a variant to a product in the shop) or, for a new product, its name." });
   }
-  if (Object.keys(options).length) {
-    if (!cur) refusals.push({ row: record.row, column: "option1_name", message: "The file creates products without options: add a product's options and variants in the back office (or PUT /api/admin/products/{sku}/options), then update its variants here." });
-    else {
-      const given = Object.entries(options).map(([n, v]) => `${n.toLowerCase()}=${v.toLowerCase()}`).sort().join("|");
-      const held = Object.entries(cur.options).map(([n, v]) => `${n.toLowerCase()}=${v.toLowerCase()}`).sort().join("|");
-      if (given !== held) {
-        refusals.push({ row: record.row, column: "option1_value", message: `${sku} is ${Object.entries(cur.options).map(([n, v]) => `${n} ${v}`).join(", ") || "a product without options"}: a variant's options change in the back office, not from a file.` });
-      }
+  const variantStatus = cells.get("variant_status")?.toLowerCase();
+  let archive = false;
+  if (variantStatus !== undefined) {
+    if (variantStatus !== "active" && variantStatus !== "archived") refusals.push({ row: row.row, column: "variant_status", message: "Say active or archived." });
+    else if (!cur) {
+      if (variantStatus === "archived") refusals.push({ row: row.row, column: "variant_status", message: "A new variant is created on sale: archive it once it is in." });
+    } else if (variantStatus === "active" && cur.variant_status === "archived") {
+      refusals.push({ row: row.row, column: "variant_status", message: `${sku} is archived: bring it back on sale on its product's Variants screen, where its options are checked against the others.` });
+    } else if (variantStatus === "archived" && cur.variant_status === "active") {
+      const left = p.stock ?? cur.stock;
+      if (left > 0) refusals.push({ row: row.row, column: "variant_status", message: `${sku} has ${left} in stock: count it to 0 (a stock of 0 on this row) before archiving it.` });
+      else archive = true;
     }
   }
 
@@ -418,7 +441,7 @@ function planRow(record: CsvRecord, state: RunState, current: Map<string, Curren
   const brandName = (id: number | null | undefined) => (id ? (lookups.brandNames.get(id) ?? "") : "");
   const paths = (ids: number[]) => categoriesCell(ids.map((id) => lookups.categoryPaths.get(id) ?? String(id)));
   const variantSet: Partial<VariantValues> = {};
-  const plan: Plan = { row: record.row, sku, current: cur, set, variantSet, changes, refreshSearch: false };
+  const plan: Plan = { row: row.row, sku, current: cur, set, variantSet, changes, refreshSearch: false };
 
   if (!cur) {
     const values: ProductValues = {
@@ -442,13 +465,18 @@ function planRow(record: CsvRecord, state: RunState, current: Map<string, Curren
     };
     Object.assign(set, values);
     Object.assign(variantSet, variant);
+    if (context.lead) {
+      plan.options = context.lead;
+      note("options", "", context.lead.list.map((o) => `${o.name}: ${o.values.join(", ")}`).join("; "));
+      note("variant", "", optionsLabel(context.lead.values));
+    }
     if (values.unit !== "each") note("unit", "", values.unit);
     if (coverage) note("coverage", "", `${coverage.per_unit} ${coverage.unit}`);
     if (variant.barcode) note("barcode", "", variant.barcode);
     if (variant.weight_grams != null) note("weight_grams", "", String(variant.weight_grams));
     const wanted = p.slug ?? slugFrom(values.name);
     if (!wanted) {
-      refusals.push({ row: record.row, column: "slug", message: "Give a slug: no web address can be made from this name." });
+      refusals.push({ row: row.row, column: "slug", message: "Give a slug: no web address can be made from this name." });
       return done();
     }
     plan.slug = { wanted, derived: p.slug === undefined };
@@ -515,11 +543,161 @@ function planRow(record: CsvRecord, state: RunState, current: Map<string, Curren
     for (const a of attributes) note(`attribute:${a.name}`, cur.attributes[a.name] ?? "", a.value);
   }
   if (set.status === "published" && cur.unnamed_photos > 0) {
-    refusals.push({ row: record.row, column: "status", message: `Describe ${cur.unnamed_photos === 1 ? "the photo" : `all ${cur.unnamed_photos} photos`} (alt text) before publishing.` });
+    refusals.push({ row: row.row, column: "status", message: `Describe ${cur.unnamed_photos === 1 ? "the photo" : `all ${cur.unnamed_photos} photos`} (alt text) before publishing.` });
     return done();
+  }
+  if (archive) {
+    plan.archive = true;
+    note("variant_status", "active", "archived");
   }
   plan.refreshSearch = set.name !== undefined || set.manufacturer_id !== undefined || set.summary !== undefined;
   return plan;
+}
+
+/** The cells a new variant's row gives for its own fields, by the variant rules' names. */
+const VARIANT_CELLS = ["price_ex_vat", "was_price_ex_vat", "stock", "reorder_level", "barcode", "weight_grams"] as const;
+
+/**
+ * A new variant of a product (one in the shop, or one the file creates): its
+ * SKU, option values, price, stock and own columns, by the variant rules. Its
+ * product's columns are its product's rows' to agree on (product-rows.ts).
+ */
+function planNewVariant(row: RowCells, state: RunState, variant: NonNullable<Plan["variant"]>, product: string, context: RowContext): Plan | null {
+  const refusals: Refusal[] = [...context.refusals];
+  const sku = rowSku(row, state, refusals);
+  if (sku === null) return null;
+  const input: Record<string, unknown> = { sku, options: variant.values };
+  for (const field of VARIANT_CELLS) if (row.cells.has(field)) input[field] = row.cells.get(field);
+  const parsed = variantCreate.safeParse(input);
+  if (!parsed.success) {
+    for (const [field, messages] of Object.entries(fieldErrorsOf(parsed.error))) for (const message of messages) refusals.push({ row: row.row, column: field, message });
+  }
+  if (row.cells.get("variant_status")?.toLowerCase() === "archived") refusals.push({ row: row.row, column: "variant_status", message: "A new variant is created on sale: archive it once it is in." });
+  if (refusals.length || !parsed.success) return refuseRow(state, refusals, sku);
+  const v = parsed.data;
+  const changes: FieldChange[] = [
+    { field: "product", old: "", new: product },
+    { field: "variant", old: "", new: optionsLabel(variant.values) },
+    { field: "price_ex_vat", old: "", new: poundsCell(v.price_ex_vat) },
+  ];
+  if (v.was_price_ex_vat != null) changes.push({ field: "was_price_ex_vat", old: "", new: poundsCell(v.was_price_ex_vat) });
+  if (v.stock !== undefined) changes.push({ field: "stock", old: "", new: String(v.stock) });
+  if (v.barcode) changes.push({ field: "barcode", old: "", new: v.barcode });
+  if (v.weight_grams != null) changes.push({ field: "weight_grams", old: "", new: String(v.weight_grams) });
+  return {
+    row: row.row,
+    sku,
+    current: null,
+    set: { price_pence: v.price_ex_vat, was_price_pence: v.was_price_ex_vat ?? null, reorder_level: v.reorder_level ?? DEFAULT_REORDER_LEVEL },
+    variantSet: { barcode: v.barcode ?? null, weight_grams: v.weight_grams ?? null },
+    ...(v.stock !== undefined ? { stock: v.stock } : {}),
+    variant,
+    changes,
+    refreshSearch: false,
+  };
+}
+
+/**
+ * A product's rows: each planned, the rows of a product with options checked
+ * together (its columns agree, its options and new variants are whole). The
+ * whole product's refusal is keepWholeProducts'.
+ */
+function planGroup(group: RowGroup, state: RunState, current: Map<string, Current>): Plan[] {
+  const skuOf = (row: RowCells) => row.cells.get("sku") ?? "";
+  const [first] = group.rows;
+  if (group.rows.length === 1 && !group.key.startsWith("new:") && !(group.held && !current.has(skuOf(first!)))) {
+    const plan = planRow(first!, state, current.get(skuOf(first!)) ?? null, { refusals: [] });
+    return plan ? [plan] : [];
+  }
+  const extra = new Map<number, Refusal[]>();
+  const add = (row: number, refusal: Omit<Refusal, "row">) => extra.set(row, [...(extra.get(row) ?? []), { row, ...refusal }]);
+  for (const problem of disagreements(group.rows)) add(problem.row, problem);
+  const fresh = group.rows.filter((r) => !current.has(skuOf(r)));
+  const creating = group.key.startsWith("new:");
+  // A product the file adds variants to has its rows together: a second run of them would be checked against options the first has not written yet.
+  const runKey = fresh.length ? group.key : null;
+  const earlier = runKey ? state.productRuns.get(runKey) : undefined;
+  if (runKey && earlier !== undefined) {
+    for (const row of group.rows) add(row.row, { column: "sku", message: `This product's rows began at row ${earlier}: keep a product's rows together, one after another.` });
+  } else if (runKey) state.productRuns.set(runKey, first!.row);
+  const options = fresh.length ? planOptions(fresh, creating ? null : group.held) : null;
+  for (const problem of options?.problems ?? []) add(problem.row, problem);
+
+  const plans: Plan[] = [];
+  const lead = creating ? fresh[0] : undefined;
+  const held: HeldProduct | null = group.held;
+  let position = held?.nextPosition ?? 1;
+  for (const row of group.rows) {
+    const refusals = extra.get(row.row) ?? [];
+    const cur = current.get(skuOf(row));
+    let plan: Plan | null;
+    const values = options?.values.get(row.row) ?? {};
+    if (cur) plan = planRow(row, state, cur, { refusals });
+    else if (row === lead) plan = planRow(row, state, null, { refusals, lead: { list: options!.list, values } });
+    else if (creating) plan = planNewVariant(row, state, { of: { leadSku: skuOf(lead!) }, values, position: position++ }, lead?.cells.get("name") ?? skuOf(lead!), { refusals });
+    else if (held) plan = planNewVariant(row, state, { of: { productId: held.id }, values, position: position++ }, `${held.name} (${held.slug})`, { refusals });
+    else plan = planRow(row, state, null, { refusals });
+    if (plan) plans.push(plan);
+  }
+  // An existing product's options gain the new values, written with its first new variant.
+  const firstNew = plans.find((p) => p.variant && "productId" in p.variant.of);
+  if (held && options?.changed && firstNew) firstNew.optionsAfter = { productId: held.id, list: options.list };
+  return plans;
+}
+
+/**
+ * A product's variants are imported together: when one of its rows is
+ * refused, so are the rest, each saying which row was (even when only the
+ * valid rows are wanted, so no product is left half made).
+ */
+function keepWholeProducts(plans: Plan[], groups: RowGroup[], state: RunState): Plan[] {
+  const groupOf = new Map<number, RowGroup>();
+  for (const g of groups) if (g.rows.length > 1) for (const row of g.rows) groupOf.set(row.row, g);
+  const accepted = new Map<RowGroup, number>();
+  for (const plan of plans) {
+    const g = groupOf.get(plan.row);
+    if (g) accepted.set(g, (accepted.get(g) ?? 0) + 1);
+  }
+  return plans.filter((plan) => {
+    const g = groupOf.get(plan.row);
+    if (!g || accepted.get(g) === g.rows.length) return true;
+    const refused = g.rows.find((r) => !plans.some((p) => p.row === r.row && groupOf.get(p.row) === g))!;
+    refuseRow(state, [{ row: plan.row, message: `Refused with the rest of its product, as row ${refused.row} was: a product's variants are imported together.` }], plan.sku);
+    return false;
+  });
+}
+
+/** Each barcode is one variant's: not another's in the shop, nor given twice in the file. */
+async function checkBarcodes(db: Db, plans: Plan[], state: RunState): Promise<Plan[]> {
+  const given = plans.filter((p) => p.variantSet.barcode);
+  if (given.length === 0) return plans;
+  const result = (await db.execute(sql`
+    select barcode, sku from product_variants where barcode in (select jsonb_array_elements_text(${JSON.stringify(given.map((p) => p.variantSet.barcode))}::jsonb))`)) as unknown as {
+    rows: { barcode: string; sku: string }[];
+  };
+  const owners = new Map(result.rows.map((r) => [r.barcode, r.sku]));
+  return plans.filter((plan) => {
+    const code = plan.variantSet.barcode;
+    if (!code) return true;
+    const owner = state.barcodes.get(code) ?? owners.get(code);
+    if (owner !== undefined && owner !== plan.sku) {
+      refuseRow(state, [{ row: plan.row, column: "barcode", message: `The barcode ${code} is already on ${owner}.` }], plan.sku);
+      return false;
+    }
+    state.barcodes.set(code, plan.sku);
+    return true;
+  });
+}
+
+/** A product keeps one variant on sale: rows that would archive every one are refused. */
+function keepOneOnSale(plans: Plan[], state: RunState): Plan[] {
+  const archiving = new Map<number, number>();
+  for (const p of plans) if (p.archive) archiving.set(p.current!.id, (archiving.get(p.current!.id) ?? 0) + 1);
+  return plans.filter((p) => {
+    if (!p.archive || archiving.get(p.current!.id)! < p.current!.active_variants) return true;
+    refuseRow(state, [{ row: p.row, column: "variant_status", message: `This would archive every variant of ${p.current!.name}: archive the product instead (status archived).` }], p.sku);
+    return false;
+  });
 }
 
 /** Each wanted slug is free: not another product's (unless a row before moved it away), not claimed by an earlier row. */
@@ -576,7 +754,7 @@ const recordColumns = sql.raw(`name text, slug text, status text, price_pence in
   barcode text, weight_grams int`);
 
 async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void> {
-  const creates = plans.filter((p) => !p.current);
+  const creates = plans.filter((p) => !p.current && !p.variant);
   const updates = plans.filter((p) => p.current);
   const ids = new Map<string, number>();
   for (const p of updates) ids.set(p.sku, p.current!.id);
@@ -613,6 +791,45 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
     for (const r of made.rows) variantIds.set(r.sku, r.id);
   }
 
+  // A new product with options: its options, and its first variant's values; then its other variants, and new ones of products in the shop.
+  const leads = plans.filter((p) => p.options);
+  const optionRows = [
+    ...leads.map((p) => ({ product_id: ids.get(p.sku)!, list: p.options!.list })),
+    ...plans.filter((p) => p.optionsAfter).map((p) => ({ product_id: p.optionsAfter!.productId, list: p.optionsAfter!.list })),
+  ];
+  if (optionRows.length) {
+    await tx.execute(sql`delete from product_options where product_id in (select (jsonb_array_elements_text(${JSON.stringify(optionRows.map((o) => o.product_id))}::jsonb))::int)`);
+    await tx.execute(sql`
+      insert into product_options (product_id, position, name, values)
+      select r.product_id, r.position, r.name, array(select jsonb_array_elements_text(r.values))
+      from jsonb_to_recordset(${JSON.stringify(optionRows.flatMap((o) => o.list.map((option, position) => ({ product_id: o.product_id, position, name: option.name, values: option.values }))))}::jsonb)
+        as r(product_id int, position int, name text, values jsonb)`);
+  }
+  if (leads.length) {
+    await tx.execute(sql`
+      update product_variants v set options = r.options
+      from jsonb_to_recordset(${JSON.stringify(leads.map((p) => ({ id: variantIds.get(p.sku), options: p.options!.values })))}::jsonb) as r(id int, options jsonb)
+      where v.id = r.id`);
+  }
+  const added = plans.filter((p) => p.variant);
+  if (added.length) {
+    const rows = added.map((p) => ({
+      product_id: "productId" in p.variant!.of ? p.variant!.of.productId : ids.get(p.variant!.of.leadSku)!,
+      sku: p.sku,
+      options: p.variant!.values,
+      position: p.variant!.position,
+      ...p.set,
+      ...p.variantSet,
+    }));
+    const result = (await tx.execute(sql`
+      insert into product_variants (product_id, sku, options, price_pence, was_price_pence, reorder_level, barcode, weight_grams, position)
+      select r.product_id, r.sku, r.options, r.price_pence, r.was_price_pence, r.reorder_level, r.barcode, r.weight_grams, r.position
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(product_id int, sku text, options jsonb, position int, ${recordColumns})
+      order by r.product_id, r.position
+      returning id, sku`)) as unknown as { rows: { id: number; sku: string }[] };
+    for (const r of result.rows) variantIds.set(r.sku, r.id);
+  }
+
   const changedRows = updates.filter((p) => Object.keys(p.set).length > 0);
   if (changedRows.length) {
     const rows = changedRows.map((p) => ({ ...p.set, id: p.current!.id, search: p.set.manufacturer_id !== undefined || p.set.summary !== undefined }));
@@ -641,7 +858,7 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
     // The SKU's own figures are its variant's; the product's summary follows by trigger.
   }
   // The SKU's own figures are its variant's (a new product's one variant too); the product's summary follows by trigger.
-  const variantRows = plans.filter((p) => p.set.price_pence !== undefined || p.set.was_price_pence !== undefined || p.set.reorder_level !== undefined || Object.keys(p.variantSet).length > 0);
+  const variantRows = plans.filter((p) => !p.variant).filter((p) => p.set.price_pence !== undefined || p.set.was_price_pence !== undefined || p.set.reorder_level !== undefined || Object.keys(p.variantSet).length > 0);
   if (variantRows.length) {
     await tx.execute(sql`
       update product_variants v set
@@ -669,6 +886,11 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
   if (movements.length) {
     const { refused } = await applyMovements(tx, movements);
     if (refused.length) throw new Error(`The stock of products ${refused.join(", ")} could not be set.`);
+  }
+  // Archived once its stock is counted to 0: it leaves its product's total and listings, and stays for orders and the ledger.
+  const archived = plans.filter((p) => p.archive).map((p) => variantIds.get(p.sku)!);
+  if (archived.length) {
+    await tx.execute(sql`update product_variants set status = 'archived', updated_at = now() where id in (select (jsonb_array_elements_text(${JSON.stringify(archived)}::jsonb))::int)`);
   }
 
   const withCategories = plans.filter((p) => p.categoryIds);
@@ -711,11 +933,21 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
 }
 
 async function processBatch(db: Db, batch: CsvRecord[], state: RunState): Promise<void> {
-  const skus = [...new Set(batch.map((r) => r.cells[state.columns.findIndex((c) => c?.kind === "field" && c.field === "sku")]?.trim() ?? "").filter(Boolean))];
+  const rows = batch.map((record) => readRow(record, state.columns));
+  const skus = [...new Set(rows.map((r) => r.cells.get("sku") ?? "").filter(Boolean))];
   const current = await loadCurrent(db, skus);
+  // Products in the shop that new rows name by their slug, and those new rows below a product's own rows add to.
+  const slugs = [...new Set(rows.filter((r) => hasOptions(r) && !current.has(r.cells.get("sku") ?? "") && r.cells.has("slug")).map((r) => r.cells.get("slug")!.toLowerCase()))];
+  const bySlug = new Map((await loadHeldProducts(db, { slugs })).map((h) => [h.slug, h]));
+  const groups = groupRows(rows, (sku) => current.get(sku)?.id, bySlug);
+  const orphans = groups.filter((g) => g.key.startsWith("p:") && !g.held && g.rows.some((r) => !current.has(r.cells.get("sku") ?? "")));
+  if (orphans.length) {
+    const byId = new Map((await loadHeldProducts(db, { ids: orphans.map((g) => Number(g.key.slice(2))) })).map((h) => [h.id, h]));
+    for (const g of orphans) g.held = byId.get(Number(g.key.slice(2))) ?? null;
+  }
   const refusedBefore = state.refusedCount;
-  const plans = batch.map((record) => planRow(record, state, current)).filter((p): p is Plan => p !== null);
-  const accepted = await planSlugs(db, plans, state);
+  const planned = groups.flatMap((group) => planGroup(group, state, current));
+  const accepted = keepWholeProducts(await planSlugs(db, keepOneOnSale(await checkBarcodes(db, planned, state), state), state), groups, state);
   const { report } = state;
   const changed: Plan[] = [];
   for (const plan of accepted) {
@@ -775,6 +1007,8 @@ export async function runImport(db: Db, actor: StaffActor, source: CsvSource, op
     lookups: await loadLookups(db),
     columns,
     skuRows: new Map(),
+    productRuns: new Map(),
+    barcodes: new Map(),
     claimed: new Map(),
     freed: new Set(),
     report,
@@ -795,15 +1029,19 @@ export async function runImport(db: Db, actor: StaffActor, source: CsvSource, op
     let done = 0;
     const phase = state.writing ? "writing" : "checking";
     await progress({ done, total: report.rows, phase });
+    let last: CsvRecord | null = null;
     for await (const record of readRecords(source, report.encoding!)) {
       if (record.row === 1 || isBlank(record.cells)) continue;
-      batch.push(record);
-      if (batch.length >= batchSize) {
+      // A batch is cut between products, never inside one's rows (bounded, should a file never change product).
+      const full = batch.length >= batchSize && !(last && batch.length < batchSize + VARIANTS_MAX && sameProductRows(readRow(last, columns), readRow(record, columns)));
+      if (full) {
         await processBatch(handle, batch, state);
         done += batch.length;
         batch = [];
         await progress({ done, total: report.rows, phase: state.writing ? "writing" : "checking" });
       }
+      batch.push(record);
+      last = record;
     }
     if (batch.length) await processBatch(handle, batch, state);
     await progress({ done: report.rows, total: report.rows, phase });

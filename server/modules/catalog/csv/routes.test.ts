@@ -96,15 +96,19 @@ describe("the catalogue CSV API", () => {
     expect(await shop.database.db.$count(products, eq(products.sku, "EX-DRILL-18V"))).toBe(0);
   });
 
-  it("dry-runs the variants example (docs/products-variants-example.csv): each row a variant of the demo's, refused nowhere", async () => {
+  it("dry-runs the variants example (docs/products-variants-example.csv): the demo's variants changed, a length added to the CLS, a decking board made in four variants, refused nowhere", async () => {
     const file = readFileSync(new URL("../../../../docs/products-variants-example.csv", import.meta.url), "utf8");
     const res = await upload(as.manager, "/api/admin/products/import?dry_run=1", file, "products-variants-example.csv");
     expect(res.statusCode, res.body).toBe(200);
     const report = res.json();
-    expect(report).toMatchObject({ rows: 5, created: 0, refused: [], applied: false });
-    expect(report.updated).toBe(5);
+    expect(report.refused).toEqual([]);
+    expect(report).toMatchObject({ rows: 10, created: 5, updated: 5, applied: false });
     const tiles = report.changes.find((c: { sku: string }) => c.sku === "TCL-PT6060");
     expect(tiles.fields).toEqual(expect.arrayContaining([{ field: "barcode", old: "", new: "5012345678900" }]));
+    const length = report.changes.find((c: { sku: string }) => c.sku === "TCL-CLS3863-54M");
+    expect(length).toMatchObject({ action: "create", fields: expect.arrayContaining([{ field: "variant", old: "", new: "Length 5.4 m" }]) });
+    const decking = report.changes.find((c: { sku: string }) => c.sku === "TCL-DECK-24-GRN");
+    expect(decking.fields).toEqual(expect.arrayContaining([{ field: "options", old: "", new: "Length: 2.4 m, 3.6 m; Finish: Green, Brown" }]));
   });
 
   it("applies a file all or nothing, and the valid rows only when asked; sales may not import", async () => {
