@@ -1,7 +1,7 @@
 // The plain rules of units and variants: the coverage calculator's arithmetic,
 // barcodes' check digits, and the combinations the options editor makes.
 import { describe, expect, it } from "vitest";
-import { pricePerCoverage, unitsToCover } from "./units.ts";
+import { pricePerCoverage, quantityIn, unitsToCover } from "./units.ts";
 import { combinations, validGtin, variantSku } from "./variant-rules.ts";
 import { lineName, optionsLabel } from "./variant-names.ts";
 
@@ -70,5 +70,23 @@ describe("combinations and generated SKUs", () => {
     expect(lineName("CLS stud 38 × 63 mm", { Length: "3.0 m" })).toBe("CLS stud 38 × 63 mm (3.0 m)");
     expect(lineName("Claw hammer", {})).toBe("Claw hammer");
     expect(optionsLabel({ Size: "5 L", Colour: "Grey" })).toBe("5 L, Grey");
+  });
+});
+
+describe("quantityIn", () => {
+  it("prints a quantity in the unit it is sold in, plural where English has one", () => {
+    expect([quantityIn(3, "each"), quantityIn(12, "m"), quantityIn(9, "m2"), quantityIn(1, "pack"), quantityIn(3, "pack"), quantityIn(2, "kg"), quantityIn(1, "tonne"), quantityIn(2, "tonne"), quantityIn(1, "litre"), quantityIn(5, "litre")]).toEqual([
+      "3",
+      "12 m",
+      "9 m²",
+      "1 pack",
+      "3 packs",
+      "2 kg",
+      "1 tonne",
+      "2 tonnes",
+      "1 litre",
+      "5 litres",
+    ]);
+    expect(quantityIn(4, "furlong")).toBe("4");
   });
 });

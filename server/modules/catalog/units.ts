@@ -44,3 +44,17 @@ export function unitsToCover(amount: number, perUnit: number, wastePercent = 0):
 export function pricePerCoverage(unitPence: number, perUnit: number): number {
   return Math.round(unitPence / perUnit);
 }
+
+const PLURAL_UNITS: Partial<Record<SaleUnit, [string, string]>> = { pack: ["pack", "packs"], tonne: ["tonne", "tonnes"], litre: ["litre", "litres"] };
+
+/**
+ * A quantity in the unit it is sold in, as documents, emails and the
+ * warehouse's paper print it: "3" (each), "12 m", "9 m²", "3 packs",
+ * "1 tonne". An unknown unit prints the bare number.
+ */
+export function quantityIn(quantity: number, unit: string): string {
+  const plural = PLURAL_UNITS[unit as SaleUnit];
+  if (plural) return `${quantity} ${quantity === 1 ? plural[0] : plural[1]}`;
+  if (unit === "m" || unit === "m2" || unit === "kg") return `${quantity} ${UNIT_LABELS[unit].one === "metre" ? "m" : UNIT_LABELS[unit].one}`;
+  return String(quantity);
+}

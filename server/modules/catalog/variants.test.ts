@@ -9,6 +9,7 @@ import { type TestShop, createTestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { auditLog } from "../audit/schema.ts";
+import { mailOutbox } from "../mail/schema.ts";
 import { orderLines } from "../orders/schema.ts";
 import type { StaffRole } from "../staff/permissions.ts";
 import { stockMovements } from "../stock/schema.ts";
@@ -199,6 +200,22 @@ describe("the basket and checkout", () => {
     expect(sold).toMatchObject({ variantId: v!.id, productId: p.id, change: -3, kind: "sold", stockAfter: 1 });
     expect(first).toBe(p.sku);
     expect(await databaseInvariantViolations(db())).toEqual([]);
+  });
+});
+
+describe("an order of a product sold by the metre", () => {
+  it("names the variant and its unit in the order's lines and in the confirmation email", async () => {
+    const [cable] = await db().select().from(productVariants).where(eq(productVariants.sku, "TCL-TE25-WHITE"));
+    const buyer = new TestBrowser(shop.app, `198.51.104.${ip++}`);
+    await buyer.csrf();
+    expect((await buyer.post("/api/basket", { product_id: cable!.productId, variant_id: cable!.id, quantity: 25 })).statusCode).toBe(200);
+    const placed = await buyer.post("/api/checkout", { email: "metres@example.co.uk", delivery_method: "collect", payment_method: "bank_transfer" });
+    expect(placed.statusCode, placed.body).toBe(201);
+    const [line] = await db().select().from(orderLines).where(eq(orderLines.orderId, placed.json().order_id));
+    expect(line).toMatchObject({ sku: "TCL-TE25-WHITE", options: { Sheath: "White" }, unit: "m", quantity: 25 });
+    const [mail] = await db().select().from(mailOutbox).where(eq(mailOutbox.to, "metres@example.co.uk"));
+    expect(mail!.text).toContain(`25 m × ${line!.name}: `);
+    expect(line!.name).toMatch(/\(White\)$/);
   });
 });
 

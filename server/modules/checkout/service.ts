@@ -253,7 +253,7 @@ export function createCheckoutService(
             : "Please pay at the branch when you collect.";
         const written = {
           order: { number, email: input.email, phone: input.phone ?? null, deliveryName: delivery.name, delivery: deliveryPence, total, vat, poReference: input.po_reference ?? null, notes: input.notes ?? null },
-          lines: priced.map(({ item, product, variant, lineTotal, lineVat }) => ({ quantity: item.quantity, name: lineName(product.name, variant.options), lineTotal, lineVat })),
+          lines: priced.map(({ item, product, variant, lineTotal, lineVat }) => ({ quantity: item.quantity, unit: product.unit, name: lineName(product.name, variant.options), lineTotal, lineVat })),
         };
         await enqueueOrderPlaced(tx, options.mail, options, order!.id, paymentNote, written);
       }

@@ -76,6 +76,26 @@ describe("picking list", () => {
     expect(text).not.toMatch(PRICE);
   });
 
+  it("prints each quantity in the unit it is sold in, a variant named by its options; a line sold by measure is one piece to pick", async () => {
+    const measured: PickingOrder = {
+      ...collected,
+      lines: [
+        { sku: "TCL-TE25-GREY", name: "Twin and earth cable 2.5 mm\u00b2 (Grey)", quantity: 25, unit: "m" },
+        { sku: "TCL-PT6060", name: "Porcelain floor tile 600 \u00d7 600 mm (Grey)", quantity: 9, unit: "pack" },
+        { sku: "TCL-CLS3863-30M", name: "CLS studwork 38 \u00d7 63 mm (3.0 m)", quantity: 4, unit: "each" },
+      ],
+    };
+    for (const made of [pickingListPdf(measured), deliveryNotePdf(measured, shop)]) {
+      const { text } = await read(made);
+      expect(text).toMatch(row("TCL-TE25-GREY", "Twin and earth cable 2.5 mm\u00b2 (Grey)", "25 m"));
+      expect(text).toMatch(row("TCL-PT6060", "Porcelain floor tile 600 \u00d7 600 mm (Grey)", "9 packs"));
+      expect(text).toMatch(row("TCL-CLS3863-30M", "CLS studwork 38 \u00d7 63 mm (3.0 m)", "4"));
+      expect(text).toContain("Total items: 14 (3 lines)");
+    }
+    const batch = await read(batchPickingListPdf([measured, { ...measured, number: "TC-000109" }]));
+    expect(batch.pages[0]).toMatch(row("TCL-TE25-GREY", "Twin and earth cable 2.5 mm\u00b2 (Grey)", "50 m"));
+  });
+
   it("for a collection says so instead of an address", async () => {
     const { text } = await read(pickingListPdf(collected));
     expect(text).toContain("Collection: Click & collect");

@@ -1,3 +1,4 @@
+import { quantityIn } from "../catalog/units.ts";
 import { blocks, caption, contentWidth, ensureSpace, header, INK, left, measure, MUTED, renderPdf, rule, signatureBox, table, write, type Column, type Pdf } from "../../lib/pdf.ts";
 
 /**
@@ -21,6 +22,8 @@ export interface DocumentLine {
   sku: string;
   name: string;
   quantity: number;
+  /** The unit it is sold in (catalog/units.ts): "12 m", "3 packs". Each when absent. */
+  unit?: string;
 }
 
 export interface PickingOrder {
@@ -76,8 +79,9 @@ function destination(o: PickingOrder): string[] {
   return o.address ? addressLines(o.address) : ["No delivery address on the order"];
 }
 
+/** Pieces to pick: a line sold by measure (25 m of cable, 2 tonnes of sand) is one, cut or weighed; each and packs are counted. */
 function itemCount(lines: readonly DocumentLine[]): number {
-  return lines.reduce((n, l) => n + l.quantity, 0);
+  return lines.reduce((n, l) => n + (l.unit === undefined || l.unit === "each" || l.unit === "pack" ? l.quantity : 1), 0);
 }
 
 function countText(lines: readonly DocumentLine[]): string {
@@ -88,7 +92,7 @@ function countText(lines: readonly DocumentLine[]): string {
 const PICK_COLUMNS: Column[] = [{ header: "SKU", width: 110 }, { header: "Item" }, { header: "Qty", width: 45, align: "right" }, { header: "Picked", width: 50, tickBox: true }];
 
 function pickRows(lines: readonly DocumentLine[]): string[][] {
-  return sortedBySku(lines).map((l) => [l.sku, l.name, String(l.quantity), ""]);
+  return sortedBySku(lines).map((l) => [l.sku, l.name, quantityIn(l.quantity, l.unit ?? "each"), ""]);
 }
 
 /** The customer's notes in a ruled box, so a picker does not miss them. */
@@ -140,7 +144,7 @@ export function deliveryNotePdf(order: PickingOrder, shop: DocumentShop): Promis
     ]);
     doc.y += 16;
     const continued = `Delivery note ${order.number} (continued)`;
-    table(doc, [{ header: "SKU", width: 110 }, { header: "Item" }, { header: "Qty", width: 50, align: "right" }], sortedBySku(order.lines).map((l) => [l.sku, l.name, String(l.quantity)]), { size: 10, continued, keepAfter: 16 });
+    table(doc, [{ header: "SKU", width: 110 }, { header: "Item" }, { header: "Qty", width: 50, align: "right" }], sortedBySku(order.lines).map((l) => [l.sku, l.name, quantityIn(l.quantity, l.unit ?? "each")]), { size: 10, continued, keepAfter: 16 });
     ensureSpace(doc, 16, continued);
     write(doc, countText(order.lines), left(doc), doc.y, { size: 11, bold: true });
     doc.y += 18;
@@ -153,6 +157,7 @@ export interface SkuTotal {
   sku: string;
   name: string;
   quantity: number;
+  unit?: string;
 }
 
 /** Each SKU's quantity over all the orders, in SKU order (the name is the first order's). */
@@ -162,7 +167,7 @@ export function skuTotals(orders: readonly PickingOrder[]): SkuTotal[] {
     for (const l of o.lines) {
       const t = bySku.get(l.sku);
       if (t) t.quantity += l.quantity;
-      else bySku.set(l.sku, { sku: l.sku, name: l.name, quantity: l.quantity });
+      else bySku.set(l.sku, { sku: l.sku, name: l.name, quantity: l.quantity, ...(l.unit ? { unit: l.unit } : {}) });
     }
   }
   return sortedBySku([...bySku.values()]);
@@ -189,7 +194,7 @@ export function batchPickingListPdf(orders: readonly PickingOrder[], printedAt: 
     table(
       doc,
       [{ header: "SKU", width: 110 }, { header: "Item" }, { header: "Total qty", width: 60, align: "right" }, { header: "Picked", width: 50, tickBox: true }],
-      totals.map((t) => [t.sku, t.name, String(t.quantity), ""]),
+      totals.map((t) => [t.sku, t.name, quantityIn(t.quantity, t.unit ?? "each"), ""]),
       { size: 10, continued: "Totals by SKU (continued)" },
     );
 

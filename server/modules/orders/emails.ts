@@ -2,6 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { Outbox } from "../auth/service.ts";
 import { pounds } from "../catalog/products.ts";
+import { quantityIn } from "../catalog/units.ts";
 import { renderEmail } from "../mail/templates.ts";
 import { orderLines, orders } from "./schema.ts";
 
@@ -16,7 +17,7 @@ const money = (pence: number) => `£${pounds(pence).toFixed(2)}`;
 /** What the emails show of an order. Checkout passes what it has just written, saving two reads in its transaction. */
 export interface WrittenOrder {
   order: Pick<typeof orders.$inferSelect, "number" | "email" | "phone" | "deliveryName" | "delivery" | "total" | "vat" | "poReference" | "notes"> | undefined;
-  lines: Pick<typeof orderLines.$inferSelect, "quantity" | "name" | "lineTotal" | "lineVat">[];
+  lines: Pick<typeof orderLines.$inferSelect, "quantity" | "unit" | "name" | "lineTotal" | "lineVat">[];
 }
 
 async function readOrder(tx: Db, orderId: number): Promise<WrittenOrder> {
@@ -36,7 +37,7 @@ export async function enqueueOrderPlaced(tx: Db, mail: Outbox, shop: ShopMail, o
   const { order, lines } = written ?? (await readOrder(tx, orderId));
   if (!order) return;
   const summary = [
-    ...lines.map((l) => `${l.quantity} × ${l.name}: ${money(l.lineTotal + l.lineVat)}`),
+    ...lines.map((l) => `${quantityIn(l.quantity, l.unit)} × ${l.name}: ${money(l.lineTotal + l.lineVat)}`),
     `${order.deliveryName}: ${money(order.delivery)}`,
     `Total ${money(order.total)} (VAT ${money(order.vat)})`,
   ];

@@ -46,9 +46,13 @@ export function lineJson(l: typeof orderLines.$inferSelect) {
     /** The line itself: a refund by lines names it. */
     id: l.id,
     product_id: l.productId,
+    variant_id: l.variantId,
     sku: l.sku,
     name: l.name,
     slug: l.slug,
+    /** The variant's option values ({} for a product without options) and the unit it was sold in. */
+    options: l.options,
+    unit: l.unit,
     quantity: l.quantity,
   };
 }

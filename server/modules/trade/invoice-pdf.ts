@@ -1,3 +1,4 @@
+import { quantityIn } from "../catalog/units.ts";
 import { blocks, caption, contentWidth, ensureSpace, header, left, measure, renderPdf, rule, table, write, type Pdf } from "../../lib/pdf.ts";
 import { money, shopAndCompany } from "./document-pdf.ts";
 import type { InvoiceDetailJson } from "./invoices.ts";
@@ -61,7 +62,7 @@ export function invoicePdf(inv: InvoiceDetailJson): Promise<Buffer> {
         { header: "VAT", width: 40, align: "right" },
         { header: "Total ex VAT", width: 80, align: "right" },
       ],
-      inv.lines.map((l) => [l.name, l.sku, String(l.quantity), money(l.unit_price), `${l.vat_rate}%`, money(l.line_total)]),
+      inv.lines.map((l) => [l.name, l.sku, quantityIn(l.quantity, l.unit), money(l.unit_price), `${l.vat_rate}%`, money(l.line_total)]),
       // The last line goes over with the totals rather than leave them on a page alone.
       { continued, keepAfter: TOTALS_HEIGHT },
     );

@@ -169,8 +169,8 @@ describe("trade invoices", () => {
         paid_at: null,
       });
       expect(inv.lines).toEqual([
-        { sku: "SKU-0", name: "Boiler", quantity: 1, unit_price: 100000, vat_rate: 20, line_total: 100000, line_vat: 20000 },
-        { sku: "SKU-1", name: "Safety boots", quantity: 2, unit_price: 2500, vat_rate: 5, line_total: 5000, line_vat: 250 },
+        { sku: "SKU-0", name: "Boiler", quantity: 1, unit: "each", unit_price: 100000, vat_rate: 20, line_total: 100000, line_vat: 20000 },
+        { sku: "SKU-1", name: "Safety boots", quantity: 2, unit: "each", unit_price: 2500, vat_rate: 5, line_total: 5000, line_vat: 250 },
       ]);
       expect(inv.vat_breakdown).toEqual([
         { rate: 20, net: 100000, vat: 20000 },

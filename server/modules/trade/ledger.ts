@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { LONDON_TODAY } from "../../lib/london.ts";
+import { type SaleUnit, UNIT_LABELS } from "../catalog/units.ts";
 import { orderLines } from "../orders/schema.ts";
 import { liftOverdueHoldIfClear } from "./holds.ts";
 import { type TradeInvoice, tradeInvoices } from "./invoice-schema.ts";
@@ -294,7 +295,7 @@ export async function creditableLines(handle: Db, invoice: TradeInvoice): Promis
   const lines: Omit<CreditableLine, "creditedQuantity" | "creditedNet" | "creditedVat">[] = [];
   if (invoice.orderId !== null) {
     const rows = await handle.select().from(orderLines).where(eq(orderLines.orderId, invoice.orderId)).orderBy(asc(orderLines.id));
-    for (const l of rows) lines.push({ source: `order_line:${l.id}`, description: `${l.name} (${l.sku})`, quantity: l.quantity, net: l.lineTotal, vat: l.lineVat });
+    for (const l of rows) lines.push({ source: `order_line:${l.id}`, description: `${l.name} (${l.sku})${l.unit === "each" ? "" : `, ${UNIT_LABELS[l.unit as SaleUnit]?.per ?? l.unit}`}`, quantity: l.quantity, net: l.lineTotal, vat: l.lineVat });
     if (invoice.delivery > 0) lines.push({ source: "delivery", description: "Delivery (inc VAT)", quantity: 1, net: invoice.delivery, vat: 0 });
   } else {
     // A hire invoice's lines live in the hire desk's tables: it is credited whole.

@@ -8,10 +8,11 @@ import { refreshSearchWords } from "../products.ts";
 import { ATTRIBUTES_MAX, CATEGORIES_MAX, type ProductPatch, fieldErrorsOf, productCreate, productFields, productPatch, slugFrom } from "../product-rules.ts";
 import { sanitizeDescription } from "../sanitize.ts";
 import { COVERAGE_UNITS, type CoverageUnit, SALE_UNITS, type SaleUnit } from "../units.ts";
+import { optionsWithNames } from "../variant-names.ts";
 import { VARIANTS_MAX, variantCreate, variantFields } from "../variant-rules.ts";
 import { DEFAULT_REORDER_LEVEL, type ProductStatus } from "../schema.ts";
 import { type FieldColumn, type MatchedColumn, categoriesCell, matchHeaders, parseCategories, parseYesNo, poundsCell, yesNoCell } from "./columns.ts";
-import { type HeldProduct, type Options, type RowCells, type RowGroup, comboKey, disagreements, groupRows, hasOptions, loadHeldProducts, optionsLabel, planOptions, readRow, rowOptions, sameProductRows } from "./product-rows.ts";
+import { type HeldProduct, type Options, type RowCells, type RowGroup, comboKey, disagreements, groupRows, hasOptions, loadHeldProducts, planOptions, readRow, rowOptions, sameProductRows } from "./product-rows.ts";
 import { type CsvEncoding, CsvReadError, type CsvRecord, type CsvSource, detectEncoding, isBlank, readRecords } from "./read.ts";
 
 /**
@@ -412,7 +413,7 @@ function planRow(row: RowCells, state: RunState, cur: Current | null, context: R
   const options = Object.fromEntries(pairs);
   if (cur && pairs.length) {
     if (comboKey(options) !== comboKey(cur.options)) {
-      refusals.push({ row: row.row, column: "option1_value", message: `${sku} is ${optionsLabel(cur.options) || "a product without options"}: a variant's options change in the back office, not from a file.` });
+      refusals.push({ row: row.row, column: "option1_value", message: `${sku} is ${optionsWithNames(cur.options) || "a product without options"}: a variant's options change in the back office, not from a file.` });
     }
   } else if (!cur && pairs.length && !context.lead) {
     refusals.push({ row: row.row, column: "option1_name", message: "Name this variant's product: its slug (to add a variant to a product in the shop) or, for a new product, its name." });
@@ -468,7 +469,7 @@ function planRow(row: RowCells, state: RunState, cur: Current | null, context: R
     if (context.lead) {
       plan.options = context.lead;
       note("options", "", context.lead.list.map((o) => `${o.name}: ${o.values.join(", ")}`).join("; "));
-      note("variant", "", optionsLabel(context.lead.values));
+      note("variant", "", optionsWithNames(context.lead.values));
     }
     if (values.unit !== "each") note("unit", "", values.unit);
     if (coverage) note("coverage", "", `${coverage.per_unit} ${coverage.unit}`);
@@ -577,7 +578,7 @@ function planNewVariant(row: RowCells, state: RunState, variant: NonNullable<Pla
   const v = parsed.data;
   const changes: FieldChange[] = [
     { field: "product", old: "", new: product },
-    { field: "variant", old: "", new: optionsLabel(variant.values) },
+    { field: "variant", old: "", new: optionsWithNames(variant.values) },
     { field: "price_ex_vat", old: "", new: poundsCell(v.price_ex_vat) },
   ];
   if (v.was_price_ex_vat != null) changes.push({ field: "was_price_ex_vat", old: "", new: poundsCell(v.was_price_ex_vat) });

@@ -242,9 +242,3 @@ export function planOptions(rows: RowCells[], held: HeldProduct | null): OptionP
   const before = JSON.stringify(held?.options ?? []);
   return { list, values, problems, changed: JSON.stringify(list) !== before };
 }
-
-/** A variant's values as the report and messages say them: "Length 3.0 m, Colour White". */
-export const optionsLabel = (values: Record<string, string>) =>
-  Object.entries(values)
-    .map(([n, v]) => `${n} ${v}`)
-    .join(", ");
