@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
-import { redirect } from "react-router";
+import { redirect, useSearchParams } from "react-router";
 import { appContext } from "#app-context";
-import { CompareTable, type ComparedProduct } from "../components/compare/compare-table.tsx";
+import { CompareTable, type ComparedProduct, variantParam } from "../components/compare/compare-table.tsx";
 import { compareStore, useCompareList } from "../components/compare/use-compare.ts";
 import { FormAlert } from "../components/form.tsx";
 import { Breadcrumbs, EmptyState } from "../components/page.tsx";
@@ -49,7 +49,13 @@ interface CompareAnswer {
   message: string;
 }
 
+/** The variant chosen for each product on the page: ?v12=SKU, an empty one meaning the range. */
+function chosenFrom(search: URLSearchParams, ids: readonly number[]): Map<number, string> {
+  return new Map(ids.flatMap((id) => (search.get(variantParam(id)) ? [[id, search.get(variantParam(id))!] as const] : [])));
+}
+
 export default function Compare({ loaderData }: Route.ComponentProps) {
+  const [search] = useSearchParams();
   const list = useCompareList(loaderData.ids);
   const hydrated = useHydrated();
   const [known, setKnown] = useState<ComparedProduct[]>(loaderData.products);
@@ -128,7 +134,7 @@ export default function Compare({ loaderData }: Route.ComponentProps) {
           <EmptyState title="The products you chose are no longer available." action={{ to: "/products", label: "Browse products" }} />
         )
       ) : (
-        <CompareTable products={products} attributeNames={attributeNamesOf(products)} onRemove={removeProduct} />
+        <CompareTable products={products} attributeNames={attributeNamesOf(products)} chosen={chosenFrom(search, list)} onRemove={removeProduct} />
       )}
     </>
   );

@@ -2,7 +2,8 @@
 // and a colour of paint and sees the price, stock, SKU and address follow;
 // works out tiles for 12.5 m² with the calculator, puts that many in the
 // basket and checks out; a manager gives a new product two options and six
-// variants and finds it on the storefront. axe on the product page's picker.
+// variants and finds it on the storefront; compare shows a range or the
+// chosen variant's figures. axe on the product page's picker.
 import AxeBuilder from "@axe-core/playwright";
 import { openPage } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
@@ -89,6 +90,21 @@ test("the product page with its picker passes axe, and a variant's address that 
   expect(violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`)).toEqual([]);
   const missing = await page.goto(`${PAINT}?variant=NO-SUCH-SKU`);
   expect(missing?.status()).toBe(404);
+});
+
+test("compare shows a product's price range, and a chosen variant's own figures", async ({ page }) => {
+  await openPage(page, PAINT);
+  await page.getByRole("button", { name: /Add Trade vinyl matt emulsion to compare/ }).click();
+  await openPage(page, "/compare");
+  const table = page.getByRole("region", { name: "Comparison table" });
+  const price = table.getByRole("row", { name: /^Price inc VAT/ });
+  await expect(price).toContainText(/£\d+\.\d\d – £\d+\.\d\d/);
+  await expect(table.getByRole("row", { name: /^Variant/ })).toContainText("Any of 24");
+  await table.getByRole("combobox", { name: "Variant of Trade vinyl matt emulsion" }).selectOption({ label: "5 L, Soft Grey" });
+  await expect(page).toHaveURL(/[?&]v\d+=TCL-EMUL-5L-SOFTGREY/);
+  await expect(price).not.toContainText("–");
+  await expect(table).toContainText("SKU TCL-EMUL-5L-SOFTGREY");
+  await expect(table.getByRole("row", { name: /^Variant/ })).toContainText("5 L, Soft Grey");
 });
 
 test("a manager gives a new product two options and six variants, and finds it on the storefront", async ({ browser, page }) => {

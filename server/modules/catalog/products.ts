@@ -540,21 +540,31 @@ export function createProductService(db: Db) {
       };
     },
 
-    /** Products by id with their attributes, for compare and wishlist. */
+    /** Products by id with their attributes and variants on sale, for compare (a variant's figures, or the range) and the wishlist. */
     async byIds(ids: number[], prices: PriceContext = RETAIL) {
       if (ids.length === 0) return [];
-      const [rows, attributeRows] = await Promise.all([
+      const [rows, attributeRows, variantRows] = await Promise.all([
         selectCards(db).where(and(inArray(products.id, ids), onSale)),
         db.select().from(productAttributes).where(inArray(productAttributes.productId, ids)).orderBy(asc(productAttributes.position)),
+        db
+          .select()
+          .from(productVariants)
+          .where(and(inArray(productVariants.productId, ids), eq(productVariants.status, "active")))
+          .orderBy(asc(productVariants.productId), asc(productVariants.position), asc(productVariants.id)),
       ]);
       const byId = new Map((rows as ProductRow[]).map((r) => [r.id, r]));
+      const variantsOf = Map.groupBy(variantRows, (v) => v.productId);
       return ids
         .map((id) => byId.get(id))
         .filter((r): r is ProductRow => r !== undefined)
-        .map((r) => ({
-          ...toCard(r, prices),
-          attributes: attributeRows.filter((a) => a.productId === r.id).map((a) => ({ name: a.name, value: a.value })),
-        }));
+        .map((r) => {
+          const variants = (variantsOf.get(r.id) ?? []).map((v) => variantJson(v, r.vatRate, prices));
+          return {
+            ...toCard(r, prices, { priceVaries: new Set(variants.map((v) => v.price)).size > 1, chips: null }),
+            attributes: attributeRows.filter((a) => a.productId === r.id).map((a) => ({ name: a.name, value: a.value })),
+            variants: variants.map(({ id, sku, options, price, price_ex_vat, stock, in_stock }) => ({ id, sku, options, price, price_ex_vat, stock, in_stock })),
+          };
+        });
     },
 
     /** Where an earlier slug of a product now lives: the storefront answers it with a 301. */
