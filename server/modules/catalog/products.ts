@@ -328,7 +328,11 @@ export function createProductService(db: Db) {
         categoryId = category.id;
         base.push(sql`${L.categoryIds} @> array[${category.id}]::integer[]`);
       }
-      if (query.priceMin !== undefined) base.push(sql`${L.pricePence} >= ${Math.round(query.priceMin * 100)}`);
+      // Option values filter (and price) by one variant that has them all: see matchingVariant below.
+      const optionFilters = Object.entries(query.options ?? {}).filter(([, v]) => v.length > 0);
+      // A product's listed price is its cheapest variant's, so "at most £x" holds for it whenever it holds for a
+      // matching variant; "at least £x" may not (the matching variant can be dearer), and is the variant's to answer.
+      if (query.priceMin !== undefined && optionFilters.length === 0) base.push(sql`${L.pricePence} >= ${Math.round(query.priceMin * 100)}`);
       if (query.priceMax !== undefined) base.push(sql`${L.pricePence} <= ${Math.round(query.priceMax * 100)}`);
       if (query.inStock) base.push(sql`${L.stock} > 0`);
       if (q) base.push(sql`${L.productId} in (select ${products.id} from ${products} where ${searchCondition(q, groups)})`);
@@ -337,10 +341,26 @@ export function createProductService(db: Db) {
       const attributeFilters = Object.entries(query.attributes ?? {}).filter(([, v]) => v.length > 0);
       const attributeCondition = (name: string, values: string[]) => sql`${L.attributeKeys} && ${textArray(values.map((v) => attributeKey(name, v)))}`;
       const attributeConditions = attributeFilters.map(([n, v]) => attributeCondition(n, v));
-      // Option values filter alike, on the values the product's variants have.
-      const optionFilters = Object.entries(query.options ?? {}).filter(([, v]) => v.length > 0);
+      // Option values filter alike, on the values the product's variants have (the index narrows),
       const optionCondition = (name: string, values: string[]) => sql`${L.optionKeys} && ${textArray(values.map((v) => attributeKey(name, v)))}`;
       const optionConditions = optionFilters.map(([n, v]) => optionCondition(n, v));
+      // and then by one variant on sale that has every chosen value (5 L and Soft Grey in one tin, not a 5 L
+      // of one colour and a Soft Grey of another), within the price range and in stock when asked. Its price,
+      // the cheapest such, is the product's in this listing: its sort, and its card.
+      // Prices filter inc VAT, rounded as the listing's own (migration 0009).
+      const variantIncVat = sql`(v.price_pence * (100 + vp.vat_rate) + 50) / 100`;
+      const matchingVariant = optionFilters.length
+        ? and(
+            sql`v.product_id = ${L.productId}`,
+            sql`v.status = 'active'`,
+            ...optionFilters.map(([n, v]) => sql`v.options->>${n} = any(${textArray(v)})`),
+            query.priceMin !== undefined ? sql`${variantIncVat} >= ${Math.round(query.priceMin * 100)}` : undefined,
+            query.priceMax !== undefined ? sql`${variantIncVat} <= ${Math.round(query.priceMax * 100)}` : undefined,
+            query.inStock ? sql`v.stock > 0` : undefined,
+          )!
+        : null;
+      const matching = sql`${productVariants} v join ${products} vp on vp.id = v.product_id`;
+      if (matchingVariant) optionConditions.push(sql`exists (select 1 from ${matching} where ${matchingVariant})`);
       attributeConditions.push(...optionConditions);
       const manufacturerCondition = query.manufacturer?.length ? inArray(L.manufacturerId, query.manufacturer) : undefined;
       const all = and(...base, manufacturerCondition, ...attributeConditions);
@@ -362,7 +382,13 @@ export function createProductService(db: Db) {
         name: sql`name asc, product_id asc`,
       }[sort];
       const offset = (page - 1) * perPage;
-      const pageIds: Promise<{ id: number }[]> =
+      // The cheapest and dearest matching variants, ex VAT: the sort's price (inc VAT) and the card's.
+      const matched = matchingVariant
+        ? sql`(select ${variantIncVat} from ${matching} where ${matchingVariant} order by v.price_pence limit 1) as price_pence,
+              (select min(v.price_pence) from ${matching} where ${matchingVariant}) as variant_low,
+              (select max(v.price_pence) from ${matching} where ${matchingVariant}) as variant_high`
+        : sql`price_pence, null::int as variant_low, null::int as variant_high`;
+      const pageIds: Promise<{ id: number; variant_low?: number | null; variant_high?: number | null }[]> =
         sort === "relevance" && q
           ? // Relevance needs the product's words.
             db.select({ id: L.productId }).from(L).innerJoin(products, eq(products.id, L.productId)).where(all).orderBy(order).limit(perPage).offset(offset)
@@ -372,10 +398,10 @@ export function createProductService(db: Db) {
               // matches is the planner's gamble that loses on correlated filters.
               db
                 .execute(
-                  sql`with matches as materialized (select product_id, price_pence, created_at, name, featured from ${L} where ${all})
-                      select product_id as id from matches order by ${order} limit ${perPage} offset ${offset}`,
+                  sql`with matches as materialized (select product_id, ${matched}, created_at, name, featured from ${L} where ${all})
+                      select product_id as id, variant_low, variant_high from matches order by ${order} limit ${perPage} offset ${offset}`,
                 )
-                .then((r) => (r as unknown as { rows: { id: number }[] }).rows);
+                .then((r) => (r as unknown as { rows: { id: number; variant_low: number | null; variant_high: number | null }[] }).rows);
 
       const stored = plainBase
         ? db
@@ -470,7 +496,14 @@ export function createProductService(db: Db) {
       const byId = new Map(rows.map((r) => [r.id, r]));
 
       return {
-        items: ids.map((r) => byId.get(r.id)).filter((r): r is ProductRow => r !== undefined).map((r) => toCard(r, prices, variants.get(r.id))),
+        items: ids.flatMap((match) => {
+          const r = byId.get(match.id);
+          if (!r) return [];
+          // With option values chosen, the card's price is the cheapest matching variant's.
+          if (match.variant_low == null) return [toCard(r, prices, variants.get(r.id))];
+          const low = match.variant_low;
+          return [toCard({ ...r, pricePence: low, wasPricePence: low === r.pricePence ? r.wasPricePence : null }, prices, { priceVaries: match.variant_high !== low, chips: variants.get(r.id)?.chips ?? null })];
+        }),
         total,
         page,
         per_page: perPage,

@@ -148,6 +148,33 @@ describe("the listing's option values", () => {
     const none = (await as.guest.get(`/api/products?option[Length]=${encodeURIComponent("9.9 m")}`)).json();
     expect(none.total).toBe(0);
   });
+
+  it("prices, sorts and filters a product by its cheapest variant with the chosen values, and matches all of them in one variant", async () => {
+    const get = async (query: string) => {
+      const res = await as.guest.get(`/api/products?${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { total: number; items: { sku: string; price: number; price_varies: boolean }[] };
+    };
+    const longest = `category=timber&option[Length]=${encodeURIComponent("4.8 m")}`;
+    // 4.8 m: CLS £6.98 ex VAT (£8.38), sawn £10.58 (£12.70); each product's cheapest length is far less.
+    const sorted = await get(`${longest}&sort=price_desc`);
+    expect(sorted.items.map((c) => [c.sku, c.price, c.price_varies])).toEqual([
+      ["TCL-SAWN47100", 12.7, false],
+      ["TCL-CLS3863", 8.38, false],
+    ]);
+    expect((await get(`${longest}&sort=price_asc`)).items.map((c) => c.sku)).toEqual(["TCL-CLS3863", "TCL-SAWN47100"]);
+    // From £8: the 4.8 m CLS is in, though its 2.4 m length is £4.19; under £8 it is out, though its 2.4 m is in.
+    expect((await get(`${longest}&price_min=8`)).items.map((c) => c.sku)).toEqual(expect.arrayContaining(["TCL-CLS3863", "TCL-SAWN47100"]));
+    expect((await get("category=timber&price_min=8")).items.map((c) => c.sku)).not.toContain("TCL-CLS3863");
+    expect((await get(`${longest}&price_max=8`)).items.map((c) => c.sku)).not.toContain("TCL-CLS3863");
+
+    // Two options in one variant: 5 L Charcoal is out of stock, 2.5 L Charcoal is not.
+    const charcoal = (size: string) => `option[Size]=${encodeURIComponent(size)}&option[Colour]=Charcoal&in_stock=1`;
+    expect((await get(charcoal("5 L"))).total).toBe(0);
+    expect((await get(charcoal("2.5 L"))).items.map((c) => c.sku)).toEqual(["TCL-EMUL"]);
+    // The card's price is the matching tin's: 5 L Soft Grey is £31.99 ex VAT.
+    expect((await get(`option[Size]=5%20L&option[Colour]=${encodeURIComponent("Soft Grey")}`)).items[0]).toMatchObject({ sku: "TCL-EMUL", price: 38.39, price_varies: false });
+  });
 });
 
 describe("the basket and checkout", () => {
