@@ -75,6 +75,7 @@ export default [
     route("admin/products/:sku", "routes/admin/products/product.tsx"),
     route("admin/products/:sku/photos", "routes/admin/products/photos.tsx"),
     route("admin/products/:sku/variants", "routes/admin/products/variants.tsx"),
+    route("admin/variants/:sku/photos", "routes/admin/products/variant-photos.tsx"),
     route("admin/hire", "routes/admin/hire/desk.tsx"),
     route("admin/hire/planner", "routes/admin/hire/planner.tsx"),
     route("admin/hire/requests", "routes/admin/hire/requests.tsx"),

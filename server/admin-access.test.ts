@@ -332,6 +332,13 @@ const ROWS: Row[] = [
     posts: [{ what: "alt text of no photo", needs: "catalogue.manage", form: form({ intent: "alt", id: "zzzzzzzzzzzz", alt: "Matrix alt" }), ok: [404] }],
   },
   {
+    key: "admin/variants/:sku/photos",
+    needs: "catalogue.view",
+    url: async () => `/admin/variants/${await matrixSku()}/photos`,
+    // Alt text for a photo the variant does not have: 404 after the door.
+    posts: [{ what: "alt text of no photo", needs: "catalogue.manage", form: form({ intent: "alt", id: "zzzzzzzzzzzz", alt: "Matrix alt" }), ok: [404] }],
+  },
+  {
     key: "admin/products/:sku/variants",
     needs: "catalogue.view",
     url: async () => `/admin/products/${await matrixSku()}/variants`,
@@ -532,6 +539,12 @@ const ROWS: Row[] = [
   { key: "PUT /api/admin/products/{sku}/images/order", needs: "catalogue.manage", url: async () => `/api/admin/products/${await matrixSku()}/images/order`, body: () => ({ ids: ["zzzzzzzzzzzz"] }), ok: [422] },
   { key: "PATCH /api/admin/products/{sku}/images/{id}", needs: "catalogue.manage", url: async () => `/api/admin/products/${await matrixSku()}/images/zzzzzzzzzzzz`, body: () => ({ alt: "Matrix alt" }), ok: [404] },
   { key: "DELETE /api/admin/products/{sku}/images/{id}", needs: "catalogue.manage", url: async () => `/api/admin/products/${await matrixSku()}/images/zzzzzzzzzzzz`, ok: [404] },
+  { key: "GET /api/admin/variants/{sku}/images", needs: "catalogue.view", url: (w) => `/api/admin/variants/${w.productSku}/images` },
+  // Not multipart: 422 after the door; the role is checked before the body is read.
+  { key: "POST /api/admin/variants/{sku}/images", needs: "catalogue.manage", url: (w) => `/api/admin/variants/${w.productSku}/images`, ok: [422] },
+  { key: "PUT /api/admin/variants/{sku}/images/order", needs: "catalogue.manage", url: (w) => `/api/admin/variants/${w.productSku}/images/order`, body: () => ({ ids: ["zzzzzzzzzzzz"] }), ok: [422] },
+  { key: "PATCH /api/admin/variants/{sku}/images/{id}", needs: "catalogue.manage", url: (w) => `/api/admin/variants/${w.productSku}/images/zzzzzzzzzzzz`, body: () => ({ alt: "Matrix alt" }), ok: [404] },
+  { key: "DELETE /api/admin/variants/{sku}/images/{id}", needs: "catalogue.manage", url: (w) => `/api/admin/variants/${w.productSku}/images/zzzzzzzzzzzz`, ok: [404] },
   { key: "GET /api/admin/hire/items/{slug}/images", needs: "catalogue.view", url: async () => `/api/admin/hire/items/${await matrixHireSlug()}/images` },
   // Not multipart: 422 after the door; the role is checked before the body is read.
   { key: "POST /api/admin/hire/items/{slug}/images", needs: "catalogue.manage", url: async () => `/api/admin/hire/items/${await matrixHireSlug()}/images`, ok: [422] },

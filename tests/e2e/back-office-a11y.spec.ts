@@ -71,6 +71,7 @@ for (const path of [
   "/admin/products/{product}",
   "/admin/products/{product}/photos",
   "/admin/products/{product}/variants",
+  "/admin/variants/TCL-EMUL-5L-SOFTGREY/photos",
   "/admin/products/import",
   "/admin/stock",
   "/admin/categories",

@@ -56,7 +56,20 @@ function send(url: string, file: File, onProgress: (percent: number) => void): P
 const card = "rounded-lg border border-stone-200 bg-white p-4";
 const button = "rounded-md border border-stone-300 bg-white px-3 py-2 text-sm font-semibold hover:bg-stone-50 focus-visible:outline-2 focus-visible:outline-offset-2 disabled:opacity-50";
 
-export function PhotoManager({ images, canManage, result, uploadUrl }: { images: ManagedPhoto[]; canManage: boolean; result: PhotoActionResult | undefined; uploadUrl: string }) {
+export function PhotoManager({
+  images,
+  canManage,
+  result,
+  uploadUrl,
+  emptyText = "No photos yet: the storefront shows the drawn picture.",
+}: {
+  images: ManagedPhoto[];
+  canManage: boolean;
+  result: PhotoActionResult | undefined;
+  uploadUrl: string;
+  /** What the storefront shows while there are none. */
+  emptyText?: string;
+}) {
   const busy = useNavigation().state === "submitting";
   const revalidator = useRevalidator();
   const [progress, setProgress] = useState<Progress[]>([]);
@@ -136,7 +149,7 @@ export function PhotoManager({ images, canManage, result, uploadUrl }: { images:
       ) : null}
 
       {images.length === 0 ? (
-        <p className={card}>No photos yet: the storefront shows the drawn picture.</p>
+        <p className={card}>{emptyText}</p>
       ) : (
         <ol className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="photo-list">
           {images.map((image, i) => {

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { AdminPhotoService, PhotoOwner } from "../../../server/modules/catalog/admin-photos.ts";
 import type { StaffActor } from "../../../server/modules/staff/actor.ts";
-import { notFoundOr, serviceError } from "./access.ts";
+import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "./access.ts";
 
 /**
  * The photos screens' form posts without scripts, for a product's and a hire
@@ -64,4 +64,16 @@ export async function photoFormAction(
     if (known.status === 404 && intent !== "alt" && intent !== "move" && intent !== "delete") notFoundOr(error);
     return data<PhotoActionResult>({ ok: false, intent, message: known.errors ? Object.values(known.errors).flat().join(" ") : known.message, errors: known.errors, id }, { status: known.status });
   }
+}
+
+/** A photos screen's action: the same origin and a catalogue reader signed in, then the form (the service checks catalogue.manage). */
+export function photoScreenAction(
+  app: { staff: StaffActor | null; services: { adminPhotos: AdminPhotoService } },
+  request: Request,
+  owner: PhotoOwner,
+  words: { what: string; altCleared: string },
+) {
+  requireSameOrigin(request);
+  const actor = requirePermission(app.staff, request, "catalogue.view");
+  return photoFormAction(app.services.adminPhotos, actor, owner, request, words);
 }

@@ -69,6 +69,7 @@ export async function adminPhotoRoutes(app: FastifyInstance, options: { photos: 
 
   const owners = [
     { kind: "product", base: "/admin/products/:sku/images", tags: ["admin: products"], what: "product", params: z.object({ sku: z.string().trim().min(1).max(64) }), ownerOf: (p: Record<string, string>): PhotoOwner => ({ kind: "product", sku: p.sku! }) },
+    { kind: "variant", base: "/admin/variants/:sku/images", tags: ["admin: products"], what: "variant", params: z.object({ sku: z.string().trim().min(1).max(64) }), ownerOf: (p: Record<string, string>): PhotoOwner => ({ kind: "variant", sku: p.sku! }) },
     { kind: "hire_item", base: "/admin/hire/items/:slug/images", tags: ["admin: hire"], what: "hire item", params: z.object({ slug: z.string().regex(/^[a-z0-9-]{1,200}$/, "Give a hire item's slug.") }), ownerOf: (p: Record<string, string>): PhotoOwner => ({ kind: "hire_item", slug: p.slug! }) },
   ] as const;
 

@@ -3,7 +3,7 @@
 // served from /media, order, alt text, delete, the audit log, who may, and two
 // uploads at once (on PostgreSQL with TEST_DATABASE_URL, where it proves the lock).
 import path from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { type TestShop, createTestShop } from "../../test/app.ts";
@@ -14,7 +14,7 @@ import { hireItems } from "../hire/schema.ts";
 import { localFileStore } from "../media/store.ts";
 import { testJpeg } from "../media/test-photos.ts";
 import type { StaffRole } from "../staff/permissions.ts";
-import { products } from "./schema.ts";
+import { productVariants, products } from "./schema.ts";
 
 const PASSWORD = "demo-password-2026";
 let shop: TestShop;
@@ -188,6 +188,30 @@ describe("a product's photos through the API", () => {
   });
 });
 
+describe("a variant's photos", () => {
+  it("uploads by the variant's SKU; the product API gives them to that variant alone; the last one gone leaves it showing the product's", async () => {
+    const [variant] = await shop.database.db.select({ sku: productVariants.sku, productId: productVariants.productId }).from(productVariants).where(eq(productVariants.sku, "TCL-EMUL-5L-SOFTGREY"));
+    const base = `/api/admin/variants/${variant!.sku}/images`;
+    const res = await upload(as.manager, base, [{ filename: "soft-grey-tin.jpg", bytes: jpeg }]);
+    expect(res.statusCode, res.body).toBe(201);
+    const [photo] = res.json().images as { id: string; src: string }[];
+    const [product] = await shop.database.db.select({ slug: products.slug, images: products.images }).from(products).where(eq(products.id, variant!.productId));
+    const page = (await as.guest.get(`/api/products/${product!.slug}?variant=${variant!.sku}`)).json().data as { images: { src: string }[]; variants: { sku: string; images: { src: string }[] }[] };
+    expect(page.variants.find((v) => v.sku === variant!.sku)!.images.map((i) => i.src)).toEqual([photo!.src]);
+    expect(page.variants.filter((v) => v.sku !== variant!.sku).every((v) => v.images.length === 0)).toBe(true);
+    // The product's own photos are untouched.
+    expect(page.images.map((i) => i.src)).toEqual(product!.images.map((i) => i.src));
+    const [audit] = await shop.database.db.select().from(auditLog).where(eq(auditLog.action, "variant.photos_added")).orderBy(sql`${auditLog.id} desc`).limit(1);
+    expect(audit).toMatchObject({ entity: "variant", entityId: variant!.sku });
+
+    const gone = await as.manager.delete(`${base}/${photo!.id}`);
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(gone.json().images).toEqual([]);
+    expect((await upload(as.sales, base, [{ filename: "a.jpg", bytes: jpeg }])).statusCode).toBe(403);
+    expect((await as.manager.get("/api/admin/variants/NO-SUCH-VARIANT/images")).statusCode).toBe(404);
+  });
+});
+
 describe("a hire item's photos", () => {
   it("uploads, reads and deletes by the item's slug", async () => {
     const [item] = await shop.database.db.select({ slug: hireItems.slug }).from(hireItems).limit(1);
@@ -227,7 +251,7 @@ describe("/media", () => {
 
   it("documents every operation in the OpenAPI document", async () => {
     const ops = (await apiOperations(shop.app)).map((o) => `${o.method} ${o.path}`);
-    for (const path of ["/api/admin/products/{sku}/images", "/api/admin/hire/items/{slug}/images"]) {
+    for (const path of ["/api/admin/products/{sku}/images", "/api/admin/variants/{sku}/images", "/api/admin/hire/items/{slug}/images"]) {
       expect(ops).toEqual(expect.arrayContaining([`GET ${path}`, `POST ${path}`, `PUT ${path}/order`, `PATCH ${path}/{id}`, `DELETE ${path}/{id}`]));
     }
   });

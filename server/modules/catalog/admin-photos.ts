@@ -7,7 +7,8 @@ import type { ImageSource, ProductImage } from "../media/contract.ts";
 import { type ProcessedPhoto, keysOf, photoEntry, processPhoto, storePhoto } from "../media/photos.ts";
 import type { FileStore } from "../media/store.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
-import { products } from "./schema.ts";
+import { productVariants, products } from "./schema.ts";
+import { lineName } from "./variant-names.ts";
 
 /** At most this many photos per product or hire item, and per upload. */
 export const PHOTOS_MAX = 20;
@@ -15,7 +16,8 @@ export const UPLOAD_FILES_MAX = 10;
 export const ALT_MAX = 250;
 
 /** Whose photos: a product by its SKU, or a hire item by its slug. */
-export type PhotoOwner = { kind: "product"; sku: string } | { kind: "hire_item"; slug: string };
+/** Whose photos: a product, one of its variants (shown when it is chosen; none shows the product's), or a hire item. */
+export type PhotoOwner = { kind: "product"; sku: string } | { kind: "variant"; sku: string } | { kind: "hire_item"; slug: string };
 
 /** A photo as the back office and its API see it. */
 export interface AdminPhoto {
@@ -60,7 +62,7 @@ function displayName(filename: string): string {
 export function createAdminPhotoService(db: Db, options: { store: FileStore; log?: { warn(obj: unknown, msg: string): void } }) {
   const { store } = options;
 
-  const label = (owner: PhotoOwner) => (owner.kind === "product" ? "product" : "hire item");
+  const label = (owner: PhotoOwner) => ({ product: "product", variant: "variant", hire_item: "hire item" })[owner.kind];
 
   /** The owner's row (locked for the transaction when `lock`): its id, slug, name and images. */
   async function rowOf(q: Db, owner: PhotoOwner, lock: boolean) {
@@ -74,6 +76,18 @@ export function createAdminPhotoService(db: Db, options: { store: FileStore; log
       if (!row) throw new HttpError(404, "No product has that SKU.");
       return row;
     }
+    if (owner.kind === "variant") {
+      const query = q
+        .select({ id: productVariants.id, slug: products.slug, name: products.name, options: productVariants.options, images: productVariants.images, key: productVariants.sku })
+        .from(productVariants)
+        .innerJoin(products, eq(products.id, productVariants.productId))
+        .where(eq(sql`lower(${productVariants.sku})`, owner.sku.toLowerCase()))
+        .limit(1);
+      // The variant's row alone is locked: its photos are its own.
+      const [row] = lock ? await query.for("update", { of: productVariants }) : await query;
+      if (!row) throw new HttpError(404, "No variant has that SKU.");
+      return { ...row, name: lineName(row.name, row.options) };
+    }
     const query = q.select({ id: hireItems.id, slug: hireItems.slug, name: hireItems.name, images: hireItems.images, key: hireItems.slug }).from(hireItems).where(eq(hireItems.slug, owner.slug)).limit(1);
     const [row] = lock ? await query.for("update") : await query;
     if (!row) throw new HttpError(404, "No hire item has that slug.");
@@ -82,6 +96,7 @@ export function createAdminPhotoService(db: Db, options: { store: FileStore; log
 
   async function write(tx: Db, owner: PhotoOwner, id: number, images: ProductImage[]) {
     if (owner.kind === "product") await tx.update(products).set({ images, updatedAt: sql`now()` }).where(eq(products.id, id));
+    else if (owner.kind === "variant") await tx.update(productVariants).set({ images, updatedAt: sql`now()` }).where(eq(productVariants.id, id));
     else await tx.update(hireItems).set({ images }).where(eq(hireItems.id, id));
   }
 
@@ -188,7 +203,8 @@ export function createAdminPhotoService(db: Db, options: { store: FileStore; log
         const index = find(images, owner, id);
         gone = images[index];
         const rest = images.filter((_, i) => i !== index);
-        const next = rest.some(isPhoto) ? rest : [drawn(row.slug, row.name)];
+        // A variant without photos shows its product's; a product or hire item gets its drawn picture back.
+        const next = rest.some(isPhoto) || owner.kind === "variant" ? rest : [drawn(row.slug, row.name)];
         return { images: next, before: { photos: ids(images) }, after: { photos: ids(next) } };
       });
       await discard(keysOf(gone!));

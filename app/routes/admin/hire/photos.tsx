@@ -3,8 +3,8 @@ import { appContext } from "#app-context";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { PhotoManager } from "../../../components/admin/photo-manager.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin } from "../../../lib/admin/access.ts";
-import { type PhotoActionResult, photoFormAction } from "../../../lib/admin/photo-action.ts";
+import { notFoundOr, requirePermission } from "../../../lib/admin/access.ts";
+import { type PhotoActionResult, photoScreenAction } from "../../../lib/admin/photo-action.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/photos";
@@ -22,10 +22,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 
 /** The forms without scripts (app/lib/admin/photo-action.ts); the service checks catalogue.manage. */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
-  return photoFormAction(app.services.adminPhotos, actor, { kind: "hire_item", slug: params.slug }, request, { what: "hire item", altCleared: "Alt text cleared. Describe every photo for whoever cannot see it." });
+  return photoScreenAction(context.get(appContext), request, { kind: "hire_item", slug: params.slug }, { what: "hire item", altCleared: "Alt text cleared. Describe every photo for whoever cannot see it." });
 }
 
 export default function AdminHireItemPhotos({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,10 +1,9 @@
-import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { AdminCrumbs, AdminHeading } from "../../../components/admin/frame.tsx";
 import { PhotoManager } from "../../../components/admin/photo-manager.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin } from "../../../lib/admin/access.ts";
-import { type PhotoActionResult, photoFormAction } from "../../../lib/admin/photo-action.ts";
+import { notFoundOr, requirePermission } from "../../../lib/admin/access.ts";
+import { type PhotoActionResult, photoScreenAction } from "../../../lib/admin/photo-action.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/photos";
@@ -20,10 +19,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 
 /** The forms without scripts (app/lib/admin/photo-action.ts); the service checks catalogue.manage. */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
-  return photoFormAction(app.services.adminPhotos, actor, { kind: "product", sku: params.sku }, request, {
+  return photoScreenAction(context.get(appContext), request, { kind: "product", sku: params.sku }, {
     what: "product",
     altCleared: "Alt text cleared: the product cannot be published until every photo has some.",
   });
@@ -34,16 +30,7 @@ export default function AdminProductPhotos({ loaderData, actionData }: Route.Com
   const result = actionData as PhotoActionResult | undefined;
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/products" className="link">
-          Products
-        </Link>{" "}
-        ›{" "}
-        <Link to={`/admin/products/${encodeURIComponent(sku)}`} className="link">
-          {sku}
-        </Link>{" "}
-        › Photos
-      </nav>
+      <AdminCrumbs items={[{ label: "Products", to: "/admin/products" }, { label: sku, to: `/admin/products/${encodeURIComponent(sku)}` }, { label: "Photos" }]} />
       <AdminHeading title={`Photos of ${sku}`} intro="The first photo is the one listings show. Describe every photo (alt text) before the product is published." />
       {result ? (
         <ResultBanner ok={result.ok} result={result}>

@@ -1,6 +1,6 @@
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { AdminCrumbs, AdminHeading } from "../../../components/admin/frame.tsx";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL } from "../../../components/admin/form-field.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
@@ -99,16 +99,7 @@ export default function AdminProductVariants({ loaderData, actionData }: Route.C
   const productHref = `/admin/products/${encodeURIComponent(product.sku)}`;
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/products" className="link">
-          Products
-        </Link>{" "}
-        ›{" "}
-        <Link to={productHref} className="link">
-          {product.name}
-        </Link>{" "}
-        › Options and variants
-      </nav>
+      <AdminCrumbs items={[{ label: "Products", to: "/admin/products" }, { label: product.name, to: productHref }, { label: "Options and variants" }]} />
       <AdminHeading
         title={`Options and variants of ${product.name}`}
         intro="Each combination of the options' values is a variant with its own SKU, price, stock and barcode. A product without options has one variant."
@@ -256,6 +247,9 @@ export default function AdminProductVariants({ loaderData, actionData }: Route.C
                             </button>
                           ) : null}
                         </Form>
+                        <Link to={`/admin/variants/${encodeURIComponent(v.sku)}/photos`} className="btn-secondary min-h-10 whitespace-nowrap px-3">
+                          Photos ({v.images.length})<span className="sr-only"> of {label}</span>
+                        </Link>
                         {access.catalogue && active.length > 1 ? (
                           <Form method="post">
                             <input type="hidden" name="intent" value="archive" />
