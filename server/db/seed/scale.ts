@@ -28,6 +28,10 @@ export async function seedScale(db: Db, count: number): Promise<number> {
     const to = next + Math.min(batch, count - made) - 1;
     await db.transaction(async (t) => {
       const tx = t as unknown as Db;
+      // Ten thousand rows a statement: the listing and summary triggers join each statement's old and new
+      // rows, which the planner, without statistics for them, loops over (n × n: minutes and gigabytes).
+      // Hash joins for this bulk load only (PostgreSQL; PGlite takes the setting alike).
+      await tx.execute(sql`set local enable_nestloop = off`);
       await tx.execute(sql`
         insert into products (sku, slug, name, summary, description_html, manufacturer_id, price_pence, vat_rate, stock, images, search_text, created_at)
         select 'GEN-' || k, 'generated-product-' || k, b.name || ' Trade Product ' || k,
