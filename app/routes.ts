@@ -20,6 +20,8 @@ export default [
   route("product/:slug", "routes/product.tsx"),
   route("products", "routes/products.tsx"),
   route("showcase", "routes/content/showcase.tsx"),
+  route("branches", "routes/branches/index.tsx"),
+  route("branches/:slug", "routes/branches/branch.tsx"),
   route("manufacturer", "routes/manufacturer/index.tsx"),
   route("manufacturer/:id", "routes/manufacturer/item.tsx"),
   route("hire-basket", "routes/hire-basket.tsx"),

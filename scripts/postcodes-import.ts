@@ -18,11 +18,11 @@ try {
   const report = await importPostcodeCsv(database.db, file, (fraction, so) => {
     const width = 30;
     const done = Math.round(fraction * width);
-    const bar = `[${"#".repeat(done)}${"-".repeat(width - done)}] ${Math.round(fraction * 100)}%  ${so.imported} imported, ${so.skipped} skipped`;
+    const bar = `[${"#".repeat(done)}${"-".repeat(width - done)}] ${Math.round(fraction * 100)}%  ${so.imported} addresses, ${so.located} places, ${so.skipped} skipped`;
     process.stderr.write(process.stderr.isTTY ? `\r${bar}` : `${bar}\n`);
   });
   if (process.stderr.isTTY) process.stderr.write("\n");
-  console.log(`Imported ${report.imported} addresses; skipped ${report.skipped} rows.`);
+  console.log(`Imported ${report.imported} addresses and ${report.located} places; skipped ${report.skipped} rows.`);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   code = 1;

@@ -152,7 +152,7 @@ const schema = z.object({
   SHOP_BANK_ACCOUNT_NAME: optionalText.pipe(z.string().max(100, "must be at most 100 characters").optional()),
   SHOP_BANK_SORT_CODE: optionalText.pipe(z.string().regex(/^\d{2}-?\d{2}-?\d{2}$/, "must be a sort code of 6 digits, e.g. 12-34-56").optional()),
   SHOP_BANK_ACCOUNT: optionalText.pipe(z.string().regex(/^\d{8}$/, "must be an account number of 8 digits").optional()),
-  POSTCODE_PROVIDER: z.enum(["builtin", "getaddress", "ideal"], { error: "must be builtin, getaddress or ideal" }).default("builtin"),
+  POSTCODE_PROVIDER: z.enum(["builtin", "getaddress", "ideal", "postcodes.io"], { error: "must be builtin, getaddress, ideal or postcodes.io" }).default("builtin"),
   POSTCODE_API_KEY: optionalText.pipe(z.string().optional()),
   STRIPE_SECRET_KEY: optionalText.pipe(z.string().regex(/^(sk|rk)_(test|live)_\w+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)").optional()),
   STRIPE_WEBHOOK_SECRET: optionalText.pipe(z.string().regex(/^whsec_\w+$/, "must be a Stripe webhook signing secret (whsec_…)").optional()),
@@ -208,7 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
   const problems = parsed.success
     ? []
     : parsed.error.issues.map((issue) => `${String(issue.path[0] ?? "environment")} ${issue.message}`);
-  if (parsed.success && parsed.data.POSTCODE_PROVIDER !== "builtin" && !parsed.data.POSTCODE_API_KEY) {
+  if (parsed.success && (parsed.data.POSTCODE_PROVIDER === "getaddress" || parsed.data.POSTCODE_PROVIDER === "ideal") && !parsed.data.POSTCODE_API_KEY) {
     problems.push(`POSTCODE_API_KEY is required when POSTCODE_PROVIDER=${parsed.data.POSTCODE_PROVIDER}`);
   }
   if (env.NODE_ENV === "production" && !env.COOKIE_SECRET?.trim()) {

@@ -25,6 +25,7 @@ import { createAdminOrderService } from "./modules/orders/admin.ts";
 import { createReorderService } from "./modules/orders/reorder.ts";
 import { createOrderService } from "./modules/orders/service.ts";
 import { createPostcodeProvider } from "./modules/postcode/service.ts";
+import { createBranchService } from "./modules/branches/service.ts";
 import { createHireBasketService } from "./modules/hire/basket.ts";
 import { createHireRequestService } from "./modules/hire/requests.ts";
 import { createHireService } from "./modules/hire/service.ts";
@@ -82,6 +83,7 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
   });
   const hireCardPayments = payments.gateway !== null || (extras.gateway === undefined && usesTestPayments(config));
   const hireRequests = createHireRequestService(db, { mail, ...shop, cardPayments: hireCardPayments });
+  const postcodes = createPostcodeProvider(db, config);
   return {
     catalog: createCatalogService(db),
     products,
@@ -92,7 +94,8 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     account: createAccountService(db),
     basket,
     delivery,
-    postcodes: createPostcodeProvider(db, config),
+    postcodes,
+    branches: createBranchService(db, { postcodes }),
     checkout: createCheckoutService(db, { delivery, mail, links: checkoutLinks, ...shop, payments: [payOnAccount, payments.provider] }),
     // Card payments (ADR 0033): the hosted page, its webhook, and refunds.
     payments,

@@ -16,6 +16,7 @@ export function SiteFooter({ data }: { data: RootData | undefined }) {
           <ul className="mt-3 grid gap-2 text-sm">
             <li><Link className="hover:underline" to="/about">About us</Link></li>
             <li><Link className="hover:underline" to="/contact">Contact us</Link></li>
+            <li><Link className="hover:underline" to="/branches">Our branches</Link></li>
             <li><Link className="hover:underline" to="/delivery">Delivery</Link></li>
             <li><Link className="hover:underline" to="/showcase">Showcase</Link></li>
           </ul>

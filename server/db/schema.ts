@@ -22,3 +22,4 @@ export * from "../modules/payments/schema.ts";
 export * from "../modules/stock/schema.ts";
 export * from "../modules/catalog/csv/schema.ts";
 export * from "../modules/redirects/schema.ts";
+export * from "../modules/branches/schema.ts";

@@ -349,9 +349,8 @@ export function createProductService(db: Db) {
       // the cheapest such, is the product's in this listing: its sort, and its card.
       // Prices filter inc VAT, rounded as the listing's own (migration 0009).
       const variantIncVat = sql`(v.price_pence * (100 + vp.vat_rate) + 50) / 100`;
-      const matchingVariant = optionFilters.length
+      const variantConditions = optionFilters.length
         ? and(
-            sql`v.product_id = ${L.productId}`,
             sql`v.status = 'active'`,
             ...optionFilters.map(([n, v]) => sql`v.options->>${n} = any(${textArray(v)})`),
             query.priceMin !== undefined ? sql`${variantIncVat} >= ${Math.round(query.priceMin * 100)}` : undefined,
@@ -359,8 +358,11 @@ export function createProductService(db: Db) {
             query.inStock ? sql`v.stock > 0` : undefined,
           )!
         : null;
+      const matchingVariant = variantConditions ? sql`v.product_id = ${L.productId} and ${variantConditions}` : null;
       const matching = sql`${productVariants} v join ${products} vp on vp.id = v.product_id`;
-      if (matchingVariant) optionConditions.push(sql`exists (select 1 from ${matching} where ${matchingVariant})`);
+      // One option's values alone, without price or stock: the index's option_keys already say a variant has it.
+      const needsVariantCheck = optionFilters.length > 1 || query.priceMin !== undefined || query.priceMax !== undefined || !!query.inStock;
+      if (matchingVariant && needsVariantCheck) optionConditions.push(sql`exists (select 1 from ${matching} where ${matchingVariant})`);
       attributeConditions.push(...optionConditions);
       const manufacturerCondition = query.manufacturer?.length ? inArray(L.manufacturerId, query.manufacturer) : undefined;
       const all = and(...base, manufacturerCondition, ...attributeConditions);
@@ -383,12 +385,11 @@ export function createProductService(db: Db) {
       }[sort];
       const offset = (page - 1) * perPage;
       // The cheapest and dearest matching variants, ex VAT: the sort's price (inc VAT) and the card's.
-      const matched = matchingVariant
-        ? sql`(select ${variantIncVat} from ${matching} where ${matchingVariant} order by v.price_pence limit 1) as price_pence,
-              (select min(v.price_pence) from ${matching} where ${matchingVariant}) as variant_low,
-              (select max(v.price_pence) from ${matching} where ${matchingVariant}) as variant_high`
-        : sql`price_pence, null::int as variant_low, null::int as variant_high`;
-      const pageIds: Promise<{ id: number; variant_low?: number | null; variant_high?: number | null }[]> =
+      // Sorted by price, each match's price is its cheapest matching variant's (inc VAT); any other sort reads
+      // the matching prices of the page's products alone, below.
+      const byPrice = sort === "price_asc" || sort === "price_desc";
+      const matched = matchingVariant && byPrice ? sql`(select min(${variantIncVat}) from ${matching} where ${matchingVariant}) as price_pence` : sql`price_pence`;
+      const pageIds: Promise<{ id: number }[]> =
         sort === "relevance" && q
           ? // Relevance needs the product's words.
             db.select({ id: L.productId }).from(L).innerJoin(products, eq(products.id, L.productId)).where(all).orderBy(order).limit(perPage).offset(offset)
@@ -399,9 +400,9 @@ export function createProductService(db: Db) {
               db
                 .execute(
                   sql`with matches as materialized (select product_id, ${matched}, created_at, name, featured from ${L} where ${all})
-                      select product_id as id, variant_low, variant_high from matches order by ${order} limit ${perPage} offset ${offset}`,
+                      select product_id as id from matches order by ${order} limit ${perPage} offset ${offset}`,
                 )
-                .then((r) => (r as unknown as { rows: { id: number; variant_low: number | null; variant_high: number | null }[] }).rows);
+                .then((r) => (r as unknown as { rows: { id: number }[] }).rows);
 
       const stored = plainBase
         ? db
@@ -490,9 +491,21 @@ export function createProductService(db: Db) {
       }
 
       const shown = ids.map((r) => r.id);
-      const [rows, variants] = shown.length
-        ? await Promise.all([selectCards(db).where(inArray(products.id, shown)).then((r) => r as ProductRow[]), cardVariants(db, shown)])
-        : [[], new Map<number, CardVariants>()];
+      const [rows, variants, matchedPrices] = shown.length
+        ? await Promise.all([
+            selectCards(db).where(inArray(products.id, shown)).then((r) => r as ProductRow[]),
+            cardVariants(db, shown),
+            // With option values chosen, each card's price is its cheapest matching variant's (ex VAT, as a card's own).
+            variantConditions
+              ? db
+                  .execute(
+                    sql`select v.product_id, min(v.price_pence)::int as low, max(v.price_pence)::int as high from ${matching}
+                        where v.product_id = any(${sql`array[${sql.join(shown.map((id) => sql`${id}`), sql`, `)}]::int[]`}) and ${variantConditions} group by v.product_id`,
+                  )
+                  .then((r) => new Map((r as unknown as { rows: { product_id: number; low: number; high: number }[] }).rows.map((m) => [m.product_id, m])))
+              : Promise.resolve(new Map<number, { low: number; high: number }>()),
+          ])
+        : [[], new Map<number, CardVariants>(), new Map<number, { low: number; high: number }>()];
       const byId = new Map(rows.map((r) => [r.id, r]));
 
       return {
@@ -500,9 +513,9 @@ export function createProductService(db: Db) {
           const r = byId.get(match.id);
           if (!r) return [];
           // With option values chosen, the card's price is the cheapest matching variant's.
-          if (match.variant_low == null) return [toCard(r, prices, variants.get(r.id))];
-          const low = match.variant_low;
-          return [toCard({ ...r, pricePence: low, wasPricePence: low === r.pricePence ? r.wasPricePence : null }, prices, { priceVaries: match.variant_high !== low, chips: variants.get(r.id)?.chips ?? null })];
+          const m = matchedPrices.get(r.id);
+          if (!m) return [toCard(r, prices, variants.get(r.id))];
+          return [toCard({ ...r, pricePence: m.low, wasPricePence: m.low === r.pricePence ? r.wasPricePence : null }, prices, { priceVaries: m.high !== m.low, chips: variants.get(r.id)?.chips ?? null })];
         }),
         total,
         page,

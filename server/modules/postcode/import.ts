@@ -2,7 +2,8 @@ import { createReadStream, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Db } from "../../db/client.ts";
 import { normalisePostcode } from "./service.ts";
-import { postcodeAddresses } from "./schema.ts";
+import { sql } from "drizzle-orm";
+import { postcodeAddresses, postcodeLocations } from "./schema.ts";
 
 /** Splits one CSV line, honouring double quotes ("a, b" and doubled "" inside). */
 export function parseCsvLine(line: string): string[] {
@@ -28,47 +29,79 @@ export function parseCsvLine(line: string): string[] {
 }
 
 export interface ImportReport {
+  /** Addresses read in. */
   imported: number;
+  /** Postcodes given a place (latitude and longitude). */
+  located: number;
   skipped: number;
+}
+
+/** The header names a column goes by: ours, and the ONS Postcode Directory's (`pcds`, `lat`, `long`). */
+const ALIASES: Record<string, string[]> = { postcode: ["postcode", "pcds", "pcd"], latitude: ["latitude", "lat"], longitude: ["longitude", "long", "lng"] };
+
+/** A coordinate inside the British Isles' bounding box, or null (the ONS file marks postcodes without one as 99.999999). */
+function coordinate(value: string, min: number, max: number): number | null {
+  const n = Number(value);
+  return value.trim() !== "" && Number.isFinite(n) && n >= min && n <= max ? n : null;
 }
 
 /**
  * Reads a CSV with a header row naming `postcode, line_1, line_2, line_3, town, county`
- * (any order) into the address table, 1,000 rows at a time. Rows with a malformed
- * postcode or no first line or town are skipped and counted.
+ * and, optionally, `latitude, longitude` (any order; the ONS Postcode Directory's
+ * `pcds, lat, long` too) into the address and location tables, 1,000 rows at a
+ * time. A row with a place and no address is a location only (the ONS file is
+ * that). Rows with a malformed postcode, or neither an address nor a place,
+ * are skipped and counted.
  */
 export async function importPostcodeCsv(db: Db, file: string, onProgress?: (fraction: number, report: ImportReport) => void): Promise<ImportReport> {
   const size = statSync(file).size || 1;
   const stream = createReadStream(file, { encoding: "utf8" });
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  const report: ImportReport = { imported: 0, skipped: 0 };
+  const report: ImportReport = { imported: 0, located: 0, skipped: 0 };
   let header: string[] | null = null;
   let batch: (typeof postcodeAddresses.$inferInsert)[] = [];
+  // By postcode, so a file with one row per address gives each postcode one place.
+  let places = new Map<string, { postcode: string; lat: number; lng: number }>();
   const flush = async () => {
-    if (batch.length === 0) return;
-    await db.insert(postcodeAddresses).values(batch);
+    if (batch.length === 0 && places.size === 0) return;
+    if (batch.length) await db.insert(postcodeAddresses).values(batch);
+    if (places.size) {
+      await db
+        .insert(postcodeLocations)
+        .values([...places.values()])
+        .onConflictDoUpdate({ target: postcodeLocations.postcode, set: { lat: sql`excluded.lat`, lng: sql`excluded.lng` } });
+    }
     report.imported += batch.length;
+    report.located += places.size;
     batch = [];
+    places = new Map();
     onProgress?.(Math.min(1, stream.bytesRead / size), report);
   };
+  const column = (name: string) => (ALIASES[name] ?? [name]).map((n) => header!.indexOf(n)).find((i) => i >= 0) ?? -1;
   for await (const raw of lines) {
     if (!raw.trim()) continue;
     const cells = parseCsvLine(raw);
     if (!header) {
       header = cells.map((c) => c.toLowerCase());
-      if (!header.includes("postcode") || !header.includes("line_1") || !header.includes("town")) {
-        throw new Error("The CSV needs a header row with at least postcode, line_1 and town.");
+      const addresses = header.includes("line_1") && header.includes("town");
+      const located = column("latitude") >= 0 && column("longitude") >= 0;
+      if (column("postcode") < 0 || (!addresses && !located)) {
+        throw new Error("The CSV needs a header row with postcode and line_1 and town (addresses), or latitude and longitude (places), or both.");
       }
       continue;
     }
-    const get = (name: string) => cells[header!.indexOf(name)] ?? "";
+    const get = (name: string) => cells[column(name)] ?? "";
     const postcode = normalisePostcode(get("postcode"));
-    if (!postcode || !get("line_1") || !get("town")) {
+    const lat = coordinate(get("latitude"), 49, 61);
+    const lng = coordinate(get("longitude"), -9, 3);
+    const address = !!get("line_1") && !!get("town");
+    if (!postcode || (!address && (lat === null || lng === null))) {
       report.skipped += 1;
       continue;
     }
-    batch.push({ postcode, line1: get("line_1"), line2: get("line_2"), line3: get("line_3"), town: get("town"), county: get("county") });
-    if (batch.length >= 1000) await flush();
+    if (address) batch.push({ postcode, line1: get("line_1"), line2: get("line_2"), line3: get("line_3"), town: get("town"), county: get("county") });
+    if (lat !== null && lng !== null) places.set(postcode, { postcode, lat, lng });
+    if (batch.length >= 1000 || places.size >= 1000) await flush();
   }
   await flush();
   onProgress?.(1, report);

@@ -1,7 +1,7 @@
 import { asc, eq, like, sql } from "drizzle-orm";
 import { isValid, toNormalised } from "postcode";
 import type { Db } from "../../db/client.ts";
-import { postcodeAddresses } from "./schema.ts";
+import { postcodeAddresses, postcodeLocations } from "./schema.ts";
 
 export interface LookupAddress {
   line_1: string;
@@ -12,10 +12,23 @@ export interface LookupAddress {
   postcode: string;
 }
 
-/** One interface for every address source: the built-in table or a paid API. */
+/** Where a postcode is, in degrees (WGS84). */
+export interface PostcodeLocation {
+  lat: number;
+  lng: number;
+}
+
+/** One interface for every address source: the built-in table, a paid API, or postcodes.io. */
 export interface PostcodeProvider {
   lookup(postcode: string): Promise<LookupAddress[]>;
   suggest(query: string): Promise<string[]>;
+  /** Where a (normalised) postcode is, or null when the source does not know it (issue 30: the nearest branch). */
+  locate(postcode: string): Promise<PostcodeLocation | null>;
+}
+
+/** A coordinate pair from a provider's answer, or null when either is missing or not a number. */
+function location(lat: unknown, lng: unknown): PostcodeLocation | null {
+  return typeof lat === "number" && typeof lng === "number" && Number.isFinite(lat) && Number.isFinite(lng) ? { lat, lng } : null;
 }
 
 export const MAX_SUGGESTIONS = 10;
@@ -43,11 +56,30 @@ export function builtInProvider(db: Db): PostcodeProvider {
         .limit(MAX_SUGGESTIONS);
       return rows.map((r) => r.postcode);
     },
+    async locate(postcode) {
+      const [exact] = await db.select({ lat: postcodeLocations.lat, lng: postcodeLocations.lng }).from(postcodeLocations).where(eq(postcodeLocations.postcode, postcode)).limit(1);
+      if (exact) return exact;
+      // A postcode the table lacks (a new build): its outward code's centroid, near enough for the nearest branch.
+      const outward = postcode.split(" ")[0]!;
+      const [centroid] = await db
+        .select({ lat: sql<number | null>`avg(${postcodeLocations.lat})`.mapWith(Number), lng: sql<number | null>`avg(${postcodeLocations.lng})`.mapWith(Number), n: sql<number>`count(*)::int` })
+        .from(postcodeLocations)
+        .where(like(postcodeLocations.postcode, `${outward} %`));
+      return centroid && centroid.n > 0 ? location(centroid.lat, centroid.lng) : null;
+    },
   };
 }
 
 async function fetchJson(url: string, init: RequestInit = {}): Promise<unknown> {
   const response = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  if (!response.ok) throw new Error(`postcode provider answered ${response.status}`);
+  return response.json();
+}
+
+/** As fetchJson, with a 404 (a postcode the source does not know) answered as null. */
+async function fetchFound(url: string): Promise<unknown> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+  if (response.status === 404) return null;
   if (!response.ok) throw new Error(`postcode provider answered ${response.status}`);
   return response.json();
 }
@@ -76,6 +108,10 @@ export function getAddressProvider(apiKey: string, baseUrl = "https://api.getAdd
       const found = (body.suggestions ?? []).map((s) => normalisePostcode(String(s.address ?? "").split(",").pop()?.trim() ?? "")).filter((p): p is string => !!p);
       return [...new Set(found)].slice(0, MAX_SUGGESTIONS);
     },
+    async locate(postcode) {
+      const body = (await fetchFound(`${baseUrl}/find/${encodeURIComponent(postcode)}?api-key=${encodeURIComponent(apiKey)}`)) as { latitude?: unknown; longitude?: unknown } | null;
+      return body ? location(body.latitude, body.longitude) : null;
+    },
   };
 }
 
@@ -102,11 +138,40 @@ export function idealPostcodesProvider(apiKey: string, baseUrl = "https://api.id
       const found = (body.result?.hits ?? []).map((h) => normalisePostcode(String(h.suggestion ?? "").split(",").pop()?.trim() ?? "")).filter((p): p is string => !!p);
       return [...new Set(found)].slice(0, MAX_SUGGESTIONS);
     },
+    async locate(postcode) {
+      const body = (await fetchFound(`${baseUrl}/v1/postcodes/${encodeURIComponent(postcode)}?api_key=${encodeURIComponent(apiKey)}`)) as { result?: { latitude?: unknown; longitude?: unknown }[] } | null;
+      const first = body?.result?.[0];
+      return first ? location(first.latitude, first.longitude) : null;
+    },
+  };
+}
+
+/**
+ * postcodes.io, the free API over the ONS Postcode Directory (Open Government
+ * Licence): `GET /postcodes/{postcode}` for where it is and
+ * `GET /postcodes/{term}/autocomplete`. It has no addresses, so lookups answer
+ * none (the customer types the address).
+ */
+export function postcodesIoProvider(baseUrl = "https://api.postcodes.io"): PostcodeProvider {
+  return {
+    async lookup() {
+      return [];
+    },
+    async suggest(query) {
+      const body = (await fetchFound(`${baseUrl}/postcodes/${encodeURIComponent(query)}/autocomplete`)) as { result?: unknown[] | null } | null;
+      const found = (body?.result ?? []).map((p) => normalisePostcode(String(p))).filter((p): p is string => !!p);
+      return [...new Set(found)].slice(0, MAX_SUGGESTIONS);
+    },
+    async locate(postcode) {
+      const body = (await fetchFound(`${baseUrl}/postcodes/${encodeURIComponent(postcode)}`)) as { result?: { latitude?: unknown; longitude?: unknown } | null } | null;
+      return body?.result ? location(body.result.latitude, body.result.longitude) : null;
+    },
   };
 }
 
 export function createPostcodeProvider(db: Db, config: { postcodeProvider: string; postcodeApiKey: string | undefined }): PostcodeProvider {
   if (config.postcodeProvider === "getaddress" && config.postcodeApiKey) return getAddressProvider(config.postcodeApiKey);
   if (config.postcodeProvider === "ideal" && config.postcodeApiKey) return idealPostcodesProvider(config.postcodeApiKey);
+  if (config.postcodeProvider === "postcodes.io") return postcodesIoProvider();
   return builtInProvider(db);
 }

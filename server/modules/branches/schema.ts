@@ -1,0 +1,53 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { DayHours, HoursException } from "./hours.ts";
+
+/** What a branch offers: click & collect, a trade counter, a hire depot, a kitchen and bathroom showroom. */
+export const BRANCH_SERVICES = ["collect", "trade_counter", "hire", "showroom"] as const;
+export type BranchService = (typeof BRANCH_SERVICES)[number];
+
+/**
+ * A branch of the merchant (issue 30): where customers collect, trade
+ * customers buy at the counter, hire equipment leaves from, and showroom
+ * consultations happen. Its hours are London wall-clock times per weekday,
+ * with dated exceptions; bank holidays are closed unless an exception opens
+ * them (hours.ts).
+ */
+export const branches = pgTable(
+  "branches",
+  {
+    id: serial("id").primaryKey(),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    line1: text("line_1").notNull(),
+    line2: text("line_2").notNull().default(""),
+    town: text("town").notNull(),
+    county: text("county").notNull().default(""),
+    postcode: text("postcode").notNull(),
+    lat: doublePrecision("lat"),
+    lng: doublePrecision("lng"),
+    phone: text("phone").notNull().default(""),
+    email: text("email").notNull().default(""),
+    services: text("services", { enum: BRANCH_SERVICES }).array().notNull().default(sql`'{}'::text[]`),
+    openingHours: jsonb("opening_hours").$type<DayHours[]>().notNull().default(sql`'[]'::jsonb`),
+    hoursExceptions: jsonb("hours_exceptions").$type<HoursException[]>().notNull().default(sql`'[]'::jsonb`),
+    /** How long after an order a collection is ready when the stock is here, and how long before closing orders stop being readied that day. */
+    collectLeadMinutes: integer("collect_lead_minutes").notNull().default(60),
+    collectCutoffMinutes: integer("collect_cutoff_minutes").notNull().default(30),
+    /** The branch stock and orders belong to when none is named (one shop, one branch: this one). */
+    isDefault: boolean("is_default").notNull().default(false),
+    /** A closed branch is kept for its history and shown nowhere. */
+    status: text("status", { enum: ["open", "closed"] }).notNull().default("open"),
+    position: integer("position").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    uniqueIndex("branches_slug_key").on(t.slug),
+    uniqueIndex("branches_default_key").on(t.isDefault).where(sql`${t.isDefault}`),
+    check("branches_status_check", sql`${t.status} in ('open', 'closed')`),
+    check("branches_lead_check", sql`${t.collectLeadMinutes} between 0 and 10080 and ${t.collectCutoffMinutes} between 0 and 1440`),
+    index("branches_position_idx").on(t.position, t.id),
+  ],
+);
+export type Branch = typeof branches.$inferSelect;
