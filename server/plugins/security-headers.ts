@@ -52,7 +52,8 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
     reply.header("x-frame-options", "DENY");
     reply.header("referrer-policy", "strict-origin-when-cross-origin");
     reply.header("cross-origin-opener-policy", "same-origin");
-    reply.header("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=()");
+    // The branch finder may ask for the visitor's position (only when they press "Use my location"); no frame or other site may.
+    reply.header("permissions-policy", "camera=(), microphone=(), geolocation=(self), payment=()");
     if (options.isProduction) reply.header("strict-transport-security", "max-age=31536000; includeSubDomains");
   });
 }

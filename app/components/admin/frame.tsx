@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Form, Link, NavLink } from "react-router";
+import { Form, NavLink } from "react-router";
 import type { NavItem } from "../../lib/admin/nav.ts";
 
 export interface FrameStaff {
@@ -69,25 +69,5 @@ export function AdminHeading({ title, intro, actions }: { title: string; intro?:
       </div>
       {actions ? <div className="flex flex-wrap gap-2">{actions}</div> : null}
     </div>
-  );
-}
-
-/** Where a screen sits: each step a link but the last, which is this screen. */
-export function AdminCrumbs({ items }: { items: { label: string; to?: string }[] }) {
-  return (
-    <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-      {items.map((item, i) => (
-        <span key={`${i}-${item.label}`}>
-          {i > 0 ? " › " : null}
-          {item.to ? (
-            <Link to={item.to} className="link">
-              {item.label}
-            </Link>
-          ) : (
-            item.label
-          )}
-        </span>
-      ))}
-    </nav>
   );
 }

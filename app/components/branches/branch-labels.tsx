@@ -1,5 +1,8 @@
 import type { BranchService } from "../../../server/modules/branches/schema.ts";
 
+/** Day 1 … 7 of a branch's hours (as server/modules/branches/hours.ts numbers them), kept here so pages need none of its rules. */
+export const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
+
 /** What each service is called on the storefront. */
 export const SERVICE_LABELS: Record<BranchService, string> = {
   collect: "Click & collect",

@@ -166,7 +166,7 @@ export function CompareTable({
                           defaultValue={chosenVariant(p, chosen)?.sku ?? ""}
                           // The select sits in the table, outside its form: its change does not bubble there, so it submits the form itself.
                           onChange={(event) => event.currentTarget.form && submit(event.currentTarget.form, { replace: true, preventScrollReset: true })}
-                          className="field min-h-11 py-1 text-sm font-normal" aria-label={`Variant of ${p.name}`}>
+                          className="min-h-11 w-full rounded-md border border-stone-400 bg-white px-2 py-1 text-sm font-normal text-stone-900" aria-label={`Variant of ${p.name}`}>
                           <option value="">All {p.variants!.length} (price range)</option>
                           {p.variants!.map((v) => (
                             <option key={v.id} value={v.sku}>

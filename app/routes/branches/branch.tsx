@@ -1,11 +1,9 @@
 import { appContext } from "#app-context";
-import { SERVICE_LABELS, ServiceChips } from "../../components/branches/branch-labels.tsx";
+import { SERVICE_LABELS, ServiceChips, WEEKDAY_NAMES } from "../../components/branches/branch-labels.tsx";
 import { Breadcrumbs } from "../../components/page.tsx";
 import { requestOrigin } from "../../lib/catalog/listing.server.ts";
 import { absoluteUrl, breadcrumbJsonLd, seoMeta } from "../../lib/catalog/seo.ts";
 import { notFound } from "../../lib/not-found.ts";
-import { HttpError } from "../../../server/http-errors.ts";
-import { WEEKDAYS } from "../../../server/modules/branches/hours.ts";
 import type { BranchJson } from "../../../server/modules/branches/service.ts";
 import type { Route } from "./+types/branch";
 
@@ -13,14 +11,12 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   if (!/^[a-z0-9-]{1,80}$/.test(params.slug)) notFound();
   const app = context.get(appContext);
   const branch = await app.services.branches.bySlug(params.slug).catch((error: unknown) => {
-    if (error instanceof HttpError && error.statusCode === 404) notFound();
+    if ((error as { statusCode?: number }).statusCode === 404) notFound();
     throw error;
   });
   const crumbs = [{ label: "Home", to: "/" }, { label: "Branches", to: "/branches" }, { label: branch.name }];
   return { branch, crumbs, origin: requestOrigin(request) };
 }
-
-const SCHEMA_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
 /** schema.org's LocalBusiness (a hardware store) with its address, place, hours and services. */
 function localBusinessJsonLd(origin: string, b: BranchJson): object {
@@ -33,7 +29,7 @@ function localBusinessJsonLd(origin: string, b: BranchJson): object {
     ...(b.email ? { email: b.email } : {}),
     address: { "@type": "PostalAddress", streetAddress: [b.address.line_1, b.address.line_2].filter(Boolean).join(", "), addressLocality: b.address.town, addressRegion: b.address.county || undefined, postalCode: b.address.postcode, addressCountry: "GB" },
     ...(b.lat !== null && b.lng !== null ? { geo: { "@type": "GeoCoordinates", latitude: b.lat, longitude: b.lng } } : {}),
-    openingHoursSpecification: b.opening_hours.map((h) => ({ "@type": "OpeningHoursSpecification", dayOfWeek: `https://schema.org/${SCHEMA_DAYS[h.day - 1]}`, opens: h.opens, closes: h.closes })),
+    openingHoursSpecification: b.opening_hours.map((h) => ({ "@type": "OpeningHoursSpecification", dayOfWeek: `https://schema.org/${WEEKDAY_NAMES[h.day - 1]}`, opens: h.opens, closes: h.closes })),
     specialOpeningHoursSpecification: b.exceptions.map((e) => ({ "@type": "OpeningHoursSpecification", validFrom: e.date, validThrough: e.date, opens: e.opens ?? "00:00", closes: e.closes ?? "00:00" })),
     amenityFeature: b.services.map((s) => ({ "@type": "LocationFeatureSpecification", name: SERVICE_LABELS[s], value: true })),
   };
@@ -117,7 +113,7 @@ export default function Branch({ loaderData }: Route.ComponentProps) {
           <table className="mt-2 w-full text-left">
             <caption className="sr-only">Opening hours by day of the week</caption>
             <tbody>
-              {WEEKDAYS.map((day, i) => {
+              {WEEKDAY_NAMES.map((day, i) => {
                 const hours = branch.opening_hours.find((h) => h.day === i + 1);
                 return (
                   <tr key={day} className="border-b border-stone-100 last:border-0">

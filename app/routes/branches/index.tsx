@@ -2,12 +2,11 @@ import { useState } from "react";
 import { Form, Link, useNavigate, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { ServiceChips, milesLabel } from "../../components/branches/branch-labels.tsx";
-import { FormAlert } from "../../components/form.tsx";
+import { Field, FormAlert } from "../../components/form.tsx";
 import { Breadcrumbs } from "../../components/page.tsx";
 import { requestOrigin } from "../../lib/catalog/listing.server.ts";
 import { seoMeta } from "../../lib/catalog/seo.ts";
 import { useHydrated } from "../../lib/use-session.ts";
-import { ValidationError } from "../../../server/http-errors.ts";
 import type { BranchJson, Near } from "../../../server/modules/branches/service.ts";
 import type { Route } from "./+types/index";
 
@@ -24,10 +23,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const found = await app.services.branches.list(near);
     return { branches: found.data, postcode: found.postcode ?? postcode, nearYou: byPosition && !postcode, error: null as string | null, origin: requestOrigin(request) };
   } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    // A postcode we cannot place: say so, and still list every branch.
+    // A postcode we cannot place (the service's 422, read by its status: the build holds its own copy of the error classes): say so, and still list every branch.
+    const refused = error as { statusCode?: number; message?: string; errors?: Record<string, string[]> };
+    if (refused.statusCode !== 422) throw error;
     const all = await app.services.branches.list();
-    return { branches: all.data, postcode, nearYou: false, error: error.errors.near?.[0] ?? error.message, origin: requestOrigin(request) };
+    return { branches: all.data, postcode, nearYou: false, error: refused.errors?.near?.[0] ?? refused.message ?? "Check the postcode.", origin: requestOrigin(request) };
   }
 }
 
@@ -100,21 +100,7 @@ export default function Branches({ loaderData }: Route.ComponentProps) {
       <p className="mt-2 max-w-3xl text-stone-700">Collect your order, buy at the trade counter, hire equipment or book a showroom visit.</p>
       <div className="mt-5 rounded-lg border border-stone-200 bg-white p-4 sm:p-5">
         <Form method="get" action="/branches" className="flex flex-wrap items-end gap-3">
-          <div className="grid gap-1">
-            <label htmlFor="branch-postcode" className="font-semibold">
-              Your postcode
-            </label>
-            <input
-              id="branch-postcode"
-              name="near"
-              defaultValue={postcode}
-              autoComplete="postal-code"
-              maxLength={12}
-              className="field w-48 uppercase"
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? "branch-postcode-error" : undefined}
-            />
-          </div>
+          <Field label="Your postcode" name="near" defaultValue={postcode} autoComplete="postal-code" maxLength={12} error={error ?? undefined} className="w-52" inputClassName="uppercase" />
           <button type="submit" className="btn-primary min-h-11" disabled={busy}>
             Find branches
           </button>
@@ -124,11 +110,6 @@ export default function Branches({ loaderData }: Route.ComponentProps) {
             </button>
           ) : null}
         </Form>
-        {error ? (
-          <div id="branch-postcode-error">
-            <FormAlert message={error} className="mt-3" />
-          </div>
-        ) : null}
         {locationError ? <FormAlert message={locationError} className="mt-3" /> : null}
       </div>
       <h2 className="mt-8 text-xl font-bold" aria-live="polite">

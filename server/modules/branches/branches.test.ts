@@ -44,6 +44,10 @@ describe("GET /api/branches", () => {
     expect((res.json() as { data: Listed[] }).data[0]!.slug).toBe("leeds");
   });
 
+  it("lets the shop's own pages ask for the visitor's position, and nobody else", async () => {
+    expect((await get("/branches")).headers["permissions-policy"]).toContain("geolocation=(self)");
+  });
+
   it("sorts from the browser's position, privately cached", async () => {
     const res = await get("/api/branches?lat=53.96&lng=-1.08");
     expect(res.headers["cache-control"]).toBe("private, max-age=60");

@@ -29,7 +29,7 @@ export interface BranchHours {
   exceptions: readonly HoursException[];
 }
 
-export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
+const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 export const validTime = (t: string) => TIME.test(t);

@@ -1,5 +1,6 @@
 import { appContext } from "#app-context";
-import { AdminCrumbs, AdminHeading } from "../../../components/admin/frame.tsx";
+import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { PhotoManager } from "../../../components/admin/photo-manager.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { notFoundOr, requirePermission } from "../../../lib/admin/access.ts";

@@ -1,6 +1,7 @@
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminCrumbs, AdminHeading } from "../../../components/admin/frame.tsx";
+import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL } from "../../../components/admin/form-field.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
