@@ -110,6 +110,8 @@ const ROWS: Row[] = [
   { route: "GET /api/products/{slug}", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/products/${w.productSlug}`) },
   { route: "GET /api/manufacturers", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/manufacturers") },
   { route: "GET /api/manufacturers/{id}", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/manufacturers/${w.manufacturerId}`) },
+  { route: "GET /api/branches", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/branches?near=LS1%201AA") },
+  { route: "GET /api/branches/{slug}", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/branches/leeds") },
   { route: "GET /api/search", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/search?q=timber") },
   { route: "GET /api/search/suggest", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/search/suggest?q=ti") },
   { route: "GET /api/compare", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/compare?product_ids=${w.p1},${w.p2}`) },

@@ -141,6 +141,8 @@ const ROWS: Row[] = [
   { screen: "/showcase", url: () => "/showcase", expect: PUBLIC("Showcase") },
   { screen: "/manufacturer", url: () => "/manufacturer", expect: PUBLIC("Brands") },
   { screen: "/manufacturer/:id", url: (w) => `/manufacturer/${w.manufacturerId}`, expect: PUBLIC("") },
+  { screen: "/branches", url: () => "/branches?near=LS1%201AA", expect: PUBLIC("Find a branch") },
+  { screen: "/branches/:slug", url: () => "/branches/york", expect: PUBLIC("York, Foss Islands") },
   { screen: "/hire-basket", url: () => "/hire-basket", expect: PUBLIC("Your hire request") },
   { screen: "/kitchens-and-bathrooms", url: () => "/kitchens-and-bathrooms", expect: PUBLIC("Kitchens & Bathrooms") },
 
