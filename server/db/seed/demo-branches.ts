@@ -108,7 +108,7 @@ export async function seedDemoBranches(tx: Db): Promise<number> {
   // Every demo address's postcode, and the branches' own, gets a place.
   const postcodes = (await tx.execute(sql`select distinct postcode from postcode_addresses`)) as unknown as { rows: { postcode: string }[] };
   const places = [...postcodes.rows.map((r) => r.postcode), ...DEMO_BRANCHES.map((b) => b.postcode)].flatMap((postcode) => {
-    const place = postcode === undefined ? null : (DEMO_BRANCHES.find((b) => b.postcode === postcode) ?? placeOf(postcode));
+    const place = DEMO_BRANCHES.find((b) => b.postcode === postcode) ?? placeOf(postcode);
     return place ? [{ postcode, lat: place.lat, lng: place.lng }] : [];
   });
   for (let i = 0; i < places.length; i += 1000) await tx.insert(postcodeLocations).values(places.slice(i, i + 1000)).onConflictDoNothing();

@@ -106,8 +106,10 @@ export function collectReadyAt(hours: BranchHours, at: Date, lead: number, cutof
     if (!day) continue;
     const start = i === 0 ? Math.max(minutes(now.time), minutes(day.opens)) : minutes(day.opens);
     const ready = start + lead;
-    // The order must be in before the cut-off, and ready before closing.
-    if (start <= minutes(day.closes) - cutoff && ready <= minutes(day.closes)) return { date, time: clock(Math.ceil(ready / 15) * 15 > minutes(day.closes) ? ready : Math.ceil(ready / 15) * 15) };
+    const closes = minutes(day.closes);
+    // The order must be in before the cut-off, and ready before closing: said to the next quarter hour, unless that is after closing.
+    const quarter = Math.ceil(ready / 15) * 15;
+    if (start <= closes - cutoff && ready <= closes) return { date, time: clock(quarter > closes ? ready : quarter) };
   }
   return null;
 }

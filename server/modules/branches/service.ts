@@ -3,13 +3,13 @@ import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type PostcodeProvider, normalisePostcode } from "../postcode/service.ts";
 import { type LatLng, milesBetween } from "./distance.ts";
-import { openLabel, openState } from "./hours.ts";
+import { londonClock, openLabel, openState } from "./hours.ts";
 import { type Branch, branches } from "./schema.ts";
 
 /** A branch as the storefront and the API show it (the integration contract of issue 30). */
 export function branchJson(b: Branch, at: Date, from?: LatLng) {
   const state = openState({ weekly: b.openingHours, exceptions: b.hoursExceptions }, at);
-  const today = at.toISOString().slice(0, 10);
+  const today = londonClock(at).date;
   return {
     id: b.id,
     slug: b.slug,

@@ -384,7 +384,6 @@ export function createProductService(db: Db) {
         name: sql`name asc, product_id asc`,
       }[sort];
       const offset = (page - 1) * perPage;
-      // The cheapest and dearest matching variants, ex VAT: the sort's price (inc VAT) and the card's.
       // Sorted by price, each match's price is its cheapest matching variant's (inc VAT); any other sort reads
       // the matching prices of the page's products alone, below.
       const byPrice = sort === "price_asc" || sort === "price_desc";

@@ -45,16 +45,22 @@ export function pricePerCoverage(unitPence: number, perUnit: number): number {
   return Math.round(unitPence / perUnit);
 }
 
-const PLURAL_UNITS: Partial<Record<SaleUnit, [string, string]>> = { pack: ["pack", "packs"], tonne: ["tonne", "tonnes"], litre: ["litre", "litres"] };
+/** How a quantity of each unit is written after its number: one, and many (each is the bare number). */
+const QUANTITY_WORDS: Partial<Record<SaleUnit, [one: string, many: string]>> = {
+  m: ["m", "m"],
+  m2: ["m²", "m²"],
+  kg: ["kg", "kg"],
+  pack: ["pack", "packs"],
+  tonne: ["tonne", "tonnes"],
+  litre: ["litre", "litres"],
+};
 
 /**
  * A quantity in the unit it is sold in, as documents, emails and the
  * warehouse's paper print it: "3" (each), "12 m", "9 m²", "3 packs",
  * "1 tonne". An unknown unit prints the bare number.
  */
-export function quantityIn(quantity: number, unit: string): string {
-  const plural = PLURAL_UNITS[unit as SaleUnit];
-  if (plural) return `${quantity} ${quantity === 1 ? plural[0] : plural[1]}`;
-  if (unit === "m" || unit === "m2" || unit === "kg") return `${quantity} ${UNIT_LABELS[unit].one === "metre" ? "m" : UNIT_LABELS[unit].one}`;
-  return String(quantity);
+export function quantityIn(quantity: number, unit = "each"): string {
+  const words = QUANTITY_WORDS[unit as SaleUnit];
+  return words ? `${quantity} ${quantity === 1 ? words[0] : words[1]}` : String(quantity);
 }

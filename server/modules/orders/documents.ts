@@ -92,7 +92,7 @@ function countText(lines: readonly DocumentLine[]): string {
 const PICK_COLUMNS: Column[] = [{ header: "SKU", width: 110 }, { header: "Item" }, { header: "Qty", width: 45, align: "right" }, { header: "Picked", width: 50, tickBox: true }];
 
 function pickRows(lines: readonly DocumentLine[]): string[][] {
-  return sortedBySku(lines).map((l) => [l.sku, l.name, quantityIn(l.quantity, l.unit ?? "each"), ""]);
+  return sortedBySku(lines).map((l) => [l.sku, l.name, quantityIn(l.quantity, l.unit), ""]);
 }
 
 /** The customer's notes in a ruled box, so a picker does not miss them. */
@@ -144,7 +144,7 @@ export function deliveryNotePdf(order: PickingOrder, shop: DocumentShop): Promis
     ]);
     doc.y += 16;
     const continued = `Delivery note ${order.number} (continued)`;
-    table(doc, [{ header: "SKU", width: 110 }, { header: "Item" }, { header: "Qty", width: 50, align: "right" }], sortedBySku(order.lines).map((l) => [l.sku, l.name, quantityIn(l.quantity, l.unit ?? "each")]), { size: 10, continued, keepAfter: 16 });
+    table(doc, [{ header: "SKU", width: 110 }, { header: "Item" }, { header: "Qty", width: 50, align: "right" }], sortedBySku(order.lines).map((l) => [l.sku, l.name, quantityIn(l.quantity, l.unit)]), { size: 10, continued, keepAfter: 16 });
     ensureSpace(doc, 16, continued);
     write(doc, countText(order.lines), left(doc), doc.y, { size: 11, bold: true });
     doc.y += 18;
@@ -194,7 +194,7 @@ export function batchPickingListPdf(orders: readonly PickingOrder[], printedAt: 
     table(
       doc,
       [{ header: "SKU", width: 110 }, { header: "Item" }, { header: "Total qty", width: 60, align: "right" }, { header: "Picked", width: 50, tickBox: true }],
-      totals.map((t) => [t.sku, t.name, quantityIn(t.quantity, t.unit ?? "each"), ""]),
+      totals.map((t) => [t.sku, t.name, quantityIn(t.quantity, t.unit), ""]),
       { size: 10, continued: "Totals by SKU (continued)" },
     );
 

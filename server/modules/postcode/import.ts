@@ -77,13 +77,18 @@ export async function importPostcodeCsv(db: Db, file: string, onProgress?: (frac
     places = new Map();
     onProgress?.(Math.min(1, stream.bytesRead / size), report);
   };
-  const column = (name: string) => (ALIASES[name] ?? [name]).map((n) => header!.indexOf(n)).find((i) => i >= 0) ?? -1;
+  // Each column's place in the header, found once: by its name or one of its aliases.
+  let columns = new Map<string, number>();
+  const column = (name: string) => columns.get(name) ?? -1;
   for await (const raw of lines) {
     if (!raw.trim()) continue;
     const cells = parseCsvLine(raw);
     if (!header) {
-      header = cells.map((c) => c.toLowerCase());
-      const addresses = header.includes("line_1") && header.includes("town");
+      const names = cells.map((c) => c.toLowerCase());
+      header = names;
+      const at = (name: string) => (ALIASES[name] ?? [name]).map((n) => names.indexOf(n)).find((i) => i >= 0) ?? -1;
+      columns = new Map(["postcode", "line_1", "line_2", "line_3", "town", "county", "latitude", "longitude"].map((name) => [name, at(name)]));
+      const addresses = column("line_1") >= 0 && column("town") >= 0;
       const located = column("latitude") >= 0 && column("longitude") >= 0;
       if (column("postcode") < 0 || (!addresses && !located)) {
         throw new Error("The CSV needs a header row with postcode and line_1 and town (addresses), or latitude and longitude (places), or both.");

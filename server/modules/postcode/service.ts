@@ -70,19 +70,15 @@ export function builtInProvider(db: Db): PostcodeProvider {
   };
 }
 
-async function fetchJson(url: string, init: RequestInit = {}): Promise<unknown> {
-  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+/** A provider's JSON answer; with `notFoundIsNull`, a 404 (a postcode the source does not know) is null rather than a failure. */
+async function fetchJson(url: string, options: { notFoundIsNull?: boolean } = {}): Promise<unknown> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+  if (response.status === 404 && options.notFoundIsNull) return null;
   if (!response.ok) throw new Error(`postcode provider answered ${response.status}`);
   return response.json();
 }
 
-/** As fetchJson, with a 404 (a postcode the source does not know) answered as null. */
-async function fetchFound(url: string): Promise<unknown> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
-  if (response.status === 404) return null;
-  if (!response.ok) throw new Error(`postcode provider answered ${response.status}`);
-  return response.json();
-}
+const fetchFound = (url: string) => fetchJson(url, { notFoundIsNull: true });
 
 /** getAddress.io: `GET /find/{postcode}?api-key=…&expand=true` and `GET /autocomplete/{term}`. */
 export function getAddressProvider(apiKey: string, baseUrl = "https://api.getAddress.io"): PostcodeProvider {

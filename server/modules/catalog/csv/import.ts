@@ -276,6 +276,9 @@ async function loadCurrent(db: Db, skus: string[]): Promise<Map<string, Current>
 
 const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].sort((x, y) => x - y).every((v, i) => v === [...b].sort((x, y) => x - y)[i]);
 
+/** A new product's or variant's row that says archived. */
+const NEW_VARIANT_ON_SALE = "A new variant is created on sale: archive it once it is in.";
+
 /** Refuses a row for each of its problems, counted once. */
 function refuseRow(state: RunState, refusals: Refusal[], sku: string): null {
   for (const r of refusals) refuse(state, { ...r, ...(sku ? { sku } : {}) });
@@ -423,7 +426,7 @@ function planRow(row: RowCells, state: RunState, cur: Current | null, context: R
   if (variantStatus !== undefined) {
     if (variantStatus !== "active" && variantStatus !== "archived") refusals.push({ row: row.row, column: "variant_status", message: "Say active or archived." });
     else if (!cur) {
-      if (variantStatus === "archived") refusals.push({ row: row.row, column: "variant_status", message: "A new variant is created on sale: archive it once it is in." });
+      if (variantStatus === "archived") refusals.push({ row: row.row, column: "variant_status", message: NEW_VARIANT_ON_SALE });
     } else if (variantStatus === "active" && cur.variant_status === "archived") {
       refusals.push({ row: row.row, column: "variant_status", message: `${sku} is archived: bring it back on sale on its product's Variants screen, where its options are checked against the others.` });
     } else if (variantStatus === "archived" && cur.variant_status === "active") {
@@ -573,7 +576,7 @@ function planNewVariant(row: RowCells, state: RunState, variant: NonNullable<Pla
   if (!parsed.success) {
     for (const [field, messages] of Object.entries(fieldErrorsOf(parsed.error))) for (const message of messages) refusals.push({ row: row.row, column: field, message });
   }
-  if (row.cells.get("variant_status")?.toLowerCase() === "archived") refusals.push({ row: row.row, column: "variant_status", message: "A new variant is created on sale: archive it once it is in." });
+  if (row.cells.get("variant_status")?.toLowerCase() === "archived") refusals.push({ row: row.row, column: "variant_status", message: NEW_VARIANT_ON_SALE });
   if (refusals.length || !parsed.success) return refuseRow(state, refusals, sku);
   const v = parsed.data;
   const changes: FieldChange[] = [
@@ -654,6 +657,7 @@ function planGroup(group: RowGroup, state: RunState, current: Map<string, Curren
 function keepWholeProducts(plans: Plan[], groups: RowGroup[], state: RunState): Plan[] {
   const groupOf = new Map<number, RowGroup>();
   for (const g of groups) if (g.rows.length > 1) for (const row of g.rows) groupOf.set(row.row, g);
+  const acceptedRows = new Set(plans.map((p) => p.row));
   const accepted = new Map<RowGroup, number>();
   for (const plan of plans) {
     const g = groupOf.get(plan.row);
@@ -662,7 +666,7 @@ function keepWholeProducts(plans: Plan[], groups: RowGroup[], state: RunState): 
   return plans.filter((plan) => {
     const g = groupOf.get(plan.row);
     if (!g || accepted.get(g) === g.rows.length) return true;
-    const refused = g.rows.find((r) => !plans.some((p) => p.row === r.row && groupOf.get(p.row) === g))!;
+    const refused = g.rows.find((r) => !acceptedRows.has(r.row))!;
     refuseRow(state, [{ row: plan.row, message: `Refused with the rest of its product, as row ${refused.row} was: a product's variants are imported together.` }], plan.sku);
     return false;
   });
