@@ -523,6 +523,7 @@ const ROWS: Row[] = [
   { key: "POST /api/admin/stock/deliveries", needs: "stock.count", url: () => "/api/admin/stock/deliveries", body: (w) => ({ reference: "MATRIX", lines: [{ sku: w.productSku, quantity: 1 }] }) },
   { key: "POST /api/admin/stock/counts", needs: "stock.count", url: () => "/api/admin/stock/counts", body: (w) => ({ counts: [{ sku: w.productSku, counted: 100_000 }] }) },
   { key: "GET /api/admin/stock/movements", needs: "catalogue.view", url: () => "/api/admin/stock/movements" },
+  { key: "GET /api/admin/stock/levels", needs: "catalogue.view", url: (w) => `/api/admin/stock/levels?sku=${w.productSku}` },
   // The catalogue's CSV export and import (ADR 0036).
   { key: "GET /api/admin/products/export.csv", needs: "catalogue.view", url: () => "/api/admin/products/export.csv?q=MATRIX-NONE" },
   { key: "GET /api/admin/products/import/example.csv", needs: "catalogue.view", url: () => "/api/admin/products/import/example.csv" },

@@ -50,6 +50,8 @@ export interface Config {
   /** builtin | getaddress | ideal */
   postcodeProvider: string;
   postcodeApiKey: string | undefined;
+  /** A delivery order no single branch can send whole (`FULFILMENT`): split across branches, or refused (stock/fulfilment.ts). */
+  fulfilment: "split" | "whole";
   logLevel: string;
   /** Stripe (ADR 0033): card payment in production needs both keys; without them elsewhere, the built-in test page takes cards. */
   stripeSecretKey: string | undefined;
@@ -154,6 +156,7 @@ const schema = z.object({
   SHOP_BANK_ACCOUNT: optionalText.pipe(z.string().regex(/^\d{8}$/, "must be an account number of 8 digits").optional()),
   POSTCODE_PROVIDER: z.enum(["builtin", "getaddress", "ideal", "postcodes.io"], { error: "must be builtin, getaddress, ideal or postcodes.io" }).default("builtin"),
   POSTCODE_API_KEY: optionalText.pipe(z.string().optional()),
+  FULFILMENT: z.enum(["split", "whole"], { error: "must be split or whole" }).default("split"),
   STRIPE_SECRET_KEY: optionalText.pipe(z.string().regex(/^(sk|rk)_(test|live)_\w+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)").optional()),
   STRIPE_WEBHOOK_SECRET: optionalText.pipe(z.string().regex(/^whsec_\w+$/, "must be a Stripe webhook signing secret (whsec_…)").optional()),
   STRIPE_API_URL: optionalText.pipe(httpUrl.optional()),
@@ -289,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
     shopBank,
     seedDemo,
     postcodeProvider: e.POSTCODE_PROVIDER,
+    fulfilment: e.FULFILMENT,
     postcodeApiKey: e.POSTCODE_API_KEY,
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,

@@ -96,7 +96,7 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     delivery,
     postcodes,
     branches: createBranchService(db, { postcodes }),
-    checkout: createCheckoutService(db, { delivery, mail, links: checkoutLinks, ...shop, payments: [payOnAccount, payments.provider] }),
+    checkout: createCheckoutService(db, { delivery, mail, links: checkoutLinks, ...shop, payments: [payOnAccount, payments.provider], fulfilment: config.fulfilment }),
     // Card payments (ADR 0033): the hosted page, its webhook, and refunds.
     payments,
     // The built-in test payment page's processor (outside production without Stripe keys), or null.

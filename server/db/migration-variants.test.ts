@@ -3,59 +3,21 @@
 // upgraded, and every product becomes one variant that its basket line, order
 // line and stock movements point at, every invariant holding after; the
 // basket, the order's stock coming back and a new checkout's figures still work.
-import { randomBytes } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import type { NodePgDatabase } from "drizzle-orm/node-postgres";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import type { PgliteDatabase } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBasketService } from "../modules/basket/service.ts";
 import { putOrderStockBack } from "../modules/stock/ledger.ts";
 import { databaseInvariantViolations } from "../test/invariants.ts";
-import { databaseUrl, withAdmin } from "../test/postgres-admin.ts";
-import { type Database, type Db, openPglite, openPostgres } from "./client.ts";
+import { type MigratingDatabase, databaseBefore } from "../test/migrations.ts";
+import type { Database, Db } from "./client.ts";
 
-const migrations = fileURLToPath(new URL("../../drizzle", import.meta.url));
+let shop: MigratingDatabase;
 let database: Database;
-let drop = async () => {};
-let before: string;
-
-/** The migrations folder as it stood before `tag`: the same files, the journal cut there. */
-function migrationsBefore(tag: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "tc-migrations-"));
-  cpSync(migrations, dir, { recursive: true });
-  const journalFile = path.join(dir, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((e) => e.tag === tag);
-  expect(at).toBeGreaterThan(0);
-  writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
-  return dir;
-}
-
-async function migrate(folder: string): Promise<void> {
-  if (database.kind === "pglite") await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: folder });
-  else await migratePg(database.db as unknown as NodePgDatabase, { migrationsFolder: folder });
-}
-
-const rows = async <T,>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+const rows = <T,>(query: ReturnType<typeof sql>) => shop.rows<T>(query);
 
 beforeAll(async () => {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (adminUrl) {
-    const name = `tc_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-    await withAdmin(adminUrl, (c) => c.query(`CREATE DATABASE ${name}`));
-    database = await openPostgres(databaseUrl(adminUrl, name), { max: 4 });
-    drop = () => withAdmin(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined);
-  } else {
-    database = await openPglite(undefined);
-  }
-  before = migrationsBefore("0030_product_variants");
-  await migrate(before);
+  shop = await databaseBefore("0030_product_variants");
+  database = shop.database;
 
   // A shop at 0029: two products with their opening stock, one sold on an order, a guest's basket holding both.
   const db = database.db;
@@ -72,14 +34,10 @@ beforeAll(async () => {
   await db.execute(sql`insert into baskets (guest_token_hash) values ('guest-hash-1')`);
   await db.execute(sql`insert into basket_items (basket_id, product_id, quantity) select b.id, p.id, 1 from baskets b, products p`);
 
-  await migrate(migrations);
+  await shop.upgrade();
 }, 120_000);
 
-afterAll(async () => {
-  await database?.close();
-  await drop();
-  if (before) rmSync(before, { recursive: true, force: true });
-});
+afterAll(() => shop?.close());
 
 describe("migration 0030 on a shop that already trades", () => {
   it("makes each product one variant with its SKU, prices, stock and reorder level", async () => {

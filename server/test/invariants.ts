@@ -14,6 +14,19 @@ const INVARIANTS: Record<string, SQL> = {
     from product_variants v left join stock_movements m on m.variant_id = v.id
     group by v.id
     having v.stock <> coalesce(sum(m.change), 0)`,
+  "a variant's stock at each branch is the sum of its movements there, and the last movement's figure": sql`
+    select coalesce(s.variant_id, m.variant_id) as variant_id, coalesce(s.branch_id, m.branch_id) as branch_id, s.stock, m.total, m.last_after
+    from branch_stock s
+    full join (
+      select variant_id, branch_id, sum(change) as total, (array_agg(stock_after order by id desc))[1] as last_after
+      from stock_movements group by variant_id, branch_id
+    ) m on m.variant_id = s.variant_id and m.branch_id = s.branch_id
+    where coalesce(s.stock, 0) <> coalesce(m.total, 0) or (m.last_after is not null and coalesce(s.stock, 0) <> m.last_after)`,
+  "a variant's stock is its stock at the branches added up": sql`
+    select v.id, v.sku, v.stock, coalesce(sum(s.stock), 0) as at_branches
+    from product_variants v left join branch_stock s on s.variant_id = v.id
+    group by v.id
+    having v.stock <> coalesce(sum(s.stock), 0)`,
   "each movement is of its variant's product": sql`
     select m.id, m.product_id, v.product_id as variant_product_id from stock_movements m join product_variants v on v.id = m.variant_id where v.product_id <> m.product_id`,
   "every product has a variant, and its SKU, price and stock are its active variants' first SKU, cheapest price and total stock": sql`

@@ -262,6 +262,9 @@ test("apply → approved by the CLI → trade prices ex VAT, with a remembered s
     await page.goto(`${base}/trade/dashboard`);
     await expect(page.getByTestId("trade-available")).toHaveText("£5,000.00");
   } finally {
+    // Leave the shop's page first: a request it still has under way (a link's
+    // prefetch, the manifest's patches) would be cut short by the stop and logged.
+    await page.goto("about:blank").catch(() => undefined);
     await stopShop(shop);
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -27,17 +27,25 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const kind = (MOVEMENT_KINDS as readonly string[]).includes(kindParam) ? (kindParam as MovementKind) : undefined;
   const cursor = url.searchParams.get("cursor") || undefined;
   const may = { catalogue: can(actor.role, "catalogue.view") };
+  // Where the desk works: the branch chosen in the filter (or the default one) is each form's first choice.
+  const branches = await app.services.stock.branches(actor);
+  const branchParam = Number(url.searchParams.get("branch") ?? "");
+  const branch = branches.find((b) => b.id === branchParam);
+  const filters = { sku, kind, cursor, branch: branch?.id };
   try {
-    const history = await app.services.stock.history(actor, { sku, kind, cursor });
-    return { movements: history.data, nextCursor: history.next_cursor, filters: { sku, kind, cursor }, error: null, can: may };
+    const [history, levels] = await Promise.all([
+      app.services.stock.history(actor, { sku, kind, cursor, branchId: branch?.id }),
+      sku && branches.length > 1 ? app.services.stock.levels(actor, sku) : null,
+    ]);
+    return { movements: history.data, nextCursor: history.next_cursor, levels, branches, filters, error: null, can: may };
   } catch (error) {
     const known = serviceError(error);
     if (!known || (known.status !== 404 && known.status !== 422)) throw error;
-    return { movements: [], nextCursor: null, filters: { sku, kind, cursor }, error: known.status === 404 ? `No product has the SKU ${sku}.` : known.message, can: may };
+    return { movements: [], nextCursor: null, levels: null, branches, filters, error: known.status === 404 ? `No product has the SKU ${sku}.` : known.message, can: may };
   }
 }
 
-type Result = { ok: boolean; form: string; message: string; errors?: Record<string, string[]>; lines?: { sku: string; name: string; before: number; after: number }[] };
+type Result = { ok: boolean; form: string; message: string; errors?: Record<string, string[]>; lines?: { sku: string; name: string; branch: { id: number; name: string }; before: number; after: number }[] };
 
 /** Rows of a form as the API takes them, blank rows left out; `at` is each one's row on the form. */
 function rowsOf(form: FormData, names: string[]) {
@@ -67,21 +75,23 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const rows = rowsOf(form, ["sku", intent === "receive" ? "quantity" : intent === "count" ? "counted" : "change"]);
+  // Left out on a shop with one branch: the default branch.
+  const branchId = form.get("branch_id") ? Number(form.get("branch_id")) : undefined;
   try {
     if (intent === "receive") {
       const lines = rows.values.map(([sku, quantity]) => ({ sku: sku!, quantity: whole(quantity!) }));
-      const done = await app.services.stock.receive(actor, { reference: String(form.get("reference") ?? ""), lines });
+      const done = await app.services.stock.receive(actor, { reference: String(form.get("reference") ?? ""), branch_id: branchId, lines });
       return data<Result>({ ok: true, form: intent, message: `Delivery received: ${done.products.length} product${done.products.length === 1 ? "" : "s"} booked in.`, lines: done.products });
     }
     if (intent === "count") {
       const counts = rows.values.map(([sku, counted]) => ({ sku: sku!, counted: whole(counted!) }));
-      const done = await app.services.stock.count(actor, counts, String(form.get("note") ?? ""));
+      const done = await app.services.stock.count(actor, counts, String(form.get("note") ?? ""), branchId);
       const differ = done.products.filter((p) => p.difference !== 0).length;
       return data<Result>({ ok: true, form: intent, message: `Count recorded: ${differ} of ${done.products.length} product${done.products.length === 1 ? "" : "s"} differed from the books, and now match the shelf.`, lines: done.products });
     }
     if (intent === "adjust") {
       const kind = MANUAL_KINDS.find((k) => k === form.get("kind")) ?? "adjusted";
-      const movements = rows.values.map(([sku, change]) => ({ sku: sku!, change: whole(change!), kind, reason: String(form.get("reason") ?? "") }));
+      const movements = rows.values.map(([sku, change]) => ({ sku: sku!, change: whole(change!), kind, reason: String(form.get("reason") ?? ""), branch_id: branchId }));
       const done = await app.services.stock.move(actor, movements);
       return data<Result>({ ok: true, form: intent, message: `${KIND_LABELS[kind]}: ${done.products.length} product${done.products.length === 1 ? "" : "s"} changed.`, lines: done.products });
     }
@@ -94,6 +104,25 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 const control = "min-h-10 w-full rounded-md border border-stone-400 bg-white px-2 font-normal";
+
+/** Which branch a form's stock moves at; a shop with one branch is not asked. */
+function BranchChoice({ branches, chosen, errors }: { branches: { id: number; name: string }[]; chosen: number | undefined; errors?: Record<string, string[]> }) {
+  if (branches.length < 2) return null;
+  const messages = [...new Set(Object.entries(errors ?? {}).flatMap(([k, v]) => (k === "branch_id" || k.endsWith(".branch_id") ? v : [])))];
+  return (
+    <label className="grid gap-1 text-sm font-semibold">
+      Branch
+      <select name="branch_id" defaultValue={chosen ?? branches[0]!.id} className={control} aria-invalid={messages.length ? true : undefined}>
+        {branches.map((b) => (
+          <option key={b.id} value={b.id}>
+            {b.name}
+          </option>
+        ))}
+      </select>
+      <FieldError messages={messages} />
+    </label>
+  );
+}
 
 /** Rows of SKU and a number; a refused row keeps its message beside it. */
 function LineRows({ list, number, label, errors }: { list: string; number: string; label: string; errors: Record<string, string[]> | undefined }) {
@@ -131,7 +160,8 @@ function LineRows({ list, number, label, errors }: { list: string; number: strin
 }
 
 export default function AdminStock({ loaderData, actionData }: Route.ComponentProps) {
-  const { movements, nextCursor, filters, error } = loaderData;
+  const { movements, nextCursor, filters, error, branches, levels } = loaderData;
+  const manyBranches = branches.length > 1;
   const result = actionData as Result | undefined;
   const location = useLocation();
   const navigation = useNavigation();
@@ -141,15 +171,16 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
   const panel = "grid content-start gap-3 rounded-lg border border-stone-200 bg-white p-4";
   return (
     <>
-      <AdminHeading title="Stock" intro="Every change of stock is recorded with who and when: deliveries in, counts, adjustments and returns here; sales and cancelled orders from the orders. Each form is all or nothing." />
+      <AdminHeading title="Stock" intro={`Every change of stock is recorded with who and when${manyBranches ? ", at its branch" : ""}: deliveries in, counts, adjustments and returns here; sales and cancelled orders from the orders. Each form is all or nothing.`} />
       {result ? (
         <ResultBanner ok={result.ok} result={result}>
           {result.message}
           {result.ok && result.lines?.length ? (
             <ul className="mt-1 list-disc pl-5 font-normal">
               {result.lines.map((l) => (
-                <li key={l.sku}>
-                  <span className="font-mono">{l.sku}</span> {l.name}: {l.before} → {l.after}
+                <li key={`${l.sku}:${l.branch.id}`}>
+                  <span className="font-mono">{l.sku}</span> {l.name}
+                  {manyBranches ? ` at ${l.branch.name}` : ""}: {l.before} → {l.after}
                 </li>
               ))}
             </ul>
@@ -163,6 +194,7 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
             Receive a delivery
           </h2>
           <input type="hidden" name="intent" value="receive" />
+          <BranchChoice branches={branches} chosen={filters.branch} errors={errorsFor("receive")} />
           <label className="grid gap-1 text-sm font-semibold">
             Delivery note or purchase order
             <input name="reference" maxLength={200} placeholder="e.g. PO-4471" className={control} />
@@ -179,6 +211,7 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
           </h2>
           <p className="text-sm text-stone-700">What is on the shelf. The difference from the books is recorded; a sale made meanwhile is not undone.</p>
           <input type="hidden" name="intent" value="count" />
+          <BranchChoice branches={branches} chosen={filters.branch} errors={errorsFor("count")} />
           <label className="grid gap-1 text-sm font-semibold">
             Where or why (optional)
             <input name="note" maxLength={200} placeholder="e.g. Aisle 4, monthly count" className={control} />
@@ -194,6 +227,7 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
             Adjust or return
           </h2>
           <input type="hidden" name="intent" value="adjust" />
+          <BranchChoice branches={branches} chosen={filters.branch} errors={errorsFor("adjust")} />
           <label className="grid gap-1 text-sm font-semibold">
             What happened
             <select name="kind" className={control} defaultValue="adjusted">
@@ -240,6 +274,19 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
               ))}
             </select>
           </label>
+          {manyBranches ? (
+            <label className="grid gap-1 text-sm font-semibold">
+              Branch
+              <select name="branch" defaultValue={filters.branch ?? ""} className={`${control} w-48`}>
+                <option value="">All branches</option>
+                {branches.map((b) => (
+                  <option key={b.id} value={b.id}>
+                    {b.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
           <button type="submit" className="btn-primary min-h-10">
             Show
           </button>
@@ -248,8 +295,37 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
           </Link>
         </Form>
         <FormAlert message={error ?? undefined} className="mb-3" />
+        {levels ? (
+          <div className="mb-3 max-w-xl overflow-x-auto rounded-lg border border-stone-200 bg-white">
+            <table className="w-full text-left text-sm" data-testid="stock-levels">
+              <caption className="px-3 pt-2 text-left font-semibold">
+                Stock of <span className="font-mono">{levels.sku}</span> by branch: {levels.total} in all
+              </caption>
+              <thead className="border-b border-stone-200 text-stone-700">
+                <tr>
+                  <th scope="col" className="px-3 py-2">
+                    Branch
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right">
+                    In stock
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-stone-100">
+                {levels.data.map((l) => (
+                  <tr key={l.branch.id}>
+                    <th scope="row" className="px-3 py-2 font-normal">
+                      {l.branch.name}
+                    </th>
+                    <td className="px-3 py-2 text-right">{l.stock}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
         {movements.length === 0 ? (
-          <EmptyState title="No movements to show">{filters.sku || filters.kind ? "Nothing matches: try another SKU or kind." : "Deliveries, counts, sales and returns appear here, newest first."}</EmptyState>
+          <EmptyState title="No movements to show">{filters.sku || filters.kind || filters.branch ? "Nothing matches: try another SKU, kind or branch." : "Deliveries, counts, sales and returns appear here, newest first."}</EmptyState>
         ) : (
           <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
             <table className="w-full min-w-[44rem] text-left text-sm">
@@ -268,6 +344,11 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
                   <th scope="col" className="px-3 py-2 text-right">
                     Change
                   </th>
+                  {manyBranches ? (
+                    <th scope="col" className="px-3 py-2">
+                      Branch
+                    </th>
+                  ) : null}
                   <th scope="col" className="px-3 py-2 text-right">
                     Stock after
                   </th>
@@ -300,6 +381,7 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
                       ) : null}
                     </td>
                     <td className={`px-3 py-2 text-right font-semibold ${m.change < 0 ? "text-red-800" : "text-green-800"}`}>{m.change > 0 ? `+${m.change}` : m.change}</td>
+                    {manyBranches ? <td className="px-3 py-2">{m.branch.name}</td> : null}
                     <td className="px-3 py-2 text-right">{m.stock_after}</td>
                     <td className="px-3 py-2">{m.staff ?? (m.order_number ? "Checkout" : "—")}</td>
                   </tr>

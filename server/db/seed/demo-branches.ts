@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { type DayHours } from "../../modules/branches/hours.ts";
 import { branches } from "../../modules/branches/schema.ts";
@@ -104,7 +104,10 @@ function placeOf(postcode: string): { lat: number; lng: number } | null {
 }
 
 export async function seedDemoBranches(tx: Db): Promise<number> {
-  await tx.insert(branches).values(DEMO_BRANCHES.map((b, position) => ({ ...b, services: [...b.services], position })));
+  // The shop's default branch (made by migration 0034, where everything is until a branch is named) becomes Leeds.
+  const [home, ...others] = DEMO_BRANCHES.map((b, position) => ({ ...b, services: [...b.services], position }));
+  await tx.update(branches).set(home!).where(eq(branches.isDefault, true));
+  await tx.insert(branches).values(others);
   // Every demo address's postcode, and the branches' own, gets a place.
   const postcodes = (await tx.execute(sql`select distinct postcode from postcode_addresses`)) as unknown as { rows: { postcode: string }[] };
   const places = [...postcodes.rows.map((r) => r.postcode), ...DEMO_BRANCHES.map((b) => b.postcode)].flatMap((postcode) => {

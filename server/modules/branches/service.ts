@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type PostcodeProvider, normalisePostcode } from "../postcode/service.ts";
@@ -33,7 +33,9 @@ export type BranchJson = ReturnType<typeof branchJson>;
 export type Near = { postcode: string } | LatLng;
 
 export function createBranchService(db: Db, options: { postcodes: PostcodeProvider }) {
-  const open = () => db.select().from(branches).where(eq(branches.status, "open")).orderBy(asc(branches.position), asc(branches.id));
+  // A branch is shown once it is open and has an address (an upgraded shop's "Main branch" waits for one).
+  const shown = and(eq(branches.status, "open"), ne(branches.postcode, ""));
+  const open = () => db.select().from(branches).where(shown).orderBy(asc(branches.position), asc(branches.id));
 
   /** Where `near` is: a postcode located by the provider (422 when it is not one, or unknown), or the browser's own position. */
   async function locate(near: Near): Promise<LatLng & { postcode?: string }> {
@@ -61,7 +63,7 @@ export function createBranchService(db: Db, options: { postcodes: PostcodeProvid
       const [row] = await db
         .select()
         .from(branches)
-        .where(and(eq(branches.slug, slug), eq(branches.status, "open")))
+        .where(and(eq(branches.slug, slug), shown))
         .limit(1);
       if (!row) throw new HttpError(404, "No branch has that address.");
       return branchJson(row, at);

@@ -5,7 +5,7 @@ import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { can } from "../staff/permissions.ts";
-import { applyMovements, countTo } from "../stock/ledger.ts";
+import { applyMovements, countTotalTo, stockElsewhere } from "../stock/ledger.ts";
 import { incVat } from "./prices.ts";
 import { pounds } from "./products.ts";
 import { type ProductVariant, productOptions, productVariants, products } from "./schema.ts";
@@ -299,7 +299,8 @@ export function createAdminVariantService(db: Db) {
             .returning();
           let stock = before.stock;
           if (patch.stock !== undefined && patch.stock !== before.stock) {
-            await countTo(tx, [{ variantId: before.id, counted: patch.stock }], actor.via === "screen" ? "Counted in the variants table" : "Counted through the API", actor.staffId);
+            const elsewhere = await countTotalTo(tx, before.id, patch.stock, actor.via === "screen" ? "Counted in the variants table" : "Counted through the API", actor.staffId);
+            if (elsewhere !== null) throw new ValidationError({ stock: [stockElsewhere(elsewhere)] });
             stock = patch.stock;
           }
           // Archived last: its stock, counted to 0 above, leaves the product's total.

@@ -8,7 +8,7 @@ import { recordAudit } from "../audit/service.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { can } from "../staff/permissions.ts";
 import { missingAltText } from "../media/contract.ts";
-import { applyMovements, countTo } from "../stock/ledger.ts";
+import { applyMovements, countTotalTo, stockElsewhere } from "../stock/ledger.ts";
 import { stockMovements } from "../stock/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import { attributeSetFor, normaliseAttributes } from "./attribute-sets.ts";
@@ -504,7 +504,8 @@ export function createAdminProductService(db: Db) {
           }
           await writeLists(tx, before.id, patch, refs);
           if (variant && patch.stock !== undefined && patch.stock !== variant.stock) {
-            await countTo(tx, [{ variantId: variant.id, counted: patch.stock }], actor.via === "screen" ? "Counted in the product editor" : "Counted through the API", actor.staffId);
+            const elsewhere = await countTotalTo(tx, variant.id, patch.stock, actor.via === "screen" ? "Counted in the product editor" : "Counted through the API", actor.staffId);
+            if (elsewhere !== null) throw new ValidationError({ stock: [stockElsewhere(elsewhere)] });
             after = { ...after, stock: patch.stock };
           }
           if (patch.name !== undefined || searchMoved) await refreshSearchWords(tx, [before.id]);

@@ -40,6 +40,7 @@ export const checkoutBody = z.object({
   notes: z.string().trim().max(1000, "Notes must be at most 1,000 characters.").optional().default(""),
   po_reference: z.string().trim().max(50, "The purchase-order reference must be at most 50 characters.").optional().default(""),
   expected_total: z.number().min(0).max(10_000_000).optional(),
+  branch_id: z.number({ error: "Choose a branch." }).int("Choose a branch.").positive("Choose a branch.").optional(),
 });
 
 export interface CheckoutRouteOptions {

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
@@ -14,6 +14,8 @@ import { productVariants, products } from "../catalog/schema.ts";
 import { lineName } from "../catalog/variant-names.ts";
 import type { DeliveryService } from "../delivery/service.ts";
 import { enqueueOrderPlaced } from "../orders/emails.ts";
+import { allocateOrderStock } from "../stock/allocate.ts";
+import type { SplitPolicy } from "../stock/fulfilment.ts";
 import { applyMovements } from "../stock/ledger.ts";
 import type { PaymentProvider } from "./payment.ts";
 import { orderAddresses, orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
@@ -39,6 +41,8 @@ export interface CheckoutInput {
   po_reference: string;
   /** The total the customer saw (pounds); a different total now answers 409. */
   expected_total?: number;
+  /** Click & collect: the branch collected from (the default one when not given). */
+  branch_id?: number;
 }
 
 export interface PlacedOrder {
@@ -83,7 +87,17 @@ export type CheckoutLinks = ReturnType<typeof createCheckoutLinks>;
 
 export function createCheckoutService(
   db: Db,
-  options: { delivery: DeliveryService; mail: Outbox; links: CheckoutLinks; appName: string; publicUrl: string; shopEmail: string; payments?: PaymentProvider[] },
+  options: {
+    delivery: DeliveryService;
+    mail: Outbox;
+    links: CheckoutLinks;
+    appName: string;
+    publicUrl: string;
+    shopEmail: string;
+    payments?: PaymentProvider[];
+    /** A delivery no one branch can send whole: split, or refused (stock/fulfilment.ts). */
+    fulfilment?: SplitPolicy;
+  },
 ) {
   const { thankYouLink } = options.links;
 
@@ -157,6 +171,23 @@ export function createCheckoutService(
 
       // A provider (pay on account) does its work in this transaction; the others take nothing now.
       const provider = options.payments?.find((p) => p.id === input.payment_method) ?? null;
+
+      // Where the goods come from: the collection branch, or the fulfilment rule's; a short line refuses the whole order.
+      const needs = priced.map(({ item, variant }) => ({ variantId: variant.id, quantity: item.quantity }));
+      const allocation = await allocateOrderStock(tx, needs, delivery.kind === "collect" ? { collectAt: input.branch_id } : { postcode }, options.fulfilment ?? "split");
+      if (!allocation.plan.ok) {
+        const { short } = allocation.plan;
+        const items = short.map(({ variantId, available }) => {
+          const { product, variant } = priced.find((p) => p.variant.id === variantId)!;
+          const name = lineName(product.name, variant.options);
+          return available > 0 ? `${name}: only ${available} left in stock.` : `${name} is out of stock.`;
+        });
+        throw new ValidationError({
+          items,
+          // A collection names the branch: another nearby may have what this one lacks.
+          ...(allocation.branch ? { branch_id: [`${allocation.branch.name} cannot supply ${short.length === 1 ? "one line" : `${short.length} lines`} of your basket: ${items.join(" ")}`] } : {}),
+        });
+      }
       if (!provider && input.payment_method === "pay_on_account") throw new ValidationError({ payment_method: ["Pay on account is not available."] });
       const status = provider?.orderStatus ?? "awaiting_payment";
       const [order] = await tx
@@ -180,6 +211,7 @@ export function createCheckoutService(
           // A guest's browser can claim the order into an account with the same email later (ADR 0017).
           guestKeyHash: userId === null && "guestHash" in owner ? owner.guestHash : null,
           // The buyer's company, read in the same statement: its dashboard counts the order whatever the payment method.
+          branchId: allocation.plan.branchId,
           tradeAccountId:
             userId === null
               ? null
@@ -189,23 +221,15 @@ export function createCheckoutService(
       const number = `TC-${String(order!.id).padStart(6, "0")}`;
       await tx.update(orders).set({ number }).where(eq(orders.id, order!.id));
 
-      // Take the stock as `sold` movements: the conditional decrement can never go
-      // below zero, whatever runs at the same time; a refusal takes back the whole order.
+      // Take the stock as `sold` movements from the branches the plan chose,
+      // worked out under the variants' locks: the conditional decrement can never
+      // go below zero, whatever runs at the same time.
       const taken = await applyMovements(
         tx,
-        priced.map(({ item, variant }) => ({ variantId: variant.id, change: -item.quantity, kind: "sold" as const, orderId: order!.id })),
+        allocation.plan.takes.map((t) => ({ variantId: t.variantId, branchId: t.branchId, change: -t.quantity, kind: "sold" as const, orderId: order!.id })),
+        { variantsLocked: true },
       );
-      if (taken.refused.length) {
-        const short = priced.filter(({ variant }) => taken.refused.includes(variant.id));
-        const left = await tx.select({ id: productVariants.id, stock: productVariants.stock }).from(productVariants).where(inArray(productVariants.id, taken.refused));
-        throw new ValidationError({
-          items: short.map(({ product, variant }) => {
-            const stock = left.find((l) => l.id === variant.id)?.stock ?? 0;
-            const name = lineName(product.name, variant.options);
-            return stock > 0 ? `${name}: only ${stock} left in stock.` : `${name} is out of stock.`;
-          }),
-        });
-      }
+      if (taken.refused.length) throw new Error(`Stock of variants ${taken.refused.join(", ")} moved under their locks.`);
       await provider?.take(tx, { userId, orderId: order!.id, orderNumber: number, subtotal, vat, delivery: deliveryPence, total, poReference: input.po_reference });
       await tx.insert(orderLines).values(
         priced.map(({ item, product, variant, unitPrice, lineTotal, lineVat }) => ({

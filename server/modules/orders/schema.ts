@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "../auth/schema.ts";
+import { branches } from "../branches/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { staff } from "../staff/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
@@ -39,6 +40,12 @@ export const orders = pgTable(
      * member of an approved trade account, whatever the payment method (ADR 0024).
      */
     tradeAccountId: integer("trade_account_id").references(() => tradeAccounts.id, { onDelete: "set null" }),
+    /**
+     * The branch the order is collected from or sent from (issue 30): for a
+     * delivery, the one the fulfilment rule chose (stock/fulfilment.ts); null
+     * when its lines come from several, each named by its stock movements.
+     */
+    branchId: integer("branch_id").references(() => branches.id),
     /** Set when the order is dispatched (the orders desk asks for both). */
     carrier: text("carrier"),
     trackingNumber: text("tracking_number"),
@@ -56,6 +63,8 @@ export const orders = pgTable(
     index("orders_trade_account_created_idx").on(t.tradeAccountId, t.createdAt).where(sql`${t.tradeAccountId} is not null`),
     // The orders desk: newest first within a status tab, and by date.
     index("orders_status_idx").on(t.status, t.id),
+    // A branch's queue: its orders newest first within a status.
+    index("orders_branch_status_idx").on(t.branchId, t.status, t.id).where(sql`${t.branchId} is not null`),
     index("orders_created_idx").on(t.createdAt),
     index("orders_email_idx").on(sql`lower(${t.email})`),
   ],

@@ -5,8 +5,9 @@
  * was created with). Counted: a stock count's difference. Adjusted: a
  * correction with a reason (damage, loss). Sold and cancelled: checkout and an
  * unpaid or cancelled order giving it back. Returned: goods a customer sent back.
+ * Transfer out and in: stock sent from one branch and received at another.
  */
-export const MOVEMENT_KINDS = ["opening", "received", "counted", "adjusted", "sold", "returned", "cancelled"] as const;
+export const MOVEMENT_KINDS = ["opening", "received", "counted", "adjusted", "sold", "returned", "cancelled", "transfer_out", "transfer_in"] as const;
 export type MovementKind = (typeof MOVEMENT_KINDS)[number];
 
 export const KIND_LABELS: Record<MovementKind, string> = {
@@ -17,6 +18,8 @@ export const KIND_LABELS: Record<MovementKind, string> = {
   sold: "Sold",
   returned: "Returned",
   cancelled: "Order cancelled",
+  transfer_out: "Sent to a branch",
+  transfer_in: "Received from a branch",
 };
 
 /** What staff may record by hand; sold and cancelled come from orders, opening from the ledger's start. */

@@ -11,7 +11,11 @@ const sku = z.string({ error: "Give the SKU." }).trim().min(1, "Give the SKU.").
 const lines = <T extends z.ZodType>(item: T, what: string) =>
   z.array(item).min(1, `Add at least one ${what}.`).max(STOCK_LINES_MAX, `At most ${STOCK_LINES_MAX} ${what}s at once.`);
 
-const stockResult = z.object({ products: z.array(z.object({ sku: z.string(), name: z.string(), before: z.number().int(), after: z.number().int(), difference: z.number().int().optional() })) });
+const branchRef = z.object({ id: z.number().int(), slug: z.string(), name: z.string() });
+const branchId = z.number({ error: "Choose a branch." }).int("Choose a branch.").positive("Choose a branch.");
+const stockResult = z.object({
+  products: z.array(z.object({ sku: z.string(), name: z.string(), branch: branchRef, before: z.number().int(), after: z.number().int(), difference: z.number().int().optional() })),
+});
 const history = z.object({
   data: z.array(
     z.object({
@@ -23,6 +27,7 @@ const history = z.object({
       kind_label: z.string(),
       reason: z.string(),
       stock_after: z.number().int(),
+      branch: branchRef,
       order_number: z.string().nullable(),
       staff: z.string().nullable(),
       at: z.string(),
@@ -47,7 +52,7 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
     {
       schema: {
         tags,
-        summary: `Stock movements by hand: each \`{sku, change, reason}\` (kind adjusted by default, which needs a reason; or received or returned). All applied or none: 422 names the rows (\`movements.N.field\`). At most ${STOCK_LINES_MAX}`,
+        summary: `Stock movements by hand: each \`{sku, change, reason, branch_id}\` (kind adjusted by default, which needs a reason; or received or returned; at the default branch when \`branch_id\` is left out). All applied or none: 422 names the rows (\`movements.N.field\`). At most ${STOCK_LINES_MAX}`,
         body: z.object({
           movements: lines(
             z.object({
@@ -55,6 +60,7 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
               change: z.number({ error: "Give the change as a whole number." }).int("Give the change as a whole number."),
               reason: z.string().max(REASON_MAX, `The reason can be at most ${REASON_MAX} characters.`).optional(),
               kind: z.enum(MANUAL_KINDS, { error: `Choose one of: ${MANUAL_KINDS.join(", ")}.` }).optional(),
+              branch_id: branchId.optional(),
             }),
             "movement",
           ),
@@ -70,9 +76,10 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
     {
       schema: {
         tags,
-        summary: "A delivery received: several SKUs at once, each a `received` movement with the delivery's reference. All or none",
+        summary: "A delivery received at a branch (`branch_id`, the default one when left out): several SKUs at once, each a `received` movement with the delivery's reference. All or none",
         body: z.object({
           reference: z.string().max(REASON_MAX, `The reference can be at most ${REASON_MAX} characters.`).default(""),
+          branch_id: branchId.optional(),
           lines: lines(z.object({ sku, quantity: z.number({ error: "Give the quantity received." }).int("Give the quantity as a whole number.") }), "line"),
         }),
         response: { 200: stockResult, ...errors },
@@ -86,15 +93,16 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
     {
       schema: {
         tags,
-        summary: "A stock count: what is on the shelf per SKU; each difference from the books is recorded as a `counted` movement, worked out under the row lock. All or none",
+        summary: "A stock count at a branch (`branch_id`, the default one when left out): what is on the shelf per SKU; each difference from the branch's books is recorded as a `counted` movement, worked out under the row lock. All or none",
         body: z.object({
           note: z.string().max(REASON_MAX).default(""),
+          branch_id: branchId.optional(),
           counts: lines(z.object({ sku, counted: z.number({ error: "Give the count." }).int("Give the count as a whole number.") }), "count"),
         }),
         response: { 200: stockResult, ...errors },
       },
     },
-    async (request) => stock.count(staffActorOf(request), request.body.counts, request.body.note),
+    async (request) => stock.count(staffActorOf(request), request.body.counts, request.body.note, request.body.branch_id),
   );
 
   r.get(
@@ -102,9 +110,10 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
     {
       schema: {
         tags,
-        summary: "Stock movements newest first, a keyset page at a time; of one product with `sku`, of one kind with `kind`",
+        summary: "Stock movements newest first, a keyset page at a time; of one product with `sku`, of one kind with `kind`, at one branch with `branch_id`",
         querystring: z.object({
           sku: z.string().max(64).optional(),
+          branch_id: z.coerce.number().int().positive().optional(),
           kind: z.union([z.literal(""), z.enum(MOVEMENT_KINDS)]).optional(),
           cursor: z.string().max(100).regex(/^[A-Za-z0-9_-]*$/, "Invalid cursor.").optional(),
           limit: z.coerce.number().int().min(1).max(HISTORY_PAGE_MAX).optional(),
@@ -112,7 +121,27 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
         response: { 200: history, ...errors, 404: messageResponse },
       },
     },
-    async (request) => stock.history(staffActorOf(request), { ...request.query, kind: request.query.kind || undefined, sku: request.query.sku || undefined }),
+    async (request) => {
+      const { branch_id, ...query } = request.query;
+      return stock.history(staffActorOf(request), { ...query, branchId: branch_id, kind: query.kind || undefined, sku: query.sku || undefined });
+    },
+  );
+
+  r.get(
+    "/admin/stock/levels",
+    {
+      schema: {
+        tags,
+        summary: "A variant's stock at each branch (every open branch; a closed one while it holds some), and its total",
+        querystring: z.object({ sku: z.string({ error: "Give the SKU." }).trim().min(1, "Give the SKU.").max(64) }),
+        response: {
+          200: z.object({ sku: z.string(), total: z.number().int(), data: z.array(z.object({ branch: branchRef, stock: z.number().int() })) }),
+          ...errors,
+          404: messageResponse,
+        },
+      },
+    },
+    async (request) => stock.levels(staffActorOf(request), request.query.sku),
   );
 
   r.get(

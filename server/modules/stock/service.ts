@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
@@ -7,9 +7,10 @@ import { lineName } from "../catalog/variant-names.ts";
 import { orders } from "../orders/schema.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { staff } from "../staff/schema.ts";
-import { applyMovements, countTo } from "./ledger.ts";
+import { branches } from "../branches/schema.ts";
+import { applyMovements, atBranch, countTo, lockVariants } from "./ledger.ts";
 import { KIND_LABELS, MANUAL_KINDS, type ManualKind, MOVEMENT_KINDS, type MovementKind } from "./kinds.ts";
-import { stockMovements } from "./schema.ts";
+import { branchStock, stockMovements } from "./schema.ts";
 
 export { KIND_LABELS, MANUAL_KINDS };
 
@@ -28,11 +29,20 @@ export interface MovementInput {
   change: number;
   reason?: string;
   kind?: ManualKind;
+  /** Where: the default branch when not given. */
+  branch_id?: number;
 }
 
 export interface CountInput {
   sku: string;
   counted: number;
+}
+
+/** A branch stock can move at, as the desk's answers name it. */
+interface BranchRef {
+  id: number;
+  slug: string;
+  name: string;
 }
 
 type Errors = Record<string, string[]>;
@@ -65,7 +75,25 @@ export function createStockService(db: Db) {
     return new Map(rows.map((r) => [r.sku.toLowerCase(), { id: r.id, sku: r.sku, name: lineName(r.productName, r.options), stock: r.stock }]));
   }
 
-  async function record(actor: StaffActor, field: string, lines: { sku: string; change: number; kind: MovementKind; reason: string }[], audit: { action: string; note: string }) {
+  /** The shop's branches, to check what a request names. */
+  const branchList = (tx: Db) =>
+    tx.select({ id: branches.id, slug: branches.slug, name: branches.name, status: branches.status, isDefault: branches.isDefault }).from(branches).orderBy(asc(branches.position), asc(branches.id));
+  type BranchRow = Awaited<ReturnType<typeof branchList>>[number];
+
+  /** The branch stock moves at (the default one when none is named), or why it cannot. */
+  function branchOf(rows: BranchRow[], id: number | undefined): BranchRef | string {
+    const found = id === undefined ? rows.find((b) => b.isDefault) : rows.find((b) => b.id === id);
+    if (!found) return `There is no branch ${id}.`;
+    if (found.status !== "open") return `${found.name} is closed; stock cannot move there.`;
+    return { id: found.id, slug: found.slug, name: found.name };
+  }
+
+  async function record(
+    actor: StaffActor,
+    field: string,
+    lines: { sku: string; change: number; kind: MovementKind; reason: string; branch_id?: number }[],
+    audit: { action: string; note: string },
+  ) {
     return db.transaction(async (t) => {
       const tx = t as unknown as Db;
       const bySku = await lockSkus(tx, lines.map((l) => l.sku));
@@ -73,19 +101,37 @@ export function createStockService(db: Db) {
       lines.forEach((l, i) => {
         if (!bySku.has(l.sku.trim().toLowerCase())) rowError(errors, `${field}.${i}.sku`, `Row ${i + 1}: no product has the SKU ${l.sku}.`);
       });
+      const rows = await branchList(tx);
+      const at = lines.map((l, i) => {
+        const branch = branchOf(rows, l.branch_id);
+        if (typeof branch === "string") rowError(errors, `${field}.${i}.branch_id`, `Row ${i + 1}: ${branch}`);
+        return branch as BranchRef;
+      });
       if (Object.keys(errors).length) throw new ValidationError(errors);
-      const movements = lines.map((l) => ({ variantId: bySku.get(l.sku.trim().toLowerCase())!.id, change: l.change, kind: l.kind, reason: l.reason, staffId: actor.staffId }));
-      const { stock, refused } = await applyMovements(tx, movements.filter((m) => m.change !== 0));
-      if (refused.length) {
-        lines.forEach((l, i) => {
-          const p = bySku.get(l.sku.trim().toLowerCase())!;
-          if (refused.includes(p.id)) rowError(errors, `${field}.${i}.change`, `Row ${i + 1}: ${p.sku} has ${p.stock} in stock; taking ${-l.change} would leave less than none.`);
+      const held = await lockVariants(tx, [...bySku.values()].map((p) => p.id));
+      const heldAt = (variantId: number, branchId: number) => held.find((h) => h.variantId === variantId && h.branchId === branchId)?.stock ?? 0;
+      const movements = lines.map((l, i) => ({ variantId: bySku.get(l.sku.trim().toLowerCase())!.id, branchId: at[i]!.id, change: l.change, kind: l.kind, reason: l.reason, staffId: actor.staffId }));
+      const { branchStock, refusedAt } = await applyMovements(tx, movements.filter((m) => m.change !== 0), { variantsLocked: true });
+      if (refusedAt.length) {
+        movements.forEach((m, i) => {
+          if (!refusedAt.some((r) => r.variantId === m.variantId && r.branchId === m.branchId)) return;
+          const have = heldAt(m.variantId, m.branchId);
+          rowError(errors, `${field}.${i}.change`, `Row ${i + 1}: ${lines[i]!.sku.trim()} has ${have} at ${at[i]!.name}; taking ${-m.change} would leave less than none.`);
         });
         throw new ValidationError(errors);
       }
-      const results = [...bySku.values()].map((p) => ({ sku: p.sku, name: p.name, before: p.stock, after: stock.get(p.id) ?? p.stock }));
+      // One result per SKU and branch, in the order the lines first named them.
+      const seen = new Map<string, { sku: string; name: string; branch: BranchRef; before: number; after: number }>();
+      movements.forEach((m, i) => {
+        const key = atBranch(m.variantId, m.branchId);
+        if (seen.has(key)) return;
+        const p = bySku.get(lines[i]!.sku.trim().toLowerCase())!;
+        const before = heldAt(m.variantId, m.branchId);
+        seen.set(key, { sku: p.sku, name: p.name, branch: at[i]!, before, after: branchStock.get(key) ?? before });
+      });
+      const results = [...seen.values()];
       for (const r of results.filter((x) => x.before !== x.after)) {
-        await recordAudit(tx, actor, { action: audit.action, entity: "product", entityId: r.sku, before: { stock: r.before }, after: { stock: r.after, note: audit.note } });
+        await recordAudit(tx, actor, { action: audit.action, entity: "product", entityId: r.sku, before: { stock: r.before, branch: r.branch.slug }, after: { stock: r.after, branch: r.branch.slug, note: audit.note } });
       }
       return { products: results };
     });
@@ -116,13 +162,13 @@ export function createStockService(db: Db) {
       return record(
         actor,
         "movements",
-        lines.map((l) => ({ sku: l.sku, change: l.change, kind: l.kind ?? "adjusted", reason: (l.reason ?? "").trim() })),
+        lines.map((l) => ({ sku: l.sku, change: l.change, kind: l.kind ?? "adjusted", reason: (l.reason ?? "").trim(), branch_id: l.branch_id })),
         { action: "stock.moved", note: [...new Set(lines.map((l) => (l.reason ?? l.kind ?? "adjusted").trim()))].join("; ").slice(0, REASON_MAX) },
       );
     },
 
     /** A delivery in: several SKUs at once, each a `received` movement with the delivery's reference. */
-    async receive(actor: StaffActor, input: { reference: string; lines: { sku: string; quantity: number }[] }) {
+    async receive(actor: StaffActor, input: { reference: string; branch_id?: number; lines: { sku: string; quantity: number }[] }) {
       authorize(actor, "stock.count");
       checkLines("lines", input.lines);
       const reference = input.reference.trim();
@@ -133,11 +179,11 @@ export function createStockService(db: Db) {
       });
       if (Object.keys(errors).length) throw new ValidationError(errors);
       const reason = reference ? `Delivery ${reference}` : "Delivery received";
-      return record(actor, "lines", input.lines.map((l) => ({ sku: l.sku, change: l.quantity, kind: "received" as const, reason })), { action: "stock.received", note: reason });
+      return record(actor, "lines", input.lines.map((l) => ({ sku: l.sku, change: l.quantity, kind: "received" as const, reason, branch_id: input.branch_id })), { action: "stock.received", note: reason });
     },
 
     /** A stock count: what is on the shelf; the difference from the books is recorded as `counted`. */
-    async count(actor: StaffActor, lines: CountInput[], note = "") {
+    async count(actor: StaffActor, lines: CountInput[], note = "", branchId?: number) {
       authorize(actor, "stock.count");
       checkLines("counts", lines);
       const errors: Errors = {};
@@ -158,18 +204,21 @@ export function createStockService(db: Db) {
         lines.forEach((l, i) => {
           if (!bySku.has(l.sku.trim().toLowerCase())) rowError(errors, `counts.${i}.sku`, `Row ${i + 1}: no product has the SKU ${l.sku}.`);
         });
+        // A count is of one branch's shelves.
+        const branch = branchOf(await branchList(tx), branchId);
+        if (typeof branch === "string") throw new ValidationError({ branch_id: [branch] });
         if (Object.keys(errors).length) throw new ValidationError(errors);
-        const diffs = await countTo(tx, lines.map((l) => ({ variantId: bySku.get(l.sku.trim().toLowerCase())!.id, counted: l.counted })), reason, actor.staffId);
+        const diffs = await countTo(tx, lines.map((l) => ({ variantId: bySku.get(l.sku.trim().toLowerCase())!.id, branchId: branch.id, counted: l.counted })), reason, actor.staffId);
         const byId = new Map([...bySku.values()].map((p) => [p.id, p]));
         for (const d of diffs.filter((x) => x.after !== x.before)) {
-          await recordAudit(tx, actor, { action: "stock.counted", entity: "product", entityId: byId.get(d.variantId)!.sku, before: { stock: d.before }, after: { stock: d.after, note: reason } });
+          await recordAudit(tx, actor, { action: "stock.counted", entity: "product", entityId: byId.get(d.variantId)!.sku, before: { stock: d.before, branch: branch.slug }, after: { stock: d.after, branch: branch.slug, note: reason } });
         }
-        return { products: diffs.map((d) => ({ sku: byId.get(d.variantId)!.sku, name: byId.get(d.variantId)!.name, before: d.before, after: d.after, difference: d.after - d.before })) };
+        return { products: diffs.map((d) => ({ sku: byId.get(d.variantId)!.sku, name: byId.get(d.variantId)!.name, branch, before: d.before, after: d.after, difference: d.after - d.before })) };
       });
     },
 
     /** Movements newest first, of one product or of all, a keyset page at a time. */
-    async history(actor: StaffActor, options: { sku?: string; kind?: MovementKind; cursor?: string; limit?: number }) {
+    async history(actor: StaffActor, options: { sku?: string; kind?: MovementKind; branchId?: number; cursor?: string; limit?: number }) {
       authorize(actor, "catalogue.view");
       const limit = Math.min(Math.max(1, options.limit ?? 50), HISTORY_PAGE_MAX);
       const where = [];
@@ -180,6 +229,7 @@ export function createStockService(db: Db) {
         where.push(eq(stockMovements.variantId, v.id));
       }
       if (options.kind) where.push(eq(stockMovements.kind, options.kind));
+      if (options.branchId !== undefined) where.push(eq(stockMovements.branchId, options.branchId));
       if (options.cursor) where.push(lt(stockMovements.id, decodeCursor(options.cursor)));
       const rows = await db
         .select({
@@ -191,6 +241,7 @@ export function createStockService(db: Db) {
           kind: stockMovements.kind,
           reason: stockMovements.reason,
           stockAfter: stockMovements.stockAfter,
+          branch: { id: branches.id, slug: branches.slug, name: branches.name },
           orderNumber: orders.number,
           staffName: staff.name,
           createdAt: stockMovements.createdAt,
@@ -198,6 +249,7 @@ export function createStockService(db: Db) {
         .from(stockMovements)
         .innerJoin(productVariants, eq(productVariants.id, stockMovements.variantId))
         .innerJoin(products, eq(products.id, stockMovements.productId))
+        .innerJoin(branches, eq(branches.id, stockMovements.branchId))
         .leftJoin(staff, eq(staff.id, stockMovements.staffId))
         .leftJoin(orders, eq(orders.id, stockMovements.orderId))
         .where(and(...where))
@@ -214,12 +266,44 @@ export function createStockService(db: Db) {
           kind_label: KIND_LABELS[r.kind],
           reason: r.reason,
           stock_after: r.stockAfter,
+          branch: r.branch,
           order_number: r.orderNumber,
           staff: r.staffName,
           at: r.createdAt.toISOString(),
         })),
         next_cursor: rows.length > limit ? encodeCursor(data[data.length - 1]!.id) : null,
       };
+    },
+
+    /**
+     * A variant's stock at each branch (`GET /api/admin/stock/levels`): every
+     * open branch, and a closed one only while it still holds some.
+     */
+    async levels(actor: StaffActor, sku: string) {
+      authorize(actor, "catalogue.view");
+      const [variant] = await db
+        .select({ id: productVariants.id, sku: productVariants.sku, stock: productVariants.stock })
+        .from(productVariants)
+        .where(eq(sql`lower(${productVariants.sku})`, sku.trim().toLowerCase()))
+        .limit(1);
+      if (!variant) throw new HttpError(404, "No product has that SKU.");
+      const rows = await db
+        .select({ id: branches.id, slug: branches.slug, name: branches.name, stock: sql<number>`coalesce(${branchStock.stock}, 0)::int` })
+        .from(branches)
+        .leftJoin(branchStock, and(eq(branchStock.branchId, branches.id), eq(branchStock.variantId, variant.id)))
+        .where(sql`${branches.status} = 'open' or ${branchStock.stock} > 0`)
+        .orderBy(desc(branches.isDefault), asc(branches.position), asc(branches.id));
+      return { sku: variant.sku, total: variant.stock, data: rows.map((r) => ({ branch: { id: r.id, slug: r.slug, name: r.name }, stock: r.stock })) };
+    },
+
+    /** The open branches stock can move at, the default one first: the desk's choice of where. */
+    async branches(actor: StaffActor) {
+      authorize(actor, "catalogue.view");
+      const rows = await branchList(db);
+      return rows
+        .filter((b) => b.status === "open")
+        .sort((a, b) => Number(b.isDefault) - Number(a.isDefault))
+        .map((b) => ({ id: b.id, slug: b.slug, name: b.name, is_default: b.isDefault }));
     },
 
     kinds: MOVEMENT_KINDS,

@@ -22,6 +22,8 @@ async function product(offset: number) {
   const [p] = await db().select().from(products).where(sql`sku not like 'GEN-%'`).orderBy(asc(products.id)).offset(offset).limit(1);
   return p!;
 }
+/** The demo's default branch, where stock moves when no branch is named. */
+const leeds = { id: 1, slug: "leeds", name: "Leeds, Canal Wharf" };
 const stockOf = async (id: number) => (await db().select({ stock: products.stock }).from(products).where(eq(products.id, id)))[0]!.stock;
 
 beforeAll(async () => {
@@ -82,8 +84,8 @@ describe("POST /api/admin/stock/movements", () => {
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().products).toEqual(
       expect.arrayContaining([
-        { sku: a.sku, name: a.name, before: a.stock, after: a.stock + 5 },
-        { sku: b.sku, name: b.name, before: b.stock, after: b.stock + 2 },
+        { sku: a.sku, name: a.name, branch: leeds, before: a.stock, after: a.stock + 5 },
+        { sku: b.sku, name: b.name, branch: leeds, before: b.stock, after: b.stock + 2 },
       ]),
     );
     const [last] = await db().select().from(stockMovements).where(eq(stockMovements.productId, b.id)).orderBy(desc(stockMovements.id)).limit(1);
@@ -120,8 +122,8 @@ describe("deliveries and counts", () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().products).toEqual(
       expect.arrayContaining([
-        { sku: a.sku, name: a.name, before: a.stock, after: a.stock + 3, difference: 3 },
-        { sku: b.sku, name: b.name, before: b.stock, after: b.stock, difference: 0 },
+        { sku: a.sku, name: a.name, branch: leeds, before: a.stock, after: a.stock + 3, difference: 3 },
+        { sku: b.sku, name: b.name, branch: leeds, before: b.stock, after: b.stock, difference: 0 },
       ]),
     );
     const moves = await db().select().from(stockMovements).where(eq(stockMovements.productId, b.id));

@@ -890,7 +890,11 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
   }
   if (movements.length) {
     const { refused } = await applyMovements(tx, movements);
-    if (refused.length) throw new Error(`The stock of products ${refused.join(", ")} could not be set.`);
+    // The file's stock is the total; the difference is counted at the default branch, which may not hold enough.
+    if (refused.length) {
+      const skus = plans.filter((p) => refused.includes(variantIds.get(p.sku)!)).map((p) => p.sku);
+      throw new Error(`The stock of ${skus.join(", ")} could not be set: other branches hold more than the file's figure; count those branches on the stock desk.`);
+    }
   }
   // Archived once its stock is counted to 0: it leaves its product's total and listings, and stays for orders and the ledger.
   const archived = plans.filter((p) => p.archive).map((p) => variantIds.get(p.sku)!);

@@ -1,0 +1,39 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { ValidationError } from "../../http-errors.ts";
+import { milesBetween } from "../branches/distance.ts";
+import { branches } from "../branches/schema.ts";
+import { builtInProvider, normalisePostcode } from "../postcode/service.ts";
+import { type Fulfilment, type Need, type SplitPolicy, planCollection, planFulfilment } from "./fulfilment.ts";
+import { lockVariants } from "./ledger.ts";
+
+/** Where an order goes: collected at a branch (the default one when none is named), or delivered to a postcode. */
+export type Destination = { collectAt: number | undefined } | { postcode: string | null };
+
+/**
+ * An order's stock, worked out under its variants' locks (held until the
+ * caller's transaction ends, so the plan is still true when the ledger takes
+ * it): a collection from its branch, a delivery by the fulfilment rule. The
+ * delivery address is placed from the shop's own postcode table (never a
+ * provider's API inside a transaction), and only when more than one branch
+ * could send the order.
+ */
+export async function allocateOrderStock(tx: Db, needs: Need[], to: Destination, policy: SplitPolicy): Promise<{ plan: Fulfilment; branch: { id: number; name: string } | null }> {
+  const held = await lockVariants(tx, needs.map((n) => n.variantId));
+  if ("collectAt" in to) {
+    const where = to.collectAt === undefined ? eq(branches.isDefault, true) : eq(branches.id, to.collectAt);
+    const [branch] = await tx
+      .select({ id: branches.id, name: branches.name, services: branches.services })
+      .from(branches)
+      .where(and(where, eq(branches.status, "open")))
+      .limit(1);
+    if (!branch || !branch.services.includes("collect")) throw new ValidationError({ branch_id: ["Choose a branch that offers click & collect."] });
+    return { plan: planCollection(needs, branch.id, held), branch: { id: branch.id, name: branch.name } };
+  }
+  const open = await tx.select({ id: branches.id, isDefault: branches.isDefault, lat: branches.lat, lng: branches.lng }).from(branches).where(eq(branches.status, "open"));
+  const holding = new Set(held.filter((h) => h.stock > 0).map((h) => h.branchId));
+  const postcode = to.postcode ? normalisePostcode(to.postcode) : null;
+  const place = postcode && holding.size > 1 ? await builtInProvider(tx).locate(postcode) : null;
+  const sources = open.map((b) => ({ id: b.id, isDefault: b.isDefault, miles: place && b.lat !== null && b.lng !== null ? milesBetween(place, { lat: b.lat, lng: b.lng }) : null }));
+  return { plan: planFulfilment(needs, sources, held, policy), branch: null };
+}
