@@ -112,6 +112,10 @@ const ROWS: Row[] = [
   { route: "GET /api/manufacturers/{id}", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/manufacturers/${w.manufacturerId}`) },
   { route: "GET /api/branches", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/branches?near=LS1%201AA") },
   { route: "GET /api/branches/{slug}", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/branches/leeds") },
+  { route: "GET /api/products/{slug}/availability", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/products/${w.productSlug}/availability?branch=york`) },
+  // Each caller's own branch: the cookie's, or the account's.
+  { route: "GET /api/my-branch", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/my-branch") },
+  { route: "PUT /api/my-branch", expect: PUBLIC, call: (w, a) => w.as[a].put("/api/my-branch", { branch: "leeds" }) },
   { route: "GET /api/search", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/search?q=timber") },
   { route: "GET /api/search/suggest", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/search/suggest?q=ti") },
   { route: "GET /api/compare", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/compare?product_ids=${w.p1},${w.p2}`) },

@@ -275,7 +275,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const csv = createCatalogueCsv(database.db, { dataDir: config.dataDir, sharedProgress: database.kind === "postgres", log: app.log });
   await app.register(catalogueCsvRoutes, { csv, prefix: "/api" });
   await app.register(redirectRoutes, { redirects: services.redirects, prefix: "/api" });
-  await app.register(branchRoutes, { branches: services.branches, prefix: "/api" });
+  await app.register(branchRoutes, { branches: services.branches, secureCookies: config.isProduction, prefix: "/api" });
 
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();

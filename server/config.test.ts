@@ -161,6 +161,12 @@ describe("loadConfig", () => {
     expect(loadConfig({}).postcodeProvider).toBe("builtin");
   });
 
+  it("reads how a delivery no one branch holds is sent: split by default, or whole; anything else refused", () => {
+    expect(loadConfig({}).fulfilment).toBe("split");
+    expect(loadConfig({ FULFILMENT: "whole" }).fulfilment).toBe("whole");
+    expect(() => loadConfig({ FULFILMENT: "nearest" })).toThrow("FULFILMENT must be split or whole");
+  });
+
   it("reads REDIS_URL for the rate limits, unset by default", () => {
     expect(loadConfig({}).redisUrl).toBeUndefined();
     expect(loadConfig({ REDIS_URL: " " }).redisUrl).toBeUndefined();

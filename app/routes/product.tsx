@@ -17,6 +17,7 @@ import { breadcrumbJsonLd, productGroupJsonLd, productJsonLd, seoMeta } from "..
 import { formatPounds } from "../lib/money.ts";
 import { notFound } from "../lib/not-found.ts";
 import type { RootData } from "../root.tsx";
+import { BranchStock } from "../components/branches/branch-choice.tsx";
 import type { Route } from "./+types/product";
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -131,6 +132,11 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           <div className="mt-3" aria-live="polite">
             <StockBadge inStock={shown.in_stock} stock={chosen ? chosen.stock : picking ? undefined : product.stock} />
           </div>
+          {chosen || !picking ? (
+            <div className="mt-2">
+              <BranchStock productSlug={product.slug} sku={shown.sku} />
+            </div>
+          ) : null}
           {product.summary ? <p className="mt-4 text-lg text-stone-800">{product.summary}</p> : null}
           {picking ? (
             <div className="mt-6">

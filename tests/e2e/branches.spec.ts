@@ -5,6 +5,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { openPage } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
+import { staffPage } from "./staff-helpers.ts";
 
 const WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
@@ -54,6 +55,53 @@ test("the browser's position is used only when asked, and a refusal is explained
   await other.getByRole("button", { name: "Use my location" }).click();
   await expect(other.getByRole("alert")).toContainText("We could not get your location");
   await refused.close();
+});
+
+test("a visitor makes the nearest branch theirs, sees its stock on a product page, and collects from it", async ({ page, browser }) => {
+  test.slow();
+  // Staff book two of a product in at York, which has none of the demo's stock.
+  const staff = await staffPage(browser, "warehouse@staff.example.com");
+  // A product with one variant, in stock at Leeds: the first by name.
+  const listed = (await (await staff.request.get("/api/admin/products?limit=10&stock=in_stock")).json()).data as { sku: string; slug: string; name: string }[];
+  const single = await Promise.all(listed.map(async (p) => ((await (await staff.request.get(`/api/products/${p.slug}`)).json()).data.variants as unknown[]).length === 1));
+  const product = listed.find((_, i) => single[i]);
+  const token = (await staff.context().cookies()).find((c) => c.name === "tc_admin_csrf")!.value;
+  const york = ((await (await staff.request.get("/api/branches")).json()).data as { id: number; slug: string }[]).find((b) => b.slug === "york")!;
+  const received = await staff.request.post("/api/admin/stock/deliveries", { headers: { "X-Admin-CSRF": decodeURIComponent(token) }, data: { branch_id: york.id, reference: "E2E-YORK", lines: [{ sku: product!.sku, quantity: 2 }] } });
+  expect(received.status(), await received.text()).toBe(200);
+  await staff.context().close();
+
+  // The nearest branch to a York postcode, made theirs.
+  await openPage(page, "/branches?near=YO31%201AA");
+  const nearest = page.getByTestId("branch-card").first();
+  await expect(nearest).toContainText("York, Foss Islands");
+  await nearest.getByRole("button", { name: "Make this my branch" }).click();
+  await expect(nearest.getByRole("button", { name: "Your branch" })).toHaveAttribute("aria-pressed", "true");
+
+  // The product page (shared and cached) shows the stock at York after it loads.
+  await openPage(page, `/product/${product!.slug}`);
+  const stock = page.getByTestId("branch-stock");
+  await expect(stock).toContainText(/2 at York, Foss Islands: collect (today|tomorrow|\w+day) from \d\d:\d\d/);
+
+  // Collected from York: checkout starts from their branch, and York's stock is what the order takes.
+  const buy = page.getByRole("form", { name: `Add ${product!.name} to basket` });
+  await buy.getByRole("button", { name: "Add to basket" }).click();
+  await expect(buy.getByRole("status")).toContainText("to your basket");
+  await openPage(page, "/checkout");
+  await page.getByLabel("Email address").fill("york-collector@example.com");
+  await page.getByRole("radio", { name: /Click & collect/ }).check();
+  await expect(page.getByRole("combobox", { name: "Collect from" })).toHaveValue(String(york.id));
+  const billing = page.getByRole("group", { name: "Billing address" });
+  await billing.getByLabel("Address line 1").fill("4 Foss Yard");
+  await billing.getByLabel("Town or city").fill("York");
+  await billing.getByLabel("Postcode", { exact: true }).fill("YO31 7UL");
+  await page.getByRole("radio", { name: /Pay on collection/ }).check();
+  const placed = page.waitForRequest((r) => r.url().endsWith("/api/checkout") && r.method() === "POST");
+  await page.getByRole("button", { name: "Place order" }).click();
+  expect(((await placed).postDataJSON() as { branch_id?: number }).branch_id).toBe(york.id);
+  await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
+  await openPage(page, `/product/${product!.slug}`);
+  await expect(page.getByTestId("branch-stock")).toContainText("1 at York, Foss Islands");
 });
 
 test("the finder and a branch's page pass axe", async ({ page }) => {

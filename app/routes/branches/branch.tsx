@@ -1,4 +1,5 @@
 import { appContext } from "#app-context";
+import { MakeMyBranch } from "../../components/branches/branch-choice.tsx";
 import { SERVICE_LABELS, ServiceChips, WEEKDAY_NAMES } from "../../components/branches/branch-labels.tsx";
 import { Breadcrumbs } from "../../components/page.tsx";
 import { requestOrigin } from "../../lib/catalog/listing.server.ts";
@@ -59,6 +60,11 @@ export default function Branch({ loaderData }: Route.ComponentProps) {
       <Breadcrumbs items={crumbs} />
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{branch.name}</h1>
       <p className={`mt-2 text-lg font-semibold ${branch.open_now ? "text-green-800" : "text-stone-700"}`}>{branch.open_label}</p>
+      {branch.services.includes("collect") ? (
+        <div className="mt-3 max-w-xs">
+          <MakeMyBranch slug={branch.slug} name={branch.name} />
+        </div>
+      ) : null}
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
         <section aria-labelledby="branch-where" className="rounded-lg border border-stone-200 bg-white p-4 sm:p-5">
           <h2 id="branch-where" className="text-lg font-bold">

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Form, Link, useNavigate, useNavigation } from "react-router";
 import { appContext } from "#app-context";
+import { MakeMyBranch } from "../../components/branches/branch-choice.tsx";
 import { ServiceChips, milesLabel } from "../../components/branches/branch-labels.tsx";
 import { Field, FormAlert } from "../../components/form.tsx";
 import { Breadcrumbs } from "../../components/page.tsx";
@@ -58,6 +59,11 @@ function BranchCard({ branch }: { branch: BranchJson }) {
       <div className="mt-3">
         <ServiceChips services={branch.services} label={`Services at ${branch.name}`} />
       </div>
+      {branch.services.includes("collect") ? (
+        <div className="mt-3 max-w-xs">
+          <MakeMyBranch slug={branch.slug} name={branch.name} />
+        </div>
+      ) : null}
     </li>
   );
 }

@@ -10,6 +10,7 @@ import { ApiError, fieldMessage } from "../../lib/api-client.ts";
 import { refreshBasket, useBasket } from "../../lib/basket.ts";
 import { type Address, type CardOrder, type ChangedTotals, type DeliveryOptions, EMPTY_ADDRESS, type PlacedOrder, newIdempotencyKey } from "../../lib/basket-checkout.ts";
 import { browserApi } from "../../lib/browser-api.ts";
+import { useMyBranch } from "../../components/branches/branch-choice.tsx";
 import { formatPounds } from "../../lib/money.ts";
 import type { Address as SavedAddress } from "../../lib/account.ts";
 import { pageMeta } from "../../lib/meta.ts";
@@ -23,7 +24,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   // The basket and the delivery prices are fetched in the browser. A signed-in
   // customer's address book comes with the page (never cached); a guest's page carries nothing.
   const addresses: SavedAddress[] = app.user ? await app.services.account.listAddresses(app.user.id) : [];
-  return { addresses };
+  // Where a click & collect order can be collected (issue 30): the branches that offer it, in the merchant's order.
+  const collectAt = (await app.services.branches.list()).data.filter((b) => b.services.includes("collect")).map((b) => ({ id: b.id, slug: b.slug, name: b.name, open_label: b.open_label }));
+  return { addresses, collectAt };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Checkout");
@@ -57,6 +60,11 @@ export default function Checkout(props: Route.ComponentProps) {
   const [payment, setPayment] = useState("");
   const [notes, setNotes] = useState("");
   const [po, setPo] = useState("");
+  const collectAt = props.loaderData.collectAt;
+  // Collected from the branch chosen here, else the customer's own (known once the page runs in the browser), else the first.
+  const myBranch = useMyBranch();
+  const [pickedBranch, setBranchId] = useState<number | undefined>();
+  const branchId = pickedBranch ?? collectAt.find((b) => b.slug === myBranch)?.id ?? collectAt[0]?.id;
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [params] = useSearchParams();
   const [message, setMessage] = useState<string | undefined>(() => (params.get("payment") === "cancelled" ? PAYMENT_NOT_COMPLETED : undefined));
@@ -137,6 +145,7 @@ export default function Checkout(props: Route.ComponentProps) {
       delivery_address: collecting ? undefined : delivery,
       billing_address: collecting || !billingSame ? billing : undefined,
       payment_method: payment,
+      branch_id: collecting ? branchId : undefined,
       notes,
       po_reference: po,
       expected_total: confirmedTotal ?? total,
@@ -282,6 +291,30 @@ export default function Checkout(props: Route.ComponentProps) {
                 </span>
               </label>
             ))}
+            {collecting && collectAt.length > 1 ? (
+              <label className="grid gap-1 font-semibold">
+                Collect from
+                <select
+                  name="branch_id"
+                  value={branchId ?? ""}
+                  onChange={(e) => setBranchId(Number(e.target.value))}
+                  aria-invalid={err("branch_id") ? true : undefined}
+                  aria-describedby={err("branch_id") ? "branch-error" : undefined}
+                  className="min-h-11 rounded-md border border-stone-400 bg-white px-3 font-normal"
+                >
+                  {collectAt.map((b) => (
+                    <option key={b.id} value={b.id}>
+                      {b.name} ({b.open_label})
+                    </option>
+                  ))}
+                </select>
+                {err("branch_id") ? (
+                  <span id="branch-error" className="text-sm font-semibold text-red-700">
+                    {err("branch_id")}
+                  </span>
+                ) : null}
+              </label>
+            ) : null}
           </fieldset>
 
           <fieldset className="grid gap-3 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">

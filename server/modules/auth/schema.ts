@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, customType, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { branches } from "../branches/schema.ts";
 
 /** Case-insensitive text: `Jo@Example.com` and `jo@example.com` are one account. */
 export const citext = customType<{ data: string }>({
@@ -19,6 +20,8 @@ export const users = pgTable(
     newsletterTopics: text("newsletter_topics").array().notNull().default(sql`'{}'::text[]`),
     /** Set by the trade issue when the user belongs to a trade account. */
     tradeAccountId: integer("trade_account_id"),
+    /** "My branch" (issue 30): where the customer collects and whose stock the pages show; also kept in the tc_branch cookie. */
+    branchId: integer("branch_id").references(() => branches.id, { onDelete: "set null" }),
     /** Set by staff: sign-in is refused and every token was revoked when it was set. */
     blockedAt: timestamp("blocked_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),

@@ -47,6 +47,16 @@ export function londonClock(at: Date): { date: string; time: string } {
   return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
 }
 
+/**
+ * A London wall-clock time on a date as an ISO date-time with that day's
+ * offset (+00:00 in GMT, +01:00 in BST; read at noon, as shop hours never
+ * fall in the hour the clocks change).
+ */
+export function londonIso(date: string, time: string): string {
+  const noon = londonClock(new Date(`${date}T12:00:00Z`)).time;
+  return `${date}T${time}:00${noon.startsWith("13") ? "+01:00" : "+00:00"}`;
+}
+
 /** The hours a branch keeps on a date, or null when it is closed (a weekday without hours, a bank holiday, a closure). */
 export function hoursOn(hours: BranchHours, date: string): { opens: string; closes: string; note?: string } | null {
   const exception = hours.exceptions.find((e) => e.date === date);

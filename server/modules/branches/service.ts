@@ -4,6 +4,8 @@ import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type PostcodeProvider, normalisePostcode } from "../postcode/service.ts";
 import { type LatLng, milesBetween } from "./distance.ts";
 import { londonClock, openLabel, openState } from "./hours.ts";
+import { users } from "../auth/schema.ts";
+import { availabilityOf } from "./availability.ts";
 import { type Branch, branches } from "./schema.ts";
 
 /** A branch as the storefront and the API show it (the integration contract of issue 30). */
@@ -56,6 +58,34 @@ export function createBranchService(db: Db, options: { postcodes: PostcodeProvid
       const rows = (await open()).map((b) => branchJson(b, at, from));
       if (from) rows.sort((a, b) => (a.distance_miles ?? Infinity) - (b.distance_miles ?? Infinity));
       return { data: rows, ...(from?.postcode ? { postcode: from.postcode } : {}) };
+    },
+
+    /** A variant's stock at each branch, and when a collection could be ready there (availability.ts). */
+    async availability(slug: string, options: { sku?: string; branch?: string; postcode?: string }, at = new Date()) {
+      const from = options.postcode ? await locate({ postcode: options.postcode }) : undefined;
+      return availabilityOf(db, slug, { sku: options.sku, branch: options.branch, from }, at);
+    },
+
+    /**
+     * "My branch": the account's for a signed-in customer, else the visitor's
+     * cookie's; a branch since closed or hidden is none.
+     */
+    async mine(userId: number | null, cookieSlug: string | undefined, at = new Date()) {
+      const [row] = userId
+        ? await db.select({ branch: branches }).from(users).innerJoin(branches, eq(branches.id, users.branchId)).where(and(eq(users.id, userId), shown)).limit(1)
+        : [];
+      if (row) return branchJson(row.branch, at);
+      if (!cookieSlug || !/^[a-z0-9-]{1,80}$/.test(cookieSlug)) return null;
+      const [found] = await db.select().from(branches).where(and(eq(branches.slug, cookieSlug), shown)).limit(1);
+      return found ? branchJson(found, at) : null;
+    },
+
+    /** Makes a branch the customer's (null: none), on their account when signed in; 422 for a branch that is not shown. */
+    async choose(userId: number | null, slug: string | null, at = new Date()) {
+      const [found] = slug ? await db.select().from(branches).where(and(eq(branches.slug, slug), shown)).limit(1) : [];
+      if (slug && !found) throw new ValidationError({ branch: ["Choose one of our branches."] });
+      if (userId) await db.update(users).set({ branchId: found?.id ?? null, updatedAt: new Date() }).where(eq(users.id, userId));
+      return found ? branchJson(found, at) : null;
     },
 
     /** An open branch by its slug; 404 otherwise. */
