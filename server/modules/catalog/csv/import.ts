@@ -758,6 +758,9 @@ const recordColumns = sql.raw(`name text, slug text, status text, price_pence in
   summary text, description_html text, heavy boolean, featured boolean, seo_title text, seo_description text, unit text, coverage_per_unit numeric, coverage_unit text,
   barcode text, weight_grams int`);
 
+/** The fields of a row that are its variant's, not its product's. */
+const VARIANT_FIELDS = new Set(["price_pence", "was_price_pence", "reorder_level"]);
+
 async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void> {
   const creates = plans.filter((p) => !p.current && !p.variant);
   const updates = plans.filter((p) => p.current);
@@ -835,7 +838,9 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
     for (const r of result.rows) variantIds.set(r.sku, r.id);
   }
 
-  const changedRows = updates.filter((p) => Object.keys(p.set).length > 0);
+  // Only rows that change the product's own fields: a price, was-price or reorder level is its variant's (below), and
+  // writing the product row anyway would fire every product trigger (listing, search, page versions) for nothing.
+  const changedRows = updates.filter((p) => Object.keys(p.set).some((field) => !VARIANT_FIELDS.has(field)));
   if (changedRows.length) {
     const rows = changedRows.map((p) => ({ ...p.set, id: p.current!.id, search: p.set.manufacturer_id !== undefined || p.set.summary !== undefined }));
     await tx.execute(sql`
