@@ -524,6 +524,13 @@ const ROWS: Row[] = [
   { key: "POST /api/admin/stock/counts", needs: "stock.count", url: () => "/api/admin/stock/counts", body: (w) => ({ counts: [{ sku: w.productSku, counted: 100_000 }] }) },
   { key: "GET /api/admin/stock/movements", needs: "catalogue.view", url: () => "/api/admin/stock/movements" },
   { key: "GET /api/admin/stock/levels", needs: "catalogue.view", url: (w) => `/api/admin/stock/levels?sku=${w.productSku}` },
+  // Transfers: the step endpoints on a transfer that is not there (the door answers before the 404).
+  { key: "POST /api/admin/stock/transfers", needs: "stock.count", url: () => "/api/admin/stock/transfers", body: (w) => ({ from_branch_id: 1, to_branch_id: 2, lines: [{ sku: w.productSku, quantity: 1 }] }), ok: [201] },
+  { key: "GET /api/admin/stock/transfers", needs: "catalogue.view", url: () => "/api/admin/stock/transfers" },
+  { key: "GET /api/admin/stock/transfers/{id}", needs: "catalogue.view", url: () => "/api/admin/stock/transfers/999999", ok: [404] },
+  { key: "POST /api/admin/stock/transfers/{id}/send", needs: "stock.count", url: () => "/api/admin/stock/transfers/999999/send", body: () => ({}), ok: [404] },
+  { key: "POST /api/admin/stock/transfers/{id}/receive", needs: "stock.count", url: () => "/api/admin/stock/transfers/999999/receive", body: () => ({}), ok: [404] },
+  { key: "POST /api/admin/stock/transfers/{id}/cancel", needs: "stock.count", url: () => "/api/admin/stock/transfers/999999/cancel", body: () => ({}), ok: [404] },
   // The catalogue's CSV export and import (ADR 0036).
   { key: "GET /api/admin/products/export.csv", needs: "catalogue.view", url: () => "/api/admin/products/export.csv?q=MATRIX-NONE" },
   { key: "GET /api/admin/products/import/example.csv", needs: "catalogue.view", url: () => "/api/admin/products/import/example.csv" },

@@ -264,7 +264,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(tradeStatementRoutes, { statements: services.tradeStatements, prefix: "/api" });
   await app.register(tradeDeskRoutes, { desk: services.tradeDesk, prefix: "/api" });
   await app.register(adminProductRoutes, { products: services.adminProducts, variants: services.adminVariants, prefix: "/api" });
-  await app.register(stockRoutes, { stock: services.stock, prefix: "/api" });
+  await app.register(stockRoutes, { stock: services.stock, transfers: services.transfers, prefix: "/api" });
   await app.register(adminTreeRoutes, { tree: services.adminTree, prefix: "/api" });
   await app.register(adminPhotoRoutes, { photos: services.adminPhotos, prefix: "/api" });
   await app.register(adminHireRoutes, { hire: services.adminHire, prefix: "/api" });

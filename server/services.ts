@@ -3,6 +3,7 @@ import { createAdminProductService } from "./modules/catalog/admin.ts";
 import { createAdminVariantService } from "./modules/catalog/admin-variants.ts";
 import { createRedirectMatcher, createRedirectService } from "./modules/redirects/service.ts";
 import { createAdminTreeService } from "./modules/catalog/admin-tree.ts";
+import { createTransferService } from "./modules/stock/transfers.ts";
 import { createStockService } from "./modules/stock/service.ts";
 import type { Db } from "./db/client.ts";
 import { createAdminCustomerService } from "./modules/account/admin.ts";
@@ -116,6 +117,7 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     redirects: createRedirectService(db, redirectMatcher),
     adminTree: createAdminTreeService(db),
     stock: createStockService(db),
+    transfers: createTransferService(db),
     orderDocuments: createOrderDocuments(db, { shop: { name: config.appName, address: config.shopAddress, email: config.shopEmail } }),
     hire,
     hireBasket: createHireBasketService(db, hire),

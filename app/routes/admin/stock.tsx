@@ -23,6 +23,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const actor = requirePermission(app.staff, request, "stock.count");
   const url = new URL(request.url);
   const sku = url.searchParams.get("sku")?.trim().slice(0, 64) || undefined;
+  // Every variant of a product (its page's "Every movement" link), by any of their SKUs.
+  const product = sku ? undefined : url.searchParams.get("product")?.trim().slice(0, 64) || undefined;
   const kindParam = url.searchParams.get("kind") ?? "";
   const kind = (MOVEMENT_KINDS as readonly string[]).includes(kindParam) ? (kindParam as MovementKind) : undefined;
   const cursor = url.searchParams.get("cursor") || undefined;
@@ -31,17 +33,17 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const branches = await app.services.stock.branches(actor);
   const branchParam = Number(url.searchParams.get("branch") ?? "");
   const branch = branches.find((b) => b.id === branchParam);
-  const filters = { sku, kind, cursor, branch: branch?.id };
+  const filters = { sku, product, kind, cursor, branch: branch?.id };
   try {
     const [history, levels] = await Promise.all([
-      app.services.stock.history(actor, { sku, kind, cursor, branchId: branch?.id }),
+      app.services.stock.history(actor, { sku, product, kind, cursor, branchId: branch?.id }),
       sku && branches.length > 1 ? app.services.stock.levels(actor, sku) : null,
     ]);
     return { movements: history.data, nextCursor: history.next_cursor, levels, branches, filters, error: null, can: may };
   } catch (error) {
     const known = serviceError(error);
     if (!known || (known.status !== 404 && known.status !== 422)) throw error;
-    return { movements: [], nextCursor: null, levels: null, branches, filters, error: known.status === 404 ? `No product has the SKU ${sku}.` : known.message, can: may };
+    return { movements: [], nextCursor: null, levels: null, branches, filters, error: known.status === 404 ? `No product has the SKU ${sku ?? product}.` : known.message, can: may };
   }
 }
 
@@ -256,7 +258,7 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
 
       <section aria-labelledby="history-title">
         <h2 id="history-title" className="mb-3 text-xl font-bold">
-          Movements{filters.sku ? ` of ${filters.sku}` : ""}
+          Movements{filters.sku ? ` of ${filters.sku}` : filters.product ? ` of every variant of ${filters.product}'s product` : ""}
         </h2>
         <Form method="get" className="mb-3 flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-3" role="search" aria-label="Filter movements">
           <label className="grid gap-1 text-sm font-semibold">

@@ -5,6 +5,8 @@ import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { skuParams } from "../catalog/admin-routes.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import { MOVEMENT_KINDS } from "./schema.ts";
+import { TRANSFERS_PAGE_MAX, TRANSFER_LINES_MAX, type TransferService } from "./transfers.ts";
+import { TRANSFER_STATES } from "./schema.ts";
 import { HISTORY_PAGE_MAX, MANUAL_KINDS, REASON_MAX, STOCK_LINES_MAX, type StockService } from "./service.ts";
 
 const sku = z.string({ error: "Give the SKU." }).trim().min(1, "Give the SKU.").max(64);
@@ -38,7 +40,7 @@ const history = z.object({
 const errors = { 401: messageResponse, 403: messageResponse, 422: validationResponse };
 
 /** The stock desk's API (issue 20): each call all or nothing; needs stock.count. */
-export async function stockRoutes(app: FastifyInstance, options: { stock: StockService }): Promise<void> {
+export async function stockRoutes(app: FastifyInstance, options: { stock: StockService; transfers: TransferService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { stock } = options;
   const tags = ["admin: stock"];
@@ -110,9 +112,10 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
     {
       schema: {
         tags,
-        summary: "Stock movements newest first, a keyset page at a time; of one product with `sku`, of one kind with `kind`, at one branch with `branch_id`",
+        summary: "Stock movements newest first, a keyset page at a time; of one variant with `sku`, of all a product's variants with `product` (any of their SKUs), of one kind with `kind`, at one branch with `branch_id`",
         querystring: z.object({
           sku: z.string().max(64).optional(),
+          product: z.string().max(64).optional(),
           branch_id: z.coerce.number().int().positive().optional(),
           kind: z.union([z.literal(""), z.enum(MOVEMENT_KINDS)]).optional(),
           cursor: z.string().max(100).regex(/^[A-Za-z0-9_-]*$/, "Invalid cursor.").optional(),
@@ -123,7 +126,7 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
     },
     async (request) => {
       const { branch_id, ...query } = request.query;
-      return stock.history(staffActorOf(request), { ...query, branchId: branch_id, kind: query.kind || undefined, sku: query.sku || undefined });
+      return stock.history(staffActorOf(request), { ...query, branchId: branch_id, kind: query.kind || undefined, sku: query.sku || undefined, product: query.product || undefined });
     },
   );
 
@@ -132,10 +135,14 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
     {
       schema: {
         tags,
-        summary: "A variant's stock at each branch (every open branch; a closed one while it holds some), and its total",
+        summary: "A variant's stock at each branch (every open branch; a closed one while it holds some), what is in transit to and from each, and its total on the shelves",
         querystring: z.object({ sku: z.string({ error: "Give the SKU." }).trim().min(1, "Give the SKU.").max(64) }),
         response: {
-          200: z.object({ sku: z.string(), total: z.number().int(), data: z.array(z.object({ branch: branchRef, stock: z.number().int() })) }),
+          200: z.object({
+            sku: z.string(),
+            total: z.number().int(),
+            data: z.array(z.object({ branch: branchRef, stock: z.number().int(), in_transit: z.object({ incoming: z.number().int(), outgoing: z.number().int() }) })),
+          }),
           ...errors,
           404: messageResponse,
         },
@@ -148,5 +155,102 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
     "/admin/products/:sku/stock-movements",
     { schema: { tags, summary: "One product's stock movements, newest first", params: skuParams, querystring: z.object({ cursor: z.string().max(100).regex(/^[A-Za-z0-9_-]*$/).optional() }), response: { 200: history, ...errors, 404: messageResponse } } },
     async (request) => stock.history(staffActorOf(request), { sku: request.params.sku, cursor: request.query.cursor }),
+  );
+
+  const transferRef = z.object({ id: z.number().int(), slug: z.string(), name: z.string() });
+  const transfer = z.object({
+    id: z.number().int(),
+    number: z.string(),
+    state: z.enum(TRANSFER_STATES),
+    from: transferRef,
+    to: transferRef,
+    note: z.string(),
+    lines: z.array(
+      z.object({ variant_id: z.number().int(), sku: z.string(), name: z.string(), quantity: z.number().int(), sent: z.number().int().nullable(), received: z.number().int().nullable(), shortfall: z.number().int().nullable() }),
+    ),
+    requested_at: z.string(),
+    sent_at: z.string().nullable(),
+    received_at: z.string().nullable(),
+  });
+  const transferParams = z.object({ id: z.coerce.number().int().positive() });
+  const quantities = z
+    .object({ lines: z.array(z.object({ sku, quantity: z.number({ error: "Give the quantity." }).int("Give the quantity as a whole number.") })).max(TRANSFER_LINES_MAX).optional() })
+    .default({});
+  const transferErrors = { ...errors, 404: messageResponse, 409: messageResponse };
+
+  r.post(
+    "/admin/stock/transfers",
+    {
+      schema: {
+        tags,
+        summary: "A transfer between branches, asked for: `{from_branch_id, to_branch_id, lines: [{sku, quantity}], note?}` → 201 in state `requested`. Needs stock.count",
+        body: z.object({
+          from_branch_id: branchId,
+          to_branch_id: branchId,
+          note: z.string().max(200, "The note can be at most 200 characters.").optional(),
+          lines: lines(z.object({ sku, quantity: z.number({ error: "Give the quantity." }).int("Give the quantity as a whole number.") }), "line"),
+        }),
+        response: { 201: z.object({ data: transfer }), ...transferErrors },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await options.transfers.request(staffActorOf(request), request.body) }),
+  );
+
+  r.get(
+    "/admin/stock/transfers",
+    {
+      schema: {
+        tags,
+        summary: "Transfers newest first, a keyset page at a time; of one `state`, to or from one `branch_id`",
+        querystring: z.object({
+          state: z.enum(TRANSFER_STATES).optional(),
+          branch_id: z.coerce.number().int().positive().optional(),
+          cursor: z.coerce.number().int().positive().optional(),
+          limit: z.coerce.number().int().min(1).max(TRANSFERS_PAGE_MAX).optional(),
+        }),
+        response: { 200: z.object({ data: z.array(transfer), next_cursor: z.number().int().nullable() }), ...errors },
+      },
+    },
+    async (request) => options.transfers.list(staffActorOf(request), { state: request.query.state, branchId: request.query.branch_id, cursor: request.query.cursor, limit: request.query.limit }),
+  );
+
+  r.get(
+    "/admin/stock/transfers/:id",
+    { schema: { tags, summary: "One transfer with its lines: asked for, sent, received and short", params: transferParams, response: { 200: z.object({ data: transfer }), ...transferErrors } } },
+    async (request) => ({ data: await options.transfers.get(staffActorOf(request), request.params.id) }),
+  );
+
+  r.post(
+    "/admin/stock/transfers/:id/send",
+    {
+      schema: {
+        tags,
+        summary: "Sends a requested transfer: each line's quantity (as asked unless `lines` says otherwise, 0 to leave one out) leaves the sending branch as `transfer_out`, all or none; 409 once sent or cancelled",
+        params: transferParams,
+        body: quantities,
+        response: { 200: z.object({ data: transfer }), ...transferErrors },
+      },
+    },
+    async (request) => ({ data: await options.transfers.send(staffActorOf(request), request.params.id, request.body.lines) }),
+  );
+
+  r.post(
+    "/admin/stock/transfers/:id/receive",
+    {
+      schema: {
+        tags,
+        summary: "Receives a transfer in transit: what arrived of each line (all that was sent unless `lines` says less) joins the receiving branch as `transfer_in`; the rest is its shortfall; 409 unless in transit",
+        params: transferParams,
+        body: quantities,
+        response: { 200: z.object({ data: transfer }), ...transferErrors },
+      },
+    },
+    async (request) => ({ data: await options.transfers.receive(staffActorOf(request), request.params.id, request.body.lines) }),
+  );
+
+  r.post(
+    "/admin/stock/transfers/:id/cancel",
+    { schema: { tags, summary: "Cancels a transfer not yet sent; 409 otherwise", params: transferParams, response: { 200: z.object({ data: transfer }), ...transferErrors } } },
+    async (request) => ({ data: await options.transfers.cancel(staffActorOf(request), request.params.id) }),
   );
 }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, check, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, check, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { branches } from "../branches/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { staff } from "../staff/schema.ts";
@@ -70,5 +70,68 @@ export const branchStock = pgTable(
     // A branch's stock of everything, for its levels and the availability call.
     index("branch_stock_branch_idx").on(t.branchId, t.variantId),
     check("branch_stock_stock_check", sql`${t.stock} >= 0`),
+  ],
+);
+
+/** A transfer's life: asked for, sent (the stock has left the sender), received (arrived, any shortfall recorded), or cancelled before it was sent. */
+export const TRANSFER_STATES = ["requested", "in_transit", "received", "cancelled"] as const;
+export type TransferState = (typeof TRANSFER_STATES)[number];
+
+/**
+ * Stock moving between branches (issue 30, server/modules/stock/transfers.ts):
+ * sending writes `transfer_out` movements at the sender, receiving
+ * `transfer_in` at the receiver; in between it is in transit, on neither
+ * branch's shelf and shown on both.
+ */
+export const stockTransfers = pgTable(
+  "stock_transfers",
+  {
+    id: serial("id").primaryKey(),
+    fromBranchId: integer("from_branch_id")
+      .notNull()
+      .references(() => branches.id),
+    toBranchId: integer("to_branch_id")
+      .notNull()
+      .references(() => branches.id),
+    state: text("state", { enum: TRANSFER_STATES }).notNull().default("requested"),
+    note: text("note").notNull().default(""),
+    requestedBy: integer("requested_by").references(() => staff.id, { onDelete: "set null" }),
+    sentBy: integer("sent_by").references(() => staff.id, { onDelete: "set null" }),
+    receivedBy: integer("received_by").references(() => staff.id, { onDelete: "set null" }),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    receivedAt: timestamp("received_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    check("stock_transfers_state_check", sql`${t.state} in ('requested', 'in_transit', 'received', 'cancelled')`),
+    check("stock_transfers_branches_check", sql`${t.fromBranchId} <> ${t.toBranchId}`),
+    // Each branch's transfers, newest first, within a state.
+    index("stock_transfers_from_idx").on(t.fromBranchId, t.state, t.id),
+    index("stock_transfers_to_idx").on(t.toBranchId, t.state, t.id),
+    index("stock_transfers_state_idx").on(t.state, t.id),
+  ],
+);
+
+/** A line of a transfer: how many were asked for, sent, and received (a shortfall is sent less received). */
+export const stockTransferLines = pgTable(
+  "stock_transfer_lines",
+  {
+    id: serial("id").primaryKey(),
+    transferId: integer("transfer_id")
+      .notNull()
+      .references(() => stockTransfers.id, { onDelete: "cascade" }),
+    variantId: integer("variant_id")
+      .notNull()
+      .references(() => productVariants.id),
+    quantity: integer("quantity").notNull(),
+    sent: integer("sent"),
+    received: integer("received"),
+  },
+  (t) => [
+    uniqueIndex("stock_transfer_lines_variant_key").on(t.transferId, t.variantId),
+    // What is in transit of a variant (the levels' figure).
+    index("stock_transfer_lines_variant_idx").on(t.variantId),
+    check("stock_transfer_lines_quantity_check", sql`${t.quantity} > 0 and (${t.sent} is null or ${t.sent} >= 0) and (${t.received} is null or (${t.received} >= 0 and ${t.received} <= ${t.sent}))`),
   ],
 );

@@ -9,6 +9,7 @@ import { type StaffActor, authorize } from "../staff/actor.ts";
 import { staff } from "../staff/schema.ts";
 import { branches } from "../branches/schema.ts";
 import { applyMovements, atBranch, countTo, lockVariants } from "./ledger.ts";
+import { inTransitOf } from "./transfers.ts";
 import { KIND_LABELS, MANUAL_KINDS, type ManualKind, MOVEMENT_KINDS, type MovementKind } from "./kinds.ts";
 import { branchStock, stockMovements } from "./schema.ts";
 
@@ -218,7 +219,7 @@ export function createStockService(db: Db) {
     },
 
     /** Movements newest first, of one product or of all, a keyset page at a time. */
-    async history(actor: StaffActor, options: { sku?: string; kind?: MovementKind; branchId?: number; cursor?: string; limit?: number }) {
+    async history(actor: StaffActor, options: { sku?: string; product?: string; kind?: MovementKind; branchId?: number; cursor?: string; limit?: number }) {
       authorize(actor, "catalogue.view");
       const limit = Math.min(Math.max(1, options.limit ?? 50), HISTORY_PAGE_MAX);
       const where = [];
@@ -227,6 +228,12 @@ export function createStockService(db: Db) {
         const [v] = await db.select({ id: productVariants.id }).from(productVariants).where(eq(sql`lower(${productVariants.sku})`, options.sku.trim().toLowerCase())).limit(1);
         if (!v) throw new HttpError(404, "No product has that SKU.");
         where.push(eq(stockMovements.variantId, v.id));
+      }
+      if (options.product) {
+        // A product by any of its variants' SKUs: every variant's movements.
+        const [v] = await db.select({ productId: productVariants.productId }).from(productVariants).where(eq(sql`lower(${productVariants.sku})`, options.product.trim().toLowerCase())).limit(1);
+        if (!v) throw new HttpError(404, "No product has that SKU.");
+        where.push(eq(stockMovements.productId, v.productId));
       }
       if (options.kind) where.push(eq(stockMovements.kind, options.kind));
       if (options.branchId !== undefined) where.push(eq(stockMovements.branchId, options.branchId));
@@ -293,7 +300,12 @@ export function createStockService(db: Db) {
         .leftJoin(branchStock, and(eq(branchStock.branchId, branches.id), eq(branchStock.variantId, variant.id)))
         .where(sql`${branches.status} = 'open' or ${branchStock.stock} > 0`)
         .orderBy(desc(branches.isDefault), asc(branches.position), asc(branches.id));
-      return { sku: variant.sku, total: variant.stock, data: rows.map((r) => ({ branch: { id: r.id, slug: r.slug, name: r.name }, stock: r.stock })) };
+      const moving = await inTransitOf(db, variant.id);
+      return {
+        sku: variant.sku,
+        total: variant.stock,
+        data: rows.map((r) => ({ branch: { id: r.id, slug: r.slug, name: r.name }, stock: r.stock, in_transit: moving.get(r.id) ?? { incoming: 0, outgoing: 0 } })),
+      };
     },
 
     /** The open branches stock can move at, the default one first: the desk's choice of where. */

@@ -132,6 +132,19 @@ describe("deliveries and counts", () => {
     expect(twice.json().errors["counts.1.sku"][0]).toMatch(/counted twice/);
   });
 
+  it("shows every variant's movements of a product by any of its SKUs, and one variant's by its own", async () => {
+    const variants = (await db().execute(sql`
+      select v.sku from product_variants v where v.product_id = (select product_id from product_variants group by product_id having count(*) > 1 order by product_id limit 1)
+      order by v.position, v.id`)) as unknown as { rows: { sku: string }[] };
+    const [first, second] = variants.rows.map((r) => r.sku);
+    expect((await as.warehouse.post("/api/admin/stock/deliveries", { reference: "PO-VARIANTS", lines: [{ sku: second, quantity: 2 }] })).statusCode).toBe(200);
+    const all = (await as.warehouse.get(`/api/admin/stock/movements?product=${first}`)).json().data as { sku: string; reason: string }[];
+    expect(all.find((m) => m.reason === "Delivery PO-VARIANTS")?.sku).toBe(second);
+    const own = (await as.warehouse.get(`/api/admin/stock/movements?sku=${first}`)).json().data as { sku: string }[];
+    expect(own.every((m) => m.sku === first)).toBe(true);
+    expect((await as.warehouse.get("/api/admin/stock/movements?product=NO-SUCH")).statusCode).toBe(404);
+  });
+
   it("pages the whole history newest first with a keyset cursor", async () => {
     const first = (await as.manager.get("/api/admin/stock/movements?limit=3")).json();
     expect(first.data).toHaveLength(3);

@@ -188,8 +188,8 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
                 ))}
               </ul>
             )}
-            <Link to={`/admin/stock?sku=${encodeURIComponent(product.sku)}`} className="link mt-2 inline-block">
-              Every movement of {product.sku}
+            <Link to={activeVariants > 1 ? `/admin/stock?product=${encodeURIComponent(product.sku)}` : `/admin/stock?sku=${encodeURIComponent(product.sku)}`} className="link mt-2 inline-block">
+              {activeVariants > 1 ? `Every movement of its ${activeVariants} variants` : `Every movement of ${product.sku}`}
             </Link>
           </section>
           {product.old_slugs.length ? (
