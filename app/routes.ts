@@ -91,6 +91,8 @@ export default [
     route("admin/trade/aged-debt", "routes/admin/trade/aged-debt.tsx"),
     route("admin/trade/accounts/:id/statement", "routes/admin/trade/statement.tsx"),
     route("admin/stock", "routes/admin/stock.tsx"),
+    route("admin/stock/transfers", "routes/admin/stock-transfers.tsx"),
+    route("admin/stock/transfers/:id", "routes/admin/stock-transfer.tsx"),
     route("admin/categories", "routes/admin/categories.tsx"),
     route("admin/brands", "routes/admin/brands.tsx"),
     route("admin/redirects", "routes/admin/redirects.tsx"),

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FIRST_LOAD_BUDGET_BYTES, type PageWeight, clientDir, firstLoadWeights } from "./bundle-budget.ts";
+import { FIRST_LOAD_BUDGET_BYTES, type PageWeight, clientDir, firstLoadWeights, loadsWholeManifest } from "./bundle-budget.ts";
 
 let weights: PageWeight[];
 
@@ -20,6 +20,11 @@ describe("first-load JavaScript", () => {
     const home = weights.find((w) => w.url === "/")!;
     expect(home.files.some((f) => f.includes("entry.client"))).toBe(true);
     expect(home.files.some((f) => /\/root-[\w-]+\.js$/.test(f))).toBe(true);
+  });
+
+  it("counts the route manifest as pages load it: lazily, their own routes' entries inline, never the whole file", () => {
+    expect(loadsWholeManifest()).toBe(false);
+    expect(weights.every((w) => !w.files.some((f) => /\/manifest-[\w-]+\.js$/.test(f)))).toBe(true);
   });
 
   it(`is at most ${FIRST_LOAD_BUDGET_BYTES / 1000} KB gzipped on every page type`, () => {

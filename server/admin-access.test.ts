@@ -323,6 +323,20 @@ const ROWS: Row[] = [
     url: () => "/admin/stock",
     posts: [{ what: "a delivery of one", needs: "stock.count", form: async (w) => ({ fields: { intent: "receive", reference: "Matrix", sku: w.productSku, quantity: "1" } }), ok: [200] }],
   },
+  {
+    key: "admin/stock/transfers",
+    needs: "stock.count",
+    url: () => "/admin/stock/transfers",
+    // Asked for, the screen goes on to the new transfer's page.
+    posts: [{ what: "a transfer of one", needs: "stock.count", form: async (w) => ({ fields: { from_branch_id: "1", to_branch_id: "2", sku: w.productSku, quantity: "1" } }), ok: [302] }],
+  },
+  {
+    key: "admin/stock/transfers/:id",
+    needs: "stock.count",
+    url: async () => `/admin/stock/transfers/${await matrixTransfer()}`,
+    // Receiving a transfer not yet sent: 409 after the door.
+    posts: [{ what: "receiving a transfer not yet sent", needs: "stock.count", form: form({ intent: "receive" }), ok: [409] }],
+  },
   { key: "admin/audit", needs: "audit.view", url: () => "/admin/audit" },
   {
     key: "admin/products/:sku/photos",
@@ -632,6 +646,15 @@ const ROWS: Row[] = [
 ];
 
 /** A product's SKU and a hire item's slug for the photos' rows: nothing refused may change their photos. */
+/** A transfer asked for and never sent, for the transfer screen's rows. */
+async function matrixTransfer(): Promise<number> {
+  const db = shop.database.db;
+  const found = (await db.execute(sql`select id from stock_transfers where note = 'Matrix' limit 1`)) as unknown as { rows: { id: number }[] };
+  if (found.rows[0]) return found.rows[0].id;
+  const made = (await db.execute(sql`insert into stock_transfers (from_branch_id, to_branch_id, note) values (1, 2, 'Matrix') returning id`)) as unknown as { rows: { id: number }[] };
+  await db.execute(sql`insert into stock_transfer_lines (transfer_id, variant_id, quantity) select ${made.rows[0]!.id}, id, 1 from product_variants order by id limit 1`);
+  return made.rows[0]!.id;
+}
 async function matrixSku(): Promise<string> {
   const [row] = await shop.database.db.select({ sku: products.sku }).from(products).orderBy(asc(products.id)).limit(1);
   return row!.sku;

@@ -52,3 +52,39 @@ test("the warehouse books a delivery in at York and sees the SKU's stock by bran
   expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   await page.context().close();
 });
+
+test("a transfer is asked for, sent from Leeds and booked in at York with one short", async ({ browser }) => {
+  const page = await staffPage(browser, "warehouse@staff.example.com");
+  const products = await (await page.request.get("/api/admin/products?limit=3")).json();
+  const sku: string = products.data[2].sku;
+
+  await openPage(page, "/admin/stock");
+  await page.getByRole("link", { name: "Transfers between branches" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Transfers");
+  const ask = page.getByRole("form", { name: "Ask for a transfer" });
+  await ask.getByRole("combobox", { name: "From", exact: true }).selectOption({ label: "Leeds, Canal Wharf" });
+  await ask.getByRole("combobox", { name: "To", exact: true }).selectOption({ label: "York, Foss Islands" });
+  await ask.getByLabel("Row 1 SKU").fill(sku);
+  await ask.getByLabel("Row 1 quantity").fill("3");
+  await ask.getByRole("button", { name: "Ask for the transfer" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Transfer TR-\d{6}$/);
+  await expect(page.getByTestId("transfer-state")).toHaveText("Requested");
+
+  await page.getByRole("button", { name: "Send from Leeds, Canal Wharf" }).click();
+  await expect(page.getByText("Sent from Leeds, Canal Wharf: it is in transit to York, Foss Islands.")).toBeVisible();
+  await expect(page.getByTestId("transfer-state")).toHaveText("In transit");
+
+  await page.getByLabel(`Arrived: ${sku}`).fill("2");
+  await page.getByRole("button", { name: "Book in at York, Foss Islands" }).click();
+  await expect(page.getByText("Booked in at York, Foss Islands, 1 short: recorded on the transfer.")).toBeVisible();
+  await expect(page.getByTestId("transfer-state")).toHaveText("Received");
+  await expect(page.getByRole("row", { name: new RegExp(sku) })).toContainText("1");
+
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await openPage(page, "/admin/stock/transfers?state=received");
+  await expect(page.getByRole("table", { name: "Transfers, newest first" }).getByRole("row").nth(1)).toContainText("Leeds, Canal Wharf → York, Foss Islands");
+  const list = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  expect(list.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await page.context().close();
+});

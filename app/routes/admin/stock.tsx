@@ -1,6 +1,7 @@
 import { Form, Link, data, useLocation, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { FieldError } from "../../components/admin/field-error.tsx";
+import { LineRows, control, onFormRows, rowsOf, whole } from "../../components/admin/stock-lines.tsx";
 import { AdminHeading } from "../../components/admin/frame.tsx";
 import { KeysetPager } from "../../components/admin/pager.tsx";
 import { ResultBanner } from "../../components/admin/result-banner.tsx";
@@ -15,8 +16,6 @@ import type { Route } from "./+types/stock";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Stock");
 
-/** Rows the forms offer: enough for a delivery note; more by sending again. */
-const ROWS = 8;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const app = context.get(appContext);
@@ -49,26 +48,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 type Result = { ok: boolean; form: string; message: string; errors?: Record<string, string[]>; lines?: { sku: string; name: string; branch: { id: number; name: string }; before: number; after: number }[] };
 
-/** Rows of a form as the API takes them, blank rows left out; `at` is each one's row on the form. */
-function rowsOf(form: FormData, names: string[]) {
-  const columns = names.map((n) => form.getAll(n).map((v) => String(v).trim()));
-  const rows = columns[0]!.map((_, i) => ({ at: i, values: names.map((_, c) => columns[c]![i] ?? "") })).filter((row) => row.values.some((v) => v !== ""));
-  return { values: rows.map((r) => r.values), at: rows.map((r) => r.at) };
-}
-
-/** The service's row errors (`lines.1.sku`, "Row 2: …") put back on the form's own rows, blank ones counted. */
-function onFormRows(errors: Record<string, string[]> | undefined, at: number[]) {
-  if (!errors) return undefined;
-  return Object.fromEntries(
-    Object.entries(errors).map(([key, messages]) => {
-      const match = /^(\w+)\.(\d+)\.(\w+)$/.exec(key);
-      if (!match) return [key, messages];
-      const row = at[Number(match[2])] ?? Number(match[2]);
-      return [`${match[1]}.${row}.${match[3]}`, messages.map((m) => m.replace(/^Row \d+:/, `Row ${row + 1}:`))];
-    }),
-  );
-}
-const whole = (value: string) => (/^-?\d{1,7}$/.test(value) ? Number(value) : Number.NaN);
 
 export async function action({ context, request }: Route.ActionArgs) {
   requireSameOrigin(request);
@@ -105,7 +84,6 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
-const control = "min-h-10 w-full rounded-md border border-stone-400 bg-white px-2 font-normal";
 
 /** Which branch a form's stock moves at; a shop with one branch is not asked. */
 function BranchChoice({ branches, chosen, errors }: { branches: { id: number; name: string }[]; chosen: number | undefined; errors?: Record<string, string[]> }) {
@@ -126,40 +104,6 @@ function BranchChoice({ branches, chosen, errors }: { branches: { id: number; na
   );
 }
 
-/** Rows of SKU and a number; a refused row keeps its message beside it. */
-function LineRows({ list, number, label, errors }: { list: string; number: string; label: string; errors: Record<string, string[]> | undefined }) {
-  return (
-    <table className="w-full text-sm">
-      <thead>
-        <tr className="text-left">
-          <th scope="col" className="pb-1 font-semibold">
-            SKU
-          </th>
-          <th scope="col" className="w-32 pb-1 pl-2 font-semibold">
-            {label}
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {Array.from({ length: ROWS }, (_, i) => {
-          const messages = [...(errors?.[`${list}.${i}.sku`] ?? []), ...(errors?.[`${list}.${i}.${number}`] ?? []), ...(errors?.[`${list}.${i}.quantity`] ?? []), ...(errors?.[`${list}.${i}.change`] ?? [])];
-          const unique = [...new Set(messages)];
-          return (
-            <tr key={i} className="align-top">
-              <td className="py-1">
-                <input name="sku" aria-label={`Row ${i + 1} SKU`} aria-invalid={unique.length ? true : undefined} spellCheck={false} autoCapitalize="characters" className={`${control} font-mono`} />
-                <FieldError messages={unique} className="mt-0.5 block" />
-              </td>
-              <td className="py-1 pl-2">
-                <input name={number} aria-label={`Row ${i + 1} ${label.toLowerCase()}`} inputMode="numeric" className={control} />
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  );
-}
 
 export default function AdminStock({ loaderData, actionData }: Route.ComponentProps) {
   const { movements, nextCursor, filters, error, branches, levels } = loaderData;
@@ -173,7 +117,16 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
   const panel = "grid content-start gap-3 rounded-lg border border-stone-200 bg-white p-4";
   return (
     <>
-      <AdminHeading title="Stock" intro={`Every change of stock is recorded with who and when${manyBranches ? ", at its branch" : ""}: deliveries in, counts, adjustments and returns here; sales and cancelled orders from the orders. Each form is all or nothing.`} />
+      <AdminHeading
+        title="Stock"
+        actions={
+          manyBranches ? (
+            <Link to="/admin/stock/transfers" className="btn-secondary min-h-10">
+              Transfers between branches
+            </Link>
+          ) : undefined
+        }
+        intro={`Every change of stock is recorded with who and when${manyBranches ? ", at its branch" : ""}: deliveries in, counts, adjustments and returns here; sales and cancelled orders from the orders. Each form is all or nothing.`} />
       {result ? (
         <ResultBanner ok={result.ok} result={result}>
           {result.message}
@@ -311,6 +264,9 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
                   <th scope="col" className="px-3 py-2 text-right">
                     In stock
                   </th>
+                  <th scope="col" className="px-3 py-2">
+                    In transit
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-stone-100">
@@ -320,6 +276,7 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
                       {l.branch.name}
                     </th>
                     <td className="px-3 py-2 text-right">{l.stock}</td>
+                    <td className="px-3 py-2">{[l.in_transit.incoming ? `${l.in_transit.incoming} coming` : "", l.in_transit.outgoing ? `${l.in_transit.outgoing} on the way out` : ""].filter(Boolean).join(", ") || "—"}</td>
                   </tr>
                 ))}
               </tbody>

@@ -25,3 +25,9 @@ export const KIND_LABELS: Record<MovementKind, string> = {
 /** What staff may record by hand; sold and cancelled come from orders, opening from the ledger's start. */
 export const MANUAL_KINDS = ["received", "adjusted", "returned"] as const satisfies readonly MovementKind[];
 export type ManualKind = (typeof MANUAL_KINDS)[number];
+
+/** A transfer's life: asked for, sent (the stock has left the sender), received (arrived, any shortfall recorded), or cancelled before it was sent. */
+export const TRANSFER_STATES = ["requested", "in_transit", "received", "cancelled"] as const;
+export type TransferState = (typeof TRANSFER_STATES)[number];
+
+export const TRANSFER_STATE_LABELS: Record<TransferState, string> = { requested: "Requested", in_transit: "In transit", received: "Received", cancelled: "Cancelled" };

@@ -3,7 +3,7 @@ import { bigserial, check, index, integer, pgTable, primaryKey, serial, text, ti
 import { branches } from "../branches/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { staff } from "../staff/schema.ts";
-import { MOVEMENT_KINDS } from "./kinds.ts";
+import { MOVEMENT_KINDS, TRANSFER_STATES } from "./kinds.ts";
 
 export { MOVEMENT_KINDS, type MovementKind } from "./kinds.ts";
 
@@ -73,9 +73,7 @@ export const branchStock = pgTable(
   ],
 );
 
-/** A transfer's life: asked for, sent (the stock has left the sender), received (arrived, any shortfall recorded), or cancelled before it was sent. */
-export const TRANSFER_STATES = ["requested", "in_transit", "received", "cancelled"] as const;
-export type TransferState = (typeof TRANSFER_STATES)[number];
+export { TRANSFER_STATES, type TransferState } from "./kinds.ts";
 
 /**
  * Stock moving between branches (issue 30, server/modules/stock/transfers.ts):

@@ -1,0 +1,183 @@
+import { Form, data, useNavigation, useSearchParams } from "react-router";
+import { appContext } from "#app-context";
+import { AdminCrumbs } from "../../components/admin/crumbs.tsx";
+import { FieldError } from "../../components/admin/field-error.tsx";
+import { AdminHeading } from "../../components/admin/frame.tsx";
+import { ResultBanner } from "../../components/admin/result-banner.tsx";
+import { control, whole } from "../../components/admin/stock-lines.tsx";
+import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
+import { formatDateTime } from "../../lib/admin/format.ts";
+import { pageMeta } from "../../lib/meta.ts";
+import { TRANSFER_STATE_LABELS } from "../../../server/modules/stock/kinds.ts";
+import type { Route } from "./+types/stock-transfer";
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, loaderData ? `Transfer ${loaderData.transfer.number}` : "Transfer");
+
+function transferId(param: string): number {
+  const id = Number(param);
+  return Number.isSafeInteger(id) && id > 0 ? id : 0;
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "stock.count");
+  const transfer = await app.services.transfers.get(actor, transferId(params.id)).catch(notFoundOr);
+  return { transfer };
+}
+
+type Result = { ok: boolean; message: string; errors?: Record<string, string[]> };
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+  requireSameOrigin(request);
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "stock.count");
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const id = transferId(params.id);
+  // Each line's figure, by its SKU, as the form shows it.
+  const lines = form.getAll("sku").map((sku, i) => ({ sku: String(sku), quantity: whole(String(form.getAll("quantity")[i] ?? "").trim()) }));
+  try {
+    if (intent === "send") {
+      const done = await app.services.transfers.send(actor, id, lines);
+      return data<Result>({ ok: true, message: `Sent from ${done.from.name}: it is in transit to ${done.to.name}.` });
+    }
+    if (intent === "receive") {
+      const done = await app.services.transfers.receive(actor, id, lines);
+      const short = done.lines.reduce((n, l) => n + (l.shortfall ?? 0), 0);
+      return data<Result>({ ok: true, message: `Booked in at ${done.to.name}${short ? `, ${short} short: recorded on the transfer.` : ": everything arrived."}` });
+    }
+    if (intent === "cancel") {
+      await app.services.transfers.cancel(actor, id);
+      return data<Result>({ ok: true, message: "The transfer is cancelled; no stock moved." });
+    }
+    return data<Result>({ ok: false, message: "Choose what to do." }, { status: 422 });
+  } catch (error) {
+    const known = serviceError(error);
+    if (!known) throw error;
+    return data<Result>({ ok: false, message: known.errors ? "Nothing moved. Correct the lines marked below and try again." : known.message, errors: known.errors }, { status: known.status });
+  }
+}
+
+export default function AdminTransfer({ loaderData, actionData }: Route.ComponentProps) {
+  const { transfer } = loaderData;
+  const result = actionData as Result | undefined;
+  const busy = useNavigation().state === "submitting";
+  const [search] = useSearchParams();
+  const step = transfer.state === "requested" ? "send" : transfer.state === "in_transit" ? "receive" : null;
+  const figure = (l: (typeof transfer.lines)[number]) => (step === "send" ? l.quantity : (l.sent ?? 0));
+  const lineError = (i: number) => [...(result?.errors?.[`lines.${i}.quantity`] ?? []), ...(result?.errors?.[`lines.${i}.sku`] ?? [])];
+  return (
+    <>
+      <AdminCrumbs items={[{ label: "Stock", to: "/admin/stock" }, { label: "Transfers", to: "/admin/stock/transfers" }, { label: transfer.number }]} />
+      <AdminHeading
+        title={`Transfer ${transfer.number}`}
+        intro={
+          <>
+            {transfer.from.name} → {transfer.to.name}: <span className="font-semibold" data-testid="transfer-state">{TRANSFER_STATE_LABELS[transfer.state]}</span>
+            {transfer.note ? <span className="block">{transfer.note}</span> : null}
+          </>
+        }
+      />
+      {result ? (
+        <ResultBanner ok={result.ok} result={result}>
+          {result.message}
+          <FieldError messages={result.errors?.lines} />
+        </ResultBanner>
+      ) : search.get("requested") ? (
+        <ResultBanner ok result="requested">
+          Transfer asked for. {transfer.from.name} sends it from here.
+        </ResultBanner>
+      ) : null}
+
+      <Form method="post" className="grid gap-4">
+        <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
+          <table className="w-full min-w-[36rem] text-left text-sm">
+            <caption className="sr-only">The transfer's lines</caption>
+            <thead className="border-b border-stone-200 bg-stone-50 text-stone-700">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  Product
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Asked for
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Sent
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Received
+                </th>
+                {step ? (
+                  <th scope="col" className="w-32 px-3 py-2">
+                    {step === "send" ? "Send now" : "Arrived"}
+                  </th>
+                ) : (
+                  <th scope="col" className="px-3 py-2 text-right">
+                    Short
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-stone-100">
+              {transfer.lines.map((l, i) => (
+                <tr key={l.sku} className="align-top">
+                  <th scope="row" className="px-3 py-2 font-normal">
+                    {l.name}
+                    <span className="block font-mono text-xs text-stone-600">{l.sku}</span>
+                  </th>
+                  <td className="px-3 py-2 text-right">{l.quantity}</td>
+                  <td className="px-3 py-2 text-right">{l.sent ?? "—"}</td>
+                  <td className="px-3 py-2 text-right">{l.received ?? "—"}</td>
+                  {step ? (
+                    <td className="px-3 py-2">
+                      <input type="hidden" name="sku" value={l.sku} />
+                      <input
+                        name="quantity"
+                        inputMode="numeric"
+                        defaultValue={figure(l)}
+                        aria-label={`${step === "send" ? "Send now" : "Arrived"}: ${l.sku}`}
+                        aria-invalid={lineError(i).length ? true : undefined}
+                        className={control}
+                      />
+                      <FieldError messages={lineError(i)} className="mt-0.5 block" />
+                    </td>
+                  ) : (
+                    <td className={`px-3 py-2 text-right ${(l.shortfall ?? 0) > 0 ? "font-semibold text-red-800" : ""}`}>{l.shortfall ?? "—"}</td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {step ? (
+          <div className="flex flex-wrap gap-3">
+            <button type="submit" name="intent" value={step} className="btn-primary min-h-10" disabled={busy}>
+              {step === "send" ? `Send from ${transfer.from.name}` : `Book in at ${transfer.to.name}`}
+            </button>
+            {step === "send" ? (
+              <button type="submit" name="intent" value="cancel" className="btn-secondary min-h-10" disabled={busy}>
+                Cancel the transfer
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+      </Form>
+      <dl className="mt-6 grid gap-1 text-sm text-stone-700 sm:grid-cols-[max-content_1fr] sm:gap-x-4">
+        <dt className="font-semibold">Asked for</dt>
+        <dd>{formatDateTime(transfer.requested_at)}</dd>
+        {transfer.sent_at ? (
+          <>
+            <dt className="font-semibold">Sent</dt>
+            <dd>{formatDateTime(transfer.sent_at)}</dd>
+          </>
+        ) : null}
+        {transfer.received_at ? (
+          <>
+            <dt className="font-semibold">Received</dt>
+            <dd>{formatDateTime(transfer.received_at)}</dd>
+          </>
+        ) : null}
+      </dl>
+    </>
+  );
+}
