@@ -384,6 +384,8 @@ async function runPaths(base: string, setup: Setup, shopProcessCount: number): P
     ["GET /api/products/{slug}", "catalogue", { path: `/api/products/${productSlug}` }, 25],
     // The listing filtered by an option value, the generated lengths included.
     ["GET /api/products (option[Length]=3.0 m)", "catalogue", { path: `/api/products?option[Length]=${encodeURIComponent("3.0 m")}&per_page=24` }, 25],
+    // Branch stock on the product page (issue 30): asked by every page view once it loads, for the customer's branch.
+    ["GET /api/products/{slug}/availability (branch=york)", "catalogue", { path: `/api/products/${productSlug}/availability?branch=york` }, 25],
     ["GET /api/search?q=makita drill", "catalogue", { path: "/api/search?q=makita%20drill" }, 25],
     ["GET /api/search/suggest?q=mak", "catalogue", { path: "/api/search/suggest?q=mak" }, 25],
     // The same listing run anew for every request (a signed-in client): for information, no target.
@@ -394,6 +396,8 @@ async function runPaths(base: string, setup: Setup, shopProcessCount: number): P
     // Catalogue pages come from the page cache (ADR 0025) once the first is rendered: a consumer's is the
     // visitor's kept page, a trade member's is kept per price view (private, no-store to the browser).
     ...cachedPages("visitor"),
+    // A visitor who has chosen their branch: the cookie the page reads must not cost the page cache.
+    [`GET /product/{slug} (visitor with my branch${CACHED}`, "page", { path: `/product/${productSlug}`, sessions: [{ cookie: "tc_branch=york" }] }, 60, visitorName("GET /product/{slug}")],
     ...cachedPages("signed in consumer", customer.headers()),
     ...cachedPages("signed in trade", trade.headers()),
     // Personal pages, rendered for each request.

@@ -116,7 +116,7 @@ async function openLimiterStore(app: FastifyInstance, options: BuildAppOptions):
 }
 
 /** The catalogue's reads whose answers depend only on the address for a visitor (no trade prices, no cookies read). */
-const CACHED_API_ROUTES = new Set(["/api/categories", "/api/categories/*", "/api/products", "/api/products/:slug", "/api/manufacturers", "/api/manufacturers/:id", "/api/search", "/api/search/suggest"]);
+const CACHED_API_ROUTES = new Set(["/api/categories", "/api/categories/*", "/api/products", "/api/products/:slug", "/api/products/:slug/availability", "/api/manufacturers", "/api/manufacturers/:id", "/api/search", "/api/search/suggest"]);
 
 function pageCacheLimits(given: BuildAppOptions["pageCache"]) {
   const limits = given === false ? undefined : given;

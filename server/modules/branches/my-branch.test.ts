@@ -35,15 +35,21 @@ afterAll(() => shop?.close());
 type Row = { branch: { slug: string; distance_miles?: number }; stock: number; collect_ready_at: string | null };
 
 describe("GET /api/products/{slug}/availability", () => {
-  it("answers the stock at each branch, the customer's branch first and the rest nearest to it, shared by proxies for seconds but asked again by each browser", async () => {
+  it("answers the stock at each branch, the customer's branch first and the rest nearest to it, kept by the page cache until stock moves", async () => {
     const res = await shop.app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?branch=york` });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.headers["cache-control"]).toBe("public, max-age=0, s-maxage=10");
+    // Kept by the shop's page cache for every visitor, and asked again by each browser.
+    expect(res.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+    expect((await shop.app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?branch=york` })).headers["x-cache"]).toBe("hit");
     const { sku, data } = res.json() as { sku: string; data: Row[] };
     expect(sku).toBe(product.sku);
     expect(data.map((r) => r.branch.slug)).toEqual(["york", "harrogate", "leeds", "manchester"]);
     expect(data[0]).toMatchObject({ stock: 3, branch: { distance_miles: 0 } });
     expect(data.find((r) => r.branch.slug === "manchester")).toMatchObject({ stock: 0, collect_ready_at: null });
+    // Stock moving at a branch makes the kept answer stale at once.
+    await db().transaction((tx) => applyMovements(tx as unknown as Db, [{ variantId: product.variant, branchId: ids.york!, change: -1, kind: "adjusted", reason: "Test breakage" }]));
+    const after = (await shop.app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?branch=york` })).json() as { data: Row[] };
+    expect(after.data[0]).toMatchObject({ branch: { slug: "york" }, stock: 2 });
   });
 
   it("sorts nearest a postcode, names the variant asked for, and refuses an unknown product, variant, branch or postcode", async () => {

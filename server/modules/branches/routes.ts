@@ -88,9 +88,10 @@ export async function branchRoutes(app: FastifyInstance, options: { branches: Br
       },
     },
     async (request, reply) => {
-      // The same for everyone: a shared cache in front of the shop may keep it for seconds; a browser asks
-      // again each time, so a customer who has just bought sees the stock that is left.
-      reply.header("cache-control", "public, max-age=0, s-maxage=10");
+      // The same for everyone: kept by the shop's page cache until any stock moves (the page version, ADR 0025)
+      // or a minute passes (the ready times move with the clock); a browser asks again each time, so a
+      // customer who has just bought sees the stock that is left.
+      reply.header("cache-control", "public, max-age=0");
       const { variant, branch: mine, postcode } = request.query;
       return options.branches.availability(request.params.slug, { sku: variant || undefined, branch: mine || undefined, postcode: postcode || undefined });
     },
