@@ -538,6 +538,10 @@ const ROWS: Row[] = [
   { key: "POST /api/admin/stock/counts", needs: "stock.count", url: () => "/api/admin/stock/counts", body: (w) => ({ counts: [{ sku: w.productSku, counted: 100_000 }] }) },
   { key: "GET /api/admin/stock/movements", needs: "catalogue.view", url: () => "/api/admin/stock/movements" },
   { key: "GET /api/admin/stock/levels", needs: "catalogue.view", url: (w) => `/api/admin/stock/levels?sku=${w.productSku}` },
+  // Branches: a change of nothing that matters (the door answers first), and a new branch refused after it.
+  { key: "GET /api/admin/branches", needs: "dashboard.view", url: () => "/api/admin/branches" },
+  { key: "POST /api/admin/branches", needs: "branches.manage", url: () => "/api/admin/branches", body: () => ({ slug: "matrix" }), ok: [422] },
+  { key: "PATCH /api/admin/branches/{slug}", needs: "branches.manage", url: () => "/api/admin/branches/york", body: () => ({ position: 1 }) },
   // Transfers: the step endpoints on a transfer that is not there (the door answers before the 404).
   { key: "POST /api/admin/stock/transfers", needs: "stock.count", url: () => "/api/admin/stock/transfers", body: (w) => ({ from_branch_id: 1, to_branch_id: 2, lines: [{ sku: w.productSku, quantity: 1 }] }), ok: [201] },
   { key: "GET /api/admin/stock/transfers", needs: "catalogue.view", url: () => "/api/admin/stock/transfers" },

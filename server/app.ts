@@ -1,3 +1,4 @@
+import { adminBranchRoutes } from "./modules/branches/admin-routes.ts";
 import { branchRoutes } from "./modules/branches/routes.ts";
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -265,6 +266,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(tradeDeskRoutes, { desk: services.tradeDesk, prefix: "/api" });
   await app.register(adminProductRoutes, { products: services.adminProducts, variants: services.adminVariants, prefix: "/api" });
   await app.register(stockRoutes, { stock: services.stock, transfers: services.transfers, prefix: "/api" });
+  await app.register(adminBranchRoutes, { admin: services.branchAdmin, prefix: "/api" });
   await app.register(adminTreeRoutes, { tree: services.adminTree, prefix: "/api" });
   await app.register(adminPhotoRoutes, { photos: services.adminPhotos, prefix: "/api" });
   await app.register(adminHireRoutes, { hire: services.adminHire, prefix: "/api" });

@@ -4,6 +4,7 @@ import { createAdminVariantService } from "./modules/catalog/admin-variants.ts";
 import { createRedirectMatcher, createRedirectService } from "./modules/redirects/service.ts";
 import { createAdminTreeService } from "./modules/catalog/admin-tree.ts";
 import { createTransferService } from "./modules/stock/transfers.ts";
+import { createBranchAdmin } from "./modules/branches/admin.ts";
 import { createStockService } from "./modules/stock/service.ts";
 import type { Db } from "./db/client.ts";
 import { createAdminCustomerService } from "./modules/account/admin.ts";
@@ -97,6 +98,7 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     delivery,
     postcodes,
     branches: createBranchService(db, { postcodes }),
+    branchAdmin: createBranchAdmin(db, { postcodes }),
     checkout: createCheckoutService(db, { delivery, mail, links: checkoutLinks, ...shop, payments: [payOnAccount, payments.provider], fulfilment: config.fulfilment }),
     // Card payments (ADR 0033): the hosted page, its webhook, and refunds.
     payments,

@@ -6,7 +6,9 @@ import { BRANCH_SERVICES } from "./schema.ts";
 import type { BranchService, Near } from "./service.ts";
 
 const hours = z.object({ day: z.number().int(), opens: z.string(), closes: z.string() });
-const branch = z.object({
+const exception = z.object({ date: z.string(), opens: z.string().optional(), closes: z.string().optional(), note: z.string().optional() });
+/** A branch's own details (service.ts branchDetails), as the storefront and the back office answer them. */
+export const branchDetailsShape = z.object({
   id: z.number().int(),
   slug: z.string(),
   name: z.string(),
@@ -17,7 +19,9 @@ const branch = z.object({
   email: z.string(),
   services: z.array(z.enum(BRANCH_SERVICES)),
   opening_hours: z.array(hours),
-  exceptions: z.array(z.object({ date: z.string(), opens: z.string().optional(), closes: z.string().optional(), note: z.string().optional() })),
+  exceptions: z.array(exception),
+});
+const branch = branchDetailsShape.extend({
   open_now: z.boolean(),
   open_label: z.string(),
   distance_miles: z.number().optional(),

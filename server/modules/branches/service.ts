@@ -8,10 +8,8 @@ import { users } from "../auth/schema.ts";
 import { availabilityOf } from "./availability.ts";
 import { type Branch, branches } from "./schema.ts";
 
-/** A branch as the storefront and the API show it (the integration contract of issue 30). */
-export function branchJson(b: Branch, at: Date, from?: LatLng) {
-  const state = openState({ weekly: b.openingHours, exceptions: b.hoursExceptions }, at);
-  const today = londonClock(at).date;
+/** A branch's own details, as the storefront and the back office both show them. */
+export function branchDetails(b: Branch) {
   return {
     id: b.id,
     slug: b.slug,
@@ -23,6 +21,15 @@ export function branchJson(b: Branch, at: Date, from?: LatLng) {
     email: b.email,
     services: b.services,
     opening_hours: b.openingHours,
+  };
+}
+
+/** A branch as the storefront and the API show it (the integration contract of issue 30). */
+export function branchJson(b: Branch, at: Date, from?: LatLng) {
+  const state = openState({ weekly: b.openingHours, exceptions: b.hoursExceptions }, at);
+  const today = londonClock(at).date;
+  return {
+    ...branchDetails(b),
     /** Closures and other hours from today on, soonest first. */
     exceptions: b.hoursExceptions.filter((e) => e.date >= today).sort((x, y) => x.date.localeCompare(y.date)),
     open_now: state.open,

@@ -38,6 +38,8 @@ export const PERMISSIONS = [
   /** Create and edit products, categories, brands, hire items, photos and prices; import CSV. */
   "catalogue.manage",
   "audit.view",
+  /** The branches: add one, edit its details, hours and services, make it the default, close it. */
+  "branches.manage",
   "staff.manage",
   "tokens.manage",
   "settings.manage",

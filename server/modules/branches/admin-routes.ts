@@ -1,0 +1,81 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { messageResponse, validationResponse } from "../auth/contract.ts";
+import { staffActorOf } from "../staff/actor.ts";
+import type { BranchAdmin } from "./admin.ts";
+import { branchDetailsShape } from "./routes.ts";
+import { BRANCH_SERVICES } from "./schema.ts";
+
+const text = (max: number) => z.string().max(max, `At most ${max} characters.`);
+const hours = z.object({ day: z.number().int(), opens: text(5), closes: text(5) });
+const exception = z.object({ date: text(10), opens: text(5).optional(), closes: text(5).optional(), note: text(100).optional() });
+const input = z.object({
+  slug: text(80).optional(),
+  name: text(100).optional(),
+  line_1: text(100).optional(),
+  line_2: text(100).optional(),
+  town: text(60).optional(),
+  county: text(60).optional(),
+  postcode: text(10).optional(),
+  phone: text(30).optional(),
+  email: text(254).optional(),
+  services: z.array(z.enum(BRANCH_SERVICES, { error: `Choose from: ${BRANCH_SERVICES.join(", ")}.` })).max(BRANCH_SERVICES.length).optional(),
+  opening_hours: z.array(hours).max(7, "At most one row per day.").optional(),
+  exceptions: z.array(exception).max(100, "At most 100 dated exceptions.").optional(),
+  collect_lead_minutes: z.number().int().optional(),
+  collect_cutoff_minutes: z.number().int().optional(),
+  position: z.number().int().min(0).max(10_000).optional(),
+  is_default: z.boolean().optional(),
+  status: z.enum(["open", "closed"]).optional(),
+});
+const branch = branchDetailsShape.extend({
+  collect_lead_minutes: z.number().int(),
+  collect_cutoff_minutes: z.number().int(),
+  position: z.number().int(),
+  is_default: z.boolean(),
+  status: z.enum(["open", "closed"]),
+});
+const errors = { 401: messageResponse, 403: messageResponse, 422: validationResponse };
+
+/** The branches in the back office (issue 30): every change audited; needs branches.manage (reading: any member). */
+export async function adminBranchRoutes(app: FastifyInstance, options: { admin: BranchAdmin }): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ["admin: branches"];
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("cache-control", "no-store");
+  });
+
+  r.get(
+    "/admin/branches",
+    { schema: { tags, summary: "Every branch, open and closed, in the merchant's order", response: { 200: z.object({ data: z.array(branch) }), ...errors } } },
+    async (request) => options.admin.list(staffActorOf(request)),
+  );
+
+  r.post(
+    "/admin/branches",
+    {
+      schema: {
+        tags,
+        summary: "Adds a branch: slug, name, line_1, town and postcode at least (placed on the map from its postcode); `is_default` makes it the default. Audited",
+        body: input,
+        response: { 201: z.object({ data: branch }), ...errors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await options.admin.create(staffActorOf(request), request.body)),
+  );
+
+  r.patch(
+    "/admin/branches/:slug",
+    {
+      schema: {
+        tags,
+        summary: "Changes a branch: any of its fields, its weekly hours and dated exceptions (closures, other hours), its services, `status: closed` (never the default branch's). Audited",
+        params: z.object({ slug: z.string().regex(/^[a-z0-9-]{1,80}$/) }),
+        body: input,
+        response: { 200: z.object({ data: branch }), ...errors, 404: messageResponse },
+      },
+    },
+    async (request) => options.admin.update(staffActorOf(request), request.params.slug, request.body),
+  );
+}
