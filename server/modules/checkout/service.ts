@@ -210,8 +210,9 @@ export function createCheckoutService(
           idempotencyKey,
           // A guest's browser can claim the order into an account with the same email later (ADR 0017).
           guestKeyHash: userId === null && "guestHash" in owner ? owner.guestHash : null,
-          // The buyer's company, read in the same statement: its dashboard counts the order whatever the payment method.
+          // Where it is collected from or sent from; none when split across branches.
           branchId: allocation.plan.branchId,
+          // The buyer's company, read in the same statement: its dashboard counts the order whatever the payment method.
           tradeAccountId:
             userId === null
               ? null
