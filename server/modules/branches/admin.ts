@@ -145,11 +145,9 @@ export function createBranchAdmin(db: Db, options: { postcodes: PostcodeProvider
     /** Changes a branch's details, hours or state; the default branch cannot be closed, and making one the default moves it there. */
     async update(actor: StaffActor, slug: string, input: BranchInput) {
       authorize(actor, "branches.manage");
-      const values = await (async () => {
-        const errors = branchErrors(input);
-        if (Object.keys(errors).length) throw new ValidationError(errors);
-        return columns(input);
-      })();
+      const errors = branchErrors(input);
+      if (Object.keys(errors).length) throw new ValidationError(errors);
+      const values = await columns(input);
       return db
         .transaction(async (t) => {
           const tx = t as unknown as Db;

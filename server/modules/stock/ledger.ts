@@ -65,7 +65,13 @@ export async function lockVariants(tx: Db, variantIds: number[]): Promise<{ vari
   await tx.execute(sql`select 1 from ${productVariants} where ${productVariants.id} in ${ids} order by ${productVariants.productId}, ${productVariants.id} for update`);
   // Read once the locks are held: a statement's snapshot is taken when it starts, so the
   // same statement would see the branches as they were before the lock was granted.
-  const rows = await tx.select().from(branchStock).where(inArray(branchStock.variantId, ids));
+  return branchStockOf(tx, ids);
+}
+
+/** The variants' stock at each branch that has a row for them: true until commit when the caller holds their locks. */
+export async function branchStockOf(tx: Db, variantIds: number[]): Promise<{ variantId: number; branchId: number; stock: number }[]> {
+  if (variantIds.length === 0) return [];
+  const rows = await tx.select().from(branchStock).where(inArray(branchStock.variantId, [...new Set(variantIds)]));
   return rows.map((r) => ({ variantId: r.variantId, branchId: r.branchId, stock: r.stock }));
 }
 
@@ -143,9 +149,16 @@ export async function applyMovements(
  * out under the variant's lock so a sale during the count is not undone.
  * Answers each variant's stock there before and after.
  */
-export async function countTo(tx: Db, counts: { variantId: number; branchId?: number | null; counted: number }[], reason: string, staffId: number | null = null) {
+export async function countTo(
+  tx: Db,
+  counts: { variantId: number; branchId?: number | null; counted: number }[],
+  reason: string,
+  staffId: number | null = null,
+  options: { variantsLocked?: boolean } = {},
+) {
   if (counts.length === 0) return [];
-  const held = await lockVariants(tx, counts.map((c) => c.variantId));
+  const ids = counts.map((c) => c.variantId);
+  const held = options.variantsLocked ? await branchStockOf(tx, ids) : await lockVariants(tx, ids);
   const defaultBranch = counts.some((c) => c.branchId == null) ? await defaultBranchId(tx) : 0;
   const diffs = counts.map((c) => {
     const branchId = c.branchId ?? defaultBranch;

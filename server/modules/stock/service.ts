@@ -8,7 +8,7 @@ import { orders } from "../orders/schema.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { staff } from "../staff/schema.ts";
 import { branches } from "../branches/schema.ts";
-import { applyMovements, atBranch, countTo, lockVariants } from "./ledger.ts";
+import { applyMovements, atBranch, branchStockOf, countTo } from "./ledger.ts";
 import { inTransitOf } from "./transfers.ts";
 import { KIND_LABELS, MANUAL_KINDS, type ManualKind, MOVEMENT_KINDS, type MovementKind } from "./kinds.ts";
 import { branchStock, stockMovements } from "./schema.ts";
@@ -66,14 +66,25 @@ export function createStockService(db: Db) {
     const wanted = [...new Set(skus.map((s) => s.trim().toLowerCase()))];
     const rows = wanted.length
       ? await tx
-          .select({ id: productVariants.id, sku: productVariants.sku, productName: products.name, options: productVariants.options, stock: productVariants.stock })
+          .select({ id: productVariants.id, sku: productVariants.sku, productName: products.name, options: productVariants.options })
           .from(productVariants)
           .innerJoin(products, eq(products.id, productVariants.productId))
           .where(inArray(sql`lower(${productVariants.sku})`, wanted))
           .orderBy(productVariants.productId, productVariants.id)
           .for("update", { of: productVariants })
       : [];
-    return new Map(rows.map((r) => [r.sku.toLowerCase(), { id: r.id, sku: r.sku, name: lineName(r.productName, r.options), stock: r.stock }]));
+    return new Map(rows.map((r) => [r.sku.toLowerCase(), { id: r.id, sku: r.sku, name: lineName(r.productName, r.options) }]));
+  }
+
+  /** A variant by its SKU, any case; 404 when no product has it. */
+  async function variantOf(sku: string) {
+    const [variant] = await db
+      .select({ id: productVariants.id, productId: productVariants.productId, sku: productVariants.sku, stock: productVariants.stock })
+      .from(productVariants)
+      .where(eq(sql`lower(${productVariants.sku})`, sku.trim().toLowerCase()))
+      .limit(1);
+    if (!variant) throw new HttpError(404, "No product has that SKU.");
+    return variant;
   }
 
   /** The shop's branches, to check what a request names. */
@@ -109,8 +120,9 @@ export function createStockService(db: Db) {
         return branch as BranchRef;
       });
       if (Object.keys(errors).length) throw new ValidationError(errors);
-      const held = await lockVariants(tx, [...bySku.values()].map((p) => p.id));
-      const heldAt = (variantId: number, branchId: number) => held.find((h) => h.variantId === variantId && h.branchId === branchId)?.stock ?? 0;
+      // The variants are locked (lockSkus): their branches' stock stays as read until commit.
+      const held = new Map((await branchStockOf(tx, [...bySku.values()].map((p) => p.id))).map((h) => [atBranch(h.variantId, h.branchId), h.stock]));
+      const heldAt = (variantId: number, branchId: number) => held.get(atBranch(variantId, branchId)) ?? 0;
       const movements = lines.map((l, i) => ({ variantId: bySku.get(l.sku.trim().toLowerCase())!.id, branchId: at[i]!.id, change: l.change, kind: l.kind, reason: l.reason, staffId: actor.staffId }));
       const { branchStock, refusedAt } = await applyMovements(tx, movements.filter((m) => m.change !== 0), { variantsLocked: true });
       if (refusedAt.length) {
@@ -209,7 +221,7 @@ export function createStockService(db: Db) {
         const branch = branchOf(await branchList(tx), branchId);
         if (typeof branch === "string") throw new ValidationError({ branch_id: [branch] });
         if (Object.keys(errors).length) throw new ValidationError(errors);
-        const diffs = await countTo(tx, lines.map((l) => ({ variantId: bySku.get(l.sku.trim().toLowerCase())!.id, branchId: branch.id, counted: l.counted })), reason, actor.staffId);
+        const diffs = await countTo(tx, lines.map((l) => ({ variantId: bySku.get(l.sku.trim().toLowerCase())!.id, branchId: branch.id, counted: l.counted })), reason, actor.staffId, { variantsLocked: true });
         const byId = new Map([...bySku.values()].map((p) => [p.id, p]));
         for (const d of diffs.filter((x) => x.after !== x.before)) {
           await recordAudit(tx, actor, { action: "stock.counted", entity: "product", entityId: byId.get(d.variantId)!.sku, before: { stock: d.before, branch: branch.slug }, after: { stock: d.after, branch: branch.slug, note: reason } });
@@ -225,15 +237,11 @@ export function createStockService(db: Db) {
       const where = [];
       if (options.sku) {
         // A SKU is a variant's: its own movements.
-        const [v] = await db.select({ id: productVariants.id }).from(productVariants).where(eq(sql`lower(${productVariants.sku})`, options.sku.trim().toLowerCase())).limit(1);
-        if (!v) throw new HttpError(404, "No product has that SKU.");
-        where.push(eq(stockMovements.variantId, v.id));
+        where.push(eq(stockMovements.variantId, (await variantOf(options.sku)).id));
       }
       if (options.product) {
         // A product by any of its variants' SKUs: every variant's movements.
-        const [v] = await db.select({ productId: productVariants.productId }).from(productVariants).where(eq(sql`lower(${productVariants.sku})`, options.product.trim().toLowerCase())).limit(1);
-        if (!v) throw new HttpError(404, "No product has that SKU.");
-        where.push(eq(stockMovements.productId, v.productId));
+        where.push(eq(stockMovements.productId, (await variantOf(options.product)).productId));
       }
       if (options.kind) where.push(eq(stockMovements.kind, options.kind));
       if (options.branchId !== undefined) where.push(eq(stockMovements.branchId, options.branchId));
@@ -288,12 +296,7 @@ export function createStockService(db: Db) {
      */
     async levels(actor: StaffActor, sku: string) {
       authorize(actor, "catalogue.view");
-      const [variant] = await db
-        .select({ id: productVariants.id, sku: productVariants.sku, stock: productVariants.stock })
-        .from(productVariants)
-        .where(eq(sql`lower(${productVariants.sku})`, sku.trim().toLowerCase()))
-        .limit(1);
-      if (!variant) throw new HttpError(404, "No product has that SKU.");
+      const variant = await variantOf(sku);
       const rows = await db
         .select({ id: branches.id, slug: branches.slug, name: branches.name, stock: sql<number>`coalesce(${branchStock.stock}, 0)::int` })
         .from(branches)

@@ -50,8 +50,10 @@ export async function inTransitOf(db: Db, variantId: number): Promise<Map<number
 }
 
 export function createTransferService(db: Db) {
-  async function load(tx: Db, id: number) {
-    const [row] = await tx
+  /** Transfers with their branches and lines, in the order of `ids`: two queries whatever their number. */
+  async function loadMany(tx: Db, ids: number[]) {
+    if (ids.length === 0) return [];
+    const rows = await tx
       .select({
         transfer: stockTransfers,
         from: { id: fromBranch.id, slug: fromBranch.slug, name: fromBranch.name },
@@ -60,37 +62,50 @@ export function createTransferService(db: Db) {
       .from(stockTransfers)
       .innerJoin(fromBranch, eq(fromBranch.id, stockTransfers.fromBranchId))
       .innerJoin(toBranch, eq(toBranch.id, stockTransfers.toBranchId))
-      .where(eq(stockTransfers.id, id))
-      .limit(1);
-    if (!row) throw new HttpError(404, "No transfer has that number.");
+      .where(inArray(stockTransfers.id, ids));
     const lines = await tx
       .select({ line: stockTransferLines, sku: productVariants.sku, name: products.name, options: productVariants.options })
       .from(stockTransferLines)
       .innerJoin(productVariants, eq(productVariants.id, stockTransferLines.variantId))
       .innerJoin(products, eq(products.id, productVariants.productId))
-      .where(eq(stockTransferLines.transferId, id))
+      .where(inArray(stockTransferLines.transferId, ids))
       .orderBy(asc(stockTransferLines.id));
-    const t = row.transfer;
-    return {
-      id: t.id,
-      number: transferNumber(t.id),
-      state: t.state,
-      from: row.from,
-      to: row.to,
-      note: t.note,
-      lines: lines.map((l) => ({
-        variant_id: l.line.variantId,
-        sku: l.sku,
-        name: lineName(l.name, l.options),
-        quantity: l.line.quantity,
-        sent: l.line.sent,
-        received: l.line.received,
-        shortfall: l.line.sent !== null && l.line.received !== null ? l.line.sent - l.line.received : null,
-      })),
-      requested_at: t.createdAt.toISOString(),
-      sent_at: t.sentAt?.toISOString() ?? null,
-      received_at: t.receivedAt?.toISOString() ?? null,
-    };
+    const byId = new Map(rows.map((r) => [r.transfer.id, r]));
+    const linesOf = Map.groupBy(lines, (l) => l.line.transferId);
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      if (!row) return [];
+      const t = row.transfer;
+      return [
+        {
+          id: t.id,
+          number: transferNumber(t.id),
+          state: t.state,
+          from: row.from,
+          to: row.to,
+          note: t.note,
+          lines: (linesOf.get(id) ?? []).map((l) => ({
+            variant_id: l.line.variantId,
+            sku: l.sku,
+            name: lineName(l.name, l.options),
+            quantity: l.line.quantity,
+            sent: l.line.sent,
+            received: l.line.received,
+            shortfall: l.line.sent !== null && l.line.received !== null ? l.line.sent - l.line.received : null,
+          })),
+          requested_at: t.createdAt.toISOString(),
+          sent_at: t.sentAt?.toISOString() ?? null,
+          received_at: t.receivedAt?.toISOString() ?? null,
+        },
+      ];
+    });
+  }
+
+  /** One transfer; 404 when there is none. */
+  async function load(tx: Db, id: number) {
+    const [transfer] = await loadMany(tx, [id]);
+    if (!transfer) throw new HttpError(404, "No transfer has that number.");
+    return transfer;
   }
   type TransferJson = Awaited<ReturnType<typeof load>>;
 
@@ -259,7 +274,7 @@ export function createTransferService(db: Db) {
         .orderBy(desc(stockTransfers.id))
         .limit(limit + 1);
       const page = rows.slice(0, limit);
-      return { data: await Promise.all(page.map((r) => load(db, r.id))), next_cursor: rows.length > limit ? page[page.length - 1]!.id : null };
+      return { data: await loadMany(db, page.map((r) => r.id)), next_cursor: rows.length > limit ? page[page.length - 1]!.id : null };
     },
 
   };
