@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { browserApi } from "../../lib/browser-api.ts";
 import { useHydrated } from "../../lib/use-session.ts";
-import { MY_BRANCH_EVENT, chooseMyBranch, londonToday, readMyBranch, readyLabel } from "./my-branch.ts";
+import { MY_BRANCH_EVENT, chooseMyBranch, readMyBranch } from "./my-branch.ts";
 
 /** The chosen branch's slug, following changes made anywhere on the page; null before hydration and when none. */
 export function useMyBranch(): string | null {
@@ -50,7 +50,7 @@ export function MakeMyBranch({ slug, name }: { slug: string; name: string }) {
 
 interface Availability {
   sku: string;
-  data: { branch: { slug: string; name: string; distance_miles?: number }; stock: number; collect_ready_at: string | null }[];
+  data: { branch: { slug: string; name: string; distance_miles?: number }; stock: number; collect_label: string | null }[];
 }
 
 /**
@@ -101,7 +101,7 @@ export function BranchStock({ productSlug, sku }: { productSlug: string; sku: st
           <span className="font-semibold text-green-800">
             {here.stock} at {here.branch.name}
           </span>
-          {here.collect_ready_at ? `: collect ${readyLabel(here.collect_ready_at, londonToday())}` : ""}
+          {here.collect_label ? `: collect ${here.collect_label}` : ""}
         </p>
       ) : (
         <p>

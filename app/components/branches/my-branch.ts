@@ -20,27 +20,3 @@ export async function chooseMyBranch(slug: string | null): Promise<void> {
   await browserApi().put("/api/my-branch", { branch: slug });
   window.dispatchEvent(new Event(MY_BRANCH_EVENT));
 }
-
-/**
- * When a collection is ready, as a customer says it: "today from 14:00",
- * "tomorrow from 08:00", "Thursday from 08:00", or the date beyond a week.
- * `iso` is the API's London date-time; `today` London's date now.
- */
-export function readyLabel(iso: string, today: string): string {
-  const date = iso.slice(0, 10);
-  const time = iso.slice(11, 16);
-  const days = Math.round((Date.parse(`${date}T12:00:00Z`) - Date.parse(`${today}T12:00:00Z`)) / 86_400_000);
-  const day = new Date(`${date}T12:00:00Z`);
-  const when =
-    days <= 0
-      ? "today"
-      : days === 1
-        ? "tomorrow"
-        : days < 7
-          ? day.toLocaleDateString("en-GB", { weekday: "long", timeZone: "UTC" })
-          : day.toLocaleDateString("en-GB", { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" });
-  return `${when} from ${time}`;
-}
-
-/** London's date now, as the API's dates are. */
-export const londonToday = (now = new Date()) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(now);

@@ -4,7 +4,7 @@ import { HttpError } from "../../http-errors.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { branchStock } from "../stock/schema.ts";
 import { type LatLng, milesBetween } from "./distance.ts";
-import { collectReadyAt, londonIso } from "./hours.ts";
+import { collectReadyAt, dayName, londonClock, londonIso } from "./hours.ts";
 import { branches } from "./schema.ts";
 
 /**
@@ -40,6 +40,7 @@ export async function availabilityOf(db: Db, slug: string, options: { sku?: stri
   const mine = options.branch ? rows.find((r) => r.branch.slug === options.branch) : undefined;
   if (options.branch && !mine) throw new HttpError(404, "No branch has that address.");
   const from = options.from ?? (mine?.branch.lat != null && mine.branch.lng != null ? { lat: mine.branch.lat, lng: mine.branch.lng } : undefined);
+  const today = londonClock(at).date;
   const data = rows.map(({ branch: b, stock }) => {
     const miles = from && b.lat !== null && b.lng !== null ? milesBetween(from, { lat: b.lat, lng: b.lng }) : undefined;
     const ready = stock > 0 && b.services.includes("collect") ? collectReadyAt({ weekly: b.openingHours, exceptions: b.hoursExceptions }, at, b.collectLeadMinutes, b.collectCutoffMinutes) : null;
@@ -47,6 +48,8 @@ export async function availabilityOf(db: Db, slug: string, options: { sku?: stri
       branch: { id: b.id, slug: b.slug, name: b.name, ...(miles !== undefined ? { distance_miles: miles } : {}) },
       stock,
       collect_ready_at: ready ? londonIso(ready.date, ready.time) : null,
+      /** The same as a customer says it: "today from 14:00", "Thursday from 08:00". */
+      collect_label: ready ? `${dayName(ready.date, today)} from ${ready.time}` : null,
     };
   });
   if (from) data.sort((a, b) => (a.branch.distance_miles ?? Infinity) - (b.branch.distance_miles ?? Infinity));

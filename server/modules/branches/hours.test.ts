@@ -2,7 +2,7 @@
 // open now or when next, in London's time whatever the season, and when a
 // collection is ready.
 import { describe, expect, it } from "vitest";
-import { type BranchHours, collectReadyAt, hoursOn, openLabel, openState } from "./hours.ts";
+import { type BranchHours, collectReadyAt, dayName, hoursOn, openLabel, openState } from "./hours.ts";
 
 const weekdays = [1, 2, 3, 4, 5].map((day) => ({ day, opens: "07:00", closes: "17:30" }));
 const leeds: BranchHours = {
@@ -74,5 +74,14 @@ describe("collection ready time", () => {
 
   it("is null for a branch that does not open within three weeks", () => {
     expect(collectReadyAt({ weekly: [], exceptions: [] }, at("2026-11-27T10:00:00Z"), 60, 30)).toBeNull();
+  });
+});
+
+describe("a day's name", () => {
+  it("is today, tomorrow, the weekday within the week, and the weekday and date beyond", () => {
+    expect(dayName("2026-12-01", "2026-12-01")).toBe("today");
+    expect(dayName("2026-12-02", "2026-12-01")).toBe("tomorrow");
+    expect(dayName("2026-12-03", "2026-12-01")).toBe("Thursday");
+    expect(dayName("2026-12-09", "2026-12-01")).toBe("Wednesday 9 December");
   });
 });

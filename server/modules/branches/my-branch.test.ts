@@ -32,7 +32,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => shop?.close());
 
-type Row = { branch: { slug: string; distance_miles?: number }; stock: number; collect_ready_at: string | null };
+type Row = { branch: { slug: string; distance_miles?: number }; stock: number; collect_ready_at: string | null; collect_label: string | null };
 
 describe("GET /api/products/{slug}/availability", () => {
   it("answers the stock at each branch, the customer's branch first and the rest nearest to it, kept by the page cache until stock moves", async () => {
@@ -75,6 +75,16 @@ describe("GET /api/products/{slug}/availability", () => {
     expect(at("leeds", late.data)).toBe("2026-12-07T08:00:00+00:00");
     // In summer the time carries London's summer offset.
     expect(londonIso("2027-06-01", "10:15")).toBe("2027-06-01T10:15:00+01:00");
+  });
+
+  it("says the ready time as a customer does: today, tomorrow, or the weekday, by London's date", async () => {
+    const label = async (at: string) => (await availabilityOf(db(), product.slug, {}, new Date(at))).data.find((r) => r.branch.slug === "leeds")!.collect_label;
+    expect(await label("2026-12-01T09:10:00Z")).toBe("today from 10:15");
+    // Tuesday after Leeds's cut-off (17:30 less half an hour): Wednesday morning.
+    expect(await label("2026-12-01T17:10:00Z")).toBe("tomorrow from 08:00");
+    expect(await label("2026-12-05T11:50:00Z")).toBe("Monday from 08:00");
+    // 23:30 UTC on a summer Monday is already Tuesday in London: Tuesday is today.
+    expect(await label("2027-05-31T23:30:00Z")).toBe("today from 08:00");
   });
 });
 

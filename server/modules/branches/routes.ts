@@ -78,13 +78,13 @@ export async function branchRoutes(app: FastifyInstance, options: { branches: Br
       schema: {
         tags,
         summary:
-          "A variant's stock at each open branch and when a collection of it could be ready there (`collect_ready_at`, an ISO date-time in London's offset, or null): the named `variant` (SKU) or the product's first; `branch` (a slug) first, then the nearest to it; or nearest a `postcode` (422 when it cannot be placed)",
+          "A variant's stock at each open branch and when a collection of it could be ready there (`collect_ready_at`, an ISO date-time in London's offset, or null; `collect_label`, as a customer says it): the named `variant` (SKU) or the product's first; `branch` (a slug) first, then the nearest to it; or nearest a `postcode` (422 when it cannot be placed)",
         params: z.object({ slug: z.string().min(1).max(200) }),
         querystring: z.object({ variant: z.string().trim().max(64).optional(), branch: slugParam.optional(), postcode: z.string().trim().max(12).optional() }),
         response: {
           200: z.object({
             sku: z.string(),
-            data: z.array(z.object({ branch: z.object({ id: z.number().int(), slug: z.string(), name: z.string(), distance_miles: z.number().optional() }), stock: z.number().int(), collect_ready_at: z.string().nullable() })),
+            data: z.array(z.object({ branch: z.object({ id: z.number().int(), slug: z.string(), name: z.string(), distance_miles: z.number().optional() }), stock: z.number().int(), collect_ready_at: z.string().nullable(), collect_label: z.string().nullable() })),
           }),
           404: messageResponse,
           422: validationResponse,
