@@ -56,7 +56,8 @@ interface Availability {
 /**
  * Stock at the customer's branch on the product page, asked after it loads
  * (the page itself is shared and cached): "6 at York, Foss Islands: collect
- * today from 14:00", or where else has it. Without a branch, a way to choose one.
+ * today from 14:00", or where else has it and when it could be ready here by
+ * transfer ("order now, ready Thursday from 08:00"). Without a branch, a way to choose one.
  */
 export function BranchStock({ productSlug, sku }: { productSlug: string; sku: string | null }) {
   const mine = useMyBranch();
@@ -107,6 +108,12 @@ export function BranchStock({ productSlug, sku }: { productSlug: string; sku: st
         <p>
           <span className="font-semibold">None at {here.branch.name}</span>
           {elsewhere ? `: ${elsewhere.stock} at ${elsewhere.branch.name}${elsewhere.branch.distance_miles !== undefined ? ` (${elsewhere.branch.distance_miles} miles)` : ""}` : "."}
+          {here.collect_label ? (
+            <>
+              {" "}
+              <span className="font-semibold">Order now, ready {here.collect_label}</span> (we bring it to {here.branch.name}).
+            </>
+          ) : null}
         </p>
       )}
       <Link to="/branches" className="link">

@@ -1,4 +1,4 @@
-import { Form, data, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, data, useNavigation, useSearchParams } from "react-router";
 import { appContext } from "#app-context";
 import { AdminCrumbs } from "../../components/admin/crumbs.tsx";
 import { FieldError } from "../../components/admin/field-error.tsx";
@@ -75,6 +75,15 @@ export default function AdminTransfer({ loaderData, actionData }: Route.Componen
           <>
             {transfer.from.name} → {transfer.to.name}: <span className="font-semibold" data-testid="transfer-state">{TRANSFER_STATE_LABELS[transfer.state]}</span>
             {transfer.note ? <span className="block">{transfer.note}</span> : null}
+            {transfer.order ? (
+              <span className="block">
+                For collection order{" "}
+                <Link to={`/admin/orders/${transfer.order.number}`} className="link font-semibold">
+                  {transfer.order.number}
+                </Link>
+                : its goods are the order's, sent whole, and cancelled only with the order.
+              </span>
+            ) : null}
           </>
         }
       />
@@ -135,6 +144,8 @@ export default function AdminTransfer({ loaderData, actionData }: Route.Componen
                         name="quantity"
                         inputMode="numeric"
                         defaultValue={figure(l)}
+                        // An order's transfer is sent whole: what arrives is still counted.
+                        readOnly={step === "send" && transfer.order !== null}
                         aria-label={`${step === "send" ? "Send now" : "Arrived"}: ${l.sku}`}
                         aria-invalid={lineError(i).length ? true : undefined}
                         className={control}
@@ -154,7 +165,7 @@ export default function AdminTransfer({ loaderData, actionData }: Route.Componen
             <button type="submit" name="intent" value={step} className="btn-primary min-h-10" disabled={busy}>
               {step === "send" ? `Send from ${transfer.from.name}` : `Book in at ${transfer.to.name}`}
             </button>
-            {step === "send" ? (
+            {step === "send" && !transfer.order ? (
               <button type="submit" name="intent" value="cancel" className="btn-secondary min-h-10" disabled={busy}>
                 Cancel the transfer
               </button>

@@ -9,7 +9,7 @@ import { branches } from "./schema.ts";
 
 /**
  * A variant's stock at each branch and when a collection of it could be ready
- * there (`GET /api/products/{slug}/availability`, issue 30): the shared
+ * there (later where it must come from another branch by transfer) (`GET /api/products/{slug}/availability`, issue 30): the shared
  * product page asks this after it loads, for the customer's branch. The
  * variant is the one named, or the product's first on sale. Branches come
  * nearest first from `from` (the customer's branch or postcode), with the
@@ -41,9 +41,12 @@ export async function availabilityOf(db: Db, slug: string, options: { sku?: stri
   if (options.branch && !mine) throw new HttpError(404, "No branch has that address.");
   const from = options.from ?? (mine?.branch.lat != null && mine.branch.lng != null ? { lat: mine.branch.lat, lng: mine.branch.lng } : undefined);
   const today = londonClock(at).date;
+  const everywhere = rows.reduce((sum, r) => sum + r.stock, 0);
   const data = rows.map(({ branch: b, stock }) => {
     const miles = from && b.lat !== null && b.lng !== null ? milesBetween(from, { lat: b.lat, lng: b.lng }) : undefined;
-    const ready = stock > 0 && b.services.includes("collect") ? collectReadyAt({ weekly: b.openingHours, exceptions: b.hoursExceptions }, at, b.collectLeadMinutes, b.collectCutoffMinutes) : null;
+    // None here but some at another branch: it comes by transfer, the branch's transfer days later.
+    const transferDays = stock > 0 ? 0 : everywhere > 0 ? b.transferDays : null;
+    const ready = transferDays !== null && b.services.includes("collect") ? collectReadyAt({ weekly: b.openingHours, exceptions: b.hoursExceptions }, at, b.collectLeadMinutes, b.collectCutoffMinutes, transferDays) : null;
     return {
       branch: { id: b.id, slug: b.slug, name: b.name, ...(miles !== undefined ? { distance_miles: miles } : {}) },
       stock,

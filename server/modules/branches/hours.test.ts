@@ -72,6 +72,17 @@ describe("collection ready time", () => {
     expect(collectReadyAt(leeds, at("2026-11-27T05:00:00Z"), 120, 30)).toEqual({ date: "2026-11-27", time: "09:00" });
   });
 
+  it("waits for a transfer: the lead after opening on the first open day once the stock has arrived", () => {
+    // Friday morning, a day's transfer: Saturday, an hour after opening.
+    expect(collectReadyAt(leeds, at("2026-11-27T10:05:00Z"), 60, 30, 1)).toEqual({ date: "2026-11-28", time: "09:00" });
+    // Monday, a day's transfer: Tuesday is the stocktake, so Wednesday.
+    expect(collectReadyAt(leeds, at("2026-11-30T09:00:00Z"), 60, 30, 1)).toEqual({ date: "2026-12-02", time: "08:00" });
+    // Thursday 24 December, a day's transfer: Christmas Day (Friday) is closed; Boxing Day, a Saturday, keeps Saturday hours (its bank holiday is the Monday).
+    expect(collectReadyAt(leeds, at("2026-12-24T10:00:00Z"), 60, 30, 1)).toEqual({ date: "2026-12-26", time: "09:00" });
+    // No transfer needed: the same as before.
+    expect(collectReadyAt(leeds, at("2026-11-27T10:05:00Z"), 60, 30, 0)).toEqual({ date: "2026-11-27", time: "11:15" });
+  });
+
   it("is null for a branch that does not open within three weeks", () => {
     expect(collectReadyAt({ weekly: [], exceptions: [] }, at("2026-11-27T10:00:00Z"), 60, 30)).toBeNull();
   });

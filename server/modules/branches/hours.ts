@@ -105,12 +105,14 @@ export function openLabel(state: OpenState, at: Date): string {
  * When a collection ordered at `at` is ready, with the stock at the branch:
  * `lead` minutes after the order while the branch is open, if that is at
  * least `cutoff` minutes before it closes; otherwise `lead` after it next
- * opens (never after closing that day). Answers the London date and time,
- * or null when the branch does not open within three weeks.
+ * opens (never after closing that day). Stock that comes from another branch
+ * by transfer arrives `transferDays` days later, so is ready `lead` after
+ * the branch opens on the first open day from then. Answers the London date
+ * and time, or null when the branch does not open within three weeks of that.
  */
-export function collectReadyAt(hours: BranchHours, at: Date, lead: number, cutoff: number): { date: string; time: string } | null {
+export function collectReadyAt(hours: BranchHours, at: Date, lead: number, cutoff: number, transferDays = 0): { date: string; time: string } | null {
   const now = londonClock(at);
-  for (let i = 0; i <= LOOKAHEAD_DAYS; i++) {
+  for (let i = transferDays; i <= transferDays + LOOKAHEAD_DAYS; i++) {
     const date = addDays(now.date, i);
     const day = hoursOn(hours, date);
     if (!day) continue;

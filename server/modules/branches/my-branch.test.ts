@@ -45,7 +45,8 @@ describe("GET /api/products/{slug}/availability", () => {
     expect(sku).toBe(product.sku);
     expect(data.map((r) => r.branch.slug)).toEqual(["york", "harrogate", "leeds", "manchester"]);
     expect(data[0]).toMatchObject({ stock: 3, branch: { distance_miles: 0 } });
-    expect(data.find((r) => r.branch.slug === "manchester")).toMatchObject({ stock: 0, collect_ready_at: null });
+    // None at Manchester, but it can come by transfer: ready, later.
+    expect(data.find((r) => r.branch.slug === "manchester")).toMatchObject({ stock: 0, collect_ready_at: expect.any(String) });
     // Stock moving at a branch makes the kept answer stale at once.
     await db().transaction((tx) => applyMovements(tx as unknown as Db, [{ variantId: product.variant, branchId: ids.york!, change: -1, kind: "adjusted", reason: "Test breakage" }]));
     const after = (await shop.app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?branch=york` })).json() as { data: Row[] };
@@ -63,16 +64,29 @@ describe("GET /api/products/{slug}/availability", () => {
     expect(unknown.json().errors.near).toBeDefined();
   });
 
-  it("says when a collection is ready by the branch's own hours: an hour on a weekday morning, the next opening after the cut-off, never where there is no stock", async () => {
+  it("says when a collection is ready by the branch's own hours: an hour on a weekday morning, the next opening after the cut-off, a transfer's days later where there is none, never where no branch has it", async () => {
     // Tuesday 1 December 2026, 09:10 in London (GMT): Leeds readies in an hour, to the quarter; York too.
     const morning = await availabilityOf(db(), product.slug, { branch: "leeds" }, new Date("2026-12-01T09:10:00Z"));
     const at = (slug: string, rows: Row[]) => rows.find((r) => r.branch.slug === slug)!.collect_ready_at;
     expect(at("leeds", morning.data)).toBe("2026-12-01T10:15:00+00:00");
     expect(at("york", morning.data)).toBe("2026-12-01T10:15:00+00:00");
-    expect(at("harrogate", morning.data)).toBeNull();
+    // None at Harrogate: a day's transfer from Leeds or York, so Wednesday, its two hours' lead after it opens at 07:00.
+    expect(at("harrogate", morning.data)).toBe("2026-12-02T09:00:00+00:00");
+    expect(morning.data.find((r) => r.branch.slug === "harrogate")!.collect_label).toBe("tomorrow from 09:00");
     // Saturday 5 December at 11:50: Leeds shuts at 12:00 on Saturdays, so it is ready on Monday morning.
     const late = await availabilityOf(db(), product.slug, {}, new Date("2026-12-05T11:50:00Z"));
     expect(at("leeds", late.data)).toBe("2026-12-07T08:00:00+00:00");
+    // Nowhere in stock: no branch can ready it.
+    await db().transaction((tx) =>
+      applyMovements(tx as unknown as Db, [
+        { variantId: product.variant, branchId: ids.york!, change: -2, kind: "adjusted", reason: "Test: none left" },
+      ]),
+    );
+    const leedsStock = ((await db().execute(sql`select stock from branch_stock where variant_id = ${product.variant} and branch_id = ${ids.leeds!}`)) as unknown as { rows: { stock: number }[] }).rows[0]!.stock;
+    await db().transaction((tx) => applyMovements(tx as unknown as Db, [{ variantId: product.variant, branchId: ids.leeds!, change: -leedsStock, kind: "adjusted", reason: "Test: none left" }]));
+    const none = await availabilityOf(db(), product.slug, {}, new Date("2026-12-01T09:10:00Z"));
+    expect(none.data.map((r) => r.collect_ready_at)).toEqual([null, null, null, null]);
+    await db().transaction((tx) => applyMovements(tx as unknown as Db, [{ variantId: product.variant, branchId: ids.leeds!, change: leedsStock, kind: "adjusted", reason: "Test: put back" }, { variantId: product.variant, branchId: ids.york!, change: 2, kind: "adjusted", reason: "Test: put back" }]));
     // In summer the time carries London's summer offset.
     expect(londonIso("2027-06-01", "10:15")).toBe("2027-06-01T10:15:00+01:00");
   });

@@ -34,6 +34,10 @@ export const branches = pgTable(
     /** How long after an order a collection is ready when the stock is here, and how long before closing orders stop being readied that day. */
     collectLeadMinutes: integer("collect_lead_minutes").notNull().default(60),
     collectCutoffMinutes: integer("collect_cutoff_minutes").notNull().default(30),
+    /** Days stock from another branch takes to arrive here: a collection that needs a transfer is ready this many days later. */
+    transferDays: integer("transfer_days").notNull().default(1),
+    /** Days a ready collection waits: a reminder at half, then it goes back to stock and is refunded (orders/uncollected.ts). */
+    holdDays: integer("hold_days").notNull().default(7),
     /** The branch stock and orders belong to when none is named (one shop, one branch: this one). */
     isDefault: boolean("is_default").notNull().default(false),
     /** A closed branch is kept for its history and shown nowhere. */
@@ -47,6 +51,7 @@ export const branches = pgTable(
     uniqueIndex("branches_default_key").on(t.isDefault).where(sql`${t.isDefault}`),
     check("branches_status_check", sql`${t.status} in ('open', 'closed')`),
     check("branches_lead_check", sql`${t.collectLeadMinutes} between 0 and 10080 and ${t.collectCutoffMinutes} between 0 and 1440`),
+    check("branches_transfer_days_check", sql`${t.transferDays} between 0 and 60 and ${t.holdDays} between 1 and 60`),
     index("branches_position_idx").on(t.position, t.id),
   ],
 );

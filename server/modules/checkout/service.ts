@@ -15,6 +15,8 @@ import { lineName } from "../catalog/variant-names.ts";
 import type { DeliveryService } from "../delivery/service.ts";
 import { enqueueOrderPlaced } from "../orders/emails.ts";
 import { allocateOrderStock } from "../stock/allocate.ts";
+import { transfersFor } from "../stock/fulfilment.ts";
+import { raiseOrderTransfers } from "../stock/order-transfers.ts";
 import type { SplitPolicy } from "../stock/fulfilment.ts";
 import { applyMovements } from "../stock/ledger.ts";
 import type { PaymentProvider } from "./payment.ts";
@@ -188,6 +190,7 @@ export function createCheckoutService(
           ...(allocation.branch ? { branch_id: [`${allocation.branch.name} cannot supply ${short.length === 1 ? "one line" : `${short.length} lines`} of your basket: ${items.join(" ")}`] } : {}),
         });
       }
+      if (allocation.branch && !allocation.branch.readyAt) throw new ValidationError({ branch_id: [`${allocation.branch.name} does not open for collections in the next three weeks. Choose another branch.`] });
       if (!provider && input.payment_method === "pay_on_account") throw new ValidationError({ payment_method: ["Pay on account is not available."] });
       const status = provider?.orderStatus ?? "awaiting_payment";
       const [order] = await tx
@@ -212,6 +215,8 @@ export function createCheckoutService(
           guestKeyHash: userId === null && "guestHash" in owner ? owner.guestHash : null,
           // Where it is collected from or sent from; none when split across branches.
           branchId: allocation.plan.branchId,
+          // When a collection is ready: later when a line comes from another branch.
+          collectReadyAt: allocation.branch?.readyAt ?? null,
           // The buyer's company, read in the same statement: its dashboard counts the order whatever the payment method.
           tradeAccountId:
             userId === null
@@ -231,6 +236,7 @@ export function createCheckoutService(
         { variantsLocked: true },
       );
       if (taken.refused.length) throw new Error(`Stock of variants ${taken.refused.join(", ")} moved under their locks.`);
+      if (allocation.branch) await raiseOrderTransfers(tx, { id: order!.id, number }, allocation.branch.id, transfersFor(allocation.plan, allocation.branch.id));
       await provider?.take(tx, { userId, orderId: order!.id, orderNumber: number, subtotal, vat, delivery: deliveryPence, total, poReference: input.po_reference });
       await tx.insert(orderLines).values(
         priced.map(({ item, product, variant, unitPrice, lineTotal, lineVat }) => ({

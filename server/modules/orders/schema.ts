@@ -46,6 +46,12 @@ export const orders = pgTable(
      * when its lines come from several, each named by its stock movements.
      */
     branchId: integer("branch_id").references(() => branches.id),
+    /** A collection order: when it was promised ready (later when its stock comes from another branch by transfer). */
+    collectReadyAt: timestamp("collect_ready_at", { withTimezone: true }),
+    /** Shown at the counter to collect (orders/collection.ts): made when the order is ready, on the ready email with its QR code. */
+    collectionCode: text("collection_code"),
+    /** When the uncollected reminder went (orders/uncollected.ts): once per order. */
+    collectionRemindedAt: timestamp("collection_reminded_at", { withTimezone: true }),
     /** Set when the order is dispatched (the orders desk asks for both). */
     carrier: text("carrier"),
     trackingNumber: text("tracking_number"),

@@ -25,6 +25,14 @@ export const staff = pgTable(
     totpLastStep: integer("totp_last_step"),
     /** The most a `sales` member may refund without asking an owner, in pence; set by an owner. */
     refundLimit: integer("refund_limit_pence").notNull().default(0),
+    /**
+     * The branches the member works at (issue 30): their queues come first on
+     * the orders desk. Ids of `branches`, which are closed but never deleted,
+     * so an array needs no join for every request.
+     */
+    branchIds: integer("branch_ids").array().notNull().default(sql`'{}'::int[]`),
+    /** Sees and works only their branches' orders (warehouse staff, by an owner's choice); owners and managers never are. */
+    branchesOnly: boolean("branches_only").notNull().default(false),
     /** The CLI's own member: writes from `npm run shop` are audited as it; it cannot sign in. */
     isSystem: boolean("is_system").notNull().default(false),
     /** Removed staff keep their row, so the audit log still names them. */

@@ -1,10 +1,11 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { ValidationError } from "../../http-errors.ts";
 import { milesBetween } from "../branches/distance.ts";
+import { collectReadyAt, londonIso } from "../branches/hours.ts";
 import { branches } from "../branches/schema.ts";
 import { builtInProvider, normalisePostcode } from "../postcode/service.ts";
-import { type Fulfilment, type Need, type SplitPolicy, planCollection, planFulfilment } from "./fulfilment.ts";
+import { type Fulfilment, type Need, type SplitPolicy, planCollection, planFulfilment, transfersFor } from "./fulfilment.ts";
 import { lockVariants } from "./ledger.ts";
 
 /** Where an order goes: collected at a branch (the default one when none is named), or delivered to a postcode. */
@@ -13,22 +14,30 @@ export type Destination = { collectAt: number | undefined } | { postcode: string
 /**
  * An order's stock, worked out under its variants' locks (held until the
  * caller's transaction ends, so the plan is still true when the ledger takes
- * it): a collection from its branch, a delivery by the fulfilment rule. The
+ * it): a collection from its branch (and what it lacks from the others, by
+ * transfer, with the later ready time), a delivery by the fulfilment rule. The
  * delivery address is placed from the shop's own postcode table (never a
  * provider's API inside a transaction), and only when more than one branch
  * could send the order.
  */
-export async function allocateOrderStock(tx: Db, needs: Need[], to: Destination, policy: SplitPolicy): Promise<{ plan: Fulfilment; branch: { id: number; name: string } | null }> {
+export async function allocateOrderStock(tx: Db, needs: Need[], to: Destination, policy: SplitPolicy, at = new Date()): Promise<{ plan: Fulfilment; branch: { id: number; name: string; readyAt: Date | null } | null }> {
   const held = await lockVariants(tx, needs.map((n) => n.variantId));
   if ("collectAt" in to) {
     const where = to.collectAt === undefined ? eq(branches.isDefault, true) : eq(branches.id, to.collectAt);
     const [branch] = await tx
-      .select({ id: branches.id, name: branches.name, services: branches.services })
+      .select()
       .from(branches)
       .where(and(where, eq(branches.status, "open")))
       .limit(1);
     if (!branch || !branch.services.includes("collect")) throw new ValidationError({ branch_id: ["Choose a branch that offers click & collect."] });
-    return { plan: planCollection(needs, branch.id, held), branch: { id: branch.id, name: branch.name } };
+    // What the branch lacks comes by transfer from the branches nearest to it.
+    const others = await tx.select({ id: branches.id, isDefault: branches.isDefault, lat: branches.lat, lng: branches.lng }).from(branches).where(and(eq(branches.status, "open"), ne(branches.id, branch.id)));
+    const here = branch.lat !== null && branch.lng !== null ? { lat: branch.lat, lng: branch.lng } : null;
+    const sources = others.map((b) => ({ id: b.id, isDefault: b.isDefault, miles: here && b.lat !== null && b.lng !== null ? milesBetween(here, { lat: b.lat, lng: b.lng }) : null }));
+    const plan = planCollection(needs, branch.id, held, sources);
+    const transferDays = transfersFor(plan, branch.id).size > 0 ? branch.transferDays : 0;
+    const ready = collectReadyAt({ weekly: branch.openingHours, exceptions: branch.hoursExceptions }, at, branch.collectLeadMinutes, branch.collectCutoffMinutes, transferDays);
+    return { plan, branch: { id: branch.id, name: branch.name, readyAt: ready ? new Date(londonIso(ready.date, ready.time)) : null } };
   }
   const open = await tx.select({ id: branches.id, isDefault: branches.isDefault, lat: branches.lat, lng: branches.lng }).from(branches).where(eq(branches.status, "open"));
   const holding = new Set(held.filter((h) => h.stock > 0).map((h) => h.branchId));

@@ -12,7 +12,7 @@ import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { branches } from "../branches/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { orders } from "../orders/schema.ts";
-import { branchStock, stockMovements } from "./schema.ts";
+import { branchStock, stockMovements, stockTransfers } from "./schema.ts";
 
 const PASSWORD = "demo-password-2026";
 let shop: TestShop;
@@ -106,21 +106,85 @@ describe("the stock desk at a branch", () => {
 });
 
 describe("checkout by branch", () => {
-  it("takes a collection from its branch, and refuses one its branch cannot supply with errors.branch_id", async () => {
+  it("takes a collection from its branch, and refuses one that its branch and the others together cannot supply with errors.branch_id", async () => {
     const p = await stocked(3, { leeds: 5, york: 1 });
-    const short = await (await buyer(p.id, 2)).post("/api/checkout", collect(branch.york.id));
+    // Leeds's five sell out after the basket was filled: York's one cannot cover two.
+    const late = await buyer(p.id, 2);
+    expect((await manager.post("/api/admin/stock/counts", { branch_id: branch.leeds.id, counts: [{ sku: p.sku, counted: 0 }] })).statusCode).toBe(200);
+    const short = await late.post("/api/checkout", collect(branch.york.id));
     expect(short.statusCode).toBe(422);
     expect(short.json().errors.branch_id).toEqual([`${branch.york.name} cannot supply one line of your basket: ${p.name}: only 1 left in stock.`]);
+    expect(await levelsOf(p.sku)).toMatchObject({ leeds: 0, york: 1 });
+    expect((await manager.post("/api/admin/stock/counts", { branch_id: branch.leeds.id, counts: [{ sku: p.sku, counted: 5 }] })).statusCode).toBe(200);
     const placed = await (await buyer(p.id, 1)).post("/api/checkout", collect(branch.york.id));
     expect(placed.statusCode, placed.body).toBe(201);
     const [order] = await db().select({ branchId: orders.branchId }).from(orders).where(eq(orders.id, placed.json().order_id));
     expect(order!.branchId).toBe(branch.york.id);
     expect(await levelsOf(p.sku)).toMatchObject({ leeds: 5, york: 0 });
+    // Taken from York's own shelf: no transfer.
+    expect(await db().select().from(stockTransfers).where(eq(stockTransfers.orderId, placed.json().order_id))).toEqual([]);
     // A branch that does not offer collection is refused.
     await db().update(branches).set({ services: ["trade_counter"] }).where(eq(branches.id, branch.manchester.id));
     const refused = await (await buyer(p.id, 1)).post("/api/checkout", collect(branch.manchester.id));
     expect(refused.json().errors.branch_id).toEqual(["Choose a branch that offers click & collect."]);
     await db().update(branches).set({ services: ["collect", "trade_counter"] }).where(eq(branches.id, branch.manchester.id));
+  });
+
+  it("fetches what the collection branch lacks from the nearest branch that has it by the order's own transfer, ready later, whose steps move the goods and not the counts", async () => {
+    const p = await stocked(6, { leeds: 4, york: 1 });
+    const placed = await (await buyer(p.id, 3)).post("/api/checkout", collect(branch.york.id));
+    expect(placed.statusCode, placed.body).toBe(201);
+    const orderId = placed.json().order_id as number;
+    // One from York's shelf, two from Leeds (the sale takes them from Leeds's count at once).
+    expect(await levelsOf(p.sku)).toMatchObject({ leeds: 2, york: 0 });
+    const [transfer] = await db().select().from(stockTransfers).where(eq(stockTransfers.orderId, orderId));
+    expect(transfer).toMatchObject({ fromBranchId: branch.leeds.id, toBranchId: branch.york.id, state: "requested" });
+    // Ready no sooner than York's transfer day: tomorrow at the earliest, in London.
+    const [order] = await db().select({ number: orders.number, readyAt: orders.collectReadyAt }).from(orders).where(eq(orders.id, orderId));
+    const london = (d: Date) => d.toLocaleDateString("en-CA", { timeZone: "Europe/London" });
+    expect(london(order!.readyAt!) > london(new Date())).toBe(true);
+    // The transfer desk shows the order; it is sent whole and cannot be cancelled on its own.
+    const shown = (await manager.get(`/api/admin/stock/transfers/${transfer!.id}`)).json().data;
+    expect(shown).toMatchObject({ order: { number: order!.number }, lines: [{ sku: p.sku, quantity: 2 }] });
+    expect((await manager.post(`/api/admin/stock/transfers/${transfer!.id}/cancel`, {})).statusCode).toBe(409);
+    expect((await manager.post(`/api/admin/stock/transfers/${transfer!.id}/send`, {})).statusCode).toBe(200);
+    expect(await levelsOf(p.sku)).toMatchObject({ leeds: 2, york: 0 });
+    expect((await manager.post(`/api/admin/stock/transfers/${transfer!.id}/receive`, {})).statusCode).toBe(200);
+    expect(await levelsOf(p.sku)).toMatchObject({ leeds: 2, york: 0 });
+    expect(await databaseInvariantViolations(db())).toEqual([]);
+    // Cancelled once the goods are at York: all three go back on York's shelf.
+    const cancelled = await manager.post(`/api/admin/orders/${order!.number}/transitions`, { to: "cancelled", note: "Customer changed their mind" });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(await levelsOf(p.sku)).toMatchObject({ leeds: 2, york: 3 });
+    expect(await databaseInvariantViolations(db())).toEqual([]);
+  });
+
+  it("puts a cancelled collection's transferred stock where it is: at the sender before sending, into the collecting branch's stock when it arrives after", async () => {
+    const p = await stocked(7, { leeds: 6 });
+    const cancel = (number: string) => manager.post(`/api/admin/orders/${number}/transitions`, { to: "cancelled", note: "Not wanted" });
+    const place = async () => {
+      const res = await (await buyer(p.id, 2)).post("/api/checkout", collect(branch.york.id));
+      expect(res.statusCode, res.body).toBe(201);
+      const [o] = await db().select({ id: orders.id, number: orders.number }).from(orders).where(eq(orders.id, res.json().order_id));
+      const [t] = await db().select({ id: stockTransfers.id }).from(stockTransfers).where(eq(stockTransfers.orderId, o!.id));
+      return { ...o!, transfer: t!.id };
+    };
+    // Not yet sent: the transfer is cancelled with the order, the stock stays at Leeds.
+    const first = await place();
+    expect(await levelsOf(p.sku)).toMatchObject({ leeds: 4, york: 0 });
+    expect((await cancel(first.number)).statusCode).toBe(200);
+    expect(await levelsOf(p.sku)).toMatchObject({ leeds: 6, york: 0 });
+    expect((await db().select({ state: stockTransfers.state }).from(stockTransfers).where(eq(stockTransfers.id, first.transfer)))[0]!.state).toBe("cancelled");
+    // On its way: it stops being the order's, and receiving it puts the goods into York's stock.
+    const second = await place();
+    expect((await manager.post(`/api/admin/stock/transfers/${second.transfer}/send`, {})).statusCode).toBe(200);
+    expect((await cancel(second.number)).statusCode).toBe(200);
+    expect(await levelsOf(p.sku)).toMatchObject({ leeds: 4, york: 0 });
+    const arrived = await manager.post(`/api/admin/stock/transfers/${second.transfer}/receive`, {});
+    expect(arrived.statusCode, arrived.body).toBe(200);
+    expect(arrived.json().data.order).toBeNull();
+    expect(await levelsOf(p.sku)).toMatchObject({ leeds: 4, york: 2 });
+    expect(await databaseInvariantViolations(db())).toEqual([]);
   });
 
   it("sends a delivery from the nearest branch that holds it all, and splits one that no branch holds whole", async () => {
@@ -144,16 +208,22 @@ describe("checkout by branch", () => {
     expect(await databaseInvariantViolations(db())).toEqual([]);
   });
 
-  it("never oversells a branch's last units to concurrent collections, and leaves the other branches alone", async () => {
-    const p = await stocked(5, { leeds: 20, york: 3 });
+  it("never oversells a branch's last units to concurrent collections, nor the branch its transfers come from, and leaves the other branches alone", async () => {
+    // Three at York and two at Leeds that can come by transfer: five in all for twelve buyers.
+    const p = await stocked(5, { leeds: 2, york: 3 });
+    const other = await stocked(8, { harrogate: 4, manchester: 6 });
     const before = (await db().select({ id: sql<number>`coalesce(max(${orders.id}), 0)::int` }).from(orders))[0]!.id;
     const buyers = await Promise.all(Array.from({ length: 12 }, () => buyer(p.id, 1)));
     const results = await Promise.all(buyers.map((b) => b.post("/api/checkout", collect(branch.york.id))));
-    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(3);
-    expect(results.filter((r) => r.statusCode === 422)).toHaveLength(9);
-    expect(await levelsOf(p.sku)).toMatchObject({ leeds: 20, york: 0 });
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(5);
+    expect(results.filter((r) => r.statusCode === 422)).toHaveLength(7);
+    expect(await levelsOf(p.sku)).toMatchObject({ leeds: 0, york: 0, harrogate: 0, manchester: 0 });
+    // Another product's stock at the other branches is untouched.
+    expect(await levelsOf(other.sku)).toMatchObject({ leeds: 0, york: 0, harrogate: 4, manchester: 6 });
     const placed = await db().select({ id: orders.id }).from(orders).where(and(gt(orders.id, before), eq(orders.branchId, branch.york.id)));
-    expect(placed).toHaveLength(3);
+    expect(placed).toHaveLength(5);
+    // Two of them wait for Leeds's units: one transfer each.
+    expect(await db().select({ id: stockTransfers.id }).from(stockTransfers).where(and(gt(stockTransfers.orderId, before), eq(stockTransfers.fromBranchId, branch.leeds.id)))).toHaveLength(2);
     const [row] = await db().select({ stock: branchStock.stock }).from(branchStock).where(and(eq(branchStock.branchId, branch.york.id), sql`${branchStock.variantId} = (select id from ${productVariants} where sku = ${p.sku})`));
     expect(row!.stock).toBe(0);
     expect(await databaseInvariantViolations(db())).toEqual([]);

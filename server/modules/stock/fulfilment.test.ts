@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planCollection, planFulfilment, sourceOrder } from "./fulfilment.ts";
+import { planCollection, planFulfilment, sourceOrder, transfersFor } from "./fulfilment.ts";
 
 // Three branches: Leeds the central warehouse, York 20 miles away, Harrogate 12.
 const leeds = { id: 1, isDefault: true, miles: 30 };
@@ -85,5 +85,54 @@ describe("a collection", () => {
         { variantId: 11, available: 0 },
       ],
     });
+  });
+
+  it("fetches what its branch lacks from the branches nearest to it, as transfers, and is short only when all of them together are", () => {
+    // Collecting at York (2): Harrogate (3) is 8 miles from York, Leeds (1) 24.
+    const fromYork = [
+      { id: 1, isDefault: true, miles: 24 },
+      { id: 3, isDefault: false, miles: 8 },
+    ];
+    const stock = held([
+      [10, 2, 1],
+      [10, 3, 2],
+      [10, 1, 5],
+      [11, 1, 1],
+    ]);
+    const plan = planCollection(
+      [
+        { variantId: 10, quantity: 4 },
+        { variantId: 11, quantity: 1 },
+      ],
+      2,
+      stock,
+      fromYork,
+    );
+    expect(plan).toEqual({
+      ok: true,
+      branchId: 2,
+      takes: [
+        { variantId: 10, branchId: 2, quantity: 1 },
+        { variantId: 10, branchId: 3, quantity: 2 },
+        { variantId: 10, branchId: 1, quantity: 1 },
+        { variantId: 11, branchId: 1, quantity: 1 },
+      ],
+    });
+    expect(transfersFor(plan, 2)).toEqual(
+      new Map([
+        [3, [{ variantId: 10, branchId: 3, quantity: 2 }]],
+        [
+          1,
+          [
+            { variantId: 10, branchId: 1, quantity: 1 },
+            { variantId: 11, branchId: 1, quantity: 1 },
+          ],
+        ],
+      ]),
+    );
+    // Everything at York: no transfer.
+    expect(transfersFor(planCollection([{ variantId: 10, quantity: 1 }], 2, stock, fromYork), 2).size).toBe(0);
+    // Nine wanted, eight in all: short, with the eight named.
+    expect(planCollection([{ variantId: 10, quantity: 9 }], 2, stock, fromYork)).toEqual({ ok: false, short: [{ variantId: 10, available: 8 }] });
   });
 });

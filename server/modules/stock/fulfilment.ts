@@ -82,10 +82,34 @@ export function planFulfilment(needs: Need[], sources: Source[], held: Held[], p
   return { ok: true, branchId: used.size === 1 ? [...used][0]! : null, takes };
 }
 
-/** A collection order: every line from the one branch, or the lines it cannot supply. */
-export function planCollection(needs: Need[], branchId: number, held: Held[]): Fulfilment {
-  const stockAt = (variantId: number) => held.find((h) => h.variantId === variantId && h.branchId === branchId)?.stock ?? 0;
-  const short = needs.filter((n) => stockAt(n.variantId) < n.quantity).map((n) => ({ variantId: n.variantId, available: stockAt(n.variantId) }));
+/**
+ * A collection order at `branchId`: what the branch holds of each line comes
+ * from its own shelves; the rest from the other branches, nearest to it
+ * first, by transfer (a take at another branch is a transfer line, and the
+ * order is ready later: branches/hours.ts `collectReadyAt`). A line that the
+ * branch and the others together cannot cover is short, with what they hold.
+ * `others` empty: only the branch's own stock.
+ */
+export function planCollection(needs: Need[], branchId: number, held: Held[], others: Source[] = []): Fulfilment {
+  const stockAt = (variantId: number, at: number) => held.find((h) => h.variantId === variantId && h.branchId === at)?.stock ?? 0;
+  const ordered = [branchId, ...sourceOrder(others.filter((s) => s.id !== branchId)).map((s) => s.id)];
+  const available = (n: Need) => ordered.reduce((sum, at) => sum + stockAt(n.variantId, at), 0);
+  const short = needs.filter((n) => available(n) < n.quantity).map((n) => ({ variantId: n.variantId, available: available(n) }));
   if (short.length) return { ok: false, short };
-  return { ok: true, branchId, takes: needs.map((n) => ({ variantId: n.variantId, branchId, quantity: n.quantity })) };
+  const takes: Take[] = [];
+  for (const n of needs) {
+    let left = n.quantity;
+    for (const at of ordered) {
+      const quantity = Math.min(left, stockAt(n.variantId, at));
+      if (quantity > 0) takes.push({ variantId: n.variantId, branchId: at, quantity });
+      left -= quantity;
+      if (left === 0) break;
+    }
+  }
+  return { ok: true, branchId, takes };
+}
+
+/** The takes a collection at `branchId` needs moved to it first, by sending branch. */
+export function transfersFor(plan: Fulfilment, branchId: number): Map<number, Take[]> {
+  return plan.ok ? Map.groupBy(plan.takes.filter((t) => t.branchId !== branchId), (t) => t.branchId) : new Map();
 }

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { branches } from "../branches/schema.ts";
 import { productVariants } from "../catalog/schema.ts";
 import { orderLines, orders } from "../orders/schema.ts";
+import { settleOrderTransfers } from "./order-transfers.ts";
 import { type MovementKind, branchStock, stockMovements } from "./schema.ts";
 
 /**
@@ -202,9 +203,12 @@ export async function putOrderStockBack(tx: Db, orderId: number, staffId: number
           .where(sql`${orderLines.orderId} = ${orderId} and ${orderLines.variantId} is not null and exists (select 1 from ${productVariants} where ${productVariants.id} = ${orderLines.variantId})`)
           .groupBy(orderLines.variantId, orders.branchId)
       ).map((l) => ({ variantId: l.variantId!, branchId: l.branchId, quantity: l.quantity }));
+  // A collection's stock that came by transfer goes back where the goods are now.
+  const [order] = await tx.select({ number: orders.number }).from(orders).where(eq(orders.id, orderId));
+  const back = await settleOrderTransfers(tx, orderId, order?.number ?? String(orderId), lines);
   await applyMovements(
     tx,
-    lines.map((l) => ({ variantId: l.variantId, branchId: l.branchId, change: l.quantity, kind: "cancelled" as const, orderId, staffId })),
+    back.map((l) => ({ variantId: l.variantId, branchId: l.branchId, change: l.quantity, kind: "cancelled" as const, orderId, staffId })),
   );
 }
 

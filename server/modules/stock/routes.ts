@@ -164,6 +164,7 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
     state: z.enum(TRANSFER_STATES),
     from: transferRef,
     to: transferRef,
+    order: z.object({ number: z.string() }).nullable().describe("The collection order it was raised for: sent whole, its goods the order's, cancelled only with the order"),
     note: z.string(),
     lines: z.array(
       z.object({ variant_id: z.number().int(), sku: z.string(), name: z.string(), quantity: z.number().int(), sent: z.number().int().nullable(), received: z.number().int().nullable(), shortfall: z.number().int().nullable() }),

@@ -93,6 +93,12 @@ export const stockTransfers = pgTable(
       .references(() => branches.id),
     state: text("state", { enum: TRANSFER_STATES }).notNull().default("requested"),
     note: text("note").notNull().default(""),
+    /**
+     * A collection order's own transfer (raised at checkout when the branch lacks
+     * a line): its stock was taken from the sender by the order's `sold`
+     * movements, so sending and receiving it move the goods, not the counts.
+     */
+    orderId: integer("order_id"),
     requestedBy: integer("requested_by").references(() => staff.id, { onDelete: "set null" }),
     sentBy: integer("sent_by").references(() => staff.id, { onDelete: "set null" }),
     receivedBy: integer("received_by").references(() => staff.id, { onDelete: "set null" }),
@@ -108,6 +114,7 @@ export const stockTransfers = pgTable(
     index("stock_transfers_from_idx").on(t.fromBranchId, t.state, t.id),
     index("stock_transfers_to_idx").on(t.toBranchId, t.state, t.id),
     index("stock_transfers_state_idx").on(t.state, t.id),
+    index("stock_transfers_order_idx").on(t.orderId).where(sql`${t.orderId} is not null`),
   ],
 );
 

@@ -6,6 +6,7 @@ import { recordAudit } from "../audit/service.ts";
 import { branches } from "../branches/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { lineName } from "../catalog/variant-names.ts";
+import { orders } from "../orders/schema.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { applyMovements, lockVariants } from "./ledger.ts";
 import { type TransferState, stockTransferLines, stockTransfers } from "./schema.ts";
@@ -58,10 +59,12 @@ export function createTransferService(db: Db) {
         transfer: stockTransfers,
         from: { id: fromBranch.id, slug: fromBranch.slug, name: fromBranch.name },
         to: { id: toBranch.id, slug: toBranch.slug, name: toBranch.name },
+        order: { number: orders.number },
       })
       .from(stockTransfers)
       .innerJoin(fromBranch, eq(fromBranch.id, stockTransfers.fromBranchId))
       .innerJoin(toBranch, eq(toBranch.id, stockTransfers.toBranchId))
+      .leftJoin(orders, eq(orders.id, stockTransfers.orderId))
       .where(inArray(stockTransfers.id, ids));
     const lines = await tx
       .select({ line: stockTransferLines, sku: productVariants.sku, name: products.name, options: productVariants.options })
@@ -83,6 +86,8 @@ export function createTransferService(db: Db) {
           state: t.state,
           from: row.from,
           to: row.to,
+          /** The collection order it was raised for: its goods are that order's. */
+          order: row.order?.number ? { number: row.order.number } : null,
           note: t.note,
           lines: (linesOf.get(id) ?? []).map((l) => ({
             variant_id: l.line.variantId,
@@ -124,6 +129,29 @@ export function createTransferService(db: Db) {
     if (!locked) throw new HttpError(404, "No transfer has that number.");
     if (locked.state !== state) throw new HttpError(409, `${transferNumber(id)} is ${locked.state.replace("_", " ")}: it cannot be ${doing} now.`);
     return load(tx, id);
+  }
+
+  /** Records a step's figures and state, and audits it: the shortfall on receipt. */
+  async function sendOrReceive(tx: Db, actor: StaffActor, transfer: TransferJson, step: "sent" | "received", figures: Map<number, number>): Promise<TransferJson> {
+    const now = new Date();
+    await setLines(tx, transfer.id, step, figures);
+    await tx
+      .update(stockTransfers)
+      .set(step === "sent" ? { state: "in_transit", sentAt: now, sentBy: actor.staffId, updatedAt: now } : { state: "received", receivedAt: now, receivedBy: actor.staffId, updatedAt: now })
+      .where(eq(stockTransfers.id, transfer.id));
+    const json = await load(tx, transfer.id);
+    const short = json.lines.filter((l) => (l.shortfall ?? 0) > 0);
+    await recordAudit(tx, actor, {
+      action: step === "sent" ? "stock.transfer_sent" : "stock.transfer_received",
+      entity: "transfer",
+      entityId: json.number,
+      before: { state: step === "sent" ? "requested" : "in_transit" },
+      after:
+        step === "sent"
+          ? { state: "in_transit", sent: json.lines.map((l) => `${l.sku} × ${l.sent}`) }
+          : { state: "received", received: json.lines.map((l) => `${l.sku} × ${l.received}`), ...(short.length ? { shortfall: short.map((l) => `${l.sku} × ${l.shortfall}`) } : {}) },
+    });
+    return json;
   }
 
   /** Quantities given per SKU (any case), checked against the transfer's own lines; `max` is each line's limit. */
@@ -189,6 +217,11 @@ export function createTransferService(db: Db) {
         const transfer = await lockIn(tx, id, "requested", "sent");
         const sending = givenQuantities(transfer, "lines", lines, () => TRANSFER_QUANTITY_MAX, (l) => l.quantity);
         if ([...sending.values()].every((q) => q === 0)) throw new ValidationError({ lines: ["Send at least one item, or cancel the transfer."] });
+        // An order's transfer goes whole: its stock left the sender's count when the order was placed.
+        if (transfer.order) {
+          if (transfer.lines.some((l) => sending.get(l.variant_id) !== l.quantity)) throw new ValidationError({ lines: [`${transfer.number} is for order ${transfer.order.number}: it is sent whole.`] });
+          return sendOrReceive(tx, actor, transfer, "sent", sending);
+        }
         const held = await lockVariants(tx, [...sending.keys()]);
         const reason = `${transfer.number} to ${transfer.to.name}`;
         const moved = await applyMovements(
@@ -205,11 +238,7 @@ export function createTransferService(db: Db) {
           });
           throw new ValidationError(errors);
         }
-        await setLines(tx, id, "sent", sending);
-        await tx.update(stockTransfers).set({ state: "in_transit", sentAt: new Date(), sentBy: actor.staffId, updatedAt: new Date() }).where(eq(stockTransfers.id, id));
-        const json = await load(tx, id);
-        await recordAudit(tx, actor, { action: "stock.transfer_sent", entity: "transfer", entityId: json.number, before: { state: "requested" }, after: { state: "in_transit", sent: json.lines.map((l) => `${l.sku} × ${l.sent}`) } });
-        return json;
+        return sendOrReceive(tx, actor, transfer, "sent", sending);
       });
     },
 
@@ -220,23 +249,15 @@ export function createTransferService(db: Db) {
         const tx = t as unknown as Db;
         const transfer = await lockIn(tx, id, "in_transit", "received");
         const arrived = givenQuantities(transfer, "lines", lines, (l) => l.sent ?? 0, (l) => l.sent ?? 0);
-        const reason = `${transfer.number} from ${transfer.from.name}`;
-        await applyMovements(
-          tx,
-          [...arrived].filter(([, q]) => q > 0).map(([variantId, quantity]) => ({ variantId, branchId: transfer.to.id, change: quantity, kind: "transfer_in" as const, reason, staffId: actor.staffId })),
-        );
-        await setLines(tx, id, "received", arrived);
-        await tx.update(stockTransfers).set({ state: "received", receivedAt: new Date(), receivedBy: actor.staffId, updatedAt: new Date() }).where(eq(stockTransfers.id, id));
-        const json = await load(tx, id);
-        const short = json.lines.filter((l) => (l.shortfall ?? 0) > 0);
-        await recordAudit(tx, actor, {
-          action: "stock.transfer_received",
-          entity: "transfer",
-          entityId: json.number,
-          before: { state: "in_transit" },
-          after: { state: "received", received: json.lines.map((l) => `${l.sku} × ${l.received}`), ...(short.length ? { shortfall: short.map((l) => `${l.sku} × ${l.shortfall}`) } : {}) },
-        });
-        return json;
+        // An order's goods are the order's: they arrive for it, not into the branch's stock.
+        if (!transfer.order) {
+          const reason = `${transfer.number} from ${transfer.from.name}`;
+          await applyMovements(
+            tx,
+            [...arrived].filter(([, q]) => q > 0).map(([variantId, quantity]) => ({ variantId, branchId: transfer.to.id, change: quantity, kind: "transfer_in" as const, reason, staffId: actor.staffId })),
+          );
+        }
+        return sendOrReceive(tx, actor, transfer, "received", arrived);
       });
     },
 
@@ -246,6 +267,7 @@ export function createTransferService(db: Db) {
       return db.transaction(async (t) => {
         const tx = t as unknown as Db;
         const transfer = await lockIn(tx, id, "requested", "cancelled");
+        if (transfer.order) throw new HttpError(409, `${transfer.number} is for order ${transfer.order.number}: cancel the order to cancel it.`);
         await tx.update(stockTransfers).set({ state: "cancelled", updatedAt: new Date() }).where(eq(stockTransfers.id, id));
         await recordAudit(tx, actor, { action: "stock.transfer_cancelled", entity: "transfer", entityId: transfer.number, before: { state: "requested" }, after: { state: "cancelled" } });
         return { ...transfer, state: "cancelled" as const };
