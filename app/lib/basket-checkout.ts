@@ -20,10 +20,18 @@ export interface PaymentOption {
   po_required?: boolean;
 }
 
+/** When the basket could be collected at a branch (`ready_label` null: it cannot supply it). */
+export interface CollectionChoice {
+  id: number;
+  ready_label: string | null;
+  by_transfer: boolean;
+}
+
 export interface DeliveryOptions {
   delivery: DeliveryOption[];
   payment: PaymentOption[];
   zone: { name: string; served: boolean } | null;
+  collect_at?: CollectionChoice[];
 }
 
 export interface Address {

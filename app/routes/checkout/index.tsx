@@ -65,6 +65,14 @@ export default function Checkout(props: Route.ComponentProps) {
   const myBranch = useMyBranch();
   const [pickedBranch, setBranchId] = useState<number | undefined>();
   const branchId = pickedBranch ?? collectAt.find((b) => b.slug === myBranch)?.id ?? collectAt[0]?.id;
+  // When this basket is ready at each branch, from the delivery options.
+  const choiceOf = (id: number | undefined) => options?.collect_at?.find((c) => c.id === id);
+  const readiness = (id: number) => {
+    const choice = choiceOf(id);
+    if (!choice) return null;
+    return choice.ready_label ? `ready ${choice.ready_label}` : "cannot supply your basket";
+  };
+  const chosenReady = choiceOf(branchId);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [params] = useSearchParams();
   const [message, setMessage] = useState<string | undefined>(() => (params.get("payment") === "cancelled" ? PAYMENT_NOT_COMPLETED : undefined));
@@ -291,6 +299,18 @@ export default function Checkout(props: Route.ComponentProps) {
                 </span>
               </label>
             ))}
+            {collecting && chosenReady ? (
+              <p className="text-sm text-stone-800" aria-live="polite" data-testid="collect-ready">
+                {chosenReady.ready_label ? (
+                  <>
+                    Ready to collect <span className="font-semibold">{chosenReady.ready_label}</span>
+                    {chosenReady.by_transfer ? ": we bring part of it from another branch first." : "."} We email you when it is ready.
+                  </>
+                ) : (
+                  "This branch cannot supply your whole basket. Choose another branch, or delivery."
+                )}
+              </p>
+            ) : null}
             {collecting && collectAt.length > 1 ? (
               <label className="grid gap-1 font-semibold">
                 Collect from
@@ -304,7 +324,7 @@ export default function Checkout(props: Route.ComponentProps) {
                 >
                   {collectAt.map((b) => (
                     <option key={b.id} value={b.id}>
-                      {b.name} ({b.open_label})
+                      {b.name} ({readiness(b.id) ?? b.open_label})
                     </option>
                   ))}
                 </select>

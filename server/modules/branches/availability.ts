@@ -2,6 +2,8 @@ import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http-errors.ts";
 import { productVariants, products } from "../catalog/schema.ts";
+import { type Need, planCollection, transfersFor } from "../stock/fulfilment.ts";
+import { branchStockOf } from "../stock/ledger.ts";
 import { branchStock } from "../stock/schema.ts";
 import { type LatLng, milesBetween } from "./distance.ts";
 import { collectReadyAt, dayName, londonClock, londonIso } from "./hours.ts";
@@ -58,4 +60,45 @@ export async function availabilityOf(db: Db, slug: string, options: { sku?: stri
   if (from) data.sort((a, b) => (a.branch.distance_miles ?? Infinity) - (b.branch.distance_miles ?? Infinity));
   if (mine) data.sort((a, b) => Number(b.branch.slug === mine.branch.slug) - Number(a.branch.slug === mine.branch.slug));
   return { sku: variant.sku, data };
+}
+
+/** A branch a basket can be collected from, and when (`ready_at` null: it cannot supply the basket, even by transfer). */
+export interface CollectionChoice {
+  id: number;
+  slug: string;
+  name: string;
+  ready_at: string | null;
+  /** "today from 14:00", "Thursday from 08:00". */
+  ready_label: string | null;
+  /** Some of it comes from another branch first. */
+  by_transfer: boolean;
+}
+
+/**
+ * When this basket could be collected at each branch that offers collection
+ * (checkout's "Collect from"): by the same plan checkout takes under its locks
+ * (stock/fulfilment.ts `planCollection`), read here without them, so it is
+ * what the customer is told and checkout still has the last word.
+ */
+export async function collectionChoices(db: Db, needs: Need[], at = new Date()): Promise<CollectionChoice[]> {
+  const open = await db.select().from(branches).where(eq(branches.status, "open")).orderBy(asc(branches.position), asc(branches.id));
+  const held = await branchStockOf(db, needs.map((n) => n.variantId));
+  const today = londonClock(at).date;
+  return open
+    .filter((b) => b.services.includes("collect"))
+    .map((b) => {
+      const here = b.lat !== null && b.lng !== null ? { lat: b.lat, lng: b.lng } : null;
+      const others = open.filter((o) => o.id !== b.id).map((o) => ({ id: o.id, isDefault: o.isDefault, miles: here && o.lat !== null && o.lng !== null ? milesBetween(here, { lat: o.lat, lng: o.lng }) : null }));
+      const plan = planCollection(needs, b.id, held, others);
+      const byTransfer = transfersFor(plan, b.id).size > 0;
+      const ready = plan.ok ? collectReadyAt({ weekly: b.openingHours, exceptions: b.hoursExceptions }, at, b.collectLeadMinutes, b.collectCutoffMinutes, byTransfer ? b.transferDays : 0) : null;
+      return {
+        id: b.id,
+        slug: b.slug,
+        name: b.name,
+        ready_at: ready ? londonIso(ready.date, ready.time) : null,
+        ready_label: ready ? `${dayName(ready.date, today)} from ${ready.time}` : null,
+        by_transfer: plan.ok && byTransfer,
+      };
+    });
 }

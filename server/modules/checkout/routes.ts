@@ -76,7 +76,9 @@ export async function checkoutRoutes(app: FastifyInstance, options: CheckoutRout
       const hasHeavy = cart ? await options.basket.hasHeavy(owner!) : false;
       const offered = await options.delivery.options({ goodsTotal, hasHeavy, postcode: request.query.postcode || null });
       const extra = await options.checkout.providerOptions(request.user?.id ?? null);
-      return { data: { ...offered, payment: [...offered.payment, ...extra] } };
+      // Where and when this basket can be collected: only when collection is on offer.
+      const collect_at = cart?.items.length && offered.delivery.some((d) => d.kind === "collect") ? await options.checkout.collectionChoices(cart.items.map((i) => ({ variantId: i.variant_id, quantity: i.quantity }))) : [];
+      return { data: { ...offered, payment: [...offered.payment, ...extra], collect_at } };
     },
   );
 

@@ -15,7 +15,8 @@ import { lineName } from "../catalog/variant-names.ts";
 import type { DeliveryService } from "../delivery/service.ts";
 import { enqueueOrderPlaced } from "../orders/emails.ts";
 import { allocateOrderStock } from "../stock/allocate.ts";
-import { transfersFor } from "../stock/fulfilment.ts";
+import { type Need, transfersFor } from "../stock/fulfilment.ts";
+import { collectionChoices } from "../branches/availability.ts";
 import { raiseOrderTransfers } from "../stock/order-transfers.ts";
 import type { SplitPolicy } from "../stock/fulfilment.ts";
 import { applyMovements } from "../stock/ledger.ts";
@@ -302,6 +303,9 @@ export function createCheckoutService(
     },
 
     verifyThankYou: options.links.verifyThankYou,
+
+    /** When the basket could be collected at each branch (the delivery options' `collect_at`). */
+    collectionChoices: (needs: Need[]) => collectionChoices(db, needs),
 
     /**
      * Places the order. With an Idempotency-Key, a retry (or a double click)

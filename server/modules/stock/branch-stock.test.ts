@@ -159,6 +159,21 @@ describe("checkout by branch", () => {
     expect(await databaseInvariantViolations(db())).toEqual([]);
   });
 
+  it("tells checkout when the basket is ready at each branch: now where it is all on the shelf, later by transfer, never where no branch can make it up", async () => {
+    const p = await stocked(9, { leeds: 2, york: 1 });
+    const b = await buyer(p.id, 2);
+    type Choice = { slug: string; ready_at: string | null; ready_label: string | null; by_transfer: boolean };
+    const choices = async () => Object.fromEntries(((await b.get("/api/checkout/delivery-options")).json().data.collect_at as Choice[]).map((c) => [c.slug, c]));
+    const first = await choices();
+    expect(first.leeds).toMatchObject({ by_transfer: false, ready_label: expect.stringMatching(/ from \d\d:\d\d$/) });
+    expect(first.york).toMatchObject({ by_transfer: true, ready_label: expect.any(String) });
+    expect(first.york!.ready_at! > first.leeds!.ready_at!).toBe(true);
+    // Leeds sells out: York's one is all there is, so no branch can supply two.
+    expect((await manager.post("/api/admin/stock/counts", { branch_id: branch.leeds.id, counts: [{ sku: p.sku, counted: 0 }] })).statusCode).toBe(200);
+    const after = await choices();
+    expect(Object.values(after).map((c) => c.ready_at)).toEqual([null, null, null, null]);
+  });
+
   it("puts a cancelled collection's transferred stock where it is: at the sender before sending, into the collecting branch's stock when it arrives after", async () => {
     const p = await stocked(7, { leeds: 6 });
     const cancel = (number: string) => manager.post(`/api/admin/orders/${number}/transitions`, { to: "cancelled", note: "Not wanted" });
