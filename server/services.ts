@@ -36,6 +36,7 @@ import { createHireOperations } from "./modules/hire/desk/service.ts";
 import { createHireDesk } from "./modules/hire/desk-overview.ts";
 import { createHirePlanner } from "./modules/hire/planner.ts";
 import { createMailService } from "./modules/mail/service.ts";
+import { sweepUncollected } from "./modules/orders/uncollected.ts";
 import { type MailLog, createMailTransport } from "./modules/mail/transport.ts";
 import { payOnAccount } from "./modules/trade/credit.ts";
 import { createTradeService } from "./modules/trade/service.ts";
@@ -86,6 +87,7 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
   const hireCardPayments = payments.gateway !== null || (extras.gateway === undefined && usesTestPayments(config));
   const hireRequests = createHireRequestService(db, { mail, ...shop, cardPayments: hireCardPayments });
   const postcodes = createPostcodeProvider(db, config);
+  const adminOrders = createAdminOrderService(db, { mail, ...shop, branchAddress: config.shopAddress, shop: shopDetails(config) });
   return {
     catalog: createCatalogService(db),
     products,
@@ -107,7 +109,8 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     orders,
     reorder: createReorderService({ orders, basket }),
     // The orders desk (back office): staff actions, each authorised and audited.
-    adminOrders: createAdminOrderService(db, { mail, ...shop, branchAddress: config.shopAddress, shop: shopDetails(config) }),
+    adminOrders,
+    uncollected: { sweep: (now?: Date) => sweepUncollected(db, { orders: adminOrders, refundCard: (actor, number, reason) => payments.refundOrder(actor, number, { reason }), systemActor: staff.systemActor, mail, ...shop }, now) },
     // The back office's dashboard: figures across orders, hire, trade and the catalogue, each block by permission.
     dashboard: createDashboardService(db, { jobs: extras.jobs }),
     // The customers desk: search, a customer's page, reset links, block and unblock; each authorised and audited.

@@ -63,6 +63,12 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     run: ({ services }) => services.payments.sweep(),
   },
   {
+    name: "orders.uncollected",
+    description: "Click & collect orders ready and not collected: reminded halfway through their branch's hold (7 days unless the branch says), then cancelled back into stock and refunded.",
+    schedule: { everySeconds: HOURLY },
+    run: ({ services }) => services.uncollected.sweep(),
+  },
+  {
     name: "catalog.sweep-imports",
     description: "Uploaded CSV import files checked or applied more than a day ago are removed.",
     schedule: { everySeconds: HOURLY },

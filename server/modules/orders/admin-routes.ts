@@ -119,7 +119,7 @@ const detail = z.object({
       staff: z.object({ id: z.number().int(), name: z.string() }).nullable(),
     }),
   ),
-  actions: z.array(z.object({ to: status, label: z.string(), requires: z.array(z.enum(["carrier", "tracking_number", "note"])), emails_customer: z.boolean() })),
+  actions: z.array(z.object({ to: status, label: z.string(), requires: z.array(z.enum(["carrier", "tracking_number", "note", "collection_code"])), emails_customer: z.boolean() })),
 });
 
 const transitionBody = z.object({
@@ -127,6 +127,7 @@ const transitionBody = z.object({
   carrier: z.string().trim().max(CARRIER_MAX, `The carrier may be at most ${CARRIER_MAX} characters.`).optional(),
   tracking_number: z.string().trim().max(TRACKING_MAX, `The tracking number may be at most ${TRACKING_MAX} characters.`).optional(),
   note: z.string().trim().max(NOTE_MAX, `The note may be at most ${NOTE_MAX} characters.`).optional(),
+  collection_code: z.string().trim().max(40, "Enter the six-digit collection code.").optional().describe("Marking a collection collected: the code on the customer's ready email, or what its QR code holds (TC-000123/482913)"),
   expected_status: z.enum(ORDER_STATUSES).optional(),
 });
 const noteBody = z.object({ note: z.string({ error: "Write the note." }).trim().min(1, "Write the note.").max(NOTE_MAX, `The note may be at most ${NOTE_MAX} characters.`) });

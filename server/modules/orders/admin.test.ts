@@ -10,15 +10,17 @@ import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
 import { auditLog } from "../audit/schema.ts";
 import { users } from "../auth/schema.ts";
+import { branches } from "../branches/schema.ts";
 import { products } from "../catalog/schema.ts";
 import { deliveryMethods } from "../delivery/schema.ts";
-import { mailOutbox } from "../mail/schema.ts";
+import type { Outbox } from "../auth/service.ts";
+import { mailOutbox, mailOutboxAttachments } from "../mail/schema.ts";
+import { createMailService } from "../mail/service.ts";
 import type { StaffActor } from "../staff/actor.ts";
 import { STAFF_ROLES, type StaffRole } from "../staff/permissions.ts";
 import { staff } from "../staff/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import { type AdminOrderFilters, type AdminOrderService, EXPORT_BATCH, createAdminOrderService } from "./admin.ts";
-import { COLLECTION_HOURS } from "./fulfilment.ts";
 import { type OrderStatus, orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
 import { createOrderService } from "./service.ts";
 
@@ -27,12 +29,10 @@ let db: Db;
 let desk: AdminOrderService;
 const as = {} as Record<StaffRole, StaffActor>;
 
-/** The outbox as the shop's mail service writes it: a row in the caller's transaction. */
+/** The shop's own outbox: rows (and attachments) in the caller's transaction; nothing here sends them. */
 const outbox = {
-  async enqueue(tx: Db, m: { to: string; subject: string; html: string; text: string }) {
-    const [row] = await tx.insert(mailOutbox).values(m).returning({ id: mailOutbox.id });
-    return row!.id;
-  },
+  enqueue: (tx: Db, m: Parameters<Outbox["enqueue"]>[1]) =>
+    createMailService(tx, { transport: { send: () => Promise.reject(new Error("not sent in these tests")), close: () => {} }, from: "shop@example.com", log: { info: () => {}, warn: () => {}, error: () => {} } }).enqueue(tx, m),
 };
 const shop = {
   appName: "Tradecounter",
@@ -504,20 +504,48 @@ describe("moving an order on", () => {
     expect((await mailTo("van@example.com"))[0]!.html).not.toContain("Track your delivery");
   });
 
-  it("makes a collection ready with the branch's opening hours, then collected", async () => {
+  it("makes a collection ready with a collection code and its QR code, and hands it over only for that code, typed or scanned", async () => {
+    const [wharf] = await db
+      .insert(branches)
+      .values({ slug: "canal-wharf", name: "Leeds, Canal Wharf", line1: "Unit 4, Canal Wharf", town: "Leeds", postcode: "LS11 5PS", services: ["collect"], holdDays: 5 })
+      .returning({ id: branches.id });
     const o = await makeOrder({ status: "awaiting_payment", method: "collect", payment: "pay_on_collection", email: "collect@example.com" });
+    await db.update(orders).set({ branchId: wharf!.id }).where(eq(orders.id, o.id));
     await desk.transition(as.warehouse, o.number, { to: "processing" });
-    await desk.transition(as.warehouse, o.number, { to: "ready_for_collection" });
+    const ready = await desk.transition(as.warehouse, o.number, { to: "ready_for_collection" });
+    expect(ready.actions.find((a) => a.to === "completed")!.requires).toEqual(["collection_code"]);
+    const [row] = await db.select({ code: orders.collectionCode }).from(orders).where(eq(orders.id, o.id));
+    const code = row!.code!;
+    expect(code).toMatch(/^\d{6}$/);
     const [mail] = await mailTo("collect@example.com");
     expect(mail!.subject).toBe(`Order ${o.number} is ready to collect`);
-    for (const line of COLLECTION_HOURS) expect(mail!.text).toContain(line);
-    expect(mail!.text).toContain("Where: Unit 4, Canal Wharf, Leeds, LS11 5PS");
+    expect(mail!.text).toContain(`Your collection code: ${code}`);
+    expect(mail!.text).toContain("Where: Leeds, Canal Wharf, Unit 4, Canal Wharf, Leeds, LS11 5PS");
     expect(mail!.text).toContain("pay £12.00 when you collect");
-    const done = await desk.transition(as.warehouse, o.number, { to: "completed" });
+    expect(mail!.text).toMatch(/We keep it for you until \w+day \d+ \w+\./);
+    expect(mail!.html).toContain("/branches/canal-wharf");
+    // The QR code, a PNG, holds the order and its code.
+    const [qr] = await db.select().from(mailOutboxAttachments).where(eq(mailOutboxAttachments.outboxId, mail!.id));
+    expect(qr).toMatchObject({ filename: `collection-code-${o.number}.png`, contentType: "image/png" });
+    expect(Buffer.from(qr!.content).subarray(1, 4).toString()).toBe("PNG");
+    // No code, a wrong one, another order's scan: refused, still ready.
+    expect(((await refusal(desk.transition(as.warehouse, o.number, { to: "completed" }))) as ValidationError).errors.collection_code).toEqual(["Enter the collection code the customer shows you (or scan its QR code)."]);
+    const wrong = code === "000000" ? "111111" : "000000";
+    expect(((await refusal(desk.transition(as.warehouse, o.number, { to: "completed", collection_code: wrong }))) as ValidationError).errors.collection_code![0]).toMatch(/^That is not the collection code for /);
+    expect(await refusal(desk.transition(as.warehouse, o.number, { to: "completed", collection_code: `TC-999999/${code}` }))).toBeInstanceOf(ValidationError);
+    expect((await desk.detail(as.warehouse, o.number)).status).toBe("ready_for_collection");
+    // The scanner types what the QR code holds.
+    const done = await desk.transition(as.warehouse, o.number, { to: "completed", collection_code: ` ${o.number.toLowerCase()}/${code} ` });
     expect(done.status).toBe("completed");
     expect(done.history.map((h) => h.status)).toEqual(["awaiting_payment", "processing", "ready_for_collection", "completed"]);
     // Picking and collection say nothing to the customer; the one email was "ready".
     expect(await mailTo("collect@example.com")).toHaveLength(1);
+  });
+
+  it("hands over a collection made ready before codes without one", async () => {
+    const o = await makeOrder({ status: "ready_for_collection", method: "collect", email: "old-ready@example.com" });
+    expect((await desk.detail(as.warehouse, o.number)).actions.find((a) => a.to === "completed")!.requires).toEqual([]);
+    expect((await desk.transition(as.warehouse, o.number, { to: "completed" })).status).toBe("completed");
   });
 
   it("puts the stock back when it cancels, in the same transaction, and emails the reason", async () => {

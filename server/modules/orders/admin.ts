@@ -8,6 +8,7 @@ import { londonDayAfter, londonDayStart } from "../../lib/london.ts";
 import { putOrderStockBack } from "../stock/ledger.ts";
 import { recordAudit } from "../audit/service.ts";
 import { users } from "../auth/schema.ts";
+import { branches } from "../branches/schema.ts";
 import type { Outbox } from "../auth/service.ts";
 import { pounds } from "../catalog/products.ts";
 import { renderEmail } from "../mail/templates.ts";
@@ -19,7 +20,8 @@ import type { ShopDetails } from "../trade/invoices.ts";
 import { tradeInvoices } from "../trade/invoice-schema.ts";
 import { creditableLines, lockAccount } from "../trade/ledger.ts";
 import { tradeAccounts } from "../trade/schema.ts";
-import { COLLECTION_HOURS, PAYMENT_LABELS, type PaymentMethod, trackingUrl } from "./fulfilment.ts";
+import { DEFAULT_HOLD_DAYS, codeMatches, collectionQrPng, keptUntil, newCollectionCode } from "./collection.ts";
+import { PAYMENT_LABELS, type PaymentMethod, trackingUrl } from "./fulfilment.ts";
 import { FULFILMENT_SQL, type LoadedOrder, addressJson, lineJson, linePricesJson, loadOrder, statusLabel } from "./read.ts";
 import { ORDER_STATUSES, type OrderStatus, orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
 import { type Fulfilment, type Transition, type TransitionOrder, allowedTransitions, checkTransition } from "./transitions.ts";
@@ -56,6 +58,8 @@ export interface TransitionRequest {
   carrier?: string | null;
   tracking_number?: string | null;
   note?: string | null;
+  /** Collected: the code the customer shows, typed or scanned (orders/collection.ts). */
+  collection_code?: string | null;
   /** The status the member saw: if the order has moved since, the move is refused (409). */
   expected_status?: OrderStatus | null;
 }
@@ -267,7 +271,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
     const see = sight(actor);
     const delivery = addresses.find((a) => a.kind === "delivery");
     const billing = addresses.find((a) => a.kind === "billing");
-    const machine: TransitionOrder = { number: order.number, status: order.status as OrderStatus, payment_method: order.paymentMethod, fulfilment };
+    const machine: TransitionOrder = { number: order.number, status: order.status as OrderStatus, payment_method: order.paymentMethod, fulfilment, has_collection_code: order.collectionCode !== null };
     return {
       number: order.number,
       status: order.status as OrderStatus,
@@ -338,16 +342,6 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
         if (url) action = { label: "Track your delivery", url };
         break;
       }
-      case "ready_for_collection":
-        title = `Order ${n} is ready to collect`;
-        paragraphs = [
-          `Your order ${n} is ready to collect from the branch.`,
-          ...(options.branchAddress?.length ? [`Where: ${options.branchAddress.join(", ")}`] : []),
-          "Opening hours:",
-          ...COLLECTION_HOURS,
-          order.paymentMethod === "pay_on_collection" ? `Please bring your order number and pay £${money(order.total)} when you collect.` : "Please bring your order number with you.",
-        ];
-        break;
       case "cancelled":
         title = `Order ${n} has been cancelled`;
         paragraphs = [
@@ -368,6 +362,33 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
     }
     const rendered = renderEmail({ appName: options.appName, publicUrl: options.publicUrl, title, paragraphs: [...paragraphs, contact], action });
     return { to: order.email, subject: title, ...rendered };
+  }
+
+  /**
+   * "Ready to collect" (issue 30): where (the order's branch, its address and
+   * a link to its hours), the collection code with its QR code attached, how
+   * to pay, and how long the branch keeps it before it goes back to stock.
+   */
+  async function readyEmail(tx: Db, order: typeof orders.$inferSelect & { collectionCode: string | null }) {
+    const n = order.number;
+    const code = order.collectionCode!;
+    const [branch] = order.branchId === null ? [] : await tx.select().from(branches).where(eq(branches.id, order.branchId));
+    const where = branch ? [branch.name, branch.line1, branch.line2, branch.town, branch.postcode].filter(Boolean).join(", ") : options.branchAddress?.join(", ");
+    const until = keptUntil(new Date(), branch?.holdDays ?? DEFAULT_HOLD_DAYS);
+    const title = `Order ${n} is ready to collect`;
+    const paragraphs = [
+      `Your order ${n} is ready to collect${branch ? ` from ${branch.name}` : " from the branch"}.`,
+      `Your collection code: ${code}`,
+      "Show this code, or the QR code attached to this email, at the counter. Whoever collects needs it.",
+      ...(where ? [`Where: ${where}`] : []),
+      order.paymentMethod === "pay_on_collection" ? `Please pay £${money(order.total)} when you collect.` : "It is paid for: nothing more to pay.",
+      `We keep it for you until ${until}. After that it goes back into stock and your payment is refunded.`,
+      `Any questions? Email us at ${options.shopEmail}, quoting ${n}.`,
+    ];
+    const action = branch ? { label: "Opening hours and directions", url: `${options.publicUrl}/branches/${branch.slug}` } : undefined;
+    const rendered = renderEmail({ appName: options.appName, publicUrl: options.publicUrl, title, paragraphs, action });
+    const qr = await collectionQrPng(n, code);
+    return { to: order.email, subject: title, ...rendered, attachments: [{ filename: `collection-code-${n}.png`, contentType: "image/png", content: qr }] };
   }
 
   function cleanTransition(input: TransitionRequest) {
@@ -443,15 +464,22 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
       if (input.expected_status && input.expected_status !== from) {
         throw new HttpError(409, `Order ${order.number} changed while you were looking: it is now ${statusLabel(from).toLowerCase()}.`);
       }
-      const move = checkTransition({ number: order.number, status: from, payment_method: order.paymentMethod, fulfilment }, input.to, actor.role, {
+      const move = checkTransition({ number: order.number, status: from, payment_method: order.paymentMethod, fulfilment, has_collection_code: order.collectionCode !== null }, input.to, actor.role, {
         carrier,
         tracking_number: tracking,
         note,
+        collection_code: input.collection_code,
       });
+      // Handed over only for the code on the customer's ready email.
+      if (from === "ready_for_collection" && move.to === "completed" && order.collectionCode && !codeMatches(order.number, order.collectionCode, input.collection_code ?? "")) {
+        throw new ValidationError({ collection_code: [`That is not the collection code for ${order.number}. Check the code on the customer's email, or their order number.`] });
+      }
       const dispatch = move.to === "dispatched";
+      const ready = move.to === "ready_for_collection";
+      const collectionCode = ready ? newCollectionCode() : order.collectionCode;
       await tx
         .update(orders)
-        .set({ status: move.to, updatedAt: sql`now()`, ...(dispatch ? { carrier, trackingNumber: tracking } : {}) })
+        .set({ status: move.to, updatedAt: sql`now()`, ...(dispatch ? { carrier, trackingNumber: tracking } : {}), ...(ready ? { collectionCode, collectionRemindedAt: null } : {}) })
         .where(eq(orders.id, order.id));
       // The customer's timeline shows the move; a dispatch says how it went.
       const historyNote = dispatch ? [`Sent with ${carrier}, tracking number ${tracking}.`, note].filter(Boolean).join(" ") : note;
@@ -474,7 +502,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
           ...(credit?.creditNote ? { invoice: credit.invoice, credit_note: credit.creditNote } : {}),
         },
       });
-      const email = customerEmail(order, fulfilment, from, move, { carrier, tracking, note, credit });
+      const email = ready ? await readyEmail(tx, { ...order, collectionCode }) : customerEmail(order, fulfilment, from, move, { carrier, tracking, note, credit });
       if (email) await options.mail.enqueue(tx, email);
       return { number: order.number, credit };
     });

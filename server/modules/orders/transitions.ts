@@ -19,15 +19,18 @@ export interface TransitionOrder {
   status: OrderStatus;
   payment_method: string;
   fulfilment: Fulfilment;
+  /** A collection made ready with a code (orders/collection.ts): it is handed over only for that code. Orders made ready before codes have none. */
+  has_collection_code?: boolean;
 }
 
 /** What a member may have to give with a move. */
-export type TransitionField = "carrier" | "tracking_number" | "note";
+export type TransitionField = "carrier" | "tracking_number" | "note" | "collection_code";
 
 export interface TransitionInput {
   carrier?: string | null;
   tracking_number?: string | null;
   note?: string | null;
+  collection_code?: string | null;
 }
 
 export interface Transition {
@@ -77,7 +80,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: "processing", to: "dispatched", permission: "orders.fulfil", label: "Dispatch", requires: ["carrier", "tracking_number"], emailsCustomer: true, when: forDelivery },
   { from: "dispatched", to: "completed", permission: "orders.fulfil", label: "Mark as delivered", requires: [], emailsCustomer: false },
   { from: "processing", to: "ready_for_collection", permission: "orders.fulfil", label: "Ready for collection", requires: [], emailsCustomer: true, when: forCollection },
-  { from: "ready_for_collection", to: "completed", permission: "orders.fulfil", label: "Mark as collected", requires: [], emailsCustomer: false },
+  { from: "ready_for_collection", to: "completed", permission: "orders.fulfil", label: "Mark as collected", requires: ["collection_code"], emailsCustomer: false },
   ...CANCELLABLE.map((from): Transition => ({ from, to: "cancelled", permission: "orders.cancel", label: "Cancel order", requires: ["note"], emailsCustomer: true })),
 ];
 
@@ -91,12 +94,15 @@ export interface OrderAction {
   emails_customer: boolean;
 }
 
+/** What this order's move needs given: a collection code only where the order has one. */
+const requiredOf = (move: Transition, order: TransitionOrder) => move.requires.filter((f) => f !== "collection_code" || order.has_collection_code);
+
 /** The moves this order's status allows for this role (and only those its fulfilment and payment allow). */
 export function allowedTransitions(order: TransitionOrder, role: StaffRole): OrderAction[] {
   return TRANSITIONS.filter((t) => t.from === order.status && (!t.when || t.when.test(order)) && can(role, t.permission)).map((t) => ({
     to: t.to,
     label: t.label,
-    requires: [...t.requires],
+    requires: requiredOf(t, order),
     emails_customer: t.emailsCustomer,
   }));
 }
@@ -105,6 +111,7 @@ const MISSING: Record<TransitionField, string> = {
   carrier: "Enter the carrier.",
   tracking_number: "Enter the tracking number.",
   note: "Give the reason.",
+  collection_code: "Enter the collection code the customer shows you (or scan its QR code).",
 };
 
 /**
@@ -119,7 +126,7 @@ export function checkTransition(order: TransitionOrder, to: OrderStatus, role: S
   if (move.when && !move.when.test(order)) throw new HttpError(409, move.when.refusal(order));
   if (!can(role, move.permission)) throw new HttpError(403, "Your role does not allow this.");
   const errors: FieldErrors = {};
-  for (const field of move.requires) if (!input[field]?.trim()) errors[field] = [field === "note" && to === "cancelled" ? "Give the reason for cancelling." : MISSING[field]];
+  for (const field of requiredOf(move, order)) if (!input[field]?.trim()) errors[field] = [field === "note" && to === "cancelled" ? "Give the reason for cancelling." : MISSING[field]];
   if (Object.keys(errors).length) throw new ValidationError(errors);
   return move;
 }

@@ -71,6 +71,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       carrier: text("carrier", 60) || undefined,
       tracking_number: text("tracking_number", 60) || undefined,
       note: text("note", 2000) || undefined,
+      collection_code: text("collection_code", 40) || undefined,
       expected_status: ORDER_STATUSES.includes(expected) ? expected : undefined,
     });
     const emailed = ["paid", "dispatched", "ready_for_collection", "cancelled"].includes(done.status) ? " The customer has been emailed." : "";
@@ -157,6 +158,21 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                         Tracking number
                         <FieldError messages={errorsFor(a.to, "tracking_number")} />
                         <input name="tracking_number" required aria-invalid={errorsFor(a.to, "tracking_number") ? true : undefined} className={`${input} font-normal`} />
+                      </label>
+                    ) : null}
+                    {a.requires.includes("collection_code") ? (
+                      <label className="grid gap-1 text-sm font-semibold">
+                        Collection code
+                        <span className="text-xs font-normal text-stone-600">The six digits on the customer's ready email, or scan its QR code.</span>
+                        <FieldError messages={errorsFor(a.to, "collection_code")} />
+                        <input
+                          name="collection_code"
+                          inputMode="numeric"
+                          autoComplete="off"
+                          required
+                          aria-invalid={errorsFor(a.to, "collection_code") ? true : undefined}
+                          className={`${input} font-mono font-normal tracking-widest`}
+                        />
                       </label>
                     ) : null}
                     {a.requires.includes("note") ? (
