@@ -70,12 +70,12 @@ export function BranchForm({ values, errors, isDefault, busy, submitLabel }: { v
             const dayErrors = errors?.[`day.${d.day}`];
             const name = WEEKDAY_NAMES[d.day - 1]!;
             return (
-              <fieldset key={d.day} className="grid gap-2 rounded-md border border-stone-200 p-3 sm:grid-cols-[9rem_8rem_1fr_1fr] sm:items-end" aria-describedby={dayErrors ? `${p}-day-${d.day}-error` : undefined}>
+              <fieldset key={d.day} className="grid grid-cols-2 items-end gap-2 rounded-md border border-stone-200 p-3 sm:grid-cols-[9rem_8rem_1fr_1fr]" aria-describedby={dayErrors ? `${p}-day-${d.day}-error` : undefined}>
                 <legend className="sr-only">{name}</legend>
-                <span className="font-semibold sm:self-center" aria-hidden="true">
+                <span className="self-center font-semibold" aria-hidden="true">
                   {name}
                 </span>
-                <label className="flex min-h-10 items-center gap-2 sm:self-center">
+                <label className="flex min-h-10 items-center gap-2 self-center">
                   <input type="checkbox" name={`day_${d.day}_open`} defaultChecked={d.open} className="size-5" />
                   Open
                 </label>
@@ -87,7 +87,7 @@ export function BranchForm({ values, errors, isDefault, busy, submitLabel }: { v
                   Closes
                   <input type="time" name={`day_${d.day}_closes`} defaultValue={d.closes} aria-invalid={dayErrors ? true : undefined} className={ADMIN_CONTROL} />
                 </label>
-                <FieldError id={`${p}-day-${d.day}-error`} messages={dayErrors} className="sm:col-span-4" />
+                <FieldError id={`${p}-day-${d.day}-error`} messages={dayErrors} className="col-span-2 sm:col-span-4" />
               </fieldset>
             );
           })}
