@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Form } from "react-router";
-import { type BranchFormValues, SERVICES } from "../../lib/admin/branch-form.ts";
-import { SERVICE_LABELS, WEEKDAY_NAMES } from "../branches/branch-labels.tsx";
+import type { BranchService } from "../../../server/modules/branches/schema.ts";
+import type { BranchFormValues } from "../../lib/admin/branch-form.ts";
 import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
 
@@ -14,9 +14,27 @@ type ExceptionRow = BranchFormValues["exceptions"][number] & { key: number };
  * A branch's details, services, weekly hours, dated exceptions and collection
  * rules, as one form: each weekday a group of its own (open, opens, closes),
  * each exception a row added or removed in place. Errors sit beside their
- * fields; the values shown are what was typed when a save was refused.
+ * fields; the values shown are what was typed when a save was refused. The
+ * services' and weekdays' names come from the route (the storefront's own
+ * labels, which must not be drawn into the back office's chunk).
  */
-export function BranchForm({ values, errors, isDefault, busy, submitLabel }: { values: BranchFormValues; errors: FieldErrors; isDefault: boolean; busy: boolean; submitLabel: string }) {
+export function BranchForm({
+  values,
+  errors,
+  isDefault,
+  busy,
+  submitLabel,
+  serviceLabels,
+  weekdayNames,
+}: {
+  values: BranchFormValues;
+  errors: FieldErrors;
+  isDefault: boolean;
+  busy: boolean;
+  submitLabel: string;
+  serviceLabels: Record<BranchService, string>;
+  weekdayNames: readonly string[];
+}) {
   const p = "branch";
   const [rows, setRows] = useState<ExceptionRow[]>(() => values.exceptions.map((e, key) => ({ ...e, key })));
   const [next, setNext] = useState(values.exceptions.length);
@@ -49,10 +67,10 @@ export function BranchForm({ values, errors, isDefault, busy, submitLabel }: { v
         <legend className={`${legend} float-left w-full`}>Services</legend>
         <FieldError id={`${p}-services-error`} messages={errors?.services} />
         <div className="grid gap-2 sm:grid-cols-2">
-          {SERVICES.map((s) => (
+          {(Object.keys(serviceLabels) as BranchService[]).map((s) => (
             <label key={s} className="flex min-h-10 items-center gap-2">
               <input type="checkbox" name="services" value={s} defaultChecked={values.services.includes(s)} className="size-5" />
-              {SERVICE_LABELS[s]}
+              {serviceLabels[s]}
             </label>
           ))}
         </div>
@@ -68,7 +86,7 @@ export function BranchForm({ values, errors, isDefault, busy, submitLabel }: { v
         <div className="grid gap-3">
           {values.days.map((d) => {
             const dayErrors = errors?.[`day.${d.day}`];
-            const name = WEEKDAY_NAMES[d.day - 1]!;
+            const name = weekdayNames[d.day - 1]!;
             return (
               <fieldset key={d.day} className="grid grid-cols-2 items-end gap-2 rounded-md border border-stone-200 p-3 sm:grid-cols-[9rem_8rem_1fr_1fr]" aria-describedby={dayErrors ? `${p}-day-${d.day}-error` : undefined}>
                 <legend className="sr-only">{name}</legend>

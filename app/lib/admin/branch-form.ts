@@ -1,9 +1,5 @@
 import type { BranchInput } from "../../../server/modules/branches/admin.ts";
 import type { BranchService } from "../../../server/modules/branches/schema.ts";
-import { SERVICE_LABELS } from "../../components/branches/branch-labels.tsx";
-
-/** The services in the storefront's order (the schema's own list stays out of the browser's bundle). */
-export const SERVICES = Object.keys(SERVICE_LABELS) as BranchService[];
 
 /**
  * The branch editor's form (/admin/branches/new, /admin/branches/{slug}) as
@@ -94,7 +90,8 @@ export function readBranchForm(form: FormData): BranchFormValues {
   const notes = all("exception_note");
   return {
     ...(Object.fromEntries(TEXT_FIELDS.map((f) => [f, text(f)])) as Record<(typeof TEXT_FIELDS)[number], string>),
-    services: all("services").filter((s): s is BranchService => (SERVICES as string[]).includes(s)),
+    // The service names each one it does not know ("Choose from: …").
+    services: all("services") as BranchService[],
     days: WEEKDAYS.map((day) => ({ day, open: form.get(`day_${day}_open`) === "on", opens: text(`day_${day}_opens`), closes: text(`day_${day}_closes`) })),
     exceptions: dates
       .map((date, i) => ({ date, closed: kinds[i] !== "hours", opens: opens[i] ?? "", closes: closes[i] ?? "", note: notes[i] ?? "" }))

@@ -4,6 +4,7 @@ import { BranchForm } from "../../../components/admin/branch-form.tsx";
 import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { SERVICE_LABELS, WEEKDAY_NAMES } from "../../../components/branches/branch-labels.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { type BranchFormValues, branchInputOf, formValuesOf, readBranchForm } from "../../../lib/admin/branch-form.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -100,6 +101,8 @@ export default function AdminBranch({ loaderData, actionData }: Route.ComponentP
         isDefault={branch.is_default}
         busy={busy}
         submitLabel="Save the branch"
+        serviceLabels={SERVICE_LABELS}
+        weekdayNames={WEEKDAY_NAMES}
       />
 
       <section aria-labelledby="branch-state" className="mt-8 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 lg:max-w-4xl">

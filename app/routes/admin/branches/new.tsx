@@ -4,6 +4,7 @@ import { BranchForm } from "../../../components/admin/branch-form.tsx";
 import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { SERVICE_LABELS, WEEKDAY_NAMES } from "../../../components/branches/branch-labels.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { type BranchFormValues, NEW_BRANCH, branchInputOf, readBranchForm } from "../../../lib/admin/branch-form.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -47,7 +48,7 @@ export default function AdminNewBranch({ actionData }: Route.ComponentProps) {
           {result.message}
         </ResultBanner>
       ) : null}
-      <BranchForm key={result ? JSON.stringify(result.values) : "new"} values={result?.values ?? NEW_BRANCH} errors={result?.errors} isDefault={false} busy={busy} submitLabel="Add the branch" />
+      <BranchForm key={result ? JSON.stringify(result.values) : "new"} values={result?.values ?? NEW_BRANCH} errors={result?.errors} isDefault={false} busy={busy} submitLabel="Add the branch" serviceLabels={SERVICE_LABELS} weekdayNames={WEEKDAY_NAMES} />
     </>
   );
 }
