@@ -337,6 +337,20 @@ const ROWS: Row[] = [
     // Receiving a transfer not yet sent: 409 after the door.
     posts: [{ what: "receiving a transfer not yet sent", needs: "stock.count", form: form({ intent: "receive" }), ok: [409] }],
   },
+  { key: "admin/branches", needs: "branches.manage", url: () => "/admin/branches" },
+  {
+    key: "admin/branches/new",
+    needs: "branches.manage",
+    url: () => "/admin/branches/new",
+    posts: [{ what: "a branch without a name", needs: "branches.manage", form: form({ slug: "matrix", name: "" }), ok: [422] }],
+  },
+  {
+    key: "admin/branches/:slug",
+    needs: "branches.manage",
+    url: () => "/admin/branches/leeds",
+    // The default branch cannot be closed: 422 after the door, nothing changed.
+    posts: [{ what: "closing the default branch", needs: "branches.manage", form: form({ intent: "close" }), ok: [422] }],
+  },
   { key: "admin/audit", needs: "audit.view", url: () => "/admin/audit" },
   {
     key: "admin/products/:sku/photos",

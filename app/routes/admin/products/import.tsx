@@ -6,7 +6,7 @@ import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
 import { requirePermission } from "../../../lib/admin/access.ts";
 import { pageMeta } from "../../../lib/meta.ts";
-import { ATTRIBUTE_HELP, CSV_COLUMNS } from "../../../../server/modules/catalog/csv/columns.ts";
+import { ATTRIBUTE_HELP, CSV_COLUMNS, STOCK_AT_HELP } from "../../../../server/modules/catalog/csv/columns.ts";
 import type { ImportStatus } from "../../../../server/modules/catalog/csv/jobs.ts";
 import type { Route } from "./+types/import";
 
@@ -358,6 +358,8 @@ export default function AdminProductsImport({ loaderData }: Route.ComponentProps
               <dd>{c.help}</dd>
             </div>
           ))}
+          <dt className="font-mono font-semibold">stock@branch</dt>
+          <dd>{STOCK_AT_HELP}</dd>
           <dt className="font-mono font-semibold">attribute:Name</dt>
           <dd>{ATTRIBUTE_HELP}</dd>
         </dl>

@@ -22,7 +22,7 @@ export const CSV_COLUMNS = [
   { header: "price_ex_vat", help: "The variant's price in pounds ex VAT, at most 2 decimals (12.50; a £ sign and thousands commas are allowed).", requiredOnCreate: true },
   { header: "was_price_ex_vat", help: "The variant's earlier price shown crossed out, in pounds ex VAT." },
   { header: "vat_rate", help: "20, 5 or 0 (a % sign is allowed). 20 for a new product when empty." },
-  { header: "stock", help: "The variant's stock on hand, a whole number: recorded in the stock ledger as a count (its difference), or as opening stock for a new product." },
+  { header: "stock", help: "The variant's stock on hand (its total over every branch), a whole number: recorded in the stock ledger as a count of the difference at the default branch, or as opening stock for a new product. Not read when the file has stock@ columns: the total then follows from the branches." },
   { header: "reorder_level", help: "At or below this the back office calls the variant's stock low. 5 for a new product when empty." },
   { header: "brand", help: "The brand's name or slug; the brand must exist." },
   { header: "categories", help: "Category paths separated by |, such as power-tools/cordless-drills|power-tools; each must exist. Replaces the product's categories." },
@@ -59,8 +59,13 @@ export type FieldColumn = (typeof CSV_COLUMNS)[number]["header"];
 export const ATTRIBUTE_PREFIX = "attribute:";
 export const ATTRIBUTE_HELP = "One column per attribute, such as attribute:Colour or attribute:Voltage; the cell is the value. A product keeps attributes whose cells are empty or absent.";
 
-/** A file's header, matched: a field, an attribute, or nothing (reported). */
-export type MatchedColumn = { kind: "field"; field: FieldColumn } | { kind: "attribute"; name: string } | null;
+/** `stock@leeds`: the variant's stock at one branch, by the branch's slug (issue 30). */
+export const STOCK_AT_PREFIX = "stock@";
+export const STOCK_AT_HELP =
+  "One column per branch, such as stock@leeds: the variant's stock at that branch, counted to the figure in the stock ledger (opening stock for a new variant). With any stock@ column the stock column is not read (the total is the branches' sum). The export writes one per open branch when the shop has more than one.";
+
+/** A file's header, matched: a field, an attribute, a branch's stock, or nothing (reported). */
+export type MatchedColumn = { kind: "field"; field: FieldColumn } | { kind: "attribute"; name: string } | { kind: "stock_at"; slug: string } | null;
 
 export interface HeaderProblem {
   column: string;
@@ -95,6 +100,13 @@ export function matchHeaders(headers: string[]): { columns: MatchedColumn[]; pro
         return null;
       }
       matched = { kind: "attribute", name };
+    } else if (key.startsWith(STOCK_AT_PREFIX)) {
+      const slug = key.slice(STOCK_AT_PREFIX.length).trim();
+      if (!slug) {
+        problems.push({ column: header, message: "Name the branch after stock@, such as stock@leeds.", fatal: true });
+        return null;
+      }
+      matched = { kind: "stock_at", slug };
     } else {
       const field = BY_HEADER.get(key);
       if (!field) {
@@ -103,7 +115,7 @@ export function matchHeaders(headers: string[]): { columns: MatchedColumn[]; pro
       }
       matched = { kind: "field", field };
     }
-    const identity = matched.kind === "field" ? matched.field : `${ATTRIBUTE_PREFIX}${matched.name.toLowerCase()}`;
+    const identity = matched.kind === "field" ? matched.field : matched.kind === "stock_at" ? `${STOCK_AT_PREFIX}${matched.slug}` : `${ATTRIBUTE_PREFIX}${matched.name.toLowerCase()}`;
     if (seen.has(identity)) {
       problems.push({ column: header, message: `The column "${header}" appears twice; keep one.`, fatal: true });
       return null;
@@ -113,6 +125,23 @@ export function matchHeaders(headers: string[]): { columns: MatchedColumn[]; pro
   });
   if (!seen.has("sku")) problems.push({ column: "sku", message: "The file needs a sku column: each row is matched to a product by its SKU.", fatal: true });
   return { columns, problems };
+}
+
+/**
+ * Each stock@ column names an open branch: stock counted at a branch that is
+ * not there (a typo, a closed branch) would be lost, so the file is refused
+ * (fatal), naming the column.
+ */
+export function branchColumnProblems(headers: string[], columns: MatchedColumn[], branches: ReadonlyMap<string, { status: "open" | "closed" }>): HeaderProblem[] {
+  const problems: HeaderProblem[] = [];
+  columns.forEach((column, i) => {
+    if (column?.kind !== "stock_at") return;
+    const branch = branches.get(column.slug);
+    const header = headers[i]!.trim();
+    if (!branch) problems.push({ column: header, message: `No branch has the web address "${column.slug}": name a branch by its slug (${[...branches.keys()].join(", ")}).`, fatal: true });
+    else if (branch.status === "closed") problems.push({ column: header, message: `The branch "${column.slug}" is closed: its stock cannot be counted from a file.`, fatal: true });
+  });
+  return problems;
 }
 
 /** yes/no as a spreadsheet holds it; null when it is neither. */

@@ -4,7 +4,7 @@ import type { Db } from "../../../db/client.ts";
 import { csvWriter } from "../../../lib/csv.ts";
 import { type StaffActor, authorize } from "../../staff/actor.ts";
 import { type AdminProductFilters, productConditions } from "../admin.ts";
-import { ATTRIBUTE_PREFIX, CSV_COLUMNS, OPTION_COLUMNS, poundsCell, yesNoCell } from "./columns.ts";
+import { ATTRIBUTE_PREFIX, CSV_COLUMNS, OPTION_COLUMNS, STOCK_AT_PREFIX, poundsCell, yesNoCell } from "./columns.ts";
 
 /** Products read per query: memory holds one batch, whatever the catalogue's size (ADR 0032). */
 export const CATALOGUE_EXPORT_BATCH = 1_000;
@@ -43,12 +43,23 @@ interface ExportRow {
   seo_title: string;
   seo_description: string;
   attributes: Record<string, string> | null;
+  /** Stock by branch id (only when the export has stock@ columns). */
+  branch_stock: Record<string, number> | null;
 }
 
 /** The catalogue's attribute names, one per name whatever its case, in order: the export's attribute columns. */
 async function attributeNames(db: Db): Promise<string[]> {
   const result = (await db.execute(sql`select min(name) as name from product_attributes group by lower(name) order by lower(min(name))`)) as unknown as { rows: { name: string }[] };
   return result.rows.map((r) => r.name);
+}
+
+/**
+ * The stock@ columns: one per open branch, in the merchant's order, when the
+ * shop has more than one (a shop with one branch sees the file it always had).
+ */
+async function branchColumns(db: Db): Promise<{ id: number; slug: string }[]> {
+  const result = (await db.execute(sql`select id, slug from branches where status = 'open' order by position, id`)) as unknown as { rows: { id: number; slug: string }[] };
+  return result.rows.length > 1 ? result.rows : [];
 }
 
 /**
@@ -64,7 +75,12 @@ export async function exportCatalogueCsv(db: Db, actor: StaffActor, filters: Cat
   authorize(actor, "catalogue.view");
   const names = await attributeNames(db);
   const lowerNames = names.map((n) => n.toLowerCase());
-  const columns = [...CSV_COLUMNS.map((c) => ({ key: c.header, header: c.header })), ...names.map((name, i) => ({ key: `a${i}`, header: `${ATTRIBUTE_PREFIX}${name}` }))];
+  const atBranches = await branchColumns(db);
+  // Each branch's column follows the total's.
+  const columns = [
+    ...CSV_COLUMNS.flatMap((c) => [{ key: c.header, header: c.header }, ...(c.header === "stock" ? atBranches.map((b) => ({ key: `b${b.id}`, header: `${STOCK_AT_PREFIX}${b.slug}` })) : [])]),
+    ...names.map((name, i) => ({ key: `a${i}`, header: `${ATTRIBUTE_PREFIX}${name}` })),
+  ];
   const where = productConditions({ ...filters, status: filters.status ?? "all" });
 
   async function* records() {
@@ -86,7 +102,8 @@ export async function exportCatalogueCsv(db: Db, actor: StaffActor, filters: Cat
                     else m.name end as brand,
                (select string_agg(c.path, '|' order by c.path) from product_categories pc join categories c on c.id = pc.category_id where pc.product_id = products.id) as categories,
                products.summary, products.description_html, products.heavy, products.featured, products.seo_title, products.seo_description,
-               (select jsonb_object_agg(a.name, a.value) from product_attributes a where a.product_id = products.id) as attributes
+               (select jsonb_object_agg(a.name, a.value) from product_attributes a where a.product_id = products.id) as attributes,
+               ${atBranches.length ? sql`(select jsonb_object_agg(s.branch_id, s.stock) from branch_stock s where s.variant_id = v.id)` : sql`null::jsonb`} as branch_stock
         from page products
         join product_variants v on v.product_id = products.id and v.status = 'active'
         left join manufacturers m on m.id = products.manufacturer_id
@@ -118,6 +135,7 @@ export async function exportCatalogueCsv(db: Db, actor: StaffActor, filters: Cat
           weight_grams: r.weight_grams === null ? "" : String(r.weight_grams),
           variant_status: "active",
         };
+        for (const b of atBranches) record[`b${b.id}`] = String(r.branch_stock?.[b.id] ?? 0);
         for (const [i, name] of (r.option_names ?? []).entries()) {
           const [nameColumn, valueColumn] = OPTION_COLUMNS[i]!;
           record[nameColumn] = name;

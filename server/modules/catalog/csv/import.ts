@@ -3,7 +3,7 @@ import { type AttributeSetIndex, attributeSetOf, loadAttributeSets, normaliseVal
 import type { Db } from "../../../db/client.ts";
 import { recordAudit } from "../../audit/service.ts";
 import { type StaffActor, authorize } from "../../staff/actor.ts";
-import { type Movement, applyMovements } from "../../stock/ledger.ts";
+import { type Movement, applyMovements, countTo } from "../../stock/ledger.ts";
 import { refreshSearchWords } from "../products.ts";
 import { ATTRIBUTES_MAX, CATEGORIES_MAX, type ProductPatch, fieldErrorsOf, productCreate, productFields, productPatch, slugFrom } from "../product-rules.ts";
 import { sanitizeDescription } from "../sanitize.ts";
@@ -11,7 +11,7 @@ import { COVERAGE_UNITS, type CoverageUnit, SALE_UNITS, type SaleUnit } from "..
 import { optionsWithNames } from "../variant-names.ts";
 import { VARIANTS_MAX, variantCreate, variantFields } from "../variant-rules.ts";
 import { DEFAULT_REORDER_LEVEL, type ProductStatus } from "../schema.ts";
-import { type FieldColumn, type MatchedColumn, categoriesCell, matchHeaders, parseCategories, parseYesNo, poundsCell, yesNoCell } from "./columns.ts";
+import { type FieldColumn, type MatchedColumn, STOCK_AT_PREFIX, branchColumnProblems, categoriesCell, matchHeaders, parseCategories, parseYesNo, poundsCell, yesNoCell } from "./columns.ts";
 import { type HeldProduct, type Options, type RowCells, type RowGroup, comboKey, disagreements, groupRows, hasOptions, loadHeldProducts, planOptions, readRow, rowOptions, sameProductRows } from "./product-rows.ts";
 import { type CsvEncoding, CsvReadError, type CsvRecord, type CsvSource, detectEncoding, isBlank, readRecords } from "./read.ts";
 
@@ -120,6 +120,8 @@ interface Current {
   barcode: string | null;
   weight_grams: number | null;
   variant_status: "active" | "archived";
+  /** Its stock at each branch that holds a row for it, by branch id (read only when the file has stock@ columns). */
+  branch_stock: Record<string, number>;
   /** The product's variants on sale: one of them must stay. */
   active_variants: number;
   unnamed_photos: number;
@@ -164,6 +166,8 @@ interface Plan {
   variantSet: Partial<VariantValues>;
   /** The wanted stock, when it differs (or a new product's). */
   stock?: number;
+  /** The stock@ columns' figures that differ from the branch's (or a new variant's opening stock there). */
+  branchCounts?: { branchId: number; counted: number }[];
   categoryIds?: number[];
   attributes?: { name: string; value: string; position: number }[];
   /** The slug wanted, and whether it was made from the name (so it may take the SKU to be unique). */
@@ -188,11 +192,15 @@ interface Lookups {
   categoryPaths: Map<number, string>;
   /** Categories' attribute sets: a row's attributes in its set are checked and written as the product screen writes them. */
   attributeSets: AttributeSetIndex;
+  /** Every branch by slug, for the stock@ columns. */
+  branches: Map<string, { id: number; status: "open" | "closed" }>;
 }
 
 interface RunState {
   lookups: Lookups;
   columns: MatchedColumn[];
+  /** The file has stock@ columns: they set each branch's stock, and the stock column (the total) is not read. */
+  byBranch: boolean;
   skuRows: Map<string, number>;
   /** The first row of each product the file adds variants to: its rows go one after another. */
   productRuns: Map<string, number>;
@@ -247,6 +255,7 @@ function refuse(state: Pick<RunState, "report" | "refusedCount">, refusal: Refus
 async function loadLookups(db: Db): Promise<Lookups> {
   const brands = (await db.execute(sql`select id, slug, name from manufacturers`)) as unknown as { rows: { id: number; slug: string; name: string }[] };
   const cats = (await db.execute(sql`select id, path from categories`)) as unknown as { rows: { id: number; path: string }[] };
+  const branchRows = (await db.execute(sql`select id, slug, status from branches`)) as unknown as { rows: { id: number; slug: string; status: "open" | "closed" }[] };
   const brandsByName = new Map<string, number[]>();
   for (const b of brands.rows) brandsByName.set(b.name.trim().toLowerCase(), [...(brandsByName.get(b.name.trim().toLowerCase()) ?? []), b.id]);
   return {
@@ -256,10 +265,11 @@ async function loadLookups(db: Db): Promise<Lookups> {
     categoriesByPath: new Map(cats.rows.map((c) => [c.path.toLowerCase(), c.id])),
     categoryPaths: new Map(cats.rows.map((c) => [c.id, c.path])),
     attributeSets: await loadAttributeSets(db),
+    branches: new Map(branchRows.rows.map((b) => [b.slug, { id: b.id, status: b.status }])),
   };
 }
 
-async function loadCurrent(db: Db, skus: string[]): Promise<Map<string, Current>> {
+async function loadCurrent(db: Db, skus: string[], byBranch: boolean): Promise<Map<string, Current>> {
   if (skus.length === 0) return new Map();
   const result = (await db.execute(sql`
     select p.id, v.id as variant_id, v.sku, p.slug, p.name, p.status, v.price_pence, v.was_price_pence, p.vat_rate, v.stock, v.reorder_level,
@@ -268,7 +278,8 @@ async function loadCurrent(db: Db, skus: string[]): Promise<Map<string, Current>
            (select count(*) from product_variants a where a.product_id = p.id and a.status = 'active')::int as active_variants,
            (select count(*) from jsonb_array_elements(p.images) i where coalesce(trim(i->>'alt'), '') = '')::int as unnamed_photos,
            coalesce((select jsonb_agg(pc.category_id order by pc.category_id) from product_categories pc where pc.product_id = p.id), '[]'::jsonb) as category_ids,
-           coalesce((select jsonb_object_agg(a.name, a.value) from product_attributes a where a.product_id = p.id), '{}'::jsonb) as attributes
+           coalesce((select jsonb_object_agg(a.name, a.value) from product_attributes a where a.product_id = p.id), '{}'::jsonb) as attributes,
+           ${byBranch ? sql`coalesce((select jsonb_object_agg(s.branch_id, s.stock) from branch_stock s where s.variant_id = v.id), '{}'::jsonb)` : sql`'{}'::jsonb`} as branch_stock
     from product_variants v join products p on p.id = v.product_id
     where v.sku in (select jsonb_array_elements_text(${JSON.stringify(skus)}::jsonb))`)) as unknown as { rows: Current[] };
   return new Map(result.rows.map((r) => [r.sku, r]));
@@ -303,6 +314,25 @@ function rowSku(row: RowCells, state: RunState, refusals: Refusal[]): string | n
   return sku;
 }
 
+/** The row's stock@ figures: whole numbers of 0 or more, by the stock field's own rule and message. */
+function branchFigures(row: RowCells, state: RunState, refusals: Refusal[]): { branchId: number; slug: string; counted: number }[] {
+  const figures: { branchId: number; slug: string; counted: number }[] = [];
+  for (const [slug, cell] of row.stockAt) {
+    const checked = productFields.shape.stock.safeParse(cell);
+    if (!checked.success) refusals.push({ row: row.row, column: `${STOCK_AT_PREFIX}${slug}`, message: checked.error.issues[0]!.message });
+    // The header's branches were checked before any row (branchColumnProblems).
+    else figures.push({ branchId: state.lookups.branches.get(slug)!.id, slug, counted: checked.data });
+  }
+  return figures;
+}
+
+/** A new variant's stock@ figures: its opening stock at each branch. */
+function openAtBranches(plan: Plan, figures: { branchId: number; slug: string; counted: number }[]) {
+  const opening = figures.filter((b) => b.counted > 0);
+  if (opening.length) plan.branchCounts = opening.map(({ branchId, counted }) => ({ branchId, counted }));
+  for (const b of opening) plan.changes.push({ field: `${STOCK_AT_PREFIX}${b.slug}`, old: "", new: String(b.counted) });
+}
+
 /** What the rest of its product's rows say about a row: their refusals, and a new product's options (on its first row). */
 interface RowContext {
   refusals: Refusal[];
@@ -326,7 +356,7 @@ function planRow(row: RowCells, state: RunState, cur: Current | null, context: R
   const input: Record<string, unknown> = cur ? {} : { sku };
   for (const field of PRODUCT_COLUMNS) {
     const value = cells.get(field);
-    if (value === undefined) continue;
+    if (value === undefined || (field === "stock" && state.byBranch)) continue;
     if (field === "heavy" || field === "featured") {
       const yes = parseYesNo(value);
       if (yes === null) refusals.push({ row: row.row, column: field, message: `Say yes or no for ${field}.` });
@@ -421,6 +451,7 @@ function planRow(row: RowCells, state: RunState, cur: Current | null, context: R
   } else if (!cur && pairs.length && !context.lead) {
     refusals.push({ row: row.row, column: "option1_name", message: "Name this variant's product: its slug (to add a variant to a product in the shop) or, for a new product, its name." });
   }
+  const atBranches = branchFigures(row, state, refusals);
   const variantStatus = cells.get("variant_status")?.toLowerCase();
   let archive = false;
   if (variantStatus !== undefined) {
@@ -430,7 +461,7 @@ function planRow(row: RowCells, state: RunState, cur: Current | null, context: R
     } else if (variantStatus === "active" && cur.variant_status === "archived") {
       refusals.push({ row: row.row, column: "variant_status", message: `${sku} is archived: bring it back on sale on its product's Variants screen, where its options are checked against the others.` });
     } else if (variantStatus === "archived" && cur.variant_status === "active") {
-      const left = p.stock ?? cur.stock;
+      const left = state.byBranch ? cur.stock + atBranches.reduce((sum, b) => sum + b.counted - (cur.branch_stock[b.branchId] ?? 0), 0) : (p.stock ?? cur.stock);
       if (left > 0) refusals.push({ row: row.row, column: "variant_status", message: `${sku} has ${left} in stock: count it to 0 (a stock of 0 on this row) before archiving it.` });
       else archive = true;
     }
@@ -493,6 +524,7 @@ function planRow(row: RowCells, state: RunState, cur: Current | null, context: R
       plan.stock = p.stock;
       note("stock", "", String(p.stock));
     }
+    openAtBranches(plan, atBranches);
     if (brandId) note("brand", "", brandName(brandId));
     if (categoryIds?.length) {
       plan.categoryIds = categoryIds;
@@ -538,6 +570,11 @@ function planRow(row: RowCells, state: RunState, cur: Current | null, context: R
     plan.stock = p.stock;
     note("stock", String(cur.stock), String(p.stock));
   }
+  const counts = atBranches.filter((b) => b.counted !== (cur.branch_stock[b.branchId] ?? 0));
+  if (counts.length) {
+    plan.branchCounts = counts.map(({ branchId, counted }) => ({ branchId, counted }));
+    for (const b of counts) note(`${STOCK_AT_PREFIX}${b.slug}`, String(cur.branch_stock[b.branchId] ?? 0), String(b.counted));
+  }
   if (categoryIds && !sameIds(categoryIds, cur.category_ids)) {
     plan.categoryIds = categoryIds;
     note("categories", paths(cur.category_ids), paths(categoryIds));
@@ -571,7 +608,8 @@ function planNewVariant(row: RowCells, state: RunState, variant: NonNullable<Pla
   const sku = rowSku(row, state, refusals);
   if (sku === null) return null;
   const input: Record<string, unknown> = { sku, options: variant.values };
-  for (const field of VARIANT_CELLS) if (row.cells.has(field)) input[field] = row.cells.get(field);
+  for (const field of VARIANT_CELLS) if (row.cells.has(field) && !(field === "stock" && state.byBranch)) input[field] = row.cells.get(field);
+  const atBranches = branchFigures(row, state, refusals);
   const parsed = variantCreate.safeParse(input);
   if (!parsed.success) {
     for (const [field, messages] of Object.entries(fieldErrorsOf(parsed.error))) for (const message of messages) refusals.push({ row: row.row, column: field, message });
@@ -588,7 +626,7 @@ function planNewVariant(row: RowCells, state: RunState, variant: NonNullable<Pla
   if (v.stock !== undefined) changes.push({ field: "stock", old: "", new: String(v.stock) });
   if (v.barcode) changes.push({ field: "barcode", old: "", new: v.barcode });
   if (v.weight_grams != null) changes.push({ field: "weight_grams", old: "", new: String(v.weight_grams) });
-  return {
+  const plan: Plan = {
     row: row.row,
     sku,
     current: null,
@@ -599,6 +637,8 @@ function planNewVariant(row: RowCells, state: RunState, variant: NonNullable<Pla
     changes,
     refreshSearch: false,
   };
+  openAtBranches(plan, atBranches);
+  return plan;
 }
 
 /**
@@ -893,6 +933,11 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
     const before = p.current ? (locked.get(id) ?? p.current.stock) : 0;
     if (p.stock !== before) movements.push({ variantId: id, change: p.stock - before, kind: p.current ? "counted" : "opening", reason, staffId: state.actor.staffId });
   }
+  // stock@ columns: a new variant's figures are its opening stock there, a variant in the shop's are counted (below).
+  for (const p of plans) {
+    if (!p.branchCounts || p.current) continue;
+    for (const b of p.branchCounts) movements.push({ variantId: variantIds.get(p.sku)!, branchId: b.branchId, change: b.counted, kind: "opening", reason, staffId: state.actor.staffId });
+  }
   if (movements.length) {
     const { refused } = await applyMovements(tx, movements);
     // The file's stock is the total; the difference is counted at the default branch, which may not hold enough.
@@ -901,6 +946,9 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
       throw new Error(`The stock of ${skus.join(", ")} could not be set: other branches hold more than the file's figure; count those branches on the stock desk.`);
     }
   }
+  // Counted at each branch under the locks taken above (one read of their branch rows, one write for the batch).
+  const counts = plans.filter((p) => p.current && p.branchCounts).flatMap((p) => p.branchCounts!.map((b) => ({ variantId: p.current!.variant_id, branchId: b.branchId, counted: b.counted })));
+  if (counts.length) await countTo(tx, counts, reason, state.actor.staffId, { variantsLocked: true });
   // Archived once its stock is counted to 0: it leaves its product's total and listings, and stays for orders and the ledger.
   const archived = plans.filter((p) => p.archive).map((p) => variantIds.get(p.sku)!);
   if (archived.length) {
@@ -949,7 +997,7 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
 async function processBatch(db: Db, batch: CsvRecord[], state: RunState): Promise<void> {
   const rows = batch.map((record) => readRow(record, state.columns));
   const skus = [...new Set(rows.map((r) => r.cells.get("sku") ?? "").filter(Boolean))];
-  const current = await loadCurrent(db, skus);
+  const current = await loadCurrent(db, skus, state.byBranch);
   // Products in the shop that new rows name by their slug, and those new rows below a product's own rows add to.
   const slugs = [...new Set(rows.filter((r) => hasOptions(r) && !current.has(r.cells.get("sku") ?? "") && r.cells.has("slug")).map((r) => r.cells.get("slug")!.toLowerCase()))];
   const bySlug = new Map((await loadHeldProducts(db, { slugs })).map((h) => [h.slug, h]));
@@ -1017,9 +1065,12 @@ export async function runImport(db: Db, actor: StaffActor, source: CsvSource, op
     return finish();
   }
   const { columns, problems } = matchHeaders(header);
+  const lookups = await loadLookups(db);
+  problems.push(...branchColumnProblems(header, columns, lookups.branches));
   const state: RunState = {
-    lookups: await loadLookups(db),
+    lookups,
     columns,
+    byBranch: columns.some((c) => c?.kind === "stock_at"),
     skuRows: new Map(),
     productRuns: new Map(),
     barcodes: new Map(),

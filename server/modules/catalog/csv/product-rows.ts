@@ -21,12 +21,14 @@ export interface RowCells {
   row: number;
   cells: Map<FieldColumn, string>;
   attributes: { name: string; value: string }[];
+  /** stock@ cells by the branch's slug. */
+  stockAt: Map<string, string>;
   /** Cells past the header's columns. */
   stray: number[];
 }
 
 export function readRow(record: CsvRecord, columns: MatchedColumn[]): RowCells {
-  const read: RowCells = { row: record.row, cells: new Map(), attributes: [], stray: [] };
+  const read: RowCells = { row: record.row, cells: new Map(), attributes: [], stockAt: new Map(), stray: [] };
   record.cells.forEach((raw, i) => {
     const value = raw.trim();
     if (i >= columns.length) {
@@ -36,6 +38,7 @@ export function readRow(record: CsvRecord, columns: MatchedColumn[]): RowCells {
     const column = columns[i];
     if (!column || value === "") return;
     if (column.kind === "attribute") read.attributes.push({ name: column.name, value });
+    else if (column.kind === "stock_at") read.stockAt.set(column.slug, value);
     else read.cells.set(column.field, value);
   });
   return read;

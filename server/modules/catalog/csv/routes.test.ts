@@ -74,7 +74,8 @@ describe("the catalogue CSV API", () => {
     // Streamed: no length known before the last batch.
     expect(res.headers["content-length"]).toBeUndefined();
     const lines = res.body.replace(/^\uFEFF/, "").trim().split(/\r?\n/);
-    expect(lines[0]).toMatch(/^sku,name,slug,status,price_ex_vat,was_price_ex_vat,vat_rate,stock,reorder_level,brand,categories,/);
+    // The demo's four branches: each one's stock after the total (issue 30).
+    expect(lines[0]).toMatch(/^sku,name,slug,status,price_ex_vat,was_price_ex_vat,vat_rate,stock,stock@leeds,stock@york,stock@harrogate,stock@manchester,reorder_level,brand,categories,/);
     // A row per variant on sale.
     expect(lines.length - 1).toBe(await shop.database.db.$count(productVariants, eq(productVariants.status, "active")));
     const filtered = await as.sales.get("/api/admin/products/export.csv?q=MAK-1001&status=");
