@@ -25,6 +25,8 @@ export interface BranchFormValues {
   exceptions: { date: string; closed: boolean; opens: string; closes: string; note: string }[];
   collect_lead_minutes: string;
   collect_cutoff_minutes: string;
+  transfer_days: string;
+  hold_days: string;
   make_default: boolean;
 }
 
@@ -42,6 +44,8 @@ export interface AdminBranchShape {
   exceptions: { date: string; opens?: string; closes?: string; note?: string }[];
   collect_lead_minutes: number;
   collect_cutoff_minutes: number;
+  transfer_days: number;
+  hold_days: number;
 }
 
 export function formValuesOf(b: AdminBranchShape): BranchFormValues {
@@ -59,6 +63,8 @@ export function formValuesOf(b: AdminBranchShape): BranchFormValues {
     exceptions: b.exceptions.map((e) => ({ date: e.date, closed: !e.opens, opens: e.opens ?? "", closes: e.closes ?? "", note: e.note ?? "" })),
     collect_lead_minutes: String(b.collect_lead_minutes),
     collect_cutoff_minutes: String(b.collect_cutoff_minutes),
+    transfer_days: String(b.transfer_days),
+    hold_days: String(b.hold_days),
     make_default: false,
   };
 }
@@ -75,6 +81,8 @@ export const NEW_BRANCH: BranchFormValues = formValuesOf({
     exceptions: [],
     collect_lead_minutes: 60,
     collect_cutoff_minutes: 30,
+    transfer_days: 1,
+    hold_days: 7,
 });
 
 const TEXT_FIELDS = ["slug", "name", "line_1", "line_2", "town", "county", "postcode", "phone", "email"] as const;
@@ -98,11 +106,13 @@ export function readBranchForm(form: FormData): BranchFormValues {
       .filter((e) => e.date || e.note || (!e.closed && (e.opens || e.closes))),
     collect_lead_minutes: text("collect_lead_minutes"),
     collect_cutoff_minutes: text("collect_cutoff_minutes"),
+    transfer_days: text("transfer_days"),
+    hold_days: text("hold_days"),
     make_default: form.get("make_default") === "on",
   };
 }
 
-/** A whole number of minutes as typed; anything else is NaN, which the service refuses by field. */
+/** A whole number (of minutes or days) as typed; anything else is NaN, which the service refuses by field. */
 const minutes = (v: string) => (/^\d{1,6}$/.test(v) ? Number(v) : Number.NaN);
 
 /**
@@ -127,6 +137,8 @@ export function branchInputOf(values: BranchFormValues, before?: { postcode: str
     exceptions: values.exceptions.map((e) => ({ date: e.date, ...(e.closed ? {} : { opens: e.opens, closes: e.closes }), ...(e.note ? { note: e.note } : {}) })),
     collect_lead_minutes: minutes(values.collect_lead_minutes),
     collect_cutoff_minutes: minutes(values.collect_cutoff_minutes),
+    transfer_days: minutes(values.transfer_days),
+    hold_days: minutes(values.hold_days),
     ...(values.make_default && !before?.is_default ? { is_default: true } : {}),
   };
   const errorsOnForm = (errors: Record<string, string[]>) => {

@@ -25,6 +25,8 @@ const input = z.object({
   exceptions: z.array(exception).max(100, "At most 100 dated exceptions.").optional(),
   collect_lead_minutes: z.number().int().optional(),
   collect_cutoff_minutes: z.number().int().optional(),
+  transfer_days: z.number().int().optional().describe("Days stock from another branch takes to arrive: a collection needing it is ready that much later"),
+  hold_days: z.number().int().optional().describe("Days a ready collection is kept before it goes back to stock and is refunded"),
   position: z.number().int().min(0).max(10_000).optional(),
   is_default: z.boolean().optional(),
   status: z.enum(["open", "closed"]).optional(),
@@ -32,6 +34,8 @@ const input = z.object({
 const branch = branchDetailsShape.extend({
   collect_lead_minutes: z.number().int(),
   collect_cutoff_minutes: z.number().int(),
+  transfer_days: z.number().int(),
+  hold_days: z.number().int(),
   position: z.number().int(),
   is_default: z.boolean(),
   status: z.enum(["open", "closed"]),

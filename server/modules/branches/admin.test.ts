@@ -59,18 +59,20 @@ describe("/api/admin/branches", () => {
       ],
       exceptions: [{ date: "2026-02-30", opens: "09:00" }],
       collect_lead_minutes: -5,
+      transfer_days: 61,
+      hold_days: 0,
     });
     expect(res.statusCode).toBe(422);
-    expect(Object.keys(res.json().errors).sort()).toEqual(["collect_lead_minutes", "exceptions.0.date", "exceptions.0.opens", "opening_hours.0.closes", "opening_hours.1.day", "opening_hours.2.day", "opening_hours.2.opens"]);
+    expect(Object.keys(res.json().errors).sort()).toEqual(["collect_lead_minutes", "exceptions.0.date", "exceptions.0.opens", "hold_days", "opening_hours.0.closes", "opening_hours.1.day", "opening_hours.2.day", "opening_hours.2.opens", "transfer_days"]);
     expect(Object.keys((await as.manager.post("/api/admin/branches", { slug: "nowhere" })).json().errors).sort()).toEqual(["line_1", "name", "postcode", "town"]);
   });
 
   it("closes a branch for a day, changes its hours, and audits only what changed", async () => {
-    const res = await as.manager.patch("/api/admin/branches/wakefield", { exceptions: [{ date: "2026-12-24", note: "Stocktake" }], collect_lead_minutes: 90 });
+    const res = await as.manager.patch("/api/admin/branches/wakefield", { exceptions: [{ date: "2026-12-24", note: "Stocktake" }], collect_lead_minutes: 90, hold_days: 5 });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ exceptions: [{ date: "2026-12-24", note: "Stocktake" }], collect_lead_minutes: 90 });
+    expect(res.json().data).toMatchObject({ exceptions: [{ date: "2026-12-24", note: "Stocktake" }], collect_lead_minutes: 90, hold_days: 5, transfer_days: 1 });
     const [entry] = await shop.database.db.select().from(auditLog).where(and(eq(auditLog.entity, "branch"), eq(auditLog.action, "branch.updated")));
-    expect(Object.keys(entry!.after as object).sort()).toEqual(["collect_lead_minutes", "exceptions"]);
+    expect(Object.keys(entry!.after as object).sort()).toEqual(["collect_lead_minutes", "exceptions", "hold_days"]);
   });
 
   it("keeps one default branch: making another the default moves it, and the default is never closed", async () => {

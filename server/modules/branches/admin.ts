@@ -25,6 +25,10 @@ export interface BranchInput {
   exceptions?: HoursException[];
   collect_lead_minutes?: number;
   collect_cutoff_minutes?: number;
+  /** Days stock from another branch takes to arrive here, 0–60. */
+  transfer_days?: number;
+  /** Days a ready collection is kept before it goes back to stock, 1–60. */
+  hold_days?: number;
   position?: number;
   is_default?: boolean;
   status?: "open" | "closed";
@@ -66,6 +70,8 @@ export function branchErrors(input: BranchInput): Errors {
   });
   if (input.collect_lead_minutes !== undefined && !(Number.isInteger(input.collect_lead_minutes) && input.collect_lead_minutes >= 0 && input.collect_lead_minutes <= 10_080)) add(errors, "collect_lead_minutes", "Give the minutes from 0 to 10,080 (a week).");
   if (input.collect_cutoff_minutes !== undefined && !(Number.isInteger(input.collect_cutoff_minutes) && input.collect_cutoff_minutes >= 0 && input.collect_cutoff_minutes <= 1_440)) add(errors, "collect_cutoff_minutes", "Give the minutes from 0 to 1,440.");
+  if (input.transfer_days !== undefined && !(Number.isInteger(input.transfer_days) && input.transfer_days >= 0 && input.transfer_days <= 60)) add(errors, "transfer_days", "Give the days from 0 to 60.");
+  if (input.hold_days !== undefined && !(Number.isInteger(input.hold_days) && input.hold_days >= 1 && input.hold_days <= 60)) add(errors, "hold_days", "Give the days from 1 to 60.");
   if (input.status === "closed" && input.is_default) add(errors, "status", "The default branch cannot be closed: make another the default first.");
   return errors;
 }
@@ -77,6 +83,8 @@ export function adminBranchJson(b: Branch) {
     exceptions: b.hoursExceptions,
     collect_lead_minutes: b.collectLeadMinutes,
     collect_cutoff_minutes: b.collectCutoffMinutes,
+    transfer_days: b.transferDays,
+    hold_days: b.holdDays,
     position: b.position,
     is_default: b.isDefault,
     status: b.status,
@@ -104,6 +112,8 @@ export function createBranchAdmin(db: Db, options: { postcodes: PostcodeProvider
       ...(input.exceptions !== undefined ? { hoursExceptions: [...input.exceptions].sort((a, b) => a.date.localeCompare(b.date)) } : {}),
       ...(input.collect_lead_minutes !== undefined ? { collectLeadMinutes: input.collect_lead_minutes } : {}),
       ...(input.collect_cutoff_minutes !== undefined ? { collectCutoffMinutes: input.collect_cutoff_minutes } : {}),
+      ...(input.transfer_days !== undefined ? { transferDays: input.transfer_days } : {}),
+      ...(input.hold_days !== undefined ? { holdDays: input.hold_days } : {}),
       ...(input.position !== undefined ? { position: input.position } : {}),
       ...(input.status !== undefined ? { status: input.status } : {}),
     };
