@@ -1,5 +1,5 @@
 import { type ReactNode, useId } from "react";
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 import { appContext } from "#app-context";
 import { AdminHeading } from "../../components/admin/frame.tsx";
 import { BarChart, type ChartGeometry } from "../../components/bar-chart.tsx";
@@ -17,10 +17,15 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Dash
 export async function loader({ context, request }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const actor = requirePermission(app.staff, request, "dashboard.view");
-  const figures = await app.services.dashboard.figures(actor);
+  // Read per branch (issue 30): the member's own first when they work at one, or all.
+  const choices = (await app.services.branches.list()).data.map((b) => ({ id: b.id, name: b.name }));
+  const asked = new URL(request.url).searchParams.get("branch");
+  const chosen = asked === "all" ? undefined : Number(asked ?? actor.branchIds?.[0] ?? Number.NaN);
+  const branchId = choices.some((b) => b.id === chosen) ? chosen : undefined;
+  const figures = await app.services.dashboard.figures(actor, { branchId });
   // Takings by day are money: only for a role with orders.prices (the service checks it again).
   const takings = can(actor.role, "orders.prices") ? await app.services.dashboard.takings(actor) : null;
-  return { firstName: actor.name.split(" ")[0] ?? actor.name, figures, takings };
+  return { firstName: actor.name.split(" ")[0] ?? actor.name, figures, takings, branch: { choices: choices.length > 1 ? choices : [], chosen: branchId ?? null } };
 }
 
 /** Two figures a row on a phone, as many as fit beside each other on wider screens. */
@@ -204,7 +209,7 @@ function BackgroundJobs({ failing }: { failing: FailingJob[] }) {
 }
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { figures: f, takings, firstName } = loaderData;
+  const { figures: f, takings, firstName, branch } = loaderData;
   const today = { from: f.today, to: f.today };
   const week = { from: f.week_from, to: f.today };
   const range = `${shortDay(f.week_from)} to ${shortDay(f.today)}`;
@@ -219,6 +224,25 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <AdminHeading title="Dashboard" intro={`Hello, ${firstName}. Today is ${longDay(f.today)}; the figures count London days.`} />
+      {branch.choices.length ? (
+        <Form method="get" className="mb-4 flex flex-wrap items-end gap-2">
+          <label className="grid gap-1 text-sm font-semibold">
+            Figures for
+            <select name="branch" defaultValue={branch.chosen ?? "all"} className="min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal">
+              <option value="all">All branches</option>
+              {branch.choices.map((b) => (
+                <option key={b.id} value={b.id}>
+                  {b.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="btn-secondary min-h-10">
+            Show
+          </button>
+          {branch.chosen !== null ? <p className="w-full text-sm text-stone-600">Orders collected at or sent from this branch, and its own stock. Takings by day are the whole shop's.</p> : null}
+        </Form>
+      ) : null}
 
       {f.sales && !f.sales.has_orders ? (
         <div className="mb-8">

@@ -3,6 +3,7 @@
 // database, with the clock fixed on a summer day so the London day boundary
 // (BST) is exercised; each role's blocks; the takings by day with its empty
 // days and the October clock change; then the API over HTTP on the demo shop.
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../db/client.ts";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
@@ -10,6 +11,7 @@ import { type TestShop, createTestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
 import { apiOperations } from "../../test/openapi.ts";
+import { branches } from "../branches/schema.ts";
 import { products } from "../catalog/schema.ts";
 import { deliveryMethods } from "../delivery/schema.ts";
 import { hireCategories, hireItems, hireRequestLines, hireRequests } from "../hire/schema.ts";
@@ -197,6 +199,26 @@ describe("the figures", () => {
     expect(f.trade).toEqual({ applications_waiting: 2 });
     expect(f.invoices).toEqual({ overdue: 2, overdue_total: 223.45 });
     expect(f.stock).toEqual({ at_or_below_reorder_level: 2, reorder_level: REORDER_LEVEL });
+  });
+
+  it("reads one branch's figures: its orders and its own stock; a member limited to their branches reads only theirs", async () => {
+    const [york] = await db.insert(branches).values({ slug: "dash-york", name: "York", line1: "1 Foss Islands", town: "York", postcode: "YO31 7UL" }).returning({ id: branches.id });
+    const id = await order({ status: "paid", at: "2026-07-15T10:00:00Z", goods: 1_000, vat: 200, delivery: 0, collect: true });
+    await db.update(orders).set({ branchId: york!.id }).where(eq(orders.id, id));
+    const f = await dashboard.figures(as.owner, { branchId: york!.id });
+    expect(f.sales?.today).toEqual({ orders: 1, cancelled: 0, takings_inc_vat: 12, takings_ex_vat: 10 });
+    expect(f.queues).toEqual({ awaiting_payment: 0, paid: 1, processing: 0, to_pick: 1, to_dispatch: 0, ready_for_collection: 0 });
+    // York holds nothing: every variant on sale is at or below its reorder level there.
+    const onSale = ((await db.execute(sql`select count(*)::int as n from product_variants v join products p on p.id = v.product_id where v.status = 'active' and p.status <> 'archived'`)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    expect(f.stock?.at_or_below_reorder_level).toBe(onSale);
+    // The whole shop still counts it.
+    expect((await dashboard.figures(as.owner)).queues?.paid).toBe(2);
+    // A warehouse member limited to another branch reads none of York's.
+    const limited = { ...as.warehouse, branchIds: [york!.id + 1000], branchesOnly: true };
+    expect((await dashboard.figures(limited)).queues).toEqual({ awaiting_payment: 0, paid: 0, processing: 0, to_pick: 0, to_dispatch: 0, ready_for_collection: 0 });
+    expect((await dashboard.figures(limited, { branchId: york!.id })).queues?.paid).toBe(0);
+    // Gone again, so the figures the other tests count are the shop's as they set it up.
+    await db.delete(orders).where(eq(orders.id, id));
   });
 
   it("gives takings by London day for 30 days, empty days included", async () => {

@@ -65,13 +65,16 @@ export async function dashboardRoutes(app: FastifyInstance, options: { dashboard
         tags: ["admin: dashboard"],
         summary:
           "Today's and the last 7 London days' orders and takings (inc and ex VAT), the orders awaiting payment, to pick, to dispatch and ready for collection, hire going out and coming back today, trade applications waiting, overdue trade invoices, products at or below the reorder level, background jobs failing in the last 24 hours, and takings by day (`days`, default 30). Each block only for a role that may see it: no money without orders.prices",
-        querystring: z.object({ days: z.coerce.number().int().min(1).max(TAKINGS_DAYS_MAX).optional() }),
+        querystring: z.object({
+          days: z.coerce.number().int().min(1).max(TAKINGS_DAYS_MAX).optional(),
+          branch_id: z.coerce.number().int().positive().optional().describe("Read per branch: its orders (collected there or sent from it) and its own stock below the reorder level"),
+        }),
         response: { 200: dashboard, 401: messageResponse, 403: messageResponse, 422: validationResponse },
       },
     },
     async (request) => {
       const actor = staffActorOf(request);
-      const figures = await service.figures(actor);
+      const figures = await service.figures(actor, { branchId: request.query.branch_id });
       if (!can(actor.role, "orders.prices")) return figures;
       return { ...figures, takings: await service.takings(actor, request.query.days ?? TAKINGS_DAYS) };
     },

@@ -2,11 +2,13 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { ValidationError } from "../../http-errors.ts";
 import { pounds } from "../catalog/products.ts";
-import { DEFAULT_REORDER_LEVEL, products } from "../catalog/schema.ts";
+import { branches } from "../branches/schema.ts";
+import { DEFAULT_REORDER_LEVEL, productVariants, products } from "../catalog/schema.ts";
+import { branchStock } from "../stock/schema.ts";
 import { hireRequestLines, hireRequests } from "../hire/schema.ts";
 import { FULFILMENT_SQL } from "../orders/read.ts";
 import { orders } from "../orders/schema.ts";
-import { type StaffActor, authorize } from "../staff/actor.ts";
+import { type StaffActor, authorize, branchLimit } from "../staff/actor.ts";
 import { type StaffRole, can } from "../staff/permissions.ts";
 import { tradeInvoices } from "../trade/invoice-schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
@@ -148,9 +150,13 @@ export function createDashboardService(db: Db, options: DashboardOptions = {}) {
      *   sent, payment pending, is not overdue: ADR 0021).
      * - low stock: products whose stock is at or below REORDER_LEVEL.
      */
-    async figures(actor: StaffActor): Promise<DashboardFigures> {
+    async figures(actor: StaffActor, scope: { branchId?: number } = {}): Promise<DashboardFigures> {
       authorize(actor, "dashboard.view");
       const see = dashboardSight(actor.role);
+      // Read per branch (issue 30): the orders it collects or sends, and its own stock; a member limited to their branches reads only theirs.
+      const limit = branchLimit(actor);
+      const ids = scope.branchId !== undefined ? (limit && !limit.includes(scope.branchId) ? [] : [scope.branchId]) : limit ? [...limit] : null;
+      const atBranch = ids === null ? sql`true` : ids.length ? sql`${orders.branchId} in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})` : sql`false`;
       const dayStart = (day: SQL) => sql`((${day})::timestamp at time zone 'Europe/London')`;
       const inToday = sql`${orders.createdAt} >= d.today_start and ${orders.createdAt} < d.tomorrow_start`;
       const inWeek = sql`${orders.createdAt} >= d.week_start and ${orders.createdAt} < d.tomorrow_start`;
@@ -176,7 +182,7 @@ export function createDashboardService(db: Db, options: DashboardOptions = {}) {
             exists (select 1 from ${orders}) as has_orders
           from ${orders}
           -- The week's orders by date (orders_created_idx), the open ones by status (orders_status_idx).
-          where (${inWeek}) or ${orders.status} in ('awaiting_payment', 'paid', 'processing', 'ready_for_collection')
+          where ((${inWeek}) or ${orders.status} in ('awaiting_payment', 'paid', 'processing', 'ready_for_collection')) and ${atBranch}
         )` });
       }
       if (see.hire) {
@@ -201,7 +207,17 @@ export function createDashboardService(db: Db, options: DashboardOptions = {}) {
         )` });
       }
       if (see.stock) {
-        blocks.push({ alias: "s", from: sql`(select count(*)::int as low_stock from ${products} where ${products.stock} <= ${products.reorderLevel} and ${products.status} <> 'archived')` });
+        blocks.push({
+          alias: "s",
+          from:
+            ids === null
+              ? sql`(select count(*)::int as low_stock from ${products} where ${products.stock} <= ${products.reorderLevel} and ${products.status} <> 'archived')`
+              : // At the branches read: each variant on sale whose stock there is at or below its reorder level.
+                sql`(select count(*)::int as low_stock from ${productVariants} v join ${products} p on p.id = v.product_id
+                  join ${branches} b on ${ids.length ? sql`b.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})` : sql`false`}
+                  left join ${branchStock} bs on bs.variant_id = v.id and bs.branch_id = b.id
+                  where v.status = 'active' and p.status <> 'archived' and coalesce(bs.stock, 0) <= v.reorder_level)`,
+        });
       }
       const result = await db.execute(sql`
         select d.today::text as today, (d.today - 6)::text as week_from${sql.join(blocks.map((b) => sql.raw(`, ${b.alias}.*`)), sql``)}

@@ -1,9 +1,9 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http-errors.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { type DocumentShop, type PickingOrder, batchPickingListPdf, deliveryNotePdf, pickingListPdf } from "./documents.ts";
-import { FULFILMENT_SQL, type LoadedOrder, loadOrder } from "./read.ts";
+import { FULFILMENT_SQL, type LoadedOrder, loadOrder, ofMyBranches } from "./read.ts";
 import { orderAddresses, orderLines, orders } from "./schema.ts";
 
 /** Orders waiting to leave: paid, or being picked. */
@@ -36,7 +36,7 @@ export function createOrderDocuments(db: Db, options: { shop: DocumentShop }) {
   async function one(actor: StaffActor, number: string) {
     authorize(actor, "orders.fulfil");
     const wanted = number.trim().toUpperCase();
-    const loaded = await loadOrder(db, eq(orders.number, wanted), "staff");
+    const loaded = await loadOrder(db, and(eq(orders.number, wanted), ofMyBranches(actor))!, "staff");
     if (!loaded) throw new HttpError(404, `No order ${wanted}.`);
     return fromLoaded(loaded);
   }
@@ -55,7 +55,7 @@ export function createOrderDocuments(db: Db, options: { shop: DocumentShop }) {
       const rows = await db
         .select({ order: orders, fulfilment: FULFILMENT_SQL })
         .from(orders)
-        .where(chosen?.length ? inArray(orders.number, chosen) : inArray(orders.status, [...AWAITING_DISPATCH]))
+        .where(and(chosen?.length ? inArray(orders.number, chosen) : inArray(orders.status, [...AWAITING_DISPATCH]), ofMyBranches(actor)))
         .orderBy(asc(orders.id))
         .limit(BATCH_MAX);
       const ids = rows.map((r) => r.order.id);

@@ -19,6 +19,7 @@ const filtersQuery = z.object({
   from: blankOr(day),
   to: blankOr(day),
   trade: blankOr(z.enum(["yes", "no"], { error: "Choose yes or no." })),
+  branch_id: blankOr(z.coerce.number().int().positive("Choose a branch.")).describe("A branch's queue: its collections and the deliveries it sends"),
   q: z.string().trim().max(100, "Search for at most 100 characters.").optional(),
   sort: blankOr(z.enum(["newest", "oldest"], { error: "Sort by newest or oldest." })),
 });
@@ -36,6 +37,7 @@ function filtersOf(query: z.infer<typeof listQuery>): AdminOrderFilters {
     from: query.from || undefined,
     to: query.to || undefined,
     trade: query.trade || undefined,
+    branch_id: query.branch_id || undefined,
     q: query.q || undefined,
     sort: query.sort || undefined,
     cursor: query.cursor || undefined,

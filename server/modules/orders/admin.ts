@@ -22,7 +22,7 @@ import { creditableLines, lockAccount } from "../trade/ledger.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import { DEFAULT_HOLD_DAYS, codeMatches, collectionQrPng, keptUntil, newCollectionCode } from "./collection.ts";
 import { PAYMENT_LABELS, type PaymentMethod, trackingUrl } from "./fulfilment.ts";
-import { FULFILMENT_SQL, type LoadedOrder, addressJson, lineJson, linePricesJson, loadOrder, statusLabel } from "./read.ts";
+import { FULFILMENT_SQL, type LoadedOrder, addressJson, ofMyBranches, lineJson, linePricesJson, loadOrder, statusLabel } from "./read.ts";
 import { ORDER_STATUSES, type OrderStatus, orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
 import { type Fulfilment, type Transition, type TransitionOrder, allowedTransitions, checkTransition } from "./transitions.ts";
 
@@ -44,6 +44,8 @@ export interface AdminOrderFilters {
   from?: string;
   to?: string;
   trade?: "yes" | "no";
+  /** Collected from or sent from this branch (its queue). */
+  branch_id?: number;
   /** Order number (exact or its start; digits alone are the number's digits), email, customer's name or postcode. */
   q?: string;
   /** `next_cursor` of the page before. */
@@ -146,6 +148,9 @@ function filterWhere(filters: AdminOrderFilters, actor: StaffActor, withStatus: 
   if (filters.to) where.push(sql`${orders.createdAt} < ${londonDayAfter(filters.to)}`);
   if (filters.trade === "yes") where.push(isNotNull(orders.tradeAccountId));
   if (filters.trade === "no") where.push(isNull(orders.tradeAccountId));
+  if (filters.branch_id !== undefined) where.push(eq(orders.branchId, filters.branch_id));
+  const mine = ofMyBranches(actor);
+  if (mine) where.push(mine);
   const search = filters.q ? searchWhere(filters.q, sight(actor).customers) : undefined;
   if (search) where.push(search);
   return where;
@@ -314,7 +319,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
 
   async function detail(actor: StaffActor, number: string) {
     authorize(actor, "orders.view");
-    const loaded = await loadOrder(db, byNumber(number), "staff");
+    const loaded = await loadOrder(db, and(byNumber(number), ofMyBranches(actor))!, "staff");
     if (!loaded) throw new HttpError(404, `No order ${number.trim().toUpperCase()}.`);
     return detailOf(actor, loaded);
   }
@@ -457,7 +462,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
     const done = await db.transaction(async (t) => {
       const tx = t as unknown as Db;
       const invoiced = input.to === "cancelled" && can(actor.role, "orders.cancel") ? await lockInvoicedAccount(tx, number) : null;
-      const [row] = await tx.select({ order: orders, fulfilment: FULFILMENT_SQL }).from(orders).where(byNumber(number)).for("update", { of: orders });
+      const [row] = await tx.select({ order: orders, fulfilment: FULFILMENT_SQL }).from(orders).where(and(byNumber(number), ofMyBranches(actor))).for("update", { of: orders });
       if (!row) throw new HttpError(404, `No order ${number.trim().toUpperCase()}.`);
       const { order, fulfilment } = row;
       const from = order.status as OrderStatus;
@@ -643,7 +648,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
       if (text.length > NOTE_MAX) throw new ValidationError({ note: [`The note may be at most ${NOTE_MAX} characters.`] });
       const done = await db.transaction(async (t) => {
         const tx = t as unknown as Db;
-        const [order] = await tx.select({ id: orders.id, number: orders.number, status: orders.status }).from(orders).where(byNumber(number));
+        const [order] = await tx.select({ id: orders.id, number: orders.number, status: orders.status }).from(orders).where(and(byNumber(number), ofMyBranches(actor)));
         if (!order) throw new HttpError(404, `No order ${number.trim().toUpperCase()}.`);
         await tx.insert(orderStatusHistory).values({ orderId: order.id, status: order.status, note: text, kind: "note", staffId: actor.staffId });
         await recordAudit(tx, actor, { action: "order.note", entity: "order", entityId: order.number, after: { note: text } });

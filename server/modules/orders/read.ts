@@ -1,6 +1,7 @@
-import { type SQL, and, asc, eq, sql } from "drizzle-orm";
+import { type SQL, and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { pounds } from "../catalog/products.ts";
+import { type StaffActor, branchLimit } from "../staff/actor.ts";
 import { staff } from "../staff/schema.ts";
 import { deliveryMethods } from "../delivery/schema.ts";
 import { type OrderStatus, orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
@@ -70,4 +71,11 @@ export function linePricesJson(l: typeof orderLines.$inferSelect) {
 
 export function addressJson(a: typeof orderAddresses.$inferSelect) {
   return { kind: a.kind, name: a.name, line_1: a.line1, line_2: a.line2, line_3: a.line3, town: a.town, county: a.county, postcode: a.postcode };
+}
+
+/** A member limited to their branches sees and works only those branches' orders, whatever is asked; undefined for everyone else. */
+export function ofMyBranches(actor: StaffActor): SQL | undefined {
+  const limit = branchLimit(actor);
+  if (!limit) return undefined;
+  return limit.length ? inArray(orders.branchId, [...limit]) : sql`false`;
 }

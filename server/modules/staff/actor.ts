@@ -18,6 +18,20 @@ export interface StaffActor {
   tokenName?: string;
   /** The session, for actions that ask for the password again; none for tokens and the CLI. */
   sessionId?: number;
+  /** The branches the member works at (staff.branch_ids): their queues come first. */
+  branchIds?: readonly number[];
+  /** Limited to those branches' orders by an owner's choice (staff.branches_only). */
+  branchesOnly?: boolean;
+}
+
+/**
+ * The branches whose orders a member may see and work (issue 30), or null for
+ * every branch: owners and managers always see all; anyone else only when an
+ * owner has not limited them to their own branches.
+ */
+export function branchLimit(actor: StaffActor): readonly number[] | null {
+  if (actor.role === "owner" || actor.role === "manager") return null;
+  return actor.branchesOnly ? (actor.branchIds ?? []) : null;
 }
 
 /** Refuses with 403 when the actor's role does not hold the permission. */

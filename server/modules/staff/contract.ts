@@ -18,14 +18,18 @@ export const staffJson = staffSummary.extend({
   refund_limit: z.number(),
   removed: z.boolean(),
   created_at: z.string(),
+  branch_ids: z.array(z.number().int()).describe("The branches the member works at: their queues come first"),
+  branches_only: z.boolean().describe("Limited to those branches' orders (never owners and managers)"),
 });
 
 export const staffUpdateBody = z
   .object({
     role: staffRole.optional(),
     refund_limit: z.number({ error: "Enter the refund limit in pounds." }).min(0, "The refund limit cannot be negative.").max(1_000_000, "The refund limit must be at most £1,000,000.").multipleOf(0.01, "Use pounds and pence.").optional(),
+    branch_ids: z.array(z.number().int().positive(), { error: "Choose the branches." }).max(50, "Choose at most 50 branches.").optional(),
+    branches_only: z.boolean().optional(),
   })
-  .refine((b) => b.role !== undefined || b.refund_limit !== undefined, "Change the role or the refund limit.");
+  .refine((b) => b.role !== undefined || b.refund_limit !== undefined || b.branch_ids !== undefined || b.branches_only !== undefined, "Change the role, the refund limit or the branches.");
 
 export const apiTokenBody = z.object({
   name: z.string({ error: "Name the token." }).trim().min(1, "Name the token (what will use it).").max(80, "The name must be at most 80 characters."),

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError, parseInput } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
+import { branches } from "../branches/schema.ts";
 import { dummyPasswordHash, hashPassword, newPassword, verifyPassword } from "../auth/passwords.ts";
 import { sha256 } from "../auth/tokens.ts";
 import { type StaffActor, authorize, requireSession } from "./actor.ts";
@@ -32,6 +33,8 @@ export interface StaffJson {
   refund_limit: number;
   removed: boolean;
   created_at: string;
+  branch_ids: number[];
+  branches_only: boolean;
 }
 
 export function toStaffJson(member: Staff): StaffJson {
@@ -46,11 +49,13 @@ export function toStaffJson(member: Staff): StaffJson {
     refund_limit: member.refundLimit / 100,
     removed: member.removedAt !== null,
     created_at: member.createdAt.toISOString(),
+    branch_ids: [...member.branchIds],
+    branches_only: member.branchesOnly,
   };
 }
 
 /** What an audit entry keeps of a member: never a hash or a secret. */
-const audited = (m: Staff) => ({ email: m.email, name: m.name, role: m.role, refund_limit: m.refundLimit, removed: m.removedAt !== null });
+const audited = (m: Staff) => ({ email: m.email, name: m.name, role: m.role, refund_limit: m.refundLimit, removed: m.removedAt !== null, branch_ids: m.branchIds, branches_only: m.branchesOnly });
 
 /** `abcde-fghij`: 50 random bits, easy to read out and type. */
 function recoveryCode(): string {
@@ -350,20 +355,29 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
     },
 
     /** An owner changes a member's role (and a sales member's refund limit); the last owner stays an owner. */
-    async update(actor: StaffActor, id: number, change: { role?: StaffRole | undefined; refund_limit?: number | undefined }) {
+    async update(actor: StaffActor, id: number, change: { role?: StaffRole | undefined; refund_limit?: number | undefined; branch_ids?: number[] | undefined; branches_only?: boolean | undefined }) {
       return changeMember(actor, id, async (tx, member, owners) => {
         if (member.removedAt) throw new HttpError(409, `${member.name} has been removed.`);
         if (change.role && change.role !== member.role) keepAnOwner(owners, member);
+        const branchIds = change.branch_ids ? [...new Set(change.branch_ids)] : undefined;
+        if (branchIds?.length) {
+          const known = await tx.select({ id: branches.id }).from(branches).where(and(inArray(branches.id, branchIds), eq(branches.status, "open")));
+          const unknown = branchIds.filter((b) => !known.some((k) => k.id === b));
+          if (unknown.length) throw new ValidationError({ branch_ids: [`Choose open branches: there is no open branch ${unknown.join(", ")}.`] });
+        }
+        if ((change.branches_only ?? member.branchesOnly) && !(branchIds ?? member.branchIds).length) throw new ValidationError({ branch_ids: ["Choose at least one branch to limit them to."] });
         const [updated] = await tx
           .update(staff)
           .set({
             ...(change.role ? { role: change.role } : {}),
             ...(change.refund_limit !== undefined ? { refundLimit: Math.round(change.refund_limit * 100) } : {}),
+            ...(branchIds ? { branchIds } : {}),
+            ...(change.branches_only !== undefined ? { branchesOnly: change.branches_only } : {}),
             updatedAt: sql`now()`,
           })
           .where(eq(staff.id, id))
           .returning();
-        // A new role takes effect at once: their sessions end, and they sign in again under it.
+        // A new role takes effect at once: their sessions end, and they sign in again under it. Branches are read with each request.
         if (change.role && change.role !== member.role) await revokeStaffSessions(tx, id);
         await recordAudit(tx, actor, { action: "staff.updated", entity: "staff", entityId: id, before: audited(member), after: audited(updated!) });
         return toStaffJson(updated!);

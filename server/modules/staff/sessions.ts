@@ -109,5 +109,7 @@ export function actorOf(principal: StaffPrincipal, door: "screen" | "api"): Staf
     via: principal.kind === "token" ? "token" : door,
     ...(principal.tokenName ? { tokenName: principal.tokenName } : {}),
     ...(principal.sessionId ? { sessionId: principal.sessionId } : {}),
+    branchIds: member.branchIds,
+    branchesOnly: member.branchesOnly,
   };
 }

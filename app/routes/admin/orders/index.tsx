@@ -12,6 +12,7 @@ import { formatDateTime, withParam } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
+import { branchLimit } from "../../../../server/modules/staff/actor.ts";
 import { ORDER_STATUSES, type OrderStatus, STATUS_LABELS } from "../../../../server/modules/orders/statuses.ts";
 import type { Route } from "./+types/index";
 
@@ -37,6 +38,8 @@ function filtersFrom(url: URL) {
     q: get("q")?.slice(0, 100),
     sort: oneOf(get("sort"), ["newest", "oldest"] as const),
     cursor: get("cursor"),
+    /** A branch's id, or "all"; none given: the member's own branch first. */
+    branch: get("branch"),
   };
 }
 
@@ -52,15 +55,20 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     markPaid: can(actor.role, "orders.mark_paid"),
   };
   const presets = await app.services.filterPresets.list(actor, "orders");
+  // Each branch's queue (issue 30): a member who works at a branch sees its orders first, and may choose all.
+  const branchChoices = (await app.services.branches.list()).data.map((b) => ({ id: b.id, name: b.name }));
+  const branchId = filters.branch === "all" ? undefined : Number(filters.branch ?? actor.branchIds?.[0] ?? Number.NaN);
+  const query = { ...filters, branch_id: Number.isInteger(branchId) ? branchId : undefined };
+  const branch = { choices: branchChoices.length > 1 ? branchChoices : [], chosen: query.branch_id ?? null, onlyMine: branchLimit(actor) !== null };
   try {
-    const [list, counts] = await Promise.all([app.services.adminOrders.list(actor, filters), app.services.adminOrders.statusCounts(actor, { ...filters, status: undefined, cursor: undefined })]);
-    return { orders: list.data, nextCursor: list.next_cursor, counts, filters, error: null, can: may, presets };
+    const [list, counts] = await Promise.all([app.services.adminOrders.list(actor, query), app.services.adminOrders.statusCounts(actor, { ...query, status: undefined, cursor: undefined })]);
+    return { orders: list.data, nextCursor: list.next_cursor, counts, filters, branch, error: null, can: may, presets };
   } catch (error) {
     const known = serviceError(error);
     if (!known || known.status !== 422) throw error;
     // A bad date or an old page link: say so above an empty list, and keep the filters to correct.
     const none = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
-    return { orders: [], nextCursor: null, counts: none, filters, error: Object.values(known.errors ?? {}).flat().join(" ") || known.message, can: may, presets };
+    return { orders: [], nextCursor: null, counts: none, filters, branch, error: Object.values(known.errors ?? {}).flat().join(" ") || known.message, can: may, presets };
   }
 }
 
@@ -104,7 +112,7 @@ const BULK_MOVES: [OrderStatus, string][] = [
 ];
 
 export default function AdminOrders({ loaderData, actionData }: Route.ComponentProps) {
-  const { orders, counts, filters, nextCursor, error, presets } = loaderData;
+  const { orders, counts, filters, nextCursor, error, presets, branch } = loaderData;
   const result = actionData as ListResult | undefined;
   const table = useRef<HTMLTableElement>(null);
   const canBulk = loaderData.can.fulfil || loaderData.can.markPaid;
@@ -210,6 +218,19 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
               {PAYMENT_OPTIONS.map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        {branch.choices.length ? (
+          <label className="grid gap-1 text-sm font-semibold">
+            Branch
+            <select name="branch" defaultValue={branch.chosen ?? "all"} className="min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal">
+              <option value="all">{branch.onlyMine ? "All my branches" : "All branches"}</option>
+              {branch.choices.map((b) => (
+                <option key={b.id} value={b.id}>
+                  {b.name}
                 </option>
               ))}
             </select>

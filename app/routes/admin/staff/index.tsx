@@ -44,10 +44,12 @@ const ROLE_SUMMARIES: Record<StaffRole, string> = {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const actor = requirePermission(app.staff, request, "staff.manage");
-  return { members: await app.services.staff.list(actor), me: actor.staffId };
+  // The branches a member can work at (issue 30): none to choose in a one-branch shop.
+  const branchChoices = (await app.services.branches.list()).data.map((b) => ({ id: b.id, name: b.name }));
+  return { members: await app.services.staff.list(actor), me: actor.staffId, branches: branchChoices.length > 1 ? branchChoices : [] };
 }
 
-const INTENTS = ["invite", "role", "refund_limit", "setup_link", "remove"] as const;
+const INTENTS = ["invite", "role", "refund_limit", "branches", "setup_link", "remove"] as const;
 type Intent = (typeof INTENTS)[number];
 
 interface SetupLink {
@@ -68,7 +70,7 @@ interface Plan {
 }
 
 /** Where a failure without fields of its own (409 the last owner, someone already removed) is shown: beside the control it is about. */
-const FAILURE_FIELD: Record<Intent, string> = { invite: "request", role: "role", refund_limit: "refund_limit", setup_link: "setup_link", remove: "remove" };
+const FAILURE_FIELD: Record<Intent, string> = { invite: "request", role: "role", refund_limit: "refund_limit", branches: "branch_ids", setup_link: "setup_link", remove: "remove" };
 
 /** Pounds as typed ("£1,250.50", "300"): a number, or NaN for the schema to refuse. */
 function pounds(typed: string): number {
@@ -90,7 +92,19 @@ export async function action({ context, request }: Route.ActionArgs) {
   const text = (name: string, max: number) => String(form.get(name) ?? "").slice(0, max);
   const rawIntent = text("intent", 20);
   const intent: Intent = (INTENTS as readonly string[]).includes(rawIntent) ? (rawIntent as Intent) : "invite";
-  const values: Record<string, string> = { name: text("name", 200), email: text("email", 300), role: text("role", 20), refund_limit: text("refund_limit", 20) };
+  const values: Record<string, string> = {
+    name: text("name", 200),
+    email: text("email", 300),
+    role: text("role", 20),
+    refund_limit: text("refund_limit", 20),
+    // Ticked boxes, kept as one field so the password prompt can post them back.
+    branch_ids: form
+      .getAll("branch_ids")
+      .map((v) => String(v))
+      .join(",")
+      .slice(0, 400),
+    branches_only: text("branches_only", 3),
+  };
   const failed = (status: number, memberId: number | null, message: string, errors: Record<string, string[]> = {}) =>
     data<ActionResult>({ outcome: "failed", intent, memberId, message, errors, values }, { status });
   if (rawIntent !== intent) return failed(400, null, "Choose what to do.");
@@ -120,6 +134,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       notDone = {
         role: `${member.name}'s role was not changed.`,
         refund_limit: `${member.name}'s refund limit was not changed.`,
+        branches: `${member.name}'s branches were not changed.`,
         setup_link: `No new set-up link for ${member.name}.`,
         remove: `${member.name} was not removed.`,
       }[intent];
@@ -143,6 +158,17 @@ export async function action({ context, request }: Route.ActionArgs) {
           run: async () => {
             const updated = await service.update(actor, member.id, change);
             return { message: `${updated.name} can now refund up to ${formatPounds(updated.refund_limit)}.` };
+          },
+        };
+      } else if (intent === "branches") {
+        const ids = (values.branch_ids ?? "").split(",").filter(Boolean).map(Number);
+        const change = parseInput(staffUpdateBody, { branch_ids: ids, branches_only: values.branches_only === "on" });
+        plan = {
+          label: `Change the branches ${member.name} works at`,
+          run: async () => {
+            const updated = await service.update(actor, member.id, change);
+            const at = updated.branch_ids.length ? `works at ${updated.branch_ids.length === 1 ? "one branch" : `${updated.branch_ids.length} branches`}` : "works at no branch in particular";
+            return { message: `${updated.name} ${at}${updated.branches_only ? ", and sees only their orders" : ""}.` };
           },
         };
       } else if (intent === "setup_link") {
@@ -203,7 +229,46 @@ function Confirm({ summary, children, button, danger, open }: { summary: string;
   );
 }
 
-function MemberRow({ member, me, result, busy }: { member: Member; me: number; result: ActionResult | undefined; busy: boolean }) {
+/** The branches a member works at, and whether they see only those branches' orders (owners and managers always see all). */
+function BranchesOf({ member, branches, errors, busy }: { member: Member; branches: { id: number; name: string }[]; errors: string[] | undefined; busy: boolean }) {
+  const names = branches.filter((b) => member.branch_ids.includes(b.id)).map((b) => b.name);
+  const seesAll = member.role === "owner" || member.role === "manager";
+  return (
+    <Confirm
+      summary={names.length ? `Branches: ${names.join(", ")}` : "Branches"}
+      open={Boolean(errors)}
+      button={null}
+    >
+      <Form method="post" className="grid gap-2">
+        <input type="hidden" name="intent" value="branches" />
+        <input type="hidden" name="id" value={member.id} />
+        <FieldError messages={errors} className="block max-w-64" />
+        <fieldset className="grid gap-1">
+          <legend className="font-semibold">Works at</legend>
+          {branches.map((b) => (
+            <label key={b.id} className="flex min-h-9 items-center gap-2">
+              <input type="checkbox" name="branch_ids" value={b.id} defaultChecked={member.branch_ids.includes(b.id)} className="size-4" />
+              {b.name}
+            </label>
+          ))}
+        </fieldset>
+        {seesAll ? (
+          <p className="text-stone-600">Owners and managers see every branch's orders; their branches come first.</p>
+        ) : (
+          <label className="flex items-start gap-2">
+            <input type="checkbox" name="branches_only" defaultChecked={member.branches_only} className="mt-1 size-4" />
+            <span>Only these branches' orders</span>
+          </label>
+        )}
+        <button type="submit" className="btn-primary w-full disabled:opacity-75" disabled={busy}>
+          Save<span className="sr-only"> {member.name}'s branches</span>
+        </button>
+      </Form>
+    </Confirm>
+  );
+}
+
+function MemberRow({ member, me, result, busy, branches }: { member: Member; me: number; result: ActionResult | undefined; busy: boolean; branches: { id: number; name: string }[] }) {
   const mine = result && result.memberId === member.id ? result : undefined;
   const errors = mine?.outcome === "failed" ? mine.errors : {};
   const typed = mine && mine.outcome !== "done" ? mine.values : undefined;
@@ -304,6 +369,7 @@ function MemberRow({ member, me, result, busy }: { member: Member; me: number; r
           <span>No actions: kept for the audit log</span>
         ) : (
           <div className="flex flex-wrap items-start gap-2 lg:flex-col">
+            {branches.length ? <BranchesOf member={member} branches={branches} errors={errors.branch_ids} busy={busy} /> : null}
             <Confirm
               summary="New set-up link"
               open={Boolean(errors.setup_link)}
@@ -411,7 +477,7 @@ export default function AdminStaff({ loaderData, actionData }: Route.ComponentPr
             </thead>
             <tbody className={STACKED.body}>
               {members.map((m) => (
-                <MemberRow key={m.id} member={m} me={me} result={result} busy={busy} />
+                <MemberRow key={m.id} member={m} me={me} result={result} busy={busy} branches={loaderData.branches} />
               ))}
             </tbody>
           </table>
