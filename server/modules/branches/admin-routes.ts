@@ -25,6 +25,9 @@ const input = z.object({
   exceptions: z.array(exception).max(100, "At most 100 dated exceptions.").optional(),
   collect_lead_minutes: z.number().int().optional(),
   collect_cutoff_minutes: z.number().int().optional(),
+  /** A showroom's design consultations: each one's length, and how many run at once. */
+  appointment_minutes: z.number().int().optional(),
+  appointment_designers: z.number().int().optional(),
   position: z.number().int().min(0).max(10_000).optional(),
   is_default: z.boolean().optional(),
   status: z.enum(["open", "closed"]).optional(),
@@ -32,6 +35,8 @@ const input = z.object({
 const branch = branchDetailsShape.extend({
   collect_lead_minutes: z.number().int(),
   collect_cutoff_minutes: z.number().int(),
+  appointment_minutes: z.number().int(),
+  appointment_designers: z.number().int(),
   position: z.number().int(),
   is_default: z.boolean(),
   status: z.enum(["open", "closed"]),
@@ -70,7 +75,7 @@ export async function adminBranchRoutes(app: FastifyInstance, options: { admin: 
     {
       schema: {
         tags,
-        summary: "Changes a branch: any of its fields, its weekly hours and dated exceptions (closures, other hours), its services, `status: closed` (never the default branch's). Audited",
+        summary: "Changes a branch: any of its fields, its weekly hours and dated exceptions (closures, other hours), its services, its showroom's `appointment_minutes` and `appointment_designers`, `status: closed` (never the default branch's). Audited",
         params: z.object({ slug: z.string().regex(/^[a-z0-9-]{1,80}$/) }),
         body: input,
         response: { 200: z.object({ data: branch }), ...errors, 404: messageResponse },

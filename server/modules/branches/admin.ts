@@ -25,6 +25,8 @@ export interface BranchInput {
   exceptions?: HoursException[];
   collect_lead_minutes?: number;
   collect_cutoff_minutes?: number;
+  appointment_minutes?: number;
+  appointment_designers?: number;
   position?: number;
   is_default?: boolean;
   status?: "open" | "closed";
@@ -66,6 +68,8 @@ export function branchErrors(input: BranchInput): Errors {
   });
   if (input.collect_lead_minutes !== undefined && !(Number.isInteger(input.collect_lead_minutes) && input.collect_lead_minutes >= 0 && input.collect_lead_minutes <= 10_080)) add(errors, "collect_lead_minutes", "Give the minutes from 0 to 10,080 (a week).");
   if (input.collect_cutoff_minutes !== undefined && !(Number.isInteger(input.collect_cutoff_minutes) && input.collect_cutoff_minutes >= 0 && input.collect_cutoff_minutes <= 1_440)) add(errors, "collect_cutoff_minutes", "Give the minutes from 0 to 1,440.");
+  if (input.appointment_minutes !== undefined && !(Number.isInteger(input.appointment_minutes) && input.appointment_minutes >= 15 && input.appointment_minutes <= 480)) add(errors, "appointment_minutes", "Give a showroom appointment's length as 15 to 480 minutes.");
+  if (input.appointment_designers !== undefined && !(Number.isInteger(input.appointment_designers) && input.appointment_designers >= 1 && input.appointment_designers <= 20)) add(errors, "appointment_designers", "Give the number of designers as 1 to 20.");
   if (input.status === "closed" && input.is_default) add(errors, "status", "The default branch cannot be closed: make another the default first.");
   return errors;
 }
@@ -77,6 +81,8 @@ export function adminBranchJson(b: Branch) {
     exceptions: b.hoursExceptions,
     collect_lead_minutes: b.collectLeadMinutes,
     collect_cutoff_minutes: b.collectCutoffMinutes,
+    appointment_minutes: b.appointmentMinutes,
+    appointment_designers: b.appointmentDesigners,
     position: b.position,
     is_default: b.isDefault,
     status: b.status,
@@ -104,6 +110,8 @@ export function createBranchAdmin(db: Db, options: { postcodes: PostcodeProvider
       ...(input.exceptions !== undefined ? { hoursExceptions: [...input.exceptions].sort((a, b) => a.date.localeCompare(b.date)) } : {}),
       ...(input.collect_lead_minutes !== undefined ? { collectLeadMinutes: input.collect_lead_minutes } : {}),
       ...(input.collect_cutoff_minutes !== undefined ? { collectCutoffMinutes: input.collect_cutoff_minutes } : {}),
+      ...(input.appointment_minutes !== undefined ? { appointmentMinutes: input.appointment_minutes } : {}),
+      ...(input.appointment_designers !== undefined ? { appointmentDesigners: input.appointment_designers } : {}),
       ...(input.position !== undefined ? { position: input.position } : {}),
       ...(input.status !== undefined ? { status: input.status } : {}),
     };

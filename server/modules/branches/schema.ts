@@ -34,6 +34,9 @@ export const branches = pgTable(
     /** How long after an order a collection is ready when the stock is here, and how long before closing orders stop being readied that day. */
     collectLeadMinutes: integer("collect_lead_minutes").notNull().default(60),
     collectCutoffMinutes: integer("collect_cutoff_minutes").notNull().default(30),
+    /** A showroom's design consultations (appointments/): how long each is, and how many designers see customers at once. */
+    appointmentMinutes: integer("appointment_minutes").notNull().default(60),
+    appointmentDesigners: integer("appointment_designers").notNull().default(2),
     /** The branch stock and orders belong to when none is named (one shop, one branch: this one). */
     isDefault: boolean("is_default").notNull().default(false),
     /** A closed branch is kept for its history and shown nowhere. */
@@ -47,6 +50,7 @@ export const branches = pgTable(
     uniqueIndex("branches_default_key").on(t.isDefault).where(sql`${t.isDefault}`),
     check("branches_status_check", sql`${t.status} in ('open', 'closed')`),
     check("branches_lead_check", sql`${t.collectLeadMinutes} between 0 and 10080 and ${t.collectCutoffMinutes} between 0 and 1440`),
+    check("branches_appointments_check", sql`${t.appointmentMinutes} between 15 and 480 and ${t.appointmentDesigners} between 1 and 20`),
     index("branches_position_idx").on(t.position, t.id),
   ],
 );
