@@ -22,6 +22,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { to: "/admin/hire/items", label: "Hire catalogue", permission: "catalogue.view", orPermission: "hire.desk" },
   { to: "/admin/trade/aged-debt", label: "Aged debt", permission: "invoices.manage" },
   { to: "/admin/stock", label: "Stock", permission: "stock.count" },
+  { to: "/admin/appointments", label: "Showroom appointments", permission: "appointments.manage" },
   { to: "/admin/audit", label: "Audit log", permission: "audit.view" },
   { to: "/admin/staff", label: "Staff", permission: "staff.manage" },
   { to: "/admin/staff/tokens", label: "API tokens", permission: "tokens.manage" },
