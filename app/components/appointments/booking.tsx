@@ -19,7 +19,6 @@ export function ConsultationBooking({ showrooms, action }: { showrooms: Showroom
   const fetcher = useFetcher<BookingResult>({ key: "book-consultation" });
   const user = usePageUser();
   const [branch, setBranch] = useState(showrooms[0]?.slug ?? "");
-  const [refresh, setRefresh] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
   const doneRef = useRef<HTMLHeadingElement>(null);
@@ -28,7 +27,6 @@ export function ConsultationBooking({ showrooms, action }: { showrooms: Showroom
   useFocusOnFailure(result, formRef, alertRef);
 
   useEffect(() => {
-    if (result && !result.ok && result.taken) setRefresh((n) => n + 1);
     if (result?.ok) doneRef.current?.focus();
   }, [result]);
 
@@ -97,7 +95,7 @@ export function ConsultationBooking({ showrooms, action }: { showrooms: Showroom
           </p>
         </div>
       )}
-      <SlotPicker branch={selected.slug} refresh={refresh} error={errorFor(result, "start")} />
+      <SlotPicker branch={selected.slug} refresh={result && !result.ok && result.taken ? result : undefined} error={errorFor(result, "start")} phone={selected.phone} />
       <fieldset className="grid gap-2">
         <legend className="mb-2 font-semibold text-stone-900">Your project</legend>
         <div className="flex flex-wrap gap-2">

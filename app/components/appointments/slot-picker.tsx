@@ -1,6 +1,7 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useMemo, useState } from "react";
 import { browserApi } from "../../lib/browser-api.ts";
 import type { SlotWeek } from "../../lib/appointments.ts";
+import { useHydrated } from "../../lib/use-session.ts";
 
 const choice =
   "flex min-h-11 cursor-pointer items-center gap-2 rounded-md border border-stone-300 bg-white px-3 py-2 font-medium text-stone-900 hover:border-brand-700 has-checked:border-2 has-checked:border-brand-700 has-checked:bg-brand-50";
@@ -12,31 +13,34 @@ const choice =
  * `refresh` fetches again (after a time was taken); `exclude` leaves out the
  * customer's own time when they move it.
  */
-export function SlotPicker({ branch, error, refresh = 0, exclude }: { branch: string; error?: string; refresh?: number; exclude?: string }) {
+export function SlotPicker({ branch, error, refresh, exclude, phone }: { branch: string; error?: string; refresh?: unknown; exclude?: string; phone?: string }) {
+  const hydrated = useHydrated();
   const [from, setFrom] = useState<string | undefined>(undefined);
-  const [week, setWeek] = useState<SlotWeek | null>(null);
-  const [failed, setFailed] = useState(false);
   const [day, setDay] = useState<string | undefined>(undefined);
   const id = useId();
+  // Each request is a new object: an answer counts only for the request still wanted, so a change of week shows "Loading" until its own answer.
+  const wanted = useMemo(() => ({ branch, from, refresh, exclude }), [branch, from, refresh, exclude]);
+  const [answer, setAnswer] = useState<{ for: typeof wanted; week: SlotWeek | null } | null>(null);
 
   useEffect(() => {
     let live = true;
-    setWeek(null);
-    setFailed(false);
-    const query = new URLSearchParams({ branch, ...(from ? { from } : {}) });
+    const query = new URLSearchParams({ branch: wanted.branch, ...(wanted.from ? { from: wanted.from } : {}) });
     browserApi()
       .get<SlotWeek>(`/api/appointments/slots?${query}`)
-      .then((answer) => {
+      .then((got) => {
         if (!live) return;
-        const days = answer.days.map((d) => ({ ...d, slots: d.slots.filter((s) => s.start !== exclude) })).filter((d) => d.slots.length);
-        setWeek({ ...answer, days });
+        const days = got.days.map((d) => ({ ...d, slots: d.slots.filter((s) => s.start !== wanted.exclude) })).filter((d) => d.slots.length);
+        setAnswer({ for: wanted, week: { ...got, days } });
         setDay(days[0]?.date);
       })
-      .catch(() => live && setFailed(true));
+      .catch(() => live && setAnswer({ for: wanted, week: null }));
     return () => {
       live = false;
     };
-  }, [branch, from, refresh, exclude]);
+  }, [wanted]);
+  const current = answer?.for === wanted ? answer : null;
+  const week = current?.week ?? null;
+  const failed = current !== null && current.week === null;
 
   const chosen = week?.days.find((d) => d.date === day);
   const errorId = `${id}-error`;
@@ -50,7 +54,9 @@ export function SlotPicker({ branch, error, refresh = 0, exclude }: { branch: st
       ) : null}
       <fieldset className="grid gap-2" aria-describedby={error ? errorId : undefined}>
         <legend className="mb-2 font-semibold text-stone-900">Day</legend>
-        {failed ? (
+        {!hydrated ? (
+          <p className="text-stone-700">The free times appear here once the page has loaded.{phone ? ` Or call the showroom on ${phone} to book.` : ""}</p>
+        ) : failed ? (
           <p role="alert" className="text-red-800">
             We could not load the free times. Check your connection and try again.
           </p>

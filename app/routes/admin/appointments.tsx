@@ -24,13 +24,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const branch = showrooms.find((s) => s.slug === url.searchParams.get("branch"))?.slug ?? showrooms[0]?.slug;
   const asked = url.searchParams.get("date") ?? "";
   const date = /^\d{4}-\d{2}-\d{2}$/.test(asked) ? asked : londonClock(new Date()).date;
-  if (!branch) return { showrooms, branch: null, date, day: null };
+  // When the list was read: an appointment already begun cannot be cancelled.
+  const now = Date.now();
+  if (!branch) return { showrooms, branch: null, date, day: null, now };
   try {
-    return { showrooms, branch, date, day: await app.services.adminAppointments.day(actor, branch, date) };
+    return { showrooms, branch, date, day: await app.services.adminAppointments.day(actor, branch, date), now };
   } catch (error) {
     const known = serviceError(error);
     if (known?.status !== 422) throw error;
-    return { showrooms, branch, date: londonClock(new Date()).date, day: await app.services.adminAppointments.day(actor, branch, londonClock(new Date()).date) };
+    const today = londonClock(new Date()).date;
+    return { showrooms, branch, date: today, day: await app.services.adminAppointments.day(actor, branch, today), now };
   }
 }
 
@@ -54,7 +57,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function AdminAppointments({ loaderData, actionData }: Route.ComponentProps) {
-  const { showrooms, branch, date, day } = loaderData;
+  const { showrooms, branch, date, day, now } = loaderData;
   const result = actionData as Result | undefined;
   const busy = useNavigation().state === "submitting";
   const booked = day?.data.filter((a) => a.status === "booked").length ?? 0;
@@ -141,7 +144,7 @@ export default function AdminAppointments({ loaderData, actionData }: Route.Comp
                           <span>{a.status === "cancelled" ? `Cancelled${a.cancelled_by === "customer" ? " by the customer" : " by staff"}` : "Booked"}</span>
                         </td>
                         <td data-label="Actions" className={STACKED.cell}>
-                          {a.status === "booked" && new Date(a.starts_at).getTime() > Date.now() ? (
+                          {a.status === "booked" && new Date(a.starts_at).getTime() > now ? (
                             <details>
                               <summary className="cursor-pointer font-semibold text-red-800">Cancel…</summary>
                               <Form method="post" className="mt-2 grid gap-2">

@@ -30,17 +30,12 @@ export default function ManageAppointment({ loaderData, actionData }: Route.Comp
   const a = loaderData.appointment;
   const result = actionData;
   const [confirming, setConfirming] = useState(false);
-  const [refresh, setRefresh] = useState(0);
   const changeRef = useRef<HTMLFormElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
   const doneRef = useRef<HTMLDivElement>(null);
   useFocusOnFailure(result, changeRef, alertRef);
   useEffect(() => {
-    if (result && !result.ok && result.taken) setRefresh((n) => n + 1);
-    if (result?.ok) {
-      setConfirming(false);
-      doneRef.current?.focus();
-    }
+    if (result?.ok) doneRef.current?.focus();
   }, [result]);
 
   return (
@@ -96,7 +91,7 @@ export default function ManageAppointment({ loaderData, actionData }: Route.Comp
               <p className="mt-1 text-stone-700">Choose another free time at {a.branch.name}; we email you an updated calendar invite.</p>
               <Form method="post" ref={changeRef} className="mt-4 grid gap-5" noValidate>
                 <input type="hidden" name="intent" value="change" />
-                <SlotPicker branch={a.branch.slug} exclude={a.starts_at} refresh={refresh} error={errorFor(result, "start")} />
+                <SlotPicker branch={a.branch.slug} exclude={a.starts_at} refresh={result && !result.ok && result.taken ? result : undefined} error={errorFor(result, "start")} phone={a.branch.phone} />
                 <div>
                   <SubmitButton busyLabel="Moving…">Move my appointment</SubmitButton>
                 </div>
