@@ -73,7 +73,7 @@ export default function AdminAppointments({ loaderData, actionData }: Route.Comp
         <EmptyState title="No showrooms">Give a branch the showroom service (Branches) and customers can book consultations there.</EmptyState>
       ) : (
         <>
-          <Form method="get" className="mb-6 flex flex-wrap items-end gap-3" aria-label="Which day">
+          <Form method="get" className="mb-6 flex flex-wrap items-end gap-3" aria-label="Showroom and day">
             <label className="grid gap-1 text-sm font-semibold">
               Showroom
               <select name="branch" defaultValue={branch} className={control}>
