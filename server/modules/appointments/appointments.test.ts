@@ -113,6 +113,7 @@ describe("free slots", () => {
   it("refuses a branch that is not a showroom, and a date that is not one", async () => {
     expect((await visitor().get("/api/appointments/slots?branch=leeds")).json().errors.branch).toEqual(["Choose one of our showrooms."]);
     expect((await visitor().get("/api/appointments/slots?branch=york&from=next-week")).statusCode).toBe(422);
+    expect((await visitor().get("/api/appointments/slots?branch=york&from=2026-12-00")).json().errors.from).toEqual(["Give a real date as YYYY-MM-DD."]);
   });
 });
 

@@ -7,7 +7,11 @@ import { APPOINTMENT_STATUSES, APPOINTMENT_TOPICS } from "./schema.ts";
 import type { AppointmentService } from "./service.ts";
 
 const slug = z.string().trim().toLowerCase().regex(/^[a-z0-9-]{1,80}$/, "Choose one of our showrooms.");
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Give the date as YYYY-MM-DD.");
+/** A real calendar date: 30 February is read by Date as 2 March, so it must come back as given. */
+const date = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Give the date as YYYY-MM-DD.")
+  .refine((d) => !Number.isNaN(new Date(`${d}T12:00:00Z`).getTime()) && new Date(`${d}T12:00:00Z`).toISOString().slice(0, 10) === d, "Give a real date as YYYY-MM-DD.");
 /** A management link's token: 32 random bytes, base64url. */
 const token = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
 const start = z.string({ error: "Choose a time." }).trim().min(1, "Choose a time.").max(40, "Choose one of the times offered.");
