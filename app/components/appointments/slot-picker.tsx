@@ -92,7 +92,7 @@ export function SlotPicker({ branch, error, refresh, exclude, phone }: { branch:
       </fieldset>
       {chosen ? (
         <fieldset className="grid gap-2">
-          <legend className="mb-2 font-semibold text-stone-900">Time on {chosen.label.replace(/^(Today|Tomorrow)$/, (w) => w.toLowerCase())}</legend>
+          <legend className="mb-2 font-semibold text-stone-900">{/^(Today|Tomorrow)$/.test(chosen.label) ? `Time ${chosen.label.toLowerCase()}` : `Time on ${chosen.label}`}</legend>
           <div className="grid grid-cols-3 gap-2 sm:grid-cols-6">
             {chosen.slots.map((s) => (
               <label key={s.start} className={choice}>
