@@ -26,6 +26,8 @@ export default [
   route("manufacturer/:id", "routes/manufacturer/item.tsx"),
   route("hire-basket", "routes/hire-basket.tsx"),
   route("kitchens-and-bathrooms", "routes/content/kitchens-and-bathrooms.tsx"),
+  // A showroom appointment, by the token in its email's link (issue 30).
+  route("appointments/:token", "routes/appointments/manage.tsx"),
   // The built-in test payment page (outside production, without Stripe keys; ADR 0033).
   route("payments/test/:id", "routes/payments/test.tsx"),
 
@@ -96,6 +98,7 @@ export default [
     route("admin/branches", "routes/admin/branches/index.tsx"),
     route("admin/branches/new", "routes/admin/branches/new.tsx"),
     route("admin/branches/:slug", "routes/admin/branches/branch.tsx"),
+    route("admin/appointments", "routes/admin/appointments.tsx"),
     route("admin/categories", "routes/admin/categories.tsx"),
     route("admin/brands", "routes/admin/brands.tsx"),
     route("admin/redirects", "routes/admin/redirects.tsx"),

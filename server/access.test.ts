@@ -70,6 +70,21 @@ const basketLines = async (w: World) => ((await w.as["customer A"].get("/api/bas
 const hireLines = async (w: World) => (await w.as["customer A"].get("/api/hire-basket")).json().cart.items as { id: number; quantity: number }[];
 const wishlist = async (w: World) => ((await w.as["customer A"].get("/api/account/wishlist")).json().data as { product_id: number }[]).map((p) => p.product_id);
 
+let appointmentSlot = 0;
+/** A showroom appointment of the caller's own, in a slot nobody else in the run takes: the token of its link. */
+async function ownAppointment(b: TestBrowser): Promise<string> {
+  const week = (await b.get("/api/appointments/slots?branch=york")).json() as { days: { slots: { start: string }[] }[] };
+  const start = week.days.flatMap((d) => d.slots)[appointmentSlot++]!.start;
+  const res = await b.post("/api/appointments", { branch: "york", start, name: "Matrix Visitor", email: "visitor@example.co.uk", phone: "07700 900000" });
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
+  return (res.json().manage_path as string).split("/").at(-1)!;
+}
+/** Another free slot for a change. */
+async function freeSlot(b: TestBrowser): Promise<string> {
+  const week = (await b.get("/api/appointments/slots?branch=york")).json() as { days: { slots: { start: string }[] }[] };
+  return week.days.flatMap((d) => d.slots)[appointmentSlot++]!.start;
+}
+
 /** Reads of the caller's own things: never stored by any cache (`no-store`). */
 const PERSONAL_READ = /^GET \/api\/(account|basket|hire-basket|checkout\/orders|user)\b/;
 
@@ -116,6 +131,20 @@ const ROWS: Row[] = [
   // Each caller's own branch: the cookie's, or the account's.
   { route: "GET /api/my-branch", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/my-branch") },
   { route: "PUT /api/my-branch", expect: PUBLIC, call: (w, a) => w.as[a].put("/api/my-branch", { branch: "leeds" }) },
+  // Showroom appointments: anyone may book; the link's token is the key to one, whoever holds it.
+  { route: "GET /api/appointments/showrooms", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/appointments/showrooms") },
+  { route: "GET /api/appointments/slots", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/appointments/slots?branch=york") },
+  {
+    route: "POST /api/appointments",
+    expect: all(201),
+    call: async (w, a) => {
+      const start = await freeSlot(w.as[a]);
+      return w.as[a].post("/api/appointments", { branch: "york", start, name: "Matrix Visitor", email: "visitor@example.co.uk", phone: "07700 900000" });
+    },
+  },
+  { route: "GET /api/appointments/{token}", expect: PUBLIC, call: async (w, a) => w.as[a].get(`/api/appointments/${await ownAppointment(w.as[a])}`) },
+  { route: "PATCH /api/appointments/{token}", expect: PUBLIC, call: async (w, a) => w.as[a].patch(`/api/appointments/${await ownAppointment(w.as[a])}`, { start: await freeSlot(w.as[a]) }) },
+  { route: "POST /api/appointments/{token}/cancel", expect: PUBLIC, call: async (w, a) => w.as[a].post(`/api/appointments/${await ownAppointment(w.as[a])}/cancel`) },
   { route: "GET /api/search", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/search?q=timber") },
   { route: "GET /api/search/suggest", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/search/suggest?q=ti") },
   { route: "GET /api/compare", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/compare?product_ids=${w.p1},${w.p2}`) },

@@ -351,6 +351,13 @@ const ROWS: Row[] = [
     // The default branch cannot be closed: 422 after the door, nothing changed.
     posts: [{ what: "closing the default branch", needs: "branches.manage", form: form({ intent: "close" }), ok: [422] }],
   },
+  {
+    key: "admin/appointments",
+    needs: "appointments.manage",
+    url: () => "/admin/appointments?branch=york&date=2026-12-01",
+    // A cancel of an appointment that is not there: 404 after the door.
+    posts: [{ what: "a cancel of an unknown appointment", needs: "appointments.manage", form: form({ id: "999999", reason: "Matrix" }), ok: [404] }],
+  },
   { key: "admin/audit", needs: "audit.view", url: () => "/admin/audit" },
   {
     key: "admin/products/:sku/photos",
@@ -556,6 +563,9 @@ const ROWS: Row[] = [
   { key: "GET /api/admin/branches", needs: "dashboard.view", url: () => "/api/admin/branches" },
   { key: "POST /api/admin/branches", needs: "branches.manage", url: () => "/api/admin/branches", body: () => ({ slug: "matrix" }), ok: [422] },
   { key: "PATCH /api/admin/branches/{slug}", needs: "branches.manage", url: () => "/api/admin/branches/york", body: () => ({ position: 1 }) },
+  // Showroom appointments: a day's list, and a cancel of one that is not there (the door answers before the 404).
+  { key: "GET /api/admin/appointments", needs: "appointments.manage", url: () => "/api/admin/appointments?branch=york&date=2026-12-01" },
+  { key: "POST /api/admin/appointments/{id}/cancel", needs: "appointments.manage", url: () => "/api/admin/appointments/999999/cancel", body: () => ({ reason: "Matrix" }), ok: [404] },
   // Transfers: the step endpoints on a transfer that is not there (the door answers before the 404).
   { key: "POST /api/admin/stock/transfers", needs: "stock.count", url: () => "/api/admin/stock/transfers", body: (w) => ({ from_branch_id: 1, to_branch_id: 2, lines: [{ sku: w.productSku, quantity: 1 }] }), ok: [201] },
   { key: "GET /api/admin/stock/transfers", needs: "catalogue.view", url: () => "/api/admin/stock/transfers" },

@@ -1,5 +1,7 @@
 import { adminBranchRoutes } from "./modules/branches/admin-routes.ts";
 import { branchRoutes } from "./modules/branches/routes.ts";
+import { adminAppointmentRoutes } from "./modules/appointments/admin-routes.ts";
+import { appointmentRoutes } from "./modules/appointments/routes.ts";
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -267,6 +269,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminProductRoutes, { products: services.adminProducts, variants: services.adminVariants, prefix: "/api" });
   await app.register(stockRoutes, { stock: services.stock, transfers: services.transfers, prefix: "/api" });
   await app.register(adminBranchRoutes, { admin: services.branchAdmin, prefix: "/api" });
+  await app.register(adminAppointmentRoutes, { admin: services.adminAppointments, prefix: "/api" });
   await app.register(adminTreeRoutes, { tree: services.adminTree, prefix: "/api" });
   await app.register(adminPhotoRoutes, { photos: services.adminPhotos, prefix: "/api" });
   await app.register(adminHireRoutes, { hire: services.adminHire, prefix: "/api" });
@@ -278,6 +281,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(catalogueCsvRoutes, { csv, prefix: "/api" });
   await app.register(redirectRoutes, { redirects: services.redirects, prefix: "/api" });
   await app.register(branchRoutes, { branches: services.branches, secureCookies: config.isProduction, prefix: "/api" });
+  await app.register(appointmentRoutes, { appointments: services.appointments, limits, prefix: "/api" });
 
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();

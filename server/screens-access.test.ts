@@ -94,6 +94,8 @@ interface World {
   productSlug: string;
   productName: string;
   hireSlug: string;
+  /** A showroom appointment's link token: whoever holds the link sees the page. */
+  appointmentToken: string;
   categoryPath: string;
   manufacturerId: number;
   a: { orderId: number; orderNumber: string; hireRequest: string };
@@ -145,6 +147,7 @@ const ROWS: Row[] = [
   { screen: "/branches/:slug", url: () => "/branches/york", expect: PUBLIC("York, Foss Islands") },
   { screen: "/hire-basket", url: () => "/hire-basket", expect: PUBLIC("Your hire request") },
   { screen: "/kitchens-and-bathrooms", url: () => "/kitchens-and-bathrooms", expect: PUBLIC("Kitchens & Bathrooms") },
+  { screen: "/appointments/:token", url: (w) => `/appointments/${w.appointmentToken}`, expect: PUBLIC("Your design consultation") },
 
   // Guest-only: a signed-in user goes to ?redirect when it is on this site, else to /.
   { screen: "/auth/login", url: () => `/auth/login?redirect=${encodeURIComponent("/account/wishlist")}`, expect: GUEST_ONLY("Sign in", "/account/wishlist") },
@@ -303,6 +306,12 @@ describe("authorisation matrix over every screen", () => {
     const hr = await A.post("/api/hire-requests", { name: "Ottoline Fitter", email: people["customer A"].email, phone: "07700 900222", fulfilment: "delivery", address_line1: A_SITE, town: "Leeds", postcode: "ls1 4ap" });
     expect(hr.statusCode, hr.body.slice(0, 300)).toBe(201);
     w.a.hireRequest = hr.json().number;
+    // A showroom appointment, booked by a guest: its link is the key.
+    const visitor = await fixtures.guest();
+    const week = (await visitor.get("/api/appointments/slots?branch=york")).json() as { days: { slots: { start: string }[] }[] };
+    const booked = await visitor.post("/api/appointments", { branch: "york", start: week.days[0]!.slots[0]!.start, name: "Screens Visitor", email: "screens.visitor@example.co.uk", phone: "07700 900333" });
+    expect(booked.statusCode, booked.body.slice(0, 300)).toBe(201);
+    w.appointmentToken = (booked.json().manage_path as string).split("/").at(-1)!;
     // B's: an address.
     expect((await as["customer B"].post("/api/account/addresses", address(B_LINE))).statusCode).toBe(201);
     // Company X's: an invoice for the buyer's order, unpaid.

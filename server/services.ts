@@ -5,6 +5,8 @@ import { createRedirectMatcher, createRedirectService } from "./modules/redirect
 import { createAdminTreeService } from "./modules/catalog/admin-tree.ts";
 import { createTransferService } from "./modules/stock/transfers.ts";
 import { createBranchAdmin } from "./modules/branches/admin.ts";
+import { createAppointmentAdmin } from "./modules/appointments/admin.ts";
+import { createAppointmentService } from "./modules/appointments/service.ts";
 import { createStockService } from "./modules/stock/service.ts";
 import type { Db } from "./db/client.ts";
 import { createAdminCustomerService } from "./modules/account/admin.ts";
@@ -101,6 +103,9 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     postcodes,
     branches: createBranchService(db, { postcodes }),
     branchAdmin: createBranchAdmin(db, { postcodes }),
+    // Showroom design consultations (issue 30): free slots, bookings with a calendar invite, and the day's list for staff.
+    appointments: createAppointmentService(db, { mail, ...shop }),
+    adminAppointments: createAppointmentAdmin(db, { mail, ...shop }),
     checkout: createCheckoutService(db, { delivery, mail, links: checkoutLinks, ...shop, payments: [payOnAccount, payments.provider], fulfilment: config.fulfilment }),
     // Card payments (ADR 0033): the hosted page, its webhook, and refunds.
     payments,

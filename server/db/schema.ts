@@ -23,3 +23,4 @@ export * from "../modules/stock/schema.ts";
 export * from "../modules/catalog/csv/schema.ts";
 export * from "../modules/redirects/schema.ts";
 export * from "../modules/branches/schema.ts";
+export * from "../modules/appointments/schema.ts";

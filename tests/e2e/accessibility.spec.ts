@@ -210,10 +210,10 @@ test.describe("signed out", () => {
     await expectAccessible(page);
   });
 
-  test("the enquiry dialog", async ({ page }) => {
+  test("the consultation booking", async ({ page }) => {
     await openPage(page, "/kitchens-and-bathrooms");
     await page.getByRole("link", { name: "Book a design consultation" }).first().click();
-    await expect(page.getByRole("dialog")).toBeVisible();
+    await expect(page.getByRole("group", { name: /^Time (on|today|tomorrow)/ })).toBeVisible();
     await expectAccessible(page);
   });
 

@@ -23,6 +23,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { to: "/admin/trade/aged-debt", label: "Aged debt", permission: "invoices.manage" },
   { to: "/admin/stock", label: "Stock", permission: "stock.count" },
   { to: "/admin/branches", label: "Branches", permission: "branches.manage" },
+  { to: "/admin/appointments", label: "Showroom appointments", permission: "appointments.manage" },
   { to: "/admin/audit", label: "Audit log", permission: "audit.view" },
   { to: "/admin/staff", label: "Staff", permission: "staff.manage" },
   { to: "/admin/staff/tokens", label: "API tokens", permission: "tokens.manage" },

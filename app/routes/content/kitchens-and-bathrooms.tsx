@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { ProductTile } from "../../components/compare/product-tile.tsx";
-import { ConsultationEnquiry, InlineConsultation } from "../../components/enquiry/consultation-dialog.tsx";
-import { sendEnquiry } from "../../components/enquiry/enquiry-form.tsx";
+import { ConsultationBooking } from "../../components/appointments/booking.tsx";
+import { bookConsultation } from "../../lib/appointments.ts";
 import { Breadcrumbs } from "../../components/page.tsx";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/kitchens-and-bathrooms";
@@ -17,24 +17,27 @@ const DEPARTMENTS = [
 
 export async function loader({ context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  const { products } = app.services;
-  const departments = await Promise.all(
-    DEPARTMENTS.map(async (d) => {
-      const [found, list] = await Promise.all([app.categoryByPath(d.path), products.list({ category: d.path, perPage: 4, sort: "relevance" }, app.prices)]);
-      if (!found) return null;
-      return {
-        name: found.category.name,
-        path: found.category.path,
-        blurb: found.category.description || d.blurb,
-        children: found.category.children.map((c) => ({ name: c.name, path: c.path })),
-        products: list?.items ?? [],
-      };
-    }),
-  );
-  return { departments: departments.filter((d) => d !== null) };
+  const { products, appointments } = app.services;
+  const [showrooms, departments] = await Promise.all([
+    appointments.showrooms(),
+    Promise.all(
+      DEPARTMENTS.map(async (d) => {
+        const [found, list] = await Promise.all([app.categoryByPath(d.path), products.list({ category: d.path, perPage: 4, sort: "relevance" }, app.prices)]);
+        if (!found) return null;
+        return {
+          name: found.category.name,
+          path: found.category.path,
+          blurb: found.category.description || d.blurb,
+          children: found.category.children.map((c) => ({ name: c.name, path: c.path })),
+          products: list?.items ?? [],
+        };
+      }),
+    ),
+  ]);
+  return { departments: departments.filter((d) => d !== null), showrooms: showrooms.data };
 }
 
-export const clientAction = ({ request }: Route.ClientActionArgs) => sendEnquiry(request, "design-consultation");
+export const clientAction = ({ request }: Route.ClientActionArgs) => bookConsultation(request);
 
 export default function KitchensAndBathrooms({ loaderData }: Route.ComponentProps) {
   return (
@@ -46,7 +49,9 @@ export default function KitchensAndBathrooms({ loaderData }: Route.ComponentProp
           Everything to fit out a kitchen or bathroom, from the sink to the last tile, and a designer to help you plan it.
         </p>
         <div className="mt-6">
-          <ConsultationEnquiry action="/kitchens-and-bathrooms" />
+          <a href="#book" className="btn bg-accent-400 text-stone-900 hover:bg-accent-500">
+            Book a design consultation
+          </a>
         </div>
       </section>
 
@@ -84,7 +89,17 @@ export default function KitchensAndBathrooms({ loaderData }: Route.ComponentProp
         </section>
       ))}
 
-      <InlineConsultation action="/kitchens-and-bathrooms" />
+      <section id="book" aria-labelledby="book-heading" className="mt-12 scroll-mt-4 rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-8">
+        <h2 id="book-heading" className="text-xl font-bold sm:text-2xl">
+          Book a design consultation
+        </h2>
+        <p className="mt-2 max-w-prose text-stone-700">
+          Meet one of our kitchen and bathroom designers in the showroom: bring your measurements and ideas, and they draw a plan with you and price it from our ranges. The consultation is free and there is no obligation to buy.
+        </p>
+        <div className="mt-6">
+          <ConsultationBooking showrooms={loaderData.showrooms} action="/kitchens-and-bathrooms" />
+        </div>
+      </section>
     </>
   );
 }

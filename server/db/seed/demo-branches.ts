@@ -46,6 +46,9 @@ export const DEMO_BRANCHES = [
     openingHours: [...weekdays("07:30", "17:00"), { day: 6, opens: "08:00", closes: "13:00" }, { day: 7, opens: "10:00", closes: "14:00" }],
     isDefault: false,
     collectLeadMinutes: 60,
+    // Design consultations in the showroom: an hour each, two designers.
+    appointmentMinutes: 60,
+    appointmentDesigners: 2,
   },
   {
     slug: "harrogate",

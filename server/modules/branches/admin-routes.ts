@@ -27,6 +27,9 @@ const input = z.object({
   collect_cutoff_minutes: z.number().int().optional(),
   transfer_days: z.number().int().optional().describe("Days stock from another branch takes to arrive: a collection needing it is ready that much later"),
   hold_days: z.number().int().optional().describe("Days a ready collection is kept before it goes back to stock and is refunded"),
+  /** A showroom's design consultations: each one's length, and how many run at once. */
+  appointment_minutes: z.number().int().optional(),
+  appointment_designers: z.number().int().optional(),
   position: z.number().int().min(0).max(10_000).optional(),
   is_default: z.boolean().optional(),
   status: z.enum(["open", "closed"]).optional(),
@@ -36,6 +39,8 @@ const branch = branchDetailsShape.extend({
   collect_cutoff_minutes: z.number().int(),
   transfer_days: z.number().int(),
   hold_days: z.number().int(),
+  appointment_minutes: z.number().int(),
+  appointment_designers: z.number().int(),
   position: z.number().int(),
   is_default: z.boolean(),
   status: z.enum(["open", "closed"]),
@@ -74,7 +79,7 @@ export async function adminBranchRoutes(app: FastifyInstance, options: { admin: 
     {
       schema: {
         tags,
-        summary: "Changes a branch: any of its fields, its weekly hours and dated exceptions (closures, other hours), its services, `status: closed` (never the default branch's). Audited",
+        summary: "Changes a branch: any of its fields, its weekly hours and dated exceptions (closures, other hours), its services, its showroom's `appointment_minutes` and `appointment_designers`, `status: closed` (never the default branch's). Audited",
         params: z.object({ slug: z.string().regex(/^[a-z0-9-]{1,80}$/) }),
         body: input,
         response: { 200: z.object({ data: branch }), ...errors, 404: messageResponse },

@@ -29,6 +29,8 @@ export interface BranchInput {
   transfer_days?: number;
   /** Days a ready collection is kept before it goes back to stock, 1–60. */
   hold_days?: number;
+  appointment_minutes?: number;
+  appointment_designers?: number;
   position?: number;
   is_default?: boolean;
   status?: "open" | "closed";
@@ -72,6 +74,8 @@ export function branchErrors(input: BranchInput): Errors {
   if (input.collect_cutoff_minutes !== undefined && !(Number.isInteger(input.collect_cutoff_minutes) && input.collect_cutoff_minutes >= 0 && input.collect_cutoff_minutes <= 1_440)) add(errors, "collect_cutoff_minutes", "Give the minutes from 0 to 1,440.");
   if (input.transfer_days !== undefined && !(Number.isInteger(input.transfer_days) && input.transfer_days >= 0 && input.transfer_days <= 60)) add(errors, "transfer_days", "Give the days from 0 to 60.");
   if (input.hold_days !== undefined && !(Number.isInteger(input.hold_days) && input.hold_days >= 1 && input.hold_days <= 60)) add(errors, "hold_days", "Give the days from 1 to 60.");
+  if (input.appointment_minutes !== undefined && !(Number.isInteger(input.appointment_minutes) && input.appointment_minutes >= 15 && input.appointment_minutes <= 480)) add(errors, "appointment_minutes", "Give a showroom appointment's length as 15 to 480 minutes.");
+  if (input.appointment_designers !== undefined && !(Number.isInteger(input.appointment_designers) && input.appointment_designers >= 1 && input.appointment_designers <= 20)) add(errors, "appointment_designers", "Give the number of designers as 1 to 20.");
   if (input.status === "closed" && input.is_default) add(errors, "status", "The default branch cannot be closed: make another the default first.");
   return errors;
 }
@@ -85,6 +89,8 @@ export function adminBranchJson(b: Branch) {
     collect_cutoff_minutes: b.collectCutoffMinutes,
     transfer_days: b.transferDays,
     hold_days: b.holdDays,
+    appointment_minutes: b.appointmentMinutes,
+    appointment_designers: b.appointmentDesigners,
     position: b.position,
     is_default: b.isDefault,
     status: b.status,
@@ -114,6 +120,8 @@ export function createBranchAdmin(db: Db, options: { postcodes: PostcodeProvider
       ...(input.collect_cutoff_minutes !== undefined ? { collectCutoffMinutes: input.collect_cutoff_minutes } : {}),
       ...(input.transfer_days !== undefined ? { transferDays: input.transfer_days } : {}),
       ...(input.hold_days !== undefined ? { holdDays: input.hold_days } : {}),
+      ...(input.appointment_minutes !== undefined ? { appointmentMinutes: input.appointment_minutes } : {}),
+      ...(input.appointment_designers !== undefined ? { appointmentDesigners: input.appointment_designers } : {}),
       ...(input.position !== undefined ? { position: input.position } : {}),
       ...(input.status !== undefined ? { status: input.status } : {}),
     };

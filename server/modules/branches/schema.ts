@@ -38,6 +38,9 @@ export const branches = pgTable(
     transferDays: integer("transfer_days").notNull().default(1),
     /** Days a ready collection waits: a reminder at half, then it goes back to stock and is refunded (orders/uncollected.ts). */
     holdDays: integer("hold_days").notNull().default(7),
+    /** A showroom's design consultations (appointments/): how long each is, and how many designers see customers at once. */
+    appointmentMinutes: integer("appointment_minutes").notNull().default(60),
+    appointmentDesigners: integer("appointment_designers").notNull().default(2),
     /** The branch stock and orders belong to when none is named (one shop, one branch: this one). */
     isDefault: boolean("is_default").notNull().default(false),
     /** A closed branch is kept for its history and shown nowhere. */
@@ -52,6 +55,7 @@ export const branches = pgTable(
     check("branches_status_check", sql`${t.status} in ('open', 'closed')`),
     check("branches_lead_check", sql`${t.collectLeadMinutes} between 0 and 10080 and ${t.collectCutoffMinutes} between 0 and 1440`),
     check("branches_transfer_days_check", sql`${t.transferDays} between 0 and 60 and ${t.holdDays} between 1 and 60`),
+    check("branches_appointments_check", sql`${t.appointmentMinutes} between 15 and 480 and ${t.appointmentDesigners} between 1 and 20`),
     index("branches_position_idx").on(t.position, t.id),
   ],
 );

@@ -40,6 +40,8 @@ export const PERMISSIONS = [
   "audit.view",
   /** The branches: add one, edit its details, hours and services, make it the default, close it. */
   "branches.manage",
+  /** Showroom appointments: the day's list per showroom, and cancelling one for the customer. */
+  "appointments.manage",
   "staff.manage",
   "tokens.manage",
   "settings.manage",
@@ -52,7 +54,7 @@ const STAFF_AND_SETTINGS: Permission[] = ["staff.manage", "tokens.manage", "sett
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: EVERYTHING,
   manager: EVERYTHING.filter((p) => !STAFF_AND_SETTINGS.includes(p)),
-  sales: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.fulfil", "orders.cancel", "orders.note", "orders.export", "customers.view", "customers.manage", "refunds.create", "catalogue.view"],
+  sales: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.fulfil", "orders.cancel", "orders.note", "orders.export", "customers.view", "customers.manage", "refunds.create", "catalogue.view", "appointments.manage"],
   warehouse: ["dashboard.view", "orders.view", "orders.fulfil", "orders.note", "stock.count", "catalogue.view"],
   hire: ["dashboard.view", "hire.desk"],
   accounts: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.note", "orders.export", "customers.view", "refunds.create", "trade.manage", "invoices.manage", "catalogue.view"],
