@@ -170,13 +170,15 @@ export function BranchForm({
 
       <section className={card} aria-labelledby="branch-collection">
         <h2 id="branch-collection" className={legend}>
-          Click &amp; collect
+          Collections, transfers and showroom
         </h2>
         <div className="grid gap-4 sm:grid-cols-2">
           {text("collect_lead_minutes", "Ready after (minutes)", { hint: "How long after ordering a collection is ready when the stock is here.", type: "number", maxLength: 6 })}
           {text("collect_cutoff_minutes", "Cut-off before closing (minutes)", { hint: "Orders this close to closing are ready the next opening day.", type: "number", maxLength: 4 })}
           {text("transfer_days", "Transfer from another branch (days)", { hint: "A collection needing stock from another branch is ready this many days later.", type: "number", maxLength: 2 })}
           {text("hold_days", "Kept for collection (days)", { hint: "Reminded halfway; then it goes back to stock and is refunded.", type: "number", maxLength: 2 })}
+          {text("appointment_minutes", "Showroom consultation (minutes)", { hint: "For a showroom: how long each design consultation is booked for.", type: "number", maxLength: 3 })}
+          {text("appointment_designers", "Designers at once", { hint: "For a showroom: how many consultations can run at the same time.", type: "number", maxLength: 2 })}
         </div>
         {isDefault ? (
           <p className="text-sm">

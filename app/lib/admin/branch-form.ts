@@ -27,6 +27,8 @@ export interface BranchFormValues {
   collect_cutoff_minutes: string;
   transfer_days: string;
   hold_days: string;
+  appointment_minutes: string;
+  appointment_designers: string;
   make_default: boolean;
 }
 
@@ -46,6 +48,8 @@ export interface AdminBranchShape {
   collect_cutoff_minutes: number;
   transfer_days: number;
   hold_days: number;
+  appointment_minutes: number;
+  appointment_designers: number;
 }
 
 export function formValuesOf(b: AdminBranchShape): BranchFormValues {
@@ -65,6 +69,8 @@ export function formValuesOf(b: AdminBranchShape): BranchFormValues {
     collect_cutoff_minutes: String(b.collect_cutoff_minutes),
     transfer_days: String(b.transfer_days),
     hold_days: String(b.hold_days),
+    appointment_minutes: String(b.appointment_minutes),
+    appointment_designers: String(b.appointment_designers),
     make_default: false,
   };
 }
@@ -83,6 +89,8 @@ export const NEW_BRANCH: BranchFormValues = formValuesOf({
     collect_cutoff_minutes: 30,
     transfer_days: 1,
     hold_days: 7,
+    appointment_minutes: 60,
+    appointment_designers: 2,
 });
 
 const TEXT_FIELDS = ["slug", "name", "line_1", "line_2", "town", "county", "postcode", "phone", "email"] as const;
@@ -108,6 +116,8 @@ export function readBranchForm(form: FormData): BranchFormValues {
     collect_cutoff_minutes: text("collect_cutoff_minutes"),
     transfer_days: text("transfer_days"),
     hold_days: text("hold_days"),
+    appointment_minutes: text("appointment_minutes"),
+    appointment_designers: text("appointment_designers"),
     make_default: form.get("make_default") === "on",
   };
 }
@@ -139,6 +149,8 @@ export function branchInputOf(values: BranchFormValues, before?: { postcode: str
     collect_cutoff_minutes: minutes(values.collect_cutoff_minutes),
     transfer_days: minutes(values.transfer_days),
     hold_days: minutes(values.hold_days),
+    appointment_minutes: minutes(values.appointment_minutes),
+    appointment_designers: minutes(values.appointment_designers),
     ...(values.make_default && !before?.is_default ? { is_default: true } : {}),
   };
   const errorsOnForm = (errors: Record<string, string[]>) => {
