@@ -184,4 +184,17 @@ describe("hire depots", () => {
     expect(audit).toBeDefined();
     expect((await desk.put("/api/admin/hire/delivery-bands", { bands: [] })).statusCode).toBe(403);
   });
+
+  it("moves a unit to another depot from the hire item's units, as a transfer with its history", async () => {
+    const manager = new TestBrowser(shop.app, "198.51.120.4");
+    await manager.staffSignIn("manager@staff.example.com", PASSWORD);
+    const { item, units } = await fleet("DPE", ["leeds"]);
+    const res = await manager.patch(`/api/admin/hire/items/${item.slug}/units/${units[0]!.id}`, { depot: "harrogate" });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data ?? res.json()).toMatchObject({ depot: { slug: "harrogate", name: "Harrogate hire depot" } });
+    expect(await db().select({ to: hireUnitTransfers.toBranchId }).from(hireUnitTransfers).where(eq(hireUnitTransfers.unitId, units[0]!.id))).toEqual([{ to: await depotId("harrogate") }]);
+    const wrong = await manager.patch(`/api/admin/hire/items/${item.slug}/units/${units[0]!.id}`, { depot: "york" });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors.depot).toEqual(["Choose one of our hire depots."]);
+  });
 });
