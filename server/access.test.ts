@@ -152,6 +152,8 @@ const ROWS: Row[] = [
   { route: "GET /api/hire/{slug}", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/hire/${w.hireSlug}`) },
   { route: "GET /api/hire/{slug}/availability", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/hire/${w.hireSlug}/availability`) },
   { route: "GET /api/hire/{slug}/quote", expect: PUBLIC, call: (w, a) => w.as[a].get(`/api/hire/${w.hireSlug}/quote?start_date=${day(5)}&end_date=${day(7)}`) },
+  { route: "GET /api/hire-depots", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/hire-depots") },
+  { route: "GET /api/hire-depots/{slug}/delivery", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/hire-depots/leeds/delivery?postcode=LS11%205PS") },
   { route: "GET /api/checkout/delivery-options", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/checkout/delivery-options") },
   // The test database has no postcode data: the same "none found" for everyone.
   { route: "POST /api/checkout/postcode-lookup", expect: all(404), call: (w, a) => w.as[a].post("/api/checkout/postcode-lookup", { postcode: "LS1 4AP" }) },
@@ -317,6 +319,7 @@ const ROWS: Row[] = [
       return unchanged(hireLines, (ww, aa) => ww.as[aa].put(`/api/hire-basket/${target}`, { quantity: 1 + (aa === "customer A" ? 0 : 1) }))(w, a);
     },
   },
+  { route: "PUT /api/hire-basket/depot", expect: PUBLIC, call: (w, a) => w.as[a].put("/api/hire-basket/depot", { depot: "leeds" }) },
   {
     route: "DELETE /api/hire-basket/{id}",
     expect: A_ONLY(200, 404),

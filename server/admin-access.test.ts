@@ -640,6 +640,11 @@ const ROWS: Row[] = [
   { key: "POST /api/admin/hire/requests/{number}/charges", needs: "hire.desk", url: () => `${NO_HIRE}/charges`, body: () => ({ kind: "other", reason: "Matrix", amount: 1 }), ok: [404] },
   { key: "POST /api/admin/hire/requests/{number}/settle", needs: "hire.desk", url: () => `${NO_HIRE}/settle`, body: () => ({}), ok: [404] },
   { key: "POST /api/admin/hire/units/{id}/service", needs: "hire.desk", url: () => "/api/admin/hire/units/2147483647/service", body: () => ({ days: 1, reason: "Matrix" }), ok: [404] },
+  // Hire depots (hire/depots/routes.ts): a unit no one has, so nothing moves; the bands read and saved as they are.
+  { key: "POST /api/admin/hire/units/{id}/transfer", needs: "hire.desk", url: () => "/api/admin/hire/units/2147483647/transfer", body: () => ({ depot: "leeds" }), ok: [404] },
+  { key: "GET /api/admin/hire/units/{id}/transfers", needs: "hire.desk", url: () => "/api/admin/hire/units/2147483647/transfers" },
+  { key: "GET /api/admin/hire/delivery-bands", needs: "catalogue.view", url: () => "/api/admin/hire/delivery-bands" },
+  { key: "PUT /api/admin/hire/delivery-bands", needs: "catalogue.manage", url: () => "/api/admin/hire/delivery-bands", body: () => ({ bands: [{ up_to_miles: 10, price: 25 }, { up_to_miles: 25, price: 45 }, { up_to_miles: 50, price: 75 }] }) },
 
   // The customers desk.
   { key: "GET /api/admin/customers", needs: "customers.view", url: () => "/api/admin/customers" },

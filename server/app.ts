@@ -66,6 +66,7 @@ import { adminTreeRoutes } from "./modules/catalog/admin-tree-routes.ts";
 import { adminHireRoutes } from "./modules/hire/admin-routes.ts";
 import { hireAgreementRoutes, hireOperationRoutes } from "./modules/hire/desk/routes.ts";
 import { hireDeskRoutes } from "./modules/hire/desk-routes.ts";
+import { hireDepotAdminRoutes } from "./modules/hire/depots/routes.ts";
 import { startTestPayments, stripeGatewayFromConfig, usesTestPayments } from "./modules/payments/setup.ts";
 import type { TestEvent } from "./modules/payments/test-processor.ts";
 import { priceDisplayFor } from "./modules/trade/pricing.ts";
@@ -228,14 +229,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     prefix: "/api",
   });
   await app.register(orderRoutes, { orders: services.orders, prefix: "/api" });
-  await app.register(hireRoutes, { hire: services.hire, prefix: "/api" });
+  await app.register(hireRoutes, { hire: services.hire, depots: services.hireDepots, prefix: "/api" });
   await app.register(hireBasketRoutes, {
     basket: services.hireBasket,
     enabled: config.hireBasketEnabled,
     secureCookies: config.isProduction,
     prefix: "/api",
   });
-  await app.register(hireRequestRoutes, { requests: services.hireRequests, enabled: config.hireBasketEnabled, prefix: "/api" });
+  await app.register(hireRequestRoutes, { requests: services.hireRequests, depots: services.hireDepots, enabled: config.hireBasketEnabled, prefix: "/api" });
   await app.register(authRoutes, {
     auth: services.auth,
     secureCookies: config.isProduction,
@@ -276,6 +277,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(hireOperationRoutes, { operations: services.hireOperations, prefix: "/api" });
   await app.register(hireAgreementRoutes, { operations: services.hireOperations, prefix: "/api" });
   await app.register(hireDeskRoutes, { planner: services.hirePlanner, desk: services.hireDesk, prefix: "/api" });
+  await app.register(hireDepotAdminRoutes, { depots: services.hireDepots, transfers: services.hireUnitTransfers, prefix: "/api" });
   // The catalogue's CSV export and import (ADR 0036): imports run in the background, their progress kept in product_imports.
   const csv = createCatalogueCsv(database.db, { dataDir: config.dataDir, sharedProgress: database.kind === "postgres", log: app.log });
   await app.register(catalogueCsvRoutes, { csv, prefix: "/api" });

@@ -33,6 +33,8 @@ import { createBranchService } from "./modules/branches/service.ts";
 import { createHireBasketService } from "./modules/hire/basket.ts";
 import { createHireRequestService } from "./modules/hire/requests.ts";
 import { createHireService } from "./modules/hire/service.ts";
+import { createDepotService } from "./modules/hire/depots/service.ts";
+import { createUnitTransfers } from "./modules/hire/depots/transfers.ts";
 import { createAdminHireService } from "./modules/hire/admin.ts";
 import { createHireOperations } from "./modules/hire/desk/service.ts";
 import { createHireDesk } from "./modules/hire/desk-overview.ts";
@@ -69,6 +71,8 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
   const products = createProductService(db);
   const redirectMatcher = createRedirectMatcher(db);
   const hire = createHireService(db);
+  // Hire depots (issue 30): where units are based, and delivery priced by distance bands from them.
+  const hireDepots = createDepotService(db);
   const delivery = createDeliveryService(db);
   const basket = createBasketService(db);
   // Two-factor sign-in is required of every member of staff in production only, so the demo stays easy to try.
@@ -87,7 +91,7 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     log,
   });
   const hireCardPayments = payments.gateway !== null || (extras.gateway === undefined && usesTestPayments(config));
-  const hireRequests = createHireRequestService(db, { mail, ...shop, cardPayments: hireCardPayments });
+  const hireRequests = createHireRequestService(db, { mail, ...shop, cardPayments: hireCardPayments, depots: hireDepots });
   const postcodes = createPostcodeProvider(db, config);
   const adminOrders = createAdminOrderService(db, { mail, ...shop, branchAddress: config.shopAddress, shop: shopDetails(config) });
   return {
@@ -130,7 +134,10 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     transfers: createTransferService(db),
     orderDocuments: createOrderDocuments(db, { shop: { name: config.appName, address: config.shopAddress, email: config.shopEmail } }),
     hire,
-    hireBasket: createHireBasketService(db, hire),
+    hireDepots,
+    // A unit's move between depots (issue 30): its depot changes, with a history row and the audit log.
+    hireUnitTransfers: createUnitTransfers(db, hireDepots),
+    hireBasket: createHireBasketService(db, hire, hireDepots),
     // The hire catalogue desk: hire items, rate cards and units; each authorised and audited.
     adminHire: createAdminHireService(db),
     // The hire desk's reading (issue 21): the planner over hire_allocations, the day's overview and the requests list.

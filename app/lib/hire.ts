@@ -36,7 +36,10 @@ export interface HireQuote {
   deposit: number;
   total: number;
   available: number;
+  /** Units at other depots that can be moved to the depot for the dates (issue 30). */
+  by_transfer?: number;
   quantity: number;
+  depot?: { slug: string; name: string; town: string };
 }
 
 export interface HireBasketItem {
@@ -56,6 +59,8 @@ export interface HireBasketItem {
 
 export interface HireCart {
   items: HireBasketItem[];
+  /** The depot the hire goes out from; `chosen` false until the customer picks one. */
+  depot?: { slug: string; name: string; town: string; chosen: boolean } | null;
   totals: { hire_cost: number; deposit: number; vat: number; total: number };
   itemCount: number;
 }

@@ -5,6 +5,7 @@ import { BasketScreen, TOTAL_ROW } from "../components/basket/basket-screen.tsx"
 import { useBasketLines } from "../components/basket/use-basket-lines.ts";
 import { Field, FormAlert, SubmitButton, useFocusOnFailure } from "../components/form.tsx";
 import { HireBasketLine, type LineChange } from "../components/hire/hire-basket-line.tsx";
+import { DeliveryPrice, DepotSelect, useDeliveryQuote } from "../components/hire/depot-delivery.tsx";
 import { EMPTY_SITE_ADDRESS, type SiteAddress, SiteAddressFields } from "../components/hire/site-address-fields.tsx";
 import { EmptyState, PageHeading } from "../components/page.tsx";
 import { browserApi } from "../lib/browser-api.ts";
@@ -17,16 +18,18 @@ import { notFound } from "../lib/not-found.ts";
 import { usePageUser } from "../lib/use-session.ts";
 import type { Route } from "./+types/hire-basket";
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
+  const app = context.get(appContext);
   // With HIRE_BASKET_ENABLED off the hire basket does not exist at all.
-  if (!context.get(appContext).config.hireBasketEnabled) notFound();
-  // The basket itself is fetched in the browser: this page carries no per-visitor data.
-  return null;
+  if (!app.config.hireBasketEnabled) notFound();
+  // The basket itself is fetched in the browser: this page carries no per-visitor data. The depots are the same for everyone.
+  const depots = await app.services.hireDepots.list();
+  return { depots: depots.map((d) => ({ slug: d.slug, name: d.name })) };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Your hire request", "Your hire request: the equipment, dates and delivery you want, sent to our hire desk to confirm.");
 
-const REQUEST_FIELDS: string[] = ["name", "email", "phone", "company", "fulfilment", "address_line1", "address_line2", "town", "postcode", "notes"];
+const REQUEST_FIELDS: string[] = ["name", "email", "phone", "company", "depot", "fulfilment", "address_line1", "address_line2", "town", "postcode", "notes"];
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<{ ok: true; number: string; email: string } | FormFailure> {
   const form = await request.formData();
@@ -71,7 +74,8 @@ function Confirmation({ number, email }: { number: string; email: string }) {
   );
 }
 
-export default function HireBasket({ actionData }: Route.ComponentProps) {
+export default function HireBasket({ actionData, loaderData }: Route.ComponentProps) {
+  const depots = loaderData.depots;
   const pageUser = usePageUser();
   const state = useHireBasket(true);
   const control = useBasketLines(hireBasketStore, "/api/hire-basket", HIRE_MESSAGES);
@@ -79,6 +83,9 @@ export default function HireBasket({ actionData }: Route.ComponentProps) {
   const [fulfilment, setFulfilment] = useState<"delivery" | "collection">("delivery");
   // Held here so that the address survives a switch to collection and back.
   const [site, setSite] = useState<SiteAddress>(EMPTY_SITE_ADDRESS);
+  const [depot, setDepot] = useState("");
+  const delivery = useDeliveryQuote(depot, site.postcode, fulfilment === "delivery");
+  const depotName = depots.find((d) => d.slug === depot)?.name ?? state.cart?.depot?.name ?? "the depot";
   const today = londonToday();
   const formRef = useRef<HTMLFormElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
@@ -144,13 +151,14 @@ export default function HireBasket({ actionData }: Route.ComponentProps) {
             <Field label="Phone" name="phone" type="tel" autoComplete="tel" required error={errorFor(result, "phone")} />
           </div>
           <Field label="Company" name="company" autoComplete="organization" optional error={errorFor(result, "company")} />
+          <DepotSelect depots={depots} basketDepot={state.cart?.depot ?? null} value={depot} onChange={setDepot} error={errorFor(result, "depot")} />
           <fieldset className="grid gap-2">
             <legend className="mb-1 font-semibold">Delivery or collection</legend>
             {errorFor(result, "fulfilment") ? <p className="text-sm font-semibold text-red-700">{errorFor(result, "fulfilment")}</p> : null}
             {(
               [
-                ["delivery", "Delivery to a site", "We deliver and collect; the charge is confirmed with your request."],
-                ["collection", "Collection from the branch", "Collect from and return to our branch."],
+                ["delivery", "Delivery to a site", `We deliver from ${depotName} and collect; priced by the distance from the depot.`],
+                ["collection", "Collection from the branch", `Collect from and return to ${depotName}.`],
               ] as const
             ).map(([value, label, hint]) => (
               <label key={value} className="flex min-h-11 cursor-pointer items-start gap-3 rounded-md border border-stone-300 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
@@ -163,7 +171,10 @@ export default function HireBasket({ actionData }: Route.ComponentProps) {
             ))}
           </fieldset>
           {fulfilment === "delivery" ? (
-            <SiteAddressFields value={site} onChange={setSite} errors={(field) => errorFor(result, field)} />
+            <>
+              <SiteAddressFields value={site} onChange={setSite} errors={(field) => errorFor(result, field)} />
+              <DeliveryPrice depotName={depotName} delivery={delivery} />
+            </>
           ) : null}
           <div className="grid gap-1.5">
             <label htmlFor="hire-notes" className="font-semibold">

@@ -7,6 +7,7 @@ export * from "../modules/wishlist/schema.ts";
 export * from "../modules/content/schema.ts";
 export * from "../modules/hire/schema.ts";
 export * from "../modules/hire/desk/schema.ts";
+export * from "../modules/hire/depots/schema.ts";
 export * from "../modules/basket/schema.ts";
 export * from "../modules/delivery/schema.ts";
 export * from "../modules/postcode/schema.ts";

@@ -7,6 +7,8 @@ export interface HireUnitRow {
   asset_number: string;
   serial_number: string;
   active: boolean;
+  /** The hire depot it is based at (issue 30). */
+  depot: { slug: string; name: string };
   allocation: { start: string; end: string; kind: string } | null;
 }
 
@@ -28,7 +30,7 @@ const dateText = (date: string) => new Date(`${date}T12:00:00Z`).toLocaleDateStr
  * next, and Retire or Bring back; then a form to add one. A table on a
  * desktop, a card per unit on a phone. Read-only without catalogue.manage.
  */
-export function HireUnits({ units, canManage, result }: { units: HireUnitRow[]; canManage: boolean; result: HireUnitResult | undefined }) {
+export function HireUnits({ units, canManage, result, depots = [] }: { units: HireUnitRow[]; canManage: boolean; result: HireUnitResult | undefined; depots?: { slug: string; name: string }[] }) {
   const busy = useNavigation().state === "submitting";
   const mine = (id: number) => (result && !result.ok && result.unitId === id ? result : undefined);
   const adding = result && !result.ok && result.intent === "add-unit" ? result : undefined;
@@ -52,6 +54,9 @@ export function HireUnits({ units, canManage, result }: { units: HireUnitRow[]; 
                 </th>
                 <th scope="col" className="px-3 py-2">
                   Serial number
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Depot
                 </th>
                 <th scope="col" className="px-3 py-2">
                   State
@@ -109,6 +114,22 @@ export function HireUnits({ units, canManage, result }: { units: HireUnitRow[]; 
                         </span>
                       ) : (
                         <span className="font-mono">{u.serial_number || "—"}</span>
+                      )}
+                    </td>
+                    <td className={STACKED.cell} data-label="Depot">
+                      {canManage && depots.length > 1 ? (
+                        <span className="grid gap-1">
+                          <select form={formId} name="depot" defaultValue={u.depot.slug} aria-label={`Depot of unit ${u.asset_number}`} aria-invalid={!!refused?.errors?.depot || undefined} aria-describedby={refused?.errors?.depot ? `${formId}-depot-error` : undefined} className={control}>
+                            {depots.map((d) => (
+                              <option key={d.slug} value={d.slug}>
+                                {d.name}
+                              </option>
+                            ))}
+                          </select>
+                          <FieldError id={`${formId}-depot-error`} messages={refused?.errors?.depot} />
+                        </span>
+                      ) : (
+                        u.depot.name
                       )}
                     </td>
                     <td className={STACKED.cell} data-label="State">

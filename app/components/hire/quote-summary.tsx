@@ -8,6 +8,8 @@ export function QuoteSummary({ quote, loading, failed }: { quote: HireQuote | nu
     return <p className="rounded-md bg-stone-100 px-3 py-2 text-stone-700">{loading ? "Working out your price…" : "Choose a start and return date to see the price."}</p>;
   }
   const short = quote.available < quote.quantity;
+  const moved = Math.min(quote.by_transfer ?? 0, quote.quantity - quote.available);
+  const at = quote.depot ? ` at ${quote.depot.name}` : "";
   return (
     <div className={`rounded-md border border-brand-100 bg-brand-50 p-3 ${loading ? "opacity-75" : ""}`} data-testid="hire-quote">
       <p className="font-semibold">
@@ -24,11 +26,15 @@ export function QuoteSummary({ quote, loading, failed }: { quote: HireQuote | nu
         <dt className="border-t border-brand-100 pt-1 font-bold">Total</dt>
         <dd className="border-t border-brand-100 pt-1 text-right font-bold">{formatPounds(quote.total)}</dd>
       </dl>
-      {short ? (
-        <p className="mt-2 font-semibold text-red-800">{quote.available === 0 ? "None available for those dates." : `Only ${quote.available} available for those dates.`}</p>
+      {short && quote.available + moved >= quote.quantity ? (
+        <p className="mt-2 text-sm text-stone-700" data-testid="hire-transfer">
+          {quote.available} free{at}; {moved} more from another depot, moved{at || " here"} the day before the hire.
+        </p>
+      ) : short ? (
+        <p className="mt-2 font-semibold text-red-800">{quote.available === 0 ? `None available${at} for those dates.` : `Only ${quote.available} available${at} for those dates.`}</p>
       ) : (
         <p className="mt-2 text-sm text-stone-700">
-          {quote.available} {quote.available === 1 ? "unit" : "units"} free for those dates.
+          {quote.available} {quote.available === 1 ? "unit" : "units"} free{at} for those dates.
         </p>
       )}
     </div>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, redirect, useRouteLoaderData } from "react-router";
+import { Form, Link, redirect, useNavigate, useRouteLoaderData, useSearchParams } from "react-router";
+import { readMyBranch } from "../../components/branches/my-branch.ts";
 import { appContext } from "#app-context";
 import { Field, FormAlert, FormSuccess, useFocusOnFailure, useSubmitting } from "../../components/form.tsx";
 import { AvailabilityCalendar } from "../../components/hire/availability-calendar.tsx";
@@ -54,10 +55,13 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     notFound();
   }
   const today = hire.today();
-  const availability = await hire.availability(item.id, today, addDays(today, CALENDAR_DAYS - 1));
+  // The depot is in the address (the page is shared and cached); the browser moves to my branch's when it is a depot.
+  const url = new URL(request.url);
+  const depots = await app.services.hireDepots.list();
+  const depot = depots.find((d) => d.slug === url.searchParams.get("depot")) ?? depots[0]!;
+  const [availability, depotUnits] = await Promise.all([hire.availability(item.id, today, addDays(today, CALENDAR_DAYS - 1), depot.id), hire.unitsAt(item.id, depot.id)]);
 
   // Without scripts the form asks for this page again with the dates: the quote is rendered here.
-  const url = new URL(request.url);
   const start = url.searchParams.get("start_date") ?? "";
   const end = url.searchParams.get("end_date") ?? "";
   const rawQuantity = Number.parseInt(url.searchParams.get("quantity") ?? "1", 10);
@@ -69,14 +73,17 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     if (!isCalendarDate(end)) quoteErrors.end_date = ["Choose a valid return date."];
     if (Object.keys(quoteErrors).length === 0) quoteErrors = dateErrors(start, end, today);
     if (Object.keys(quoteErrors).length === 0) {
-      const available = await hire.freeUnits(item.id, start, end);
-      quote = { ...hire.quote(item, quantity, start, end), available, quantity };
+      const available = await hire.freeUnits(item.id, start, end, depot.id);
+      const byTransfer = available >= quantity ? 0 : await hire.byTransfer(item.id, start, end, depot.id);
+      quote = { ...hire.quote(item, quantity, start, end), available, by_transfer: byTransfer, quantity, depot: { slug: depot.slug, name: depot.name, town: depot.town } };
     }
   }
   return {
     item,
     today,
     availability,
+    depots: depots.map((d) => ({ slug: d.slug, name: d.name })),
+    depot: { slug: depot.slug, name: depot.name, units: depotUnits },
     selection: { start_date: isCalendarDate(start) ? start : "", end_date: isCalendarDate(end) ? end : "", quantity },
     quote,
     quoteErrors,
@@ -98,6 +105,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
       quantity: Number(text(form, "quantity")),
       start_date: text(form, "start_date"),
       end_date: text(form, "end_date"),
+      depot: text(form, "depot"),
     });
     setHireCart(answer.cart);
     return { ok: true, message: answer.message || "Added to your hire request." };
@@ -109,11 +117,11 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 }
 
 /** The price as the dates change: the quote API, asked a moment after the last change. */
-function useLiveQuote(slug: string, values: { start: string; end: string; quantity: string }, initial: { key: string; quote: HireQuote | null; errors: FieldErrors }) {
+function useLiveQuote(slug: string, values: { start: string; end: string; quantity: string; depot: string }, initial: { key: string; quote: HireQuote | null; errors: FieldErrors }) {
   const hydrated = useHydrated();
   const [state, setState] = useState<{ key: string; quote: HireQuote | null; errors: FieldErrors; failed: boolean }>({ ...initial, failed: false });
   const complete = isCalendarDate(values.start) && isCalendarDate(values.end);
-  const key = `${values.start}|${values.end}|${values.quantity || "1"}`;
+  const key = `${values.start}|${values.end}|${values.quantity || "1"}|${values.depot}`;
   useEffect(() => {
     // The server has already priced the dates the page opened with.
     if (!hydrated || !complete || key === state.key) return;
@@ -121,7 +129,7 @@ function useLiveQuote(slug: string, values: { start: string; end: string; quanti
     const timer = setTimeout(async () => {
       try {
         const answer = await browserApi().get<{ data: HireQuote }>(`/api/hire/${slug}/quote`, {
-          query: { start_date: values.start, end_date: values.end, quantity: values.quantity || "1" },
+          query: { start_date: values.start, end_date: values.end, quantity: values.quantity || "1", depot: values.depot },
           signal: controller.signal,
         });
         setState({ key, quote: answer.data, errors: {}, failed: false });
@@ -143,14 +151,32 @@ function useLiveQuote(slug: string, values: { start: string; end: string; quanti
 }
 
 export default function HireItem({ loaderData, actionData }: Route.ComponentProps) {
-  const { item, today, availability, selection, hireBasketEnabled } = loaderData;
+  const { item, today, availability, selection, hireBasketEnabled, depots, depot } = loaderData;
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  // My branch, when it is a hire depot, is where the page opens (a visitor's choice lives in the browser).
+  useEffect(() => {
+    if (searchParams.has("depot")) return;
+    const mine = readMyBranch();
+    if (mine && mine !== depot.slug && depots.some((d) => d.slug === mine)) {
+      const next = new URLSearchParams(searchParams);
+      next.set("depot", mine);
+      void navigate(`?${next.toString()}`, { replace: true, preventScrollReset: true });
+    }
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  const chooseDepot = (slug: string) => {
+    const next = new URLSearchParams(searchParams);
+    next.set("depot", slug);
+    setShownAction(undefined);
+    void navigate(`?${next.toString()}`, { replace: true, preventScrollReset: true });
+  };
   const root = useRouteLoaderData<RootData>("root");
   const hydrated = useHydrated();
   const submitting = useSubmitting();
   const [start, setStart] = useState(selection.start_date);
   const [end, setEnd] = useState(selection.end_date);
   const [quantity, setQuantity] = useState(String(selection.quantity));
-  const live = useLiveQuote(item.slug, { start, end, quantity }, { key: `${selection.start_date}|${selection.end_date}|${selection.quantity}`, quote: loaderData.quote, errors: loaderData.quoteErrors });
+  const live = useLiveQuote(item.slug, { start, end, quantity, depot: depot.slug }, { key: `${selection.start_date}|${selection.end_date}|${selection.quantity}|${depot.slug}`, quote: loaderData.quote, errors: loaderData.quoteErrors });
 
   // The outcome of "Add to hire request" stands until the choice changes.
   const [shownAction, setShownAction] = useState<FormResult | undefined>(actionData);
@@ -228,6 +254,25 @@ export default function HireItem({ loaderData, actionData }: Route.ComponentProp
             <Form method="get" ref={formRef} preventScrollReset className="grid gap-4" aria-describedby="quote">
               <input type="hidden" name="hire_item_id" value={item.id} />
               <FormAlert ref={alertRef} message={result && !result.ok ? result.message : undefined} />
+              {depots.length > 1 ? (
+                <div className="grid gap-1">
+                  <label htmlFor="hire-depot" className="font-medium">
+                    Hire depot
+                  </label>
+                  <select id="hire-depot" name="depot" value={depot.slug} onChange={(e) => chooseDepot(e.target.value)} className="input max-w-sm" aria-describedby="hire-depot-hint">
+                    {depots.map((d) => (
+                      <option key={d.slug} value={d.slug}>
+                        {d.name}
+                      </option>
+                    ))}
+                  </select>
+                  <p id="hire-depot-hint" className="text-sm text-stone-600">
+                    Where the equipment goes out from: collect it there, or we deliver from it.
+                  </p>
+                </div>
+              ) : (
+                <input type="hidden" name="depot" value={depot.slug} />
+              )}
               <div className="grid gap-4 sm:grid-cols-2">
                 <Field label="Start date" name="start_date" type="date" min={today} value={start} onChange={changed(setStart)} required error={errorOf("start_date")} />
                 <Field label="Return date" name="end_date" type="date" min={start && start >= today ? start : today} value={end} onChange={changed(setEnd)} required error={errorOf("end_date")} />
@@ -275,8 +320,10 @@ export default function HireItem({ loaderData, actionData }: Route.ComponentProp
             <h2 id="availability" className="mb-1 text-lg font-semibold">
               Availability
             </h2>
-            <p className="mb-3 text-sm text-stone-600">Units free each day for the next four weeks. A unit returned on a day can go out again that day.</p>
-            <AvailabilityCalendar days={availability} units={item.units} selected={isCalendarDate(start) && isCalendarDate(end) ? { start, end } : undefined} />
+            <p className="mb-3 text-sm text-stone-600" data-testid="depot-availability">
+              {depots.length > 1 ? `At ${depot.name}: ${depot.units} ${depot.units === 1 ? "unit" : "units"}. ` : ""}Units free each day for the next four weeks. A unit returned on a day can go out again that day.
+            </p>
+            <AvailabilityCalendar days={availability} units={depot.units} selected={isCalendarDate(start) && isCalendarDate(end) ? { start, end } : undefined} />
           </section>
         </div>
         <div className="lg:col-start-1 lg:row-start-2">

@@ -5,8 +5,8 @@ import { branches } from "../../modules/branches/schema.ts";
 import { postcodeLocations } from "../../modules/postcode/schema.ts";
 
 /**
- * The demo's branches (issue 30): four towns, one the default (Leeds), one a
- * hire depot (Harrogate), one with a kitchen and bathroom showroom (York),
+ * The demo's branches (issue 30): four towns, one the default (Leeds, also a
+ * hire depot), one a hire depot (Harrogate), one with a kitchen and bathroom showroom (York),
  * and where the demo's postcodes are, so the branch finder works out of the
  * box. Coordinates are each district's approximate centre (for a real shop,
  * import the ONS Postcode Directory: see the README).
@@ -26,7 +26,7 @@ export const DEMO_BRANCHES = [
     lng: -1.5536,
     phone: "0113 496 0000",
     email: "leeds@tradecounter.example",
-    services: ["collect", "trade_counter"] as const,
+    services: ["collect", "trade_counter", "hire"] as const,
     openingHours: [...weekdays("07:00", "17:30"), { day: 6, opens: "08:00", closes: "12:00" }],
     isDefault: true,
     collectLeadMinutes: 60,

@@ -1,5 +1,6 @@
 import type { Db } from "../client.ts";
-import { hireCategories, hireItems, hireUnits } from "../schema.ts";
+import { asc, eq, sql } from "drizzle-orm";
+import { branches, hireCategories, hireDeliveryBands, hireItems, hireUnits } from "../schema.ts";
 import { slugify } from "./demo-categories.ts";
 
 /** [name, day £, weekend £, week £, deposit £, units, specifications] */
@@ -106,4 +107,28 @@ export async function seedDemoHire(tx: Db): Promise<number> {
     }
   }
   return items;
+}
+
+/**
+ * The demo's second hire depot (issue 30), seeded once the branches are: the
+ * fleet seeded above is at the default depot (Leeds), and Harrogate gets one
+ * more unit of each item Leeds holds three or more of, so availability and
+ * transfers differ by depot. The merchant's delivery bands: up to 10 miles
+ * £25, 25 miles £45, 50 miles £75 (ex VAT); beyond, collection only.
+ */
+export async function seedDemoDepots(tx: Db): Promise<void> {
+  const [harrogate] = await tx.select({ id: branches.id }).from(branches).where(eq(branches.slug, "harrogate"));
+  if (!harrogate) return;
+  const items = await tx
+    .select({ id: hireItems.id })
+    .from(hireItems)
+    .where(sql`(select count(*) from ${hireUnits} u where u.hire_item_id = ${hireItems.id}) >= 3`)
+    .orderBy(asc(hireItems.id));
+  let asset = 20000;
+  if (items.length) await tx.insert(hireUnits).values(items.map((i) => ({ hireItemId: i.id, assetNumber: `HA-${++asset}`, branchId: harrogate.id })));
+  await tx.insert(hireDeliveryBands).values([
+    { upToMiles: 10, pricePence: 2500 },
+    { upToMiles: 25, pricePence: 4500 },
+    { upToMiles: 50, pricePence: 7500 },
+  ]);
 }

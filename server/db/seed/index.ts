@@ -10,7 +10,7 @@ import { type CategorySeed, demoCategories, slugify } from "./demo-categories.ts
 import { seedDemoDelivery } from "./demo-delivery.ts";
 import { seedDemoVariants } from "./demo-variants.ts";
 import { seedDemoBranches } from "./demo-branches.ts";
-import { seedDemoHire } from "./demo-hire.ts";
+import { seedDemoDepots, seedDemoHire } from "./demo-hire.ts";
 import { DEMO_TRADE, DEMO_TRADE_USERS, seedDemoJoinery, seedDemoTrade } from "./demo-trade.ts";
 import { DEMO_STAFF, seedDemoStaff } from "./demo-staff.ts";
 
@@ -55,6 +55,7 @@ export async function seedDemo(db: Db): Promise<{ categories: number; manufactur
     const hireItemCount = await seedDemoHire(tx);
     const delivery = await seedDemoDelivery(tx);
     await seedDemoBranches(tx);
+    await seedDemoDepots(tx);
     await tx
       .insert(users)
       .values({ email: DEMO_CUSTOMER.email, firstname: DEMO_CUSTOMER.firstname, lastname: DEMO_CUSTOMER.lastname, passwordHash })

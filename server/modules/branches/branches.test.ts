@@ -22,7 +22,7 @@ describe("GET /api/branches", () => {
     expect(res.headers["cache-control"]).toBe("public, max-age=60");
     const { data } = res.json() as { data: Listed[] };
     expect(data.map((b) => b.slug)).toEqual(["leeds", "york", "harrogate", "manchester"]);
-    expect(data[0]).toMatchObject({ address: { postcode: "LS11 5PS" }, services: ["collect", "trade_counter"], open_label: expect.stringMatching(/^(Open until|Closed)/) });
+    expect(data[0]).toMatchObject({ address: { postcode: "LS11 5PS" }, services: ["collect", "trade_counter", "hire"], open_label: expect.stringMatching(/^(Open until|Closed)/) });
     expect(data.every((b) => b.distance_miles === undefined)).toBe(true);
     expect(data.find((b) => b.slug === "harrogate")!.services).toContain("hire");
     expect(data.find((b) => b.slug === "york")!.services).toContain("showroom");

@@ -44,6 +44,7 @@ const unit = z.object({
   asset_number: z.string(),
   serial_number: z.string(),
   active: z.boolean(),
+  depot: z.object({ slug: z.string(), name: z.string() }).describe("The hire depot the unit is based at; PATCH `depot` (a slug) moves it there (a transfer, with its history)"),
   allocation: z.object({ start: z.string(), end: z.string(), kind: z.string() }).nullable().describe("The live hold or booking it is out on now, or its next: [start, end)"),
   created_at: z.string(),
 });
@@ -155,7 +156,7 @@ export async function adminHireRoutes(app: FastifyInstance, options: { hire: Adm
     {
       schema: {
         tags,
-        summary: `Adds a unit: \`{asset_number, serial_number?}\`; an asset number another unit has (any case) is refused (422). ${writes}`,
+        summary: `Adds a unit: \`{asset_number, serial_number?, depot?}\` (depot: a hire depot's slug, the default depot when absent); an asset number another unit has (any case) is refused (422). ${writes}`,
         params: slugParams,
         body: hireUnitCreate,
         response: { 201: unit.extend({ hire_item: z.string() }), ...itemErrors },
@@ -169,7 +170,7 @@ export async function adminHireRoutes(app: FastifyInstance, options: { hire: Adm
     {
       schema: {
         tags,
-        summary: `Changes a unit's \`asset_number\` or \`serial_number\`, retires it (\`active: false\`) or brings it back. A unit out on hire now, or held or booked for a hire to come, is not retired: 409 naming the dates. ${writes}`,
+        summary: `Changes a unit's \`asset_number\`, \`serial_number\` or \`depot\` (a slug: the unit is transferred there, with a history row), retires it (\`active: false\`) or brings it back. A unit out on hire now, or held or booked for a hire to come, is not retired: 409 naming the dates. ${writes}`,
         params: unitParams,
         body: hireUnitPatch,
         response: { 200: unit.extend({ hire_item: z.string() }), ...itemErrors, 409: messageResponse },

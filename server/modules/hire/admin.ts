@@ -16,6 +16,9 @@ import { londonDate } from "./pricing.ts";
 import { extraDayRate, rateExamples } from "./rate-card.ts";
 import { hireAllocations, hireCategories, hireItemSlugRedirects, hireItems, hireUnits } from "./schema.ts";
 import { liveAllocation } from "./service.ts";
+import { branches } from "../branches/schema.ts";
+import { createDepotService } from "./depots/service.ts";
+import { transferUnitIn } from "./depots/transfers.ts";
 
 /**
  * The hire catalogue in the back office (issue 20): hire items with their
@@ -85,6 +88,7 @@ function auditView(item: ItemRow, productSku: string | null) {
 }
 
 export function createAdminHireService(db: Db) {
+  const depots = createDepotService(db);
   /** The item's row by slug (locked for the transaction when `lock`), or 404. */
   async function itemOf(q: Db, slug: string, lock = false) {
     const query = q.select().from(hireItems).where(eq(hireItems.slug, slug)).limit(1);
@@ -101,6 +105,7 @@ export function createAdminHireService(db: Db) {
         assetNumber: hireUnits.assetNumber,
         serialNumber: hireUnits.serialNumber,
         active: hireUnits.active,
+        depot: { slug: branches.slug, name: branches.name },
         createdAt: hireUnits.createdAt,
         next: sql<{ start: string; end: string; kind: string } | null>`(
           select json_build_object('start', lower(a.period)::text, 'end', upper(a.period)::text, 'kind', a.kind)
@@ -110,6 +115,7 @@ export function createAdminHireService(db: Db) {
           order by lower(a.period) limit 1)`,
       })
       .from(hireUnits)
+      .innerJoin(branches, eq(branches.id, hireUnits.branchId))
       .where(eq(hireUnits.hireItemId, itemId))
       .orderBy(desc(hireUnits.active), asc(hireUnits.assetNumber), asc(hireUnits.id));
     return rows.map((u) => ({
@@ -117,6 +123,8 @@ export function createAdminHireService(db: Db) {
       asset_number: u.assetNumber,
       serial_number: u.serialNumber,
       active: u.active,
+      /** The hire depot it is based at (issue 30). */
+      depot: u.depot,
       /** The live hold or booking it is out on now, or next: `[start, end)`. */
       allocation: u.next,
       created_at: u.createdAt.toISOString(),
@@ -360,16 +368,17 @@ export function createAdminHireService(db: Db) {
             const tx = t as unknown as Db;
             const item = await itemOf(tx, slug, true);
             await assetFree(tx, fields.asset_number, null);
+            const depot = fields.depot ? await depots.resolve({ slug: fields.depot }, "depot", tx) : null;
             const [unit] = await tx
               .insert(hireUnits)
-              .values({ hireItemId: item.id, assetNumber: fields.asset_number, serialNumber: fields.serial_number ?? "" })
+              .values({ hireItemId: item.id, assetNumber: fields.asset_number, serialNumber: fields.serial_number ?? "", ...(depot ? { branchId: depot.id } : {}) })
               .returning();
             await recordAudit(tx, actor, {
               action: "hire_unit.created",
               entity: "hire_unit",
               entityId: unit!.assetNumber,
               before: null,
-              after: { hire_item: item.slug, asset_number: unit!.assetNumber, serial_number: unit!.serialNumber, active: true },
+              after: { hire_item: item.slug, asset_number: unit!.assetNumber, serial_number: unit!.serialNumber, active: true, branch_id: unit!.branchId },
             });
             return { ...(await unitsOf(tx, item.id, londonDate())).find((u) => u.id === unit!.id)!, hire_item: item.slug };
           }),
@@ -419,6 +428,9 @@ export function createAdminHireService(db: Db) {
               const [row] = await tx.update(hireUnits).set(set).where(eq(hireUnits.id, before.id)).returning();
               after = row!;
             }
+            // A new depot is a transfer: the same move, history and audit as the hire desk's.
+            const [current] = patch.depot ? await tx.select({ slug: branches.slug }).from(branches).where(eq(branches.id, before.branchId)) : [];
+            if (patch.depot && current?.slug !== patch.depot) await transferUnitIn(tx, depots, actor, before.id, { depot: patch.depot, reason: "Depot changed on the hire item's units" });
             const view = (u: typeof before) => ({ asset_number: u.assetNumber, serial_number: u.serialNumber, active: u.active });
             const action = before.active && !after.active ? "hire_unit.retired" : !before.active && after.active ? "hire_unit.reinstated" : "hire_unit.updated";
             await recordAudit(tx, actor, { action, entity: "hire_unit", entityId: after.assetNumber, before: view(before), after: view(after) });

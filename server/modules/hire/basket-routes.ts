@@ -9,6 +9,8 @@ import { emailField, nameField } from "../auth/contract.ts";
 import type { HireBasketService, HireCart } from "./basket.ts";
 import type { HireRequestService } from "./requests.ts";
 import { dayNumber } from "./pricing.ts";
+import { MY_BRANCH_COOKIE } from "../branches/routes.ts";
+import type { DepotService } from "./depots/service.ts";
 
 const date = (label: string) => z.string({ error: `Choose the ${label}.` }).refine((v) => dayNumber(v) !== null, `Choose a valid ${label}.`);
 const quantity = z.coerce
@@ -16,6 +18,7 @@ const quantity = z.coerce
   .int("Enter a whole number.")
   .min(1, "The quantity must be at least 1.")
   .max(99, "The quantity must be at most 99.");
+const depotSlug = z.string({ error: "Choose a hire depot." }).regex(/^[a-z0-9-]{1,80}$/, "Choose one of our hire depots.");
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 export interface HireBasketRouteOptions {
@@ -33,7 +36,7 @@ export async function hireBasketRoutes(app: FastifyInstance, options: HireBasket
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["hire basket"];
 
-  const empty: HireCart = { items: [], totals: { hire_cost: 0, deposit: 0, vat: 0, total: 0 }, itemCount: 0 };
+  const empty: HireCart = { items: [], depot: null, totals: { hire_cost: 0, deposit: 0, vat: 0, total: 0 }, itemCount: 0 };
   const answer = basketEnvelope(app, { enabled, empty, cartOf: basket.cart });
   const reading = readingOwner;
   const writing = (request: FastifyRequest, reply: FastifyReply) => writingOwner(request, reply, secureCookies);
@@ -49,7 +52,7 @@ export async function hireBasketRoutes(app: FastifyInstance, options: HireBasket
       schema: {
         tags,
         summary: "Adds a hire item for dates; the quantity must fit the units free",
-        body: z.object({ hire_item_id: z.coerce.number().int().positive().max(2_147_483_647), quantity, start_date: date("start date"), end_date: date("return date") }),
+        body: z.object({ hire_item_id: z.coerce.number().int().positive().max(2_147_483_647), quantity, start_date: date("start date"), end_date: date("return date"), depot: depotSlug.optional() }),
       },
     },
     async (request, reply) => {
@@ -71,6 +74,15 @@ export async function hireBasketRoutes(app: FastifyInstance, options: HireBasket
     async (request, reply) => {
       const owner = writing(request, reply);
       return answer(reply, owner, "Hire request updated.", () => basket.update(owner, request.params.id, request.body));
+    },
+  );
+
+  r.put(
+    "/hire-basket/depot",
+    { schema: { tags, summary: "Chooses the hire depot the hire goes out from (a depot's slug, from /api/hire-depots); 422 on `depot` when it is not one", body: z.object({ depot: depotSlug }) } },
+    async (request, reply) => {
+      const owner = writing(request, reply);
+      return answer(reply, owner, "Depot chosen.", () => basket.chooseDepot(owner, request.body.depot));
     },
   );
 
@@ -99,6 +111,7 @@ export const hireRequestBody = z
     town: text(60),
     postcode: z.union([z.literal(""), ukPostcode]).optional().default(""),
     notes: text(2000),
+    depot: depotSlug.optional(),
   })
   .superRefine((b, ctx) => {
     if (b.fulfilment !== "delivery") return;
@@ -107,7 +120,7 @@ export const hireRequestBody = z
     if (!b.postcode) ctx.addIssue({ code: "custom", path: ["postcode"], message: "Enter the site postcode." });
   });
 
-export async function hireRequestRoutes(app: FastifyInstance, options: { requests: HireRequestService; enabled: boolean }): Promise<void> {
+export async function hireRequestRoutes(app: FastifyInstance, options: { requests: HireRequestService; depots: DepotService; enabled: boolean }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["hire requests"];
   app.addHook("onSend", async (_request, reply) => {
@@ -117,7 +130,7 @@ export async function hireRequestRoutes(app: FastifyInstance, options: { request
   r.post(
     "/hire-requests",
     {
-      schema: { tags, summary: "Turns the hire basket into a hire request, holding units for 48 hours", body: hireRequestBody },
+      schema: { tags, summary: "Turns the hire basket into a hire request at a depot (`depot`, else the basket's, else my branch when a depot, else the default), holding units for 48 hours; a unit short at the depot is taken from another depot free from the day before (a transfer). Delivery is priced by the distance band from the depot to the site postcode and kept on the request; 422 on `postcode` beyond the last band", body: hireRequestBody },
       // Without the hire basket there is nothing to request, before any validation.
       onRequest: async (_request, reply) => {
         if (!options.enabled) return reply.code(404).send({ message: "Not Found" });
@@ -126,7 +139,8 @@ export async function hireRequestRoutes(app: FastifyInstance, options: { request
     async (request, reply) => {
       const owner: BasketOwner | null = request.user ? { userId: request.user.id } : guestHashOf(request) ? { guestHash: guestHashOf(request)! } : null;
       if (!owner) throw new ValidationError({ basket: ["Your hire request is empty."] });
-      const made = await options.requests.create(owner, request.user?.id ?? null, request.body);
+      const mine = await options.depots.mine(request.user?.id ?? null, request.cookies[MY_BRANCH_COOKIE]);
+      const made = await options.requests.create(owner, request.user?.id ?? null, request.body, mine);
       return reply.code(201).send({ success: true, message: `Thank you. Your hire request ${made.number} has been sent; we will confirm it shortly.`, number: made.number });
     },
   );

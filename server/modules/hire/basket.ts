@@ -7,6 +7,7 @@ import { type PricingSettings, DEFAULT_PRICING, londonDate, quoteLine } from "./
 import { checkHireDates } from "./dates.ts";
 import { hireBasketLines, hireBaskets, hireItems } from "./schema.ts";
 import type { HireService } from "./service.ts";
+import { type Depot, type DepotService, atDepot } from "./depots/service.ts";
 
 export interface HireBasketItem {
   id: number;
@@ -25,6 +26,8 @@ export interface HireBasketItem {
 
 export interface HireCart {
   items: HireBasketItem[];
+  /** The depot the hire goes out from; `chosen` false: not chosen yet, the default depot shown (the page offers my branch when it is a depot). */
+  depot: { slug: string; name: string; town: string; chosen: boolean } | null;
   totals: { hire_cost: number; deposit: number; vat: number; total: number };
   itemCount: number;
 }
@@ -33,10 +36,13 @@ function ownerCondition(owner: BasketOwner) {
   return "userId" in owner ? eq(hireBaskets.userId, owner.userId) : eq(hireBaskets.guestTokenHash, owner.guestHash);
 }
 
-export function createHireBasketService(db: Db, hire: HireService, settings: PricingSettings = DEFAULT_PRICING) {
+export function createHireBasketService(db: Db, hire: HireService, depots: DepotService, settings: PricingSettings = DEFAULT_PRICING) {
+  async function basketRow(owner: BasketOwner): Promise<{ id: number; branchId: number | null } | null> {
+    const [row] = await db.select({ id: hireBaskets.id, branchId: hireBaskets.branchId }).from(hireBaskets).where(ownerCondition(owner)).limit(1);
+    return row ?? null;
+  }
   async function basketId(owner: BasketOwner): Promise<number | null> {
-    const [row] = await db.select({ id: hireBaskets.id }).from(hireBaskets).where(ownerCondition(owner)).limit(1);
-    return row?.id ?? null;
+    return (await basketRow(owner))?.id ?? null;
   }
 
   async function ensureBasket(owner: BasketOwner): Promise<number> {
@@ -47,18 +53,26 @@ export function createHireBasketService(db: Db, hire: HireService, settings: Pri
     return row?.id ?? (await basketId(owner))!;
   }
 
-  /** The quantity must fit the units free for those dates; the message says how many do. */
-  async function checkAvailable(itemId: number, quantity: number, start: string, end: string): Promise<void> {
-    const free = await hire.freeUnits(itemId, start, end);
+  /** The quantity must fit the units free at the depot for those dates, or that can be moved there for them; the message says how many. */
+  async function checkAvailable(itemId: number, quantity: number, start: string, end: string, depot: Depot): Promise<void> {
+    const here = await hire.freeUnits(itemId, start, end, depot.id);
+    const free = here >= quantity ? here : here + (await hire.byTransfer(itemId, start, end, depot.id));
     if (quantity > free) {
       throw new ValidationError({
-        quantity: [free === 0 ? "None available for those dates." : `Only ${free} available for those dates.`],
+        quantity: [free === 0 ? `None available${atDepot(depot)} for those dates.` : `Only ${free} available${atDepot(depot)} for those dates.`],
       });
     }
   }
 
+  /** The basket's depot: the one chosen, else the default depot. */
+  async function depotOf(branchId: number | null | undefined) {
+    return depots.resolve({ id: branchId ?? null });
+  }
+
   async function cart(owner: BasketOwner): Promise<HireCart> {
-    const id = await basketId(owner);
+    const row = await basketRow(owner);
+    const id = row?.id ?? null;
+    const depot = await depotOf(row?.branchId);
     const rows = id
       ? await db
           .select({ line: hireBasketLines, item: hireItems })
@@ -90,6 +104,7 @@ export function createHireBasketService(db: Db, hire: HireService, settings: Pri
     });
     return {
       items,
+      depot: depot ? { slug: depot.slug, name: depot.name, town: depot.town, chosen: row?.branchId === depot.id } : null,
       totals: {
         hire_cost: pounds(totals.hire),
         vat: pounds(totals.vat),
@@ -114,11 +129,14 @@ export function createHireBasketService(db: Db, hire: HireService, settings: Pri
   return {
     cart,
 
-    async add(owner: BasketOwner, input: { hire_item_id: number; quantity: number; start_date: string; end_date: string }): Promise<HireCart> {
+    /** Adds a line; a depot named (the item page's) becomes the basket's depot, and the line is checked there. */
+    async add(owner: BasketOwner, input: { hire_item_id: number; quantity: number; start_date: string; end_date: string; depot?: string }): Promise<HireCart> {
       const [item] = await db.select({ id: hireItems.id }).from(hireItems).where(eq(hireItems.id, input.hire_item_id)).limit(1);
       if (!item) throw new ValidationError({ hire_item_id: ["That hire item does not exist."] });
       checkHireDates(input.start_date, input.end_date, londonDate());
+      const named = input.depot ? await depots.resolve({ slug: input.depot }) : null;
       const id = await ensureBasket(owner);
+      const depot = named ?? (await depotOf((await basketRow(owner))?.branchId));
       // The same item for the same dates is one line: quantities add up.
       const [same] = await db
         .select()
@@ -133,7 +151,8 @@ export function createHireBasketService(db: Db, hire: HireService, settings: Pri
         )
         .limit(1);
       const quantity = (same?.quantity ?? 0) + input.quantity;
-      await checkAvailable(item.id, quantity, input.start_date, input.end_date);
+      await checkAvailable(item.id, quantity, input.start_date, input.end_date, depot);
+      if (named) await db.update(hireBaskets).set({ branchId: named.id }).where(eq(hireBaskets.id, id));
       if (same) await db.update(hireBasketLines).set({ quantity }).where(eq(hireBasketLines.id, same.id));
       else await db.insert(hireBasketLines).values({ basketId: id, hireItemId: item.id, quantity, startDate: input.start_date, endDate: input.end_date });
       await db.update(hireBaskets).set({ updatedAt: sql`now()` }).where(eq(hireBaskets.id, id));
@@ -145,8 +164,16 @@ export function createHireBasketService(db: Db, hire: HireService, settings: Pri
       const start = input.start_date ?? line.startDate;
       const end = input.end_date ?? line.endDate;
       checkHireDates(start, end, londonDate());
-      await checkAvailable(line.hireItemId, input.quantity, start, end);
+      await checkAvailable(line.hireItemId, input.quantity, start, end, await depotOf((await basketRow(owner))?.branchId));
       await db.update(hireBasketLines).set({ quantity: input.quantity, startDate: start, endDate: end }).where(eq(hireBasketLines.id, line.id));
+      return cart(owner);
+    },
+
+    /** Chooses the depot the hire goes out from (422 on `depot` when it is not one). */
+    async chooseDepot(owner: BasketOwner, slug: string): Promise<HireCart> {
+      const depot = await depots.resolve({ slug });
+      const id = await ensureBasket(owner);
+      await db.update(hireBaskets).set({ branchId: depot.id, updatedAt: sql`now()` }).where(eq(hireBaskets.id, id));
       return cart(owner);
     },
 

@@ -9,6 +9,7 @@ import { HIRE_REQUEST_STATUSES, type HireRequestState } from "./desk-labels.ts";
 import { londonDate } from "./pricing.ts";
 import { hireHandovers } from "./desk/schema.ts";
 import { hireAllocations, hireItems, hireRequestLines, hireRequests, hireUnits } from "./schema.ts";
+import { branches } from "../branches/schema.ts";
 
 /**
  * The hire desk's overview (`/admin/hire`) and its list of hire requests
@@ -26,6 +27,7 @@ const blank = (v: unknown) => (v === "" ? undefined : v);
 export const hireRequestListQuery = z.object({
   status: z.preprocess(blank, z.enum(HIRE_REQUEST_STATUSES, { error: `The status must be one of ${HIRE_REQUEST_STATUSES.join(", ")}.` }).optional().describe("Only requests in this state")),
   q: z.string().trim().max(100, "Search (q) for at most 100 characters.").optional().describe("A request number (or its digits), or words of the name, email or company"),
+  depot: z.preprocess(blank, z.string().regex(/^[a-z0-9-]{1,80}$/, "Choose one of our hire depots (depot).").optional().describe("Only requests going out from this hire depot (its slug)")),
   cursor: z.string().max(100).regex(/^[A-Za-z0-9_-]*$/, "Invalid cursor.").optional().describe("`next_cursor` of the page before"),
   limit: z.preprocess(blank, z.coerce.number().int().min(1, "Ask for at least 1 request (limit).").max(HIRE_REQUESTS_PAGE_MAX, `Ask for at most ${HIRE_REQUESTS_PAGE_MAX} requests (limit).`).optional()),
 });
@@ -120,6 +122,9 @@ function searchWhere(q: string): SQL | null {
   return sql`(${byNumber} or r.number ilike ${`${escapeLike(text)}%`} or (${byWords}))`;
 }
 
+/** Requests (alias `r`) going out from the depot with this slug. */
+const atDepot = (slug: string) => sql`r.branch_id = (select b.id from ${branches} b where b.slug = ${slug})`;
+
 export function createHireDesk(db: Db, options: { now?: () => Date } = {}) {
   const now = () => options.now?.() ?? new Date();
 
@@ -177,8 +182,10 @@ export function createHireDesk(db: Db, options: { now?: () => Date } = {}) {
      * today, and units out on hire due back today or overdue (past their return
      * date, not back; the longest overdue first).
      */
-    async overview(actor: StaffActor): Promise<HireDeskOverview> {
+    async overview(actor: StaffActor, depot?: string): Promise<HireDeskOverview> {
       authorize(actor, "hire.desk");
+      if (depot !== undefined && !/^[a-z0-9-]{1,80}$/.test(depot)) throw new ValidationError({ depot: ["Choose one of our hire depots (depot)."] });
+      const here = depot ? atDepot(depot) : sql`true`;
       const today = londonDate(now());
       const requestsOf = (where: SQL, lines: SQL, order: SQL) => sql`
         select r.number, r.status, r.name, r.company, r.fulfilment, r.created_at, r.hold_expires_at,
@@ -187,7 +194,7 @@ export function createHireDesk(db: Db, options: { now?: () => Date } = {}) {
           string_agg(distinct l.name, ', ') as items, count(*) over ()::int as total
         from ${hireRequests} r
         join ${hireRequestLines} l on l.request_id = r.id
-        where ${where}
+        where ${where} and ${here}
         group by r.id
         order by ${order}
         limit ${OVERVIEW_BUCKET_MAX}`;
@@ -201,8 +208,8 @@ export function createHireDesk(db: Db, options: { now?: () => Date } = {}) {
           ),
         ),
       );
-      const dueBack = rowsOf(await db.execute(outUnits(sql`l.end_date = ${today}::date`)));
-      const overdue = rowsOf(await db.execute(outUnits(sql`l.end_date < ${today}::date`)));
+      const dueBack = rowsOf(await db.execute(outUnits(sql`l.end_date = ${today}::date and ${here}`)));
+      const overdue = rowsOf(await db.execute(outUnits(sql`l.end_date < ${today}::date and ${here}`)));
       const total = (rows: Row[]) => Number(rows[0]?.total ?? 0);
       return {
         today,
@@ -220,6 +227,7 @@ export function createHireDesk(db: Db, options: { now?: () => Date } = {}) {
       const limit = query.limit ?? 50;
       const where: SQL[] = [sql`true`];
       if (query.status) where.push(sql`r.status = ${query.status}`);
+      if (query.depot) where.push(atDepot(query.depot));
       const search = query.q ? searchWhere(query.q) : null;
       if (search) where.push(search);
       if (query.cursor) where.push(sql`r.id < ${decodeCursor(query.cursor)}`);

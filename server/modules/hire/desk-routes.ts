@@ -107,8 +107,15 @@ export async function hireDeskRoutes(app: FastifyInstance, options: { planner: H
 
   r.get(
     "/admin/hire/overview",
-    { schema: { tags, summary: "What the hire desk does today (London): requests waiting, going out today, due back today, overdue; each with its request's number (its page: /admin/hire/requests/{number}). Each bucket lists at most 50, `total` counts them all. Needs hire.desk", response: { 200: overview, ...errors } } },
-    async (request) => options.desk.overview(staffActorOf(request)),
+    {
+      schema: {
+        tags,
+        summary: "What the hire desk does today (London): requests waiting, going out today, due back today, overdue; each with its request's number (its page: /admin/hire/requests/{number}); `depot` (a slug) keeps one depot's. Each bucket lists at most 50, `total` counts them all. Needs hire.desk",
+        querystring: z.object({ depot: z.string().regex(/^[a-z0-9-]{1,80}$/, "Choose one of our hire depots (depot).").optional() }),
+        response: { 200: overview, ...errors },
+      },
+    },
+    async (request) => options.desk.overview(staffActorOf(request), request.query.depot || undefined),
   );
 
   r.get(

@@ -53,8 +53,10 @@ export const hireUnitFields = z.object({
   asset_number: z.string({ error: "Enter the asset number." }).trim().regex(ASSET_NUMBER_PATTERN, "Use letters, digits, dots, dashes, slashes or underscores for the asset number (at most 40)."),
   serial_number: text("serial number", SERIAL_NUMBER_MAX),
   active: z.boolean({ error: "Say true or false for active." }),
+  /** The hire depot the unit is based at, by its slug: changing it moves the unit (a transfer, with its history). */
+  depot: z.string({ error: "Choose the unit's depot." }).regex(/^[a-z0-9-]{1,80}$/, "Choose one of our hire depots."),
 });
-export const hireUnitCreate = hireUnitFields.pick({ asset_number: true, serial_number: true }).partial({ serial_number: true }).strict();
+export const hireUnitCreate = hireUnitFields.pick({ asset_number: true, serial_number: true, depot: true }).partial({ serial_number: true, depot: true }).strict();
 export const hireUnitPatch = hireUnitFields.partial().strict();
 export type HireUnitCreate = z.output<typeof hireUnitCreate>;
 export type HireUnitPatch = z.output<typeof hireUnitPatch>;

@@ -7,6 +7,7 @@ import { parseInput } from "../../http-errors.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { addDays, dayNumber, londonDate } from "./pricing.ts";
 import { hireAllocations, hireItems, hireRequestLines, hireRequests, hireUnits } from "./schema.ts";
+import { branches } from "../branches/schema.ts";
 
 /**
  * The hire desk's planner (issue 21): each hire item's units across a window
@@ -50,6 +51,7 @@ export const plannerQuery = z.object({
   ),
   item: z.preprocess(blank, z.coerce.number({ error: ITEM_MESSAGE }).int(ITEM_MESSAGE).positive(ITEM_MESSAGE).max(2_147_483_647, ITEM_MESSAGE).optional().describe("One hire item, by its id")),
   q: z.string().trim().max(100, "Search (q) for at most 100 characters.").optional().describe("Hire items whose name has all these words"),
+  depot: z.preprocess(blank, z.string().regex(/^[a-z0-9-]{1,80}$/, "Choose one of our hire depots (depot).").optional().describe("Only units based at this hire depot (its slug); all depots when absent")),
   cursor: z.string().max(400).regex(/^[A-Za-z0-9_-]*$/, "Invalid cursor.").optional().describe("`next_cursor` of the page before"),
   limit: z.preprocess(
     blank,
@@ -157,7 +159,7 @@ export function createHirePlanner(db: Db) {
         select p.id as item_id, p.name as item_name, u.id as unit_id, u.asset_number, u.active,
           lower(a.period)::text as bar_from, upper(a.period)::text as bar_to, a.kind, a.note, r.number as request_number
         from page p
-        left join ${hireUnits} u on u.hire_item_id = p.id
+        left join ${hireUnits} u on u.hire_item_id = p.id ${query.depot ? sql`and u.branch_id = (select b.id from ${branches} b where b.slug = ${query.depot})` : sql``}
         left join ${hireAllocations} a on a.unit_id = u.id and ${drawn} and a.period && daterange(${from}::date, ${to}::date)
         left join ${hireRequestLines} l on l.id = a.request_line_id
         left join ${hireRequests} r on r.id = l.request_id

@@ -16,8 +16,14 @@ import { hireProgress } from "./desk/customer-view.ts";
 import { type HireRequestStatus, checkMove } from "./desk/states.ts";
 import { type PricingSettings, DEFAULT_PRICING, addDays, londonDate, quoteLine } from "./pricing.ts";
 import { hireAllocations, hireBasketLines, hireBaskets, hireItems, hireRequestLines, hireRequests, hireUnits } from "./schema.ts";
+import { type DepotService, atDepot, createDepotService } from "./depots/service.ts";
 
 export const HOLD_HOURS = 48;
+
+/** What a hire request asks to pay up front, pence: the hire with VAT, delivery with VAT (when priced) and the deposit. */
+export function upFrontTotal(r: { hireCost: number; vat: number; deposit: number; deliveryCharge: number | null; deliveryVat: number }): number {
+  return r.hireCost + r.vat + (r.deliveryCharge ?? 0) + r.deliveryVat + r.deposit;
+}
 
 export interface HireRequestInput {
   name: string;
@@ -30,6 +36,8 @@ export interface HireRequestInput {
   town: string;
   postcode: string;
   notes: string;
+  /** The depot's slug; when absent, the hire basket's depot, else my branch when it is a depot, else the default depot. */
+  depot?: string;
 }
 
 export type { HireRequestStatus } from "./desk/states.ts";
@@ -59,7 +67,7 @@ export function period(start: string, end: string): string {
  * `limit` active units free over `range`, in id order. Every allocator (the
  * customer's request, the desk's approval) goes through it.
  */
-export async function lockFreeUnits(tx: Db, itemId: number, range: string, limit: number): Promise<{ id: number }[]> {
+export async function lockFreeUnits(tx: Db, itemId: number, range: string, limit: number, where: { depotId?: number; otherThan?: number } = {}): Promise<{ id: number }[]> {
   await tx.execute(sql`select pg_advisory_xact_lock(7301, ${itemId})`);
   await tx
     .update(hireAllocations)
@@ -79,6 +87,8 @@ export async function lockFreeUnits(tx: Db, itemId: number, range: string, limit
       and(
         eq(hireUnits.hireItemId, itemId),
         eq(hireUnits.active, true),
+        where.depotId === undefined ? undefined : eq(hireUnits.branchId, where.depotId),
+        where.otherThan === undefined ? undefined : sql`${hireUnits.branchId} <> ${where.otherThan}`,
         sql`not exists (select 1 from ${hireAllocations} where ${hireAllocations.unitId} = ${hireUnits.id}
           and ${hireAllocations.releasedAt} is null and ${hireAllocations.period} && ${range}::daterange)`,
       ),
@@ -87,20 +97,47 @@ export async function lockFreeUnits(tx: Db, itemId: number, range: string, limit
     .limit(limit);
 }
 
+/** A unit taken for a hire at a depot: its period, and whether it must first come from another depot. */
+export interface DepotUnit {
+  id: number;
+  period: string;
+  transfer: boolean;
+}
+
+/**
+ * Units for a line at a depot (issue 30), under the item's allocation lock:
+ * the depot's own first; then, for what is short, units at other depots free
+ * from the day before (the transfer day, never in the past), held from that
+ * day so the unit can travel. The hire desk records the transfer itself.
+ */
+export async function lockDepotUnits(tx: Db, itemId: number, start: string, end: string, quantity: number, depotId: number, today: string): Promise<DepotUnit[]> {
+  const range = period(start, end);
+  const here = await lockFreeUnits(tx, itemId, range, quantity, { depotId });
+  const units: DepotUnit[] = here.map((u) => ({ id: u.id, period: range, transfer: false }));
+  const transferDay = addDays(start, -1);
+  if (units.length < quantity && transferDay >= today) {
+    const wider = `[${transferDay},${end === start ? addDays(start, 1) : end})`;
+    const there = await lockFreeUnits(tx, itemId, wider, quantity - units.length, { otherThan: depotId });
+    units.push(...there.map((u) => ({ id: u.id, period: wider, transfer: true })));
+  }
+  return units;
+}
+
 /** `cardPayments`: whether card payment is offered, so a confirmation may carry a payment link. */
-export function createHireRequestService(db: Db, options: { mail: Outbox; appName: string; publicUrl: string; shopEmail: string; settings?: PricingSettings; cardPayments?: boolean }) {
+export function createHireRequestService(db: Db, options: { mail: Outbox; appName: string; publicUrl: string; shopEmail: string; settings?: PricingSettings; cardPayments?: boolean; depots?: DepotService }) {
   const settings = options.settings ?? DEFAULT_PRICING;
+  const depots = options.depots ?? createDepotService(db);
 
   function summaryLines(lines: { name: string; quantity: number; startDate: string; endDate: string }[]): string[] {
     return lines.map((l) => `${l.quantity} × ${l.name}, ${l.startDate} to ${l.endDate}`);
   }
 
-  async function attempt(owner: BasketOwner, userId: number | null, input: HireRequestInput) {
+  async function attempt(owner: BasketOwner, userId: number | null, input: HireRequestInput, mine: string | null) {
     return db.transaction(async (t) => {
       const tx = t as unknown as Db;
       const ownerWhere = "userId" in owner ? eq(hireBaskets.userId, owner.userId) : eq(hireBaskets.guestTokenHash, owner.guestHash);
       // Lock the basket: the same basket cannot become two requests.
-      const [basket] = await tx.select({ id: hireBaskets.id }).from(hireBaskets).where(ownerWhere).for("update");
+      const [basket] = await tx.select({ id: hireBaskets.id, branchId: hireBaskets.branchId }).from(hireBaskets).where(ownerWhere).for("update");
       const lines = basket
         ? await tx
             .select({ line: hireBasketLines, item: hireItems })
@@ -118,6 +155,9 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
         return { line, item, q };
       });
       const totals = priced.reduce((s, p) => ({ hire: s.hire + p.q.hireCost, vat: s.vat + p.q.vat, deposit: s.deposit + p.q.deposit }), { hire: 0, vat: 0, deposit: 0 });
+      const depot = await depots.resolve({ slug: input.depot, id: basket.branchId, mine }, "depot", tx);
+      // Priced now, from the depot chosen, and kept on the request as the customer saw it.
+      const delivery = input.fulfilment === "delivery" ? await depots.deliveryPrice(depot, input.postcode, tx) : null;
 
       const holdExpiresAt = new Date(Date.now() + HOLD_HOURS * 3_600_000);
       const [request] = await tx
@@ -135,6 +175,10 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
           town: input.town,
           postcode: input.postcode,
           notes: input.notes,
+          branchId: depot.id,
+          deliveryCharge: delivery?.charge ?? null,
+          deliveryVat: delivery?.vat ?? 0,
+          deliveryMiles: delivery?.miles ?? null,
           hireCost: totals.hire,
           vat: totals.vat,
           deposit: totals.deposit,
@@ -147,10 +191,10 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
       // Items in a fixed order, so two requests never wait on each other's locks in a cycle.
       for (const { line, item, q } of [...priced].sort((a, b) => a.item.id - b.item.id)) {
         // One allocator per hire item at a time; the exclusion constraint is the backstop.
-        const free = await lockFreeUnits(tx, item.id, period(line.startDate, line.endDate), line.quantity);
+        const free = await lockDepotUnits(tx, item.id, line.startDate, line.endDate, line.quantity, depot.id, today);
         if (free.length < line.quantity) {
           throw new ValidationError({
-            quantity: [free.length === 0 ? `${item.name}: none available for those dates.` : `${item.name}: only ${free.length} available for those dates.`],
+            quantity: [free.length === 0 ? `${item.name}: none available${atDepot(depot)} for those dates.` : `${item.name}: only ${free.length} available${atDepot(depot)} for those dates.`],
           });
         }
         const [requestLine] = await tx
@@ -169,13 +213,15 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
           })
           .returning({ id: hireRequestLines.id });
         await tx.insert(hireAllocations).values(
-          free.map((u) => ({ unitId: u.id, requestLineId: requestLine!.id, kind: "hold", period: period(line.startDate, line.endDate), expiresAt: holdExpiresAt })),
+          free.map((u) => ({ unitId: u.id, requestLineId: requestLine!.id, kind: "hold", period: u.period, expiresAt: holdExpiresAt })),
         );
       }
       await tx.delete(hireBasketLines).where(eq(hireBasketLines.basketId, basket.id));
 
       const lineText = summaryLines(priced.map((p) => ({ name: p.item.name, quantity: p.line.quantity, startDate: p.line.startDate, endDate: p.line.endDate })));
-      const money = `Hire £${pounds(totals.hire).toFixed(2)} + VAT £${pounds(totals.vat).toFixed(2)}; refundable deposit £${pounds(totals.deposit).toFixed(2)}.`;
+      const gbp = (pence: number) => `£${pounds(pence).toFixed(2)}`;
+      const deliveryText = delivery ? ` Delivery and collection (${delivery.miles} miles from ${depot.name}) ${gbp(delivery.charge)} + VAT ${gbp(delivery.vat)}.` : "";
+      const money = `Hire ${gbp(totals.hire)} + VAT ${gbp(totals.vat)};${deliveryText} Refundable deposit ${gbp(totals.deposit)}.`;
       const customer = renderEmail({
         appName: options.appName,
         publicUrl: options.publicUrl,
@@ -189,7 +235,8 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
         title: `New hire request ${number}`,
         paragraphs: [
           `${input.name} (${input.email}, ${input.phone})${input.company ? ` for ${input.company}` : ""}`,
-          input.fulfilment === "delivery" ? `Deliver to: ${[input.address_line1, input.address_line2, input.town, input.postcode].filter(Boolean).join(", ")}` : "Collection from the branch",
+          `Depot: ${depot.name}`,
+          input.fulfilment === "delivery" ? `Deliver to: ${[input.address_line1, input.address_line2, input.town, input.postcode].filter(Boolean).join(", ")}` : `Collection from ${depot.name}`,
           ...lineText,
           money,
           ...(input.notes ? [`Notes: ${input.notes}`] : []),
@@ -218,13 +265,13 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
             .where(and(eq(tradeMembers.userId, request.userId), eq(tradeAccounts.state, "approved"), inArray(tradeMembers.role, [...BUYING_ROLES])))
             .limit(1);
     if (trade) return { paragraphs: [`The hire goes on ${trade.companyName}'s trade account, so there is nothing to pay now.`] };
-    const total = request.hireCost + request.vat + request.deposit;
+    const total = upFrontTotal(request);
     if (!options.cardPayments || total <= 0) return { paragraphs: [] };
     const token = randomBytes(24).toString("base64url");
     const money = (pence: number) => `£${pounds(pence).toFixed(2)}`;
     return {
       paragraphs: [
-        `To pay: the hire is ${money(request.hireCost + request.vat)} including VAT, and the refundable deposit ${money(request.deposit)}; ${money(total)} in all.`,
+        `To pay: the hire is ${money(request.hireCost + request.vat)} including VAT,${request.deliveryCharge ? ` delivery and collection ${money(request.deliveryCharge + request.deliveryVat)} including VAT,` : ""} and the refundable deposit ${money(request.deposit)}; ${money(total)} in all.`,
         "Pay by card with the link below, on a secure payment page. The link works until the hire is paid.",
       ],
       action: { label: `Pay ${money(total)} by card`, url: `${options.publicUrl}/api/payments/hire/${token}` },
@@ -294,11 +341,11 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
      * Turns the hire basket into a hire request: in one transaction it holds
      * specific units for each line's dates and empties the basket.
      */
-    async create(owner: BasketOwner, userId: number | null, input: HireRequestInput) {
+    async create(owner: BasketOwner, userId: number | null, input: HireRequestInput, mine: string | null = null) {
       // Two allocators can only collide on the constraint if a unit was taken
       // outside the per-item lock; then the answer is the same as "not available".
       try {
-        const made = await attempt(owner, userId, input);
+        const made = await attempt(owner, userId, input, mine);
         options.mail.kick?.();
         return made;
       } catch (error) {
@@ -318,6 +365,8 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
         status: r.status as HireRequestStatus,
         created_at: r.createdAt.toISOString(),
         fulfilment: r.fulfilment,
+        /** Delivery and collection, pounds ex VAT and its VAT, when priced by the distance bands. */
+        delivery: r.deliveryCharge === null ? null : { price: pounds(r.deliveryCharge), vat: pounds(r.deliveryVat), miles: r.deliveryMiles },
         hire_cost: pounds(r.hireCost),
         vat: pounds(r.vat),
         deposit: pounds(r.deposit),
@@ -334,7 +383,7 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
         due: r.settlementDue === null ? null : pounds(r.settlementDue),
         settled_at: r.settledAt?.toISOString() ?? null,
         /** What the customer may pay by card now (pounds): the hire and deposit once approved, or what is left of the final charges; null when nothing is. */
-        pay_now: r.payTokenHash === null ? null : r.status === "returned" && r.settlement === "card" && r.settledAt === null && (r.settlementDue ?? 0) > 0 ? pounds(r.settlementDue!) : ["confirmed", "out", "off_hired"].includes(r.status) && r.paidAt === null ? pounds(r.hireCost + r.vat + r.deposit) : null,
+        pay_now: r.payTokenHash === null ? null : r.status === "returned" && r.settlement === "card" && r.settledAt === null && (r.settlementDue ?? 0) > 0 ? pounds(r.settlementDue!) : ["confirmed", "out", "off_hired"].includes(r.status) && r.paidAt === null ? pounds(upFrontTotal(r)) : null,
         invoice_number: progress.get(r.id)?.invoice?.number ?? null,
         invoice_id: progress.get(r.id)?.invoice?.id ?? null,
         lines: lines

@@ -4,6 +4,7 @@ import {
   check,
   customType,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -14,6 +15,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { users } from "../auth/schema.ts";
+import { branches } from "../branches/schema.ts";
 import { products } from "../catalog/schema.ts";
 import type { ProductImage } from "../media/contract.ts";
 
@@ -100,9 +102,19 @@ export const hireUnits = pgTable(
     /** The maker's serial number, when it has one. */
     serialNumber: text("serial_number").notNull().default(""),
     active: boolean("active").notNull().default(true),
+    /**
+     * The depot the unit is based at (issue 30): availability is counted per
+     * depot. When none is named, `hire_default_depot()` (the default branch if
+     * it is a hire depot, else the first hire depot, else the default branch).
+     * It changes only by a transfer (hire/depots/transfers.ts), with a history row.
+     */
+    branchId: integer("branch_id")
+      .notNull()
+      .default(sql`hire_default_depot()`)
+      .references(() => branches.id, { onDelete: "restrict" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
   },
-  (t) => [uniqueIndex("hire_units_asset_key").on(t.assetNumber), index("hire_units_item_idx").on(t.hireItemId)],
+  (t) => [uniqueIndex("hire_units_asset_key").on(t.assetNumber), index("hire_units_item_idx").on(t.hireItemId), index("hire_units_depot_idx").on(t.branchId, t.hireItemId)],
 );
 
 /**
@@ -142,6 +154,8 @@ export const hireBaskets = pgTable(
     id: serial("id").primaryKey(),
     userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
     guestTokenHash: text("guest_token_hash"),
+    /** The depot the customer chose to hire from; null: my branch if it is a depot, else the default depot. */
+    branchId: integer("branch_id").references(() => branches.id, { onDelete: "set null" }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
   },
   (t) => [uniqueIndex("hire_baskets_user_key").on(t.userId), uniqueIndex("hire_baskets_guest_key").on(t.guestTokenHash)],
@@ -185,6 +199,13 @@ export const hireRequests = pgTable(
     town: text("town").notNull().default(""),
     postcode: text("postcode").notNull().default(""),
     notes: text("notes").notNull().default(""),
+    /** The depot the hire goes out from and comes back to (issue 30); requests made before depots: the default depot. */
+    branchId: integer("branch_id").references(() => branches.id, { onDelete: "restrict" }),
+    /** Delivery and collection to the site, priced by the distance band from the depot: pence ex VAT and its VAT; null when not priced (collection, or no bands set). */
+    deliveryCharge: integer("delivery_charge_pence"),
+    deliveryVat: integer("delivery_vat_pence").notNull().default(0),
+    /** Miles from the depot to the site as the crow flies, when delivery was priced. */
+    deliveryMiles: doublePrecision("delivery_miles"),
     /** Pence. */
     hireCost: integer("hire_cost").notNull(),
     vat: integer("vat").notNull(),
@@ -217,6 +238,8 @@ export const hireRequests = pgTable(
     uniqueIndex("hire_requests_pay_token_key").on(t.payTokenHash).where(sql`${t.payTokenHash} is not null`),
     check("hire_requests_paid", sql`(${t.paidAt} is null) = (${t.paidAmount} is null) and (${t.paidAmount} is null or ${t.paidAmount} > 0)`),
     check("hire_requests_settlement", sql`${t.settlement} is null or ${t.settlement} in ('account', 'card', 'arranged')`),
+    index("hire_requests_branch_idx").on(t.branchId, t.id),
+    check("hire_requests_delivery", sql`(${t.deliveryCharge} is null or ${t.deliveryCharge} >= 0) and ${t.deliveryVat} >= 0`),
     check("hire_requests_proposed", sql`(${t.proposedStartDate} is null) = (${t.proposedEndDate} is null)`),
   ],
 );

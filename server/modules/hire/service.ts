@@ -106,25 +106,48 @@ export function createHireService(db: Db, settings: PricingSettings = DEFAULT_PR
     },
 
     /**
-     * Units free on each day from `from` to `to` (inclusive). A unit is out on
-     * the days of `[start, return)`: it can go out again on its return date.
+     * Units free on each day from `from` to `to` (inclusive): at one depot
+     * when `depotId` is given (issue 30), else across the fleet. A unit is out
+     * on the days of `[start, return)`: it can go out again on its return date.
      */
-    async availability(itemId: number, from: string, to: string): Promise<{ date: string; free: number }[]> {
+    async availability(itemId: number, from: string, to: string, depotId?: number): Promise<{ date: string; free: number }[]> {
+      const atDepot = depotId === undefined ? sql`true` : sql`u.branch_id = ${depotId}`;
       const rows = (await db.execute(sql`
         select d::date::text as date,
-          (select count(*)::int from ${hireUnits} u where u.hire_item_id = ${itemId} and u.active)
+          (select count(*)::int from ${hireUnits} u where u.hire_item_id = ${itemId} and u.active and ${atDepot})
           - (select count(distinct ${hireAllocations.unitId})::int from ${hireAllocations} join ${hireUnits} u on u.id = ${hireAllocations.unitId}
-             where u.hire_item_id = ${itemId} and ${hireAllocations.period} @> d::date and ${liveAllocation}) as free
+             where u.hire_item_id = ${itemId} and ${atDepot} and ${hireAllocations.period} @> d::date and ${liveAllocation}) as free
         from generate_series(${from}::date, ${to}::date, interval '1 day') d
         order by d`)) as unknown as { rows: { date: string; free: number }[] };
       return rows.rows.map((r) => ({ date: r.date, free: Math.max(0, r.free) }));
     },
 
-    /** Units free for the whole of `[start, end)`. */
-    async freeUnits(itemId: number, start: string, end: string): Promise<number> {
+    /** The item's active units based at a depot. */
+    async unitsAt(itemId: number, depotId: number): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(hireUnits).where(and(eq(hireUnits.hireItemId, itemId), eq(hireUnits.branchId, depotId), eq(hireUnits.active, true)));
+      return row?.n ?? 0;
+    },
+
+    /** Units free for the whole of `[start, end)`, at one depot when `depotId` is given. */
+    async freeUnits(itemId: number, start: string, end: string, depotId?: number): Promise<number> {
       const last = end === start ? start : addDays(end, -1);
-      const days = await this.availability(itemId, start, last);
+      const days = await this.availability(itemId, start, last, depotId);
       return days.reduce((min, d) => Math.min(min, d.free), Number.POSITIVE_INFINITY);
+    },
+
+    /**
+     * Units at other depots that could come to `depotId` for `[start, end)`:
+     * free from the day before (the transfer day), which must not be in the past.
+     */
+    async byTransfer(itemId: number, start: string, end: string, depotId: number): Promise<number> {
+      const from = addDays(start, -1);
+      if (from < londonDate()) return 0;
+      const rows = (await db.execute(sql`
+        select count(*)::int as n from ${hireUnits} u
+        where u.hire_item_id = ${itemId} and u.active and u.branch_id <> ${depotId}
+          and not exists (select 1 from ${hireAllocations} where ${hireAllocations.unitId} = u.id and ${liveAllocation}
+            and ${hireAllocations.period} && daterange(${from}::date, greatest(${end}::date, ${start}::date + 1)))`)) as unknown as { rows: { n: number }[] };
+      return rows.rows[0]?.n ?? 0;
     },
 
     quote(item: { rates: { day: number; weekend: number; week: number }; deposit: number; vat_rate: number }, quantity: number, start: string, end: string) {

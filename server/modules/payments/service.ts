@@ -18,6 +18,7 @@ import { type StaffActor, authorize } from "../staff/actor.ts";
 import { staff } from "../staff/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import { hireRequests } from "../hire/schema.ts";
+import { upFrontTotal } from "../hire/requests.ts";
 import { type InvoicePaymentProvider, type PaymentInstructions, type RemittanceStart, recordPendingRemittance, withdrawRemittance } from "../trade/remittances.ts";
 import { type TradeRemittance, tradeRemittanceInvoices, tradeRemittances } from "../trade/remittance-schema.ts";
 import { markInvoicesPaid } from "../trade/staff.ts";
@@ -310,7 +311,7 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
       await emailCustomer(tx, request.email, `Receipt: hire request ${request.number} paid`, `Payment received for ${request.number}`, [
         `Hello ${request.name},`,
         `Thank you: we have received ${money(payment.amount)} by card for hire request ${request.number}.`,
-        `That is the hire, ${money(request.hireCost + request.vat)} including VAT, and the refundable deposit of ${money(request.deposit)}.`,
+        `That is the hire, ${money(request.hireCost + request.vat)} including VAT,${request.deliveryCharge ? ` delivery and collection ${money(request.deliveryCharge + request.deliveryVat)} including VAT,` : ""} and the refundable deposit of ${money(request.deposit)}.`,
       ]);
       return;
     }
@@ -580,7 +581,7 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
       if (session.status === "open") return open.url;
       if ((await settleStale(open, session)) === "paid") return paidPage;
     }
-    const amount = balance ? request.settlementDue! : request.hireCost + request.vat + request.deposit;
+    const amount = balance ? request.settlementDue! : upFrontTotal(request);
     const opened = await openSession({
       target: { purpose: "hire", hireRequestId: request.id },
       reference: request.number,

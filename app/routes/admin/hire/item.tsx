@@ -26,7 +26,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams;
   const created = search.get("created") === "1";
   const moved = search.get("moved") === "1";
-  return { item, categories, audit, created, moved, today: londonDate(), canManage: can(actor.role, "catalogue.manage"), canSeePhotos: can(actor.role, "catalogue.view") };
+  // Hire depots (issue 30): a unit's depot is shown and, for managers, changed here (a transfer).
+  const depots = (await app.services.hireDepots.list()).map((d) => ({ slug: d.slug, name: d.name }));
+  return { item, categories, audit, depots, created, moved, today: londonDate(), canManage: can(actor.role, "catalogue.manage"), canSeePhotos: can(actor.role, "catalogue.view") };
 }
 
 type Result = HireUnitResult & { message: string; values?: HireItemFormValues; slug?: string };
@@ -73,7 +75,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       if (!Number.isSafeInteger(unitId) || unitId <= 0) return data<Result>({ ok: false, intent, message: "Choose a unit." }, { status: 422 });
       const patch =
         intent === "edit-unit"
-          ? parseProduct(hireUnitPatch, { asset_number: sent.asset_number, serial_number: sent.serial_number })
+          ? parseProduct(hireUnitPatch, { asset_number: sent.asset_number, serial_number: sent.serial_number, ...(form.get("depot") ? { depot: String(form.get("depot")) } : {}) })
           : { active: intent === "reinstate-unit" };
       const unit = await hire.updateUnit(actor, params.slug, unitId, patch);
       const message = intent === "retire-unit" ? `Unit ${unit.asset_number} retired: it is no longer hired out.` : intent === "reinstate-unit" ? `Unit ${unit.asset_number} is back in the fleet.` : `Unit ${unit.asset_number} saved.`;
@@ -93,7 +95,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 }
 
 export default function AdminHireItem({ loaderData, actionData }: Route.ComponentProps) {
-  const { item, categories, audit, canManage, today } = loaderData;
+  const { item, categories, audit, canManage, today, depots } = loaderData;
   const result = actionData as Result | undefined;
   const refusedSave = result && !result.ok && result.intent === "save" ? result : undefined;
   const values: HireItemFormValues = refusedSave?.values ?? {
@@ -163,7 +165,7 @@ export default function AdminHireItem({ loaderData, actionData }: Route.Componen
             submitLabel="Save changes"
             isNew={false}
           />
-          <HireUnits units={item.unit_list} canManage={canManage} result={result && result.intent !== "save" ? result : undefined} />
+          <HireUnits units={item.unit_list} depots={depots} canManage={canManage} result={result && result.intent !== "save" ? result : undefined} />
         </div>
         <aside className="grid content-start gap-4 text-sm">
           {item.product ? (

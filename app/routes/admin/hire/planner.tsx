@@ -22,14 +22,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const actor = requirePermission(app.staff, request, "hire.desk");
   const url = new URL(request.url);
   const get = (name: string) => url.searchParams.get(name)?.trim() ?? "";
-  const typed = { from: get("from").slice(0, 20), days: get("days").slice(0, 5), q: get("q").slice(0, 100) };
+  const typed = { from: get("from").slice(0, 20), days: get("days").slice(0, 5), q: get("q").slice(0, 100), depot: get("depot").slice(0, 80) };
+  // Hire depots (issue 30): the planner keeps to one when asked.
+  const depots = (await app.services.hireDepots.list()).map((d) => ({ slug: d.slug, name: d.name }));
   try {
     const planner = await app.services.hirePlanner.planner(actor, { ...typed, cursor: get("cursor") || undefined });
-    return { planner, typed, cursor: get("cursor") || undefined, error: null, errors: {} as Record<string, string[]> };
+    return { planner, typed, depots, cursor: get("cursor") || undefined, error: null, errors: {} as Record<string, string[]> };
   } catch (error) {
     const known = serviceError(error);
     if (!known || known.status !== 422) throw error;
-    return data({ planner: null, typed, cursor: undefined, error: known.message, errors: known.errors ?? {} }, { status: 422 });
+    return data({ planner: null, typed, depots, cursor: undefined, error: known.message, errors: known.errors ?? {} }, { status: 422 });
   }
 }
 
@@ -115,7 +117,7 @@ function Legend() {
 }
 
 export default function HirePlanner({ loaderData }: Route.ComponentProps) {
-  const { planner, typed, cursor, error, errors } = loaderData;
+  const { planner, typed, depots, cursor, error, errors } = loaderData;
   const { search, loading } = useListAddress();
   const days = planner ? windowDays(planner.from, planner.days) : [];
   const move = (from: string) => withParam(search, { from, cursor: null }) || "?";
@@ -161,6 +163,19 @@ export default function HirePlanner({ loaderData }: Route.ComponentProps) {
             </span>
           ) : null}
         </label>
+        {depots.length > 1 ? (
+          <label className="grid gap-1 text-sm font-semibold">
+            Depot
+            <select name="depot" defaultValue={typed.depot} className="min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal">
+              <option value="">All depots</option>
+              {depots.map((d) => (
+                <option key={d.slug} value={d.slug}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <label className="grid gap-1 text-sm font-semibold">
           Hire items
           <input name="q" type="search" defaultValue={typed.q} placeholder="Any words of the name" className="min-h-10 rounded-md border border-stone-400 px-3 font-normal" />

@@ -113,6 +113,11 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         await ops.addCharge(actor, number, parseInput(contract.chargeBody, { kind: text("kind", 20), description: optional("description", 300), reason: text("reason", 1000), amount: text("amount", 20).replace(/[£,\s]/g, "") }));
         return data<ActionResult>({ ok: true, message: "Charge added." });
       }
+      case "transfer": {
+        // The unit moves to the request's depot (issue 30): its depot changes, with a history row and the audit log.
+        const done = await app.services.hireUnitTransfers.transfer(actor, Number(target), { depot: text("depot", 80), request_number: number, reason: `For hire request ${number}` });
+        return data<ActionResult>({ ok: true, message: `Unit ${done.asset_number} moved from ${done.from.name} to ${done.to.name}.` });
+      }
       case "service": {
         const done = await ops.sendToService(actor, Number(target), parseInput(contract.serviceBody, { days: text("days", 4), reason: text("reason", 500) }));
         return data<ActionResult>({ ok: true, message: `Unit ${done.asset_number} is in service from ${done.from} until ${done.to}.` });
@@ -193,6 +198,8 @@ export default function AdminHireRequest({ loaderData, actionData }: Route.Compo
         intro={
           <>
             <StatusBadge status={hire.status} label={hireStatusLabel(hire.status)} /> Requested {formatDateTime(hire.created_at)} · {hire.fulfilment === "collection" ? "Collection" : "Delivery"}
+            {hire.depot ? ` · depot ${hire.depot.name}` : ""}
+            {hire.delivery ? ` · delivery ${formatPounds(hire.delivery.price)} + VAT (${hire.delivery.miles} miles)` : ""}
           </>
         }
         actions={
@@ -410,6 +417,18 @@ export default function AdminHireRequest({ loaderData, actionData }: Route.Compo
                         <p>
                           <span className="font-mono font-semibold">{u.asset_number}</span> · {hire.status === "pending" && u.state === "booked" ? "Held until approved" : (UNIT_STATE[u.state] ?? u.state)} · {u.start_date} to {u.end_date}
                         </p>
+                        {u.transfer_from && hire.depot ? (
+                          <Form method="post" className="mt-1 flex flex-wrap items-center gap-2">
+                            <input type="hidden" name="intent" value="transfer" />
+                            <input type="hidden" name="target" value={u.unit_id} />
+                            <input type="hidden" name="depot" value={hire.depot.slug} />
+                            <span className="font-semibold text-amber-900">From {u.transfer_from.name}, transfer needed.</span>
+                            <button type="submit" className="btn-secondary" disabled={busy}>
+                              Record transfer to {hire.depot.name}
+                            </button>
+                            {failed("transfer", String(u.unit_id)) ? <span className="font-semibold text-red-700">{failed("transfer", String(u.unit_id))}</span> : null}
+                          </Form>
+                        ) : null}
                         {u.handover ? (
                           <div className="mt-1 grid gap-1">
                             <p>

@@ -4,8 +4,9 @@ import { HttpError, ValidationError } from "../../../http-errors.ts";
 import { recordAudit } from "../../audit/service.ts";
 import type { StaffActor } from "../../staff/actor.ts";
 import { checkHireDates } from "../dates.ts";
-import { DEFAULT_PRICING, londonDate, quoteLine, vatOn } from "../pricing.ts";
-import { HOLD_HOURS, lockFreeUnits, period } from "../requests.ts";
+import { DEFAULT_PRICING, addDays, londonDate, quoteLine, vatOn } from "../pricing.ts";
+import { HOLD_HOURS, lockDepotUnits, period } from "../requests.ts";
+import { hireDefaultDepot } from "../depots/service.ts";
 import { hireAllocations, hireItems, hireRequestLines, hireRequests, hireUnits } from "../schema.ts";
 import { type HireOperationsOptions, type HireRequestRow, emailCustomer, lockRequest, money } from "./common.ts";
 import { checkMove } from "./states.ts";
@@ -38,26 +39,32 @@ const liveOf = (lineId: number) => and(eq(hireAllocations.requestLineId, lineId)
 export function createHireDecisions(db: Db, options: HireOperationsOptions) {
   const settings = options.settings ?? DEFAULT_PRICING;
 
-  /** Gives the line units for `[start, end)`: the ones named, or the first free ones. */
-  async function allocate(tx: Db, line: typeof hireRequestLines.$inferSelect, item: typeof hireItems.$inferSelect, start: string, end: string, assets: string[] | undefined) {
+  /**
+   * Gives the line units for `[start, end)`: the ones named, or the first free
+   * ones at the request's depot, then from other depots with a transfer day
+   * before (issue 30).
+   */
+  async function allocate(tx: Db, line: typeof hireRequestLines.$inferSelect, item: typeof hireItems.$inferSelect, start: string, end: string, assets: string[] | undefined, depotId: number) {
     const range = period(start, end);
     // The line's own units first, so they count as free for its new dates (no one else sees that before commit).
     await tx.update(hireAllocations).set({ releasedAt: sql`now()` }).where(and(eq(hireAllocations.requestLineId, line.id), isNull(hireAllocations.releasedAt)));
-    const free = await lockFreeUnits(tx, item.id, range, line.quantity);
-    let units = free;
+    const free = await lockDepotUnits(tx, item.id, start, end, line.quantity, depotId, londonDate());
+    let units: { id: number; period: string }[] = free;
     if (assets?.length) {
       const wanted = [...new Set(assets.map((a) => a.trim().toLowerCase()))];
       if (wanted.length !== line.quantity) throw new ValidationError({ [`lines.${line.id}.asset_numbers`]: [`Choose ${line.quantity} unit${line.quantity === 1 ? "" : "s"} of ${item.name}.`] });
-      units = await tx
-        .select({ id: hireUnits.id })
+      const named = await tx
+        .select({ id: hireUnits.id, branchId: hireUnits.branchId })
         .from(hireUnits)
         .where(and(eq(hireUnits.hireItemId, item.id), eq(hireUnits.active, true), inArray(sql`lower(${hireUnits.assetNumber})`, wanted)));
+      // A unit named from another depot travels the day before, as one taken for it would.
+      units = named.map((u) => ({ id: u.id, period: u.branchId === depotId ? range : period(addDays(start, -1), end === start ? addDays(start, 1) : end) }));
       if (units.length !== wanted.length) throw new ValidationError({ [`lines.${line.id}.asset_numbers`]: [`Not every asset number given is an active unit of ${item.name}.`] });
     } else if (free.length < line.quantity) {
       throw new HttpError(409, `${item.name}: only ${free.length} of ${line.quantity} free from ${start} to ${end}. Choose other dates or units.`);
     }
     // Named units already taken for those dates fail here, on the exclusion constraint.
-    await tx.insert(hireAllocations).values(units.map((u) => ({ unitId: u.id, requestLineId: line.id, kind: "booking", period: range })));
+    await tx.insert(hireAllocations).values(units.map((u) => ({ unitId: u.id, requestLineId: line.id, kind: "booking", period: u.period })));
   }
 
   return {
@@ -87,7 +94,7 @@ export function createHireDecisions(db: Db, options: HireOperationsOptions) {
           const newDates = start !== line.startDate || end !== line.endDate;
           if (newDates) checkHireDates(start, end, today);
           const live = await tx.select({ id: hireAllocations.id }).from(hireAllocations).where(liveOf(line.id));
-          if (newDates || c?.asset_numbers?.length || live.length < line.quantity) await allocate(tx, line, item, start, end, c?.asset_numbers);
+          if (newDates || c?.asset_numbers?.length || live.length < line.quantity) await allocate(tx, line, item, start, end, c?.asset_numbers, request.branchId ?? (await hireDefaultDepot(tx)));
           const q = quoteLine(item, { quantity: line.quantity, startDate: start, endDate: end }, settings);
           const hireCost = c?.hire_cost ?? (newDates ? q.hireCost : line.hireCost);
           if (newDates || hireCost !== line.hireCost || c?.asset_numbers?.length) {

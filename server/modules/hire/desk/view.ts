@@ -4,6 +4,7 @@ import type { Db } from "../../../db/client.ts";
 import { HttpError } from "../../../http-errors.ts";
 import { pounds } from "../../catalog/products.ts";
 import { staff } from "../../staff/schema.ts";
+import { branches } from "../../branches/schema.ts";
 import { tradeInvoices } from "../../trade/invoice-schema.ts";
 import { hireAllocations, hireItems, hireRequestLines, hireRequests, hireUnits } from "../schema.ts";
 import { settlementOf } from "./charges.ts";
@@ -48,9 +49,10 @@ export async function requestDetail(db: Db, number: string, cardPayments: boolea
   const lineIds = lines.map((l) => l.line.id);
   const allocations = lineIds.length
     ? await db
-        .select({ allocation: hireAllocations, asset: hireUnits.assetNumber, handover: hireHandovers, start: sql<string>`lower(${hireAllocations.period})::text`, end: sql<string>`upper(${hireAllocations.period})::text` })
+        .select({ allocation: hireAllocations, asset: hireUnits.assetNumber, unitDepot: { id: branches.id, slug: branches.slug, name: branches.name }, handover: hireHandovers, start: sql<string>`lower(${hireAllocations.period})::text`, end: sql<string>`upper(${hireAllocations.period})::text` })
         .from(hireAllocations)
         .innerJoin(hireUnits, eq(hireUnits.id, hireAllocations.unitId))
+        .innerJoin(branches, eq(branches.id, hireUnits.branchId))
         .leftJoin(hireHandovers, eq(hireHandovers.allocationId, hireAllocations.id))
         .where(and(inArray(hireAllocations.requestLineId, lineIds), sql`(${hireAllocations.releasedAt} is null or ${hireHandovers.id} is not null)`))
         .orderBy(asc(hireAllocations.id))
@@ -82,6 +84,7 @@ export async function requestDetail(db: Db, number: string, cardPayments: boolea
     free.set(line.id, rows);
   }
   const trade = await tradeAccountOf(db, request.userId);
+  const [depot] = request.branchId === null ? [] : await db.select({ slug: branches.slug, name: branches.name, id: branches.id }).from(branches).where(eq(branches.id, request.branchId));
   const [invoice] = await db.select({ number: tradeInvoices.number, id: tradeInvoices.id }).from(tradeInvoices).where(eq(tradeInvoices.hireRequestId, request.id)).limit(1);
   const s = charges.length ? settlementOf(charges.map((c) => c.charge), request.paidAmount ?? 0) : null;
   const status = request.status as HireRequestStatus;
@@ -94,6 +97,10 @@ export async function requestDetail(db: Db, number: string, cardPayments: boolea
     hold_expires_at: request.holdExpiresAt.toISOString(),
     customer: { name: request.name, email: request.email, phone: request.phone, company: request.company, user_id: request.userId, trade_account: trade ? { id: trade.id, company_name: trade.companyName } : null },
     fulfilment: request.fulfilment,
+    /** The depot the hire goes out from (issue 30). */
+    depot: depot ? { slug: depot.slug, name: depot.name } : null,
+    /** Delivery and collection priced by the distance band from the depot, pounds ex VAT; null when not priced. */
+    delivery: request.deliveryCharge === null ? null : { price: pounds(request.deliveryCharge), vat: pounds(request.deliveryVat), miles: request.deliveryMiles },
     address: [request.addressLine1, request.addressLine2, request.town, request.postcode].filter(Boolean),
     notes: request.notes,
     hire_cost: pounds(request.hireCost),
@@ -120,6 +127,9 @@ export async function requestDetail(db: Db, number: string, cardPayments: boolea
           allocation_id: a.allocation.id,
           unit_id: a.allocation.unitId,
           asset_number: a.asset,
+          /** Where the unit is based now; `transfer_from` when it is at another depot than the request's and still to go out: the desk moves it. */
+          unit_depot: { slug: a.unitDepot.slug, name: a.unitDepot.name },
+          transfer_from: depot && a.unitDepot.id !== depot.id && !a.handover && !a.allocation.releasedAt ? { slug: a.unitDepot.slug, name: a.unitDepot.name } : null,
           kind: a.allocation.kind,
           start_date: a.start,
           end_date: a.end,

@@ -1,0 +1,78 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { messageResponse, validationResponse } from "../../auth/contract.ts";
+import { pounds } from "../../catalog/products.ts";
+import { staffActorOf } from "../../staff/actor.ts";
+import type { DepotService } from "./service.ts";
+import type { UnitTransfers } from "./transfers.ts";
+
+const errors = { 401: messageResponse, 403: messageResponse, 404: messageResponse, 409: messageResponse, 422: validationResponse };
+const unitParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const depotRef = z.object({ slug: z.string(), name: z.string() });
+
+export const unitTransferBody = z.object({
+  depot: z.string({ error: "Choose the depot the unit moves to." }).regex(/^[a-z0-9-]{1,80}$/, "Choose one of our hire depots."),
+  request_number: z.string().regex(/^HR-\d{6,}$/, "Give a hire request's number, HR-000123.").optional(),
+  reason: z.string().trim().max(500, "Keep the reason to 500 characters.").optional(),
+});
+
+export const deliveryBandsBody = z.object({
+  bands: z
+    .array(
+      z.object({
+        up_to_miles: z.coerce.number({ error: "Give each band's distance in whole miles." }).int("Give each band's distance in whole miles.").min(1, "A band reaches at least 1 mile.").max(1000, "A band reaches at most 1000 miles."),
+        price: z.coerce.number({ error: "Give each band's price in pounds." }).min(0, "A price cannot be negative.").max(100_000, "A price can be at most £100,000.").multipleOf(0.01, "Give the price in pounds and pence."),
+      }),
+    )
+    .max(20, "Set at most 20 bands."),
+});
+
+/** Hire depots in the back office (issue 30): moving a unit between depots (hire.desk) and the delivery bands (catalogue.manage). */
+export async function hireDepotAdminRoutes(app: FastifyInstance, options: { depots: DepotService; transfers: UnitTransfers }): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ["admin: hire depots"];
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("cache-control", "no-store");
+  });
+
+  r.post(
+    "/admin/hire/units/:id/transfer",
+    {
+      schema: {
+        tags,
+        summary: "Moves a hire unit to another depot (`depot`, a slug), optionally for a hire request (`request_number`), with a `reason`: the unit's depot changes, a history row and the audit log record it. 422 when it is already there; 409 while it is out on hire. Needs hire.desk",
+        params: unitParams,
+        body: unitTransferBody,
+        response: { 200: z.object({ unit_id: z.number(), asset_number: z.string(), from: depotRef, to: depotRef }), ...errors },
+      },
+    },
+    async (request) => options.transfers.transfer(staffActorOf(request), request.params.id, request.body),
+  );
+
+  r.get(
+    "/admin/hire/units/:id/transfers",
+    { schema: { tags, summary: "A hire unit's transfers between depots, newest first. Needs hire.desk", params: unitParams } },
+    async (request) => ({ data: await options.transfers.history(staffActorOf(request), request.params.id) }),
+  );
+
+  const bandsJson = (list: { upToMiles: number; pricePence: number }[]) => ({ data: list.map((b) => ({ up_to_miles: b.upToMiles, price: pounds(b.pricePence) })) });
+
+  r.get("/admin/hire/delivery-bands", { schema: { tags, summary: "The delivery bands for hired equipment: up to `up_to_miles` from the depot for `price` (pounds ex VAT). Needs catalogue.view" } }, async (request) =>
+    bandsJson(await options.depots.bandsFor(staffActorOf(request))),
+  );
+
+  r.put(
+    "/admin/hire/delivery-bands",
+    {
+      schema: {
+        tags,
+        summary: "Replaces the delivery bands (none: delivery is not priced online). A longer band may not be cheaper than a shorter one; each distance once. Audited. Needs catalogue.manage",
+        body: deliveryBandsBody,
+        response: { 200: z.object({ data: z.array(z.object({ up_to_miles: z.number(), price: z.number() })) }), ...errors },
+      },
+    },
+    async (request) =>
+      bandsJson(await options.depots.saveBands(staffActorOf(request), request.body.bands.map((b) => ({ upToMiles: b.up_to_miles, pricePence: Math.round(b.price * 100) })))),
+  );
+}
