@@ -3,7 +3,7 @@
 // the branch's page with its hours, directions and structured data, and is
 // asked for their position only when they press the button. axe on both pages.
 import AxeBuilder from "@axe-core/playwright";
-import { openPage } from "./auth-helpers.ts";
+import { openPage, waitForEmailTo } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { staffPage } from "./staff-helpers.ts";
 
@@ -99,12 +99,41 @@ test("a visitor makes the nearest branch theirs, sees its stock on a product pag
   await billing.getByLabel("Town or city").fill("York");
   await billing.getByLabel("Postcode", { exact: true }).fill("YO31 7UL");
   await page.getByRole("radio", { name: /Pay on collection/ }).check();
+  // When this basket is ready at York, said before the order is placed.
+  await expect(page.getByTestId("collect-ready")).toContainText(/Ready to collect (today|tomorrow|\w+day) from \d\d:\d\d\./);
   const placed = page.waitForRequest((r) => r.url().endsWith("/api/checkout") && r.method() === "POST");
   await page.getByRole("button", { name: "Place order" }).click();
-  expect(((await placed).postDataJSON() as { branch_id?: number }).branch_id).toBe(york.id);
+  const request = await placed;
+  expect((request.postDataJSON() as { branch_id?: number }).branch_id).toBe(york.id);
+  const number = ((await (await request.response())!.json()) as { order_number: string }).order_number;
   await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
   await openPage(page, `/product/${product!.slug}`);
   await expect(page.getByTestId("branch-stock")).toContainText(`${atYork - 1} at York, Foss Islands`);
+
+  // York's warehouse picks it and makes it ready: the customer is emailed a collection code.
+  const desk = await staffPage(browser, "warehouse@staff.example.com");
+  await openPage(desk, `/admin/orders?branch=${york.id}`);
+  await expect(desk.getByRole("link", { name: number })).toBeVisible();
+  await openPage(desk, `/admin/orders/${number}`);
+  await desk.getByRole("button", { name: "Start picking" }).click();
+  await desk.getByRole("button", { name: "Ready for collection" }).click();
+  await expect(desk.getByRole("status").or(desk.getByRole("alert")).first()).toContainText("ready for collection");
+  let email = "";
+  await expect(async () => {
+    email = await waitForEmailTo("york-collector@example.com", 2_000);
+    expect(email).toContain("Your collection code:");
+  }).toPass({ timeout: 15_000 });
+  const code = /Your collection code: (\d{6})/.exec(email)![1]!;
+  expect(email).toContain("York, Foss Islands");
+  // The wrong code is refused beside the box; the right one hands it over.
+  const collect = desk.getByLabel("Collection code");
+  await collect.fill(code === "000000" ? "111111" : "000000");
+  await desk.getByRole("button", { name: "Mark as collected" }).click();
+  await expect(desk.getByText(`That is not the collection code for ${number}`).first()).toBeVisible();
+  await desk.getByLabel("Collection code").fill(code);
+  await desk.getByRole("button", { name: "Mark as collected" }).click();
+  await expect(desk.getByRole("status").or(desk.getByRole("alert")).first()).toContainText("completed");
+  await desk.context().close();
 });
 
 test("the finder and a branch's page pass axe", async ({ page }) => {

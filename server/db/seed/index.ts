@@ -9,6 +9,7 @@ import { seedDemoCatalogue } from "./catalogue.ts";
 import { type CategorySeed, demoCategories, slugify } from "./demo-categories.ts";
 import { seedDemoDelivery } from "./demo-delivery.ts";
 import { seedDemoVariants } from "./demo-variants.ts";
+import { seedDemoBranchStock } from "./demo-branch-stock.ts";
 import { seedDemoBranches } from "./demo-branches.ts";
 import { seedDemoDepots, seedDemoHire } from "./demo-hire.ts";
 import { DEMO_TRADE, DEMO_TRADE_USERS, seedDemoJoinery, seedDemoTrade } from "./demo-trade.ts";
@@ -56,6 +57,7 @@ export async function seedDemo(db: Db): Promise<{ categories: number; manufactur
     const delivery = await seedDemoDelivery(tx);
     await seedDemoBranches(tx);
     await seedDemoDepots(tx);
+    await seedDemoBranchStock(tx);
     await tx
       .insert(users)
       .values({ email: DEMO_CUSTOMER.email, firstname: DEMO_CUSTOMER.firstname, lastname: DEMO_CUSTOMER.lastname, passwordHash })

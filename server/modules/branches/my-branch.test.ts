@@ -27,8 +27,14 @@ beforeAll(async () => {
     select p.slug, v.sku, v.id as variant from products p join product_variants v on v.product_id = p.id
     where p.status = 'published' and (select count(*) from product_variants w where w.product_id = p.id) = 1 order by p.id offset 3 limit 1`);
   product = p!;
-  // Three at York as well as the demo's stock at Leeds; none at Harrogate or Manchester.
-  await db().transaction((tx) => applyMovements(tx as unknown as Db, [{ variantId: product.variant, branchId: ids.york!, change: 3, kind: "received", reason: "Test delivery" }]));
+  // Three at York as well as the demo's stock at Leeds; none at Harrogate or Manchester (whatever the demo put there).
+  const held = await rows<{ branch_id: number; stock: number }>(sql`select branch_id, stock from branch_stock where variant_id = ${product.variant}`);
+  const at = (branch: number) => held.find((h) => h.branch_id === branch)?.stock ?? 0;
+  const wanted = { [ids.york!]: 3, [ids.harrogate!]: 0, [ids.manchester!]: 0 };
+  const moves = Object.entries(wanted)
+    .map(([branch, stock]) => ({ variantId: product.variant, branchId: Number(branch), change: stock - at(Number(branch)), kind: "adjusted" as const, reason: "Test set-up" }))
+    .filter((m) => m.change !== 0);
+  if (moves.length) await db().transaction((tx) => applyMovements(tx as unknown as Db, moves));
 }, 120_000);
 afterAll(() => shop?.close());
 

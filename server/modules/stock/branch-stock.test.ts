@@ -244,3 +244,17 @@ describe("checkout by branch", () => {
     expect(await databaseInvariantViolations(db())).toEqual([]);
   });
 });
+
+// Last in the file: a direct write records no movement, so the ledger's invariants no longer hold for this variant after it.
+describe("a direct write to a variant's stock", () => {
+  it("gives a rise to the default branch, and takes a fall from it first, then from the others, never below none", async () => {
+    const p = await stocked(10, { leeds: 2, york: 5, manchester: 1 });
+    const variant = sql`(select id from ${productVariants} where sku = ${p.sku})`;
+    await db().execute(sql`update ${productVariants} set stock = 4 where id = ${variant}`);
+    expect(await levelsOf(p.sku)).toMatchObject({ leeds: 0, york: 3, manchester: 1 });
+    await db().execute(sql`update ${productVariants} set stock = 7 where id = ${variant}`);
+    expect(await levelsOf(p.sku)).toMatchObject({ leeds: 3, york: 3, manchester: 1 });
+    await db().execute(sql`update ${productVariants} set stock = 0 where id = ${variant}`);
+    expect(await levelsOf(p.sku)).toMatchObject({ leeds: 0, york: 0, manchester: 0 });
+  });
+});
