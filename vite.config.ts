@@ -29,7 +29,7 @@ export default defineConfig({
             // The back office's own modules never join the storefront's shell: its JavaScript loads only under
             // /admin (ADR 0029). The catalogue desk's forms are left to the groups below, and the hire and trade desks'
             // own helpers to chunks of their screens, so that no back-office page carries another desk's code.
-            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner|crumbs|stock-lines)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff|orders)[\\/]|[\\/]server[\\/]modules[\\/]catalog[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
+            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner|crumbs|stock-lines|branch-form)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff|orders)[\\/]|[\\/]server[\\/]modules[\\/]catalog[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
             // The catalogue desk's forms each in a chunk of its own, loaded by their screens and not by every
             // back-office page: products; photos; hire items with the hire price engine their rate card runs.
             {
