@@ -1,6 +1,7 @@
 import { type ReactNode, useId } from "react";
 import { Form, Link } from "react-router";
 import { appContext } from "#app-context";
+import { BranchFilter } from "../../components/admin/branch-filter.tsx";
 import { AdminHeading } from "../../components/admin/frame.tsx";
 import { BarChart, type ChartGeometry } from "../../components/bar-chart.tsx";
 import { EmptyState } from "../../components/page.tsx";
@@ -226,17 +227,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       <AdminHeading title="Dashboard" intro={`Hello, ${firstName}. Today is ${longDay(f.today)}; the figures count London days.`} />
       {branch.choices.length ? (
         <Form method="get" className="mb-4 flex flex-wrap items-end gap-2">
-          <label className="grid gap-1 text-sm font-semibold">
-            Figures for
-            <select name="branch" defaultValue={branch.chosen ?? "all"} className="min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal">
-              <option value="all">All branches</option>
-              {branch.choices.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <BranchFilter branches={branch.choices} chosen={branch.chosen} label="Figures for" />
           <button type="submit" className="btn-secondary min-h-10">
             Show
           </button>

@@ -2,6 +2,7 @@ import { Form, Link, data, useLocation, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { FieldError } from "../../components/admin/field-error.tsx";
 import { LineRows, control, onFormRows, rowsOf, whole } from "../../components/admin/stock-lines.tsx";
+import { BranchFilter } from "../../components/admin/branch-filter.tsx";
 import { AdminHeading } from "../../components/admin/frame.tsx";
 import { KeysetPager } from "../../components/admin/pager.tsx";
 import { ResultBanner } from "../../components/admin/result-banner.tsx";
@@ -229,19 +230,7 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
               ))}
             </select>
           </label>
-          {manyBranches ? (
-            <label className="grid gap-1 text-sm font-semibold">
-              Branch
-              <select name="branch" defaultValue={filters.branch ?? ""} className={`${control} w-48`}>
-                <option value="">All branches</option>
-                {branches.map((b) => (
-                  <option key={b.id} value={b.id}>
-                    {b.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : null}
+          <BranchFilter branches={branches} chosen={filters.branch} all="" className={`${control} w-48`} />
           <button type="submit" className="btn-primary min-h-10">
             Show
           </button>

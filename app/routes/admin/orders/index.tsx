@@ -2,6 +2,7 @@ import { useRef } from "react";
 import { Form, Link, data } from "react-router";
 import { appContext } from "#app-context";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
+import { BranchFilter } from "../../../components/admin/branch-filter.tsx";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { FormAlert } from "../../../components/form.tsx";
@@ -223,19 +224,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
             </select>
           </label>
         ) : null}
-        {branch.choices.length ? (
-          <label className="grid gap-1 text-sm font-semibold">
-            Branch
-            <select name="branch" defaultValue={branch.chosen ?? "all"} className="min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal">
-              <option value="all">{branch.onlyMine ? "All my branches" : "All branches"}</option>
-              {branch.choices.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
+        <BranchFilter branches={branch.choices} chosen={branch.chosen} allLabel={branch.onlyMine ? "All my branches" : "All branches"} />
         <label className="grid gap-1 text-sm font-semibold">
           Delivery or collection
           <select name="fulfilment" defaultValue={filters.fulfilment ?? ""} className="min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal">
