@@ -3,7 +3,7 @@
  * one. Shown only where the shop has more than one; `all` is the value for
  * every branch ("" on the stock desk, "all" where a member's own is the default).
  */
-export function BranchFilter({ branches, chosen, all = "all", allLabel = "All branches", label = "Branch", className = "min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal" }: {
+export function BranchFilter({ branches, chosen, all = "all", allLabel = "All branches", label = "Branch", className = "min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal" }: {
   branches: readonly { id: number; name: string }[];
   chosen: number | string | null | undefined;
   all?: string;
@@ -13,7 +13,7 @@ export function BranchFilter({ branches, chosen, all = "all", allLabel = "All br
 }) {
   if (branches.length < 2) return null;
   return (
-    <label className="grid gap-1 text-sm font-semibold">
+    <label className="grid min-w-0 gap-1 text-sm font-semibold">
       {label}
       <select name="branch" defaultValue={chosen ?? all} className={className}>
         <option value={all}>{allLabel}</option>
