@@ -15,13 +15,13 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Show
 
 const TOPICS = { kitchen: "Kitchen", bathroom: "Bathroom", both: "Kitchen and bathroom" } as const;
 
-/** The day's design consultations at a showroom: today and the first showroom unless the filters say otherwise. */
+/** The day's design consultations at a showroom: today, and the member's own showroom (else the first), unless the filters say otherwise. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const actor = requirePermission(app.staff, request, "appointments.manage");
   const url = new URL(request.url);
   const showrooms = (await app.services.adminAppointments.showrooms(actor)).data;
-  const branch = showrooms.find((s) => s.slug === url.searchParams.get("branch"))?.slug ?? showrooms[0]?.slug;
+  const branch = showrooms.find((s) => s.slug === url.searchParams.get("branch"))?.slug ?? showrooms.find((s) => actor.branchIds?.includes(s.id))?.slug ?? showrooms[0]?.slug;
   const asked = url.searchParams.get("date") ?? "";
   const date = /^\d{4}-\d{2}-\d{2}$/.test(asked) ? asked : londonClock(new Date()).date;
   // When the list was read: an appointment already begun cannot be cancelled.
