@@ -189,3 +189,19 @@ export function QuantityField({ max, label = "Quantity", name = "quantity", ...p
     />
   );
 }
+
+/**
+ * On a shared (cached) page the signed-in user arrives after hydration, when
+ * `defaultValue` no longer applies: fills their name and email into the
+ * form's fields of those names that are still empty.
+ */
+export function useFillFromUser(form: RefObject<HTMLFormElement | null>, user: { name: string; email: string } | null | undefined): void {
+  useEffect(() => {
+    const element = form.current;
+    if (!element || !user) return;
+    for (const [field, value] of [["name", user.name], ["email", user.email]] as const) {
+      const input = element.elements.namedItem(field);
+      if (input instanceof HTMLInputElement && input.value === "") input.value = value;
+    }
+  }, [form, user]);
+}

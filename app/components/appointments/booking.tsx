@@ -3,7 +3,7 @@ import { Link, useFetcher } from "react-router";
 import { type BookingResult, type Showroom, TOPIC_LABELS } from "../../lib/appointments.ts";
 import { errorFor } from "../../lib/form-result.ts";
 import { usePageUser } from "../../lib/use-session.ts";
-import { Field, FormAlert, SubmitButton, useFocusOnFailure } from "../form.tsx";
+import { Field, FormAlert, SubmitButton, useFillFromUser, useFocusOnFailure } from "../form.tsx";
 import { SlotPicker } from "./slot-picker.tsx";
 
 const choice = "flex min-h-11 cursor-pointer items-center gap-2 rounded-md border border-stone-300 bg-white px-3 py-2 font-medium hover:border-brand-700 has-checked:border-2 has-checked:border-brand-700 has-checked:bg-brand-50";
@@ -30,15 +30,7 @@ export function ConsultationBooking({ showrooms, action }: { showrooms: Showroom
     if (result?.ok) doneRef.current?.focus();
   }, [result]);
 
-  // On a shared page the user arrives after hydration: fill what is still empty.
-  useEffect(() => {
-    const form = formRef.current;
-    if (!form || !user) return;
-    for (const [field, value] of [["name", user.name], ["email", user.email]] as const) {
-      const input = form.elements.namedItem(field);
-      if (input instanceof HTMLInputElement && input.value === "") input.value = value;
-    }
-  }, [user]);
+  useFillFromUser(formRef, user);
 
   if (!showrooms.length) return <p className="text-stone-700">Our showrooms are not taking bookings online just now: please call your nearest branch.</p>;
 

@@ -3,7 +3,7 @@ import { useFetcher } from "react-router";
 import { browserApi } from "../../lib/browser-api.ts";
 import { errorFor, failure, failureFrom, type FormResult, text } from "../../lib/form-result.ts";
 import { usePageUser } from "../../lib/use-session.ts";
-import { Field, FormAlert, FormSuccess, SubmitButton, useFocusOnFailure } from "../form.tsx";
+import { Field, FormAlert, FormSuccess, SubmitButton, useFillFromUser, useFocusOnFailure } from "../form.tsx";
 
 export type EnquiryType = "contact" | "design-consultation";
 
@@ -84,15 +84,7 @@ export function EnquiryForm({
   const result = fetcher.state === "idle" ? fetcher.data : undefined;
   useFocusOnFailure(result, formRef, alertRef);
 
-  // On a shared page the user arrives after hydration, when defaultValue no longer applies: fill what is still empty.
-  useEffect(() => {
-    const form = formRef.current;
-    if (!form || !user) return;
-    for (const [field, value] of [["name", user.name], ["email", user.email]] as const) {
-      const input = form.elements.namedItem(field);
-      if (input instanceof HTMLInputElement && input.value === "") input.value = value;
-    }
-  }, [user]);
+  useFillFromUser(formRef, user);
 
   useEffect(() => {
     if (result?.ok) {
