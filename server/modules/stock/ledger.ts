@@ -204,8 +204,7 @@ export async function putOrderStockBack(tx: Db, orderId: number, staffId: number
           .groupBy(orderLines.variantId, orders.branchId)
       ).map((l) => ({ variantId: l.variantId!, branchId: l.branchId, quantity: l.quantity }));
   // A collection's stock that came by transfer goes back where the goods are now.
-  const [order] = await tx.select({ number: orders.number }).from(orders).where(eq(orders.id, orderId));
-  const back = await settleOrderTransfers(tx, orderId, order?.number ?? String(orderId), lines);
+  const back = await settleOrderTransfers(tx, orderId, lines);
   await applyMovements(
     tx,
     back.map((l) => ({ variantId: l.variantId, branchId: l.branchId, change: l.quantity, kind: "cancelled" as const, orderId, staffId })),

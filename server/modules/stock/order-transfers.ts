@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { Take } from "./fulfilment.ts";
+import { orders } from "../orders/schema.ts";
 import { stockTransferLines, stockTransfers } from "./schema.ts";
 
 /**
@@ -35,7 +36,7 @@ export interface PutBack {
  * received puts back what arrived at the collecting branch (a shortfall was
  * lost on the way, and stays out of stock). Answers `lines` moved to match.
  */
-export async function settleOrderTransfers(tx: Db, orderId: number, orderNumber: string, lines: PutBack[]): Promise<PutBack[]> {
+export async function settleOrderTransfers(tx: Db, orderId: number, lines: PutBack[]): Promise<PutBack[]> {
   const rows = await tx
     .select({ id: stockTransfers.id, state: stockTransfers.state, from: stockTransfers.fromBranchId, to: stockTransfers.toBranchId, variantId: stockTransferLines.variantId, sent: stockTransferLines.sent, received: stockTransferLines.received })
     .from(stockTransfers)
@@ -43,6 +44,9 @@ export async function settleOrderTransfers(tx: Db, orderId: number, orderNumber:
     .where(and(eq(stockTransfers.orderId, orderId), inArray(stockTransfers.state, ["requested", "in_transit", "received"])))
     .for("update", { of: stockTransfers });
   if (rows.length === 0) return lines;
+  // Named in the transfers' notes; read only for an order that has transfers.
+  const [order] = await tx.select({ number: orders.number }).from(orders).where(eq(orders.id, orderId));
+  const orderNumber = order?.number ?? String(orderId);
   const ids = (state: string) => [...new Set(rows.filter((r) => r.state === state).map((r) => r.id))];
   const now = new Date();
   if (ids("requested").length) await tx.update(stockTransfers).set({ state: "cancelled", note: `Order ${orderNumber} was cancelled before it was sent`, updatedAt: now }).where(inArray(stockTransfers.id, ids("requested")));
