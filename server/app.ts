@@ -39,6 +39,8 @@ import { registerStaffAuth } from "./plugins/staff-auth.ts";
 import { staffRoutes } from "./modules/staff/routes.ts";
 import { auditRoutes } from "./modules/audit/routes.ts";
 import { adminOrderRoutes } from "./modules/orders/admin-routes.ts";
+import { returnRoutes } from "./modules/returns/routes.ts";
+import { adminReturnRoutes } from "./modules/returns/admin-routes.ts";
 import { dashboardRoutes } from "./modules/dashboard/routes.ts";
 import { adminCustomerRoutes } from "./modules/account/admin-routes.ts";
 import { adminPhotoRoutes } from "./modules/catalog/admin-photos-routes.ts";
@@ -228,7 +230,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     basketEnabled: config.basketEnabled,
     prefix: "/api",
   });
-  await app.register(orderRoutes, { orders: services.orders, prefix: "/api" });
+  await app.register(orderRoutes, { orders: services.orders, returns: services.returns, prefix: "/api" });
+  await app.register(returnRoutes, { returns: services.returns, cancelling: services.orderCancelling, orders: services.orders, links: services.orderLinks, prefix: "/api" });
   await app.register(hireRoutes, { hire: services.hire, depots: services.hireDepots, prefix: "/api" });
   await app.register(hireBasketRoutes, {
     basket: services.hireBasket,
@@ -262,6 +265,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(staffRoutes, { staff: services.staff, presets: services.filterPresets, signIn: services.staffSignIn, secureCookies: config.isProduction, prefix: "/api" });
   await app.register(auditRoutes, { audit: services.audit, prefix: "/api" });
   await app.register(adminOrderRoutes, { orders: services.adminOrders, documents: services.orderDocuments, prefix: "/api" });
+  await app.register(adminReturnRoutes, { desk: services.returnsDesk, prefix: "/api" });
   await app.register(dashboardRoutes, { dashboard: services.dashboard, prefix: "/api" });
   await app.register(adminCustomerRoutes, { customers: services.adminCustomers, prefix: "/api" });
   await app.register(paymentRoutes, { payments: services.payments, prefix: "/api" });

@@ -52,6 +52,12 @@ export interface Config {
   postcodeApiKey: string | undefined;
   /** A delivery order no single branch can send whole (`FULFILMENT`): split across branches, or refused (stock/fulfilment.ts). */
   fulfilment: "split" | "whole";
+  /** Returns (issue 31, returns/window.ts): the shop's own period in days (`RETURNS_DAYS`, at least the 14 of the right to cancel). */
+  returnsDays: number;
+  /** Where returns by post go, one line each (`RETURNS_ADDRESS`, `|` between lines); the shop's address when unset. */
+  returnsAddress: string[];
+  /** Pence inc VAT for collecting heavy goods sent back for the customer's own reasons (`RETURNS_COLLECTION_CHARGE`, pounds). */
+  returnsCollectionCharge: number;
   logLevel: string;
   /** Stripe (ADR 0033): card payment in production needs both keys; without them elsewhere, the built-in test page takes cards. */
   stripeSecretKey: string | undefined;
@@ -157,6 +163,9 @@ const schema = z.object({
   POSTCODE_PROVIDER: z.enum(["builtin", "getaddress", "ideal", "postcodes.io"], { error: "must be builtin, getaddress, ideal or postcodes.io" }).default("builtin"),
   POSTCODE_API_KEY: optionalText.pipe(z.string().optional()),
   FULFILMENT: z.enum(["split", "whole"], { error: "must be split or whole" }).default("split"),
+  RETURNS_DAYS: z.coerce.number({ error: "must be a whole number of days from 14 to 365" }).int("must be a whole number of days from 14 to 365").min(14, "must be at least 14: the customer's right to cancel").max(365, "must be a whole number of days from 14 to 365").default(30),
+  RETURNS_ADDRESS: optionalText.pipe(z.string().max(300, "must be at most 300 characters").optional()),
+  RETURNS_COLLECTION_CHARGE: z.coerce.number({ error: "must be an amount in pounds such as 25 or 25.00" }).min(0, "cannot be negative").max(1000, "must be at most 1000").default(25),
   STRIPE_SECRET_KEY: optionalText.pipe(z.string().regex(/^(sk|rk)_(test|live)_\w+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)").optional()),
   STRIPE_WEBHOOK_SECRET: optionalText.pipe(z.string().regex(/^whsec_\w+$/, "must be a Stripe webhook signing secret (whsec_…)").optional()),
   STRIPE_API_URL: optionalText.pipe(httpUrl.optional()),
@@ -293,6 +302,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
     seedDemo,
     postcodeProvider: e.POSTCODE_PROVIDER,
     fulfilment: e.FULFILMENT,
+    returnsDays: e.RETURNS_DAYS,
+    returnsAddress: e.RETURNS_ADDRESS ? e.RETURNS_ADDRESS.split("|").map((line) => line.trim()).filter(Boolean) : shopAddress,
+    returnsCollectionCharge: Math.round(e.RETURNS_COLLECTION_CHARGE * 100),
     postcodeApiKey: e.POSTCODE_API_KEY,
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,

@@ -41,6 +41,10 @@ import { createHireDesk } from "./modules/hire/desk-overview.ts";
 import { createHirePlanner } from "./modules/hire/planner.ts";
 import { createMailService } from "./modules/mail/service.ts";
 import { sweepUncollected } from "./modules/orders/uncollected.ts";
+import { createOrderLinks } from "./modules/orders/links.ts";
+import { createReturnsService } from "./modules/returns/service.ts";
+import { createReturnsDesk } from "./modules/returns/desk.ts";
+import { createOrderCancelling } from "./modules/returns/cancel.ts";
 import { type MailLog, createMailTransport } from "./modules/mail/transport.ts";
 import { payOnAccount } from "./modules/trade/credit.ts";
 import { createTradeService } from "./modules/trade/service.ts";
@@ -77,7 +81,9 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
   const basket = createBasketService(db);
   // Two-factor sign-in is required of every member of staff in production only, so the demo stays easy to try.
   const staff = createStaffService(db, { appName: config.appName, publicUrl: config.publicUrl, requireTotp: config.isProduction });
-  const shop = { appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail };
+  // The order's own page behind a signed link: in its emails, so a guest can return or cancel items.
+  const orderLinks = createOrderLinks(config.cookieSecret);
+  const shop = { appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail, orderLink: (number: string) => `${config.publicUrl}${orderLinks.orderLink(number)}` };
   const orders = createOrderService(db);
   // Product photos' files (ADR 0034): DATA_DIR/media, or the S3 bucket.
   const media = fileStoreFromConfig(config);
@@ -94,6 +100,8 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
   const hireRequests = createHireRequestService(db, { mail, ...shop, cardPayments: hireCardPayments, depots: hireDepots });
   const postcodes = createPostcodeProvider(db, config);
   const adminOrders = createAdminOrderService(db, { mail, ...shop, branchAddress: config.shopAddress, shop: shopDetails(config) });
+  // Returns (issue 31): what the shop's returns emails and rules need.
+  const returnsMail = { mail, ...shop, returnsAddress: config.returnsAddress, collectionCharge: config.returnsCollectionCharge };
   return {
     catalog: createCatalogService(db),
     products,
@@ -119,6 +127,12 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     reorder: createReorderService({ orders, basket }),
     // The orders desk (back office): staff actions, each authorised and audited.
     adminOrders,
+    // An order's own page for whoever holds the link in its emails (guests returning or cancelling items).
+    orderLinks,
+    // Returns and the right to cancel (issue 31): the customer's side, the returns desk, and cancelling before dispatch.
+    returns: createReturnsService(db, { ...returnsMail, returnsDays: config.returnsDays }),
+    returnsDesk: createReturnsDesk(db, { ...returnsMail, shop: shopDetails(config), payments }),
+    orderCancelling: createOrderCancelling(db, { orders: adminOrders, payments, systemActor: staff.systemActor, mail, ...shop, shop: shopDetails(config) }),
     uncollected: { sweep: (now?: Date) => sweepUncollected(db, { orders: adminOrders, refundCard: (actor, number, reason) => payments.refundOrder(actor, number, { reason }), systemActor: staff.systemActor, mail, ...shop }, now) },
     // The back office's dashboard: figures across orders, hire, trade and the catalogue, each block by permission.
     dashboard: createDashboardService(db, { jobs: extras.jobs }),

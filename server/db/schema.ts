@@ -25,3 +25,4 @@ export * from "../modules/catalog/csv/schema.ts";
 export * from "../modules/redirects/schema.ts";
 export * from "../modules/branches/schema.ts";
 export * from "../modules/appointments/schema.ts";
+export * from "../modules/returns/schema.ts";

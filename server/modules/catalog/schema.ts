@@ -137,6 +137,13 @@ export const products = pgTable(
     coverageUnit: text("coverage_unit", { enum: ["m", "m2"] }),
     /** Heavy or bulky: delivery adds its surcharge. */
     heavy: boolean("heavy").notNull().default(false),
+    /**
+     * Whether a customer may send it back for a refund (issue 31): not for
+     * goods cut to length or made to order. `nonReturnableReason` is what the
+     * order page tells the customer.
+     */
+    returnable: boolean("returnable").notNull().default(true),
+    nonReturnableReason: text("non_returnable_reason").notNull().default(""),
     images: jsonb("images").$type<ProductImage[]>().notNull().default(sql`'[]'::jsonb`),
     featured: boolean("featured").notNull().default(false),
     showcase: boolean("showcase").notNull().default(false),

@@ -8,6 +8,7 @@ import { emailField } from "../auth/contract.ts";
 import type { BasketService } from "../basket/service.ts";
 import type { DeliveryService } from "../delivery/service.ts";
 import type { OrderService } from "../orders/service.ts";
+import type { ReturnsService } from "../returns/service.ts";
 import type { PaymentService } from "../payments/service.ts";
 import { MAX_SUGGESTIONS, type PostcodeProvider } from "../postcode/service.ts";
 import { type CheckoutService, PriceChangedError } from "./service.ts";
@@ -184,7 +185,7 @@ export async function checkoutRoutes(app: FastifyInstance, options: CheckoutRout
 
 }
 
-export async function orderRoutes(app: FastifyInstance, options: { orders: OrderService }): Promise<void> {
+export async function orderRoutes(app: FastifyInstance, options: { orders: OrderService; returns: ReturnsService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["orders"];
   app.addHook("onSend", async (_request, reply) => {
@@ -205,7 +206,9 @@ export async function orderRoutes(app: FastifyInstance, options: { orders: Order
       if (!request.user) throw new HttpError(401, "Unauthenticated.");
       const order = await options.orders.forUser(request.user.id, request.params.order_id);
       if (!order) throw new HttpError(404, "Order not found.");
-      return { data: order };
+      // What can still be returned (per line, until when) and the order's returns (issue 31).
+      const returns = await options.returns.forOrder(order.id);
+      return { data: { ...order, returnable: returns?.returnable ?? null, returns: returns?.returns ?? [] } };
     },
   );
 }

@@ -10,6 +10,8 @@ export interface ShopMail {
   appName: string;
   publicUrl: string;
   shopEmail: string;
+  /** The order's own page behind a signed link (orders/links.ts), absolute: guests reach it from their emails to return or cancel items. */
+  orderLink?: (number: string) => string;
 }
 
 const money = (pence: number) => `£${pounds(pence).toFixed(2)}`;
@@ -41,7 +43,13 @@ export async function enqueueOrderPlaced(tx: Db, mail: Outbox, shop: ShopMail, o
     `${order.deliveryName}: ${money(order.delivery)}`,
     `Total ${money(order.total)} (VAT ${money(order.vat)})`,
   ];
-  const customer = renderEmail({ appName: shop.appName, publicUrl: shop.publicUrl, title: `Thank you for your order ${order.number}`, paragraphs: [...summary, paymentNote] });
+  const customer = renderEmail({
+    appName: shop.appName,
+    publicUrl: shop.publicUrl,
+    title: `Thank you for your order ${order.number}`,
+    paragraphs: [...summary, paymentNote],
+    ...(shop.orderLink ? { action: { label: "View your order", url: shop.orderLink(order.number) } } : {}),
+  });
   await mail.enqueue(tx, { to: order.email, subject: `Your order ${order.number}`, ...customer });
   const staff = renderEmail({
     appName: shop.appName,

@@ -55,6 +55,8 @@ export function lineJson(l: typeof orderLines.$inferSelect) {
     options: l.options,
     unit: l.unit,
     quantity: l.quantity,
+    /** Units the customer cancelled before dispatch: not to be picked. */
+    cancelled_quantity: l.cancelledQuantity,
   };
 }
 

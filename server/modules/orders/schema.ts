@@ -98,6 +98,8 @@ export const orderLines = pgTable(
     vatRate: integer("vat_rate").notNull(),
     lineTotal: integer("line_total").notNull(),
     lineVat: integer("line_vat").notNull(),
+    /** Units the customer cancelled before dispatch (returns/cancel.ts): not picked, their stock back, their money refunded. */
+    cancelledQuantity: integer("cancelled_quantity").notNull().default(0),
   },
   (t) => [index("order_lines_order_idx").on(t.orderId)],
 );

@@ -15,6 +15,7 @@ import { type ShopMail, enqueueOrderPlaced } from "../orders/emails.ts";
 import { putOrderStockBack } from "../stock/ledger.ts";
 import { orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
+import { checkRefundLimit } from "../staff/refund-limit.ts";
 import { staff } from "../staff/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import { hireRequests } from "../hire/schema.ts";
@@ -43,6 +44,7 @@ export const PAYMENT_MESSAGES = {
 type SessionRow = typeof paymentSessions.$inferSelect;
 type PaymentRow = typeof payments.$inferSelect;
 type RefundRow = typeof paymentRefunds.$inferSelect;
+type OrderRow = typeof orders.$inferSelect;
 
 /** What a payment page is for: the column it fills on its session row. */
 type SessionTarget = { purpose: "order"; orderId: number } | { purpose: "invoices"; remittanceId: number } | { purpose: "hire"; hireRequestId: number };
@@ -728,6 +730,73 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     };
   }
 
+  /**
+   * A refund to the card: whole, by lines or by an amount, never more than was
+   * paid less what is refunded (checked under the payment's lock, and by the
+   * database's own check), a `sales` member only up to their limit. The
+   * caller holds the order's row lock. The refund's own row id is the
+   * gateway's idempotency key.
+   */
+  async function recordRefund(tx: Db, actor: StaffActor, order: OrderRow, input: RefundInput & { pence?: number }): Promise<RefundRow> {
+    authorize(actor, "refunds.create");
+    requireGateway();
+    const reason = input.reason.trim();
+    if (!reason) throw new ValidationError({ reason: ["Give the reason for the refund."] });
+    const [found] = await tx
+      .select({ payment: payments })
+      .from(payments)
+      .innerJoin(paymentSessions, eq(paymentSessions.id, payments.sessionId))
+      .where(eq(paymentSessions.orderId, order.id))
+      .orderBy(desc(payments.id))
+      .limit(1);
+    if (!found) throw new HttpError(409, `Order ${order.number} has no card payment to refund.`);
+    const [payment] = await tx.select().from(payments).where(eq(payments.id, found.payment.id)).for("update");
+    const remaining = payment!.amount - payment!.refunded;
+    let amount: number;
+    let lines: { line_id: number; quantity: number }[] | null = null;
+    if (input.lines?.length) {
+      const wanted = input.lines.filter((l) => l.quantity > 0);
+      if (!wanted.length) throw new ValidationError({ lines: ["Choose at least one line to refund."] });
+      const orderLinesFound = await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id));
+      const previous = await tx.select({ lines: paymentRefunds.lines }).from(paymentRefunds).where(and(eq(paymentRefunds.paymentId, payment!.id), sql`${paymentRefunds.status} <> 'failed'`));
+      const done = new Map<number, number>();
+      for (const p of previous) for (const l of p.lines ?? []) done.set(l.line_id, (done.get(l.line_id) ?? 0) + l.quantity);
+      amount = 0;
+      for (const w of wanted) {
+        const line = orderLinesFound.find((l) => l.id === w.line_id);
+        if (!line) throw new ValidationError({ lines: ["That line is not on this order."] });
+        const left = line.quantity - (done.get(line.id) ?? 0);
+        if (w.quantity > left) throw new ValidationError({ lines: [`${line.name}: at most ${left} can still be refunded.`] });
+        amount += Math.round(((line.lineTotal + line.lineVat) * w.quantity) / line.quantity);
+      }
+      lines = wanted;
+      // A return's refund names its lines and gives its own amount (delivery in, deductions out).
+      if (input.pence !== undefined) amount = input.pence;
+    } else if (input.pence !== undefined) {
+      amount = input.pence;
+    } else if (input.amount !== undefined) {
+      amount = Math.round(input.amount * 100);
+      if (amount <= 0) throw new ValidationError({ amount: ["Enter an amount above £0.00."] });
+    } else {
+      amount = remaining;
+    }
+    if (amount > remaining) {
+      throw new ValidationError({ [lines ? "lines" : "amount"]: [remaining > 0 ? `At most ${money(remaining)} can still be refunded on ${order.number}.` : `${order.number} is already refunded in full.`] });
+    }
+    await checkRefundLimit(tx, actor, amount);
+    const [row] = await tx.insert(paymentRefunds).values({ paymentId: payment!.id, amount, reason, lines, source: "staff", staffId: actor.staffId }).returning();
+    await recomputeRefunded(tx, payment!.id);
+    await orderNote(tx, order.id, order.status, `Refund of ${money(amount)} to the card: ${reason}`, "note", actor.staffId);
+    await recordAudit(tx, actor, { action: "order.refund", entity: "order", entityId: order.number, before: { refunded: pounds(payment!.refunded) }, after: { refunded: pounds(payment!.refunded + amount), refund: pounds(amount), reason, ...(lines ? { lines: lines.map((l) => `${l.line_id}×${l.quantity}`).join(", ") } : {}) } });
+    return row!;
+  }
+
+  async function sendOrFail(refundId: number): Promise<RefundRow> {
+    const settled = await sendRefund(refundId);
+    if (settled.status === "failed") throw new HttpError(502, PAYMENT_MESSAGES.refundFailed);
+    return settled;
+  }
+
   /** Card, as checkout and the trade invoices offer it: the built-in test page says plainly that no money moves. */
   function cardOffer(g: PaymentGateway) {
     return {
@@ -906,62 +975,23 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     async refundOrder(actor: StaffActor, number: string, input: RefundInput): Promise<RefundRow> {
       authorize(actor, "refunds.create");
       requireGateway();
-      const reason = input.reason.trim();
-      if (!reason) throw new ValidationError({ reason: ["Give the reason for the refund."] });
       const refund = await inTx(async (tx) => {
         const [order] = await tx.select().from(orders).where(eq(orders.number, number.trim().toUpperCase())).for("update");
         if (!order) throw new HttpError(404, `No order ${number.trim().toUpperCase()}.`);
-        const [found] = await tx
-          .select({ payment: payments })
-          .from(payments)
-          .innerJoin(paymentSessions, eq(paymentSessions.id, payments.sessionId))
-          .where(eq(paymentSessions.orderId, order.id))
-          .orderBy(desc(payments.id))
-          .limit(1);
-        if (!found) throw new HttpError(409, `Order ${order.number} has no card payment to refund.`);
-        const [payment] = await tx.select().from(payments).where(eq(payments.id, found.payment.id)).for("update");
-        const remaining = payment!.amount - payment!.refunded;
-        let amount: number;
-        let lines: { line_id: number; quantity: number }[] | null = null;
-        if (input.lines?.length) {
-          const wanted = input.lines.filter((l) => l.quantity > 0);
-          if (!wanted.length) throw new ValidationError({ lines: ["Choose at least one line to refund."] });
-          const orderLinesFound = await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id));
-          const previous = await tx.select({ lines: paymentRefunds.lines }).from(paymentRefunds).where(and(eq(paymentRefunds.paymentId, payment!.id), sql`${paymentRefunds.status} <> 'failed'`));
-          const done = new Map<number, number>();
-          for (const p of previous) for (const l of p.lines ?? []) done.set(l.line_id, (done.get(l.line_id) ?? 0) + l.quantity);
-          amount = 0;
-          for (const w of wanted) {
-            const line = orderLinesFound.find((l) => l.id === w.line_id);
-            if (!line) throw new ValidationError({ lines: ["That line is not on this order."] });
-            const left = line.quantity - (done.get(line.id) ?? 0);
-            if (w.quantity > left) throw new ValidationError({ lines: [`${line.name}: at most ${left} can still be refunded.`] });
-            amount += Math.round(((line.lineTotal + line.lineVat) * w.quantity) / line.quantity);
-          }
-          lines = wanted;
-        } else if (input.amount !== undefined) {
-          amount = Math.round(input.amount * 100);
-          if (amount <= 0) throw new ValidationError({ amount: ["Enter an amount above £0.00."] });
-        } else {
-          amount = remaining;
-        }
-        if (amount > remaining) {
-          throw new ValidationError({ [lines ? "lines" : "amount"]: [remaining > 0 ? `At most ${money(remaining)} can still be refunded on ${order.number}.` : `${order.number} is already refunded in full.`] });
-        }
-        if (actor.role === "sales") {
-          const [member] = await tx.select({ limit: staff.refundLimit }).from(staff).where(eq(staff.id, actor.staffId));
-          if (amount > (member?.limit ?? 0)) throw new HttpError(403, `Your refund limit is ${money(member?.limit ?? 0)}; ask a manager or the accounts team to refund ${money(amount)}.`);
-        }
-        const [row] = await tx.insert(paymentRefunds).values({ paymentId: payment!.id, amount, reason, lines, source: "staff", staffId: actor.staffId }).returning();
-        await recomputeRefunded(tx, payment!.id);
-        await orderNote(tx, order.id, order.status, `Refund of ${money(amount)} to the card: ${reason}`, "note", actor.staffId);
-        await recordAudit(tx, actor, { action: "order.refund", entity: "order", entityId: order.number, before: { refunded: pounds(payment!.refunded) }, after: { refunded: pounds(payment!.refunded + amount), refund: pounds(amount), reason, ...(lines ? { lines: lines.map((l) => `${l.line_id}×${l.quantity}`).join(", ") } : {}) } });
-        return row!;
+        return recordRefund(tx, actor, order, input);
       });
-      const settled = await sendRefund(refund.id);
-      if (settled.status === "failed") throw new HttpError(502, PAYMENT_MESSAGES.refundFailed);
-      return settled;
+      return sendOrFail(refund.id);
     },
+
+    /**
+     * A card refund within another domain's transaction (a return's refund,
+     * a customer's cancelled lines), the order's row already locked: checked
+     * and recorded as `refundOrder` does; `sendRefund` sends it once the
+     * caller has committed.
+     */
+    recordRefund: (tx: Db, actor: StaffActor, order: OrderRow, input: RefundInput & { pence?: number }) => recordRefund(tx, actor, order, input),
+    /** Sends a recorded refund to the gateway; 502 when it failed there (nothing was refunded). */
+    sendRefund: (refundId: number) => sendOrFail(refundId),
   };
 }
 

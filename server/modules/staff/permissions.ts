@@ -26,6 +26,12 @@ export const PERMISSIONS = [
   "customers.view",
   /** Send a password reset link, block and unblock a customer. */
   "customers.manage",
+  /** Returns: the desk's list and a return's page. */
+  "returns.view",
+  /** Approve or reject a return, send a replacement, close one. */
+  "returns.approve",
+  /** Book a return's goods in: back in stock, or written off as damaged. */
+  "returns.receive",
   /** Refunds; a `sales` member only up to the limit an owner sets. */
   "refunds.create",
   "trade.manage",
@@ -54,10 +60,10 @@ const STAFF_AND_SETTINGS: Permission[] = ["staff.manage", "tokens.manage", "sett
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: EVERYTHING,
   manager: EVERYTHING.filter((p) => !STAFF_AND_SETTINGS.includes(p)),
-  sales: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.fulfil", "orders.cancel", "orders.note", "orders.export", "customers.view", "customers.manage", "refunds.create", "catalogue.view", "appointments.manage"],
-  warehouse: ["dashboard.view", "orders.view", "orders.fulfil", "orders.note", "stock.count", "catalogue.view"],
+  sales: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.fulfil", "orders.cancel", "orders.note", "orders.export", "customers.view", "customers.manage", "returns.view", "returns.approve", "returns.receive", "refunds.create", "catalogue.view", "appointments.manage"],
+  warehouse: ["dashboard.view", "orders.view", "orders.fulfil", "orders.note", "returns.view", "returns.receive", "stock.count", "catalogue.view"],
   hire: ["dashboard.view", "hire.desk"],
-  accounts: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.note", "orders.export", "customers.view", "refunds.create", "trade.manage", "invoices.manage", "catalogue.view"],
+  accounts: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.note", "orders.export", "customers.view", "returns.view", "returns.approve", "refunds.create", "trade.manage", "invoices.manage", "catalogue.view"],
 };
 
 export const ROLE_LABELS: Record<StaffRole, string> = {

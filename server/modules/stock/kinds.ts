@@ -6,8 +6,9 @@
  * correction with a reason (damage, loss). Sold and cancelled: checkout and an
  * unpaid or cancelled order giving it back. Returned: goods a customer sent back.
  * Transfer out and in: stock sent from one branch and received at another.
+ * Written off: returned goods that came back damaged (returns/receive.ts).
  */
-export const MOVEMENT_KINDS = ["opening", "received", "counted", "adjusted", "sold", "returned", "cancelled", "transfer_out", "transfer_in"] as const;
+export const MOVEMENT_KINDS = ["opening", "received", "counted", "adjusted", "sold", "returned", "cancelled", "transfer_out", "transfer_in", "written_off"] as const;
 export type MovementKind = (typeof MOVEMENT_KINDS)[number];
 
 export const KIND_LABELS: Record<MovementKind, string> = {
@@ -20,6 +21,7 @@ export const KIND_LABELS: Record<MovementKind, string> = {
   cancelled: "Order cancelled",
   transfer_out: "Sent to a branch",
   transfer_in: "Received from a branch",
+  written_off: "Written off",
 };
 
 /** What staff may record by hand; sold and cancelled come from orders, opening from the ledger's start. */

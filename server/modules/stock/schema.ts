@@ -44,7 +44,7 @@ export const stockMovements = pgTable(
     index("stock_movements_created_idx").on(t.createdAt, t.id),
     index("stock_movements_branch_idx").on(t.branchId, t.id),
     index("stock_movements_order_idx").on(t.orderId).where(sql`${t.orderId} is not null`),
-    check("stock_movements_kind_check", sql`${t.kind} in ('opening', 'received', 'counted', 'adjusted', 'sold', 'returned', 'cancelled', 'transfer_out', 'transfer_in')`),
+    check("stock_movements_kind_check", sql`${t.kind} in ('opening', 'received', 'counted', 'adjusted', 'sold', 'returned', 'cancelled', 'transfer_out', 'transfer_in', 'written_off')`),
     check("stock_movements_stock_after_check", sql`${t.stockAfter} >= 0`),
   ],
 );
