@@ -4,7 +4,7 @@ import { branches } from "../branches/schema.ts";
 import { pounds } from "../catalog/products.ts";
 import { products } from "../catalog/schema.ts";
 import { londonDate } from "../hire/calendar.ts";
-import { orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
+import { orderLines, orderStatusHistory, type orders } from "../orders/schema.ts";
 import { returnEvents, returnLines, returns } from "./schema.ts";
 import { RETURN_METHOD_LABELS, RETURN_REASON_LABELS, RETURN_STATUS_LABELS, type ReturnMethod, type ReturnReason, type ReturnStatus } from "./statuses.ts";
 import { deadlineLabel, returnDeadline } from "./window.ts";

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { deliveryMethods } from "../delivery/schema.ts";
-import { orderLines, orders } from "../orders/schema.ts";
+import { orderLines, type orders } from "../orders/schema.ts";
 import { type RefundProposal, proposeRefund } from "./refund-rules.ts";
 import { returnLines, returns } from "./schema.ts";
 import type { ReturnReason } from "./statuses.ts";
