@@ -26,6 +26,8 @@ export default [
   route("manufacturer/:id", "routes/manufacturer/item.tsx"),
   route("hire-basket", "routes/hire-basket.tsx"),
   route("kitchens-and-bathrooms", "routes/content/kitchens-and-bathrooms.tsx"),
+  // An order behind the signed link in its emails: a guest returns or cancels items there (issue 31).
+  route("orders/:number", "routes/orders/order.tsx"),
   // A showroom appointment, by the token in its email's link (issue 30).
   route("appointments/:token", "routes/appointments/manage.tsx"),
   // The built-in test payment page (outside production, without Stripe keys; ADR 0033).

@@ -307,6 +307,20 @@ const ROWS: Row[] = [
     call: unchanged(basketLines, (w, a) => w.as[a].post(`/api/account/orders/${w.a.orderId}/reorder`)),
   },
 
+  // Returns and cancelling (issue 31): A's alone; a guest without the order's signed link is asked to sign in.
+  // A's order is not delivered, so A's return is refused as too early; A's cancel names a line not on it.
+  { route: "GET /api/orders/{number}/returns", expect: { ...all(403), "customer A": 200, guest: 401 }, call: (w, a) => w.as[a].get(`/api/orders/${w.a.orderNumber}/returns`) },
+  {
+    route: "POST /api/orders/{number}/returns",
+    expect: { ...all(403), "customer A": 422, guest: 401 },
+    call: (w, a) => w.as[a].post(`/api/orders/${w.a.orderNumber}/returns`, { lines: [{ line_id: 1, quantity: 1, reason: "changed_mind" }], method: "post" }),
+  },
+  {
+    route: "POST /api/orders/{number}/cancel",
+    expect: { ...all(403), "customer A": 422, guest: 401 },
+    call: (w, a) => w.as[a].post(`/api/orders/${w.a.orderNumber}/cancel`, { lines: [{ line_id: 2_147_483_000, quantity: 1 }] }),
+  },
+
   // The hire basket and hire requests.
   { route: "GET /api/hire-basket", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/hire-basket") },
   { route: "POST /api/hire-basket", expect: PUBLIC, call: async (w, a) => w.as[a].post("/api/hire-basket", { hire_item_id: w.hireItemId, quantity: 1, start_date: day((hireWindow += 4)), end_date: day(hireWindow + 1) }) },

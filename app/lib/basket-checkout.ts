@@ -84,7 +84,8 @@ export interface OrderView {
   total: number;
   /** Refunded to the card it was paid with (pounds). */
   refunded: number;
-  lines: { product_id: number; sku: string; name: string; slug: string; quantity: number; unit_price: number; unit_price_ex_vat: number; line_total: number; line_total_ex_vat: number }[];
+  /** `id`: the order line (a return or a cancel names it); `cancelled_quantity`: units the customer cancelled before dispatch. */
+  lines: { id: number; cancelled_quantity?: number; product_id: number; sku: string; name: string; slug: string; quantity: number; unit_price: number; unit_price_ex_vat: number; line_total: number; line_total_ex_vat: number }[];
   addresses: ({ kind: string; name: string } & Address)[];
   history: { status: string; label: string; note: string; at: string }[];
 }

@@ -2,9 +2,11 @@ import { appContext } from "#app-context";
 import { ReorderButton } from "../../components/basket/reorder-button.tsx";
 import { OrderDetails } from "../../components/checkout/order-details.tsx";
 import { Breadcrumbs, PageHeading } from "../../components/page.tsx";
+import { OrderReturns } from "../../components/returns/order-returns.tsx";
 import type { OrderView } from "../../lib/basket-checkout.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { notFound } from "../../lib/not-found.ts";
+import { type OrderReturnsView, returnsAction } from "../../lib/returns.ts";
 import type { Route } from "./+types/order";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, loaderData ? `Order ${loaderData.order.number}` : "Order");
@@ -15,11 +17,17 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   // Only the user's own orders: another's is not found.
   const order = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await app.services.orders.forUser(app.user!.id, id) : null;
   if (!order) notFound();
-  return { order: order as OrderView, canReorder: app.config.basketEnabled };
+  // What can still be returned, and the order's returns (issue 31).
+  const returns = (await app.services.returns.forOrder(order.id)) as OrderReturnsView;
+  return { order: order as OrderView, returns, canReorder: app.config.basketEnabled };
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs) {
+  return returnsAction(request);
 }
 
 export default function Order({ loaderData }: Route.ComponentProps) {
-  const { order, canReorder } = loaderData;
+  const { order, returns, canReorder } = loaderData;
   return (
     <>
       <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: "Your account", to: "/account" }, { label: "Orders", to: "/account/orders/history" }, { label: order.number }]} />
@@ -30,6 +38,7 @@ export default function Order({ loaderData }: Route.ComponentProps) {
         </div>
       ) : null}
       <OrderDetails order={order} />
+      <OrderReturns order={order} view={returns} />
     </>
   );
 }
