@@ -18,8 +18,11 @@ const REFUND_HOW: Record<string, string> = { card: "to your card", credit_note: 
  */
 export function OrderReturns({ order, view }: { order: OrderView; view: OrderReturnsView }) {
   const cancellable = CANCELLABLE.includes(order.status);
+  // Said here, not in the cancel section: a whole order cancelled takes that section away.
+  const cancelled = useFetcher<ReturnsResult>({ key: CANCEL_KEY }).data;
   return (
     <div className="mt-8 grid gap-8">
+      {cancelled?.ok ? <FormSuccess>{cancelled.message}</FormSuccess> : null}
       {view.returns.length ? <ReturnsList returns={view.returns} /> : null}
       {cancellable ? <CancelOrder order={order} /> : null}
       {order.status === "completed" ? <ReturnItems view={{ ...view, number: order.number }} /> : null}
@@ -88,8 +91,11 @@ function ReturnItems({ view }: { view: OrderReturnsView & { number: string } }) 
   const success = useRef<HTMLDivElement>(null);
   const made = result?.ok ? result.made : undefined;
   useEffect(() => {
-    if (made) success.current?.focus();
-  }, [made]);
+    if (!made) return;
+    // Sent: the form starts again empty for anything else, and focus goes to what was made.
+    form.current?.reset();
+    success.current?.focus();
+  }, [made, form]);
   const { returnable } = view;
   const heavy = returnable.lines.some((l) => l.heavy && l.returnable > 0);
   const methodName = useId();
@@ -132,12 +138,11 @@ function ReturnItems({ view }: { view: OrderReturnsView & { number: string } }) 
                   {line.cancelled ? ` · ${line.cancelled} cancelled` : ""}
                 </p>
                 {line.returnable > 0 ? (
-                  <div className="mt-3 grid gap-3 sm:grid-cols-[8rem_1fr]">
+                  <div className="mt-3 grid gap-3 sm:grid-cols-[10rem_1fr]">
                     <UnitsField
-                      label="How many"
+                      label={`How many (up to ${line.returnable})`}
                       name={fieldOf("qty", line.line_id)}
                       max={line.returnable}
-                      hint={`Up to ${line.returnable}`}
                       error={errorFor(result, fieldOf("qty", line.line_id))}
                     />
                     <ReasonSelect lineId={line.line_id} error={errorFor(result, fieldOf("reason", line.line_id))} />
@@ -219,8 +224,10 @@ function ReasonSelect({ lineId, error }: { lineId: number; error?: string }) {
   );
 }
 
+const CANCEL_KEY = "order-cancel";
+
 function CancelOrder({ order }: { order: OrderView }) {
-  const { fetcher, result, form, alert, busy } = useFormFeedback("order-cancel", ["cancel-all", "cancel-lines"]);
+  const { fetcher, result, form, alert, busy } = useFormFeedback(CANCEL_KEY, ["cancel-all", "cancel-lines"]);
   const confirmId = useId();
   // Some lines only for an order paid by card or on account (returns/cancel.ts).
   const byLines = (order.payment_method === "card" && order.status !== "awaiting_payment") || order.payment_method === "pay_on_account";
@@ -230,12 +237,9 @@ function CancelOrder({ order }: { order: OrderView }) {
       <h2 id="cancel-heading" className="text-lg font-semibold">
         Cancel this order
       </h2>
-      <p className="mt-1 text-stone-700">Changed your mind? Until we send it you can cancel it, or some of it, here: the stock goes back and a card payment is refunded at once.</p>
-      {result?.ok ? (
-        <div className="mt-3">
-          <FormSuccess>{result.message}</FormSuccess>
-        </div>
-      ) : null}
+      <p className="mt-1 text-stone-700">
+        Changed your mind? Until we send it you can cancel it{byLines && open.length > 1 ? ", or some of it," : ""} here{order.payment_method === "card" ? ", and your card payment is refunded at once" : ""}.
+      </p>
       <fetcher.Form method="post" ref={form} className="mt-3 grid gap-4" noValidate>
         <OrderFields number={order.number} lineIds={order.lines.map((l) => l.id)} />
         <FormAlert ref={alert} message={result && !result.ok ? result.message : undefined} />
