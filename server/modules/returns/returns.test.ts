@@ -356,3 +356,28 @@ describe("cancelling before dispatch", () => {
     expect((await stranger.post(`/api/orders/${o.number}/cancel`, {})).statusCode).toBe(403);
   });
 });
+
+// On PostgreSQL (`npm run test:db`) these race for real; on PGlite they run one after the other and must agree.
+describe("returns under concurrency", () => {
+  it("two requests for the last unit of a line at once make one return", async () => {
+    const p = await product();
+    const o = await placed({ items: [{ productId: p.id, quantity: 1 }] });
+    const again = new TestBrowser(t.shop.app, nextIp());
+    await again.signIn(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
+    const body = { lines: [{ line_id: o.lines[0]!.id, quantity: 1, reason: "changed_mind" }], method: "post" };
+    const answers = await Promise.all([o.buyer.post(`/api/orders/${o.number}/returns`, body), again.post(`/api/orders/${o.number}/returns`, body)]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 422]);
+    expect(await db().select({ id: returns.id }).from(returns).where(eq(returns.orderId, o.orderId))).toHaveLength(1);
+  });
+
+  it("a refund raced by two members of staff pays once", async () => {
+    const p = await product();
+    const o = await placed({ items: [{ productId: p.id, quantity: 2 }] });
+    const rma = (await o.buyer.post(`/api/orders/${o.number}/returns`, { lines: [{ line_id: o.lines[0]!.id, quantity: 2, reason: "changed_mind" }], method: "post" })).json().data.number;
+    await move("warehouse", rma, { to: "received" });
+    const answers = await Promise.all([move("owner", rma, { to: "refunded" }), move("accounts", rma, { to: "refunded" })]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    expect(await refundsOf(o.number)).toEqual([{ amount: 2 * 1200 + 695, status: "succeeded" }]);
+    expect(await databaseInvariantViolations(db())).toEqual([]);
+  });
+});
