@@ -13,7 +13,7 @@ export const BATCH_MAX = 300;
 
 type AddressRow = typeof orderAddresses.$inferSelect;
 
-function pickingOrder(order: typeof orders.$inferSelect, fulfilment: "delivery" | "collection", lines: { sku: string; name: string; quantity: number; unit: string }[], delivery: AddressRow | undefined): PickingOrder {
+function pickingOrder(order: typeof orders.$inferSelect, fulfilment: "delivery" | "collection", lines: { sku: string; name: string; quantity: number; cancelledQuantity: number; unit: string }[], delivery: AddressRow | undefined): PickingOrder {
   return {
     number: order.number,
     createdAt: order.createdAt,
@@ -22,7 +22,8 @@ function pickingOrder(order: typeof orders.$inferSelect, fulfilment: "delivery" 
     collection: fulfilment === "collection",
     address: fulfilment === "collection" || !delivery ? null : { name: delivery.name, line1: delivery.line1, line2: delivery.line2, line3: delivery.line3, town: delivery.town, county: delivery.county, postcode: delivery.postcode },
     notes: order.notes,
-    lines: lines.map((l) => ({ sku: l.sku, name: l.name, quantity: l.quantity, unit: l.unit })),
+    // Units the customer cancelled before dispatch are neither picked nor sent (returns/cancel.ts).
+    lines: lines.filter((l) => l.quantity > l.cancelledQuantity).map((l) => ({ sku: l.sku, name: l.name, quantity: l.quantity - l.cancelledQuantity, unit: l.unit })),
   };
 }
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { DEMO_CUSTOMER, DEMO_STAFF, DEMO_TRADE } from "../../db/seed/index.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
+import { readPdf } from "../../test/pdf.ts";
 import { cardPaymentShop, deliver, sessionIdOf } from "../../test/payments.ts";
 import { auditLog } from "../audit/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
@@ -332,6 +333,13 @@ describe("cancelling before dispatch", () => {
       { kind: "cancelled", change: 1 },
     ]);
     expect(await refundsOf(o.number)).toEqual([{ amount: 1200, status: "succeeded" }]);
+    // The warehouse picks what is left: one of the first line, the second whole.
+    const list = await (await staffAs("warehouse")).get(`/api/admin/orders/${o.number}/picking-list.pdf`);
+    expect(list.statusCode).toBe(200);
+    const { text } = await readPdf(list.rawPayload);
+    expect(text).toMatch(new RegExp(`${a.sku} .* 1(?!\\S)`));
+    expect(text).toMatch(new RegExp(`${b.sku} .* 1(?!\\S)`));
+    expect(text).toContain("Total items: 2 (2 lines)");
     // Then the whole of what is left: cancelled, the rest of its stock back, the rest of the card refunded.
     const rest = await o.buyer.post(`/api/orders/${o.number}/cancel`, {});
     expect(rest.json().data).toMatchObject({ status: "cancelled", cancelled: "whole" });
