@@ -21,6 +21,8 @@ export interface ProductFormValues {
   stock: number;
   reorder_level: number;
   heavy: boolean;
+  returnable: boolean;
+  non_returnable_reason: string;
   featured: boolean;
   attributes: { name: string; value: string }[];
   related_skus: string[];
@@ -196,7 +198,13 @@ export function ProductForm({
           <label className="inline-flex min-h-10 items-center gap-2 font-semibold">
             <input type="checkbox" name="featured" defaultChecked={values.featured} className="size-4" /> Featured on the home page
           </label>
+          <label className="inline-flex min-h-10 items-center gap-2 font-semibold">
+            <input type="checkbox" name="non_returnable" defaultChecked={!values.returnable} className="size-4" /> Cannot be returned (cut to length, made to order)
+          </label>
         </div>
+        <Field id="non_returnable_reason" label="Why it cannot be returned" errors={errors} hint="Shown on the customer's order page when it cannot be returned; a faulty item can always be." className="sm:col-span-2">
+          <input {...described("non_returnable_reason", errors, true)} defaultValue={values.non_returnable_reason} maxLength={200} className={control} />
+        </Field>
       </fieldset>
 
       {several ? null : (

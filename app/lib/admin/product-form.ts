@@ -14,7 +14,7 @@ export const SPARE_ATTRIBUTE_ROWS = 3;
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");
 
 /** The catalogue's own fields: a form carrying any of them from a role without `catalogue.manage` was not this screen's. */
-const TEXT_FIELDS = ["sku", "name", "slug", "summary", "description_html", "seo_title", "seo_description", "price_ex_vat", "vat_rate", "status"];
+const TEXT_FIELDS = ["sku", "name", "slug", "summary", "description_html", "seo_title", "seo_description", "price_ex_vat", "vat_rate", "status", "non_returnable_reason"];
 const CATALOGUE_FIELDS = [...TEXT_FIELDS, "was_price_ex_vat", "brand_id", "categories_shown", "flags_shown", "attributes_shown", "related_skus"];
 
 export function sendsCatalogueFields(form: FormData): boolean {
@@ -34,6 +34,7 @@ export function productInputFrom(form: FormData, access: ProductFormAccess): Rec
     if (form.has("categories_shown")) input.category_ids = form.getAll("category_ids").map(String);
     if (form.has("flags_shown")) {
       input.heavy = form.get("heavy") === "on";
+      input.returnable = form.get("non_returnable") !== "on";
       input.featured = form.get("featured") === "on";
     }
     if (form.has("attributes_shown")) {

@@ -90,6 +90,8 @@ const detail = summary.extend({
   description_html: z.string(),
   was_price_ex_vat: z.number().nullable(),
   heavy: z.boolean(),
+  returnable: z.boolean(),
+  non_returnable_reason: z.string(),
   featured: z.boolean(),
   seo_title: z.string(),
   seo_description: z.string(),

@@ -80,6 +80,9 @@ export const productFields = z.object({
   stock: count("stock"),
   reorder_level: count("reorder level"),
   heavy: z.boolean(),
+  /** Whether a customer may send it back (issue 31); when not, the reason the order page gives. */
+  returnable: z.boolean(),
+  non_returnable_reason: text("reason it cannot be returned", 200),
   featured: z.boolean(),
   status: z.enum(PRODUCT_STATUSES, { error: "Choose draft, published or archived." }),
   published: z.boolean({ error: "Say true or false for published." }),

@@ -110,7 +110,13 @@ async function move(role: "owner" | "sales" | "warehouse" | "accounts", rma: str
 describe("what a delivered order can still return", () => {
   it("shows each line's quantity left and the deadline; excluded products say why; nothing before delivery", async () => {
     const plain = await product();
-    const cut = await product({ returnable: false, nonReturnableReason: "Cut to your length, so it cannot be returned unless faulty." });
+    const cut = await product();
+    // Marked on the catalogue desk: cut to length.
+    const owner = await staffAs("owner");
+    const cutSku = (await db().select({ sku: products.sku }).from(products).where(eq(products.id, cut.id)))[0]!.sku;
+    const marked = await owner.patch(`/api/admin/products/${encodeURIComponent(cutSku)}`, { returnable: false, non_returnable_reason: "Cut to your length, so it cannot be returned unless faulty." });
+    expect(marked.statusCode, marked.body).toBe(200);
+    expect(marked.json()).toMatchObject({ returnable: false, non_returnable_reason: "Cut to your length, so it cannot be returned unless faulty." });
     const early = await placed({ items: [{ productId: plain.id, quantity: 1 }], stop: "dispatched" });
     const before = (await early.buyer.get(`/api/account/orders/${early.orderId}`)).json().data;
     expect(before.returnable.open).toBe(false);

@@ -68,6 +68,8 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
     stock: product.stock,
     reorder_level: product.reorder_level,
     heavy: product.heavy,
+    returnable: product.returnable,
+    non_returnable_reason: product.non_returnable_reason,
     featured: product.featured,
     attributes: product.attributes,
     related_skus: product.related.map((r) => r.sku),
