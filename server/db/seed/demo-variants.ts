@@ -20,6 +20,8 @@ interface VariantProductSeed {
   unit: SaleUnit;
   coverage?: { per_unit: number; unit: "m2" | "m" };
   heavy?: boolean;
+  /** Cut to the customer's length: not returnable unless faulty (issue 31), with the reason the order page gives. */
+  nonReturnable?: string;
   attributes: Record<string, string>;
   options: { name: string; values: string[] }[];
   /** Ex VAT pence of each combination, by its values. */
@@ -106,6 +108,7 @@ const SEEDS: VariantProductSeed[] = [
     brand: "Tradecounter",
     summary: "Flat twin and earth cable for ring mains and socket circuits, cut to the length you need. Sold by the metre.",
     unit: "m",
+    nonReturnable: "Cut to the length you ordered, so it can only be returned if it is faulty.",
     attributes: { "Conductor size": "2.5 mm²", Type: "6242Y" },
     options: [{ name: "Sheath", values: ["Grey", "White"] }],
     price: () => 99,
@@ -139,6 +142,8 @@ export async function seedDemoVariants(tx: Db): Promise<number> {
         coveragePerUnit: seed.coverage?.per_unit ?? null,
         coverageUnit: seed.coverage?.unit ?? null,
         heavy: seed.heavy ?? false,
+        returnable: !seed.nonReturnable,
+        nonReturnableReason: seed.nonReturnable ?? "",
         images: [
           { src: `/images/products/${slug}/1.svg`, alt: seed.name },
           { src: `/images/products/${slug}/2.svg`, alt: `${seed.name}, another view` },

@@ -75,6 +75,8 @@ export interface AdminOrderOptions {
   branchAddress?: readonly string[];
   /** The seller on a credit note's PDF, attached to its email. */
   shop: ShopDetails;
+  /** The order's own page behind its signed link (orders/links.ts), absolute: a guest returns or cancels items there. */
+  orderLink?: (number: string) => string;
 }
 
 /** An order on account's invoice at its cancellation, and the credit note that credited it (null: it already was). */
@@ -343,7 +345,11 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
       case "dispatched": {
         const url = trackingUrl(input.carrier, input.tracking);
         title = `Order ${n} is on its way`;
-        paragraphs = [`Your order ${n} has been dispatched with ${input.carrier}.`, `Tracking number: ${input.tracking}`];
+        paragraphs = [
+          `Your order ${n} has been dispatched with ${input.carrier}.`,
+          `Tracking number: ${input.tracking}`,
+          ...(options.orderLink ? [`Your order's page, where you can return items once they arrive: ${options.orderLink(n)}`] : []),
+        ];
         if (url) action = { label: "Track your delivery", url };
         break;
       }
