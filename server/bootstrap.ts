@@ -3,6 +3,7 @@ import { type Config, ConfigError, ensureCookieSecret, loadConfig } from "./conf
 import { type Database, openDatabase, SERVER_QUERY_TIMEOUT_MS } from "./db/client.ts";
 import { isEmpty, seedDemo } from "./db/seed/index.ts";
 import { addDemoPhotos } from "./db/seed/demo-photos.ts";
+import { demoPhotoCacheDir } from "./db/seed/demo-photo-cache.ts";
 import { fileStoreFromConfig } from "./modules/media/setup.ts";
 
 /** Loads .env when present; real environment variables win over it. */
@@ -34,7 +35,7 @@ export async function prepare(log: Pick<Logger, "info" | "warn">, env = process.
       log.info({ seeded }, "seeded the demo shop");
       // Real photos for the products a newcomer sees first, made here through the upload pipeline (about a second each).
       log.info("making the demo shop's product photos…");
-      const photos = await addDemoPhotos(database.db, fileStoreFromConfig(config), { perCategory: 2 });
+      const photos = await addDemoPhotos(database.db, fileStoreFromConfig(config), { perCategory: 2, cacheDir: demoPhotoCacheDir(env) });
       log.info({ photos }, "made the demo shop's product photos");
     }
   } catch (error) {

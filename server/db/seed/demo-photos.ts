@@ -10,6 +10,7 @@ import type { Db } from "../client.ts";
 import { escapeHtml } from "../../lib/html.ts";
 import { categories, manufacturers, productCategories, products } from "../../modules/catalog/schema.ts";
 import { photoEntry, processPhoto, storePhoto } from "../../modules/media/photos.ts";
+import { cachedPhoto } from "./demo-photo-cache.ts";
 import type { FileStore } from "../../modules/media/store.ts";
 
 function hashOf(text: string): number {
@@ -96,7 +97,7 @@ async function showcased(db: Db, perCategory: number): Promise<number[]> {
  * real pipeline; a product that already has a photo is left alone, so it can
  * run again. Returns how many products it gave photos.
  */
-export async function addDemoPhotos(db: Db, store: FileStore, options: { perCategory?: number; log?: (message: string) => void } = {}): Promise<number> {
+export async function addDemoPhotos(db: Db, store: FileStore, options: { perCategory?: number; log?: (message: string) => void; cacheDir?: string | null } = {}): Promise<number> {
   const ids = await showcased(db, options.perCategory ?? 4);
   if (ids.length === 0) return 0;
   const rows = await db
@@ -106,8 +107,9 @@ export async function addDemoPhotos(db: Db, store: FileStore, options: { perCate
     .where(and(inArray(products.id, ids), sql`not jsonb_path_exists(${products.images}, '$[*].sources')`));
   let done = 0;
   for (const row of rows) {
-    const jpeg = await sharp(Buffer.from(demoScene(row.name, row.brand ?? "Tradecounter"))).jpeg({ quality: 86, mozjpeg: true }).toBuffer();
-    const photo = await processPhoto(jpeg, `${row.name}.jpg`);
+    const scene = demoScene(row.name, row.brand ?? "Tradecounter");
+    // Made once per machine (demo-photo-cache.ts), through the upload pipeline.
+    const photo = await cachedPhoto(options.cacheDir ?? null, scene, async (id) => processPhoto(await sharp(Buffer.from(scene)).jpeg({ quality: 86, mozjpeg: true }).toBuffer(), `${row.name}.jpg`, id));
     await storePhoto(store, photo);
     await db.update(products).set({ images: [photoEntry(photo, row.name)] }).where(eq(products.id, row.id));
     done += 1;
