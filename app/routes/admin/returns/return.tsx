@@ -57,20 +57,16 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const input: ReturnMoveInput = { to, expected_status: RETURN_STATUSES.includes(expected) ? expected : null, reason: text("reason") || null };
   try {
     if (to === "received") {
-      const errors: Record<string, string[]> = {};
-      input.lines = form.getAll("line").slice(0, 200).map((id, i) => {
-        const count = (name: string) => (text(`${name}_${id}`, 10) === "" ? 0 : Number(text(`${name}_${id}`, 10)));
-        const [received, damaged] = [count("received"), count("damaged")];
-        if (!Number.isInteger(received) || !Number.isInteger(damaged) || received < 0 || damaged < 0) errors[`lines.${i}`] = ["Enter whole numbers of units, 0 or more."];
-        return { line_id: Number(id), received, damaged };
-      });
+      // Counts as typed (blank is none); the service refuses what is not a whole number, beside its line.
+      const count = (name: string) => (text(name, 10) === "" ? 0 : Number(text(name, 10)));
+      input.lines = form.getAll("line").slice(0, 200).map((id) => ({ line_id: Number(id), received: count(`received_${id}`), damaged: count(`damaged_${id}`) }));
       const branch = Number(text("branch_id", 12));
       input.branch_id = Number.isInteger(branch) && branch > 0 ? branch : null;
-      if (Object.keys(errors).length) return refuse(422, "Check the details below.", errors);
     }
     if (to === "refunded") {
       const ret = await desk.detail(actor, params.number);
-      if (ret.order.payment_method !== "pay_on_account" && ret.proposal) {
+      // The pounds are checked once the member may refund it (else the service's own refusal answers).
+      if (ret.actions.some((a) => a.to === to) && ret.order.payment_method !== "pay_on_account" && ret.proposal) {
         const amount = penceOf(text("amount", 20));
         const deduction = penceOf(text("deduction", 20)) ?? 0;
         const ceiling = Math.round((ret.proposal.goods + ret.proposal.delivery) * 100);
@@ -94,6 +90,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   } catch (error) {
     const known = serviceError(error);
     if (!known) throw error;
+    if (known.status === 404) notFoundOr(error);
     const errors = Object.fromEntries(Object.entries(known.errors ?? {}).map(([k, v]) => [FIELD_OF[k] ?? k, v]));
     return refuse(known.status, known.errors ? "Check the details below." : known.message, errors);
   }
