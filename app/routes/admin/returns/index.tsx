@@ -72,7 +72,7 @@ export default function AdminReturns({ loaderData }: Route.ComponentProps) {
     <>
       <AdminHeading title="Returns" intro="Returns customers ask for on their orders, newest first. Open one to approve, receive, refund or exchange it." />
       <StatusTabs label="Returns by status" tabs={tabs} current={filters.status ?? ""} search={search} />
-      <SearchFilter label="Search returns" query={filters.q} placeholder={customers ? "Return or order number, or the customer's email" : "Return or order number"} keep={{ status: filters.status, overdue: filters.overdue }} />
+      <SearchFilter label="Filter returns" query={filters.q} placeholder={customers ? "Return or order number, or the customer's email" : "Return or order number"} keep={{ status: filters.status, overdue: filters.overdue }} />
       {filters.overdue ? (
         <p className="mb-4 flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-2 text-sm">
           <span className="font-semibold text-red-800">Only returns received more than 14 days ago and not yet refunded.</span>
