@@ -124,7 +124,7 @@ export function ReturnActions({
             {receive.branches.length > 1 ? (
               <FormField prefix="receive" id="branch_id" label="Received at" errors={errors}>
                 <select {...fieldProps("receive", "branch_id", errors)} defaultValue={typed(to, "branch_id", receive.chosen ? String(receive.chosen) : "")} className={ADMIN_CONTROL}>
-                  {receive.chosen === null ? <option value="">The shop's default branch</option> : null}
+                  {receive.chosen === null ? <option value="">The order's branch (else the shop's default)</option> : null}
                   {receive.branches.map((b) => (
                     <option key={b.id} value={b.id}>
                       {b.name}
@@ -185,17 +185,30 @@ export function ReturnActions({
               const choice = exchange.find((e) => e.line_id === l.line_id);
               const lineErrors = errors?.[`exchange.${i}`] ? { variant: errors[`exchange.${i}`]! } : undefined;
               const prefix = `exchange-${l.line_id}`;
-              return (
-                <FormField key={l.line_id} prefix={prefix} id="variant" label={`${l.received + l.damaged} × ${l.name}`} errors={lineErrors}>
+              const label = `${l.received + l.damaged} × ${l.name}`;
+              const choices = choice?.choices ?? [];
+              const only = choices.length === 1 && choices[0]!.id === choice?.variant_id ? choices[0]! : null;
+              // A product sold in one variant: the same again, said plainly; else a choice of its variants, the same first.
+              return only ? (
+                <div key={l.line_id} className="grid gap-1 text-sm">
+                  <input type="hidden" name="line" value={l.line_id} />
+                  <input type="hidden" name={`variant_${l.line_id}`} value={only.id} />
+                  <span className="font-semibold">{label}</span>
+                  <FieldError messages={lineErrors?.variant} />
+                  <span>
+                    The same ({only.sku}), {only.stock} in stock
+                  </span>
+                </div>
+              ) : (
+                <FormField key={l.line_id} prefix={prefix} id="variant" label={label} errors={lineErrors}>
                   <input type="hidden" name="line" value={l.line_id} />
                   <select {...fieldProps(prefix, "variant", lineErrors)} name={`variant_${l.line_id}`} defaultValue={typed(to, `variant_${l.line_id}`, String(choice?.variant_id ?? ""))} className={ADMIN_CONTROL}>
-                    {(choice?.choices ?? []).map((c) => (
+                    {choices.map((c) => (
                       <option key={c.id} value={c.id}>
-                        {c.id === choice?.variant_id ? "The same: " : ""}
-                        {c.name} ({c.sku}), {c.stock} in stock
+                        {c.name} ({c.sku}), {c.stock} in stock{c.id === choice?.variant_id ? ": the same" : ""}
                       </option>
                     ))}
-                    {choice?.choices.length ? null : <option value="">None on sale</option>}
+                    {choices.length ? null : <option value="">None on sale</option>}
                   </select>
                 </FormField>
               );

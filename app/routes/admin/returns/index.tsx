@@ -97,7 +97,7 @@ export default function AdminReturns({ loaderData }: Route.ComponentProps) {
                   {r.number}
                 </Link>
               </Cell>
-              <Cell label="Order">
+              <Cell label="Order" className="whitespace-nowrap">
                 <Link to={`/admin/orders/${r.order_number}`} className="link">
                   {r.order_number}
                 </Link>

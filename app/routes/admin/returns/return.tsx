@@ -184,7 +184,12 @@ export default function AdminReturn({ loaderData, actionData }: Route.ComponentP
               <dt className="font-semibold">Coming back</dt>
               <dd>
                 {ret.method_label}
-                {ret.branch ? <span className="block text-stone-600">{[ret.branch.name, ret.branch.address].filter(Boolean).join(", ")}</span> : null}
+                {ret.branch ? (
+                  <>
+                    <span className="block">{ret.branch.name}</span>
+                    <span className="block text-stone-600">{ret.branch.address}</span>
+                  </>
+                ) : null}
               </dd>
             </dl>
           </section>
@@ -195,7 +200,7 @@ export default function AdminReturn({ loaderData, actionData }: Route.ComponentP
             <h2 id="lines-heading" className="text-lg font-bold">
               What is coming back
             </h2>
-            <TableOrCards columns={[{ label: "Product" }, { label: "Returned", className: "lg:text-right" }, { label: "Reason" }, { label: "Back in stock", className: "lg:text-right" }, { label: "Damaged", className: "lg:text-right" }, ...(priced ? [{ label: "Line paid", className: "lg:text-right" }] : [])]}>
+            <TableOrCards columns={[{ label: "Product" }, { label: "Returned", className: "lg:text-right" }, { label: "Reason" }, { label: "Resaleable", className: "lg:text-right" }, { label: "Damaged", className: "lg:text-right" }, ...(priced ? [{ label: "Line paid", className: "lg:text-right" }] : [])]}>
               {ret.lines.map((l) => (
                 <Row key={l.line_id}>
                   <Cell label="Product" head className="font-normal">
@@ -215,7 +220,7 @@ export default function AdminReturn({ loaderData, actionData }: Route.ComponentP
                       {l.note ? <span className="block whitespace-pre-line text-stone-700">“{l.note}”</span> : null}
                     </span>
                   </Cell>
-                  <Cell label="Back in stock" className="lg:text-right">
+                  <Cell label="Resaleable" className="lg:text-right">
                     {received ? l.received : "—"}
                   </Cell>
                   <Cell label="Damaged" className="lg:text-right">
