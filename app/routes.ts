@@ -73,6 +73,8 @@ export default [
     route("admin/account", "routes/admin/account.tsx"),
     route("admin/orders", "routes/admin/orders/index.tsx"),
     route("admin/orders/:number", "routes/admin/orders/order.tsx"),
+    route("admin/returns", "routes/admin/returns/index.tsx"),
+    route("admin/returns/:number", "routes/admin/returns/return.tsx"),
     route("admin/customers", "routes/admin/customers/index.tsx"),
     route("admin/customers/:id", "routes/admin/customers/customer.tsx"),
     route("admin/products", "routes/admin/products/index.tsx"),

@@ -32,7 +32,8 @@ import type { Db } from "./db/client.ts";
 import { countSoleVariantsTo } from "./modules/stock/ledger.ts";
 import { categories, manufacturers, products } from "./modules/catalog/schema.ts";
 import { hireItems } from "./modules/hire/schema.ts";
-import { orders } from "./modules/orders/schema.ts";
+import { orderLines, orders } from "./modules/orders/schema.ts";
+import { returnLines, returns } from "./modules/returns/schema.ts";
 import { type Permission, STAFF_ROLES, type StaffRole, can } from "./modules/staff/permissions.ts";
 import { checkoutBody } from "./test/actors.ts";
 import { type TestShop, createTestShop } from "./test/app.ts";
@@ -122,6 +123,10 @@ interface World {
   spareTokenId: number;
   /** The owner's saved filters. */
   presetId: number;
+  /** A return asked for (its order delivered), and its line; a second one of the same order, received. */
+  returnNumber: string;
+  returnLineId: number;
+  receivedReturnNumber: string;
   /** Strings only the data carries: never in a refused answer. */
   secrets: string[];
 }
@@ -256,6 +261,23 @@ const ROWS: Row[] = [
         },
         ok: [200],
       },
+    ],
+  },
+  // The returns desk (issue 31): each move is tried with a body refused after its own permission, so nothing changes.
+  { key: "admin/returns", needs: "returns.view", url: () => "/admin/returns?status=requested" },
+  {
+    key: "admin/returns/:number",
+    needs: "returns.view",
+    url: (w) => `/admin/returns/${w.returnNumber}`,
+    posts: [
+      { what: "a reject without its reason", needs: "returns.approve", form: form({ to: "rejected", expected_status: "requested", reason: "" }), ok: [422] },
+      {
+        what: "receiving more units than were returned",
+        needs: "returns.receive",
+        form: async (w) => ({ fields: { to: "received", expected_status: "requested", line: String(w.returnLineId), [`received_${w.returnLineId}`]: "5", [`damaged_${w.returnLineId}`]: "5" } }),
+        ok: [422],
+      },
+      { what: "a refund above the goods back", needs: "refunds.create", form: async (w) => ({ url: `/admin/returns/${w.receivedReturnNumber}`, fields: { to: "refunded", expected_status: "received", amount: "99999" } }), ok: [422] },
     ],
   },
   { key: "admin/customers", needs: "customers.view", url: () => "/admin/customers" },
@@ -521,6 +543,11 @@ const ROWS: Row[] = [
   { key: "POST /api/admin/orders/{number}/refunds", needs: "refunds.create", url: (w) => `/api/admin/orders/${w.orderNumber}/refunds`, body: () => ({ amount: 1, reason: "Matrix refund" }), ok: [409] },
   { key: "POST /api/admin/orders/{number}/notes", needs: "orders.note", url: (w) => `/api/admin/orders/${w.orderNumber}/notes`, body: () => ({ note: "Matrix note from the API." }), ok: [201] },
 
+  // The returns desk: a reject without its reason is refused after the move's own permission (returns.approve).
+  { key: "GET /api/admin/returns", needs: "returns.view", url: () => "/api/admin/returns?status=requested" },
+  { key: "GET /api/admin/returns/{number}", needs: "returns.view", url: (w) => `/api/admin/returns/${w.returnNumber}` },
+  { key: "POST /api/admin/returns/{number}/transitions", needs: "returns.approve", url: (w) => `/api/admin/returns/${w.returnNumber}/transitions`, body: () => ({ to: "rejected", reason: "" }), ok: [422] },
+
   // The catalogue desk: reading is catalogue.view; writing catalogue.manage, but stock and reorder level stock.count.
   { key: "GET /api/admin/products", needs: "catalogue.view", url: () => "/api/admin/products" },
   { key: "GET /api/admin/products/counts", needs: "catalogue.view", url: () => "/api/admin/products/counts" },
@@ -785,6 +812,7 @@ async function fingerprint(): Promise<Record<string, unknown>> {
       (select count(*)::int from password_reset_tokens) as resets,
       (select md5(coalesce(string_agg(concat_ws(':', id, sku, name, slug, status, price_pence, vat_rate, stock, reorder_level, updated_at), ',' order by id), '')) from products) as products,
       (select count(*)::int from stock_movements) as movements,
+      (select md5(coalesce(string_agg(concat_ws(':', id, status, refunded, received_at), ',' order by id), '')) from returns) as returns,
       (select md5(coalesce(string_agg(concat_ws(':', id, name, path, position, parent_id), ',' order by id), '')) from categories) as categories,
       (select md5(coalesce(string_agg(concat_ws(':', id, name, slug), ',' order by id), '')) from manufacturers) as brands
   `)) as unknown as { rows: Record<string, unknown>[] };
@@ -899,6 +927,25 @@ describe("the back office's authorisation matrix", () => {
     const preset = await owner.post("/api/admin/presets", { screen: "customers", name: "Matrix owner's own", query: "q=Quarrendon" });
     expect(preset.statusCode, preset.body).toBe(201);
     w.presetId = preset.json().id;
+
+    // Two returns of a guest's delivered order (written as the customer's request and the desk's receipt leave them): one asked for, one received.
+    const returned = await placeOrder(w);
+    const [delivered] = await db.update(orders).set({ status: "completed" }).where(eq(orders.number, returned)).returning({ id: orders.id });
+    const [line] = await db.select({ id: orderLines.id }).from(orderLines).where(eq(orderLines.orderId, delivered!.id));
+    const made = await db
+      .insert(returns)
+      .values([
+        { orderId: delivered!.id, status: "requested", method: "post" },
+        { orderId: delivered!.id, status: "received", method: "post", receivedAt: new Date() },
+      ])
+      .returning({ id: returns.id, number: returns.number });
+    await db.insert(returnLines).values([
+      { returnId: made[0]!.id, orderLineId: line!.id, quantity: 1, reason: "faulty" },
+      { returnId: made[1]!.id, orderLineId: line!.id, quantity: 1, reason: "faulty", received: 1 },
+    ]);
+    w.returnNumber = made[0]!.number;
+    w.receivedReturnNumber = made[1]!.number;
+    w.returnLineId = line!.id;
 
     w.secrets = [SECRET.email, SECRET.line1, SECRET.lastname, SECRET.invitee, "owner@example.com"];
   }, 120_000);

@@ -1,19 +1,12 @@
 // axe-core on every back-office screen (issue 18: "axe reports nothing on every
 // admin screen"), as the owner, and as the warehouse where its view differs;
 // forms showing their errors; and the orders desk worked with the keyboard alone.
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { csrfHeaders, newUser, openPage } from "./auth-helpers.ts";
+import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
 
-const WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const PASSWORD = "demo-password-2026";
-
-async function expectAccessible(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
-  const found = violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(" | ")}`);
-  expect(found, `axe on ${page.url()}`).toEqual([]);
-}
 
 /** Signs a member of staff in through the API: the browser context keeps the session cookies. */
 async function staffSignIn(request: APIRequestContext, email: string): Promise<void> {

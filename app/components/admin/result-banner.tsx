@@ -22,3 +22,12 @@ export function ResultBanner({ ok, result, focus = true, children }: { ok: boole
     </div>
   );
 }
+
+/** A form post's answer with nothing more than its message, as a banner; nothing before the first post. */
+export function ActionResultBanner({ result }: { result: { ok: boolean; message: string } | undefined }) {
+  return result ? (
+    <ResultBanner ok={result.ok} result={result}>
+      {result.message}
+    </ResultBanner>
+  ) : null;
+}

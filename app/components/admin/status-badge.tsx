@@ -6,9 +6,17 @@ const TONES: Record<string, string> = {
   ready_for_collection: "bg-teal-100 text-teal-900",
   completed: "bg-green-100 text-green-900",
   cancelled: "bg-stone-200 text-stone-800",
+  // A return's (issue 31).
+  requested: "bg-amber-100 text-amber-900",
+  approved: "bg-sky-100 text-sky-900",
+  received: "bg-indigo-100 text-indigo-900",
+  refunded: "bg-green-100 text-green-900",
+  exchanged: "bg-teal-100 text-teal-900",
+  rejected: "bg-red-100 text-red-900",
+  closed: "bg-stone-200 text-stone-800",
 };
 
-/** An order's status as a coloured label; the words carry the meaning, the colour only helps. */
+/** An order's or a return's status as a coloured label; the words carry the meaning, the colour only helps. */
 export function StatusBadge({ status, label }: { status: string; label: string }) {
   return <span className={`inline-block whitespace-nowrap rounded px-2 py-0.5 text-sm font-semibold ${TONES[status] ?? "bg-stone-100 text-stone-900"}`}>{label}</span>;
 }

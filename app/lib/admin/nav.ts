@@ -13,6 +13,7 @@ export interface NavItem {
 export const ADMIN_NAV: readonly NavItem[] = [
   { to: "/admin", label: "Dashboard", permission: "dashboard.view" },
   { to: "/admin/orders", label: "Orders", permission: "orders.view" },
+  { to: "/admin/returns", label: "Returns", permission: "returns.view" },
   { to: "/admin/customers", label: "Customers", permission: "customers.view" },
   { to: "/admin/products", label: "Products", permission: "catalogue.view" },
   { to: "/admin/categories", label: "Categories and brands", permission: "catalogue.view" },

@@ -8,6 +8,7 @@ import { EmptyState } from "../../components/page.tsx";
 import { requirePermission } from "../../lib/admin/access.ts";
 import { LIST_OF, longDay, ordersHref, shortDay, sumPounds, tableDay, takingsBars, takingsSummary } from "../../lib/admin/dashboard.ts";
 import { pageMeta } from "../../lib/meta.ts";
+import { returnsHref } from "../../lib/admin/returns.ts";
 import { formatPounds } from "../../lib/money.ts";
 import type { FailingJob, PeriodFigures, TakingsDay } from "../../../server/modules/dashboard/service.ts";
 import { can } from "../../../server/modules/staff/permissions.ts";
@@ -305,6 +306,23 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
             <Card title="Ready for collection">
               <Figure value={f.queues.ready_for_collection} label={word(f.queues.ready_for_collection, "order")} href={ordersHref({ status: "ready_for_collection" })}>
                 Waiting for the customer.
+              </Figure>
+            </Card>
+          </div>
+        </Section>
+      ) : null}
+
+      {f.returns ? (
+        <Section title="Returns">
+          <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+            <Card title="Returns to approve">
+              <Figure value={f.returns.to_approve} label={word(f.returns.to_approve, "return")} href={returnsHref({ status: "requested" })}>
+                Asked for, waiting for a decision.
+              </Figure>
+            </Card>
+            <Card title="Returns overdue for a refund">
+              <Figure value={f.returns.overdue_for_refund} label={word(f.returns.overdue_for_refund, "return")} href={returnsHref({ status: "received", overdue: true })}>
+                Received more than 14 days ago and not refunded: the law gives 14 days.
               </Figure>
             </Card>
           </div>

@@ -3,7 +3,7 @@
 // database, with the clock fixed on a summer day so the London day boundary
 // (BST) is exercised; each role's blocks; the takings by day with its empty
 // days and the October clock change; then the API over HTTP on the demo shop.
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../db/client.ts";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
@@ -18,6 +18,7 @@ import { hireCategories, hireItems, hireRequestLines, hireRequests } from "../hi
 import { type OrderStatus, orders } from "../orders/schema.ts";
 import type { StaffActor } from "../staff/actor.ts";
 import { STAFF_ROLES, type StaffRole } from "../staff/permissions.ts";
+import { returns } from "../returns/schema.ts";
 import { tradeInvoices } from "../trade/invoice-schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import type { JobFailure } from "../jobs/runner.ts";
@@ -112,6 +113,7 @@ describe("an empty shop", () => {
       trade: { applications_waiting: 0 },
       invoices: { overdue: 0, overdue_total: 0 },
       stock: { at_or_below_reorder_level: 0, reorder_level: REORDER_LEVEL },
+      returns: { to_approve: 0, overdue_for_refund: 0 },
       jobs: { failing: [] },
     });
     const days = await dashboard.takings(as.owner);
@@ -201,6 +203,30 @@ describe("the figures", () => {
     expect(f.stock).toEqual({ at_or_below_reorder_level: 2, reorder_level: REORDER_LEVEL });
   });
 
+  it("counts returns to approve, and those received more than 14 days ago and not refunded", async () => {
+    const orderId = await order({ status: "completed", at: "2026-06-01T10:00:00Z" });
+    const ret = (status: string, receivedAt?: string) => ({ orderId, status, method: "post", receivedAt: receivedAt ? new Date(receivedAt) : null });
+    const made = await db
+      .insert(returns)
+      .values([
+        ret("requested"),
+        ret("requested"),
+        ret("approved"),
+        // Received 15 days ago and 14 days and an hour ago: overdue; 13 days ago: not yet; refunded late: not waiting.
+        ret("received", "2026-06-30T10:00:00Z"),
+        ret("received", "2026-07-01T09:00:00Z"),
+        ret("received", "2026-07-02T10:00:00Z"),
+        ret("refunded", "2026-06-01T10:00:00Z"),
+      ])
+      .returning({ id: returns.id });
+    expect((await dashboard.figures(as.owner)).returns).toEqual({ to_approve: 2, overdue_for_refund: 2 });
+    expect((await dashboard.figures(as.warehouse)).returns).toEqual({ to_approve: 2, overdue_for_refund: 2 });
+    // A member limited to another branch counts none of them.
+    expect((await dashboard.figures({ ...as.sales, branchIds: [999_999], branchesOnly: true })).returns).toEqual({ to_approve: 0, overdue_for_refund: 0 });
+    await db.delete(returns).where(inArray(returns.id, made.map((m) => m.id)));
+    await db.delete(orders).where(eq(orders.id, orderId));
+  });
+
   it("reads one branch's figures: its orders and its own stock; a member limited to their branches reads only theirs", async () => {
     const [york] = await db.insert(branches).values({ slug: "dash-york", name: "York", line1: "1 Foss Islands", town: "York", postcode: "YO31 7UL" }).returning({ id: branches.id });
     const id = await order({ status: "paid", at: "2026-07-15T10:00:00Z", goods: 1_000, vat: 200, delivery: 0, collect: true });
@@ -261,12 +287,12 @@ describe("what each role sees", () => {
 
   it("gives each role the blocks its permissions open", async () => {
     const owner = await dashboard.figures(as.owner);
-    expect(blocks(owner)).toEqual(["hire", "invoices", "jobs", "queues", "sales", "stock", "today", "trade", "week_from"]);
+    expect(blocks(owner)).toEqual(["hire", "invoices", "jobs", "queues", "returns", "sales", "stock", "today", "trade", "week_from"]);
     // Background jobs are for whoever keeps the shop's settings (settings.manage): the owner.
     expect(blocks(await dashboard.figures(as.manager))).toEqual(blocks(owner).filter((b) => b !== "jobs"));
-    expect(blocks(await dashboard.figures(as.sales))).toEqual(["queues", "sales", "today", "week_from"]);
-    expect(blocks(await dashboard.figures(as.accounts))).toEqual(["invoices", "queues", "sales", "today", "trade", "week_from"]);
-    expect(blocks(await dashboard.figures(as.warehouse))).toEqual(["queues", "sales", "stock", "today", "week_from"]);
+    expect(blocks(await dashboard.figures(as.sales))).toEqual(["queues", "returns", "sales", "today", "week_from"]);
+    expect(blocks(await dashboard.figures(as.accounts))).toEqual(["invoices", "queues", "returns", "sales", "today", "trade", "week_from"]);
+    expect(blocks(await dashboard.figures(as.warehouse))).toEqual(["queues", "returns", "sales", "stock", "today", "week_from"]);
     expect(blocks(await dashboard.figures(as.hire))).toEqual(["hire", "today", "week_from"]);
   });
 
@@ -324,7 +350,7 @@ describe("GET /api/admin/dashboard", () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers["cache-control"]).toBe("no-store");
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(["hire", "invoices", "jobs", "queues", "sales", "stock", "takings", "today", "trade", "week_from"]);
+    expect(Object.keys(body).sort()).toEqual(["hire", "invoices", "jobs", "queues", "returns", "sales", "stock", "takings", "today", "trade", "week_from"]);
     // No job has failed on a new shop (its runner not started under test).
     expect(body.jobs).toEqual({ failing: [] });
     expect(body.takings).toHaveLength(30);
@@ -340,11 +366,11 @@ describe("GET /api/admin/dashboard", () => {
   it("gives the warehouse no money and the hire desk its hire figures only", async () => {
     const warehouse = await browser.warehouse.get("/api/admin/dashboard");
     expect(warehouse.statusCode).toBe(200);
-    expect(Object.keys(warehouse.json()).sort()).toEqual(["queues", "sales", "stock", "today", "week_from"]);
+    expect(Object.keys(warehouse.json()).sort()).toEqual(["queues", "returns", "sales", "stock", "today", "week_from"]);
     expect(warehouse.body).not.toMatch(/takings|inc_vat|ex_vat|overdue_total/);
     const hire = (await browser.hire.get("/api/admin/dashboard")).json();
     expect(Object.keys(hire).sort()).toEqual(["hire", "today", "week_from"]);
-    expect(Object.keys((await browser.accounts.get("/api/admin/dashboard")).json()).sort()).toEqual(["invoices", "queues", "sales", "takings", "today", "trade", "week_from"]);
+    expect(Object.keys((await browser.accounts.get("/api/admin/dashboard")).json()).sort()).toEqual(["invoices", "queues", "returns", "sales", "takings", "today", "trade", "week_from"]);
   });
 
   it("refuses a guest and a customer with 401", async () => {

@@ -30,6 +30,10 @@ const dashboard = z.object({
   trade: z.object({ applications_waiting: count }).optional().describe("Only with trade.manage"),
   invoices: z.object({ overdue: count, overdue_total: z.number().describe("Pounds") }).optional().describe("Unpaid trade invoices past their due date; only with invoices.manage"),
   stock: z.object({ at_or_below_reorder_level: count, reorder_level: count }).optional().describe("Only with stock.count or catalogue.manage"),
+  returns: z
+    .object({ to_approve: count.describe("Returns requested, waiting for a decision"), overdue_for_refund: count.describe("Returns received more than 14 days ago and not refunded") })
+    .optional()
+    .describe("Only with returns.view"),
   jobs: z
     .object({
       failing: z.array(

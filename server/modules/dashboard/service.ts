@@ -8,6 +8,8 @@ import { branchStock } from "../stock/schema.ts";
 import { hireRequestLines, hireRequests } from "../hire/schema.ts";
 import { FULFILMENT_SQL } from "../orders/read.ts";
 import { orders } from "../orders/schema.ts";
+import { overdueForRefund } from "../returns/refund.ts";
+import { returns } from "../returns/schema.ts";
 import { type StaffActor, authorize, branchLimit } from "../staff/actor.ts";
 import { type StaffRole, can } from "../staff/permissions.ts";
 import { tradeInvoices } from "../trade/invoice-schema.ts";
@@ -52,6 +54,8 @@ export interface DashboardFigures {
   invoices?: { overdue: number; overdue_total: number };
   /** stock.count or catalogue.manage. */
   stock?: { at_or_below_reorder_level: number; reorder_level: number };
+  /** returns.view: returns waiting for a decision, and those received more than 14 days ago and not refunded (the law's limit). */
+  returns?: { to_approve: number; overdue_for_refund: number };
   /** settings.manage: scheduled jobs whose retries ran out in the last 24 hours (ADR 0038), the latest first. */
   jobs?: { failing: FailingJob[] };
 }
@@ -94,6 +98,7 @@ export function dashboardSight(role: StaffRole) {
     trade: can(role, "trade.manage"),
     invoices: can(role, "invoices.manage"),
     stock: can(role, "stock.count") || can(role, "catalogue.manage"),
+    returns: can(role, "returns.view"),
     // The shop's machinery, not a desk's work: for whoever keeps the shop's settings (ADR 0038).
     jobs: can(role, "settings.manage"),
   };
@@ -149,6 +154,10 @@ export function createDashboardService(db: Db, options: DashboardOptions = {}) {
      * - overdue invoices: unpaid trade invoices due before today (a remittance
      *   sent, payment pending, is not overdue: ADR 0021).
      * - low stock: products whose stock is at or below REORDER_LEVEL.
+     * - returns to approve: returns requested and not yet approved or rejected
+     *   (a change of mind inside the window is approved at once, so not here).
+     * - returns overdue for a refund: received more than 14 days ago and still
+     *   received (neither refunded, exchanged nor closed): returns/refund.ts.
      */
     async figures(actor: StaffActor, scope: { branchId?: number } = {}): Promise<DashboardFigures> {
       authorize(actor, "dashboard.view");
@@ -219,6 +228,16 @@ export function createDashboardService(db: Db, options: DashboardOptions = {}) {
                   where v.status = 'active' and p.status <> 'archived' and coalesce(bs.stock, 0) <= v.reorder_level)`,
         });
       }
+      if (see.returns) {
+        const clock = options.now?.() ?? new Date();
+        blocks.push({ alias: "r", from: sql`(
+          select
+            count(*) filter (where ${returns.status} = 'requested')::int as returns_to_approve,
+            count(*) filter (where ${overdueForRefund(clock)})::int as returns_overdue
+          from ${returns} join ${orders} on ${orders.id} = ${returns.orderId}
+          where ${returns.status} in ('requested', 'received') and ${atBranch}
+        )` });
+      }
       const result = await db.execute(sql`
         select d.today::text as today, (d.today - 6)::text as week_from${sql.join(blocks.map((b) => sql.raw(`, ${b.alias}.*`)), sql``)}
         from (
@@ -259,6 +278,7 @@ export function createDashboardService(db: Db, options: DashboardOptions = {}) {
         ...(see.trade ? { trade: { applications_waiting: num(r.applications_waiting) } } : {}),
         ...(see.invoices ? { invoices: { overdue: num(r.overdue_invoices), overdue_total: pounds(num(r.overdue_total)) } } : {}),
         ...(see.stock ? { stock: { at_or_below_reorder_level: num(r.low_stock), reorder_level: REORDER_LEVEL } } : {}),
+        ...(see.returns ? { returns: { to_approve: num(r.returns_to_approve), overdue_for_refund: num(r.returns_overdue) } } : {}),
         ...(see.jobs ? { jobs: { failing } } : {}),
       };
     },

@@ -15,13 +15,14 @@ import { can } from "../staff/permissions.ts";
 import { checkRefundLimit } from "../staff/refund-limit.ts";
 import { staff } from "../staff/schema.ts";
 import { applyMovements, defaultBranchId } from "../stock/ledger.ts";
+import { branchStock } from "../stock/schema.ts";
 import { creditInvoice } from "../trade/desk.ts";
 import { tradeInvoices } from "../trade/invoice-schema.ts";
 import type { ShopDetails } from "../trade/invoices.ts";
 import { lockAccount } from "../trade/ledger.ts";
 import { type ReturnForMail, type ReturnsMail, emailReturn } from "./emails.ts";
 import { returnLineJson } from "./read.ts";
-import { REFUND_DAYS, proposalFor } from "./refund.ts";
+import { REFUND_DAYS, overdueForRefund, proposalFor } from "./refund.ts";
 import { returnEvents, returnLines, returns } from "./schema.ts";
 import { returnBranch } from "./service.ts";
 import { RETURN_METHOD_LABELS, RETURN_STATUSES, RETURN_STATUS_LABELS, type RefundMethod, type ReturnMethod, type ReturnStatus } from "./statuses.ts";
@@ -44,6 +45,8 @@ export interface ReturnsFilters {
   q?: string;
   cursor?: string;
   limit?: number;
+  /** Only those received more than 14 days ago and not refunded (the dashboard's figure). */
+  overdue?: boolean;
 }
 
 export interface ReturnMoveInput {
@@ -92,6 +95,7 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
   function filterWhere(actor: StaffActor, filters: ReturnsFilters, withStatus: boolean): SQL[] {
     const where: SQL[] = [];
     if (withStatus && filters.status) where.push(eq(returns.status, filters.status));
+    if (filters.overdue) where.push(overdueForRefund(now())!);
     const mine = ofMyBranches(actor);
     if (mine) where.push(mine);
     const q = filters.q?.trim();
@@ -392,6 +396,38 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
     return detail(actor, key);
   }
 
+  /** Returns as the list shows them, newest first: the desk's rows, and an order's returns on its page. */
+  async function summaries(actor: StaffActor, where: SQL[], limit: number) {
+    const rows = await db
+      .select({
+        ret: returns,
+        orderNumber: orders.number,
+        email: orders.email,
+        units: sql<number>`(select coalesce(sum(${returnLines.quantity}), 0)::int from ${returnLines} where ${returnLines.returnId} = ${returns.id})`,
+      })
+      .from(returns)
+      .innerJoin(orders, eq(orders.id, returns.orderId))
+      .where(where.length ? and(...where) : undefined)
+      .orderBy(desc(returns.id))
+      .limit(limit);
+    const customers = can(actor.role, "customers.view");
+    return rows.map(({ ret, orderNumber, email, units }) => ({
+      id: ret.id,
+      summary: {
+        number: ret.number,
+        status: ret.status as ReturnStatus,
+        status_label: RETURN_STATUS_LABELS[ret.status as ReturnStatus],
+        order_number: orderNumber,
+        ...(customers ? { email } : {}),
+        method: ret.method as ReturnMethod,
+        method_label: RETURN_METHOD_LABELS[ret.method as ReturnMethod],
+        units,
+        created_at: ret.createdAt.toISOString(),
+        refund_days_left: daysLeft(ret),
+      },
+    }));
+  }
+
   return {
     /** The desk's list: newest first, a keyset page at a time. */
     async list(actor: StaffActor, filters: ReturnsFilters = {}) {
@@ -399,35 +435,52 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
       const limit = Math.min(Math.max(Math.trunc(filters.limit ?? RETURNS_PAGE), 1), RETURNS_PAGE_MAX);
       const where = filterWhere(actor, filters, true);
       if (filters.cursor) where.push(lt(returns.id, decodeCursor(filters.cursor)));
-      const rows = await db
-        .select({
-          ret: returns,
-          orderNumber: orders.number,
-          email: orders.email,
-          units: sql<number>`(select coalesce(sum(${returnLines.quantity}), 0)::int from ${returnLines} where ${returnLines.returnId} = ${returns.id})`,
-        })
-        .from(returns)
-        .innerJoin(orders, eq(orders.id, returns.orderId))
-        .where(where.length ? and(...where) : undefined)
-        .orderBy(desc(returns.id))
-        .limit(limit + 1);
+      const rows = await summaries(actor, where, limit + 1);
       const page = rows.slice(0, limit);
-      const customers = can(actor.role, "customers.view");
       return {
-        data: page.map(({ ret, orderNumber, email, units }) => ({
-          number: ret.number,
-          status: ret.status as ReturnStatus,
-          status_label: RETURN_STATUS_LABELS[ret.status as ReturnStatus],
-          order_number: orderNumber,
-          ...(customers ? { email } : {}),
-          method: ret.method as ReturnMethod,
-          method_label: RETURN_METHOD_LABELS[ret.method as ReturnMethod],
-          units,
-          created_at: ret.createdAt.toISOString(),
-          refund_days_left: daysLeft(ret),
-        })),
-        next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.ret.id) : null,
+        data: page.map((r) => r.summary),
+        next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null,
       };
+    },
+
+    /** An order's returns, newest first, for its page on the orders desk (every one: an order has few). */
+    async forOrder(actor: StaffActor, orderNumber: string) {
+      authorize(actor, "returns.view");
+      const where = [eq(orders.number, orderNumber.trim().toUpperCase())];
+      const mine = ofMyBranches(actor);
+      if (mine) where.push(mine);
+      return (await summaries(actor, where, RETURNS_PAGE_MAX)).map((r) => r.summary);
+    },
+
+    /**
+     * What a replacement may be, per line of a received return: the product's
+     * variants on sale (the same one first), each with its stock at the
+     * branch the replacement is sent from (the order's).
+     */
+    async exchangeChoices(actor: StaffActor, number: string) {
+      authorize(actor, "returns.approve");
+      const key = number.trim().toUpperCase();
+      const [row] = await db.select({ ret: returns, order: orders }).from(returns).innerJoin(orders, eq(orders.id, returns.orderId)).where(and(eq(returns.number, key), ofMyBranches(actor)));
+      if (!row) throw new HttpError(404, `No return ${key}.`);
+      const branchId = row.order.branchId ?? (await defaultBranchId(db));
+      const lines = await db.select({ lineId: returnLines.orderLineId, productId: orderLines.productId, variantId: orderLines.variantId }).from(returnLines).innerJoin(orderLines, eq(orderLines.id, returnLines.orderLineId)).where(eq(returnLines.returnId, row.ret.id)).orderBy(asc(returnLines.id));
+      const productIds = [...new Set(lines.flatMap((l) => (l.productId === null ? [] : [l.productId])))];
+      const variants = productIds.length
+        ? await db
+            .select({ id: productVariants.id, productId: productVariants.productId, sku: productVariants.sku, options: productVariants.options, name: products.name, stock: sql<number>`coalesce((select ${branchStock.stock} from ${branchStock} where ${branchStock.variantId} = ${productVariants.id} and ${branchStock.branchId} = ${branchId}), 0)::int` })
+            .from(productVariants)
+            .innerJoin(products, eq(products.id, productVariants.productId))
+            .where(and(inArray(productVariants.productId, productIds), eq(productVariants.status, "active")))
+            .orderBy(asc(productVariants.position), asc(productVariants.id))
+        : [];
+      return lines.map((l) => ({
+        line_id: l.lineId,
+        variant_id: l.variantId,
+        choices: variants
+          .filter((v) => v.productId === l.productId)
+          .sort((a, b) => Number(b.id === l.variantId) - Number(a.id === l.variantId))
+          .map((v) => ({ id: v.id, sku: v.sku, name: lineName(v.name, v.options), stock: v.stock })),
+      }));
     },
 
     /** Returns per status for the same search: the counts on the tabs. */

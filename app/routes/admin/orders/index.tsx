@@ -5,6 +5,7 @@ import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx
 import { BranchFilter } from "../../../components/admin/branch-filter.tsx";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
+import { StatusTabs } from "../../../components/admin/status-tabs.tsx";
 import { FormAlert } from "../../../components/form.tsx";
 import { EmptyState } from "../../../components/page.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
@@ -186,24 +187,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
           </Form>
         ) : null}
       </section>
-      <nav aria-label="Orders by status" className="mb-4 overflow-x-auto">
-        <ul className="flex min-w-max gap-1 border-b border-stone-300">
-          {tabs.map(([status, label, count]) => {
-            const current = (filters.status ?? "") === status;
-            return (
-              <li key={status || "all"}>
-                <Link
-                  to={withParam(search, { status, cursor: null }) || "?"}
-                  aria-current={current ? "page" : undefined}
-                  className={`-mb-px block border-b-2 px-3 py-2 text-sm font-semibold ${current ? "border-brand-700 text-brand-900" : "border-transparent text-stone-700 hover:border-stone-400"}`}
-                >
-                  {label} <span className="ml-1 rounded-full bg-stone-200 px-2 py-0.5 text-xs text-stone-800">{count}</span>
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
+      <StatusTabs label="Orders by status" tabs={tabs} current={filters.status ?? ""} search={search} />
 
       <Form method="get" className="mb-4 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-7" role="search" aria-label="Filter orders">
         {filters.status ? <input type="hidden" name="status" value={filters.status} /> : null}

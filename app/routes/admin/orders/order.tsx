@@ -5,6 +5,8 @@ import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { OrderRefunds } from "../../../components/admin/order-refunds.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
+import { Timeline } from "../../../components/admin/timeline.tsx";
+import { OrderReturns } from "../../../components/admin/order-returns.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -29,6 +31,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     // The card payment and its refunds, for roles that see the money.
     cardPayment: can(actor.role, "orders.prices") ? await app.services.payments.paymentFor(actor, order.number) : null,
     canRefund: can(actor.role, "refunds.create"),
+    // The order's returns (issue 31), for roles that work the returns desk.
+    returns: can(actor.role, "returns.view") ? await app.services.returnsDesk.forOrder(actor, order.number) : null,
     carriers: CARRIERS.map((c) => c.name),
   };
 }
@@ -343,25 +347,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             ) : null}
           </section>
 
-          <section aria-labelledby="timeline-heading" className="rounded-lg border border-stone-200 bg-white p-4">
-            <h2 id="timeline-heading" className="mb-3 text-lg font-bold">
-              Timeline
-            </h2>
-            <ol className="grid gap-3 text-sm" data-testid="order-timeline">
-              {order.history.map((h, i) => (
-                <li key={i} className={`border-l-2 pl-3 ${h.kind === "note" ? "border-amber-400" : "border-brand-700"}`}>
-                  <p>
-                    <span className="font-semibold">{h.kind === "note" ? "Note" : h.label}</span>
-                    <span className="text-stone-600">
-                      {" "}
-                      · <time dateTime={h.at}>{formatDateTime(h.at)}</time>
-                      {h.staff ? ` · ${h.staff.name}` : ""}
-                    </span>
-                  </p>
-                  {h.note ? <p className="whitespace-pre-line">{h.note}</p> : null}
-                </li>
-              ))}
-            </ol>
+          {loaderData.returns ? <OrderReturns returns={loaderData.returns} /> : null}
+
+          <Timeline entries={order.history.map((h) => ({ title: h.kind === "note" ? "Note" : h.label, note: h.note, at: h.at, staff: h.staff?.name, aside: h.kind === "note" }))} testId="order-timeline">
             {loaderData.canNote ? (
               <Form method="post" className="mt-4 grid gap-2">
                 <input type="hidden" name="intent" value="note" />
@@ -375,7 +363,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 </button>
               </Form>
             ) : null}
-          </section>
+          </Timeline>
 
           <AuditHistory entries={audit} />
         </div>

@@ -4,6 +4,7 @@ import { appContext } from "#app-context";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { StatusTabs } from "../../../components/admin/status-tabs.tsx";
 import { FormAlert } from "../../../components/form.tsx";
 import { EmptyState } from "../../../components/page.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
@@ -197,24 +198,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
         </section>
       ) : null}
 
-      <nav aria-label="Products by status" className="mb-4 overflow-x-auto">
-        <ul className="flex min-w-max gap-1 border-b border-stone-300">
-          {STATUS_TABS.map(([status, label]) => {
-            const current = (filters.status ?? "") === status;
-            return (
-              <li key={status || "active"}>
-                <Link
-                  to={withParam(search, { status, cursor: null }) || "?"}
-                  aria-current={current ? "page" : undefined}
-                  className={`-mb-px block border-b-2 px-3 py-2 text-sm font-semibold ${current ? "border-brand-700 text-brand-900" : "border-transparent text-stone-700 hover:border-stone-400"}`}
-                >
-                  {label} <span className="ml-1 rounded-full bg-stone-200 px-2 py-0.5 text-xs text-stone-800">{tabCount(status)}</span>
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
+      <StatusTabs label="Products by status" tabs={STATUS_TABS.map(([status, label]) => [status, label, tabCount(status)] as const)} current={filters.status ?? ""} search={search} />
 
       <Form method="get" className="mb-4 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-5" role="search" aria-label="Filter products">
         {filters.status ? <input type="hidden" name="status" value={filters.status} /> : null}

@@ -1,0 +1,33 @@
+import { Link } from "react-router";
+import { withParam } from "../../lib/admin/format.ts";
+
+/** A tab: the status it filters by ("" for every one), its name and how many are in it. */
+export type StatusTab = readonly [status: string, label: string, count: number];
+
+/**
+ * A list's status tabs with their counts: each a link that keeps the other
+ * filters and starts again from the first page; the current one marked for
+ * screen readers. A row that scrolls on its own on a phone.
+ */
+export function StatusTabs({ label, tabs, current, search }: { label: string; tabs: readonly StatusTab[]; current: string; search: URLSearchParams }) {
+  return (
+    <nav aria-label={label} className="mb-4 overflow-x-auto">
+      <ul className="flex min-w-max gap-1 border-b border-stone-300">
+        {tabs.map(([status, name, count]) => {
+          const here = current === status;
+          return (
+            <li key={status || "all"}>
+              <Link
+                to={withParam(search, { status, cursor: null }) || "?"}
+                aria-current={here ? "page" : undefined}
+                className={`-mb-px block border-b-2 px-3 py-2 text-sm font-semibold ${here ? "border-brand-700 text-brand-900" : "border-transparent text-stone-700 hover:border-stone-400"}`}
+              >
+                {name} <span className="ml-1 rounded-full bg-stone-200 px-2 py-0.5 text-xs text-stone-800">{count}</span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,13 @@
+// axe-core over the page as it stands, against WCAG 2.2 AA: each violation
+// named with its rule and where it is, so a failure says what to fix.
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures.ts";
+
+export const WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+export async function expectAccessible(page: Page, where = page.url()): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  const found = violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(" | ")}`);
+  expect(found, `axe on ${where}`).toEqual([]);
+}
