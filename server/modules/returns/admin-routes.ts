@@ -28,6 +28,7 @@ export async function adminReturnRoutes(app: FastifyInstance, options: { desk: R
         querystring: z.object({
           status: blankOr(status),
           q: z.string().trim().max(100, "Search for at most 100 characters.").optional().describe("A return's or order's number (or its start), or the customer's email"),
+          overdue: blankOr(z.enum(["yes"], { error: "Say yes, or leave it out." })).describe("yes: received more than 14 days ago and not yet refunded"),
           cursor: z.string().max(100).regex(/^[A-Za-z0-9_-]*$/, "Invalid cursor.").optional(),
           limit: z.coerce.number().int().min(1).max(RETURNS_PAGE_MAX).optional(),
         }),
@@ -36,7 +37,7 @@ export async function adminReturnRoutes(app: FastifyInstance, options: { desk: R
     },
     async (request) => {
       const actor = staffActorOf(request);
-      const filters = { status: request.query.status || undefined, q: request.query.q || undefined, cursor: request.query.cursor || undefined, limit: request.query.limit };
+      const filters = { status: request.query.status || undefined, q: request.query.q || undefined, overdue: request.query.overdue === "yes", cursor: request.query.cursor || undefined, limit: request.query.limit };
       const [page, counts] = await Promise.all([options.desk.list(actor, filters), options.desk.statusCounts(actor, filters)]);
       return { ...page, counts };
     },

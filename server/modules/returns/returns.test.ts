@@ -318,6 +318,14 @@ describe("the returns desk", () => {
     const next = (await owner.get(`/api/admin/returns?limit=2&cursor=${all.next_cursor}`)).json();
     expect(next.data[0].number < all.data[1].number).toBe(true);
     expect(all.counts.refunded).toBeGreaterThanOrEqual(3);
+    // None received 14 days ago and still waiting; then one, as the clock would make it.
+    expect((await owner.get("/api/admin/returns?overdue=yes")).json().data).toEqual([]);
+    const p = await product();
+    const o = await placed({ items: [{ productId: p.id, quantity: 1 }] });
+    const waiting = (await o.buyer.post(`/api/orders/${o.number}/returns`, { lines: [{ line_id: o.lines[0]!.id, quantity: 1, reason: "faulty" }], method: "post" })).json().data.number as string;
+    await move("warehouse", waiting, { to: "received" });
+    await db().update(returns).set({ receivedAt: sql`now() - interval '15 days'` }).where(eq(returns.number, waiting));
+    expect((await owner.get("/api/admin/returns?overdue=yes")).json().data.map((r: { number: string }) => r.number)).toEqual([waiting]);
     const refunded = (await owner.get("/api/admin/returns?status=refunded")).json().data;
     expect(refunded.every((r: { status: string }) => r.status === "refunded")).toBe(true);
     const [latest] = await db().select({ number: orders.number }).from(returns).innerJoin(orders, eq(orders.id, returns.orderId)).orderBy(desc(returns.id)).limit(1);
