@@ -55,8 +55,8 @@ export default defineConfig({
             // Before the back office's groups: the modules the storefront shares (money, sessions) stay in
             // its shell even when a back-office form imports them too, so a back-office chunk, which takes
             // its modules' dependencies with it, never holds one the storefront needs.
-            // The branch pages' own components stay with them: every page loads the shell.
-            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/](?!admin[\\/]|branches[\\/])/, minShareCount: 2, priority: 18 },
+            // The branch pages' own components stay with them, and so do an order's returns forms (issue 31): every page loads the shell.
+            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/](?!admin[\\/]|branches[\\/]|returns[\\/.])/, minShareCount: 2, priority: 18 },
           ],
         },
       },
