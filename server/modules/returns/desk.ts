@@ -21,11 +21,11 @@ import { tradeInvoices } from "../trade/invoice-schema.ts";
 import type { ShopDetails } from "../trade/invoices.ts";
 import { lockAccount } from "../trade/ledger.ts";
 import { type ReturnForMail, type ReturnsMail, emailReturn } from "./emails.ts";
-import { returnLineJson } from "./read.ts";
+import { returnHeadJson, returnLineJson } from "./read.ts";
 import { REFUND_DAYS, overdueForRefund, proposalFor } from "./refund.ts";
 import { returnEvents, returnLines, returns } from "./schema.ts";
 import { returnBranch } from "./service.ts";
-import { RETURN_METHOD_LABELS, RETURN_STATUSES, RETURN_STATUS_LABELS, type RefundMethod, type ReturnMethod, type ReturnStatus } from "./statuses.ts";
+import { RETURN_STATUSES, RETURN_STATUS_LABELS, type RefundMethod, type ReturnMethod, type ReturnStatus } from "./statuses.ts";
 import { allowedReturnMoves, checkReturnMove } from "./transitions.ts";
 
 export const RETURNS_PAGE = 50;
@@ -142,11 +142,7 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
     const prices = can(actor.role, "orders.prices");
     const left = daysLeft(ret);
     return {
-      number: ret.number,
-      status,
-      status_label: RETURN_STATUS_LABELS[status],
-      method: ret.method as ReturnMethod,
-      method_label: RETURN_METHOD_LABELS[ret.method as ReturnMethod],
+      ...returnHeadJson(ret),
       branch,
       created_at: ret.createdAt.toISOString(),
       updated_at: ret.updatedAt.toISOString(),
@@ -414,13 +410,9 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
     return rows.map(({ ret, orderNumber, email, units }) => ({
       id: ret.id,
       summary: {
-        number: ret.number,
-        status: ret.status as ReturnStatus,
-        status_label: RETURN_STATUS_LABELS[ret.status as ReturnStatus],
+        ...returnHeadJson(ret),
         order_number: orderNumber,
         ...(customers ? { email } : {}),
-        method: ret.method as ReturnMethod,
-        method_label: RETURN_METHOD_LABELS[ret.method as ReturnMethod],
         units,
         created_at: ret.createdAt.toISOString(),
         refund_days_left: daysLeft(ret),

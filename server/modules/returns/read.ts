@@ -135,19 +135,20 @@ export function returnLineJson(l: { line: typeof returnLines.$inferSelect; name:
   };
 }
 
+/** A return's number, status and way back with their names: what every view of a return starts with. */
+export function returnHeadJson(ret: Pick<typeof returns.$inferSelect, "number" | "status" | "method">) {
+  const status = ret.status as ReturnStatus;
+  return { number: ret.number, status, status_label: RETURN_STATUS_LABELS[status], method: ret.method as ReturnMethod, method_label: RETURN_METHOD_LABELS[ret.method as ReturnMethod] };
+}
+
 export function customerReturnJson(
   ret: typeof returns.$inferSelect,
   branchName: string | null,
   lines: { line: typeof returnLines.$inferSelect; name: string; sku: string }[],
   events: (typeof returnEvents.$inferSelect)[],
 ) {
-  const status = ret.status as ReturnStatus;
   return {
-    number: ret.number,
-    status,
-    status_label: RETURN_STATUS_LABELS[status],
-    method: ret.method as ReturnMethod,
-    method_label: RETURN_METHOD_LABELS[ret.method as ReturnMethod],
+    ...returnHeadJson(ret),
     branch: ret.branchId !== null ? { id: ret.branchId, name: branchName ?? "" } : null,
     created_at: ret.createdAt.toISOString(),
     reject_reason: ret.rejectReason || null,
