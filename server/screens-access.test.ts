@@ -148,6 +148,9 @@ const ROWS: Row[] = [
   { screen: "/hire-basket", url: () => "/hire-basket", expect: PUBLIC("Your hire request") },
   { screen: "/kitchens-and-bathrooms", url: () => "/kitchens-and-bathrooms", expect: PUBLIC("Kitchens & Bathrooms") },
   { screen: "/appointments/:token", url: (w) => `/appointments/${w.appointmentToken}`, expect: PUBLIC("Your design consultation") },
+  // An order behind its emails' signed link (issue 31): without the link it is no one's, A's own included.
+  // Asked in lower case (the page takes either): the 404 page echoes the path asked for, which is no secret, and A's number in capitals must appear nowhere.
+  { screen: "/orders/:number", url: (w) => `/orders/${w.a.orderNumber.toLowerCase()}?expires=9999999999&signature=not-the-link`, expect: all<Outcome>("not found") },
 
   // Guest-only: a signed-in user goes to ?redirect when it is on this site, else to /.
   { screen: "/auth/login", url: () => `/auth/login?redirect=${encodeURIComponent("/account/wishlist")}`, expect: GUEST_ONLY("Sign in", "/account/wishlist") },
