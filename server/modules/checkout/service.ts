@@ -1,9 +1,10 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type BasketOwner, pricesOf } from "../../plugins/guest.ts";
+import { orderSignature } from "../orders/links.ts";
+import { orderNumberOf } from "../orders/statuses.ts";
 import { unitPence } from "../trade/pricing.ts";
 import { tradeAccounts, tradeMembers } from "../trade/schema.ts";
 import type { Outbox } from "../auth/service.ts";
@@ -68,21 +69,10 @@ const THANK_YOU_SECONDS = 24 * 60 * 60;
 
 /** The thank-you page's signed link: only whoever placed the order holds it, for a day. Payments send the customer back to it. */
 export function createCheckoutLinks(secret: string) {
-  function sign(number: string, expires: number): string {
-    return createHmac("sha256", secret).update(`thank-you|${number}|${expires}`).digest("base64url");
-  }
+  const signed = orderSignature(secret, "thank-you", THANK_YOU_SECONDS);
   return {
-    thankYouLink(number: string, now = Date.now()): string {
-      const expires = Math.floor(now / 1000) + THANK_YOU_SECONDS;
-      return `/checkout/thank-you?${new URLSearchParams({ order: number, expires: String(expires), signature: sign(number, expires) })}`;
-    },
-    verifyThankYou(number: string, expires: string, signature: string, now = Date.now()): boolean {
-      const exp = Number(expires);
-      if (!Number.isSafeInteger(exp) || exp * 1000 < now) return false;
-      const expected = Buffer.from(sign(number, exp));
-      const given = Buffer.from(signature);
-      return expected.length === given.length && timingSafeEqual(expected, given);
-    },
+    thankYouLink: (number: string, now = Date.now()): string => `/checkout/thank-you?${new URLSearchParams({ order: number, ...signed.issue(number, now) })}`,
+    verifyThankYou: (number: string, expires: string, signature: string, now = Date.now()): boolean => signed.verify(number, expires, signature, now),
   };
 }
 
@@ -225,7 +215,7 @@ export function createCheckoutService(
               : sql<number | null>`(select ${tradeMembers.tradeAccountId} from ${tradeMembers} inner join ${tradeAccounts} on ${tradeAccounts.id} = ${tradeMembers.tradeAccountId} where ${tradeMembers.userId} = ${userId} and ${tradeAccounts.state} = 'approved')`,
         })
         .returning({ id: orders.id });
-      const number = `TC-${String(order!.id).padStart(6, "0")}`;
+      const number = orderNumberOf(order!.id);
       await tx.update(orders).set({ number }).where(eq(orders.id, order!.id));
 
       // Take the stock as `sold` movements from the branches the plan chose,

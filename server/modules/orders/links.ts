@@ -4,19 +4,19 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 const ORDER_LINK_SECONDS = 365 * 24 * 60 * 60;
 
 /**
- * The order's own page for whoever holds the link in its emails (issue 31):
- * a guest follows it to see the order and to return or cancel items, with no
- * account. An HMAC of the number and the expiry, under the cookie secret.
+ * A link only its holder can have made: an HMAC of what it is for, the
+ * order's number and an expiry, under the cookie secret. Checkout's
+ * thank-you link and the order's own page both sign theirs here.
  */
-export function createOrderLinks(secret: string) {
-  const sign = (number: string, expires: number) => createHmac("sha256", secret).update(`order|${number}|${expires}`).digest("base64url");
+export function orderSignature(secret: string, purpose: string, seconds: number) {
+  const sign = (number: string, expires: number) => createHmac("sha256", secret).update(`${purpose}|${number}|${expires}`).digest("base64url");
   return {
-    /** `/orders/TC-000123?expires=…&signature=…`, relative to the shop. */
-    orderLink(number: string, now = Date.now()): string {
-      const expires = Math.floor(now / 1000) + ORDER_LINK_SECONDS;
-      return `/orders/${number}?${new URLSearchParams({ expires: String(expires), signature: sign(number, expires) })}`;
+    /** `expires` (seconds since the epoch) and `signature` for the number, from `now`. */
+    issue(number: string, now = Date.now()): { expires: string; signature: string } {
+      const expires = Math.floor(now / 1000) + seconds;
+      return { expires: String(expires), signature: sign(number, expires) };
     },
-    verifyOrderLink(number: string, expires: string | undefined, signature: string | undefined, now = Date.now()): boolean {
+    verify(number: string, expires: string | undefined, signature: string | undefined, now = Date.now()): boolean {
       if (!expires || !signature) return false;
       const exp = Number(expires);
       if (!Number.isSafeInteger(exp) || exp * 1000 < now) return false;
@@ -24,6 +24,20 @@ export function createOrderLinks(secret: string) {
       const given = Buffer.from(signature);
       return expected.length === given.length && timingSafeEqual(expected, given);
     },
+  };
+}
+
+/**
+ * The order's own page for whoever holds the link in its emails (issue 31):
+ * a guest follows it to see the order and to return or cancel items, with no
+ * account.
+ */
+export function createOrderLinks(secret: string) {
+  const signed = orderSignature(secret, "order", ORDER_LINK_SECONDS);
+  return {
+    /** `/orders/TC-000123?expires=…&signature=…`, relative to the shop. */
+    orderLink: (number: string, now = Date.now()): string => `/orders/${number}?${new URLSearchParams(signed.issue(number, now))}`,
+    verifyOrderLink: (number: string, expires: string | undefined, signature: string | undefined, now = Date.now()): boolean => signed.verify(number, expires, signature, now),
   };
 }
 

@@ -12,3 +12,6 @@ export const STATUS_LABELS: Record<OrderStatus, string> = {
   completed: "Completed",
   cancelled: "Cancelled",
 };
+
+/** An order's number from its id: `TC-000123`. */
+export const orderNumberOf = (id: number) => `TC-${String(id).padStart(6, "0")}`;

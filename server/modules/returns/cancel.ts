@@ -8,8 +8,8 @@ import { orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
 import { CANCELLABLE } from "../orders/transitions.ts";
 import type { PaymentService } from "../payments/service.ts";
 import type { StaffActor } from "../staff/actor.ts";
-import { applyMovements } from "../stock/ledger.ts";
-import { stockMovements, stockTransfers } from "../stock/schema.ts";
+import { applyMovements, stockHeldBy } from "../stock/ledger.ts";
+import { stockTransfers } from "../stock/schema.ts";
 import { creditInvoice } from "../trade/desk.ts";
 import { tradeInvoices } from "../trade/invoice-schema.ts";
 import type { ShopDetails } from "../trade/invoices.ts";
@@ -110,12 +110,7 @@ export function createOrderCancelling(db: Db, deps: CancelDeps) {
         if (moving) throw new HttpError(409, "Part of this order is on its way between our branches: cancel the whole order, or call us.");
         // Back to the branches each line's units were taken from, as much as each gave.
         const variantIds = wanted.flatMap((w) => fresh.find((l) => l.id === w.line_id)!.variantId ?? []);
-        const taken = variantIds.length
-          ? ((await tx.execute(sql`
-              select variant_id, branch_id, -sum(change)::int as quantity from ${stockMovements}
-              where order_id = ${order!.id} and kind in ('sold', 'cancelled') and variant_id in ${variantIds}
-              group by variant_id, branch_id having sum(change) < 0 order by variant_id, branch_id`)) as unknown as { rows: { variant_id: number; branch_id: number; quantity: number }[] }).rows
-          : [];
+        const taken = await stockHeldBy(tx, order!.id, variantIds);
         const movements = wanted.flatMap((w) => {
           const line = fresh.find((l) => l.id === w.line_id)!;
           let todo = w.quantity;

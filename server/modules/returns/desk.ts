@@ -9,6 +9,7 @@ import { lineName } from "../catalog/variant-names.ts";
 import { orderAddresses, orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
 import { ofMyBranches } from "../orders/read.ts";
 import { PAYMENT_LABELS } from "../orders/fulfilment.ts";
+import { orderNumberOf } from "../orders/statuses.ts";
 import type { PaymentService } from "../payments/service.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { can } from "../staff/permissions.ts";
@@ -279,7 +280,7 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
         tradeAccountId: order.tradeAccountId,
       })
       .returning({ id: orders.id });
-    const number = `TC-${String(made!.id).padStart(6, "0")}`;
+    const number = orderNumberOf(made!.id);
     await tx.update(orders).set({ number }).where(eq(orders.id, made!.id));
     const taken = await applyMovements(tx, wanted.map((w) => ({ variantId: w.variantId!, branchId, change: -w.quantity, kind: "sold" as const, orderId: made!.id, staffId: actor.staffId })));
     if (taken.refused.length) {
@@ -320,7 +321,6 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
       let note = reason;
       const set: Partial<typeof returns.$inferInsert> = { status: step.to, updatedAt: sql`now()` as unknown as Date };
       const audit: Record<string, unknown> = { status: step.to, ...(reason ? { reason } : {}) };
-      const mailFor = await forMail(tx, ret!, order);
       let mail: Parameters<typeof emailReturn>[3] | null = null;
       switch (step.to) {
         case "approved":
@@ -364,16 +364,15 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
           mail = { kind: "exchanged", order: replacement };
           break;
         }
-        case "closed":
-          break;
         default:
+          // Closed (and the table's other moves): the status and the timeline alone.
           break;
       }
       await tx.update(returns).set(set).where(eq(returns.id, ret!.id));
       await tx.insert(returnEvents).values({ returnId: ret!.id, status: step.to, note, staffId: actor.staffId });
       await tx.insert(orderStatusHistory).values({ orderId: order.id, status: order.status, kind: "note", note: `Return ${key}: ${RETURN_STATUS_LABELS[step.to].toLowerCase()}.${note ? ` ${note}` : ""}`, staffId: actor.staffId });
       await recordAudit(tx, actor, { action: "return.transition", entity: "return", entityId: key, before: { status: from }, after: audit });
-      if (mail && step.emailsCustomer) await emailReturn(tx, options, mailFor, mail);
+      if (mail && step.emailsCustomer) await emailReturn(tx, options, await forMail(tx, ret!, order), mail);
     });
     options.mail.kick?.();
     if (sendRefund !== null) {

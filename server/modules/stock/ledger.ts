@@ -187,14 +187,22 @@ export async function defaultBranchId(tx: Db): Promise<number> {
  * order from before the ledger knew branches gives its lines back to its own
  * branch (or the default). Variants since removed have nowhere to go.
  */
-export async function putOrderStockBack(tx: Db, orderId: number, staffId: number | null = null): Promise<void> {
-  const taken = (await tx.execute(sql`
+/** What an order still holds of each variant at each branch: sold there less what went back (of the variants named, or all). */
+export async function stockHeldBy(tx: Db, orderId: number, variantIds?: number[]): Promise<{ variant_id: number; branch_id: number; quantity: number }[]> {
+  if (variantIds?.length === 0) return [];
+  const only = variantIds ? sql` and variant_id in ${variantIds}` : sql``;
+  const held = (await tx.execute(sql`
     select variant_id, branch_id, -sum(change)::int as quantity from ${stockMovements}
-    where order_id = ${orderId} and kind in ('sold', 'cancelled')
+    where order_id = ${orderId} and kind in ('sold', 'cancelled')${only}
     group by variant_id, branch_id having sum(change) < 0 order by variant_id, branch_id`)) as unknown as { rows: { variant_id: number; branch_id: number; quantity: number }[] };
-  const anySold = taken.rows.length > 0 || (await tx.select({ id: stockMovements.id }).from(stockMovements).where(sql`${stockMovements.orderId} = ${orderId} and ${stockMovements.kind} = 'sold'`).limit(1)).length > 0;
+  return held.rows;
+}
+
+export async function putOrderStockBack(tx: Db, orderId: number, staffId: number | null = null): Promise<void> {
+  const taken = await stockHeldBy(tx, orderId);
+  const anySold = taken.length > 0 || (await tx.select({ id: stockMovements.id }).from(stockMovements).where(sql`${stockMovements.orderId} = ${orderId} and ${stockMovements.kind} = 'sold'`).limit(1)).length > 0;
   const lines = anySold
-    ? taken.rows.map((r) => ({ variantId: r.variant_id, branchId: r.branch_id, quantity: r.quantity }))
+    ? taken.map((r) => ({ variantId: r.variant_id, branchId: r.branch_id, quantity: r.quantity }))
     : (
         await tx
           .select({ variantId: orderLines.variantId, branchId: orders.branchId, quantity: sql<number>`sum(${orderLines.quantity})::int` })
