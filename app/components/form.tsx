@@ -172,18 +172,18 @@ export function useFocusOnFailure(result: FormResult | undefined, form: RefObjec
   }, [result, form, alert]);
 }
 
-/** A whole-number quantity box: from 1 to `max`, with the phone's number pad. */
-export function QuantityField({ max, label = "Quantity", name = "quantity", ...props }: Omit<FieldProps, "label" | "name" | "type" | "min" | "max"> & { max: number; label?: string; name?: string }) {
+/** A whole-number quantity box: from 1 (or `min`: 0 for "how many of these", left at none) to `max`, with the phone's number pad. */
+export function QuantityField({ max, min = 1, label = "Quantity", name = "quantity", ...props }: Omit<FieldProps, "label" | "name" | "type" | "min" | "max"> & { max: number; min?: 0 | 1; label?: string; name?: string }) {
   return (
     <Field
       label={label}
       name={name}
       type="number"
       inputMode="numeric"
-      min={1}
+      min={min}
       max={max}
       step={1}
-      required
+      required={min > 0}
       inputClassName="disabled:cursor-not-allowed disabled:bg-stone-100 disabled:text-stone-500"
       {...props}
     />

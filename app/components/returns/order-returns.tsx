@@ -1,13 +1,12 @@
 import { useEffect, useId, useRef } from "react";
 import { useFetcher } from "react-router";
+import { CANCELLABLE } from "../../../server/modules/orders/statuses.ts";
 import { type OrderView, formatOrderDate } from "../../lib/basket-checkout.ts";
 import { errorFor } from "../../lib/form-result.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { type CustomerReturn, type OrderReturnsView, RETURN_METHOD_LABELS, RETURN_REASONS, RETURN_REASON_LABELS, type ReturnsResult, fieldOf } from "../../lib/returns.ts";
-import { Field, FormAlert, FormSuccess, SubmitButton, useFocusOnFailure } from "../form.tsx";
+import { Field, FormAlert, FormSuccess, QuantityField, SubmitButton, useFocusOnFailure } from "../form.tsx";
 
-/** Before it leaves the building, an order may be cancelled (orders/transitions.ts CANCELLABLE). */
-const CANCELLABLE = ["awaiting_payment", "paid", "processing", "ready_for_collection"];
 
 const REFUND_HOW: Record<string, string> = { card: "to your card", credit_note: "as a credit note on your account", manual: "the way you paid" };
 
@@ -17,7 +16,7 @@ const REFUND_HOW: Record<string, string> = { card: "to your card", credit_note: 
  * may still come back, or why not), and cancelling before dispatch.
  */
 export function OrderReturns({ order, view }: { order: OrderView; view: OrderReturnsView }) {
-  const cancellable = CANCELLABLE.includes(order.status);
+  const cancellable = (CANCELLABLE as readonly string[]).includes(order.status);
   // Said here, not in the cancel section: a whole order cancelled takes that section away.
   const cancelled = useFetcher<ReturnsResult>({ key: CANCEL_KEY }).data;
   return (
@@ -139,7 +138,9 @@ function ReturnItems({ view }: { view: OrderReturnsView & { number: string } }) 
                 </p>
                 {line.returnable > 0 ? (
                   <div className="mt-3 grid gap-3 sm:grid-cols-[10rem_1fr]">
-                    <UnitsField
+                    <QuantityField
+                      min={0}
+                      defaultValue={0}
                       label={`How many (up to ${line.returnable})`}
                       name={fieldOf("qty", line.line_id)}
                       max={line.returnable}
@@ -183,11 +184,6 @@ function ReturnItems({ view }: { view: OrderReturnsView & { number: string } }) 
       )}
     </section>
   );
-}
-
-/** How many of a line, from none up to `max`, with the phone's number pad. */
-function UnitsField(props: { label: string; name: string; max: number; hint?: string; error?: string; inputClassName?: string }) {
-  return <Field type="number" inputMode="numeric" min={0} step={1} defaultValue={0} {...props} />;
 }
 
 /** Which order and lines a form is about, for the client action (lib/returns.ts). */
@@ -247,7 +243,9 @@ function CancelOrder({ order }: { order: OrderView }) {
           <fieldset className="grid gap-3">
             <legend className="font-semibold">Cancel some items</legend>
             {open.map((line) => (
-              <UnitsField
+              <QuantityField
+                min={0}
+                defaultValue={0}
                 key={line.id}
                 label={`${line.name}: how many to cancel`}
                 name={fieldOf("cancel", line.id)}

@@ -13,5 +13,8 @@ export const STATUS_LABELS: Record<OrderStatus, string> = {
   cancelled: "Cancelled",
 };
 
+/** The states from which an order may still be cancelled: anything before it leaves the building. */
+export const CANCELLABLE: readonly OrderStatus[] = ["awaiting_payment", "paid", "processing", "ready_for_collection"];
+
 /** An order's number from its id: `TC-000123`. */
 export const orderNumberOf = (id: number) => `TC-${String(id).padStart(6, "0")}`;

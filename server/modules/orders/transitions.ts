@@ -1,6 +1,6 @@
 import { HttpError, ValidationError, type FieldErrors } from "../../http-errors.ts";
 import { type Permission, type StaffRole, can } from "../staff/permissions.ts";
-import { type OrderStatus, STATUS_LABELS } from "./statuses.ts";
+import { CANCELLABLE, type OrderStatus, STATUS_LABELS } from "./statuses.ts";
 
 /**
  * The order's state machine, in one place (design: "rules with states are a
@@ -69,8 +69,7 @@ const notCard: Transition["when"] = {
 // An order on account may be cancelled as any other: the orders desk credits
 // its invoice in full in the same transaction (admin.ts `creditCancelledOrder`).
 
-/** The states from which an order may still be cancelled: anything before it leaves the building. */
-export const CANCELLABLE: readonly OrderStatus[] = ["awaiting_payment", "paid", "processing", "ready_for_collection"];
+export { CANCELLABLE } from "./statuses.ts";
 
 export const TRANSITIONS: readonly Transition[] = [
   // Bank transfer received.
