@@ -30,7 +30,8 @@ export default defineConfig({
             // /admin (ADR 0029). The catalogue desk's forms are left to the groups below, and the hire and trade desks'
             // own helpers to chunks of their screens, so that no back-office page carries another desk's code;
             // likewise the returns desk's (issue 31), and the kit's parts only a few screens use (tabs, timeline, table-or-cards).
-            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner|crumbs|stock-lines|branch-form|returns|refund-due|return-actions|order-returns|table-or-cards|timeline|status-tabs)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff|orders)[\\/]|[\\/]server[\\/]modules[\\/]catalog[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
+            // orders/statuses.ts is plain data the customer's order page shares (which orders may still be cancelled).
+            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner|crumbs|stock-lines|branch-form|returns|refund-due|return-actions|order-returns|table-or-cards|timeline|status-tabs)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff[\\/]|orders[\\/](?!statuses\.ts$))|[\\/]server[\\/]modules[\\/]catalog[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
             // The catalogue desk's forms each in a chunk of its own, loaded by their screens and not by every
             // back-office page: products; photos; hire items with the hire price engine their rate card runs.
             {
