@@ -320,7 +320,8 @@ export default function Checkout(props: Route.ComponentProps) {
                   onChange={(e) => setBranchId(Number(e.target.value))}
                   aria-invalid={err("branch_id") ? true : undefined}
                   aria-describedby={err("branch_id") ? "branch-error" : undefined}
-                  className="min-h-11 rounded-md border border-stone-400 bg-white px-3 font-normal"
+                  // A long "York, Foss Islands (Thursday from 08:00)" never widens the page on a phone.
+                  className="min-h-11 w-full min-w-0 truncate rounded-md border border-stone-400 bg-white px-3 font-normal"
                 >
                   {collectAt.map((b) => (
                     <option key={b.id} value={b.id}>

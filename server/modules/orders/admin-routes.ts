@@ -77,6 +77,8 @@ const detail = z.object({
   fulfilment,
   delivery_method: z.string(),
   delivery_method_name: z.string(),
+  branch: z.object({ id: z.number().int(), slug: z.string(), name: z.string() }).nullable().describe("Where it is collected from or sent from; null for a delivery split between branches"),
+  collect_ready_at: z.string().nullable().describe("A collection: when it is ready (ISO date-time)"),
   notes: z.string(),
   carrier: z.string().nullable(),
   tracking_number: z.string().nullable(),

@@ -288,6 +288,9 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
       fulfilment,
       delivery_method: order.deliveryMethod,
       delivery_method_name: order.deliveryName,
+      /** Where it is collected from or sent from; null for a delivery split between branches. */
+      branch: loaded.branch,
+      collect_ready_at: order.collectReadyAt?.toISOString() ?? null,
       /** The customer's notes at checkout (delivery instructions): picking needs them too. */
       notes: order.notes,
       carrier: order.carrier,

@@ -73,6 +73,10 @@ describe("branch queues", () => {
     expect((await as.warehouse.get(`/api/admin/orders/${placed.leeds}`)).statusCode).toBe(404);
     expect((await as.warehouse.post(`/api/admin/orders/${placed.leeds}/transitions`, { to: "processing" })).statusCode).toBe(404);
     expect((await as.warehouse.get(`/api/admin/orders/${placed.leeds}/picking-list.pdf`)).statusCode).toBe(404);
+    // Its page names the branch it is collected from, and when it will be ready.
+    const york = (await as.warehouse.get(`/api/admin/orders/${placed.york}`)).json();
+    expect(york.branch).toMatchObject({ id: branch.york, slug: "york" });
+    expect(Date.parse(york.collect_ready_at)).toBeGreaterThan(Date.now() - 60_000);
     // Their own branch's order is theirs to work.
     expect((await as.warehouse.post(`/api/admin/orders/${placed.york}/transitions`, { to: "processing" })).statusCode).toBe(200);
     // A manager given the same limit still sees every branch.

@@ -2,6 +2,7 @@ import { type SQL, and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { pounds } from "../catalog/products.ts";
 import { type StaffActor, branchLimit } from "../staff/actor.ts";
+import { branches } from "../branches/schema.ts";
 import { staff } from "../staff/schema.ts";
 import { deliveryMethods } from "../delivery/schema.ts";
 import { type OrderStatus, orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
@@ -20,7 +21,13 @@ export const FULFILMENT_SQL = sql<"delivery" | "collection">`(case when exists (
  * moves (`kind` status); staff notes and who made each move stay behind the counter.
  */
 export async function loadOrder(db: Db, where: SQL, timeline: "customer" | "staff") {
-  const [row] = await db.select({ order: orders, fulfilment: FULFILMENT_SQL }).from(orders).where(where).limit(1);
+  // The branch it is collected from or sent from (none for a split delivery), named on its pages.
+  const [row] = await db
+    .select({ order: orders, fulfilment: FULFILMENT_SQL, branch: { id: branches.id, slug: branches.slug, name: branches.name } })
+    .from(orders)
+    .leftJoin(branches, eq(branches.id, orders.branchId))
+    .where(where)
+    .limit(1);
   if (!row) return null;
   const { order } = row;
   const historyWhere = timeline === "customer" ? and(eq(orderStatusHistory.orderId, order.id), eq(orderStatusHistory.kind, "status")) : eq(orderStatusHistory.orderId, order.id);
@@ -34,7 +41,7 @@ export async function loadOrder(db: Db, where: SQL, timeline: "customer" | "staf
       .where(historyWhere)
       .orderBy(asc(orderStatusHistory.id)),
   ]);
-  return { order, fulfilment: row.fulfilment, lines, addresses, history };
+  return { order, fulfilment: row.fulfilment, branch: row.branch, lines, addresses, history };
 }
 
 export type LoadedOrder = NonNullable<Awaited<ReturnType<typeof loadOrder>>>;

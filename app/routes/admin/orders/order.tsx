@@ -113,6 +113,15 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         intro={
           <>
             <StatusBadge status={order.status} label={order.status_label} /> Placed {formatDateTime(order.created_at)} · {order.fulfilment === "collection" ? "Collection" : "Delivery"} ({order.delivery_method_name})
+            {order.branch ? (
+              <>
+                {order.fulfilment === "collection" ? " from " : " sent from "}
+                <Link to={`/branches/${order.branch.slug}`} className="link" data-testid="order-branch">
+                  {order.branch.name}
+                </Link>
+              </>
+            ) : null}
+            {order.fulfilment === "collection" && order.collect_ready_at ? `, ready ${formatDateTime(order.collect_ready_at)}` : null}
           </>
         }
         actions={
@@ -275,7 +284,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 ))}
               </address>
             ) : (
-              <p>Collected from the branch.</p>
+              <p>Collected from {order.branch?.name ?? "the branch"}.</p>
             )}
             {order.notes ? <p className="mt-2 whitespace-pre-line rounded bg-amber-50 p-2">Customer's note: {order.notes}</p> : null}
             {billing ? (
