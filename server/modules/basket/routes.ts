@@ -4,6 +4,7 @@ import { z } from "zod";
 import { basketEnvelope, readingOwner, writingOwner } from "../../plugins/basket-envelope.ts";
 import { HttpError } from "../../http-errors.ts";
 import type { ReorderService } from "../orders/reorder.ts";
+import type { BasketCodes } from "../promotions/basket-codes.ts";
 import { type BasketService, type LinesOutcome, MAX_QUANTITY, emptyBasket } from "./service.ts";
 
 const quantity = z.coerce
@@ -14,7 +15,7 @@ const quantity = z.coerce
 const id = z.coerce.number({ error: "Invalid product ID." }).int("Invalid product ID.").positive("Invalid product ID.").max(2_147_483_647, "Invalid product ID.");
 const variantId = z.coerce.number({ error: "Invalid variant ID." }).int("Invalid variant ID.").positive("Invalid variant ID.").max(2_147_483_647, "Invalid variant ID.");
 
-export async function basketRoutes(app: FastifyInstance, options: { basket: BasketService; reorder: ReorderService; enabled: boolean; secureCookies: boolean }): Promise<void> {
+export async function basketRoutes(app: FastifyInstance, options: { basket: BasketService; reorder: ReorderService; codes: BasketCodes; enabled: boolean; secureCookies: boolean }): Promise<void> {
   const { basket } = options;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["basket"];
@@ -59,6 +60,36 @@ export async function basketRoutes(app: FastifyInstance, options: { basket: Bask
     const owner = writing(request, reply);
     return answer(reply, owner, "Your basket is empty.", () => basket.clear(owner));
   });
+
+  // Discount codes (issue 32): the basket's envelope, with `errors.code` saying why a code was refused.
+  const code = z.string({ error: "Enter a code." }).trim().min(1, "Enter a code.").max(40, "That is not a code we issue.");
+  r.post(
+    "/basket/discount",
+    { schema: { tags, summary: "Applies a discount code: 422 errors.code says why not (unknown, not started, expired, used up, not for this basket or account, another code already in)", body: z.object({ code }) } },
+    async (request, reply) => {
+      const owner = writing(request, reply);
+      const done = { message: "" };
+      return answer(reply, owner, () => done.message, async () => {
+        const applied = await options.codes.apply(owner, request.body.code);
+        done.message = applied.message;
+        return applied.cart;
+      });
+    },
+  );
+
+  r.delete(
+    "/basket/discount",
+    { schema: { tags, summary: "Removes a discount code (`code` in the query), or every code without one", querystring: z.object({ code: code.optional() }) } },
+    async (request, reply) => {
+      const owner = writing(request, reply);
+      const done = { message: "" };
+      return answer(reply, owner, () => done.message, async () => {
+        const removed = await options.codes.remove(owner, request.query.code);
+        done.message = removed.message;
+        return removed.cart;
+      });
+    },
+  );
 
   // Lives with the basket: it answers the basket's envelope and is gone when the basket is switched off.
   r.post(

@@ -220,13 +220,13 @@ export function discountsFor(lines: readonly RuleLine[], promotions: readonly Pr
 }
 
 /** What a customer reads about a code that takes nothing off as the basket stands. */
-export function notApplyingMessage(code: string, why: NotApplying, pounds: (pence: number) => string): string {
+export function notApplyingMessage(code: string, why: NotApplying): string {
   switch (why.reason) {
     case "audience":
       return `The code ${code} is not for this account.`;
     case "no_lines":
       return `The code ${code} does not apply to anything in your basket.`;
     case "min_spend":
-      return `Spend ${pounds(why.shortPence ?? 0)} more (ex VAT) on qualifying items to use the code ${code}.`;
+      return `Spend £${((why.shortPence ?? 0) / 100).toFixed(2)} more (ex VAT) on qualifying items to use the code ${code}.`;
   }
 }
