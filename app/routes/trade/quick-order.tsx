@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { type RefObject, useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { QUICK_ORDER_MAX_LINES, type PastedLine, parseQuickOrder } from "../../../server/modules/basket/quick-order-text.ts";
@@ -54,11 +54,17 @@ export default function QuickOrder() {
   const alert = useRef<HTMLDivElement>(null);
   const results = useRef<HTMLHeadingElement>(null);
   const confirmation = useRef<HTMLDivElement>(null);
+  // Where focus goes once the next render is on the screen, so keyboard and screen-reader users land on the outcome.
+  const focusNext = useRef<RefObject<HTMLElement | null> | null>(null);
+  useEffect(() => {
+    if (!focusNext.current) return;
+    focusNext.current.current?.focus();
+    focusNext.current = null;
+  });
 
   const fail = (message: string) => {
     setProblem(message);
-    // After the alert renders, so keyboard users land on it.
-    requestAnimationFrame(() => alert.current?.focus());
+    focusNext.current = alert;
   };
 
   async function check(source: string, before = ""): Promise<void> {
@@ -76,7 +82,7 @@ export default function QuickOrder() {
     if ("message" in result) return fail(result.message);
     setChecked({ rows: parsed.lines, answer: result.answer });
     setStatus(`${before}${result.answer.message}`);
-    if (!before) requestAnimationFrame(() => results.current?.focus());
+    if (!before) focusNext.current = results;
   }
 
   async function add(): Promise<void> {
@@ -96,7 +102,7 @@ export default function QuickOrder() {
     setAdded(went.length ? went : null);
     setText(remaining);
     setStatus(answer.message);
-    if (went.length) requestAnimationFrame(() => confirmation.current?.focus());
+    if (went.length) focusNext.current = confirmation;
     // The lines left are checked again, so each shows its error beside it in the box's new order.
     if (remaining) await check(remaining, `${answer.message} `);
     else setChecked(null);
