@@ -65,7 +65,7 @@ const stages: Step[][] = [
   ],
   [{ name: "unit and API suites on PGlite", script: "test:unit", env: onPglite }],
   [{ name: "browser tests", script: "test:e2e", env: onPglite }],
-  ...(postgres ? [[{ name: "database-backed suites on PostgreSQL", script: "test:db" }]] : []),
+  ...(postgres ? [[{ name: "the suites that race, run processes or test the server, on PostgreSQL", script: "test:db" }]] : []),
 ];
 
 for (const stage of stages) {

@@ -1,6 +1,7 @@
 import { adminBranchRoutes } from "./modules/branches/admin-routes.ts";
 import { branchRoutes } from "./modules/branches/routes.ts";
 import { adminAppointmentRoutes } from "./modules/appointments/admin-routes.ts";
+import { adminPromotionRoutes } from "./modules/promotions/admin-routes.ts";
 import { appointmentRoutes } from "./modules/appointments/routes.ts";
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -219,7 +220,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mediaRoutes, { store: services.media });
   await app.register(contentRoutes, { content: services.content, limits });
   await app.register(wishlistRoutes, { wishlist: services.wishlist, prefix: "/api" });
-  await app.register(basketRoutes, { basket: services.basket, reorder: services.reorder, enabled: config.basketEnabled, secureCookies: config.isProduction, prefix: "/api" });
+  await app.register(basketRoutes, { basket: services.basket, reorder: services.reorder, codes: services.basketCodes, enabled: config.basketEnabled, secureCookies: config.isProduction, prefix: "/api" });
   await app.register(checkoutRoutes, {
     checkout: services.checkout,
     basket: services.basket,
@@ -275,6 +276,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(stockRoutes, { stock: services.stock, transfers: services.transfers, prefix: "/api" });
   await app.register(adminBranchRoutes, { admin: services.branchAdmin, prefix: "/api" });
   await app.register(adminAppointmentRoutes, { admin: services.adminAppointments, prefix: "/api" });
+  await app.register(adminPromotionRoutes, { admin: services.adminPromotions, prefix: "/api" });
   await app.register(adminTreeRoutes, { tree: services.adminTree, prefix: "/api" });
   await app.register(adminPhotoRoutes, { photos: services.adminPhotos, prefix: "/api" });
   await app.register(adminHireRoutes, { hire: services.adminHire, prefix: "/api" });

@@ -27,6 +27,8 @@ import { createDeliveryService } from "./modules/delivery/service.ts";
 import { createDashboardService } from "./modules/dashboard/service.ts";
 import { createAdminOrderService } from "./modules/orders/admin.ts";
 import { createReorderService } from "./modules/orders/reorder.ts";
+import { createBasketCodes } from "./modules/promotions/basket-codes.ts";
+import { createPromotionAdmin } from "./modules/promotions/admin.ts";
 import { createOrderService } from "./modules/orders/service.ts";
 import { createPostcodeProvider } from "./modules/postcode/service.ts";
 import { createBranchService } from "./modules/branches/service.ts";
@@ -125,6 +127,9 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     testPayments: extras.testProcessor ?? null,
     orders,
     reorder: createReorderService({ orders, basket }),
+    // Discount codes in baskets (issue 32).
+    basketCodes: createBasketCodes(db, basket),
+    adminPromotions: createPromotionAdmin(db),
     // The orders desk (back office): staff actions, each authorised and audited.
     adminOrders,
     // An order's own page for whoever holds the link in its emails (guests returning or cancelling items).

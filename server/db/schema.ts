@@ -26,3 +26,4 @@ export * from "../modules/redirects/schema.ts";
 export * from "../modules/branches/schema.ts";
 export * from "../modules/appointments/schema.ts";
 export * from "../modules/returns/schema.ts";
+export * from "../modules/promotions/schema.ts";

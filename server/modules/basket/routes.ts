@@ -5,6 +5,7 @@ import { basketEnvelope, readingOwner, writingOwner } from "../../plugins/basket
 import { HttpError } from "../../http-errors.ts";
 import type { BasketOwner } from "../../plugins/guest.ts";
 import type { ReorderService } from "../orders/reorder.ts";
+import type { BasketCodes } from "../promotions/basket-codes.ts";
 import { type BulkVerdict, bulkMessage } from "./bulk.ts";
 import { QUICK_ORDER_MAX_LINES } from "./quick-order-text.ts";
 import { type BasketService, type LinesOutcome, MAX_QUANTITY, emptyBasket } from "./service.ts";
@@ -35,7 +36,7 @@ const bulkBody = z.object({
     .max(QUICK_ORDER_MAX_LINES, `A quick order takes at most ${QUICK_ORDER_MAX_LINES} lines at a time.`),
 });
 
-export async function basketRoutes(app: FastifyInstance, options: { basket: BasketService; reorder: ReorderService; enabled: boolean; secureCookies: boolean }): Promise<void> {
+export async function basketRoutes(app: FastifyInstance, options: { basket: BasketService; reorder: ReorderService; codes: BasketCodes; enabled: boolean; secureCookies: boolean }): Promise<void> {
   const { basket } = options;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["basket"];
@@ -80,6 +81,36 @@ export async function basketRoutes(app: FastifyInstance, options: { basket: Bask
     const owner = writing(request, reply);
     return answer(reply, owner, "Your basket is empty.", () => basket.clear(owner));
   });
+
+  // Discount codes (issue 32): the basket's envelope, with `errors.code` saying why a code was refused.
+  const code = z.string({ error: "Enter a code." }).trim().min(1, "Enter a code.").max(40, "That is not a code we issue.");
+  r.post(
+    "/basket/discount",
+    { schema: { tags, summary: "Applies a discount code: 422 errors.code says why not (unknown, not started, expired, used up, not for this basket or account, another code already in)", body: z.object({ code }) } },
+    async (request, reply) => {
+      const owner = writing(request, reply);
+      const done = { message: "" };
+      return answer(reply, owner, () => done.message, async () => {
+        const applied = await options.codes.apply(owner, request.body.code);
+        done.message = applied.message;
+        return applied.cart;
+      });
+    },
+  );
+
+  r.delete(
+    "/basket/discount",
+    { schema: { tags, summary: "Removes a discount code (`code` in the query), or every code without one", querystring: z.object({ code: code.optional() }) } },
+    async (request, reply) => {
+      const owner = writing(request, reply);
+      const done = { message: "" };
+      return answer(reply, owner, () => done.message, async () => {
+        const removed = await options.codes.remove(owner, request.query.code);
+        done.message = removed.message;
+        return removed.cart;
+      });
+    },
+  );
 
   /** The envelope with each line's verdict beside it; `success` only when every line passed. */
   const bulkAnswer = async (owner: BasketOwner | null, verdict: BulkVerdict, checking: boolean) => ({

@@ -2,9 +2,12 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type BasketOwner, pricesOf } from "../../plugins/guest.ts";
-import { RETAIL, unitPence } from "../trade/pricing.ts";
+import { RETAIL } from "../trade/pricing.ts";
 import { incVat, pounds } from "../catalog/products.ts";
-import { productVariants, products } from "../catalog/schema.ts";
+import { productListing, productVariants, products } from "../catalog/schema.ts";
+import { priceLines } from "../pricing/pipeline.ts";
+import { notApplyingMessage } from "../promotions/rules.ts";
+import { basketPromotionsOf } from "../promotions/running.ts";
 import { type BulkLineInput, type BulkVerdict, type LineVariant, MAX_QUANTITY, judgeBulk, skusToFind } from "./bulk.ts";
 import { basketItems, baskets } from "./schema.ts";
 
@@ -27,21 +30,39 @@ export interface BasketItem {
   unit_price: number;
   unit_price_ex_vat: number;
   vat_rate: number;
+  /** Unit price × quantity, before promotions. */
   line_total: number;
   line_total_ex_vat: number;
+  /** Taken off the line by promotions, ex VAT, and their names (issue 32). */
+  discount_ex_vat: number;
+  promotions: string[];
   stock: number;
   in_stock: boolean;
   /** Fewer in stock than in the basket: checkout will refuse until it is changed. */
   exceeds_stock: boolean;
 }
 
+/** A promotion that took something off the basket: a code, or a multi-buy (code null). Pounds ex VAT. */
+export interface BasketDiscount {
+  code: string | null;
+  description: string;
+  amount: number;
+}
+
 export interface Basket {
   items: BasketItem[];
-  /** Ex VAT. */
+  /** Ex VAT, before promotions. */
   subtotal: number;
-  /** The VAT, worked per line on the line total, rounded half-up. */
+  /** Ex VAT: what promotions took off (the sum of `discounts`). */
+  discount: number;
+  discounts: BasketDiscount[];
+  /** The basket's codes that take nothing off as it stands, and why ("Spend £5.00 more…", "…has ended"). */
+  discount_notices: { code: string; message: string }[];
+  /** The code that makes standard delivery free, if one applies. */
+  free_delivery_code: string | null;
+  /** The VAT, worked per line on the line's discounted value, rounded half-up. */
   taxes: number;
-  /** What is paid (before delivery). */
+  /** What is paid (before delivery): subtotal less discount, plus taxes. */
   total: number;
   itemCount: number;
 }
@@ -56,7 +77,7 @@ export interface LinesOutcome {
   skipped: { product_id: number | null; name: string; requested: number; reason: "unavailable" | "out_of_stock" | "basket_full" }[];
 }
 
-export const emptyBasket: Basket = { items: [], subtotal: 0, taxes: 0, total: 0, itemCount: 0 };
+export const emptyBasket: Basket = { items: [], subtotal: 0, discount: 0, discounts: [], discount_notices: [], free_delivery_code: null, taxes: 0, total: 0, itemCount: 0 };
 
 export function stockMessage(stock: number): string {
   return stock <= 0 ? "This product is out of stock." : `Only ${stock} left in stock.`;
@@ -178,7 +199,7 @@ export function createBasketService(db: Db) {
   const linesOf = (ownerColumn: typeof baskets.userId | typeof baskets.guestTokenHash, name: string) =>
     db
       .select({
-        item: { id: basketItems.id, quantity: basketItems.quantity },
+        item: { id: basketItems.id, quantity: basketItems.quantity, basketId: basketItems.basketId },
         product: {
           id: products.id,
           name: products.name,
@@ -186,6 +207,9 @@ export function createBasketService(db: Db) {
           images: products.images,
           vatRate: products.vatRate,
           unit: products.unit,
+          // What promotions reach a line by: its categories with their ancestors, and its brand.
+          categoryIds: sql<number[]>`coalesce(${productListing.categoryIds}, '{}'::integer[])`,
+          brandId: products.manufacturerId,
         },
         variant: {
           id: productVariants.id,
@@ -200,25 +224,25 @@ export function createBasketService(db: Db) {
       .innerJoin(baskets, eq(baskets.id, basketItems.basketId))
       .innerJoin(productVariants, eq(productVariants.id, basketItems.variantId))
       .innerJoin(products, eq(products.id, productVariants.productId))
+      .leftJoin(productListing, eq(productListing.productId, products.id))
       .where(eq(ownerColumn, sql.placeholder("owner")))
       .orderBy(asc(basketItems.id))
       .prepare(name);
   const userLines = linesOf(baskets.userId, "basket_lines_of_user");
   const guestLines = linesOf(baskets.guestTokenHash, "basket_lines_of_guest");
 
-  /** The basket as it stands: one prepared query. */
+  /** The basket as it stands: one prepared query, and one for its promotions. */
   async function cart(owner: BasketOwner): Promise<Basket> {
     const rows = "userId" in owner ? await userLines.execute({ owner: owner.userId }) : await guestLines.execute({ owner: owner.guestHash });
     if (rows.length === 0) return emptyBasket;
-    let subtotal = 0;
-    let taxes = 0;
-    const prices = pricesOf(owner);
-    const items = rows.map(({ item, product, variant }) => {
-      const unit = unitPence(variant.pricePence, prices);
-      const lineEx = unit * item.quantity;
-      const lineInc = incVat(lineEx, product.vatRate);
-      subtotal += lineEx;
-      taxes += lineInc - lineEx;
+    const running = await basketPromotionsOf(db, rows[0]!.item.basketId);
+    const priced = priceLines(
+      rows.map(({ item, product, variant }) => ({ productId: product.id, categoryIds: product.categoryIds, brandId: product.brandId, quantity: item.quantity, listPence: variant.pricePence, vatRate: product.vatRate })),
+      pricesOf(owner),
+      running.rules,
+    );
+    const items = rows.map(({ item, product, variant }, i) => {
+      const line = priced.lines[i]!;
       return {
         cart_item_id: item.id,
         product_id: product.id,
@@ -230,11 +254,13 @@ export function createBasketService(db: Db) {
         options: variant.options,
         unit: product.unit,
         image: variant.images[0] ?? product.images[0] ?? null,
-        unit_price: pounds(incVat(unit, product.vatRate)),
-        unit_price_ex_vat: pounds(unit),
+        unit_price: pounds(incVat(line.unitPence, product.vatRate)),
+        unit_price_ex_vat: pounds(line.unitPence),
         vat_rate: product.vatRate,
-        line_total: pounds(lineInc),
-        line_total_ex_vat: pounds(lineEx),
+        line_total: pounds(incVat(line.grossPence, product.vatRate)),
+        line_total_ex_vat: pounds(line.grossPence),
+        discount_ex_vat: pounds(line.discountPence),
+        promotions: priced.applied.filter((a) => a.lines.includes(i)).map((a) => a.promotion.name),
         stock: variant.stock,
         in_stock: variant.stock > 0,
         exceeds_stock: item.quantity > variant.stock,
@@ -242,9 +268,16 @@ export function createBasketService(db: Db) {
     });
     return {
       items,
-      subtotal: pounds(subtotal),
-      taxes: pounds(taxes),
-      total: pounds(subtotal + taxes),
+      subtotal: pounds(priced.grossPence),
+      discount: pounds(priced.discountPence),
+      discounts: priced.applied.filter((a) => a.amount > 0).map((a) => ({ code: a.promotion.code, description: a.promotion.name, amount: pounds(a.amount) })),
+      discount_notices: [
+        ...running.unusable,
+        ...priced.applied.flatMap((a) => (a.notApplying ? [{ code: a.promotion.code!, message: notApplyingMessage(a.promotion.code!, a.notApplying) }] : [])),
+      ],
+      free_delivery_code: priced.freeDelivery ? (priced.applied.find((a) => a.promotion.kind === "free_delivery" && !a.notApplying)?.promotion.code ?? null) : null,
+      taxes: pounds(priced.vatPence),
+      total: pounds(priced.netPence + priced.vatPence),
       itemCount: items.reduce((n, i) => n + i.quantity, 0),
     };
   }
@@ -315,6 +348,9 @@ export function createBasketService(db: Db) {
 
   return {
     cart,
+
+    /** The owner's basket row, made if need be: a code is held by a basket (promotions/basket-codes.ts). */
+    idOf: (owner: BasketOwner) => ensureBasket(owner),
 
     /** Whether any line is heavy or bulky (delivery adds its surcharge). */
     async hasHeavy(owner: BasketOwner): Promise<boolean> {

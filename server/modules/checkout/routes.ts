@@ -75,7 +75,7 @@ export async function checkoutRoutes(app: FastifyInstance, options: CheckoutRout
       const cart = owner && options.basketEnabled ? await options.basket.cart(owner) : null;
       const goodsTotal = Math.round((cart?.total ?? 0) * 100);
       const hasHeavy = cart ? await options.basket.hasHeavy(owner!) : false;
-      const offered = await options.delivery.options({ goodsTotal, hasHeavy, postcode: request.query.postcode || null });
+      const offered = await options.delivery.options({ goodsTotal, hasHeavy, postcode: request.query.postcode || null, freeDeliveryCode: cart?.free_delivery_code });
       const extra = await options.checkout.providerOptions(request.user?.id ?? null);
       // Where and when this basket can be collected: only when collection is on offer.
       const collect_at = cart?.items.length && offered.delivery.some((d) => d.kind === "collect") ? await options.checkout.collectionChoices(cart.items.map((i) => ({ variantId: i.variant_id, quantity: i.quantity }))) : [];

@@ -5,13 +5,16 @@ import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type BasketOwner, pricesOf } from "../../plugins/guest.ts";
 import { orderSignature } from "../orders/links.ts";
 import { orderNumberOf } from "../orders/statuses.ts";
-import { unitPence } from "../trade/pricing.ts";
 import { tradeAccounts, tradeMembers } from "../trade/schema.ts";
 import type { Outbox } from "../auth/service.ts";
 import { sha256 } from "../auth/tokens.ts";
 import { basketItems, baskets } from "../basket/schema.ts";
-import { incVat, pounds } from "../catalog/products.ts";
-import { productVariants, products } from "../catalog/schema.ts";
+import { pounds } from "../catalog/products.ts";
+import { productListing, productVariants, products } from "../catalog/schema.ts";
+import { priceLines } from "../pricing/pipeline.ts";
+import { redeemPromotions, usedBy } from "../promotions/redeem.ts";
+import { basketPromotionsOf } from "../promotions/running.ts";
+import { basketPromotions } from "../promotions/schema.ts";
 import { lineName } from "../catalog/variant-names.ts";
 import type { DeliveryService } from "../delivery/service.ts";
 import { enqueueOrderPlaced } from "../orders/emails.ts";
@@ -120,13 +123,16 @@ export function createCheckoutService(
             .select({
               item: { quantity: basketItems.quantity },
               // Only what an order line, the stock and the checks need: never the descriptions.
-              product: { id: products.id, name: products.name, slug: products.slug, status: products.status, vatRate: products.vatRate, heavy: products.heavy, unit: products.unit },
+              product: { id: products.id, name: products.name, slug: products.slug, status: products.status, vatRate: products.vatRate, heavy: products.heavy, unit: products.unit, brandId: products.manufacturerId },
+              // What promotions reach a line by: its categories with their ancestors.
+              categoryIds: sql<number[]>`coalesce(${productListing.categoryIds}, '{}'::integer[])`,
               // The variant is what is sold: its SKU, options, price and stock.
               variant: { id: productVariants.id, sku: productVariants.sku, options: productVariants.options, status: productVariants.status, pricePence: productVariants.pricePence },
             })
             .from(basketItems)
             .innerJoin(productVariants, eq(productVariants.id, basketItems.variantId))
             .innerJoin(products, eq(products.id, productVariants.productId))
+            .leftJoin(productListing, eq(productListing.productId, products.id))
             .where(eq(basketItems.basketId, basket.id))
             .orderBy(asc(products.id), asc(productVariants.id))
         : [];
@@ -134,22 +140,25 @@ export function createCheckoutService(
       const withdrawn = lines.filter((l) => l.product.status !== "published" || l.variant.status !== "active");
       if (withdrawn.length) throw new ValidationError({ items: withdrawn.map((l) => `${lineName(l.product.name, l.variant.options)} is no longer on sale: remove it from your basket.`) });
 
-      // Everything is worked out again from the database.
-      let subtotal = 0;
-      let vat = 0;
-      // The buyer's prices: a trade member pays the trade price, as their basket showed.
-      const prices = pricesOf(owner);
-      const priced = lines.map(({ item, product, variant }) => {
-        const unitPrice = unitPence(variant.pricePence, prices);
-        const lineTotal = unitPrice * item.quantity;
-        const lineVat = incVat(lineTotal, product.vatRate) - lineTotal;
-        subtotal += lineTotal;
-        vat += lineVat;
-        return { item, product, variant, unitPrice, lineTotal, lineVat };
+      // Everything is worked out again from the database, by the one pricing pipeline: the buyer's
+      // prices (a trade member pays the trade price), the promotions, then VAT per line, as their basket showed.
+      const running = await basketPromotionsOf(tx, basket.id);
+      if (running.unusable.length) throw new ValidationError({ code: running.unusable.map((u) => `${u.message} Remove it from your basket to check out without it.`) });
+      const pipeline = priceLines(
+        lines.map(({ item, product, variant, categoryIds }) => ({ productId: product.id, categoryIds, brandId: product.brandId, quantity: item.quantity, listPence: variant.pricePence, vatRate: product.vatRate })),
+        pricesOf(owner),
+        running.rules,
+      );
+      const priced = lines.map(({ item, product, variant }, i) => {
+        const line = pipeline.lines[i]!;
+        return { item, product, variant, unitPrice: line.unitPence, lineTotal: line.netPence, lineVat: line.vatPence, discount: line.discountPence };
       });
+      const subtotal = pipeline.netPence;
+      const vat = pipeline.vatPence;
+      const freeDeliveryCode = pipeline.freeDelivery ? (pipeline.applied.find((a) => a.promotion.kind === "free_delivery" && !a.notApplying)?.promotion.code ?? null) : null;
       const method = input.delivery_method;
       const postcode = input.delivery_address?.postcode ?? null;
-      const offered = await options.delivery.options({ goodsTotal: subtotal + vat, hasHeavy: lines.some((l) => l.product.heavy), postcode }, tx);
+      const offered = await options.delivery.options({ goodsTotal: subtotal + vat, hasHeavy: lines.some((l) => l.product.heavy), postcode, freeDeliveryCode }, tx);
       const delivery = offered.delivery.find((d) => d.id === method);
       if (!delivery) throw new ValidationError({ delivery_method: ["That delivery method is not available for this address."] });
       if (delivery.kind !== "collect" && !input.delivery_address) throw new ValidationError({ delivery_address: ["Enter the delivery address."] });
@@ -198,6 +207,7 @@ export function createCheckoutService(
           vat,
           delivery: deliveryPence,
           total,
+          discount: pipeline.discountPence,
           paymentMethod: input.payment_method,
           notes: input.notes,
           poReference: input.po_reference,
@@ -228,9 +238,11 @@ export function createCheckoutService(
       );
       if (taken.refused.length) throw new Error(`Stock of variants ${taken.refused.join(", ")} moved under their locks.`);
       if (allocation.branch) await raiseOrderTransfers(tx, { id: order!.id, number }, allocation.branch.id, transfersFor(allocation.plan, allocation.branch.id));
+      // The promotions' uses, each under its row's lock: a code used up meanwhile refuses the whole order.
+      await redeemPromotions(tx, usedBy(pipeline.applied, freeDeliveryCode !== null && delivery.kind === "delivery"), { id: order!.id, userId, email: input.email });
       await provider?.take(tx, { userId, orderId: order!.id, orderNumber: number, subtotal, vat, delivery: deliveryPence, total, poReference: input.po_reference });
       await tx.insert(orderLines).values(
-        priced.map(({ item, product, variant, unitPrice, lineTotal, lineVat }) => ({
+        priced.map(({ item, product, variant, unitPrice, lineTotal, lineVat, discount }) => ({
           orderId: order!.id,
           productId: product.id,
           variantId: variant.id,
@@ -245,6 +257,7 @@ export function createCheckoutService(
           vatRate: product.vatRate,
           lineTotal,
           lineVat,
+          discount,
         })),
       );
       const address = (kind: "delivery" | "billing", a: CheckoutAddress) => ({
@@ -265,6 +278,7 @@ export function createCheckoutService(
       if (addresses.length) await tx.insert(orderAddresses).values(addresses);
       await tx.insert(orderStatusHistory).values({ orderId: order!.id, status, note: "Order placed." });
       await tx.delete(basketItems).where(eq(basketItems.basketId, basket.id));
+      await tx.delete(basketPromotions).where(eq(basketPromotions.basketId, basket.id));
 
       // A card order's confirmation waits for its payment (payments/service.ts).
       if (!provider?.confirmsLater) {

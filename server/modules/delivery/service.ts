@@ -25,6 +25,8 @@ export interface DeliveryQuoteInput {
   goodsTotal: number;
   hasHeavy: boolean;
   postcode?: string | null;
+  /** A free-delivery code in the basket (promotions, issue 32): standard delivery's own price (kind `delivery`, not next day) is waived; surcharges for heavy goods and far zones stay. */
+  freeDeliveryCode?: string | null;
 }
 
 function zoneMatches(zone: typeof deliveryZones.$inferSelect, outcode: string): boolean {
@@ -62,6 +64,10 @@ export function createDeliveryService(db: Db) {
         if (m.freeOver !== null && input.goodsTotal >= m.freeOver) {
           price = 0;
           notes.push(`Free on orders of £${(m.freeOver / 100).toFixed(2)} or more.`);
+        }
+        if (m.kind === "delivery" && input.freeDeliveryCode && price > 0) {
+          price = 0;
+          notes.push(`Free with the code ${input.freeDeliveryCode}.`);
         }
         if (m.kind !== "collect" && input.hasHeavy && m.heavySurcharge > 0) {
           price += m.heavySurcharge;

@@ -24,6 +24,8 @@ export const orders = pgTable(
     vat: integer("vat").notNull(),
     delivery: integer("delivery").notNull(),
     total: integer("total").notNull(),
+    /** Pence ex VAT promotions took off the goods (the lines' discounts; the subtotal is after it). */
+    discount: integer("discount").notNull().default(0),
     paymentMethod: text("payment_method").notNull(),
     notes: text("notes").notNull().default(""),
     poReference: text("po_reference").notNull().default(""),
@@ -96,8 +98,11 @@ export const orderLines = pgTable(
     /** Pence ex VAT. */
     unitPrice: integer("unit_price").notNull(),
     vatRate: integer("vat_rate").notNull(),
+    /** Pence ex VAT the line was sold for: unit price × quantity less its discount. Its VAT is on this. */
     lineTotal: integer("line_total").notNull(),
     lineVat: integer("line_vat").notNull(),
+    /** Pence ex VAT promotions took off the line (issue 32): its share of a code's discount, or its multi-buy. */
+    discount: integer("discount").notNull().default(0),
     /** Units the customer cancelled before dispatch (returns/cancel.ts): not picked, their stock back, their money refunded. */
     cancelledQuantity: integer("cancelled_quantity").notNull().default(0),
   },

@@ -48,6 +48,10 @@ export const PERMISSIONS = [
   "branches.manage",
   /** Showroom appointments: the day's list per showroom, and cancelling one for the customer. */
   "appointments.manage",
+  /** Promotions: the list, a promotion's page, its preview and its report of uses. */
+  "promotions.view",
+  /** Create, edit, pause and end discount codes and multi-buys. */
+  "promotions.manage",
   "staff.manage",
   "tokens.manage",
   "settings.manage",
@@ -60,10 +64,10 @@ const STAFF_AND_SETTINGS: Permission[] = ["staff.manage", "tokens.manage", "sett
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: EVERYTHING,
   manager: EVERYTHING.filter((p) => !STAFF_AND_SETTINGS.includes(p)),
-  sales: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.fulfil", "orders.cancel", "orders.note", "orders.export", "customers.view", "customers.manage", "returns.view", "returns.approve", "returns.receive", "refunds.create", "catalogue.view", "appointments.manage"],
+  sales: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.fulfil", "orders.cancel", "orders.note", "orders.export", "customers.view", "customers.manage", "returns.view", "returns.approve", "returns.receive", "refunds.create", "catalogue.view", "appointments.manage", "promotions.view"],
   warehouse: ["dashboard.view", "orders.view", "orders.fulfil", "orders.note", "returns.view", "returns.receive", "stock.count", "catalogue.view"],
   hire: ["dashboard.view", "hire.desk"],
-  accounts: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.note", "orders.export", "customers.view", "returns.view", "returns.approve", "refunds.create", "trade.manage", "invoices.manage", "catalogue.view"],
+  accounts: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.note", "orders.export", "customers.view", "returns.view", "returns.approve", "refunds.create", "trade.manage", "invoices.manage", "catalogue.view", "promotions.view"],
 };
 
 export const ROLE_LABELS: Record<StaffRole, string> = {

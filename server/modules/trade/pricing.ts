@@ -8,6 +8,8 @@ import type { TradeAccountState, TradeRole } from "./schema.ts";
 export interface PriceContext {
   /** 0 for consumers; 1000 = 10% off the ex-VAT price. */
   discountBasisPoints: number;
+  /** An approved trade member (whatever their discount): trade-only promotions are theirs, consumer-only ones are not. */
+  trade?: boolean;
 }
 
 export const RETAIL: PriceContext = Object.freeze({ discountBasisPoints: 0 });
@@ -23,7 +25,7 @@ export interface TradeMembership {
 
 /** Only an approved account gets trade prices: pending, declined and suspended ones pay retail. */
 export function priceContextFor(trade: TradeMembership | null): PriceContext {
-  return trade && trade.state === "approved" && trade.discountBasisPoints > 0 ? { discountBasisPoints: trade.discountBasisPoints } : RETAIL;
+  return trade && trade.state === "approved" ? { discountBasisPoints: trade.discountBasisPoints, trade: true } : RETAIL;
 }
 
 /** The unit price ex VAT after the trade discount, rounded half-up to the penny. */

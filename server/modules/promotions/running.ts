@@ -1,0 +1,68 @@
+// Which promotions a basket gets now: the running multi-buys, and the codes it
+// holds, each either live (a rule for the pipeline) or no longer usable with
+// the reason the customer reads. Read by the basket and, under its lock, by
+// checkout.
+import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import type { MultiBuyKind, PromotionKind, PromotionRule } from "./rules.ts";
+import { basketPromotions, promotions } from "./schema.ts";
+
+export type PromotionRow = typeof promotions.$inferSelect;
+
+export function ruleOf(row: PromotionRow): PromotionRule {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    kind: row.kind as PromotionKind,
+    value: row.value,
+    buy: row.buy,
+    multiBuy: row.multiBuy as MultiBuyKind | null,
+    minSpendPence: row.minSpend,
+    appliesTo: row.appliesTo,
+    audience: row.audience as PromotionRule["audience"],
+    stackable: row.stackable,
+  };
+}
+
+const LONDON_DATE = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", day: "numeric", month: "long", year: "numeric" });
+
+/** Why a code cannot be used now, in the customer's words; null while it can. */
+export function unusableReason(row: PromotionRow, now: Date): string | null {
+  const code = row.code ?? row.name;
+  if (row.status !== "active") return `The code ${code} has ended.`;
+  if (row.startsAt && row.startsAt > now) return `The code ${code} starts on ${LONDON_DATE.format(row.startsAt)}.`;
+  if (row.endsAt && row.endsAt <= now) return `The code ${code} expired on ${LONDON_DATE.format(row.endsAt)}.`;
+  if (row.maxUses !== null && row.uses >= row.maxUses) return `The code ${code} has been used up.`;
+  return null;
+}
+
+const runningNow = sql`${promotions.status} = 'active' and (${promotions.startsAt} is null or ${promotions.startsAt} <= now()) and (${promotions.endsAt} is null or ${promotions.endsAt} > now())`;
+
+export interface BasketPromotions {
+  /** The multi-buys running now, then the basket's usable codes in the order added. */
+  rules: PromotionRule[];
+  /** The basket's codes that can no longer be used, and why. */
+  unusable: { code: string; message: string }[];
+  rows: PromotionRow[];
+}
+
+/** One query: the running multi-buys and the basket's codes. */
+export async function basketPromotionsOf(q: Db, basketId: number | null, now = new Date()): Promise<BasketPromotions> {
+  const rows = await q
+    .select({ promotion: promotions })
+    .from(promotions)
+    .leftJoin(basketPromotions, and(eq(basketPromotions.promotionId, promotions.id), eq(basketPromotions.basketId, basketId ?? 0)))
+    .where(or(and(isNull(promotions.code), runningNow), sql`${basketPromotions.basketId} is not null`))
+    .orderBy(sql`${promotions.code} is not null`, asc(basketPromotions.addedAt), asc(promotions.id));
+  const out: BasketPromotions = { rules: [], unusable: [], rows: [] };
+  for (const { promotion } of rows) {
+    const why = promotion.code === null ? null : unusableReason(promotion, now);
+    if (why) out.unusable.push({ code: promotion.code!, message: why });
+    else {
+      out.rules.push(ruleOf(promotion));
+      out.rows.push(promotion);
+    }
+  }
+  return out;
+}
