@@ -280,6 +280,9 @@ const ROWS: Row[] = [
       return unchanged(basketLines, (ww, aa) => ww.as[aa].delete("/api/basket"))(w, a);
     },
   },
+  // Discount codes (issue 32): on the caller's own basket; a code no one issued is refused alike for everyone.
+  { route: "POST /api/basket/discount", expect: all(422), call: (w, a) => w.as[a].post("/api/basket/discount", { code: "NOSUCHCODE" }) },
+  { route: "DELETE /api/basket/discount", expect: PUBLIC, call: (w, a) => w.as[a].delete("/api/basket/discount") },
 
   // Orders.
   {

@@ -18,17 +18,34 @@ export interface BasketItem {
   image: { src: string; alt: string; width?: number; height?: number; sources?: { type: string; srcset: string }[] } | null;
   unit_price: number;
   unit_price_ex_vat: number;
+  /** Before promotions. */
   line_total: number;
   line_total_ex_vat: number;
+  /** Taken off by promotions (ex VAT), and their names. */
+  discount_ex_vat: number;
+  promotions: string[];
   stock: number;
   in_stock: boolean;
   exceeds_stock: boolean;
 }
 
+/** A promotion that took something off: a code, or a multi-buy (code null). Pounds ex VAT. */
+export interface CartDiscount {
+  code: string | null;
+  description: string;
+  amount: number;
+}
+
 export interface Cart {
   items: BasketItem[];
-  /** Ex VAT. */
+  /** Ex VAT, before promotions. */
   subtotal: number;
+  /** Ex VAT, what promotions took off. */
+  discount: number;
+  discounts: CartDiscount[];
+  /** The codes held that take nothing off now, and why. */
+  discount_notices: { code: string; message: string }[];
+  free_delivery_code: string | null;
   /** The VAT. */
   taxes: number;
   /** What is paid. */

@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { BasketLine } from "../components/basket/basket-line.tsx";
-import { BasketScreen, TOTAL_ROW } from "../components/basket/basket-screen.tsx";
+import { BasketScreen, TOTAL_ROW, type TotalsRow } from "../components/basket/basket-screen.tsx";
+import { DiscountCode } from "../components/basket/discount-code.tsx";
 import { useBasketLines } from "../components/basket/use-basket-lines.ts";
 import { EmptyState, PageHeading } from "../components/page.tsx";
 import { BASKET_MESSAGES, basketStore, refreshBasket, useBasket } from "../lib/basket.ts";
@@ -71,11 +72,18 @@ export default function Basket() {
       summaryTitle="Order summary"
       totals={(cart) => [
         ["Subtotal (ex VAT)", cart.subtotal],
+        // Each promotion's saving, ex VAT like the subtotal it comes off.
+        ...cart.discounts.map((d): TotalsRow => [d.code ? `${d.description} (${d.code})` : d.description, -d.amount, "text-green-800"]),
         ["VAT", cart.taxes],
         ["Total (inc VAT)", cart.total, TOTAL_ROW],
       ]}
       totalsTestId="basket-totals"
-      summary={(lines) => <CheckoutLinks blocked={lines.some((i) => i.exceeds_stock || !i.in_stock)} />}
+      summary={(lines, cart) => (
+        <>
+          <DiscountCode cart={cart} />
+          <CheckoutLinks blocked={lines.some((i) => i.exceeds_stock || !i.in_stock)} />
+        </>
+      )}
     />
   );
 }

@@ -115,6 +115,11 @@ export function BasketLine({
           <span className="text-lg font-bold" data-testid="line-total">
             {formatPounds(exVat ? item.line_total_ex_vat : item.line_total)}
           </span>
+          {item.discount_ex_vat > 0 ? (
+            <span className="block text-sm font-semibold text-green-800" data-testid="line-discount">
+              {item.promotions.join(", ")}: −{formatPounds(item.discount_ex_vat)} ex VAT
+            </span>
+          ) : null}
         </p>
       </form>
     </article>

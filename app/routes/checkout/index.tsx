@@ -422,6 +422,7 @@ export default function Checkout(props: Route.ComponentProps) {
             {(
               [
                 ["Subtotal (ex VAT)", formatPounds(cart.subtotal), ""],
+                ...cart.discounts.map((d) => [d.code ? `${d.description} (${d.code})` : d.description, formatPounds(-d.amount), "text-green-800"] as const),
                 ["VAT", formatPounds(cart.taxes), ""],
                 ["Delivery", chosen ? (chosen.price === 0 ? "Free" : formatPounds(chosen.price)) : "Choose a method", ""],
                 ["Total", formatPounds(total), "mt-1 border-t border-stone-300 pt-2 text-lg font-bold"],

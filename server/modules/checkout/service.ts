@@ -288,8 +288,8 @@ export function createCheckoutService(
             ? `Please pay by bank transfer quoting ${number}; we send the order once the payment arrives.`
             : "Please pay at the branch when you collect.";
         const written = {
-          order: { number, email: input.email, phone: input.phone ?? null, deliveryName: delivery.name, delivery: deliveryPence, total, vat, poReference: input.po_reference ?? null, notes: input.notes ?? null },
-          lines: priced.map(({ item, product, variant, lineTotal, lineVat }) => ({ quantity: item.quantity, unit: product.unit, name: lineName(product.name, variant.options), lineTotal, lineVat })),
+          order: { number, email: input.email, phone: input.phone ?? null, deliveryName: delivery.name, delivery: deliveryPence, total, vat, discount: pipeline.discountPence, poReference: input.po_reference ?? null, notes: input.notes ?? null },
+          lines: priced.map(({ item, product, variant, lineTotal, lineVat, discount }) => ({ quantity: item.quantity, unit: product.unit, name: lineName(product.name, variant.options), lineTotal, lineVat, discount })),
         };
         await enqueueOrderPlaced(tx, options.mail, options, order!.id, paymentNote, written);
       }

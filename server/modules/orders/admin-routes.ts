@@ -96,10 +96,11 @@ const detail = z.object({
       vat_rate: z.number().optional(),
       line_total: z.number().optional(),
       line_total_ex_vat: z.number().optional(),
+      discount_ex_vat: z.number().optional(),
     }),
   ),
   addresses: z.object({ delivery: address.nullable(), billing: address.nullable().optional() }),
-  totals: z.object({ subtotal: z.number(), vat: z.number(), delivery: z.number(), total: z.number() }).optional().describe("Pounds: goods ex VAT, their VAT, delivery inc VAT, total; only with orders.prices"),
+  totals: z.object({ subtotal: z.number(), discount: z.number(), vat: z.number(), delivery: z.number(), total: z.number() }).optional().describe("Pounds: goods ex VAT after promotions, the promotions' discount (ex VAT, already off the subtotal), their VAT, delivery inc VAT, total; only with orders.prices"),
   payment: z.object({ method: z.string(), label: z.string(), po_reference: z.string() }).optional(),
   customer: z
     .object({

@@ -303,7 +303,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
       },
       ...(see.prices
         ? {
-            totals: { subtotal: pounds(order.subtotal), vat: pounds(order.vat), delivery: pounds(order.delivery), total: pounds(order.total) },
+            totals: { subtotal: pounds(order.subtotal), discount: pounds(order.discount), vat: pounds(order.vat), delivery: pounds(order.delivery), total: pounds(order.total) },
             payment: { method: order.paymentMethod, label: PAYMENT_LABELS[order.paymentMethod] ?? order.paymentMethod, po_reference: order.poReference },
           }
         : {}),

@@ -18,8 +18,8 @@ const money = (pence: number) => `£${pounds(pence).toFixed(2)}`;
 
 /** What the emails show of an order. Checkout passes what it has just written, saving two reads in its transaction. */
 export interface WrittenOrder {
-  order: Pick<typeof orders.$inferSelect, "number" | "email" | "phone" | "deliveryName" | "delivery" | "total" | "vat" | "poReference" | "notes"> | undefined;
-  lines: Pick<typeof orderLines.$inferSelect, "quantity" | "unit" | "name" | "lineTotal" | "lineVat">[];
+  order: Pick<typeof orders.$inferSelect, "number" | "email" | "phone" | "deliveryName" | "delivery" | "total" | "vat" | "discount" | "poReference" | "notes"> | undefined;
+  lines: Pick<typeof orderLines.$inferSelect, "quantity" | "unit" | "name" | "lineTotal" | "lineVat" | "discount">[];
 }
 
 async function readOrder(tx: Db, orderId: number): Promise<WrittenOrder> {
@@ -39,7 +39,9 @@ export async function enqueueOrderPlaced(tx: Db, mail: Outbox, shop: ShopMail, o
   const { order, lines } = written ?? (await readOrder(tx, orderId));
   if (!order) return;
   const summary = [
-    ...lines.map((l) => `${quantityIn(l.quantity, l.unit)} × ${l.name}: ${money(l.lineTotal + l.lineVat)}`),
+    // A line's price is what it was sold for; what promotions took off it is said beside it (ex VAT, as the invoice has it).
+    ...lines.map((l) => `${quantityIn(l.quantity, l.unit)} × ${l.name}: ${money(l.lineTotal + l.lineVat)}${l.discount > 0 ? ` (after ${money(l.discount)} off ex VAT)` : ""}`),
+    ...(order.discount > 0 ? [`Your savings: ${money(order.discount)} ex VAT`] : []),
     `${order.deliveryName}: ${money(order.delivery)}`,
     `Total ${money(order.total)} (VAT ${money(order.vat)})`,
   ];

@@ -75,6 +75,8 @@ export function linePricesJson(l: typeof orderLines.$inferSelect) {
     vat_rate: l.vatRate,
     line_total: pounds(l.lineTotal + l.lineVat),
     line_total_ex_vat: pounds(l.lineTotal),
+    /** What promotions took off the line, ex VAT: the line totals are after it. */
+    discount_ex_vat: pounds(l.discount),
   };
 }
 

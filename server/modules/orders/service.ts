@@ -39,6 +39,8 @@ export function createOrderService(db: Db) {
       po_reference: order.poReference,
       notes: order.notes,
       subtotal: pounds(order.subtotal),
+      /** What promotions took off, ex VAT (the subtotal is after it). */
+      discount: pounds(order.discount),
       vat: pounds(order.vat),
       delivery: pounds(order.delivery),
       total: pounds(order.total),

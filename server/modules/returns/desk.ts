@@ -2,6 +2,7 @@ import { type SQL, and, asc, count, desc, eq, inArray, lt, sql } from "drizzle-o
 import type { Db } from "../../db/client.ts";
 import { escapeLike } from "../../db/like.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
+import { releasePromotions } from "../promotions/redeem.ts";
 import { recordAudit } from "../audit/service.ts";
 import { pounds } from "../catalog/products.ts";
 import { productVariants, products } from "../catalog/schema.ts";
@@ -217,6 +218,8 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
     if (deduction > 0 && !deductionReason) throw new ValidationError({ deduction_reason: ["Say why: the customer is told (handling beyond what inspecting the goods needed)."] });
     const proposal = await proposalFor(tx, ret, order, deduction);
     if (proposal.lines.length === 0) throw new HttpError(409, `Nothing of return ${ret.number} arrived: close it without a refund.`);
+    // The whole order back: its promotion codes' uses are given back (issue 32), as a cancelled order's are.
+    if (proposal.whole_order) await releasePromotions(tx, order.id);
     const ceiling = proposal.goods + proposal.delivery;
     const amount = input.refund_pence ?? proposal.total;
     if (!Number.isInteger(amount) || amount < 0) throw new ValidationError({ refund_pence: ["Enter the refund in whole pence."] });

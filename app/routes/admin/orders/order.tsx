@@ -332,7 +332,10 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                     {priced ? (
                       <>
                         <td className="px-4 py-2 text-right">{formatPounds(priced.unit_price)}</td>
-                        <td className="px-4 py-2 text-right">{formatPounds(priced.line_total)}</td>
+                        <td className="px-4 py-2 text-right">
+                          {formatPounds(priced.line_total)}
+                          {line.discount_ex_vat ? <span className="block text-xs text-green-800">after {formatPounds(line.discount_ex_vat)} off ex VAT</span> : null}
+                        </td>
                       </>
                     ) : null}
                   </tr>
@@ -342,7 +345,15 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             </table>
             {order.totals ? (
               <dl className="grid grid-cols-[1fr_auto] gap-x-6 gap-y-1 border-t border-stone-200 px-4 py-3 text-sm sm:ml-auto sm:w-80">
-                <dt>Goods ex VAT</dt>
+                {order.totals.discount > 0 ? (
+                  <>
+                    <dt>Promotions ex VAT</dt>
+                    <dd className="text-right text-green-800" data-testid="order-discount">
+                      {formatPounds(-order.totals.discount)}
+                    </dd>
+                  </>
+                ) : null}
+                <dt>Goods ex VAT{order.totals.discount > 0 ? ", after promotions" : ""}</dt>
                 <dd className="text-right">{formatPounds(order.totals.subtotal)}</dd>
                 <dt>VAT</dt>
                 <dd className="text-right">{formatPounds(order.totals.vat)}</dd>
