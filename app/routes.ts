@@ -54,6 +54,8 @@ export default [
     route("account/orders/history", "routes/account/orders-history.tsx"),
     route("account/orders/:orderId", "routes/account/order.tsx"),
     route("trade/dashboard", "routes/trade/dashboard.tsx"),
+    // Every signed-in customer's, not only trade members' (issue 32).
+    route("trade/quick-order", "routes/trade/quick-order.tsx"),
     route("trade/invoices", "routes/trade/invoices.tsx"),
     route("trade/invoices/pay", "routes/trade/invoices-pay.tsx"),
     route("trade/invoices/view/:id", "routes/trade/invoice.tsx"),

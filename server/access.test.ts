@@ -39,6 +39,8 @@ interface World {
   /** Two stocked products: `p1` sits in A's wishlist and basket; `p2` is for A's own churn. */
   p1: number;
   p2: number;
+  /** `p2`'s SKU, for the quick order. */
+  p2Sku: string;
   productSlug: string;
   categoryPath: string;
   manufacturerId: number;
@@ -266,6 +268,9 @@ const ROWS: Row[] = [
       return unchanged(basketLines, (ww, aa) => ww.as[aa].delete(`/api/basket/${line}`))(w, a);
     },
   },
+  // The quick order (issue 32): anyone with a basket, into their own; A's lines stay as they were.
+  { route: "POST /api/basket/bulk", expect: PUBLIC, call: unchanged(basketLines, (w, a) => w.as[a].post("/api/basket/bulk", { lines: [{ sku: w.p2Sku.toLowerCase(), quantity: 1 }] })) },
+  { route: "POST /api/basket/bulk/check", expect: PUBLIC, call: unchanged(basketLines, (w, a) => w.as[a].post("/api/basket/bulk/check", { lines: [{ sku: w.p2Sku, quantity: 1 }] })) },
   {
     route: "DELETE /api/basket",
     // Empties the caller's own basket, never A's.
@@ -387,10 +392,11 @@ describe("authorisation matrix over every route outside /api/trade", () => {
   const w = {} as World;
   beforeAll(async () => {
     const db = shop.database.db;
-    const stocked = await db.select({ id: products.id, slug: products.slug }).from(products).orderBy(asc(products.id)).limit(2);
+    const stocked = await db.select({ id: products.id, slug: products.slug, sku: products.sku }).from(products).orderBy(asc(products.id)).limit(2);
     for (const p of stocked) await db.update(products).set({ stock: 999, heavy: false }).where(eq(products.id, p.id));
     w.p1 = stocked[0]!.id;
     w.p2 = stocked[1]!.id;
+    w.p2Sku = stocked[1]!.sku;
     w.productSlug = stocked[0]!.slug;
     const [category] = await db.select({ path: categories.path }).from(categories).orderBy(asc(categories.id)).limit(1);
     w.categoryPath = category!.path;

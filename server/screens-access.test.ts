@@ -172,6 +172,8 @@ const ROWS: Row[] = [
   { screen: "/account/orders/:orderId", url: (w) => `/account/orders/${w.a.orderId}`, expect: A_ONLY(""), shows: (w) => `Order ${w.a.orderNumber}` },
   // Everyone signed in gets the dashboard: a member their company's, anyone else the way to apply.
   { screen: "/trade/dashboard", url: () => "/trade/dashboard", expect: SIGNED_IN("Trade dashboard") },
+  // Every signed-in customer's, trade member or not (issue 32).
+  { screen: "/trade/quick-order", url: () => "/trade/quick-order", expect: SIGNED_IN("Quick order") },
   { screen: "/trade/invoices", url: () => "/trade/invoices", expect: TRADE("Invoices", INVOICE_READERS, true) },
   { screen: "/trade/invoices/pay", url: (w) => `/trade/invoices/pay?invoice=${w.x.invoiceId}`, expect: TRADE("Pay invoices", INVOICE_READERS, true) },
   { screen: "/trade/invoices/view/:id", url: (w) => `/trade/invoices/view/${w.x.invoiceId}`, expect: TRADE("", INVOICE_READERS, false), shows: (w) => `Invoice ${w.x.invoiceNumber}` },

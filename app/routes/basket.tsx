@@ -7,6 +7,7 @@ import { useBasketLines } from "../components/basket/use-basket-lines.ts";
 import { EmptyState, PageHeading } from "../components/page.tsx";
 import { BASKET_MESSAGES, basketStore, refreshBasket, useBasket } from "../lib/basket.ts";
 import { pageMeta } from "../lib/meta.ts";
+import { usePageUser } from "../lib/use-session.ts";
 import { notFound } from "../lib/not-found.ts";
 import type { Route } from "./+types/basket";
 
@@ -25,10 +26,23 @@ export default function Basket() {
   const state = useBasket(true);
   const control = useBasketLines(basketStore, "/api/basket", BASKET_MESSAGES);
   const { lineErrors, busyLine, change, remove } = control;
+  const user = usePageUser();
 
   return (
     <BasketScreen
-      heading={<PageHeading title="Your basket" />}
+      heading={
+        <>
+          <PageHeading title="Your basket" />
+          {/* The quick-order pad is for signed-in customers; a visitor's page names no one. */}
+          {user ? (
+            <p className="-mt-3 mb-5">
+              <Link to="/trade/quick-order" className="link">
+                Quick order: paste or upload a list of SKUs
+              </Link>
+            </p>
+          ) : null}
+        </>
+      }
       state={state}
       control={control}
       idOf={(item) => item.cart_item_id}

@@ -98,6 +98,7 @@ const SIGNED_IN_ONLY = [
   "/account/hire-requests",
   "/account/orders/history",
   "/trade/dashboard",
+  "/trade/quick-order",
   "/trade/invoices",
   "/trade/invoices/pay",
   "/trade/invoices/view/1",

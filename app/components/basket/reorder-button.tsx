@@ -1,13 +1,13 @@
 import { useState } from "react";
-import { Link } from "react-router";
 import { reorderIntoBasket } from "../../lib/basket.ts";
 import { useHydrated } from "../../lib/use-session.ts";
+import { BasketNextLinks } from "./basket-next-links.tsx";
 
 /**
  * "Buy again": puts an order's lines into the basket at today's prices and
  * says exactly what was added, capped at the stock or skipped.
  */
-export function ReorderButton(props: { orderId: number }) {
+export function ReorderButton(props: { orderId: number; /** In a list of orders: names the order to screen readers, and a quieter button. */ orderNumber?: string }) {
   const [busy, setBusy] = useState(false);
   // It works through the page's scripts: until they run, the button cannot be pressed in vain.
   const hydrated = useHydrated();
@@ -18,7 +18,8 @@ export function ReorderButton(props: { orderId: number }) {
       <div>
         <button
           type="button"
-          className="btn-primary disabled:opacity-75"
+          className={`${props.orderNumber ? "btn-secondary" : "btn-primary"} disabled:opacity-75`}
+          aria-label={props.orderNumber && !busy ? `Buy order ${props.orderNumber} again` : undefined}
           disabled={busy || !hydrated}
           onClick={() => {
             setBusy(true);
@@ -35,16 +36,7 @@ export function ReorderButton(props: { orderId: number }) {
         {result ? (
           <div className={`rounded-md border-l-4 px-4 py-3 ${result.ok ? "border-green-700 bg-green-50 text-green-900" : "border-amber-600 bg-amber-50 text-stone-900"}`}>
             <p className="font-semibold">{result.message}</p>
-            {result.ok ? (
-              <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
-                <Link to="/basket" className="link">
-                  View your basket
-                </Link>
-                <Link to="/checkout" className="link">
-                  Go to checkout
-                </Link>
-              </p>
-            ) : null}
+            {result.ok ? <BasketNextLinks /> : null}
           </div>
         ) : null}
       </div>

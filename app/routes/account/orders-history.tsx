@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
+import { ReorderButton } from "../../components/basket/reorder-button.tsx";
 import { Breadcrumbs, EmptyState, PageHeading } from "../../components/page.tsx";
 import { formatOrderDate } from "../../lib/basket-checkout.ts";
 import { formatPounds } from "../../lib/money.ts";
@@ -12,11 +13,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const page = Number(new URL(request.url).searchParams.get("page") ?? "1");
   // The signed-in layout has already sent guests to sign in.
-  return app.services.orders.history(app.user!.id, Number.isInteger(page) && page > 0 ? page : 1);
+  const history = await app.services.orders.history(app.user!.id, Number.isInteger(page) && page > 0 ? page : 1);
+  // "Buy again" on each order, as on the order's own page, while there is a basket to buy into.
+  return { ...history, canReorder: app.config.basketEnabled };
 }
 
 export default function OrdersHistory({ loaderData }: Route.ComponentProps) {
-  const { data: orders, page, last_page: lastPage, total } = loaderData;
+  const { data: orders, page, last_page: lastPage, total, canReorder } = loaderData;
   return (
     <div className="mx-auto max-w-4xl">
       <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: "Your account", to: "/account" }, { label: "Orders" }]} />
@@ -43,6 +46,11 @@ export default function OrdersHistory({ loaderData }: Route.ComponentProps) {
                   <p className="font-bold">{formatPounds(o.total)}</p>
                   <p className="text-sm font-semibold">{o.status_label}</p>
                 </div>
+                {canReorder ? (
+                  <div className="w-full border-t border-stone-200 pt-3">
+                    <ReorderButton orderId={o.id} orderNumber={o.number} />
+                  </div>
+                ) : null}
               </li>
             ))}
           </ul>

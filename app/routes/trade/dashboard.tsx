@@ -267,12 +267,16 @@ export default function TradeDashboard(props: Route.ComponentProps) {
   }
   const state = STATE[account.state];
   const approved = account.state === "approved" || account.state === "suspended";
-  const links = approved
-    ? [
-        ...(account.unpaid_invoices !== null ? [{ to: "/trade/invoices", label: "Invoices" }] : []),
-        ...(account.role === "owner" || account.role === "admin" ? [{ to: "/trade/manage", label: "Users" }] : []),
-      ]
-    : [];
+  // The quick order is every signed-in customer's; the rest only an approved (or suspended) account's.
+  const links = [
+    { to: "/trade/quick-order", label: "Quick order" },
+    ...(approved
+      ? [
+          ...(account.unpaid_invoices !== null ? [{ to: "/trade/invoices", label: "Invoices" }] : []),
+          ...(account.role === "owner" || account.role === "admin" ? [{ to: "/trade/manage", label: "Users" }] : []),
+        ]
+      : []),
+  ];
   return (
     <>
       <PageHeading title="Trade dashboard" />

@@ -3,8 +3,11 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { basketEnvelope, readingOwner, writingOwner } from "../../plugins/basket-envelope.ts";
 import { HttpError } from "../../http-errors.ts";
+import type { BasketOwner } from "../../plugins/guest.ts";
 import type { ReorderService } from "../orders/reorder.ts";
 import type { BasketCodes } from "../promotions/basket-codes.ts";
+import { type BulkVerdict, bulkMessage } from "./bulk.ts";
+import { QUICK_ORDER_MAX_LINES } from "./quick-order-text.ts";
 import { type BasketService, type LinesOutcome, MAX_QUANTITY, emptyBasket } from "./service.ts";
 
 const quantity = z.coerce
@@ -14,6 +17,24 @@ const quantity = z.coerce
   .max(MAX_QUANTITY, `The quantity must be at most ${MAX_QUANTITY}.`);
 const id = z.coerce.number({ error: "Invalid product ID." }).int("Invalid product ID.").positive("Invalid product ID.").max(2_147_483_647, "Invalid product ID.");
 const variantId = z.coerce.number({ error: "Invalid variant ID." }).int("Invalid variant ID.").positive("Invalid variant ID.").max(2_147_483_647, "Invalid variant ID.");
+
+/**
+ * A quick order's lines. Only the list's shape is checked at the door: each
+ * line's SKU and quantity are judged on their own (a bad one is refused with
+ * its error by line while the rest go in), so they are taken as typed.
+ */
+const bulkBody = z.object({
+  lines: z
+    .array(
+      z.object({
+        sku: z.union([z.string(), z.number()], { error: "Enter a SKU." }),
+        quantity: z.union([z.number(), z.string()], { error: "Enter a quantity." }).optional(),
+      }),
+      { error: "Send the lines as a list of {sku, quantity}." },
+    )
+    .min(1, "Add at least one line.")
+    .max(QUICK_ORDER_MAX_LINES, `A quick order takes at most ${QUICK_ORDER_MAX_LINES} lines at a time.`),
+});
 
 export async function basketRoutes(app: FastifyInstance, options: { basket: BasketService; reorder: ReorderService; codes: BasketCodes; enabled: boolean; secureCookies: boolean }): Promise<void> {
   const { basket } = options;
@@ -88,6 +109,48 @@ export async function basketRoutes(app: FastifyInstance, options: { basket: Bask
         done.message = removed.message;
         return removed.cart;
       });
+    },
+  );
+
+  /** The envelope with each line's verdict beside it; `success` only when every line passed. */
+  const bulkAnswer = async (owner: BasketOwner | null, verdict: BulkVerdict, checking: boolean) => ({
+    success: Object.keys(verdict.errors).length === 0,
+    message: bulkMessage(verdict, checking),
+    errors: verdict.errors,
+    cart: owner ? await basket.cart(owner) : emptyBasket,
+    lines: verdict.lines,
+  });
+
+  r.post(
+    "/basket/bulk",
+    {
+      schema: {
+        tags,
+        summary:
+          "Quick order: adds lines of {sku (any case), quantity (1–999, 1 when left out)} in one step; lines refused (unknown SKU, not on sale, short of stock with what the basket holds, a bad quantity) are left out with errors by `lines.{n}.sku` / `lines.{n}.quantity`. 200 when any line was added, 422 when none",
+        body: bulkBody,
+      },
+    },
+    async (request, reply) => {
+      const owner = writing(request, reply);
+      const verdict = await basket.addBulk(owner, request.body.lines);
+      reply.code(verdict.lines.some((l) => l.ok) ? 200 : 422);
+      return bulkAnswer(owner, verdict, false);
+    },
+  );
+
+  r.post(
+    "/basket/bulk/check",
+    {
+      schema: {
+        tags,
+        summary: "Quick order's check: what POST /api/basket/bulk would do with these lines now, line by line (product, price, stock, errors), writing nothing",
+        body: bulkBody,
+      },
+    },
+    async (request) => {
+      const owner = readingOwner(request);
+      return bulkAnswer(owner, await basket.checkBulk(owner, request.body.lines), true);
     },
   );
 

@@ -2,14 +2,16 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type BasketOwner, pricesOf } from "../../plugins/guest.ts";
+import { RETAIL } from "../trade/pricing.ts";
 import { incVat, pounds } from "../catalog/products.ts";
 import { productListing, productVariants, products } from "../catalog/schema.ts";
 import { priceLines } from "../pricing/pipeline.ts";
 import { notApplyingMessage } from "../promotions/rules.ts";
 import { basketPromotionsOf } from "../promotions/running.ts";
+import { type BulkLineInput, type BulkVerdict, type LineVariant, MAX_QUANTITY, judgeBulk, skusToFind } from "./bulk.ts";
 import { basketItems, baskets } from "./schema.ts";
 
-export const MAX_QUANTITY = 999;
+export { MAX_QUANTITY };
 
 export interface BasketItem {
   cart_item_id: number;
@@ -83,6 +85,17 @@ export function stockMessage(stock: number): string {
 
 /** A line whose variant is gone, archived or off sale: what the customer reads. */
 const optionNames = (names: string[]) => (names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
+
+/** A variant's adds as one (a multi-row upsert may not touch a row twice). */
+function merged(adds: { variantId: number; productId: number; quantity: number }[]) {
+  const byVariant = new Map<number, { variantId: number; productId: number; quantity: number }>();
+  for (const a of adds) {
+    const seen = byVariant.get(a.variantId);
+    if (seen) seen.quantity += a.quantity;
+    else byVariant.set(a.variantId, { ...a });
+  }
+  return [...byVariant.values()];
+}
 
 /** A new basket row for the owner. */
 function ownerRow(owner: BasketOwner) {
@@ -276,6 +289,52 @@ export function createBasketService(db: Db) {
     throw new ValidationError({ quantity: [stockMessage(stock)] });
   }
 
+  /** How many of each of these variants the basket holds. */
+  async function heldIn(q: Db, basket: number, variantIds: number[]): Promise<Map<number, number>> {
+    if (variantIds.length === 0) return new Map();
+    const rows = await q
+      .select({ variantId: basketItems.variantId, quantity: basketItems.quantity })
+      .from(basketItems)
+      .where(and(eq(basketItems.basketId, basket), inArray(basketItems.variantId, variantIds)));
+    return new Map(rows.map((r) => [r.variantId, r.quantity]));
+  }
+
+  /** Adds to the basket's lines in one statement: a variant already there grows. Callers have judged the stock under the basket's lock. */
+  async function putLines(tx: Db, basket: number, adds: { variantId: number; productId: number; quantity: number }[]): Promise<void> {
+    if (adds.length === 0) return;
+    await tx
+      .insert(basketItems)
+      .values(adds.map((a) => ({ basketId: basket, productId: a.productId, variantId: a.variantId, quantity: a.quantity })))
+      .onConflictDoUpdate({ target: [basketItems.basketId, basketItems.variantId], set: { quantity: sql`${basketItems.quantity} + excluded.quantity` } });
+  }
+
+  /** A quick order's lines judged against the variants their SKUs name (any case) and what basket `basket` holds. */
+  async function judgeLines(q: Db, basket: number | null, lines: BulkLineInput[], prices = RETAIL): Promise<BulkVerdict> {
+    const skus = skusToFind(lines);
+    const variants: LineVariant[] = skus.length
+      ? await q
+          .select({
+            id: productVariants.id,
+            productId: products.id,
+            sku: productVariants.sku,
+            name: products.name,
+            slug: products.slug,
+            options: productVariants.options,
+            unit: products.unit,
+            pricePence: productVariants.pricePence,
+            vatRate: products.vatRate,
+            stock: productVariants.stock,
+            onSale: sql<boolean>`${products.status} = 'published' and ${productVariants.status} = 'active'`,
+          })
+          .from(productVariants)
+          .innerJoin(products, eq(products.id, productVariants.productId))
+          .where(inArray(sql`lower(${productVariants.sku})`, skus))
+          .orderBy(asc(productVariants.id))
+      : [];
+    const held = basket === null ? new Map<number, number>() : await heldIn(q, basket, variants.map((v) => v.id));
+    return judgeBulk(lines, variants, held, prices);
+  }
+
   async function itemOf(owner: BasketOwner, itemId: number, q: Db = db) {
     const [row] = await q
       .select({ item: basketItems })
@@ -371,8 +430,8 @@ export function createBasketService(db: Db) {
               .innerJoin(products, eq(products.id, productVariants.productId))
               .where(and(inArray(productVariants.id, ids), eq(productVariants.status, "active"), eq(products.status, "published")))
           : [];
-        const held = ids.length ? await tx.select().from(basketItems).where(and(eq(basketItems.basketId, id), inArray(basketItems.variantId, ids))) : [];
-        const inBasket = new Map(held.map((h) => [h.variantId, h.quantity]));
+        const inBasket = await heldIn(tx, id, ids);
+        const adds: { variantId: number; productId: number; quantity: number }[] = [];
         for (const line of lines) {
           const variant = found.find((v) => v.id === line.variantId);
           if (!variant) {
@@ -389,16 +448,33 @@ export function createBasketService(db: Db) {
             outcome.skipped.push({ product_id: variant.productId, name: line.name, requested: line.quantity, reason: "basket_full" });
             continue;
           }
-          await tx
-            .insert(basketItems)
-            .values({ basketId: id, productId: variant.productId, variantId: variant.id, quantity })
-            .onConflictDoUpdate({ target: [basketItems.basketId, basketItems.variantId], set: { quantity: sql`${basketItems.quantity} + ${quantity}` } });
+          adds.push({ variantId: variant.id, productId: variant.productId, quantity });
           inBasket.set(variant.id, have + quantity);
           if (quantity < line.quantity) outcome.capped.push({ product_id: variant.productId, name: line.name, quantity, requested: line.quantity, stock: variant.stock });
           else outcome.added.push({ product_id: variant.productId, name: line.name, quantity });
         }
+        await putLines(tx, id, merged(adds));
       });
       return outcome;
+    },
+
+    /**
+     * The quick order (ADR 0051): lines of SKU and quantity, each judged
+     * (judgeBulk), and those that pass added in one transaction under the
+     * basket's row lock, so two at once never pass the stock together.
+     * The lines refused are left out whole, each with its error.
+     */
+    async addBulk(owner: BasketOwner, lines: BulkLineInput[]): Promise<BulkVerdict> {
+      return lockedBasket(owner, async (tx, id) => {
+        const verdict = await judgeLines(tx, id, lines, pricesOf(owner));
+        await putLines(tx, id, verdict.adds);
+        return verdict;
+      });
+    },
+
+    /** What addBulk would do now, writing nothing (no basket yet: an empty one). */
+    async checkBulk(owner: BasketOwner | null, lines: BulkLineInput[]): Promise<BulkVerdict> {
+      return judgeLines(db, owner ? await basketId(owner) : null, lines, owner ? pricesOf(owner) : RETAIL);
     },
 
     /** A guest who signs in keeps their basket: quantities are added, capped at stock. */
