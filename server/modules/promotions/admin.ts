@@ -242,6 +242,32 @@ export function createPromotionAdmin(db: Db) {
     },
 
     /**
+     * Products by SKU (a product's or any of its variants', any case), for the
+     * desk's form, which takes SKUs where the API takes product ids; `missing`
+     * names the SKUs no product has.
+     */
+    async productsBySku(actor: StaffActor, skus: string[]) {
+      authorize(actor, "promotions.view");
+      const wanted = [...new Set(skus.map((s) => s.trim().toLowerCase()).filter(Boolean))];
+      const found = wanted.length
+        ? await db
+            .select({ id: products.id, sku: productVariants.sku })
+            .from(productVariants)
+            .innerJoin(products, eq(products.id, productVariants.productId))
+            .where(inArray(sql`lower(${productVariants.sku})`, wanted))
+        : [];
+      const byLower = new Map(found.map((f) => [f.sku.toLowerCase(), f.id]));
+      return { ids: [...new Set(wanted.flatMap((s) => byLower.get(s) ?? []))], missing: skus.filter((s) => !byLower.has(s.trim().toLowerCase())) };
+    },
+
+    /** Products by id with their SKU and name: what the desk shows of a promotion's products. */
+    async productsById(actor: StaffActor, ids: number[]) {
+      authorize(actor, "promotions.view");
+      if (!ids.length) return [];
+      return db.select({ id: products.id, sku: products.sku, name: products.name }).from(products).where(inArray(products.id, ids)).orderBy(products.sku);
+    },
+
+    /**
      * What a sample basket would get from this promotion with the multi-buys
      * running now, as a consumer or a trade member, at list prices. Writes nothing.
      */
