@@ -8,6 +8,10 @@ import { formatPounds } from "../money.ts";
 export type PromotionState = PromotionJson["state"];
 export type PromotionKind = PromotionJson["kind"];
 
+/** The statuses a member sets (the API's PROMOTION_STATUSES, without its zod schemas in the browser's bundle). */
+export const PROMOTION_STATUSES = ["active", "paused", "ended"] as const satisfies readonly PromotionJson["status"][];
+export type PromotionStatus = (typeof PROMOTION_STATUSES)[number];
+
 export const promotionHref = (id: number) => `/admin/promotions/${id}`;
 
 export const STATE_LABELS: Record<PromotionState, string> = {
