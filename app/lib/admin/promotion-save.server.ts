@@ -4,7 +4,7 @@
 // checks the rest. A refusal comes back with every error by field and the
 // form as typed.
 import { promotionInput, promotionPatch } from "../../../server/modules/promotions/contract.ts";
-import type { PromotionAdmin } from "../../../server/modules/promotions/admin.ts";
+import { type PromotionAdmin, promotionRuleErrors } from "../../../server/modules/promotions/admin.ts";
 import type { PromotionJson } from "../../../server/modules/promotions/contract.ts";
 import type { StaffActor } from "../../../server/modules/staff/actor.ts";
 import { serviceError } from "./access.ts";
@@ -25,7 +25,12 @@ export async function savePromotion(desk: PromotionAdmin, actor: StaffActor, for
     if (!parsed.success) {
       for (const issue of parsed.error.issues) (errors[fieldOfPath(issue.path)] ??= []).push(issue.message);
     }
-    if (Object.keys(errors).length || !parsed.success) return refuse(422, checkBelow, errors);
+    if (!parsed.success) return refuse(422, checkBelow, errors);
+    if (Object.keys(errors).length) {
+      // Refused here already: the service's own rules are added, so every field's error shows at once.
+      for (const [field, messages] of Object.entries(promotionRuleErrors(parsed.data as typeof promotionInput._output))) errors[field] ??= messages;
+      return refuse(422, checkBelow, errors);
+    }
     const saved = id === null ? await desk.create(actor, parsed.data as typeof promotionInput._output) : await desk.update(actor, id, parsed.data);
     return { ok: true, promotion: saved.data };
   } catch (error) {

@@ -119,6 +119,21 @@ function rowOf(typed: PromotionInput) {
   };
 }
 
+/**
+ * The rules across fields (a code or not, the value for the kind, the dates,
+ * the limits) without saving: the desk's screen shows them beside the other
+ * errors it finds before it may ask the service to save.
+ */
+export function promotionRuleErrors(input: PromotionInput): Record<string, string[]> {
+  try {
+    rowOf(input);
+    return {};
+  } catch (error) {
+    if (error instanceof ValidationError) return error.errors;
+    throw error;
+  }
+}
+
 /** The typed fields of a stored promotion, so a PATCH is checked as the whole it makes. */
 function inputOf(row: PromotionRow): PromotionInput {
   const json = promotionJsonOf(row);
