@@ -2,7 +2,6 @@ import { Form } from "react-router";
 import { formatPounds } from "../../lib/money.ts";
 import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL } from "./form-field.tsx";
-import { Cell, Row, TableOrCards } from "./table-or-cards.tsx";
 
 /** What POST …/preview answers (server/modules/promotions/admin.ts). */
 export interface PromotionPreviewData {
@@ -24,8 +23,6 @@ function whyNot(reason: NonNullable<PromotionPreviewData["not_applying"]>, audie
   if (reason.reason === "min_spend") return `The items it applies to come to less than its minimum spend: ${formatPounds((reason.shortPence ?? 0) / 100)} more (ex VAT) is needed.`;
   return multiBuy ? "Not enough of these lines are things it applies to, to make a group." : "None of these lines is something it applies to.";
 }
-
-const R = "lg:text-right";
 
 /**
  * Try a basket: SKU and quantity lines, as a consumer or a trade account, at
@@ -89,30 +86,20 @@ export function PromotionPreview({ result, audience, multiBuy, gives, busy }: { 
             <p className={`rounded-md border-l-4 px-3 py-2 font-semibold ${mine ? "border-green-700 bg-green-50 text-green-900" : "border-amber-600 bg-amber-50 text-amber-900"}`}>
               {mine ? `It gives this basket ${p.discount > 0 ? `${formatPounds(p.discount)} off (ex VAT)` : ""}${p.discount > 0 && p.free_delivery ? " and " : ""}${p.free_delivery ? "free delivery" : ""} (${gives}).` : `It gives this basket nothing. ${p.not_applying ? whyNot(p.not_applying, audience, multiBuy) : ""}`}
             </p>
-            <TableOrCards caption="The sample basket's lines" columns={[{ label: "Product" }, { label: "Qty", className: R }, { label: "Line (ex VAT)", className: R }, { label: "Discount", className: R }, { label: "VAT", className: R }]}>
+            {/* A list, not a table: it sits in a narrow column beside the form. */}
+            <ul aria-label="The sample basket's lines" className="grid gap-2">
               {p.lines.map((l) => (
-                <Row key={l.sku}>
-                  <Cell label="Product" head className="font-normal">
-                    <span className="min-w-0 [overflow-wrap:anywhere]">
-                      {l.name}
-                      <span className="block font-mono text-xs text-stone-600">{l.sku}</span>
-                    </span>
-                  </Cell>
-                  <Cell label="Qty" className={R}>
-                    {l.quantity}
-                  </Cell>
-                  <Cell label="Line (ex VAT)" className={R}>
-                    {formatPounds(l.line_total_ex_vat)}
-                  </Cell>
-                  <Cell label="Discount" className={R}>
-                    {l.discount_ex_vat ? `−${formatPounds(l.discount_ex_vat)}` : "—"}
-                  </Cell>
-                  <Cell label="VAT" className={R}>
-                    {formatPounds(l.vat)}
-                  </Cell>
-                </Row>
+                <li key={l.sku} className="rounded-md border border-stone-200 p-2">
+                  <span className="block font-semibold [overflow-wrap:anywhere]">{l.name}</span>
+                  <span className="block font-mono text-xs text-stone-600">{l.sku}</span>
+                  <span className="mt-1 flex flex-wrap gap-x-3">
+                    <span>{l.quantity} for {formatPounds(l.line_total_ex_vat)} ex VAT</span>
+                    <span className={l.discount_ex_vat ? "font-semibold text-green-900" : "text-stone-600"}>{l.discount_ex_vat ? `−${formatPounds(l.discount_ex_vat)} discount` : "No discount"}</span>
+                    <span>VAT {formatPounds(l.vat)}</span>
+                  </span>
+                </li>
               ))}
-            </TableOrCards>
+            </ul>
             <dl className="grid max-w-sm grid-cols-[minmax(0,1fr)_auto] gap-x-4 gap-y-1">
               <dt>Goods (ex VAT)</dt>
               <dd className="text-right">{formatPounds(p.subtotal)}</dd>

@@ -86,7 +86,9 @@ export default function AdminPromotions({ loaderData }: Route.ComponentProps) {
                 {usesOf(p)}
               </Cell>
               <Cell label="State">
-                <StatusBadge status={`promotion_${p.state}`} label={STATE_LABELS[p.state]} />
+                <span>
+                  <StatusBadge status={`promotion_${p.state}`} label={STATE_LABELS[p.state]} />
+                </span>
               </Cell>
             </Row>
           ))}
