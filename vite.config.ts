@@ -31,12 +31,19 @@ export default defineConfig({
             // own helpers to chunks of their screens, so that no back-office page carries another desk's code;
             // likewise the returns desk's (issue 31), and the kit's parts only a few screens use (tabs, timeline, table-or-cards).
             // orders/statuses.ts is plain data the customer's order page shares (which orders may still be cancelled).
-            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner|crumbs|stock-lines|branch-form|returns|refund-due|return-actions|order-returns|table-or-cards|timeline|status-tabs)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff[\\/]|orders[\\/](?!statuses\.ts$))|[\\/]server[\\/]modules[\\/]catalog[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
+            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner|crumbs|stock-lines|branch-form|returns|refund-due|return-actions|order-returns|table-or-cards|timeline|status-tabs|promotion-form|promotion-preview|promotions)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff[\\/]|orders[\\/](?!statuses\.ts$))|[\\/]server[\\/]modules[\\/]catalog[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
             // The catalogue desk's forms each in a chunk of its own, loaded by their screens and not by every
             // back-office page: products; photos; hire items with the hire price engine their rate card runs.
             {
               name: "admin-catalogue",
               test: /[\\/]app[\\/](components|lib)[\\/]admin[\\/]product-form\.tsx?$/,
+              minShareCount: 2,
+              priority: 16,
+            },
+            // The promotions desk's form, preview and words (issue 32): loaded by its new and edit screens only.
+            {
+              name: "admin-promotions",
+              test: /[\\/]app[\\/](components|lib)[\\/]admin[\\/](promotion-form|promotion-preview|promotions)\.tsx?$/,
               minShareCount: 2,
               priority: 16,
             },

@@ -127,6 +127,8 @@ interface World {
   returnNumber: string;
   returnLineId: number;
   receivedReturnNumber: string;
+  /** A running discount code: refused saves must leave it as it is. */
+  promotionId: number;
   /** Strings only the data carries: never in a refused answer. */
   secrets: string[];
 }
@@ -278,6 +280,24 @@ const ROWS: Row[] = [
         ok: [422],
       },
       { what: "a refund above the goods back", needs: "refunds.create", form: async (w) => ({ url: `/admin/returns/${w.receivedReturnNumber}`, fields: { to: "refunded", expected_status: "received", amount: "99999" } }), ok: [422] },
+    ],
+  },
+  // The promotions desk (issue 32): a save refused by the rules after the door (manage); a sample basket tried (view) writes nothing.
+  { key: "admin/promotions", needs: "promotions.view", url: () => "/admin/promotions?status=all" },
+  {
+    key: "admin/promotions/new",
+    needs: "promotions.manage",
+    url: () => "/admin/promotions/new",
+    posts: [{ what: "a code above 100%", needs: "promotions.manage", form: form({ intent: "save", kind: "percent", code: "MATRIX-NEW", value: "150" }), ok: [422] }],
+  },
+  {
+    key: "admin/promotions/:id",
+    needs: "promotions.view",
+    url: (w) => `/admin/promotions/${w.promotionId}`,
+    posts: [
+      { what: "a sample basket", needs: "promotions.view", form: async (w) => ({ fields: { intent: "preview", lines: `${w.productSku} 2`, buyer: "consumer" } }), ok: [200] },
+      { what: "a save above 100%", needs: "promotions.manage", form: form({ intent: "save", kind: "percent", code: "MATRIX10", name: "Matrix", value: "150" }), ok: [422] },
+      { what: "a status that is none", needs: "promotions.manage", form: form({ intent: "status", status: "deleted" }), ok: [422] },
     ],
   },
   { key: "admin/customers", needs: "customers.view", url: () => "/admin/customers" },
@@ -547,6 +567,13 @@ const ROWS: Row[] = [
   { key: "GET /api/admin/returns", needs: "returns.view", url: () => "/api/admin/returns?status=requested" },
   { key: "GET /api/admin/returns/{number}", needs: "returns.view", url: (w) => `/api/admin/returns/${w.returnNumber}` },
   { key: "POST /api/admin/returns/{number}/transitions", needs: "returns.approve", url: (w) => `/api/admin/returns/${w.returnNumber}/transitions`, body: () => ({ to: "rejected", reason: "" }), ok: [422] },
+
+  // The promotions desk: writes refused by the rules (422) after the door; the preview writes nothing.
+  { key: "GET /api/admin/promotions", needs: "promotions.view", url: () => "/api/admin/promotions?status=active" },
+  { key: "POST /api/admin/promotions", needs: "promotions.manage", url: () => "/api/admin/promotions", body: () => ({ code: "MATRIX-API", kind: "percent", value: 150 }), ok: [422] },
+  { key: "GET /api/admin/promotions/{id}", needs: "promotions.view", url: (w) => `/api/admin/promotions/${w.promotionId}` },
+  { key: "PATCH /api/admin/promotions/{id}", needs: "promotions.manage", url: (w) => `/api/admin/promotions/${w.promotionId}`, body: () => ({ value: 150 }), ok: [422] },
+  { key: "POST /api/admin/promotions/{id}/preview", needs: "promotions.view", url: (w) => `/api/admin/promotions/${w.promotionId}/preview`, body: (w) => ({ lines: [{ sku: w.productSku, quantity: 2 }], trade: false }) },
 
   // The catalogue desk: reading is catalogue.view; writing catalogue.manage, but stock and reorder level stock.count.
   { key: "GET /api/admin/products", needs: "catalogue.view", url: () => "/api/admin/products" },
@@ -820,7 +847,8 @@ async function fingerprint(): Promise<Record<string, unknown>> {
       (select count(*)::int from stock_movements) as movements,
       (select md5(coalesce(string_agg(concat_ws(':', id, status, refunded, received_at), ',' order by id), '')) from returns) as returns,
       (select md5(coalesce(string_agg(concat_ws(':', id, name, path, position, parent_id), ',' order by id), '')) from categories) as categories,
-      (select md5(coalesce(string_agg(concat_ws(':', id, name, slug), ',' order by id), '')) from manufacturers) as brands
+      (select md5(coalesce(string_agg(concat_ws(':', id, name, slug), ',' order by id), '')) from manufacturers) as brands,
+      (select md5(coalesce(string_agg(concat_ws(':', id, code, status, value, updated_at), ',' order by id), '')) from promotions) as promotions
   `)) as unknown as { rows: Record<string, unknown>[] };
   return result.rows[0]!;
 }
@@ -933,6 +961,10 @@ describe("the back office's authorisation matrix", () => {
     const preset = await owner.post("/api/admin/presets", { screen: "customers", name: "Matrix owner's own", query: "q=Quarrendon" });
     expect(preset.statusCode, preset.body).toBe(201);
     w.presetId = preset.json().id;
+
+    const promotion = await owner.post("/api/admin/promotions", { code: "MATRIX10", name: "Matrix", kind: "percent", value: 10 });
+    expect(promotion.statusCode, promotion.body).toBe(201);
+    w.promotionId = promotion.json().data.id;
 
     // Two returns of a guest's delivered order (written as the customer's request and the desk's receipt leave them): one asked for, one received.
     const returned = await placeOrder(w);

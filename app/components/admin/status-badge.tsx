@@ -14,9 +14,16 @@ const TONES: Record<string, string> = {
   exchanged: "bg-teal-100 text-teal-900",
   rejected: "bg-red-100 text-red-900",
   closed: "bg-stone-200 text-stone-800",
+  // A promotion's state (issue 32), prefixed: its "paused" and "ended" are not an order's.
+  promotion_running: "bg-green-100 text-green-900",
+  promotion_scheduled: "bg-sky-100 text-sky-900",
+  promotion_expired: "bg-stone-200 text-stone-800",
+  promotion_used_up: "bg-amber-100 text-amber-900",
+  promotion_paused: "bg-amber-100 text-amber-900",
+  promotion_ended: "bg-stone-200 text-stone-800",
 };
 
-/** An order's or a return's status as a coloured label; the words carry the meaning, the colour only helps. */
+/** An order's, a return's or a promotion's status as a coloured label; the words carry the meaning, the colour only helps. */
 export function StatusBadge({ status, label }: { status: string; label: string }) {
   return <span className={`inline-block whitespace-nowrap rounded px-2 py-0.5 text-sm font-semibold ${TONES[status] ?? "bg-stone-100 text-stone-900"}`}>{label}</span>;
 }

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { withParam } from "../../lib/admin/format.ts";
 
-/** A tab: the status it filters by ("" for every one), its name and how many are in it. */
-export type StatusTab = readonly [status: string, label: string, count: number];
+/** A tab: the status it filters by ("" for every one), its name and how many are in it (left out where the list is not counted). */
+export type StatusTab = readonly [status: string, label: string, count?: number];
 
 /**
  * A list's status tabs with their counts: each a link that keeps the other
@@ -22,7 +22,7 @@ export function StatusTabs({ label, tabs, current, search }: { label: string; ta
                 aria-current={here ? "page" : undefined}
                 className={`-mb-px block border-b-2 px-3 py-2 text-sm font-semibold ${here ? "border-brand-700 text-brand-900" : "border-transparent text-stone-700 hover:border-stone-400"}`}
               >
-                {name} <span className="ml-1 rounded-full bg-stone-200 px-2 py-0.5 text-xs text-stone-800">{count}</span>
+                {name} {count === undefined ? null : <span className="ml-1 rounded-full bg-stone-200 px-2 py-0.5 text-xs text-stone-800">{count}</span>}
               </Link>
             </li>
           );

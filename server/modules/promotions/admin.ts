@@ -119,6 +119,21 @@ function rowOf(typed: PromotionInput) {
   };
 }
 
+/**
+ * The rules across fields (a code or not, the value for the kind, the dates,
+ * the limits) without saving: the desk's screen shows them beside the other
+ * errors it finds before it may ask the service to save.
+ */
+export function promotionRuleErrors(input: PromotionInput): Record<string, string[]> {
+  try {
+    rowOf(input);
+    return {};
+  } catch (error) {
+    if (error instanceof ValidationError) return error.errors;
+    throw error;
+  }
+}
+
 /** The typed fields of a stored promotion, so a PATCH is checked as the whole it makes. */
 function inputOf(row: PromotionRow): PromotionInput {
   const json = promotionJsonOf(row);
@@ -239,6 +254,32 @@ export function createPromotionAdmin(db: Db) {
         })
         .catch(codeTaken);
       return { data: promotionJsonOf(row) };
+    },
+
+    /**
+     * Products by SKU (a product's or any of its variants', any case), for the
+     * desk's form, which takes SKUs where the API takes product ids; `missing`
+     * names the SKUs no product has.
+     */
+    async productsBySku(actor: StaffActor, skus: string[]) {
+      authorize(actor, "promotions.view");
+      const wanted = [...new Set(skus.map((s) => s.trim().toLowerCase()).filter(Boolean))];
+      const found = wanted.length
+        ? await db
+            .select({ id: products.id, sku: productVariants.sku })
+            .from(productVariants)
+            .innerJoin(products, eq(products.id, productVariants.productId))
+            .where(inArray(sql`lower(${productVariants.sku})`, wanted))
+        : [];
+      const byLower = new Map(found.map((f) => [f.sku.toLowerCase(), f.id]));
+      return { ids: [...new Set(wanted.flatMap((s) => byLower.get(s) ?? []))], missing: skus.filter((s) => !byLower.has(s.trim().toLowerCase())) };
+    },
+
+    /** Products by id with their SKU and name: what the desk shows of a promotion's products. */
+    async productsById(actor: StaffActor, ids: number[]) {
+      authorize(actor, "promotions.view");
+      if (!ids.length) return [];
+      return db.select({ id: products.id, sku: products.sku, name: products.name }).from(products).where(inArray(products.id, ids)).orderBy(products.sku);
     },
 
     /**

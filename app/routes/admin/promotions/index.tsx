@@ -1,0 +1,100 @@
+import { Link } from "react-router";
+import { appContext } from "#app-context";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
+import { StatusBadge } from "../../../components/admin/status-badge.tsx";
+import { type StatusTab, StatusTabs } from "../../../components/admin/status-tabs.tsx";
+import { Cell, Row, type TableColumn, TableOrCards } from "../../../components/admin/table-or-cards.tsx";
+import { EmptyState } from "../../../components/page.tsx";
+import { requirePermission } from "../../../lib/admin/access.ts";
+import { formatDateTime } from "../../../lib/admin/format.ts";
+import { PROMOTION_STATUSES, type PromotionStatus, STATE_LABELS, promotionGives, promotionHref, usesOf } from "../../../lib/admin/promotions.ts";
+import { pageMeta } from "../../../lib/meta.ts";
+import { can } from "../../../../server/modules/staff/permissions.ts";
+import type { Route } from "./+types/index";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Promotions");
+
+type Status = PromotionStatus;
+const STATUS_LABELS: Record<Status, string> = { active: "Active", paused: "Paused", ended: "Ended" };
+
+/** The tab and page from the address; no tab is Active, the one most looked at. */
+function filtersFrom(url: URL) {
+  const status = url.searchParams.get("status") ?? "active";
+  const cursor = Number(url.searchParams.get("cursor"));
+  return {
+    status: status === "all" ? ("all" as const) : PROMOTION_STATUSES.includes(status as Status) ? (status as Status) : ("active" as const),
+    cursor: Number.isInteger(cursor) && cursor > 0 && cursor <= 2_147_483_647 ? cursor : undefined,
+  };
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "promotions.view");
+  const filters = filtersFrom(new URL(request.url));
+  const list = await app.services.adminPromotions.list(actor, { status: filters.status === "all" ? undefined : filters.status, cursor: filters.cursor });
+  return { promotions: list.data, nextCursor: list.next_cursor, filters, canManage: can(actor.role, "promotions.manage") };
+}
+
+/** When it runs, in London time. */
+function dates(p: { starts_at: string | null; ends_at: string | null }): string {
+  if (p.starts_at && p.ends_at) return `${formatDateTime(p.starts_at)} to ${formatDateTime(p.ends_at)}`;
+  if (p.starts_at) return `From ${formatDateTime(p.starts_at)}`;
+  if (p.ends_at) return `Until ${formatDateTime(p.ends_at)}`;
+  return "No end date";
+}
+
+const COLUMNS: TableColumn[] = [{ label: "Name", sort: "descending" }, { label: "Code" }, { label: "Gives" }, { label: "When" }, { label: "Uses", className: "lg:text-right" }, { label: "State" }];
+
+export default function AdminPromotions({ loaderData }: Route.ComponentProps) {
+  const { promotions, nextCursor, filters, canManage } = loaderData;
+  const { search, loading } = useListAddress();
+  // The API counts no tabs: the tabs carry no figures.
+  const tabs: StatusTab[] = [...PROMOTION_STATUSES.map((s): StatusTab => [s, STATUS_LABELS[s]]), ["all", "All"]];
+  const tabName = filters.status === "all" ? "" : ` ${STATUS_LABELS[filters.status].toLowerCase()}`;
+  return (
+    <>
+      <AdminHeading
+        title="Promotions"
+        intro="Discount codes customers type at the basket, and multi-buys that apply by themselves, newest first. Open one to change it, pause it, see its report or try a basket."
+        actions={
+          canManage ? (
+            <Link to="/admin/promotions/new" className="btn-primary">
+              New promotion
+            </Link>
+          ) : null
+        }
+      />
+      <StatusTabs label="Promotions by status" tabs={tabs} current={filters.status} search={search} />
+      {promotions.length === 0 ? (
+        <EmptyState title={`No${tabName} promotions`} action={filters.status !== "all" ? { to: "?status=all", label: "Show every promotion" } : undefined}>
+          {filters.status === "all" ? (canManage ? "Make the first with New promotion." : "A manager makes them; they will appear here.") : "Try another tab."}
+        </EmptyState>
+      ) : (
+        <TableOrCards caption={`Promotions, newest first${tabName ? `:${tabName}` : ""}`} columns={COLUMNS} loading={loading}>
+          {promotions.map((p) => (
+            <Row key={p.id}>
+              <Cell label="Name" head>
+                <Link to={promotionHref(p.id)} className="link min-w-0 font-semibold [overflow-wrap:anywhere]">
+                  {p.name}
+                </Link>
+              </Cell>
+              <Cell label="Code">{p.code ? <span className="font-mono">{p.code}</span> : <span className="text-stone-700">Automatic</span>}</Cell>
+              <Cell label="Gives">{promotionGives(p)}</Cell>
+              <Cell label="When">{dates(p)}</Cell>
+              <Cell label="Uses" className="lg:text-right">
+                {usesOf(p)}
+              </Cell>
+              <Cell label="State">
+                <span>
+                  <StatusBadge status={`promotion_${p.state}`} label={STATE_LABELS[p.state]} />
+                </span>
+              </Cell>
+            </Row>
+          ))}
+        </TableOrCards>
+      )}
+      <KeysetPager search={search} cursor={filters.cursor ? String(filters.cursor) : undefined} nextCursor={nextCursor === null ? null : String(nextCursor)} />
+    </>
+  );
+}

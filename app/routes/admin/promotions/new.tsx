@@ -1,0 +1,43 @@
+import { data, redirect, useNavigation } from "react-router";
+import { appContext } from "#app-context";
+import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PromotionForm } from "../../../components/admin/promotion-form.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
+import { requirePermission, requireSameOrigin } from "../../../lib/admin/access.ts";
+import { savePromotion } from "../../../lib/admin/promotion-save.server.ts";
+import { EMPTY_PROMOTION, promotionHref } from "../../../lib/admin/promotions.ts";
+import { pageMeta } from "../../../lib/meta.ts";
+import { can } from "../../../../server/modules/staff/permissions.ts";
+import type { Route } from "./+types/new";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "New promotion");
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "promotions.manage");
+  // Categories and brands to choose from, as the catalogue desk lists them (every role that manages promotions reads the catalogue).
+  return { choices: can(actor.role, "catalogue.view") ? await app.services.adminProducts.choices(actor) : { categories: [], brands: [] } };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  requireSameOrigin(request);
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "promotions.manage");
+  const saved = await savePromotion(app.services.adminPromotions, actor, await request.formData(), null);
+  if (saved.ok) return redirect(`${promotionHref(saved.promotion.id)}?created=1`);
+  return data(saved, { status: saved.status });
+}
+
+export default function NewPromotion({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  return (
+    <>
+      <AdminCrumbs items={[{ label: "Promotions", to: "/admin/promotions" }, { label: "New promotion" }]} />
+      <AdminHeading title="New promotion" intro="A code customers type at the basket, or a multi-buy that applies by itself. It runs from when it starts until it ends, is used up, or is paused." />
+      <ActionResultBanner result={actionData} />
+      {/* A new key after each refusal: the form shows what was sent. */}
+      <PromotionForm key={JSON.stringify(actionData?.values ?? null)} values={actionData?.values ?? EMPTY_PROMOTION} errors={actionData?.errors} choices={loaderData.choices} isNew canManage busy={busy} />
+    </>
+  );
+}
