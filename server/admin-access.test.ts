@@ -617,12 +617,6 @@ const ROWS: Row[] = [
   { key: "GET /api/admin/branches", needs: "dashboard.view", url: () => "/api/admin/branches" },
   { key: "POST /api/admin/branches", needs: "branches.manage", url: () => "/api/admin/branches", body: () => ({ slug: "matrix" }), ok: [422] },
   { key: "PATCH /api/admin/branches/{slug}", needs: "branches.manage", url: () => "/api/admin/branches/york", body: () => ({ position: 1 }) },
-  // Promotions (issue 32): a code refused after the door for lacking its code, and one that is not there (the door answers before the 404).
-  { key: "GET /api/admin/promotions", needs: "promotions.view", url: () => "/api/admin/promotions" },
-  { key: "POST /api/admin/promotions", needs: "promotions.manage", url: () => "/api/admin/promotions", body: () => ({ kind: "amount", value: 5 }), ok: [422] },
-  { key: "GET /api/admin/promotions/{id}", needs: "promotions.view", url: () => "/api/admin/promotions/999999", ok: [404] },
-  { key: "PATCH /api/admin/promotions/{id}", needs: "promotions.manage", url: () => "/api/admin/promotions/999999", body: () => ({ status: "paused" }), ok: [404] },
-  { key: "POST /api/admin/promotions/{id}/preview", needs: "promotions.view", url: () => "/api/admin/promotions/999999/preview", body: () => ({ lines: [{ sku: "MATRIX", quantity: 1 }] }), ok: [404] },
   // Showroom appointments: a day's list, and a cancel of one that is not there (the door answers before the 404).
   { key: "GET /api/admin/appointments", needs: "appointments.manage", url: () => "/api/admin/appointments?branch=york&date=2026-12-01" },
   { key: "POST /api/admin/appointments/{id}/cancel", needs: "appointments.manage", url: () => "/api/admin/appointments/999999/cancel", body: () => ({ reason: "Matrix" }), ok: [404] },

@@ -240,6 +240,8 @@ export function createPromotionAdmin(db: Db) {
       authorize(actor, "promotions.manage");
       const before = await load(id);
       if (patch.kind && patch.kind !== before.kind) throw new ValidationError({ kind: ["A promotion keeps its kind: end this one and make another."] });
+      // Ended is final: its report stays as it was; a new run is a new promotion.
+      if (before.status === "ended") throw new ValidationError({ status: ["This promotion has ended and cannot be changed: make a new one."] });
       const values = rowOf({ ...inputOf(before), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as PromotionInput);
       if (patch.code === undefined) values.code = before.code;
       if (patch.name === undefined) values.name = before.name;

@@ -93,8 +93,11 @@ describe("the promotions desk", () => {
 
     const paused = await as.manager.patch(`/api/admin/promotions/${made.id}`, { status: "paused" });
     expect(paused.json().data).toMatchObject({ status: "paused", state: "paused", code: "HELLO10" });
+    const ended = await as.manager.patch(`/api/admin/promotions/${made.id}`, { status: "ended" });
+    expect(ended.json().data.state).toBe("ended");
+    expect((await as.manager.patch(`/api/admin/promotions/${made.id}`, { status: "active" })).json().errors.status).toEqual(["This promotion has ended and cannot be changed: make a new one."]);
     const actions = await shop.database.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entityId, String(made.id)));
-    expect(actions.map((a) => a.action)).toEqual(expect.arrayContaining(["promotion.created", "promotion.paused"]));
+    expect(actions.map((a) => a.action)).toEqual(expect.arrayContaining(["promotion.created", "promotion.paused", "promotion.ended"]));
   });
 });
 
