@@ -275,7 +275,7 @@ export function createBasketService(db: Db) {
         ...running.unusable,
         ...priced.applied.flatMap((a) => (a.notApplying ? [{ code: a.promotion.code!, message: notApplyingMessage(a.promotion.code!, a.notApplying) }] : [])),
       ],
-      free_delivery_code: priced.freeDelivery ? (priced.applied.find((a) => a.promotion.kind === "free_delivery" && !a.notApplying)?.promotion.code ?? null) : null,
+      free_delivery_code: priced.freeDeliveryCode,
       taxes: pounds(priced.vatPence),
       total: pounds(priced.netPence + priced.vatPence),
       itemCount: items.reduce((n, i) => n + i.quantity, 0),

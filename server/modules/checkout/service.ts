@@ -155,7 +155,7 @@ export function createCheckoutService(
       });
       const subtotal = pipeline.netPence;
       const vat = pipeline.vatPence;
-      const freeDeliveryCode = pipeline.freeDelivery ? (pipeline.applied.find((a) => a.promotion.kind === "free_delivery" && !a.notApplying)?.promotion.code ?? null) : null;
+      const freeDeliveryCode = pipeline.freeDeliveryCode;
       const method = input.delivery_method;
       const postcode = input.delivery_address?.postcode ?? null;
       const offered = await options.delivery.options({ goodsTotal: subtotal + vat, hasHeavy: lines.some((l) => l.product.heavy), postcode, freeDeliveryCode }, tx);

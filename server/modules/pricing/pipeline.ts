@@ -39,6 +39,8 @@ export interface PricedBasket {
   vatPence: number;
   applied: AppliedPromotion[];
   freeDelivery: boolean;
+  /** The code that makes standard delivery free, when one applies. */
+  freeDeliveryCode: string | null;
 }
 
 export function priceLines(lines: readonly PipelineLine[], prices: PriceContext, promotions: readonly PromotionRule[] = []): PricedBasket {
@@ -59,5 +61,6 @@ export function priceLines(lines: readonly PipelineLine[], prices: PriceContext,
     vatPence: total((l) => l.vatPence),
     applied: discounts.applied,
     freeDelivery: discounts.freeDelivery,
+    freeDeliveryCode: discounts.freeDelivery ? (discounts.applied.find((a) => a.promotion.kind === "free_delivery" && !a.notApplying)?.promotion.code ?? null) : null,
   };
 }
