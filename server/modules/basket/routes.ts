@@ -8,7 +8,7 @@ import type { ReorderService } from "../orders/reorder.ts";
 import type { BasketCodes } from "../promotions/basket-codes.ts";
 import { type BulkVerdict, bulkMessage } from "./bulk.ts";
 import { QUICK_ORDER_MAX_LINES } from "./quick-order-text.ts";
-import { type BasketService, type LinesOutcome, MAX_QUANTITY, emptyBasket } from "./service.ts";
+import { type Basket, type BasketService, type LinesOutcome, MAX_QUANTITY, emptyBasket } from "./service.ts";
 
 const quantity = z.coerce
   .number({ error: "Enter a quantity." })
@@ -83,18 +83,22 @@ export async function basketRoutes(app: FastifyInstance, options: { basket: Bask
   });
 
   // Discount codes (issue 32): the basket's envelope, with `errors.code` saying why a code was refused.
+  /** The envelope for a write that says what it did along with the basket it left. */
+  const answerWithMessage = (reply: FastifyReply, owner: BasketOwner, work: () => Promise<{ cart: Basket; message: string }>) => {
+    const done = { message: "" };
+    return answer(reply, owner, () => done.message, async () => {
+      const result = await work();
+      done.message = result.message;
+      return result.cart;
+    });
+  };
   const code = z.string({ error: "Enter a code." }).trim().min(1, "Enter a code.").max(40, "That is not a code we issue.");
   r.post(
     "/basket/discount",
     { schema: { tags, summary: "Applies a discount code: 422 errors.code says why not (unknown, not started, expired, used up, not for this basket or account, another code already in)", body: z.object({ code }) } },
     async (request, reply) => {
       const owner = writing(request, reply);
-      const done = { message: "" };
-      return answer(reply, owner, () => done.message, async () => {
-        const applied = await options.codes.apply(owner, request.body.code);
-        done.message = applied.message;
-        return applied.cart;
-      });
+      return answerWithMessage(reply, owner, () => options.codes.apply(owner, request.body.code));
     },
   );
 
@@ -103,12 +107,7 @@ export async function basketRoutes(app: FastifyInstance, options: { basket: Bask
     { schema: { tags, summary: "Removes a discount code (`code` in the query), or every code without one", querystring: z.object({ code: code.optional() }) } },
     async (request, reply) => {
       const owner = writing(request, reply);
-      const done = { message: "" };
-      return answer(reply, owner, () => done.message, async () => {
-        const removed = await options.codes.remove(owner, request.query.code);
-        done.message = removed.message;
-        return removed.cart;
-      });
+      return answerWithMessage(reply, owner, () => options.codes.remove(owner, request.query.code));
     },
   );
 

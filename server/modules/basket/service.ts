@@ -7,7 +7,7 @@ import { incVat, pounds } from "../catalog/products.ts";
 import { productListing, productVariants, products } from "../catalog/schema.ts";
 import { priceLines } from "../pricing/pipeline.ts";
 import { notApplyingMessage } from "../promotions/rules.ts";
-import { basketPromotionsOf } from "../promotions/running.ts";
+import { basketPromotionsOf, lineCategoryIds } from "../promotions/running.ts";
 import { type BulkLineInput, type BulkVerdict, type LineVariant, MAX_QUANTITY, judgeBulk, skusToFind } from "./bulk.ts";
 import { basketItems, baskets } from "./schema.ts";
 
@@ -208,7 +208,7 @@ export function createBasketService(db: Db) {
           vatRate: products.vatRate,
           unit: products.unit,
           // What promotions reach a line by: its categories with their ancestors, and its brand.
-          categoryIds: sql<number[]>`coalesce(${productListing.categoryIds}, '{}'::integer[])`,
+          categoryIds: lineCategoryIds,
           brandId: products.manufacturerId,
         },
         variant: {

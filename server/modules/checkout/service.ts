@@ -13,7 +13,7 @@ import { pounds } from "../catalog/products.ts";
 import { productListing, productVariants, products } from "../catalog/schema.ts";
 import { priceLines } from "../pricing/pipeline.ts";
 import { redeemPromotions, usedBy } from "../promotions/redeem.ts";
-import { basketPromotionsOf } from "../promotions/running.ts";
+import { basketPromotionsOf, lineCategoryIds } from "../promotions/running.ts";
 import { basketPromotions } from "../promotions/schema.ts";
 import { lineName } from "../catalog/variant-names.ts";
 import type { DeliveryService } from "../delivery/service.ts";
@@ -125,7 +125,7 @@ export function createCheckoutService(
               // Only what an order line, the stock and the checks need: never the descriptions.
               product: { id: products.id, name: products.name, slug: products.slug, status: products.status, vatRate: products.vatRate, heavy: products.heavy, unit: products.unit, brandId: products.manufacturerId },
               // What promotions reach a line by: its categories with their ancestors.
-              categoryIds: sql<number[]>`coalesce(${productListing.categoryIds}, '{}'::integer[])`,
+              categoryIds: lineCategoryIds,
               // The variant is what is sold: its SKU, options, price and stock.
               variant: { id: productVariants.id, sku: productVariants.sku, options: productVariants.options, status: productVariants.status, pricePence: productVariants.pricePence },
             })

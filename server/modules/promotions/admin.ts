@@ -16,7 +16,7 @@ import { type StaffActor, authorize } from "../staff/actor.ts";
 import { RETAIL } from "../trade/pricing.ts";
 import type { PromotionInput, PromotionJson, PromotionPatch } from "./contract.ts";
 import type { AppliesTo, MultiBuyKind } from "./rules.ts";
-import { type PromotionRow, ruleOf } from "./running.ts";
+import { type PromotionRow, lineCategoryIds, ruleOf } from "./running.ts";
 import { promotionRedemptions, promotions } from "./schema.ts";
 
 export const PROMOTIONS_PAGE = 50;
@@ -301,7 +301,7 @@ export function createPromotionAdmin(db: Db) {
               listPence: productVariants.pricePence,
               vatRate: products.vatRate,
               brandId: products.manufacturerId,
-              categoryIds: sql<number[]>`coalesce(${productListing.categoryIds}, '{}'::integer[])`,
+              categoryIds: lineCategoryIds,
             })
             .from(productVariants)
             .innerJoin(products, eq(products.id, productVariants.productId))

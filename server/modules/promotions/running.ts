@@ -4,10 +4,14 @@
 // checkout.
 import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { productListing } from "../catalog/schema.ts";
 import type { MultiBuyKind, PromotionKind, PromotionRule } from "./rules.ts";
 import { basketPromotions, promotions } from "./schema.ts";
 
 export type PromotionRow = typeof promotions.$inferSelect;
+
+/** A line's categories with their ancestors, what promotions reach it by (with a left join of product_listing on the product). */
+export const lineCategoryIds = sql<number[]>`coalesce(${productListing.categoryIds}, '{}'::integer[])`;
 
 export function ruleOf(row: PromotionRow): PromotionRule {
   return {
