@@ -12,6 +12,8 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { categories, manufacturers, products } from "./modules/catalog/schema.ts";
 import { hireItems } from "./modules/hire/schema.ts";
+import { loadQuote, snapshotOf } from "./modules/quotes/read.ts";
+import { quoteRevisions, quotes } from "./modules/quotes/schema.ts";
 import { addresses } from "./modules/account/schema.ts";
 import { PASSWORD, type Person, tradeFixtures } from "./modules/trade/test-fixtures.ts";
 import { ACTORS, type Actor, address, all, checkoutBody, day, signInActors } from "./test/actors.ts";
@@ -47,6 +49,9 @@ interface World {
   hireSlug: string;
   hireItemId: number;
   a: { addressId: number; orderId: number; orderNumber: string; hireRequest: string };
+  /** The trade buyer's quotes: one sent, one expired. */
+  quote: string;
+  closedQuote: string;
   secrets: string[];
 }
 
@@ -104,6 +109,9 @@ const PUBLIC = all(200);
 const SIGNED_IN_ONLY = (ok: number) => ({ ...all(ok), guest: 401 });
 /** One of A's rows by its id: A alone; others are told it does not exist, a guest to sign in. */
 const A_ONLY = (ok: number, guestStatus = 401) => ({ ...all(404), "customer A": ok, guest: guestStatus });
+
+/** A trade buyer's quote: the buyer and their company's owner may act on it (`act`), its accounts user read it (`read`); others are told it does not exist. */
+const COMPANY_QUOTE = (act: number, read: number) => ({ ...all(404), guest: 401, buyer: act, owner: act, accounts: read });
 
 /** A write of A's row by someone else must leave it as it was. */
 function unchanged<T>(read: (w: World) => Promise<T>, call: (w: World, actor: Actor) => Promise<LightMyRequestResponse>) {
@@ -307,6 +315,29 @@ const ROWS: Row[] = [
   { route: "GET /api/checkout/card-payment", expect: PUBLIC, call: (w, a) => w.as[a].get("/api/checkout/card-payment") },
   { route: "POST /api/checkout/card-payment/cancel", expect: all(404), call: (w, a) => w.as[a].post("/api/checkout/card-payment/cancel", {}) },
   { route: "GET /api/checkout/orders/{number}", expect: A_ONLY(200, 404), call: (w, a) => w.as[a].get(`/api/checkout/orders/${w.a.orderNumber}`) },
+  // Quotes (issue 32): asked for from one's own basket; a trade buyer's seen by their company by role. Writes refused after the door leave them as they were.
+  {
+    route: "POST /api/quotes",
+    expect: { ...all(201), guest: 401 },
+    call: async (w, a) => {
+      expect((await w.as[a].post("/api/basket", { product_id: w.p2, quantity: 1 })).statusCode).toBe(200);
+      const res = await w.as[a].post("/api/quotes", { notes: "Matrix" });
+      if (a === "customer A") await aBasketLine(w);
+      return res;
+    },
+  },
+  { route: "GET /api/quotes", expect: SIGNED_IN_ONLY(200), call: (w, a) => w.as[a].get("/api/quotes") },
+  { route: "GET /api/quotes/{number}", expect: COMPANY_QUOTE(200, 200), call: (w, a) => w.as[a].get(`/api/quotes/${w.quote}`) },
+  { route: "GET /api/quotes/{number}/pdf", expect: COMPANY_QUOTE(200, 200), call: (w, a) => w.as[a].get(`/api/quotes/${w.quote}/pdf`) },
+  { route: "GET /api/quotes/{number}/delivery-options", expect: COMPANY_QUOTE(200, 200), call: (w, a) => w.as[a].get(`/api/quotes/${w.quote}/delivery-options`) },
+  {
+    route: "POST /api/quotes/{number}/accept",
+    // A delivery method there is none of: refused after the door, nothing placed.
+    expect: COMPANY_QUOTE(422, 403),
+    call: (w, a) => w.as[a].post(`/api/quotes/${w.quote}/accept`, { delivery_method: "nowhere", payment_method: "bank_transfer" }),
+  },
+  { route: "POST /api/quotes/{number}/changes", expect: COMPANY_QUOTE(409, 403), call: (w, a) => w.as[a].post(`/api/quotes/${w.closedQuote}/changes`, { message: "Matrix change" }) },
+  { route: "POST /api/quotes/{number}/decline", expect: COMPANY_QUOTE(409, 403), call: (w, a) => w.as[a].post(`/api/quotes/${w.closedQuote}/decline`, { reason: "Matrix" }) },
   { route: "GET /api/account/orders", expect: SIGNED_IN_ONLY(200), call: (w, a) => w.as[a].get("/api/account/orders") },
   { route: "GET /api/account/orders/{order_id}", expect: A_ONLY(200), call: (w, a) => w.as[a].get(`/api/account/orders/${w.a.orderId}`) },
   {
@@ -425,6 +456,20 @@ describe("authorisation matrix over every route outside /api/trade", () => {
     expect((await A.post("/api/account/wishlist", { product_id: w.p1 })).statusCode).toBe(201);
     await aBasketLine(w);
     await hireLine(w, A);
+    // The trade buyer's quotes, as the desk leaves them: one sent (with its revision's PDF), one expired.
+    const quoteOf = async () => {
+      expect((await w.as.buyer.post("/api/basket", { product_id: w.p2, quantity: 1 })).statusCode).toBe(200);
+      const res = await w.as.buyer.post("/api/quotes", {});
+      expect(res.statusCode, res.body).toBe(201);
+      return (await loadQuote(db, { number: res.json().data.number }))!;
+    };
+    const sent = await quoteOf();
+    await db.update(quotes).set({ status: "sent", validUntil: day(20), sentAt: new Date() }).where(eq(quotes.id, sent.row.id));
+    await db.insert(quoteRevisions).values({ quoteId: sent.row.id, revision: 1, snapshot: snapshotOf({ ...sent.row, validUntil: day(20) }, sent.lines) });
+    const closed = await quoteOf();
+    await db.update(quotes).set({ status: "expired", validUntil: day(-3) }).where(eq(quotes.id, closed.row.id));
+    w.quote = sent.row.number;
+    w.closedQuote = closed.row.number;
     w.secrets = [people["customer A"].email, A_LINE, A_SITE, A_NOTES, orderNumber, w.a.hireRequest];
   });
 

@@ -34,6 +34,7 @@ import { categories, manufacturers, products } from "./modules/catalog/schema.ts
 import { hireItems } from "./modules/hire/schema.ts";
 import { orderLines, orders } from "./modules/orders/schema.ts";
 import { returnLines, returns } from "./modules/returns/schema.ts";
+import { quotes } from "./modules/quotes/schema.ts";
 import { type Permission, STAFF_ROLES, type StaffRole, can } from "./modules/staff/permissions.ts";
 import { checkoutBody } from "./test/actors.ts";
 import { type TestShop, createTestShop } from "./test/app.ts";
@@ -129,6 +130,9 @@ interface World {
   receivedReturnNumber: string;
   /** A running discount code: refused saves must leave it as it is. */
   promotionId: number;
+  /** The secret customer's quote, drafting, its last day passed (so sending it is refused after the door), and its line. */
+  quoteNumber: string;
+  quoteLineId: number;
   /** Strings only the data carries: never in a refused answer. */
   secrets: string[];
 }
@@ -188,6 +192,9 @@ const NO_HIRE = "/api/admin/hire/requests/HR-999999";
 const TRADE_DESK: AnyOf = ["trade.manage", "invoices.manage"];
 /** A trade account id no account has: the trade desk's operations on it answer 404 after their door. */
 const NO_TRADE_ACCOUNT = "/api/admin/trade/accounts/2147483647";
+
+/** The quotes row's price, a penny more each call, so each is a change the floor judges. */
+let belowFloorPence = 0;
 
 const ROWS: Row[] = [
   // Screens outside the layout: open to anyone.
@@ -563,6 +570,16 @@ const ROWS: Row[] = [
   { key: "POST /api/admin/orders/{number}/refunds", needs: "refunds.create", url: (w) => `/api/admin/orders/${w.orderNumber}/refunds`, body: () => ({ amount: 1, reason: "Matrix refund" }), ok: [409] },
   { key: "POST /api/admin/orders/{number}/notes", needs: "orders.note", url: (w) => `/api/admin/orders/${w.orderNumber}/notes`, body: () => ({ note: "Matrix note from the API." }), ok: [201] },
 
+  // The quotes desk (issue 32): writes refused by the rules (422) after the door; a price below the floor needs a manager.
+  { key: "GET /api/admin/quotes", needs: "quotes.view", url: () => "/api/admin/quotes?status=drafting" },
+  { key: "POST /api/admin/quotes", needs: "quotes.manage", url: () => "/api/admin/quotes", body: (w) => ({ customer_email: "no.such.customer@example.com", lines: [{ sku: w.productSku, quantity: 1 }] }), ok: [422] },
+  { key: "GET /api/admin/quotes/{number}", needs: "quotes.view", url: (w) => `/api/admin/quotes/${w.quoteNumber}` },
+  { key: "GET /api/admin/quotes/{number}/pdf", needs: "quotes.view", url: (w) => `/api/admin/quotes/${w.quoteNumber}/pdf` },
+  // Who may price below the floor (85% of the customer's price) as well as change quotes: each call a new price of a few pence, which only quotes.below_floor may set.
+  { key: "PATCH /api/admin/quotes/{number}", needs: "quotes.below_floor", url: (w) => `/api/admin/quotes/${w.quoteNumber}`, body: (w) => ({ lines: [{ line_id: w.quoteLineId, unit_price_ex_vat: (belowFloorPence += 1) / 100 }] }) },
+  { key: "POST /api/admin/quotes/{number}/send", needs: "quotes.manage", url: (w) => `/api/admin/quotes/${w.quoteNumber}/send`, ok: [422] },
+  { key: "POST /api/admin/quotes/{number}/decline", needs: "quotes.manage", url: (w) => `/api/admin/quotes/${w.quoteNumber}/decline`, body: () => ({ reason: "" }), ok: [422] },
+
   // The returns desk: a reject without its reason is refused after the move's own permission (returns.approve).
   { key: "GET /api/admin/returns", needs: "returns.view", url: () => "/api/admin/returns?status=requested" },
   { key: "GET /api/admin/returns/{number}", needs: "returns.view", url: (w) => `/api/admin/returns/${w.returnNumber}` },
@@ -842,7 +859,8 @@ async function fingerprint(): Promise<Record<string, unknown>> {
       (select md5(coalesce(string_agg(concat_ws(':', id, status, refunded, received_at), ',' order by id), '')) from returns) as returns,
       (select md5(coalesce(string_agg(concat_ws(':', id, name, path, position, parent_id), ',' order by id), '')) from categories) as categories,
       (select md5(coalesce(string_agg(concat_ws(':', id, name, slug), ',' order by id), '')) from manufacturers) as brands,
-      (select md5(coalesce(string_agg(concat_ws(':', id, code, status, value, updated_at), ',' order by id), '')) from promotions) as promotions
+      (select md5(coalesce(string_agg(concat_ws(':', id, code, status, value, updated_at), ',' order by id), '')) from promotions) as promotions,
+      (select md5(coalesce(string_agg(concat_ws(':', q.id, q.status, q.revision, q.valid_until, q.updated_at, l.unit_price, l.quantity), ',' order by q.id, l.id), '')) from quotes q left join quote_lines l on l.quote_id = q.id) as quotes
   `)) as unknown as { rows: Record<string, unknown>[] };
   return result.rows[0]!;
 }
@@ -959,6 +977,12 @@ describe("the back office's authorisation matrix", () => {
     const promotion = await owner.post("/api/admin/promotions", { code: "MATRIX10", name: "Matrix", kind: "percent", value: 10 });
     expect(promotion.statusCode, promotion.body).toBe(201);
     w.promotionId = promotion.json().data.id;
+
+    const quote = await owner.post("/api/admin/quotes", { customer_email: SECRET.email, lines: [{ sku: w.productSku, quantity: 2 }] });
+    expect(quote.statusCode, quote.body).toBe(201);
+    w.quoteNumber = quote.json().data.number;
+    w.quoteLineId = quote.json().data.lines[0].id;
+    await db.update(quotes).set({ validUntil: "2020-01-01" }).where(eq(quotes.number, w.quoteNumber));
 
     // Two returns of a guest's delivered order (written as the customer's request and the desk's receipt leave them): one asked for, one received.
     const returned = await placeOrder(w);

@@ -2,6 +2,8 @@ import { adminBranchRoutes } from "./modules/branches/admin-routes.ts";
 import { branchRoutes } from "./modules/branches/routes.ts";
 import { adminAppointmentRoutes } from "./modules/appointments/admin-routes.ts";
 import { adminPromotionRoutes } from "./modules/promotions/admin-routes.ts";
+import { adminQuoteRoutes } from "./modules/quotes/admin-routes.ts";
+import { quoteRoutes } from "./modules/quotes/routes.ts";
 import { appointmentRoutes } from "./modules/appointments/routes.ts";
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -231,6 +233,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     basketEnabled: config.basketEnabled,
     prefix: "/api",
   });
+  await app.register(quoteRoutes, { quotes: services.quotes, acceptance: services.quoteAcceptance, prefix: "/api" });
   await app.register(orderRoutes, { orders: services.orders, returns: services.returns, prefix: "/api" });
   await app.register(returnRoutes, { returns: services.returns, cancelling: services.orderCancelling, orders: services.orders, links: services.orderLinks, prefix: "/api" });
   await app.register(hireRoutes, { hire: services.hire, depots: services.hireDepots, prefix: "/api" });
@@ -277,6 +280,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminBranchRoutes, { admin: services.branchAdmin, prefix: "/api" });
   await app.register(adminAppointmentRoutes, { admin: services.adminAppointments, prefix: "/api" });
   await app.register(adminPromotionRoutes, { admin: services.adminPromotions, prefix: "/api" });
+  await app.register(adminQuoteRoutes, { desk: services.quoteDesk, prefix: "/api" });
   await app.register(adminTreeRoutes, { tree: services.adminTree, prefix: "/api" });
   await app.register(adminPhotoRoutes, { photos: services.adminPhotos, prefix: "/api" });
   await app.register(adminHireRoutes, { hire: services.adminHire, prefix: "/api" });

@@ -29,6 +29,10 @@ import { createAdminOrderService } from "./modules/orders/admin.ts";
 import { createReorderService } from "./modules/orders/reorder.ts";
 import { createBasketCodes } from "./modules/promotions/basket-codes.ts";
 import { createPromotionAdmin } from "./modules/promotions/admin.ts";
+import { createQuoteService } from "./modules/quotes/service.ts";
+import { createQuoteAcceptance } from "./modules/quotes/accept.ts";
+import { createQuoteDesk } from "./modules/quotes/desk.ts";
+import { sweepQuotes } from "./modules/quotes/jobs.ts";
 import { createOrderService } from "./modules/orders/service.ts";
 import { createPostcodeProvider } from "./modules/postcode/service.ts";
 import { createBranchService } from "./modules/branches/service.ts";
@@ -103,6 +107,8 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
   const postcodes = createPostcodeProvider(db, config);
   const adminOrders = createAdminOrderService(db, { mail, ...shop, branchAddress: config.shopAddress, shop: shopDetails(config) });
   // Returns (issue 31): what the shop's returns emails and rules need.
+  // How an order is written, by checkout and by a quote's acceptance: the same delivery, payments and stock rules.
+  const orderWriting = { delivery, mail, links: checkoutLinks, ...shop, payments: [payOnAccount, payments.provider], fulfilment: config.fulfilment };
   const returnsMail = { mail, ...shop, returnsAddress: config.returnsAddress, collectionCharge: config.returnsCollectionCharge };
   return {
     catalog: createCatalogService(db),
@@ -120,7 +126,12 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     // Showroom design consultations (issue 30): free slots, bookings with a calendar invite, and the day's list for staff.
     appointments: createAppointmentService(db, { mail, ...shop }),
     adminAppointments: createAppointmentAdmin(db, { mail, ...shop }),
-    checkout: createCheckoutService(db, { delivery, mail, links: checkoutLinks, ...shop, payments: [payOnAccount, payments.provider], fulfilment: config.fulfilment }),
+    checkout: createCheckoutService(db, orderWriting),
+    // Quotes (issue 32): the customer's side, acceptance into an order through checkout's guards, the desk, and the daily reminders and expiry.
+    quotes: createQuoteService(db, { mail, ...shop, shop: shopDetails(config) }),
+    quoteAcceptance: createQuoteAcceptance(db, orderWriting),
+    quoteDesk: createQuoteDesk(db, { mail, ...shop, shop: shopDetails(config) }),
+    quoteSweep: { run: (today: string) => sweepQuotes(db, { mail, ...shop }, today) },
     // Card payments (ADR 0033): the hosted page, its webhook, and refunds.
     payments,
     // The built-in test payment page's processor (outside production without Stripe keys), or null.

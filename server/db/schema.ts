@@ -27,3 +27,4 @@ export * from "../modules/branches/schema.ts";
 export * from "../modules/appointments/schema.ts";
 export * from "../modules/returns/schema.ts";
 export * from "../modules/promotions/schema.ts";
+export * from "../modules/quotes/schema.ts";

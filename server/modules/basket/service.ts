@@ -8,7 +8,8 @@ import { productListing, productVariants, products } from "../catalog/schema.ts"
 import { priceLines } from "../pricing/pipeline.ts";
 import { notApplyingMessage } from "../promotions/rules.ts";
 import { basketPromotionsOf, lineCategoryIds } from "../promotions/running.ts";
-import { type BulkLineInput, type BulkVerdict, type LineVariant, MAX_QUANTITY, judgeBulk, skusToFind } from "./bulk.ts";
+import { type BulkLineInput, type BulkVerdict, MAX_QUANTITY, judgeBulk, skusToFind } from "./bulk.ts";
+import { lineVariants } from "./line-variants.ts";
 import { basketItems, baskets } from "./schema.ts";
 
 export { MAX_QUANTITY };
@@ -311,26 +312,7 @@ export function createBasketService(db: Db) {
   /** A quick order's lines judged against the variants their SKUs name (any case) and what basket `basket` holds. */
   async function judgeLines(q: Db, basket: number | null, lines: BulkLineInput[], prices = RETAIL): Promise<BulkVerdict> {
     const skus = skusToFind(lines);
-    const variants: LineVariant[] = skus.length
-      ? await q
-          .select({
-            id: productVariants.id,
-            productId: products.id,
-            sku: productVariants.sku,
-            name: products.name,
-            slug: products.slug,
-            options: productVariants.options,
-            unit: products.unit,
-            pricePence: productVariants.pricePence,
-            vatRate: products.vatRate,
-            stock: productVariants.stock,
-            onSale: sql<boolean>`${products.status} = 'published' and ${productVariants.status} = 'active'`,
-          })
-          .from(productVariants)
-          .innerJoin(products, eq(products.id, productVariants.productId))
-          .where(inArray(sql`lower(${productVariants.sku})`, skus))
-          .orderBy(asc(productVariants.id))
-      : [];
+    const variants = skus.length ? await lineVariants(q, inArray(sql`lower(${productVariants.sku})`, skus)) : [];
     const held = basket === null ? new Map<number, number>() : await heldIn(q, basket, variants.map((v) => v.id));
     return judgeBulk(lines, variants, held, prices);
   }

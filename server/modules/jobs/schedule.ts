@@ -81,6 +81,12 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     run: ({ services }, { scheduledFor }) => services.tradeReminders.send(londonDate(scheduledFor ?? new Date())),
   },
   {
+    name: "quotes.reminders-and-expiry",
+    description: "At 07:30 London: sent quotes past their last day expire, and those ending within 3 days are reminded (once per sent version).",
+    schedule: { cron: "30 7 * * *" },
+    run: ({ services }, { scheduledFor }) => services.quoteSweep.run(londonDate(scheduledFor ?? new Date())),
+  },
+  {
     name: "trade.monthly-statements",
     description: "At 06:00 London, from the first working day of a month: last month's statement to each approved trade account with activity or a balance, once.",
     schedule: { cron: "0 6 * * *" },

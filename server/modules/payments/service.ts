@@ -8,6 +8,7 @@ import { recordAudit } from "../audit/service.ts";
 import type { Outbox } from "../auth/service.ts";
 import { sha256 } from "../auth/tokens.ts";
 import type { BasketService } from "../basket/service.ts";
+import { quotes } from "../quotes/schema.ts";
 import { pounds } from "../catalog/products.ts";
 import type { PaymentProvider } from "../checkout/payment.ts";
 import { renderEmail } from "../mail/templates.ts";
@@ -363,10 +364,11 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     if (row.purpose !== "order" || !row.orderId) return;
     const [order] = await tx.select().from(orders).where(eq(orders.id, row.orderId)).for("update");
     if (!order || order.status !== "awaiting_payment" || order.paymentMethod !== "card") return;
+    // Read before the cancellation, which reopens a quote the order came from (its trigger).
+    await basketBackAfterCommit(tx, order, after);
     await tx.update(orders).set({ status: "cancelled", updatedAt: sql`now()` }).where(eq(orders.id, order.id));
     await putOrderStockBack(tx, order.id);
     await orderNote(tx, order.id, "cancelled", note ?? (outcome === "expired" ? "The card payment page expired unpaid." : "The card payment failed."), "status");
-    await basketBackAfterCommit(tx, order, after);
   }
 
   /**
@@ -378,6 +380,9 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
   async function basketBackAfterCommit(tx: Db, order: typeof orders.$inferSelect, after: AfterCommit[]): Promise<void> {
     const owner = order.userId !== null ? { userId: order.userId } : order.guestKeyHash ? { guestHash: order.guestKeyHash } : null;
     if (!owner) return;
+    // An accepted quote's order: its lines stay on the quote, open to accept again, not in the basket at list prices.
+    const [quote] = await tx.select({ id: quotes.id }).from(quotes).where(eq(quotes.orderId, order.id)).limit(1);
+    if (quote) return;
     const lines = await tx.select({ variantId: orderLines.variantId, name: orderLines.name, quantity: orderLines.quantity }).from(orderLines).where(eq(orderLines.orderId, order.id));
     after.push(async () => void (await options.basket.addLines(owner, lines)));
   }

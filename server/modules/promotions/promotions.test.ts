@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { type TestShop, createTestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
+import { oneVariantProduct } from "../../test/products.ts";
 import { auditLog } from "../audit/schema.ts";
-import { productVariants, products } from "../catalog/schema.ts";
+import { productVariants } from "../catalog/schema.ts";
 import { orderLines, orders } from "../orders/schema.ts";
 import { releasePromotions } from "./redeem.ts";
 import { promotionRedemptions, promotions } from "./schema.ts";
@@ -26,21 +27,7 @@ async function guest() {
 
 let offset = 0;
 /** A one-variant product with this stock: £10.00 ex VAT at 20%. */
-async function product(stock: number, pricePence = 1000) {
-  offset += 1;
-  const [p] = await shop.database.db
-    .update(products)
-    .set({ stock, pricePence, vatRate: 20 })
-    .where(
-      eq(
-        products.id,
-        sql`(select p.id from products p where p.status = 'published' and (select count(*) from product_variants v where v.product_id = p.id) = 1 order by p.id offset ${offset} limit 1)`,
-      ),
-    )
-    .returning({ id: products.id });
-  await shop.database.db.update(productVariants).set({ pricePence }).where(eq(productVariants.productId, p!.id));
-  return p!.id;
-}
+const product = async (stock: number, pricePence = 1000) => (await oneVariantProduct(shop.database.db, ++offset, stock, pricePence)).id;
 
 const collect = { email: "promo@example.co.uk", phone: "0113 496 0000", delivery_method: "collect", payment_method: "pay_on_collection" };
 

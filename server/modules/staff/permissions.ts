@@ -52,6 +52,12 @@ export const PERMISSIONS = [
   "promotions.view",
   /** Create, edit, pause and end discount codes and multi-buys. */
   "promotions.manage",
+  /** Quotes: the desk's list, a quote's page and its PDF. */
+  "quotes.view",
+  /** Start, price, change, send and decline quotes, down to the floor (quotes/price-floor.ts). */
+  "quotes.manage",
+  /** Price a quote's line below the floor: a manager's say. */
+  "quotes.below_floor",
   "staff.manage",
   "tokens.manage",
   "settings.manage",
@@ -64,10 +70,10 @@ const STAFF_AND_SETTINGS: Permission[] = ["staff.manage", "tokens.manage", "sett
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: EVERYTHING,
   manager: EVERYTHING.filter((p) => !STAFF_AND_SETTINGS.includes(p)),
-  sales: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.fulfil", "orders.cancel", "orders.note", "orders.export", "customers.view", "customers.manage", "returns.view", "returns.approve", "returns.receive", "refunds.create", "catalogue.view", "appointments.manage", "promotions.view"],
+  sales: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.fulfil", "orders.cancel", "orders.note", "orders.export", "customers.view", "customers.manage", "returns.view", "returns.approve", "returns.receive", "refunds.create", "catalogue.view", "appointments.manage", "promotions.view", "quotes.view", "quotes.manage"],
   warehouse: ["dashboard.view", "orders.view", "orders.fulfil", "orders.note", "returns.view", "returns.receive", "stock.count", "catalogue.view"],
   hire: ["dashboard.view", "hire.desk"],
-  accounts: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.note", "orders.export", "customers.view", "returns.view", "returns.approve", "refunds.create", "trade.manage", "invoices.manage", "catalogue.view", "promotions.view"],
+  accounts: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.note", "orders.export", "customers.view", "returns.view", "returns.approve", "refunds.create", "trade.manage", "invoices.manage", "catalogue.view", "promotions.view", "quotes.view"],
 };
 
 export const ROLE_LABELS: Record<StaffRole, string> = {
