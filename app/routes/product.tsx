@@ -10,7 +10,7 @@ import { GALLERY_SIZES, Gallery } from "../components/catalog/gallery.tsx";
 import { preloadMeta } from "../components/catalog/picture.tsx";
 import { Price, StockBadge } from "../components/catalog/price.tsx";
 import { ProductActions } from "../components/catalog/product-actions.tsx";
-import { ProductGrid } from "../components/catalog/product-card.tsx";
+import { OfferBadges, ProductGrid } from "../components/catalog/product-card.tsx";
 import { Breadcrumbs } from "../components/page.tsx";
 import { requestOrigin } from "../lib/catalog/listing.server.ts";
 import { breadcrumbJsonLd, productGroupJsonLd, productJsonLd, seoMeta } from "../lib/catalog/seo.ts";
@@ -128,6 +128,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             {!chosen && product.price_varies ? <p className="text-sm font-semibold text-stone-700">From</p> : null}
             <Price product={{ ...shown, vat_rate: product.vat_rate }} size="lg" />
             <UnitPrice unit={product.unit} coverage={product.coverage} price={shown.price} />
+            <OfferBadges offers={product.offers} className="mt-2" />
           </div>
           <div className="mt-3" aria-live="polite">
             <StockBadge inStock={shown.in_stock} stock={chosen ? chosen.stock : picking ? undefined : product.stock} />

@@ -22,6 +22,22 @@ export interface CardProduct {
   option_chips?: { name: string; values: string[] } | null;
   /** A search for a variant's SKU or barcode: the card leads to that variant. */
   variant_sku?: string;
+  /** The multi-buys it is in ("3 for 2 on gloves"). */
+  offers?: string[];
+}
+
+/** A multi-buy the product is in: a badge on its card and its page, applied in the basket. */
+export function OfferBadges({ offers, className = "" }: { offers: string[] | undefined; className?: string }) {
+  if (!offers?.length) return null;
+  return (
+    <ul className={`flex flex-wrap gap-1 ${className}`} aria-label="Offers" data-testid="offer-badges">
+      {offers.map((o) => (
+        <li key={o} className="rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">
+          {o}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 /** At most this many chips on a card; the rest are counted. */
@@ -75,6 +91,7 @@ export function ProductCard({ product, eager = false, headingLevel = 3, children
           {chips.values.length > CHIPS_MAX ? ` +${chips.values.length - CHIPS_MAX} more` : ""}
         </p>
       ) : null}
+      <OfferBadges offers={product.offers} className="mt-2" />
       <div className="mt-auto pt-3">
         {product.price_varies ? <p className="text-xs font-semibold text-stone-700">From</p> : null}
         <Price product={product} />

@@ -43,6 +43,7 @@ export interface ProductQuery {
 export const pounds = (pence: number) => Math.round(pence) / 100;
 
 import { incVat } from "./prices.ts";
+import { multiBuyOffers } from "../promotions/offers.ts";
 
 export { incVat };
 
@@ -69,6 +70,14 @@ export interface ProductCard {
   /** Trade members only: the shop's own prices beside their trade price. */
   list_price?: number;
   list_price_ex_vat?: number;
+  /** The multi-buys it is in, by name ("3 for 2 on gloves"), for its badge; listings and its own page only. */
+  offers?: string[];
+}
+
+/** The cards with their multi-buy badges (promotions/offers.ts). */
+async function withOffers<C extends ProductCard>(db: Db, cards: C[], prices: PriceContext): Promise<C[]> {
+  const offers = await multiBuyOffers(db, cards.map((c) => ({ id: c.id, brandId: c.manufacturer?.id ?? null })), prices.trade === true);
+  return offers.size ? cards.map((c) => (offers.has(c.id) ? { ...c, offers: offers.get(c.id)! } : c)) : cards;
 }
 
 /** One variant as the product page and the API show it (prices at this request's view, like the product's). */
@@ -507,15 +516,16 @@ export function createProductService(db: Db) {
         : [[], new Map<number, CardVariants>(), new Map<number, { low: number; high: number }>()];
       const byId = new Map(rows.map((r) => [r.id, r]));
 
-      return {
-        items: ids.flatMap((match) => {
+      const cards = ids.flatMap((match) => {
           const r = byId.get(match.id);
           if (!r) return [];
           // With option values chosen, the card's price is the cheapest matching variant's.
           const m = matchedPrices.get(r.id);
           if (!m) return [toCard(r, prices, variants.get(r.id))];
           return [toCard({ ...r, pricePence: m.low, wasPricePence: m.low === r.pricePence ? r.wasPricePence : null }, prices, { priceVaries: m.high !== m.low, chips: variants.get(r.id)?.chips ?? null })];
-        }),
+      });
+      return {
+        items: await withOffers(db, cards, prices),
         total,
         page,
         per_page: perPage,
@@ -562,7 +572,7 @@ export function createProductService(db: Db) {
       const chosen = variantSku === undefined ? null : (variantRows.find((v) => v.sku.toLowerCase() === variantSku.trim().toLowerCase()) ?? null);
       if (variantSku !== undefined && !chosen) return null;
       const variants = variantRows.map((v) => variantJson(v, p.vatRate, prices));
-      const card = toCard(p, prices, { priceVaries: new Set(variantRows.map((v) => v.pricePence)).size > 1, chips: optionRows[0] ?? null });
+      const card = (await withOffers(db, [toCard(p, prices, { priceVaries: new Set(variantRows.map((v) => v.pricePence)).size > 1, chips: optionRows[0] ?? null })], prices))[0]!;
       const own = chosen ? variants.find((v) => v.id === chosen.id)! : null;
       return {
         ...card,

@@ -9,7 +9,7 @@ import { type TestShop, createTestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { oneVariantProduct } from "../../test/products.ts";
 import { auditLog } from "../audit/schema.ts";
-import { productVariants } from "../catalog/schema.ts";
+import { categories, productVariants } from "../catalog/schema.ts";
 import { orderLines, orders } from "../orders/schema.ts";
 import { releasePromotions } from "./redeem.ts";
 import { promotionRedemptions, promotions } from "./schema.ts";
@@ -52,8 +52,19 @@ describe("the demo shop", () => {
   it("ships a welcome code, a trade code, free delivery and a 3 for 2 that applies by itself", async () => {
     const rows = await shop.database.db.select({ code: promotions.code, kind: promotions.kind, appliesTo: promotions.appliesTo }).from(promotions);
     expect(rows.map((r) => r.code)).toEqual(expect.arrayContaining(["WELCOME10", "TRADE5", "FREESHIP", null]));
-    expect(rows.find((r) => r.code === null)!.appliesTo.category_ids).toHaveLength(1);
+    const multiBuy = rows.find((r) => r.code === null)!;
+    expect(multiBuy.appliesTo.category_ids).toHaveLength(1);
+
+    // Its badge is on the cards of its category's listing and on each product's page, and goes when it is paused.
+    const [category] = await shop.database.db.select({ path: categories.path }).from(categories).where(eq(categories.id, multiBuy.appliesTo.category_ids[0]!));
+    const visitor = await guest();
+    const cards = (await visitor.get(`/api/products?category=${category!.path}`)).json().items;
+    expect(cards.length).toBeGreaterThan(0);
+    for (const card of cards) expect(card.offers).toEqual(["3 for 2 on work gloves"]);
+    const productPage = async () => (await visitor.get(`/api/products/${cards[0].slug}`)).json().data;
+    expect((await productPage()).offers).toEqual(["3 for 2 on work gloves"]);
     await pauseDemoMultiBuys();
+    expect(await productPage()).not.toHaveProperty("offers");
   });
 });
 

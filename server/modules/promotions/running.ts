@@ -41,7 +41,7 @@ export function unusableReason(row: PromotionRow, now: Date): string | null {
   return null;
 }
 
-const runningNow = sql`${promotions.status} = 'active' and (${promotions.startsAt} is null or ${promotions.startsAt} <= now()) and (${promotions.endsAt} is null or ${promotions.endsAt} > now())`;
+export const runningNow = sql`${promotions.status} = 'active' and (${promotions.startsAt} is null or ${promotions.startsAt} <= now()) and (${promotions.endsAt} is null or ${promotions.endsAt} > now())`;
 
 export interface BasketPromotions {
   /** The multi-buys running now, then the basket's usable codes in the order added. */
