@@ -52,17 +52,20 @@ export function invoicePdf(inv: InvoiceDetailJson): Promise<Buffer> {
     ]);
     doc.y += 16;
 
+    // A discount column only when a promotion took something off a line: what it took, ex VAT, before the line's total after it.
+    const discounted = inv.lines.some((l) => l.discount > 0);
     table(
       doc,
       [
         { header: "Item" },
-        { header: "SKU", width: 85 },
+        { header: "SKU", width: discounted ? 75 : 85 },
         { header: "Qty", width: 35, align: "right" },
-        { header: "Unit ex VAT", width: 70, align: "right" },
-        { header: "VAT", width: 40, align: "right" },
-        { header: "Total ex VAT", width: 80, align: "right" },
+        { header: "Unit ex VAT", width: 65, align: "right" },
+        ...(discounted ? [{ header: "Discount", width: 60, align: "right" as const }] : []),
+        { header: "VAT", width: 35, align: "right" },
+        { header: "Total ex VAT", width: 75, align: "right" },
       ],
-      inv.lines.map((l) => [l.name, l.sku, quantityIn(l.quantity, l.unit), money(l.unit_price), `${l.vat_rate}%`, money(l.line_total)]),
+      inv.lines.map((l) => [l.name, l.sku, quantityIn(l.quantity, l.unit), money(l.unit_price), ...(discounted ? [l.discount > 0 ? `-${money(l.discount)}` : ""] : []), `${l.vat_rate}%`, money(l.line_total)]),
       // The last line goes over with the totals rather than leave them on a page alone.
       { continued, keepAfter: TOTALS_HEIGHT },
     );

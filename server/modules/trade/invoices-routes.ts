@@ -27,7 +27,7 @@ const invoiceSummary = z.object({
 });
 const invoiceDetail = invoiceSummary.extend({
   paid_at: z.string().nullable(),
-  lines: z.array(z.object({ sku: z.string(), name: z.string(), quantity: z.number().int(), unit: z.string(), unit_price: pence, vat_rate: z.number(), line_total: pence, line_vat: pence })),
+  lines: z.array(z.object({ sku: z.string(), name: z.string(), quantity: z.number().int(), unit: z.string(), unit_price: pence, vat_rate: z.number(), discount: pence, line_total: pence, line_vat: pence })),
   vat_breakdown: z.array(z.object({ rate: z.number(), net: pence, vat: pence })),
   shop: z.object({ name: z.string(), email: z.string(), address: z.array(z.string()), vat_number: z.string() }),
   company: z.object({ name: z.string(), address: z.array(z.string()), company_number: z.string().nullable(), vat_number: z.string().nullable(), accounts_email: z.string(), terms_days: z.number().int() }),

@@ -1,10 +1,11 @@
 // The company's invoices (issue 7): who sees them, filters, search, totals,
 // keyset pages, the detail, and the PDF parsed back.
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestShop, type TestShop } from "../../test/app.ts";
 import type { TestBrowser } from "../../test/browser.ts";
 import { readPdf, row } from "../../test/pdf.ts";
+import { orderLines } from "../orders/schema.ts";
 import { tradeAccounts } from "./schema.ts";
 import { ACTORS, type Actor, isoDay, tradeFixtures } from "./test-fixtures.ts";
 
@@ -169,8 +170,8 @@ describe("trade invoices", () => {
         paid_at: null,
       });
       expect(inv.lines).toEqual([
-        { sku: "SKU-0", name: "Boiler", quantity: 1, unit: "each", unit_price: 100000, vat_rate: 20, line_total: 100000, line_vat: 20000 },
-        { sku: "SKU-1", name: "Safety boots", quantity: 2, unit: "each", unit_price: 2500, vat_rate: 5, line_total: 5000, line_vat: 250 },
+        { sku: "SKU-0", name: "Boiler", quantity: 1, unit: "each", unit_price: 100000, vat_rate: 20, discount: 0, line_total: 100000, line_vat: 20000 },
+        { sku: "SKU-1", name: "Safety boots", quantity: 2, unit: "each", unit_price: 2500, vat_rate: 5, discount: 0, line_total: 5000, line_vat: 250 },
       ]);
       expect(inv.vat_breakdown).toEqual([
         { rate: 20, net: 100000, vat: 20000 },
@@ -215,6 +216,18 @@ describe("trade invoices", () => {
       expect(text).toContain("Status: Unpaid");
       expect(text).toContain(`Please pay by ${isoDay(30)} quoting ${current.number}.`);
       expect(text).toMatch(/Page 1 of 1/);
+    });
+
+    it("shows what a promotion took off each line, ex VAT, in a column of its own only when one did", async () => {
+      const promo = await invoiceFor(a.accountId, a.buyer.id, { invoiceDate: isoDay(0), dueDate: isoDay(30), lines: [{ name: "Work gloves", qty: 3, unit: 400, rate: 20 }, { name: "Sealant", qty: 1, unit: 500, rate: 20 }] });
+      // Three for two: one pair free, the line's total after it (as checkout writes a discounted line).
+      await shop.database.db.update(orderLines).set({ discount: 400, lineTotal: 800, lineVat: 160 }).where(sql`${orderLines.orderId} = (select order_id from trade_invoices where id = ${promo.id}) and ${orderLines.name} = 'Work gloves'`);
+      const { text } = await readPdf((await a.owner.browser.get(`/api/trade/invoices/${promo.id}/pdf`)).rawPayload);
+      expect(text).toMatch(row("Item", "SKU", "Qty", "Unit ex VAT", "Discount", "VAT", "Total ex VAT"));
+      expect(text).toMatch(row("Work gloves", "SKU-0", "3", "\u00a34.00", "-\u00a34.00", "20%", "\u00a38.00"));
+      expect(text).toMatch(row("Sealant", "SKU-1", "1", "\u00a35.00", "20%", "\u00a35.00"));
+      expect((await a.owner.browser.get(`/api/trade/invoices/${promo.id}`)).json().data.lines[0]).toMatchObject({ discount: 400, line_total: 800 });
+      expect((await readPdf((await a.owner.browser.get(`/api/trade/invoices/${current.id}/pdf`)).rawPayload)).text).not.toContain("Discount");
     });
 
     it("an overdue invoice's PDF says overdue; a paid one says paid", async () => {

@@ -66,7 +66,8 @@ export interface InvoiceListJson {
 
 export interface InvoiceDetailJson extends InvoiceSummaryJson {
   paid_at: string | null;
-  lines: { sku: string; name: string; quantity: number; unit: string; unit_price: number; vat_rate: number; line_total: number; line_vat: number }[];
+  /** Pence; `discount` is what promotions took off the line (ex VAT), `line_total` is after it. */
+  lines: { sku: string; name: string; quantity: number; unit: string; unit_price: number; vat_rate: number; discount: number; line_total: number; line_vat: number }[];
   /** Goods by VAT rate (percent): net and VAT in pence. Delivery is charged inc VAT. */
   vat_breakdown: { rate: number; net: number; vat: number }[];
   shop: { name: string; email: string; address: string[]; vat_number: string };
@@ -189,7 +190,7 @@ export function createTradeInvoicesService(db: Db, options: { shop: ShopDetails 
         ? await db.select().from(orderLines).where(eq(orderLines.orderId, row.orderId)).orderBy(asc(orderLines.id))
         : (await db.select().from(hireCharges).where(eq(hireCharges.requestId, sql`(select hire_request_id from trade_invoices where id = ${row.id})`)).orderBy(asc(hireCharges.id)))
             .filter((c) => c.kind !== "deposit")
-            .map((c) => ({ sku: c.kind.toUpperCase(), name: c.reason && c.kind !== "hire" ? `${c.description} (${c.reason})` : c.description, quantity: 1, unit: "each", unitPrice: c.net, vatRate: c.vatRate, lineTotal: c.net, lineVat: c.vat }));
+            .map((c) => ({ sku: c.kind.toUpperCase(), name: c.reason && c.kind !== "hire" ? `${c.description} (${c.reason})` : c.description, quantity: 1, unit: "each", unitPrice: c.net, vatRate: c.vatRate, lineTotal: c.net, lineVat: c.vat, discount: 0 }));
     const byRate = new Map<number, { rate: number; net: number; vat: number }>();
     for (const l of lines) {
       const b = byRate.get(l.vatRate) ?? { rate: l.vatRate, net: 0, vat: 0 };
@@ -201,7 +202,7 @@ export function createTradeInvoicesService(db: Db, options: { shop: ShopDetails 
     return {
       ...toSummary(row as SummaryRow),
       paid_at: row.paidAt ? row.paidAt.toISOString() : null,
-      lines: lines.map((l) => ({ sku: l.sku, name: l.name, quantity: l.quantity, unit: l.unit, unit_price: l.unitPrice, vat_rate: l.vatRate, line_total: l.lineTotal, line_vat: l.lineVat })),
+      lines: lines.map((l) => ({ sku: l.sku, name: l.name, quantity: l.quantity, unit: l.unit, unit_price: l.unitPrice, vat_rate: l.vatRate, discount: l.discount, line_total: l.lineTotal, line_vat: l.lineVat })),
       vat_breakdown: [...byRate.values()].sort((a, b) => b.rate - a.rate),
       shop: { name: s.name, email: s.email, address: s.address, vat_number: s.vatNumber },
       company: {
