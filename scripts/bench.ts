@@ -392,6 +392,9 @@ async function runPaths(base: string, setup: Setup, shopProcessCount: number): P
     [`GET /api/products (${cat}, 24, facets; signed in, uncached)`, "catalogue", { path: `/api/products?category=${cat}&per_page=24`, sessions: [customer.headers()] }],
     ["GET /api/basket", "basket", { path: "/api/basket", sessions: visitors.map((v) => v.headers()) }, 20],
     ["POST /api/basket (add to basket)", "basket", { path: "/api/basket", method: "POST", body: { product_id: setup.productId, quantity: 1 }, sessions: visitors.map((v) => v.headers(true)) }, 30],
+    // A discount code (issue 32): the demo's free-delivery code, applied to each visitor's basket; the first request
+    // of a basket adds it, later ones find it held, and each works the basket's promotions and totals again.
+    ["POST /api/basket/discount (apply a code)", "basket", { path: "/api/basket/discount", method: "POST", body: { code: "FREESHIP" }, sessions: visitors.map((v) => v.headers(true)) }, 30],
     ["GET /api/hire/{slug}/quote", "hire", { path: `/api/hire/${hireSlug}/quote?start_date=${start}&end_date=${end}` }],
     // Catalogue pages come from the page cache (ADR 0025) once the first is rendered: a consumer's is the
     // visitor's kept page, a trade member's is kept per price view (private, no-store to the browser).
