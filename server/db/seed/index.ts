@@ -14,6 +14,7 @@ import { seedDemoBranches } from "./demo-branches.ts";
 import { seedDemoDepots, seedDemoHire } from "./demo-hire.ts";
 import { DEMO_TRADE, DEMO_TRADE_USERS, seedDemoJoinery, seedDemoTrade } from "./demo-trade.ts";
 import { seedDemoPromotions } from "./demo-promotions.ts";
+import { seedDemoQuotes } from "./demo-quotes.ts";
 import { DEMO_STAFF, seedDemoStaff } from "./demo-staff.ts";
 
 export { DEMO_STAFF, DEMO_TRADE, DEMO_TRADE_USERS };
@@ -67,6 +68,7 @@ export async function seedDemo(db: Db): Promise<{ categories: number; manufactur
     await seedDemoJoinery(tx, passwordHash);
     await seedDemoStaff(tx, passwordHash);
     await seedDemoPromotions(tx);
+    await seedDemoQuotes(tx);
     return { categories: count, manufacturers: catalogue.manufacturers, products: catalogue.products + variantProducts, hireItems: hireItemCount, ...delivery, users: 3 + DEMO_TRADE_USERS.length };
   });
 }
