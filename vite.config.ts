@@ -31,7 +31,9 @@ export default defineConfig({
             // own helpers to chunks of their screens, so that no back-office page carries another desk's code;
             // likewise the returns desk's (issue 31), and the kit's parts only a few screens use (tabs, timeline, table-or-cards).
             // orders/statuses.ts is plain data the customer's order page shares (which orders may still be cancelled).
-            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner|crumbs|stock-lines|branch-form|returns|refund-due|return-actions|order-returns|table-or-cards|timeline|status-tabs|promotion-form|promotion-preview|promotions)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff[\\/]|orders[\\/](?!statuses\.ts$))|[\\/]server[\\/]modules[\\/]catalog[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
+            // The quotes desk's form and words (issue 32) stay with its screens too. quotes/statuses.ts is plain data the
+            // customer's quote pages share: only route modules import it, so no module of this group takes it in as a dependency.
+            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner|crumbs|stock-lines|branch-form|returns|refund-due|return-actions|order-returns|table-or-cards|timeline|status-tabs|promotion-form|promotion-preview|promotions|quote-form|quotes)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff[\\/]|orders[\\/](?!statuses\.ts$))|[\\/]server[\\/]modules[\\/]catalog[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
             // The catalogue desk's forms each in a chunk of its own, loaded by their screens and not by every
             // back-office page: products; photos; hire items with the hire price engine their rate card runs.
             {

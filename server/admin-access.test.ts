@@ -307,6 +307,24 @@ const ROWS: Row[] = [
       { what: "a status that is none", needs: "promotions.manage", form: form({ intent: "status", status: "deleted" }), ok: [422] },
     ],
   },
+  // The quotes desk (issue 32): each write refused by the rules after its door (quotes.manage), so the secret customer's quote stays as it is.
+  { key: "admin/quotes", needs: "quotes.view", url: () => "/admin/quotes?status=drafting" },
+  {
+    key: "admin/quotes/new",
+    needs: "quotes.manage",
+    url: () => "/admin/quotes/new",
+    posts: [{ what: "a customer with no account", needs: "quotes.manage", form: async (w) => ({ fields: { customer_email: "no.such.customer@example.com", lines: `${w.productSku} 1` } }), ok: [422] }],
+  },
+  {
+    key: "admin/quotes/:number",
+    needs: "quotes.view",
+    url: (w) => `/admin/quotes/${w.quoteNumber}`,
+    posts: [
+      { what: "a save with a last day in the past", needs: "quotes.manage", form: form({ intent: "save", valid_until: "2020-01-01" }), ok: [422] },
+      { what: "a send after its last day", needs: "quotes.manage", form: form({ intent: "send" }), ok: [422] },
+      { what: "a decline without its reason", needs: "quotes.manage", form: form({ intent: "decline", reason: "" }), ok: [422] },
+    ],
+  },
   { key: "admin/customers", needs: "customers.view", url: () => "/admin/customers" },
   {
     key: "admin/customers/:id",

@@ -53,6 +53,11 @@ export class TestBrowser {
     if (res.statusCode !== 200) throw new Error(`Staff sign-in as ${email} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
   }
 
+  /** A form post from the page itself, as a browser without scripts sends it (same origin, urlencoded). */
+  postForm(url: string, fields: readonly (readonly [string, string])[]): Promise<LightMyRequestResponse> {
+    return this.request("POST", url, new URLSearchParams(fields.map(([k, v]) => [k, v])).toString(), { headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" } });
+  }
+
   get = (url: string) => this.request("GET", url);
   post = (url: string, body?: unknown) => this.request("POST", url, body);
   put = (url: string, body?: unknown) => this.request("PUT", url, body);

@@ -10,3 +10,8 @@ export function textOf(res: LightMyRequestResponse): string {
     .replace(/&amp;/g, "&")
     .replace(/\s+/g, " ");
 }
+
+/** A page's HTML with React's text separators dropped and entities read, tags kept: for checking text and attributes (`value="…"`) alike. */
+export function htmlOf(html: string): string {
+  return html.replaceAll("<!-- -->", "").replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#x27;", "'");
+}

@@ -21,9 +21,16 @@ const TONES: Record<string, string> = {
   promotion_used_up: "bg-amber-100 text-amber-900",
   promotion_paused: "bg-amber-100 text-amber-900",
   promotion_ended: "bg-stone-200 text-stone-800",
+  // A quote's (issue 32), prefixed likewise.
+  quote_requested: "bg-amber-100 text-amber-900",
+  quote_drafting: "bg-sky-100 text-sky-900",
+  quote_sent: "bg-indigo-100 text-indigo-900",
+  quote_accepted: "bg-green-100 text-green-900",
+  quote_declined: "bg-red-100 text-red-900",
+  quote_expired: "bg-stone-200 text-stone-800",
 };
 
-/** An order's, a return's or a promotion's status as a coloured label; the words carry the meaning, the colour only helps. */
+/** An order's, a return's, a promotion's or a quote's status as a coloured label; the words carry the meaning, the colour only helps. */
 export function StatusBadge({ status, label }: { status: string; label: string }) {
   return <span className={`inline-block whitespace-nowrap rounded px-2 py-0.5 text-sm font-semibold ${TONES[status] ?? "bg-stone-100 text-stone-900"}`}>{label}</span>;
 }

@@ -21,3 +21,17 @@ export function withParam(search: URLSearchParams, changes: Record<string, strin
   const query = next.toString();
   return query ? `?${query}` : "";
 }
+
+/**
+ * A list's status tab and keyset page from its address: "all", one of
+ * `statuses`, else `fallback` (no tab, or one that is none); the cursor a
+ * row id (a positive 32-bit integer), else none.
+ */
+export function tabAndCursorFrom<S extends string>(url: URL, statuses: readonly S[], fallback: S): { status: S | "all"; cursor: number | undefined } {
+  const status = url.searchParams.get("status") ?? fallback;
+  const cursor = Number(url.searchParams.get("cursor"));
+  return {
+    status: status === "all" ? "all" : statuses.includes(status as S) ? (status as S) : fallback,
+    cursor: Number.isInteger(cursor) && cursor > 0 && cursor <= 2_147_483_647 ? cursor : undefined,
+  };
+}

@@ -15,6 +15,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { to: "/admin/orders", label: "Orders", permission: "orders.view" },
   { to: "/admin/returns", label: "Returns", permission: "returns.view" },
   { to: "/admin/promotions", label: "Promotions", permission: "promotions.view" },
+  { to: "/admin/quotes", label: "Quotes", permission: "quotes.view" },
   { to: "/admin/customers", label: "Customers", permission: "customers.view" },
   { to: "/admin/products", label: "Products", permission: "catalogue.view" },
   { to: "/admin/categories", label: "Categories and brands", permission: "catalogue.view" },

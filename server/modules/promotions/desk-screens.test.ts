@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { type TestShop, createTestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
+import { htmlOf } from "../../test/page-text.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { promotions } from "./schema.ts";
 
@@ -25,13 +26,6 @@ beforeAll(async () => {
   }
 }, 240_000);
 afterAll(() => shop?.close());
-
-const text = (html: string) => html.replaceAll("<!-- -->", "").replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#x27;", "'");
-
-/** A form post from the page itself, as a browser without scripts sends it. */
-function post(who: TestBrowser, url: string, fields: [string, string][]) {
-  return who.request("POST", url, new URLSearchParams(fields).toString(), { headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" } });
-}
 
 describe("the promotions desk's screens", () => {
   it("make a code after a refused save, list it, preview a basket, and pause it; sales only read", async () => {
@@ -55,9 +49,9 @@ describe("the promotions desk's screens", () => {
       ["audience", "consumer"],
       ["applies_to.product_ids", `${p!.sku.toLowerCase()}\nNO-SUCH-SKU`],
     ];
-    const refused = await post(staff.manager, "/admin/promotions/new", fields);
+    const refused = await staff.manager.postForm("/admin/promotions/new", fields);
     expect(refused.statusCode).toBe(422);
-    const page = text(refused.body);
+    const page = htmlOf(refused.body);
     expect(page).toContain("A percentage above 0 and at most 100, to two decimals.");
     expect(page).toContain("No product has the SKU NO-SUCH-SKU.");
     expect(refused.body).toMatch(/id="promotion-value"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="promotion-value"/);
@@ -68,52 +62,52 @@ describe("the promotions desk's screens", () => {
     expect(page).toContain("NO-SUCH-SKU");
     expect(await db.select().from(promotions).where(eq(promotions.code, "SCREENS15"))).toEqual([]);
 
-    const made = await post(staff.manager, "/admin/promotions/new", fields.map(([k, v]): [string, string] => [k, k === "value" ? "15" : k === "applies_to.product_ids" ? p!.sku : v]));
-    expect(made.statusCode, text(made.body).slice(0, 400)).toBe(302);
+    const made = await staff.manager.postForm("/admin/promotions/new", fields.map(([k, v]): [string, string] => [k, k === "value" ? "15" : k === "applies_to.product_ids" ? p!.sku : v]));
+    expect(made.statusCode, htmlOf(made.body).slice(0, 400)).toBe(302);
     const [row] = await db.select().from(promotions).where(eq(promotions.code, "SCREENS15"));
     expect(row).toMatchObject({ value: 1500, maxUses: 100, audience: "consumer", appliesTo: { product_ids: [p!.id], category_ids: [], brand_ids: [] } });
     // 09:00 in London in July is 08:00 UTC.
     expect(row!.endsAt!.toISOString()).toBe("2099-07-01T08:00:00.000Z");
     const url = `/admin/promotions/${row!.id}`;
     expect(made.headers.location).toBe(`${url}?created=1`);
-    expect(text((await staff.manager.get(`${url}?created=1`)).body)).toContain("Created. It is running now.");
+    expect(htmlOf((await staff.manager.get(`${url}?created=1`)).body)).toContain("Created. It is running now.");
 
     // The list: under Active, with what it gives and its uses.
-    const list = text((await staff.sales.get("/admin/promotions")).body);
+    const list = htmlOf((await staff.sales.get("/admin/promotions")).body);
     expect(list).toContain(`href="${url}"`);
     expect(list).toContain("SCREENS15");
     expect(list).toContain("15% off");
     expect(list).toContain("0 of 100");
     expect(list).not.toContain("New promotion");
-    expect(text((await staff.manager.get("/admin/promotions")).body)).toContain("New promotion");
+    expect(htmlOf((await staff.manager.get("/admin/promotions")).body)).toContain("New promotion");
 
     // Two units: £20.00 less 15% is £17.00, VAT £3.40. As a trade account: not its audience, and it says so.
-    const preview = await post(staff.sales, url, [["intent", "preview"], ["lines", `${p!.sku} 2`], ["buyer", "consumer"]]);
+    const preview = await staff.sales.postForm(url, [["intent", "preview"], ["lines", `${p!.sku} 2`], ["buyer", "consumer"]]);
     expect(preview.statusCode).toBe(200);
-    expect(text(preview.body)).toContain("It gives this basket £3.00 off (ex VAT)");
-    expect(text(preview.body)).toContain("£20.40");
-    const trade = await post(staff.sales, url, [["intent", "preview"], ["lines", `${p!.sku} 2`], ["buyer", "trade"]]);
-    expect(text(trade.body)).toContain("It gives this basket nothing. Its customers are consumers only");
-    const badLine = await post(staff.sales, url, [["intent", "preview"], ["lines", "NOPE-1 2"], ["buyer", "consumer"]]);
+    expect(htmlOf(preview.body)).toContain("It gives this basket £3.00 off (ex VAT)");
+    expect(htmlOf(preview.body)).toContain("£20.40");
+    const trade = await staff.sales.postForm(url, [["intent", "preview"], ["lines", `${p!.sku} 2`], ["buyer", "trade"]]);
+    expect(htmlOf(trade.body)).toContain("It gives this basket nothing. Its customers are consumers only");
+    const badLine = await staff.sales.postForm(url, [["intent", "preview"], ["lines", "NOPE-1 2"], ["buyer", "consumer"]]);
     expect(badLine.statusCode).toBe(422);
-    expect(text(badLine.body)).toContain("No product has the SKU NOPE-1.");
+    expect(htmlOf(badLine.body)).toContain("No product has the SKU NOPE-1.");
 
     // Sales see the form but cannot change it.
-    const salesPage = text((await staff.sales.get(url)).body);
+    const salesPage = htmlOf((await staff.sales.get(url)).body);
     expect(salesPage).toContain("Your role may read promotions but not change them.");
     expect(salesPage).not.toContain(">Pause<");
-    expect((await post(staff.sales, url, [["intent", "status"], ["status", "paused"]])).statusCode).toBe(403);
+    expect((await staff.sales.postForm(url, [["intent", "status"], ["status", "paused"]])).statusCode).toBe(403);
 
     // Pausing: confirmed, and the list moves it to Paused.
-    const paused = await post(staff.manager, url, [["intent", "status"], ["status", "paused"]]);
+    const paused = await staff.manager.postForm(url, [["intent", "status"], ["status", "paused"]]);
     expect(paused.statusCode).toBe(200);
-    expect(text(paused.body)).toContain("Paused. It is paused: customers cannot use it until it is resumed.");
-    expect(text((await staff.manager.get("/admin/promotions?status=paused")).body)).toContain("SCREENS15");
-    expect(text((await staff.manager.get("/admin/promotions")).body)).not.toContain("SCREENS15");
+    expect(htmlOf(paused.body)).toContain("Paused. It is paused: customers cannot use it until it is resumed.");
+    expect(htmlOf((await staff.manager.get("/admin/promotions?status=paused")).body)).toContain("SCREENS15");
+    expect(htmlOf((await staff.manager.get("/admin/promotions")).body)).not.toContain("SCREENS15");
 
     // A multi-buy from the same form: no code, its group.
-    const multi = await post(staff.manager, "/admin/promotions/new", [["intent", "save"], ["kind", "multi_buy"], ["code", "IGNORED"], ["buy", "3"], ["multi_buy", "free"], ["value", "1"], ["audience", "all"]]);
-    expect(multi.statusCode, text(multi.body).slice(0, 400)).toBe(302);
+    const multi = await staff.manager.postForm("/admin/promotions/new", [["intent", "save"], ["kind", "multi_buy"], ["code", "IGNORED"], ["buy", "3"], ["multi_buy", "free"], ["value", "1"], ["audience", "all"]]);
+    expect(multi.statusCode, htmlOf(multi.body).slice(0, 400)).toBe(302);
     const [auto] = await db.select().from(promotions).where(sql`${promotions.code} is null and ${promotions.name} = '3 for 2'`);
     expect(auto).toMatchObject({ kind: "multi_buy", buy: 3, multiBuy: "free", value: 1 });
     await db.update(promotions).set({ status: "ended" }).where(eq(promotions.id, auto!.id));

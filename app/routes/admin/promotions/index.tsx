@@ -7,7 +7,7 @@ import { type StatusTab, StatusTabs } from "../../../components/admin/status-tab
 import { Cell, Row, type TableColumn, TableOrCards } from "../../../components/admin/table-or-cards.tsx";
 import { EmptyState } from "../../../components/page.tsx";
 import { requirePermission } from "../../../lib/admin/access.ts";
-import { formatDateTime } from "../../../lib/admin/format.ts";
+import { formatDateTime, tabAndCursorFrom } from "../../../lib/admin/format.ts";
 import { PROMOTION_STATUSES, type PromotionStatus, STATE_LABELS, promotionGives, promotionHref, usesOf } from "../../../lib/admin/promotions.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
@@ -18,20 +18,11 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Prom
 type Status = PromotionStatus;
 const STATUS_LABELS: Record<Status, string> = { active: "Active", paused: "Paused", ended: "Ended" };
 
-/** The tab and page from the address; no tab is Active, the one most looked at. */
-function filtersFrom(url: URL) {
-  const status = url.searchParams.get("status") ?? "active";
-  const cursor = Number(url.searchParams.get("cursor"));
-  return {
-    status: status === "all" ? ("all" as const) : PROMOTION_STATUSES.includes(status as Status) ? (status as Status) : ("active" as const),
-    cursor: Number.isInteger(cursor) && cursor > 0 && cursor <= 2_147_483_647 ? cursor : undefined,
-  };
-}
-
 export async function loader({ context, request }: Route.LoaderArgs) {
   const app = context.get(appContext);
   const actor = requirePermission(app.staff, request, "promotions.view");
-  const filters = filtersFrom(new URL(request.url));
+  // No tab is Active, the one most looked at.
+  const filters = tabAndCursorFrom(new URL(request.url), PROMOTION_STATUSES, "active");
   const list = await app.services.adminPromotions.list(actor, { status: filters.status === "all" ? undefined : filters.status, cursor: filters.cursor });
   return { promotions: list.data, nextCursor: list.next_cursor, filters, canManage: can(actor.role, "promotions.manage") };
 }

@@ -1,0 +1,123 @@
+import { Link } from "react-router";
+import { appContext } from "#app-context";
+import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
+import { StatusBadge } from "../../../components/admin/status-badge.tsx";
+import { type StatusTab, StatusTabs } from "../../../components/admin/status-tabs.tsx";
+import { Cell, Row, type TableColumn, TableOrCards } from "../../../components/admin/table-or-cards.tsx";
+import { EmptyState } from "../../../components/page.tsx";
+import { requirePermission } from "../../../lib/admin/access.ts";
+import { formatDate, formatDateTime, tabAndCursorFrom } from "../../../lib/admin/format.ts";
+import { quoteHref } from "../../../lib/admin/quotes.ts";
+import { pageMeta } from "../../../lib/meta.ts";
+import { formatPounds } from "../../../lib/money.ts";
+import { QUOTE_DESK_TABS, QUOTE_STATUS_LABELS, type QuoteStatus } from "../../../../server/modules/quotes/statuses.ts";
+import { can } from "../../../../server/modules/staff/permissions.ts";
+import type { Route } from "./+types/index";
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Quotes");
+
+/** What each tab holds, when it is empty. */
+const EMPTY_WORDS: Record<QuoteStatus | "all", string> = {
+  requested: "Customers ask for a quote from their basket; their requests wait here to be priced.",
+  drafting: "Quotes being priced, and those started here with New quote, wait here until they are sent.",
+  sent: "Quotes sent to customers wait here until they accept, decline or ask for changes, or the last day passes.",
+  accepted: "Quotes customers have accepted, each with the order it became.",
+  declined: "Quotes declined by the shop or by the customer.",
+  expired: "Sent quotes whose last day has passed. Change one to send a new revision.",
+  all: "Quotes customers ask for, and those started here, appear here.",
+};
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "quotes.view");
+  // No tab is Requested: the work waiting first.
+  const filters = tabAndCursorFrom(new URL(request.url), QUOTE_DESK_TABS, QUOTE_DESK_TABS[0]!);
+  const list = await app.services.quoteDesk.list(actor, { status: filters.status === "all" ? undefined : filters.status, cursor: filters.cursor });
+  return { quotes: list.data, nextCursor: list.next_cursor, filters, canManage: can(actor.role, "quotes.manage") };
+}
+
+/** A day (`YYYY-MM-DD`) as the desk says it, or a dash. */
+const day = (d: string | null) => (d ? formatDate(d) : "—");
+
+export default function AdminQuotes({ loaderData }: Route.ComponentProps) {
+  const { quotes, nextCursor, filters, canManage } = loaderData;
+  const { search, loading } = useListAddress();
+  // The API counts no tabs: the tabs carry no figures.
+  const tabs: StatusTab[] = [...QUOTE_DESK_TABS.map((s): StatusTab => [s, QUOTE_STATUS_LABELS[s]]), ["all", "All"]];
+  const all = filters.status === "all";
+  const tabName = filters.status === "all" ? "" : ` ${QUOTE_STATUS_LABELS[filters.status].toLowerCase()}`;
+  const columns: TableColumn[] = [
+    { label: "Quote", sort: "descending" },
+    { label: "Customer" },
+    { label: "Company" },
+    { label: "Lines", className: "lg:text-right" },
+    { label: "Total inc VAT", className: "lg:text-right" },
+    { label: "Valid until" },
+    { label: "Needed by" },
+    { label: "Updated" },
+    ...(all ? [{ label: "Status" }] : []),
+  ];
+  return (
+    <>
+      <AdminHeading
+        title="Quotes"
+        intro="Prices asked for by customers, newest first. Open one to price its lines, send it with its PDF, or decline it."
+        actions={
+          canManage ? (
+            <Link to="/admin/quotes/new" className="btn-primary">
+              New quote
+            </Link>
+          ) : null
+        }
+      />
+      <StatusTabs label="Quotes by status" tabs={tabs} current={filters.status} search={search} />
+      {quotes.length === 0 ? (
+        <EmptyState title={`No${tabName} quotes`} action={all ? undefined : { to: "?status=all", label: "Show every quote" }}>
+          {EMPTY_WORDS[filters.status]}
+        </EmptyState>
+      ) : (
+        <TableOrCards caption={`Quotes, newest first${tabName ? `:${tabName}` : ""}`} columns={columns} loading={loading}>
+          {quotes.map((q) => (
+            <Row key={q.number}>
+              <Cell label="Quote" head className="whitespace-nowrap">
+                <Link to={quoteHref(q.number)} className="link font-semibold">
+                  {q.number}
+                </Link>
+              </Cell>
+              <Cell label="Customer">
+                <span className="min-w-0 [overflow-wrap:anywhere]">{q.customer}</span>
+              </Cell>
+              <Cell label="Company">
+                <span className="min-w-0 [overflow-wrap:anywhere]">{q.company ?? "—"}</span>
+              </Cell>
+              <Cell label="Lines" className="lg:text-right">
+                {q.lines}
+              </Cell>
+              <Cell label="Total inc VAT" className="lg:whitespace-nowrap lg:text-right">
+                {q.total === null ? "—" : formatPounds(q.total)}
+              </Cell>
+              <Cell label="Valid until" className="lg:whitespace-nowrap">
+                {day(q.valid_until)}
+              </Cell>
+              <Cell label="Needed by" className="lg:whitespace-nowrap">
+                {day(q.needed_by)}
+              </Cell>
+              <Cell label="Updated" className="lg:whitespace-nowrap">
+                {formatDateTime(q.updated_at)}
+              </Cell>
+              {all ? (
+                <Cell label="Status">
+                  <span>
+                    <StatusBadge status={`quote_${q.status}`} label={q.status_label} />
+                  </span>
+                </Cell>
+              ) : null}
+            </Row>
+          ))}
+        </TableOrCards>
+      )}
+      <KeysetPager search={search} cursor={filters.cursor ? String(filters.cursor) : undefined} nextCursor={nextCursor === null ? null : String(nextCursor)} />
+    </>
+  );
+}
