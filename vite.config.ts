@@ -62,11 +62,14 @@ export default defineConfig({
               minShareCount: 2,
               priority: 16,
             },
+            // Checkout's address fields, address-book picker and delivery and payment choices, which a quote's acceptance (issue 32) shares: one chunk for the two pages.
+            { name: "checkout-forms", test: /[\\/]app[\\/]components[\\/]checkout[\\/](address-fields|saved-addresses|choices)\.tsx$/, minShareCount: 2, priority: 16 },
             // Before the back office's groups: the modules the storefront shares (money, sessions) stay in
             // its shell even when a back-office form imports them too, so a back-office chunk, which takes
             // its modules' dependencies with it, never holds one the storefront needs.
             // The branch pages' own components stay with them, and so do an order's returns forms (issue 31): every page loads the shell.
-            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/](?!admin[\\/]|branches[\\/]|returns[\\/.])/, minShareCount: 2, priority: 18 },
+            // Likewise the quote screens' (issue 32), and the parts of checkout's form a quote's acceptance shares with it.
+            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/](?!admin[\\/]|branches[\\/]|returns[\\/.]|quotes[\\/.]|checkout[\\/](address-fields|saved-addresses|choices)\.tsx$)/, minShareCount: 2, priority: 18 },
           ],
         },
       },

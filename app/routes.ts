@@ -53,6 +53,9 @@ export default [
     route("account/hire-requests", "routes/account/hire-requests.tsx"),
     route("account/orders/history", "routes/account/orders-history.tsx"),
     route("account/orders/:orderId", "routes/account/order.tsx"),
+    // A customer's quotes, and their company's by their trade role (issue 32).
+    route("account/quotes", "routes/account/quotes.tsx"),
+    route("account/quotes/:number", "routes/account/quote.tsx"),
     route("trade/dashboard", "routes/trade/dashboard.tsx"),
     // Every signed-in customer's, not only trade members' (issue 32).
     route("trade/quick-order", "routes/trade/quick-order.tsx"),

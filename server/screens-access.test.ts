@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../app/routes.ts";
 import { categories, manufacturers, products } from "./modules/catalog/schema.ts";
 import { hireItems } from "./modules/hire/schema.ts";
+import { quotes } from "./modules/quotes/schema.ts";
 import { tradeInvoices } from "./modules/trade/invoice-schema.ts";
 import { isoDay, tradeFixtures } from "./modules/trade/test-fixtures.ts";
 import { ACTORS, type Actor, type SignedInActor, address, all, checkoutBody, day, signInActors } from "./test/actors.ts";
@@ -86,6 +87,8 @@ const TRADE = (h1: string, roles: SignedInActor[], ownCompany: boolean) => ({
 });
 /** Roles that read and pay the company's invoices (INVOICE_READERS): not a buyer. */
 const INVOICE_READERS: SignedInActor[] = ["owner", "accounts"];
+/** Who reads a buyer's quote: the buyer, and the company's owners, admins and accounts users (COMPANY_ORDER_READERS). */
+const QUOTE_READERS: SignedInActor[] = ["buyer", "owner", "accounts"];
 /** Roles that manage the company's users (owners and admins): not a buyer or an accounts user. */
 const USER_MANAGERS: SignedInActor[] = ["owner"];
 
@@ -99,7 +102,8 @@ interface World {
   categoryPath: string;
   manufacturerId: number;
   a: { orderId: number; orderNumber: string; hireRequest: string };
-  x: { accountId: number; invoiceId: number; invoiceNumber: string; buyerId: number; buyerEmail: string };
+  x: { accountId: number; invoiceId: number; invoiceNumber: string; buyerId: number; buyerEmail: string; quote: string };
+  productId: number;
   /** Each string, with the actors whose pages may show it. */
   secrets: [string, Actor[]][];
 }
@@ -170,6 +174,11 @@ const ROWS: Row[] = [
   { screen: "/account/hire-requests", url: () => "/account/hire-requests", expect: SIGNED_IN("Your hire requests") },
   { screen: "/account/orders/history", url: () => "/account/orders/history", expect: SIGNED_IN("Your orders") },
   { screen: "/account/orders/:orderId", url: (w) => `/account/orders/${w.a.orderId}`, expect: A_ONLY(""), shows: (w) => `Order ${w.a.orderNumber}` },
+  // Each customer's quotes, with their company's for its owners, admins and accounts users (issue 32).
+  { screen: "/account/quotes", url: () => "/account/quotes", expect: SIGNED_IN("Your quotes") },
+  // The buyer's quote: theirs, and their company's quote readers' (the accounts user reads it without the buttons).
+  // Asked in lower case (the page takes either), as an order above: the 404 page echoes the path, and the number in capitals must appear nowhere else.
+  { screen: "/account/quotes/:number", url: (w) => `/account/quotes/${w.x.quote.toLowerCase()}`, expect: TRADE("", QUOTE_READERS, false), shows: (w) => `Quote ${w.x.quote}` },
   // Everyone signed in gets the dashboard: a member their company's, anyone else the way to apply.
   { screen: "/trade/dashboard", url: () => "/trade/dashboard", expect: SIGNED_IN("Trade dashboard") },
   // Every signed-in customer's, trade member or not (issue 32).
@@ -221,6 +230,23 @@ const WRITES: WriteRow[] = [
   },
   // "Pay by card" opens a payment page only for the signed-in customer's own hire request: anyone else's number is no one's (the page, its message, nothing opened).
   { screen: "/account/hire-requests", post: (w, a) => postForm(w.as[a], "/account/hire-requests", { number: "HR-999999" }), expect: SIGNED_IN("Your hire requests") },
+  // "Request a quote" acts on the poster's own basket only: every actor's is empty here, so each is told so on the page.
+  { screen: "/basket", post: (w, a) => postForm(w.as[a], "/basket", { intent: "quote", notes: "From the matrix" }), expect: SIGNED_IN("Your basket") },
+  {
+    screen: "/account/quotes/:number",
+    // A fresh quote of X's buyer each time: the buyer and the owner decline it; the accounts user may only read it (the page says so); anyone else gets the 404 page, and it stays open.
+    expect: { ...TRADE("", [], false), buyer: { redirect: /^\/account\/quotes\/Q-\d{6}\?done=declined$/ }, owner: { redirect: /^\/account\/quotes\/Q-\d{6}\?done=declined$/ }, accounts: page("") },
+    post: async (w, a) => {
+      expect((await w.as.buyer.post("/api/basket", { product_id: w.productId, quantity: 1 })).statusCode).toBeLessThan(300);
+      const made = await w.as.buyer.post("/api/quotes", {});
+      expect(made.statusCode, made.body.slice(0, 300)).toBe(201);
+      const number = made.json().data.number as string;
+      const sent = await postForm(w.as[a], `/account/quotes/${number}`, { intent: "decline", reason: "From the matrix" });
+      const [row] = await shop.database.db.select({ status: quotes.status }).from(quotes).where(eq(quotes.number, number));
+      expect(row!.status, `${a} declining X's buyer's quote`).toBe(a === "buyer" || a === "owner" ? "declined" : "requested");
+      return sent;
+    },
+  },
   // The test payment page acts on a session the processor opened; its id, like Stripe's page address, is the only key. A made-up one is no one's.
   { screen: "/payments/test/:id", post: (w, a) => postForm(w.as[a], "/payments/test/cs_test_nosuchsession", { outcome: "pay" }), expect: all<Outcome>("not found") },
   { screen: "/*", post: (w, a) => postForm(w.as[a], "/no-such-screen/here", { intent: "anything" }), expect: all<Outcome>("not found") },
@@ -321,7 +347,12 @@ describe("authorisation matrix over every screen", () => {
     expect((await as["customer B"].post("/api/account/addresses", address(B_LINE))).statusCode).toBe(201);
     // Company X's: an invoice for the buyer's order, unpaid.
     const invoice = await fixtures.invoiceFor(company.accountId, company.buyer.id, { po: "PO-SCREENS-X", invoiceDate: isoDay(-2), dueDate: isoDay(28), lines: [{ name: "Clay ridge tile", qty: 3, unit: 1200, rate: 20 }] });
-    w.x = { accountId: company.accountId, invoiceId: invoice.id, invoiceNumber: invoice.number, buyerId: company.buyer.id, buyerEmail: company.buyer.email };
+    // The buyer's quote, asked for from their basket.
+    w.productId = product!.id;
+    expect((await as.buyer.post("/api/basket", { product_id: product!.id, quantity: 3 })).statusCode).toBeLessThan(300);
+    const quote = await as.buyer.post("/api/quotes", { notes: "Screens matrix" });
+    expect(quote.statusCode, quote.body.slice(0, 300)).toBe(201);
+    w.x = { accountId: company.accountId, invoiceId: invoice.id, invoiceNumber: invoice.number, buyerId: company.buyer.id, buyerEmail: company.buyer.email, quote: quote.json().data.number };
 
     const members: Actor[] = ["buyer", "owner", "accounts"];
     w.secrets = [
@@ -337,6 +368,7 @@ describe("authorisation matrix over every screen", () => {
       [X_NAME, members],
       // The invoice is for those who read invoices; the buyer's own order page shows the order, not the invoice.
       [invoice.number, INVOICE_READERS],
+      [w.x.quote, QUOTE_READERS],
       // A member's address is theirs, and their company's user managers'.
       [company.buyer.email, ["buyer", ...USER_MANAGERS]],
       [company.accounts.email, ["accounts", ...USER_MANAGERS]],
@@ -405,6 +437,7 @@ describe("authorisation matrix over every screen", () => {
     expect(await own(A, "/account/orders/history")).toContain(w.a.orderNumber);
     expect(await own(A, `/account/orders/${w.a.orderId}`)).toContain(A_LINE);
     expect(await own(A, "/account/hire-requests")).toContain(w.a.hireRequest);
+    for (const reader of QUOTE_READERS) expect(await own(w.as[reader], "/account/quotes")).toContain(w.x.quote);
     expect(await own(w.as["customer B"], "/account/addresses")).toContain(B_LINE);
     expect(await own(w.as.owner, "/trade/dashboard")).toContain(X_NAME);
     expect(await own(w.as.accounts, "/trade/invoices")).toContain(w.x.invoiceNumber);

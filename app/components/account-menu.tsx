@@ -6,6 +6,7 @@ import { SignOutButton } from "./sign-out-button.tsx";
 export const accountLinks = [
   { to: "/account", label: "Your account" },
   { to: "/account/orders/history", label: "Orders" },
+  { to: "/account/quotes", label: "Quotes" },
   { to: "/account/wishlist", label: "Wishlist" },
   { to: "/account/addresses", label: "Addresses" },
   { to: "/account/manage", label: "Your details" },

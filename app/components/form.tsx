@@ -1,13 +1,14 @@
 // The pieces every form is made of, so that every form looks and behaves the same:
 // a label, an optional hint, the server's message for the field, then the input.
-import { type InputHTMLAttributes, type ReactNode, type RefObject, useEffect, useId } from "react";
+import { type InputHTMLAttributes, type ReactNode, type RefObject, type TextareaHTMLAttributes, useEffect, useId } from "react";
 import { useNavigation } from "react-router";
 import type { FormResult } from "../lib/form-result.ts";
 import { useHydrated } from "../lib/use-session.ts";
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "children">;
 
-export interface FieldProps extends InputProps {
+/** What every field has: its label, name, hint and the server's message. */
+interface FieldBase {
   label: string;
   name: string;
   hint?: ReactNode;
@@ -16,6 +17,9 @@ export interface FieldProps extends InputProps {
   /** Shows "(optional)" after the label. */
   optional?: boolean;
   id?: string;
+}
+
+export interface FieldProps extends InputProps, FieldBase {
   /** Extra classes for the input itself, e.g. a narrower postcode box. */
   inputClassName?: string;
 }
@@ -23,38 +27,72 @@ export interface FieldProps extends InputProps {
 const inputBase =
   "min-h-11 w-full rounded-md border bg-white px-3 py-2 text-base text-stone-900 shadow-sm placeholder:text-stone-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-500";
 
-export function Field({ label, name, hint, error, optional, id, className, inputClassName = "", ...input }: FieldProps) {
+/** The ids that tie a field's control to its label, hint and error. */
+function useFieldIds(name: string, id: string | undefined, hint: ReactNode, error: string | undefined) {
   const generated = useId();
   const inputId = id ?? `${name}-${generated}`;
   const hintId = hint ? `${inputId}-hint` : undefined;
   const errorId = error ? `${inputId}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  return { inputId, hintId, errorId, describedBy: [hintId, errorId].filter(Boolean).join(" ") || undefined };
+}
+
+/** A field's label (with "(optional)"), hint and error, above its control. */
+function FieldFrame({ ids, label, optional, hint, error, className, children }: { ids: ReturnType<typeof useFieldIds>; label: string; optional?: boolean; hint?: ReactNode; error?: string; className?: string; children: ReactNode }) {
   return (
     <div className={`grid content-start gap-1.5 ${className ?? ""}`}>
-      <label htmlFor={inputId} className="font-semibold text-stone-900">
+      <label htmlFor={ids.inputId} className="font-semibold text-stone-900">
         {label}
         {optional ? <span className="font-normal text-stone-600"> (optional)</span> : null}
       </label>
       {hint ? (
-        <p id={hintId} className="text-sm text-stone-600">
+        <p id={ids.hintId} className="text-sm text-stone-600">
           {hint}
         </p>
       ) : null}
       {error ? (
-        <p id={errorId} className="text-sm font-semibold text-red-700">
+        <p id={ids.errorId} className="text-sm font-semibold text-red-700">
           <span className="sr-only">Error: </span>
           {error}
         </p>
       ) : null}
+      {children}
+    </div>
+  );
+}
+
+export function Field({ label, name, hint, error, optional, id, className, inputClassName = "", ...input }: FieldProps) {
+  const ids = useFieldIds(name, id, hint, error);
+  return (
+    <FieldFrame ids={ids} label={label} optional={optional} hint={hint} error={error} className={className}>
       <input
-        id={inputId}
+        id={ids.inputId}
         name={name}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
+        aria-describedby={ids.describedBy}
         className={`${inputBase} ${error ? "border-red-700 border-2" : "border-stone-400"} ${inputClassName}`}
         {...input}
       />
-    </div>
+    </FieldFrame>
+  );
+}
+
+export type TextAreaFieldProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "name" | "children"> & FieldBase;
+
+/** A field of several lines (notes, a message), made as `Field` is. */
+export function TextAreaField({ label, name, hint, error, optional, id, className, rows = 3, ...textarea }: TextAreaFieldProps) {
+  const ids = useFieldIds(name, id, hint, error);
+  return (
+    <FieldFrame ids={ids} label={label} optional={optional} hint={hint} error={error} className={className}>
+      <textarea
+        id={ids.inputId}
+        name={name}
+        rows={rows}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={ids.describedBy}
+        className={`${inputBase} ${error ? "border-red-700 border-2" : "border-stone-400"}`}
+        {...textarea}
+      />
+    </FieldFrame>
   );
 }
 
@@ -67,11 +105,7 @@ export interface CheckboxProps extends Omit<InputProps, "type"> {
 }
 
 export function Checkbox({ label, name, hint, error, id, className, ...input }: CheckboxProps) {
-  const generated = useId();
-  const inputId = id ?? `${name}-${generated}`;
-  const hintId = hint ? `${inputId}-hint` : undefined;
-  const errorId = error ? `${inputId}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  const { inputId, hintId, errorId, describedBy } = useFieldIds(name, id, hint, error);
   return (
     <div className={className}>
       {error ? (

@@ -31,3 +31,13 @@ export function requireSignedIn(user: unknown, request: Request): void {
 export function requireGuest(user: unknown, request: Request): void {
   if (user) throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirect")));
 }
+
+/**
+ * A storefront form post (a screen's `action`) from another site is refused.
+ * The session cookie is SameSite=Lax, so such a post arrives signed out anyway;
+ * the API's own origin (API_BASE_URL) counts as this site.
+ */
+export function requireOwnOrigin(request: Request, apiBaseUrl: string): void {
+  const origin = request.headers.get("origin");
+  if (origin && origin !== new URL(request.url).origin && origin !== apiBaseUrl) throw new Response("Forbidden", { status: 403 });
+}

@@ -132,11 +132,17 @@ export function formatHireDate(date: string): string {
   return `${WEEKDAY_NAMES[weekdayOf(date)]!.slice(0, 3)}, ${formatDayMonth(date)} ${date.slice(0, 4)}`;
 }
 
+/** "23 November 2026": a calendar date in a sentence (a quote's last day, say). */
+export function formatLongDate(date: string): string {
+  if (!isCalendarDate(date)) return date;
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return `${d} ${MONTH_NAMES[m - 1]} ${y}`;
+}
+
 /** "Monday, 23 November 2026", for screen readers. */
 export function formatHireDateLong(date: string): string {
   if (!isCalendarDate(date)) return date;
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return `${WEEKDAY_NAMES[weekdayOf(date)]}, ${d} ${MONTH_NAMES[m - 1]} ${y}`;
+  return `${WEEKDAY_NAMES[weekdayOf(date)]}, ${formatLongDate(date)}`;
 }
 
 /** 0 = Sunday … 6 = Saturday. */

@@ -5,10 +5,12 @@ import { BasketScreen, TOTAL_ROW, type TotalsRow } from "../components/basket/ba
 import { DiscountCode } from "../components/basket/discount-code.tsx";
 import { useBasketLines } from "../components/basket/use-basket-lines.ts";
 import { EmptyState, PageHeading } from "../components/page.tsx";
+import { QuoteRequest, QuoteRequestAlert } from "../components/quotes/quote-request.tsx";
 import { BASKET_MESSAGES, basketStore, refreshBasket, useBasket } from "../lib/basket.ts";
 import { pageMeta } from "../lib/meta.ts";
 import { usePageUser } from "../lib/use-session.ts";
 import { notFound } from "../lib/not-found.ts";
+import { requestQuote } from "../lib/quotes.server.ts";
 import type { Route } from "./+types/basket";
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -18,11 +20,18 @@ export function loader({ context }: Route.LoaderArgs) {
   return null;
 }
 
+/** "Request a quote" (issue 32): the basket's lines become a quote, and the customer goes to its page; a refusal comes back here. */
+export async function action({ context, request }: Route.ActionArgs) {
+  const app = context.get(appContext);
+  if (!app.config.basketEnabled) notFound();
+  return requestQuote(app, request);
+}
+
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Your basket", "Your basket: change quantities, see delivery options and check out securely.");
 
 const CONTINUE = "/category";
 
-export default function Basket() {
+export default function Basket({ actionData }: Route.ComponentProps) {
   const state = useBasket(true);
   const control = useBasketLines(basketStore, "/api/basket", BASKET_MESSAGES);
   const { lineErrors, busyLine, change, remove } = control;
@@ -33,6 +42,8 @@ export default function Basket() {
       heading={
         <>
           <PageHeading title="Your basket" />
+          {/* A refused quote request, said here: with an empty basket there is no form below to say it. */}
+          <QuoteRequestAlert failure={actionData} />
           {/* The quick-order pad is for signed-in customers; a visitor's page names no one. */}
           {user ? (
             <p className="-mt-3 mb-5">
@@ -84,7 +95,9 @@ export default function Basket() {
           <CheckoutLinks blocked={lines.some((i) => i.exceeds_stock || !i.in_stock)} />
         </>
       )}
-    />
+    >
+      <QuoteRequest signedIn={user !== null} failure={actionData} />
+    </BasketScreen>
   );
 }
 

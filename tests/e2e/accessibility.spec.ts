@@ -97,6 +97,7 @@ const SIGNED_IN_ONLY = [
   "/account/wishlist",
   "/account/hire-requests",
   "/account/orders/history",
+  "/account/quotes",
   "/trade/dashboard",
   "/trade/quick-order",
   "/trade/invoices",

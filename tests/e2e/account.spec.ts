@@ -14,6 +14,7 @@ test.describe("overview", () => {
     const nav = page.getByRole("main").getByRole("navigation", { name: "Your account" });
     for (const [name, href] of [
       ["Orders", "/account/orders/history"],
+      ["Quotes", "/account/quotes"],
       ["Quick order", "/trade/quick-order"],
       ["Wishlist", "/account/wishlist"],
       ["Addresses", "/account/addresses"],

@@ -3,7 +3,7 @@ import { appContext } from "#app-context";
 import { Breadcrumbs, EmptyState, PageHeading } from "../../components/page.tsx";
 import { daysLabel, formatHireDate } from "../../lib/hire.ts";
 import { formatPounds } from "../../lib/money.ts";
-import { loginUrlFor } from "../../lib/access.ts";
+import { loginUrlFor, requireOwnOrigin } from "../../lib/access.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/hire-requests";
 
@@ -19,9 +19,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs): Promise<{ error: string; number: string }> {
   const app = context.get(appContext);
   const url = new URL(request.url);
-  // The session cookie is SameSite=Lax; a foreign origin is refused anyway.
-  const origin = request.headers.get("origin");
-  if (origin && origin !== url.origin && origin !== app.config.apiBaseUrl) throw new Response("Forbidden", { status: 403 });
+  requireOwnOrigin(request, app.config.apiBaseUrl);
   if (!app.user) throw redirect(loginUrlFor(url));
   const number = String((await request.formData()).get("number") ?? "").slice(0, 20);
   try {

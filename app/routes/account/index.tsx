@@ -17,6 +17,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 const sections = [
   { to: "/account/orders/history", title: "Orders", text: "Follow an order and see what you have bought." },
+  { to: "/account/quotes", title: "Quotes", text: "Prices we have worked out for you: accept one to order, ask for changes or decline it." },
   { to: "/trade/quick-order", title: "Quick order", text: "Paste SKUs and quantities, or upload a CSV, to fill your basket in one step." },
   { to: "/account/hire-requests", title: "Hire requests", text: "Equipment you have asked to hire, and its status." },
   { to: "/account/wishlist", title: "Wishlist", text: "Products you have saved for later." },

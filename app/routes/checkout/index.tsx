@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { appContext } from "#app-context";
 import { AddressFields } from "../../components/checkout/address-fields.tsx";
+import { DeliveryChoice, PaymentChoice } from "../../components/checkout/choices.tsx";
 import { PendingCardPayment } from "../../components/checkout/pending-card-payment.tsx";
 import { SavedAddressPicker, checkoutAddress, matchingSaved, savedInOrder } from "../../components/checkout/saved-addresses.tsx";
 import { Checkbox, Field, FormAlert } from "../../components/form.tsx";
@@ -282,22 +283,19 @@ export default function Checkout(props: Route.ComponentProps) {
             {options?.zone && !options.zone.served ? <p className="font-semibold text-red-800">We do not deliver to {options.zone.name}. Click &amp; collect is still open to you.</p> : null}
             {!postcode ? <p className="text-sm text-stone-600">Prices for your postcode appear once you enter it.</p> : null}
             {options?.delivery.map((d) => (
-              <label key={d.id} className="flex min-h-11 cursor-pointer items-start gap-3 rounded-md border border-stone-300 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
-                <input type="radio" name="delivery_method" value={d.id} checked={method === d.id} onChange={() => {
-                    setMethod(d.id);
-                    // Collecting: the billing address starts from the address typed for delivery.
-                    if (d.kind === "collect" && billingSame) setBilling(delivery);
-                    // Paying on collection is only for click & collect.
-                    if (d.kind !== "collect" && payment === "pay_on_collection") setPayment("bank_transfer");
-                  }} required className="mt-1 size-5 accent-brand-700" />
-                <span className="flex-1">
-                  <span className="flex justify-between gap-3 font-semibold">
-                    <span>{d.name}</span>
-                    <span>{d.price === 0 ? "Free" : formatPounds(d.price)}</span>
-                  </span>
-                  <span className="block text-sm text-stone-600">{[d.description, ...d.notes].filter(Boolean).join(" ")}</span>
-                </span>
-              </label>
+              <DeliveryChoice
+                key={d.id}
+                option={d}
+                checked={method === d.id}
+                note={[d.description, ...d.notes].filter(Boolean).join(" ")}
+                onChoose={() => {
+                  setMethod(d.id);
+                  // Collecting: the billing address starts from the address typed for delivery.
+                  if (d.kind === "collect" && billingSame) setBilling(delivery);
+                  // Paying on collection is only for click & collect.
+                  if (d.kind !== "collect" && payment === "pay_on_collection") setPayment("bank_transfer");
+                }}
+              />
             ))}
             {collecting && chosenReady ? (
               <p className="text-sm text-stone-800" aria-live="polite" data-testid="collect-ready">
@@ -356,20 +354,7 @@ export default function Checkout(props: Route.ComponentProps) {
             <legend className="px-1 text-lg font-semibold">Payment</legend>
             {err("payment_method") ? <p className="text-sm font-semibold text-red-700">{err("payment_method")}</p> : null}
             {options?.payment.filter((p) => p.id !== "pay_on_collection" || chosen?.kind === "collect").map((p) => (
-              <label key={p.id} className="flex min-h-11 cursor-pointer items-start gap-3 rounded-md border border-stone-300 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
-                <input type="radio" name="payment_method" value={p.id} checked={payment === p.id} onChange={() => setPayment(p.id)} required className="mt-1 size-5 accent-brand-700" />
-                <span>
-                  <span className="font-semibold">{p.name}</span>
-                  <span className="block text-sm text-stone-600">{p.description}</span>
-                  {p.available_credit !== undefined ? (
-                    <span className="block text-sm" data-testid="available-credit">
-                      Available credit: <strong>{formatPounds(p.available_credit)}</strong>
-                      {p.credit_limit !== undefined ? ` of ${formatPounds(p.credit_limit)}` : null}
-                      {total > p.available_credit ? <span className="block font-semibold text-red-700">This order is more than your available credit.</span> : null}
-                    </span>
-                  ) : null}
-                </span>
-              </label>
+              <PaymentChoice key={p.id} option={p} checked={payment === p.id} onChoose={() => setPayment(p.id)} total={total} />
             ))}
           </fieldset>
 

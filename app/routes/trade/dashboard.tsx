@@ -267,9 +267,10 @@ export default function TradeDashboard(props: Route.ComponentProps) {
   }
   const state = STATE[account.state];
   const approved = account.state === "approved" || account.state === "suspended";
-  // The quick order is every signed-in customer's; the rest only an approved (or suspended) account's.
+  // The quick order and quotes are every signed-in customer's; the rest only an approved (or suspended) account's.
   const links = [
     { to: "/trade/quick-order", label: "Quick order" },
+    { to: "/account/quotes", label: "Quotes" },
     ...(approved
       ? [
           ...(account.unpaid_invoices !== null ? [{ to: "/trade/invoices", label: "Invoices" }] : []),

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Form, Link, redirect, redirectDocument, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
-import { loginUrlFor } from "../../lib/access.ts";
+import { loginUrlFor, requireOwnOrigin } from "../../lib/access.ts";
 import { formatHireDate } from "../../lib/hire.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { formatPence, formatPounds } from "../../lib/money.ts";
@@ -51,9 +51,7 @@ type PayFailure = { errors: string[]; chosen: number[]; provider: string };
 export async function action({ request, context }: Route.ActionArgs): Promise<PayFailure> {
   const app = context.get(appContext);
   const url = new URL(request.url);
-  // The session cookie is SameSite=Lax, so another site's form arrives signed out; refuse a foreign origin anyway.
-  const origin = request.headers.get("origin");
-  if (origin && origin !== url.origin && origin !== app.config.apiBaseUrl) throw new Response("Forbidden", { status: 403 });
+  requireOwnOrigin(request, app.config.apiBaseUrl);
   if (!app.user) throw redirect(loginUrlFor(url));
   const form = await request.formData();
   const chosen = form
