@@ -116,7 +116,7 @@ export function createQuoteDesk(db: Db, options: QuoteMailOptions & { shop: Shop
      */
     async update(actor: StaffActor, number: string, patch: QuotePatch): Promise<DeskQuoteJson> {
       authorize(actor, "quotes.manage");
-      await db.transaction(async (t) => {
+      const saved = await db.transaction(async (t) => {
         const tx = t as unknown as Db;
         const loaded = await locked(tx, number, "edit");
         const { row } = loaded;
@@ -169,8 +169,10 @@ export function createQuoteDesk(db: Db, options: QuoteMailOptions & { shop: Shop
         if (newRevision || row.status === "requested") await quoteEvent(tx, row.id, "drafting", "staff", newRevision ? `${actor.name} started revision ${row.revision + 1}.` : `${actor.name} started pricing it.`);
         const after = (await loadQuote(tx, { id: row.id }))!;
         await recordAudit(tx, actor, { action: "quote.updated", entity: "quote", entityId: number, before: auditView(loaded), after: auditView(after) });
+        return after;
       });
-      return read(actor, number);
+      // As read for the audit log, in the transaction that made it.
+      return deskJson(actor, saved);
     },
 
     /** Sends the quote: the version kept as a revision, its PDF emailed with the link to accept it. */

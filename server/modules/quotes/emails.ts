@@ -12,7 +12,10 @@ export interface QuoteMailOptions {
   shopEmail: string;
 }
 
-const pageOf = (o: QuoteMailOptions, number: string) => `${o.publicUrl.replace(/\/+$/, "")}/account/quotes/${number}`;
+/** A page of the shop, as an email links it. */
+const shopLink = (o: QuoteMailOptions, path: string) => `${o.publicUrl.replace(/\/+$/, "")}${path}`;
+const pageOf = (o: QuoteMailOptions, number: string) => shopLink(o, `/account/quotes/${number}`);
+const deskOf = (o: QuoteMailOptions, number: string) => shopLink(o, `/admin/quotes/${number}`);
 
 async function send(tx: Db, o: QuoteMailOptions, to: string, subject: string, title: string, paragraphs: string[], action?: { label: string; url: string }, attachments?: { filename: string; contentType: string; content: Buffer }[]): Promise<void> {
   const rendered = renderEmail({ appName: o.appName, publicUrl: o.publicUrl, title, paragraphs, ...(action ? { action } : {}) });
@@ -30,7 +33,7 @@ export async function mailRequested(tx: Db, o: QuoteMailOptions, quote: { number
     `${quote.name} (${quote.email}) asks for a quote on ${quote.lines === 1 ? "1 line" : `${quote.lines} lines`}: ${quote.number}.`,
     quote.notes ? `Their notes: ${quote.notes}` : "",
     quote.neededBy ? `Needed by ${dayLabel(quote.neededBy)}.` : "",
-  ].filter(Boolean), { label: "Open the quotes desk", url: `${o.publicUrl.replace(/\/+$/, "")}/admin/quotes/${quote.number}` });
+  ].filter(Boolean), { label: "Open the quotes desk", url: deskOf(o, quote.number) });
 }
 
 /** To the customer: the priced quote, its PDF attached and the link to accept it. */
@@ -70,5 +73,5 @@ export async function mailDeclined(tx: Db, o: QuoteMailOptions, quote: { number:
 
 /** To the shop: the customer asked for changes, or declined. */
 export async function mailShop(tx: Db, o: QuoteMailOptions, number: string, subject: string, paragraphs: string[]): Promise<void> {
-  await send(tx, o, o.shopEmail, `${subject}: ${number}`, subject, paragraphs, { label: "Open the quote", url: `${o.publicUrl.replace(/\/+$/, "")}/admin/quotes/${number}` });
+  await send(tx, o, o.shopEmail, `${subject}: ${number}`, subject, paragraphs, { label: "Open the quote", url: deskOf(o, number) });
 }
