@@ -63,6 +63,8 @@ export default [
     route("trade/invoices/pay", "routes/trade/invoices-pay.tsx"),
     route("trade/invoices/view/:id", "routes/trade/invoice.tsx"),
     route("trade/manage", "routes/trade/manage.tsx"),
+    // The company's sites (issue 32): every member reads them, owners and admins keep them.
+    route("trade/sites", "routes/trade/sites.tsx"),
     route("trade/manage/invite", "routes/trade/manage-invite.tsx"),
     route("trade/manage/user/:id", "routes/trade/manage-user.tsx"),
     route("trade/invitation", "routes/trade/invitation.tsx"),

@@ -31,6 +31,7 @@ import { hireBasketRoutes, hireRequestRoutes } from "./modules/hire/basket-route
 import { hireRoutes } from "./modules/hire/routes.ts";
 import { tradeRoutes } from "./modules/trade/routes.ts";
 import { tradeUsersRoutes } from "./modules/trade/users-routes.ts";
+import { tradeSitesRoutes } from "./modules/trade/sites-routes.ts";
 import { tradeMemberStatementRoutes, tradeStatementRoutes } from "./modules/trade/statement-routes.ts";
 import { tradeDeskRoutes } from "./modules/trade/desk-routes.ts";
 import { tradeInvoicesRoutes } from "./modules/trade/invoices-routes.ts";
@@ -263,6 +264,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(accountRoutes, { account: services.account, auth: services.auth, prefix: "/api" });
   await app.register(tradeRoutes, { trade: services.trade, dashboard: services.tradeDashboard, prefix: "/api" });
   await app.register(tradeUsersRoutes, { users: services.tradeUsers, prefix: "/api" });
+  await app.register(tradeSitesRoutes, { sites: services.tradeSites, prefix: "/api" });
   await app.register(tradeInvoicesRoutes, { invoices: services.tradeInvoices, payments: services.tradePayments, prefix: "/api" });
   await app.register(tradeMemberStatementRoutes, { statements: services.tradeStatements, prefix: "/api" });
   // The back office's API (ADR 0029): the same services as its screens.

@@ -187,6 +187,8 @@ const ROWS: Row[] = [
   { screen: "/trade/invoices/pay", url: (w) => `/trade/invoices/pay?invoice=${w.x.invoiceId}`, expect: TRADE("Pay invoices", INVOICE_READERS, true) },
   { screen: "/trade/invoices/view/:id", url: (w) => `/trade/invoices/view/${w.x.invoiceId}`, expect: TRADE("", INVOICE_READERS, false), shows: (w) => `Invoice ${w.x.invoiceNumber}` },
   { screen: "/trade/manage", url: () => "/trade/manage", expect: TRADE("Company users", USER_MANAGERS, true) },
+  // Every member reads the company's sites; the other company's owner reads their own.
+  { screen: "/trade/sites", url: () => "/trade/sites", expect: TRADE("Sites", ["owner", "buyer", "accounts"], true) },
   { screen: "/trade/manage/invite", url: () => "/trade/manage/invite", expect: TRADE("Invite a user", USER_MANAGERS, true) },
   { screen: "/trade/manage/user/:id", url: (w) => `/trade/manage/user/${w.x.buyerId}`, expect: TRADE("buyer Fitter", USER_MANAGERS, false) },
   // The token comes from the emailed link; accepting it checks it is the signed-in user's own.
@@ -232,6 +234,12 @@ const WRITES: WriteRow[] = [
   { screen: "/account/hire-requests", post: (w, a) => postForm(w.as[a], "/account/hire-requests", { number: "HR-999999" }), expect: SIGNED_IN("Your hire requests") },
   // "Request a quote" acts on the poster's own basket only: every actor's is empty here, so each is told so on the page.
   { screen: "/basket", post: (w, a) => postForm(w.as[a], "/basket", { intent: "quote", notes: "From the matrix" }), expect: SIGNED_IN("Your basket") },
+  // Adding a site: an owner adds it to their own company (each owner to theirs); a buyer or accounts user, or a customer outside a company, gets the 404 page.
+  {
+    screen: "/trade/sites",
+    post: (w, a) => postForm(w.as[a], "/trade/sites", { intent: "save", name: `Matrix site ${a}`, line1: "1 Mill Lane", town: "Leeds", postcode: "LS1 4AP" }),
+    expect: { ...TRADE("", [], false), owner: { redirect: /^\/trade\/sites\?saved=\d+$/ }, "other owner": { redirect: /^\/trade\/sites\?saved=\d+$/ } },
+  },
   {
     screen: "/account/quotes/:number",
     // A fresh quote of X's buyer each time: the buyer and the owner decline it; the accounts user may only read it (the page says so); anyone else gets the 404 page, and it stays open.

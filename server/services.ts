@@ -56,6 +56,7 @@ import { payOnAccount } from "./modules/trade/credit.ts";
 import { createTradeService } from "./modules/trade/service.ts";
 import { createTradeDashboardService } from "./modules/trade/dashboard.ts";
 import { createTradeUsersService } from "./modules/trade/users.ts";
+import { createTradeSitesService } from "./modules/trade/sites.ts";
 import { createTradeInvoicesService, shopDetails } from "./modules/trade/invoices.ts";
 import { bankTransfer, createTradePaymentsService } from "./modules/trade/remittances.ts";
 import { createTradeStaffService } from "./modules/trade/staff.ts";
@@ -180,6 +181,7 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     hireOperations: createHireOperations(db, { mail, ...shop, shop: shopDetails(config), requests: hireRequests, cardPayments: hireCardPayments, refundHire: payments.refundHire }),
     trade: createTradeService(db, { mail, ...shop }),
     tradeUsers: createTradeUsersService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
+    tradeSites: createTradeSitesService(db),
     tradeInvoices: createTradeInvoicesService(db, { shop: shopDetails(config) }),
     tradeDashboard: createTradeDashboardService(db),
     // Card beside bank transfer only when there is a gateway.

@@ -1,6 +1,6 @@
 // The pieces every form is made of, so that every form looks and behaves the same:
 // a label, an optional hint, the server's message for the field, then the input.
-import { type InputHTMLAttributes, type ReactNode, type RefObject, type TextareaHTMLAttributes, useEffect, useId } from "react";
+import { type InputHTMLAttributes, type ReactNode, type RefObject, type SelectHTMLAttributes, type TextareaHTMLAttributes, useEffect, useId } from "react";
 import { useNavigation } from "react-router";
 import type { FormResult } from "../lib/form-result.ts";
 import { useHydrated } from "../lib/use-session.ts";
@@ -92,6 +92,27 @@ export function TextAreaField({ label, name, hint, error, optional, id, classNam
         className={`${inputBase} ${error ? "border-red-700 border-2" : "border-stone-400"}`}
         {...textarea}
       />
+    </FieldFrame>
+  );
+}
+
+export type SelectFieldProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "name"> & FieldBase;
+
+/** A choice from a list (a site, a branch), made as `Field` is; its options are the children. */
+export function SelectField({ label, name, hint, error, optional, id, className, children, ...select }: SelectFieldProps) {
+  const ids = useFieldIds(name, id, hint, error);
+  return (
+    <FieldFrame ids={ids} label={label} optional={optional} hint={hint} error={error} className={className}>
+      <select
+        id={ids.inputId}
+        name={name}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={ids.describedBy}
+        className={`${inputBase} min-w-0 ${error ? "border-red-700 border-2" : "border-stone-400"}`}
+        {...select}
+      >
+        {children}
+      </select>
     </FieldFrame>
   );
 }

@@ -18,6 +18,31 @@ export interface PaymentOption {
   available_credit?: number;
   credit_limit?: number;
   po_required?: boolean;
+  /** Pay on account only: the company's sites; an order on account names one when there are any. */
+  sites?: TradeSiteView[];
+}
+
+/** A trade company's site as checkout and the sites page show it. */
+export interface TradeSiteView {
+  id: number;
+  name: string;
+  line1: string;
+  line2: string;
+  town: string;
+  county: string;
+  postcode: string;
+  contact_name: string;
+  contact_phone: string;
+  po_required: boolean;
+  po_prefix: string;
+  archived: boolean;
+}
+
+/** What a site asks of an order's PO reference on account, in words; null when nothing. */
+export function sitePoRule(site: Pick<TradeSiteView, "po_required" | "po_prefix"> | undefined): string | null {
+  if (!site) return null;
+  if (site.po_prefix) return `Orders for this site need a purchase-order reference starting ${site.po_prefix}.`;
+  return site.po_required ? "Orders for this site need a purchase-order reference." : null;
 }
 
 /** When the basket could be collected at a branch (`ready_label` null: it cannot supply it). */
@@ -44,6 +69,11 @@ export interface Address {
 }
 
 export const EMPTY_ADDRESS: Address = { line_1: "", line_2: "", line_3: "", town: "", county: "", postcode: "" };
+
+/** A site's address as checkout's delivery address. */
+export function siteAddress(site: TradeSiteView): Address {
+  return { line_1: site.line1, line_2: site.line2, line_3: "", town: site.town, county: site.county, postcode: site.postcode };
+}
 
 export interface PlacedOrder {
   order_id: number;
@@ -77,6 +107,8 @@ export interface OrderView {
   delivery_name: string;
   payment_method: string;
   po_reference: string;
+  /** The trade company's site it is for. */
+  site?: { id: number; name: string } | null;
   notes: string;
   subtotal: number;
   vat: number;

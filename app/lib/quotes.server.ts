@@ -10,8 +10,8 @@ import { type FieldErrors, parseInput } from "../../server/http-errors.ts";
 import { ukPostcode } from "../../server/modules/account/contract.ts";
 import type { PriceChangedError } from "../../server/modules/checkout/types.ts";
 import { quoteAcceptBody, quoteChangesBody, quoteDeclineBody, quoteNumberParams, quoteRequestBody } from "../../server/modules/quotes/contract.ts";
-import { loginUrlFor, requireOwnOrigin } from "./access.ts";
 import { serviceError } from "./admin/access.ts";
+import { CHECK_BELOW, customerRefusal, signedInPoster } from "./customer-forms.server.ts";
 import { text } from "./form-result.ts";
 import { formatPounds } from "./money.ts";
 import { notFound } from "./not-found.ts";
@@ -28,29 +28,9 @@ export interface QuoteFormFailure {
   repriced?: { options: AcceptOptions; priced_for: string };
 }
 
-const CHECK_BELOW = "Check the fields marked below.";
-
-/** A storefront form post from this site by a signed-in customer: anyone else is refused or sent to sign in. */
-function signedInPoster(app: AppContext, request: Request): number {
-  requireOwnOrigin(request, app.config.apiBaseUrl);
-  if (!app.user) throw redirect(loginUrlFor(new URL(request.url)));
-  return app.user.id;
-}
-
-/** What a service refused, as the form shows it; a 404 is the page's own; anything unforeseen is thrown on. */
+/** What a service refused, as the quote's form shows it. */
 function refusal(error: unknown, intent: QuoteFormFailure["intent"], values: Record<string, string>, fields: readonly string[]): QuoteFormFailure {
-  if (error instanceof Response) throw error;
-  const known = serviceError(error);
-  if (!known) throw error;
-  if (known.status === 404) notFound();
-  const errors: FieldErrors = {};
-  const other: string[] = [];
-  for (const [field, messages] of Object.entries(known.errors ?? {})) {
-    if (fields.includes(field) || field.startsWith("delivery_address.")) errors[field] = messages;
-    else other.push(messages.join(" "));
-  }
-  const message = other.length ? other.join(" ") : known.errors ? CHECK_BELOW : known.message;
-  return { intent, message, errors, values };
+  return { intent, ...customerRefusal(error, values, fields) };
 }
 
 /** The string values of a form, for showing it again. */
@@ -64,13 +44,15 @@ function valuesOf(form: FormData, leave: readonly string[] = []): Record<string,
 export async function requestQuote(app: AppContext, request: Request): Promise<QuoteFormFailure> {
   const userId = signedInPoster(app, request);
   const form = await request.formData();
-  const values = { notes: text(form, "notes"), needed_by: text(form, "needed_by") };
+  const values = { notes: text(form, "notes"), needed_by: text(form, "needed_by"), site_id: text(form, "site_id") };
+  const site = Number(values.site_id);
   let number: string;
   try {
-    number = (await app.services.quotes.request(userId, parseInput(quoteRequestBody, values))).number;
+    const input = parseInput(quoteRequestBody, { notes: values.notes, needed_by: values.needed_by, ...(values.site_id ? { site_id: Number.isSafeInteger(site) ? site : -1 } : {}) });
+    number = (await app.services.quotes.request(userId, input)).number;
   } catch (error) {
     // Said in full at the top of the basket page: its form shows only while the basket has lines.
-    const failed = refusal(error, "request", values, ["notes", "needed_by"]);
+    const failed = refusal(error, "request", values, ["notes", "needed_by", "site_id"]);
     const fields = Object.values(failed.errors).flat();
     return fields.length ? { ...failed, message: [...fields, ...(failed.message === CHECK_BELOW ? [] : [failed.message])].join(" ") } : failed;
   }
@@ -92,7 +74,7 @@ export function postcodeOrNull(value: string | null | undefined): string | null 
   return parsed.success ? parsed.data : null;
 }
 
-const ACCEPT_FIELDS = ["delivery_method", "branch_id", "payment_method", "po_reference", "notes", "delivery_address"] as const;
+const ACCEPT_FIELDS = ["delivery_method", "branch_id", "payment_method", "site_id", "po_reference", "notes", "delivery_address"] as const;
 const ADDRESS_FIELDS = ["line_1", "line_2", "line_3", "town", "county", "postcode"] as const;
 const KEY = /^[A-Za-z0-9_-]{8,100}$/;
 
@@ -140,9 +122,11 @@ async function accept(app: AppContext, userId: number, number: string, form: For
     const chosen = shown.delivery.find((d) => d.id === method);
     const collecting = chosen?.kind === "collect";
     const branch = Number(text(form, "branch_id"));
+    const site = Number(text(form, "site_id"));
     const input = parseInput(quoteAcceptBody, {
       delivery_method: method,
       payment_method: text(form, "payment_method"),
+      ...(Number.isSafeInteger(site) && site > 0 ? { site_id: site } : {}),
       notes: text(form, "notes"),
       po_reference: text(form, "po_reference"),
       ...(collecting ? { branch_id: Number.isSafeInteger(branch) && branch > 0 ? branch : undefined } : { delivery_address: { name: app.user!.name, ...address } }),

@@ -17,6 +17,7 @@ export * from "../modules/trade/invoice-schema.ts";
 export * from "../modules/trade/invitations-schema.ts";
 export * from "../modules/trade/remittance-schema.ts";
 export * from "../modules/trade/ledger-schema.ts";
+export * from "../modules/trade/sites-schema.ts";
 export * from "../modules/staff/schema.ts";
 export * from "../modules/audit/schema.ts";
 export * from "../modules/payments/schema.ts";

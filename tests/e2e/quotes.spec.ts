@@ -8,47 +8,10 @@
 // blocks pay on account, and other specs hold it so (trade-pay, the
 // dashboard): this journey's owner is of a company of its own, applied for
 // and approved (needing a PO) through the APIs, so nothing is shared.
-import type { Browser, Page } from "@playwright/test";
-import { csrfHeaders, newUser, openPage, registerByApi } from "./auth-helpers.ts";
+import { csrfHeaders, openPage } from "./auth-helpers.ts";
 import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
-import { PASSWORD } from "./staff-helpers.ts";
-
-/** A member of staff's API session of their own, and the header their cookie-borne writes need. */
-async function staffApi(browser: Browser, email: string) {
-  const { request } = await browser.newContext();
-  const login = await request.post("/api/admin/auth/login", { data: { email, password: PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-  const token = (await request.storageState()).cookies.find((c) => c.name === "tc_admin_csrf")!.value;
-  return { request, headers: { "X-Admin-CSRF": decodeURIComponent(token) } };
-}
-
-/** A new user of this page, owner of an approved trade company that buys on account with a PO. */
-async function approvedTradeOwner(page: Page, browser: Browser): Promise<void> {
-  const user = await registerByApi(page.request, newUser("Quinn"));
-  const applied = await page.request.post("/api/trade/setup", {
-    headers: await csrfHeaders(page.request),
-    data: {
-      company_name: `Quinn Roofing ${Date.now().toString(36)}`,
-      company_type: "sole_trader",
-      trade: "Roofer",
-      line1: "3 Slate Row",
-      town: "Leeds",
-      postcode: "LS1 1AA",
-      phone: "0113 496 0123",
-      accounts_email: user.email,
-      expected_monthly_spend: 2000,
-      requested_credit_limit: 5000,
-    },
-  });
-  expect(applied.status(), await applied.text()).toBe(201);
-  const desk = await staffApi(browser, "accounts@staff.example.com");
-  const approved = await desk.request.post(`/api/admin/trade/applications/${(await applied.json()).data.id}/approve`, {
-    headers: desk.headers,
-    data: { credit_limit: 5000, terms_days: 30, discount_percent: 0, po_required: true },
-  });
-  expect(approved.status(), await approved.text()).toBe(200);
-}
+import { approvedTradeOwner, staffApi } from "./trade-helpers.ts";
 
 test("a trade owner asks for a quote from the basket, and accepts it priced on account with a PO", async ({ page, browser }) => {
   test.slow();
@@ -58,10 +21,24 @@ test("a trade owner asks for a quote from the basket, and accepts it priced on a
   const added = await page.request.post("/api/basket", { headers: await csrfHeaders(page.request), data: { product_id: product.id, quantity: 2 } });
   expect(added.status(), await added.text()).toBe(200);
 
-  // From the basket page: the request, with a note.
+  // The company's site for the job, added on its sites page.
+  await openPage(page, "/trade/sites");
+  await expect(page.getByText("Your company has no sites yet.")).toBeVisible();
+  await page.getByLabel("Site name").fill("Mill Lane extension");
+  await page.getByLabel("Address line 1").fill("14 Mill Lane");
+  await page.getByLabel("Town or city").fill("Leeds");
+  await page.getByLabel("Postcode").fill("ls6 3aa");
+  await page.getByLabel("Contact on site").fill("Quinn");
+  await page.getByRole("button", { name: "Add the site" }).click();
+  await expect(page.getByText("Mill Lane extension is saved.")).toBeVisible();
+  await expect(page.getByTestId("site")).toContainText("14 Mill Lane, Leeds, LS6 3AA");
+  await expectAccessible(page, "the sites page");
+
+  // From the basket page: the request, for the site, with a note.
   await openPage(page, "/basket");
   const ask = page.getByTestId("quote-request");
   await ask.locator("summary").click();
+  await ask.getByLabel("Site").selectOption({ label: "Mill Lane extension (LS6 3AA)" });
   await ask.getByLabel(/Notes for our team/).fill("Roof over the Mill Lane extension");
   await ask.getByRole("button", { name: "Send my quote request" }).click();
   await expect(page).toHaveURL(/\/account\/quotes\/Q-\d{6}\?done=requested$/);
@@ -101,6 +78,8 @@ test("a trade owner asks for a quote from the basket, and accepts it priced on a
   await form.getByRole("radio", { name: /Click & collect/ }).check();
   await form.getByRole("radio", { name: /Pay on account/ }).check();
   await expect(form.getByTestId("available-credit")).toContainText("£5,000.00");
+  // For the site the quote was asked for.
+  await expect(form.getByTestId("site-choice")).toContainText("14 Mill Lane, Leeds, LS6 3AA · Contact: Quinn");
   await form.getByLabel("Purchase-order reference").fill("PO-QUINN-1");
   await expect(form.getByTestId("accept-total")).toContainText(pounds);
   await form.getByRole("button", { name: "Accept and place order" }).click();
@@ -108,4 +87,5 @@ test("a trade owner asks for a quote from the basket, and accepts it priced on a
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Thank you for your order");
   await expect(page.getByTestId("order-totals")).toContainText(pounds);
   await expect(page.getByText("PO-QUINN-1")).toBeVisible();
+  await expect(page.getByTestId("order-site")).toHaveText("Mill Lane extension");
 });

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import type { DeliveryOption } from "../../lib/basket-checkout.ts";
+import type { DeliveryOption, TradeSiteView } from "../../lib/basket-checkout.ts";
+import { SelectField } from "../form.tsx";
 import { formatPounds } from "../../lib/money.ts";
 
 const card = "flex min-h-11 cursor-pointer items-start gap-3 rounded-md border border-stone-300 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50";
@@ -46,5 +47,46 @@ export function PaymentChoice({ option, checked, onChoose, total }: { option: Pa
         ) : null}
       </span>
     </label>
+  );
+}
+
+/**
+ * The site an order on account is for, as checkout and a quote's acceptance
+ * ask for it: choosing one delivers to its address. Its PO rule is said by the
+ * PO box's hint (`sitePoRule`).
+ */
+export function SiteChoice({ sites, value, onChoose, error }: { sites: TradeSiteView[]; value: number | undefined; onChoose: (site: TradeSiteView) => void; error?: string }) {
+  const chosen = sites.find((s) => s.id === value);
+  const contact = chosen ? [chosen.contact_name, chosen.contact_phone].filter(Boolean).join(", ") : "";
+  return (
+    <div className="grid gap-2" data-testid="site-choice">
+      <SelectField
+        label="Site"
+        name="site_id"
+        required
+        hint="Orders on account name the site they are for; we deliver to its address."
+        error={error}
+        value={value ?? ""}
+        onChange={(e) => {
+          const site = sites.find((s) => s.id === Number(e.target.value));
+          if (site) onChoose(site);
+        }}
+      >
+        <option value="" disabled>
+          Choose a site
+        </option>
+        {sites.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.name} ({s.postcode})
+          </option>
+        ))}
+      </SelectField>
+      {chosen ? (
+        <p className="text-sm text-stone-700" aria-live="polite">
+          {[chosen.line1, chosen.line2, chosen.town, chosen.postcode].filter(Boolean).join(", ")}
+          {contact ? ` · Contact: ${contact}` : ""}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -86,6 +86,12 @@ export function OrderDetails({ order }: { order: OrderView }) {
               <dd data-testid="order-refunded">{formatPounds(order.refunded)}</dd>
             </>
           ) : null}
+          {order.site ? (
+            <>
+              <dt className="mt-2 font-semibold">Site</dt>
+              <dd data-testid="order-site">{order.site.name}</dd>
+            </>
+          ) : null}
           {order.po_reference ? (
             <>
               <dt className="mt-2 font-semibold">Purchase-order reference</dt>

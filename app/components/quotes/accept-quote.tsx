@@ -2,14 +2,14 @@ import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import type { Address as SavedAddress } from "../../lib/account.ts";
 import type { FieldErrors } from "../../lib/api-client.ts";
-import { type Address, EMPTY_ADDRESS } from "../../lib/basket-checkout.ts";
+import { type Address, EMPTY_ADDRESS, siteAddress, sitePoRule } from "../../lib/basket-checkout.ts";
 import { browserApi } from "../../lib/browser-api.ts";
 import { formatPounds } from "../../lib/money.ts";
 import type { AcceptOptions, QuoteView } from "../../lib/quotes.ts";
 import { useHydrated } from "../../lib/use-session.ts";
 import { AddressFields } from "../checkout/address-fields.tsx";
 import { SavedAddressPicker, checkoutAddress, savedInOrder } from "../checkout/saved-addresses.tsx";
-import { DeliveryChoice, PaymentChoice } from "../checkout/choices.tsx";
+import { DeliveryChoice, PaymentChoice, SiteChoice } from "../checkout/choices.tsx";
 import { Field, FormAlert, TextAreaField } from "../form.tsx";
 
 /** What a refused acceptance hands back: the form as sent, the errors, and the delivery prices for the address given when they moved the total. */
@@ -68,6 +68,7 @@ export function AcceptQuote({
   const readyAt = options.collect_at.filter((b) => b.ready_label);
   const [branch, setBranch] = useState(values?.branch_id ?? String(readyAt[0]?.id ?? options.collect_at[0]?.id ?? ""));
   const [po, setPo] = useState(values?.po_reference ?? "");
+  const [siteId, setSiteId] = useState<number | undefined>(() => (values?.site_id ? Number(values.site_id) : quote.site?.id));
   const [notes, setNotes] = useState(values?.notes ?? "");
   const alert = useRef<HTMLDivElement>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -102,7 +103,10 @@ export function AcceptQuote({
   const goods = Math.round(((quote.subtotal ?? 0) + (quote.vat ?? 0)) * 100) / 100;
   const total = chosen ? Math.round((goods + chosen.price) * 100) / 100 : null;
   const onAccount = options.payment.find((p) => p.id === "pay_on_account");
-  const poRequired = !!onAccount?.po_required && payment === "pay_on_account";
+  // On account, a company that keeps sites names the one the order is for: the quote's, unless changed here.
+  const sites = onAccount?.sites ?? [];
+  const site = sites.find((s) => s.id === siteId);
+  const poRequired = payment === "pay_on_account" && (!!onAccount?.po_required || !!site?.po_required || !!site?.po_prefix);
   const payments = options.payment.filter((p) => p.id !== "pay_on_collection" || !hydrated || collecting);
 
   return (
@@ -185,12 +189,26 @@ export function AcceptQuote({
         {payments.map((p) => (
           <PaymentChoice key={p.id} option={p} checked={payment === p.id} onChoose={() => setPayment(p.id)} total={total} />
         ))}
+        {sites.length && (!hydrated || payment === "pay_on_account") ? (
+          <SiteChoice
+            sites={sites}
+            value={site?.id}
+            error={err("site_id")}
+            onChoose={(s) => {
+              setSiteId(s.id);
+              if (!collecting) {
+                setAddress(siteAddress(s));
+                priceFor(s.postcode);
+              }
+            }}
+          />
+        ) : null}
         <Field
           label="Purchase-order reference"
           name="po_reference"
           optional={!poRequired}
           required={poRequired}
-          hint={onAccount?.po_required ? "Your trade account needs one on orders paid on account." : undefined}
+          hint={sitePoRule(site) ?? (onAccount?.po_required ? "Your trade account needs one on orders paid on account." : undefined)}
           maxLength={50}
           value={po}
           onChange={(e) => setPo(e.target.value)}

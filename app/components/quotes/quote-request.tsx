@@ -1,7 +1,8 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { londonToday } from "../../lib/hire.ts";
-import { Field, FormAlert, TextAreaField } from "../form.tsx";
+import { useCompanySites } from "../../lib/trade-sites.ts";
+import { Field, FormAlert, SelectField, TextAreaField } from "../form.tsx";
 
 /** What the basket page's action hands back when the request was refused. */
 export interface QuoteRequestFailure {
@@ -31,7 +32,10 @@ export function QuoteRequest({ signedIn, failure }: { signedIn: boolean; failure
   const navigation = useNavigation();
   const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === "quote";
   const error = (field: string) => failure?.errors[field]?.join(" ");
-  const invalid = error("needed_by") ? "quote-needed-by" : error("notes") ? "quote-notes" : null;
+  const invalid = error("site_id") ? "quote-site" : error("needed_by") ? "quote-needed-by" : error("notes") ? "quote-notes" : null;
+  // A trade member's company's sites, read when the form is first opened: the quote can name the one it is for.
+  const [opened, setOpened] = useState(Boolean(failure));
+  const sites = useCompanySites(signedIn && opened);
   // A field in error takes the focus once the form is there (the alert above has it otherwise).
   useEffect(() => {
     if (invalid) document.getElementById(invalid)?.focus();
@@ -59,7 +63,7 @@ export function QuoteRequest({ signedIn, failure }: { signedIn: boolean; failure
         Need a price for a larger order?
       </h2>
       <p className="mt-1 text-stone-700">We price what is in your basket and email you the quote. Your basket is emptied: the quote holds its lines.</p>
-      <details open={failure ? true : undefined} className="mt-3">
+      <details open={failure ? true : undefined} className="mt-3" onToggle={(e) => e.currentTarget.open && setOpened(true)}>
         <summary className="btn-secondary w-fit cursor-pointer">Request a quote</summary>
         <Form method="post" className="mt-4 grid gap-4">
           <input type="hidden" name="intent" value="quote" />
@@ -73,6 +77,16 @@ export function QuoteRequest({ signedIn, failure }: { signedIn: boolean; failure
             defaultValue={failure?.values.notes ?? ""}
             error={error("notes")}
           />
+          {sites.length ? (
+            <SelectField id="quote-site" label="Site" name="site_id" optional hint="The site the goods are for; the order made from the quote is for it too." defaultValue={failure?.values.site_id ?? ""} error={error("site_id")} className="max-w-md">
+              <option value="">No particular site</option>
+              {sites.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name} ({s.postcode})
+                </option>
+              ))}
+            </SelectField>
+          ) : null}
           <Field
             id="quote-needed-by"
             label="Needed by"

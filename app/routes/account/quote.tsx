@@ -196,6 +196,7 @@ export default function Quote({ loaderData, actionData }: Route.ComponentProps) 
 function QuoteFacts({ quote }: { quote: QuoteView }) {
   const facts: [string, string][] = [
     ...(quote.company ? ([["For", quote.company.name]] as [string, string][]) : []),
+    ...(quote.site ? ([["Site", quote.site.name]] as [string, string][]) : []),
     ["Asked for by", quote.customer.name],
     ["Needed by", quote.needed_by ? formatLongDate(quote.needed_by) : "No date given"],
     ...(quote.notes ? ([["Your notes", quote.notes]] as [string, string][]) : []),

@@ -2,14 +2,14 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { appContext } from "#app-context";
 import { AddressFields } from "../../components/checkout/address-fields.tsx";
-import { DeliveryChoice, PaymentChoice } from "../../components/checkout/choices.tsx";
+import { DeliveryChoice, PaymentChoice, SiteChoice } from "../../components/checkout/choices.tsx";
 import { PendingCardPayment } from "../../components/checkout/pending-card-payment.tsx";
 import { SavedAddressPicker, checkoutAddress, matchingSaved, savedInOrder } from "../../components/checkout/saved-addresses.tsx";
 import { Checkbox, Field, FormAlert } from "../../components/form.tsx";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
 import { ApiError, fieldMessage } from "../../lib/api-client.ts";
 import { refreshBasket, useBasket } from "../../lib/basket.ts";
-import { type Address, type CardOrder, type ChangedTotals, type DeliveryOptions, EMPTY_ADDRESS, type PlacedOrder, newIdempotencyKey } from "../../lib/basket-checkout.ts";
+import { type Address, type CardOrder, type ChangedTotals, type DeliveryOptions, EMPTY_ADDRESS, type PlacedOrder, newIdempotencyKey, siteAddress, sitePoRule } from "../../lib/basket-checkout.ts";
 import { browserApi } from "../../lib/browser-api.ts";
 import { useMyBranch } from "../../components/branches/branch-choice.tsx";
 import { formatPounds } from "../../lib/money.ts";
@@ -61,6 +61,7 @@ export default function Checkout(props: Route.ComponentProps) {
   const [payment, setPayment] = useState("");
   const [notes, setNotes] = useState("");
   const [po, setPo] = useState("");
+  const [siteId, setSiteId] = useState<number | undefined>();
   const collectAt = props.loaderData.collectAt;
   // Collected from the branch chosen here, else the customer's own (known once the page runs in the browser), else the first.
   const myBranch = useMyBranch();
@@ -139,8 +140,11 @@ export default function Checkout(props: Route.ComponentProps) {
   const collecting = chosen?.kind === "collect";
   const total = Math.round((cart.total + (chosen?.price ?? 0)) * 100) / 100;
   const onAccount = options?.payment.find((p) => p.id === "pay_on_account");
-  // The account says whether orders on account need a purchase-order reference.
-  const poRequired = payment === "pay_on_account" && !!onAccount?.po_required;
+  // On account, a company that keeps sites names the one the order is for.
+  const sites = payment === "pay_on_account" ? (onAccount?.sites ?? []) : [];
+  const site = sites.find((s) => s.id === siteId);
+  // The account, or the site, says whether orders on account need a purchase-order reference.
+  const poRequired = payment === "pay_on_account" && (!!onAccount?.po_required || !!site?.po_required || !!site?.po_prefix);
 
   async function place(confirmedTotal?: number) {
     setPlacing(true);
@@ -155,6 +159,7 @@ export default function Checkout(props: Route.ComponentProps) {
       billing_address: collecting || !billingSame ? billing : undefined,
       payment_method: payment,
       branch_id: collecting ? branchId : undefined,
+      site_id: site?.id,
       notes,
       po_reference: po,
       expected_total: confirmedTotal ?? total,
@@ -356,6 +361,21 @@ export default function Checkout(props: Route.ComponentProps) {
             {options?.payment.filter((p) => p.id !== "pay_on_collection" || chosen?.kind === "collect").map((p) => (
               <PaymentChoice key={p.id} option={p} checked={payment === p.id} onChoose={() => setPayment(p.id)} total={total} />
             ))}
+            {sites.length ? (
+              <SiteChoice
+                sites={sites}
+                value={siteId}
+                error={err("site_id")}
+                onChoose={(s) => {
+                  setSiteId(s.id);
+                  // Delivered to the site: its address becomes the delivery address, still editable above.
+                  if (!collecting) {
+                    setDelivery(siteAddress(s));
+                    setPostcode(s.postcode);
+                  }
+                }}
+              />
+            ) : null}
           </fieldset>
 
           <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
@@ -365,7 +385,7 @@ export default function Checkout(props: Route.ComponentProps) {
               name="po_reference"
               optional={!poRequired}
               required={poRequired}
-              hint={poRequired ? "Your trade account requires a purchase-order reference on orders on account." : undefined}
+              hint={poRequired ? (sitePoRule(site) ?? "Your trade account requires a purchase-order reference on orders on account.") : undefined}
               maxLength={50}
               value={po}
               onChange={(e) => setPo(e.target.value)}

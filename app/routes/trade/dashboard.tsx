@@ -274,6 +274,7 @@ export default function TradeDashboard(props: Route.ComponentProps) {
     ...(approved
       ? [
           ...(account.unpaid_invoices !== null ? [{ to: "/trade/invoices", label: "Invoices" }] : []),
+          { to: "/trade/sites", label: "Sites" },
           ...(account.role === "owner" || account.role === "admin" ? [{ to: "/trade/manage", label: "Users" }] : []),
         ]
       : []),

@@ -1,6 +1,8 @@
 import { Form, Link } from "react-router";
 import { appContext } from "#app-context";
+import { SelectField } from "../../components/form.tsx";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
+import { SiteOptions } from "../../components/trade/site-options.tsx";
 import { formatHireDate } from "../../lib/hire.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { formatPence } from "../../lib/money.ts";
@@ -26,10 +28,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const after = Number(url.searchParams.get("after") ?? "");
   try {
-    const list = await app.services.tradeInvoices.list(app.user!.id, { status, q, after: Number.isInteger(after) && after > 0 ? after : undefined });
+    // The company's sites, to read one site's invoices and statement (the readers here are members, so they may read them).
+    const sites = (await app.services.tradeSites.list(app.user!.id)).data.map((s) => ({ id: s.id, name: s.name, archived: s.archived }));
+    const site = sites.find((s) => s.id === Number(url.searchParams.get("site")))?.id;
+    const list = await app.services.tradeInvoices.list(app.user!.id, { status, q, site, after: Number.isInteger(after) && after > 0 ? after : undefined });
     const payable = await app.services.tradePayments.payableCount(app.user!.id);
     const creditNotes = await app.services.tradeDesk.creditNotesOfMember(app.user!.id);
-    return { ...list, status, q, payable, creditNotes, statementMonths: statementMonths(app.services.tradeStatements.today()) };
+    return { ...list, status, q, sites, site: site ?? null, payable, creditNotes, statementMonths: statementMonths(app.services.tradeStatements.today()) };
   } catch (err) {
     if ((err as { statusCode?: number }).statusCode === 404) notFound();
     throw err;
@@ -49,8 +54,9 @@ function statementMonths(today: string): { value: string; label: string }[] {
 const STATUS = { unpaid: "Unpaid", payment_pending: "Payment pending", paid: "Paid" } as const;
 
 export default function Invoices({ loaderData }: Route.ComponentProps) {
-  const { data, totals, next_cursor, status, q, payable, creditNotes, statementMonths } = loaderData;
-  const nextHref = next_cursor ? `?${new URLSearchParams({ status, q, after: String(next_cursor) }).toString()}` : null;
+  const { data, totals, next_cursor, status, q, sites, site, payable, creditNotes, statementMonths } = loaderData;
+  const nextHref = next_cursor ? `?${new URLSearchParams({ status, q, ...(site ? { site: String(site) } : {}), after: String(next_cursor) }).toString()}` : null;
+
   return (
     <>
       <PageHeading title="Invoices" />
@@ -76,6 +82,11 @@ export default function Invoices({ loaderData }: Route.ComponentProps) {
             <span className="font-semibold">Invoice number or PO reference</span>
             <input type="search" name="q" defaultValue={q} maxLength={100} className="rounded border border-stone-400 px-3 py-2" />
           </label>
+          {sites.length ? (
+            <SelectField label="Site" name="site" defaultValue={site ?? ""} className="min-w-0 max-w-full">
+              <SiteOptions sites={sites} />
+            </SelectField>
+          ) : null}
           <button type="submit" className="btn-primary">
             Show invoices
           </button>
@@ -101,7 +112,7 @@ export default function Invoices({ loaderData }: Route.ComponentProps) {
         </dl>
 
         {data.length === 0 ? (
-          <EmptyState title={q || status !== "all" ? "No invoices match." : "You have no invoices."} action={{ to: "/trade/dashboard", label: "Back to the dashboard" }} />
+          <EmptyState title={q || site || status !== "all" ? "No invoices match." : "You have no invoices."} action={{ to: "/trade/dashboard", label: "Back to the dashboard" }} />
         ) : (
           <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-sm">
             <table className="w-full border-collapse text-left" data-testid="trade-invoices">
@@ -112,6 +123,7 @@ export default function Invoices({ loaderData }: Route.ComponentProps) {
                   <th scope="col" className="px-4 py-3">Date</th>
                   <th scope="col" className="px-4 py-3">Due</th>
                   <th scope="col" className="px-4 py-3">PO reference</th>
+                  {sites.length ? <th scope="col" className="px-4 py-3">Site</th> : null}
                   <th scope="col" className="px-4 py-3 text-right">Total</th>
                   <th scope="col" className="px-4 py-3">Status</th>
                 </tr>
@@ -127,6 +139,7 @@ export default function Invoices({ loaderData }: Route.ComponentProps) {
                     <td className="px-4 py-3">{formatHireDate(inv.invoice_date)}</td>
                     <td className="px-4 py-3">{formatHireDate(inv.due_date)}</td>
                     <td className="break-all px-4 py-3">{inv.po_reference || "—"}</td>
+                    {sites.length ? <td className="px-4 py-3 [overflow-wrap:anywhere]">{inv.site?.name ?? "—"}</td> : null}
                     <td className="px-4 py-3 text-right">{formatPence(inv.total)}</td>
                     <td className={`px-4 py-3 ${inv.overdue ? "font-semibold text-red-800" : ""}`}>{inv.overdue ? `Overdue (${STATUS[inv.status].toLowerCase()})` : STATUS[inv.status]}</td>
                   </tr>
@@ -155,6 +168,11 @@ export default function Invoices({ loaderData }: Route.ComponentProps) {
               ))}
             </select>
           </label>
+          {sites.length ? (
+            <SelectField label="For" id="statement-site" name="site" defaultValue={site ?? ""} className="min-w-0 max-w-full">
+              <SiteOptions sites={sites} />
+            </SelectField>
+          ) : null}
           <button type="submit" className="btn-secondary">
             Download statement (PDF)
           </button>

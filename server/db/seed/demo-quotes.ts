@@ -11,7 +11,8 @@ import { addDays, londonDate } from "../../modules/hire/calendar.ts";
 import { customerPricing, newLineOf } from "../../modules/quotes/lines.ts";
 import { quoteEvents, quoteLines, quoteRevisions, quotes } from "../../modules/quotes/schema.ts";
 import { snapshotOf } from "../../modules/quotes/read.ts";
-import { DEMO_TRADE } from "./demo-trade.ts";
+import { tradeSites } from "../../modules/trade/sites-schema.ts";
+import { DEMO_TRADE, DEMO_TRADE_SITES } from "./demo-trade.ts";
 
 export async function seedDemoQuotes(tx: Db): Promise<void> {
   const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.email, DEMO_TRADE.email));
@@ -21,6 +22,8 @@ export async function seedDemoQuotes(tx: Db): Promise<void> {
   const variants = (await lineVariants(tx, and(eq(products.status, "published"), sql`(select count(*) from product_variants o where o.product_id = ${products.id}) = 1`))).slice(0, 4);
   if (variants.length < 4) return;
   const today = londonDate();
+  // The sent quote is for the company's Mill Lane job.
+  const [site] = tradeAccountId === null ? [] : await tx.select({ id: tradeSites.id }).from(tradeSites).where(and(eq(tradeSites.tradeAccountId, tradeAccountId), eq(tradeSites.name, DEMO_TRADE_SITES[0].name)));
 
   const sentLines = variants.slice(0, 3).map((v, i) => {
     const line = newLineOf(v, [40, 12, 6][i]!, prices);
@@ -29,7 +32,7 @@ export async function seedDemoQuotes(tx: Db): Promise<void> {
   });
   const [sent] = await tx
     .insert(quotes)
-    .values({ status: "sent", userId: owner.id, tradeAccountId, notes: "Rear extension, 14 Mill Lane: deliver to site please.", neededBy: addDays(today, 14), validUntil: addDays(today, 30), terms: "Delivery to site, kerbside, within 3 working days of acceptance.", deliveryExVat: 2500, sentAt: new Date() })
+    .values({ status: "sent", userId: owner.id, tradeAccountId, siteId: site?.id ?? null, notes: "Rear extension, 14 Mill Lane: deliver to site please.", neededBy: addDays(today, 14), validUntil: addDays(today, 30), terms: "Delivery to site, kerbside, within 3 working days of acceptance.", deliveryExVat: 2500, sentAt: new Date() })
     .returning();
   const made = await tx.insert(quoteLines).values(sentLines.map((l) => ({ ...l, quoteId: sent!.id }))).returning();
   await tx.insert(quoteRevisions).values({ quoteId: sent!.id, revision: 1, snapshot: snapshotOf(sent!, made) });

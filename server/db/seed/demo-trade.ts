@@ -5,6 +5,7 @@ import { unitPence } from "../../modules/trade/pricing.ts";
 import { type InvoiceStatus, tradeInvoices } from "../../modules/trade/invoice-schema.ts";
 import { tradePaymentAllocations, tradePayments } from "../../modules/trade/ledger-schema.ts";
 import { type TradeRole, tradeAccounts, tradeMembers } from "../../modules/trade/schema.ts";
+import { tradeSites } from "../../modules/trade/sites-schema.ts";
 import { orderAddresses, orderLines, orderStatusHistory, orders } from "../../modules/orders/schema.ts";
 import { products, users } from "../schema.ts";
 
@@ -74,7 +75,15 @@ interface PlannedOrder {
   vat: number;
   total: number;
   invoice: { status: InvoiceStatus; invoiceDate: string; dueDate: string; paidAt: Date | null } | null;
+  /** The company's site it was for (issue 32); none before the company kept sites. */
+  siteId?: number | null;
 }
+
+/** The demo company's two jobs on the go: orders on account for the last three months name one of them. */
+export const DEMO_TRADE_SITES = [
+  { name: "14 Mill Lane extension", line1: "14 Mill Lane", line2: "Headingley", town: "Leeds", postcode: "LS6 3AA", contactName: "Ravi Shah", contactPhone: "07700 900456", poRequired: false, poPrefix: "" },
+  { name: "Kirkstall Road flats", line1: "Plot 2, Kirkstall Road", line2: "", town: "Leeds", postcode: "LS4 2AA", contactName: "Dan Price", contactPhone: "07700 900789", poRequired: true, poPrefix: "KR-" },
+] as const;
 
 /**
  * The demo trade account: Shah Building Services, approved with 10% off, a
@@ -126,6 +135,12 @@ export async function seedDemoTrade(tx: Db, passwordHash: string, now = new Date
   await tx.insert(tradeMembers).values(members.map((m) => ({ tradeAccountId: accountId, userId: m.userId, role: m.role })));
   await tx.update(users).set({ tradeAccountId: accountId }).where(inArray(users.id, members.map((m) => m.userId)));
 
+  const sitesFrom = new Date(now.getTime() - 92 * DAY);
+  const sites = await tx
+    .insert(tradeSites)
+    .values(DEMO_TRADE_SITES.map((s) => ({ ...s, tradeAccountId: accountId, createdAt: sitesFrom })))
+    .returning({ id: tradeSites.id });
+
   // Buyers are the owner, the admin and the buyer; the accounts user only pays.
   const buyers = members.filter((m) => m.role !== "accounts");
   const stock = await tx
@@ -174,7 +189,9 @@ export async function seedDemoTrade(tx: Db, passwordHash: string, now = new Date
       status,
       paymentMethod: onAccount ? "pay_on_account" : delivery === "collect" ? "pay_on_collection" : "bank_transfer",
       delivery,
-      poReference: onAccount ? `SBS-${String(1040 + i)}` : "",
+      // Orders on account since the company kept sites name one, in turn, with a PO each site's rule takes.
+      siteId: onAccount && placedAt >= sitesFrom ? sites[i % 2]!.id : null,
+      poReference: onAccount ? (placedAt >= sitesFrom && i % 2 === 1 ? `KR-${String(1040 + i)}` : `SBS-${String(1040 + i)}`) : "",
       lines,
       subtotal,
       vat,
@@ -209,6 +226,7 @@ async function insertOrders(tx: Db, accountId: number, planned: PlannedOrder[]):
         total: o.total,
         paymentMethod: o.paymentMethod,
         poReference: o.poReference,
+        siteId: o.siteId ?? null,
         tradeAccountId: accountId,
         createdAt: o.placedAt,
       })),
@@ -244,6 +262,7 @@ async function insertOrders(tx: Db, accountId: number, planned: PlannedOrder[]):
         delivery: DELIVERY[o.delivery].pence,
         total: o.total,
         poReference: o.poReference,
+        siteId: o.siteId ?? null,
         status: o.invoice!.status,
         paidAt: o.invoice!.paidAt,
         paidAmount: o.invoice!.status === "paid" ? o.total : 0,

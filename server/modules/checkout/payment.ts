@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client.ts";
+import type { SiteJson } from "../trade/sites-contract.ts";
 
 /** The order a payment is taken for, as checkout has just written it (pence). */
 export interface PaymentRequest {
@@ -10,6 +11,8 @@ export interface PaymentRequest {
   delivery: number;
   total: number;
   poReference: string;
+  /** The company's site the order is for (trade/sites.ts), carried onto its invoice. */
+  siteId?: number | null;
 }
 
 /**
@@ -56,4 +59,6 @@ export interface PaymentOffer {
   available_credit?: number;
   credit_limit?: number;
   po_required?: boolean;
+  /** Pay on account: the company's sites, one of which an order on account names when there are any. */
+  sites?: SiteJson[];
 }

@@ -42,6 +42,7 @@ export const checkoutBody = z.object({
   po_reference: z.string().trim().max(50, "The purchase-order reference must be at most 50 characters.").optional().default(""),
   expected_total: z.number().min(0).max(10_000_000).optional(),
   branch_id: z.number({ error: "Choose a branch." }).int("Choose a branch.").positive("Choose a branch.").optional(),
+  site_id: z.number({ error: "Choose a site." }).int("Choose a site.").positive("Choose a site.").max(2_147_483_647, "Choose a site.").optional(),
 });
 
 export interface CheckoutRouteOptions {
@@ -193,10 +194,16 @@ export async function orderRoutes(app: FastifyInstance, options: { orders: Order
   });
   r.get(
     "/account/orders",
-    { schema: { tags, summary: "Your orders, newest first, 20 a page", querystring: z.object({ page: z.coerce.number().int().min(1).max(500).optional() }) } },
+    {
+      schema: {
+        tags,
+        summary: "Your orders, newest first, 20 a page; `site` keeps those for one of your company's sites",
+        querystring: z.object({ page: z.coerce.number().int().min(1).max(500).optional(), site: z.coerce.number().int().positive().max(2_147_483_647).optional() }),
+      },
+    },
     async (request) => {
       if (!request.user) throw new HttpError(401, "Unauthenticated.");
-      return options.orders.history(request.user.id, request.query.page);
+      return options.orders.history(request.user.id, request.query.page, request.query.site);
     },
   );
   r.get(

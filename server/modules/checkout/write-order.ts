@@ -22,6 +22,7 @@ import { type SplitPolicy, transfersFor } from "../stock/fulfilment.ts";
 import { applyMovements } from "../stock/ledger.ts";
 import { raiseOrderTransfers } from "../stock/order-transfers.ts";
 import { tradeAccounts, tradeMembers } from "../trade/schema.ts";
+import { siteForOrder } from "../trade/sites.ts";
 import type { PaymentProvider } from "./payment.ts";
 import { type CheckoutAddress, type CheckoutInput, type PlacedOrder, PriceChangedError } from "./types.ts";
 
@@ -86,6 +87,8 @@ export async function writeOrder(tx: Db, options: WriteOrderOptions, spec: Order
 
   // A provider (pay on account) does its work in this transaction; the others take nothing now.
   const provider = options.payments?.find((p) => p.id === input.payment_method) ?? null;
+  // The company's site it is for, and that site's PO rule on account.
+  const site = await siteForOrder(tx, { userId, siteId: input.site_id, paymentMethod: input.payment_method, poReference: input.po_reference });
 
   // Where the goods come from: the collection branch, or the fulfilment rule's; a short line refuses the whole order.
   const needs = lines.map(({ quantity, variant }) => ({ variantId: variant.id, quantity }));
@@ -124,6 +127,7 @@ export async function writeOrder(tx: Db, options: WriteOrderOptions, spec: Order
       paymentMethod: input.payment_method,
       notes: input.notes,
       poReference: input.po_reference,
+      siteId: site?.id ?? null,
       idempotencyKey: spec.idempotencyKey,
       // A guest's browser can claim the order into an account with the same email later (ADR 0017).
       guestKeyHash: userId === null ? spec.guestHash : null,
@@ -154,7 +158,7 @@ export async function writeOrder(tx: Db, options: WriteOrderOptions, spec: Order
   if (allocation.branch) await raiseOrderTransfers(tx, { id: orderId, number }, allocation.branch.id, transfersFor(allocation.plan, allocation.branch.id));
   // The promotions' uses, each under its row's lock: a code used up meanwhile refuses the whole order.
   await redeemPromotions(tx, usedBy(spec.applied, spec.freeDeliveryCode !== null && delivery.kind === "delivery"), { id: orderId, userId, email: input.email });
-  await provider?.take(tx, { userId, orderId, orderNumber: number, subtotal, vat, delivery: deliveryPence, total, poReference: input.po_reference });
+  await provider?.take(tx, { userId, orderId, orderNumber: number, subtotal, vat, delivery: deliveryPence, total, poReference: input.po_reference, siteId: site?.id ?? null });
   await tx.insert(orderLines).values(
     lines.map(({ quantity, product, variant, unitPrice, lineTotal, lineVat, discount }) => ({
       orderId,

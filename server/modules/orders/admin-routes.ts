@@ -78,6 +78,7 @@ const detail = z.object({
   delivery_method: z.string(),
   delivery_method_name: z.string(),
   branch: z.object({ id: z.number().int(), slug: z.string(), name: z.string() }).nullable().describe("Where it is collected from or sent from; null for a delivery split between branches"),
+  site: z.object({ id: z.number().int(), name: z.string() }).nullable().describe("The trade customer's site it is for"),
   collect_ready_at: z.string().nullable().describe("A collection: when it is ready (ISO date-time)"),
   notes: z.string(),
   carrier: z.string().nullable(),

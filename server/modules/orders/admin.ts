@@ -290,6 +290,8 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
       delivery_method_name: order.deliveryName,
       /** Where it is collected from or sent from; null for a delivery split between branches. */
       branch: loaded.branch,
+      /** The trade customer's site it is for: picking and the driver need it. */
+      site: loaded.site,
       collect_ready_at: order.collectReadyAt?.toISOString() ?? null,
       /** The customer's notes at checkout (delivery instructions): picking needs them too. */
       notes: order.notes,

@@ -5,6 +5,7 @@ import { type StaffActor, branchLimit } from "../staff/actor.ts";
 import { branches } from "../branches/schema.ts";
 import { staff } from "../staff/schema.ts";
 import { deliveryMethods } from "../delivery/schema.ts";
+import { tradeSites } from "../trade/sites-schema.ts";
 import { type OrderStatus, orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
 import { STATUS_LABELS } from "./transitions.ts";
 
@@ -23,9 +24,11 @@ export const FULFILMENT_SQL = sql<"delivery" | "collection">`(case when exists (
 export async function loadOrder(db: Db, where: SQL, timeline: "customer" | "staff") {
   // The branch it is collected from or sent from (none for a split delivery), named on its pages.
   const [row] = await db
-    .select({ order: orders, fulfilment: FULFILMENT_SQL, branch: { id: branches.id, slug: branches.slug, name: branches.name } })
+    .select({ order: orders, fulfilment: FULFILMENT_SQL, branch: { id: branches.id, slug: branches.slug, name: branches.name }, site: { id: tradeSites.id, name: tradeSites.name } })
     .from(orders)
     .leftJoin(branches, eq(branches.id, orders.branchId))
+    // The company's site it is for (trade/sites.ts), named on its pages.
+    .leftJoin(tradeSites, eq(tradeSites.id, orders.siteId))
     .where(where)
     .limit(1);
   if (!row) return null;
@@ -41,7 +44,7 @@ export async function loadOrder(db: Db, where: SQL, timeline: "customer" | "staf
       .where(historyWhere)
       .orderBy(asc(orderStatusHistory.id)),
   ]);
-  return { order, fulfilment: row.fulfilment, branch: row.branch, lines, addresses, history };
+  return { order, fulfilment: row.fulfilment, branch: row.branch, site: row.site?.id ? row.site : null, lines, addresses, history };
 }
 
 export type LoadedOrder = NonNullable<Awaited<ReturnType<typeof loadOrder>>>;

@@ -5,6 +5,7 @@ import { branches } from "../branches/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { staff } from "../staff/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
+import { tradeSites } from "../trade/sites-schema.ts";
 
 export { ORDER_STATUSES, type OrderStatus } from "./statuses.ts";
 
@@ -48,6 +49,8 @@ export const orders = pgTable(
      * when its lines come from several, each named by its stock movements.
      */
     branchId: integer("branch_id").references(() => branches.id),
+    /** The company's site it is for (issue 32): chosen at checkout, or the quote's. */
+    siteId: integer("site_id").references(() => tradeSites.id, { onDelete: "restrict" }),
     /** A collection order: when it was promised ready (later when its stock comes from another branch by transfer). */
     collectReadyAt: timestamp("collect_ready_at", { withTimezone: true }),
     /** Shown at the counter to collect (orders/collection.ts): made when the order is ready, on the ready email with its QR code. */
@@ -69,6 +72,8 @@ export const orders = pgTable(
     // The company's recent orders (newest id first) and its spend by month.
     index("orders_trade_account_idx").on(t.tradeAccountId, t.id).where(sql`${t.tradeAccountId} is not null`),
     index("orders_trade_account_created_idx").on(t.tradeAccountId, t.createdAt).where(sql`${t.tradeAccountId} is not null`),
+    // A buyer's orders for one site, newest first.
+    index("orders_site_idx").on(t.siteId, t.id).where(sql`${t.siteId} is not null`),
     // The orders desk: newest first within a status tab, and by date.
     index("orders_status_idx").on(t.status, t.id),
     // A branch's queue: its orders newest first within a status.

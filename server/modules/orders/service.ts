@@ -4,6 +4,7 @@ import { users } from "../auth/schema.ts";
 import { pounds } from "../catalog/products.ts";
 import { paymentSessions, payments } from "../payments/schema.ts";
 import { addressJson, lineJson, linePricesJson, loadOrder, statusLabel } from "./read.ts";
+import { tradeSites } from "../trade/sites-schema.ts";
 import { type OrderStatus, orderLines, orders } from "./schema.ts";
 import { STATUS_LABELS } from "./transitions.ts";
 
@@ -16,7 +17,7 @@ export function createOrderService(db: Db) {
   async function detail(where: SQL) {
     const loaded = await loadOrder(db, where, "customer");
     if (!loaded) return null;
-    const { order, lines, addresses, history } = loaded;
+    const { order, lines, addresses, history, site } = loaded;
     // Card refunds (payments domain), as the customer's bank will see them; pending ones included.
     const [refunds] = order.paymentMethod === "card"
       ? await db
@@ -37,6 +38,8 @@ export function createOrderService(db: Db) {
       delivery_name: order.deliveryName,
       payment_method: order.paymentMethod,
       po_reference: order.poReference,
+      /** The company's site it is for (trade/sites.ts). */
+      site,
       notes: order.notes,
       subtotal: pounds(order.subtotal),
       /** What promotions took off, ex VAT (the subtotal is after it). */
@@ -52,19 +55,22 @@ export function createOrderService(db: Db) {
   }
 
   return {
-    /** A user's orders, newest first, a bounded page at a time. */
-    async history(userId: number, page = 1) {
+    /** A user's orders, newest first, a bounded page at a time; only those for one of their company's sites when `siteId` is given. */
+    async history(userId: number, page = 1, siteId?: number) {
       const safePage = Math.min(Math.max(1, page), 500);
-      const [rows, [{ total } = { total: 0 }]] = await Promise.all([
+      const mine = and(eq(orders.userId, userId), siteId === undefined ? undefined : eq(orders.siteId, siteId));
+      const [found, [{ total } = { total: 0 }]] = await Promise.all([
         db
-          .select()
+          .select({ order: orders, site: tradeSites.name })
           .from(orders)
-          .where(eq(orders.userId, userId))
+          .leftJoin(tradeSites, eq(tradeSites.id, orders.siteId))
+          .where(mine)
           .orderBy(desc(orders.id))
           .limit(ORDERS_PER_PAGE)
           .offset((safePage - 1) * ORDERS_PER_PAGE),
-        db.select({ total: count() }).from(orders).where(eq(orders.userId, userId)),
+        db.select({ total: count() }).from(orders).where(mine),
       ]);
+      const rows = found.map((f) => ({ ...f.order, siteName: f.site }));
       const counts = rows.length
         ? await db.select({ orderId: orderLines.orderId, items: count() }).from(orderLines).where(inArray(orderLines.orderId, rows.map((r) => r.id))).groupBy(orderLines.orderId)
         : [];
@@ -77,6 +83,7 @@ export function createOrderService(db: Db) {
           created_at: o.createdAt.toISOString(),
           total: pounds(o.total),
           lines: counts.find((c) => c.orderId === o.id)?.items ?? 0,
+          site: o.siteName,
         })),
         total,
         page: safePage,

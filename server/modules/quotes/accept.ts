@@ -82,7 +82,8 @@ export function createQuoteAcceptance(db: Db, options: WriteOrderOptions & { lin
       const written = await writeOrder(tx, options, {
         userId,
         guestHash: null,
-        input: { ...input, email },
+        // For the quote's site unless the buyer names another of the company's.
+        input: { ...input, email, site_id: input.site_id ?? row.siteId ?? undefined },
         idempotencyKey,
         lines: lines.map(({ line, product, variant }, i) => ({
           product: { ...product, vatRate: line.vatRate },

@@ -16,6 +16,7 @@ export const quoteNumberParams = z.object({ number: z.string().regex(quoteNumber
 export const quoteRequestBody = z.object({
   notes: z.string().trim().max(2000, "Notes must be at most 2,000 characters.").optional().default(""),
   needed_by: z.union([z.literal(""), day("the date needed by")]).optional(),
+  site_id: checkoutBody.shape.site_id,
 });
 
 /** Checkout's fields; the email defaults to the account's. */

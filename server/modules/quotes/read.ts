@@ -8,6 +8,7 @@ import { pounds } from "../catalog/products.ts";
 import { londonDate } from "../hire/calendar.ts";
 import { orders } from "../orders/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
+import { tradeSites } from "../trade/sites-schema.ts";
 import { quoteEvents, quoteLines, quoteRevisions, quotes } from "./schema.ts";
 import { QUOTE_STATUS_LABELS, type QuoteSnapshot, type QuoteStatus, quoteMay } from "./statuses.ts";
 import { discountPercent, quoteTotals } from "./totals.ts";
@@ -37,6 +38,8 @@ export interface QuoteJson {
   revision: number;
   customer: { id: number; name: string; email: string };
   company: { id: number; name: string } | null;
+  /** The company's site it is for (trade/sites.ts); its order is for the same site. */
+  site: { id: number; name: string } | null;
   notes: string;
   needed_by: string | null;
   valid_until: string | null;
@@ -80,10 +83,11 @@ export function acceptable(row: Pick<QuoteRow, "status" | "validUntil">, today =
 
 export async function loadQuote(q: Db, where: { number: string } | { id: number }): Promise<LoadedQuote | null> {
   const [found] = await q
-    .select({ quote: quotes, customer: { id: users.id, firstname: users.firstname, lastname: users.lastname, email: users.email }, company: { id: tradeAccounts.id, name: tradeAccounts.companyName }, orderNumber: orders.number })
+    .select({ quote: quotes, customer: { id: users.id, firstname: users.firstname, lastname: users.lastname, email: users.email }, company: { id: tradeAccounts.id, name: tradeAccounts.companyName }, site: { id: tradeSites.id, name: tradeSites.name }, orderNumber: orders.number })
     .from(quotes)
     .innerJoin(users, eq(users.id, quotes.userId))
     .leftJoin(tradeAccounts, eq(tradeAccounts.id, quotes.tradeAccountId))
+    .leftJoin(tradeSites, eq(tradeSites.id, quotes.siteId))
     .leftJoin(orders, eq(orders.id, quotes.orderId))
     .where("number" in where ? eq(quotes.number, where.number) : eq(quotes.id, where.id))
     .limit(1);
@@ -102,6 +106,7 @@ export async function loadQuote(q: Db, where: { number: string } | { id: number 
     revision: row.revision,
     customer: { id: found.customer.id, name: `${found.customer.firstname} ${found.customer.lastname}`.trim(), email: found.customer.email },
     company: found.company?.id ? { id: found.company.id, name: found.company.name } : null,
+    site: found.site?.id ? { id: found.site.id, name: found.site.name } : null,
     notes: row.notes,
     needed_by: row.neededBy,
     valid_until: row.validUntil,

@@ -5,6 +5,7 @@ import { productVariants, products } from "../catalog/schema.ts";
 import { orders } from "../orders/schema.ts";
 import { staff } from "../staff/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
+import { tradeSites } from "../trade/sites-schema.ts";
 import type { QuoteSnapshot } from "./statuses.ts";
 
 export { QUOTE_STATUSES, type QuoteStatus } from "./statuses.ts";
@@ -37,6 +38,8 @@ export const quotes = pgTable(
     /** The customer's notes with the request. */
     notes: text("notes").notNull().default(""),
     neededBy: date("needed_by", { mode: "string" }),
+    /** The company's site it is for (issue 32); its order is for the same site. */
+    siteId: integer("site_id").references(() => tradeSites.id, { onDelete: "set null" }),
     /** The last day it may be accepted (Europe/London); set before it is sent. */
     validUntil: date("valid_until", { mode: "string" }),
     terms: text("terms").notNull().default(""),

@@ -18,12 +18,15 @@ import { quotePdf } from "./pdf.ts";
 import { type QuoteJson, type LoadedQuote, acceptable, forCustomer, loadQuote, quoteEvent, quoteSummaries } from "./read.ts";
 import { quoteLines, quoteRevisions, quotes } from "./schema.ts";
 import { QUOTE_TRANSITIONS, quoteMay } from "./statuses.ts";
+import { liveSiteOfBuyer } from "../trade/sites.ts";
 
 export const CUSTOMER_QUOTES_PAGE = 20;
 
 export interface QuoteRequestInput {
   notes?: string;
   needed_by?: string;
+  /** The company's site it is for. */
+  site_id?: number;
 }
 
 /** What the customer may do with the quote now, for the page's buttons. */
@@ -80,10 +83,11 @@ export function createQuoteService(db: Db, options: QuoteMailOptions & { shop: S
         const items = basket ? await tx.select({ variantId: basketItems.variantId, quantity: basketItems.quantity }).from(basketItems).where(eq(basketItems.basketId, basket.id)).orderBy(basketItems.id) : [];
         if (!basket || items.length === 0) throw new ValidationError({ basket: ["Your basket is empty: add what you need a price for first."] });
         const { prices, tradeAccountId } = await customerPricing(tx, userId);
+        const site = input.site_id === undefined ? null : await liveSiteOfBuyer(tx, userId, input.site_id);
         const lines = await linesOfVariants(tx, items, prices);
         const [quote] = await tx
           .insert(quotes)
-          .values({ status: "requested", userId, tradeAccountId, notes: input.notes ?? "", neededBy: input.needed_by || null })
+          .values({ status: "requested", userId, tradeAccountId, siteId: site?.id ?? null, notes: input.notes ?? "", neededBy: input.needed_by || null })
           .returning({ id: quotes.id, number: quotes.number });
         await tx.insert(quoteLines).values(lines.map((l) => ({ ...l, quoteId: quote!.id })));
         await quoteEvent(tx, quote!.id, "requested", "customer", input.notes ? `Asked for from the basket: ${input.notes}` : "Asked for from the basket.");

@@ -281,6 +281,8 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
         poReference: order.poReference,
         branchId,
         tradeAccountId: order.tradeAccountId,
+        // An exchange goes to the same site as the order it replaces.
+        siteId: order.siteId,
       })
       .returning({ id: orders.id });
     const number = orderNumberOf(made!.id);

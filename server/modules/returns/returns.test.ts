@@ -20,6 +20,7 @@ import { countSoleVariantsTo } from "../stock/ledger.ts";
 import { stockMovements } from "../stock/schema.ts";
 import { tradeInvoices } from "../trade/invoice-schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
+import { tradeSites } from "../trade/sites-schema.ts";
 import { tradeCreditNotes } from "../trade/ledger-schema.ts";
 import { returns } from "./schema.ts";
 
@@ -270,6 +271,8 @@ describe("the returns desk", () => {
     // The demo account's overdue invoice would stop it ordering on account: due next month instead.
     await db().update(tradeInvoices).set({ dueDate: sql`current_date + 30` });
     await db().update(tradeAccounts).set({ onHold: false, holdReason: "" });
+    // Not a test of sites: the demo company's are archived, so the order on account names none.
+    await db().update(tradeSites).set({ archivedAt: new Date() });
     const trade = await placed({ who: "trade", items: [{ productId: p.id, quantity: 2 }], payment: "pay_on_account" });
     const rma = (await trade.buyer.post(`/api/orders/${trade.number}/returns`, { lines: [{ line_id: trade.lines[0]!.id, quantity: 1, reason: "wrong_item" }], method: "branch" })).json().data.number;
     await move("warehouse", rma, { to: "received" });

@@ -12,6 +12,7 @@ import type { TestBrowser } from "../../test/browser.ts";
 import { apiOperations } from "../../test/openapi.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import { issueCreditNote } from "./ledger.ts";
+import { tradeSites } from "./sites-schema.ts";
 import { ACTORS, type Actor, isoDay, tradeFixtures } from "./test-fixtures.ts";
 
 let shop: TestShop;
@@ -28,6 +29,8 @@ interface World {
   b: Company;
   as: Record<Actor, TestBrowser>;
   invoiceId: number;
+  /** One of company A's sites. */
+  siteId: number;
   /** Strings that only company A's answers may contain. */
   secrets: string[];
 }
@@ -138,6 +141,14 @@ const ROWS: Row[] = [
     },
   },
   { route: "GET /api/trade/remittances", expect: { ...INVOICE_READERS, "other owner": 200 }, call: (w, actor) => w.as[actor].get("/api/trade/remittances") },
+  // Sites (issue 32): every member reads them; owners and admins keep them, each owner their own company's.
+  { route: "GET /api/trade/sites", expect: MEMBERS_200, call: (w, actor) => w.as[actor].get("/api/trade/sites") },
+  {
+    route: "POST /api/trade/sites",
+    expect: { ...MANAGERS(201), "other owner": 201 },
+    call: (w, actor) => w.as[actor].post("/api/trade/sites", { name: `Matrix site ${actor}`, line1: "2 Wharf Street", town: "Leeds", postcode: "LS2 7EQ" }),
+  },
+  { route: "PATCH /api/trade/sites/{id}", expect: MANAGERS(200), call: (w, actor) => w.as[actor].patch(`/api/trade/sites/${w.siteId}`, { contact_name: `Set by ${actor}` }) },
 ];
 
 describe("authorisation matrix over every trade route", () => {
@@ -156,7 +167,9 @@ describe("authorisation matrix over every trade route", () => {
     };
     const invoice = await invoiceFor(w.a.accountId, w.a.buyer.id, { po: "PO-MATRIX-A", invoiceDate: isoDay(-3), dueDate: isoDay(27), lines: [{ name: "Oak sill", qty: 2, unit: 4500, rate: 20 }] });
     w.invoiceId = invoice.id;
-    w.secrets = [A_NAME, w.a.owner.email, w.a.admin.email, w.a.buyer.email, w.a.accounts.email, invoice.number, "PO-MATRIX-A"];
+    const [site] = await shop.database.db.insert(tradeSites).values({ tradeAccountId: w.a.accountId, name: "Alpha Quarry Yard", line1: "1 Quarry Lane", town: "Leeds", postcode: "LS1 4AP" }).returning();
+    w.siteId = site!.id;
+    w.secrets = [A_NAME, w.a.owner.email, w.a.admin.email, w.a.buyer.email, w.a.accounts.email, invoice.number, "PO-MATRIX-A", "Alpha Quarry Yard"];
   });
 
   it("has a row for every trade route the server serves", async () => {

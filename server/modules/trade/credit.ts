@@ -4,6 +4,8 @@ import { HttpError, ValidationError } from "../../http-errors.ts";
 import type { PaymentProvider, PaymentRequest } from "../checkout/payment.ts";
 import { tradeInvoices } from "./invoice-schema.ts";
 import { type TradeAccount, type TradeRole, tradeAccounts, tradeMembers } from "./schema.ts";
+import type { SiteJson } from "./sites-contract.ts";
+import { siteJsonOf, sitesOf } from "./sites.ts";
 
 /** The roles that may buy on the company's account. */
 export const BUYING_ROLES: readonly TradeRole[] = ["owner", "admin", "buyer"];
@@ -36,6 +38,8 @@ export interface OnAccountOption {
   available_credit: number;
   credit_limit: number;
   po_required: boolean;
+  /** The company's live sites: an order on account names one when there are any (sites.ts). */
+  sites: SiteJson[];
 }
 
 export type Standing = { ok: true; account: TradeAccount } | { ok: false; message: string };
@@ -78,6 +82,7 @@ export async function onAccountOption(handle: Db, userId: number | null): Promis
     available_credit: Math.max(account.creditLimit - account.balance, 0) / 100,
     credit_limit: account.creditLimit / 100,
     po_required: account.poRequired,
+    sites: (await sitesOf(handle, account.id)).map(siteJsonOf),
   };
 }
 
@@ -124,6 +129,7 @@ export async function chargeOnAccount(tx: Db, request: PaymentRequest): Promise<
       delivery: request.delivery,
       total: request.total,
       poReference: request.poReference,
+      siteId: request.siteId ?? null,
     })
     .returning({ id: tradeInvoices.id });
   if (!invoice) throw new HttpError(500, "The invoice was not written.");

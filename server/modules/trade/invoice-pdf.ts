@@ -48,7 +48,7 @@ export function invoicePdf(inv: InvoiceDetailJson): Promise<Buffer> {
     doc.y += 12;
     blocks(doc, [
       { x: 0, width: half - 10, lines: [`Invoice date: ${inv.invoice_date}`, `Due date: ${inv.due_date}`, { text: `Status: ${inv.overdue ? "Overdue" : STATUS_LABEL[inv.status]}`, bold: true }] },
-      { x: half, width: half, lines: [`${inv.order_id === null ? "Hire request" : "Order"}: ${inv.order_number}`, `PO reference: ${inv.po_reference || "-"}`] },
+      { x: half, width: half, lines: [`${inv.order_id === null ? "Hire request" : "Order"}: ${inv.order_number}`, `PO reference: ${inv.po_reference || "-"}`, ...(inv.site ? [`Site: ${inv.site.name}`] : [])] },
     ]);
     doc.y += 16;
 

@@ -3,6 +3,7 @@ import { check, date, index, integer, pgTable, serial, text, timestamp, uniqueIn
 import { hireRequests } from "../hire/schema.ts";
 import { orders } from "../orders/schema.ts";
 import { tradeAccounts } from "./schema.ts";
+import { tradeSites } from "./sites-schema.ts";
 
 export const INVOICE_STATUSES = ["unpaid", "payment_pending", "paid"] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -33,6 +34,8 @@ export const tradeInvoices = pgTable(
     delivery: integer("delivery_pence").notNull(),
     total: integer("total_pence").notNull(),
     poReference: text("po_reference").notNull().default(""),
+    /** The site its order was for (issue 32); none for a hire request or an order for no site. */
+    siteId: integer("site_id").references(() => tradeSites.id, { onDelete: "restrict" }),
     status: text("status", { enum: INVOICE_STATUSES }).notNull().default("unpaid"),
     /** Pence of payments allocated to it (trade_payment_allocations). */
     paidAmount: integer("paid_pence").notNull().default(0),
@@ -50,6 +53,7 @@ export const tradeInvoices = pgTable(
     check("trade_invoices_one_source", sql`(${t.orderId} is null) <> (${t.hireRequestId} is null)`),
     check("trade_invoices_settled_within_total", sql`${t.paidAmount} >= 0 and ${t.creditedAmount} >= 0 and ${t.paidAmount} + ${t.creditedAmount} <= ${t.total}`),
     index("trade_invoices_account_idx").on(t.tradeAccountId, t.status, t.dueDate),
+    index("trade_invoices_site_idx").on(t.siteId, t.invoiceDate).where(sql`${t.siteId} is not null`),
     check("trade_invoices_status", sql`${t.status} in ('unpaid', 'payment_pending', 'paid')`),
     check("trade_invoices_total_positive", sql`${t.total} >= 0`),
     check("trade_invoices_due_after_invoice", sql`${t.dueDate} >= ${t.invoiceDate}`),

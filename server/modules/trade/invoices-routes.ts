@@ -18,6 +18,7 @@ const invoiceSummary = z.object({
   invoice_date: z.string(),
   due_date: z.string(),
   po_reference: z.string(),
+  site: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   subtotal: pence,
   vat: pence,
   delivery: pence,
@@ -35,6 +36,7 @@ const invoiceDetail = invoiceSummary.extend({
 const listQuery = z.object({
   status: z.enum(INVOICE_FILTERS, { error: "Choose all, unpaid, overdue or paid." }).default("all"),
   q: z.string().trim().max(100).optional(),
+  site: z.coerce.number().int().positive().max(2_147_483_647).optional().describe("Only the invoices for this one of the company's sites"),
   after: z.coerce.number().int().positive().max(2_147_483_647).optional(),
   limit: z.coerce.number().int().min(1).max(INVOICE_PAGE_MAX).default(50),
 });

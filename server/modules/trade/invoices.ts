@@ -6,6 +6,7 @@ import { hireCharges } from "../hire/desk/schema.ts";
 import { hireRequests } from "../hire/schema.ts";
 import { type InvoiceStatus, tradeInvoices } from "./invoice-schema.ts";
 import type { TradeRole } from "./schema.ts";
+import { tradeSites } from "./sites-schema.ts";
 import { memberWithRole } from "./users.ts";
 
 /**
@@ -48,6 +49,8 @@ export interface InvoiceSummaryJson {
   invoice_date: string;
   due_date: string;
   po_reference: string;
+  /** The company's site its order was for (trade/sites.ts). */
+  site: { id: number; name: string } | null;
   subtotal: number;
   vat: number;
   delivery: number;
@@ -77,6 +80,8 @@ export interface InvoiceDetailJson extends InvoiceSummaryJson {
 export interface InvoiceListQuery {
   status?: InvoiceFilter;
   q?: string;
+  /** Only the invoices for this one of the company's sites. */
+  site?: number;
   after?: number;
   limit?: number;
 }
@@ -89,6 +94,8 @@ const summaryColumns = {
   invoiceDate: tradeInvoices.invoiceDate,
   dueDate: tradeInvoices.dueDate,
   poReference: tradeInvoices.poReference,
+  siteId: tradeSites.id,
+  siteName: tradeSites.name,
   subtotal: tradeInvoices.subtotal,
   vat: tradeInvoices.vat,
   delivery: tradeInvoices.delivery,
@@ -98,7 +105,7 @@ const summaryColumns = {
   overdue: sql<boolean>`(${tradeInvoices.status} <> 'paid' and ${tradeInvoices.dueDate} < ${LONDON_TODAY})`,
 };
 
-type SummaryRow = { id: number; number: string; orderId: number | null; orderNumber: string; invoiceDate: string; dueDate: string; poReference: string; subtotal: number; vat: number; delivery: number; total: number; status: InvoiceStatus; overdue: boolean };
+type SummaryRow = { id: number; number: string; orderId: number | null; orderNumber: string; invoiceDate: string; dueDate: string; poReference: string; siteId: number | null; siteName: string | null; subtotal: number; vat: number; delivery: number; total: number; status: InvoiceStatus; overdue: boolean };
 
 function toSummary(r: SummaryRow): InvoiceSummaryJson {
   return {
@@ -109,6 +116,7 @@ function toSummary(r: SummaryRow): InvoiceSummaryJson {
     invoice_date: r.invoiceDate,
     due_date: r.dueDate,
     po_reference: r.poReference,
+    site: r.siteId !== null && r.siteName !== null ? { id: r.siteId, name: r.siteName } : null,
     subtotal: r.subtotal,
     vat: r.vat,
     delivery: r.delivery,
@@ -128,6 +136,7 @@ function filterWhere(accountId: number, query: InvoiceListQuery): SQL {
   if (status === "unpaid") parts.push(sql`${tradeInvoices.status} <> 'paid'`);
   if (status === "paid") parts.push(eq(tradeInvoices.status, "paid"));
   if (status === "overdue") parts.push(sql`${tradeInvoices.status} <> 'paid' and ${tradeInvoices.dueDate} < ${LONDON_TODAY}`);
+  if (query.site !== undefined) parts.push(eq(tradeInvoices.siteId, query.site));
   const q = query.q?.trim();
   if (q) {
     const like = `%${escapeLike(q)}%`;
@@ -152,6 +161,7 @@ export function createTradeInvoicesService(db: Db, options: { shop: ShopDetails 
       .from(tradeInvoices)
       .leftJoin(orders, eq(orders.id, tradeInvoices.orderId))
       .leftJoin(hireRequests, eq(hireRequests.id, tradeInvoices.hireRequestId))
+      .leftJoin(tradeSites, eq(tradeSites.id, tradeInvoices.siteId))
       .where(page)
       .orderBy(desc(tradeInvoices.id))
       .limit(limit + 1);
@@ -181,6 +191,7 @@ export function createTradeInvoicesService(db: Db, options: { shop: ShopDetails 
       .from(tradeInvoices)
       .leftJoin(orders, eq(orders.id, tradeInvoices.orderId))
       .leftJoin(hireRequests, eq(hireRequests.id, tradeInvoices.hireRequestId))
+      .leftJoin(tradeSites, eq(tradeSites.id, tradeInvoices.siteId))
       .where(and(eq(tradeInvoices.id, invoiceId), eq(tradeInvoices.tradeAccountId, account.id)))
       .limit(1);
     if (!row) throw new HttpError(404, NOT_FOUND);

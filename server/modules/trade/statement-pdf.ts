@@ -13,14 +13,16 @@ const KIND_LABEL: Record<StatementLineKind, string> = { invoice: "Invoice", cred
  */
 export function statementPdf(s: Statement): Promise<Buffer> {
   const label = monthLabel(s.month);
-  return renderPdf({ title: `Statement ${label}: ${s.account.companyName}`, footer: `${s.shop.name} \u00b7 Statement ${label} \u00b7 ${s.account.companyName}` }, (doc) => {
+  // A site's statement says so wherever the company's name is printed.
+  const whose = s.site ? `${s.account.companyName}, site ${s.site.name}` : s.account.companyName;
+  return renderPdf({ title: `Statement ${label}: ${whose}`, footer: `${s.shop.name} \u00b7 Statement ${label} \u00b7 ${whose}` }, (doc) => {
     const continued = `Statement ${label} (continued)`;
     header(doc, "STATEMENT", label);
     shopAndCompany(doc, { name: s.shop.name, email: s.shop.email, address: s.shop.address, vat_number: s.shop.vatNumber }, { name: s.account.companyName, address: s.account.address, company_number: s.account.companyNumber, vat_number: s.account.vatNumber }, "Statement to");
     doc.y += 12;
     const half = contentWidth(doc) / 2;
     blocks(doc, [
-      { x: 0, width: half - 10, lines: [`Period: ${dayLabel(s.periodStart)} to ${dayLabel(s.periodEnd)}`, `Account: ${s.account.id}`, `Terms: ${s.account.termsDays} days from the invoice date`] },
+      { x: 0, width: half - 10, lines: [`Period: ${dayLabel(s.periodStart)} to ${dayLabel(s.periodEnd)}`, `Account: ${s.account.id}`, ...(s.site ? [`Site: ${s.site.name}`] : []), `Terms: ${s.account.termsDays} days from the invoice date`] },
       { x: half, width: half, lines: [{ text: `Balance at ${dayLabel(s.periodEnd)}: ${money(s.closingBalance)}`, bold: true, size: 11 }] },
     ]);
     doc.y += 16;

@@ -131,12 +131,13 @@ export async function tradeMemberStatementRoutes(app: FastifyInstance, options: 
       schema: {
         tags: ["trade"],
         summary: "The company's statement for a month (`month=YYYY-MM`, this month so far or any before) as a PDF (attachment): balance brought forward, invoices, credit notes, payments, balance carried forward, aged debt",
-        querystring: z.object({ month }),
+        querystring: z.object({ month, // The page's form sends an empty site for "All sites".
+        site: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().max(2_147_483_647).optional()).describe("A site's statement: its invoices, their credit notes and the payments set against them") }),
         produces: ["application/pdf"],
       },
     },
     async (request, reply) => {
-      const { filename, pdf } = await options.statements.memberPdf(signedIn(request).id, request.query.month);
+      const { filename, pdf } = await options.statements.memberPdf(signedIn(request).id, request.query.month, request.query.site);
       return reply.type("application/pdf").header("content-disposition", `attachment; filename="${filename}"`).send(pdf);
     },
   );

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
@@ -11,6 +11,7 @@ import { money } from "./document-pdf.ts";
 import { INVOICE_READERS, type ShopDetails } from "./invoices.ts";
 import { tradeStatements } from "./ledger-schema.ts";
 import { type TradeAccount, tradeAccounts } from "./schema.ts";
+import { tradeSites } from "./sites-schema.ts";
 import { statementPdf } from "./statement-pdf.ts";
 import { memberWithRole } from "./users.ts";
 
@@ -60,6 +61,8 @@ export interface Statement {
   periodStart: string;
   periodEnd: string;
   account: { id: number; companyName: string; address: string[]; companyNumber: string | null; vatNumber: string | null; accountsEmail: string; termsDays: number };
+  /** A site's statement: only its invoices, their credit notes and the payments set against them. */
+  site: { id: number; name: string } | null;
   shop: ShopDetails;
   openingBalance: number;
   lines: StatementLine[];
@@ -98,31 +101,52 @@ function accountJson(a: TradeAccount): Statement["account"] {
   };
 }
 
-/** The statement of `accountId` for `month` (`YYYY-MM`); null when there is no such account. Pass a transaction inside one. */
-export async function statementFor(db: Db, accountId: number, month: string, shop: ShopDetails): Promise<Statement | null> {
+/**
+ * The statement of `accountId` for `month` (`YYYY-MM`); null when there is no
+ * such account (or no such site of it). Pass a transaction inside one. With a
+ * site, the statement is that site's: its invoices, their credit notes, and
+ * the part of each payment set against them (payments are made to the
+ * account, so only their allocations belong to a site).
+ */
+export async function statementFor(db: Db, accountId: number, month: string, shop: ShopDetails, siteId?: number): Promise<Statement | null> {
   const { start, end } = monthRange(month);
   const [account] = await db.select().from(tradeAccounts).where(eq(tradeAccounts.id, accountId));
   if (!account) return null;
+  const [site] = siteId === undefined ? [] : await db.select({ id: tradeSites.id, name: tradeSites.name }).from(tradeSites).where(and(eq(tradeSites.id, siteId), eq(tradeSites.tradeAccountId, accountId)));
+  if (siteId !== undefined && !site) return null;
+  // Every invoice of the account, or only the site's (`i` is the invoice in each query below).
+  const ofSite = site ? sql`and i.site_id = ${site.id}` : sql``;
+  const paymentsBefore = site
+    ? sql`select coalesce(sum(a.amount_pence), 0) from trade_payment_allocations a join trade_payments p on p.id = a.payment_id join trade_invoices i on i.id = a.invoice_id
+            where i.trade_account_id = ${accountId} ${ofSite} and p.received_on < ${start}::date`
+    : sql`select coalesce(sum(amount_pence), 0) from trade_payments where trade_account_id = ${accountId} and received_on < ${start}::date`;
+  const paymentsIn = site
+    ? sql`select 'payment', p.id, p.received_on::text, p.number, sum(a.amount_pence)::int,
+             initcap(p.method) || case when p.reference <> '' then ' ' || p.reference else '' end
+            from trade_payment_allocations a join trade_payments p on p.id = a.payment_id join trade_invoices i on i.id = a.invoice_id
+            where i.trade_account_id = ${accountId} ${ofSite} and p.received_on between ${start}::date and ${end}::date
+            group by p.id`
+    : sql`select 'payment', id, received_on::text, number, amount_pence,
+             initcap(method) || case when reference <> '' then ' ' || reference else '' end
+            from trade_payments where trade_account_id = ${accountId} and received_on between ${start}::date and ${end}::date`;
 
   const opening = (await db.execute(sql`
     select
-      (select coalesce(sum(total_pence), 0) from trade_invoices where trade_account_id = ${accountId} and invoice_date < ${start}::date)
-      - (select coalesce(sum(total_pence), 0) from trade_credit_notes where trade_account_id = ${accountId} and issued_on < ${start}::date)
-      - (select coalesce(sum(amount_pence), 0) from trade_payments where trade_account_id = ${accountId} and received_on < ${start}::date) as opening
+      (select coalesce(sum(total_pence), 0) from trade_invoices i where trade_account_id = ${accountId} ${ofSite} and invoice_date < ${start}::date)
+      - (select coalesce(sum(c.total_pence), 0) from trade_credit_notes c join trade_invoices i on i.id = c.invoice_id where c.trade_account_id = ${accountId} ${ofSite} and c.issued_on < ${start}::date)
+      - (${paymentsBefore}) as opening
   `)) as unknown as Rows<{ opening: string | number }>;
 
   const moves = (await db.execute(sql`
     select 'invoice' as kind, id, invoice_date::text as date, number, total_pence as amount,
            case when po_reference <> '' then 'PO ' || po_reference else '' end as details
-      from trade_invoices where trade_account_id = ${accountId} and invoice_date between ${start}::date and ${end}::date
+      from trade_invoices i where trade_account_id = ${accountId} ${ofSite} and invoice_date between ${start}::date and ${end}::date
     union all
     select 'credit_note', c.id, c.issued_on::text, c.number, c.total_pence, 'Against ' || i.number
       from trade_credit_notes c join trade_invoices i on i.id = c.invoice_id
-      where c.trade_account_id = ${accountId} and c.issued_on between ${start}::date and ${end}::date
+      where c.trade_account_id = ${accountId} ${ofSite} and c.issued_on between ${start}::date and ${end}::date
     union all
-    select 'payment', id, received_on::text, number, amount_pence,
-           initcap(method) || case when reference <> '' then ' ' || reference else '' end
-      from trade_payments where trade_account_id = ${accountId} and received_on between ${start}::date and ${end}::date
+    ${paymentsIn}
   `)) as unknown as Rows<{ kind: StatementLineKind; id: number; date: string; number: string; amount: number; details: string }>;
 
   // What each invoice dated up to the month's end still owed then, by age from its invoice date.
@@ -134,7 +158,7 @@ export async function statementFor(db: Db, accountId: number, month: string, sho
                     where a.invoice_id = i.id and p.received_on <= ${end}::date), 0)
         - coalesce((select sum(c.applied_pence) from trade_credit_notes c where c.invoice_id = i.id and c.issued_on <= ${end}::date), 0) as owed
       from trade_invoices i
-      where i.trade_account_id = ${accountId} and i.invoice_date <= ${end}::date
+      where i.trade_account_id = ${accountId} ${ofSite} and i.invoice_date <= ${end}::date
     )
     select
       coalesce(sum(owed) filter (where age <= 30), 0) as d30,
@@ -163,6 +187,7 @@ export async function statementFor(db: Db, accountId: number, month: string, sho
     periodStart: start,
     periodEnd: end,
     account: accountJson(account),
+    site: site ?? null,
     shop,
     openingBalance,
     lines,
@@ -292,11 +317,11 @@ export function createTradeStatementsService(db: Db, options: StatementOptions &
       return { filename: `statement-${accountId}-${month}.pdf`, pdf: await statementPdf(statement) };
     },
     /** A member's own company's statement as a PDF: owners, admins and accounts users (as for invoices), else 404. */
-    async memberPdf(userId: number, month: string): Promise<{ filename: string; pdf: Buffer }> {
+    async memberPdf(userId: number, month: string, siteId?: number): Promise<{ filename: string; pdf: Buffer }> {
       const { account } = await memberWithRole(db, userId, INVOICE_READERS);
-      const statement = await statementFor(db, account.id, checkMonth(month, today()), options.shop);
+      const statement = await statementFor(db, account.id, checkMonth(month, today()), options.shop, siteId);
       if (!statement) throw new HttpError(404, "Not Found");
-      return { filename: `statement-${month}.pdf`, pdf: await statementPdf(statement) };
+      return { filename: `statement-${month}${statement.site ? `-site-${statement.site.id}` : ""}.pdf`, pdf: await statementPdf(statement) };
     },
     /** Emails the month's statement to the account's accounts address now (audited); the monthly send is unaffected. */
     async email(actor: StaffActor, accountId: number, month: string): Promise<{ to: string; month: string }> {

@@ -93,7 +93,7 @@ export function tradeFixtures(shopOf: () => TestShop) {
   async function invoiceFor(
     accountId: number,
     buyerId: number,
-    opts: { po?: string; status?: InvoiceStatus; invoiceDate: string; dueDate: string; lines: { name: string; qty: number; unit: number; rate: number }[]; delivery?: number },
+    opts: { po?: string; status?: InvoiceStatus; invoiceDate: string; dueDate: string; lines: { name: string; qty: number; unit: number; rate: number }[]; delivery?: number; siteId?: number },
   ) {
     orderSeq += 1;
     const lines = opts.lines.map((l) => ({ ...l, lineTotal: l.qty * l.unit, lineVat: Math.round((l.qty * l.unit * l.rate) / 100) }));
@@ -103,13 +103,13 @@ export function tradeFixtures(shopOf: () => TestShop) {
     const total = subtotal + vat + delivery;
     const [order] = await db()
       .insert(orders)
-      .values({ number: `TC-INV-${Date.now()}-${orderSeq}`, userId: buyerId, email: "buyer@example.com", status: "processing", deliveryMethod: "standard", deliveryName: "Standard", subtotal, vat, delivery, total, paymentMethod: "pay_on_account", poReference: opts.po ?? "" })
+      .values({ number: `TC-INV-${Date.now()}-${orderSeq}`, userId: buyerId, email: "buyer@example.com", status: "processing", deliveryMethod: "standard", deliveryName: "Standard", subtotal, vat, delivery, total, paymentMethod: "pay_on_account", poReference: opts.po ?? "", siteId: opts.siteId ?? null })
       .returning();
     await db().insert(orderLines).values(lines.map((l, i) => ({ orderId: order!.id, sku: `SKU-${i}`, name: l.name, slug: `item-${i}`, quantity: l.qty, unitPrice: l.unit, vatRate: l.rate, lineTotal: l.lineTotal, lineVat: l.lineVat })));
     const status = opts.status ?? "unpaid";
     const [invoice] = await db()
       .insert(tradeInvoices)
-      .values({ number: `pending-${order!.id}`, tradeAccountId: accountId, orderId: order!.id, invoiceDate: opts.invoiceDate, dueDate: opts.dueDate, subtotal, vat, delivery, total, poReference: opts.po ?? "", status, paidAt: status === "paid" ? new Date() : null })
+      .values({ number: `pending-${order!.id}`, tradeAccountId: accountId, orderId: order!.id, invoiceDate: opts.invoiceDate, dueDate: opts.dueDate, subtotal, vat, delivery, total, poReference: opts.po ?? "", siteId: opts.siteId ?? null, status, paidAt: status === "paid" ? new Date() : null })
       .returning();
     const number = `INV-${String(invoice!.id).padStart(6, "0")}`;
     await db().update(tradeInvoices).set({ number }).where(eq(tradeInvoices.id, invoice!.id));

@@ -268,6 +268,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               </h2>
               <p>{order.payment.label}</p>
               {order.payment.po_reference ? <p>PO reference: {order.payment.po_reference}</p> : null}
+              {order.site ? <p data-testid="order-site">Site: {order.site.name}</p> : null}
             </section>
           ) : null}
 

@@ -96,6 +96,12 @@ export default function AdminQuote({ loaderData, actionData }: Route.ComponentPr
               </dd>
               <dt className="font-semibold">Company</dt>
               <dd className="[overflow-wrap:anywhere]">{q.company?.name ?? "None (their own prices are retail)"}</dd>
+              {q.site ? (
+                <>
+                  <dt className="font-semibold">Site</dt>
+                  <dd className="[overflow-wrap:anywhere]">{q.site.name}</dd>
+                </>
+              ) : null}
               <dt className="font-semibold">Needed by</dt>
               <dd>{q.needed_by ? formatDate(q.needed_by) : "Not said"}</dd>
               <dt className="font-semibold">Their notes</dt>
