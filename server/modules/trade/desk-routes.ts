@@ -11,6 +11,7 @@ import { TRADE_PAYMENT_METHODS } from "./ledger-schema.ts";
 import { tradeAccountJson } from "./contract.ts";
 import { COMPANY_TYPES, TRADE_ACCOUNT_STATES, TRADE_ROLES } from "./schema.ts";
 import { signedIn } from "./users-routes.ts";
+import { siteJson } from "./sites-contract.ts";
 
 const poundsField = z.number().describe("Pounds");
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Give the date as YYYY-MM-DD.");
@@ -78,6 +79,7 @@ const accountDetail = accountWithInvoices.extend({
   held_at: z.string().nullable(),
   decision_note: z.string(),
   members: z.array(z.object({ name: z.string(), email: z.string(), role: z.enum(TRADE_ROLES) })),
+  sites: z.array(siteJson).describe("The company's sites, live first then archived"),
   payments: z.array(
     z.object({
       number: z.string(),

@@ -24,6 +24,7 @@ import { checkTerms, type TradeService } from "./service.ts";
 import type { AccountSort } from "./desk-labels.ts";
 import { type ReceiptOptions, sendReceipt } from "./staff.ts";
 import { memberWithRole } from "./users.ts";
+import { siteJsonOf, sitesOf } from "./sites.ts";
 
 /**
  * The trade desk (issue 21, ADR 0040): applications, the accounts list, an
@@ -463,6 +464,8 @@ export function createTradeDesk(db: Db, options: { mail: Outbox; appName: string
       held_at: a!.heldAt?.toISOString() ?? null,
       decision_note: a!.decisionNote,
       members,
+      // The company's sites (sites.ts), live first: staff see what its orders name.
+      sites: (await sitesOf(db, accountId, true)).map(siteJsonOf),
       payments: payments.map((p) => ({
         number: p.number,
         amount: pounds(p.amount),

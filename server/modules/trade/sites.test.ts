@@ -11,6 +11,7 @@ import { oneVariantProduct } from "../../test/products.ts";
 import { orderLines, orders } from "../orders/schema.ts";
 import { quotes } from "../quotes/schema.ts";
 import { tradeInvoices } from "./invoice-schema.ts";
+import { demoStaffBrowsers } from "./ledger-fixtures.ts";
 import { issueCreditNote, recordPayment } from "./ledger.ts";
 import { SITE_MESSAGES } from "./sites.ts";
 import { isoDay, tradeFixtures } from "./test-fixtures.ts";
@@ -84,6 +85,15 @@ describe("keeping sites", () => {
     expect((await c.owner.browser.get("/api/trade/sites")).json().data.map((s: { name: string }) => s.name)).toEqual(["Quarry Hill flats", "Mill Lane extension"]);
     await addSite(c.owner.browser, MILL_LANE);
     expect((await c.owner.browser.patch(`/api/trade/sites/${mill.id}`, { archived: false })).statusCode).toBe(422);
+
+    // The trade desk sees them on the account.
+    const staff = await demoStaffBrowsers(shop.app, 121);
+    const desk = await staff.accounts.get(`/api/admin/trade/accounts/${c.accountId}`);
+    expect(desk.json().data.sites.map((s: { name: string; archived: boolean }) => [s.name, s.archived])).toEqual([
+      ["Mill Lane extension", false],
+      ["Quarry Hill flats", false],
+      ["Mill Lane extension", true],
+    ]);
   });
 });
 

@@ -570,6 +570,26 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
             </p>
           </section>
 
+          <section aria-labelledby="sites-heading" className={`${card} text-sm`}>
+            <h2 id="sites-heading" className="mb-2 text-lg font-bold">
+              Sites
+            </h2>
+            {a.sites.length ? (
+              <ul className="grid gap-2" data-testid="account-sites">
+                {a.sites.map((s) => (
+                  <li key={s.id} className={s.archived ? "text-stone-600" : undefined}>
+                    <span className="font-semibold">{s.name}</span>
+                    {s.archived ? " (archived)" : ""} · {[s.line1, s.line2, s.town, s.postcode].filter(Boolean).join(", ")}
+                    {s.contact_name || s.contact_phone ? ` · ${[s.contact_name, s.contact_phone].filter(Boolean).join(", ")}` : ""}
+                    {s.po_prefix ? ` · PO starts ${s.po_prefix}` : s.po_required ? " · PO required" : ""}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="text-stone-700">No sites: the company&rsquo;s owners and admins add them on the storefront.</p>
+            )}
+          </section>
+
           <section aria-labelledby="notes-heading" className={card}>
             <h2 id="notes-heading" className="mb-2 text-lg font-bold">
               Notes
