@@ -22,15 +22,18 @@ export function creditNotePdf(note: CreditNoteDocument): Promise<Buffer> {
       { x: half, width: half, lines: [`Reason: ${note.reason}`] },
     ]);
     doc.y += 16;
+    // A Discount column only when promotions took something off a line credited, as on the invoice.
+    const discounted = note.lines.some((l) => l.discount > 0);
     table(
       doc,
       [
         { header: "Item" },
         { header: "Qty", width: 35, align: "right" },
+        ...(discounted ? [{ header: "Discount", width: 70, align: "right" as const }] : []),
         { header: "Net", width: 80, align: "right" },
         { header: "VAT", width: 70, align: "right" },
       ],
-      note.lines.map((l) => [l.description, String(l.quantity), fromPounds(l.net), fromPounds(l.vat)]),
+      note.lines.map((l) => [l.description, String(l.quantity), ...(discounted ? [l.discount > 0 ? `-${fromPounds(l.discount)}` : ""] : []), fromPounds(l.net), fromPounds(l.vat)]),
       { continued },
     );
     doc.y += 10;

@@ -63,7 +63,7 @@ const creditNote = z.object({
   total: poundsField,
   applied: poundsField.describe("Set against the invoice"),
   on_account: poundsField.describe("The rest: credit on account (the invoice was already paid)"),
-  lines: z.array(z.object({ source: z.string(), description: z.string(), quantity: z.number().int(), net: poundsField, vat: poundsField })),
+  lines: z.array(z.object({ source: z.string(), description: z.string(), quantity: z.number().int(), net: poundsField, vat: poundsField, discount: poundsField })),
 });
 const accountDetail = accountWithInvoices.extend({
   company_type: z.enum(COMPANY_TYPES),

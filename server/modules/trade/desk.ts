@@ -109,7 +109,7 @@ async function creditNotesOf(handle: Db, where: SQL): Promise<CreditNoteJson[]> 
     total: pounds(n.total),
     applied: pounds(n.applied),
     on_account: pounds(n.total - n.applied),
-    lines: lines.filter((l) => l.creditNoteId === n.id).map((l) => ({ source: l.source, description: l.description, quantity: l.quantity, net: pounds(l.net), vat: pounds(l.vat) })),
+    lines: lines.filter((l) => l.creditNoteId === n.id).map((l) => ({ source: l.source, description: l.description, quantity: l.quantity, net: pounds(l.net), vat: pounds(l.vat), discount: pounds(l.discount) })),
   }));
 }
 
@@ -184,7 +184,8 @@ export interface CreditNoteJson {
   /** Set against the invoice; the rest is credit on account. */
   applied: number;
   on_account: number;
-  lines: { source: string; description: string; quantity: number; net: number; vat: number }[];
+  /** Pounds; `discount` is what promotions took off the quantity credited (ex VAT), `net` is after it. */
+  lines: { source: string; description: string; quantity: number; net: number; vat: number; discount: number }[];
 }
 
 export interface AccountListQuery {

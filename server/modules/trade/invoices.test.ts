@@ -8,6 +8,7 @@ import { readPdf, row } from "../../test/pdf.ts";
 import { orderLines } from "../orders/schema.ts";
 import { tradeAccounts } from "./schema.ts";
 import { ACTORS, type Actor, isoDay, tradeFixtures } from "./test-fixtures.ts";
+import { issueCreditNote } from "./ledger.ts";
 
 let shop: TestShop;
 beforeAll(async () => {
@@ -228,6 +229,29 @@ describe("trade invoices", () => {
       expect(text).toMatch(row("Sealant", "SKU-1", "1", "\u00a35.00", "20%", "\u00a35.00"));
       expect((await a.owner.browser.get(`/api/trade/invoices/${promo.id}`)).json().data.lines[0]).toMatchObject({ discount: 400, line_total: 800 });
       expect((await readPdf((await a.owner.browser.get(`/api/trade/invoices/${current.id}/pdf`)).rawPayload)).text).not.toContain("Discount");
+    });
+
+    it("credits a discounted line's discount with it, shared by quantity, and a credit note's PDF shows it per line", async () => {
+      const promo = await invoiceFor(a.accountId, a.buyer.id, { invoiceDate: isoDay(0), dueDate: isoDay(30), lines: [{ name: "Work gloves", qty: 3, unit: 400, rate: 20 }, { name: "Sealant", qty: 1, unit: 500, rate: 20 }] });
+      // Three for two: £4.00 off the line, £8.00 left, shared over three pairs as 267 + 267 + 266 pence of net and 133 + 133 + 134 of discount.
+      const [gloves] = await shop.database.db
+        .update(orderLines)
+        .set({ discount: 400, lineTotal: 800, lineVat: 160 })
+        .where(sql`${orderLines.orderId} = (select order_id from trade_invoices where id = ${promo.id}) and ${orderLines.name} = 'Work gloves'`)
+        .returning({ id: orderLines.id });
+      const source = `order_line:${gloves!.id}`;
+      const first = await issueCreditNote(shop.database.db, { invoiceId: promo.id, reason: "One pair back", lines: [{ source, quantity: 1 }] });
+      const rest = await issueCreditNote(shop.database.db, { invoiceId: promo.id, reason: "The rest back", whole: true });
+      const [one] = first.lines;
+      expect(one).toMatchObject({ quantity: 1, net: 267, discount: 133 });
+      const restGloves = rest.lines.find((l) => l.source === source)!;
+      expect(restGloves).toMatchObject({ quantity: 2, net: 533, discount: 267 });
+      expect(rest.lines.find((l) => l.source !== source)).toMatchObject({ discount: 0 });
+
+      const { text } = await readPdf((await a.owner.browser.get(`/api/trade/credit-notes/${first.creditNote.number}/pdf`)).rawPayload);
+      expect(text).toMatch(row("Item", "Qty", "Discount", "Net", "VAT"));
+      expect(text).toMatch(row("Work gloves (SKU-0)", "1", "-\u00a31.33", "\u00a32.67", "\u00a30.53"));
+      expect((await readPdf((await a.owner.browser.get(`/api/trade/credit-notes/${rest.creditNote.number}/pdf`)).rawPayload)).text).toMatch(row("Sealant (SKU-1)", "1", "\u00a35.00", "\u00a31.00"));
     });
 
     it("an overdue invoice's PDF says overdue; a paid one says paid", async () => {

@@ -117,6 +117,8 @@ export const tradeCreditNoteLines = pgTable(
     /** Pence ex VAT for the quantity, and its VAT. */
     net: integer("net_pence").notNull(),
     vat: integer("vat_pence").notNull(),
+    /** Pence ex VAT promotions took off the quantity credited (issue 32): `net` is after it, as on the invoice's line. */
+    discount: integer("discount_pence").notNull().default(0),
   },
   (t) => [index("trade_credit_note_lines_note_idx").on(t.creditNoteId), check("trade_credit_note_lines_quantity_positive", sql`${t.quantity} > 0`)],
 );

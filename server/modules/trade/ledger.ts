@@ -281,25 +281,27 @@ export interface CreditableLine {
   source: string;
   description: string;
   quantity: number;
-  /** Pence ex VAT and VAT for the whole quantity. */
+  /** Pence ex VAT and VAT for the whole quantity, and what promotions took off it (ex VAT). */
   net: number;
   vat: number;
+  discount: number;
   /** Already credited by earlier credit notes. */
   creditedQuantity: number;
   creditedNet: number;
   creditedVat: number;
+  creditedDiscount: number;
 }
 
 /** What an invoice's lines are and how much of each earlier credit notes took. */
 export async function creditableLines(handle: Db, invoice: TradeInvoice): Promise<CreditableLine[]> {
-  const lines: Omit<CreditableLine, "creditedQuantity" | "creditedNet" | "creditedVat">[] = [];
+  const lines: Omit<CreditableLine, "creditedQuantity" | "creditedNet" | "creditedVat" | "creditedDiscount">[] = [];
   if (invoice.orderId !== null) {
     const rows = await handle.select().from(orderLines).where(eq(orderLines.orderId, invoice.orderId)).orderBy(asc(orderLines.id));
-    for (const l of rows) lines.push({ source: `order_line:${l.id}`, description: `${l.name} (${l.sku})${l.unit === "each" ? "" : `, ${UNIT_LABELS[l.unit as SaleUnit]?.per ?? l.unit}`}`, quantity: l.quantity, net: l.lineTotal, vat: l.lineVat });
-    if (invoice.delivery > 0) lines.push({ source: "delivery", description: "Delivery (inc VAT)", quantity: 1, net: invoice.delivery, vat: 0 });
+    for (const l of rows) lines.push({ source: `order_line:${l.id}`, description: `${l.name} (${l.sku})${l.unit === "each" ? "" : `, ${UNIT_LABELS[l.unit as SaleUnit]?.per ?? l.unit}`}`, quantity: l.quantity, net: l.lineTotal, vat: l.lineVat, discount: l.discount });
+    if (invoice.delivery > 0) lines.push({ source: "delivery", description: "Delivery (inc VAT)", quantity: 1, net: invoice.delivery, vat: 0, discount: 0 });
   } else {
     // A hire invoice's lines live in the hire desk's tables: it is credited whole.
-    lines.push({ source: "invoice", description: `Invoice ${invoice.number} in full`, quantity: 1, net: invoice.subtotal + invoice.delivery, vat: invoice.vat });
+    lines.push({ source: "invoice", description: `Invoice ${invoice.number} in full`, quantity: 1, net: invoice.subtotal + invoice.delivery, vat: invoice.vat, discount: 0 });
   }
   const credited = await handle
     .select({
@@ -307,13 +309,14 @@ export async function creditableLines(handle: Db, invoice: TradeInvoice): Promis
       quantity: sql<number>`sum(${tradeCreditNoteLines.quantity})`.mapWith(Number),
       net: sql<number>`sum(${tradeCreditNoteLines.net})`.mapWith(Number),
       vat: sql<number>`sum(${tradeCreditNoteLines.vat})`.mapWith(Number),
+      discount: sql<number>`sum(${tradeCreditNoteLines.discount})`.mapWith(Number),
     })
     .from(tradeCreditNoteLines)
     .innerJoin(tradeCreditNotes, eq(tradeCreditNotes.id, tradeCreditNoteLines.creditNoteId))
     .where(eq(tradeCreditNotes.invoiceId, invoice.id))
     .groupBy(tradeCreditNoteLines.source);
   const by = new Map(credited.map((c) => [c.source, c]));
-  return lines.map((l) => ({ ...l, creditedQuantity: by.get(l.source)?.quantity ?? 0, creditedNet: by.get(l.source)?.net ?? 0, creditedVat: by.get(l.source)?.vat ?? 0 }));
+  return lines.map((l) => ({ ...l, creditedQuantity: by.get(l.source)?.quantity ?? 0, creditedNet: by.get(l.source)?.net ?? 0, creditedVat: by.get(l.source)?.vat ?? 0, creditedDiscount: by.get(l.source)?.discount ?? 0 }));
 }
 
 export interface CreditNoteInput {
@@ -356,7 +359,7 @@ export async function issueCreditNote(tx: Db, input: CreditNoteInput): Promise<I
   if (wanted.length === 0) throw new ValidationError({ lines: [input.whole ? `${invoice!.number} is already credited in full.` : "Choose at least one line to credit, or credit the whole invoice."] });
   const problems: string[] = [];
   const seen = new Set<string>();
-  const made: { source: string; description: string; quantity: number; net: number; vat: number }[] = [];
+  const made: { source: string; description: string; quantity: number; net: number; vat: number; discount: number }[] = [];
   for (const w of wanted) {
     const line = lines.find((l) => l.source === w.source);
     const left = line ? line.quantity - line.creditedQuantity : 0;
@@ -372,6 +375,8 @@ export async function issueCreditNote(tx: Db, input: CreditNoteInput): Promise<I
         quantity: w.quantity,
         net: last ? line.net - line.creditedNet : Math.round((line.net * w.quantity) / line.quantity),
         vat: last ? line.vat - line.creditedVat : Math.round((line.vat * w.quantity) / line.quantity),
+        // The line's discount shared the same way: the credits of a line add up to its discount.
+        discount: last ? line.discount - line.creditedDiscount : Math.round((line.discount * w.quantity) / line.quantity),
       });
     }
     seen.add(w.source);

@@ -1,0 +1,1 @@
+ALTER TABLE "trade_credit_note_lines" ADD COLUMN "discount_pence" integer DEFAULT 0 NOT NULL;
