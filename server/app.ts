@@ -37,7 +37,7 @@ import { tradeDeskRoutes } from "./modules/trade/desk-routes.ts";
 import { tradeInvoicesRoutes } from "./modules/trade/invoices-routes.ts";
 import { systemRoutes } from "./modules/system/routes.ts";
 import { wishlistRoutes } from "./modules/wishlist/routes.ts";
-import { connectRedis } from "./lib/redis.ts";
+import { type RedisClient, connectRedis } from "./lib/redis.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerStaffAuth } from "./plugins/staff-auth.ts";
 import { staffRoutes } from "./modules/staff/routes.ts";
@@ -113,16 +113,19 @@ export function readBuildId(root = projectRoot): string {
   return createHash("sha256").update(readFileSync(bundle)).digest("hex").slice(0, 12);
 }
 
-/** Rate limits in Redis when REDIS_URL is set, shared by every process; else in this process's memory (ADR 0026). */
-async function openLimiterStore(app: FastifyInstance, options: BuildAppOptions): Promise<LimiterStore> {
+/**
+ * Rate limits in Redis when REDIS_URL is set, shared by every process; else in
+ * this process's memory (ADR 0026). With Redis, its client too: /readyz asks it.
+ */
+async function openLimiterStore(app: FastifyInstance, options: BuildAppOptions): Promise<{ limits: LimiterStore; redis: RedisClient | null }> {
   const { config } = options;
-  if (!config.redisUrl) return memoryLimiterStore({ now: options.now });
+  if (!config.redisUrl) return { limits: memoryLimiterStore({ now: options.now }), redis: null };
   const client = await connectRedis(config.redisUrl, app.log);
   app.addHook("onClose", async () => {
     await client.close();
   });
   app.log.info("rate limits are shared through Redis");
-  return redisLimiterStore(client, { prefix: options.rateLimitPrefix, secret: config.cookieSecret, now: options.now, log: app.log });
+  return { limits: redisLimiterStore(client, { prefix: options.rateLimitPrefix, secret: config.cookieSecret, now: options.now, log: app.log }), redis: client };
 }
 
 /** The catalogue's reads whose answers depend only on the address for a visitor (no trade prices, no cookies read). */
@@ -162,7 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (draining) reply.header("connection", "close");
   });
 
-  const limits = await openLimiterStore(app, options);
+  const { limits, redis } = await openLimiterStore(app, options);
   // Without Stripe keys outside production, cards are taken on the built-in test page (ADR 0033):
   // its events reach the same webhook handler as Stripe's.
   let deliver: ((event: TestEvent) => Promise<void>) | null = null;
@@ -206,7 +209,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     transform: jsonSchemaTransform,
   });
 
-  await app.register(systemRoutes, { database, buildId, appName: config.appName });
+  await app.register(systemRoutes, { database, redis, buildId, appName: config.appName });
   // Visitors' catalogue reads are the same for every visitor, as their pages
   // are: kept under the same page version (ADR 0025), in a store of their own.
   if (options.storefront.mode !== "vite" && options.pageCache !== false) {

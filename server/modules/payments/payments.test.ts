@@ -349,6 +349,36 @@ describe("refunds from the orders desk", () => {
     expect((await warehouse.post(`/api/admin/orders/${number}/refunds`, { amount: 1, reason: "x" })).statusCode).toBe(403);
   });
 
+  it("holds a sales member's limit over everything they refund on an order, not each refund alone", async () => {
+    const { number, orderId } = await paidOrder(2);
+    const sales = await staffAs("sales@staff.example.com");
+    await db().update(staff).set({ refundLimit: 1000 }).where(eq(staff.email, "sales@staff.example.com"));
+    expect((await sales.post(`/api/admin/orders/${number}/refunds`, { amount: 6, reason: "Goodwill" })).statusCode).toBe(200);
+    // £6 then £6: each under the £10 limit, together over it.
+    const second = await sales.post(`/api/admin/orders/${number}/refunds`, { amount: 6, reason: "More goodwill" });
+    expect(second.statusCode).toBe(403);
+    expect(second.json().message).toBe("Your refund limit is £10.00 an order, and you have refunded £6.00 on this one; ask a manager or the accounts team to refund £6.00.");
+    expect((await sales.post(`/api/admin/orders/${number}/refunds`, { amount: 4, reason: "The rest of the limit" })).statusCode).toBe(200);
+    // Another order is a limit of its own; a manager has none.
+    const other = await paidOrder(1);
+    expect((await sales.post(`/api/admin/orders/${other.number}/refunds`, { amount: 6, reason: "Goodwill" })).statusCode).toBe(200);
+    const manager = await staffAs("manager@staff.example.com");
+    expect((await manager.post(`/api/admin/orders/${number}/refunds`, { amount: 5, reason: "Manager's" })).statusCode).toBe(200);
+    const [paid] = await paymentsFor(orderId);
+    expect(paid!.payment.refunded).toBe(1500);
+  });
+
+  it("whole refunds sent together make one refund; the others are told it is refunded in full", async () => {
+    const { number, orderId } = await paidOrder(2);
+    const accounts = await staffAs("accounts@staff.example.com");
+    const answers = await Promise.all(Array.from({ length: 8 }, () => accounts.post(`/api/admin/orders/${number}/refunds`, { reason: "Whole" })));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+    expect(answers.find((a) => a.statusCode === 409)!.json().message).toBe(`${number} is already refunded in full.`);
+    const [paid] = await paymentsFor(orderId);
+    expect(paid!.payment.refunded).toBe(2400);
+    expect(await db().select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, paid!.payment.id))).toHaveLength(1);
+  });
+
   it("shows a refund made in Stripe's own dashboard, once", async () => {
     const { number, orderId } = await paidOrder(1);
     const [paid] = await paymentsFor(orderId);

@@ -757,6 +757,8 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     if (!found) throw new HttpError(409, `Order ${order.number} has no card payment to refund.`);
     const [payment] = await tx.select().from(payments).where(eq(payments.id, found.payment.id)).for("update");
     const remaining = payment!.amount - payment!.refunded;
+    // Nothing left: a refund that lost a race with another (or came twice) is told so, never a 500.
+    if (remaining <= 0) throw new HttpError(409, `${order.number} is already refunded in full.`);
     let amount: number;
     let lines: { line_id: number; quantity: number }[] | null = null;
     if (input.lines?.length) {
@@ -788,7 +790,7 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     if (amount > remaining) {
       throw new ValidationError({ [lines ? "lines" : "amount"]: [remaining > 0 ? `At most ${money(remaining)} can still be refunded on ${order.number}.` : `${order.number} is already refunded in full.`] });
     }
-    await checkRefundLimit(tx, actor, amount);
+    await checkRefundLimit(tx, actor, amount, order.id);
     const [row] = await tx.insert(paymentRefunds).values({ paymentId: payment!.id, amount, reason, lines, source: "staff", staffId: actor.staffId }).returning();
     await recomputeRefunded(tx, payment!.id);
     await orderNote(tx, order.id, order.status, `Refund of ${money(amount)} to the card: ${reason}`, "note", actor.staffId);

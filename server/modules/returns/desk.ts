@@ -234,7 +234,7 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
       if (input.refund_pence != null || deduction > 0) throw new ValidationError({ refund_pence: ["An order on account is refunded by a credit note for its lines as invoiced: it cannot be changed or reduced here."] });
       const [invoice] = await tx.select().from(tradeInvoices).where(eq(tradeInvoices.orderId, order.id));
       if (!invoice) throw new HttpError(409, `Order ${order.number} has no invoice to credit.`);
-      await checkRefundLimit(tx, actor, proposal.goods + proposal.delivery);
+      await checkRefundLimit(tx, actor, proposal.goods + proposal.delivery, order.id);
       const { creditNote } = await creditInvoice(tx, options, actor, invoice, {
         reason,
         lines: [...proposal.lines.map((l) => ({ source: `order_line:${l.line_id}`, quantity: l.back })), ...(proposal.delivery > 0 ? [{ source: "delivery", quantity: 1 }] : [])],
@@ -242,7 +242,7 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
       return { amount: creditNote.total, method: "credit_note", refundId: null, creditNote: creditNote.number, deduction, deductionReason };
     }
     // Paid by bank transfer or at the counter: paid back the same way by hand, recorded here.
-    await checkRefundLimit(tx, actor, amount);
+    await checkRefundLimit(tx, actor, amount, order.id);
     return { amount, method: "manual", refundId: null, creditNote: null, deduction, deductionReason };
   }
 

@@ -5,7 +5,7 @@ import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "./actor.ts";
 import { apiTokenBody, setupBody, staffJson, staffLoginBody, staffSummary, staffUpdateBody, totpEnrolment } from "./contract.ts";
 import { staffSignInCookies, staffSignOutCookies } from "./cookies.ts";
-import { ROLE_PERMISSIONS } from "./permissions.ts";
+import { ROLE_LABELS, ROLE_PERMISSIONS } from "./permissions.ts";
 import type { StaffService } from "./service.ts";
 import { type FilterPresets, PRESET_SCREENS, presetBody } from "./presets.ts";
 import { type StaffSignIn, TooManyAttempts } from "./sign-in.ts";
@@ -64,7 +64,8 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRouteOptio
     async (request) => {
       const actor = staffActorOf(request);
       const member = await staff.me(actor);
-      return { staff: { ...member, role: actor.role }, permissions: [...ROLE_PERMISSIONS[actor.role]], via: actor.via };
+      // The role acting: an API token's own (its scope), with its label, not its creator's.
+      return { staff: { ...member, role: actor.role, role_label: ROLE_LABELS[actor.role] }, permissions: [...ROLE_PERMISSIONS[actor.role]], via: actor.via };
     },
   );
 

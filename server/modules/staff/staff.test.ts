@@ -254,7 +254,8 @@ describe("staff API tokens", () => {
     expect(JSON.stringify(listed.json())).not.toContain(token.split("|")[1]);
     const asToken = (url: string) => shop.app.inject({ url, headers: { authorization: `Bearer ${token}` } });
     const me = await asToken("/api/admin/auth/me");
-    expect(me.json()).toMatchObject({ via: "token", staff: { role: "accounts" } });
+    // Its own role and that role's label, not its creator's ("Owner").
+    expect(me.json()).toMatchObject({ via: "token", staff: { role: "accounts", role_label: "Accounts" } });
     // accounts may not read the audit log, whoever made the token.
     expect((await asToken("/api/admin/audit")).statusCode).toBe(403);
     expect((await b.delete(`/api/admin/tokens/${made.json().id}`)).statusCode).toBe(200);
