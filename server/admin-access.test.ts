@@ -1124,6 +1124,18 @@ describe("the back office's authorisation matrix", () => {
     }
   });
 
+  // Who before what (issue 33): a guest's request with a body that is not even JSON is refused as a guest, never read.
+  describe("the API checks who asks before it reads the body", () => {
+    for (const row of API_ROWS.filter((r) => r.needs !== "public" && API_KEY.exec(r.key)![1] !== "GET")) {
+      it(`${row.key}: a guest's malformed body is 401`, async () => {
+        const method = API_KEY.exec(row.key)![1] as Method;
+        const res = await shop.app.inject({ method, url: await row.url(w), payload: "{not json", headers: { "content-type": "application/json" } });
+        expect(res.statusCode, `${row.key}: ${res.body.slice(0, 200)}`).toBe(401);
+        expect(res.json()).toEqual({ message: "Sign in to the back office." });
+      });
+    }
+  });
+
   it("shows an allowed member the data, so the refused answers' silence means something", async () => {
     const owner = w.clients.owner!;
     expect((await send(owner, "GET", `/admin/orders/${w.orderNumber}`)).body).toContain(SECRET.email);

@@ -43,6 +43,9 @@ function fromThisSite(request: FastifyRequest, publicOrigin: string): boolean {
  * writes, the Origin for the screens' form posts), and marks every answer
  * no-store. The storefront's session is never read as staff, nor staff's as a customer's.
  */
+/** The back office's API operations open to anyone: sign-in, sign-out, and an invitation's set-up link (its token is the credential). */
+const OPEN_ADMIN_API = /^\/api\/admin\/(auth\/login|auth\/logout|setup\/[^/]+)$/;
+
 export function registerStaffAuth(app: FastifyInstance, options: { db: Db; secureCookies: boolean; publicOrigin: string }): void {
   app.decorateRequest("staffPrincipal", null);
   app.decorateRequest("staffActor", null);
@@ -64,6 +67,10 @@ export function registerStaffAuth(app: FastifyInstance, options: { db: Db; secur
       if (!request.staffPrincipal) reply.header("set-cookie", staffSignOutCookies(options.secureCookies));
     }
     if (request.staffPrincipal) request.staffActor = actorOf(request.staffPrincipal, "api");
+    // Who before what: an API request without a staff credential is refused here, before its body is read or
+    // checked, so a guest learns nothing of an operation's fields from its 422 (issue 33). Signing in and out,
+    // and a set-up link, are the API's only doors open to anyone.
+    if (isApi && !request.staffActor && !OPEN_ADMIN_API.test(request.url.split("?")[0]!)) return reply.code(401).send({ message: "Sign in to the back office." });
 
     if (!UNSAFE.has(request.method)) return;
     if (!fromThisSite(request, options.publicOrigin)) return reply.code(403).send({ message: "Cross-site requests are not allowed here." });

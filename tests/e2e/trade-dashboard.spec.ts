@@ -81,8 +81,8 @@ test("a buyer sees their own orders and spend, and no invoices", async ({ page }
   await expect(page.getByRole("heading", { name: "Your recent orders" })).toBeVisible();
   await expect(page.getByRole("heading", { name: /^Your spend/ })).toBeVisible();
   await expect(page.getByTestId("unpaid-invoices")).toHaveCount(0);
-  // The quick order and quotes are theirs as everyone's; neither invoices nor users.
-  await expect(page.getByRole("navigation", { name: "Trade account" }).getByRole("link")).toHaveText(["Quick order", "Quotes"]);
+  // The quick order and quotes are theirs as everyone's, and the company's sites as every member's; neither invoices nor users.
+  await expect(page.getByRole("navigation", { name: "Trade account" }).getByRole("link")).toHaveText(["Quick order", "Quotes", "Sites"]);
   const rows = page.getByTestId("recent-orders").getByRole("row");
   expect(await rows.count()).toBeGreaterThan(1);
   // Every order listed is theirs, so every one opens.
