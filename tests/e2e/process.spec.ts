@@ -62,7 +62,7 @@ test.describe("the server process", () => {
     const first = startServer({ PORT: String(port), DATA_DIR: dataDir });
     await waitForHealth(`http://127.0.0.1:${port}/readyz`, first, COLD_START_MS);
     const ready = await (await fetch(`http://127.0.0.1:${port}/readyz`)).json();
-    expect(ready).toEqual({ status: "ready", database: "pglite" });
+    expect(ready).toEqual({ status: "ready", database: "pglite", redis: "not used" });
     expect(existsSync(path.join(dataDir, "tradecounter.lock"))).toBe(true);
     // Seeded on first start: a category page renders.
     const category = await fetch(`http://127.0.0.1:${port}/category/power-tools/cordless-drills`);
