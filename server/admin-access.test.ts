@@ -167,6 +167,8 @@ interface Row {
   needs: Access;
   /** API only: a staff API token is refused (403) whatever its role. */
   sessionOnly?: true;
+  /** API writes whose body decides the permission: what lets a member in before the body is read (default: `needs`). */
+  door?: Access;
   /** The concrete URL, its params filled; may set up a fresh target. */
   url: (w: World) => string | Promise<string>;
   /** API writes: a body the schema accepts, so the door (not the schema) answers; may set up a fresh target. */
@@ -570,8 +572,9 @@ const ROWS: Row[] = [
   { key: "GET /api/admin/orders/{number}/delivery-note.pdf", needs: "orders.fulfil", url: (w) => `/api/admin/orders/${w.orderNumber}/delivery-note.pdf` },
   {
     key: "POST /api/admin/orders/{number}/transitions",
-    // Through the door with orders.view; the move itself needs its own permission.
+    // Through the door with any move's permission; the move itself needs its own.
     needs: "orders.mark_paid",
+    door: ["orders.mark_paid", "orders.fulfil", "orders.cancel"],
     url: async (w) => `/api/admin/orders/${await placeOrder(w)}/transitions`,
     body: () => ({ to: "paid", expected_status: "awaiting_payment" }),
   },
@@ -594,14 +597,14 @@ const ROWS: Row[] = [
   { key: "GET /api/admin/quotes/{number}", needs: "quotes.view", url: (w) => `/api/admin/quotes/${w.quoteNumber}` },
   { key: "GET /api/admin/quotes/{number}/pdf", needs: "quotes.view", url: (w) => `/api/admin/quotes/${w.quoteNumber}/pdf` },
   // Who may price below the floor (85% of the customer's price) as well as change quotes: each call a new price of a few pence, which only quotes.below_floor may set.
-  { key: "PATCH /api/admin/quotes/{number}", needs: "quotes.below_floor", url: (w) => `/api/admin/quotes/${w.quoteNumber}`, body: (w) => ({ lines: [{ line_id: w.quoteLineId, unit_price_ex_vat: (belowFloorPence += 1) / 100 }] }) },
+  { key: "PATCH /api/admin/quotes/{number}", needs: "quotes.below_floor", door: "quotes.manage", url: (w) => `/api/admin/quotes/${w.quoteNumber}`, body: (w) => ({ lines: [{ line_id: w.quoteLineId, unit_price_ex_vat: (belowFloorPence += 1) / 100 }] }) },
   { key: "POST /api/admin/quotes/{number}/send", needs: "quotes.manage", url: (w) => `/api/admin/quotes/${w.quoteNumber}/send`, ok: [422] },
   { key: "POST /api/admin/quotes/{number}/decline", needs: "quotes.manage", url: (w) => `/api/admin/quotes/${w.quoteNumber}/decline`, body: () => ({ reason: "" }), ok: [422] },
 
   // The returns desk: a reject without its reason is refused after the move's own permission (returns.approve).
   { key: "GET /api/admin/returns", needs: "returns.view", url: () => "/api/admin/returns?status=requested" },
   { key: "GET /api/admin/returns/{number}", needs: "returns.view", url: (w) => `/api/admin/returns/${w.returnNumber}` },
-  { key: "POST /api/admin/returns/{number}/transitions", needs: "returns.approve", url: (w) => `/api/admin/returns/${w.returnNumber}/transitions`, body: () => ({ to: "rejected", reason: "" }), ok: [422] },
+  { key: "POST /api/admin/returns/{number}/transitions", needs: "returns.approve", door: ["returns.approve", "returns.receive", "refunds.create"], url: (w) => `/api/admin/returns/${w.returnNumber}/transitions`, body: () => ({ to: "rejected", reason: "" }), ok: [422] },
 
   // The promotions desk: writes refused by the rules (422) after the door; the preview writes nothing.
   { key: "GET /api/admin/promotions", needs: "promotions.view", url: () => "/api/admin/promotions?status=active" },
@@ -1132,6 +1135,21 @@ describe("the back office's authorisation matrix", () => {
         const res = await shop.app.inject({ method, url: await row.url(w), payload: "{not json", headers: { "content-type": "application/json" } });
         expect(res.statusCode, `${row.key}: ${res.body.slice(0, 200)}`).toBe(401);
         expect(res.json()).toEqual({ message: "Sign in to the back office." });
+      });
+    }
+    // And a member whose role may not pass the door (or a token where only a session will do) is refused for it, the body unread.
+    for (const row of API_ROWS.filter((r) => r.needs !== "public" && API_KEY.exec(r.key)![1] !== "GET")) {
+      const door = row.door ?? row.needs;
+      const refused = ACTORS.filter((a) => (a.kind === "member" || a.kind === "token") && outcomeOf(door, a, "api", row.sessionOnly) === "forbidden");
+      if (!refused.length) continue;
+      it(`${row.key}: a malformed body from ${refused.map((a) => a.name).join(", ")} is 403`, async () => {
+        const method = API_KEY.exec(row.key)![1] as Method;
+        const url = await row.url(w);
+        for (const actor of refused) {
+          const client = w.clients[actor.name]!;
+          const res = await send(client, method, url, "{not json", { "content-type": "application/json" });
+          expect(res.statusCode, `${actor.name}: ${res.body.slice(0, 200)}`).toBe(403);
+        }
       });
     }
   });

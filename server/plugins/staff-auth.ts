@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
 import type { StaffActor } from "../modules/staff/actor.ts";
+import { refusedAtDoor } from "../modules/staff/door.ts";
 import { ADMIN_COOKIE, ADMIN_CSRF_COOKIE, ADMIN_CSRF_HEADER, isAdminPath, staffSignOutCookies } from "../modules/staff/cookies.ts";
 import { type StaffPrincipal, actorOf, resolveStaffApiToken, resolveStaffSession } from "../modules/staff/sessions.ts";
 
@@ -54,6 +55,13 @@ export function registerStaffAuth(app: FastifyInstance, options: { db: Db; secur
     if (isAdminPath(request.url)) reply.header("cache-control", "no-store");
   });
 
+  // Every back-office write says at its door who may come in (modules/staff/door.ts); one that does not is a mistake caught at start.
+  app.addHook("onRoute", (route) => {
+    const methods = [route.method].flat();
+    if (!route.url.startsWith("/api/admin/") || OPEN_ADMIN_API.test(route.url) || !methods.some((m) => UNSAFE.has(m))) return;
+    if (!route.config?.staffDoor) throw new Error(`${methods.join(",")} ${route.url} declares no staffDoor: add config: staffDoor(…) to its options.`);
+  });
+
   app.addHook("onRequest", async (request, reply) => {
     if (!isAdminPath(request.url)) return;
     const isApi = request.url.startsWith("/api/");
@@ -71,6 +79,10 @@ export function registerStaffAuth(app: FastifyInstance, options: { db: Db; secur
     // checked, so a guest learns nothing of an operation's fields from its 422 (issue 33). Signing in and out,
     // and a set-up link, are the API's only doors open to anyone.
     if (isApi && !request.staffActor && !OPEN_ADMIN_API.test(request.url.split("?")[0]!)) return reply.code(401).send({ message: "Sign in to the back office." });
+    // And a member whose role (or a token where only a session will do) may not pass the write's door is refused here too.
+    const door = request.routeOptions.config.staffDoor;
+    const refused = door && request.staffActor ? refusedAtDoor(door, request.staffActor) : null;
+    if (refused) return reply.code(403).send({ message: refused });
 
     if (!UNSAFE.has(request.method)) return;
     if (!fromThisSite(request, options.publicOrigin)) return reply.code(403).send({ message: "Cross-site requests are not allowed here." });

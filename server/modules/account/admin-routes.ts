@@ -7,6 +7,7 @@ import { staffActorOf } from "../staff/actor.ts";
 import { TRADE_ACCOUNT_STATES, TRADE_ROLES } from "../trade/schema.ts";
 import { ADMIN_CUSTOMERS_PAGE_MAX, type AdminCustomerService, BLOCK_REASON_MAX, SEARCH_MAX } from "./admin.ts";
 import { addressJson } from "./contract.ts";
+import { staffDoor } from "../staff/door.ts";
 
 const listQuery = z.object({
   q: z.string().trim().max(SEARCH_MAX, `Search for at most ${SEARCH_MAX} characters.`).optional(),
@@ -108,7 +109,7 @@ export async function adminCustomerRoutes(app: FastifyInstance, options: { custo
 
   r.post(
     "/admin/customers/:id/password-reset",
-    {
+    { config: staffDoor("customers.manage"),
       schema: {
         tags,
         summary: "Emails the customer the storefront's password reset link (single use, valid 60 minutes; an earlier link stops working). 409 for a blocked customer. Needs customers.manage",
@@ -121,7 +122,7 @@ export async function adminCustomerRoutes(app: FastifyInstance, options: { custo
 
   r.post(
     "/admin/customers/:id/block",
-    {
+    { config: staffDoor("customers.manage"),
       schema: {
         tags,
         summary: "Blocks the customer: sign-in is refused with 403, every sign-in and reset link they hold ends at once; `reason` goes in the audit log. 409 when already blocked. Needs customers.manage",
@@ -135,7 +136,7 @@ export async function adminCustomerRoutes(app: FastifyInstance, options: { custo
 
   r.post(
     "/admin/customers/:id/unblock",
-    {
+    { config: staffDoor("customers.manage"),
       schema: {
         tags,
         summary: "Lets a blocked customer sign in again (afresh: no old sign-in comes back). 409 when not blocked. Needs customers.manage",

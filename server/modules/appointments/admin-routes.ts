@@ -5,6 +5,7 @@ import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import type { AppointmentAdmin } from "./admin.ts";
 import { APPOINTMENT_STATUSES, APPOINTMENT_TOPICS } from "./schema.ts";
+import { staffDoor } from "../staff/door.ts";
 
 const row = z.object({
   id: z.number().int(),
@@ -51,7 +52,7 @@ export async function adminAppointmentRoutes(app: FastifyInstance, options: { ad
 
   r.post(
     "/admin/appointments/:id/cancel",
-    {
+    { config: staffDoor("appointments.manage"),
       schema: {
         tags,
         summary: "Cancels an appointment for the showroom (`reason` kept in the audit log); the customer is emailed the invite's cancellation. 409 when already cancelled or past",

@@ -6,6 +6,7 @@ import { staffActorOf } from "../staff/actor.ts";
 import type { BranchAdmin } from "./admin.ts";
 import { branchDetailsShape } from "./routes.ts";
 import { BRANCH_SERVICES } from "./schema.ts";
+import { staffDoor } from "../staff/door.ts";
 
 const text = (max: number) => z.string().max(max, `At most ${max} characters.`);
 const hours = z.object({ day: z.number().int(), opens: text(5), closes: text(5) });
@@ -63,7 +64,7 @@ export async function adminBranchRoutes(app: FastifyInstance, options: { admin: 
 
   r.post(
     "/admin/branches",
-    {
+    { config: staffDoor("branches.manage"),
       schema: {
         tags,
         summary: "Adds a branch: slug, name, line_1, town and postcode at least (placed on the map from its postcode); `is_default` makes it the default. Audited",
@@ -76,7 +77,7 @@ export async function adminBranchRoutes(app: FastifyInstance, options: { admin: 
 
   r.patch(
     "/admin/branches/:slug",
-    {
+    { config: staffDoor("branches.manage"),
       schema: {
         tags,
         summary: "Changes a branch: any of its fields, its weekly hours and dated exceptions (closures, other hours), its services, its showroom's `appointment_minutes` and `appointment_designers`, `status: closed` (never the default branch's). Audited",

@@ -2,6 +2,7 @@ import fastifyMultipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { staffDoor } from "../staff/door.ts";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { PHOTO_MAX_BYTES, PHOTO_WIDTHS, PhotoRefused } from "../media/photos.ts";
 import { staffActorOf } from "../staff/actor.ts";
@@ -83,6 +84,7 @@ export async function adminPhotoRoutes(app: FastifyInstance, options: { photos: 
     r.post(
       o.base,
       {
+        config: staffDoor("catalogue.manage"),
         bodyLimit: UPLOAD_FILES_MAX * (PHOTO_MAX_BYTES + 64 * 1024),
         schema: {
           tags: o.tags,
@@ -100,17 +102,17 @@ export async function adminPhotoRoutes(app: FastifyInstance, options: { photos: 
     );
     r.put(
       `${o.base}/order`,
-      { schema: { tags: o.tags, summary: `Puts the ${o.what}'s photos in this order (every id once); the first is the one listings show. Needs catalogue.manage`, params: o.params, body: orderBody, response: { 200: photos, ...errors } } },
+      { config: staffDoor("catalogue.manage"), schema: { tags: o.tags, summary: `Puts the ${o.what}'s photos in this order (every id once); the first is the one listings show. Needs catalogue.manage`, params: o.params, body: orderBody, response: { 200: photos, ...errors } } },
       async (request) => service.reorder(staffActorOf(request), o.ownerOf(request.params), request.body.ids),
     );
     r.patch(
       `${o.base}/:id`,
-      { schema: { tags: o.tags, summary: `A photo's alt text (what it shows, for whoever cannot see it; required before a product is published). Needs catalogue.manage`, params: withId, body: altBody, response: { 200: photos, ...errors } } },
+      { config: staffDoor("catalogue.manage"), schema: { tags: o.tags, summary: `A photo's alt text (what it shows, for whoever cannot see it; required before a product is published). Needs catalogue.manage`, params: withId, body: altBody, response: { 200: photos, ...errors } } },
       async (request) => service.setAlt(staffActorOf(request), o.ownerOf(request.params), request.params.id, request.body.alt),
     );
     r.delete(
       `${o.base}/:id`,
-      { schema: { tags: o.tags, summary: `Deletes a photo and its files; the drawn picture returns when the last one goes. Needs catalogue.manage`, params: withId, response: { 200: photos, ...errors } } },
+      { config: staffDoor("catalogue.manage"), schema: { tags: o.tags, summary: `Deletes a photo and its files; the drawn picture returns when the last one goes. Needs catalogue.manage`, params: withId, response: { 200: photos, ...errors } } },
       async (request) => service.remove(staffActorOf(request), o.ownerOf(request.params), request.params.id),
     );
   }

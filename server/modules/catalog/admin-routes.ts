@@ -9,6 +9,7 @@ import { productCreate, productPatch } from "./product-rules.ts";
 import { COVERAGE_UNITS, SALE_UNITS } from "./units.ts";
 import { optionsInput, variantCreate, variantPatch } from "./variant-rules.ts";
 import { PRODUCT_STATUSES } from "./schema.ts";
+import { staffDoor } from "../staff/door.ts";
 
 // A filter form sends an empty value for "any": accepted, and read as no filter.
 const blankOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(""), schema]).optional();
@@ -153,7 +154,7 @@ export async function adminProductRoutes(app: FastifyInstance, options: { produc
 
   r.post(
     "/admin/products",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary: "A new product: SKU, name and price ex VAT at least (a draft unless `published` or `status` says otherwise). A stock given is its opening stock in the ledger. Needs catalogue.manage",
@@ -166,7 +167,7 @@ export async function adminProductRoutes(app: FastifyInstance, options: { produc
 
   r.post(
     "/admin/products/bulk",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary: `One change to up to ${BULK_MAX} products by SKU: move_category (category_id), set_vat (vat_rate), archive, price_percent (percent, e.g. 5 or -10; rounded to the penny). With \`preview: true\` it answers each product's old → new and writes nothing. Needs catalogue.manage`,
@@ -203,7 +204,7 @@ export async function adminProductRoutes(app: FastifyInstance, options: { produc
 
   r.patch(
     "/admin/products/:sku",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary:
@@ -236,7 +237,7 @@ export async function adminProductRoutes(app: FastifyInstance, options: { produc
 
   r.put(
     "/admin/products/:sku/options",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary: `A product's options (at most 3, such as Length; Size and Colour), each with its values in order. Every combination becomes a variant: a variant that still fits keeps its SKU, price and stock, a new one gets the first variant's price and no stock, one that no longer fits is archived (refused while it holds stock). Needs catalogue.manage`,
@@ -250,7 +251,7 @@ export async function adminProductRoutes(app: FastifyInstance, options: { produc
 
   r.post(
     "/admin/products/:sku/variants",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary:
@@ -265,7 +266,7 @@ export async function adminProductRoutes(app: FastifyInstance, options: { produc
 
   r.patch(
     "/admin/variants/:sku",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary:

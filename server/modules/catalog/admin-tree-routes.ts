@@ -4,6 +4,7 @@ import { z } from "zod";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import { type AdminTreeService, attributeSetBody, brandCreate, brandPatch, categoryCreate, categoryPatch } from "./admin-tree.ts";
+import { staffDoor } from "../staff/door.ts";
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const category = z.object({
@@ -37,12 +38,12 @@ export async function adminTreeRoutes(app: FastifyInstance, options: { tree: Adm
   }));
   r.post(
     "/admin/categories",
-    { schema: { tags, summary: "A new category `{name, slug?, parent_id?, description?}`, last among its siblings. Needs catalogue.manage", body: categoryCreate, response: { 201: category, ...errors } } },
+    { config: staffDoor("catalogue.manage"), schema: { tags, summary: "A new category `{name, slug?, parent_id?, description?}`, last among its siblings. Needs catalogue.manage", body: categoryCreate, response: { 201: category, ...errors } } },
     async (request, reply) => reply.code(201).send(await tree.createCategory(staffActorOf(request), request.body)),
   );
   r.patch(
     "/admin/categories/:id",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary: "Rename, a new web address, or a new parent (`parent_id`, null for the top): its path and every subcategory's follow, and each old path answers 301. Needs catalogue.manage",
@@ -55,13 +56,13 @@ export async function adminTreeRoutes(app: FastifyInstance, options: { tree: Adm
   );
   r.post(
     "/admin/categories/:id/move",
-    { schema: { tags, summary: "One place up or down among its siblings. Needs catalogue.manage", params: idParams, body: z.object({ direction: z.enum(["up", "down"], { error: "Move up or down." }) }), response: { 200: z.object({ moved: z.boolean() }), ...oneErrors } } },
+    { config: staffDoor("catalogue.manage"), schema: { tags, summary: "One place up or down among its siblings. Needs catalogue.manage", params: idParams, body: z.object({ direction: z.enum(["up", "down"], { error: "Move up or down." }) }), response: { 200: z.object({ moved: z.boolean() }), ...oneErrors } } },
     async (request) => tree.moveCategory(staffActorOf(request), request.params.id, request.body.direction),
   );
 
   r.put(
     "/admin/categories/:id/attributes",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary: "Replaces a category's attribute set `{attributes: [{name, kind: text|number|yes_no, unit?}]}`: its products' (and its subcategories' products') values of these attributes are checked and written alike from their next save. Needs catalogue.manage",
@@ -78,12 +79,12 @@ export async function adminTreeRoutes(app: FastifyInstance, options: { tree: Adm
   }));
   r.post(
     "/admin/brands",
-    { schema: { tags, summary: "A new brand `{name, slug?, description?}`. Needs catalogue.manage", body: brandCreate, response: { 201: brand, ...errors } } },
+    { config: staffDoor("catalogue.manage"), schema: { tags, summary: "A new brand `{name, slug?, description?}`. Needs catalogue.manage", body: brandCreate, response: { 201: brand, ...errors } } },
     async (request, reply) => reply.code(201).send(await tree.createBrand(staffActorOf(request), request.body)),
   );
   r.patch(
     "/admin/brands/:id",
-    { schema: { tags, summary: "Rename a brand, its web address or description; its products are found by the new name. Needs catalogue.manage", params: idParams, body: brandPatch, response: { 200: brand, ...oneErrors } } },
+    { config: staffDoor("catalogue.manage"), schema: { tags, summary: "Rename a brand, its web address or description; its products are found by the new name. Needs catalogue.manage", params: idParams, body: brandPatch, response: { 200: brand, ...oneErrors } } },
     async (request) => tree.updateBrand(staffActorOf(request), request.params.id, request.body),
   );
 }

@@ -5,6 +5,7 @@ import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import { ADMIN_HIRE_PAGE_MAX, type AdminHireService } from "./admin.ts";
 import { hireItemCreate, hireItemPatch, hireUnitCreate, hireUnitPatch } from "./item-rules.ts";
+import { staffDoor } from "../staff/door.ts";
 
 const id = z.coerce.number().int().positive().max(2_147_483_647);
 const listQuery = z.object({
@@ -114,7 +115,7 @@ export async function adminHireRoutes(app: FastifyInstance, options: { hire: Adm
 
   r.post(
     "/admin/hire/items",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary: `A new hire item: name, hire_category_id and the day, weekend and week rates (pounds ex VAT) at least; slug from the name unless given. 422 \`{errors}\` names each bad field. ${writes}`,
@@ -133,7 +134,7 @@ export async function adminHireRoutes(app: FastifyInstance, options: { hire: Adm
 
   r.patch(
     "/admin/hire/items/:slug",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary: `Changes any of \`{name, slug, description, hire_category_id, specifications, day_rate, weekend_rate, week_rate, deposit, vat_rate, product_sku}\`; 422 \`{errors}\` names each bad field (a negative rate, a slug another item has, an unknown SKU). A new slug leaves the old one answering 301. The storefront shows it on its next request. ${writes}`,
@@ -153,7 +154,7 @@ export async function adminHireRoutes(app: FastifyInstance, options: { hire: Adm
 
   r.post(
     "/admin/hire/items/:slug/units",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary: `Adds a unit: \`{asset_number, serial_number?, depot?}\` (depot: a hire depot's slug, the default depot when absent); an asset number another unit has (any case) is refused (422). ${writes}`,
@@ -167,7 +168,7 @@ export async function adminHireRoutes(app: FastifyInstance, options: { hire: Adm
 
   r.patch(
     "/admin/hire/items/:slug/units/:id",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary: `Changes a unit's \`asset_number\`, \`serial_number\` or \`depot\` (a slug: the unit is transferred there, with a history row), retires it (\`active: false\`) or brings it back. A unit out on hire now, or held or booked for a hire to come, is not retired: 409 naming the dates. ${writes}`,

@@ -7,6 +7,7 @@ import { staffActorOf } from "../staff/actor.ts";
 import { ADMIN_ORDERS_PAGE_MAX, type AdminOrderFilters, type AdminOrderService, BULK_MAX, CARRIER_MAX, NOTE_MAX, TRACKING_MAX, londonTime } from "./admin.ts";
 import { PAYMENT_METHODS } from "./fulfilment.ts";
 import { ORDER_STATUSES } from "./schema.ts";
+import { staffDoor } from "../staff/door.ts";
 
 // A filter form sends an empty value for "any": accepted, and read as no filter.
 const blankOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(""), schema]).optional();
@@ -215,6 +216,8 @@ export async function adminOrderRoutes(app: FastifyInstance, options: { orders: 
   r.post(
     "/admin/orders/bulk-transitions",
     {
+      // Each order is moved only for a role that may make the move, and listed as refused otherwise.
+      config: staffDoor("orders.view"),
       schema: {
         tags,
         summary: `The same move for up to ${BULK_MAX} orders chosen on the list, each in its own transaction: \`moved\` and \`refused\` (with why). Only moves that need no carrier, tracking number or reason`,
@@ -261,6 +264,8 @@ export async function adminOrderRoutes(app: FastifyInstance, options: { orders: 
   r.post(
     "/admin/orders/:number/transitions",
     {
+      // Any move's permission opens the door; the move asked for is checked against its own.
+      config: staffDoor(["orders.mark_paid", "orders.fulfil", "orders.cancel"]),
       schema: {
         tags,
         summary:
@@ -275,7 +280,7 @@ export async function adminOrderRoutes(app: FastifyInstance, options: { orders: 
 
   r.post(
     "/admin/orders/:number/notes",
-    {
+    { config: staffDoor("orders.note"),
       schema: {
         tags,
         summary: "A staff note on the order's timeline (never shown to the customer); the status stays",

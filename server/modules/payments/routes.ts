@@ -6,6 +6,7 @@ import { numberParams } from "../orders/admin-routes.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import { WebhookSignatureError } from "./gateway.ts";
 import type { PaymentService } from "./service.ts";
+import { staffDoor } from "../staff/door.ts";
 
 const tokenParams = z.object({ token: z.string().min(20).max(100).regex(/^[A-Za-z0-9_-]+$/) });
 
@@ -124,7 +125,7 @@ export async function paymentRoutes(app: FastifyInstance, options: { payments: P
 
   r.post(
     "/admin/orders/:number/refunds",
-    {
+    { config: staffDoor("refunds.create"),
       schema: {
         tags,
         summary:

@@ -5,6 +5,7 @@ import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import type { PromotionAdmin } from "./admin.ts";
 import { PROMOTION_STATUSES, promotionInput, promotionJson, promotionPatch } from "./contract.ts";
+import { staffDoor } from "../staff/door.ts";
 
 const errors = { 401: messageResponse, 403: messageResponse };
 const id = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -33,7 +34,7 @@ export async function adminPromotionRoutes(app: FastifyInstance, options: { admi
 
   r.post(
     "/admin/promotions",
-    {
+    { config: staffDoor("promotions.manage"),
       schema: {
         tags,
         summary: "Creates a discount code or a multi-buy; 422 by field (a code already in use: errors.code)",
@@ -54,7 +55,7 @@ export async function adminPromotionRoutes(app: FastifyInstance, options: { admi
 
   r.patch(
     "/admin/promotions/:id",
-    {
+    { config: staffDoor("promotions.manage"),
       schema: {
         tags,
         summary: "Changes any field (`status`: paused or ended stops it at once, active resumes it); the whole is checked again",
@@ -68,7 +69,7 @@ export async function adminPromotionRoutes(app: FastifyInstance, options: { admi
 
   r.post(
     "/admin/promotions/:id/preview",
-    {
+    { config: staffDoor("promotions.view"),
       schema: {
         tags,
         summary: "What a sample basket (SKUs and quantities, at list prices, as a consumer or trade member) would get from it and the running multi-buys; writes nothing",

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { staffActorOf } from "../staff/actor.ts";
 import { quoteCreateBody, quoteDeclineBody, quoteListQuery, quoteNumberParams, quotePatchBody, revisionQuery } from "./contract.ts";
 import type { QuoteDesk } from "./desk.ts";
+import { staffDoor } from "../staff/door.ts";
 
 /** The quotes desk (issue 32): reading needs quotes.view; starting, pricing, sending and declining, quotes.manage; below the floor, quotes.below_floor. Every change audited. */
 export async function adminQuoteRoutes(app: FastifyInstance, options: { desk: QuoteDesk }): Promise<void> {
@@ -20,7 +21,7 @@ export async function adminQuoteRoutes(app: FastifyInstance, options: { desk: Qu
 
   r.post(
     "/admin/quotes",
-    { schema: { tags, summary: "Starts a quote for a customer with an account, drafting, at their own prices; 422 by field", body: quoteCreateBody } },
+    { config: staffDoor("quotes.manage"), schema: { tags, summary: "Starts a quote for a customer with an account, drafting, at their own prices; 422 by field", body: quoteCreateBody } },
     async (request, reply) => reply.code(201).send({ data: await options.desk.create(staffActorOf(request), request.body) }),
   );
 
@@ -32,7 +33,7 @@ export async function adminQuoteRoutes(app: FastifyInstance, options: { desk: Qu
 
   r.patch(
     "/admin/quotes/:number",
-    {
+    { config: staffDoor("quotes.manage"),
       schema: {
         tags,
         summary: "Prices and changes it: lines' unit price or discount, quantity, removal; new lines by SKU; delivery ex VAT (null: the usual price), last day, terms. A sent quote becomes the next revision. 403 below your floor; 409 once accepted or declined",
@@ -45,13 +46,13 @@ export async function adminQuoteRoutes(app: FastifyInstance, options: { desk: Qu
 
   r.post(
     "/admin/quotes/:number/send",
-    { schema: { tags, summary: "Sends it: the version kept as a revision, the PDF emailed with a link to accept (valid 30 days unless a last day is set)", params: quoteNumberParams } },
+    { config: staffDoor("quotes.manage"), schema: { tags, summary: "Sends it: the version kept as a revision, the PDF emailed with a link to accept (valid 30 days unless a last day is set)", params: quoteNumberParams } },
     async (request) => ({ data: await options.desk.send(staffActorOf(request), request.params.number) }),
   );
 
   r.post(
     "/admin/quotes/:number/decline",
-    {
+    { config: staffDoor("quotes.manage"),
       schema: {
         tags,
         summary: "Declines the request; the customer is told the reason",

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import { IMPORT_ROWS_MAX, REDIRECTS_PAGE_MAX, type RedirectService } from "./service.ts";
+import { staffDoor } from "../staff/door.ts";
 
 const rule = z.object({ id: z.number().int(), from: z.string(), match: z.enum(["exact", "prefix"]), to: z.string(), status: z.number().int(), updated_at: z.string() });
 const ruleBody = z.object({ from: z.string().max(500), match: z.enum(["exact", "prefix"]).optional(), to: z.string().max(2000), status: z.number().int().optional() });
@@ -36,7 +37,7 @@ export async function redirectRoutes(app: FastifyInstance, options: { redirects:
 
   r.post(
     "/admin/redirects",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary: "A new rule: `from` a path here, `match` exact (default) or prefix (the rest of the path carried over), `to` a path here or an https:// address, `status` 301 (default), 302, 307 or 308. Applied to the next request. Needs catalogue.manage",
@@ -49,13 +50,13 @@ export async function redirectRoutes(app: FastifyInstance, options: { redirects:
 
   r.patch(
     "/admin/redirects/:id",
-    { schema: { tags, summary: "Changes a rule's fields. Needs catalogue.manage", params: id, body: ruleBody.partial(), response: { 200: rule, 404: messageResponse, ...errors } } },
+    { config: staffDoor("catalogue.manage"), schema: { tags, summary: "Changes a rule's fields. Needs catalogue.manage", params: id, body: ruleBody.partial(), response: { 200: rule, 404: messageResponse, ...errors } } },
     async (request) => redirects.update(staffActorOf(request), request.params.id, request.body),
   );
 
   r.delete(
     "/admin/redirects/:id",
-    { schema: { tags, summary: "Removes a rule. Needs catalogue.manage", params: id, response: { 204: z.null(), 404: messageResponse, ...errors } } },
+    { config: staffDoor("catalogue.manage"), schema: { tags, summary: "Removes a rule. Needs catalogue.manage", params: id, response: { 204: z.null(), 404: messageResponse, ...errors } } },
     async (request, reply) => {
       await redirects.remove(staffActorOf(request), request.params.id);
       return reply.code(204).send(null);
@@ -77,7 +78,7 @@ export async function redirectRoutes(app: FastifyInstance, options: { redirects:
 
   r.post(
     "/admin/redirects/import",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary: `A CSV of old → new addresses (a header row naming \`from\` and \`to\`, or \`old_path\` and \`new_path\`; optionally \`status\` and \`match\`), at most ${IMPORT_ROWS_MAX.toLocaleString("en-GB")} rows, as the body (text/csv) or \`{csv}\`. Every row is checked, then all are written (a rule for the same path replaced) or none: refused rows are named by row and column. \`?dry_run=1\` reports and writes nothing. Needs catalogue.manage`,

@@ -5,6 +5,7 @@ import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import { REASON_MAX, RETURNS_PAGE_MAX, type ReturnsDesk } from "./desk.ts";
 import { RETURN_STATUSES } from "./statuses.ts";
+import { staffDoor } from "../staff/door.ts";
 
 const returnParams = z.object({ number: z.string().max(20).regex(/^RMA-\d{6,}$/i, "Give a return number such as RMA-000123.") });
 const blankOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(""), schema]).optional();
@@ -58,7 +59,7 @@ export async function adminReturnRoutes(app: FastifyInstance, options: { desk: R
 
   r.post(
     "/admin/returns/:number/transitions",
-    {
+    { config: staffDoor(["returns.approve", "returns.receive", "refunds.create"]),
       schema: {
         tags,
         summary:

@@ -9,6 +9,7 @@ import { ROLE_LABELS, ROLE_PERMISSIONS } from "./permissions.ts";
 import type { StaffService } from "./service.ts";
 import { type FilterPresets, PRESET_SCREENS, presetBody } from "./presets.ts";
 import { type StaffSignIn, TooManyAttempts } from "./sign-in.ts";
+import { staffDoor } from "./door.ts";
 
 export interface StaffRouteOptions {
   staff: StaffService;
@@ -71,20 +72,20 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRouteOptio
 
   r.post(
     "/admin/auth/reauthenticate",
-    { schema: { tags: auth, summary: "Asks the password again: sensitive actions are allowed for 5 minutes after", body: z.object({ password: z.string().max(200) }), response: { 204: z.null(), ...errors } } },
+    { config: staffDoor("member", { sessionOnly: true }), schema: { tags: auth, summary: "Asks the password again: sensitive actions are allowed for 5 minutes after", body: z.object({ password: z.string().max(200) }), response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
       await options.signIn.reauthenticate(staffActorOf(request), request.body.password);
       return reply.code(204).send(null);
     },
   );
 
-  r.post("/admin/auth/totp", { schema: { tags: auth, summary: "Starts enrolling an authenticator app: a secret and its QR code", response: { 200: totpEnrolment, ...errors } } }, async (request) =>
+  r.post("/admin/auth/totp", { config: staffDoor("member", { sessionOnly: true }), schema: { tags: auth, summary: "Starts enrolling an authenticator app: a secret and its QR code", response: { 200: totpEnrolment, ...errors } } }, async (request) =>
     staff.startTotp(staffActorOf(request)),
   );
 
   r.post(
     "/admin/auth/totp/confirm",
-    { schema: { tags: auth, summary: "Confirms the authenticator with a code; answers ten recovery codes, shown once", body: z.object({ code: z.string().max(20) }), response: { 200: z.object({ recovery_codes: z.array(z.string()) }), ...errors } } },
+    { config: staffDoor("member", { sessionOnly: true }), schema: { tags: auth, summary: "Confirms the authenticator with a code; answers ten recovery codes, shown once", body: z.object({ code: z.string().max(20) }), response: { 200: z.object({ recovery_codes: z.array(z.string()) }), ...errors } } },
     async (request) => staff.confirmTotp(staffActorOf(request), request.body.code),
   );
 
@@ -118,7 +119,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRouteOptio
 
   r.post(
     "/admin/staff",
-    {
+    { config: staffDoor("staff.manage", { sessionOnly: true }),
       schema: {
         tags: people,
         summary: "Invites a member of staff: answers a one-time set-up link (24 hours). Needs the password within 5 minutes",
@@ -131,17 +132,17 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRouteOptio
 
   r.patch(
     "/admin/staff/:id",
-    { schema: { tags: people, summary: "Changes a member's role or refund limit; the last owner stays an owner", params: idParams, body: staffUpdateBody, response: { 200: staffJson, ...errors } } },
+    { config: staffDoor("staff.manage", { sessionOnly: true }), schema: { tags: people, summary: "Changes a member's role or refund limit; the last owner stays an owner", params: idParams, body: staffUpdateBody, response: { 200: staffJson, ...errors } } },
     async (request) => staff.update(staffActorOf(request), request.params.id, request.body),
   );
 
-  r.delete("/admin/staff/:id", { schema: { tags: people, summary: "Removes a member of staff; never the last owner", params: idParams, response: { 200: staffJson, ...errors } } }, async (request) =>
+  r.delete("/admin/staff/:id", { config: staffDoor("staff.manage", { sessionOnly: true }), schema: { tags: people, summary: "Removes a member of staff; never the last owner", params: idParams, response: { 200: staffJson, ...errors } } }, async (request) =>
     staff.remove(staffActorOf(request), request.params.id),
   );
 
   r.post(
     "/admin/staff/:id/setup-link",
-    { schema: { tags: people, summary: "A new set-up link (resets their authenticator)", params: idParams, response: { 200: z.object({ staff: staffJson, setup_url: z.string(), expires_at: z.string() }), ...errors } } },
+    { config: staffDoor("staff.manage", { sessionOnly: true }), schema: { tags: people, summary: "A new set-up link (resets their authenticator)", params: idParams, response: { 200: z.object({ staff: staffJson, setup_url: z.string(), expires_at: z.string() }), ...errors } } },
     async (request) => staff.resendSetup(staffActorOf(request), request.params.id),
   );
 
@@ -152,11 +153,11 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRouteOptio
 
   r.post(
     "/admin/tokens",
-    { schema: { tags: people, summary: "Creates a staff API token with a role; its value is shown in this answer only", body: apiTokenBody, response: { 201: z.object({ id: z.number().int(), name: z.string(), role: z.string(), token: z.string() }), ...errors } } },
+    { config: staffDoor("tokens.manage", { sessionOnly: true }), schema: { tags: people, summary: "Creates a staff API token with a role; its value is shown in this answer only", body: apiTokenBody, response: { 201: z.object({ id: z.number().int(), name: z.string(), role: z.string(), token: z.string() }), ...errors } } },
     async (request, reply) => reply.code(201).send(await staff.createToken(staffActorOf(request), request.body)),
   );
 
-  r.delete("/admin/tokens/:id", { schema: { tags: people, summary: "Revokes a staff API token at once", params: idParams, response: { 200: z.object({ id: z.number().int(), revoked: z.boolean() }), ...errors } } }, async (request) =>
+  r.delete("/admin/tokens/:id", { config: staffDoor("tokens.manage", { sessionOnly: true }), schema: { tags: people, summary: "Revokes a staff API token at once", params: idParams, response: { 200: z.object({ id: z.number().int(), revoked: z.boolean() }), ...errors } } }, async (request) =>
     staff.revokeToken(staffActorOf(request), request.params.id),
   );
 
@@ -168,12 +169,12 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRouteOptio
   );
   r.post(
     "/admin/presets",
-    { schema: { tags: auth, summary: "Saves the list's filters under a name (the same name replaces them)", body: presetBody, response: { 201: preset, ...errors } } },
+    { config: staffDoor("member"), schema: { tags: auth, summary: "Saves the list's filters under a name (the same name replaces them)", body: presetBody, response: { 201: preset, ...errors } } },
     async (request, reply) => reply.code(201).send(await options.presets.save(staffActorOf(request), request.body)),
   );
   r.delete(
     "/admin/presets/:id",
-    { schema: { tags: auth, summary: "Deletes one of your saved filters", params: idParams, response: { 200: z.object({ id: z.number().int() }), ...errors } } },
+    { config: staffDoor("member"), schema: { tags: auth, summary: "Deletes one of your saved filters", params: idParams, response: { 200: z.object({ id: z.number().int() }), ...errors } } },
     async (request) => options.presets.remove(staffActorOf(request), request.params.id),
   );
 }

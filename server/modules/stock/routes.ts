@@ -8,6 +8,7 @@ import { MOVEMENT_KINDS } from "./schema.ts";
 import { TRANSFERS_PAGE_MAX, TRANSFER_LINES_MAX, type TransferService } from "./transfers.ts";
 import { TRANSFER_STATES } from "./schema.ts";
 import { HISTORY_PAGE_MAX, MANUAL_KINDS, REASON_MAX, STOCK_LINES_MAX, type StockService } from "./service.ts";
+import { staffDoor } from "../staff/door.ts";
 
 const sku = z.string({ error: "Give the SKU." }).trim().min(1, "Give the SKU.").max(64);
 const lines = <T extends z.ZodType>(item: T, what: string) =>
@@ -51,7 +52,7 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
 
   r.post(
     "/admin/stock/movements",
-    {
+    { config: staffDoor("stock.count"),
       schema: {
         tags,
         summary: `Stock movements by hand: each \`{sku, change, reason, branch_id}\` (kind adjusted by default, which needs a reason; or received or returned; at the default branch when \`branch_id\` is left out). All applied or none: 422 names the rows (\`movements.N.field\`). At most ${STOCK_LINES_MAX}`,
@@ -75,7 +76,7 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
 
   r.post(
     "/admin/stock/deliveries",
-    {
+    { config: staffDoor("stock.count"),
       schema: {
         tags,
         summary: "A delivery received at a branch (`branch_id`, the default one when left out): several SKUs at once, each a `received` movement with the delivery's reference. All or none",
@@ -92,7 +93,7 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
 
   r.post(
     "/admin/stock/counts",
-    {
+    { config: staffDoor("stock.count"),
       schema: {
         tags,
         summary: "A stock count at a branch (`branch_id`, the default one when left out): what is on the shelf per SKU; each difference from the branch's books is recorded as a `counted` movement, worked out under the row lock. All or none",
@@ -181,7 +182,7 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
 
   r.post(
     "/admin/stock/transfers",
-    {
+    { config: staffDoor("stock.count"),
       schema: {
         tags,
         summary: "A transfer between branches, asked for: `{from_branch_id, to_branch_id, lines: [{sku, quantity}], note?}` → 201 in state `requested`. Needs stock.count",
@@ -223,7 +224,7 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
 
   r.post(
     "/admin/stock/transfers/:id/send",
-    {
+    { config: staffDoor("stock.count"),
       schema: {
         tags,
         summary: "Sends a requested transfer: each line's quantity (as asked unless `lines` says otherwise, 0 to leave one out) leaves the sending branch as `transfer_out`, all or none; 409 once sent or cancelled",
@@ -237,7 +238,7 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
 
   r.post(
     "/admin/stock/transfers/:id/receive",
-    {
+    { config: staffDoor("stock.count"),
       schema: {
         tags,
         summary: "Receives a transfer in transit: what arrived of each line (all that was sent unless `lines` says less) joins the receiving branch as `transfer_in`; the rest is its shortfall; 409 unless in transit",
@@ -251,7 +252,7 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
 
   r.post(
     "/admin/stock/transfers/:id/cancel",
-    { schema: { tags, summary: "Cancels a transfer not yet sent; 409 otherwise", params: transferParams, response: { 200: z.object({ data: transfer }), ...transferErrors } } },
+    { config: staffDoor("stock.count"), schema: { tags, summary: "Cancels a transfer not yet sent; 409 otherwise", params: transferParams, response: { 200: z.object({ data: transfer }), ...transferErrors } } },
     async (request) => ({ data: await options.transfers.cancel(staffActorOf(request), request.params.id) }),
   );
 }

@@ -12,6 +12,7 @@ import { tradeAccountJson } from "./contract.ts";
 import { COMPANY_TYPES, TRADE_ACCOUNT_STATES, TRADE_ROLES } from "./schema.ts";
 import { signedIn } from "./users-routes.ts";
 import { siteJson } from "./sites-contract.ts";
+import { staffDoor } from "../staff/door.ts";
 
 const poundsField = z.number().describe("Pounds");
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Give the date as YYYY-MM-DD.");
@@ -191,13 +192,13 @@ export async function tradeDeskRoutes(app: FastifyInstance, options: { desk: Tra
 
   r.patch(
     "/admin/trade/accounts/:id",
-    { schema: { tags, summary: "New terms: credit limit (pounds), terms in days, discount percent, PO required; only the fields given change. Audited. Needs trade.manage", params: idParams, body: termsBody, response: { 200: z.object({ data: accountRow }), ...errors } } },
+    { config: staffDoor("trade.manage"), schema: { tags, summary: "New terms: credit limit (pounds), terms in days, discount percent, PO required; only the fields given change. Audited. Needs trade.manage", params: idParams, body: termsBody, response: { 200: z.object({ data: accountRow }), ...errors } } },
     async (request) => ({ data: await desk.updateTerms(staffActorOf(request), request.params.id, request.body) }),
   );
 
   r.post(
     "/admin/trade/accounts/:id/hold",
-    {
+    { config: staffDoor("trade.manage"),
       schema: {
         tags,
         summary: "Put the account on hold by hand (pay on account refused until released); the reason goes in its notes. 409 when already on a manual hold. Needs trade.manage",
@@ -211,13 +212,13 @@ export async function tradeDeskRoutes(app: FastifyInstance, options: { desk: Tra
 
   r.post(
     "/admin/trade/accounts/:id/release",
-    { schema: { tags, summary: "Release a hold, manual or overdue (an overdue invoice still blocks pay on account, and the daily job holds it again). 409 when not on hold. Needs trade.manage", params: idParams, response: { 200: z.object({ data: accountRow }), ...errors } } },
+    { config: staffDoor("trade.manage"), schema: { tags, summary: "Release a hold, manual or overdue (an overdue invoice still blocks pay on account, and the daily job holds it again). 409 when not on hold. Needs trade.manage", params: idParams, response: { 200: z.object({ data: accountRow }), ...errors } } },
     async (request) => ({ data: await desk.release(staffActorOf(request), request.params.id) }),
   );
 
   r.post(
     "/admin/trade/accounts/:id/notes",
-    {
+    { config: staffDoor("trade.manage"),
       schema: {
         tags,
         summary: "A note between staff about the account (never shown to the customer). Needs trade.manage",
@@ -231,7 +232,7 @@ export async function tradeDeskRoutes(app: FastifyInstance, options: { desk: Tra
 
   r.post(
     "/admin/trade/accounts/:id/payments",
-    {
+    { config: staffDoor("invoices.manage"),
       schema: {
         tags,
         summary:
@@ -246,7 +247,7 @@ export async function tradeDeskRoutes(app: FastifyInstance, options: { desk: Tra
 
   r.post(
     "/admin/trade/accounts/:id/credit-allocations",
-    {
+    { config: staffDoor("invoices.manage"),
       schema: {
         tags,
         summary:
@@ -261,7 +262,7 @@ export async function tradeDeskRoutes(app: FastifyInstance, options: { desk: Tra
 
   r.post(
     "/admin/trade/remittances/:reference/confirm",
-    {
+    { config: staffDoor("invoices.manage"),
       schema: {
         tags,
         summary: "A customer's remittance (from /trade/invoices/pay) whose money has arrived: records one payment of what is outstanding on its invoices and confirms it. 409 when already confirmed. Answers the account with its invoices. Needs invoices.manage",
@@ -297,7 +298,7 @@ export async function tradeDeskRoutes(app: FastifyInstance, options: { desk: Tra
 
   r.post(
     "/admin/trade/invoices/:number/credit-notes",
-    {
+    { config: staffDoor("invoices.manage"),
       schema: {
         tags,
         summary:
@@ -328,7 +329,7 @@ export async function tradeDeskRoutes(app: FastifyInstance, options: { desk: Tra
 
   r.post(
     "/admin/trade/applications/:id/approve",
-    {
+    { config: staffDoor("trade.manage"),
       schema: {
         tags,
         summary: "Approve with a credit limit (pounds), terms (days), discount (percent) and whether orders on account need a PO; the applicant is emailed. Needs trade.manage",
@@ -342,7 +343,7 @@ export async function tradeDeskRoutes(app: FastifyInstance, options: { desk: Tra
 
   r.post(
     "/admin/trade/applications/:id/decline",
-    {
+    { config: staffDoor("trade.manage"),
       schema: {
         tags,
         summary: "Decline a pending application with a reason, put in the applicant's email. Needs trade.manage",
@@ -356,7 +357,7 @@ export async function tradeDeskRoutes(app: FastifyInstance, options: { desk: Tra
 
   r.post(
     "/admin/trade/applications/:id/request-info",
-    {
+    { config: staffDoor("trade.manage"),
       schema: {
         tags,
         summary: "Ask the applicant for more information (emailed); the application stays pending. Needs trade.manage",

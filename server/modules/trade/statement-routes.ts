@@ -5,6 +5,7 @@ import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import { signedIn } from "./users-routes.ts";
 import type { TradeStatementsService } from "./statements.ts";
+import { staffDoor } from "../staff/door.ts";
 
 const id = z.coerce.number().int().positive().max(2_147_483_647);
 const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "Choose a month as YYYY-MM.");
@@ -78,7 +79,7 @@ export async function tradeStatementRoutes(app: FastifyInstance, options: { stat
 
   r.post(
     "/admin/trade/accounts/:id/statements/:month/email",
-    {
+    { config: staffDoor("invoices.manage"),
       schema: {
         tags,
         summary: `Emails the month's statement to the account's accounts address now (audited); the monthly statement job still sends its own once. ${needs}`,

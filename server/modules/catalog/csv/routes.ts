@@ -9,6 +9,7 @@ import { messageResponse, validationResponse } from "../../auth/contract.ts";
 import { authorize, staffActorOf } from "../../staff/actor.ts";
 import { PRODUCT_STATUSES } from "../schema.ts";
 import { type CatalogueCsv, type UploadedCsv, sizeText } from "./jobs.ts";
+import { staffDoor } from "../../staff/door.ts";
 
 /** The example file the README and the import screen offer. */
 export const EXAMPLE_CSV = new URL("../../../../docs/products-example.csv", import.meta.url);
@@ -124,7 +125,7 @@ export async function catalogueCsvRoutes(app: FastifyInstance, options: { csv: C
 
   r.post(
     "/admin/products/import",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         consumes: ["multipart/form-data"],
@@ -144,7 +145,7 @@ export async function catalogueCsvRoutes(app: FastifyInstance, options: { csv: C
 
   r.post(
     "/admin/products/imports",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         consumes: ["multipart/form-data"],
@@ -162,7 +163,7 @@ export async function catalogueCsvRoutes(app: FastifyInstance, options: { csv: C
   const idParams = z.object({ id: z.coerce.number().int().positive("Give an import's id.").max(2_147_483_647) });
   r.post(
     "/admin/products/imports/:id/apply",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary: "Applies a file its dry run checked, in the background, as a new import: 202 with its id. Refused (409) while the file has refused rows unless valid_only=1. Needs catalogue.manage",

@@ -6,6 +6,7 @@ import { pounds } from "../../catalog/products.ts";
 import { staffActorOf } from "../../staff/actor.ts";
 import type { DepotService } from "./service.ts";
 import type { UnitTransfers } from "./transfers.ts";
+import { staffDoor } from "../../staff/door.ts";
 
 const errors = { 401: messageResponse, 403: messageResponse, 404: messageResponse, 409: messageResponse, 422: validationResponse };
 const unitParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -38,7 +39,7 @@ export async function hireDepotAdminRoutes(app: FastifyInstance, options: { depo
 
   r.post(
     "/admin/hire/units/:id/transfer",
-    {
+    { config: staffDoor("hire.desk"),
       schema: {
         tags,
         summary: "Moves a hire unit to another depot (`depot`, a slug), optionally for a hire request (`request_number`), with a `reason`: the unit's depot changes, a history row and the audit log record it. 422 when it is already there; 409 while it is out on hire. Needs hire.desk",
@@ -64,7 +65,7 @@ export async function hireDepotAdminRoutes(app: FastifyInstance, options: { depo
 
   r.put(
     "/admin/hire/delivery-bands",
-    {
+    { config: staffDoor("catalogue.manage"),
       schema: {
         tags,
         summary: "Replaces the delivery bands (none: delivery is not priced online). A longer band may not be cheaper than a shorter one; each distance once. Audited. Needs catalogue.manage",

@@ -5,6 +5,7 @@ import { messageResponse, validationResponse } from "../../auth/contract.ts";
 import { staffActorOf } from "../../staff/actor.ts";
 import { approveBody, chargeBody, declineBody, handOverBody, offHireBody, proposeBody, returnBody, serviceBody, settleBody } from "./contract.ts";
 import type { HireOperations } from "./service.ts";
+import { staffDoor } from "../../staff/door.ts";
 
 const numberParams = z.object({ number: z.string().regex(/^HR-\d{6,}$/, "Give a hire request's number, HR-000123.") });
 const handoverParams = numberParams.extend({ id: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -31,19 +32,19 @@ export async function hireOperationRoutes(app: FastifyInstance, options: { opera
     ops.show(staffActorOf(request), request.params.number),
   );
 
-  r.post(`${base}/approve`, { schema: { tags, summary: `Approves a waiting request (pending → confirmed), optionally changing a line's dates, units (\`asset_numbers\`) or price (\`hire_cost\`, pounds ex VAT) with a \`reason\` the customer is emailed. ${needs}`, params: numberParams, body: approveBody, response: { 200: moved, ...errors } } }, async (request) =>
+  r.post(`${base}/approve`, { config: staffDoor("hire.desk"), schema: { tags, summary: `Approves a waiting request (pending → confirmed), optionally changing a line's dates, units (\`asset_numbers\`) or price (\`hire_cost\`, pounds ex VAT) with a \`reason\` the customer is emailed. ${needs}`, params: numberParams, body: approveBody, response: { 200: moved, ...errors } } }, async (request) =>
     ops.approve(staffActorOf(request), request.params.number, request.body),
   );
 
-  r.post(`${base}/decline`, { schema: { tags, summary: `Declines a waiting or approved request with a \`reason\` (emailed); its units are freed. ${needs}`, params: numberParams, body: declineBody, response: { 200: moved, ...errors } } }, async (request) =>
+  r.post(`${base}/decline`, { config: staffDoor("hire.desk"), schema: { tags, summary: `Declines a waiting or approved request with a \`reason\` (emailed); its units are freed. ${needs}`, params: numberParams, body: declineBody, response: { 200: moved, ...errors } } }, async (request) =>
     ops.decline(staffActorOf(request), request.params.number, request.body.reason),
   );
 
-  r.post(`${base}/propose`, { schema: { tags, summary: `Emails the customer other dates; the request stays pending and its holds are kept 48 hours more. ${needs}`, params: numberParams, body: proposeBody, response: { 200: moved, ...errors } } }, async (request) =>
+  r.post(`${base}/propose`, { config: staffDoor("hire.desk"), schema: { tags, summary: `Emails the customer other dates; the request stays pending and its holds are kept 48 hours more. ${needs}`, params: numberParams, body: proposeBody, response: { 200: moved, ...errors } } }, async (request) =>
     ops.propose(staffActorOf(request), request.params.number, request.body),
   );
 
-  r.post(`${base}/handovers`, { schema: { tags, summary: `Hands over one booked unit (\`allocation_id\`) as \`asset_number\` (the one booked or another free unit of the item): condition, accessories, ID checked and its type. The agreement is emailed as a link. 409 when the unit is out or booked for those dates. ${needs}`, params: numberParams, body: handOverBody, response: { 200: moved, ...errors } } }, async (request) =>
+  r.post(`${base}/handovers`, { config: staffDoor("hire.desk"), schema: { tags, summary: `Hands over one booked unit (\`allocation_id\`) as \`asset_number\` (the one booked or another free unit of the item): condition, accessories, ID checked and its type. The agreement is emailed as a link. 409 when the unit is out or booked for those dates. ${needs}`, params: numberParams, body: handOverBody, response: { 200: moved, ...errors } } }, async (request) =>
     ops.handOver(staffActorOf(request), request.params.number, request.body),
   );
 
@@ -52,23 +53,23 @@ export async function hireOperationRoutes(app: FastifyInstance, options: { opera
     return reply.type("application/pdf").header("content-disposition", `inline; filename="${filename}"`).send(pdf);
   });
 
-  r.post(`${base}/off-hire`, { schema: { tags, summary: `Records the customer's off-hire (by phone): charging stops on \`date\` (today unless given) for every unit still on hire, or those in \`handover_ids\`; each gets a reference OH-000123, emailed. ${needs}`, params: numberParams, body: offHireBody, response: { 200: moved, ...errors } } }, async (request) =>
+  r.post(`${base}/off-hire`, { config: staffDoor("hire.desk"), schema: { tags, summary: `Records the customer's off-hire (by phone): charging stops on \`date\` (today unless given) for every unit still on hire, or those in \`handover_ids\`; each gets a reference OH-000123, emailed. ${needs}`, params: numberParams, body: offHireBody, response: { 200: moved, ...errors } } }, async (request) =>
     ops.offHire(staffActorOf(request), request.params.number, request.body),
   );
 
-  r.post(`${base}/handovers/:id/return`, { schema: { tags, summary: `Takes a unit back: condition, \`returned_on\` (today unless given); charges the hire for the days out to the off-hire date (else the return date), late days past the booked return, and any damage, cleaning or other \`charges\` (pounds ex VAT, each with a reason); \`service_days\` sends it to service. ${needs}`, params: handoverParams, body: returnBody, response: { 200: moved, ...errors } } }, async (request) =>
+  r.post(`${base}/handovers/:id/return`, { config: staffDoor("hire.desk"), schema: { tags, summary: `Takes a unit back: condition, \`returned_on\` (today unless given); charges the hire for the days out to the off-hire date (else the return date), late days past the booked return, and any damage, cleaning or other \`charges\` (pounds ex VAT, each with a reason); \`service_days\` sends it to service. ${needs}`, params: handoverParams, body: returnBody, response: { 200: moved, ...errors } } }, async (request) =>
     ops.returnUnit(staffActorOf(request), request.params.number, request.params.id, request.body),
   );
 
-  r.post(`${base}/charges`, { schema: { tags, summary: `Adds a damage, cleaning or other charge (pounds ex VAT, with a reason) before the hire is settled. ${needs}`, params: numberParams, body: chargeBody, response: { 200: moved, ...errors } } }, async (request) =>
+  r.post(`${base}/charges`, { config: staffDoor("hire.desk"), schema: { tags, summary: `Adds a damage, cleaning or other charge (pounds ex VAT, with a reason) before the hire is settled. ${needs}`, params: numberParams, body: chargeBody, response: { 200: moved, ...errors } } }, async (request) =>
     ops.addCharge(staffActorOf(request), request.params.number, request.body),
   );
 
-  r.post(`${base}/settle`, { schema: { tags, summary: `Settles a returned hire: a trade customer's on an account invoice (\`account\`); others by the emailed card link for what is left after the up-front payment, or a card refund of the excess (\`card\`), or \`arranged\`. ${needs}`, params: numberParams, body: settleBody, response: { 200: moved, ...errors } } }, async (request) =>
+  r.post(`${base}/settle`, { config: staffDoor("hire.desk"), schema: { tags, summary: `Settles a returned hire: a trade customer's on an account invoice (\`account\`); others by the emailed card link for what is left after the up-front payment, or a card refund of the excess (\`card\`), or \`arranged\`. ${needs}`, params: numberParams, body: settleBody, response: { 200: moved, ...errors } } }, async (request) =>
     ops.settle(staffActorOf(request), request.params.number, request.body),
   );
 
-  r.post("/admin/hire/units/:id/service", { schema: { tags, summary: `Sends a unit to service (cleaning, repair) for \`days\` from \`from\` (today unless given): the planner shows it and nobody can book it. 409 when it is booked then. ${needs}`, params: z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) }), body: serviceBody, response: { 200: z.object({ unit_id: z.number(), asset_number: z.string(), from: z.string(), to: z.string(), reason: z.string() }), ...errors } } }, async (request) =>
+  r.post("/admin/hire/units/:id/service", { config: staffDoor("hire.desk"), schema: { tags, summary: `Sends a unit to service (cleaning, repair) for \`days\` from \`from\` (today unless given): the planner shows it and nobody can book it. 409 when it is booked then. ${needs}`, params: z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) }), body: serviceBody, response: { 200: z.object({ unit_id: z.number(), asset_number: z.string(), from: z.string(), to: z.string(), reason: z.string() }), ...errors } } }, async (request) =>
     ops.sendToService(staffActorOf(request), request.params.id, request.body),
   );
 }
