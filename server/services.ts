@@ -191,7 +191,7 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     tradeDesk: createTradeDesk(db, { mail, ...shop, shop: shopDetails(config), trade: createTradeService(db, { mail, ...shop }), audit: createAuditService(db) }),
     content: createContentService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shopEmail: config.shopEmail }),
     staff,
-    staffSignIn: createStaffSignIn(staff, limits),
+    staffSignIn: createStaffSignIn(staff, limits, { secret: config.cookieSecret, mail: { service: mail, db, appName: config.appName, publicUrl: config.publicUrl } }),
     filterPresets: createFilterPresets(db),
     audit: createAuditService(db),
     media,

@@ -47,6 +47,23 @@ const roleOf = async (email: string) => (await shop.database.db.select({ role: s
 const idOf = async (email: string) => (await shop.database.db.select({ id: staff.id }).from(staff).where(eq(staff.email, email)))[0]!.id;
 
 describe("the staff screens", () => {
+  it("signs in on the screen as on the API: the browser is remembered, and signs in while strangers are paused", async () => {
+    const own = new TestBrowser(shop.app, "198.51.100.24");
+    const signedIn = await postForm(own, "/admin/login", { email: "hire@staff.example.com", password: PASSWORD });
+    expect(signedIn.statusCode, signedIn.body.slice(0, 200)).toBe(302);
+    const set = ([] as string[]).concat(signedIn.headers["set-cookie"] ?? []).filter((c) => c.startsWith("tc_admin_device="));
+    expect(set.map((c) => /Path=([^;]+)/.exec(c)![1])).toEqual(["/admin/login", "/admin/login.data", "/api/admin/auth/login"]);
+    expect(set.every((c) => c.includes("HttpOnly") && c.includes("SameSite=Strict") && /Max-Age=31536000/.test(c))).toBe(true);
+    for (let i = 0; i < 5; i++) {
+      const wrong = await postForm(new TestBrowser(shop.app, `198.51.100.${30 + i}`), "/admin/login", { email: "hire@staff.example.com", password: `wrong ${i}` });
+      expect(wrong.statusCode).toBe(401);
+    }
+    const stranger = await postForm(new TestBrowser(shop.app, "198.51.100.40"), "/admin/login", { email: "hire@staff.example.com", password: PASSWORD });
+    expect(stranger.statusCode).toBe(429);
+    expect(textOf(stranger)).toMatch(/Too many attempts\. Please try again in \d+ seconds\./);
+    expect((await postForm(own, "/admin/login", { email: "hire@staff.example.com", password: PASSWORD })).statusCode).toBe(302);
+  });
+
   it("refuses a manager both screens and their actions (a direct POST too), and sends a guest to sign in", async () => {
     const tokensBefore = (await shop.database.db.select({ id: staffApiTokens.id }).from(staffApiTokens)).length;
     for (const url of ["/admin/staff", "/admin/staff/tokens"]) {

@@ -5,6 +5,8 @@
  * the browser's copy and its short-lived message.
  */
 
+import { cookieValue } from "./cookie-header.ts";
+
 export const COMPARE_COOKIE = "compare";
 export const COMPARE_LIMIT = 4;
 /** Compare messages disappear after 3 seconds. */
@@ -62,11 +64,8 @@ export function parseCompareCookie(value: string | null | undefined): number[] {
 
 /** The `compare` cookie from a Cookie request header. */
 export function compareListFromCookieHeader(header: string | null | undefined): number[] {
-  for (const part of (header ?? "").split(/;\s*/)) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === COMPARE_COOKIE) return parseCompareCookie(part.slice(eq + 1));
-  }
-  return [];
+  const value = cookieValue(header, COMPARE_COOKIE);
+  return value === undefined ? [] : parseCompareCookie(value);
 }
 
 /** A Set-Cookie / document.cookie string: readable by the page and the server, not HttpOnly. */

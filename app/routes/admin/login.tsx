@@ -3,8 +3,9 @@ import { Form, data, redirect, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { Field, FormAlert } from "../../components/form.tsx";
 import { adminRedirect, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
+import { cookieValue } from "../../lib/cookie-header.ts";
 import { pageMeta } from "../../lib/meta.ts";
-import { staffSignInCookies } from "../../../server/modules/staff/cookies.ts";
+import { STAFF_DEVICE_COOKIE, staffDeviceCookies, staffSignInCookies } from "../../../server/modules/staff/cookies.ts";
 import type { Route } from "./+types/login";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Back office sign-in");
@@ -35,9 +36,10 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (!field("password")) errors.password = ["Enter your password."];
   if (Object.keys(errors).length) return data<SignInFailure>({ errors, email }, { status: 422 });
   try {
-    const signedIn = await app.services.staffSignIn.signIn({ email, password: field("password").slice(0, 200), totp: field("totp").slice(0, 20) || undefined }, app.clientIp);
+    const device = cookieValue(request.headers.get("cookie"), STAFF_DEVICE_COOKIE);
+    const signedIn = await app.services.staffSignIn.signIn({ email, password: field("password").slice(0, 200), totp: field("totp").slice(0, 20) || undefined }, app.clientIp, device);
     const headers = new Headers();
-    for (const cookie of staffSignInCookies(signedIn.token, app.secureCookies)) headers.append("set-cookie", cookie);
+    for (const cookie of [...staffSignInCookies(signedIn.token, app.secureCookies), ...staffDeviceCookies(signedIn.device, app.secureCookies)]) headers.append("set-cookie", cookie);
     return redirect(adminRedirect(new URL(request.url).searchParams.get("redirect")), { headers });
   } catch (error) {
     const known = serviceError(error);

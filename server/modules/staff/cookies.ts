@@ -39,3 +39,12 @@ export function staffSignOutCookies(secure: boolean): string[] {
 export function isAdminPath(url: string): boolean {
   return /^\/(api\/)?admin(\/|\?|\.|$)/.test(url);
 }
+
+/** A browser a member has signed in from (modules/staff/sign-in.ts): kept a year, through sign-outs, sent only to sign-in. */
+export const STAFF_DEVICE_COOKIE = "tc_admin_device";
+const DEVICE_SECONDS = 365 * 24 * 60 * 60;
+
+/** Set-Cookie values for it: the sign-in screen's path and the API's. */
+export function staffDeviceCookies(value: string, secure: boolean): string[] {
+  return ["/admin/login", "/admin/login.data", "/api/admin/auth/login"].map((path) => cookie(STAFF_DEVICE_COOKIE, value, path, { httpOnly: true, secure, maxAge: DEVICE_SECONDS }));
+}

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "./actor.ts";
 import { apiTokenBody, setupBody, staffJson, staffLoginBody, staffSummary, staffUpdateBody, totpEnrolment } from "./contract.ts";
-import { staffSignInCookies, staffSignOutCookies } from "./cookies.ts";
+import { STAFF_DEVICE_COOKIE, staffDeviceCookies, staffSignInCookies, staffSignOutCookies } from "./cookies.ts";
 import { ROLE_LABELS, ROLE_PERMISSIONS } from "./permissions.ts";
 import type { StaffService } from "./service.ts";
 import { type FilterPresets, PRESET_SCREENS, presetBody } from "./presets.ts";
@@ -40,8 +40,8 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRouteOptio
     },
     async (request, reply) => {
       try {
-        const signedIn = await options.signIn.signIn(request.body, request.ip);
-        reply.header("set-cookie", staffSignInCookies(signedIn.token, secureCookies));
+        const signedIn = await options.signIn.signIn(request.body, request.ip, request.cookies[STAFF_DEVICE_COOKIE]);
+        reply.header("set-cookie", [...staffSignInCookies(signedIn.token, secureCookies), ...staffDeviceCookies(signedIn.device, secureCookies)]);
         request.log.info({ staffId: signedIn.staff.id }, "staff signed in");
         const { id, email, name, role } = signedIn.staff;
         return { staff: { id, email, name, role }, token: signedIn.token };

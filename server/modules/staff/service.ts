@@ -230,6 +230,12 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
       return { staff: toStaffJson(member), token: session.token, sessionId: session.sessionId, expiresAt: session.expiresAt };
     },
 
+    /** A member's name and address by their sign-in email, to tell them of guesses at their password; undefined for no member. */
+    async contactOf(email: string): Promise<{ name: string; email: string } | undefined> {
+      const member = await byEmail(email);
+      return member && { name: member.name, email: member.email };
+    },
+
     /** The password asked again before a sensitive action; opens a 5-minute window on this session. */
     async reauthenticate(actor: StaffActor, password: string): Promise<void> {
       const sessionId = requireSession(actor);

@@ -1,4 +1,8 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
+import type { MailService } from "../mail/service.ts";
+import { renderEmail } from "../mail/templates.ts";
 import type { LimiterStore } from "../../plugins/rate-limit.ts";
 import { type StaffActor, requireSession } from "./actor.ts";
 import type { StaffService } from "./service.ts";
@@ -12,50 +16,114 @@ export class TooManyAttempts extends HttpError {
   }
 }
 
+/** Wrong passwords (or codes) per account, per browser, before that browser waits. */
+export const SIGN_IN_FAILURES_MAX = 5;
+const WINDOW_MS = 15 * 60_000;
+
+export interface StaffSignInOptions {
+  /** Signs device cookies (the shop's cookie secret). */
+  secret: string;
+  /** Tells a member when sign-in to their account is paused for unknown browsers. */
+  mail?: { service: MailService; db: Db; appName: string; publicUrl: string };
+}
+
+/**
+ * A browser a member has signed in from before: a nonce, signed for their
+ * account (OWASP's "device cookie"), kept a year whatever sign-out does.
+ */
+function deviceSignature(secret: string, account: string, nonce: string): string {
+  return createHmac("sha256", secret).update(`staff-device:${account}:${nonce}`).digest("base64url");
+}
+
+function knownDevice(secret: string, account: string, cookie: string | undefined): string | null {
+  const [nonce, signature] = (cookie ?? "").split(".");
+  if (!nonce || !signature) return null;
+  const expected = Buffer.from(deviceSignature(secret, account, nonce));
+  const given = Buffer.from(signature);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? nonce : null;
+}
+
 /**
  * Staff sign-in with its limits (shared through Redis when REDIS_URL is set, as
- * the storefront's are): 5 attempts per account (cleared by a sign-in) and 20
- * failures per client address in 15 minutes; while either is locked even the
- * right password is refused. The screen and
- * the API both sign in through this.
+ * the storefront's are; ASVS 2.2.1). Guessing is slowed without locking the
+ * member out (issue 33):
+ * - a browser the member has signed in from (its device cookie) has 5 tries
+ *   of its own in 15 minutes, so guesses from elsewhere never keep them out;
+ * - every other browser shares 5 tries per account in 15 minutes, and when
+ *   they run out the member is emailed: someone is guessing;
+ * - any one address has 20 failures in 15 minutes across all accounts.
+ * The screen and the API both sign in through this.
  */
-export function createStaffSignIn(staff: StaffService, limits: LimiterStore) {
-  const byAddress = limits.limiter({ name: "admin-login-address", max: 20, windowMs: 15 * 60_000 });
-  const byAccount = limits.limiter({ name: "admin-login-account", max: 5, windowMs: 15 * 60_000 });
+export function createStaffSignIn(staff: StaffService, limits: LimiterStore, options: StaffSignInOptions) {
+  const byAddress = limits.limiter({ name: "admin-login-address", max: 20, windowMs: WINDOW_MS });
+  const byUnknownBrowsers = limits.limiter({ name: "admin-login-account", max: SIGN_IN_FAILURES_MAX, windowMs: WINDOW_MS });
+  const byKnownBrowser = limits.limiter({ name: "admin-login-device", max: SIGN_IN_FAILURES_MAX, windowMs: WINDOW_MS });
+  const byReauthentication = limits.limiter({ name: "admin-reauth", max: SIGN_IN_FAILURES_MAX, windowMs: WINDOW_MS });
+
+  /** The member learns that unknown browsers are paused for their account, once per pause. */
+  async function tellMember(account: string, address: string): Promise<void> {
+    const mail = options.mail;
+    const member = mail && (await staff.contactOf(account));
+    if (!mail || !member) return;
+    const subject = "Someone is trying to sign in to your back office account";
+    const rendered = renderEmail({
+      appName: mail.appName,
+      publicUrl: mail.publicUrl,
+      title: subject,
+      paragraphs: [
+        `Hello ${member.name},`,
+        `There have been ${SIGN_IN_FAILURES_MAX} wrong passwords or codes for your back office account in the last 15 minutes, the last from the address ${address}.`,
+        "For the next 15 minutes your account can only be signed in to from a browser you have signed in from before, so you can still work as usual.",
+        "If this was you, there is nothing to do. If it was not, change your password, make sure two-factor sign-in is on, and tell the shop's owner.",
+      ],
+      action: { label: "Go to the back office", url: `${mail.publicUrl.replace(/\/+$/, "")}/admin` },
+      footer: "We send this email to keep your account safe whenever someone guesses at its password.",
+    });
+    await mail.service.enqueue(mail.db, { to: member.email, subject, ...rendered });
+    mail.service.kick?.();
+  }
+
   return {
-    async signIn(input: { email: string; password: string; totp?: string | undefined }, address: string) {
+    /** `device`: the browser's device cookie, if any; a sign-in answers the one to keep (`staffDeviceCookie`). */
+    async signIn(input: { email: string; password: string; totp?: string | undefined }, address: string, device?: string) {
       const account = input.email.trim().toLowerCase();
       const waitAddress = await byAddress.retryAfter(address);
       if (waitAddress > 0) throw new TooManyAttempts(waitAddress);
-      // Checked and counted in one step (ADR 0026): a burst of guesses at one
-      // account, from any number of processes, cannot all pass the check first.
-      const waitAccount = await byAccount.attempt(account);
-      if (waitAccount > 0) throw new TooManyAttempts(waitAccount);
+      const nonce = knownDevice(options.secret, account, device);
+      const [limiter, key] = nonce ? [byKnownBrowser, `${account}:${nonce}`] : [byUnknownBrowsers, account];
+      // Checked and counted in one step (ADR 0026): a burst of guesses, from any number of processes, cannot all pass the check first.
+      const wait = await limiter.attempt(key);
+      if (wait > 0) throw new TooManyAttempts(wait);
       try {
         const signedIn = await staff.login(input);
-        await byAccount.reset(account);
-        return signedIn;
+        await limiter.reset(key);
+        const kept = nonce ?? randomBytes(16).toString("base64url");
+        return { ...signedIn, device: `${kept}.${deviceSignature(options.secret, account, kept)}` };
       } catch (error) {
         // A wrong password or code counts against the address too; "a code is needed" does not.
         const needsCode = error instanceof ValidationError && error.errors.totp?.length && !input.totp?.trim();
-        if ((error instanceof HttpError && error.statusCode === 401) || (error instanceof ValidationError && !needsCode)) await byAddress.hit(address);
+        const failed = (error instanceof HttpError && error.statusCode === 401) || (error instanceof ValidationError && !needsCode);
+        if (failed) {
+          await byAddress.hit(address);
+          // This failure used unknown browsers' last try: the pause starts now, and the member hears of it once.
+          if (!nonce && (await byUnknownBrowsers.retryAfter(account)) > 0) await tellMember(account, address);
+        }
         throw error;
       }
     },
 
     /**
-     * The password asked again before a sensitive action: it counts against
-     * the same account limit as sign-in, so a session left open is no place
-     * to guess the password from.
+     * The password asked again before a sensitive action: limited per member
+     * too, so a session left open is no place to guess the password from.
      */
     async reauthenticate(actor: StaffActor, password: string) {
-      // A token is refused before it counts: it must not lock its owner out.
+      // A token is refused before it counts: it must not use up its owner's tries.
       requireSession(actor);
       const account = actor.email.trim().toLowerCase();
-      const wait = await byAccount.attempt(account);
+      const wait = await byReauthentication.attempt(account);
       if (wait > 0) throw new TooManyAttempts(wait);
       await staff.reauthenticate(actor, password);
-      await byAccount.reset(account);
+      await byReauthentication.reset(account);
     },
   };
 }

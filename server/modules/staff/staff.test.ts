@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { TestBrowser } from "../../test/browser.ts";
@@ -7,6 +7,7 @@ import { createStaffService, REAUTH_REQUIRED, STAFF_INVALID_CREDENTIALS, TOTP_NE
 import { STAFF_IDLE_MS, resolveStaffSession, issueStaffSession } from "./sessions.ts";
 import { currentTotp } from "./totp.ts";
 import { staffRecoveryCodes } from "./schema.ts";
+import { mailOutbox } from "../mail/schema.ts";
 
 const PASSWORD = "demo-password-2026";
 const OWNER = DEMO_STAFF[0]!.email;
@@ -73,13 +74,47 @@ describe("staff sign-in", () => {
     expect((await browser().post("/api/admin/auth/login", { email: "customer@example.com", password: PASSWORD })).statusCode).toBe(401);
   });
 
-  it("locks an account after 5 wrong passwords, even for the right one, with Retry-After", async () => {
-    const b = browser();
-    const { email } = await newMember(await owner(), "sales", "Locked Out");
-    for (let i = 0; i < 5; i++) expect((await browser().post("/api/admin/auth/login", { email, password: "wrong password" })).statusCode).toBe(401);
-    const locked = await b.post("/api/admin/auth/login", { email, password: "a long staff password" });
-    expect(locked.statusCode).toBe(429);
-    expect(Number(locked.headers["retry-after"])).toBeGreaterThan(0);
+  it("slows guesses at an account from unknown browsers, never locks its member out of a browser they use, and tells them", async () => {
+    const { email } = await newMember(await owner(), "sales", "Guessed Member");
+    // The member's own browser: signed in from before, so it carries their device cookie.
+    const own = browser();
+    await own.staffSignIn(email, "a long staff password");
+    expect(own.cookies.get("tc_admin_device")).toMatch(/^[\w-]+\.[\w-]+$/);
+    await own.post("/api/admin/auth/logout");
+
+    // Five wrong passwords from five addresses, none of which the member has used.
+    for (let i = 0; i < 5; i++) expect((await browser().post("/api/admin/auth/login", { email, password: `wrong guess ${i}` })).statusCode).toBe(401);
+    const stranger = await browser().post("/api/admin/auth/login", { email, password: "a long staff password" });
+    expect(stranger.statusCode).toBe(429);
+    expect(Number(stranger.headers["retry-after"])).toBeGreaterThan(0);
+
+    // The member signs in from their own browser all the same, with the right password.
+    expect((await own.post("/api/admin/auth/login", { email, password: "a long staff password" })).statusCode).toBe(200);
+
+    // And is told, once, with where the last guess came from.
+    const told = await shop.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email));
+    expect(told.map((m) => m.subject)).toEqual(["Someone is trying to sign in to your back office account"]);
+    expect(told[0]!.text).toContain("5 wrong passwords or codes");
+    expect(told[0]!.text).toMatch(/from the address 198\.51\.100\.\d+/);
+  });
+
+  it("gives a known browser five tries of its own, and trusts its cookie for its own account only", async () => {
+    const { email } = await newMember(await owner(), "warehouse", "Known Browser");
+    const own = browser();
+    await own.staffSignIn(email, "a long staff password");
+    // The member's cookie says nothing for another account: there it is one more unknown browser.
+    const other = await newMember(await owner(), "warehouse", "Other Account");
+    for (let i = 0; i < 5; i++) expect((await own.post("/api/admin/auth/login", { email: other.email, password: `wrong ${i}` })).statusCode).toBe(401);
+    expect((await browser().post("/api/admin/auth/login", { email: other.email, password: "a long staff password" })).statusCode).toBe(429);
+    // A forged cookie (another signature) is no better.
+    const forger = browser();
+    forger.cookies.set("tc_admin_device", `${own.cookies.get("tc_admin_device")!.split(".")[0]}.forged`);
+    expect((await forger.post("/api/admin/auth/login", { email: other.email, password: "a long staff password" })).statusCode).toBe(429);
+
+    // Guesses from the known browser itself are limited too, and only there.
+    for (let i = 0; i < 5; i++) expect((await own.post("/api/admin/auth/login", { email, password: `wrong ${i}` })).statusCode).toBe(401);
+    expect((await own.post("/api/admin/auth/login", { email, password: "a long staff password" })).statusCode).toBe(429);
+    expect((await browser().post("/api/admin/auth/login", { email, password: "a long staff password" })).statusCode).toBe(200);
   });
 
   it("locks an address after 20 failures across accounts, and counts no successful sign-in", async () => {
