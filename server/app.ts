@@ -198,7 +198,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The built storefront's files from memory (ADR 0042), answered before the session hooks run; Vite serves its own in development.
   if (options.storefront.mode === "build") registerStaticFiles(app, loadStaticFiles(path.join(projectRoot, "build/client")));
   await app.register(fastifyCookie, { secret: config.cookieSecret });
-  registerAuth(app, { db: database.db, secureCookies: config.isProduction, publicOrigin: new URL(config.publicUrl).origin });
+  const csrf = registerAuth(app, { db: database.db, secureCookies: config.isProduction, secret: config.cookieSecret, publicOrigin: new URL(config.publicUrl).origin });
   registerStaffAuth(app, { db: database.db, secureCookies: config.isProduction, publicOrigin: new URL(config.publicUrl).origin });
 
   await app.register(fastifySwagger, {
@@ -251,6 +251,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authRoutes, {
     auth: services.auth,
     secureCookies: config.isProduction,
+    csrf,
     limits,
     // A guest's baskets follow them into their account, and so do the orders
     // this browser placed with the account's email (ADR 0017).

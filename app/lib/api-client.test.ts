@@ -92,6 +92,29 @@ describe("api client", () => {
     expect(seen.map((s) => s.url)).toEqual(["/sanctum/csrf-cookie", "/api/basket/1"]);
   });
 
+  it("sends a write refused as a forgery (419) once more with a fresh token, and no more than once", async () => {
+    let issued = 0;
+    let refuse = 1;
+    handler = (req, res) => {
+      if (req.url === "/sanctum/csrf-cookie") {
+        issued += 1;
+        res.writeHead(204, { "set-cookie": `XSRF-TOKEN=tok${issued}; Path=/; SameSite=Lax` });
+        return res.end();
+      }
+      if (refuse-- > 0) return json(res, 419, { message: "CSRF token mismatch." });
+      json(res, 200, { ok: true });
+    };
+    const b = browserLike();
+    const client = createApiClient({ baseUrl: base, cookies: b.jar, fetch: b.fetch });
+    expect(await client.post("/api/basket", { product_id: 1, quantity: 1 })).toEqual({ ok: true });
+    expect(seen.map((s) => `${s.url} ${s.headers["x-xsrf-token"] ?? ""}`)).toEqual(["/sanctum/csrf-cookie ", "/api/basket tok1", "/sanctum/csrf-cookie ", "/api/basket tok2"]);
+    // Refused again: the answer is the refusal, not a loop.
+    seen = [];
+    refuse = 2;
+    await expect(client.post("/api/basket", { product_id: 1, quantity: 1 })).rejects.toMatchObject({ status: 419 });
+    expect(seen.filter((s) => s.url === "/api/basket")).toHaveLength(2);
+  });
+
   it("fetches one token for writes sent at the same moment, and sends it with each", async () => {
     let issued = 0;
     handler = (req, res) => {

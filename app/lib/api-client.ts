@@ -97,10 +97,10 @@ export function createApiClient(options: ApiClientOptions) {
   let refreshing: Promise<void> | null = null;
 
   /** Makes sure a fresh request-forgery token is held before a write. */
-  async function ensureCsrfToken(): Promise<string | undefined> {
+  async function ensureCsrfToken(fresh = false): Promise<string | undefined> {
     const token = options.cookies.get(CSRF_COOKIE);
     const issuedAt = Number(options.cookies.get(CSRF_TIMESTAMP_COOKIE));
-    if (token && Number.isFinite(issuedAt) && now() - issuedAt < CSRF_MAX_AGE_MS) return token;
+    if (!fresh && token && Number.isFinite(issuedAt) && now() - issuedAt < CSRF_MAX_AGE_MS) return token;
     // Shared by every write waiting for it, so no one write's abort cancels it for the others.
     refreshing ??= doFetch(urlFor("/sanctum/csrf-cookie"), { method: "GET", credentials: "include" })
       .then(() => options.cookies.set(CSRF_TIMESTAMP_COOKIE, String(now()), CSRF_TIMESTAMP_COOKIE_MINUTES * 60))
@@ -131,7 +131,14 @@ export function createApiClient(options: ApiClientOptions) {
       signal: request.signal,
     };
     const url = urlFor(path, request.query);
-    if (method !== "GET") return doFetch(url, init);
+    if (method !== "GET") {
+      const res = await doFetch(url, init);
+      // The token is bound to the session it was issued for: one that ended meanwhile (signed out in another
+      // tab, expired) leaves a stale one. A 419 did nothing, so the write is sent once more with a fresh token.
+      if (res.status !== 419 || SAFE_METHODS.has(method)) return res;
+      const retried = await ensureCsrfToken(true);
+      return retried ? doFetch(url, { ...init, headers: { ...headers, [CSRF_HEADER]: retried } }) : res;
+    }
     // One retry for reads, with no wait.
     try {
       const first = await doFetch(url, init);

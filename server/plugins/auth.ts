@@ -1,6 +1,7 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
+import { sameSecret } from "../lib/same-secret.ts";
 import type { User } from "../modules/auth/schema.ts";
 import { resolveAccessToken } from "../modules/auth/tokens.ts";
 import { isAdminPath } from "../modules/staff/cookies.ts";
@@ -28,6 +29,8 @@ declare module "fastify" {
 export interface AuthOptions {
   db: Db;
   secureCookies: boolean;
+  /** Signs the CSRF tokens to the session they were issued for (the shop's cookie secret). */
+  secret: string;
   /** The shop's own origin: a cookie-less write from a browser must come from it. */
   publicOrigin: string;
 }
@@ -38,26 +41,62 @@ function bearer(request: FastifyRequest): string | null {
   return header.slice(7).trim() || null;
 }
 
-export function setSessionCookie(reply: FastifyReply, token: string, remember: boolean, maxAge: number, secure: boolean): void {
+/**
+ * The storefront's request-forgery tokens: a signed double submit (OWASP),
+ * `nonce.HMAC(secret, session, nonce)`, bound to the session cookie the browser
+ * holds (none for a guest), so a token planted in a victim's browser, or one an
+ * attacker got for their own session, is refused (issue 33).
+ */
+export interface CsrfTokens {
+  /** Sets a fresh XSRF-TOKEN cookie bound to `session` (the session cookie's value, or null for a guest). */
+  issue(reply: FastifyReply, session: string | null | undefined): string;
+  valid(token: string, session: string | null | undefined): boolean;
+}
+
+export function csrfTokens(secret: string, secure: boolean): CsrfTokens {
+  const sign = (session: string | null | undefined, nonce: string) => `${nonce}.${createHmac("sha256", secret).update(`csrf:${session ?? ""}:${nonce}`).digest("base64url")}`;
+  return {
+    issue(reply, session) {
+      const value = sign(session, randomBytes(18).toString("base64url"));
+      // Readable by the page's script, which echoes it in X-XSRF-TOKEN.
+      reply.setCookie(CSRF_COOKIE, value, { path: "/", httpOnly: false, sameSite: "lax", secure, maxAge: CSRF_COOKIE_SECONDS });
+      return value;
+    },
+    valid(token, session) {
+      const nonce = token.split(".")[0];
+      return !!nonce && sameSecret(sign(session, nonce), token);
+    },
+  };
+}
+
+/** The session a browser's CSRF token is bound to: its session cookie while that signs someone in, else none (a guest's). */
+export function csrfSessionOf(request: FastifyRequest): string | null {
+  return request.authVia ? (request.cookies[SESSION_COOKIE] ?? null) : null;
+}
+
+/** Signs a customer in in this browser: the session cookie, and a CSRF token bound to it. */
+export function setSessionCookie(reply: FastifyReply, token: string, remember: boolean, maxAge: number, secure: boolean, csrf: CsrfTokens): void {
   // Without "remember me" it is a session cookie: it ends when the browser closes.
   reply.setCookie(SESSION_COOKIE, token, { path: "/", httpOnly: true, sameSite: "lax", secure, ...(remember ? { maxAge } : {}) });
+  csrf.issue(reply, token);
 }
 
-export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
+/** Signs a customer out of this browser: a guest's CSRF token replaces the session's. */
+export function clearSessionCookie(reply: FastifyReply, secure: boolean, csrf: CsrfTokens): void {
   reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure });
+  csrf.issue(reply, null);
 }
 
-export function issueCsrfCookie(reply: FastifyReply, secure: boolean): string {
-  const value = randomBytes(32).toString("base64url");
-  // Readable by the page's script, which echoes it in X-XSRF-TOKEN.
-  reply.setCookie(CSRF_COOKIE, value, { path: "/", httpOnly: false, sameSite: "lax", secure, maxAge: CSRF_COOKIE_SECONDS });
-  return value;
-}
 
-function sameValue(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+/**
+ * A write from another site's page: its Origin names another site, or (with
+ * no Origin) the browser says it is cross-site. The API may live on its own
+ * origin (API_BASE_URL), so a same-site request is not refused for that alone.
+ */
+function crossSite(request: FastifyRequest, publicOrigin: string): boolean {
+  const origin = request.headers.origin;
+  if (origin) return origin !== publicOrigin && origin !== `${request.protocol}://${request.host}`;
+  return request.headers["sec-fetch-site"] === "cross-site";
 }
 
 function isApiPath(url: string): boolean {
@@ -66,10 +105,13 @@ function isApiPath(url: string): boolean {
 
 /**
  * Resolves who is calling (bearer header first, then the session cookie) for
- * every request, API and pages alike, and guards cookie-authenticated API
- * writes with the double-submit CSRF token.
+ * every request, API and pages alike; refuses every write from another site's
+ * page (the API with 419, a screen's form post with 403), and guards
+ * cookie-borne API writes with the signed CSRF token. Answers the CSRF tokens
+ * the sign-in routes issue.
  */
-export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
+export function registerAuth(app: FastifyInstance, options: AuthOptions): CsrfTokens {
+  const csrf = csrfTokens(options.secret, options.secureCookies);
   app.decorateRequest("user", null);
   app.decorateRequest("tokenId", null);
   app.decorateRequest("authVia", null);
@@ -98,25 +140,26 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
         request.trade = found.trade;
         request.prices = priceContextFor(found.trade);
       } else if (!fromHeader && fromCookie) {
-        // A revoked or expired token: drop the stale cookie.
-        clearSessionCookie(reply, options.secureCookies);
+        // A revoked or expired token: drop the stale cookie (and its CSRF token, for a guest's).
+        clearSessionCookie(reply, options.secureCookies, csrf);
       }
     }
 
-    if (!UNSAFE.has(request.method) || !isApiPath(request.url)) return;
-    // Other API clients authenticate with the header alone and need no CSRF token.
-    if (fromHeader && !fromCookie) return;
-    const hasCookies = typeof request.headers.cookie === "string" && request.headers.cookie.length > 0;
-    if (!hasCookies) {
-      // No cookie to abuse; a browser still must not post here from another site.
-      const origin = request.headers.origin;
-      if (!origin || origin === options.publicOrigin || origin === `${request.protocol}://${request.host}`) return;
-      return reply.code(419).send({ message: "CSRF token mismatch." });
+    if (!UNSAFE.has(request.method)) return;
+    const api = isApiPath(request.url);
+    // Other API clients authenticate with the header alone: no cookie to abuse, and no Origin to judge.
+    if (api && fromHeader && !fromCookie) return;
+    if (crossSite(request, options.publicOrigin)) {
+      return api ? reply.code(419).send({ message: "CSRF token mismatch." }) : reply.code(403).send("Cross-site requests are not allowed here.");
     }
+    // A screen's own form post needs nothing more: SameSite=Lax keeps the session off other sites' posts, and the Origin was checked.
+    const hasCookies = typeof request.headers.cookie === "string" && request.headers.cookie.length > 0;
+    if (!api || !hasCookies) return;
     const cookie = request.cookies[CSRF_COOKIE];
     const header = request.headers[CSRF_HEADER];
-    if (!cookie || typeof header !== "string" || !sameValue(cookie, header)) {
+    if (!cookie || typeof header !== "string" || !sameSecret(cookie, header) || !csrf.valid(header, csrfSessionOf(request))) {
       return reply.code(419).send({ message: "CSRF token mismatch." });
     }
   });
+  return csrf;
 }

@@ -1,9 +1,9 @@
-import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
+import { sameSecret } from "../lib/same-secret.ts";
 import type { StaffActor } from "../modules/staff/actor.ts";
 import { refusedAtDoor } from "../modules/staff/door.ts";
-import { ADMIN_COOKIE, ADMIN_CSRF_COOKIE, ADMIN_CSRF_HEADER, isAdminPath, staffSignOutCookies } from "../modules/staff/cookies.ts";
+import { ADMIN_COOKIE, ADMIN_CSRF_COOKIE, ADMIN_CSRF_HEADER, adminCsrfValid, isAdminPath, staffSignOutCookies } from "../modules/staff/cookies.ts";
 import { type StaffPrincipal, actorOf, resolveStaffApiToken, resolveStaffSession } from "../modules/staff/sessions.ts";
 
 declare module "fastify" {
@@ -23,11 +23,6 @@ function bearer(request: FastifyRequest): string | null {
   return header.slice(7).trim() || null;
 }
 
-function sameValue(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /** A browser's write from this site: Origin (or Sec-Fetch-Site) says so, or says nothing. */
 function fromThisSite(request: FastifyRequest, publicOrigin: string): boolean {
@@ -90,6 +85,6 @@ export function registerStaffAuth(app: FastifyInstance, options: { db: Db; secur
     if (!isApi || (fromHeader && !fromCookie) || !fromCookie) return;
     const cookie = request.cookies[ADMIN_CSRF_COOKIE];
     const header = request.headers[ADMIN_CSRF_HEADER];
-    if (!cookie || typeof header !== "string" || !sameValue(cookie, header)) return reply.code(419).send({ message: "CSRF token mismatch." });
+    if (!cookie || typeof header !== "string" || !sameSecret(cookie, header) || !adminCsrfValid(header, fromCookie)) return reply.code(419).send({ message: "CSRF token mismatch." });
   });
 }

@@ -50,7 +50,8 @@ describe("GET /sanctum/csrf-cookie", () => {
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe("");
     const cookie = res.cookies.find((c) => c.name === "XSRF-TOKEN");
-    expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    // A nonce and its signature (HMAC-SHA256) over the session it is bound to: none here.
+    expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{24}\.[A-Za-z0-9_-]{43}$/);
     expect(cookie?.httpOnly).toBeFalsy();
     expect(cookie?.sameSite).toBe("Lax");
     expect(cookie?.secure).toBeFalsy();
@@ -245,6 +246,48 @@ describe("CSRF", () => {
     expect(wrong.statusCode).toBe(419);
     const right = await browser.request("PUT", "/api/account", { firstname: "A", lastname: "B" });
     expect(right.statusCode).toBe(200);
+  });
+
+  it("binds the token to the session: a pair the attacker chose, or their own session's token, is refused", async () => {
+    const { browser } = await registered();
+    const session = browser.cookies.get("tc_session")!;
+    const put = (token: string) =>
+      shop.app.inject({ method: "PUT", url: "/api/account", headers: { cookie: `tc_session=${session}; XSRF-TOKEN=${encodeURIComponent(token)}`, "x-xsrf-token": token }, payload: { firstname: "A", lastname: "B" } });
+    // A cookie planted with the same value as the header (cookie tossing from a sibling subdomain).
+    expect((await put("attacker-chosen")).statusCode).toBe(419);
+    // A real token, but issued to the attacker's own session, or to a guest.
+    const { browser: attacker } = await registered();
+    expect((await put(decodeURIComponent(attacker.cookies.get("XSRF-TOKEN")!))).statusCode).toBe(419);
+    const guest = new TestBrowser(shop.app);
+    await guest.csrf();
+    expect((await put(decodeURIComponent(guest.cookies.get("XSRF-TOKEN")!))).statusCode).toBe(419);
+    // The victim's own, issued with their session at sign-in, is the one that works.
+    expect((await put(decodeURIComponent(browser.cookies.get("XSRF-TOKEN")!))).statusCode).toBe(200);
+  });
+
+  it("gives a new token with each sign-in and sign-out, each bound to what the browser then holds", async () => {
+    const { browser, body } = await registered();
+    const signedIn = decodeURIComponent(browser.cookies.get("XSRF-TOKEN")!);
+    expect((await browser.post("/api/auth/logout")).statusCode).toBe(204);
+    const signedOut = decodeURIComponent(browser.cookies.get("XSRF-TOKEN")!);
+    expect(signedOut).not.toBe(signedIn);
+    // A guest's write (the basket) takes the guest's token, not the session's that ended.
+    expect((await browser.request("POST", "/api/auth/login", { email: body.email, password: body.password }, { csrf: false, headers: { "x-xsrf-token": signedIn } })).statusCode).toBe(419);
+    expect((await browser.post("/api/auth/login", { email: body.email, password: body.password })).statusCode).toBe(200);
+    expect((await browser.put("/api/account", { firstname: "Again", lastname: "Signed" })).statusCode).toBe(200);
+  });
+
+  it("refuses a storefront write from another site's page, the token right or not: the API with 419, a screen's form with 403", async () => {
+    const { browser } = await registered();
+    const foreign = await browser.request("PUT", "/api/account", { firstname: "A", lastname: "B" }, { headers: { origin: "https://evil.example" } });
+    expect(foreign.statusCode).toBe(419);
+    const crossSite = await browser.request("PUT", "/api/account", { firstname: "A", lastname: "B" }, { headers: { "sec-fetch-site": "cross-site" } });
+    expect(crossSite.statusCode).toBe(419);
+    const form = await browser.request("POST", "/compare", "intent=clear", { headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" } });
+    expect(form.statusCode).toBe(403);
+    // From the shop's own pages, all is well.
+    const own = await browser.request("PUT", "/api/account", { firstname: "A", lastname: "B" }, { headers: { origin: shop.config.publicUrl.replace(/\/+$/, ""), "sec-fetch-site": "same-origin" } });
+    expect(own.statusCode).toBe(200);
   });
 
   it("refuses a sign-in posted with cookies but no token (login CSRF)", async () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { clearSessionCookie, issueCsrfCookie, setSessionCookie } from "../../plugins/auth.ts";
+import { type CsrfTokens, clearSessionCookie, csrfSessionOf, setSessionCookie } from "../../plugins/auth.ts";
 import { guestHashOf } from "../../plugins/guest.ts";
 import type { LimiterStore } from "../../plugins/rate-limit.ts";
 import {
@@ -21,6 +21,8 @@ import { ACCOUNT_BLOCKED, type AuthService, INVALID_CREDENTIALS, RECOVERY_SENT, 
 export interface AuthRouteOptions {
   auth: AuthService;
   secureCookies: boolean;
+  /** The storefront's CSRF tokens (plugins/auth.ts): each bound to the session it was issued for. */
+  csrf: CsrfTokens;
   /** Where the rate limits count: memory, or Redis shared by every process (ADR 0026). */
   limits: LimiterStore;
   /** Run after every sign-in and registration, e.g. to merge a guest's baskets. */
@@ -33,7 +35,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function authRoutes(app: FastifyInstance, options: AuthRouteOptions): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { auth, secureCookies } = options;
+  const { auth, secureCookies, csrf } = options;
   // 5 failed sign-ins for one email from one address within a minute lock that pair for the rest of the minute.
   const loginFailures = options.limits.limiter({ name: "login", max: 5, windowMs: 60_000 });
   // Recovery emails: a few per address and per client in 15 minutes.
@@ -43,14 +45,14 @@ export async function authRoutes(app: FastifyInstance, options: AuthRouteOptions
   const tooMany = (seconds: number) => ({ message: `Too many attempts. Please try again in ${seconds} seconds.` });
   const tags = ["auth"];
 
-  r.get("/sanctum/csrf-cookie", { schema: { tags, summary: "Sets the XSRF-TOKEN cookie", response: { 204: z.null() } } }, async (_request, reply) => {
-    issueCsrfCookie(reply, secureCookies);
+  r.get("/sanctum/csrf-cookie", { schema: { tags, summary: "Sets the XSRF-TOKEN cookie", response: { 204: z.null() } } }, async (request, reply) => {
+    csrf.issue(reply, csrfSessionOf(request));
     reply.header("cache-control", "no-store");
     return reply.code(204).send(null);
   });
 
   const signedInAnswer = async (request: FastifyRequest, reply: FastifyReply, issued: { token: string; maxAge: number; remember: boolean }, user: Parameters<typeof toUserJson>[0]) => {
-    setSessionCookie(reply, issued.token, issued.remember, issued.maxAge, secureCookies);
+    setSessionCookie(reply, issued.token, issued.remember, issued.maxAge, secureCookies, csrf);
     const guestHash = guestHashOf(request);
     for (const hook of options.onSignedIn ?? []) await hook(user.id, guestHash);
     request.log.info({ userId: user.id }, "signed in");
@@ -95,7 +97,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRouteOptions
 
   r.post("/api/auth/logout", { schema: { tags, summary: "Revokes the token and clears the cookie", response: { 204: z.null() } } }, async (request, reply) => {
     if (request.tokenId) await auth.signOut(request.tokenId);
-    clearSessionCookie(reply, secureCookies);
+    clearSessionCookie(reply, secureCookies, csrf);
     return reply.code(204).send(null);
   });
 

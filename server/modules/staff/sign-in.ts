@@ -1,6 +1,7 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
+import { sameSecret } from "../../lib/same-secret.ts";
 import type { MailService } from "../mail/service.ts";
 import { renderEmail } from "../mail/templates.ts";
 import type { LimiterStore } from "../../plugins/rate-limit.ts";
@@ -38,9 +39,7 @@ function deviceSignature(secret: string, account: string, nonce: string): string
 function knownDevice(secret: string, account: string, cookie: string | undefined): string | null {
   const [nonce, signature] = (cookie ?? "").split(".");
   if (!nonce || !signature) return null;
-  const expected = Buffer.from(deviceSignature(secret, account, nonce));
-  const given = Buffer.from(signature);
-  return expected.length === given.length && timingSafeEqual(expected, given) ? nonce : null;
+  return sameSecret(deviceSignature(secret, account, nonce), signature) ? nonce : null;
 }
 
 /**

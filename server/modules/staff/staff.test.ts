@@ -133,6 +133,14 @@ describe("staff sign-in", () => {
     expect(forged.statusCode).toBe(419);
     const crossSite = await b.request("POST", "/api/admin/auth/reauthenticate", { password: PASSWORD }, { headers: { origin: "https://evil.example" } });
     expect(crossSite.statusCode).toBe(403);
+    // The token is bound to the session: a pair the attacker chose, or another member's session's token, is refused.
+    const session = b.cookies.get("tc_admin")!;
+    const withPair = (token: string) =>
+      shop.app.inject({ method: "POST", url: "/api/admin/auth/reauthenticate", payload: { password: PASSWORD }, headers: { cookie: `tc_admin=${session}; tc_admin_csrf=${encodeURIComponent(token)}`, "x-admin-csrf": token } });
+    expect((await withPair("attacker-chosen")).statusCode).toBe(419);
+    const other = await owner();
+    expect((await withPair(decodeURIComponent(other.cookies.get("tc_admin_csrf")!))).statusCode).toBe(419);
+    expect((await withPair(decodeURIComponent(b.cookies.get("tc_admin_csrf")!))).statusCode).toBe(204);
     // A bearer client has no cookie to forge and needs no token.
     const { token } = (await browser().post("/api/admin/auth/login", { email: OWNER, password: PASSWORD })).json() as { token: string };
     const withBearer = await shop.app.inject({ method: "POST", url: "/api/admin/auth/reauthenticate", payload: { password: PASSWORD }, headers: { authorization: `Bearer ${token}` } });
