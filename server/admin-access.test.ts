@@ -620,12 +620,12 @@ const ROWS: Row[] = [
   { key: "POST /api/admin/products", needs: "catalogue.manage", url: () => "/api/admin/products", body: () => ({ sku: "MATRIX-NEW", name: "Matrix product", price_ex_vat: 1 }), ok: [201, 422] },
   { key: "POST /api/admin/products/bulk", needs: "catalogue.manage", url: () => "/api/admin/products/bulk", body: (w) => ({ skus: [w.productSku], action: "archive", preview: true }) },
   { key: "GET /api/admin/products/{sku}", needs: "catalogue.view", url: (w) => `/api/admin/products/${w.productSku}` },
-  { key: "PATCH /api/admin/products/{sku}", needs: "catalogue.manage", url: (w) => `/api/admin/products/${w.productSku}`, body: (w) => ({ name: w.productName }) },
+  { key: "PATCH /api/admin/products/{sku}", needs: "catalogue.manage", door: ["catalogue.manage", "stock.count"], url: (w) => `/api/admin/products/${w.productSku}`, body: (w) => ({ name: w.productName }) },
   { key: "GET /api/admin/products/{sku}/variants", needs: "catalogue.view", url: (w) => `/api/admin/products/${w.productSku}/variants` },
   // The product's options as they stand (none): nothing changes, but the write is checked.
   { key: "PUT /api/admin/products/{sku}/options", needs: "catalogue.manage", url: (w) => `/api/admin/products/${w.productSku}/options`, body: () => ({ options: [] }) },
   { key: "POST /api/admin/products/{sku}/variants", needs: "catalogue.manage", url: (w) => `/api/admin/products/${w.productSku}/variants`, body: () => ({ sku: "MATRIX-VARIANT", options: { Length: "1 m" }, price_ex_vat: 1 }), ok: [422] },
-  { key: "PATCH /api/admin/variants/{sku}", needs: "catalogue.manage", url: (w) => `/api/admin/variants/${w.productSku}`, body: () => ({ barcode: null }) },
+  { key: "PATCH /api/admin/variants/{sku}", needs: "catalogue.manage", door: ["catalogue.manage", "stock.count"], url: (w) => `/api/admin/variants/${w.productSku}`, body: () => ({ barcode: null }) },
   { key: "GET /api/admin/redirects", needs: "catalogue.view", url: () => "/api/admin/redirects?q=matrix" },
   { key: "GET /api/admin/redirects/test", needs: "catalogue.view", url: () => "/api/admin/redirects/test?url=/matrix-nowhere" },
   // Writes to no rule, or a rule refused by the rules: the door is what is checked.

@@ -95,8 +95,17 @@ export function clearSessionCookie(reply: FastifyReply, secure: boolean, csrf: C
  */
 function crossSite(request: FastifyRequest, publicOrigin: string): boolean {
   const origin = request.headers.origin;
-  if (origin) return origin !== publicOrigin && origin !== `${request.protocol}://${request.host}`;
+  if (origin) return origin !== publicOrigin && origin !== sameOrigin(`${request.protocol}://${request.host}`);
   return request.headers["sec-fetch-site"] === "cross-site";
+}
+
+/** A URL's origin as a browser writes it (no default port), or "" for none. */
+function sameOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "";
+  }
 }
 
 function isApiPath(url: string): boolean {

@@ -204,7 +204,9 @@ export async function adminProductRoutes(app: FastifyInstance, options: { produc
 
   r.patch(
     "/admin/products/:sku",
-    { config: staffDoor("catalogue.manage"),
+    {
+      // Stock and reorder level alone need stock.count (the service checks which the body changes).
+      config: staffDoor(["catalogue.manage", "stock.count"]),
       schema: {
         tags,
         summary:
@@ -266,7 +268,9 @@ export async function adminProductRoutes(app: FastifyInstance, options: { produc
 
   r.patch(
     "/admin/variants/:sku",
-    { config: staffDoor("catalogue.manage"),
+    {
+      // Stock and reorder level alone need stock.count (the service checks which the body changes).
+      config: staffDoor(["catalogue.manage", "stock.count"]),
       schema: {
         tags,
         summary:
