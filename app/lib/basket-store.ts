@@ -25,6 +25,8 @@ export interface CartStore<C> {
   use(enabled: boolean, userId?: number | null): CartStoreState<C>;
   /** The cart a refused write carried in its body, if any. */
   cartFromError(error: unknown): C | null;
+  /** The state as it stands (what `use` gives a screen). */
+  current(): CartStoreState<C>;
 }
 
 export function createCartStore<C extends { items: unknown[] }>(options: { url: string; fetchMessage: string }): CartStore<C> {
@@ -33,6 +35,9 @@ export function createCartStore<C extends { items: unknown[] }>(options: { url: 
   const listeners = new Set<() => void>();
   let started = false;
   let inFlight: Promise<void> | null = null;
+  // Counts the carts a write answered with: a fetch sent before one of them
+  // answers with an older cart, which must not undo the write's on screen.
+  let written = 0;
 
   function update(next: Partial<CartStoreState<C>>): void {
     state = { ...state, ...next };
@@ -47,10 +52,11 @@ export function createCartStore<C extends { items: unknown[] }>(options: { url: 
   function refresh(): Promise<void> {
     if (inFlight) return inFlight;
     update({ loading: true });
+    const writtenBefore = written;
     inFlight = (async () => {
       try {
         const answer = await browserApi().get<{ cart: C }>(options.url);
-        update({ cart: answer.cart, loading: false, error: null });
+        update(written === writtenBefore ? { cart: answer.cart, loading: false, error: null } : { loading: false });
       } catch {
         update({ loading: false, error: options.fetchMessage });
       } finally {
@@ -94,7 +100,12 @@ export function createCartStore<C extends { items: unknown[] }>(options: { url: 
     return null;
   }
 
-  return { set: (cart) => update({ cart, error: null }), refresh, use, cartFromError };
+  function set(cart: C): void {
+    written += 1;
+    update({ cart, error: null });
+  }
+
+  return { set, refresh, use, cartFromError, current: () => state };
 }
 
 /**
