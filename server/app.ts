@@ -79,6 +79,7 @@ import { priceDisplayFor } from "./modules/trade/pricing.ts";
 import { catalogueCsvRoutes } from "./modules/catalog/csv/routes.ts";
 import { createCatalogueCsv } from "./modules/catalog/csv/jobs.ts";
 import { createJobRunner } from "./modules/jobs/setup.ts";
+import { createNightlyBackup } from "./modules/backups/nightly.ts";
 import { SCHEDULED_JOBS, scheduleJobs } from "./modules/jobs/schedule.ts";
 
 /** How often a process looks for route rules another process changed. */
@@ -303,7 +304,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();
   // The sweeps, hire holds' lapse and the rest (server/modules/jobs/schedule.ts): each runs once however many processes run.
-  scheduleJobs(jobs, SCHEDULED_JOBS, { services, db: database.db, csv });
+  const backups = createNightlyBackup({ config, database, mail: services.mail });
+  scheduleJobs(jobs, SCHEDULED_JOBS, { services, db: database.db, csv, backups });
   if (options.jobs ?? config.nodeEnv !== "test") app.addHook("onReady", async () => jobs.start());
   app.addHook("onClose", async () => {
     await jobs.stop();
