@@ -80,6 +80,7 @@ import { catalogueCsvRoutes } from "./modules/catalog/csv/routes.ts";
 import { createCatalogueCsv } from "./modules/catalog/csv/jobs.ts";
 import { createJobRunner } from "./modules/jobs/setup.ts";
 import { createNightlyBackup } from "./modules/backups/nightly.ts";
+import { backupRoutes } from "./modules/backups/routes.ts";
 import { SCHEDULED_JOBS, scheduleJobs } from "./modules/jobs/schedule.ts";
 
 /** How often a process looks for route rules another process changed. */
@@ -274,6 +275,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The back office's API (ADR 0029): the same services as its screens.
   await app.register(staffRoutes, { staff: services.staff, presets: services.filterPresets, signIn: services.staffSignIn, secureCookies: config.isProduction, prefix: "/api" });
   await app.register(auditRoutes, { audit: services.audit, prefix: "/api" });
+  await app.register(backupRoutes, { desk: services.backups, prefix: "/api" });
   await app.register(adminOrderRoutes, { orders: services.adminOrders, documents: services.orderDocuments, prefix: "/api" });
   await app.register(adminReturnRoutes, { desk: services.returnsDesk, prefix: "/api" });
   await app.register(dashboardRoutes, { dashboard: services.dashboard, prefix: "/api" });

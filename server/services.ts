@@ -32,6 +32,7 @@ import { createPromotionAdmin } from "./modules/promotions/admin.ts";
 import { createQuoteService } from "./modules/quotes/service.ts";
 import { createQuoteAcceptance } from "./modules/quotes/accept.ts";
 import { createQuoteDesk } from "./modules/quotes/desk.ts";
+import { createBackupDesk } from "./modules/backups/desk.ts";
 import { sweepQuotes } from "./modules/quotes/jobs.ts";
 import { createOrderService } from "./modules/orders/service.ts";
 import { createPostcodeProvider } from "./modules/postcode/service.ts";
@@ -194,6 +195,7 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     staffSignIn: createStaffSignIn(staff, limits),
     filterPresets: createFilterPresets(db),
     audit: createAuditService(db),
+    backups: createBackupDesk(db, config),
     media,
     // Monthly statements (PDF, email) and the aged-debt report of the trade desk (issue 21).
     tradeStatements: createTradeStatementsService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shop: shopDetails(config) }),
