@@ -76,7 +76,13 @@ async function serve(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   // `npm run backup` asks this process for the embedded database's backup (ADR 0055): no other process may open it.
-  if (database.kind === "pglite") backups = await serveBackupSocket(config, database, app.log);
+  // A socket it cannot open (a DATA_DIR path too long for one) costs the shop nothing but that door: it says so and serves on.
+  if (database.kind === "pglite") {
+    backups = await serveBackupSocket(config, database, app.log).catch((error: unknown) => {
+      app.log.warn({ err: error }, "npm run backup cannot reach this shop (its socket in DATA_DIR did not open); the nightly backup still runs");
+      return null;
+    });
+  }
   if (!cluster.isWorker) app.log.info(`${config.appName} is open at ${config.publicUrl} (database: ${database.kind})`);
 }
 
