@@ -120,6 +120,7 @@ export default [
     route("admin/brands", "routes/admin/brands.tsx"),
     route("admin/redirects", "routes/admin/redirects.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
+    route("admin/backups", "routes/admin/backups.tsx"),
     route("admin/staff", "routes/admin/staff/index.tsx"),
     route("admin/staff/tokens", "routes/admin/staff/tokens.tsx"),
   ]),

@@ -428,6 +428,7 @@ const ROWS: Row[] = [
     posts: [{ what: "a cancel of an unknown appointment", needs: "appointments.manage", form: form({ id: "999999", reason: "Matrix" }), ok: [404] }],
   },
   { key: "admin/audit", needs: "audit.view", url: () => "/admin/audit" },
+  { key: "admin/backups", needs: "backups.download", url: () => "/admin/backups" },
   {
     key: "admin/products/:sku/photos",
     needs: "catalogue.view",
@@ -560,6 +561,9 @@ const ROWS: Row[] = [
   { key: "DELETE /api/admin/tokens/{id}", needs: "tokens.manage", sessionOnly: true, url: (w) => `/api/admin/tokens/${w.spareTokenId}`, ok: [200, 404] },
 
   { key: "GET /api/admin/audit", needs: "audit.view", url: () => "/api/admin/audit" },
+  { key: "GET /api/admin/backups", needs: "backups.download", url: () => "/api/admin/backups" },
+  // No backup in the matrix's shop: an owner signed in gets 404 after the door; a token, even the owner's, 403.
+  { key: "GET /api/admin/backups/latest", needs: "backups.download", sessionOnly: true, url: () => "/api/admin/backups/latest", ok: [404] },
   { key: "GET /api/admin/dashboard", needs: "dashboard.view", url: () => "/api/admin/dashboard" },
 
   // The orders desk.

@@ -79,6 +79,8 @@ import { priceDisplayFor } from "./modules/trade/pricing.ts";
 import { catalogueCsvRoutes } from "./modules/catalog/csv/routes.ts";
 import { createCatalogueCsv } from "./modules/catalog/csv/jobs.ts";
 import { createJobRunner } from "./modules/jobs/setup.ts";
+import { createNightlyBackup } from "./modules/backups/nightly.ts";
+import { backupRoutes } from "./modules/backups/routes.ts";
 import { SCHEDULED_JOBS, scheduleJobs } from "./modules/jobs/schedule.ts";
 
 /** How often a process looks for route rules another process changed. */
@@ -274,6 +276,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The back office's API (ADR 0029): the same services as its screens.
   await app.register(staffRoutes, { staff: services.staff, presets: services.filterPresets, signIn: services.staffSignIn, secureCookies: config.isProduction, prefix: "/api" });
   await app.register(auditRoutes, { audit: services.audit, prefix: "/api" });
+  await app.register(backupRoutes, { desk: services.backups, prefix: "/api" });
   await app.register(adminOrderRoutes, { orders: services.adminOrders, documents: services.orderDocuments, prefix: "/api" });
   await app.register(adminReturnRoutes, { desk: services.returnsDesk, prefix: "/api" });
   await app.register(dashboardRoutes, { dashboard: services.dashboard, prefix: "/api" });
@@ -304,7 +307,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The outbox worker delivers mail in the background while the app runs.
   services.mail.start();
   // The sweeps, hire holds' lapse and the rest (server/modules/jobs/schedule.ts): each runs once however many processes run.
-  scheduleJobs(jobs, SCHEDULED_JOBS, { services, db: database.db, csv });
+  const backups = createNightlyBackup({ config, database, mail: services.mail });
+  scheduleJobs(jobs, SCHEDULED_JOBS, { services, db: database.db, csv, backups });
   if (options.jobs ?? config.nodeEnv !== "test") app.addHook("onReady", async () => jobs.start());
   app.addHook("onClose", async () => {
     await jobs.stop();

@@ -13,6 +13,7 @@ describe("loadConfig", () => {
       port: 3000,
       host: "localhost",
       dataDir: "/srv/shop/data",
+      backupDir: "/srv/shop/data/backups",
       databaseUrl: undefined,
       basketEnabled: true,
       hireBasketEnabled: true,
@@ -23,6 +24,10 @@ describe("loadConfig", () => {
       trustProxy: false,
     });
     expect(config.publicUrl).toBe("http://localhost:3000");
+  });
+
+  it("keeps backups where BACKUP_DIR says, read from the working folder", () => {
+    expect(loadConfig({ BACKUP_DIR: "../backups", DATA_DIR: "/var/lib/shop" }, { cwd: "/srv/shop" }).backupDir).toBe("/srv/backups");
   });
 
   describe("DATABASE_POOL_SIZE", () => {

@@ -22,6 +22,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   dataDir: string;
+  /** Where `npm run backup` and the nightly backup write their files (`BACKUP_DIR`, default `DATA_DIR/backups`). */
+  backupDir: string;
   databaseUrl: string | undefined;
   /** Each shop process's PostgreSQL connections at most (`DATABASE_POOL_SIZE`, default 20; docs/deploy.md sizes it). */
   databasePoolSize: number;
@@ -139,6 +141,7 @@ const schema = z.object({
   HOST: z.string().trim().min(1, "must not be empty").default("localhost"),
   PUBLIC_URL: optionalText.pipe(httpUrl.optional()),
   DATA_DIR: z.string().trim().min(1, "must not be empty").default("./data"),
+  BACKUP_DIR: optionalText.pipe(z.string().optional()),
   DATABASE_URL: optionalText.pipe(
     z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
   ),
@@ -285,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
     host: e.HOST,
     publicUrl,
     dataDir,
+    backupDir: e.BACKUP_DIR ? path.resolve(options.cwd ?? process.cwd(), e.BACKUP_DIR) : path.join(dataDir, "backups"),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     trustProxy: proxies.trust,

@@ -3,6 +3,7 @@ import pino from "pino";
 import { loadDotEnv, prepare } from "./bootstrap.ts";
 import { ConfigError } from "./config.ts";
 import { DatabaseLockedError } from "./db/client.ts";
+import { serveBackupSocket } from "./modules/backups/socket.ts";
 import { RedisUnavailableError } from "./lib/redis.ts";
 import { shopProcessCount, superviseWorkers } from "./process-model.ts";
 
@@ -52,6 +53,7 @@ async function serve(): Promise<void> {
   const { buildApp } = await import("./app.ts");
   const app = await buildApp({ config, database, storefront: { mode: "build" } });
 
+  let backups: { close(): Promise<void> } | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -60,6 +62,7 @@ async function serve(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
+      await backups?.close();
       await app.close();
     } finally {
       await database.close();
@@ -72,6 +75,14 @@ async function serve(): Promise<void> {
   if (cluster.isWorker) process.once("disconnect", () => void shutdown("primary gone"));
 
   await app.listen({ port: config.port, host: config.host });
+  // `npm run backup` asks this process for the embedded database's backup (ADR 0055): no other process may open it.
+  // A socket it cannot open (a DATA_DIR path too long for one) costs the shop nothing but that door: it says so and serves on.
+  if (database.kind === "pglite") {
+    backups = await serveBackupSocket(config, database, app.log).catch((error: unknown) => {
+      app.log.warn({ err: error }, "npm run backup cannot reach this shop (its socket in DATA_DIR did not open); the nightly backup still runs");
+      return null;
+    });
+  }
   if (!cluster.isWorker) app.log.info(`${config.appName} is open at ${config.publicUrl} (database: ${database.kind})`);
 }
 

@@ -32,6 +32,8 @@ import { createPromotionAdmin } from "./modules/promotions/admin.ts";
 import { createQuoteService } from "./modules/quotes/service.ts";
 import { createQuoteAcceptance } from "./modules/quotes/accept.ts";
 import { createQuoteDesk } from "./modules/quotes/desk.ts";
+import { createBackupDesk } from "./modules/backups/desk.ts";
+import { lastBackupAt } from "./modules/backups/files.ts";
 import { sweepQuotes } from "./modules/quotes/jobs.ts";
 import { createOrderService } from "./modules/orders/service.ts";
 import { createPostcodeProvider } from "./modules/postcode/service.ts";
@@ -152,7 +154,7 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     orderCancelling: createOrderCancelling(db, { orders: adminOrders, payments, systemActor: staff.systemActor, mail, ...shop, shop: shopDetails(config) }),
     uncollected: { sweep: (now?: Date) => sweepUncollected(db, { orders: adminOrders, refundCard: (actor, number, reason) => payments.refundOrder(actor, number, { reason }), systemActor: staff.systemActor, mail, ...shop }, now) },
     // The back office's dashboard: figures across orders, hire, trade and the catalogue, each block by permission.
-    dashboard: createDashboardService(db, { jobs: extras.jobs }),
+    dashboard: createDashboardService(db, { jobs: extras.jobs, lastBackupAt: () => lastBackupAt(config) }),
     // The customers desk: search, a customer's page, reset links, block and unblock; each authorised and audited.
     adminCustomers: createAdminCustomerService(db, { mail, appName: config.appName, publicUrl: config.publicUrl }),
     // The catalogue desk: products, their fields, bulk changes; and the stock desk over the stock ledger.
@@ -194,6 +196,7 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     staffSignIn: createStaffSignIn(staff, limits, { secret: config.cookieSecret, mail: { service: mail, db, appName: config.appName, publicUrl: config.publicUrl } }),
     filterPresets: createFilterPresets(db),
     audit: createAuditService(db),
+    backups: createBackupDesk(db, config),
     media,
     // Monthly statements (PDF, email) and the aged-debt report of the trade desk (issue 21).
     tradeStatements: createTradeStatementsService(db, { mail, appName: config.appName, publicUrl: config.publicUrl, shop: shopDetails(config) }),

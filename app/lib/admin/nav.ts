@@ -30,6 +30,7 @@ export const ADMIN_NAV: readonly NavItem[] = [
   { to: "/admin/audit", label: "Audit log", permission: "audit.view" },
   { to: "/admin/staff", label: "Staff", permission: "staff.manage" },
   { to: "/admin/staff/tokens", label: "API tokens", permission: "tokens.manage" },
+  { to: "/admin/backups", label: "Backups", permission: "backups.download" },
 ];
 
 export function navFor(role: StaffRole): NavItem[] {

@@ -18,6 +18,7 @@ const ENTITIES = [
   ["customer", "Customers"],
   ["trade_account", "Trade accounts"],
   ["invoice", "Invoices"],
+  ["backup", "Backups"],
 ] as const;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -27,7 +27,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const figures = await app.services.dashboard.figures(actor, { branchId });
   // Takings by day are money: only for a role with orders.prices (the service checks it again).
   const takings = can(actor.role, "orders.prices") ? await app.services.dashboard.takings(actor) : null;
-  return { firstName: actor.name.split(" ")[0] ?? actor.name, figures, takings, branch: { choices: choices.length > 1 ? choices : [], chosen: branchId ?? null } };
+  // Judged here, at the request's moment, not while rendering (which must give the same page in the browser).
+  const lastBackup = figures.jobs?.last_backup_at;
+  const backupOverdue = lastBackup === null || (lastBackup !== undefined && Date.now() - new Date(lastBackup).getTime() > BACKUP_OVERDUE_MS);
+  return { firstName: actor.name.split(" ")[0] ?? actor.name, figures, takings, backupOverdue, branch: { choices: choices.length > 1 ? choices : [], chosen: branchId ?? null } };
 }
 
 /** Two figures a row on a phone, as many as fit beside each other on wider screens. */
@@ -182,10 +185,26 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 const londonTime = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
 
+/** A nightly backup more than a day and a half old has missed a night. */
+const BACKUP_OVERDUE_MS = 36 * 60 * 60 * 1000;
+
+/** When the newest backup was taken (ADR 0055), red when there is none or it has missed a night. */
+function LastBackup({ at, overdue }: { at: string | null; overdue: boolean }) {
+  return (
+    <p className={`${card} mb-3 text-sm ${overdue ? "border-red-300 text-red-800" : "text-stone-700"}`}>
+      {at === null ? "No backup has been taken yet." : <>The newest backup was taken <time dateTime={at}>{londonTime.format(new Date(at))}</time>.</>}{" "}
+      <Link to="/admin/backups" className="link">
+        Backups
+      </Link>
+    </p>
+  );
+}
+
 /** Scheduled jobs whose retries ran out in the last 24 hours (ADR 0038): for whoever keeps the shop's settings. */
-function BackgroundJobs({ failing }: { failing: FailingJob[] }) {
+function BackgroundJobs({ failing, lastBackupAt, backupOverdue }: { failing: FailingJob[]; lastBackupAt: string | null | undefined; backupOverdue: boolean }) {
   return (
     <Section title="Background jobs">
+      {lastBackupAt !== undefined ? <LastBackup at={lastBackupAt} overdue={backupOverdue} /> : null}
       {failing.length === 0 ? (
         <p className={`${card} text-sm text-stone-700`}>No scheduled job has failed in the last 24 hours.</p>
       ) : (
@@ -211,7 +230,7 @@ function BackgroundJobs({ failing }: { failing: FailingJob[] }) {
 }
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { figures: f, takings, firstName, branch } = loaderData;
+  const { figures: f, takings, firstName, branch, backupOverdue } = loaderData;
   const today = { from: f.today, to: f.today };
   const week = { from: f.week_from, to: f.today };
   const range = `${shortDay(f.week_from)} to ${shortDay(f.today)}`;
@@ -370,7 +389,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         </Section>
       ) : null}
 
-      {f.jobs ? <BackgroundJobs failing={f.jobs.failing} /> : null}
+      {f.jobs ? <BackgroundJobs failing={f.jobs.failing} lastBackupAt={f.jobs.last_backup_at} backupOverdue={backupOverdue} /> : null}
 
       {takings && f.sales?.has_orders ? (
         <Section title="Takings, last 30 days">

@@ -326,6 +326,13 @@ describe("what each role sees", () => {
     for (const role of ["manager", "sales", "warehouse", "hire", "accounts"] as const) expect((await withJobs.figures(as[role])).jobs).toBeUndefined();
     expect(asked).toHaveLength(1);
   });
+
+  it("tells the owner when the newest backup was taken, and nobody else", async () => {
+    const withBackups = createDashboardService(db, { now: () => NOW, lastBackupAt: async () => new Date("2026-07-15T01:30:00Z") });
+    expect((await withBackups.figures(as.owner)).jobs).toEqual({ failing: [], last_backup_at: "2026-07-15T01:30:00.000Z" });
+    expect((await createDashboardService(db, { now: () => NOW, lastBackupAt: async () => null }).figures(as.owner)).jobs).toEqual({ failing: [], last_backup_at: null });
+    for (const role of ["manager", "sales", "warehouse", "hire", "accounts"] as const) expect((await withBackups.figures(as[role])).jobs).toBeUndefined();
+  });
 });
 
 describe("GET /api/admin/dashboard", () => {
@@ -352,7 +359,8 @@ describe("GET /api/admin/dashboard", () => {
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(["hire", "invoices", "jobs", "queues", "returns", "sales", "stock", "takings", "today", "trade", "week_from"]);
     // No job has failed on a new shop (its runner not started under test).
-    expect(body.jobs).toEqual({ failing: [] });
+    // And no backup has been taken yet.
+    expect(body.jobs).toEqual({ failing: [], last_backup_at: null });
     expect(body.takings).toHaveLength(30);
     expect(body.takings.at(-1).day).toBe(body.today);
     expect(body.sales.today).toEqual({ orders: expect.any(Number), cancelled: expect.any(Number), takings_inc_vat: expect.any(Number), takings_ex_vat: expect.any(Number) });

@@ -44,6 +44,7 @@ const dashboard = z.object({
           last_error: z.string().describe("The latest failure's error message"),
         }),
       ),
+      last_backup_at: z.string().nullable().optional().describe("When the newest complete backup was taken (ISO 8601), null when there is none"),
     })
     .optional()
     .describe("Background jobs failing in the last 24 hours, the most recent first; only with settings.manage"),

@@ -57,7 +57,7 @@ export interface DashboardFigures {
   /** returns.view: returns waiting for a decision, and those received more than 14 days ago and not refunded (the law's limit). */
   returns?: { to_approve: number; overdue_for_refund: number };
   /** settings.manage: scheduled jobs whose retries ran out in the last 24 hours (ADR 0038), the latest first. */
-  jobs?: { failing: FailingJob[] };
+  jobs?: { failing: FailingJob[]; /** ISO 8601 of the newest complete backup (ADR 0055), null when there is none; with the backups only. */ last_backup_at?: string | null };
 }
 
 export interface FailingJob {
@@ -113,6 +113,8 @@ export interface DashboardOptions {
   now?: () => Date;
   /** The job runner's failures; without it the jobs block is empty. */
   jobs?: JobFailures;
+  /** When the newest complete backup was taken (backups/files.ts); without it the jobs block does not say. */
+  lastBackupAt?: () => Promise<Date | null>;
 }
 
 /** One line per failing job, the most recently failed first (failures come newest first). */
@@ -247,6 +249,7 @@ export function createDashboardService(db: Db, options: DashboardOptions = {}) {
         ${sql.join(blocks.map((b) => sql`cross join lateral ${b.from} ${sql.raw(b.alias)}`), sql` `)}`);
       const r = rowsOf(result)[0]!;
       const failing = see.jobs ? failingJobs((await options.jobs?.failures({ limit: 200 })) ?? []) : [];
+      const lastBackup = see.jobs && options.lastBackupAt ? { last_backup_at: (await options.lastBackupAt())?.toISOString() ?? null } : {};
       const period = (orders: string, cancelled: string, inc: string, ex: string): PeriodFigures => ({
         orders: num(r[orders]),
         cancelled: num(r[cancelled]),
@@ -279,7 +282,7 @@ export function createDashboardService(db: Db, options: DashboardOptions = {}) {
         ...(see.invoices ? { invoices: { overdue: num(r.overdue_invoices), overdue_total: pounds(num(r.overdue_total)) } } : {}),
         ...(see.stock ? { stock: { at_or_below_reorder_level: num(r.low_stock), reorder_level: REORDER_LEVEL } } : {}),
         ...(see.returns ? { returns: { to_approve: num(r.returns_to_approve), overdue_for_refund: num(r.returns_overdue) } } : {}),
-        ...(see.jobs ? { jobs: { failing } } : {}),
+        ...(see.jobs ? { jobs: { failing, ...lastBackup } } : {}),
       };
     },
 

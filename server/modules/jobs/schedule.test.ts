@@ -11,6 +11,7 @@ import { loadConfig } from "../../config.ts";
 import { createServices } from "../../services.ts";
 import { type TestShop, createTestShop } from "../../test/app.ts";
 import { createTestDatabase } from "../../test/database.ts";
+import { createNightlyBackup } from "../backups/nightly.ts";
 import { createCatalogueCsv } from "../catalog/csv/jobs.ts";
 import { checkJobName, checkSchedule } from "./runner.ts";
 import { SCHEDULED_JOBS } from "./schedule.ts";
@@ -55,11 +56,12 @@ describe("each job's work on the demo shop", () => {
   }, 120_000);
   afterAll(() => shop?.close());
 
-  it("runs without an error", async () => {
+  it("runs without an error", { timeout: 120_000 }, async () => {
     const services = createServices(shop.database.db, shop.config, quiet);
     const csv = createCatalogueCsv(shop.database.db, { dataDir: shop.config.dataDir, sharedProgress: false });
     // A job that throws fails the test, named.
-    for (const job of SCHEDULED_JOBS) await job.run({ services, db: shop.database.db, csv }, { id: job.name, attempt: 1, scheduledFor: null });
+    const backups = createNightlyBackup({ config: { ...shop.config, databaseUrl: shop.database.url }, database: shop.database, mail: services.mail });
+    for (const job of SCHEDULED_JOBS) await job.run({ services, db: shop.database.db, csv, backups }, { id: job.name, attempt: 1, scheduledFor: null });
   });
 });
 

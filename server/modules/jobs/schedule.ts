@@ -1,16 +1,18 @@
 import type { Db } from "../../db/client.ts";
 import type { Services } from "../../services.ts";
 import { pruneExpiredTokens } from "../auth/tokens.ts";
+import { NIGHTLY_RETRY, type NightlyBackup } from "../backups/nightly.ts";
 import type { CatalogueCsv } from "../catalog/csv/jobs.ts";
 import { londonDate } from "../hire/pricing.ts";
 import { pruneStaffSessions } from "../staff/sessions.ts";
 import type { JobContext, JobOptions, JobRunner, JobSchedule } from "./runner.ts";
 
-/** What a scheduled job may use: the shop's services, the database, the catalogue's CSV imports. */
+/** What a scheduled job may use: the shop's services, the database, the catalogue's CSV imports, the nightly backup. */
 export interface JobDeps {
   services: Services;
   db: Db;
   csv: CatalogueCsv;
+  backups: NightlyBackup;
 }
 
 /**
@@ -91,6 +93,13 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     description: "At 06:00 London, from the first working day of a month: last month's statement to each approved trade account with activity or a balance, once.",
     schedule: { cron: "0 6 * * *" },
     run: ({ services }, { scheduledFor }) => services.tradeStatements.sendMonthly(londonDate(scheduledFor ?? new Date())),
+  },
+  {
+    name: "backups.nightly",
+    description: "At 02:30 London: a backup of the whole shop into BACKUP_DIR, then all but the newest of each of the last 7 days and 4 weeks are deleted; when its third attempt fails, the owners are emailed.",
+    schedule: { cron: "30 2 * * *" },
+    run: ({ backups }, context) => backups.run(context),
+    options: { retry: NIGHTLY_RETRY, timeoutSeconds: 60 * 60 },
   },
 ];
 

@@ -61,11 +61,13 @@ export const PERMISSIONS = [
   "staff.manage",
   "tokens.manage",
   "settings.manage",
+  /** The shop's backups: the list, and the latest one downloaded (every customer's data in one file: the owner's alone). */
+  "backups.download",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const EVERYTHING = PERMISSIONS;
-const STAFF_AND_SETTINGS: Permission[] = ["staff.manage", "tokens.manage", "settings.manage"];
+const STAFF_AND_SETTINGS: Permission[] = ["staff.manage", "tokens.manage", "settings.manage", "backups.download"];
 
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: EVERYTHING,
