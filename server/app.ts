@@ -81,6 +81,7 @@ import { createCatalogueCsv } from "./modules/catalog/csv/jobs.ts";
 import { createJobRunner } from "./modules/jobs/setup.ts";
 import { poolOf } from "./modules/jobs/pg-boss.ts";
 import { createShopMetrics } from "./modules/metrics/registry.ts";
+import { traceLogMixin } from "./tracing.ts";
 import { metricsRoutes, registerRequestMetrics } from "./modules/metrics/routes.ts";
 import { SCHEDULED_JOBS, scheduleJobs } from "./modules/jobs/schedule.ts";
 
@@ -142,7 +143,8 @@ function pageCacheLimits(given: BuildAppOptions["pageCache"]) {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    // With tracing on (server/tracing.ts), each line logged within a request names its trace.
+    logger: options.logger === false ? false : { level: config.logLevel, mixin: traceLogMixin() },
     // Trust an incoming request id only in the shape we make ourselves.
     genReqId: (req) => {
       const incoming = req.headers["x-request-id"];

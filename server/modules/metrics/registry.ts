@@ -92,10 +92,13 @@ export function createShopMetrics() {
     },
     /** The same runner, each attempt of every job defined through it counted. */
     countedJobs(runner: JobRunner): JobRunner {
-      const counted: JobRunner = Object.create(runner);
-      counted.define = (name, handler, options) => runner.define(name, this.countedJob(name, handler), options);
-      counted.schedule = (name, when, handler, options) => runner.schedule(name, when, this.countedJob(name, handler), options);
-      return counted;
+      const countedJob = this.countedJob;
+      // Both runners are closures over their state (no `this`), so their methods travel in a spread.
+      return {
+        ...runner,
+        define: (name, handler, options) => runner.define(name, countedJob(name, handler), options),
+        schedule: (name, when, handler, options) => runner.schedule(name, when, countedJob(name, handler), options),
+      };
     },
     /** The checkout's placeOrder, its outcomes counted. */
     countedCheckout<T extends { placeOrder(...args: never[]): Promise<{ replay: boolean }> }>(checkout: T): void {
@@ -135,9 +138,16 @@ export function createShopMetrics() {
             if (wait > 0) refusals.inc({ limit: rule.name });
             return wait;
           };
-          const counted: AttemptLimiter = Object.create(limiter);
-          counted.attempt = async (key) => refused(await limiter.attempt(key));
-          counted.retryAfter = async (key) => refused(await limiter.retryAfter(key));
+          // Every method called on the limiter itself: the stores' limiters keep private fields.
+          const counted: AttemptLimiter = {
+            name: limiter.name,
+            max: limiter.max,
+            windowMs: limiter.windowMs,
+            attempt: async (key) => refused(await limiter.attempt(key)),
+            retryAfter: async (key) => refused(await limiter.retryAfter(key)),
+            hit: (key) => limiter.hit(key),
+            reset: (key) => limiter.reset(key),
+          };
           return counted;
         },
       };
