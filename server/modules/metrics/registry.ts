@@ -57,14 +57,12 @@ export function createShopMetrics() {
   const webhooks = counter("tradecounter_payment_webhooks_total", "Payment webhooks received, by outcome: applied, duplicate, refused (signature did not verify) or failed.", ["outcome"] as const);
   const jobRuns = counter("tradecounter_job_runs_total", "Background job attempts, by job and outcome (succeeded or failed; a failed attempt may be retried).", ["job", "outcome"] as const);
   const refusals = counter("tradecounter_rate_limit_refusals_total", "Requests refused by a rate limit, by the limit's name.", ["limit"] as const);
-  // No sample until a backup has been recorded in this process.
   new Gauge({
     name: "tradecounter_backup_last_success_timestamp_seconds",
-    help: "When the last backup completed (Unix seconds).",
+    help: "When the last backup completed (Unix seconds); 0 while none is known to this process.",
     registers,
     collect() {
-      this.reset();
-      if (lastBackupSuccess) this.set(lastBackupSuccess.getTime() / 1000);
+      this.set(lastBackupSuccess ? lastBackupSuccess.getTime() / 1000 : 0);
     },
   });
   let defaults = false;
