@@ -158,7 +158,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // Prometheus metrics (ADR 0055): this app's own registry; the request hook first, so it sees every route.
+  // Prometheus metrics (ADR 0056): this app's own registry; the request hook first, so it sees every route.
   const metrics = createShopMetrics();
   registerRequestMetrics(app, metrics);
   // Draining on shutdown: an answer still in flight closes its connection, or a

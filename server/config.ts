@@ -33,7 +33,7 @@ export interface Config {
   trustProxy: false | string[];
   /** Rate limits are shared through this Redis when set, kept in memory otherwise (ADR 0026). */
   redisUrl: string | undefined;
-  /** Lets a scraper outside the private networks read /metrics with `Authorization: Bearer …` (`METRICS_TOKEN`, ADR 0055); unset: private networks only. */
+  /** Lets a scraper outside the private networks read /metrics with `Authorization: Bearer …` (`METRICS_TOKEN`, ADR 0056); unset: private networks only. */
   metricsToken: string | undefined;
   cookieSecret: string;
   basketEnabled: boolean;

@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry traces (ADR 0055), on only when OTEL_EXPORTER_OTLP_ENDPOINT is
+ * OpenTelemetry traces (ADR 0056), on only when OTEL_EXPORTER_OTLP_ENDPOINT is
  * set. Nothing here imports the SDK statically: with the variable unset the
  * shop loads none of it. The instrumentations patch http, pg and fastify as
  * they load, so server/main.ts starts this before it imports the shop.

@@ -7,7 +7,7 @@ import type { JobHandler, JobRunner } from "../jobs/runner.ts";
 import type { AttemptLimiter, LimiterStore } from "../../plugins/rate-limit.ts";
 
 /**
- * The shop's Prometheus metrics (ADR 0055): one registry per app, never
+ * The shop's Prometheus metrics (ADR 0056): one registry per app, never
  * prom-client's global one, so the many apps a test process builds each count
  * their own and none throws "already registered".
  */

@@ -15,7 +15,7 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: ShopMetric
   });
 }
 
-/** GET /metrics in Prometheus's text format, for the operator only (ADR 0055); kept out of the public API document. */
+/** GET /metrics in Prometheus's text format, for the operator only (ADR 0056); kept out of the public API document. */
 export async function metricsRoutes(app: FastifyInstance, options: { metrics: ShopMetrics; token: string | undefined }): Promise<void> {
   app.get("/metrics", { schema: { hide: true } }, async (request, reply) => {
     reply.header("cache-control", "no-store");
