@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
 import { type TestShop, createTestShop } from "../../test/app.ts";
+import { TestBrowser } from "../../test/browser.ts";
+import { type FakeStripe, deliver, fakeStripe, sessionIdOf } from "../../test/payments.ts";
+import { products } from "../catalog/schema.ts";
 import { isPrivateAddress } from "./access.ts";
 
 const TOKEN = "m".repeat(40);
@@ -139,5 +143,54 @@ describe("what /metrics counts", () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe("checkouts and payment webhooks", () => {
+  let paying: TestShop;
+  let stripe: FakeStripe;
+  beforeAll(async () => {
+    stripe = await fakeStripe();
+    paying = await createTestShop({}, { paymentGateway: stripe.gateway });
+  });
+  afterAll(async () => {
+    await paying.close();
+    await stripe.close();
+  });
+
+  const counted = async (name: string, outcome: string) => {
+    const text = (await paying.app.inject({ method: "GET", url: "/metrics", remoteAddress: "127.0.0.1" })).body;
+    return sample(text, name, { outcome }) ?? 0;
+  };
+
+  it("counts orders placed, replayed and refused, and webhooks applied, duplicated and refused", async () => {
+    const [product] = await paying.database.db
+      .update(products)
+      .set({ stock: 10, pricePence: 1000, vatRate: 20, heavy: false })
+      .where(eq(products.id, sql`(select id from products order by id offset 3 limit 1)`))
+      .returning({ id: products.id });
+    const b = new TestBrowser(paying.app, "198.51.100.77");
+    await b.csrf();
+    await b.post("/api/basket", { product_id: product!.id, quantity: 1 });
+    const order = { email: "metrics.buyer@example.co.uk", phone: "0113 496 0000", delivery_method: "collect", payment_method: "card" };
+    const placed = await b.request("POST", "/api/checkout", order, { headers: { "idempotency-key": "metrics-order-1" } });
+    expect(placed.statusCode, placed.body).toBe(201);
+    expect((await b.request("POST", "/api/checkout", order, { headers: { "idempotency-key": "metrics-order-1" } })).statusCode).toBe(200);
+    // The basket has become the order: a second, different order has nothing to place.
+    const refused = await b.request("POST", "/api/checkout", order, { headers: { "idempotency-key": "metrics-order-2" } });
+    expect(refused.statusCode).toBeGreaterThanOrEqual(400);
+    expect(refused.statusCode).toBeLessThan(500);
+    expect(await counted("tradecounter_checkouts_total", "placed")).toBe(1);
+    expect(await counted("tradecounter_checkouts_total", "replayed")).toBe(1);
+
+    const sessionId = sessionIdOf(placed.json<{ payment: { redirect_url: string } }>().payment.redirect_url);
+    await stripe.processor.act(sessionId, "pay");
+    const completed = [...stripe.processor.events].reverse().find((e) => e.type === "checkout.session.completed")!;
+    expect((await deliver(paying.app, completed)).statusCode).toBe(200);
+    expect((await deliver(paying.app, completed)).statusCode).toBe(200);
+    expect((await deliver(paying.app, completed, completed.signature.replace(/v1=\w+/, `v1=${"0".repeat(64)}`))).statusCode).toBe(400);
+    expect(await counted("tradecounter_payment_webhooks_total", "applied")).toBe(1);
+    expect(await counted("tradecounter_payment_webhooks_total", "duplicate")).toBe(1);
+    expect(await counted("tradecounter_payment_webhooks_total", "refused")).toBe(1);
   });
 });
