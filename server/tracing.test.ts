@@ -11,6 +11,7 @@ import { freePort } from "../scripts/lib/free-port.ts";
 import { projectRoot, stopShopServer } from "../scripts/lib/shop-server.ts";
 import { startTracing, traceLogMixin } from "./tracing.ts";
 import { until } from "./test/until.ts";
+import { type TestDatabase, createTestDatabase } from "./test/database.ts";
 
 interface OtlpSpan {
   traceId: string;
@@ -26,6 +27,8 @@ const logLines: Record<string, unknown>[] = [];
 let receiver: Server;
 let shop: ChildProcess;
 let base: string;
+/** With TEST_DATABASE_URL, the server runs on a PostgreSQL database of its own, so its queries are traced too. */
+let postgres: TestDatabase | null = null;
 const dataDir = mkdtempSync(path.join(tmpdir(), "tc-trace-"));
 
 beforeAll(async () => {
@@ -41,6 +44,7 @@ beforeAll(async () => {
   const address = receiver.address();
   if (!address || typeof address !== "object") throw new Error("no receiver address");
 
+  if (process.env.TEST_DATABASE_URL) postgres = await createTestDatabase();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   shop = spawn(process.execPath, ["server/main.ts"], {
@@ -53,6 +57,7 @@ beforeAll(async () => {
       HOST: "127.0.0.1",
       PUBLIC_URL: base,
       DATA_DIR: dataDir,
+      ...(postgres ? { DATABASE_URL: postgres.url! } : {}),
       SEED_DEMO: "false",
       LOG_LEVEL: "info",
       WEB_CONCURRENCY: "1",
@@ -81,6 +86,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (shop) await stopShopServer(shop);
   await new Promise((resolve) => receiver?.close(resolve));
+  await postgres?.destroy();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -103,6 +109,12 @@ describe("tracing with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     // Fastify's "request completed" line for this request carries the same trace id.
     const line = await until(() => logLines.find((l) => l.reqId === requestId && l.msg === "request completed"), { what: "the request's log line" });
     expect(line.trace_id).toBe(server.traceId);
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)("traces a request's queries on PostgreSQL, in the request's trace", async () => {
+    expect((await fetch(`${base}/api/categories?traced=pg`)).status).toBe(200);
+    const server = await until(() => spans().find((s) => attribute(s, "http.route") === "/api/categories" && (attribute(s, "url.query") ?? attribute(s, "http.target") ?? "").includes("traced=pg")), { what: "the request's span" });
+    await until(() => spans().find((s) => s.traceId === server.traceId && s.name.startsWith("pg.query")), { what: "a query's span in the request's trace" });
   });
 
   it("leaves health checks untraced", async () => {

@@ -51,7 +51,8 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
       // Health checks and the scraper's visits would be most of the traces and say nothing.
       new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => /^\/(healthz|readyz|metrics)(\?|$)/.test(request.url ?? "") }),
       new FastifyInstrumentation(),
-      new PgInstrumentation(),
+      // Queries within a request only: the job queue's polling would otherwise be a trace every few seconds.
+      new PgInstrumentation({ requireParentSpan: true }),
     ],
   });
   sdk.start();
