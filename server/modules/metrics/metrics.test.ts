@@ -4,6 +4,7 @@ import { type TestShop, createTestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { type FakeStripe, deliver, fakeStripe, sessionIdOf } from "../../test/payments.ts";
 import { products } from "../catalog/schema.ts";
+import { mailOutbox } from "../mail/schema.ts";
 import { isPrivateAddress } from "./access.ts";
 
 const TOKEN = "m".repeat(40);
@@ -129,9 +130,25 @@ describe("what /metrics counts", () => {
     expect(sample(text, "tradecounter_mail_outbox_pending")).toBeGreaterThanOrEqual(0);
     expect(sample(text, "tradecounter_mail_outbox_oldest_age_seconds")).toBeGreaterThanOrEqual(0);
     expect(sample(text, "tradecounter_db_pool_connections", { state: "total" })).toBeGreaterThanOrEqual(1);
-    expect(sample(text, "tradecounter_job_queue_depth", { job: "mail.sweep" }) ?? sample(text, "tradecounter_job_queue_depth")).toBeGreaterThanOrEqual(0);
+    // Every scheduled job has its line, 0 while none waits.
+    expect(sample(text, "tradecounter_job_queue_depth", { job: "payments.sweep" })).toBe(0);
     expect(sample(text, "process_cpu_user_seconds_total")).toBeGreaterThan(0);
     expect(sample(text, "nodejs_eventloop_lag_seconds")).toBeGreaterThanOrEqual(0);
+  });
+
+  it("counts the mail waiting in the outbox and the oldest one's age", async () => {
+    // Created ten minutes ago, its next attempt tomorrow: the outbox worker leaves it waiting.
+    const [mail] = await shop.database.db
+      .insert(mailOutbox)
+      .values({ to: "waiting@example.com", subject: "Waiting", html: "<p>w</p>", text: "w", createdAt: new Date(Date.now() - 10 * 60_000), nextAttemptAt: new Date(Date.now() + 86_400_000) })
+      .returning({ id: mailOutbox.id });
+    try {
+      const text = await metricsText();
+      expect(sample(text, "tradecounter_mail_outbox_pending")).toBeGreaterThanOrEqual(1);
+      expect(sample(text, "tradecounter_mail_outbox_oldest_age_seconds")).toBeGreaterThanOrEqual(600);
+    } finally {
+      await shop.database.db.delete(mailOutbox).where(eq(mailOutbox.id, mail!.id));
+    }
   });
 
   it("keeps each app's metrics in its own registry", async () => {
