@@ -64,7 +64,7 @@ import { type LimiterStore, memoryLimiterStore, redisLimiterStore } from "./plug
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { loadStaticFiles, registerStaticFiles } from "./plugins/static-files.ts";
 import { createServices } from "./services.ts";
-import type { PaymentGateway } from "./modules/payments/gateway.ts";
+import { type PaymentGateway, WebhookSignatureError } from "./modules/payments/gateway.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
 import { adminProductRoutes } from "./modules/catalog/admin-routes.ts";
 import { stockRoutes } from "./modules/stock/routes.ts";
@@ -79,8 +79,13 @@ import { priceDisplayFor } from "./modules/trade/pricing.ts";
 import { catalogueCsvRoutes } from "./modules/catalog/csv/routes.ts";
 import { createCatalogueCsv } from "./modules/catalog/csv/jobs.ts";
 import { createJobRunner } from "./modules/jobs/setup.ts";
+import { lastBackupAt } from "./modules/backups/files.ts";
 import { createNightlyBackup } from "./modules/backups/nightly.ts";
 import { backupRoutes } from "./modules/backups/routes.ts";
+import { poolOf } from "./modules/jobs/pg-boss.ts";
+import { createShopMetrics } from "./modules/metrics/registry.ts";
+import { traceLogMixin } from "./tracing.ts";
+import { metricsRoutes, registerRequestMetrics } from "./modules/metrics/routes.ts";
 import { SCHEDULED_JOBS, scheduleJobs } from "./modules/jobs/schedule.ts";
 
 /** How often a process looks for route rules another process changed. */
@@ -141,7 +146,8 @@ function pageCacheLimits(given: BuildAppOptions["pageCache"]) {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    // With tracing on (server/tracing.ts), each line logged within a request names its trace.
+    logger: options.logger === false ? false : { level: config.logLevel, mixin: traceLogMixin() },
     // Trust an incoming request id only in the shape we make ourselves.
     genReqId: (req) => {
       const incoming = req.headers["x-request-id"];
@@ -155,6 +161,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Prometheus metrics (ADR 0056): this app's own registry; the request hook first, so it sees every route.
+  const metrics = createShopMetrics({ lastBackupAt: () => lastBackupAt(config) });
+  registerRequestMetrics(app, metrics);
   // Draining on shutdown: an answer still in flight closes its connection, or a
   // keep-alive client (a load balancer, a browser) would hold the server open
   // for the keep-alive timeout and the shutdown would end forced.
@@ -167,18 +176,23 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (draining) reply.header("connection", "close");
   });
 
-  const { limits, redis } = await openLimiterStore(app, options);
+  const opened = await openLimiterStore(app, options);
+  const { redis } = opened;
+  const limits = metrics.countedLimits(opened.limits);
   // Without Stripe keys outside production, cards are taken on the built-in test page (ADR 0033):
   // its events reach the same webhook handler as Stripe's.
   let deliver: ((event: TestEvent) => Promise<void>) | null = null;
   const testPayments = options.paymentGateway === undefined && usesTestPayments(config) ? await startTestPayments(config, (event) => deliver!(event)) : null;
   // Background work (ADR 0038): pg-boss on PostgreSQL, the in-process runner on PGlite; the dashboard reads its failures.
-  const jobs = createJobRunner(database, app.log);
+  const jobs = metrics.countedJobs(createJobRunner(database, app.log));
   const services = createServices(database.db, config, app.log, limits, {
     gateway: options.paymentGateway !== undefined ? options.paymentGateway : (testPayments?.gateway ?? stripeGatewayFromConfig(config)),
     testProcessor: testPayments?.processor ?? null,
     jobs,
   });
+  metrics.countedCheckout(services.checkout);
+  metrics.countedWebhook(services.payments, (error) => error instanceof WebhookSignatureError);
+  metrics.watch({ db: database.db, kind: database.kind, pool: database.kind === "postgres" ? poolOf(database.db) : null, jobs });
   deliver = async (event) => void (await services.payments.webhook(Buffer.from(event.payload), event.signature));
   if (testPayments) app.addHook("onClose", async () => testPayments.processor.close());
   const buildId = options.storefront.mode === "vite" ? "dev" : readBuildId();
@@ -212,6 +226,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(systemRoutes, { database, redis, buildId, appName: config.appName });
+  await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   // Visitors' catalogue reads are the same for every visitor, as their pages
   // are: kept under the same page version (ADR 0025), in a store of their own.
   if (options.storefront.mode !== "vite" && options.pageCache !== false) {

@@ -5,15 +5,9 @@ import { isEmpty, seedDemo } from "./db/seed/index.ts";
 import { addDemoPhotos } from "./db/seed/demo-photos.ts";
 import { demoPhotoCacheDir } from "./db/seed/demo-photo-cache.ts";
 import { fileStoreFromConfig } from "./modules/media/setup.ts";
+import { loadDotEnv } from "./lib/dotenv.ts";
 
-/** Loads .env when present; real environment variables win over it. */
-export function loadDotEnv(): void {
-  try {
-    process.loadEnvFile(".env");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-}
+export { loadDotEnv } from "./lib/dotenv.ts";
 
 /**
  * Everything before the server listens: configuration, database, migrations

@@ -172,6 +172,14 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ FULFILMENT: "nearest" })).toThrow("FULFILMENT must be split or whole");
   });
 
+  it("reads METRICS_TOKEN for /metrics from outside the private networks, unset by default", () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: " " }).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: "t".repeat(32) }).metricsToken).toBe("t".repeat(32));
+    expect(() => loadConfig({ METRICS_TOKEN: "short" })).toThrow("METRICS_TOKEN must be at least 32 characters");
+    expect(() => loadConfig({ METRICS_TOKEN: `${"t".repeat(20)} ${"t".repeat(20)}` })).toThrow("METRICS_TOKEN must be printable characters without spaces");
+  });
+
   it("reads REDIS_URL for the rate limits, unset by default", () => {
     expect(loadConfig({}).redisUrl).toBeUndefined();
     expect(loadConfig({ REDIS_URL: " " }).redisUrl).toBeUndefined();

@@ -35,6 +35,8 @@ export interface Config {
   trustProxy: false | string[];
   /** Rate limits are shared through this Redis when set, kept in memory otherwise (ADR 0026). */
   redisUrl: string | undefined;
+  /** Lets a scraper outside the private networks read /metrics with `Authorization: Bearer …` (`METRICS_TOKEN`, ADR 0056); unset: private networks only. */
+  metricsToken: string | undefined;
   cookieSecret: string;
   basketEnabled: boolean;
   hireBasketEnabled: boolean;
@@ -153,6 +155,7 @@ const schema = z.object({
     .default(20),
   TRUST_PROXY: optionalText.pipe(z.string().optional()),
   REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional()),
+  METRICS_TOKEN: optionalText.pipe(z.string().min(32, "must be at least 32 characters").max(200, "must be at most 200 characters").regex(/^[\x21-\x7e]+$/, "must be printable characters without spaces").optional()),
   COOKIE_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   API_BASE_URL: optionalText.pipe(httpUrl.optional()),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional()),
@@ -293,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
     databasePoolSize: e.DATABASE_POOL_SIZE,
     trustProxy: proxies.trust,
     redisUrl: e.REDIS_URL,
+    metricsToken: e.METRICS_TOKEN,
     cookieSecret: e.COOKIE_SECRET ?? "",
     basketEnabled,
     hireBasketEnabled,

@@ -31,6 +31,26 @@ describe("the in-process job runner (PGlite)", () => {
     expect(runs).toHaveLength(3);
   });
 
+  it("counts a job's runs not yet over as its queue, retries included, and every defined job at 0 otherwise", async () => {
+    const runner = createInProcessRunner({ log: quietLog(), wait: recordedWaits().wait });
+    const release: (() => void)[] = [];
+    let attempts = 0;
+    runner.define("test.slow", async () => {
+      attempts++;
+      if (attempts === 1) throw new Error("first attempt fails");
+      await new Promise<void>((resolve) => release.push(resolve));
+    });
+    runner.define("test.idle", async () => {});
+    await runner.start();
+    await runner.enqueue("test.slow");
+    await runner.enqueue("test.slow");
+    await until(() => release.length === 2, { what: "both runs waiting" });
+    expect(Object.fromEntries(await runner.queued())).toEqual({ "test.slow": 2, "test.idle": 0 });
+    for (const done of release) done();
+    await until(async () => (await runner.queued()).get("test.slow") === 0, { what: "the queue emptied" });
+    await runner.stop();
+  });
+
   it("reads cron times in Europe/London, summer time included", async () => {
     vi.useFakeTimers({ now: new Date("2026-06-01T05:58:00Z") });
     const runner = createInProcessRunner({ log: quietLog() });

@@ -45,6 +45,8 @@ export function createInProcessRunner(options: InProcessRunnerOptions): JobRunne
   const timers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
   const failed: JobFailure[] = [];
+  /** Runs not yet over per job (retries waiting included): this runner's queue. */
+  const pending = new Map<string, number>();
   let stopping = new AbortController();
   let started = false;
 
@@ -89,6 +91,15 @@ export function createInProcessRunner(options: InProcessRunnerOptions): JobRunne
   }
 
   async function run(name: string, job: JobDefinition, data: Record<string, unknown>, scheduledFor: Date | null): Promise<void> {
+    pending.set(name, (pending.get(name) ?? 0) + 1);
+    try {
+      await attempts(name, job, data, scheduledFor);
+    } finally {
+      pending.set(name, pending.get(name)! - 1);
+    }
+  }
+
+  async function attempts(name: string, job: JobDefinition, data: Record<string, unknown>, scheduledFor: Date | null): Promise<void> {
     const retry = retryOf(job.options);
     const id = randomUUID();
     for (let attempt = 1; ; attempt++) {
@@ -134,6 +145,9 @@ export function createInProcessRunner(options: InProcessRunnerOptions): JobRunne
     },
     async failures({ since = new Date(now() - FAILURES_WINDOW_MS), limit = 20 } = {}) {
       return failed.filter((f) => f.failedAt >= since).slice(0, limit);
+    },
+    async queued() {
+      return new Map([...definitions.jobs.keys()].map((name) => [name, pending.get(name) ?? 0]));
     },
   };
 }

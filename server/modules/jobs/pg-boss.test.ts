@@ -59,6 +59,28 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the pg-boss job runner, two pro
     expect(rows[0]!.jobs).toBe(rows[0]!.slots);
   }, 60_000);
 
+  it("counts the jobs waiting or running per job, the same from either process", async () => {
+    const [a, b] = [await runnerOf(), await runnerOf()];
+    const release: (() => void)[] = [];
+    for (const runner of [a, b]) {
+      runner.define("test.queued", async () => new Promise<void>((resolve) => release.push(resolve)));
+      runner.define("test.quiet", async () => {});
+    }
+    expect(Object.fromEntries(await a.queued())).toEqual({ "test.queued": 0, "test.quiet": 0 });
+    await Promise.all([a.start(), b.start()]);
+    for (let i = 0; i < 3; i++) await a.enqueue("test.queued");
+    expect((await b.queued()).get("test.queued")).toBe(3);
+    await until(() => release.length > 0, { what: "a run started" });
+    for (;;) {
+      const waiting = release.splice(0);
+      for (const done of waiting) done();
+      if ((await a.queued()).get("test.queued") === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(Object.fromEntries(await b.queued())).toEqual({ "test.queued": 0, "test.quiet": 0 });
+    await Promise.all([a.stop(), b.stop()]);
+  }, 60_000);
+
   it("retries a failing job with backoff, then shows it in either process's failures and logs it", async () => {
     const log = quietLog();
     const [a, b] = [await runnerOf(log), await runnerOf(log)];

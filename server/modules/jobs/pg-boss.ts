@@ -19,6 +19,12 @@ export interface PgBossRunnerOptions {
   stopTimeoutMs?: number;
 }
 
+/** No pg-boss tables yet (no process has started the queue): nothing is queued and nothing has failed. */
+function noQueueYet(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === "42P01" || code === "3F000";
+}
+
 interface FailureRow {
   name: string;
   id: string;
@@ -150,10 +156,23 @@ export function createPgBossRunner(options: PgBossRunnerOptions): JobRunner {
         );
         return rows.map((r): JobFailure => ({ name: r.name, id: r.id, error: r.error ?? "failed", failedAt: r.completed_on, attempts: r.retry_count + 1 }));
       } catch (error) {
-        // No pg-boss tables yet (no process has started the queue): nothing has failed.
-        if ((error as { code?: string }).code === "42P01" || (error as { code?: string }).code === "3F000") return [];
+        if (noQueueYet(error)) return [];
         throw error;
       }
+    },
+    async queued() {
+      const depth = new Map([...jobs.keys()].map((name) => [name, 0]));
+      try {
+        // Jobs waiting, retrying or running; pg-boss partitions its table by queue and indexes each by state.
+        const { rows } = await pool.query<{ name: string; count: number }>(
+          `select name, count(*)::int as count from ${schema}.job where state in ('created', 'retry', 'active') and name = any($1::text[]) group by name`,
+          [[...jobs.keys()]],
+        );
+        for (const row of rows) depth.set(row.name, row.count);
+      } catch (error) {
+        if (!noQueueYet(error)) throw error;
+      }
+      return depth;
     },
   };
 }

@@ -74,6 +74,8 @@ export interface JobRunner {
   stop(): Promise<void>;
   /** Failed jobs (retries exhausted) since a moment, newest first; answers [] when it cannot tell. */
   failures(options?: { since?: Date; limit?: number }): Promise<JobFailure[]>;
+  /** Runs waiting or going per defined job (0 for a job with none): the queue depth /metrics shows. */
+  queued(): Promise<Map<string, number>>;
 }
 
 export const RETRY_DEFAULTS = { limit: 3, delaySeconds: 30, delayMaxSeconds: 600 } as const;
