@@ -4,6 +4,7 @@ import { prepare } from "./bootstrap.ts";
 import { ConfigError } from "./config.ts";
 import { DatabaseLockedError } from "./db/client.ts";
 import { serveBackupSocket } from "./modules/backups/socket.ts";
+import { gatherForWorkers } from "./modules/metrics/cluster.ts";
 import { RedisUnavailableError } from "./lib/redis.ts";
 import { shopProcessCount, superviseWorkers } from "./process-model.ts";
 import { stopTracing } from "./tracing.ts";
@@ -30,6 +31,8 @@ async function supervise(count: number): Promise<void> {
   const workers = superviseWorkers(count, log, () => {
     void workers.stop().then(() => process.exit(1));
   });
+  // A scrape of /metrics reaches one process; it asks here for the whole machine's (ADR 0056).
+  gatherForWorkers();
   log.info(`${config.appName} is opening at ${config.publicUrl} with ${count} shop processes (database: ${database.kind})`);
   let stopping = false;
   const stop = async (signal: string) => {

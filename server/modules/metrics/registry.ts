@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.ts";
 import { PriceChangedError } from "../checkout/types.ts";
 import type { JobHandler, JobRunner } from "../jobs/runner.ts";
 import type { AttemptLimiter, LimiterStore } from "../../plugins/rate-limit.ts";
+import { askPrimary, shareWithPrimary, underPrimary } from "./cluster.ts";
 
 /**
  * The shop's Prometheus metrics (ADR 0056): one registry per app, never
@@ -47,6 +48,8 @@ export function createShopMetrics(options: { lastBackupAt?: () => Promise<Date |
   const refusals = counter("tradecounter_rate_limit_refusals_total", "Requests refused by a rate limit, by the limit's name.", ["limit"] as const);
   new Gauge({
     name: "tradecounter_backup_last_success_timestamp_seconds",
+    // Read from BACKUP_DIR by each process alike: the machine's is the newest, not their sum.
+    aggregator: "max",
     help: "When the newest complete backup in BACKUP_DIR was taken (Unix seconds); 0 while there is none.",
     registers,
     async collect() {
@@ -55,6 +58,16 @@ export function createShopMetrics(options: { lastBackupAt?: () => Promise<Date |
     },
   });
   let defaults = false;
+  const startDefaults = () => {
+    if (defaults) return;
+    defaults = true;
+    collectDefaultMetrics({ register: registry });
+  };
+  // Under a primary, every process's registry is gathered at each scrape, so each reports its process metrics from the start.
+  if (underPrimary()) {
+    shareWithPrimary(registry);
+    startDefaults();
+  }
 
   return {
     registry,
@@ -144,10 +157,9 @@ export function createShopMetrics(options: { lastBackupAt?: () => Promise<Date |
       watchSources(registry, sources);
     },
     async scrape(): Promise<{ contentType: string; body: string }> {
-      if (!defaults) {
-        defaults = true;
-        collectDefaultMetrics({ register: registry });
-      }
+      startDefaults();
+      // One of several shop processes: the primary adds up every process's (metrics/cluster.ts).
+      if (underPrimary()) return askPrimary();
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
   };
@@ -169,6 +181,8 @@ function watchSources(registry: Registry, sources: MetricsSources): void {
   const registers = [registry];
   new Gauge({
     name: "tradecounter_job_queue_depth",
+    // Read from the database by each process alike: once for the machine, not summed.
+    aggregator: "max",
     help: "Jobs waiting, retrying or running, per job.",
     labelNames: ["job"] as const,
     registers,
@@ -194,6 +208,7 @@ function watchSources(registry: Registry, sources: MetricsSources): void {
     })());
   new Gauge({
     name: "tradecounter_mail_outbox_pending",
+    aggregator: "max",
     help: "Emails waiting in the outbox to be sent.",
     registers,
     async collect() {
@@ -202,6 +217,7 @@ function watchSources(registry: Registry, sources: MetricsSources): void {
   });
   new Gauge({
     name: "tradecounter_mail_outbox_oldest_age_seconds",
+    aggregator: "max",
     help: "Age of the oldest email waiting in the outbox; 0 when none waits.",
     registers,
     async collect() {
