@@ -7,8 +7,6 @@ import { demoPhotoCacheDir } from "./db/seed/demo-photo-cache.ts";
 import { fileStoreFromConfig } from "./modules/media/setup.ts";
 import { loadDotEnv } from "./lib/dotenv.ts";
 
-export { loadDotEnv } from "./lib/dotenv.ts";
-
 /**
  * Everything before the server listens: configuration, database, migrations
  * and the demo seed on an empty database. Shared by `npm start`, `npm run dev`

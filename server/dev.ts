@@ -1,7 +1,8 @@
 import pino from "pino";
 import type { ViteDevServer } from "vite";
 import { buildApp } from "./app.ts";
-import { loadDotEnv, prepare } from "./bootstrap.ts";
+import { prepare } from "./bootstrap.ts";
+import { loadDotEnv } from "./lib/dotenv.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 

@@ -1,7 +1,8 @@
-import { createHmac, randomBytes } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
+import { isOwnOrigin } from "../lib/own-origin.ts";
 import { sameSecret } from "../lib/same-secret.ts";
+import { signNonce, signedNonce } from "../lib/signed-nonce.ts";
 import type { User } from "../modules/auth/schema.ts";
 import { resolveAccessToken } from "../modules/auth/tokens.ts";
 import { isAdminPath } from "../modules/staff/cookies.ts";
@@ -54,18 +55,15 @@ export interface CsrfTokens {
 }
 
 export function csrfTokens(secret: string, secure: boolean): CsrfTokens {
-  const sign = (session: string | null | undefined, nonce: string) => `${nonce}.${createHmac("sha256", secret).update(`csrf:${session ?? ""}:${nonce}`).digest("base64url")}`;
+  const purpose = (session: string | null | undefined) => `csrf:${session ?? ""}`;
   return {
     issue(reply, session) {
-      const value = sign(session, randomBytes(18).toString("base64url"));
+      const value = signNonce(secret, purpose(session));
       // Readable by the page's script, which echoes it in X-XSRF-TOKEN.
       reply.setCookie(CSRF_COOKIE, value, { path: "/", httpOnly: false, sameSite: "lax", secure, maxAge: CSRF_COOKIE_SECONDS });
       return value;
     },
-    valid(token, session) {
-      const nonce = token.split(".")[0];
-      return !!nonce && sameSecret(sign(session, nonce), token);
-    },
+    valid: (token, session) => signedNonce(token, secret, purpose(session)) !== null,
   };
 }
 
@@ -87,7 +85,6 @@ export function clearSessionCookie(reply: FastifyReply, secure: boolean, csrf: C
   csrf.issue(reply, null);
 }
 
-
 /**
  * A write from another site's page: its Origin names another site, or (with
  * no Origin) the browser says it is cross-site. The API may live on its own
@@ -95,17 +92,8 @@ export function clearSessionCookie(reply: FastifyReply, secure: boolean, csrf: C
  */
 function crossSite(request: FastifyRequest, publicOrigin: string): boolean {
   const origin = request.headers.origin;
-  if (origin) return origin !== publicOrigin && origin !== sameOrigin(`${request.protocol}://${request.host}`);
+  if (origin) return !isOwnOrigin(request, origin, publicOrigin);
   return request.headers["sec-fetch-site"] === "cross-site";
-}
-
-/** A URL's origin as a browser writes it (no default port), or "" for none. */
-function sameOrigin(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return "";
-  }
 }
 
 function isApiPath(url: string): boolean {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.ts";
+import { isOwnOrigin } from "../lib/own-origin.ts";
 import { sameSecret } from "../lib/same-secret.ts";
 import type { StaffActor } from "../modules/staff/actor.ts";
 import { refusedAtDoor } from "../modules/staff/door.ts";
@@ -23,14 +24,16 @@ function bearer(request: FastifyRequest): string | null {
   return header.slice(7).trim() || null;
 }
 
-
 /** A browser's write from this site: Origin (or Sec-Fetch-Site) says so, or says nothing. */
 function fromThisSite(request: FastifyRequest, publicOrigin: string): boolean {
   const site = request.headers["sec-fetch-site"];
   if (typeof site === "string" && site !== "same-origin" && site !== "none") return false;
   const origin = request.headers.origin;
-  return !origin || origin === publicOrigin || origin === `${request.protocol}://${request.host}`;
+  return !origin || isOwnOrigin(request, origin, publicOrigin);
 }
+
+/** The back office's API operations open to anyone: sign-in, sign-out, and an invitation's set-up link (its token is the credential). */
+const OPEN_ADMIN_API = /^\/api\/admin\/(auth\/login|auth\/logout|setup\/[^/]+)$/;
 
 /**
  * The back office's door (ADR 0029): on `/admin` and `/api/admin` only, reads
@@ -39,9 +42,6 @@ function fromThisSite(request: FastifyRequest, publicOrigin: string): boolean {
  * writes, the Origin for the screens' form posts), and marks every answer
  * no-store. The storefront's session is never read as staff, nor staff's as a customer's.
  */
-/** The back office's API operations open to anyone: sign-in, sign-out, and an invitation's set-up link (its token is the credential). */
-const OPEN_ADMIN_API = /^\/api\/admin\/(auth\/login|auth\/logout|setup\/[^/]+)$/;
-
 export function registerStaffAuth(app: FastifyInstance, options: { db: Db; secureCookies: boolean; publicOrigin: string }): void {
   app.decorateRequest("staffPrincipal", null);
   app.decorateRequest("staffActor", null);

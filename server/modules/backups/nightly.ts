@@ -1,9 +1,10 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { asc } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { errorMessage, type JobContext } from "../jobs/runner.ts";
 import { renderEmail } from "../mail/templates.ts";
 import type { MailService } from "../mail/service.ts";
 import { staff } from "../staff/schema.ts";
+import { activeOwners } from "../staff/service.ts";
 import { type BackupConfig, takeBackup } from "./backup.ts";
 import { pruneBackups, RETENTION } from "./files.ts";
 
@@ -29,7 +30,7 @@ export function createNightlyBackup(deps: NightlyBackupDeps) {
     const owners = await database.db
       .select({ email: staff.email })
       .from(staff)
-      .where(and(eq(staff.role, "owner"), isNull(staff.removedAt), eq(staff.isSystem, false)))
+      .where(activeOwners)
       .orderBy(asc(staff.id));
     const email = renderEmail({
       appName: config.appName,

@@ -1,5 +1,4 @@
-import { createHmac, randomBytes } from "node:crypto";
-import { sameSecret } from "../../lib/same-secret.ts";
+import { signNonce, signedNonce } from "../../lib/signed-nonce.ts";
 
 /** The staff session cookie: its own name, scoped to the back office's two paths, never sent to the storefront. */
 export const ADMIN_COOKIE = "tc_admin";
@@ -28,23 +27,20 @@ function cookie(name: string, value: string, path: string, attributes: { httpOnl
  * One function for the API's answer and the sign-in screen's redirect.
  */
 export function staffSignInCookies(token: string, secure: boolean): string[] {
-  const csrf = adminCsrfToken(token, randomBytes(18).toString("base64url"));
+  const csrf = signNonce(token, ADMIN_CSRF_PURPOSE);
   return [...ADMIN_PATHS.map((path) => cookie(ADMIN_COOKIE, token, path, { httpOnly: true, secure })), cookie(ADMIN_CSRF_COOKIE, csrf, "/", { httpOnly: false, secure })];
 }
 
 /**
- * The back office's CSRF token, bound to the session it was issued with (issue 33): a nonce and its HMAC keyed
- * by the session's own secret token, so only that session's token passes, and a pair planted by another site
- * (or a token of the attacker's own session) does not.
+ * The back office's CSRF token is bound to the session it was issued with (issue 33): a nonce signed with the
+ * session's own secret token, so only that session's token passes, and a pair planted by another site (or a
+ * token of the attacker's own session) does not.
  */
-function adminCsrfToken(session: string, nonce: string): string {
-  return `${nonce}.${createHmac("sha256", session).update(`admin-csrf:${nonce}`).digest("base64url")}`;
-}
+const ADMIN_CSRF_PURPOSE = "admin-csrf";
 
 /** Whether the token echoed was issued with this session. */
 export function adminCsrfValid(token: string, session: string): boolean {
-  const nonce = token.split(".")[0];
-  return !!nonce && sameSecret(adminCsrfToken(session, nonce), token);
+  return signedNonce(token, session, ADMIN_CSRF_PURPOSE) !== null;
 }
 
 /** Set-Cookie values that sign a member out of this browser. */

@@ -1,4 +1,5 @@
-import type { StaffActor } from "./actor.ts";
+import { HttpError } from "../../http-errors.ts";
+import { type StaffActor, authorize, requireSession } from "./actor.ts";
 import { type Permission, can } from "./permissions.ts";
 
 /**
@@ -25,11 +26,17 @@ export function staffDoor(needs: DoorNeeds, options: { sessionOnly?: true } = {}
   return { staffDoor: { needs, ...options } };
 }
 
-/** Why the actor may not pass the door, or null when they may. */
+/** Why the actor may not pass the door (the message the service's own checks give), or null when they may. */
 export function refusedAtDoor(door: StaffDoor, actor: StaffActor): string | null {
-  if (door.sessionOnly && actor.via !== "cli" && !actor.sessionId) return "This needs a signed-in member of staff, not an API token.";
-  const { needs } = door;
-  if (needs === "member") return null;
-  const allowed = typeof needs === "string" ? can(actor.role, needs) : needs.some((p) => can(actor.role, p));
-  return allowed ? null : "Your role does not allow this.";
+  try {
+    if (door.sessionOnly) requireSession(actor);
+    if (door.needs === "member") return null;
+    const needs = typeof door.needs === "string" ? [door.needs] : door.needs;
+    // Any one of them opens it: the one the role holds, else the first, refused as such.
+    authorize(actor, needs.find((p) => can(actor.role, p)) ?? needs[0]!);
+    return null;
+  } catch (error) {
+    if (error instanceof HttpError) return error.message;
+    throw error;
+  }
 }

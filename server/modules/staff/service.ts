@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError, parseInput } from "../../http-errors.ts";
@@ -78,6 +78,9 @@ export interface StaffServiceOptions {
   /** Two-factor sign-in is required for everyone in production. */
   requireTotp: boolean;
 }
+
+/** The owners who can act: not removed, and not the CLI's own member. */
+export const activeOwners = and(eq(staff.role, "owner"), isNull(staff.removedAt), eq(staff.isSystem, false));
 
 export function createStaffService(db: Db, options: StaffServiceOptions) {
   async function byEmail(email: string): Promise<Staff | undefined> {
@@ -172,7 +175,7 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
     const owners = await tx
       .select({ id: staff.id })
       .from(staff)
-      .where(and(eq(staff.role, "owner"), isNull(staff.removedAt), eq(staff.isSystem, false)))
+      .where(activeOwners)
       .orderBy(asc(staff.id))
       .for("update");
     return owners.map((o) => o.id);
@@ -457,7 +460,7 @@ export function createStaffService(db: Db, options: StaffServiceOptions) {
     },
 
     /** Owners other than `system`, for tests and the seed. */
-    ownerCount: async () => (await db.select({ id: staff.id }).from(staff).where(and(eq(staff.role, "owner"), isNull(staff.removedAt), ne(staff.isSystem, true)))).length,
+    ownerCount: async () => (await db.select({ id: staff.id }).from(staff).where(activeOwners)).length,
   };
 }
 

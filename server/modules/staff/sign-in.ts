@@ -1,7 +1,6 @@
-import { createHmac, randomBytes } from "node:crypto";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
-import { sameSecret } from "../../lib/same-secret.ts";
+import { signNonce, signedNonce } from "../../lib/signed-nonce.ts";
 import type { MailService } from "../mail/service.ts";
 import { renderEmail } from "../mail/templates.ts";
 import type { LimiterStore } from "../../plugins/rate-limit.ts";
@@ -32,15 +31,7 @@ export interface StaffSignInOptions {
  * A browser a member has signed in from before: a nonce, signed for their
  * account (OWASP's "device cookie"), kept a year whatever sign-out does.
  */
-function deviceSignature(secret: string, account: string, nonce: string): string {
-  return createHmac("sha256", secret).update(`staff-device:${account}:${nonce}`).digest("base64url");
-}
-
-function knownDevice(secret: string, account: string, cookie: string | undefined): string | null {
-  const [nonce, signature] = (cookie ?? "").split(".");
-  if (!nonce || !signature) return null;
-  return sameSecret(deviceSignature(secret, account, nonce), signature) ? nonce : null;
-}
+const devicePurpose = (account: string) => `staff-device:${account}`;
 
 /**
  * Staff sign-in with its limits (shared through Redis when REDIS_URL is set, as
@@ -88,7 +79,7 @@ export function createStaffSignIn(staff: StaffService, limits: LimiterStore, opt
       const account = input.email.trim().toLowerCase();
       const waitAddress = await byAddress.retryAfter(address);
       if (waitAddress > 0) throw new TooManyAttempts(waitAddress);
-      const nonce = knownDevice(options.secret, account, device);
+      const nonce = device ? signedNonce(device, options.secret, devicePurpose(account)) : null;
       const [limiter, key] = nonce ? [byKnownBrowser, `${account}:${nonce}`] : [byUnknownBrowsers, account];
       // Checked and counted in one step (ADR 0026): a burst of guesses, from any number of processes, cannot all pass the check first.
       const wait = await limiter.attempt(key);
@@ -96,8 +87,7 @@ export function createStaffSignIn(staff: StaffService, limits: LimiterStore, opt
       try {
         const signedIn = await staff.login(input);
         await limiter.reset(key);
-        const kept = nonce ?? randomBytes(16).toString("base64url");
-        return { ...signedIn, device: `${kept}.${deviceSignature(options.secret, account, kept)}` };
+        return { ...signedIn, device: signNonce(options.secret, devicePurpose(account), nonce ?? undefined) };
       } catch (error) {
         // A wrong password or code counts against the address too; "a code is needed" does not.
         const needsCode = error instanceof ValidationError && error.errors.totp?.length && !input.totp?.trim();
