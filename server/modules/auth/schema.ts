@@ -24,6 +24,8 @@ export const users = pgTable(
     branchId: integer("branch_id").references(() => branches.id, { onDelete: "set null" }),
     /** Set by staff: sign-in is refused and every token was revoked when it was set. */
     blockedAt: timestamp("blocked_at", { withTimezone: true }),
+    /** The staff's own note about the customer (issue 34): never shown to the customer. */
+    staffNote: text("staff_note").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
   },

@@ -124,6 +124,8 @@ export const products = pgTable(
     summary: text("summary").notNull().default(""),
     /** Sanitised HTML: sanitised when written, so it renders as stored. */
     descriptionHtml: text("description_html").notNull().default(""),
+    /** Where it sits in the warehouse (aisle, bay, shelf): the picking list is sorted by it (issue 34). */
+    binLocation: text("bin_location").notNull().default(""),
     manufacturerId: integer("manufacturer_id").references(() => manufacturers.id, { onDelete: "set null" }),
     /** Integer pence, ex VAT. */
     pricePence: integer("price_pence").notNull(),

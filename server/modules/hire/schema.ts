@@ -16,6 +16,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { users } from "../auth/schema.ts";
 import { branches } from "../branches/schema.ts";
+import { staff } from "../staff/schema.ts";
 import { products } from "../catalog/schema.ts";
 import type { ProductImage } from "../media/contract.ts";
 
@@ -199,6 +200,8 @@ export const hireRequests = pgTable(
     town: text("town").notNull().default(""),
     postcode: text("postcode").notNull().default(""),
     notes: text("notes").notNull().default(""),
+    /** The member of staff who booked it at the counter or from the planner (issue 34); null when the customer asked online. */
+    createdByStaffId: integer("created_by_staff_id").references(() => staff.id, { onDelete: "set null" }),
     /** The depot the hire goes out from and comes back to (issue 30); requests made before depots: the default depot. */
     branchId: integer("branch_id").references(() => branches.id, { onDelete: "restrict" }),
     /** Delivery and collection to the site, priced by the distance band from the depot: pence ex VAT and its VAT; null when not priced (collection, or no bands set). */

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "../auth/schema.ts";
 import { branches } from "../branches/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
@@ -20,6 +20,14 @@ export const orders = pgTable(
     status: text("status").notNull(),
     deliveryMethod: text("delivery_method").notNull(),
     deliveryName: text("delivery_name").notNull(),
+    /**
+     * Who the order is for, as the shop addresses them (issue 34): the
+     * recipient named on a delivery, the collector of a collection, the
+     * walk-in's or customer's name on a staff order. Orders from before names
+     * were asked took the delivery address's name or the account's; an empty
+     * one shows the email (orders/names.ts).
+     */
+    customerName: text("customer_name").notNull().default(""),
     /** Pence. Goods ex VAT, their VAT, delivery inc VAT, total paid. */
     subtotal: integer("subtotal").notNull(),
     vat: integer("vat").notNull(),
@@ -30,6 +38,16 @@ export const orders = pgTable(
     paymentMethod: text("payment_method").notNull(),
     notes: text("notes").notNull().default(""),
     poReference: text("po_reference").notNull().default(""),
+    /** The member of staff who took the order at the counter or by phone (issue 34); null for the storefront's checkout. */
+    createdByStaffId: integer("created_by_staff_id").references(() => staff.id, { onDelete: "set null" }),
+    /**
+     * How the money arrived, when staff recorded it (issue 34): the card
+     * terminal's or cash receipt's reference at the counter, or the bank
+     * transfer's reference, amount (pence) and date when marked paid.
+     */
+    paymentReference: text("payment_reference").notNull().default(""),
+    paidAmount: integer("paid_amount"),
+    paidOn: date("paid_on", { mode: "string" }),
     /** A retried checkout with the same key returns this order. */
     idempotencyKey: text("idempotency_key"),
     /**
@@ -83,6 +101,26 @@ export const orders = pgTable(
   ],
 );
 
+/**
+ * An order a member of staff started at the counter or by phone and saved to
+ * finish later (issue 34): what the form held, as it held it. Nothing is
+ * reserved or charged until it is placed; then the draft is deleted.
+ */
+export const orderDrafts = pgTable(
+  "order_drafts",
+  {
+    id: serial("id").primaryKey(),
+    staffId: integer("staff_id").references(() => staff.id, { onDelete: "set null" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** The customer's name as the list shows it (the walk-in's, or the account's). */
+    label: text("label").notNull().default(""),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [index("order_drafts_updated_idx").on(t.updatedAt, t.id)],
+);
+
 export const orderLines = pgTable(
   "order_lines",
   {
@@ -124,6 +162,8 @@ export const orderAddresses = pgTable(
     /** delivery | billing */
     kind: text("kind").notNull(),
     name: text("name").notNull().default(""),
+    /** The recipient's company, optional (issue 34). */
+    company: text("company").notNull().default(""),
     line1: text("line_1").notNull(),
     line2: text("line_2").notNull().default(""),
     line3: text("line_3").notNull().default(""),
