@@ -102,6 +102,8 @@ export interface OrderView {
   status_label: string;
   created_at: string;
   email: string;
+  /** Who it is for: the recipient, or who collects it; empty on orders from before names were asked. */
+  customer_name: string;
   phone: string;
   delivery_method: string;
   delivery_name: string;
@@ -118,7 +120,7 @@ export interface OrderView {
   refunded: number;
   /** `id`: the order line (a return or a cancel names it); `cancelled_quantity`: units the customer cancelled before dispatch. */
   lines: { id: number; cancelled_quantity?: number; product_id: number; sku: string; name: string; slug: string; quantity: number; unit_price: number; unit_price_ex_vat: number; line_total: number; line_total_ex_vat: number }[];
-  addresses: ({ kind: string; name: string } & Address)[];
+  addresses: ({ kind: string; name: string; company?: string } & Address)[];
   history: { status: string; label: string; note: string; at: string }[];
 }
 

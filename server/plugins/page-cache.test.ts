@@ -129,8 +129,8 @@ describe("the visitor page cache, on the built storefront", () => {
     const placed = await buyer.post("/api/checkout", {
       email: "buyer@example.co.uk",
       phone: "0113 496 0000",
-      delivery_method: "collect",
-      delivery_address: { line_1: "1 High Street", town: "Leeds", postcode: "LS1 1AB" },
+      delivery_method: "collect", collector_name: "Test Collector",
+      delivery_address: { name: "Test Recipient", line_1: "1 High Street", town: "Leeds", postcode: "LS1 1AB" },
       payment_method: "pay_on_collection",
     });
     expect(placed.statusCode).toBeLessThan(300);

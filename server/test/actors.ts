@@ -45,6 +45,6 @@ export const checkoutBody = (email: string, line1: string) => ({
   email,
   phone: "0113 496 0000",
   delivery_method: "standard",
-  delivery_address: { line_1: line1, town: "Leeds", postcode: "ls1 1ab" },
+  delivery_address: { name: "Test Recipient", line_1: line1, town: "Leeds", postcode: "ls1 1ab" },
   payment_method: "bank_transfer",
 });

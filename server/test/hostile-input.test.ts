@@ -457,7 +457,7 @@ describe("hostile input to every route", () => {
   // Fuzzed bodies rarely make a whole order, so a few real ones give the invariants rows to hold for.
   it("places real orders, on account too, and a hire request", async () => {
     await fillBaskets();
-    const collect = { delivery_method: "collect", billing_address: { line_1: "1 Park Row", town: "Leeds", postcode: "LS1 4AP" } };
+    const collect = { delivery_method: "collect", collector_name: "Test Collector", billing_address: { line_1: "1 Park Row", town: "Leeds", postcode: "LS1 4AP" } };
     const paid = await customer.browser.post("/api/checkout", { ...collect, email: DEMO_CUSTOMER.email, payment_method: "pay_on_collection" });
     expect(paid.statusCode, paid.body).toBe(201);
     const onAccount = await trade.browser.post("/api/checkout", { ...collect, email: tradeOwner.email, payment_method: "pay_on_account", po_reference: "PO-FUZZ-1" });

@@ -55,7 +55,7 @@ async function placeOrder(request: APIRequestContext, email: string): Promise<{ 
   await addToBasket(request);
   const placed = await request.post("/api/checkout", {
     headers: await csrfHeaders(request),
-    data: { email, delivery_method: "collect", payment_method: "pay_on_collection", billing_address: { line_1: "1 Test Street", town: "Leeds", postcode: "LS1 1AA" } },
+    data: { email, delivery_method: "collect", collector_name: "Test Collector", payment_method: "pay_on_collection", billing_address: { line_1: "1 Test Street", town: "Leeds", postcode: "LS1 1AA" } },
   });
   expect(placed.status(), await placed.text()).toBe(201);
   return (await placed.json()) as { order_id: number; redirect: string };
@@ -245,6 +245,7 @@ test.describe("signed out", () => {
       await addToBasket(page.request);
       await openPage(page, "/checkout");
       await page.getByLabel("Email address").fill("axe@example.com");
+      await page.getByLabel("Full name").fill("Axel Axe");
       await page.getByLabel("Address line 1").fill("1 Test Street");
       await page.getByLabel("Town or city").fill("Leeds");
       await page.getByLabel("Postcode", { exact: true }).fill("NOT A POSTCODE");

@@ -6,6 +6,7 @@
 // authenticator app and signs in with its code.
 import { currentTotp } from "../../server/modules/staff/totp.ts";
 import { newUser, openPage, waitForEmailTo } from "./auth-helpers.ts";
+import { readPdf } from "../../server/test/pdf.ts";
 import { chooseAddressByPostcode } from "./checkout-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { openOrder, staffPage } from "./staff-helpers.ts";
@@ -23,6 +24,8 @@ test("a guest's order: sales marks it paid, the warehouse prints the picking lis
   await page.getByLabel("Email address").fill(guest.email);
   await page.getByLabel("Phone").fill("0113 496 0000");
   await chooseAddressByPostcode(page, "LS1 1AA", { town: "Leeds", postcode: "LS1 1AA" });
+  // The recipient's name (issue 34): on the desk, the order and the picking list.
+  await page.getByLabel("Full name").fill("Gwen Gale");
   await page.getByRole("radio", { name: /Standard delivery/ }).check();
   await page.getByRole("radio", { name: /Bank transfer/ }).check();
   await page.getByRole("button", { name: "Place order" }).click();
@@ -46,6 +49,9 @@ test("a guest's order: sales marks it paid, the warehouse prints the picking lis
   expect(picking.status()).toBe(200);
   expect(picking.headers()["content-type"]).toBe("application/pdf");
   expect((await picking.body()).subarray(0, 5).toString()).toBe("%PDF-");
+  const pickingText = (await readPdf(await picking.body())).text;
+  expect(pickingText).toContain("Gwen Gale");
+  expect(pickingText).toContain("Phone: 0113 496 0000");
   await warehouse.getByRole("button", { name: "Start picking" }).click();
   await expect(warehouse.getByRole("status").filter({ hasText: `Order ${number} is now processing.` })).toBeVisible();
   // Dispatch asks for the carrier and the tracking number.

@@ -93,6 +93,7 @@ test("a visitor makes the nearest branch theirs, sees its stock on a product pag
   await openPage(page, "/checkout");
   await page.getByLabel("Email address").fill("york-collector@example.com");
   await page.getByRole("radio", { name: /Click & collect/ }).check();
+  await page.getByLabel("Name of the person collecting").fill("Yves York");
   await expect(page.getByRole("combobox", { name: "Collect from" })).toHaveValue(String(york.id));
   const billing = page.getByRole("group", { name: "Billing address" });
   await billing.getByLabel("Address line 1").fill("4 Foss Yard");

@@ -22,6 +22,7 @@ async function payByCard(page: Page, email: string): Promise<void> {
   await openPage(page, "/checkout");
   await page.getByLabel("Email address").fill(email);
   await page.getByRole("radio", { name: /Click & collect/ }).check();
+  await page.getByLabel("Name of the person collecting").fill("Carla Card");
   await page.getByLabel("Address line 1").fill("1 Test Street");
   await page.getByLabel("Town or city").fill("Leeds");
   await page.getByRole("textbox", { name: "Postcode" }).fill("LS1 1AA");

@@ -41,11 +41,18 @@ test("guest checkout: postcode lookup fills the address, delivery for the postco
   await page.getByLabel("Address line 2").fill("Site office");
 
   await page.getByRole("radio", { name: /Click & collect/ }).check();
+  // Who collects it (issue 34): asked once collection is chosen, shown on the order.
+  await page.getByLabel("Name of the person collecting").fill("Gus Guest");
   await page.getByRole("radio", { name: /Bank transfer/ }).check();
   await page.getByLabel("Purchase-order reference").fill("PO-4471");
   await page.getByRole("button", { name: "Place order" }).click();
 
   await expect(page).toHaveURL(/\/checkout\/thank-you\?order=TC-\d+&expires=\d+&signature=/);
+  // The thank-you page comes with the order rendered on the server: no "Loading your order…" first.
+  const served = await (await page.request.get(page.url())).text();
+  expect(served).toContain("Thank you for your order");
+  expect(served).not.toContain("Loading your order");
+  await expect(page.getByTestId("order-collector")).toHaveText("Gus Guest");
   await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();
   await expect(page.getByTestId("order-number")).toHaveText(/^TC-\d+$/);
   await expect(page.getByText(product.name)).toBeVisible();
@@ -123,6 +130,7 @@ test.describe("a price change", () => {
     await page.getByLabel("Town or city").fill("Leeds");
     await page.getByLabel("Postcode", { exact: true }).fill("LS1 1AA");
     await page.getByRole("radio", { name: /Click & collect/ }).check();
+    await page.getByLabel("Name of the person collecting").fill("Cass Changed");
     await page.getByRole("radio", { name: /Bank transfer/ }).check();
     const shown = (await page.getByTestId("checkout-totals").locator("div", { hasText: /^Total/ }).locator("dd").textContent())!;
 
@@ -218,6 +226,7 @@ test("click & collect asks for no delivery address, only the billing address, an
   const billing = page.getByRole("group", { name: "Billing address" });
   await expect(billing.getByLabel("Find your address by postcode")).toBeVisible();
   await expect(page.getByLabel("Address line 1")).toHaveCount(1);
+  await page.getByLabel("Name of the person collecting").fill("Cole Collector");
 
   // An empty billing address stops the order in the browser.
   await page.getByRole("radio", { name: /Pay on collection/ }).check();

@@ -104,6 +104,7 @@ test("browse → add → change quantity → remove (a refusal restored) → gue
   await page.getByLabel("Email address").fill(shopper.email);
   await page.getByLabel("Phone").fill("0113 496 0001");
   await chooseAddressByPostcode(page, "ls1 1aa", { town: "Leeds", postcode: "LS1 1AA" });
+  await page.getByLabel("Full name").fill("Jo Journey");
   await page.getByRole("radio", { name: /Standard delivery/ }).check();
   await page.getByRole("radio", { name: /Bank transfer/ }).check();
   await page.getByRole("button", { name: "Place order" }).click();

@@ -96,6 +96,8 @@ test("search → product → basket → guest checkout with the keyboard alone",
   await page.keyboard.type(`keys.${Date.now()}@example.co.uk`);
   await tabTo(page, page.getByLabel("Phone"));
   await page.keyboard.type("0113 496 0002");
+  await tabTo(page, page.getByLabel("Full name"));
+  await page.keyboard.type("Kit Keys");
   await tabTo(page, page.getByLabel("Find your address by postcode"));
   await page.keyboard.type("ls1 1aa");
   await tabTo(page, page.getByRole("button", { name: "Find address" }));

@@ -42,6 +42,7 @@ test("a consumer's 3 for 2 and discount code reach the order, paid by card, and 
   await expect(page.getByTestId("checkout-totals")).toContainText("(WELCOME10)");
   await page.getByLabel("Email address").fill(guest.email);
   await page.getByRole("radio", { name: /Click & collect/ }).check();
+  await page.getByLabel("Name of the person collecting").fill("Priya Promo");
   await page.getByLabel("Address line 1").fill("1 Test Street");
   await page.getByLabel("Town or city").fill("Leeds");
   await page.getByRole("textbox", { name: "Postcode" }).fill("LS1 1AA");

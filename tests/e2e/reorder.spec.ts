@@ -20,7 +20,7 @@ async function orderByApi(page: Page, lines: { product: ListedProduct; quantity:
     const added = await page.request.post("/api/basket", { headers, data: { product_id: product.id, quantity } });
     expect(added.status(), await added.text()).toBe(200);
   }
-  const placed = await page.request.post("/api/checkout", { headers, data: { email: "reorder@example.com", delivery_method: "collect", payment_method: "bank_transfer" } });
+  const placed = await page.request.post("/api/checkout", { headers, data: { email: "reorder@example.com", delivery_method: "collect", collector_name: "Test Collector", payment_method: "bank_transfer" } });
   expect(placed.status(), await placed.text()).toBe(201);
   return ((await placed.json()) as { order_id: number }).order_id;
 }

@@ -75,6 +75,7 @@ test("a customer picks a size and a colour, uses the calculator for 12.5 m² of 
     await page.getByLabel("Postcode", { exact: true }).fill("LS1 4AP");
     await page.getByLabel("Postcode", { exact: true }).blur();
     await page.getByRole("radio", { name: /Click & collect/ }).check();
+    await page.getByLabel("Name of the person collecting").fill("Vera Variant");
     await page.getByRole("radio", { name: /Bank transfer/ }).check();
     await page.getByRole("button", { name: "Place order" }).click();
     await expect(page.getByRole("heading", { name: "Thank you for your order" })).toBeVisible();

@@ -30,7 +30,7 @@ export function OrderDetails({ order }: { order: OrderView }) {
             <div key={a.kind} className="rounded-lg border border-stone-200 bg-white p-4 shadow-sm">
               <h3 className="font-semibold">{a.kind === "billing" ? "Billing address" : "Delivery address"}</h3>
               <address className="mt-1 not-italic text-stone-700">
-                {[a.name, a.line_1, a.line_2, a.line_3, a.town, a.county, a.postcode].filter(Boolean).map((part, i) => (
+                {[a.name, a.company, a.line_1, a.line_2, a.line_3, a.town, a.county, a.postcode].filter(Boolean).map((part, i) => (
                   <span key={i} className="block">
                     {part}
                   </span>
@@ -78,6 +78,14 @@ export function OrderDetails({ order }: { order: OrderView }) {
           ))}
         </dl>
         <dl className="mt-4 grid gap-1 text-sm">
+          {order.customer_name && !order.addresses.some((a) => a.kind === "delivery") ? (
+            <>
+              <dt className="font-semibold">Collected by</dt>
+              <dd className="mb-2" data-testid="order-collector">
+                {order.customer_name}
+              </dd>
+            </>
+          ) : null}
           <dt className="font-semibold">Payment</dt>
           <dd>{PAYMENT_LABELS[order.payment_method] ?? order.payment_method}</dd>
           {order.refunded > 0 ? (

@@ -51,6 +51,14 @@ export default function Checkout(props: Route.ComponentProps) {
   const [email, setEmail] = useState(user?.email ?? "");
   const [phone, setPhone] = useState(() => savedInOrder(addresses, "delivery")[0]?.phone ?? "");
   const [delivery, setDelivery] = useState<Address>(() => startingAddress(addresses, "delivery"));
+  // Who the order is for (issue 34): the recipient of a delivery, else whoever collects it; the account holder to start with.
+  const accountName = user ? `${user.firstname} ${user.lastname}`.trim() : "";
+  const [recipient, setRecipient] = useState(() => {
+    const saved = savedInOrder(addresses, "delivery")[0];
+    return saved ? `${saved.firstname} ${saved.lastname}`.trim() : accountName;
+  });
+  const [company, setCompany] = useState("");
+  const [collector, setCollector] = useState(accountName);
   const [billingSame, setBillingSame] = useState(true);
   const [billing, setBilling] = useState<Address>(() => startingAddress(addresses, "billing"));
   const [postcode, setPostcode] = useState(() => startingAddress(addresses, "delivery").postcode);
@@ -155,7 +163,8 @@ export default function Checkout(props: Route.ComponentProps) {
       email,
       phone,
       delivery_method: method,
-      delivery_address: collecting ? undefined : delivery,
+      delivery_address: collecting ? undefined : { ...delivery, name: recipient, company },
+      collector_name: collecting ? collector : undefined,
       billing_address: collecting || !billingSame ? billing : undefined,
       payment_method: payment,
       branch_id: collecting ? branchId : undefined,
@@ -267,12 +276,19 @@ export default function Checkout(props: Route.ComponentProps) {
                 value={delivery}
                 onChoose={(a) => {
                   setDelivery(checkoutAddress(a));
+                  setRecipient(`${a.firstname} ${a.lastname}`.trim());
                   setPostcode(a.postcode);
                   if (!phone && a.phone) setPhone(a.phone);
                 }}
                 onNew={() => setDelivery(EMPTY_ADDRESS)}
               />
             ) : null}
+            {collecting ? null : (
+              <div className="grid gap-4 sm:grid-cols-2">
+                <Field label="Full name" hint="The person the courier asks for." name="delivery_name" autoComplete="shipping name" required value={recipient} onChange={(e) => setRecipient(e.target.value)} error={err("name")} />
+                <Field label="Company" name="delivery_company" autoComplete="shipping organization" optional value={company} onChange={(e) => setCompany(e.target.value)} error={err("company")} />
+              </div>
+            )}
             {collecting ? null : (
               <AddressFields prefix="delivery" value={delivery} onChange={setDelivery} errors={(f) => err(f)} onPostcodeSettled={(p) => setPostcode(p.trim().toUpperCase())} />
             )}
@@ -313,6 +329,9 @@ export default function Checkout(props: Route.ComponentProps) {
                   "This branch cannot supply your whole basket. Choose another branch, or delivery."
                 )}
               </p>
+            ) : null}
+            {collecting ? (
+              <Field label="Name of the person collecting" hint="We ask for this name at the counter." name="collector_name" autoComplete="name" required value={collector} onChange={(e) => setCollector(e.target.value)} error={err("collector_name")} />
             ) : null}
             {collecting && collectAt.length > 1 ? (
               <label className="grid gap-1 font-semibold">

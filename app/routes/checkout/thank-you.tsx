@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
+import { appContext } from "#app-context";
+import { thankYouOrder } from "../../../server/modules/checkout/thank-you.ts";
 import { OrderDetails } from "../../components/checkout/order-details.tsx";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
 import { type OrderView, PAYMENT_LABELS } from "../../lib/basket-checkout.ts";
@@ -8,27 +10,44 @@ import { formatPounds } from "../../lib/money.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/thank-you";
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Thank you");
+export const meta: Route.MetaFunction = ({ matches }) => [...pageMeta(matches, "Thank you"), { name: "robots", content: "noindex" }];
 
-const ORDER_NUMBER = /^TC-\d{6,}$/;
+// Personal: never kept by the page cache, a browser or a proxy; the signed link stays off other sites' logs.
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" });
+
+/**
+ * The order comes with the page (issue 34): no "Loading your order…" after
+ * paying. Only whoever placed it signed in, or holds the signed link, sees it;
+ * anyone else gets the page's empty state.
+ */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  const url = new URL(request.url);
+  const number = url.searchParams.get("order") ?? "";
+  const link = { expires: url.searchParams.get("expires"), signature: url.searchParams.get("signature") };
+  const order = await thankYouOrder({ orders: app.services.orders, verify: app.services.checkout.verifyThankYou }, number, link, app.user?.id ?? null);
+  return { order: order as OrderView | null };
+}
 /** A card payment not yet confirmed is asked about again this often, this many times (a minute), then the page says it will email. */
 const CONFIRM_EVERY_MS = 2_000;
 const CONFIRM_TRIES = 30;
+const ORDER_NUMBER = /^TC-\d{6,}$/;
 
-export default function ThankYou() {
+export default function ThankYou({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const number = params.get("order") ?? "";
   const expires = params.get("expires") ?? undefined;
   const signature = params.get("signature") ?? undefined;
-  const [order, setOrder] = useState<OrderView | null>(null);
-  const [missing, setMissing] = useState(!ORDER_NUMBER.test(number));
-  const [tries, setTries] = useState(0);
+  const [order, setOrder] = useState<OrderView | null>(loaderData.order);
+  const [missing, setMissing] = useState(loaderData.order === null);
+  // The page came with the order; a card payment the shop has not heard of yet is asked about again.
+  const waiting = (o: OrderView | null) => o?.payment_method === "card" && o.status === "awaiting_payment";
+  const [tries, setTries] = useState(waiting(loaderData.order) ? 1 : 0);
   const heading = useRef<HTMLHeadingElement>(null);
 
-  // The order is fetched in the browser: only whoever placed it (or holds the signed link) sees it.
-  // A card payment the shop has not heard of yet is asked about again, until the payment service's word arrives.
+  // Until the payment service's word arrives, the order is read again every two seconds, for a minute.
   useEffect(() => {
-    if (!ORDER_NUMBER.test(number)) return;
+    if (tries === 0 || !ORDER_NUMBER.test(number)) return;
     const controller = new AbortController();
     const timer = setTimeout(
       () => {
@@ -36,13 +55,13 @@ export default function ThankYou() {
           .get<{ data: OrderView }>(`/api/checkout/orders/${number}`, { query: { expires, signature }, signal: controller.signal })
           .then((answer) => {
             setOrder(answer.data);
-            if (answer.data.payment_method === "card" && answer.data.status === "awaiting_payment" && tries < CONFIRM_TRIES) setTries(tries + 1);
+            if (waiting(answer.data) && tries < CONFIRM_TRIES) setTries(tries + 1);
           })
           .catch(() => {
             if (!controller.signal.aborted) setMissing(true);
           });
       },
-      tries === 0 ? 0 : CONFIRM_EVERY_MS,
+      CONFIRM_EVERY_MS,
     );
     return () => {
       clearTimeout(timer);
@@ -57,7 +76,7 @@ export default function ThankYou() {
     if (shown) heading.current?.focus();
   }, [shown]);
 
-  if (missing) {
+  if (missing || !order) {
     return (
       <>
         <PageHeading title="Thank you" />
@@ -67,15 +86,6 @@ export default function ThankYou() {
       </>
     );
   }
-  if (!order) {
-    return (
-      <>
-        <PageHeading title="Thank you" />
-        <p role="status">Loading your order…</p>
-      </>
-    );
-  }
-
   if (order.payment_method === "card" && order.status === "cancelled") {
     return (
       <>

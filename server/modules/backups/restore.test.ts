@@ -80,7 +80,7 @@ function placeOrdersUntil(stopped: () => boolean): Promise<number> {
     await browser.csrf();
     while (!stopped() || placed === 0) {
       expect((await browser.post("/api/basket", { product_id: product!.id, quantity: 1 })).statusCode).toBe(200);
-      const res = await browser.post("/api/checkout", { email: `soak${placed}@example.co.uk`, phone: "0113 496 0000", delivery_method: "collect", payment_method: "pay_on_collection" });
+      const res = await browser.post("/api/checkout", { email: `soak${placed}@example.co.uk`, phone: "0113 496 0000", delivery_method: "collect", collector_name: "Test Collector", payment_method: "pay_on_collection" });
       expect(res.statusCode).toBe(201);
       placed++;
     }

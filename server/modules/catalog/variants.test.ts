@@ -215,7 +215,7 @@ describe("the basket and checkout", () => {
     const buyer = new TestBrowser(shop.app, `198.51.104.${ip++}`);
     await buyer.csrf();
     expect((await buyer.post("/api/basket", { product_id: p.id, variant_id: v!.id, quantity: 3 })).statusCode).toBe(200);
-    const placed = await buyer.post("/api/checkout", { email: "lengths@example.co.uk", delivery_method: "collect", payment_method: "bank_transfer" });
+    const placed = await buyer.post("/api/checkout", { email: "lengths@example.co.uk", delivery_method: "collect", collector_name: "Test Collector", payment_method: "bank_transfer" });
     expect(placed.statusCode, placed.body).toBe(201);
     const [line] = await db().select().from(orderLines).where(eq(orderLines.orderId, placed.json().order_id));
     expect(line).toMatchObject({ variantId: v!.id, sku: second, name: `${p.name} (3.0 m)`, options: { Length: "3.0 m" }, unit: "each", productId: p.id });
@@ -236,7 +236,7 @@ describe("an order of a product sold by the metre", () => {
     const buyer = new TestBrowser(shop.app, `198.51.104.${ip++}`);
     await buyer.csrf();
     expect((await buyer.post("/api/basket", { product_id: cable!.productId, variant_id: cable!.id, quantity: 25 })).statusCode).toBe(200);
-    const placed = await buyer.post("/api/checkout", { email: "metres@example.co.uk", delivery_method: "collect", payment_method: "bank_transfer" });
+    const placed = await buyer.post("/api/checkout", { email: "metres@example.co.uk", delivery_method: "collect", collector_name: "Test Collector", payment_method: "bank_transfer" });
     expect(placed.statusCode, placed.body).toBe(201);
     const [line] = await db().select().from(orderLines).where(eq(orderLines.orderId, placed.json().order_id));
     expect(line).toMatchObject({ sku: "TCL-TE25-WHITE", options: { Sheath: "White" }, unit: "m", quantity: 25 });
@@ -264,7 +264,7 @@ describe("the last units of one variant", () => {
     );
     // Each basket holds one of the three: the basket allows it, checkout decides.
     for (const b of buyers) expect((await b.post("/api/basket", { product_id: p.id, variant_id: v!.id, quantity: 1 })).statusCode).toBe(200);
-    const results = await Promise.all(buyers.map((b, i) => b.post("/api/checkout", { email: `race-${i}@example.co.uk`, delivery_method: "collect", payment_method: "bank_transfer" })));
+    const results = await Promise.all(buyers.map((b, i) => b.post("/api/checkout", { email: `race-${i}@example.co.uk`, delivery_method: "collect", collector_name: "Test Collector", payment_method: "bank_transfer" })));
     expect(results.filter((r) => r.statusCode === 201)).toHaveLength(3);
     const refused = results.filter((r) => r.statusCode === 422);
     expect(refused).toHaveLength(9);

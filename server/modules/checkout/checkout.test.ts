@@ -31,7 +31,7 @@ async function product(stock: number, heavy = false, pricePence = 1000) {
   return p!.id;
 }
 
-const home = { line_1: "1 High Street", town: "Leeds", postcode: "ls1 1ab" };
+const home = { name: "Test Recipient", line_1: "1 High Street", town: "Leeds", postcode: "ls1 1ab" };
 const order = (extra: Record<string, unknown> = {}) => ({
   email: "buyer@example.co.uk",
   phone: "0113 496 0000",
@@ -230,7 +230,7 @@ describe("checkout", () => {
     const before = await lastOrderId();
     const buyers = await Promise.all(Array.from({ length: 50 }, () => guest()));
     for (const b of buyers) expect((await b.post("/api/basket", { product_id: id, quantity: 1 })).statusCode).toBe(200);
-    const results = await Promise.all(buyers.map((b) => b.post("/api/checkout", order({ delivery_method: "collect", payment_method: "pay_on_collection", delivery_address: undefined }))));
+    const results = await Promise.all(buyers.map((b) => b.post("/api/checkout", order({ delivery_method: "collect", collector_name: "Test Collector", payment_method: "pay_on_collection", delivery_address: undefined }))));
     expect(results.filter((r) => r.statusCode === 201)).toHaveLength(10);
     expect(results.filter((r) => r.statusCode === 422)).toHaveLength(40);
     for (const r of results.filter((x) => x.statusCode === 422)) expect(r.json().errors.items).toEqual([expect.stringMatching(/ is out of stock\.$/)]);
@@ -244,7 +244,7 @@ describe("checkout", () => {
     const id = await product(7);
     const buyers = await Promise.all(Array.from({ length: 20 }, () => guest()));
     for (const b of buyers) expect((await b.post("/api/basket", { product_id: id, quantity: 2 })).statusCode).toBe(200);
-    const results = await Promise.all(buyers.map((b) => b.post("/api/checkout", order({ delivery_method: "collect", payment_method: "pay_on_collection", delivery_address: undefined }))));
+    const results = await Promise.all(buyers.map((b) => b.post("/api/checkout", order({ delivery_method: "collect", collector_name: "Test Collector", payment_method: "pay_on_collection", delivery_address: undefined }))));
     expect(results.filter((r) => r.statusCode === 201)).toHaveLength(3);
     const refused = results.filter((r) => r.statusCode === 422);
     expect(refused).toHaveLength(17);

@@ -12,6 +12,7 @@ import type { ReturnsService } from "../returns/service.ts";
 import type { PaymentService } from "../payments/service.ts";
 import { MAX_SUGGESTIONS, type PostcodeProvider } from "../postcode/service.ts";
 import { type CheckoutService, PriceChangedError } from "./service.ts";
+import { thankYouOrder } from "./thank-you.ts";
 
 const LOOKUP_FAILED = "No addresses found or an unknown error occurred.";
 const SUGGEST_FAILED = "No postcode suggestions found or an unknown error occurred.";
@@ -22,7 +23,8 @@ const line = (label: string, required: boolean) =>
     : z.string().trim().max(100, "This line is too long.").optional().default("");
 
 const address = z.object({
-  name: z.string().trim().max(100).optional().default(""),
+  name: z.string().trim().max(100, "The name must be at most 100 characters.").optional().default(""),
+  company: z.string().trim().max(100, "The company name must be at most 100 characters.").optional().default(""),
   line_1: line("the first line of the address", true),
   line_2: line("", false),
   line_3: line("", false),
@@ -37,6 +39,7 @@ export const checkoutBody = z.object({
   delivery_method: z.string({ error: "Choose a delivery method." }).min(1, "Choose a delivery method.").max(40),
   delivery_address: address.optional(),
   billing_address: address.optional(),
+  collector_name: z.string().trim().max(100, "The name must be at most 100 characters.").optional().default(""),
   payment_method: z.enum(["bank_transfer", "pay_on_collection", "pay_on_account", "card"], { error: "Choose how you will pay." }),
   notes: z.string().trim().max(1000, "Notes must be at most 1,000 characters.").optional().default(""),
   po_reference: z.string().trim().max(50, "The purchase-order reference must be at most 50 characters.").optional().default(""),
@@ -175,11 +178,8 @@ export async function checkoutRoutes(app: FastifyInstance, options: CheckoutRout
       },
     },
     async (request) => {
-      const order = await options.orders.byNumber(request.params.number);
-      const { expires, signature } = request.query;
-      const signed = !!expires && !!signature && options.checkout.verifyThankYou(request.params.number, expires, signature);
-      const owned = !!order && !!request.user && (await options.orders.forUser(request.user.id, order.id)) !== null;
-      if (!order || (!signed && !owned)) throw new HttpError(404, "Order not found.");
+      const order = await thankYouOrder({ orders: options.orders, verify: options.checkout.verifyThankYou }, request.params.number, request.query, request.user?.id ?? null);
+      if (!order) throw new HttpError(404, "Order not found.");
       return { data: order };
     },
   );

@@ -116,6 +116,7 @@ export function createCheckoutService(
         discount: pipeline.discountPence,
         applied: pipeline.applied,
         freeDeliveryCode: pipeline.freeDeliveryCode,
+        namesRequired: true,
       });
       await tx.delete(basketItems).where(eq(basketItems.basketId, basket.id));
       await tx.delete(basketPromotions).where(eq(basketPromotions.basketId, basket.id));

@@ -2,7 +2,9 @@
 import { HttpError } from "../../http-errors.ts";
 
 export interface CheckoutAddress {
+  /** The recipient: required for a delivery at checkout (issue 34). */
   name?: string;
+  company?: string;
   line_1: string;
   line_2?: string;
   line_3?: string;
@@ -17,6 +19,8 @@ export interface CheckoutInput {
   delivery_method: string;
   delivery_address?: CheckoutAddress;
   billing_address?: CheckoutAddress;
+  /** Who collects a click & collect order: required for a collection at checkout (issue 34). */
+  collector_name?: string;
   payment_method: "bank_transfer" | "pay_on_collection" | "pay_on_account" | "card";
   notes: string;
   po_reference: string;

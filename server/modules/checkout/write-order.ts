@@ -8,6 +8,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { ValidationError } from "../../http-errors.ts";
+import { users } from "../auth/schema.ts";
 import type { Outbox } from "../auth/service.ts";
 import { pounds } from "../catalog/products.ts";
 import { lineName } from "../catalog/variant-names.ts";
@@ -55,6 +56,21 @@ export interface OrderToWrite {
   agreedDelivery?: number | null;
   /** The first line of the order's timeline ("Order placed." unless said). */
   placedNote?: string;
+  /**
+   * Checkout asks who the order is for (issue 34): the recipient's name on a
+   * delivery, the collector's on a collection. A quote's acceptance is by a
+   * signed-in buyer, so its order falls back to the account holder's name.
+   */
+  namesRequired?: boolean;
+}
+
+/** The name the order is for, or a 422 naming the field checkout asks it in. */
+function customerNameOf(input: CheckoutInput, collect: boolean, required: boolean): string {
+  const name = (collect ? input.collector_name : input.delivery_address?.name)?.trim() ?? "";
+  if (!name && required) {
+    throw new ValidationError(collect ? { collector_name: ["Enter the name of the person collecting the order."] } : { "delivery_address.name": ["Enter the name of the person the order is for."] });
+  }
+  return name;
 }
 
 export interface WriteOrderOptions {
@@ -76,6 +92,7 @@ export async function writeOrder(tx: Db, options: WriteOrderOptions, spec: Order
   const delivery = offered.delivery.find((d) => d.id === method);
   if (!delivery) throw new ValidationError({ delivery_method: ["That delivery method is not available for this address."] });
   if (delivery.kind !== "collect" && !input.delivery_address) throw new ValidationError({ delivery_address: ["Enter the delivery address."] });
+  const customerName = customerNameOf(input, delivery.kind === "collect", spec.namesRequired ?? false);
   if (input.payment_method === "pay_on_collection" && delivery.kind !== "collect") {
     throw new ValidationError({ payment_method: ["Pay on collection is for click & collect orders."] });
   }
@@ -119,6 +136,9 @@ export async function writeOrder(tx: Db, options: WriteOrderOptions, spec: Order
       status,
       deliveryMethod: delivery.id,
       deliveryName: delivery.name,
+      // Who it is for; without one (a quote accepted without naming the collector) the account holder.
+      customerName:
+        customerName || userId === null ? customerName : sql<string>`(select btrim(${users.firstname} || ' ' || ${users.lastname}) from ${users} where ${users.id} = ${userId})`,
       subtotal,
       vat,
       delivery: deliveryPence,
@@ -182,6 +202,7 @@ export async function writeOrder(tx: Db, options: WriteOrderOptions, spec: Order
     orderId,
     kind,
     name: a.name ?? "",
+    company: a.company ?? "",
     line1: a.line_1,
     line2: a.line_2 ?? "",
     line3: a.line_3 ?? "",
@@ -202,7 +223,7 @@ export async function writeOrder(tx: Db, options: WriteOrderOptions, spec: Order
         ? `Please pay by bank transfer quoting ${number}; we send the order once the payment arrives.`
         : "Please pay at the branch when you collect.";
     const written = {
-      order: { number, email: input.email, phone: input.phone ?? null, deliveryName: delivery.name, delivery: deliveryPence, total, vat, discount: spec.discount, poReference: input.po_reference ?? null, notes: input.notes ?? null },
+      order: { number, email: input.email, customerName, phone: input.phone ?? null, deliveryName: delivery.name, delivery: deliveryPence, total, vat, discount: spec.discount, poReference: input.po_reference ?? null, notes: input.notes ?? null },
       lines: lines.map(({ quantity, product, variant, lineTotal, lineVat, discount }) => ({ quantity, unit: product.unit, name: lineName(product.name, variant.options), lineTotal, lineVat, discount })),
     };
     await enqueueOrderPlaced(tx, options.mail, options, orderId, paymentNote, written);

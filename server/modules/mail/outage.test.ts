@@ -47,7 +47,7 @@ describe("SMTP down while orders are placed", () => {
       const res = await b.post("/api/checkout", {
         email: `buyer${i}@example.co.uk`,
         phone: "0113 496 0000",
-        delivery_method: "collect",
+        delivery_method: "collect", collector_name: "Test Collector",
         payment_method: "pay_on_collection",
       });
       // SMTP being down is no reason to refuse an order.

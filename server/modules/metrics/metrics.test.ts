@@ -203,7 +203,7 @@ describe("checkouts and payment webhooks", () => {
     const b = new TestBrowser(paying.app, "198.51.100.77");
     await b.csrf();
     await b.post("/api/basket", { product_id: product!.id, quantity: 1 });
-    const order = { email: "metrics.buyer@example.co.uk", phone: "0113 496 0000", delivery_method: "collect", payment_method: "card" };
+    const order = { email: "metrics.buyer@example.co.uk", phone: "0113 496 0000", delivery_method: "collect", collector_name: "Test Collector", payment_method: "card" };
     const placed = await b.request("POST", "/api/checkout", order, { headers: { "idempotency-key": "metrics-order-1" } });
     expect(placed.statusCode, placed.body).toBe(201);
     expect((await b.request("POST", "/api/checkout", order, { headers: { "idempotency-key": "metrics-order-1" } })).statusCode).toBe(200);

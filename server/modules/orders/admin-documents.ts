@@ -1,9 +1,11 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http-errors.ts";
+import { products } from "../catalog/schema.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { type DocumentShop, type PickingOrder, batchPickingListPdf, deliveryNotePdf, pickingListPdf } from "./documents.ts";
 import { FULFILMENT_SQL, type LoadedOrder, loadOrder, ofMyBranches } from "./read.ts";
+import { orderCustomerLabel } from "./names.ts";
 import { orderAddresses, orderLines, orders } from "./schema.ts";
 
 /** Orders waiting to leave: paid, or being picked. */
@@ -13,25 +15,42 @@ export const BATCH_MAX = 300;
 
 type AddressRow = typeof orderAddresses.$inferSelect;
 
-function pickingOrder(order: typeof orders.$inferSelect, fulfilment: "delivery" | "collection", lines: { sku: string; name: string; quantity: number; cancelledQuantity: number; unit: string }[], delivery: AddressRow | undefined): PickingOrder {
+type PickLine = { sku: string; name: string; quantity: number; cancelledQuantity: number; unit: string; productId: number | null };
+
+function pickingOrder(order: typeof orders.$inferSelect, fulfilment: "delivery" | "collection", lines: PickLine[], delivery: AddressRow | undefined, bins: ReadonlyMap<number, string>): PickingOrder {
   return {
     number: order.number,
     createdAt: order.createdAt,
     deliveryMethod: order.deliveryMethod,
     deliveryMethodLabel: order.deliveryName,
     collection: fulfilment === "collection",
-    address: fulfilment === "collection" || !delivery ? null : { name: delivery.name, line1: delivery.line1, line2: delivery.line2, line3: delivery.line3, town: delivery.town, county: delivery.county, postcode: delivery.postcode },
+    address: fulfilment === "collection" || !delivery ? null : { name: delivery.name, company: delivery.company, line1: delivery.line1, line2: delivery.line2, line3: delivery.line3, town: delivery.town, county: delivery.county, postcode: delivery.postcode },
     notes: order.notes,
+    customer: orderCustomerLabel(order),
+    phone: order.phone,
+    poReference: order.poReference,
     // Units the customer cancelled before dispatch are neither picked nor sent (returns/cancel.ts).
-    lines: lines.filter((l) => l.quantity > l.cancelledQuantity).map((l) => ({ sku: l.sku, name: l.name, quantity: l.quantity - l.cancelledQuantity, unit: l.unit })),
+    lines: lines
+      .filter((l) => l.quantity > l.cancelledQuantity)
+      .map((l) => ({ sku: l.sku, name: l.name, quantity: l.quantity - l.cancelledQuantity, unit: l.unit, bin: (l.productId !== null && bins.get(l.productId)) || "" })),
   };
 }
 
-const fromLoaded = (loaded: LoadedOrder) => pickingOrder(loaded.order, loaded.fulfilment, loaded.lines, loaded.addresses.find((a) => a.kind === "delivery"));
+/** The bin each product sits in, for the lines' products: one query however many lines. */
+async function binsOf(db: Db, lines: readonly { productId: number | null }[]): Promise<Map<number, string>> {
+  const ids = [...new Set(lines.flatMap((l) => (l.productId === null ? [] : [l.productId])))];
+  if (!ids.length) return new Map();
+  const rows = await db.select({ id: products.id, bin: products.binLocation }).from(products).where(inArray(products.id, ids));
+  return new Map(rows.map((r) => [r.id, r.bin]));
+}
+
+const fromLoaded = async (db: Db, loaded: LoadedOrder) =>
+  pickingOrder(loaded.order, loaded.fulfilment, loaded.lines, loaded.addresses.find((a) => a.kind === "delivery"), await binsOf(db, loaded.lines));
 
 /**
- * The warehouse's paper (ADR 0031): no prices and no customer beyond the
- * delivery address, so every role that picks and dispatches may print them.
+ * The warehouse's paper (ADR 0031): no prices, and of the customer only what
+ * picking and handing over need (the name, phone and PO reference, issue 34),
+ * so every role that picks and dispatches may print them.
  */
 export function createOrderDocuments(db: Db, options: { shop: DocumentShop }) {
   async function one(actor: StaffActor, number: string) {
@@ -39,7 +58,7 @@ export function createOrderDocuments(db: Db, options: { shop: DocumentShop }) {
     const wanted = number.trim().toUpperCase();
     const loaded = await loadOrder(db, and(eq(orders.number, wanted), ofMyBranches(actor))!, "staff");
     if (!loaded) throw new HttpError(404, `No order ${wanted}.`);
-    return fromLoaded(loaded);
+    return fromLoaded(db, loaded);
   }
 
   return {
@@ -68,7 +87,8 @@ export function createOrderDocuments(db: Db, options: { shop: DocumentShop }) {
         : [[], []];
       const linesOf = Map.groupBy(lines, (l) => l.orderId);
       const deliveryTo = new Map(addresses.filter((a) => a.kind === "delivery").map((a) => [a.orderId, a]));
-      const picking = rows.map(({ order, fulfilment }) => pickingOrder(order, fulfilment, linesOf.get(order.id) ?? [], deliveryTo.get(order.id)));
+      const bins = await binsOf(db, lines);
+      const picking = rows.map(({ order, fulfilment }) => pickingOrder(order, fulfilment, linesOf.get(order.id) ?? [], deliveryTo.get(order.id), bins));
       return { pdf: await batchPickingListPdf(picking), orders: picking.length };
     },
   };

@@ -210,3 +210,73 @@ describe("the orders desk's API", () => {
     expect(doc.paths["/api/admin/orders"].get.tags).toEqual(["admin: orders"]);
   });
 });
+
+describe("names on orders (issue 34)", () => {
+  async function basket() {
+    const b = new TestBrowser(shop.app, `198.51.101.${ip++}`);
+    await b.csrf();
+    const [p] = await shop.database.db
+      .update(products)
+      .set({ stock: 50, binLocation: "B-07" })
+      .where(eq(products.id, sql`(select id from products order by id offset ${ip} limit 1)`))
+      .returning({ id: products.id });
+    expect((await b.post("/api/basket", { product_id: p!.id, quantity: 1 })).statusCode).toBe(200);
+    return b;
+  }
+  const address = { line_1: "2 Named Row", town: "Leeds", postcode: "ls1 1ab" };
+
+  it("checkout refuses a delivery without the recipient's name and a collection without the collector's, naming the field", async () => {
+    const b = await basket();
+    const delivery = await b.post("/api/checkout", { email: "nameless@example.com", delivery_method: "standard", delivery_address: address, payment_method: "bank_transfer" });
+    expect(delivery.statusCode).toBe(422);
+    expect(delivery.json().errors["delivery_address.name"]).toEqual(["Enter the name of the person the order is for."]);
+    const blank = await b.post("/api/checkout", { email: "nameless@example.com", delivery_method: "standard", delivery_address: { ...address, name: "   " }, payment_method: "bank_transfer" });
+    expect(blank.json().errors["delivery_address.name"]).toBeDefined();
+    const collect = await b.post("/api/checkout", { email: "nameless@example.com", delivery_method: "collect", billing_address: address, payment_method: "pay_on_collection" });
+    expect(collect.statusCode).toBe(422);
+    expect(collect.json().errors.collector_name).toEqual(["Enter the name of the person collecting the order."]);
+    // Nothing was written: the basket is still there to check out.
+    expect((await b.get("/api/basket")).json().cart.items).toHaveLength(1);
+  });
+
+  it("shows the recipient and company on the desk and the picking list with the phone, PO and bin; a collector's name on a collection", async () => {
+    const b = await basket();
+    const placed = await b.post("/api/checkout", {
+      email: "named@example.com",
+      phone: "07700 900123",
+      delivery_method: "standard",
+      delivery_address: { ...address, name: "Nadia Named", company: "Named Joinery Ltd" },
+      payment_method: "bank_transfer",
+      po_reference: "PO-NAMED-1",
+    });
+    expect(placed.statusCode, placed.body).toBe(201);
+    const number = placed.json().order_number as string;
+    expect((await as.owner.get(`/api/admin/orders?q=Nadia`)).json().data.map((o: { number: string; name: string }) => [o.number, o.name])).toEqual([[number, "Nadia Named"]]);
+    const detail = (await as.owner.get(`/api/admin/orders/${number}`)).json();
+    expect(detail.customer.name).toBe("Nadia Named");
+    expect(detail.addresses.delivery).toMatchObject({ name: "Nadia Named", company: "Named Joinery Ltd" });
+    const picking = await readPdf((await as.warehouse.get(`/api/admin/orders/${number}/picking-list.pdf`)).rawPayload);
+    for (const text of ["Nadia Named", "Named Joinery Ltd", "Phone: 07700 900123", "PO: PO-NAMED-1", "B-07"]) expect(picking.text).toContain(text);
+
+    const c = await basket();
+    const collected = await c.post("/api/checkout", { email: "collector@example.com", delivery_method: "collect", collector_name: "Colin Collector", billing_address: address, payment_method: "pay_on_collection" });
+    expect(collected.statusCode, collected.body).toBe(201);
+    const collectedNumber = collected.json().order_number as string;
+    expect((await as.warehouse.get(`/api/admin/orders?q=Colin`)).json().data[0]).toMatchObject({ number: collectedNumber, name: "Colin Collector" });
+    const slip = await readPdf((await as.warehouse.get(`/api/admin/orders/${collectedNumber}/picking-list.pdf`)).rawPayload);
+    expect(slip.text).toContain("Collected by Colin Collector");
+    // The customer's own view of the order names the collector too.
+    const own = (await c.get(`/api/checkout/orders/${collectedNumber}?${new URL(collected.json().redirect, "http://x").searchParams.toString().replace(/^order=[^&]*&/, "")}`)).json().data;
+    expect(own.customer_name).toBe("Colin Collector");
+  });
+
+  it("shows an order from before names were asked under its email, never a dash", async () => {
+    const number = await placeOrder();
+    await shop.database.db.execute(sql`update orders set customer_name = '' where number = ${number}`);
+    await shop.database.db.execute(sql`update order_addresses set name = '' where order_id = (select id from orders where number = ${number})`);
+    expect((await as.owner.get(`/api/admin/orders?q=${number}`)).json().data[0].name).toBe("desk.routes@example.com");
+    expect((await as.owner.get(`/api/admin/orders/${number}`)).json().customer.name).toBe("desk.routes@example.com");
+    const picking = await readPdf((await as.warehouse.get(`/api/admin/orders/${number}/picking-list.pdf`)).rawPayload);
+    expect(picking.text).toContain("desk.routes@example.com");
+  });
+});

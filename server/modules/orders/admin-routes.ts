@@ -68,7 +68,7 @@ const summary = z.object({
   total: z.number().optional().describe("Pounds inc VAT; only with orders.prices"),
 });
 
-const address = z.object({ kind: z.string(), name: z.string(), line_1: z.string(), line_2: z.string(), line_3: z.string(), town: z.string(), county: z.string(), postcode: z.string() });
+const address = z.object({ kind: z.string(), name: z.string(), company: z.string(), line_1: z.string(), line_2: z.string(), line_3: z.string(), town: z.string(), county: z.string(), postcode: z.string() });
 const detail = z.object({
   number: z.string(),
   status,
@@ -78,6 +78,7 @@ const detail = z.object({
   fulfilment,
   delivery_method: z.string(),
   delivery_method_name: z.string(),
+  customer_name: z.string().describe("Who it is for: the recipient or collector named at checkout or the counter; empty on orders from before names were asked"),
   branch: z.object({ id: z.number().int(), slug: z.string(), name: z.string() }).nullable().describe("Where it is collected from or sent from; null for a delivery split between branches"),
   site: z.object({ id: z.number().int(), name: z.string() }).nullable().describe("The trade customer's site it is for"),
   collect_ready_at: z.string().nullable().describe("A collection: when it is ready (ISO date-time)"),

@@ -22,6 +22,7 @@ import { creditableLines, lockAccount } from "../trade/ledger.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import { DEFAULT_HOLD_DAYS, codeMatches, collectionQrPng, keptUntil, newCollectionCode } from "./collection.ts";
 import { PAYMENT_LABELS, type PaymentMethod, trackingUrl } from "./fulfilment.ts";
+import { orderCustomerLabel } from "./names.ts";
 import { FULFILMENT_SQL, type LoadedOrder, addressJson, ofMyBranches, lineJson, linePricesJson, loadOrder, statusLabel } from "./read.ts";
 import { ORDER_STATUSES, type OrderStatus, orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
 import { type Fulfilment, type Transition, type TransitionOrder, allowedTransitions, checkTransition } from "./transitions.ts";
@@ -127,6 +128,7 @@ function searchWhere(raw: string, customers: boolean): SQL | undefined {
   else or.push(sql`${orders.number} like ${`${escapeLike(upper)}%`}`);
   const contains = `%${escapeLike(q)}%`;
   or.push(address(sql`${orderAddresses.name} ilike ${contains}`));
+  or.push(sql`${orders.customerName} ilike ${contains}`);
   if (customers) {
     or.push(sql`lower(${orders.email}) like ${`${escapeLike(q.toLowerCase())}%`}`);
     or.push(sql`exists (select 1 from ${users} where ${users.id} = ${orders.userId} and (${users.firstname} || ' ' || ${users.lastname}) ilike ${contains})`);
@@ -195,6 +197,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
         tradeAccountId: orders.tradeAccountId,
         companyName: tradeAccounts.companyName,
         fulfilment: FULFILMENT_SQL,
+        customerName: orders.customerName,
         addressName: deliveryAddress(sql`${orderAddresses.name}`),
         postcode: deliveryAddress(sql`${orderAddresses.postcode}`),
         accountName: sql<string | null>`nullif(trim(${users.firstname} || ' ' || ${users.lastname}), '')`,
@@ -219,8 +222,9 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
     return {
       rows: data.map((r) => ({
         ...r,
-        // The warehouse reads the name on the delivery address only; the others fall back to the account's name.
-        name: r.addressName || (see.customers ? r.accountName : null) || "",
+        // The name given at checkout or the counter, else the delivery address's; a member who may see
+        // customers falls back to the account's name and then the email, so a row always names someone (issue 34).
+        name: r.customerName || r.addressName || (see.customers ? r.accountName || r.email : null) || "",
         lines: byOrder.get(r.id)?.lines ?? 0,
         items: byOrder.get(r.id)?.items ?? 0,
       })),
@@ -265,7 +269,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
     return {
       user_id: order.userId,
       guest: order.userId === null,
-      name: accountName || billing?.name || delivery?.name || "",
+      name: orderCustomerLabel({ customerName: order.customerName || accountName || delivery?.name || billing?.name || "", email: order.email }),
       email: order.email,
       account_email: row?.accountEmail ?? null,
       phone: order.phone,
@@ -288,6 +292,8 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
       fulfilment,
       delivery_method: order.deliveryMethod,
       delivery_method_name: order.deliveryName,
+      /** Who it is for: the recipient or the collector named at checkout or the counter (picking and the counter need it). */
+      customer_name: order.customerName,
       /** Where it is collected from or sent from; null for a delivery split between branches. */
       branch: loaded.branch,
       /** The trade customer's site it is for: picking and the driver need it. */

@@ -28,7 +28,7 @@ async function collection(at: number): Promise<string> {
     .orderBy(products.id)
     .limit(1);
   expect((await b.post("/api/basket", { product_id: p!.id, quantity: 1 })).statusCode).toBe(200);
-  const res = await b.post("/api/checkout", { email: "queue@example.com", phone: "0113 496 0000", delivery_method: "collect", payment_method: "pay_on_collection", branch_id: at });
+  const res = await b.post("/api/checkout", { email: "queue@example.com", phone: "0113 496 0000", delivery_method: "collect", collector_name: "Test Collector", payment_method: "pay_on_collection", branch_id: at });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().order_number as string;
 }

@@ -13,6 +13,9 @@ const delivered: PickingOrder = {
   collection: false,
   address: { name: "Jo Bloggs", line1: "Flat 2", line2: "14 Kirkstall Road", line3: "", town: "Leeds", county: "West Yorkshire", postcode: "LS3 1LH" },
   notes: "Leave with no. 16 if out.\nSide gate is unlocked.",
+  customer: "Jo Bloggs",
+  phone: "0113 496 0000",
+  poReference: "PO-7781",
   lines: [
     { sku: "PIPE-15", name: "Copper pipe 15mm x 3m", quantity: 10 },
     { sku: "BOIL-30", name: "Combi boiler 30kW", quantity: 1 },
@@ -28,6 +31,9 @@ const collected: PickingOrder = {
   collection: true,
   address: null,
   notes: "",
+  customer: "Sam Collector",
+  phone: "",
+  poReference: "",
   lines: [
     { sku: "VALVE-1", name: "Radiator valve", quantity: 6 },
     { sku: "PIPE-15", name: "Copper pipe 15mm x 3m", quantity: 4 },
@@ -99,11 +105,39 @@ describe("picking list", () => {
   it("for a collection says so instead of an address", async () => {
     const { text } = await read(pickingListPdf(collected));
     expect(text).toContain("Collection: Click & collect");
-    expect(text).toContain("Collected from the counter by the customer");
+    expect(text).toContain("Collected by Sam Collector");
+    expect(text).not.toContain("Phone:");
+    expect(text).not.toContain("PO:");
     expect(text).toContain("CUSTOMER'S NOTES");
     expect(text).toContain("None");
     expect(text).toContain("Total items: 10 (2 lines)");
     expect(text).not.toMatch(PRICE);
+  });
+
+  it("names who it is for, their phone and the PO reference (issue 34)", async () => {
+    const { text } = await read(pickingListPdf(delivered));
+    expect(text).toContain("Phone: 0113 496 0000");
+    expect(text).toContain("PO: PO-7781");
+    // An order from before names were asked: the address has none, so the customer's label (the email) is printed.
+    const nameless = await read(pickingListPdf({ ...delivered, customer: "old@example.com", address: { ...delivered.address!, name: "" } }));
+    expect(nameless.text).toContain("old@example.com");
+  });
+
+  it("walks the bins in order: A2 before A10, lines with no bin last, then by SKU", async () => {
+    const binned: PickingOrder = {
+      ...delivered,
+      lines: [
+        { sku: "PIPE-15", name: "Copper pipe 15mm x 3m", quantity: 10, bin: "A10-3" },
+        { sku: "AAA-1", name: "Unshelved widget", quantity: 1 },
+        { sku: "BOIL-30", name: "Combi boiler 30kW", quantity: 1, bin: "B1" },
+        { sku: "BOOT-10", name: "Safety boots", quantity: 2, bin: "A2-1" },
+      ],
+    };
+    const { text } = await read(pickingListPdf(binned));
+    expect(text).toMatch(row("Bin", "SKU", "Item", "Qty", "Picked"));
+    expect(text).toMatch(row("A2-1", "BOOT-10", "Safety boots", "2"));
+    const order = positions(text, ["BOOT-10", "PIPE-15", "BOIL-30", "AAA-1"]);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
   it("sorts SKUs as the shelves do: SKU-2 before SKU-10, case aside", () => {
@@ -119,6 +153,7 @@ describe("delivery note", () => {
     for (const l of ["Tradecounter", "Unit 4, Canal Wharf", "LS11 5PS", "orders@tradecounter.example"]) expect(text).toContain(l);
     expect(text).toContain("Order: TC-000101");
     expect(text).toContain("Order date: 1 Jul 2026, 14:05");
+    expect(text).toContain("Your PO: PO-7781");
     for (const l of ["Jo Bloggs", "14 Kirkstall Road", "LS3 1LH"]) expect(text).toContain(l);
     expect(text).toMatch(row("SKU", "Item", "Qty"));
     expect(text).toMatch(row("BOIL-30", "Combi boiler 30kW", "1"));
@@ -131,7 +166,7 @@ describe("delivery note", () => {
 
   it("for a collection names no address", async () => {
     const { text } = await read(deliveryNotePdf(collected, shop));
-    expect(text).toContain("Collected from the counter by the customer");
+    expect(text).toContain("Collected by Sam Collector");
     expect(text).toMatch(row("VALVE-1", "Radiator valve", "6"));
   });
 });
@@ -168,10 +203,12 @@ describe("batch picking list", () => {
     expect(starts).toEqual([...starts].sort((a, b) => a - b));
     const [one, two, three] = [sections.slice(starts[0], starts[1]), sections.slice(starts[1], starts[2]), sections.slice(starts[2])];
     expect(one).toContain("Delivery: Standard delivery \u00b7 Jo Bloggs, Flat 2, 14 Kirkstall Road, Leeds, West Yorkshire, LS3 1LH");
+    expect(one).toContain("Jo Bloggs \u00b7 phone 0113 496 0000 \u00b7 PO PO-7781");
     expect(one).toContain("Notes: Leave with no. 16 if out.");
     expect(one).toMatch(row("PIPE-15", "Copper pipe 15mm x 3m", "10"));
     expect(one).toContain("Total items: 13 (3 lines)");
     expect(two).toContain("Collection: Click & collect");
+    expect(two).toContain("Sam Collector");
     expect(two).not.toContain("Kirkstall");
     expect(two).toMatch(row("PIPE-15", "Copper pipe 15mm x 3m", "4"));
     expect(two).toMatch(row("VALVE-1", "Radiator valve", "6"));

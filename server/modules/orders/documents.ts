@@ -10,6 +10,8 @@ import { blocks, caption, contentWidth, ensureSpace, header, INK, left, measure,
 
 export interface DocumentAddress {
   name: string;
+  /** The recipient's company (issue 34). */
+  company?: string;
   line1: string;
   line2: string;
   line3: string;
@@ -24,6 +26,8 @@ export interface DocumentLine {
   quantity: number;
   /** The unit it is sold in (catalog/units.ts): "12 m", "3 packs". Each when absent. */
   unit?: string;
+  /** Where the product sits in the warehouse (products.bin_location): the picking list walks the bins in order. */
+  bin?: string;
 }
 
 export interface PickingOrder {
@@ -37,6 +41,10 @@ export interface PickingOrder {
   collection: boolean;
   address: DocumentAddress | null;
   notes: string;
+  /** Who it is for (orders/names.ts), their phone and the buyer's purchase-order reference: the counter and the driver ask for them (issue 34). */
+  customer: string;
+  phone: string;
+  poReference: string;
   lines: DocumentLine[];
 }
 
@@ -62,8 +70,17 @@ export function sortedBySku<T extends { sku: string }>(lines: readonly T[]): T[]
   return [...lines].sort((a, b) => BY_SKU.compare(a.sku, b.sku));
 }
 
+/** The order a picker walks the warehouse: by bin (A2 before A10), lines with no bin last, then by SKU. */
+export function sortedByBin<T extends { sku: string; bin?: string }>(lines: readonly T[]): T[] {
+  return [...lines].sort((a, b) => {
+    const [x, y] = [a.bin?.trim() ?? "", b.bin?.trim() ?? ""];
+    if (x !== y) return x === "" ? 1 : y === "" ? -1 : BY_SKU.compare(x, y);
+    return BY_SKU.compare(a.sku, b.sku);
+  });
+}
+
 export function addressLines(a: DocumentAddress): string[] {
-  return [a.name, a.line1, a.line2, a.line3, a.town, a.county, a.postcode].map((s) => s.trim()).filter((s) => s !== "");
+  return [a.name, a.company ?? "", a.line1, a.line2, a.line3, a.town, a.county, a.postcode].map((s) => s.trim()).filter((s) => s !== "");
 }
 
 /** "Delivery: Next working day", "Collection: Click & collect", or just "Collection". */
@@ -73,10 +90,19 @@ function methodLabel(o: PickingOrder): string {
   return label === "" || label.toLowerCase() === kind.toLowerCase() ? kind : `${kind}: ${label}`;
 }
 
-/** Where it goes: the address, or that the customer collects it. */
+/** Where it goes: the address, or who collects it from the counter; with the phone to call. */
 function destination(o: PickingOrder): string[] {
-  if (o.collection) return ["Collected from the counter by the customer"];
-  return o.address ? addressLines(o.address) : ["No delivery address on the order"];
+  const phone = o.phone.trim() ? [`Phone: ${o.phone.trim()}`] : [];
+  if (o.collection) return [`Collected by ${o.customer}`, ...phone];
+  if (!o.address) return [o.customer, "No delivery address on the order", ...phone];
+  // Orders from before names were asked may have an address without one.
+  const lines = addressLines(o.address);
+  return [...(o.address.name.trim() ? [] : [o.customer]), ...lines, ...phone];
+}
+
+/** The order block's lines: number, date, method, and the PO when there is one. */
+function orderLinesOf(o: PickingOrder): (string | { text: string; bold?: boolean; size?: number })[] {
+  return [{ text: o.number, bold: true, size: 12 }, `Placed: ${orderDate(o.createdAt)}`, { text: methodLabel(o), bold: true }, ...(o.poReference.trim() ? [`PO: ${o.poReference.trim()}`] : [])];
 }
 
 /** Pieces to pick: a line sold by measure (25 m of cable, 2 tonnes of sand) is one, cut or weighed; each and packs are counted. */
@@ -89,10 +115,10 @@ function countText(lines: readonly DocumentLine[]): string {
   return `Total items: ${items} (${lines.length} ${lines.length === 1 ? "line" : "lines"})`;
 }
 
-const PICK_COLUMNS: Column[] = [{ header: "SKU", width: 110 }, { header: "Item" }, { header: "Qty", width: 45, align: "right" }, { header: "Picked", width: 50, tickBox: true }];
+const PICK_COLUMNS: Column[] = [{ header: "Bin", width: 60 }, { header: "SKU", width: 100 }, { header: "Item" }, { header: "Qty", width: 45, align: "right" }, { header: "Picked", width: 50, tickBox: true }];
 
 function pickRows(lines: readonly DocumentLine[]): string[][] {
-  return sortedBySku(lines).map((l) => [l.sku, l.name, quantityIn(l.quantity, l.unit), ""]);
+  return sortedByBin(lines).map((l) => [l.bin?.trim() ?? "", l.sku, l.name, quantityIn(l.quantity, l.unit), ""]);
 }
 
 /** The customer's notes in a ruled box, so a picker does not miss them. */
@@ -110,13 +136,13 @@ function notesBox(doc: Pdf, notes: string): void {
   doc.y += 16;
 }
 
-/** A picking list for one order: what to take from the shelves, in SKU order, with a box to tick for each line. */
+/** A picking list for one order: what to take from the shelves, in bin order, with a box to tick for each line. */
 export function pickingListPdf(order: PickingOrder): Promise<Buffer> {
   return renderPdf({ title: `Picking list ${order.number}`, footer: `Picking list \u00b7 Order ${order.number}` }, (doc) => {
     header(doc, "PICKING LIST", order.number);
     const half = contentWidth(doc) / 2;
     blocks(doc, [
-      { x: 0, width: half - 10, caption: "Order", lines: [{ text: order.number, bold: true, size: 12 }, `Placed: ${orderDate(order.createdAt)}`, { text: methodLabel(order), bold: true }] },
+      { x: 0, width: half - 10, caption: "Order", lines: orderLinesOf(order) },
       { x: half, width: half, caption: order.collection ? "Collection" : "Deliver to", lines: destination(order) },
     ]);
     doc.y += 14;
@@ -139,7 +165,7 @@ export function deliveryNotePdf(order: PickingOrder, shop: DocumentShop): Promis
     ]);
     doc.y += 12;
     blocks(doc, [
-      { x: 0, width: half - 10, lines: [`Order: ${order.number}`, `Order date: ${orderDate(order.createdAt)}`] },
+      { x: 0, width: half - 10, lines: [`Order: ${order.number}`, `Order date: ${orderDate(order.createdAt)}`, ...(order.poReference.trim() ? [`Your PO: ${order.poReference.trim()}`] : [])] },
       { x: half, width: half, lines: [methodLabel(order)] },
     ]);
     doc.y += 16;
@@ -158,19 +184,20 @@ export interface SkuTotal {
   name: string;
   quantity: number;
   unit?: string;
+  bin?: string;
 }
 
-/** Each SKU's quantity over all the orders, in SKU order (the name is the first order's). */
+/** Each SKU's quantity over all the orders, in bin order (the name is the first order's). */
 export function skuTotals(orders: readonly PickingOrder[]): SkuTotal[] {
   const bySku = new Map<string, SkuTotal>();
   for (const o of orders) {
     for (const l of o.lines) {
       const t = bySku.get(l.sku);
       if (t) t.quantity += l.quantity;
-      else bySku.set(l.sku, { sku: l.sku, name: l.name, quantity: l.quantity, ...(l.unit ? { unit: l.unit } : {}) });
+      else bySku.set(l.sku, { sku: l.sku, name: l.name, quantity: l.quantity, ...(l.unit ? { unit: l.unit } : {}), ...(l.bin ? { bin: l.bin } : {}) });
     }
   }
-  return sortedBySku([...bySku.values()]);
+  return sortedByBin([...bySku.values()]);
 }
 
 /**
@@ -193,8 +220,8 @@ export function batchPickingListPdf(orders: readonly PickingOrder[], printedAt: 
     caption(doc, "Totals by SKU: pick these, then share them out below");
     table(
       doc,
-      [{ header: "SKU", width: 110 }, { header: "Item" }, { header: "Total qty", width: 60, align: "right" }, { header: "Picked", width: 50, tickBox: true }],
-      totals.map((t) => [t.sku, t.name, quantityIn(t.quantity, t.unit), ""]),
+      [{ header: "Bin", width: 60 }, { header: "SKU", width: 100 }, { header: "Item" }, { header: "Total qty", width: 60, align: "right" }, { header: "Picked", width: 50, tickBox: true }],
+      totals.map((t) => [t.bin?.trim() ?? "", t.sku, t.name, quantityIn(t.quantity, t.unit), ""]),
       { size: 10, continued: "Totals by SKU (continued)" },
     );
 
@@ -214,6 +241,8 @@ export function batchPickingListPdf(orders: readonly PickingOrder[], printedAt: 
       doc.y = top + 28;
       const to = o.collection ? methodLabel(o) : `${methodLabel(o)} \u00b7 ${o.address ? addressLines(o.address).join(", ") : "no delivery address"}`;
       write(doc, to, left(doc), doc.y, { size: 10, bold: true });
+      const who = [o.customer, o.phone.trim() ? `phone ${o.phone.trim()}` : "", o.poReference.trim() ? `PO ${o.poReference.trim()}` : ""].filter(Boolean).join(" \u00b7 ");
+      write(doc, who, left(doc), doc.y + 2, { size: 9 });
       if (o.notes.trim()) write(doc, `Notes: ${o.notes.trim()}`, left(doc), doc.y + 2, { size: 9, multiline: true });
       doc.y += 6;
       const continued = `Order ${o.number} (continued)`;

@@ -18,7 +18,7 @@ const money = (pence: number) => `£${pounds(pence).toFixed(2)}`;
 
 /** What the emails show of an order. Checkout passes what it has just written, saving two reads in its transaction. */
 export interface WrittenOrder {
-  order: Pick<typeof orders.$inferSelect, "number" | "email" | "phone" | "deliveryName" | "delivery" | "total" | "vat" | "discount" | "poReference" | "notes"> | undefined;
+  order: Pick<typeof orders.$inferSelect, "number" | "email" | "customerName" | "phone" | "deliveryName" | "delivery" | "total" | "vat" | "discount" | "poReference" | "notes"> | undefined;
   lines: Pick<typeof orderLines.$inferSelect, "quantity" | "unit" | "name" | "lineTotal" | "lineVat" | "discount">[];
 }
 
@@ -49,7 +49,7 @@ export async function enqueueOrderPlaced(tx: Db, mail: Outbox, shop: ShopMail, o
     appName: shop.appName,
     publicUrl: shop.publicUrl,
     title: `Thank you for your order ${order.number}`,
-    paragraphs: [...summary, paymentNote],
+    paragraphs: [...(order.customerName ? [`For ${order.customerName}`] : []), ...summary, paymentNote],
     ...(shop.orderLink ? { action: { label: "View your order", url: shop.orderLink(order.number) } } : {}),
   });
   await mail.enqueue(tx, { to: order.email, subject: `Your order ${order.number}`, ...customer });
@@ -58,7 +58,7 @@ export async function enqueueOrderPlaced(tx: Db, mail: Outbox, shop: ShopMail, o
     publicUrl: shop.publicUrl,
     title: `New order ${order.number}`,
     paragraphs: [
-      `${order.email}${order.phone ? `, ${order.phone}` : ""}`,
+      [order.customerName, order.email, order.phone].filter(Boolean).join(", "),
       ...summary,
       paymentNote,
       ...(order.poReference ? [`PO reference: ${order.poReference}`] : []),

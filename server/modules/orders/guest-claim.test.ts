@@ -45,7 +45,7 @@ async function placeOrder(b: TestBrowser, email: string) {
     email,
     phone: "0113 496 0000",
     delivery_method: "standard",
-    delivery_address: { line_1: "1 High Street", town: "Leeds", postcode: "LS1 1AB" },
+    delivery_address: { name: "Test Recipient", line_1: "1 High Street", town: "Leeds", postcode: "LS1 1AB" },
     payment_method: "bank_transfer",
   });
   expect(res.statusCode, res.body).toBe(201);

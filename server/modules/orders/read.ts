@@ -84,7 +84,7 @@ export function linePricesJson(l: typeof orderLines.$inferSelect) {
 }
 
 export function addressJson(a: typeof orderAddresses.$inferSelect) {
-  return { kind: a.kind, name: a.name, line_1: a.line1, line_2: a.line2, line_3: a.line3, town: a.town, county: a.county, postcode: a.postcode };
+  return { kind: a.kind, name: a.name, company: a.company, line_1: a.line1, line_2: a.line2, line_3: a.line3, town: a.town, county: a.county, postcode: a.postcode };
 }
 
 /** A member limited to their branches sees and works only those branches' orders, whatever is asked; undefined for everyone else. */

@@ -45,7 +45,7 @@ const setStock = (id: number, stock: number, pricePence = 1000) => shop.database
 /** Places an order (click & collect, bank transfer) for the lines, leaving the basket empty. */
 async function placeOrder(b: TestBrowser, lines: { id: number; quantity: number }[]) {
   for (const l of lines) expect((await b.post("/api/basket", { product_id: l.id, quantity: l.quantity })).statusCode).toBe(200);
-  const res = await b.post("/api/checkout", { email: "buyer@example.co.uk", delivery_method: "collect", payment_method: "bank_transfer" });
+  const res = await b.post("/api/checkout", { email: "buyer@example.co.uk", delivery_method: "collect", collector_name: "Test Collector", payment_method: "bank_transfer" });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { order_id: number; order_number: string };
 }

@@ -33,6 +33,8 @@ export function createOrderService(db: Db) {
       status_label: statusLabel(order.status),
       created_at: order.createdAt.toISOString(),
       email: order.email,
+      /** Who it is for: the recipient, or who collects it (issue 34). */
+      customer_name: order.customerName,
       phone: order.phone,
       delivery_method: order.deliveryMethod,
       delivery_name: order.deliveryName,

@@ -45,7 +45,7 @@ async function readyAtYork(payment: "pay_on_collection" | "card", email: string)
   const buyer = new TestBrowser(t.shop.app, `198.51.108.${ip++}`);
   await buyer.csrf();
   await buyer.post("/api/basket", { product_id: p!.id, quantity: 2 });
-  const placed = await buyer.post("/api/checkout", { email, phone: "0113 496 0000", delivery_method: "collect", payment_method: payment, branch_id: york!.id });
+  const placed = await buyer.post("/api/checkout", { email, phone: "0113 496 0000", delivery_method: "collect", collector_name: "Test Collector", payment_method: payment, branch_id: york!.id });
   expect(placed.statusCode, placed.body).toBe(201);
   const number = placed.json().order?.order_number ?? placed.json().order_number;
   if (payment === "card") {

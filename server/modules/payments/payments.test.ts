@@ -46,7 +46,7 @@ const stockOf = async (id: number) => (await db().select({ stock: products.stock
 const cardOrder = {
   email: "card.buyer@example.co.uk",
   phone: "0113 496 0000",
-  delivery_method: "collect",
+  delivery_method: "collect", collector_name: "Test Collector",
   payment_method: "card",
 };
 

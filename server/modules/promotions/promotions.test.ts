@@ -29,7 +29,7 @@ let offset = 0;
 /** A one-variant product with this stock: £10.00 ex VAT at 20%. */
 const product = async (stock: number, pricePence = 1000) => (await oneVariantProduct(shop.database.db, ++offset, stock, pricePence)).id;
 
-const collect = { email: "promo@example.co.uk", phone: "0113 496 0000", delivery_method: "collect", payment_method: "pay_on_collection" };
+const collect = { email: "promo@example.co.uk", phone: "0113 496 0000", delivery_method: "collect", collector_name: "Test Collector", payment_method: "pay_on_collection" };
 
 async function promotion(body: Record<string, unknown>) {
   const res = await as.manager.post("/api/admin/promotions", body);
@@ -147,7 +147,7 @@ describe("codes in the basket", () => {
     expect((await b.post("/api/basket/discount", { code: "shipfree" })).json().cart.free_delivery_code).toBe("SHIPFREE");
     const standard = (await b.get("/api/checkout/delivery-options?postcode=LS1%201AB")).json().data.delivery[0];
     expect(standard).toMatchObject({ id: "standard", price: 0, notes: expect.arrayContaining(["Free with the code SHIPFREE."]) });
-    const placed = await b.post("/api/checkout", { ...collect, delivery_method: "standard", payment_method: "bank_transfer", delivery_address: { line_1: "1 High Street", town: "Leeds", postcode: "LS1 1AB" } });
+    const placed = await b.post("/api/checkout", { ...collect, delivery_method: "standard", payment_method: "bank_transfer", delivery_address: { name: "Test Recipient", line_1: "1 High Street", town: "Leeds", postcode: "LS1 1AB" } });
     expect(placed.statusCode, placed.body).toBe(201);
     const [o] = await shop.database.db.select().from(orders).where(eq(orders.number, placed.json().order_number));
     expect(o).toMatchObject({ delivery: 0, discount: 0, total: 1200 });

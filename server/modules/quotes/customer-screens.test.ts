@@ -176,7 +176,7 @@ describe("a sent quote", () => {
 
     const key = inputValue(page, "idempotency_key");
     // Click & collect from the default branch, on account.
-    const accept = { intent: "accept", idempotency_key: key, priced_for: "", delivery_method: "collect", payment_method: "pay_on_account", notes: "Gate code 1234", po_reference: "" };
+    const accept = { intent: "accept", idempotency_key: key, priced_for: "", delivery_method: "collect", collector_name: "Test Collector", payment_method: "pay_on_account", notes: "Gate code 1234", po_reference: "" };
     // The account needs a PO reference: refused beside its field, the rest kept.
     const noPo = await postForm(b, `/account/quotes/${number}`, accept);
     expect(noPo.statusCode).toBe(200);

@@ -46,7 +46,7 @@ async function requestQuote(b: TestBrowser, lines: { id: number; quantity: numbe
   return res.json().data.number as string;
 }
 
-const collect = { delivery_method: "collect", payment_method: "pay_on_account", po_reference: "EXT-42" };
+const collect = { delivery_method: "collect", collector_name: "Test Collector", payment_method: "pay_on_account", po_reference: "EXT-42" };
 
 beforeAll(async () => {
   shop = await createTestShop();

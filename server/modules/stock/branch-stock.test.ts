@@ -46,12 +46,12 @@ async function buyer(productId: number, quantity: number) {
   expect((await b.post("/api/basket", { product_id: productId, quantity })).statusCode).toBe(200);
   return b;
 }
-const collect = (branchId: number) => ({ email: "collector@example.com", phone: "0113 496 0000", delivery_method: "collect", payment_method: "pay_on_collection", branch_id: branchId });
+const collect = (branchId: number) => ({ email: "collector@example.com", phone: "0113 496 0000", delivery_method: "collect", collector_name: "Test Collector", payment_method: "pay_on_collection", branch_id: branchId });
 const deliver = (postcode: string) => ({
   email: "delivery@example.com",
   phone: "0113 496 0000",
   delivery_method: "standard",
-  delivery_address: { line_1: "1 Stock Lane", town: "Town", postcode },
+  delivery_address: { name: "Test Recipient", line_1: "1 Stock Lane", town: "Town", postcode },
   payment_method: "bank_transfer",
 });
 

@@ -169,7 +169,7 @@ describe("concurrency", () => {
       email: "race@example.com",
       phone: "0113 496 0000",
       delivery_method: "standard",
-      delivery_address: { line_1: "1 Race Lane", town: "Leeds", postcode: "ls1 1ab" },
+      delivery_address: { name: "Test Recipient", line_1: "1 Race Lane", town: "Leeds", postcode: "ls1 1ab" },
       payment_method: "bank_transfer",
     });
     const [answers, placed] = await Promise.all([Promise.all(takes), checkout]);

@@ -308,7 +308,7 @@ describe("checkout links the order to the buyer's company", () => {
   async function placeOrder(browser: TestBrowser, email: string) {
     const [p] = await db.select({ id: products.id }).from(products).where(and(ne(products.stock, 0), eq(products.heavy, false))).limit(1);
     expect((await browser.post("/api/basket", { product_id: p!.id, quantity: 1 })).statusCode).toBeLessThan(300);
-    const res = await browser.post("/api/checkout", { email, phone: "0113 496 0123", delivery_method: "collect", payment_method: "pay_on_collection" });
+    const res = await browser.post("/api/checkout", { email, phone: "0113 496 0123", delivery_method: "collect", collector_name: "Test Collector", payment_method: "pay_on_collection" });
     expect(res.statusCode, res.body).toBe(201);
     const [order] = await db.select().from(orders).where(eq(orders.id, res.json().order_id));
     return order!;

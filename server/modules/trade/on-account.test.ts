@@ -90,7 +90,7 @@ async function product(stock = 100) {
 const onAccount = (email: string, extra: Record<string, unknown> = {}) => ({
   email,
   phone: "0113 496 0123",
-  delivery_method: "collect",
+  delivery_method: "collect", collector_name: "Test Collector",
   payment_method: "pay_on_account",
   ...extra,
 });

@@ -45,7 +45,7 @@ const onAccount = (email: string, extra: Record<string, unknown> = {}) => ({
   email,
   phone: "0113 496 0000",
   delivery_method: "standard",
-  delivery_address: { line_1: "14 Mill Lane", town: "Leeds", postcode: "LS6 3AA" },
+  delivery_address: { name: "Test Recipient", line_1: "14 Mill Lane", town: "Leeds", postcode: "LS6 3AA" },
   payment_method: "pay_on_account",
   ...extra,
 });
@@ -170,7 +170,7 @@ describe("ordering for a site", () => {
     expect((await b.get(`/api/quotes/${number}`)).json().data.site).toEqual({ id: mill.id, name: "Mill Lane extension" });
     // Sent as staff would (the desk's own tests price it through the API).
     await shop.database.db.update(quotes).set({ status: "sent", validUntil: isoDay(10), sentAt: new Date() }).where(eq(quotes.number, number));
-    const accepted = await b.post(`/api/quotes/${number}/accept`, { delivery_method: "collect", payment_method: "pay_on_account" });
+    const accepted = await b.post(`/api/quotes/${number}/accept`, { delivery_method: "collect", collector_name: "Test Collector", payment_method: "pay_on_account" });
     expect(accepted.statusCode, accepted.body).toBe(201);
     const [order] = await shop.database.db.select({ siteId: orders.siteId }).from(orders).where(eq(orders.id, accepted.json().order_id));
     expect(order!.siteId).toBe(mill.id);

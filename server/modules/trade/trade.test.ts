@@ -257,7 +257,7 @@ describe("trade prices", () => {
     const placed = await member.browser.post("/api/checkout", {
       email: member.email,
       phone: "0113 496 0123",
-      delivery_method: "collect",
+      delivery_method: "collect", collector_name: "Test Collector",
       payment_method: "pay_on_collection",
       expected_total: cart.total,
     });

@@ -320,7 +320,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
                   </th>
                   <td className="whitespace-nowrap px-3 py-2">{formatDateTime(order.created_at)}</td>
                   <td className="px-3 py-2">
-                    <span className="block">{order.name || "—"}</span>
+                    <span className="block">{order.name || "No name given"}</span>
                     {"email" in order && order.email ? <span className="block text-stone-600">{order.email}</span> : null}
                   </td>
                   <td className="whitespace-nowrap px-3 py-2">{order.postcode ?? "—"}</td>

@@ -230,7 +230,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               <h2 id="customer-heading" className="mb-2 text-lg font-bold">
                 Customer
               </h2>
-              <p className="font-semibold">{order.customer.name || "—"}</p>
+              <p className="font-semibold">{order.customer.name}</p>
               <p>
                 <a href={`mailto:${order.customer.email}`} className="link">
                   {order.customer.email}
@@ -278,21 +278,29 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             </h2>
             {delivery ? (
               <address className="not-italic">
-                {[delivery.name, delivery.line_1, delivery.line_2, delivery.line_3, delivery.town, delivery.county, delivery.postcode].filter(Boolean).map((l, i) => (
+                {[delivery.name || order.customer_name, delivery.company, delivery.line_1, delivery.line_2, delivery.line_3, delivery.town, delivery.county, delivery.postcode].filter(Boolean).map((l, i) => (
                   <span key={i} className="block">
                     {l}
                   </span>
                 ))}
               </address>
             ) : (
-              <p>Collected from {order.branch?.name ?? "the branch"}.</p>
+              <p>
+                {order.customer_name ? (
+                  <>
+                    Collected by <span className="font-semibold">{order.customer_name}</span> from {order.branch?.name ?? "the branch"}.
+                  </>
+                ) : (
+                  <>Collected from {order.branch?.name ?? "the branch"}.</>
+                )}
+              </p>
             )}
             {order.notes ? <p className="mt-2 whitespace-pre-line rounded bg-amber-50 p-2">Customer's note: {order.notes}</p> : null}
             {billing ? (
               <>
                 <h3 className="mb-1 mt-3 font-bold">Billing address</h3>
                 <address className="not-italic">
-                  {[billing.name, billing.line_1, billing.line_2, billing.line_3, billing.town, billing.county, billing.postcode].filter(Boolean).map((l, i) => (
+                  {[billing.name, billing.company, billing.line_1, billing.line_2, billing.line_3, billing.town, billing.county, billing.postcode].filter(Boolean).map((l, i) => (
                     <span key={i} className="block">
                       {l}
                     </span>
