@@ -12,3 +12,10 @@ export function londonDayStart(day: string): SQL {
 export function londonDayAfter(day: string): SQL {
   return sql`((${day}::date + 1)::timestamp at time zone 'Europe/London')`;
 }
+
+const DAY_TEXT = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "short", year: "numeric" });
+
+/** A calendar day (`YYYY-MM-DD`) as the shop writes dates everywhere: `27 Nov 2026`. */
+export function dayText(day: string): string {
+  return DAY_TEXT.format(new Date(`${day}T00:00:00Z`));
+}

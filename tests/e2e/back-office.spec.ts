@@ -36,8 +36,11 @@ test("a guest's order: sales marks it paid, the warehouse prints the picking lis
   const sales = await staffPage(browser, "sales@staff.example.com");
   await openOrder(sales, number);
   await expect(sales.getByText("Awaiting payment").first()).toBeVisible();
+  // The amount starts at the total; the bank's reference is recorded with it (issue 34).
+  await sales.getByLabel("Bank reference").fill("BACS GALE 2");
   await sales.getByRole("button", { name: "Mark as paid" }).click();
   await expect(sales.getByRole("status").filter({ hasText: `Order ${number} is now paid.` })).toBeVisible();
+  await expect(sales.getByTestId("payment-received")).toContainText("reference BACS GALE 2");
 
   // The warehouse: no prices in sight, the picking list, then the dispatch.
   const warehouse = await staffPage(browser, "warehouse@staff.example.com");

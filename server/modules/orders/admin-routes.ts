@@ -104,7 +104,16 @@ const detail = z.object({
   ),
   addresses: z.object({ delivery: address.nullable(), billing: address.nullable().optional() }),
   totals: z.object({ subtotal: z.number(), discount: z.number(), vat: z.number(), delivery: z.number(), total: z.number() }).optional().describe("Pounds: goods ex VAT after promotions, the promotions' discount (ex VAT, already off the subtotal), their VAT, delivery inc VAT, total; only with orders.prices"),
-  payment: z.object({ method: z.string(), label: z.string(), po_reference: z.string() }).optional(),
+  payment: z
+    .object({
+      method: z.string(),
+      label: z.string(),
+      po_reference: z.string(),
+      reference: z.string().describe("The counter's or the bank transfer's reference, when staff recorded the payment"),
+      paid_amount: z.number().nullable().describe("Pounds received, when staff marked it paid"),
+      paid_on: z.string().nullable().describe("The day it was received (YYYY-MM-DD)"),
+    })
+    .optional(),
   customer: z
     .object({
       user_id: z.number().int().nullable(),
@@ -137,6 +146,10 @@ const transitionBody = z.object({
   note: z.string().trim().max(NOTE_MAX, `The note may be at most ${NOTE_MAX} characters.`).optional(),
   collection_code: z.string().trim().max(40, "Enter the six-digit collection code.").optional().describe("Marking a collection collected: the code on the customer's ready email, or what its QR code holds (TC-000123/482913)"),
   expected_status: z.enum(ORDER_STATUSES).optional(),
+  paid_amount: z.number({ error: "Enter the amount received, such as 237.58." }).positive("Enter the amount received, such as 237.58.").max(10_000_000).optional().describe("Marking paid: pounds received (the order's total when not given)"),
+  paid_on: z.string().trim().max(10).optional().describe("Marking paid: the day it arrived, YYYY-MM-DD (today when not given)"),
+  payment_reference: z.string().trim().max(60, "The reference may be at most 60 characters.").optional().describe("Marking paid: the bank transfer's reference"),
+  amount_confirmed: z.boolean().optional().describe("Marking paid: records an amount other than the total"),
 });
 const noteBody = z.object({ note: z.string({ error: "Write the note." }).trim().min(1, "Write the note.").max(NOTE_MAX, `The note may be at most ${NOTE_MAX} characters.`) });
 

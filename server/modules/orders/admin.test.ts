@@ -2,6 +2,7 @@
 // StaffActor objects built here: the list and its filters, keyset pages, the
 // tabs' counts, the CSV export, an order's page for each role, and the moves
 // with their timeline, audit entry, stock and email in one transaction.
+import { londonDate } from "../hire/calendar.ts";
 import { Readable } from "node:stream";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -461,11 +462,29 @@ describe("moving an order on", () => {
     expect(new Date(after.updated_at).getTime()).toBeGreaterThanOrEqual(before.getTime());
     expect(after.history.at(-1)).toMatchObject({ kind: "status", status: "paid", staff: { id: as.accounts.staffId, name: "Accounts Member" } });
     expect(await auditOf(o.number)).toEqual([
-      expect.objectContaining({ staffId: as.accounts.staffId, staffName: "Accounts Member <accounts@desk.example.com>", via: "screen", action: "order.transition", before: { status: "awaiting_payment" }, after: { status: "paid" } }),
+      expect.objectContaining({ staffId: as.accounts.staffId, staffName: "Accounts Member <accounts@desk.example.com>", via: "screen", action: "order.transition", before: { status: "awaiting_payment", paid_amount: null, paid_on: null, payment_reference: null }, after: { status: "paid", paid_amount: 18.95, paid_on: londonDate(), payment_reference: "" } }),
     ]);
     const mail = await mailTo("move@example.com");
     expect(mail.map((m) => m.subject)).toEqual([`Order ${o.number}: payment received`]);
     expect(mail[0]!.text).toContain("we have received your payment");
+  });
+
+  it("marking a bank transfer paid records the amount, the day and the reference, and refuses another amount unless confirmed (issue 34)", async () => {
+    const o = await makeOrder({ status: "awaiting_payment", email: "receipt@example.com" });
+    const today = londonDate();
+    // The total is £18.95: £18.50 is refused, saying by how much, and nothing moves.
+    const short = await refusal(desk.transition(as.accounts, o.number, { to: "paid", paid_amount: 18.5, paid_on: today, payment_reference: "BACS 4471" }));
+    expect(short).toMatchObject({ statusCode: 422, errors: { paid_amount: ["£18.50 is less than the order's total of £18.95. Check the amount, or confirm it to record it anyway."] } });
+    const future = await refusal(desk.transition(as.accounts, o.number, { to: "paid", paid_on: "2999-01-01" }));
+    expect(future).toMatchObject({ statusCode: 422, errors: { paid_on: ["The payment cannot have arrived after today."] } });
+    expect(await refusal(desk.transition(as.accounts, o.number, { to: "paid", paid_on: "2026-02-30" }))).toMatchObject({ errors: { paid_on: ["Enter the day the payment arrived as YYYY-MM-DD."] } });
+    expect((await desk.detail(as.accounts, o.number)).status).toBe("awaiting_payment");
+
+    const paid = await desk.transition(as.accounts, o.number, { to: "paid", paid_amount: 18.5, paid_on: "2026-11-02", payment_reference: "BACS 4471", amount_confirmed: true });
+    expect(paid.status).toBe("paid");
+    expect(paid.payment).toMatchObject({ paid_amount: 18.5, paid_on: "2026-11-02", reference: "BACS 4471" });
+    expect(paid.history.at(-1)!.note).toBe("Payment of £18.50 received on 2 Nov 2026, reference BACS 4471. That is £0.45 less than the total.");
+    expect((await auditOf(o.number)).at(-1)!.after).toMatchObject({ paid_amount: 18.5, paid_on: "2026-11-02", payment_reference: "BACS 4471" });
   });
 
   it("does all of it in one transaction: if the email cannot be queued, nothing changed", async () => {

@@ -4,7 +4,8 @@ import { type SQL, and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt
 import type { Db } from "../../db/client.ts";
 import { csvWriter } from "../../lib/csv.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
-import { londonDayAfter, londonDayStart } from "../../lib/london.ts";
+import { dayText, londonDayAfter, londonDayStart } from "../../lib/london.ts";
+import { londonDate } from "../hire/calendar.ts";
 import { putOrderStockBack } from "../stock/ledger.ts";
 import { recordAudit } from "../audit/service.ts";
 import { users } from "../auth/schema.ts";
@@ -65,6 +66,44 @@ export interface TransitionRequest {
   collection_code?: string | null;
   /** The status the member saw: if the order has moved since, the move is refused (409). */
   expected_status?: OrderStatus | null;
+  /**
+   * Marking paid (issue 34): what arrived, in pounds (the order's total when
+   * not given), the day it arrived (today when not given) and the bank's
+   * reference. An amount other than the total is refused unless confirmed.
+   */
+  paid_amount?: number | null;
+  paid_on?: string | null;
+  payment_reference?: string | null;
+  amount_confirmed?: boolean | null;
+}
+
+/** What a marked-paid order records: pence, the London day and the reference. */
+interface Receipt {
+  pence: number;
+  day: string;
+  reference: string;
+}
+
+/** The receipt a mark-paid records, or why not (422): a day that is real and not ahead, an amount that is the total or confirmed. */
+function receiptOf(input: TransitionRequest, total: number): Receipt {
+  const errors: Record<string, string[]> = {};
+  const today = londonDate();
+  const day = input.paid_on?.trim() || today;
+  if (!isCalendarDay(day)) errors.paid_on = ["Enter the day the payment arrived as YYYY-MM-DD."];
+  else if (day > today) errors.paid_on = ["The payment cannot have arrived after today."];
+  const pence = input.paid_amount == null ? total : Math.round(input.paid_amount * 100);
+  if (!Number.isFinite(pence) || pence <= 0) errors.paid_amount = ["Enter the amount received, such as 237.58."];
+  else if (pence !== total && !input.amount_confirmed) {
+    errors.paid_amount = [`£${money(pence)} is ${pence < total ? "less" : "more"} than the order's total of £${money(total)}. Check the amount, or confirm it to record it anyway.`];
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return { pence, day, reference: input.payment_reference?.trim() ?? "" };
+}
+
+/** The timeline's words for a payment recorded by hand. */
+function receiptNote(receipt: Receipt, total: number): string {
+  const differs = receipt.pence === total ? "" : ` That is £${money(Math.abs(total - receipt.pence))} ${receipt.pence < total ? "less" : "more"} than the total.`;
+  return `Payment of £${money(receipt.pence)} received on ${dayText(receipt.day)}${receipt.reference ? `, reference ${receipt.reference}` : ""}.${differs}`;
 }
 
 export interface AdminOrderOptions {
@@ -312,7 +351,15 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
       ...(see.prices
         ? {
             totals: { subtotal: pounds(order.subtotal), discount: pounds(order.discount), vat: pounds(order.vat), delivery: pounds(order.delivery), total: pounds(order.total) },
-            payment: { method: order.paymentMethod, label: PAYMENT_LABELS[order.paymentMethod] ?? order.paymentMethod, po_reference: order.poReference },
+            payment: {
+              method: order.paymentMethod,
+              label: PAYMENT_LABELS[order.paymentMethod] ?? order.paymentMethod,
+              po_reference: order.poReference,
+              // Recorded by staff: at the counter, or a bank transfer marked paid.
+              reference: order.paymentReference,
+              paid_amount: order.paidAmount === null ? null : pounds(order.paidAmount),
+              paid_on: order.paidOn,
+            },
           }
         : {}),
       ...(see.customers ? { customer: await customerOf(loaded) } : {}),
@@ -498,13 +545,21 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
       }
       const dispatch = move.to === "dispatched";
       const ready = move.to === "ready_for_collection";
+      // A bank transfer marked paid records what arrived, when and with what reference.
+      const receipt = from === "awaiting_payment" && move.to === "paid" ? receiptOf(input, order.total) : null;
       const collectionCode = ready ? newCollectionCode() : order.collectionCode;
       await tx
         .update(orders)
-        .set({ status: move.to, updatedAt: sql`now()`, ...(dispatch ? { carrier, trackingNumber: tracking } : {}), ...(ready ? { collectionCode, collectionRemindedAt: null } : {}) })
+        .set({
+          status: move.to,
+          updatedAt: sql`now()`,
+          ...(dispatch ? { carrier, trackingNumber: tracking } : {}),
+          ...(ready ? { collectionCode, collectionRemindedAt: null } : {}),
+          ...(receipt ? { paidAmount: receipt.pence, paidOn: receipt.day, paymentReference: receipt.reference } : {}),
+        })
         .where(eq(orders.id, order.id));
       // The customer's timeline shows the move; a dispatch says how it went.
-      const historyNote = dispatch ? [`Sent with ${carrier}, tracking number ${tracking}.`, note].filter(Boolean).join(" ") : note;
+      const historyNote = dispatch ? [`Sent with ${carrier}, tracking number ${tracking}.`, note].filter(Boolean).join(" ") : receipt ? [receiptNote(receipt, order.total), note].filter(Boolean).join(" ") : note;
       await tx.insert(orderStatusHistory).values({ orderId: order.id, status: move.to, note: historyNote, kind: "status", staffId: actor.staffId });
       let credit: InvoiceCredit | null = null;
       if (move.to === "cancelled") {
@@ -521,6 +576,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
           carrier: dispatch ? carrier : order.carrier,
           tracking_number: dispatch ? tracking : order.trackingNumber,
           ...(note ? { note } : {}),
+          ...(receipt ? { paid_amount: pounds(receipt.pence), paid_on: receipt.day, payment_reference: receipt.reference } : {}),
           ...(credit?.creditNote ? { invoice: credit.invoice, credit_note: credit.creditNote } : {}),
         },
       });

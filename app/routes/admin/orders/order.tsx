@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
@@ -8,7 +9,7 @@ import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { Timeline } from "../../../components/admin/timeline.tsx";
 import { OrderReturns } from "../../../components/admin/order-returns.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
-import { formatDateTime } from "../../../lib/admin/format.ts";
+import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
 import { CARRIERS } from "../../../../server/modules/orders/fulfilment.ts";
@@ -77,6 +78,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       note: text("note", 2000) || undefined,
       collection_code: text("collection_code", 40) || undefined,
       expected_status: ORDER_STATUSES.includes(expected) ? expected : undefined,
+      ...(form.has("paid_amount") ? paidFields(form) : {}),
     });
     const emailed = ["paid", "dispatched", "ready_for_collection", "cancelled"].includes(done.status) ? " The customer has been emailed." : "";
     const credited = done.credit_note ? ` Its invoice is credited in full with credit note ${done.credit_note}, emailed to the company's accounts address.` : "";
@@ -90,6 +92,55 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 }
 
 const input = "min-h-10 w-full rounded-md border border-stone-400 bg-white px-3 py-2";
+
+/** Mark as paid's fields from the form: pounds typed as "£1,237.58" or "1237.58"; a blank amount is refused by the service's own words. */
+function paidFields(form: FormData) {
+  const typed = String(form.get("paid_amount") ?? "").replace(/[£,\s]/g, "").slice(0, 20);
+  return {
+    paid_amount: /^\d+(\.\d{1,2})?$/.test(typed) ? Number(typed) : 0,
+    paid_on: String(form.get("paid_on") ?? "").slice(0, 10) || undefined,
+    payment_reference: String(form.get("payment_reference") ?? "").slice(0, 60) || undefined,
+    amount_confirmed: form.get("amount_confirmed") === "yes",
+  };
+}
+
+/**
+ * What marking a bank transfer paid asks (issue 34): the amount that arrived
+ * (the total to start with), the day and the bank's reference; an amount
+ * other than the total says so at once and needs ticking to record.
+ */
+function MarkPaidFields({ total, errors }: { total: number; errors: (field: string) => string[] | undefined }) {
+  const [amount, setAmount] = useState(total.toFixed(2));
+  const typed = Number(amount.replace(/[£,\s]/g, ""));
+  const differs = amount.trim() !== "" && Number.isFinite(typed) && Math.round(typed * 100) !== Math.round(total * 100);
+  return (
+    <div className="grid gap-2 sm:grid-cols-3">
+      <label className="grid gap-1 text-sm font-semibold">
+        Amount received (£)
+        <FieldError messages={errors("paid_amount")} />
+        <input name="paid_amount" inputMode="decimal" required value={amount} onChange={(e) => setAmount(e.target.value)} aria-invalid={errors("paid_amount") ? true : undefined} aria-describedby={differs ? "paid-differs" : undefined} className={`${input} font-normal`} />
+      </label>
+      <label className="grid gap-1 text-sm font-semibold">
+        Received on
+        <FieldError messages={errors("paid_on")} />
+        <input name="paid_on" type="date" required defaultValue={new Date().toLocaleDateString("en-CA", { timeZone: "Europe/London" })} aria-invalid={errors("paid_on") ? true : undefined} className={`${input} font-normal`} />
+      </label>
+      <label className="grid gap-1 text-sm font-semibold">
+        Bank reference
+        <FieldError messages={errors("payment_reference")} />
+        <input name="payment_reference" maxLength={60} autoComplete="off" className={`${input} font-normal`} />
+      </label>
+      {differs || errors("paid_amount") ? (
+        <div id="paid-differs" role="status" className="rounded border border-amber-600 bg-amber-50 p-2 text-sm sm:col-span-3">
+          <p>This is not the order's total of {formatPounds(total)}.</p>
+          <label className="mt-1 flex items-center gap-2 font-semibold">
+            <input type="checkbox" name="amount_confirmed" value="yes" className="size-4" /> Record {amount ? `£${amount.replace(/^£/, "")}` : "this amount"} anyway
+          </label>
+        </div>
+      ) : null}
+    </div>
+  );
+}
 
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
@@ -159,6 +210,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                     <input type="hidden" name="intent" value="transition" />
                     <input type="hidden" name="to" value={a.to} />
                     <input type="hidden" name="expected_status" value={order.status} />
+                    {a.to === "paid" && order.status === "awaiting_payment" && order.totals ? <MarkPaidFields total={order.totals.total} errors={(f) => errorsFor(a.to, f)} /> : null}
                     {a.requires.includes("carrier") ? (
                       <label className="grid gap-1 text-sm font-semibold">
                         Carrier
@@ -268,6 +320,14 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               </h2>
               <p>{order.payment.label}</p>
               {order.payment.po_reference ? <p>PO reference: {order.payment.po_reference}</p> : null}
+              {order.payment.paid_amount !== null ? (
+                <p data-testid="payment-received">
+                  {formatPounds(order.payment.paid_amount)} received{order.payment.paid_on ? ` on ${formatDate(`${order.payment.paid_on}T12:00:00Z`)}` : ""}
+                  {order.payment.reference ? `, reference ${order.payment.reference}` : ""}
+                </p>
+              ) : order.payment.reference ? (
+                <p>Reference: {order.payment.reference}</p>
+              ) : null}
               {order.site ? <p data-testid="order-site">Site: {order.site.name}</p> : null}
             </section>
           ) : null}
