@@ -78,12 +78,14 @@ test("a guest's order: sales marks it paid, the warehouse prints the picking lis
   const rows = owner.getByRole("table").getByRole("row");
   await expect(rows).toHaveCount(4);
   await expect(rows.nth(1)).toContainText("Wes Warehouse");
-  await expect(rows.nth(1)).toContainText("dispatched");
+  // In the shop's words (issue 34): statuses by their names, the payment as a sentence.
+  await expect(rows.nth(1)).toContainText("moved from Processing to Dispatched");
   await expect(rows.nth(2)).toContainText("Wes Warehouse");
-  await expect(rows.nth(2)).toContainText("processing");
+  await expect(rows.nth(2)).toContainText("moved from Paid to Processing");
   await expect(rows.nth(3)).toContainText("Sita Sales");
-  await expect(rows.nth(3)).toContainText("awaiting_payment");
-  await expect(rows.nth(3)).toContainText("paid");
+  await expect(rows.nth(3)).toContainText("moved from Awaiting payment to Paid");
+  await expect(rows.nth(3)).toContainText("reference BACS GALE 2");
+  await expect(rows.nth(3)).not.toContainText("awaiting_payment");
 });
 
 test("an owner invited by another enrols an authenticator app when setting up, and signs in with its code", async ({ browser }) => {

@@ -1,3 +1,4 @@
+import { actionWords, auditSentence, changedFields } from "../../lib/admin/audit-words.ts";
 import { formatDateTime } from "../../lib/admin/format.ts";
 
 export interface AuditEntryView {
@@ -15,25 +16,30 @@ export interface AuditEntryView {
 
 const VIA: Record<string, string> = { screen: "back office", api: "API", token: "API token", cli: "command line" };
 
-function show(value: unknown): string {
-  if (value === null || value === undefined || value === "") return "—";
-  return typeof value === "object" ? JSON.stringify(value) : String(value);
-}
-
-/** What changed, field by field: `status: paid → processing`. */
-export function Changes({ before, after }: { before: Record<string, unknown> | null; after: Record<string, unknown> | null }) {
-  const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
-  if (!fields.length) return <span className="text-stone-600">—</span>;
+/** What the entry did, in the shop's words, then each field it changed: `Status: Paid → Processing`. */
+export function Changes({ entry }: { entry: Pick<AuditEntryView, "action" | "entity_id" | "before" | "after"> }) {
+  const sentence = auditSentence(entry);
+  const fields = changedFields(entry);
+  if (!sentence && !fields.length) return <span className="text-stone-600">No details recorded.</span>;
   return (
-    <ul className="grid gap-0.5">
-      {fields.map((field) => (
-        <li key={field}>
-          <span className="font-semibold">{field.replaceAll("_", " ")}:</span> {before ? <span className="text-stone-600 line-through decoration-stone-400">{show(before[field])}</span> : null}
-          {before ? " → " : ""}
-          <span>{show(after?.[field])}</span>
-        </li>
-      ))}
-    </ul>
+    <div className="grid gap-1 [overflow-wrap:anywhere]">
+      {sentence ? <p>{sentence}</p> : null}
+      {fields.length ? (
+        <ul className="grid gap-0.5">
+          {fields.map(([name, before, after]) => (
+            <li key={name}>
+              <span className="font-semibold first-letter:uppercase">{name}:</span>{" "}
+              {before !== null ? (
+                <>
+                  <span className="text-stone-600 line-through decoration-stone-400">{before}</span> →{" "}
+                </>
+              ) : null}
+              <span>{after}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
   );
 }
 
@@ -51,14 +57,14 @@ export function AuditHistory({ entries, title = "Audit history" }: { entries: Au
           {entries.map((e) => (
             <li key={e.id} className="border-l-2 border-stone-300 pl-3">
               <p>
-                <span className="font-semibold">{e.action}</span> by {e.staff.name}
+                <span className="font-semibold">{actionWords(e.action)}</span> by {e.staff.name}
                 <span className="text-stone-600">
                   {" "}
                   via {VIA[e.via] ?? e.via}
                   {e.token_name ? ` “${e.token_name}”` : ""}, <time dateTime={e.at}>{formatDateTime(e.at)}</time>
                 </span>
               </p>
-              <Changes before={e.before} after={e.after} />
+              <Changes entry={e} />
             </li>
           ))}
         </ol>

@@ -22,11 +22,11 @@ export function ordersHref(filters: { status?: OrderStatus; fulfilment?: "delive
  * overview (issue 21); a figure whose list does not exist yet (null) shows
  * unlinked, with a note.
  */
-export const LIST_OF: Record<"hire" | "tradeApplications" | "overdueInvoices" | "lowStock", string | null> = {
+export const LIST_OF: Record<"hire" | "tradeApplications" | "overdueInvoices" | "lowStock", string> = {
   hire: "/admin/hire",
-  tradeApplications: null,
-  overdueInvoices: null,
-  lowStock: null,
+  tradeApplications: "/admin/trade?state=pending",
+  overdueInvoices: "/admin/trade/aged-debt",
+  lowStock: "/admin/products?stock=low",
 };
 
 const noon = (day: string) => new Date(`${day}T12:00:00Z`);

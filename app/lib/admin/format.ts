@@ -11,6 +11,11 @@ export function formatDate(iso: string): string {
   return LONDON_DATE.format(new Date(iso));
 }
 
+/** A calendar day (`2026-11-25`, as the API gives due dates) the same way: `25 Nov 2026`. */
+export function formatDay(day: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) ? formatDate(`${day}T12:00:00Z`) : day;
+}
+
 /** A query string with one value changed (or removed when empty): the tables keep their state in the URL. */
 export function withParam(search: URLSearchParams, changes: Record<string, string | null | undefined>): string {
   const next = new URLSearchParams(search);

@@ -1,6 +1,8 @@
 import { Form, Link, useLocation } from "react-router";
 import { appContext } from "#app-context";
 import { AUDIT_VIA_LABELS, Changes } from "../../components/admin/audit-entries.tsx";
+import { STACKED } from "../../components/admin/stacked-table.ts";
+import { actionWords } from "../../lib/admin/audit-words.ts";
 import { KeysetPager } from "../../components/admin/pager.tsx";
 import { AdminHeading } from "../../components/admin/frame.tsx";
 import { EmptyState } from "../../components/page.tsx";
@@ -41,7 +43,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { entries: log.data, nextCursor: log.next_cursor, filters, people };
 }
 
-const control = "min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal";
+// Full width of their column and allowed to shrink: date fields never spill into the next one.
+const control = "min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal";
 
 export default function AdminAudit({ loaderData }: Route.ComponentProps) {
   const { entries, filters, people, nextCursor } = loaderData;
@@ -49,7 +52,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <AdminHeading title="Audit log" intro="Every change made by staff, through these screens, the API or the command line: who, when, what, and the fields before and after. Nobody can change or delete an entry." />
-      <Form method="get" role="search" aria-label="Filter the audit log" className="mb-4 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6">
+      <Form method="get" role="search" aria-label="Filter the audit log" className="mb-4 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-6 [&>label]:min-w-0">
         <label className="grid gap-1 text-sm font-semibold">
           Staff member
           <select name="staff_id" defaultValue={filters.staff_id ?? ""} className={control}>
@@ -88,7 +91,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
           To
           <input name="to" type="date" defaultValue={filters.to ?? ""} className={control} />
         </label>
-        <div className="flex gap-2 sm:col-span-2 lg:col-span-3 xl:col-span-6">
+        <div className="flex gap-2 sm:col-span-2 lg:col-span-3 2xl:col-span-6">
           <button type="submit" className="btn-primary min-h-10">
             Apply filters
           </button>
@@ -102,33 +105,37 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
           Changes made by staff appear here as they happen.
         </EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
-          <table className="w-full min-w-[52rem] text-left text-sm">
+        <div className={STACKED.frame}>
+          <table className={STACKED.table}>
             <caption className="sr-only">Audit log, newest first</caption>
-            <thead className="border-b border-stone-200 bg-stone-50 text-stone-700">
+            <thead className={STACKED.head}>
               <tr>
                 <th scope="col" className="px-3 py-2">When</th>
                 <th scope="col" className="px-3 py-2">Who</th>
                 <th scope="col" className="px-3 py-2">Action</th>
                 <th scope="col" className="px-3 py-2">On</th>
-                <th scope="col" className="px-3 py-2">Changes</th>
+                <th scope="col" className="px-3 py-2">What changed</th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-stone-100 align-top">
+            <tbody className={STACKED.body}>
               {entries.map((e) => (
-                <tr key={e.id}>
-                  <td className="whitespace-nowrap px-3 py-2">
+                <tr key={e.id} className={`${STACKED.row} max-lg:bg-white`}>
+                  <td data-label="When" className={`${STACKED.cell} lg:whitespace-nowrap`}>
                     <time dateTime={e.at}>{formatDateTime(e.at)}</time>
                   </td>
-                  <td className="px-3 py-2">
-                    {e.staff.name}
-                    <span className="block text-stone-600">
-                      via {AUDIT_VIA_LABELS[e.via] ?? e.via}
-                      {e.token_name ? ` “${e.token_name}”` : ""}
+                  <td data-label="Who" className={STACKED.cell}>
+                    <span>
+                      {e.staff.name}
+                      <span className="block text-stone-600">
+                        via {AUDIT_VIA_LABELS[e.via] ?? e.via}
+                        {e.token_name ? ` “${e.token_name}”` : ""}
+                      </span>
                     </span>
                   </td>
-                  <td className="px-3 py-2 font-mono">{e.action}</td>
-                  <td className="whitespace-nowrap px-3 py-2">
+                  <td data-label="Action" className={STACKED.cell}>
+                    <span>{actionWords(e.action)}</span>
+                  </td>
+                  <td data-label="On" className={`${STACKED.cell} lg:whitespace-nowrap`}>
                     {e.entity === "order" ? (
                       <Link to={`/admin/orders/${e.entity_id}`} className="link">
                         {e.entity_id}
@@ -137,8 +144,8 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
                       `${e.entity.replaceAll("_", " ")} ${e.entity_id}`
                     )}
                   </td>
-                  <td className="px-3 py-2">
-                    <Changes before={e.before} after={e.after} />
+                  <td data-label="What changed" className={STACKED.cell}>
+                    <Changes entry={e} />
                   </td>
                 </tr>
               ))}

@@ -240,7 +240,6 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   const areas = [f.hire ? "hire" : null, f.trade || f.invoices ? "trade" : null, f.stock ? "stock" : null].filter((a) => a !== null);
   const named = areas.length > 1 ? `${areas.slice(0, -1).join(", ")} and ${areas.at(-1)}` : areas.join("");
   const elsewhereTitle = areas.length === 1 && f.hire ? "Hire today" : named.charAt(0).toUpperCase() + named.slice(1);
-  const unlinked = [f.hire && !LIST_OF.hire ? "hire" : null, (f.trade || f.invoices) && !(LIST_OF.tradeApplications && LIST_OF.overdueInvoices) ? "trade" : null, f.stock && !LIST_OF.lowStock ? "stock" : null].filter(Boolean);
 
   return (
     <>
@@ -350,7 +349,6 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
 
       {elsewhere ? (
         <Section title={elsewhereTitle}>
-          {unlinked.length ? <p className="-mt-2 mb-3 text-sm text-stone-600">These figures have no list to open in the back office yet.</p> : null}
           <div className={grid}>
             {f.hire ? (
               <>
@@ -380,8 +378,8 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
             ) : null}
             {f.stock ? (
               <Card title="Products to reorder">
-                <Figure value={f.stock.at_or_below_reorder_level} label={`${f.stock.at_or_below_reorder_level === 1 ? "product" : "products"} with ${f.stock.reorder_level} or fewer in stock`} href={LIST_OF.lowStock}>
-                  One reorder level for every product for now.
+                <Figure value={f.stock.at_or_below_reorder_level} label={`${f.stock.at_or_below_reorder_level === 1 ? "product" : "products"} at or below the reorder level`} href={LIST_OF.lowStock}>
+                  Each product&rsquo;s own level (5 unless set).
                 </Figure>
               </Card>
             ) : null}

@@ -8,7 +8,7 @@ import { HoldBadge } from "../../../components/admin/hold-badge.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
 import { notFoundOr, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
-import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
+import { formatDate, formatDateTime, formatDay } from "../../../lib/admin/format.ts";
 import { requireTradeDesk, termsFormErrors } from "../../../lib/admin/trade-desk.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
@@ -261,7 +261,7 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
                     {open.map((i) => (
                       <div key={i.number} className="grid items-center gap-2 rounded border border-stone-200 p-2 text-sm sm:grid-cols-[1fr_9rem_auto]">
                         <span>
-                          <strong>{i.number}</strong> · due {i.due_date}
+                          <strong>{i.number}</strong> · due {formatDay(i.due_date)}
                           {i.overdue ? <span className="font-semibold text-red-800"> (overdue)</span> : null} · {formatPounds(i.outstanding)} outstanding
                         </span>
                         <label className="grid gap-1">
@@ -301,7 +301,7 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
                   {open.map((i) => (
                     <label key={i.number} className="grid items-center gap-2 rounded border border-stone-200 p-2 text-sm sm:grid-cols-[1fr_9rem]">
                       <span>
-                        <strong>{i.number}</strong> · due {i.due_date}
+                        <strong>{i.number}</strong> · due {formatDay(i.due_date)}
                         {i.overdue ? <span className="font-semibold text-red-800"> (overdue)</span> : null} · {formatPounds(i.outstanding)} outstanding
                       </span>
                       <input
@@ -405,7 +405,7 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
                         </td>
                         <td className={STACKED.cell} data-label="Due">
                           <span className={i.overdue ? "font-semibold text-red-800" : ""}>
-                            {i.due_date}
+                            {formatDay(i.due_date)}
                             {i.overdue ? " (overdue)" : ""}
                           </span>
                         </td>
@@ -439,7 +439,7 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
               <ul className="grid gap-2 text-sm">
                 {a.payments.map((p) => (
                   <li key={p.number} className="border-l-2 border-stone-300 pl-3">
-                    <strong>{p.number}</strong> · {formatPounds(p.amount)} by {PAYMENT_METHOD_LABELS[p.method]} on {p.received_on}
+                    <strong>{p.number}</strong> · {formatPounds(p.amount)} by {PAYMENT_METHOD_LABELS[p.method]} on {formatDay(p.received_on)}
                     {p.reference ? ` · ${p.reference}` : ""}
                     <span className="block text-stone-700">
                       {p.allocations.length ? p.allocations.map((x) => `${x.invoice_number} ${formatPounds(x.amount)}`).join(", ") : "Not allocated"}
@@ -464,7 +464,7 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
                     <a href={`/api/admin/trade/credit-notes/${n.number}.pdf`} className="link font-semibold">
                       {n.number} (PDF)
                     </a>{" "}
-                    · {formatPounds(n.total)} against {n.invoice_number} on {n.issued_on}
+                    · {formatPounds(n.total)} against {n.invoice_number} on {formatDay(n.issued_on)}
                     {n.on_account > 0 ? ` · ${formatPounds(n.on_account)} on account` : ""}
                     <span className="block text-stone-700">{n.reason}</span>
                   </li>

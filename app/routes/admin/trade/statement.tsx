@@ -1,3 +1,4 @@
+import { formatDay } from "../../../lib/admin/format.ts";
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AdminHeading } from "../../../components/admin/frame.tsx";
@@ -197,7 +198,7 @@ export default function TradeStatement({ loaderData, actionData }: Route.Compone
                   {s.lines.map((l) => (
                     <tr key={`${l.kind}-${l.reference}`} className={`${STACKED.row} max-lg:bg-white`}>
                       <td className={STACKED.cell} data-label="Date">
-                        <span>{l.date}</span>
+                        <span>{formatDay(l.date)}</span>
                       </td>
                       <th scope="row" className={`${STACKED.cell} font-normal`} data-label="Entry">
                         <span>
