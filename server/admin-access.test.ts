@@ -724,6 +724,9 @@ const ROWS: Row[] = [
   { key: "GET /api/admin/hire/planner", needs: "hire.desk", url: () => "/api/admin/hire/planner?days=3&limit=2" },
   { key: "GET /api/admin/hire/overview", needs: "hire.desk", url: () => "/api/admin/hire/overview" },
   { key: "GET /api/admin/hire/requests", needs: "hire.desk", url: () => "/api/admin/hire/requests" },
+  // Hires taken by staff (issue 34), for an item no one has: 422 after the door, nothing booked.
+  { key: "POST /api/admin/hire/bookings", needs: "hire.desk", url: () => "/api/admin/hire/bookings", body: () => ({ hire_item: "no-such-matrix-item", starts_on: "2099-01-05", ends_on: "2099-01-06", customer: { name: "Matrix Walk-in", phone: "07700 900000" } }), ok: [422] },
+  { key: "GET /api/admin/hire/bookings/quote", needs: "hire.desk", url: () => "/api/admin/hire/bookings/quote?hire_item=no-such-matrix-item&starts_on=2099-01-05&ends_on=2099-01-06", ok: [422] },
   // The hire desk's operations (hire/desk/routes.ts), on a request no one has: 404 after the door, nothing changed.
   { key: "GET /api/admin/hire/requests/{number}", needs: "hire.desk", url: () => `${NO_HIRE}`, ok: [404] },
   { key: "POST /api/admin/hire/requests/{number}/approve", needs: "hire.desk", url: () => `${NO_HIRE}/approve`, body: () => ({}), ok: [404] },
