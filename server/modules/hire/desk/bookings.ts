@@ -161,6 +161,12 @@ export function createHireBookings(db: Db, options: HireOperationsOptions) {
       });
     },
 
+    /** The hire item a unit belongs to (the planner's free cell names only the unit), or null. */
+    async itemOfUnit(unitId: number): Promise<string | null> {
+      const [row] = await db.select({ slug: hireItems.slug }).from(hireUnits).innerJoin(hireItems, eq(hireItems.id, hireUnits.hireItemId)).where(eq(hireUnits.id, unitId));
+      return row?.slug ?? null;
+    },
+
     /** The units of an item in asset order, for the booking form's unit choice. */
     async units(slug: string) {
       const item = await itemOf(db, slug);

@@ -57,6 +57,10 @@ export function createHireOperations(db: Db, options: HireOperationsOptions) {
       authorize(actor, "hire.desk");
       return bookings.units(slug);
     },
+    async itemOfUnit(actor: StaffActor, unitId: number) {
+      authorize(actor, "hire.desk");
+      return bookings.itemOfUnit(unitId);
+    },
     approve: (actor: StaffActor, number: string, input: ApproveInput) => run(actor, () => decisions.approve(actor, number, input)),
     decline: (actor: StaffActor, number: string, reason: string) => run(actor, () => decisions.decline(actor, number, reason)),
     propose: (actor: StaffActor, number: string, input: { start_date: string; end_date: string; message?: string }) => run(actor, () => decisions.propose(actor, number, input)),
