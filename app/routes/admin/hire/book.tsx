@@ -159,9 +159,9 @@ export default function NewHire({ loaderData, actionData }: Route.ComponentProps
               ))}
             </select>
           </FormField>
-          <FormField prefix="what" id="unit" label="Unit" hint="Any free unit when left as it is." errors={{ unit: errors.unit_id ?? [] }}>
-            <select {...fieldProps("what", "unit", { unit: errors.unit_id ?? [] }, true)} defaultValue={chosen.unit} className={ADMIN_CONTROL}>
-              <option value="">First free unit</option>
+          <FormField prefix="what" id="unit" label="Unit" errors={{ unit: errors.unit_id ?? [] }}>
+            <select {...fieldProps("what", "unit", { unit: errors.unit_id ?? [] })} defaultValue={chosen.unit} className={ADMIN_CONTROL}>
+              <option value="">Any free unit</option>
               {units.map((u) => (
                 <option key={u.id} value={u.id}>
                   {u.asset_number}
