@@ -328,11 +328,14 @@ const ROWS: Row[] = [
     ],
   },
   { key: "admin/customers", needs: "customers.view", url: () => "/admin/customers" },
+  // A guest buyer's page (issue 34): an email that placed no guest order answers 404 after the door.
+  { key: "admin/customers/guest", needs: "customers.view", url: () => "/admin/customers/guest?email=nobody-matrix%40example.com", ok: [404] },
   {
     key: "admin/customers/:id",
     needs: "customers.view",
     url: (w) => `/admin/customers/${w.customerId}`,
     posts: [
+      { what: "details without a first name", needs: "customers.edit", form: async (w) => ({ url: `/admin/customers/${w.customerId}`, fields: { intent: "edit", firstname: "" } }), ok: [422] },
       {
         what: "unblock",
         needs: "customers.manage",
@@ -455,6 +458,13 @@ const ROWS: Row[] = [
   { key: "admin/hire", needs: "hire.desk", url: () => "/admin/hire" },
   { key: "admin/hire/planner", needs: "hire.desk", url: () => "/admin/hire/planner?days=3" },
   { key: "admin/hire/requests", needs: "hire.desk", url: () => "/admin/hire/requests" },
+  // A hire taken by staff (issue 34): the form, and a booking with no customer refused after the door.
+  {
+    key: "admin/hire/bookings/new",
+    needs: "hire.desk",
+    url: () => "/admin/hire/bookings/new",
+    posts: [{ what: "a booking with nothing chosen", needs: "hire.desk", form: form({ hire_item: "", starts_on: "", ends_on: "" }), ok: [422] }],
+  },
   // A request's page and its forms: a number no request has answers 404 after the door; an empty reason 422.
   {
     key: "admin/hire/requests/:number",
@@ -724,6 +734,9 @@ const ROWS: Row[] = [
   { key: "GET /api/admin/hire/planner", needs: "hire.desk", url: () => "/api/admin/hire/planner?days=3&limit=2" },
   { key: "GET /api/admin/hire/overview", needs: "hire.desk", url: () => "/api/admin/hire/overview" },
   { key: "GET /api/admin/hire/requests", needs: "hire.desk", url: () => "/api/admin/hire/requests" },
+  // Hires taken by staff (issue 34), for an item no one has: 422 after the door, nothing booked.
+  { key: "POST /api/admin/hire/bookings", needs: "hire.desk", url: () => "/api/admin/hire/bookings", body: () => ({ hire_item: "no-such-matrix-item", starts_on: "2099-01-05", ends_on: "2099-01-06", customer: { name: "Matrix Walk-in", phone: "07700 900000" } }), ok: [422] },
+  { key: "GET /api/admin/hire/bookings/quote", needs: "hire.desk", url: () => "/api/admin/hire/bookings/quote?hire_item=no-such-matrix-item&starts_on=2099-01-05&ends_on=2099-01-06", ok: [422] },
   // The hire desk's operations (hire/desk/routes.ts), on a request no one has: 404 after the door, nothing changed.
   { key: "GET /api/admin/hire/requests/{number}", needs: "hire.desk", url: () => `${NO_HIRE}`, ok: [404] },
   { key: "POST /api/admin/hire/requests/{number}/approve", needs: "hire.desk", url: () => `${NO_HIRE}/approve`, body: () => ({}), ok: [404] },
@@ -745,6 +758,12 @@ const ROWS: Row[] = [
   // The customers desk.
   { key: "GET /api/admin/customers", needs: "customers.view", url: () => "/api/admin/customers" },
   { key: "GET /api/admin/customers/{id}", needs: "customers.view", url: (w) => `/api/admin/customers/${w.customerId}` },
+  // The customers desk at the counter (issue 34): a guest's page, and edits of the secret customer (a note kept as it was).
+  { key: "GET /api/admin/customers/guest", needs: "customers.view", url: () => "/api/admin/customers/guest?email=nobody-matrix@example.com", ok: [404] },
+  { key: "PATCH /api/admin/customers/{id}", needs: "customers.edit", url: (w) => `/api/admin/customers/${w.customerId}`, body: () => ({ staff_note: "" }) },
+  { key: "POST /api/admin/customers/{id}/addresses", needs: "customers.edit", url: (w) => `/api/admin/customers/${w.customerId}/addresses`, body: () => ({}), ok: [422] },
+  { key: "PUT /api/admin/customers/{id}/addresses/{address}", needs: "customers.edit", url: (w) => `/api/admin/customers/${w.customerId}/addresses/2147483647`, body: () => ({ firstname: "Matrix", lastname: "Row", line1: "1 Matrix Road", town: "Leeds", postcode: "LS1 4AP" }), ok: [404] },
+  { key: "DELETE /api/admin/customers/{id}/addresses/{address}", needs: "customers.edit", url: (w) => `/api/admin/customers/${w.customerId}/addresses/2147483647`, ok: [404] },
   { key: "POST /api/admin/customers/{id}/password-reset", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.customerId}/password-reset` },
   { key: "POST /api/admin/customers/{id}/block", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.blockeeId}/block`, body: () => ({ reason: "Matrix check" }), ok: [200, 409] },
   { key: "POST /api/admin/customers/{id}/unblock", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.blockeeId}/unblock`, ok: [200, 409] },

@@ -58,7 +58,10 @@ describe("the customers desk's API", () => {
     const res = await as.owner.get("/api/admin/customers?q=carlotta");
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers["cache-control"]).toBe("no-store");
-    expect(res.json()).toEqual({ data: [{ id: carla.id, name: "Carlotta Desk", email: carla.email, postcode: null, company: null, orders: 0, blocked: false, created_at: expect.any(String) }], next_cursor: null });
+    expect(res.json()).toEqual({
+      data: [{ kind: "registered", id: carla.id, name: "Carlotta Desk", email: carla.email, phone: "", postcode: null, company: null, orders: 0, total_spent: 0, last_order_at: null, blocked: false, created_at: expect.any(String) }],
+      next_cursor: null,
+    });
     // The demo trade owner, by her company's name.
     const trade = (await as.accounts.get("/api/admin/customers?q=Shah%20Building")).json().data;
     expect(trade.map((c: { email: string }) => c.email)).toContain("trade@example.com");
@@ -187,11 +190,16 @@ describe("the customers desk's API", () => {
   it("documents every route under the tag admin: customers", async () => {
     const ops = (await apiOperations(shop.app)).filter((op) => op.path.startsWith("/api/admin/customers")).map((op) => `${op.method} ${op.path}`);
     expect(ops.sort()).toEqual([
+      "DELETE /api/admin/customers/{id}/addresses/{address}",
       "GET /api/admin/customers",
+      "GET /api/admin/customers/guest",
       "GET /api/admin/customers/{id}",
+      "PATCH /api/admin/customers/{id}",
+      "POST /api/admin/customers/{id}/addresses",
       "POST /api/admin/customers/{id}/block",
       "POST /api/admin/customers/{id}/password-reset",
       "POST /api/admin/customers/{id}/unblock",
+      "PUT /api/admin/customers/{id}/addresses/{address}",
     ]);
     const doc = (await shop.app.inject({ url: "/api/openapi.json" })).json();
     expect(doc.paths["/api/admin/customers"].get.tags).toEqual(["admin: customers"]);

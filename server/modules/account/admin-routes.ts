@@ -5,7 +5,8 @@ import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { ORDER_STATUSES } from "../orders/statuses.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import { TRADE_ACCOUNT_STATES, TRADE_ROLES } from "../trade/schema.ts";
-import { ADMIN_CUSTOMERS_PAGE_MAX, type AdminCustomerService, BLOCK_REASON_MAX, SEARCH_MAX } from "./admin.ts";
+import { ADMIN_CUSTOMERS_PAGE_MAX, type AdminCustomerService, BLOCK_REASON_MAX, CUSTOMER_SORTS, SEARCH_MAX } from "./admin.ts";
+import { customerAddressBody, customerPatch } from "./admin-edit.ts";
 import { addressJson } from "./contract.ts";
 import { staffDoor } from "../staff/door.ts";
 
@@ -13,27 +14,37 @@ const listQuery = z.object({
   q: z.string().trim().max(SEARCH_MAX, `Search for at most ${SEARCH_MAX} characters.`).optional(),
   cursor: z.string().max(100).regex(/^[A-Za-z0-9_-]*$/, "Invalid cursor.").optional(),
   limit: z.coerce.number().int().min(1).max(ADMIN_CUSTOMERS_PAGE_MAX).optional(),
+  sort: z.union([z.literal(""), z.enum(CUSTOMER_SORTS, { error: "Sort by newest, spent or last_order." })]).optional(),
 });
+const kind = z.enum(["guest", "registered", "trade"]).describe("guest: ordered without an account (no id; their page is /customers/guest?email=); trade: a member of an approved trade account");
 const idParams = z.object({ id: z.coerce.number({ error: "Give a customer's number." }).int().positive().max(2_147_483_647) });
 
 const summary = z.object({
-  id: z.number().int(),
+  kind,
+  id: z.number().int().nullable(),
   name: z.string(),
   email: z.string(),
+  phone: z.string(),
   postcode: z.string().nullable().describe("The postcode the search named, else the default delivery address's, else the newest address's"),
   company: z.string().nullable().describe("The trade account's company, for a member of one"),
   orders: z.number().int(),
+  total_spent: z.number().optional().describe("Pounds inc VAT of the orders paid for; only with orders.prices"),
+  last_order_at: z.string().nullable(),
   blocked: z.boolean(),
-  created_at: z.string(),
+  created_at: z.string().nullable().describe("When the account was made; null for a guest"),
 });
 
 const detail = z.object({
+  kind,
   id: z.number().int(),
   firstname: z.string(),
   lastname: z.string(),
   name: z.string(),
   email: z.string(),
   phone: z.string(),
+  staff_note: z.string(),
+  total_spent: z.number().optional().describe("Pounds inc VAT of the orders paid for; only with orders.prices"),
+  last_order_at: z.string().nullable(),
   newsletter_subscribed: z.boolean(),
   created_at: z.string(),
   blocked: z.boolean(),
@@ -91,7 +102,69 @@ export async function adminCustomerRoutes(app: FastifyInstance, options: { custo
         response: { 200: z.object({ data: z.array(summary), next_cursor: z.string().nullable() }), ...errors },
       },
     },
-    async (request) => customers.list(staffActorOf(request), { q: request.query.q || undefined, cursor: request.query.cursor || undefined, limit: request.query.limit }),
+    async (request) => customers.list(staffActorOf(request), { q: request.query.q || undefined, cursor: request.query.cursor || undefined, limit: request.query.limit, sort: request.query.sort || undefined }),
+  );
+
+  r.get(
+    "/admin/customers/guest",
+    {
+      schema: {
+        tags,
+        summary: "A guest buyer (ordered without an account): their name and phone from their latest order, what they spent, and their orders by `email` (any case), newest first. 404 when the email placed no guest order. Needs customers.view",
+        querystring: z.object({ email: z.string({ error: "Give the guest's email." }).trim().min(3, "Give the guest's email.").max(254) }),
+        response: {
+          200: z.object({
+            kind: z.literal("guest"),
+            email: z.string(),
+            name: z.string(),
+            phone: z.string(),
+            order_count: z.number().int(),
+            last_order_at: z.string(),
+            total_spent: z.number().optional(),
+            account_id: z.number().int().nullable().describe("An account registered with this email since"),
+            orders: detail.shape.orders,
+          }),
+          ...customerErrors,
+        },
+      },
+    },
+    async (request) => customers.guest(staffActorOf(request), request.query.email),
+  );
+
+  r.patch(
+    "/admin/customers/:id",
+    { config: staffDoor("customers.edit"),
+      schema: {
+        tags,
+        summary: "Edits a registered customer's `firstname`, `lastname`, `phone`, `email` (another customer's: 422 naming them) or `staff_note`; audited with each change before and after. Needs customers.edit",
+        params: idParams,
+        body: customerPatch,
+        response: { 200: detail, ...customerErrors },
+      },
+    },
+    async (request) => customers.update(staffActorOf(request), request.params.id, request.body),
+  );
+
+  r.post(
+    "/admin/customers/:id/addresses",
+    { config: staffDoor("customers.edit"), schema: { tags, summary: "Adds an address to the customer's address book, by the account's own rules (the first is the default). Audited. Needs customers.edit", params: idParams, body: customerAddressBody, response: { 201: addressJson, ...customerErrors } } },
+    async (request, reply) => reply.code(201).send(await customers.addAddress(staffActorOf(request), request.params.id, request.body)),
+  );
+
+  const addressParams = idParams.extend({ address: z.coerce.number().int().positive().max(2_147_483_647) });
+  r.put(
+    "/admin/customers/:id/addresses/:address",
+    { config: staffDoor("customers.edit"), schema: { tags, summary: "Changes an address in the customer's address book. Audited. Needs customers.edit", params: addressParams, body: customerAddressBody, response: { 200: addressJson, ...customerErrors } } },
+    async (request) => customers.updateAddress(staffActorOf(request), request.params.id, request.params.address, request.body),
+  );
+
+  r.delete(
+    "/admin/customers/:id/addresses/:address",
+    { config: staffDoor("customers.edit"), schema: { tags, summary: "Removes an address from the customer's address book (a default passes to the oldest left). Audited. Needs customers.edit", params: addressParams, response: { 204: z.null(), ...customerErrors } } },
+    async (request, reply) => {
+      await customers.deleteAddress(staffActorOf(request), request.params.id, request.params.address);
+      return reply.code(204).send(null);
+    },
   );
 
   r.get(

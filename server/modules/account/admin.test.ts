@@ -66,7 +66,7 @@ async function refusal(promise: Promise<unknown>): Promise<HttpError | Validatio
   throw new Error("expected a refusal");
 }
 
-const ids = (page: { data: { id: number }[] }) => page.data.map((r) => r.id);
+const ids = (page: { data: { id: number | null }[] }) => page.data.map((r) => r.id);
 const search = async (q: string) => ids(await desk.list(as.owner, { q }));
 const auditOf = (id: number) => db.select().from(auditLog).where(and(eq(auditLog.entity, "customer"), eq(auditLog.entityId, String(id)))).orderBy(asc(auditLog.id));
 const mailTo = (to: string) => db.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(asc(mailOutbox.id));
@@ -120,12 +120,17 @@ describe("the customers desk's search", () => {
     expect(ids(page)).toEqual([c.zed, c.ann, c.tom, c.priya]);
     expect(page.next_cursor).toBeNull();
     expect(page.data.find((r) => r.id === c.priya)).toEqual({
+      kind: "trade",
       id: c.priya,
       name: "Priya Shah",
       email: "priya@shahbuild.example.com",
+      phone: "0113 496 0000",
       postcode: "LS1 4AP",
       company: "Shah Building Services Ltd",
       orders: 22,
+      // 1200 × (1 + … + 22) pence: every order paid for.
+      total_spent: 3036,
+      last_order_at: "2025-01-22T10:00:00.000Z",
       blocked: false,
       created_at: expect.any(String),
     });

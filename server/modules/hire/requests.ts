@@ -67,7 +67,7 @@ export function period(start: string, end: string): string {
  * `limit` active units free over `range`, in id order. Every allocator (the
  * customer's request, the desk's approval) goes through it.
  */
-export async function lockFreeUnits(tx: Db, itemId: number, range: string, limit: number, where: { depotId?: number; otherThan?: number } = {}): Promise<{ id: number }[]> {
+export async function lockFreeUnits(tx: Db, itemId: number, range: string, limit: number, where: { depotId?: number; otherThan?: number; unitId?: number } = {}): Promise<{ id: number; branchId: number }[]> {
   await tx.execute(sql`select pg_advisory_xact_lock(7301, ${itemId})`);
   await tx
     .update(hireAllocations)
@@ -81,12 +81,13 @@ export async function lockFreeUnits(tx: Db, itemId: number, range: string, limit
       ),
     );
   return tx
-    .select({ id: hireUnits.id })
+    .select({ id: hireUnits.id, branchId: hireUnits.branchId })
     .from(hireUnits)
     .where(
       and(
         eq(hireUnits.hireItemId, itemId),
         eq(hireUnits.active, true),
+        where.unitId === undefined ? undefined : eq(hireUnits.id, where.unitId),
         where.depotId === undefined ? undefined : eq(hireUnits.branchId, where.depotId),
         where.otherThan === undefined ? undefined : sql`${hireUnits.branchId} <> ${where.otherThan}`,
         sql`not exists (select 1 from ${hireAllocations} where ${hireAllocations.unitId} = ${hireUnits.id}
@@ -121,6 +122,17 @@ export async function lockDepotUnits(tx: Db, itemId: number, start: string, end:
     units.push(...there.map((u) => ({ id: u.id, period: wider, transfer: true })));
   }
   return units;
+}
+
+/** A new hire request row with its number, `HR-000123` from its id: the customer's request and the counter's booking both make theirs here. */
+export async function insertHireRequest(tx: Db, values: Omit<typeof hireRequests.$inferInsert, "number">): Promise<{ id: number; number: string }> {
+  const [row] = await tx
+    .insert(hireRequests)
+    .values({ ...values, number: `pending-${crypto.randomUUID()}` })
+    .returning({ id: hireRequests.id });
+  const number = `HR-${String(row!.id).padStart(6, "0")}`;
+  await tx.update(hireRequests).set({ number }).where(eq(hireRequests.id, row!.id));
+  return { id: row!.id, number };
 }
 
 /** `cardPayments`: whether card payment is offered, so a confirmation may carry a payment link. */
@@ -160,33 +172,28 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
       const delivery = input.fulfilment === "delivery" ? await depots.deliveryPrice(depot, input.postcode, tx) : null;
 
       const holdExpiresAt = new Date(Date.now() + HOLD_HOURS * 3_600_000);
-      const [request] = await tx
-        .insert(hireRequests)
-        .values({
-          number: `pending-${crypto.randomUUID()}`,
-          userId,
-          name: input.name,
-          email: input.email,
-          phone: input.phone,
-          company: input.company,
-          fulfilment: input.fulfilment,
-          addressLine1: input.address_line1,
-          addressLine2: input.address_line2,
-          town: input.town,
-          postcode: input.postcode,
-          notes: input.notes,
-          branchId: depot.id,
-          deliveryCharge: delivery?.charge ?? null,
-          deliveryVat: delivery?.vat ?? 0,
-          deliveryMiles: delivery?.miles ?? null,
-          hireCost: totals.hire,
-          vat: totals.vat,
-          deposit: totals.deposit,
-          holdExpiresAt,
-        })
-        .returning({ id: hireRequests.id });
-      const number = `HR-${String(request!.id).padStart(6, "0")}`;
-      await tx.update(hireRequests).set({ number }).where(eq(hireRequests.id, request!.id));
+      const request = await insertHireRequest(tx, {
+        userId,
+        name: input.name,
+        email: input.email,
+        phone: input.phone,
+        company: input.company,
+        fulfilment: input.fulfilment,
+        addressLine1: input.address_line1,
+        addressLine2: input.address_line2,
+        town: input.town,
+        postcode: input.postcode,
+        notes: input.notes,
+        branchId: depot.id,
+        deliveryCharge: delivery?.charge ?? null,
+        deliveryVat: delivery?.vat ?? 0,
+        deliveryMiles: delivery?.miles ?? null,
+        hireCost: totals.hire,
+        vat: totals.vat,
+        deposit: totals.deposit,
+        holdExpiresAt,
+      });
+      const number = request.number;
 
       // Items in a fixed order, so two requests never wait on each other's locks in a cycle.
       for (const { line, item, q } of [...priced].sort((a, b) => a.item.id - b.item.id)) {
@@ -200,7 +207,7 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
         const [requestLine] = await tx
           .insert(hireRequestLines)
           .values({
-            requestId: request!.id,
+            requestId: request.id,
             hireItemId: item.id,
             name: item.name,
             quantity: line.quantity,
@@ -243,7 +250,7 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
         ],
       });
       await options.mail.enqueue(tx, { to: options.shopEmail, subject: `Hire request ${number}`, ...staff });
-      return { id: request!.id, number };
+      return { id: request.id, number };
     });
   }
 
@@ -332,7 +339,8 @@ export function createHireRequestService(db: Db, options: { mail: Outbox; appNam
       ],
       ...(payment.action ? { action: payment.action } : {}),
     });
-    await options.mail.enqueue(tx, { to: request.email, subject: `Hire request ${number}: ${status}`, ...mail });
+    // A walk-in booked at the counter may have given no email: they were told in person.
+    if (request.email) await options.mail.enqueue(tx, { to: request.email, subject: `Hire request ${number}: ${status}`, ...mail });
     return { number, status };
   }
 

@@ -26,6 +26,8 @@ export const PERMISSIONS = [
   "customers.view",
   /** Send a password reset link, block and unblock a customer. */
   "customers.manage",
+  /** Edit a registered customer's name, phone, email, address book and the staff note (issue 34). */
+  "customers.edit",
   /** Returns: the desk's list and a return's page. */
   "returns.view",
   /** Approve or reject a return, send a replacement, close one. */
@@ -72,10 +74,10 @@ const STAFF_AND_SETTINGS: Permission[] = ["staff.manage", "tokens.manage", "sett
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: EVERYTHING,
   manager: EVERYTHING.filter((p) => !STAFF_AND_SETTINGS.includes(p)),
-  sales: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.fulfil", "orders.cancel", "orders.note", "orders.export", "customers.view", "customers.manage", "returns.view", "returns.approve", "returns.receive", "refunds.create", "catalogue.view", "appointments.manage", "promotions.view", "quotes.view", "quotes.manage"],
+  sales: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.fulfil", "orders.cancel", "orders.note", "orders.export", "customers.view", "customers.manage", "customers.edit", "returns.view", "returns.approve", "returns.receive", "refunds.create", "catalogue.view", "appointments.manage", "promotions.view", "quotes.view", "quotes.manage"],
   warehouse: ["dashboard.view", "orders.view", "orders.fulfil", "orders.note", "returns.view", "returns.receive", "stock.count", "catalogue.view"],
   hire: ["dashboard.view", "hire.desk"],
-  accounts: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.note", "orders.export", "customers.view", "returns.view", "returns.approve", "refunds.create", "trade.manage", "invoices.manage", "catalogue.view", "promotions.view", "quotes.view"],
+  accounts: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.note", "orders.export", "customers.view", "customers.edit", "returns.view", "returns.approve", "refunds.create", "trade.manage", "invoices.manage", "catalogue.view", "promotions.view", "quotes.view"],
 };
 
 export const ROLE_LABELS: Record<StaffRole, string> = {

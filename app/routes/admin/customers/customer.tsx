@@ -12,6 +12,8 @@ import { formatPounds } from "../../../lib/money.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/customer";
 import { FieldError } from "../../../components/admin/field-error.tsx";
+import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
+import { CUSTOMER_KIND_LABELS } from "../../../../server/modules/account/customer-kinds.ts";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Customer #${params.id}`);
 
@@ -32,12 +34,18 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     customer,
     audit: await app.services.audit.forEntity("customer", customer.id),
     canManage: can(actor.role, "customers.manage"),
+    canEdit: can(actor.role, "customers.edit"),
+    canOrder: can(actor.role, "orders.view"),
+    canQuote: can(actor.role, "quotes.manage"),
   };
 }
 
-type Intent = "password_reset" | "block" | "unblock";
-type ActionResult = { ok: true; intent: Intent; message: string } | { ok: false; intent: Intent; message: string; errors: Record<string, string[]>; reason?: string };
-const INTENTS: readonly Intent[] = ["password_reset", "block", "unblock"];
+type Intent = "password_reset" | "block" | "unblock" | "edit" | "add_address" | "edit_address" | "remove_address";
+type ActionResult =
+  | { ok: true; intent: Intent; message: string }
+  | { ok: false; intent: Intent; message: string; errors: Record<string, string[]>; reason?: string; target?: string; values?: Record<string, string> };
+const INTENTS: readonly Intent[] = ["password_reset", "block", "unblock", "edit", "add_address", "edit_address", "remove_address"];
+const ADDRESS_FIELDS = ["firstname", "lastname", "company", "line1", "line2", "town", "county", "postcode", "phone"] as const;
 
 /** The three actions; the service checks customers.manage for each. */
 export async function action({ context, request, params }: Route.ActionArgs) {
@@ -50,7 +58,30 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   if (!INTENTS.includes(intent)) return data<ActionResult>({ ok: false, intent: "block", message: "Choose what to do with the account.", errors: {} }, { status: 422 });
   const reason = String(form.get("reason") ?? "").slice(0, REASON_MAX + 1);
   const customers = app.services.adminCustomers;
+  const text = (name: string, max = 2000) => String(form.get(name) ?? "").slice(0, max);
+  const target = text("target", 12);
+  const values = Object.fromEntries([...form.keys()].filter((k) => k !== "intent").map((k) => [k, text(k)]));
   try {
+    // The edits (issue 34): the same rules as the API's PATCH and address routes; the service checks customers.edit.
+    if (intent === "edit") {
+      const { parseInput } = await import("../../../../server/http-errors.ts");
+      const { customerPatch } = await import("../../../../server/modules/account/admin-edit.ts");
+      const body = parseInput(customerPatch, { firstname: text("firstname", 200), lastname: text("lastname", 200), phone: text("phone", 60), email: text("email", 300), staff_note: text("staff_note", 2100) });
+      await customers.update(actor, id, body);
+      return data<ActionResult>({ ok: true, intent, message: "The customer's details are saved." });
+    }
+    if (intent === "add_address" || intent === "edit_address") {
+      const { parseInput } = await import("../../../../server/http-errors.ts");
+      const { customerAddressBody } = await import("../../../../server/modules/account/admin-edit.ts");
+      const body = parseInput(customerAddressBody, { ...Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, text(f, 200)])), is_default_delivery: form.get("is_default_delivery") === "yes", is_default_billing: form.get("is_default_billing") === "yes" });
+      if (intent === "add_address") await customers.addAddress(actor, id, body);
+      else await customers.updateAddress(actor, id, Number(target), body);
+      return data<ActionResult>({ ok: true, intent, message: intent === "add_address" ? "Address added to the address book." : "Address saved." });
+    }
+    if (intent === "remove_address") {
+      await customers.deleteAddress(actor, id, Number(target));
+      return data<ActionResult>({ ok: true, intent, message: "Address removed from the address book." });
+    }
     if (intent === "password_reset") {
       const sent = await customers.sendPasswordReset(actor, id);
       return data<ActionResult>({ ok: true, intent, message: `Password reset link emailed to ${sent.sent_to}. It works once, for ${sent.expires_in_minutes} minutes.` });
@@ -68,16 +99,96 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   } catch (error) {
     const known = serviceError(error);
     if (!known) throw error;
-    if (known.status === 404) notFoundOr(error);
-    return data<ActionResult>({ ok: false, intent, message: known.errors ? "Check the details below." : known.message, errors: known.errors ?? {}, reason }, { status: known.status });
+    if (known.status === 404 && !intent.includes("address")) notFoundOr(error);
+    return data<ActionResult>({ ok: false, intent, message: known.errors ? "Check the details below." : known.message, errors: known.errors ?? {}, reason, target, values }, { status: known.status });
   }
 }
 
 
 const card = "rounded-lg border border-stone-200 bg-white p-4";
 
+type Failed = Extract<ActionResult, { ok: false }>;
+type CustomerView = Route.ComponentProps["loaderData"]["customer"];
+type AddressView = CustomerView["addresses"][number];
+
+/** The customer's own details and the staff note (customers.edit); an error shows beside its field and the typed values stay. */
+function EditDetails({ customer, failed, busy }: { customer: CustomerView; failed: Failed | undefined; busy: boolean }) {
+  const value = (name: "firstname" | "lastname" | "phone" | "email" | "staff_note") => failed?.values?.[name] ?? customer[name];
+  const errors = failed?.errors;
+  return (
+    <section aria-labelledby="edit-heading" className={card}>
+      <h2 id="edit-heading" className="mb-3 text-lg font-bold">
+        Edit details
+      </h2>
+      <Form method="post" className="grid gap-3 sm:grid-cols-2" noValidate>
+        <input type="hidden" name="intent" value="edit" />
+        <FormField prefix="edit" id="firstname" label="First name" errors={errors}>
+          <input {...fieldProps("edit", "firstname", errors)} defaultValue={value("firstname")} autoComplete="off" className={ADMIN_CONTROL} />
+        </FormField>
+        <FormField prefix="edit" id="lastname" label="Last name" errors={errors}>
+          <input {...fieldProps("edit", "lastname", errors)} defaultValue={value("lastname")} autoComplete="off" className={ADMIN_CONTROL} />
+        </FormField>
+        <FormField prefix="edit" id="email" label="Email" errors={errors}>
+          <input {...fieldProps("edit", "email", errors)} type="email" defaultValue={value("email")} autoComplete="off" className={ADMIN_CONTROL} />
+        </FormField>
+        <FormField prefix="edit" id="phone" label="Phone" errors={errors}>
+          <input {...fieldProps("edit", "phone", errors)} type="tel" defaultValue={value("phone")} autoComplete="off" className={ADMIN_CONTROL} />
+        </FormField>
+        <FormField prefix="edit" id="staff_note" label="Staff note" hint="For the shop's staff only; the customer never sees it." errors={errors} className="sm:col-span-2">
+          <textarea {...fieldProps("edit", "staff_note", errors, true)} rows={3} maxLength={2000} defaultValue={value("staff_note")} className={`${ADMIN_CONTROL} py-2`} />
+        </FormField>
+        <div className="sm:col-span-2">
+          <button type="submit" className="btn-primary" disabled={busy}>
+            Save details
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+const ADDRESS_LABELS: Record<(typeof ADDRESS_FIELDS)[number], string> = {
+  firstname: "First name",
+  lastname: "Last name",
+  company: "Company (optional)",
+  line1: "Address line 1",
+  line2: "Address line 2 (optional)",
+  town: "Town or city",
+  county: "County (optional)",
+  postcode: "Postcode",
+  phone: "Phone (optional)",
+};
+
+/** An address of the book to add or change, with the account's own rules. */
+function AddressForm({ intent, target, address, failed, busy }: { intent: "add_address" | "edit_address"; target: string; address: AddressView | null; failed: Failed | undefined; busy: boolean }) {
+  const prefix = `${intent}-${target || "new"}`;
+  const errors = failed?.errors;
+  return (
+    <Form method="post" className="mt-2 grid gap-2 sm:grid-cols-2" noValidate>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="target" value={target} />
+      {ADDRESS_FIELDS.map((f) => (
+        <FormField key={f} prefix={prefix} id={f} label={ADDRESS_LABELS[f]} errors={errors}>
+          <input {...fieldProps(prefix, f, errors)} defaultValue={failed?.values?.[f] ?? address?.[f] ?? ""} autoComplete="off" className={ADMIN_CONTROL} />
+        </FormField>
+      ))}
+      <label className="flex items-center gap-2 text-sm sm:col-span-2">
+        <input type="checkbox" name="is_default_delivery" value="yes" defaultChecked={address?.is_default_delivery ?? false} className="size-4" /> Default delivery address
+      </label>
+      <label className="flex items-center gap-2 text-sm sm:col-span-2">
+        <input type="checkbox" name="is_default_billing" value="yes" defaultChecked={address?.is_default_billing ?? false} className="size-4" /> Default billing address
+      </label>
+      <div className="sm:col-span-2">
+        <button type="submit" className="btn-primary" disabled={busy}>
+          {intent === "add_address" ? "Add address" : "Save address"}
+        </button>
+      </div>
+    </Form>
+  );
+}
+
 export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
-  const { customer, audit, canManage } = loaderData;
+  const { customer, audit, canManage, canEdit, canOrder, canQuote } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const result = actionData as ActionResult | undefined;
@@ -104,7 +215,21 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                 <BlockedBadge />{" "}
               </>
             ) : null}
-            Customer #{customer.id} · since {formatDate(customer.created_at)}
+            {CUSTOMER_KIND_LABELS[customer.kind]} customer #{customer.id} · since {formatDate(customer.created_at)}
+          </>
+        }
+        actions={
+          <>
+            {canOrder ? (
+              <Link to={`/admin/orders/new?customer_id=${customer.id}`} className="btn-primary">
+                Start an order
+              </Link>
+            ) : null}
+            {canQuote ? (
+              <Link to={`/admin/quotes/new?customer_id=${customer.id}`} className="btn-secondary">
+                Start a quote
+              </Link>
+            ) : null}
           </>
         }
       />
@@ -230,6 +355,16 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
               <dd>{formatDateTime(customer.created_at)}</dd>
               <dt className="font-semibold">Orders</dt>
               <dd>{customer.order_count}</dd>
+              {customer.total_spent !== undefined ? (
+                <>
+                  <dt className="font-semibold">Total spent</dt>
+                  <dd>{formatPounds(customer.total_spent)}</dd>
+                </>
+              ) : null}
+              <dt className="font-semibold">Last order</dt>
+              <dd>{customer.last_order_at ? formatDate(customer.last_order_at) : "None yet"}</dd>
+              <dt className="font-semibold">Staff note</dt>
+              <dd className="whitespace-pre-line">{customer.staff_note || "—"}</dd>
               <dt className="font-semibold">Wishlist</dt>
               <dd>
                 {customer.wishlist_count} {customer.wishlist_count === 1 ? "product" : "products"}
@@ -240,6 +375,8 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
               <dd>{customer.newsletter_subscribed ? "Subscribed" : "Not subscribed"}</dd>
             </dl>
           </section>
+
+          {canEdit ? <EditDetails customer={customer} failed={failed?.intent === "edit" ? failed : undefined} busy={busy} /> : null}
 
           <section aria-labelledby="addresses-heading" className={card}>
             <h2 id="addresses-heading" className="mb-2 text-lg font-bold">
@@ -265,10 +402,29 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                       ))}
                     </address>
                     {a.phone ? <p className="mt-1 text-stone-600">{a.phone}</p> : null}
+                    {canEdit ? (
+                      <details className="mt-2" open={failed?.intent === "edit_address" && failed.target === String(a.id)}>
+                        <summary className="link cursor-pointer text-sm">Edit or remove</summary>
+                        <AddressForm intent="edit_address" target={String(a.id)} address={a} failed={failed?.intent === "edit_address" && failed.target === String(a.id) ? failed : undefined} busy={busy} />
+                        <Form method="post" className="mt-2">
+                          <input type="hidden" name="intent" value="remove_address" />
+                          <input type="hidden" name="target" value={a.id} />
+                          <button type="submit" className="btn border border-red-700 bg-white text-red-800 hover:bg-red-50" disabled={busy}>
+                            Remove this address
+                          </button>
+                        </Form>
+                      </details>
+                    ) : null}
                   </li>
                 ))}
               </ul>
             )}
+            {canEdit ? (
+              <details className="mt-3" open={failed?.intent === "add_address"}>
+                <summary className="link cursor-pointer text-sm font-semibold">Add an address</summary>
+                <AddressForm intent="add_address" target="" address={null} failed={failed?.intent === "add_address" ? failed : undefined} busy={busy} />
+              </details>
+            ) : null}
           </section>
 
           <section aria-labelledby="orders-heading" className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white">

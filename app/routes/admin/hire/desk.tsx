@@ -180,7 +180,10 @@ export default function HireDesk({ loaderData }: Route.ComponentProps) {
         intro={`${longDay(o.today)}: requests waiting for a decision, hires going out and units due back.`}
         actions={
           <>
-            <Link to="/admin/hire/planner" className="btn-primary">
+            <Link to="/admin/hire/bookings/new" className="btn-primary">
+              New hire
+            </Link>
+            <Link to="/admin/hire/planner" className="btn-secondary">
               Planner
             </Link>
             <Link to="/admin/hire/requests" className="btn-secondary">

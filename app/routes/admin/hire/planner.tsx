@@ -35,14 +35,33 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   }
 }
 
-/** One unit's row: its bars where they fall, and a free cell for each day between them. */
-function UnitRow({ asset, active, bars, from, days, today }: { asset: string; active: boolean; bars: PlannerBarView[]; from: string; days: number; today: string }) {
+/**
+ * One unit's row: its bars where they fall, and a free cell for each day
+ * between them. A free day from today on, of an active unit, starts a
+ * booking for that unit and day (issue 34): a link, so a click or Enter does it.
+ */
+function UnitRow({ unitId, asset, active, bars, from, days, today }: { unitId: number; asset: string; active: boolean; bars: PlannerBarView[]; from: string; days: number; today: string }) {
   const cells: React.ReactNode[] = [];
   let column = 0;
   const free = (until: number) => {
     for (; column < until; column++) {
       const date = addDays(from, column);
-      cells.push(<td key={`free-${date}`} className={`h-11 border-l border-stone-200 ${date === today ? "bg-brand-50" : weekday(date) % 6 === 0 ? "bg-stone-50" : ""}`} />);
+      const bookable = active && date >= today;
+      cells.push(
+        <td key={`free-${date}`} className={`h-11 border-l border-stone-200 p-0 ${date === today ? "bg-brand-50" : weekday(date) % 6 === 0 ? "bg-stone-50" : ""}`}>
+          {bookable ? (
+            <Link
+              to={`/admin/hire/bookings/new?unit=${unitId}&starts_on=${date}&ends_on=${addDays(date, 1)}`}
+              aria-label={`Book ${asset} from ${longDay(date)}`}
+              className="group flex h-11 w-full items-center justify-center text-stone-500 hover:bg-brand-100 focus-visible:bg-brand-100 focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-700"
+            >
+              <span aria-hidden="true" className="invisible text-lg font-bold group-hover:visible group-focus-visible:visible">
+                +
+              </span>
+            </Link>
+          ) : null}
+        </td>,
+      );
     }
   };
   for (const bar of bars) {
@@ -109,7 +128,7 @@ function Legend() {
       <li className="flex items-center gap-2">
         <span aria-hidden="true" className="inline-block h-4 w-8 rounded border border-stone-300 bg-white" />
         <span>
-          <strong>Empty</strong>: free for a new booking
+          <strong>Empty</strong>: free; choose a day to book it
         </span>
       </li>
     </ul>
@@ -126,9 +145,12 @@ export default function HirePlanner({ loaderData }: Route.ComponentProps) {
     <>
       <AdminHeading
         title="Hire planner"
-        intro="Each unit's holds, bookings, time out on hire and time in service, day by day. An empty day is free: the database refuses any booking over a bar."
+        intro="Each unit's holds, bookings, time out on hire and time in service, day by day. An empty day is free: choose it to book that unit from that day; the database refuses any booking over a bar."
         actions={
           <>
+            <Link to="/admin/hire/bookings/new" className="btn-primary">
+              New hire
+            </Link>
             <Link to="/admin/hire" className="btn-secondary">
               Hire desk
             </Link>
@@ -247,7 +269,7 @@ export default function HirePlanner({ loaderData }: Route.ComponentProps) {
                       </th>
                     </tr>
                     {item.units.map((unit) => (
-                      <UnitRow key={unit.id} asset={unit.asset_number} active={unit.active} bars={unit.bars} from={planner.from} days={planner.days} today={planner.today} />
+                      <UnitRow key={unit.id} unitId={unit.id} asset={unit.asset_number} active={unit.active} bars={unit.bars} from={planner.from} days={planner.days} today={planner.today} />
                     ))}
                   </tbody>
                 ))}

@@ -8,13 +8,19 @@ import { requirePermission, requireSameOrigin } from "../../../lib/admin/access.
 import { createQuote } from "../../../lib/admin/quote-form.server.ts";
 import { type QuoteFormAnswer, quoteHref } from "../../../lib/admin/quotes.ts";
 import { pageMeta } from "../../../lib/meta.ts";
+import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/new";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "New quote");
 
+/** `?customer_id=` (from a customer's page, issue 34) chooses the customer: their account's email, filled in. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  requirePermission(context.get(appContext).staff, request, "quotes.manage");
-  return null;
+  const app = context.get(appContext);
+  const actor = requirePermission(app.staff, request, "quotes.manage");
+  const id = Number(new URL(request.url).searchParams.get("customer_id") ?? "");
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647 || !can(actor.role, "customers.view")) return { customer: null };
+  const customer = await app.services.adminCustomers.detail(actor, id).catch(() => null);
+  return { customer: customer ? { id: customer.id, name: customer.name, email: customer.email } : null };
 }
 
 /** Starts the quote through the desk's service (which checks quotes.manage again, and audits), then opens it to price. */
@@ -29,11 +35,12 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 const P = "new-quote";
 
-export default function NewQuote({ actionData }: Route.ComponentProps) {
+export default function NewQuote({ loaderData, actionData }: Route.ComponentProps) {
+  const chosen = loaderData.customer;
   const busy = useNavigation().state === "submitting";
   const refused = actionData && !actionData.ok ? actionData : undefined;
   const errors = refused?.errors;
-  const typed = (name: string) => refused?.values[name] ?? "";
+  const typed = (name: string) => refused?.values[name] ?? (name === "customer_email" && chosen ? chosen.email : "");
   const field = (id: string, hint = false) => fieldProps(P, id, errors, hint);
   return (
     <>
@@ -42,7 +49,7 @@ export default function NewQuote({ actionData }: Route.ComponentProps) {
       <ActionResultBanner result={refused} />
       {/* A new key after each refusal: the form shows what was sent. */}
       <Form key={JSON.stringify(refused?.values ?? null)} method="post" noValidate className="grid max-w-3xl gap-4 rounded-lg border border-stone-200 bg-white p-4" aria-label="New quote">
-        <FormField prefix={P} id="customer_email" label="Customer's email" errors={errors} hint="The email of their account on the shop.">
+        <FormField prefix={P} id="customer_email" label="Customer's email" errors={errors} hint={chosen ? `${chosen.name || `Customer #${chosen.id}`}'s account, chosen from their page.` : "The email of their account on the shop."}>
           <input {...field("customer_email", true)} type="email" defaultValue={typed("customer_email")} autoComplete="off" spellCheck={false} className={ADMIN_CONTROL} />
         </FormField>
         <FormField prefix={P} id="lines" label="Lines" errors={errors} hint="A SKU and how many, one a line: “DR-1001 3”. Pasted from a spreadsheet works too.">

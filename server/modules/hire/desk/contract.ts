@@ -55,3 +55,40 @@ export const serviceBody = z.object({
   from: date("first day").optional(),
 });
 export const settleBody = z.object({ method: z.enum(["account", "card", "arranged"]).optional(), note: text("note", 1000).optional() });
+
+/** Hires taken by staff (issue 34): one unit of an item for a customer's account or a walk-in. */
+export const bookingQuoteQuery = z.object({
+  hire_item: text("hire item", 200).min(1, "Choose a hire item."),
+  starts_on: date("start date"),
+  ends_on: date("return date"),
+});
+export type BookingQuoteInput = z.infer<typeof bookingQuoteQuery>;
+const phoneField = z
+  .string({ error: "Enter the customer's phone number." })
+  .trim()
+  .min(1, "Enter the customer's phone number.")
+  .max(30, "The phone number is too long.")
+  .regex(/^[0-9+() -]*$/, "Enter a valid phone number.");
+export const walkInCustomer = z.object({
+  name: text("customer's name", 200).min(1, "Enter the customer's name."),
+  phone: phoneField,
+  email: z
+    .string()
+    .trim()
+    .max(254, "The email address is too long.")
+    .pipe(z.union([z.literal(""), z.email("Enter a valid email address.")]))
+    .optional()
+    .transform((v) => v || undefined),
+});
+export const bookingBody = bookingQuoteQuery
+  .extend({
+    unit_id: id.optional(),
+    customer_id: id.optional(),
+    customer: walkInCustomer.optional(),
+    notes: text("notes", 1000).optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.customer_id === undefined && b.customer === undefined) ctx.addIssue({ code: "custom", path: ["customer"], message: "Choose a customer or enter a walk-in's name and phone." });
+    if (b.customer_id !== undefined && b.customer !== undefined) ctx.addIssue({ code: "custom", path: ["customer"], message: "Choose a customer or a walk-in, not both." });
+  });
+export type BookingInput = z.infer<typeof bookingBody>;

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { messageResponse, validationResponse } from "../../auth/contract.ts";
 import { staffActorOf } from "../../staff/actor.ts";
-import { approveBody, chargeBody, declineBody, handOverBody, offHireBody, proposeBody, returnBody, serviceBody, settleBody } from "./contract.ts";
+import { approveBody, bookingBody, bookingQuoteQuery, chargeBody, declineBody, handOverBody, offHireBody, proposeBody, returnBody, serviceBody, settleBody } from "./contract.ts";
 import type { HireOperations } from "./service.ts";
 import { staffDoor } from "../../staff/door.ts";
 
@@ -27,6 +27,14 @@ export async function hireOperationRoutes(app: FastifyInstance, options: { opera
   app.addHook("onSend", async (_request, reply) => {
     reply.header("cache-control", "no-store");
   });
+
+  r.post("/admin/hire/bookings", { config: staffDoor("hire.desk"), schema: { tags, summary: `Books a hire taken by staff (at the counter, by phone or from the planner): one unit of \`hire_item\` (a slug), \`unit_id\` or the first free unit, \`starts_on\` to \`ends_on\`, for \`customer_id\` or a walk-in \`customer: {name, phone, email?}\`. Priced by the rate card with the deposit, confirmed at once (the customer is emailed how to pay when they gave an email). 409 naming the clash when the unit (or every unit) is taken. ${needs}`, body: bookingBody, response: { 201: z.object({ number: z.string(), status: z.string(), unit: z.object({ id: z.number(), asset_number: z.string() }), starts_on: z.string(), ends_on: z.string(), hire_ex_vat: z.number(), vat: z.number(), deposit: z.number() }), ...errors } } }, async (request, reply) =>
+    reply.code(201).send(await ops.book(staffActorOf(request), request.body)),
+  );
+
+  r.get("/admin/hire/bookings/quote", { schema: { tags, summary: `What a booking of one unit would cost by the rate card: days, hire ex VAT, VAT, deposit and total, pounds. ${needs}`, querystring: bookingQuoteQuery, response: { 200: z.object({ hire_item: z.object({ slug: z.string(), name: z.string() }), days: z.number(), hire_ex_vat: z.number(), vat: z.number(), deposit: z.number(), total: z.number() }), ...errors } } }, async (request) =>
+    ops.quoteBooking(staffActorOf(request), request.query),
+  );
 
   r.get(base, { schema: { tags, summary: `A hire request as the desk sees it: customer, lines, units with their hand-overs, charges, settlement and the moves open now (\`moves\`). Pounds. ${needs}`, params: numberParams, response: { 200: z.object({ number: z.string(), status: z.string() }).loose(), ...errors } } }, async (request) =>
     ops.show(staffActorOf(request), request.params.number),

@@ -5,6 +5,8 @@ import { type StaffActor, authorize } from "../../staff/actor.ts";
 import { isExclusionViolation } from "../requests.ts";
 import { agreementData, agreementPdf } from "./agreement-pdf.ts";
 import type { HireOperationsOptions } from "./common.ts";
+import { createHireBookings } from "./bookings.ts";
+import type { BookingInput, BookingQuoteInput } from "./contract.ts";
 import { type ApproveInput, createHireDecisions } from "./decisions.ts";
 import { type ExtraCharge, type HandOverInput, type ReturnInput, createOnHire } from "./on-hire.ts";
 import { type SettlementMethod, createSettlement } from "./settle.ts";
@@ -28,6 +30,7 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
  */
 export function createHireOperations(db: Db, options: HireOperationsOptions) {
   const decisions = createHireDecisions(db, options);
+  const bookings = createHireBookings(db, options);
   const onHire = createOnHire(db, options);
   const settlement = createSettlement(db, options);
   const kick = <T>(value: T): T => {
@@ -43,6 +46,20 @@ export function createHireOperations(db: Db, options: HireOperationsOptions) {
     async show(actor: StaffActor, number: string) {
       authorize(actor, "hire.desk");
       return requestDetail(db, number, options.cardPayments);
+    },
+    /** A hire taken by staff (issue 34): booked and confirmed at once, 409 naming the clash when the unit is taken. */
+    book: (actor: StaffActor, input: BookingInput) => run(actor, () => bookings.book(actor, input)),
+    async quoteBooking(actor: StaffActor, input: BookingQuoteInput) {
+      authorize(actor, "hire.desk");
+      return bookings.quote(input);
+    },
+    async bookableUnits(actor: StaffActor, slug: string) {
+      authorize(actor, "hire.desk");
+      return bookings.units(slug);
+    },
+    async itemOfUnit(actor: StaffActor, unitId: number) {
+      authorize(actor, "hire.desk");
+      return bookings.itemOfUnit(unitId);
     },
     approve: (actor: StaffActor, number: string, input: ApproveInput) => run(actor, () => decisions.approve(actor, number, input)),
     decline: (actor: StaffActor, number: string, reason: string) => run(actor, () => decisions.decline(actor, number, reason)),
