@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Form, NavLink } from "react-router";
+import { Form, NavLink, useLocation } from "react-router";
 import type { NavItem } from "../../lib/admin/nav.ts";
 
 export interface FrameStaff {
@@ -10,10 +10,13 @@ export interface FrameStaff {
 
 /**
  * The back office's frame: a bar with the shop's name and who is signed in,
- * the menu of what this role may open (a column on a desktop, a row that
- * scrolls on a tablet or phone), and the page.
+ * the menu of what this role may open (a column on a desktop, behind a Menu
+ * button on a tablet or phone), and the page.
  */
 export function AdminFrame({ appName, staff, nav, children }: { appName: string; staff: FrameStaff; nav: NavItem[]; children: ReactNode }) {
+  const { pathname } = useLocation();
+  // The screen the member is on, named on the phone's menu button: the longest menu entry its address starts with.
+  const current = [...nav].sort((a, b) => b.to.length - a.to.length).find((item) => pathname === item.to || pathname.startsWith(`${item.to}/`));
   return (
     <div className="flex min-h-dvh flex-col">
       <header className="bg-brand-900 text-white">
@@ -34,28 +37,46 @@ export function AdminFrame({ appName, staff, nav, children }: { appName: string;
         </div>
       </header>
       <div className="flex flex-1 flex-col lg:flex-row">
-        <nav aria-label="Back office" className="border-b border-stone-200 bg-white lg:w-56 lg:shrink-0 lg:border-b-0 lg:border-r">
-          <ul className="flex gap-1 overflow-x-auto px-2 py-2 lg:flex-col lg:px-3 lg:py-4">
-            {nav.map((item) => (
-              <li key={item.to} className="shrink-0">
-                <NavLink
-                  to={item.to}
-                  end={item.to === "/admin" || item.to === "/admin/staff" || item.to === "/admin/hire"}
-                  className={({ isActive }) =>
-                    `block rounded px-3 py-2 font-semibold ${isActive ? "bg-brand-50 text-brand-900" : "text-stone-700 hover:bg-stone-100 hover:text-stone-900"}`
-                  }
-                >
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
+        {/* A phone or tablet: the menu behind a button, so the page starts at the top (issue 34); a desktop: a column. */}
+        <details className="group border-b border-stone-200 bg-white lg:hidden">
+          <summary className="flex min-h-11 cursor-pointer list-none items-center gap-2 px-4 font-semibold text-stone-800 [&::-webkit-details-marker]:hidden">
+            <span aria-hidden="true" className="text-lg leading-none">
+              ☰
+            </span>
+            Menu
+            {current ? <span className="font-normal text-stone-600">· {current.label}</span> : null}
+          </summary>
+          <nav aria-label="Back office" className="border-t border-stone-100">
+            <NavList nav={nav} className="grid grid-cols-2 gap-1 px-2 py-2 sm:grid-cols-3" />
+          </nav>
+        </details>
+        <nav aria-label="Back office" className="hidden border-r border-stone-200 bg-white lg:block lg:w-56 lg:shrink-0">
+          <NavList nav={nav} className="flex flex-col gap-1 px-3 py-4" />
         </nav>
         <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-5 sm:px-6 lg:py-6">
           {children}
         </main>
       </div>
     </div>
+  );
+}
+
+/** The menu's links; choosing one closes the phone's menu. */
+function NavList({ nav, className }: { nav: NavItem[]; className: string }) {
+  return (
+    <ul className={className} onClick={(e) => (e.target as HTMLElement).closest("a") && e.currentTarget.closest("details")?.removeAttribute("open")}>
+      {nav.map((item) => (
+        <li key={item.to}>
+          <NavLink
+            to={item.to}
+            end={item.to === "/admin" || item.to === "/admin/staff" || item.to === "/admin/hire"}
+            className={({ isActive }) => `block rounded px-3 py-2 font-semibold ${isActive ? "bg-brand-50 text-brand-900" : "text-stone-700 hover:bg-stone-100 hover:text-stone-900"}`}
+          >
+            {item.label}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
   );
 }
 
