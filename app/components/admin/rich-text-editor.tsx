@@ -2,7 +2,7 @@
 // back office's product form runs, so neither the storefront nor a first
 // paint without scripts ever carries it. The HTML it writes is cleaned again
 // by the server (server/modules/catalog/sanitize.ts) like any description.
-import { EditorContent, useEditor, useEditorState } from "@tiptap/react";
+import { EditorContent, useEditor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import type { ReactNode } from "react";
 
@@ -22,6 +22,8 @@ export default function RichTextEditor({ html, onChange, label, describedBy, inv
     content: html,
     editable: !disabled,
     immediatelyRender: false,
+    // The toolbar shows what is on where the cursor is: it follows every change.
+    shouldRerenderOnTransaction: true,
     editorProps: {
       attributes: {
         role: "textbox",
@@ -36,25 +38,20 @@ export default function RichTextEditor({ html, onChange, label, describedBy, inv
     },
     onUpdate: ({ editor: e }) => onChange(e.isEmpty ? "" : e.getHTML()),
   });
-  const state = useEditorState({
-    editor,
-    selector: ({ editor: e }) =>
-      e
-        ? {
-            bold: e.isActive("bold"),
-            italic: e.isActive("italic"),
-            h2: e.isActive("heading", { level: 2 }),
-            h3: e.isActive("heading", { level: 3 }),
-            bullets: e.isActive("bulletList"),
-            numbers: e.isActive("orderedList"),
-            quote: e.isActive("blockquote"),
-            link: e.isActive("link"),
-            undo: e.can().undo(),
-            redo: e.can().redo(),
-          }
-        : null,
-  });
-  if (!editor || !state) return null;
+  if (!editor) return null;
+  // Read on each render: the editor re-renders this on every transaction (shouldRerenderOnTransaction).
+  const state = {
+    bold: editor.isActive("bold"),
+    italic: editor.isActive("italic"),
+    h2: editor.isActive("heading", { level: 2 }),
+    h3: editor.isActive("heading", { level: 3 }),
+    bullets: editor.isActive("bulletList"),
+    numbers: editor.isActive("orderedList"),
+    quote: editor.isActive("blockquote"),
+    link: editor.isActive("link"),
+    undo: editor.can().undo(),
+    redo: editor.can().redo(),
+  };
   const chain = () => editor.chain().focus();
   const link = () => {
     if (state.link) return chain().unsetLink().run();
@@ -80,10 +77,10 @@ export default function RichTextEditor({ html, onChange, label, describedBy, inv
       <div role="toolbar" aria-label={`${label}: formatting`} className="flex flex-wrap gap-1 border-b border-stone-200 bg-stone-50 p-1">
         {button("Bold", state.bold, () => chain().toggleBold().run(), <strong aria-hidden="true">B</strong>)}
         {button("Italic", state.italic, () => chain().toggleItalic().run(), <em aria-hidden="true">I</em>)}
-        {button("Heading", state.h2, () => chain().toggleHeading({ level: 2 }).run(), <span aria-hidden="true">H2</span>)}
-        {button("Sub-heading", state.h3, () => chain().toggleHeading({ level: 3 }).run(), <span aria-hidden="true">H3</span>)}
-        {button("Bulleted list", state.bullets, () => chain().toggleBulletList().run(), <span aria-hidden="true">• List</span>)}
-        {button("Numbered list", state.numbers, () => chain().toggleOrderedList().run(), <span aria-hidden="true">1. List</span>)}
+        {button("H2 heading", state.h2, () => chain().toggleHeading({ level: 2 }).run(), <span aria-hidden="true">H2</span>)}
+        {button("H3 sub-heading", state.h3, () => chain().toggleHeading({ level: 3 }).run(), <span aria-hidden="true">H3</span>)}
+        {button("Bulleted list", state.bullets, () => chain().toggleBulletList().run(), <span aria-hidden="true">• Bulleted</span>)}
+        {button("Numbered list", state.numbers, () => chain().toggleOrderedList().run(), <span aria-hidden="true">Numbered</span>)}
         {button("Quote", state.quote, () => chain().toggleBlockquote().run(), <span aria-hidden="true">“ ”</span>)}
         {button(state.link ? "Remove link" : "Link", state.link, link, <span aria-hidden="true">Link</span>)}
         {button("Undo", null, () => chain().undo().run(), <span aria-hidden="true">↶</span>, state.undo)}

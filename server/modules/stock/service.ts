@@ -330,7 +330,8 @@ export function createStockService(db: Db) {
       if (typeof branch === "string") throw new ValidationError({ branch_id: [branch] });
       if (!term) return { branch, data: [] };
       const lower = term.toLowerCase();
-      const exact = sql`(lower(${productVariants.sku}) = ${lower} or ${productVariants.barcode} = ${term})`;
+      // coalesce: a variant without a barcode is not a match (not an unknown).
+      const exact = sql`(lower(${productVariants.sku}) = ${lower} or coalesce(${productVariants.barcode} = ${term}, false))`;
       const loose = sql`(${products.name} ilike ${`%${likeLiteral(term)}%`} or lower(${productVariants.sku}) like ${`${likeLiteral(lower)}%`})`;
       const found = await db
         .select({
