@@ -214,7 +214,6 @@ export function StockDesk({
         ) : null}
       </div>
       <FieldError messages={generalErrors} />
-      <input type="hidden" name="rows_shown" value={rows.length} />
       <table className="w-full text-sm">
         <caption className="sr-only">Rows to book: product and {words.number.toLowerCase()}</caption>
         <thead>

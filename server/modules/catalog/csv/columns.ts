@@ -24,7 +24,6 @@ export const CSV_COLUMNS = [
   { header: "vat_rate", help: "20, 5 or 0 (a % sign is allowed). 20 for a new product when empty." },
   { header: "stock", help: "The variant's stock on hand (its total over every branch), a whole number: recorded in the stock ledger as a count of the difference at the default branch, or as opening stock for a new product. Not read when the file has stock@ columns: the total then follows from the branches." },
   { header: "reorder_level", help: "At or below this the back office calls the variant's stock low. 5 for a new product when empty." },
-  { header: "bin_location", help: "Where it is kept: aisle, bay and shelf as the warehouse writes them (such as A3-B2-S1), at most 30 characters; the picking list sorts by it." },
   { header: "brand", help: "The brand's name or slug; the brand must exist." },
   { header: "categories", help: "Category paths separated by |, such as power-tools/cordless-drills|power-tools; each must exist. Replaces the product's categories." },
   { header: "summary", help: "One or two lines under the name, at most 500 characters." },
@@ -45,6 +44,7 @@ export const CSV_COLUMNS = [
   { header: "barcode", help: "The variant's EAN or GTIN (8, 12, 13 or 14 digits, check digit checked)." },
   { header: "weight_grams", help: "The variant's weight in whole grams." },
   { header: "variant_status", help: "active or archived: archived takes the variant off sale (its stock counted to 0 first), kept for orders and the ledger. A product keeps one variant on sale." },
+  { header: "bin_location", help: "Where it is kept: aisle, bay and shelf as the warehouse writes them (such as A3-B2-S1), at most 30 characters; the picking list sorts by it." },
 ] as const satisfies readonly CsvColumn[];
 
 /** The option columns by position: option1_name and option1_value … option3. */
