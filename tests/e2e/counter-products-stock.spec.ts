@@ -8,7 +8,7 @@ import sharp from "sharp";
 import { openPage } from "./auth-helpers.ts";
 import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
-import { staffPage } from "./staff-helpers.ts";
+import { PASSWORD, staffPage } from "./staff-helpers.ts";
 
 async function photo(): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><rect width="800" height="600" fill="#d9c7a3"/><rect x="250" y="180" width="300" height="240" rx="30" fill="#1f5f8b"/></svg>`;
@@ -118,4 +118,29 @@ test("a manager creates a product with its photo, a formatted description and a 
     await expect(warehouse.getByLabel("Row 6 product")).toHaveValue(sku);
     await expectAccessible(warehouse, "/admin/stock refused");
   });
+});
+
+test("without scripts the description is a textarea and the stock desk has plain rows", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await openPage(page, "/admin/login");
+  await page.getByLabel("Email address").fill("manager@staff.example.com");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+
+  await openPage(page, "/admin/products/new");
+  await expect(page.getByRole("toolbar")).toHaveCount(0);
+  await expect(page.getByLabel("Description", { exact: true })).toBeVisible();
+  await expect(page.getByLabel("Find a category")).toHaveCount(0);
+  await expect(page.getByTestId("category-tree").getByRole("checkbox", { name: /Combi Drills/ })).toBeVisible();
+
+  await openPage(page, "/admin/stock");
+  await expect(page.getByLabel("Scan or type a barcode or SKU, then Enter")).toHaveCount(0);
+  await expect(page.getByTestId("desk-row")).toHaveCount(5);
+  await page.getByLabel("Row 1 product").fill("BOS-1017");
+  await page.getByLabel("Row 1 quantity").fill("1");
+  await page.getByRole("button", { name: "Book the delivery in" }).click();
+  await expect(page.getByTestId("result-banner")).toContainText("Delivery received: 1 product booked in.");
+  await context.close();
 });
