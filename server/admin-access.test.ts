@@ -665,6 +665,7 @@ const ROWS: Row[] = [
   { key: "POST /api/admin/stock/counts", needs: "stock.count", url: () => "/api/admin/stock/counts", body: (w) => ({ counts: [{ sku: w.productSku, counted: 100_000 }] }) },
   { key: "GET /api/admin/stock/movements", needs: "catalogue.view", url: () => "/api/admin/stock/movements" },
   { key: "GET /api/admin/stock/levels", needs: "catalogue.view", url: (w) => `/api/admin/stock/levels?sku=${w.productSku}` },
+  { key: "GET /api/admin/stock/lookup", needs: "catalogue.view", url: (w) => `/api/admin/stock/lookup?q=${w.productSku}` },
   // Branches: a change of nothing that matters (the door answers first), and a new branch refused after it.
   { key: "GET /api/admin/branches", needs: "dashboard.view", url: () => "/api/admin/branches" },
   { key: "POST /api/admin/branches", needs: "branches.manage", url: () => "/api/admin/branches", body: () => ({ slug: "matrix" }), ok: [422] },

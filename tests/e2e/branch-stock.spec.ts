@@ -23,10 +23,12 @@ test("the warehouse books a delivery in at York and sees the SKU's stock by bran
   const after = before + 4;
 
   await openPage(page, "/admin/stock");
-  const receive = page.getByRole("form", { name: "Receive a delivery" });
+  // The desk's one form (issue 34), in its first mode: receive a delivery.
+  const receive = page.getByRole("form", { name: "Book stock in, count or adjust" });
+  await expect(receive.getByRole("radio", { name: "Receive a delivery" })).toBeChecked();
   await receive.getByRole("combobox", { name: "Branch", exact: true }).selectOption({ label: "York, Foss Islands" });
   await receive.getByLabel("Delivery note or purchase order").fill("PO-YORK-7");
-  await receive.getByLabel("Row 1 SKU").fill(sku);
+  await receive.getByLabel("Row 1 product").fill(sku);
   await receive.getByLabel("Row 1 quantity").fill("4");
   await receive.getByRole("button", { name: "Book the delivery in" }).click();
   await expect(page.getByRole("status").or(page.getByRole("alert")).first()).toContainText(`${sku}`);
@@ -43,10 +45,11 @@ test("the warehouse books a delivery in at York and sees the SKU's stock by bran
   await expect(movement).toContainText("York, Foss Islands");
 
   // Taking one more than York holds is refused on its row, naming the branch.
-  const adjust = page.getByRole("form", { name: "Adjust or return" });
+  const adjust = page.getByRole("form", { name: "Book stock in, count or adjust" });
+  await adjust.getByRole("radio", { name: "Adjust or return" }).check();
   await adjust.getByRole("combobox", { name: "Branch", exact: true }).selectOption({ label: "York, Foss Islands" });
   await adjust.getByLabel("Reason").fill("Damaged in the yard");
-  await adjust.getByLabel("Row 1 SKU").fill(sku);
+  await adjust.getByLabel("Row 1 product").fill(sku);
   await adjust.getByLabel("Row 1 change (+/−)").fill(String(-(after + 1)));
   await adjust.getByRole("button", { name: "Record the change" }).click();
   await expect(page.getByText(`Row 1: ${sku} has ${after} at York, Foss Islands; taking ${after + 1} would leave less than none.`)).toBeVisible();

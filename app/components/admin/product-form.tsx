@@ -3,7 +3,10 @@ import { Form, Link, useNavigation } from "react-router";
 import { SPARE_ATTRIBUTE_ROWS } from "../../lib/admin/product-form.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { incVat } from "../../../server/modules/catalog/prices.ts";
+import { CategoryPicker } from "./category-picker.tsx";
+import { DescriptionField } from "./description-field.tsx";
 import { FieldError } from "./field-error.tsx";
+import { NewPhotos } from "./new-photos.tsx";
 import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
 
 export interface ProductFormValues {
@@ -28,6 +31,8 @@ export interface ProductFormValues {
   related_skus: string[];
   seo_title: string;
   seo_description: string;
+  /** Aisle, bay and shelf (A3-B2-S1): the picking list sorts by it. */
+  bin_location: string;
   /** What the product's categories ask for, typed (server/modules/catalog/attribute-sets.ts). */
   attribute_set: { name: string; kind: "text" | "number" | "yes_no"; unit: string }[];
 }
@@ -86,17 +91,10 @@ export function ProductForm({
   const valueOf = (name: string) => values.attributes.find((a) => a.name.toLowerCase() === name.toLowerCase())?.value ?? "";
   const free = values.attributes.filter((a) => !inSet(a.name));
   const attributeRows = [...free, ...Array.from({ length: SPARE_ATTRIBUTE_ROWS }, () => ({ name: "", value: "" }))];
-  const chosen = new Set(values.category_ids);
-  const nameOf = new Map(choices.categories.map((c) => [c.path, c.name]));
-  /** `power-tools/drills` → "Power Tools › Drills". */
-  const trail = (path: string) =>
-    path
-      .split("/")
-      .map((slug, i, parts) => nameOf.get(parts.slice(0, i + 1).join("/")) ?? slug)
-      .join(" › ");
 
   return (
-    <Form method="post" noValidate className="grid gap-6" aria-label={isNew ? "New product" : `Edit ${values.name}`}>
+    // A new product's photos go with it: the form is multipart then.
+    <Form method="post" noValidate encType={isNew ? "multipart/form-data" : undefined} className="grid gap-6" aria-label={isNew ? "New product" : `Edit ${values.name}`}>
       <input type="hidden" name="intent" value="save" />
       {access.catalogue ? (
         <>
@@ -149,10 +147,18 @@ export function ProductForm({
           id="description_html"
           label="Description"
           errors={errors}
-          hint="Paragraphs, bold, italics, lists, tables, sub-headings and links (HTML). Anything else, scripts and styles included, is removed when saved."
+          hint="Paragraphs, bold, italics, lists, sub-headings, quotes and links. Anything else, scripts and styles included, is removed when saved."
           className="sm:col-span-2"
         >
-          <textarea {...described("description_html", errors, true)} defaultValue={values.description_html} rows={8} maxLength={20_000} className={`${control} py-2 font-mono text-sm`} />
+          <DescriptionField
+            id="product-description_html"
+            name="description_html"
+            defaultValue={values.description_html}
+            describedBy={described("description_html", errors, true)["aria-describedby"]}
+            invalid={!!errors?.description_html?.length}
+            disabled={locked}
+            className={`${control} py-2 font-mono text-sm`}
+          />
         </Field>
       </fieldset>
 
@@ -217,34 +223,18 @@ export function ProductForm({
         <Field id="reorder_level" label="Reorder level" errors={errors} hint="At or below this, the stock is called low.">
           <input {...described("reorder_level", errors, true)} defaultValue={values.reorder_level} inputMode="numeric" required className={control} />
         </Field>
+        <Field id="bin_location" label="Bin location" errors={errors} hint="Aisle, bay and shelf, such as A3-B2-S1. Picking lists go in this order.">
+          <input {...described("bin_location", errors, true)} defaultValue={values.bin_location} maxLength={30} spellCheck={false} autoCapitalize="characters" className={`${control} font-mono`} />
+        </Field>
       </fieldset>
       )}
 
       <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-4" disabled={locked}>
         <legend className="px-1 text-lg font-bold">Categories</legend>
-        <p className="text-sm" data-testid="chosen-categories">
-          {values.category_ids.length ? (
-            <>
-              <span className="font-semibold">Listed in: </span>
-              {choices.categories
-                .filter((c) => chosen.has(c.id))
-                .map((c) => trail(c.path))
-                .join("; ")}
-            </>
-          ) : (
-            "Not in any category yet: it will not be listed on category pages."
-          )}
-        </p>
-        <FieldError messages={errors?.category_ids} />
-        <div className="grid max-h-72 gap-1 overflow-y-auto rounded-md border border-stone-200 p-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
-          {choices.categories.map((c) => (
-            <label key={c.id} className="flex min-h-9 items-center gap-2" style={{ paddingLeft: `${(c.path.split("/").length - 1) * 1}rem` }}>
-              <input type="checkbox" name="category_ids" value={c.id} defaultChecked={chosen.has(c.id)} className="size-4 shrink-0" />
-              <span>{c.name}</span>
-            </label>
-          ))}
-        </div>
+        <CategoryPicker categories={choices.categories} chosen={values.category_ids} errors={errors?.category_ids} disabled={locked} />
       </fieldset>
+
+      {isNew ? <NewPhotos errors={errors?.photos} /> : null}
 
       <fieldset className="grid gap-3 rounded-lg border border-stone-200 bg-white p-4" disabled={locked}>
         <legend className="px-1 text-lg font-bold">Attributes</legend>

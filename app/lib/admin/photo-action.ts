@@ -13,7 +13,7 @@ export type PhotoIntent = "upload" | "move" | "alt" | "delete";
 export type PhotoActionResult = { ok: boolean; intent: PhotoIntent; message: string; errors?: Record<string, string[]>; id?: string };
 
 /** The largest form the screen's own upload takes: ten photos of 20 MB and their envelope. */
-const FORM_MAX = 10 * 20 * 1024 * 1024 + 1024 * 1024;
+export const PHOTO_FORM_MAX = 10 * 20 * 1024 * 1024 + 1024 * 1024;
 
 export async function photoFormAction(
   photos: AdminPhotoService,
@@ -23,7 +23,7 @@ export async function photoFormAction(
   words: { what: string; altCleared: string },
 ) {
   const length = Number(request.headers.get("content-length") ?? "0");
-  if (!length || length > FORM_MAX) return data<PhotoActionResult>({ ok: false, intent: "upload", message: "Upload at most 10 photos of 20 MB each at a time." }, { status: 413 });
+  if (!length || length > PHOTO_FORM_MAX) return data<PhotoActionResult>({ ok: false, intent: "upload", message: "Upload at most 10 photos of 20 MB each at a time." }, { status: 413 });
   let intent: PhotoIntent = "upload";
   let id: string | undefined;
   try {

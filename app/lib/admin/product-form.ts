@@ -56,6 +56,7 @@ export function productInputFrom(form: FormData, access: ProductFormAccess): Rec
   }
   if (access.stock) {
     if (form.has("reorder_level")) input.reorder_level = text(form, "reorder_level");
+    if (form.has("bin_location")) input.bin_location = text(form, "bin_location");
     // The stock is sent only when it was changed on the form: a save must not count back a sale made while it was open.
     const stock = text(form, "stock").trim();
     if (form.has("stock") && stock !== text(form, "stock_was")) input.stock = stock === "" ? "not a number" : stock;

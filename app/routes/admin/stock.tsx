@@ -1,7 +1,7 @@
 import { Form, Link, data, useLocation, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { FieldError } from "../../components/admin/field-error.tsx";
-import { LineRows, control, onFormRows, rowsOf, whole } from "../../components/admin/stock-lines.tsx";
+import { control, onFormRows, rowsOf, whole } from "../../components/admin/stock-lines.tsx";
+import { StockDesk } from "../../components/admin/stock-desk.tsx";
 import { BranchFilter } from "../../components/admin/branch-filter.tsx";
 import { AdminHeading } from "../../components/admin/frame.tsx";
 import { KeysetPager } from "../../components/admin/pager.tsx";
@@ -47,7 +47,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   }
 }
 
-type Result = { ok: boolean; form: string; message: string; errors?: Record<string, string[]>; lines?: { sku: string; name: string; branch: { id: number; name: string }; before: number; after: number }[] };
+type Result = { ok: boolean; form: string; message: string; errors?: Record<string, string[]>; rows?: { sku: string; quantity: string }[]; lines?: { sku: string; name: string; branch: { id: number; name: string }; before: number; after: number }[] };
 
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -56,7 +56,13 @@ export async function action({ context, request }: Route.ActionArgs) {
   const actor = requirePermission(app.staff, request, "stock.count");
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
-  const rows = rowsOf(form, ["sku", intent === "receive" ? "quantity" : intent === "count" ? "counted" : "change"]);
+  // One column, `quantity`, on the desk's form; a post in the older shape names it by what it is.
+  const number = form.has("quantity") ? "quantity" : intent === "count" ? "counted" : "change";
+  const rows = rowsOf(form, ["sku", number]);
+  // The rows as sent, blank ones too, so a refusal shows them where they were.
+  const skus = form.getAll("sku").map(String);
+  const figures = form.getAll(number).map(String);
+  const sent = skus.map((sku, i) => ({ sku, quantity: figures[i] ?? "" }));
   // Left out on a shop with one branch: the default branch.
   const branchId = form.get("branch_id") ? Number(form.get("branch_id")) : undefined;
   try {
@@ -77,32 +83,12 @@ export async function action({ context, request }: Route.ActionArgs) {
       const done = await app.services.stock.move(actor, movements);
       return data<Result>({ ok: true, form: intent, message: `${KIND_LABELS[kind]}: ${done.products.length} product${done.products.length === 1 ? "" : "s"} changed.`, lines: done.products });
     }
-    return data<Result>({ ok: false, form: intent, message: "Choose what to record." }, { status: 422 });
+    return data<Result>({ ok: false, form: intent, message: "Choose what to record.", rows: sent }, { status: 422 });
   } catch (error) {
     const known = serviceError(error);
     if (!known) throw error;
-    return data<Result>({ ok: false, form: intent, message: known.errors ? "Nothing was recorded. Correct the rows marked below and send again." : known.message, errors: onFormRows(known.errors, rows.at) }, { status: known.status });
+    return data<Result>({ ok: false, form: intent, message: known.errors ? "Nothing was recorded. Correct the rows marked below and send again." : known.message, errors: onFormRows(known.errors, rows.at), rows: sent }, { status: known.status });
   }
-}
-
-
-/** Which branch a form's stock moves at; a shop with one branch is not asked. */
-function BranchChoice({ branches, chosen, errors }: { branches: { id: number; name: string }[]; chosen: number | undefined; errors?: Record<string, string[]> }) {
-  if (branches.length < 2) return null;
-  const messages = [...new Set(Object.entries(errors ?? {}).flatMap(([k, v]) => (k === "branch_id" || k.endsWith(".branch_id") ? v : [])))];
-  return (
-    <label className="grid gap-1 text-sm font-semibold">
-      Branch
-      <select name="branch_id" defaultValue={chosen ?? branches[0]!.id} className={control} aria-invalid={messages.length ? true : undefined}>
-        {branches.map((b) => (
-          <option key={b.id} value={b.id}>
-            {b.name}
-          </option>
-        ))}
-      </select>
-      <FieldError messages={messages} />
-    </label>
-  );
 }
 
 
@@ -114,8 +100,6 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
   const navigation = useNavigation();
   const search = new URLSearchParams(location.search);
   const busy = navigation.state === "submitting";
-  const errorsFor = (form: string) => (result && !result.ok && result.form === form ? result.errors : undefined);
-  const panel = "grid content-start gap-3 rounded-lg border border-stone-200 bg-white p-4";
   return (
     <>
       <AdminHeading
@@ -144,70 +128,9 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
         </ResultBanner>
       ) : null}
 
-      <div className="mb-8 grid gap-4 lg:grid-cols-3">
-        <Form method="post" className={panel} aria-labelledby="receive-title" key={result?.ok && result.form === "receive" ? `done-${JSON.stringify(result.lines)}` : "receive"}>
-          <h2 id="receive-title" className="text-lg font-bold">
-            Receive a delivery
-          </h2>
-          <input type="hidden" name="intent" value="receive" />
-          <BranchChoice branches={branches} chosen={filters.branch} errors={errorsFor("receive")} />
-          <label className="grid gap-1 text-sm font-semibold">
-            Delivery note or purchase order
-            <input name="reference" maxLength={200} placeholder="e.g. PO-4471" className={control} />
-          </label>
-          <LineRows list="lines" number="quantity" label="Quantity" errors={errorsFor("receive")} />
-          <button type="submit" className="btn-primary min-h-10" disabled={busy}>
-            Book the delivery in
-          </button>
-        </Form>
-
-        <Form method="post" className={panel} aria-labelledby="count-title" key={result?.ok && result.form === "count" ? `done-${JSON.stringify(result.lines)}` : "count"}>
-          <h2 id="count-title" className="text-lg font-bold">
-            Stock count
-          </h2>
-          <p className="text-sm text-stone-700">What is on the shelf. The difference from the books is recorded; a sale made meanwhile is not undone.</p>
-          <input type="hidden" name="intent" value="count" />
-          <BranchChoice branches={branches} chosen={filters.branch} errors={errorsFor("count")} />
-          <label className="grid gap-1 text-sm font-semibold">
-            Where or why (optional)
-            <input name="note" maxLength={200} placeholder="e.g. Aisle 4, monthly count" className={control} />
-          </label>
-          <LineRows list="counts" number="counted" label="Counted" errors={errorsFor("count")} />
-          <button type="submit" className="btn-primary min-h-10" disabled={busy}>
-            Record the count
-          </button>
-        </Form>
-
-        <Form method="post" className={panel} aria-labelledby="adjust-title" key={result?.ok && result.form === "adjust" ? `done-${JSON.stringify(result.lines)}` : "adjust"}>
-          <h2 id="adjust-title" className="text-lg font-bold">
-            Adjust or return
-          </h2>
-          <input type="hidden" name="intent" value="adjust" />
-          <BranchChoice branches={branches} chosen={filters.branch} errors={errorsFor("adjust")} />
-          <label className="grid gap-1 text-sm font-semibold">
-            What happened
-            <select name="kind" className={control} defaultValue="adjusted">
-              <option value="adjusted">Adjustment (damage, loss, found)</option>
-              <option value="returned">Customer return (back on the shelf)</option>
-              <option value="received">Received without a delivery note</option>
-            </select>
-          </label>
-          <label className="grid gap-1 text-sm font-semibold">
-            Reason
-            <input name="reason" maxLength={200} placeholder="e.g. Dropped in the yard" className={control} aria-describedby={errorsFor("adjust") ? "adjust-reason-error" : undefined} />
-            <FieldError
-              id="adjust-reason-error"
-              messages={Object.entries(errorsFor("adjust") ?? {})
-                .filter(([k]) => k.endsWith(".reason"))
-                .flatMap(([, v]) => v)
-                .slice(0, 1)}
-            />
-          </label>
-          <LineRows list="movements" number="change" label="Change (+/−)" errors={errorsFor("adjust")} />
-          <button type="submit" className="btn-primary min-h-10" disabled={busy}>
-            Record the change
-          </button>
-        </Form>
+      <div className="mb-8">
+        {/* A new desk after each booking: its rows start empty again. */}
+        <StockDesk key={result?.ok ? `done-${JSON.stringify(result.lines)}` : "desk"} branches={branches} chosenBranch={filters.branch} result={result} busy={busy} />
       </div>
 
       <section aria-labelledby="history-title">

@@ -126,6 +126,30 @@ export function createAdminPhotoService(db: Db, options: { store: FileStore; log
     if (failed.length) options.log?.warn({ keys, err: (failed[0] as PromiseRejectedResult).reason }, "could not delete photo files");
   }
 
+  /**
+   * Checks, converts and stores the files, then runs `work` with them; one
+   * refused file refuses them all (422 naming it) with nothing stored, and
+   * a `work` that throws leaves no file behind.
+   */
+  async function withStored<T>(files: UploadedFile[], work: (processed: ProcessedPhoto[]) => Promise<T>): Promise<T> {
+    if (files.length === 0) throw new ValidationError({ file: ["Choose a photo to upload."] });
+    if (files.length > UPLOAD_FILES_MAX) throw new ValidationError({ file: [`Upload at most ${UPLOAD_FILES_MAX} photos at a time.`] });
+    // One after another: each uses both cores already, and a burst of ten at once would hold ten decoded photos in memory.
+    const processed: ProcessedPhoto[] = [];
+    for (const file of files) processed.push(await processPhoto(file.bytes, displayName(file.filename)));
+    const stored: ProcessedPhoto[] = [];
+    try {
+      for (const photo of processed) {
+        await storePhoto(store, photo);
+        stored.push(photo);
+      }
+      return await work(processed);
+    } catch (err) {
+      await discard(stored.flatMap((p) => [p.original.key, ...p.renditions.map((r) => r.key)]));
+      throw err;
+    }
+  }
+
   return {
     /** The owner's photos (read: catalogue.view). */
     async list(actor: StaffActor, owner: PhotoOwner) {
@@ -146,29 +170,31 @@ export function createAdminPhotoService(db: Db, options: { store: FileStore; log
      */
     async upload(actor: StaffActor, owner: PhotoOwner, files: UploadedFile[]) {
       authorize(actor, "catalogue.manage");
-      if (files.length === 0) throw new ValidationError({ file: ["Choose a photo to upload."] });
-      if (files.length > UPLOAD_FILES_MAX) throw new ValidationError({ file: [`Upload at most ${UPLOAD_FILES_MAX} photos at a time.`] });
-      // One after another: each uses both cores already, and a burst of ten at once would hold ten decoded photos in memory.
-      const processed: ProcessedPhoto[] = [];
-      for (const file of files) processed.push(await processPhoto(file.bytes, displayName(file.filename)));
-      const stored: ProcessedPhoto[] = [];
-      try {
-        for (const photo of processed) {
-          await storePhoto(store, photo);
-          stored.push(photo);
-        }
-        return await change(actor, owner, "photos_added", (images) => {
+      return withStored(files, (processed) =>
+        change(actor, owner, "photos_added", (images) => {
           const photos = images.filter(isPhoto);
           if (photos.length + processed.length > PHOTOS_MAX) {
             throw new ValidationError({ file: [`A ${label(owner)} may have at most ${PHOTOS_MAX} photos; it has ${photos.length}.`] });
           }
           const next = [...photos, ...processed.map((p) => photoEntry(p))];
           return { images: next, before: { photos: ids(images) }, after: { photos: ids(next) } };
-        });
-      } catch (err) {
-        await discard(stored.flatMap((p) => [p.original.key, ...p.renditions.map((r) => r.key)]));
-        throw err;
-      }
+        }),
+      );
+    },
+
+    /**
+     * Photos for a product the same submission creates (the new-product
+     * form): each file checked, converted and stored first, so a refused
+     * file refuses the product with nothing written; `make` receives their
+     * entries with their alt text, and the files are deleted again when it
+     * throws (a SKU already taken, say).
+     */
+    async forNewProduct<T>(actor: StaffActor, files: (UploadedFile & { alt: string })[], make: (images: ProductImage[]) => Promise<T>): Promise<T> {
+      authorize(actor, "catalogue.manage");
+      if (files.length === 0) return make([]);
+      const tooLong = files.findIndex((f) => f.alt.trim().length > ALT_MAX);
+      if (tooLong >= 0) throw new ValidationError({ photos: [`Photo ${tooLong + 1}: alt text may be at most ${ALT_MAX} characters.`] });
+      return withStored(files, (processed) => make(processed.map((p, i) => photoEntry(p, files[i]!.alt.trim()))));
     },
 
     /** Puts the photos in the order given: every photo's id, once each. */

@@ -96,6 +96,7 @@ const detail = summary.extend({
   featured: z.boolean(),
   seo_title: z.string(),
   seo_description: z.string(),
+  bin_location: z.string().describe("Aisle, bay and shelf where it is kept (such as A3-B2-S1); the picking list sorts by it"),
   published: z.boolean(),
   categories: z.array(z.object({ id: z.number().int(), name: z.string(), path: z.string() })),
   attributes: z.array(z.object({ name: z.string(), value: z.string() })),

@@ -212,6 +212,7 @@ export function createAdminProductService(db: Db) {
       featured: p.featured,
       seo_title: p.seoTitle,
       seo_description: p.seoDescription,
+      bin_location: p.binLocation,
       published: p.status === "published",
       categories: cats,
       attributes: attrs,
@@ -235,7 +236,8 @@ export function createAdminProductService(db: Db) {
   /** The fields a patch touches, with who may touch them: stock is the warehouse's, the rest the catalogue's. */
   function authorizePatch(actor: StaffActor, patch: ProductPatch): void {
     const keys = Object.keys(patch);
-    const stockOnly = keys.every((k) => k === "stock" || k === "reorder_level");
+    // Where it sits on the shelves is the warehouse's to say, like its stock.
+    const stockOnly = keys.every((k) => k === "stock" || k === "reorder_level" || k === "bin_location");
     authorize(actor, stockOnly && keys.length > 0 && !can(actor.role, "catalogue.manage") ? "stock.count" : "catalogue.manage");
   }
 
@@ -331,6 +333,7 @@ export function createAdminProductService(db: Db) {
       featured: p.featured,
       seo_title: p.seoTitle,
       seo_description: p.seoDescription,
+      bin_location: p.binLocation,
       description_changed: undefined as boolean | undefined,
     };
   }
@@ -386,12 +389,14 @@ export function createAdminProductService(db: Db) {
     },
 
     /** A new product from fields already checked by the rules (`parseProduct(productCreate, …)` or the route's schema). */
-    async create(actor: StaffActor, fields: ProductCreate) {
+    async create(actor: StaffActor, fields: ProductCreate, options: { images?: ProductImage[] } = {}) {
       authorize(actor, "catalogue.manage");
       const slug = fields.slug ?? slugFrom(fields.name);
       if (!slug) throw new ValidationError({ slug: ["Give the product a web address of letters and digits."] });
       const status = statusOf(fields, "draft");
-      publishable(status, []);
+      // Photos chosen on the new-product form come with it (adminPhotos.forNewProduct), each with its alt text.
+      const images = options.images ?? [];
+      publishable(status, images);
       return guarded(() =>
         db.transaction(async (t) => {
           const tx = t as unknown as Db;
@@ -419,7 +424,9 @@ export function createAdminProductService(db: Db) {
               reorderLevel: fields.reorder_level,
               seoTitle: fields.seo_title ?? "",
               seoDescription: fields.seo_description ?? "",
+              binLocation: fields.bin_location ?? "",
               searchText: productSearchText(refs.brandName, fields.sku, summary),
+              ...(images.length ? { images } : {}),
             })
             .returning();
           const product = row!;
@@ -432,7 +439,7 @@ export function createAdminProductService(db: Db) {
             await applyMovements(tx, [{ variantId: variant.id, change: fields.stock, kind: "opening", reason: "Stock when the product was created", staffId: actor.staffId }]);
           }
           await refreshSearchWords(tx, [product.id]);
-          await recordAudit(tx, actor, { action: "product.created", entity: "product", entityId: product.sku, before: null, after: { ...auditView(product), stock: fields.stock ?? 0 } });
+          await recordAudit(tx, actor, { action: "product.created", entity: "product", entityId: product.sku, before: null, after: { ...auditView(product), stock: fields.stock ?? 0, ...(images.length ? { photos: images.map((i) => i.id) } : {}) } });
           return detail(tx, product.id);
         }),
       );
@@ -491,6 +498,7 @@ export function createAdminProductService(db: Db) {
             ...(patch.featured !== undefined ? { featured: patch.featured } : {}),
             ...(patch.seo_title !== undefined ? { seoTitle: patch.seo_title } : {}),
             ...(patch.seo_description !== undefined ? { seoDescription: patch.seo_description } : {}),
+            ...(patch.bin_location !== undefined ? { binLocation: patch.bin_location } : {}),
             ...(status !== before.status ? { status } : {}),
             ...(searchMoved ? { searchText: productSearchText(brandName, nextSku, summary) } : {}),
           };

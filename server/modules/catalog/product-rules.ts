@@ -20,6 +20,8 @@ export const SEO_DESCRIPTION_MAX = 160;
 export const ATTRIBUTES_MAX = 30;
 export const RELATED_MAX = 12;
 export const CATEGORIES_MAX = 10;
+/** Aisle, bay and shelf as the warehouse writes them ("A3-B2-S1"): the picking list sorts by it. */
+export const BIN_LOCATION_MAX = 30;
 
 export const SKU_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,63}$/;
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -93,6 +95,7 @@ export const productFields = z.object({
   related_skus: z.array(z.string().trim().regex(SKU_PATTERN, "List related products by SKU.")).max(RELATED_MAX, `Choose at most ${RELATED_MAX} related products.`),
   seo_title: text("search engine title", SEO_TITLE_MAX),
   seo_description: text("search engine description", SEO_DESCRIPTION_MAX),
+  bin_location: text("bin location", BIN_LOCATION_MAX),
 });
 
 export const productPatch = productFields.partial().strict();

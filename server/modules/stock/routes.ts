@@ -7,7 +7,7 @@ import { staffActorOf } from "../staff/actor.ts";
 import { MOVEMENT_KINDS } from "./schema.ts";
 import { TRANSFERS_PAGE_MAX, TRANSFER_LINES_MAX, type TransferService } from "./transfers.ts";
 import { TRANSFER_STATES } from "./schema.ts";
-import { HISTORY_PAGE_MAX, MANUAL_KINDS, REASON_MAX, STOCK_LINES_MAX, type StockService } from "./service.ts";
+import { HISTORY_PAGE_MAX, LOOKUP_MAX, MANUAL_KINDS, REASON_MAX, STOCK_LINES_MAX, type StockService } from "./service.ts";
 import { staffDoor } from "../staff/door.ts";
 
 const sku = z.string({ error: "Give the SKU." }).trim().min(1, "Give the SKU.").max(64);
@@ -106,6 +106,25 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
       },
     },
     async (request) => stock.count(staffActorOf(request), request.body.counts, request.body.note, request.body.branch_id),
+  );
+
+  r.get(
+    "/admin/stock/lookup",
+    {
+      schema: {
+        tags,
+        summary: `Products for a desk's row, at most ${LOOKUP_MAX}: an exact SKU or barcode first (\`exact: true\`, what a scanner sends), then names containing \`q\` and SKUs starting with it (from 2 characters); each with its stock at \`branch_id\` (the default branch when left out) and in all. Drafts are found, archived products not. Needs catalogue.view`,
+        querystring: z.object({ q: z.string().max(200).default(""), branch_id: z.coerce.number().int().positive().optional() }),
+        response: {
+          200: z.object({
+            branch: branchRef,
+            data: z.array(z.object({ sku: z.string(), name: z.string(), barcode: z.string().nullable(), status: z.enum(["draft", "published", "archived"]), stock: z.number().int(), total: z.number().int(), exact: z.boolean() })),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => stock.lookup(staffActorOf(request), { q: request.query.q, branchId: request.query.branch_id }),
   );
 
   r.get(

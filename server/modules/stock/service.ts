@@ -24,6 +24,10 @@ export const STOCK_LINES_MAX = 500;
 export const CHANGE_MAX = 100_000;
 export const REASON_MAX = 200;
 export const HISTORY_PAGE_MAX = 100;
+export const LOOKUP_MAX = 8;
+
+/** A LIKE pattern's own characters taken literally. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export interface MovementInput {
   sku: string;
@@ -308,6 +312,47 @@ export function createStockService(db: Db) {
         sku: variant.sku,
         total: variant.stock,
         data: rows.map((r) => ({ branch: { id: r.id, slug: r.slug, name: r.name }, stock: r.stock, in_transit: moving.get(r.id) ?? { incoming: 0, outgoing: 0 } })),
+      };
+    },
+
+    /**
+     * Products on sale or in draft for a desk's row (`GET /api/admin/stock/lookup`):
+     * an exact SKU or barcode first (a scan; both indexed), then names
+     * containing the words (the name's trigram index) and SKUs starting with
+     * them; each with its stock at the branch (the default one when none is named).
+     */
+    async lookup(actor: StaffActor, query: { q: string; branchId?: number; limit?: number }) {
+      authorize(actor, "catalogue.view");
+      const term = query.q.trim().slice(0, 64);
+      const limit = Math.min(Math.max(1, query.limit ?? LOOKUP_MAX), LOOKUP_MAX);
+      const rows = await branchList(db);
+      const branch = branchOf(rows, query.branchId);
+      if (typeof branch === "string") throw new ValidationError({ branch_id: [branch] });
+      if (!term) return { branch, data: [] };
+      const lower = term.toLowerCase();
+      // coalesce: a variant without a barcode is not a match (not an unknown).
+      const exact = sql`(lower(${productVariants.sku}) = ${lower} or coalesce(${productVariants.barcode} = ${term}, false))`;
+      const loose = sql`(${products.name} ilike ${`%${likeLiteral(term)}%`} or lower(${productVariants.sku}) like ${`${likeLiteral(lower)}%`})`;
+      const found = await db
+        .select({
+          sku: productVariants.sku,
+          name: products.name,
+          options: productVariants.options,
+          barcode: productVariants.barcode,
+          status: products.status,
+          total: productVariants.stock,
+          stock: sql<number>`coalesce(${branchStock.stock}, 0)::int`,
+          exact: sql<boolean>`${exact}`,
+        })
+        .from(productVariants)
+        .innerJoin(products, eq(products.id, productVariants.productId))
+        .leftJoin(branchStock, and(eq(branchStock.variantId, productVariants.id), eq(branchStock.branchId, branch.id)))
+        .where(and(eq(productVariants.status, "active"), sql`${products.status} <> 'archived'`, term.length < 2 ? exact : sql`(${exact} or ${loose})`))
+        .orderBy(desc(exact), asc(products.name), asc(productVariants.position), asc(productVariants.id))
+        .limit(limit);
+      return {
+        branch,
+        data: found.map((r) => ({ sku: r.sku, name: lineName(r.name, r.options), barcode: r.barcode, status: r.status, stock: r.stock, total: r.total, exact: r.exact })),
       };
     },
 

@@ -4,6 +4,7 @@ import { AdminHeading } from "../../../components/admin/frame.tsx";
 import { ProductForm, type ProductFormValues } from "../../../components/admin/product-form.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { PHOTO_FORM_MAX } from "../../../lib/admin/photo-action.ts";
 import { productInputFrom } from "../../../lib/admin/product-form.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { parseProduct, productCreate } from "../../../../server/modules/catalog/product-rules.ts";
@@ -24,18 +25,43 @@ export async function action({ context, request }: Route.ActionArgs) {
   requireSameOrigin(request);
   const app = context.get(appContext);
   const actor = requirePermission(app.staff, request, "catalogue.manage");
+  if (Number(request.headers.get("content-length") ?? "0") > PHOTO_FORM_MAX) {
+    return data<Result>({ ok: false, message: "Choose at most 10 photos of 20 MB each.", values: EMPTY }, { status: 413 });
+  }
   const form = await request.formData();
   const input = productInputFrom(form, { catalogue: true, stock: true });
-  // Nothing typed is lost on a refusal: the form comes back as it was sent.
+  // Nothing typed is lost on a refusal: the form comes back as it was sent (files aside: a browser cannot be handed them back).
   const values = valuesFrom(input);
+  const photos = await photosFrom(form);
   try {
-    const made = await app.services.adminProducts.create(actor, parseProduct(productCreate, input));
+    const fields = parseProduct(productCreate, input);
+    // The photos are converted and stored first; the product is made with them, or not at all.
+    const made = await app.services.adminPhotos.forNewProduct(actor, photos, (images) => app.services.adminProducts.create(actor, fields, { images }));
     return redirect(`/admin/products/${encodeURIComponent(made.sku)}?created=1`);
   } catch (error) {
     const known = serviceError(error);
     if (!known) throw error;
-    return data<Result>({ ok: false, message: known.errors ? "Check the fields marked below." : known.message, errors: known.errors, values }, { status: known.status });
+    const errors = photoErrors(known, photos.length);
+    const again = photos.length ? " Choose the photos again." : "";
+    return data<Result>({ ok: false, message: `${errors ? "Nothing was saved. Check the fields marked below." : known.message}${again}`, errors, values }, { status: known.status });
   }
+}
+
+/** The chosen photos with their alt text, rows left without a file dropped. */
+async function photosFrom(form: FormData) {
+  const alts = form.getAll("photo_alt").map(String);
+  const chosen = form.getAll("photo").map((file, i) => ({ file, alt: alts[i] ?? "" }));
+  const files = chosen.filter((c): c is { file: File; alt: string } => typeof c.file !== "string" && c.file.size > 0);
+  return Promise.all(files.map(async (c) => ({ filename: c.file.name, bytes: Buffer.from(await c.file.arrayBuffer()), alt: c.alt })));
+}
+
+/** A refused photo (the media pipeline's message, or its `file` field) shown beside the photos; a missing alt text too. */
+function photoErrors(known: { message: string; errors?: Record<string, string[]> }, chosen: number): Record<string, string[]> | undefined {
+  if (!known.errors) return chosen && known.message ? { photos: [known.message] } : undefined;
+  const { file, published, ...rest } = known.errors;
+  const aboutPhotos = chosen > 0 && published?.some((m) => m.includes("alt text"));
+  const photos = [...(rest.photos ?? []), ...(file ?? []), ...(aboutPhotos ? published! : [])];
+  return { ...rest, ...(published && !aboutPhotos ? { published } : {}), ...(photos.length ? { photos } : {}) };
 }
 
 const EMPTY: ProductFormValues = {
@@ -60,6 +86,7 @@ const EMPTY: ProductFormValues = {
   related_skus: [],
   seo_title: "",
   seo_description: "",
+  bin_location: "",
   attribute_set: [],
 };
 
@@ -89,6 +116,7 @@ function valuesFrom(input: Record<string, unknown>): ProductFormValues {
     related_skus: Array.isArray(input.related_skus) ? (input.related_skus as string[]) : [],
     seo_title: str("seo_title"),
     seo_description: str("seo_description"),
+    bin_location: str("bin_location"),
   };
 }
 
@@ -101,7 +129,7 @@ export default function NewProduct({ loaderData, actionData }: Route.ComponentPr
           ← Products
         </Link>
       </p>
-      <AdminHeading title="New product" intro="It starts as a draft: nobody sees it on the shop until you publish it. Add photos once it is saved." />
+      <AdminHeading title="New product" intro="Choose its photos here too. As a draft nobody sees it on the shop; published, it is on sale as soon as it is created." />
       {result ? (
         <ResultBanner ok={false} result={result}>
           {result.message}

@@ -75,6 +75,7 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
     related_skus: product.related.map((r) => r.sku),
     seo_title: product.seo_title,
     seo_description: product.seo_description,
+    bin_location: product.bin_location,
     attribute_set: product.attribute_set,
   };
   const statusLabel = { draft: "Draft", published: "Published", archived: "Archived" }[product.status];
@@ -114,7 +115,7 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
       />
       {loaderData.created && !result ? (
         <ResultBanner ok result="created">
-          Product created as {product.status === "published" ? "published" : "a draft"}. Add its photos, then publish it when it is ready.
+          {createdMessage(product.status, product.photos)}
         </ResultBanner>
       ) : null}
       {result ? (
@@ -216,4 +217,11 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
       ) : null}
     </>
   );
+}
+
+/** What the banner says after a create: only what is left to do, and nothing when it is on sale with its photos. */
+function createdMessage(status: "draft" | "published" | "archived", photos: number): string {
+  const withPhotos = photos ? ` with ${photos === 1 ? "its photo" : `its ${photos} photos`}` : "";
+  if (status === "published") return `Product created${withPhotos} and on the shop now.${photos ? "" : " It shows a drawn picture until it has a photo: add some under Photos."}`;
+  return `Product created${withPhotos} as a draft: nobody sees it on the shop until you choose “Published” and save.`;
 }

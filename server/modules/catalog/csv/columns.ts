@@ -44,6 +44,7 @@ export const CSV_COLUMNS = [
   { header: "barcode", help: "The variant's EAN or GTIN (8, 12, 13 or 14 digits, check digit checked)." },
   { header: "weight_grams", help: "The variant's weight in whole grams." },
   { header: "variant_status", help: "active or archived: archived takes the variant off sale (its stock counted to 0 first), kept for orders and the ledger. A product keeps one variant on sale." },
+  { header: "bin_location", help: "Where it is kept: aisle, bay and shelf as the warehouse writes them (such as A3-B2-S1), at most 30 characters; the picking list sorts by it." },
 ] as const satisfies readonly CsvColumn[];
 
 /** The option columns by position: option1_name and option1_value … option3. */

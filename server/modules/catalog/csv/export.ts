@@ -42,6 +42,7 @@ interface ExportRow {
   featured: boolean;
   seo_title: string;
   seo_description: string;
+  bin_location: string;
   attributes: Record<string, string> | null;
   /** Stock by branch id (only when the export has stock@ columns). */
   branch_stock: Record<string, number> | null;
@@ -101,7 +102,7 @@ export async function exportCatalogueCsv(db: Db, actor: StaffActor, filters: Cat
                     when (select count(*) from manufacturers m2 where lower(m2.name) = lower(m.name)) > 1 then m.slug
                     else m.name end as brand,
                (select string_agg(c.path, '|' order by c.path) from product_categories pc join categories c on c.id = pc.category_id where pc.product_id = products.id) as categories,
-               products.summary, products.description_html, products.heavy, products.featured, products.seo_title, products.seo_description,
+               products.summary, products.description_html, products.heavy, products.featured, products.seo_title, products.seo_description, products.bin_location,
                (select jsonb_object_agg(a.name, a.value) from product_attributes a where a.product_id = products.id) as attributes,
                ${atBranches.length ? sql`(select jsonb_object_agg(s.branch_id, s.stock) from branch_stock s where s.variant_id = v.id)` : sql`null::jsonb`} as branch_stock
         from page products
@@ -127,6 +128,7 @@ export async function exportCatalogueCsv(db: Db, actor: StaffActor, filters: Cat
           featured: yesNoCell(r.featured),
           seo_title: r.seo_title,
           seo_description: r.seo_description,
+          bin_location: r.bin_location,
           unit: r.unit,
           // numeric(12,3) as text: "1.440" written as the figure it is.
           coverage_per_unit: r.coverage_per_unit === null ? "" : String(Number(r.coverage_per_unit)),

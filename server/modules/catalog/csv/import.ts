@@ -113,6 +113,7 @@ interface Current {
   featured: boolean;
   seo_title: string;
   seo_description: string;
+  bin_location: string;
   unit: SaleUnit;
   coverage_per_unit: number | null;
   coverage_unit: CoverageUnit | null;
@@ -145,6 +146,7 @@ interface ProductValues {
   featured: boolean;
   seo_title: string;
   seo_description: string;
+  bin_location: string;
   unit: SaleUnit;
   coverage_per_unit: number | null;
   coverage_unit: CoverageUnit | null;
@@ -218,7 +220,7 @@ interface RunState {
   fileName: string;
 }
 
-const PRODUCT_COLUMNS: FieldColumn[] = ["name", "slug", "status", "price_ex_vat", "was_price_ex_vat", "vat_rate", "stock", "reorder_level", "summary", "description_html", "heavy", "featured", "seo_title", "seo_description"];
+const PRODUCT_COLUMNS: FieldColumn[] = ["name", "slug", "status", "price_ex_vat", "was_price_ex_vat", "vat_rate", "stock", "reorder_level", "summary", "description_html", "heavy", "featured", "seo_title", "seo_description", "bin_location"];
 const attributeItem = productFields.shape.attributes.element;
 
 class RolledBack extends Error {}
@@ -273,7 +275,7 @@ async function loadCurrent(db: Db, skus: string[], byBranch: boolean): Promise<M
   if (skus.length === 0) return new Map();
   const result = (await db.execute(sql`
     select p.id, v.id as variant_id, v.sku, p.slug, p.name, p.status, v.price_pence, v.was_price_pence, p.vat_rate, v.stock, v.reorder_level,
-           p.manufacturer_id, p.summary, p.description_html, p.heavy, p.featured, p.seo_title, p.seo_description,
+           p.manufacturer_id, p.summary, p.description_html, p.heavy, p.featured, p.seo_title, p.seo_description, p.bin_location,
            p.unit, p.coverage_per_unit::float8 as coverage_per_unit, p.coverage_unit, v.options, v.barcode, v.weight_grams, v.status as variant_status,
            (select count(*) from product_variants a where a.product_id = p.id and a.status = 'active')::int as active_variants,
            (select count(*) from jsonb_array_elements(p.images) i where coalesce(trim(i->>'alt'), '') = '')::int as unnamed_photos,
@@ -494,6 +496,7 @@ function planRow(row: RowCells, state: RunState, cur: Current | null, context: R
       featured: p.featured ?? false,
       seo_title: p.seo_title ?? "",
       seo_description: p.seo_description ?? "",
+      bin_location: p.bin_location ?? "",
       unit: unit ?? "each",
       coverage_per_unit: coverage?.per_unit ?? null,
       coverage_unit: coverage?.unit ?? null,
@@ -554,6 +557,7 @@ function planRow(row: RowCells, state: RunState, cur: Current | null, context: R
   compare("featured", "featured", p.featured, (v) => yesNoCell(v as boolean));
   compare("seo_title", "seo_title", p.seo_title);
   compare("seo_description", "seo_description", p.seo_description);
+  compare("bin_location", "bin_location", p.bin_location);
   compare("unit", "unit", unit);
   if (coverage && (coverage.per_unit !== cur.coverage_per_unit || coverage.unit !== cur.coverage_unit)) {
     set.coverage_per_unit = coverage.per_unit;
@@ -795,7 +799,7 @@ async function planSlugs(db: Db, plans: Plan[], state: RunState): Promise<Plan[]
 
 /** A row's values as jsonb_to_recordset takes them: a column left out is null (and the update keeps the product's own). */
 const recordColumns = sql.raw(`name text, slug text, status text, price_pence int, was_price_pence int, vat_rate int, reorder_level int, manufacturer_id int,
-  summary text, description_html text, heavy boolean, featured boolean, seo_title text, seo_description text, unit text, coverage_per_unit numeric, coverage_unit text,
+  summary text, description_html text, heavy boolean, featured boolean, seo_title text, seo_description text, bin_location text, unit text, coverage_per_unit numeric, coverage_unit text,
   barcode text, weight_grams int`);
 
 /** The fields of a row that are its variant's, not its product's. */
@@ -823,9 +827,9 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
     const rows = creates.map((p, ord) => ({ ...p.set, sku: p.sku, ord }));
     const result = (await tx.execute(sql`
       insert into products (sku, slug, name, status, price_pence, was_price_pence, vat_rate, reorder_level, manufacturer_id,
-                            summary, description_html, heavy, featured, seo_title, seo_description, unit, coverage_per_unit, coverage_unit, stock, search_text)
+                            summary, description_html, heavy, featured, seo_title, seo_description, bin_location, unit, coverage_per_unit, coverage_unit, stock, search_text)
       select r.sku, r.slug, r.name, r.status, r.price_pence, r.was_price_pence, r.vat_rate, r.reorder_level, r.manufacturer_id,
-             r.summary, r.description_html, r.heavy, r.featured, r.seo_title, r.seo_description, r.unit, r.coverage_per_unit, r.coverage_unit, 0,
+             r.summary, r.description_html, r.heavy, r.featured, r.seo_title, r.seo_description, r.bin_location, r.unit, r.coverage_per_unit, r.coverage_unit, 0,
              concat_ws(' ', (select m.name from manufacturers m where m.id = r.manufacturer_id), r.sku, nullif(r.summary, ''))
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(sku text, ord int, ${recordColumns})
       order by r.ord
@@ -896,6 +900,7 @@ async function writeBatch(tx: Db, plans: Plan[], state: RunState): Promise<void>
         featured = coalesce(r.featured, p.featured),
         seo_title = coalesce(r.seo_title, p.seo_title),
         seo_description = coalesce(r.seo_description, p.seo_description),
+        bin_location = coalesce(r.bin_location, p.bin_location),
         unit = coalesce(r.unit, p.unit),
         coverage_per_unit = coalesce(r.coverage_per_unit, p.coverage_per_unit),
         coverage_unit = coalesce(r.coverage_unit, p.coverage_unit),

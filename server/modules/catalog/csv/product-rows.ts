@@ -165,7 +165,7 @@ export function groupRows(rows: RowCells[], productOf: (sku: string) => number |
 }
 
 /** The product columns a product's rows must agree on (or leave empty). */
-const PRODUCT_COLUMNS: FieldColumn[] = ["name", "slug", "status", "vat_rate", "brand", "categories", "summary", "description_html", "heavy", "featured", "seo_title", "seo_description", "unit", "coverage_per_unit", "coverage_unit"];
+const PRODUCT_COLUMNS: FieldColumn[] = ["name", "slug", "status", "vat_rate", "brand", "categories", "summary", "description_html", "heavy", "featured", "seo_title", "seo_description", "bin_location", "unit", "coverage_per_unit", "coverage_unit"];
 
 /** Each later row's product cell that says something else than the first row that gives it. */
 export function disagreements(rows: RowCells[]): { row: number; column: string; message: string }[] {
