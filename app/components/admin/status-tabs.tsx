@@ -7,12 +7,13 @@ export type StatusTab = readonly [status: string, label: string, count?: number]
 /**
  * A list's status tabs with their counts: each a link that keeps the other
  * filters and starts again from the first page; the current one marked for
- * screen readers. A row that scrolls on its own on a phone.
+ * screen readers. A row that scrolls on its own on a phone or tablet; on a
+ * desktop the tabs wrap, so none is cut at the edge (issue 34).
  */
 export function StatusTabs({ label, tabs, current, search }: { label: string; tabs: readonly StatusTab[]; current: string; search: URLSearchParams }) {
   return (
-    <nav aria-label={label} className="mb-4 overflow-x-auto">
-      <ul className="flex min-w-max gap-1 border-b border-stone-300">
+    <nav aria-label={label} className="mb-4 max-lg:overflow-x-auto">
+      <ul className="flex gap-1 border-b border-stone-300 max-lg:min-w-max lg:flex-wrap">
         {tabs.map(([status, name, count]) => {
           const here = current === status;
           return (

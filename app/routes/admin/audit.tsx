@@ -1,3 +1,4 @@
+import { FilterDisclosure, activeFilters } from "../../components/admin/filter-disclosure.tsx";
 import { Form, Link, useLocation } from "react-router";
 import { appContext } from "#app-context";
 import { AUDIT_VIA_LABELS, Changes } from "../../components/admin/audit-entries.tsx";
@@ -52,7 +53,8 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <AdminHeading title="Audit log" intro="Every change made by staff, through these screens, the API or the command line: who, when, what, and the fields before and after. Nobody can change or delete an entry." />
-      <Form method="get" role="search" aria-label="Filter the audit log" className="mb-4 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-6 [&>label]:min-w-0">
+      <FilterDisclosure active={activeFilters(search, ["staff_id", "entity", "entity_id", "action", "from", "to"])}>
+<Form method="get" role="search" aria-label="Filter the audit log" className="grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-6 [&>label]:min-w-0">
         <label className="grid gap-1 text-sm font-semibold">
           Staff member
           <select name="staff_id" defaultValue={filters.staff_id ?? ""} className={control}>
@@ -100,6 +102,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       </Form>
+      </FilterDisclosure>
       {entries.length === 0 ? (
         <EmptyState title="No entries match" action={search.size ? { to: "?", label: "Show every entry" } : undefined}>
           Changes made by staff appear here as they happen.

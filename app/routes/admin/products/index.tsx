@@ -1,3 +1,4 @@
+import { FilterDisclosure, activeFilters } from "../../../components/admin/filter-disclosure.tsx";
 import { useRef } from "react";
 import { Form, Link, data, useLocation } from "react-router";
 import { appContext } from "#app-context";
@@ -200,7 +201,8 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
 
       <StatusTabs label="Products by status" tabs={STATUS_TABS.map(([status, label]) => [status, label, tabCount(status)] as const)} current={filters.status ?? ""} search={search} />
 
-      <Form method="get" className="mb-4 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-5" role="search" aria-label="Filter products">
+      <FilterDisclosure active={activeFilters(search, ["q", "category", "brand", "stock", "no_photo"])}>
+<Form method="get" className="grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-5" role="search" aria-label="Filter products">
         {filters.status ? <input type="hidden" name="status" value={filters.status} /> : null}
         <label className="grid gap-1 text-sm font-semibold sm:col-span-2">
           Search
@@ -252,6 +254,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
           </Link>
         </div>
       </Form>
+      </FilterDisclosure>
 
       <FormAlert message={error ?? undefined} className="mb-4" />
 
