@@ -17,7 +17,8 @@ export interface CheckoutInput {
   delivery_method: string;
   delivery_address?: CheckoutAddress;
   billing_address?: CheckoutAddress;
-  payment_method: "bank_transfer" | "pay_on_collection" | "pay_on_account" | "card";
+  /** The last two only for orders taken by staff (orders/counter). */
+  payment_method: "bank_transfer" | "pay_on_collection" | "pay_on_account" | "card" | "card_link" | "paid_at_counter";
   notes: string;
   po_reference: string;
   /** The total the customer saw (pounds); a different total now answers 409. */
