@@ -309,6 +309,19 @@ const ROWS: Row[] = [
       { what: "a status that is none", needs: "promotions.manage", form: form({ intent: "status", status: "deleted" }), ok: [422] },
     ],
   },
+  // Orders taken by staff (issue 34): a post with an unknown SKU is refused after the door (422), so nothing is written.
+  {
+    key: "admin/orders/new",
+    needs: "orders.create",
+    url: () => "/admin/orders/new",
+    posts: [{ what: "an order for a walk-in with an unknown SKU", needs: "orders.create", form: form({ intent: "place", walkin_name: "Matrix Walkin", line_sku: "NO-SUCH-SKU", line_quantity: "1", fulfilment: "collection", payment: "pay_on_collection" }), ok: [422] }],
+  },
+  {
+    key: "admin/orders/drafts",
+    needs: "orders.create",
+    url: () => "/admin/orders/drafts",
+    posts: [{ what: "delete a draft that is not there", needs: "orders.create", form: form({ id: "2147483647" }), ok: [404] }],
+  },
   // The quotes desk (issue 32): each write refused by the rules after its door (quotes.manage), so the secret customer's quote stays as it is.
   { key: "admin/quotes", needs: "quotes.view", url: () => "/admin/quotes?status=drafting" },
   {

@@ -50,6 +50,8 @@ export const counterOrderBody = z.object({
   delivery_method: z.string({ error: "Choose delivery or collection." }).trim().min(1, "Choose delivery or collection.").max(40),
   delivery_address: counterAddress.optional(),
   branch_id: id("Choose a branch.").optional(),
+  /** On account for a company that keeps sites: the site it is for (trade/sites.ts). */
+  site_id: id("Choose a site.").optional(),
   payment: z.enum(COUNTER_PAYMENTS, { error: "Choose how the customer pays." }),
   payment_reference: z.string().trim().max(100, "The reference is at most 100 characters.").optional(),
   po_reference: z.string().trim().max(50, "The purchase-order reference must be at most 50 characters.").optional(),

@@ -30,6 +30,8 @@ export interface CounterCustomer {
   postcode: string | null;
   /** A trade member who may buy on account now: the credit left (pounds); null otherwise. */
   available_credit: number | null;
+  /** The trade account's sites: an order on account names one when there are any. */
+  sites: { id: number; name: string }[];
 }
 
 export interface CounterProduct {
@@ -44,6 +46,8 @@ export interface CounterProduct {
   stock: { branch_id: number; branch: string; stock: number }[];
   total_stock: number;
 }
+
+const sitesOf = (option: { sites: { id: number; name: string }[] } | null) => (option?.sites ?? []).map((s) => ({ id: s.id, name: s.name }));
 
 /** `%q%` for ILIKE, its wildcards taken literally. */
 const like = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -96,9 +100,9 @@ export function createCounterLookup(db: Db) {
       for (const u of registered) {
         const trade = u.state === "approved";
         const option = trade ? await onAccountOption(db, u.id) : null;
-        found.push({ kind: trade ? "trade" : "registered", customer_id: u.id, name: `${u.firstname} ${u.lastname}`.trim(), email: u.email, phone: u.phone, company: u.company, postcode: u.postcode, available_credit: option?.available_credit ?? null });
+        found.push({ kind: trade ? "trade" : "registered", customer_id: u.id, name: `${u.firstname} ${u.lastname}`.trim(), email: u.email, phone: u.phone, company: u.company, postcode: u.postcode, available_credit: option?.available_credit ?? null, sites: sitesOf(option) });
       }
-      for (const g of guests) found.push({ kind: "guest", customer_id: null, name: g.name, email: g.email, phone: g.phone, company: g.company || null, postcode: g.postcode, available_credit: null });
+      for (const g of guests) found.push({ kind: "guest", customer_id: null, name: g.name, email: g.email, phone: g.phone, company: g.company || null, postcode: g.postcode, available_credit: null, sites: [] });
       return found;
     },
 
@@ -114,7 +118,7 @@ export function createCounterLookup(db: Db) {
       if (!u) return null;
       const trade = u.state === "approved";
       const option = trade ? await onAccountOption(db, u.id) : null;
-      return { kind: trade ? "trade" : "registered", customer_id: u.id, name: `${u.firstname} ${u.lastname}`.trim(), email: u.email, phone: u.phone, company: u.company, postcode: null, available_credit: option?.available_credit ?? null };
+      return { kind: trade ? "trade" : "registered", customer_id: u.id, name: `${u.firstname} ${u.lastname}`.trim(), email: u.email, phone: u.phone, company: u.company, postcode: null, available_credit: option?.available_credit ?? null, sites: sitesOf(option) };
     },
 
     async products(actor: StaffActor, q: string): Promise<CounterProduct[]> {

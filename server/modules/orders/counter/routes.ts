@@ -13,7 +13,7 @@ const errors = { 401: messageResponse, 403: messageResponse, 404: messageRespons
 const draftParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const lookupQuery = z.object({ q: z.string().trim().min(2, "Type at least 2 characters.").max(100, "Search for at most 100 characters.") });
 const draft = z.object({ id: z.number(), label: z.string(), customer_id: z.number().nullable(), staff_name: z.string().nullable(), payload: z.record(z.string(), z.unknown()), created_at: z.string(), updated_at: z.string() });
-const customer = z.object({ kind: z.enum(["registered", "trade", "guest"]), customer_id: z.number().nullable(), name: z.string(), email: z.string(), phone: z.string(), company: z.string().nullable(), postcode: z.string().nullable(), available_credit: z.number().nullable() });
+const customer = z.object({ kind: z.enum(["registered", "trade", "guest"]), customer_id: z.number().nullable(), name: z.string(), email: z.string(), phone: z.string(), company: z.string().nullable(), postcode: z.string().nullable(), available_credit: z.number().nullable(), sites: z.array(z.object({ id: z.number(), name: z.string() })) });
 const product = z.object({
   sku: z.string(),
   name: z.string(),

@@ -139,6 +139,7 @@ export function createCounterOrders(db: Db, options: CounterOptions) {
         notes: input.notes ?? "",
         po_reference: input.po_reference ?? "",
         ...(input.branch_id !== undefined ? { branch_id: input.branch_id } : {}),
+        ...(input.site_id !== undefined ? { site_id: input.site_id } : {}),
       };
       const written = await writeOrder(tx, options, {
         userId: who.userId,
