@@ -6,6 +6,7 @@ import { openPage } from "./auth-helpers.ts";
 import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
 import { staffPage } from "./staff-helpers.ts";
+import { approvedTradeOwner } from "./trade-helpers.ts";
 
 /** A product the demo shop has at least two of, found through the counter's own picker. */
 async function stockedSku(page: Page, q: string): Promise<string> {
@@ -24,15 +25,18 @@ async function addLine(page: Page, sku: string): Promise<void> {
 }
 
 test("a counter member takes a phone order for a trade member on account", async ({ browser }) => {
+  // A trade member in good standing (the demo company has an overdue invoice, so it is on hold).
+  const customer = await (await browser.newContext()).newPage();
+  await approvedTradeOwner(customer, browser);
   const page = await staffPage(browser, "sales@staff.example.com");
   await openPage(page, "/admin/orders");
   await page.getByRole("link", { name: "New order" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("New order");
   await expectAccessible(page, "the new order screen");
 
-  await page.getByLabel("Find a customer").fill("Tom Reid");
-  await page.getByRole("list", { name: "Customers found" }).getByRole("button", { name: /Tom Reid/ }).first().click();
-  await expect(page.getByTestId("chosen-customer")).toContainText("Trade account");
+  await page.getByLabel("Find a customer").fill("Quinn Roofing");
+  await page.getByRole("list", { name: "Customers found" }).getByRole("button", { name: /trade: Quinn Roofing/ }).last().click();
+  await expect(page.getByTestId("chosen-customer")).toContainText("Credit available £5,000.00");
 
   await addLine(page, await stockedSku(page, "saw"));
   await page.getByLabel("Delivery", { exact: true }).check();
@@ -41,8 +45,6 @@ test("a counter member takes a phone order for a trade member on account", async
   await page.getByLabel("Town or city").fill("Leeds");
   await page.getByLabel("Postcode").fill("LS1 4AP");
   await page.getByLabel("On account").check();
-  // The demo company keeps sites: an order on account names one.
-  await page.getByLabel("Site it is for").selectOption({ index: 1 });
   await page.getByLabel("Customer's PO reference (optional)").fill("PO-PHONE-1");
   await expectAccessible(page, "the new order screen, filled in");
   await page.getByRole("button", { name: "Place order" }).click();

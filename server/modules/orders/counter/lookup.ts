@@ -53,6 +53,13 @@ const sitesOf = (option: { sites: { id: number; name: string }[] } | null) => (o
 const like = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function createCounterLookup(db: Db) {
+  /** An account as the picker shows it: a trade member with the credit left and the company's sites. */
+  async function accountJson(u: { id: number; email: string; firstname: string; lastname: string; phone: string; company: string | null; state: string | null; postcode: string | null }): Promise<CounterCustomer> {
+    const trade = u.state === "approved";
+    const option = trade ? await onAccountOption(db, u.id) : null;
+    return { kind: trade ? "trade" : "registered", customer_id: u.id, name: `${u.firstname} ${u.lastname}`.trim(), email: u.email, phone: u.phone, company: u.company, postcode: u.postcode, available_credit: option?.available_credit ?? null, sites: sitesOf(option) };
+  }
+
   return {
     async customers(actor: StaffActor, q: string): Promise<CounterCustomer[]> {
       authorize(actor, "orders.create");
@@ -97,11 +104,7 @@ export function createCounterLookup(db: Db) {
         .orderBy(sql`lower(${orders.email})`, sql`${orders.id} desc`)
         .limit(LOOKUP_MAX);
       const found: CounterCustomer[] = [];
-      for (const u of registered) {
-        const trade = u.state === "approved";
-        const option = trade ? await onAccountOption(db, u.id) : null;
-        found.push({ kind: trade ? "trade" : "registered", customer_id: u.id, name: `${u.firstname} ${u.lastname}`.trim(), email: u.email, phone: u.phone, company: u.company, postcode: u.postcode, available_credit: option?.available_credit ?? null, sites: sitesOf(option) });
-      }
+      for (const u of registered) found.push(await accountJson(u));
       for (const g of guests) found.push({ kind: "guest", customer_id: null, name: g.name, email: g.email, phone: g.phone, company: g.company || null, postcode: g.postcode, available_credit: null, sites: [] });
       return found;
     },
@@ -115,10 +118,7 @@ export function createCounterLookup(db: Db) {
         .leftJoin(tradeMembers, eq(tradeMembers.userId, users.id))
         .leftJoin(tradeAccounts, eq(tradeAccounts.id, tradeMembers.tradeAccountId))
         .where(eq(users.id, id));
-      if (!u) return null;
-      const trade = u.state === "approved";
-      const option = trade ? await onAccountOption(db, u.id) : null;
-      return { kind: trade ? "trade" : "registered", customer_id: u.id, name: `${u.firstname} ${u.lastname}`.trim(), email: u.email, phone: u.phone, company: u.company, postcode: null, available_credit: option?.available_credit ?? null, sites: sitesOf(option) };
+      return u ? accountJson({ ...u, postcode: null }) : null;
     },
 
     async products(actor: StaffActor, q: string): Promise<CounterProduct[]> {
