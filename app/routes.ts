@@ -79,6 +79,8 @@ export default [
     route("admin", "routes/admin/index.tsx"),
     route("admin/account", "routes/admin/account.tsx"),
     route("admin/orders", "routes/admin/orders/index.tsx"),
+    route("admin/orders/new", "routes/admin/orders/new.tsx"),
+    route("admin/orders/drafts", "routes/admin/orders/drafts.tsx"),
     route("admin/orders/:number", "routes/admin/orders/order.tsx"),
     route("admin/returns", "routes/admin/returns/index.tsx"),
     route("admin/returns/:number", "routes/admin/returns/return.tsx"),

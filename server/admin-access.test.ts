@@ -309,6 +309,19 @@ const ROWS: Row[] = [
       { what: "a status that is none", needs: "promotions.manage", form: form({ intent: "status", status: "deleted" }), ok: [422] },
     ],
   },
+  // Orders taken by staff (issue 34): a post with an unknown SKU is refused after the door (422), so nothing is written.
+  {
+    key: "admin/orders/new",
+    needs: "orders.create",
+    url: () => "/admin/orders/new",
+    posts: [{ what: "an order for a walk-in with an unknown SKU", needs: "orders.create", form: form({ intent: "place", walkin_name: "Matrix Walkin", line_sku: "NO-SUCH-SKU", line_quantity: "1", fulfilment: "collection", payment: "pay_on_collection" }), ok: [422] }],
+  },
+  {
+    key: "admin/orders/drafts",
+    needs: "orders.create",
+    url: () => "/admin/orders/drafts",
+    posts: [{ what: "delete a draft that is not there", needs: "orders.create", form: form({ id: "2147483647" }), ok: [404] }],
+  },
   // The quotes desk (issue 32): each write refused by the rules after its door (quotes.manage), so the secret customer's quote stays as it is.
   { key: "admin/quotes", needs: "quotes.view", url: () => "/admin/quotes?status=drafting" },
   {
@@ -600,6 +613,15 @@ const ROWS: Row[] = [
     body: async (w) => ({ numbers: [await placeOrder(w)], to: "paid" }),
     verify: (res, role) => expect(res.json().moved, res.body).toHaveLength(can(role, "orders.mark_paid") ? 1 : 0),
   },
+  // Orders taken by staff (issue 34): an unknown SKU is refused after the door (422), so nothing is written.
+  { key: "POST /api/admin/orders", needs: "orders.create", url: () => "/api/admin/orders", body: () => ({ customer: { name: "Matrix Walkin" }, lines: [{ sku: "NO-SUCH-SKU", quantity: 1 }], delivery_method: "collect", payment: "pay_on_collection" }), ok: [422] },
+  { key: "GET /api/admin/orders/lookup/customers", needs: "orders.create", url: () => "/api/admin/orders/lookup/customers?q=matrix" },
+  { key: "GET /api/admin/orders/lookup/products", needs: "orders.create", url: (w) => `/api/admin/orders/lookup/products?q=${w.productSku}` },
+  { key: "GET /api/admin/orders/drafts", needs: "orders.create", url: () => "/api/admin/orders/drafts" },
+  { key: "POST /api/admin/orders/drafts", needs: "orders.create", url: () => "/api/admin/orders/drafts", body: () => ({ label: "Matrix draft", payload: {} }), ok: [201] },
+  { key: "GET /api/admin/orders/drafts/{id}", needs: "orders.create", url: () => "/api/admin/orders/drafts/2147483647", ok: [404] },
+  { key: "PUT /api/admin/orders/drafts/{id}", needs: "orders.create", url: () => "/api/admin/orders/drafts/2147483647", body: () => ({ payload: {} }), ok: [404] },
+  { key: "DELETE /api/admin/orders/drafts/{id}", needs: "orders.create", url: () => "/api/admin/orders/drafts/2147483647", ok: [404] },
   { key: "GET /api/admin/orders/{number}/payment", needs: "orders.prices", url: (w) => `/api/admin/orders/${w.orderNumber}/payment` },
   // The matrix's order was not paid by card: an allowed member's refund is refused as such (409), which is the door opened.
   { key: "POST /api/admin/orders/{number}/refunds", needs: "refunds.create", url: (w) => `/api/admin/orders/${w.orderNumber}/refunds`, body: () => ({ amount: 1, reason: "Matrix refund" }), ok: [409] },

@@ -31,6 +31,9 @@ import { createBasketCodes } from "./modules/promotions/basket-codes.ts";
 import { createPromotionAdmin } from "./modules/promotions/admin.ts";
 import { createQuoteService } from "./modules/quotes/service.ts";
 import { createQuoteAcceptance } from "./modules/quotes/accept.ts";
+import { createCounterOrders } from "./modules/orders/counter/service.ts";
+import { createCounterLookup } from "./modules/orders/counter/lookup.ts";
+import { createOrderDrafts } from "./modules/orders/counter/drafts.ts";
 import { createQuoteDesk } from "./modules/quotes/desk.ts";
 import { createBackupDesk } from "./modules/backups/desk.ts";
 import { lastBackupAt } from "./modules/backups/files.ts";
@@ -49,7 +52,7 @@ import { createHireDesk } from "./modules/hire/desk-overview.ts";
 import { createHirePlanner } from "./modules/hire/planner.ts";
 import { createMailService } from "./modules/mail/service.ts";
 import { sweepUncollected } from "./modules/orders/uncollected.ts";
-import { createOrderLinks } from "./modules/orders/links.ts";
+import { createOrderLinks, createOrderPayLinks } from "./modules/orders/links.ts";
 import { createReturnsService } from "./modules/returns/service.ts";
 import { createReturnsDesk } from "./modules/returns/desk.ts";
 import { createOrderCancelling } from "./modules/returns/cancel.ts";
@@ -112,6 +115,8 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
   // Returns (issue 31): what the shop's returns emails and rules need.
   // How an order is written, by checkout and by a quote's acceptance: the same delivery, payments and stock rules.
   const orderWriting = { delivery, mail, links: checkoutLinks, ...shop, payments: [payOnAccount, payments.provider], fulfilment: config.fulfilment };
+  // The card payment link emailed for an order taken by staff (issue 34).
+  const orderPayLinks = createOrderPayLinks(config.cookieSecret);
   const returnsMail = { mail, ...shop, returnsAddress: config.returnsAddress, collectionCharge: config.returnsCollectionCharge };
   return {
     catalog: createCatalogService(db),
@@ -146,6 +151,11 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     adminPromotions: createPromotionAdmin(db),
     // The orders desk (back office): staff actions, each authorised and audited.
     adminOrders,
+    // Orders taken by staff for phone and walk-in customers (issue 34): through checkout's order writing, with its pickers and drafts.
+    counterOrders: createCounterOrders(db, { ...orderWriting, payLink: orderPayLinks.payLink, cardPayments: payments.gateway !== null }),
+    counterLookup: createCounterLookup(db),
+    orderDrafts: createOrderDrafts(db),
+    orderPayLinks,
     // An order's own page for whoever holds the link in its emails (guests returning or cancelling items).
     orderLinks,
     // Returns and the right to cancel (issue 31): the customer's side, the returns desk, and cancelling before dispatch.

@@ -22,7 +22,7 @@ const line = (label: string, required: boolean) =>
     ? z.string({ error: `Enter ${label}.` }).trim().min(1, `Enter ${label}.`).max(100, "This line is too long.")
     : z.string().trim().max(100, "This line is too long.").optional().default("");
 
-const address = z.object({
+export const address = z.object({
   name: z.string().trim().max(100, "The name must be at most 100 characters.").optional().default(""),
   company: z.string().trim().max(100, "The company name must be at most 100 characters.").optional().default(""),
   line_1: line("the first line of the address", true),

@@ -9,15 +9,14 @@ import { sha256 } from "../auth/tokens.ts";
 import { basketItems, baskets } from "../basket/schema.ts";
 import { productListing, productVariants, products } from "../catalog/schema.ts";
 import { priceLines } from "../pricing/pipeline.ts";
-import { basketPromotionsOf, lineCategoryIds } from "../promotions/running.ts";
+import { basketPromotionsOf } from "../promotions/running.ts";
 import { basketPromotions } from "../promotions/schema.ts";
-import { lineName } from "../catalog/variant-names.ts";
 import type { DeliveryService } from "../delivery/service.ts";
 import { type Need, type SplitPolicy } from "../stock/fulfilment.ts";
 import { collectionChoices } from "../branches/availability.ts";
 import type { PaymentProvider } from "./payment.ts";
 import type { CheckoutInput, PlacedOrder } from "./types.ts";
-import { openPaymentPage, orderByKey, placedOrderOf, writeOrder } from "./write-order.ts";
+import { openPaymentPage, orderByKey, placedOrderOf, refuseWithdrawn, saleLineColumns, writeOrder } from "./write-order.ts";
 
 export { type CheckoutAddress, type CheckoutInput, type PlacedOrder, PriceChangedError } from "./types.ts";
 
@@ -73,15 +72,7 @@ export function createCheckoutService(
       }
       const lines = basket
         ? await tx
-            .select({
-              item: { quantity: basketItems.quantity },
-              // Only what an order line, the stock and the checks need: never the descriptions.
-              product: { id: products.id, name: products.name, slug: products.slug, status: products.status, vatRate: products.vatRate, heavy: products.heavy, unit: products.unit, brandId: products.manufacturerId },
-              // What promotions reach a line by: its categories with their ancestors.
-              categoryIds: lineCategoryIds,
-              // The variant is what is sold: its SKU, options, price and stock.
-              variant: { id: productVariants.id, sku: productVariants.sku, options: productVariants.options, status: productVariants.status, pricePence: productVariants.pricePence },
-            })
+            .select({ item: { quantity: basketItems.quantity }, ...saleLineColumns })
             .from(basketItems)
             .innerJoin(productVariants, eq(productVariants.id, basketItems.variantId))
             .innerJoin(products, eq(products.id, productVariants.productId))
@@ -90,8 +81,7 @@ export function createCheckoutService(
             .orderBy(asc(products.id), asc(productVariants.id))
         : [];
       if (!basket || lines.length === 0) throw new ValidationError({ basket: ["Your basket is empty."] });
-      const withdrawn = lines.filter((l) => l.product.status !== "published" || l.variant.status !== "active");
-      if (withdrawn.length) throw new ValidationError({ items: withdrawn.map((l) => `${lineName(l.product.name, l.variant.options)} is no longer on sale: remove it from your basket.`) });
+      refuseWithdrawn(lines, "is no longer on sale: remove it from your basket.");
 
       // Everything is worked out again from the database, by the one pricing pipeline: the buyer's
       // prices (a trade member pays the trade price), the promotions, then VAT per line, as their basket showed.

@@ -21,7 +21,8 @@ export interface CheckoutInput {
   billing_address?: CheckoutAddress;
   /** Who collects a click & collect order: required for a collection at checkout (issue 34). */
   collector_name?: string;
-  payment_method: "bank_transfer" | "pay_on_collection" | "pay_on_account" | "card";
+  /** The last two only for orders taken by staff (orders/counter). */
+  payment_method: "bank_transfer" | "pay_on_collection" | "pay_on_account" | "card" | "card_link" | "paid_at_counter";
   notes: string;
   po_reference: string;
   /** The total the customer saw (pounds); a different total now answers 409. */

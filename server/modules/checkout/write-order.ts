@@ -4,7 +4,8 @@
 // lines, addresses, first status and the confirmation email, all in the
 // caller's transaction. Checkout writes a basket's order through it, and a
 // quote's acceptance writes its order at the quoted prices (quotes/accept.ts):
-// one set of guards for both.
+// one set of guards for both. An order taken by staff at the counter or by
+// phone (orders/counter) is written here too, with who took it and how it was paid.
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { ValidationError } from "../../http-errors.ts";
@@ -21,6 +22,8 @@ import { redeemPromotions, usedBy } from "../promotions/redeem.ts";
 import { allocateOrderStock } from "../stock/allocate.ts";
 import { type SplitPolicy, transfersFor } from "../stock/fulfilment.ts";
 import { applyMovements } from "../stock/ledger.ts";
+import { productVariants, products } from "../catalog/schema.ts";
+import { lineCategoryIds } from "../promotions/running.ts";
 import { raiseOrderTransfers } from "../stock/order-transfers.ts";
 import { tradeAccounts, tradeMembers } from "../trade/schema.ts";
 import { siteForOrder } from "../trade/sites.ts";
@@ -62,6 +65,8 @@ export interface OrderToWrite {
    * signed-in buyer, so its order falls back to the account holder's name.
    */
   namesRequired?: boolean;
+  /** An order taken by a member of staff (orders/counter): who took it, for whom, and how it is paid. */
+  counter?: CounterPart;
 }
 
 /** The name the order is for, or a 422 naming the field checkout asks it in. */
@@ -71,6 +76,37 @@ function customerNameOf(input: CheckoutInput, collect: boolean, required: boolea
     throw new ValidationError(collect ? { collector_name: ["Enter the name of the person collecting the order."] } : { "delivery_address.name": ["Enter the name of the person the order is for."] });
   }
   return name;
+}
+
+/** What a staff order adds to the row: checkout's guards are the same. */
+export interface CounterPart {
+  staffId: number;
+  customerName: string;
+  /** The card terminal's or cash receipt's reference. */
+  paymentReference: string;
+  /** Paid at the counter: the order starts paid, for its whole total, today. */
+  paid: boolean;
+  /** The line about payment in the customer's email (a card payment link names the order's number). */
+  paymentNote?: (orderNumber: string) => string;
+}
+
+/**
+ * The columns an order line is read with from the catalogue, whatever it is
+ * sold from (a basket, the counter): only what a line, the stock and the
+ * checks need, never the descriptions.
+ */
+export const saleLineColumns = {
+  product: { id: products.id, name: products.name, slug: products.slug, status: products.status, vatRate: products.vatRate, heavy: products.heavy, unit: products.unit, brandId: products.manufacturerId },
+  // What promotions reach a line by: its categories with their ancestors.
+  categoryIds: lineCategoryIds,
+  // The variant is what is sold: its SKU, options, price and stock.
+  variant: { id: productVariants.id, sku: productVariants.sku, options: productVariants.options, status: productVariants.status, pricePence: productVariants.pricePence },
+};
+
+/** Lines no longer on sale refuse the order (422), each named with why. */
+export function refuseWithdrawn(lines: readonly { product: { name: string; status: string }; variant: { options: Record<string, string>; status: string } }[], why: string): void {
+  const withdrawn = lines.filter((l) => l.product.status !== "published" || l.variant.status !== "active");
+  if (withdrawn.length) throw new ValidationError({ items: withdrawn.map((l) => `${lineName(l.product.name, l.variant.options)} ${why}`) });
 }
 
 export interface WriteOrderOptions {
@@ -125,7 +161,8 @@ export async function writeOrder(tx: Db, options: WriteOrderOptions, spec: Order
   }
   if (allocation.branch && !allocation.branch.readyAt) throw new ValidationError({ branch_id: [`${allocation.branch.name} does not open for collections in the next three weeks. Choose another branch.`] });
   if (!provider && input.payment_method === "pay_on_account") throw new ValidationError({ payment_method: ["Pay on account is not available."] });
-  const status = provider?.orderStatus ?? "awaiting_payment";
+  const counter = spec.counter;
+  const status = counter?.paid ? "paid" : (provider?.orderStatus ?? "awaiting_payment");
   const [order] = await tx
     .insert(orders)
     .values({
@@ -149,6 +186,14 @@ export async function writeOrder(tx: Db, options: WriteOrderOptions, spec: Order
       poReference: input.po_reference,
       siteId: site?.id ?? null,
       idempotencyKey: spec.idempotencyKey,
+      ...(counter
+        ? {
+            customerName: counter.customerName,
+            createdByStaffId: counter.staffId,
+            paymentReference: counter.paymentReference,
+            ...(counter.paid ? { paidAmount: total, paidOn: sql<string>`(now() at time zone 'Europe/London')::date` } : {}),
+          }
+        : {}),
       // A guest's browser can claim the order into an account with the same email later (ADR 0017).
       guestKeyHash: userId === null ? spec.guestHash : null,
       // Where it is collected from or sent from; none when split across branches.
@@ -217,13 +262,15 @@ export async function writeOrder(tx: Db, options: WriteOrderOptions, spec: Order
 
   // A card order's confirmation waits for its payment (payments/service.ts).
   if (!provider?.confirmsLater) {
-    const paymentNote = provider
+    const paymentNote = counter?.paymentNote
+      ? counter.paymentNote(number)
+      : provider
       ? provider.note(number)
       : input.payment_method === "bank_transfer"
         ? `Please pay by bank transfer quoting ${number}; we send the order once the payment arrives.`
         : "Please pay at the branch when you collect.";
     const written = {
-      order: { number, email: input.email, customerName, phone: input.phone ?? null, deliveryName: delivery.name, delivery: deliveryPence, total, vat, discount: spec.discount, poReference: input.po_reference ?? null, notes: input.notes ?? null },
+      order: { number, email: input.email, customerName: counter?.customerName || customerName, phone: input.phone ?? null, deliveryName: delivery.name, delivery: deliveryPence, total, vat, discount: spec.discount, poReference: input.po_reference ?? null, notes: input.notes ?? null },
       lines: lines.map(({ quantity, product, variant, lineTotal, lineVat, discount }) => ({ quantity, unit: product.unit, name: lineName(product.name, variant.options), lineTotal, lineVat, discount })),
     };
     await enqueueOrderPlaced(tx, options.mail, options, orderId, paymentNote, written);

@@ -193,18 +193,26 @@ describe("the orders desk's API", () => {
   it("documents every route under the tag admin: orders", async () => {
     const ops = (await apiOperations(shop.app)).filter((op) => op.path.startsWith("/api/admin/orders")).map((op) => `${op.method} ${op.path}`);
     expect(ops.sort()).toEqual([
+      "DELETE /api/admin/orders/drafts/{id}",
       "GET /api/admin/orders",
       "GET /api/admin/orders/counts",
+      "GET /api/admin/orders/drafts",
+      "GET /api/admin/orders/drafts/{id}",
       "GET /api/admin/orders/export.csv",
+      "GET /api/admin/orders/lookup/customers",
+      "GET /api/admin/orders/lookup/products",
       "GET /api/admin/orders/picking-list.pdf",
       "GET /api/admin/orders/{number}",
       "GET /api/admin/orders/{number}/delivery-note.pdf",
       "GET /api/admin/orders/{number}/payment",
       "GET /api/admin/orders/{number}/picking-list.pdf",
+      "POST /api/admin/orders",
       "POST /api/admin/orders/bulk-transitions",
+      "POST /api/admin/orders/drafts",
       "POST /api/admin/orders/{number}/notes",
       "POST /api/admin/orders/{number}/refunds",
       "POST /api/admin/orders/{number}/transitions",
+      "PUT /api/admin/orders/drafts/{id}",
     ]);
     const doc = (await shop.app.inject({ url: "/api/openapi.json" })).json();
     expect(doc.paths["/api/admin/orders"].get.tags).toEqual(["admin: orders"]);

@@ -52,7 +52,8 @@ export async function enqueueOrderPlaced(tx: Db, mail: Outbox, shop: ShopMail, o
     paragraphs: [...(order.customerName ? [`For ${order.customerName}`] : []), ...summary, paymentNote],
     ...(shop.orderLink ? { action: { label: "View your order", url: shop.orderLink(order.number) } } : {}),
   });
-  await mail.enqueue(tx, { to: order.email, subject: `Your order ${order.number}`, ...customer });
+  // A walk-in who gave no email at the counter has no confirmation to receive.
+  if (order.email) await mail.enqueue(tx, { to: order.email, subject: `Your order ${order.number}`, ...customer });
   const staff = renderEmail({
     appName: shop.appName,
     publicUrl: shop.publicUrl,

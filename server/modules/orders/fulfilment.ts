@@ -1,6 +1,6 @@
 // Plain data and functions only (no database): the admin screens import this in the browser too.
 
-export const PAYMENT_METHODS = ["bank_transfer", "pay_on_collection", "pay_on_account", "card"] as const;
+export const PAYMENT_METHODS = ["bank_transfer", "pay_on_collection", "pay_on_account", "card", "card_link", "paid_at_counter"] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const PAYMENT_LABELS: Record<string, string> = {
@@ -8,6 +8,9 @@ export const PAYMENT_LABELS: Record<string, string> = {
   pay_on_collection: "Pay on collection",
   pay_on_account: "Pay on account",
   card: "Card",
+  // Orders taken by staff (orders/counter).
+  card_link: "Card payment link",
+  paid_at_counter: "Paid at the counter",
 };
 
 /**

@@ -42,3 +42,22 @@ export function createOrderLinks(secret: string) {
 }
 
 export type OrderLinks = ReturnType<typeof createOrderLinks>;
+
+/** A fortnight: a phone customer's card payment link stays good while the order waits for it. */
+const PAY_LINK_SECONDS = 14 * 24 * 60 * 60;
+
+/**
+ * The card payment link emailed for an order taken by staff (issue 34): it
+ * opens a payment page for the order's total, or the one still open. Signed,
+ * like the order's own page, so it needs no column of its own.
+ */
+export function createOrderPayLinks(secret: string) {
+  const signed = orderSignature(secret, "pay", PAY_LINK_SECONDS);
+  return {
+    /** `/api/payments/order/TC-000123?expires=…&signature=…`, relative to the shop. */
+    payLink: (number: string, now = Date.now()): string => `/api/payments/order/${number}?${new URLSearchParams(signed.issue(number, now))}`,
+    verifyPayLink: (number: string, expires: string | undefined, signature: string | undefined, now = Date.now()): boolean => signed.verify(number, expires, signature, now),
+  };
+}
+
+export type OrderPayLinks = ReturnType<typeof createOrderPayLinks>;

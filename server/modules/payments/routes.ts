@@ -5,7 +5,9 @@ import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { numberParams } from "../orders/admin-routes.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import { WebhookSignatureError } from "./gateway.ts";
-import type { PaymentService } from "./service.ts";
+import { PAYMENT_MESSAGES, type PaymentService } from "./service.ts";
+import { HttpError } from "../../http-errors.ts";
+import type { OrderPayLinks } from "../orders/links.ts";
 import { staffDoor } from "../staff/door.ts";
 
 const tokenParams = z.object({ token: z.string().min(20).max(100).regex(/^[A-Za-z0-9_-]+$/) });
@@ -49,7 +51,7 @@ const errors = { 401: messageResponse, 403: messageResponse, 404: messageRespons
  * Card payments over HTTP (ADR 0033): Stripe's webhook, the customer's
  * return from and cancel of the payment page, and the orders desk's refunds.
  */
-export async function paymentRoutes(app: FastifyInstance, options: { payments: PaymentService }): Promise<void> {
+export async function paymentRoutes(app: FastifyInstance, options: { payments: PaymentService; payLinks: OrderPayLinks }): Promise<void> {
   const { payments } = options;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["payments"];
@@ -98,6 +100,25 @@ export async function paymentRoutes(app: FastifyInstance, options: { payments: P
       reply.header("cache-control", "private, no-store");
       const { redirect } = await payments.cancelled(request.params.token);
       return reply.redirect(redirect, 303);
+    },
+  );
+
+  r.get(
+    "/payments/order/:number",
+    {
+      schema: {
+        tags,
+        summary:
+          "The card payment link emailed for an order taken by staff: opens a payment page for the order's total, or the one still open (303 to it); once paid, 303 to the order's thank-you page. 404 for a link that is not valid or has expired, 409 for a cancelled order, 503 when the payment service does not answer",
+        params: numberParams,
+        querystring: z.object({ expires: z.string().max(20).optional(), signature: z.string().max(100).optional() }),
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "private, no-store");
+      const { number } = request.params;
+      if (!options.payLinks.verifyPayLink(number.toUpperCase(), request.query.expires, request.query.signature)) throw new HttpError(404, PAYMENT_MESSAGES.linkInvalid);
+      return reply.redirect(await payments.payOrderLink(number), 303);
     },
   );
 

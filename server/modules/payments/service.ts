@@ -603,6 +603,34 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     return opened.redirect_url;
   }
 
+  /**
+   * The card payment link emailed for an order taken by staff (issue 34),
+   * once its signature is checked: the order's payment page (the one still
+   * open, or a new one, as often as the customer comes back until it is
+   * paid); once paid, the order's thank-you page. Answers where the browser goes.
+   */
+  async function payOrderLink(number: string): Promise<string> {
+    const [order] = await db.select().from(orders).where(and(eq(orders.number, number.toUpperCase()), eq(orders.paymentMethod, "card_link")));
+    if (!order) throw new HttpError(404, PAYMENT_MESSAGES.linkInvalid);
+    if (order.status === "cancelled") throw new HttpError(409, `Order ${order.number} was cancelled, so it cannot be paid. Please contact us.`);
+    if (order.status !== "awaiting_payment") return options.thankYouLink(order.number);
+    const open = await openSessionWhere(eq(paymentSessions.orderId, order.id));
+    if (open && open.expiresAt.getTime() > now()) return open.url;
+    const sessions = await db.select({ id: paymentSessions.id }).from(paymentSessions).where(eq(paymentSessions.orderId, order.id));
+    const page = await openSession({
+      target: { purpose: "order", orderId: order.id },
+      reference: order.number,
+      amount: order.total,
+      description: `${options.shop.appName} order ${order.number}`,
+      email: order.email,
+      // A new page for each visit after the last one expired: never two open at once.
+      idempotencyKey: `tc-order-${order.id}-link-${sessions.length + 1}`,
+      metadata: { order_number: order.number },
+      unavailable: PAYMENT_MESSAGES.hireUnavailable,
+    });
+    return page.redirect_url;
+  }
+
   /** The customer's hire requests, saying this one is paid. */
   const hirePaidPage = (number: string) => `/account/hire-requests?paid=${encodeURIComponent(number)}`;
 
@@ -851,6 +879,8 @@ export function createPaymentService(db: Db, options: PaymentServiceOptions) {
     invoiceProvider,
     /** The card payment link of a confirmed hire request, or of a returned hire's final charges: where the browser goes. */
     payHire: (token: string) => payHire(token),
+    /** The card payment link of an order taken by staff, its signature checked by the route: where the browser goes. */
+    payOrderLink: (number: string) => payOrderLink(number),
     /** The customer's "Pay by card" on their hire requests: where the browser goes. */
     payHireFor: (userId: number, number: string) => payHireFor(userId, number),
 

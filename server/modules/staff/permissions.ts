@@ -22,6 +22,8 @@ export const PERMISSIONS = [
   "orders.note",
   /** CSV of the filtered order list. */
   "orders.export",
+  /** Take an order for a phone or walk-in customer, and keep drafts of them; a price change only within the role's limit (PRICE_CHANGE_LIMITS). */
+  "orders.create",
   /** Customers' names, emails, phones, billing addresses and accounts. */
   "customers.view",
   /** Send a password reset link, block and unblock a customer. */
@@ -74,10 +76,24 @@ const STAFF_AND_SETTINGS: Permission[] = ["staff.manage", "tokens.manage", "sett
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: EVERYTHING,
   manager: EVERYTHING.filter((p) => !STAFF_AND_SETTINGS.includes(p)),
-  sales: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.fulfil", "orders.cancel", "orders.note", "orders.export", "customers.view", "customers.manage", "customers.edit", "returns.view", "returns.approve", "returns.receive", "refunds.create", "catalogue.view", "appointments.manage", "promotions.view", "quotes.view", "quotes.manage"],
+  sales: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.create", "orders.fulfil", "orders.cancel", "orders.note", "orders.export", "customers.view", "customers.manage", "customers.edit", "returns.view", "returns.approve", "returns.receive", "refunds.create", "catalogue.view", "appointments.manage", "promotions.view", "quotes.view", "quotes.manage"],
   warehouse: ["dashboard.view", "orders.view", "orders.fulfil", "orders.note", "returns.view", "returns.receive", "stock.count", "catalogue.view"],
   hire: ["dashboard.view", "hire.desk"],
   accounts: ["dashboard.view", "orders.view", "orders.prices", "orders.mark_paid", "orders.note", "orders.export", "customers.view", "customers.edit", "returns.view", "returns.approve", "refunds.create", "trade.manage", "invoices.manage", "catalogue.view", "promotions.view", "quotes.view"],
+};
+
+/**
+ * How far below the customer's own price (list, or their trade price) a member
+ * may sell a line at the counter, in percent off; null: no limit. Counter
+ * staff (sales) a small goodwill discount; roles that do not sell, none.
+ */
+export const PRICE_CHANGE_LIMITS: Record<StaffRole, number | null> = {
+  owner: null,
+  manager: null,
+  sales: 10,
+  warehouse: 0,
+  hire: 0,
+  accounts: 0,
 };
 
 export const ROLE_LABELS: Record<StaffRole, string> = {

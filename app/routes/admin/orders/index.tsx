@@ -55,6 +55,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     export: can(actor.role, "orders.export"),
     fulfil: can(actor.role, "orders.fulfil"),
     markPaid: can(actor.role, "orders.mark_paid"),
+    create: can(actor.role, "orders.create"),
   };
   const presets = await app.services.filterPresets.list(actor, "orders");
   // Each branch's queue (issue 30): a member who works at a branch sees its orders first, and may choose all.
@@ -131,6 +132,16 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
         title="Orders"
         actions={
           <>
+            {loaderData.can.create ? (
+              <>
+                <Link to="/admin/orders/new" className="btn-primary">
+                  New order
+                </Link>
+                <Link to="/admin/orders/drafts" className="btn-secondary">
+                  Drafts
+                </Link>
+              </>
+            ) : null}
             {loaderData.can.fulfil ? (
               <a href="/api/admin/orders/picking-list.pdf" className="btn-secondary">
                 Picking list: all awaiting dispatch (PDF)

@@ -35,6 +35,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     // The order's returns (issue 31), for roles that work the returns desk.
     returns: can(actor.role, "returns.view") ? await app.services.returnsDesk.forOrder(actor, order.number) : null,
     carriers: CARRIERS.map((c) => c.name),
+    // Just taken at the counter (orders/new): the banner says so.
+    placed: new URL(request.url).searchParams.get("placed") === "1",
   };
 }
 
@@ -147,7 +149,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   const { order, audit, carriers } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const result = actionData as ActionResult | undefined;
+  const result = (actionData as ActionResult | undefined) ?? (loaderData.placed ? { ok: true as const, message: `Order ${order.number} placed: ${order.status_label.toLowerCase()}.` } : undefined);
   const errorsFor = (to: string, field: string) => (result && !result.ok && result.to === to ? result.errors[field] : undefined);
   const delivery = order.addresses.delivery;
   const billing = "billing" in order.addresses ? order.addresses.billing : null;
