@@ -21,6 +21,9 @@ describe("the audit log in the shop's words", () => {
   it("names statuses by their labels and moves as sentences", () => {
     const move = { action: "order.transition", entity_id: "TC-000101", before: { status: "awaiting_payment" }, after: { status: "paid", paid_on: "2026-11-02" } };
     expect(auditSentence(move)).toBe("Order TC-000101 moved from Awaiting payment to Paid.");
+    const paid = { ...move, after: { status: "paid", paid_amount: 152.18, paid_on: "2026-11-29", payment_reference: "BACS 2" } };
+    expect(auditSentence(paid)).toBe("Order TC-000101 moved from Awaiting payment to Paid: £152.18 received on 29 Nov 2026, reference BACS 2.");
+    expect(actionWords("order.transition")).toBe("Order status changed");
     expect(changedFields(move)).toEqual([
       ["status", "Awaiting payment", "Paid"],
       ["received on", "none", "2 Nov 2026"],
@@ -40,7 +43,8 @@ describe("the audit log in the shop's words", () => {
 
   it("names actions it has no sentence for from their parts", () => {
     expect(actionWords("trade_account.credit_note")).toBe("Trade account: credit note");
-    expect(actionWords("set_vat")).toBe("Set vat");
+    expect(actionWords("set_vat")).toBe("VAT rate set");
+    expect(actionWords("hire_unit.retired")).toBe("Hire unit: retired");
     expect(auditSentence({ action: "product.updated", entity_id: "SKU-1", before: null, after: null })).toBeNull();
   });
 });

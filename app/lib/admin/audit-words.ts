@@ -34,8 +34,20 @@ const FIELD_NAMES: Record<string, string> = {
   entity_id: "record",
 };
 
-/** `trade_account.credit_note` → "Trade account: credit note", for actions without a sentence of their own. */
+/** Actions whose name alone would read as code. */
+const ACTION_NAMES: Record<string, string> = {
+  "order.transition": "Order status changed",
+  "order.created_by_staff": "Order taken by staff",
+  "order.price_changed": "Price changed on an order",
+  "trade_account.payment": "Trade payment recorded",
+  "set_vat": "VAT rate set",
+  "price_percent": "Prices changed by a percentage",
+  "move_category": "Products moved to a category",
+};
+
+/** `trade_account.credit_note` → "Trade account: credit note", for actions without a name of their own. */
 export function actionWords(action: string): string {
+  if (ACTION_NAMES[action]) return ACTION_NAMES[action];
   const [entity, verb] = action.includes(".") ? action.split(".", 2) : ["", action];
   const words = (s: string) => s.replaceAll("_", " ");
   const head = entity ? `${words(entity).charAt(0).toUpperCase()}${words(entity).slice(1)}: ` : "";
@@ -95,7 +107,8 @@ export function auditSentence(e: { action: string; entity_id: string; before: Va
     case "order.transition": {
       const to = valueWords(e.action, "status", a.status);
       const from = b.status ? valueWords(e.action, "status", b.status) : null;
-      return `Order ${e.entity_id} ${from ? `moved from ${from} to ${to}` : `moved to ${to}`}.`;
+      const paid = a.paid_amount !== undefined && a.paid_amount !== null ? `: ${money("paid_amount")} received${a.paid_on ? ` on ${valueWords(e.action, "paid_on", a.paid_on)}` : ""}${a.payment_reference ? `, reference ${String(a.payment_reference)}` : ""}` : "";
+      return `Order ${e.entity_id} ${from ? `moved from ${from} to ${to}` : `moved to ${to}`}${paid}.`;
     }
     case "order.refund":
       return `Refund of ${valueWords(e.action, "refund", a.refund)} to the card${a.reason ? `: ${String(a.reason)}` : ""}.`;

@@ -1,3 +1,5 @@
+import { FilterDisclosure, activeFilters } from "../../../components/admin/filter-disclosure.tsx";
+import { STACKED } from "../../../components/admin/stacked-table.ts";
 import { useRef } from "react";
 import { Form, Link, data } from "react-router";
 import { appContext } from "#app-context";
@@ -200,16 +202,17 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
       </section>
       <StatusTabs label="Orders by status" tabs={tabs} current={filters.status ?? ""} search={search} />
 
-      <Form method="get" className="mb-4 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-7" role="search" aria-label="Filter orders">
+      <FilterDisclosure active={activeFilters(search, ["q", "payment_method", "branch_id", "fulfilment", "trade", "from", "to"])}>
+<Form method="get" className="grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-7 [&>label]:min-w-0" role="search" aria-label="Filter orders">
         {filters.status ? <input type="hidden" name="status" value={filters.status} /> : null}
         <label className="grid gap-1 text-sm font-semibold sm:col-span-2 lg:col-span-2 xl:col-span-2">
           Search
-          <input name="q" type="search" defaultValue={filters.q ?? ""} placeholder="Order number, email, name or postcode" className="min-h-10 rounded-md border border-stone-400 px-3 font-normal" />
+          <input name="q" type="search" defaultValue={filters.q ?? ""} placeholder="Order number, email, name or postcode" className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 px-3 font-normal" />
         </label>
         {loaderData.can.prices ? (
           <label className="grid gap-1 text-sm font-semibold">
             Payment
-            <select name="payment_method" defaultValue={filters.payment_method ?? ""} className="min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal">
+            <select name="payment_method" defaultValue={filters.payment_method ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
               <option value="">Any</option>
               {PAYMENT_OPTIONS.map(([value, label]) => (
                 <option key={value} value={value}>
@@ -222,7 +225,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
         <BranchFilter branches={branch.choices} chosen={branch.chosen} allLabel={branch.onlyMine ? "All my branches" : "All branches"} />
         <label className="grid gap-1 text-sm font-semibold">
           Delivery or collection
-          <select name="fulfilment" defaultValue={filters.fulfilment ?? ""} className="min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal">
+          <select name="fulfilment" defaultValue={filters.fulfilment ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
             <option value="">Either</option>
             <option value="delivery">Delivery</option>
             <option value="collection">Collection</option>
@@ -230,7 +233,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
         </label>
         <label className="grid gap-1 text-sm font-semibold">
           Trade
-          <select name="trade" defaultValue={filters.trade ?? ""} className="min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal">
+          <select name="trade" defaultValue={filters.trade ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
             <option value="">Trade or not</option>
             <option value="yes">Trade accounts</option>
             <option value="no">Not trade</option>
@@ -238,11 +241,11 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
         </label>
         <label className="grid gap-1 text-sm font-semibold">
           From
-          <input name="from" type="date" defaultValue={filters.from ?? ""} className="min-h-10 rounded-md border border-stone-400 px-2 font-normal" />
+          <input name="from" type="date" defaultValue={filters.from ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 px-2 font-normal" />
         </label>
         <label className="grid gap-1 text-sm font-semibold">
           To
-          <input name="to" type="date" defaultValue={filters.to ?? ""} className="min-h-10 rounded-md border border-stone-400 px-2 font-normal" />
+          <input name="to" type="date" defaultValue={filters.to ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 px-2 font-normal" />
         </label>
         <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-4 xl:col-span-7">
           <button type="submit" className="btn-primary min-h-10">
@@ -253,6 +256,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
           </Link>
         </div>
       </Form>
+      </FilterDisclosure>
 
       <FormAlert message={error ?? undefined} className="mb-4" />
 
@@ -286,10 +290,10 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
               ) : null}
             </div>
           ) : null}
-        <div className={`overflow-x-auto rounded-lg border border-stone-200 bg-white ${loading ? "opacity-75" : ""}`} aria-busy={loading || undefined}>
-          <table ref={table} className="w-full min-w-[48rem] text-left text-sm">
+        <div className={`${STACKED.frame} ${loading ? "opacity-75" : ""}`} aria-busy={loading || undefined}>
+          <table ref={table} className={STACKED.table}>
             <caption className="sr-only">Orders, newest first{filters.status ? `: ${STATUS_LABELS[filters.status].toLowerCase()}` : ""}</caption>
-            <thead className="border-b border-stone-200 bg-stone-50 text-stone-700">
+            <thead className={STACKED.head}>
               <tr>
                 {canBulk ? (
                   <th scope="col" className="w-10 px-3 py-2">
@@ -315,31 +319,49 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
                 <th scope="col" className="px-3 py-2">Status</th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-stone-100">
+            <tbody className={STACKED.body}>
               {orders.map((order) => (
-                <tr key={order.number} className="hover:bg-stone-50">
+                <tr key={order.number} className={`${STACKED.row} max-lg:bg-white lg:hover:bg-stone-50`}>
                   {canBulk ? (
-                    <td className="px-3 py-2">
+                    <td data-label="Choose" className={STACKED.cell}>
                       <input type="checkbox" name="number" value={order.number} aria-label={`Choose ${order.number}`} className="size-4" />
                     </td>
                   ) : null}
-                  <th scope="row" className="whitespace-nowrap px-3 py-2 font-semibold">
-                    <Link to={`/admin/orders/${order.number}`} className="link">
-                      {order.number}
-                    </Link>
-                    {order.trade ? <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 text-xs text-brand-900">Trade</span> : null}
+                  <th scope="row" data-label="Order" className={`${STACKED.cell} font-semibold lg:whitespace-nowrap`}>
+                    <span>
+                      <Link to={`/admin/orders/${order.number}`} className="link">
+                        {order.number}
+                      </Link>
+                      {order.trade ? <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 text-xs text-brand-900">Trade</span> : null}
+                    </span>
                   </th>
-                  <td className="whitespace-nowrap px-3 py-2">{formatDateTime(order.created_at)}</td>
-                  <td className="px-3 py-2">
-                    <span className="block">{order.name || "No name given"}</span>
-                    {"email" in order && order.email ? <span className="block text-stone-600">{order.email}</span> : null}
+                  <td data-label="Placed" className={`${STACKED.cell} lg:whitespace-nowrap`}>
+                    {formatDateTime(order.created_at)}
                   </td>
-                  <td className="whitespace-nowrap px-3 py-2">{order.postcode ?? "—"}</td>
-                  <td className="px-3 py-2">{order.fulfilment === "collection" ? "Collection" : "Delivery"}</td>
-                  <td className="px-3 py-2 text-right">{order.items}</td>
-                  {loaderData.can.prices ? <td className="px-3 py-2 text-right">{"total" in order && order.total !== undefined ? formatPounds(order.total) : ""}</td> : null}
-                  <td className="px-3 py-2">
-                    <StatusBadge status={order.status} label={order.status_label} />
+                  <td data-label="Customer" className={STACKED.cell}>
+                    <span className="min-w-0 [overflow-wrap:anywhere]">
+                      <span className="block">{order.name || "No name given"}</span>
+                      {"email" in order && order.email ? <span className="block text-stone-600">{order.email}</span> : null}
+                    </span>
+                  </td>
+                  <td data-label="Postcode" className={`${STACKED.cell} lg:whitespace-nowrap`}>
+                    {order.postcode ?? "—"}
+                  </td>
+                  <td data-label="Fulfilment" className={STACKED.cell}>
+                    {order.fulfilment === "collection" ? "Collection" : "Delivery"}
+                  </td>
+                  <td data-label="Items" className={`${STACKED.cell} lg:text-right`}>
+                    {order.items}
+                  </td>
+                  {loaderData.can.prices ? (
+                    <td data-label="Total" className={`${STACKED.cell} lg:text-right`}>
+                      {"total" in order && order.total !== undefined ? formatPounds(order.total) : ""}
+                    </td>
+                  ) : null}
+                  <td data-label="Status" className={STACKED.cell}>
+                    <span>
+                      <StatusBadge status={order.status} label={order.status_label} />
+                    </span>
                   </td>
                 </tr>
               ))}
