@@ -37,6 +37,7 @@ const FIELD_NAMES: Record<string, string> = {
 /** Actions whose name alone would read as code. */
 const ACTION_NAMES: Record<string, string> = {
   "order.transition": "Order status changed",
+  "return.transition": "Return status changed",
   "order.created_by_staff": "Order taken by staff",
   "order.price_changed": "Price changed on an order",
   "trade_account.payment": "Trade payment recorded",

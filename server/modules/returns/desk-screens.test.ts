@@ -135,7 +135,7 @@ describe("the returns desk's screens", () => {
     expect(orderPage).toContain(`href="${url}"`);
     const after = text((await staff.sales.get(url)).body);
     const history = after.slice(after.indexOf('id="audit-history"'), after.indexOf("</section>", after.indexOf('id="audit-history"')));
-    expect(history.match(/return\.transition/g)).toHaveLength(3);
+    expect(history.match(/Return status changed/g)).toHaveLength(3);
     expect(await databaseInvariantViolations(shop.database.db)).toEqual([]);
   });
 
