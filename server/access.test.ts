@@ -306,6 +306,8 @@ const ROWS: Row[] = [
   // Card payments: a made-up return or cancel link is no one's; this shop takes cards on the built-in test page, whose events never come over HTTP.
   { route: "GET /api/payments/return/{token}", expect: all(404), call: (w, a) => w.as[a].get(`/api/payments/return/${"x".repeat(32)}`) },
   { route: "GET /api/payments/cancel/{token}", expect: all(404), call: (w, a) => w.as[a].get(`/api/payments/cancel/${"x".repeat(32)}`) },
+  // A counter order's card payment link (issue 34): without its signature, or with a forged one, it is no one's.
+  { route: "GET /api/payments/order/{number}", expect: all(404), call: (w, a) => w.as[a].get(`/api/payments/order/${w.a.orderNumber}?expires=9999999999&signature=${"x".repeat(43)}`) },
   // A hire confirmation's card payment link: a made-up one is no one's.
   { route: "GET /api/payments/hire/{token}", expect: all(404), call: (w, a) => w.as[a].get(`/api/payments/hire/${"x".repeat(32)}`) },
   // The hire agreement linked from a hand-over's email: a made-up token is no one's.
