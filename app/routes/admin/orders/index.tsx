@@ -339,9 +339,14 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
                     {formatDateTime(order.created_at)}
                   </td>
                   <td data-label="Customer" className={STACKED.cell}>
-                    <span className="min-w-0 [overflow-wrap:anywhere]">
-                      <span className="block">{order.name || "No name given"}</span>
-                      {"email" in order && order.email ? <span className="block text-stone-600">{order.email}</span> : null}
+                    {/* A long email is cut with its whole in a tooltip on a desktop, and wraps on a phone's card. */}
+                    <span className="min-w-0 max-lg:[overflow-wrap:anywhere]">
+                      <span className="block lg:max-w-[16rem] lg:truncate">{order.name || "No name given"}</span>
+                      {"email" in order && order.email ? (
+                        <span className="block text-stone-600 lg:max-w-[16rem] lg:truncate" title={order.email}>
+                          {order.email}
+                        </span>
+                      ) : null}
                     </span>
                   </td>
                   <td data-label="Postcode" className={`${STACKED.cell} lg:whitespace-nowrap`}>
