@@ -39,8 +39,8 @@ describe("the statement screen", () => {
     const text = textOf(page);
     expect(text).toContain("Statement: Screen Statement Ltd");
     expect(text).toContain("Brought forward £100.00");
-    expect(text).toMatch(new RegExp(`2026-03-05 Invoice ${second.number} PO PO-SCREEN £300.00 £400.00`));
-    expect(text).toMatch(new RegExp(`2026-03-20 Payment ${paid.number} Bacs BACS 12 £150.00 £250.00`));
+    expect(text).toMatch(new RegExp(`5 Mar 2026 Invoice ${second.number} PO PO-SCREEN £300.00 £400.00`));
+    expect(text).toMatch(new RegExp(`20 Mar 2026 Payment ${paid.number} Bacs BACS 12 £150.00 £250.00`));
     expect(text).toContain("Carried forward at 31 March 2026 £250.00");
     expect(text).toContain("0-30 days £300.00 31-60 days £0.00 61-90 days £0.00 Over 90 days £0.00 Unallocated -£50.00 Balance £250.00");
     expect(page.body).toContain(`href="/api/admin/trade/accounts/${c.accountId}/statements/2026-03.pdf"`);
