@@ -25,6 +25,9 @@ export default defineConfig({
         // most pages share (the shell: header, prices, baskets, sessions) in another.
         codeSplitting: {
           groups: [
+            // Which orders may still be cancelled, and the statuses' names: plain data the customer's order
+            // pages and the back office's audit words share, in a chunk of its own so that neither takes the other's.
+            { name: "order-statuses", test: /[\\/]server[\\/]modules[\\/]orders[\\/]statuses\.ts$/, priority: 19 },
             { name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|cookie|set-cookie-parser|turbo-stream)[\\/]/, priority: 20 },
             // The back office's own modules never join the storefront's shell: its JavaScript loads only under
             // /admin (ADR 0029). The catalogue desk's forms are left to the groups below, and the hire and trade desks'
@@ -33,7 +36,7 @@ export default defineConfig({
             // orders/statuses.ts is plain data the customer's order page shares (which orders may still be cancelled).
             // The quotes desk's form and words (issue 32) stay with its screens too. quotes/statuses.ts is plain data the
             // customer's quote pages share: only route modules import it, so no module of this group takes it in as a dependency.
-            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner|crumbs|stock-lines|branch-form|returns|refund-due|return-actions|order-returns|table-or-cards|timeline|status-tabs|promotion-form|promotion-preview|promotions|quote-form|quotes)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff[\\/]|orders[\\/](?!statuses\.ts$))|[\\/]server[\\/]modules[\\/]catalog[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
+            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner|crumbs|stock-lines|branch-form|returns|refund-due|return-actions|order-returns|table-or-cards|timeline|status-tabs|promotion-form|promotion-preview|promotions|quote-form|quotes|category-picker|description-field|new-photos|stock-desk|counter-order|filter-disclosure|audit-entries|audit-words)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff[\\/]|orders[\\/](?!statuses\.ts$))|[\\/]server[\\/]modules[\\/]catalog[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
             // The catalogue desk's forms each in a chunk of its own, loaded by their screens and not by every
             // back-office page: products; photos; hire items with the hire price engine their rate card runs.
             {

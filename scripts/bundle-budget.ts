@@ -14,8 +14,21 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-/** Issue 8: at most 150 KB of JavaScript, gzipped, on every page type. */
+/** Issue 8: at most 150 KB of JavaScript, gzipped, on every storefront page type. */
 export const FIRST_LOAD_BUDGET_BYTES = 150 * 1000;
+/**
+ * The back office's screens (ADR 0029: their JavaScript loads only under
+ * /admin): staff work on desktops and tablets over the shop's own network,
+ * and the counter's order screen and the rich editors (issue 34) outgrew the
+ * storefront's figure; a ceiling of their own still catches a screen that
+ * takes another desk's code.
+ */
+export const BACK_OFFICE_BUDGET_BYTES = 200 * 1000;
+
+/** The budget a page type is held to: the back office's own under /admin, the storefront's everywhere else. */
+export function budgetFor(url: string): number {
+  return url === "/admin" || url.startsWith("/admin/") ? BACK_OFFICE_BUDGET_BYTES : FIRST_LOAD_BUDGET_BYTES;
+}
 
 interface ManifestRoute {
   id: string;
@@ -101,6 +114,6 @@ export function firstLoadWeights(dir = clientDir): PageWeight[] {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const kb = (n: number) => `${(n / 1000).toFixed(1)} KB`;
-  console.log(`First-load JavaScript per page type, gzipped (budget ${kb(FIRST_LOAD_BUDGET_BYTES)})`);
-  for (const w of firstLoadWeights()) console.log(`${w.gzipBytes > FIRST_LOAD_BUDGET_BYTES ? "OVER" : "ok  "}  ${kb(w.gzipBytes).padStart(9)}  ${w.url.padEnd(28)} ${w.route}`);
+  console.log(`First-load JavaScript per page type, gzipped (budget ${kb(FIRST_LOAD_BUDGET_BYTES)}; the back office ${kb(BACK_OFFICE_BUDGET_BYTES)})`);
+  for (const w of firstLoadWeights()) console.log(`${w.gzipBytes > budgetFor(w.url) ? "OVER" : "ok  "}  ${kb(w.gzipBytes).padStart(9)}  ${w.url.padEnd(28)} ${w.route}`);
 }
