@@ -173,15 +173,15 @@ const MobileMenu = memo(function MobileMenu({ categories, user }: { categories: 
 });
 
 /**
- * Tablets and desktops: the sections and top-level categories. A laptop wraps
- * them onto a second row rather than cut a name at the edge; a tablet scrolls
- * the row, its right edge fading so it shows there is more (issue 34), with
- * room at the end so the last name scrolls clear of the fade.
+ * Tablets and desktops: the sections and top-level categories in a row that
+ * scrolls, its right edge fading so it shows there is more rather than
+ * cutting a name (issue 34), with room at the end so the last name scrolls
+ * clear of the fade. One row: a second would sit under the account menu.
  */
 const CategoryNav = memo(function CategoryNav({ categories }: { categories: HeaderCategory[] }) {
   return (
     <nav aria-label="Categories" className="hidden md:block">
-      <ul className="flex items-center overflow-x-auto whitespace-nowrap pr-12 text-sm font-medium [mask-image:linear-gradient(to_right,black_calc(100%-3rem),transparent)] [scrollbar-width:thin] lg:flex-wrap lg:overflow-visible lg:pr-0 lg:[mask-image:none]">
+      <ul className="flex items-center overflow-x-auto whitespace-nowrap pr-12 text-sm font-medium [mask-image:linear-gradient(to_right,black_calc(100%-3rem),transparent)] [scrollbar-width:thin]">
         {sectionLinks.map((l) => (
           <li key={l.to}>
             <NavLink to={l.to} className="block rounded px-2.5 py-3 font-semibold text-accent-400 hover:bg-white/10">
