@@ -19,6 +19,8 @@ export const guestOrder = {
   email: "bench@example.com",
   phone: "0113 496 0000",
   delivery_method: "collect",
+  // Who collects it: checkout asks for the name (issue 34).
+  collector_name: "Bench Collector",
   delivery_address: { line_1: "1 Bench Street", town: "Leeds", postcode: "LS1 1AA" },
   payment_method: "pay_on_collection",
 };
