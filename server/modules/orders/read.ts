@@ -5,7 +5,7 @@ import { type StaffActor, branchLimit } from "../staff/actor.ts";
 import { branches } from "../branches/schema.ts";
 import { staff } from "../staff/schema.ts";
 import { deliveryMethods } from "../delivery/schema.ts";
-import { tradeSites } from "../trade/sites-schema.ts";
+import { tradeSites } from "../trade/accounts/sites-schema.ts";
 import { type OrderStatus, orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
 import { STATUS_LABELS } from "./transitions.ts";
 

@@ -4,7 +4,7 @@ import { users } from "../auth/schema.ts";
 import { pounds } from "../catalog/products.ts";
 import { paymentSessions, payments } from "../payments/schema.ts";
 import { addressJson, lineJson, linePricesJson, loadOrder, statusLabel } from "./read.ts";
-import { tradeSites } from "../trade/sites-schema.ts";
+import { tradeSites } from "../trade/accounts/sites-schema.ts";
 import { type OrderStatus, orderLines, orders } from "./schema.ts";
 import { STATUS_LABELS } from "./transitions.ts";
 
