@@ -16,7 +16,7 @@ import { renderEmail } from "../mail/templates.ts";
 import { normalisePostcode } from "../postcode/service.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { can } from "../staff/permissions.ts";
-import { creditInvoice } from "../trade/desk/desk.ts";
+import { creditInvoice } from "../trade/invoices/credit-notes.ts";
 import type { ShopDetails } from "../trade/invoices/invoices.ts";
 import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
 import { creditableLines, lockAccount } from "../trade/credit/ledger.ts";

@@ -10,7 +10,7 @@ import type { PaymentService } from "../payments/service.ts";
 import type { StaffActor } from "../staff/actor.ts";
 import { applyMovements, stockHeldBy } from "../stock/ledger.ts";
 import { stockTransfers } from "../stock/schema.ts";
-import { creditInvoice } from "../trade/desk/desk.ts";
+import { creditInvoice } from "../trade/invoices/credit-notes.ts";
 import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
 import type { ShopDetails } from "../trade/invoices/invoices.ts";
 import { lockAccount } from "../trade/credit/ledger.ts";

@@ -18,7 +18,7 @@ import { checkRefundLimit } from "../staff/refund-limit.ts";
 import { staff } from "../staff/schema.ts";
 import { applyMovements, defaultBranchId } from "../stock/ledger.ts";
 import { branchStock } from "../stock/schema.ts";
-import { creditInvoice } from "../trade/desk/desk.ts";
+import { creditInvoice } from "../trade/invoices/credit-notes.ts";
 import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
 import type { ShopDetails } from "../trade/invoices/invoices.ts";
 import { lockAccount } from "../trade/credit/ledger.ts";

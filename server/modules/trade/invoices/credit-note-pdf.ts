@@ -1,6 +1,6 @@
 import { blocks, caption, contentWidth, ensureSpace, header, left, measure, renderPdf, table, write } from "../../../lib/pdf.ts";
-import type { CreditNoteDocument } from "../desk/desk.ts";
 import { money, shopAndCompany } from "./document-pdf.ts";
+import type { CreditNoteDocument } from "./documents.ts";
 
 /** Pounds (as the desk's JSON carries them) to the documents' money. */
 const fromPounds = (p: number) => money(Math.round(p * 100));

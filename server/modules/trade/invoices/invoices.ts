@@ -4,7 +4,7 @@ import { HttpError } from "../../../http-errors.ts";
 import { orderLines, orders } from "../../orders/schema.ts";
 import { hireCharges } from "../../hire/desk/schema.ts";
 import { hireRequests } from "../../hire/schema.ts";
-import { type InvoiceStatus, tradeInvoices } from "./invoice-schema.ts";
+import { type InvoiceStatus, type TradeInvoice, tradeInvoices } from "./invoice-schema.ts";
 import type { TradeRole } from "../schema.ts";
 import { tradeSites } from "../accounts/sites-schema.ts";
 import { memberWithRole } from "../accounts/users.ts";
@@ -38,6 +38,13 @@ export interface ShopDetails {
  */
 export function shopDetails(config: { appName: string; shopEmail: string; shopAddress: string[]; shopVatNumber: string }): ShopDetails {
   return { name: config.appName, email: config.shopEmail, address: config.shopAddress, vatNumber: config.shopVatNumber };
+}
+
+/** An invoice by its number (any case, spaces trimmed), for staff; 404 naming it when there is none. */
+export async function invoiceByNumber(handle: Db, number: string): Promise<TradeInvoice> {
+  const [found] = await handle.select().from(tradeInvoices).where(eq(tradeInvoices.number, number.trim().toUpperCase()));
+  if (!found) throw new HttpError(404, `No invoice is numbered ${number.trim().toUpperCase()}.`);
+  return found;
 }
 
 export interface InvoiceSummaryJson {

@@ -1,7 +1,7 @@
 import { blocks, caption, contentWidth, ensureSpace, header, left, measure, renderPdf, table, write } from "../../../lib/pdf.ts";
 import { dayLabel, monthLabel } from "../calendar.ts";
 import { money, shopAndCompany } from "./document-pdf.ts";
-import type { Statement, StatementLineKind } from "./statements.ts";
+import type { Statement, StatementLineKind } from "./documents.ts";
 
 const KIND_LABEL: Record<StatementLineKind, string> = { invoice: "Invoice", credit_note: "Credit note", payment: "Payment" };
 

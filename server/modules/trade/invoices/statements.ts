@@ -12,6 +12,7 @@ import { INVOICE_READERS, type ShopDetails } from "./invoices.ts";
 import { tradeStatements } from "../credit/ledger-schema.ts";
 import { type TradeAccount, tradeAccounts } from "../schema.ts";
 import { tradeSites } from "../accounts/sites-schema.ts";
+import type { Statement, StatementLine, StatementLineKind } from "./documents.ts";
 import { statementPdf } from "./statement-pdf.ts";
 import { memberWithRole } from "../accounts/users.ts";
 
@@ -31,44 +32,6 @@ import { memberWithRole } from "../accounts/users.ts";
  * shown apart as unallocated credit, so the aged columns plus it always make
  * the closing balance.
  */
-
-export type StatementLineKind = "invoice" | "credit_note" | "payment";
-
-export interface StatementLine {
-  date: string;
-  kind: StatementLineKind;
-  reference: string;
-  /** The PO reference, the invoice credited, or the payment's method and reference. */
-  details: string;
-  /** Pence owed more (an invoice) or less (a credit note or payment). */
-  debit: number;
-  credit: number;
-  /** The balance after this line. */
-  balance: number;
-}
-
-export interface AgedDebt {
-  days0to30: number;
-  days31to60: number;
-  days61to90: number;
-  over90: number;
-  /** Payments and credit not set against an invoice at the month's end (0 or less). */
-  unallocated: number;
-}
-
-export interface Statement {
-  month: string;
-  periodStart: string;
-  periodEnd: string;
-  account: { id: number; companyName: string; address: string[]; companyNumber: string | null; vatNumber: string | null; accountsEmail: string; termsDays: number };
-  /** A site's statement: only its invoices, their credit notes and the payments set against them. */
-  site: { id: number; name: string } | null;
-  shop: ShopDetails;
-  openingBalance: number;
-  lines: StatementLine[];
-  closingBalance: number;
-  aged: AgedDebt;
-}
 
 export interface StatementOptions {
   mail: Outbox;
