@@ -190,7 +190,7 @@ const form = (fields: Record<string, string>) => async () => ({ fields });
 const HIRE_READ: AnyOf = ["catalogue.view", "hire.desk"];
 /** A hire request number no request has: the hire desk's operations answer 404 after their door. */
 const NO_HIRE = "/api/admin/hire/requests/HR-999999";
-/** The trade desk is read by trade.manage and by invoices.manage (server/modules/trade/desk/desk.ts). */
+/** The trade desk is read by trade.manage and by invoices.manage (server/modules/trade/desk/common.ts `authorizeDesk`). */
 const TRADE_DESK: AnyOf = ["trade.manage", "invoices.manage"];
 /** A trade account id no account has: the trade desk's operations on it answer 404 after their door. */
 const NO_TRADE_ACCOUNT = "/api/admin/trade/accounts/2147483647";

@@ -500,7 +500,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
    * An order on account being cancelled (its account and row locked, its
    * stock already back): the whole of its invoice not yet credited gets a
    * credit note with the cancellation's reason, audited and emailed to the
-   * accounts address with its PDF (trade/desk.ts `creditInvoice`).
+   * accounts address with its PDF (trade/invoices/credit-notes.ts `creditInvoice`).
    */
   async function creditCancelledOrder(tx: Db, actor: StaffActor, order: typeof orders.$inferSelect, invoiceId: number, reason: string): Promise<InvoiceCredit> {
     const [invoice] = await tx.select().from(tradeInvoices).where(eq(tradeInvoices.id, invoiceId)).for("update");

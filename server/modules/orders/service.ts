@@ -40,7 +40,7 @@ export function createOrderService(db: Db) {
       delivery_name: order.deliveryName,
       payment_method: order.paymentMethod,
       po_reference: order.poReference,
-      /** The company's site it is for (trade/sites.ts). */
+      /** The company's site it is for (trade/accounts/sites.ts). */
       site,
       notes: order.notes,
       subtotal: pounds(order.subtotal),
