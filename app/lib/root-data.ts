@@ -20,6 +20,8 @@ export interface RootData {
   buildId: string;
   /** A shared page (ADR 0043) is the same for everyone with its price view: the browser fills in who is signed in. */
   shared: boolean;
+  /** A personal page's frame (ADR 0061) is for a signed-in customer it does not name. */
+  signedIn: boolean;
   /** Only what the header and greetings need: the page stays lean. */
   user: SessionUser | null;
   /** Trade members see trade prices, ex VAT unless they chose inc VAT. */
