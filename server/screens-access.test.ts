@@ -22,7 +22,7 @@ import routes from "../app/routes.ts";
 import { categories, manufacturers, products } from "./modules/catalog/schema.ts";
 import { hireItems } from "./modules/hire/schema.ts";
 import { quotes } from "./modules/quotes/schema.ts";
-import { tradeInvoices } from "./modules/trade/invoice-schema.ts";
+import { tradeInvoices } from "./modules/trade/invoices/invoice-schema.ts";
 import { isoDay, tradeFixtures } from "./modules/trade/test-fixtures.ts";
 import { ACTORS, type Actor, type SignedInActor, address, all, checkoutBody, day, signInActors } from "./test/actors.ts";
 import { createTestShop, type TestShop } from "./test/app.ts";

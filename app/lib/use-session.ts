@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useRevalidator, useRouteLoaderData } from "react-router";
-import type { RootData } from "../root.tsx";
+import type { RootData } from "./root-data.ts";
 import { apiClient } from "./api-client.ts";
 import { fetchCurrentUser, pageIsStale, session, type SessionUser } from "./session.ts";
 

@@ -9,7 +9,7 @@ import { formatPounds } from "../../lib/money.ts";
 import { LoadingBlocks, PersonalDataError } from "../../components/personal-page.tsx";
 import { pageMeta } from "../../lib/meta.ts";
 import { NOT_LOADED, personalJson, WITHOUT_SCRIPTS } from "../../lib/personal-data.ts";
-import type { RootData } from "../../root.tsx";
+import type { RootData } from "../../lib/root-data.ts";
 import type { OrderService } from "../../../server/modules/orders/service.ts";
 import type { Route } from "./+types/orders-history";
 

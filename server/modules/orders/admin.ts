@@ -16,10 +16,10 @@ import { renderEmail } from "../mail/templates.ts";
 import { normalisePostcode } from "../postcode/service.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { can } from "../staff/permissions.ts";
-import { creditInvoice } from "../trade/desk.ts";
-import type { ShopDetails } from "../trade/invoices.ts";
-import { tradeInvoices } from "../trade/invoice-schema.ts";
-import { creditableLines, lockAccount } from "../trade/ledger.ts";
+import { creditInvoice } from "../trade/invoices/credit-notes.ts";
+import type { ShopDetails } from "../trade/invoices/invoices.ts";
+import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
+import { creditableLines, lockAccount } from "../trade/credit/ledger.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import { DEFAULT_HOLD_DAYS, codeMatches, collectionQrPng, keptUntil, newCollectionCode } from "./collection.ts";
 import { PAYMENT_LABELS, type PaymentMethod, trackingUrl } from "./fulfilment.ts";
@@ -500,7 +500,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
    * An order on account being cancelled (its account and row locked, its
    * stock already back): the whole of its invoice not yet credited gets a
    * credit note with the cancellation's reason, audited and emailed to the
-   * accounts address with its PDF (trade/desk.ts `creditInvoice`).
+   * accounts address with its PDF (trade/invoices/credit-notes.ts `creditInvoice`).
    */
   async function creditCancelledOrder(tx: Db, actor: StaffActor, order: typeof orders.$inferSelect, invoiceId: number, reason: string): Promise<InvoiceCredit> {
     const [invoice] = await tx.select().from(tradeInvoices).where(eq(tradeInvoices.id, invoiceId)).for("update");

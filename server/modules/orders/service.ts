@@ -4,7 +4,7 @@ import { users } from "../auth/schema.ts";
 import { pounds } from "../catalog/products.ts";
 import { paymentSessions, payments } from "../payments/schema.ts";
 import { addressJson, lineJson, linePricesJson, loadOrder, statusLabel } from "./read.ts";
-import { tradeSites } from "../trade/sites-schema.ts";
+import { tradeSites } from "../trade/accounts/sites-schema.ts";
 import { type OrderStatus, orderLines, orders } from "./schema.ts";
 import { STATUS_LABELS } from "./transitions.ts";
 
@@ -40,7 +40,7 @@ export function createOrderService(db: Db) {
       delivery_name: order.deliveryName,
       payment_method: order.paymentMethod,
       po_reference: order.poReference,
-      /** The company's site it is for (trade/sites.ts). */
+      /** The company's site it is for (trade/accounts/sites.ts). */
       site,
       notes: order.notes,
       subtotal: pounds(order.subtotal),

@@ -21,9 +21,9 @@ import { staff } from "../staff/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import { hireRequests } from "../hire/schema.ts";
 import { upFrontTotal } from "../hire/requests.ts";
-import { type InvoicePaymentProvider, type PaymentInstructions, type RemittanceStart, recordPendingRemittance, withdrawRemittance } from "../trade/remittances.ts";
-import { type TradeRemittance, tradeRemittanceInvoices, tradeRemittances } from "../trade/remittance-schema.ts";
-import { markInvoicesPaid } from "../trade/staff.ts";
+import { type InvoicePaymentProvider, type PaymentInstructions, type RemittanceStart, recordPendingRemittance, withdrawRemittance } from "../trade/credit/remittances.ts";
+import { type TradeRemittance, tradeRemittanceInvoices, tradeRemittances } from "../trade/credit/remittance-schema.ts";
+import { markInvoicesPaid } from "../trade/credit/receipts.ts";
 import { type GatewaySession, GatewayUnavailableError, type PaymentGateway, type WebhookAction } from "./gateway.ts";
 import { type RefundSource, paymentEvents, paymentRefunds, paymentSessions, payments } from "./schema.ts";
 

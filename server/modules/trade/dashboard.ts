@@ -5,8 +5,8 @@ import { hireRequests } from "../hire/schema.ts";
 import { orders, type OrderStatus } from "../orders/schema.ts";
 import { STATUS_LABELS } from "../orders/service.ts";
 import type { TradeAccountJson } from "./contract.ts";
-import { type InvoiceStatus, tradeInvoices } from "./invoice-schema.ts";
-import { INVOICE_READERS } from "./invoices.ts";
+import { type InvoiceStatus, tradeInvoices } from "./invoices/invoice-schema.ts";
+import { INVOICE_READERS } from "./invoices/invoices.ts";
 import type { TradeRole } from "./schema.ts";
 import { membershipOf, toTradeAccountJson } from "./service.ts";
 
