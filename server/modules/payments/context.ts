@@ -10,7 +10,11 @@ import { orderStatusHistory, type orders } from "../orders/schema.ts";
 import type { PaymentGateway } from "./gateway.ts";
 import { type RefundSource, paymentRefunds, paymentSessions, payments } from "./schema.ts";
 
-/** What every part of the card payments service shares: the gateway, the clock, one transaction with work after its commit, and the notes and emails it writes. */
+/**
+ * What every part of the card payments service (service.ts) shares: the
+ * gateway, the clock, one transaction with work after its commit, and the
+ * order notes and emails it writes.
+ */
 
 /** How long a hosted payment page stays open (Stripe's minimum is 30 minutes). */
 export const SESSION_MINUTES = 30;

@@ -26,7 +26,9 @@ const SWEEP_GRACE_MS = 5 * 60_000;
  * webhook that says how it went (each event applied once), the customer's
  * return that may beat the webhook, and refunds. Every change of money is
  * decided under the session's or the payment's row lock, in one transaction
- * with what it changes.
+ * with what it changes. Its parts: context.ts (what they share), pages.ts
+ * (the payment pages and links), settle.ts (the gateway's word applied),
+ * refunds.ts (refunds and what an order paid).
  */
 export function createPaymentService(db: Db, options: PaymentServiceOptions) {
   const ctx = createPaymentContext(db, options);
