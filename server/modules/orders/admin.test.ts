@@ -21,7 +21,8 @@ import type { StaffActor } from "../staff/actor.ts";
 import { STAFF_ROLES, type StaffRole } from "../staff/permissions.ts";
 import { staff } from "../staff/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
-import { type AdminOrderFilters, type AdminOrderService, EXPORT_BATCH, createAdminOrderService } from "./admin.ts";
+import { type AdminOrderService, createAdminOrderService } from "./admin.ts";
+import { type AdminOrderFilters, EXPORT_BATCH } from "./admin-list.ts";
 import { type OrderStatus, orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
 import { createOrderService } from "./service.ts";
 
