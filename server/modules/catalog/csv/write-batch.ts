@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { type Movement, applyMovements, countTo } from "../../stock/ledger.ts";
-import { refreshSearchWords } from "../products.ts";
+import { refreshSearchWords } from "../product-search.ts";
 import type { Plan, RunState } from "./import-state.ts";
 
 /** A batch's accepted plans written set-based: products, options, variants, stock through the ledger, categories, attributes, slugs. */
