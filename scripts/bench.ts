@@ -39,7 +39,7 @@ import { argument } from "./lib/argv.ts";
 import { writeBenchFile } from "./lib/bench-file.ts";
 import { toolDatabase } from "./lib/database.ts";
 import { projectRoot as root, shopWorkerPids, startShopServer, stopShopServer } from "./lib/shop-server.ts";
-import { type RecoveryTiming, type Row, benchLoad, recoveryTiming } from "./bench/load.ts";
+import { RECOVERY_CLOSE_MS, RECOVERY_SAMPLES, type RecoveryTiming, type Row, benchLoad, recoveryTiming } from "./bench/load.ts";
 
 const arg = (name: string, fallback: string) => argument(`--${name}`) ?? fallback;
 const productCount = Number(arg("products", "100000"));

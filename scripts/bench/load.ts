@@ -124,9 +124,9 @@ export function benchLoad({ duration, connections }: LoadSettings) {
 }
 
 /** Recovery requests for known and for unknown addresses, each. */
-const RECOVERY_SAMPLES = 100;
+export const RECOVERY_SAMPLES = 100;
 /** Known and unknown addresses' recovery answers count as the same time when their medians are this close. */
-const RECOVERY_CLOSE_MS = 5;
+export const RECOVERY_CLOSE_MS = 5;
 
 export interface RecoveryTiming {
   known: { p50: number; p95: number; errors: number };
