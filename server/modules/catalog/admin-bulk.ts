@@ -1,3 +1,5 @@
+// Bulk changes to the catalogue (issue 20): many products' category, VAT rate,
+// status or price at once, previewed first.
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { ValidationError } from "../../http-errors.ts";
@@ -6,8 +8,6 @@ import { type StaffActor, authorize } from "../staff/actor.ts";
 import { pounds } from "./prices.ts";
 import { PRICE_PERCENT_LIMIT } from "./product-status.ts";
 import { categories, productCategories, productVariants, products } from "./schema.ts";
-
-/** Bulk changes to the catalogue (issue 20): many products' category, VAT rate, status or price at once, previewed first. */
 
 export const BULK_MAX = 500;
 export const BULK_ACTIONS = ["move_category", "set_vat", "archive", "price_percent"] as const;

@@ -1,3 +1,5 @@
+// What one import run knows: the shop's lookups, the variants its rows name,
+// and each row's plan.
 import { sql } from "drizzle-orm";
 import { type AttributeSetIndex, loadAttributeSets } from "../attribute-sets.ts";
 import type { Db } from "../../../db/client.ts";
@@ -7,8 +9,6 @@ import type { ProductStatus } from "../schema.ts";
 import type { MatchedColumn } from "./columns.ts";
 import type { Options } from "./product-rows.ts";
 import type { FieldChange, ImportReport } from "./report.ts";
-
-/** What one import run knows: the shop's lookups, the variants its rows name, and each row's plan. */
 
 /** A row's SKU names a variant: its product's fields, and the variant's own SKU, prices, stock and reorder level. */
 export interface Current {

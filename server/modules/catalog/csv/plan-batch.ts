@@ -1,3 +1,5 @@
+// A batch's plans checked together: a product's rows as one, barcodes and slugs
+// unique, one variant kept on sale.
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { slugFrom } from "../product-rules.ts";
@@ -5,8 +7,6 @@ import { type HeldProduct, type RowCells, type RowGroup, disagreements, planOpti
 import type { Current, Plan, RunState } from "./import-state.ts";
 import { planNewVariant, planRow } from "./plan-row.ts";
 import { type Refusal, refuse, refuseRow } from "./report.ts";
-
-/** A batch's plans checked together: a product's rows as one, barcodes and slugs unique, one variant kept on sale. */
 
 /**
  * A product's rows: each planned, the rows of a product with options checked

@@ -1,3 +1,5 @@
+// One row's plan: its cells checked by the product screen's and the variant
+// screen's rules, and compared with what the shop holds.
 import { attributeSetOf, normaliseValue } from "../attribute-sets.ts";
 import { ATTRIBUTES_MAX, CATEGORIES_MAX, type ProductPatch, fieldErrorsOf, productCreate, productFields, productPatch, slugFrom } from "../product-rules.ts";
 import { sanitizeDescription } from "../sanitize.ts";
@@ -9,8 +11,6 @@ import { type FieldColumn, STOCK_AT_PREFIX, categoriesCell, parseCategories, par
 import { type Options, type RowCells, comboKey, rowOptions } from "./product-rows.ts";
 import type { Current, Plan, ProductValues, RunState, VariantValues } from "./import-state.ts";
 import { type FieldChange, type Refusal, refuseRow } from "./report.ts";
-
-/** One row's plan: its cells checked by the product screen's and the variant screen's rules, and compared with what the shop holds. */
 
 const PRODUCT_COLUMNS: FieldColumn[] = ["name", "slug", "status", "price_ex_vat", "was_price_ex_vat", "vat_rate", "stock", "reorder_level", "summary", "description_html", "heavy", "featured", "seo_title", "seo_description", "bin_location"];
 const attributeItem = productFields.shape.attributes.element;

@@ -1,6 +1,6 @@
+// What an import tells its staff member: the counts, the changes and the
+// refusals (row, column, why).
 import type { CsvEncoding } from "./read.ts";
-
-/** What an import tells its staff member: the counts, the changes and the refusals (row, column, why). */
 
 /** The report lists this many changes and refusals; the counts are always whole. */
 export const REPORT_CHANGES_MAX = 1_000;

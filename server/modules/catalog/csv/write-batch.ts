@@ -1,10 +1,10 @@
+// A batch's accepted plans written set-based: products, options, variants,
+// stock through the ledger, categories, attributes, slugs.
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { type Movement, applyMovements, countTo } from "../../stock/ledger.ts";
 import { refreshSearchWords } from "../product-search.ts";
 import type { Plan, RunState } from "./import-state.ts";
-
-/** A batch's accepted plans written set-based: products, options, variants, stock through the ledger, categories, attributes, slugs. */
 
 /** A row's values as jsonb_to_recordset takes them: a column left out is null (and the update keeps the product's own). */
 const recordColumns = sql.raw(`name text, slug text, status text, price_pence int, was_price_pence int, vat_rate int, reorder_level int, manufacturer_id int,
