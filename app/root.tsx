@@ -47,6 +47,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     buildId: app.buildId,
     // A shared page (ADR 0043) is the same for everyone with its price view: the browser fills in who is signed in.
     shared: app.sharedPage,
+    // A personal page's frame (ADR 0061) is for a signed-in customer it does not name.
+    signedIn: app.signedIn,
     // Only what the header and greetings need: the page stays lean.
     user: app.user ? { id: app.user.id, firstname: app.user.firstname, lastname: app.user.lastname, name: app.user.name, email: app.user.email } : null,
     // Trade members see trade prices, ex VAT unless they chose inc VAT.

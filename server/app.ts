@@ -60,7 +60,7 @@ import { redirectRoutes } from "./modules/redirects/routes.ts";
 import { seedRedirectRules } from "./modules/redirects/service.ts";
 
 import { registerPageCache } from "./plugins/page-cache.ts";
-import { signedInView } from "./plugins/shared-pages.ts";
+import { isPersonalFrame, signedInView } from "./plugins/shared-pages.ts";
 import { type LimiterStore, memoryLimiterStore, redisLimiterStore } from "./plugins/rate-limit.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { loadStaticFiles, registerStaticFiles } from "./plugins/static-files.ts";
@@ -383,6 +383,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             clientIp: request.ip,
             secureCookies: config.isProduction,
             sharedPage,
+            signedIn: request.user !== null && (!sharedPage || isPersonalFrame(request.url)),
             user: request.user && !sharedPage
               ? {
                   id: request.user.id,

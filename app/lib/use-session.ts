@@ -85,6 +85,16 @@ export function usePageUser(): SessionUser | null {
 
 const noUser = () => null;
 
+/**
+ * Whether a customer is signed in, named or not: on a personal page's frame
+ * (ADR 0061) the server knows someone is, not who, so the page can lay out what
+ * a signed-in customer sees (no shift when the name arrives).
+ */
+export function useSignedIn(): boolean {
+  const root = useRouteLoaderData<RootData>("root");
+  return usePageUser() !== null || Boolean(root?.signedIn);
+}
+
 const noSubscription = () => () => {};
 
 /** False in the server's HTML and during hydration, true once the page's scripts run. */

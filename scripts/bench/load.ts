@@ -7,7 +7,7 @@ import { BenchClient, guestOrder, percentile, type Sample } from "./client.ts";
 
 export interface Row {
   name: string;
-  group: "ceiling" | "catalogue" | "basket" | "order" | "hire" | "page" | "back office";
+  group: "ceiling" | "catalogue" | "basket" | "order" | "hire" | "page" | "personal" | "back office";
   rps: number;
   p50: number;
   p95: number;
