@@ -1,3 +1,4 @@
+// Over 500 lines: the authorisation matrix is one table of every /admin screen and operation by every actor, easier to audit whole than in parts.
 // The back office's authorisation matrix (issue 18, ADR 0029): every /admin
 // screen in the route config (app/routes.ts) and every /api/admin operation in
 // the server's own OpenAPI document, each tried by a guest, a customer (by
