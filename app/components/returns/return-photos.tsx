@@ -9,7 +9,7 @@ export function ReturnPhotos({ photos, whose, testId }: { photos: ReturnPhotoJso
   if (!photos.length) return null;
   const alt = (i: number, caption: string) => `${whose === "yours" ? "Your photo" : "Photo"} ${i + 1}${whose === "yours" ? "" : " from the customer"}${caption ? `: ${caption}` : ""}`;
   return (
-    <ul className="grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid={testId}>
+    <ul className="grid max-w-2xl grid-cols-2 gap-3 sm:grid-cols-4" data-testid={testId}>
       {photos.map((p, i) => (
         <li key={p.id} className="grid content-start gap-1">
           <a href={p.url} className="block rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700" aria-label={`${alt(i, p.caption)} (opens the larger photo)`}>
