@@ -6,6 +6,7 @@ import { RETURN_PHOTOS_MAX } from "../../server/modules/returns/photo-rows.ts";
 // The guest's page adds its link's signature to the photos' URLs (server-only: it reads no secret, but its module reads the schema).
 export { withOrderLink } from "../../server/modules/returns/photo-rows.ts";
 import type { Requester } from "../../server/modules/returns/service.ts";
+import { requireOwnOrigin } from "./access.ts";
 import { serviceError } from "./admin/access.ts";
 import { type FormFailure, checked, failure, text } from "./form-result.ts";
 import { CHOOSE_ITEMS, PHOTOS_FIELD, type ReturnsIntent, type ReturnsResult, byLine, fieldOf, orderOfForm, photosOfForm, returnMessage, returnOfForm, returnsFormFields } from "./returns.ts";
@@ -20,24 +21,27 @@ const RETURN_FORM_MAX = RETURN_PHOTOS_MAX * PHOTO_MAX_BYTES + 1024 * 1024;
  * through the image pipeline first, so a refused photo refuses the return
  * with nothing made, beside the photos field; what was typed comes back.
  * The page is a same-origin form post (plugins/auth.ts refuses another
- * site's), and `who` is the signed-in customer or the link's holder.
+ * site's); `number` is the page's own order, already found to be `who`'s
+ * (the signed-in customer's, or the link's holder's).
  */
-export async function returnsFormAction(app: AppContext, request: Request, who: Requester) {
+export async function returnsFormAction(app: AppContext, request: Request, number: string, who: Requester) {
+  requireOwnOrigin(request, app.config.apiBaseUrl);
   let intent: ReturnsIntent = "return";
-  const refuse = (status: number, result: FormFailure & { values?: Record<string, string> }) => data<ReturnsResult>({ ...result, intent }, { status });
+  // A refusal is the page again with its messages (200, as the storefront's other forms answer): the form's own business, not an error of the page.
+  const refuse = (result: FormFailure & { values?: Record<string, string> }) => data<ReturnsResult>({ ...result, intent });
   if (Number(request.headers.get("content-length") ?? "0") > RETURN_FORM_MAX) {
-    return refuse(413, failure(`Attach at most ${RETURN_PHOTOS_MAX} photos of ${PHOTO_MAX_BYTES / 1024 / 1024} MB each.`, { [PHOTOS_FIELD]: [`Attach at most ${RETURN_PHOTOS_MAX} photos of ${PHOTO_MAX_BYTES / 1024 / 1024} MB each.`] }));
+    return refuse(failure(`Attach at most ${RETURN_PHOTOS_MAX} photos of ${PHOTO_MAX_BYTES / 1024 / 1024} MB each.`, { [PHOTOS_FIELD]: [`Attach at most ${RETURN_PHOTOS_MAX} photos of ${PHOTO_MAX_BYTES / 1024 / 1024} MB each.`] }));
   }
   const form = await request.formData();
   intent = (text(form, "intent") || "return") as ReturnsIntent;
-  const { number, lineIds } = orderOfForm(form);
+  // The order is the page's (its loader's checks), never one the form names.
+  const { lineIds } = orderOfForm(form);
   // What was typed, to show again beside a refusal.
   const values = Object.fromEntries([...form.entries()].flatMap(([k, v]) => (typeof v === "string" && k.length <= 40 ? [[k, v.slice(0, 1000)]] : [])));
-  if (!/^TC-\d{6,}$/.test(number)) return refuse(422, failure("This order could not be found. Reload the page and try again."));
   const sent: number[] = [];
   try {
     if (intent === "cancel-all") {
-      if (!checked(form, "confirm")) return refuse(422, { ...failure("Tick the box to confirm you want to cancel the whole order.", { confirm: ["Tick to confirm."] }), values });
+      if (!checked(form, "confirm")) return refuse({ ...failure("Tick the box to confirm you want to cancel the whole order.", { confirm: ["Tick to confirm."] }), values });
       await app.services.orderCancelling.cancel(number, who, {});
       return data<ReturnsResult>({ ok: true, intent, message: `Order ${number} is cancelled. Any card payment is being refunded; we have emailed you.` });
     }
@@ -47,12 +51,12 @@ export async function returnsFormAction(app: AppContext, request: Request, who: 
         if (quantity > 0) sent.push(id);
         return quantity > 0 ? [{ line_id: id, quantity }] : [];
       });
-      if (!lines.length) return refuse(422, { ...failure("Choose how many of an item to cancel."), values });
+      if (!lines.length) return refuse({ ...failure("Choose how many of an item to cancel."), values });
       const done = await app.services.orderCancelling.cancel(number, who, { lines });
       return data<ReturnsResult>({ ok: true, intent, message: done.cancelled === "whole" ? `Everything left on order ${number} was chosen, so the whole order is cancelled.` : "Those items are cancelled; we have emailed you." });
     }
     const asked = returnOfForm(form, lineIds, sent);
-    if (!asked.lines.length) return refuse(422, { ...failure(CHOOSE_ITEMS), values });
+    if (!asked.lines.length) return refuse({ ...failure(CHOOSE_ITEMS), values });
     const files = await Promise.all(photosOfForm(form).map(async (f) => ({ filename: f.name, bytes: Buffer.from(await f.arrayBuffer()) })));
     const made = await app.services.returnPhotos.prepare(files, [], (photos) => app.services.returns.request(number, who, asked, { photos }));
     return data<ReturnsResult>({ ok: true, intent, made, message: returnMessage(made) });
@@ -65,6 +69,6 @@ export async function returnsFormAction(app: AppContext, request: Request, who: 
     const fields = returnsFormFields(lineIds);
     const elsewhere = Object.entries(errors).filter(([k]) => !fields.includes(k));
     const message = !Object.keys(errors).length ? known.message : elsewhere.length ? elsewhere.map(([, m]) => m.join(" ")).join(" ") : "Check the details below: nothing was sent.";
-    return refuse(known.status, { ok: false, errors: Object.fromEntries(Object.entries(errors).filter(([k]) => fields.includes(k))), message, values });
+    return refuse({ ok: false, errors: Object.fromEntries(Object.entries(errors).filter(([k]) => fields.includes(k))), message, values });
   }
 }

@@ -24,9 +24,13 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 }
 
 /** The returns forms without scripts, and a return with photos (multipart): through the services, as the customer. */
-export async function action({ context, request }: Route.ActionArgs) {
+export async function action({ context, params, request }: Route.ActionArgs) {
   const app = context.get(appContext);
-  return returnsFormAction(app, request, { userId: app.user!.id });
+  const id = Number(params.orderId);
+  // Only the user's own orders, as the loader: another's is not found.
+  const order = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await app.services.orders.forUser(app.user!.id, id) : null;
+  if (!order) notFound();
+  return returnsFormAction(app, request, order.number, { userId: app.user!.id });
 }
 
 export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {

@@ -40,8 +40,9 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   const number = (params.number ?? "").toUpperCase();
   const url = new URL(request.url);
   const signature = url.searchParams.get("signature") ?? undefined;
-  const signed = app.services.orderLinks.verifyOrderLink(number, url.searchParams.get("expires") ?? undefined, signature);
-  return returnsFormAction(app, request, { userId: app.user?.id ?? null, signedFor: signed ? number : null, triedLink: Boolean(signature) });
+  // Without a valid link it is not found, as the page.
+  if (!/^TC-\d{6,}$/.test(number) || !app.services.orderLinks.verifyOrderLink(number, url.searchParams.get("expires") ?? undefined, signature)) notFound();
+  return returnsFormAction(app, request, number, { userId: app.user?.id ?? null, signedFor: number, triedLink: true });
 }
 
 export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
