@@ -55,7 +55,7 @@ import { sweepUncollected } from "./modules/orders/uncollected.ts";
 import { createOrderLinks, createOrderPayLinks } from "./modules/orders/links.ts";
 import { createReturnsService } from "./modules/returns/service.ts";
 import { createReturnsDesk } from "./modules/returns/desk.ts";
-import { createReturnPhotos } from "./modules/returns/photos.ts";
+import { createReturnPhotos } from "./modules/returns/photos/service.ts";
 import { createOrderCancelling } from "./modules/returns/cancel.ts";
 import { type MailLog, createMailTransport } from "./modules/mail/transport.ts";
 import { payOnAccount } from "./modules/trade/credit.ts";

@@ -1,10 +1,10 @@
 import { data } from "react-router";
 import type { AppContext } from "#app-context";
 import { PHOTO_MAX_BYTES } from "../../server/modules/media/photos.ts";
-import { RETURN_PHOTOS_MAX } from "../../server/modules/returns/photo-rows.ts";
+import { RETURN_PHOTOS_MAX } from "../../server/modules/returns/photos/rows.ts";
 
 // The guest's page adds its link's signature to the photos' URLs (server-only: it reads no secret, but its module reads the schema).
-export { withOrderLink } from "../../server/modules/returns/photo-rows.ts";
+export { withOrderLink } from "../../server/modules/returns/photos/rows.ts";
 import type { Requester } from "../../server/modules/returns/service.ts";
 import { requireOwnOrigin } from "./access.ts";
 import { serviceError } from "./admin/access.ts";

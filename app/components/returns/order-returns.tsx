@@ -4,7 +4,7 @@ import { CANCELLABLE } from "../../../server/modules/orders/statuses.ts";
 import { type OrderView, formatOrderDate } from "../../lib/basket-checkout.ts";
 import { errorFor } from "../../lib/form-result.ts";
 import { formatPounds } from "../../lib/money.ts";
-import { RETURN_PHOTOS_MAX } from "../../../server/modules/returns/photo-limits.ts";
+import { RETURN_PHOTOS_MAX } from "../../../server/modules/returns/photos/limits.ts";
 import { type CustomerReturn, type OrderReturnsView, PHOTOS_FIELD, RETURN_METHOD_LABELS, RETURN_REASONS, RETURN_REASON_LABELS, type ReturnsResult, fieldOf } from "../../lib/returns.ts";
 import { ReturnPhotos } from "./return-photos.tsx";
 import { Field, FormAlert, FormSuccess, QuantityField, SubmitButton, useFocusOnFailure } from "../form.tsx";

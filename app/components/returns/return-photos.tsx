@@ -1,4 +1,4 @@
-import type { ReturnPhotoJson } from "../../../server/modules/returns/photo-rows.ts";
+import type { ReturnPhotoJson } from "../../../server/modules/returns/photos/rows.ts";
 
 /**
  * The photos a customer attached to a return (issue 31), as thumbnails each

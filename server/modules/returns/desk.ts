@@ -23,7 +23,7 @@ import { tradeInvoices } from "../trade/invoice-schema.ts";
 import type { ShopDetails } from "../trade/invoices.ts";
 import { lockAccount } from "../trade/ledger.ts";
 import { type ReturnForMail, type ReturnsMail, emailReturn } from "./emails.ts";
-import { deskPhotosJson, photosOf } from "./photo-rows.ts";
+import { deskPhotosJson, photosOf } from "./photos/rows.ts";
 import { returnHeadJson, returnLineJson } from "./read.ts";
 import { REFUND_DAYS, overdueForRefund, proposalFor } from "./refund.ts";
 import { returnEvents, returnLines, returns } from "./schema.ts";

@@ -5,7 +5,7 @@ import { pounds } from "../catalog/products.ts";
 import { products } from "../catalog/schema.ts";
 import { londonDate } from "../hire/calendar.ts";
 import { orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
-import { type ReturnPhotoJson, customerPhotosJson, photosOf } from "./photo-rows.ts";
+import { type ReturnPhotoJson, customerPhotosJson, photosOf } from "./photos/rows.ts";
 import { returnEvents, returnLines, returns } from "./schema.ts";
 import { RETURN_METHOD_LABELS, RETURN_REASON_LABELS, RETURN_STATUS_LABELS, type ReturnMethod, type ReturnReason, type ReturnStatus } from "./statuses.ts";
 import { deadlineLabel, returnDeadline } from "./window.ts";
@@ -173,7 +173,7 @@ export function customerReturnJson(
     refund: ret.refunded !== null ? { amount: pounds(ret.refunded), method: ret.refundMethod, credit_note: ret.creditNoteNumber, at: ret.refundedAt?.toISOString() ?? null } : null,
     lines: lines.map(returnLineJson),
     timeline: events.map((e) => ({ status: e.status, label: RETURN_STATUS_LABELS[e.status as ReturnStatus] ?? e.status, note: e.note, at: e.createdAt.toISOString() })),
-    /** The photos the customer attached, through the routes that check who asks (photos.ts). */
+    /** The photos the customer attached, through the routes that check who asks (photos/service.ts). */
     photos,
   };
 }

@@ -9,8 +9,8 @@ import { PHOTO_MAX_BYTES } from "../media/photos.ts";
 import type { StoredFile } from "../media/store.ts";
 import { multipartPhotos } from "../media/uploads.ts";
 import type { OrderCancelling } from "./cancel.ts";
-import { CAPTION_MAX, PHOTO_SIZES, RETURN_PHOTOS_MAX, withOrderLink } from "./photo-rows.ts";
-import type { ReturnPhotos } from "./photos.ts";
+import { CAPTION_MAX, PHOTO_SIZES, RETURN_PHOTOS_MAX, withOrderLink } from "./photos/rows.ts";
+import type { ReturnPhotos } from "./photos/service.ts";
 import { NOTE_MAX, type Requester, type ReturnsService } from "./service.ts";
 import { RETURN_METHODS, RETURN_REASONS } from "./statuses.ts";
 

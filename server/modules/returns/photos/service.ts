@@ -1,15 +1,15 @@
 import { and, count, eq } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { HttpError } from "../../http-errors.ts";
-import type { ProcessedPhoto } from "../media/photos.ts";
-import type { FileStore, StoredFile } from "../media/store.ts";
-import { type UploadedFile, withStoredPhotos } from "../media/uploads.ts";
-import { orders } from "../orders/schema.ts";
-import { ofMyBranches } from "../orders/read.ts";
-import { type StaffActor, authorize } from "../staff/actor.ts";
-import { PHOTO_STATUSES, type PhotoRow, type PhotoSize, RETURN_PHOTOS_MAX, RETURN_PHOTO_OUTPUT, checkCaptions, checkCount, customerPhotosJson, insertReturnPhotos, photosOf } from "./photo-rows.ts";
-import { returnPhotos, returns } from "./schema.ts";
-import { type Requester, checkOwner } from "./service.ts";
+import type { Db } from "../../../db/client.ts";
+import { HttpError } from "../../../http-errors.ts";
+import type { ProcessedPhoto } from "../../media/photos.ts";
+import type { FileStore, StoredFile } from "../../media/store.ts";
+import { type UploadedFile, withStoredPhotos } from "../../media/uploads.ts";
+import { orders } from "../../orders/schema.ts";
+import { ofMyBranches } from "../../orders/read.ts";
+import { type StaffActor, authorize } from "../../staff/actor.ts";
+import { PHOTO_STATUSES, type PhotoRow, type PhotoSize, RETURN_PHOTOS_MAX, RETURN_PHOTO_OUTPUT, checkCaptions, checkCount, customerPhotosJson, insertReturnPhotos, photosOf } from "./rows.ts";
+import { returnPhotos, returns } from "../schema.ts";
+import { type Requester, checkOwner } from "../service.ts";
 
 /** The file of one size of a photo: the thumbnail or the large one. */
 function fileOf(store: FileStore, row: PhotoRow | undefined, size: PhotoSize): Promise<StoredFile | null> {

@@ -1,15 +1,15 @@
 import { asc, inArray } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { ValidationError } from "../../http-errors.ts";
-import type { PhotoOutput, ProcessedPhoto } from "../media/photos.ts";
-import { CAPTION_MAX, RETURN_PHOTOS_MAX } from "./photo-limits.ts";
-import { type ReturnPhotoRendition, returnPhotos } from "./schema.ts";
+import type { Db } from "../../../db/client.ts";
+import { ValidationError } from "../../../http-errors.ts";
+import type { PhotoOutput, ProcessedPhoto } from "../../media/photos.ts";
+import { CAPTION_MAX, RETURN_PHOTOS_MAX } from "./limits.ts";
+import { type ReturnPhotoRendition, returnPhotos } from "../schema.ts";
 
 export { CAPTION_MAX, RETURN_PHOTOS_MAX };
 
 // A return's photos as rows and as their readers see them (issue 31): what
 // the request, the customer's list and the desk share. Storing and serving
-// them is photos.ts.
+// them is service.ts beside.
 
 /** Photos may be added while the desk has not yet received the goods. */
 export const PHOTO_STATUSES = ["requested", "approved"] as const;
