@@ -357,6 +357,17 @@ const ROWS: Row[] = [
     expect: { ...all(403), "customer A": 422, guest: 401 },
     call: (w, a) => w.as[a].post(`/api/orders/${w.a.orderNumber}/returns`, { lines: [{ line_id: 1, quantity: 1, reason: "changed_mind" }], method: "post" }),
   },
+  // A's photos of a return A's order has not got: found no further than the order's door (404 for A, 403 for anyone else), no body read.
+  {
+    route: "POST /api/orders/{number}/returns/{rma}/photos",
+    expect: { ...all(403), "customer A": 404, guest: 401 },
+    call: (w, a) => w.as[a].post(`/api/orders/${w.a.orderNumber}/returns/RMA-999999/photos`, {}),
+  },
+  {
+    route: "GET /api/orders/{number}/returns/{rma}/photos/{photo}/{size}",
+    expect: { ...all(403), "customer A": 404, guest: 401 },
+    call: (w, a) => w.as[a].get(`/api/orders/${w.a.orderNumber}/returns/RMA-999999/photos/abcdefabcdef/small`),
+  },
   {
     route: "POST /api/orders/{number}/cancel",
     expect: { ...all(403), "customer A": 422, guest: 401 },

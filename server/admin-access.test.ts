@@ -641,6 +641,8 @@ const ROWS: Row[] = [
   // The returns desk: a reject without its reason is refused after the move's own permission (returns.approve).
   { key: "GET /api/admin/returns", needs: "returns.view", url: () => "/api/admin/returns?status=requested" },
   { key: "GET /api/admin/returns/{number}", needs: "returns.view", url: (w) => `/api/admin/returns/${w.returnNumber}` },
+  // A photo the return has not got: not found once through the door.
+  { key: "GET /api/admin/returns/{number}/photos/{photo}/{size}", needs: "returns.view", url: (w) => `/api/admin/returns/${w.returnNumber}/photos/abcdefabcdef/small`, ok: [404] },
   { key: "POST /api/admin/returns/{number}/transitions", needs: "returns.approve", door: ["returns.approve", "returns.receive", "refunds.create"], url: (w) => `/api/admin/returns/${w.returnNumber}/transitions`, body: () => ({ to: "rejected", reason: "" }), ok: [422] },
 
   // The promotions desk: writes refused by the rules (422) after the door; the preview writes nothing.

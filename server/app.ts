@@ -257,7 +257,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(quoteRoutes, { quotes: services.quotes, acceptance: services.quoteAcceptance, prefix: "/api" });
   await app.register(orderRoutes, { orders: services.orders, returns: services.returns, prefix: "/api" });
-  await app.register(returnRoutes, { returns: services.returns, cancelling: services.orderCancelling, orders: services.orders, links: services.orderLinks, prefix: "/api" });
+  await app.register(returnRoutes, { returns: services.returns, photos: services.returnPhotos, cancelling: services.orderCancelling, orders: services.orders, links: services.orderLinks, prefix: "/api" });
   await app.register(hireRoutes, { hire: services.hire, depots: services.hireDepots, prefix: "/api" });
   await app.register(hireBasketRoutes, {
     basket: services.hireBasket,
@@ -295,7 +295,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(backupRoutes, { desk: services.backups, prefix: "/api" });
   await app.register(adminOrderRoutes, { orders: services.adminOrders, documents: services.orderDocuments, prefix: "/api" });
   await app.register(counterOrderRoutes, { counter: services.counterOrders, lookup: services.counterLookup, drafts: services.orderDrafts, prefix: "/api" });
-  await app.register(adminReturnRoutes, { desk: services.returnsDesk, prefix: "/api" });
+  await app.register(adminReturnRoutes, { desk: services.returnsDesk, photos: services.returnPhotos, prefix: "/api" });
   await app.register(dashboardRoutes, { dashboard: services.dashboard, prefix: "/api" });
   await app.register(adminCustomerRoutes, { customers: services.adminCustomers, prefix: "/api" });
   await app.register(paymentRoutes, { payments: services.payments, payLinks: services.orderPayLinks, prefix: "/api" });

@@ -216,6 +216,10 @@ async function postForm(b: TestBrowser, url: string, form: Record<string, string
 }
 
 const WRITES: WriteRow[] = [
+  // The order page's returns forms (issue 31): A's own order (the form's order number is not what it acts on); a return of nothing is refused on A's page, and nothing is made.
+  { screen: "/account/orders/:orderId", post: (w, a) => postForm(w.as[a], `/account/orders/${w.a.orderId}`, { intent: "return", order: "TC-999999", lines: "" }), expect: A_ONLY("") },
+  // The guest's order page: without the link's signature it is no one's.
+  { screen: "/orders/:number", post: (w, a) => postForm(w.as[a], `/orders/${w.a.orderNumber.toLowerCase()}?expires=9999999999&signature=not-the-link`, { intent: "cancel-all", confirm: "on" }), expect: all<Outcome>("not found") },
   // Acts on the visitor's own compare cookie only.
   { screen: "/compare", post: (w, a) => postForm(w.as[a], "/compare", { intent: "clear" }), expect: all<Outcome>({ redirect: "/compare" }) },
   {

@@ -55,6 +55,7 @@ import { sweepUncollected } from "./modules/orders/uncollected.ts";
 import { createOrderLinks, createOrderPayLinks } from "./modules/orders/links.ts";
 import { createReturnsService } from "./modules/returns/service.ts";
 import { createReturnsDesk } from "./modules/returns/desk.ts";
+import { createReturnPhotos } from "./modules/returns/photos/service.ts";
 import { createOrderCancelling } from "./modules/returns/cancel.ts";
 import { type MailLog, createMailTransport } from "./modules/mail/transport.ts";
 import { payOnAccount } from "./modules/trade/credit/credit.ts";
@@ -161,6 +162,8 @@ export function createServices(db: Db, config: Config, log: MailLog, limits: Lim
     // Returns and the right to cancel (issue 31): the customer's side, the returns desk, and cancelling before dispatch.
     returns: createReturnsService(db, { ...returnsMail, returnsDays: config.returnsDays }),
     returnsDesk: createReturnsDesk(db, { ...returnsMail, shop: shopDetails(config), payments }),
+    // The photos a customer attaches to a return, through the same image pipeline and store as the catalogue's, never served publicly.
+    returnPhotos: createReturnPhotos(db, { store: media, log }),
     orderCancelling: createOrderCancelling(db, { orders: adminOrders, payments, systemActor: staff.systemActor, mail, ...shop, shop: shopDetails(config) }),
     uncollected: { sweep: (now?: Date) => sweepUncollected(db, { orders: adminOrders, refundCard: (actor, number, reason) => payments.refundOrder(actor, number, { reason }), systemActor: staff.systemActor, mail, ...shop }, now) },
     // The back office's dashboard: figures across orders, hire, trade and the catalogue, each block by permission.

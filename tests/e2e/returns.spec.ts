@@ -2,10 +2,11 @@
 // browser against the production build: a customer returns one line of a
 // delivered card order from its page, staff approve, receive (one unit
 // resaleable, one damaged) and refund to the card, and the customer sees the
-// refund on the page and in their email; a customer cancels an order not yet
-// sent. axe over the order page with its returns.
+// refund on the page and in their email (the return sent with a photo, which
+// the desk's page shows); a customer cancels an order not yet sent. axe over the order page with its returns.
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import sharp from "sharp";
 import { csrfHeaders, newUser, openPage, registerByApi, waitForEmailTo } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { staffPage } from "./staff-helpers.ts";
@@ -63,11 +64,22 @@ test("a customer returns one line of a delivered order; staff approve, receive a
   await form.getByLabel("Why").selectOption("faulty");
   await form.getByLabel(/Anything we should know/).fill("The handle snapped on first use");
   await form.getByRole("radio", { name: /Send it by post/ }).check();
+  // A photo of the fault, through the page's own action and the image pipeline.
+  const photo = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#b5651d" } }).jpeg().toBuffer();
+  await form.getByLabel(/^Photos/).setInputFiles({ name: "handle.jpg", mimeType: "image/jpeg", buffer: photo });
   await form.getByRole("button", { name: "Request return" }).click();
   const made = page.getByTestId("return-made");
   await expect(made.getByRole("status")).toContainText(/Return RMA-\d{6} is requested/);
   const rma = /RMA-\d{6}/.exec((await made.textContent())!)![0];
   await expect(page.getByTestId("customer-return")).toContainText(`2 × ${placed.name} (Faulty)`);
+  await expect(page.getByRole("img", { name: "Your photo 1" })).toHaveJSProperty("complete", true);
+
+  // The desk's page shows it, its thumbnail loaded and linking to the larger photo.
+  await openPage(manager, `/admin/returns/${rma}`);
+  const thumbnail = manager.getByTestId("return-photos").getByRole("img", { name: "Photo 1 from the customer" });
+  await expect(thumbnail).toBeVisible();
+  expect(await thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
+  await expect(manager.getByRole("link", { name: /Photo 1 from the customer/ })).toHaveAttribute("href", new RegExp(`^/api/admin/returns/${rma}/photos/[a-z0-9]{12}/large$`));
 
   // The desk: approved, one back on the shelf and one damaged, refunded to the card as the rules propose.
   const lineId = ((await (await page.request.get(`/api/account/orders/${placed.id}`)).json()) as { data: { lines: { id: number }[] } }).data.lines[0]!.id;

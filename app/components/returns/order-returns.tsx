@@ -1,10 +1,12 @@
 import { useEffect, useId, useRef } from "react";
-import { useFetcher } from "react-router";
+import { useActionData, useFetcher } from "react-router";
 import { CANCELLABLE } from "../../../server/modules/orders/statuses.ts";
 import { type OrderView, formatOrderDate } from "../../lib/basket-checkout.ts";
 import { errorFor } from "../../lib/form-result.ts";
 import { formatPounds } from "../../lib/money.ts";
-import { type CustomerReturn, type OrderReturnsView, RETURN_METHOD_LABELS, RETURN_REASONS, RETURN_REASON_LABELS, type ReturnsResult, fieldOf } from "../../lib/returns.ts";
+import { RETURN_PHOTOS_MAX } from "../../../server/modules/returns/photos/limits.ts";
+import { type CustomerReturn, type OrderReturnsView, PHOTOS_FIELD, RETURN_METHOD_LABELS, RETURN_REASONS, RETURN_REASON_LABELS, type ReturnsResult, fieldOf } from "../../lib/returns.ts";
+import { ReturnPhotos } from "./return-photos.tsx";
 import { Field, FormAlert, FormSuccess, QuantityField, SubmitButton, useFocusOnFailure } from "../form.tsx";
 
 
@@ -18,7 +20,8 @@ const REFUND_HOW: Record<string, string> = { card: "to your card", credit_note: 
 export function OrderReturns({ order, view }: { order: OrderView; view: OrderReturnsView }) {
   const cancellable = (CANCELLABLE as readonly string[]).includes(order.status);
   // Said here, not in the cancel section: a whole order cancelled takes that section away.
-  const cancelled = useFetcher<ReturnsResult>({ key: CANCEL_KEY }).data;
+  const posted = useActionData<ReturnsResult>();
+  const cancelled = useFetcher<ReturnsResult>({ key: CANCEL_KEY }).data ?? (posted?.intent !== "return" ? posted : undefined);
   return (
     <div className="mt-8 grid gap-8">
       {cancelled?.ok ? <FormSuccess>{cancelled.message}</FormSuccess> : null}
@@ -53,6 +56,12 @@ function ReturnsList({ returns }: { returns: CustomerReturn[] }) {
                 </li>
               ))}
             </ul>
+            {r.photos.length ? (
+              <div className="mt-3">
+                <h4 className="sr-only">Your photos</h4>
+                <ReturnPhotos photos={r.photos} whose="yours" testId="customer-return-photos" />
+              </div>
+            ) : null}
             {r.reject_reason ? <p className="mt-2 text-sm font-semibold text-red-800">Not accepted: {r.reject_reason}</p> : null}
             {r.refund ? (
               <p className="mt-2 font-semibold text-green-900" data-testid="return-refund">
@@ -78,7 +87,10 @@ function ReturnsList({ returns }: { returns: CustomerReturn[] }) {
 
 function useFormFeedback(key: string, intents: ReturnsResult["intent"][]) {
   const fetcher = useFetcher<ReturnsResult>({ key });
-  const result = fetcher.data && intents.includes(fetcher.data.intent) ? fetcher.data : undefined;
+  // With scripts the fetcher's answer; without, the page's own action's (returns.server.ts).
+  const posted = useActionData<ReturnsResult>();
+  const answer = fetcher.data ?? posted;
+  const result = answer && intents.includes(answer.intent) ? answer : undefined;
   const form = useRef<HTMLFormElement>(null);
   const alert = useRef<HTMLDivElement>(null);
   useFocusOnFailure(result, form, alert);
@@ -98,6 +110,8 @@ function ReturnItems({ view }: { view: OrderReturnsView & { number: string } }) 
   const { returnable } = view;
   const heavy = returnable.lines.some((l) => l.heavy && l.returnable > 0);
   const methodName = useId();
+  // A refusal without scripts comes back with what was typed (a file cannot be).
+  const typed = result && !result.ok ? result.values : undefined;
   return (
     <section aria-labelledby="return-items-heading" className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
       <h2 id="return-items-heading" className="text-lg font-semibold">
@@ -120,7 +134,7 @@ function ReturnItems({ view }: { view: OrderReturnsView & { number: string } }) 
       {!returnable.open ? (
         <p className="mt-2 text-stone-700">{returnable.closed_reason ?? "Everything on this order has been returned already."}</p>
       ) : (
-        <fetcher.Form method="post" ref={form} className="mt-2 grid gap-5" noValidate>
+        <fetcher.Form method="post" encType="multipart/form-data" ref={form} className="mt-2 grid gap-5" noValidate>
           <input type="hidden" name="intent" value="return" />
           <OrderFields number={view.number} lineIds={returnable.lines.map((l) => l.line_id)} />
           <p className="text-stone-700">
@@ -140,14 +154,23 @@ function ReturnItems({ view }: { view: OrderReturnsView & { number: string } }) 
                   <div className="mt-3 grid gap-3 sm:grid-cols-[10rem_1fr]">
                     <QuantityField
                       min={0}
-                      defaultValue={0}
+                      defaultValue={typed?.[fieldOf("qty", line.line_id)] ?? 0}
                       label={`How many (up to ${line.returnable})`}
                       name={fieldOf("qty", line.line_id)}
                       max={line.returnable}
                       error={errorFor(result, fieldOf("qty", line.line_id))}
                     />
-                    <ReasonSelect lineId={line.line_id} error={errorFor(result, fieldOf("reason", line.line_id))} />
-                    <Field className="sm:col-span-2" label="Anything we should know" optional name={fieldOf("note", line.line_id)} maxLength={500} error={errorFor(result, fieldOf("note", line.line_id))} hint="Needed for “Other”. For a fault, what happens." />
+                    <ReasonSelect lineId={line.line_id} defaultValue={typed?.[fieldOf("reason", line.line_id)]} error={errorFor(result, fieldOf("reason", line.line_id))} />
+                    <Field
+                      className="sm:col-span-2"
+                      label="Anything we should know"
+                      optional
+                      name={fieldOf("note", line.line_id)}
+                      defaultValue={typed?.[fieldOf("note", line.line_id)]}
+                      maxLength={500}
+                      error={errorFor(result, fieldOf("note", line.line_id))}
+                      hint="Needed for “Other”. For a fault, what happens."
+                    />
                   </div>
                 ) : (
                   <p className="mt-2 text-sm text-stone-700">{line.not_returnable_reason ?? "Nothing left to return."}</p>
@@ -155,6 +178,17 @@ function ReturnItems({ view }: { view: OrderReturnsView & { number: string } }) 
               </li>
             ))}
           </ul>
+          <Field
+            type="file"
+            name={PHOTOS_FIELD}
+            label="Photos"
+            optional
+            multiple
+            accept="image/jpeg,image/png,image/webp,image/avif"
+            hint={`Up to ${RETURN_PHOTOS_MAX} photos of a fault or the damage help us: JPEG, PNG, WebP or AVIF, up to 20 MB each. Location data is removed.`}
+            error={errorFor(result, PHOTOS_FIELD)}
+            inputClassName="file:mr-3 file:rounded-md file:border-0 file:bg-stone-100 file:px-3 file:py-2 file:font-semibold"
+          />
           <fieldset className="grid gap-2">
             <legend className="font-semibold text-stone-900">How it comes back</legend>
             {errorFor(result, "method") ? (
@@ -165,7 +199,7 @@ function ReturnItems({ view }: { view: OrderReturnsView & { number: string } }) 
             ) : null}
             {(["branch", "post", ...(heavy ? ["collection" as const] : [])] as const).map((method, i) => (
               <label key={method} className="flex min-h-11 items-center gap-3">
-                <input type="radio" name="method" value={method} defaultChecked={i === 0} className="size-5" aria-describedby={`${methodName}-${method}`} />
+                <input type="radio" name="method" value={method} defaultChecked={typed?.method ? typed.method === method : i === 0} className="size-5" aria-describedby={`${methodName}-${method}`} />
                 <span>
                   {RETURN_METHOD_LABELS[method]}
                   <span id={`${methodName}-${method}`} className="block text-sm text-stone-600">
@@ -196,7 +230,7 @@ function OrderFields({ number, lineIds }: { number: string; lineIds: number[] })
   );
 }
 
-function ReasonSelect({ lineId, error }: { lineId: number; error?: string }) {
+function ReasonSelect({ lineId, error, defaultValue }: { lineId: number; error?: string; defaultValue?: string }) {
   const id = useId();
   return (
     <div className="grid content-start gap-1.5">
@@ -209,7 +243,7 @@ function ReasonSelect({ lineId, error }: { lineId: number; error?: string }) {
           {error}
         </p>
       ) : null}
-      <select id={id} name={fieldOf("reason", lineId)} defaultValue="changed_mind" aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className="min-h-11 w-full rounded-md border border-stone-400 bg-white px-3 py-2 text-base">
+      <select id={id} name={fieldOf("reason", lineId)} defaultValue={defaultValue ?? "changed_mind"} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className="min-h-11 w-full rounded-md border border-stone-400 bg-white px-3 py-2 text-base">
         {RETURN_REASONS.map((r) => (
           <option key={r} value={r}>
             {RETURN_REASON_LABELS[r]}

@@ -6,6 +6,7 @@ import { OrderReturns } from "../../components/returns/order-returns.tsx";
 import type { OrderView } from "../../lib/basket-checkout.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { notFound } from "../../lib/not-found.ts";
+import { returnsFormAction } from "../../lib/returns.server.ts";
 import { type OrderReturnsView, returnsAction } from "../../lib/returns.ts";
 import type { Route } from "./+types/order";
 
@@ -22,8 +23,18 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   return { order: order as OrderView, returns, canReorder: app.config.basketEnabled };
 }
 
-export async function clientAction({ request }: Route.ClientActionArgs) {
-  return returnsAction(request);
+/** The returns forms without scripts, and a return with photos (multipart): through the services, as the customer. */
+export async function action({ context, params, request }: Route.ActionArgs) {
+  const app = context.get(appContext);
+  const id = Number(params.orderId);
+  // Only the user's own orders, as the loader: another's is not found.
+  const order = Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? await app.services.orders.forUser(app.user!.id, id) : null;
+  if (!order) notFound();
+  return returnsFormAction(app, request, order.number, { userId: app.user!.id });
+}
+
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  return returnsAction(request, {}, serverAction);
 }
 
 export default function Order({ loaderData }: Route.ComponentProps) {

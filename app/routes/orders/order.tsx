@@ -5,6 +5,7 @@ import { OrderReturns } from "../../components/returns/order-returns.tsx";
 import type { OrderView } from "../../lib/basket-checkout.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { notFound } from "../../lib/not-found.ts";
+import { returnsFormAction, withOrderLink } from "../../lib/returns.server.ts";
 import { type OrderReturnsView, returnsAction } from "../../lib/returns.ts";
 import type { Route } from "./+types/order";
 
@@ -26,13 +27,27 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   if (!/^TC-\d{6,}$/.test(number) || !app.services.orderLinks.verifyOrderLink(number, url.searchParams.get("expires") ?? undefined, url.searchParams.get("signature") ?? undefined)) notFound();
   const order = await app.services.orders.byNumber(number);
   if (!order) notFound();
-  const returns = (await app.services.returns.forOrder(order.id)) as OrderReturnsView;
+  const found = await app.services.returns.forOrder(order.id);
+  // The photos' URLs carry the link's signature, as the guest's own requests do.
+  const link = { expires: url.searchParams.get("expires"), signature: url.searchParams.get("signature") };
+  const returns = { ...found, returns: withOrderLink(found!.returns, link) } as OrderReturnsView;
   return { order: order as OrderView, returns };
 }
 
-export async function clientAction({ request }: Route.ClientActionArgs) {
+/** The returns forms without scripts, and a return with photos (multipart): through the services, as the link's holder. */
+export async function action({ context, params, request }: Route.ActionArgs) {
+  const app = context.get(appContext);
+  const number = (params.number ?? "").toUpperCase();
   const url = new URL(request.url);
-  return returnsAction(request, { expires: url.searchParams.get("expires"), signature: url.searchParams.get("signature") });
+  const signature = url.searchParams.get("signature") ?? undefined;
+  // Without a valid link it is not found, as the page.
+  if (!/^TC-\d{6,}$/.test(number) || !app.services.orderLinks.verifyOrderLink(number, url.searchParams.get("expires") ?? undefined, signature)) notFound();
+  return returnsFormAction(app, request, number, { userId: app.user?.id ?? null, signedFor: number, triedLink: true });
+}
+
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  const url = new URL(request.url);
+  return returnsAction(request, { expires: url.searchParams.get("expires"), signature: url.searchParams.get("signature") }, serverAction);
 }
 
 export default function GuestOrder({ loaderData }: Route.ComponentProps) {

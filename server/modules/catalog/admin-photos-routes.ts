@@ -1,12 +1,13 @@
 import fastifyMultipart from "@fastify/multipart";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { staffDoor } from "../staff/door.ts";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
-import { PHOTO_MAX_BYTES, PHOTO_WIDTHS, PhotoRefused } from "../media/photos.ts";
+import { PHOTO_MAX_BYTES, PHOTO_WIDTHS } from "../media/photos.ts";
+import { multipartPhotos } from "../media/uploads.ts";
 import { staffActorOf } from "../staff/actor.ts";
-import { ALT_MAX, type AdminPhotoService, PHOTOS_MAX, type PhotoOwner, UPLOAD_FILES_MAX, type UploadedFile } from "./admin-photos.ts";
+import { ALT_MAX, type AdminPhotoService, PHOTOS_MAX, type PhotoOwner, UPLOAD_FILES_MAX } from "./admin-photos.ts";
 
 const photo = z.object({
   id: z.string(),
@@ -22,40 +23,6 @@ const altBody = z.object({ alt: z.string({ error: "Write the alt text." }).trim(
 const orderBody = z.object({ ids: z.array(photoId).min(1, "Give every photo's id, in the new order.").max(PHOTOS_MAX) });
 
 const errors = { 401: messageResponse, 403: messageResponse, 404: messageResponse, 422: validationResponse.or(messageResponse) };
-
-/**
- * Reads the multipart body's `file` fields (one or several) into memory, each
- * at most 20 MB: past that the stream is cut and the upload refused by name.
- */
-async function filesOf(request: FastifyRequest): Promise<UploadedFile[]> {
-  if (!request.isMultipart()) throw new PhotoRefused("Send the photos as multipart/form-data, each in a field named file.");
-  const files: UploadedFile[] = [];
-  try {
-    for await (const part of request.parts({ limits: { fileSize: PHOTO_MAX_BYTES, files: UPLOAD_FILES_MAX, fields: 20, parts: UPLOAD_FILES_MAX + 20 } })) {
-      if (part.type !== "file") continue;
-      if (part.fieldname !== "file") {
-        part.file.resume();
-        continue;
-      }
-      try {
-        files.push({ filename: part.filename, bytes: await part.toBuffer() });
-      } catch (err) {
-        if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") {
-          throw new PhotoRefused(`"${part.filename.split(/[\\/]/).pop()!.slice(0, 80)}" is over ${PHOTO_MAX_BYTES / 1024 / 1024} MB; a photo may be at most ${PHOTO_MAX_BYTES / 1024 / 1024} MB.`);
-        }
-        throw err;
-      }
-    }
-  } catch (err) {
-    if (err instanceof PhotoRefused) throw err;
-    const code = (err as { code?: string }).code;
-    if (code === "FST_FILES_LIMIT") throw new PhotoRefused(`Upload at most ${UPLOAD_FILES_MAX} photos at a time.`);
-    if (code === "FST_PARTS_LIMIT" || code === "FST_FIELDS_LIMIT") throw new PhotoRefused("The form has too many fields.");
-    if (code?.startsWith("FST_") || (err as Error).message?.includes("Unexpected end of form")) throw new PhotoRefused("The upload was not complete. Try again.");
-    throw err;
-  }
-  return files;
-}
 
 /**
  * Photos of products and hire items in the back office's API (issue 20, ADR
@@ -96,7 +63,7 @@ export async function adminPhotoRoutes(app: FastifyInstance, options: { photos: 
       },
       async (request, reply) => {
         const actor = service.authorizeUpload(staffActorOf(request));
-        const files = await filesOf(request);
+        const { files } = await multipartPhotos(request, { maxFiles: UPLOAD_FILES_MAX });
         return reply.code(201).send(await service.upload(actor, o.ownerOf(request.params), files));
       },
     );

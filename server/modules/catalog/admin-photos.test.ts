@@ -12,7 +12,7 @@ import { apiOperations } from "../../test/openapi.ts";
 import { auditLog } from "../audit/schema.ts";
 import { hireItems } from "../hire/schema.ts";
 import { localFileStore } from "../media/store.ts";
-import { testJpeg } from "../media/test-photos.ts";
+import { multipart, testJpeg } from "../media/test-photos.ts";
 import type { StaffRole } from "../staff/permissions.ts";
 import { productVariants, products } from "./schema.ts";
 
@@ -21,19 +21,6 @@ let shop: TestShop;
 let ip = 1;
 const as = {} as Record<StaffRole | "guest", TestBrowser>;
 let jpeg: Buffer;
-
-/** A multipart body with each file in a field named `file` (or as named). */
-export function multipart(files: { filename: string; bytes: Buffer; type?: string; field?: string }[]) {
-  const boundary = `----tc${Math.random().toString(16).slice(2)}`;
-  const parts = files.map((f) =>
-    Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? "file"}"; filename="${f.filename}"\r\nContent-Type: ${f.type ?? "image/jpeg"}\r\n\r\n`),
-      f.bytes,
-      Buffer.from("\r\n"),
-    ]),
-  );
-  return { body: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
-}
 
 const upload = (b: TestBrowser, url: string, files: Parameters<typeof multipart>[0]) => {
   const { body, headers } = multipart(files);

@@ -4,7 +4,10 @@ import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
 import { hireItems } from "../hire/schema.ts";
 import type { ImageSource, ProductImage } from "../media/contract.ts";
-import { type ProcessedPhoto, keysOf, photoEntry, processPhoto, storePhoto } from "../media/photos.ts";
+import { type ProcessedPhoto, keysOf, photoEntry } from "../media/photos.ts";
+import { type UploadedFile, discardFiles, withStoredPhotos } from "../media/uploads.ts";
+
+export type { UploadedFile };
 import type { FileStore } from "../media/store.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { productVariants, products } from "./schema.ts";
@@ -29,12 +32,6 @@ export interface AdminPhoto {
   sources: ImageSource[];
 }
 
-export interface UploadedFile {
-  /** The name the browser gave, only to name the file in a refusal. */
-  filename: string;
-  bytes: Buffer;
-}
-
 /** A photo is an entry with an id; the drawn SVG (no id) is the fallback of an item with none. */
 const isPhoto = (image: ProductImage): image is ProductImage & { id: string } => typeof image.id === "string";
 
@@ -44,12 +41,6 @@ export function adminPhotos(images: readonly ProductImage[]): AdminPhoto[] {
 
 /** The drawn picture of an item with no photo, as the demo seed writes it. */
 const drawn = (slug: string, name: string): ProductImage => ({ src: `/images/products/${slug}/1.svg`, alt: name });
-
-/** A file name fit to quote in a message: no paths, no control characters, not too long. */
-function displayName(filename: string): string {
-  const base = filename.split(/[\\/]/).pop()!.replace(/[\p{Cc}\p{Cf}]/gu, "").trim();
-  return base ? `"${base.slice(0, 80)}"` : "The file";
-}
 
 /**
  * Products' and hire items' photos in the back office (issue 20, ADR 0034).
@@ -119,35 +110,13 @@ export function createAdminPhotoService(db: Db, options: { store: FileStore; log
     return index;
   }
 
-  /** Deletes files no longer needed; a failure is logged, never undoes the change already committed. */
-  async function discard(keys: string[]) {
-    const results = await Promise.allSettled(keys.map((k) => store.delete(k)));
-    const failed = results.filter((r) => r.status === "rejected");
-    if (failed.length) options.log?.warn({ keys, err: (failed[0] as PromiseRejectedResult).reason }, "could not delete photo files");
-  }
+  const discard = (keys: string[]) => discardFiles(store, keys, options.log);
 
-  /**
-   * Checks, converts and stores the files, then runs `work` with them; one
-   * refused file refuses them all (422 naming it) with nothing stored, and
-   * a `work` that throws leaves no file behind.
-   */
+  /** Checks, converts and stores the files (media/uploads.ts), then runs `work` with them; nothing is left stored when either fails. */
   async function withStored<T>(files: UploadedFile[], work: (processed: ProcessedPhoto[]) => Promise<T>): Promise<T> {
     if (files.length === 0) throw new ValidationError({ file: ["Choose a photo to upload."] });
     if (files.length > UPLOAD_FILES_MAX) throw new ValidationError({ file: [`Upload at most ${UPLOAD_FILES_MAX} photos at a time.`] });
-    // One after another: each uses both cores already, and a burst of ten at once would hold ten decoded photos in memory.
-    const processed: ProcessedPhoto[] = [];
-    for (const file of files) processed.push(await processPhoto(file.bytes, displayName(file.filename)));
-    const stored: ProcessedPhoto[] = [];
-    try {
-      for (const photo of processed) {
-        await storePhoto(store, photo);
-        stored.push(photo);
-      }
-      return await work(processed);
-    } catch (err) {
-      await discard(stored.flatMap((p) => [p.original.key, ...p.renditions.map((r) => r.key)]));
-      throw err;
-    }
+    return withStoredPhotos(store, files, work, { log: options.log });
   }
 
   return {

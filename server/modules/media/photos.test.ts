@@ -126,6 +126,17 @@ describe("the renditions", () => {
     expect(photoEntry(photo).src).toContain("/700w-");
   });
 
+  it("makes what another caller asks: its own folder, widths and formats (a return's photos)", async () => {
+    expect(widthsFor(900, [320, 1280])).toEqual([320, 900]);
+    const photo = await processPhoto(await testJpeg(2000, 1500), "dent.jpg", "abcdefabcdef", { folder: "returns", widths: [320, 1280], formats: ["image/webp"] });
+    expect(photo.renditions.map((r) => [r.type, r.width, r.height])).toEqual([
+      ["image/webp", 320, 240],
+      ["image/webp", 1280, 960],
+    ]);
+    for (const r of photo.renditions) expect(r.key).toMatch(/^returns\/abcdefabcdef\/(320|1280)w-[0-9a-f]{16}\.webp$/);
+    expect(photo.original.key).toBe("originals/abcdefabcdef.jpg");
+  });
+
   it("strips EXIF, GPS location included, and turns the photo upright first", async () => {
     const gps = { IFD0: { Copyright: "Site manager", Artist: "Sam Site" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "53/1 47/1 3600/100", GPSLongitudeRef: "W", GPSLongitude: "1/1 32/1 4800/100", GPSMapDatum: "WGS-84" } };
     // A landscape picture stored sideways, as a phone held upright writes it: orientation 6 turns it a quarter clockwise.

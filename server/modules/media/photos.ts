@@ -98,9 +98,18 @@ export interface ProcessedPhoto {
 export const newPhotoId = () => randomBytes(9).toString("base64url").toLowerCase().replace(/[^a-z0-9]/g, "0");
 
 /** The widths a photo this wide is made at: those below its own width, and its own width when under the largest. */
-export function widthsFor(width: number): number[] {
-  const below = PHOTO_WIDTHS.filter((w) => w < width);
-  return width <= PHOTO_WIDTHS.at(-1)! ? [...below, width] : [...PHOTO_WIDTHS];
+export function widthsFor(width: number, widths: readonly number[] = PHOTO_WIDTHS): number[] {
+  const below = widths.filter((w) => w < width);
+  return width <= widths.at(-1)! ? [...below, width] : [...widths];
+}
+
+/** What a caller other than the catalogue may ask of the pipeline: the folder its renditions go in, their widths and formats. */
+export interface PhotoOutput {
+  /** The store's folder for the renditions (`photos`, which `/media` serves, unless told). */
+  folder?: string;
+  /** Ascending; the last is the largest made. */
+  widths?: readonly number[];
+  formats?: readonly ImageSource["type"][];
 }
 
 /**
@@ -109,13 +118,14 @@ export function widthsFor(width: number): number[] {
  * no metadata unless asked, so EXIF (GPS location, camera, owner) and XMP are
  * gone from every rendition. The original's bytes are kept as uploaded.
  */
-export async function processPhoto(bytes: Buffer, name?: string, id = newPhotoId()): Promise<ProcessedPhoto> {
+export async function processPhoto(bytes: Buffer, name?: string, id = newPhotoId(), output: PhotoOutput = {}): Promise<ProcessedPhoto> {
+  const { folder = "photos", widths = PHOTO_WIDTHS, formats = ["image/avif", "image/webp"] } = output;
   const inspected = await inspectPhoto(bytes, name);
   let base: { data: Buffer; info: OutputInfo };
   try {
     base = await sharp(bytes, { limitInputPixels: PHOTO_MAX_PIXELS, failOn: "error" })
       .autoOrient()
-      .resize({ width: PHOTO_WIDTHS.at(-1), withoutEnlargement: true })
+      .resize({ width: widths.at(-1), withoutEnlargement: true })
       .toColourspace("srgb")
       .raw()
       .toBuffer({ resolveWithObject: true });
@@ -125,13 +135,13 @@ export async function processPhoto(bytes: Buffer, name?: string, id = newPhotoId
   const raw = { width: base.info.width, height: base.info.height, channels: base.info.channels };
   const renditions: Rendition[] = [];
   await Promise.all(
-    widthsFor(base.info.width).flatMap((width) =>
-      (["image/avif", "image/webp"] as const).map(async (type) => {
+    widthsFor(base.info.width, widths).flatMap((width) =>
+      formats.map(async (type) => {
         const pipeline = sharp(base.data, { raw }).resize({ width, withoutEnlargement: true });
         const out = await (type === "image/avif" ? pipeline.avif(AVIF) : pipeline.webp(WEBP)).toBuffer({ resolveWithObject: true });
         const hash = createHash("sha256").update(out.data).digest("hex").slice(0, 16);
         const ext = type === "image/avif" ? "avif" : "webp";
-        renditions.push({ key: `photos/${id}/${width}w-${hash}.${ext}`, type, width: out.info.width, height: out.info.height, bytes: out.data });
+        renditions.push({ key: `${folder}/${id}/${width}w-${hash}.${ext}`, type, width: out.info.width, height: out.info.height, bytes: out.data });
       }),
     ),
   );

@@ -9,3 +9,17 @@ export async function testJpeg(width: number, height: number, options: { exif?: 
   if (options.orientation) image = image.withMetadata({ orientation: options.orientation });
   return image.toBuffer();
 }
+
+/** A multipart body with each file in a field named `file` (or as named), then any text fields. */
+export function multipart(files: { filename: string; bytes: Buffer; type?: string; field?: string }[], fields: readonly (readonly [string, string])[] = []) {
+  const boundary = `----tc${Math.random().toString(16).slice(2)}`;
+  const parts = files.map((f) =>
+    Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? "file"}"; filename="${f.filename}"\r\nContent-Type: ${f.type ?? "image/jpeg"}\r\n\r\n`),
+      f.bytes,
+      Buffer.from("\r\n"),
+    ]),
+  );
+  const texts = fields.map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  return { body: Buffer.concat([...parts, ...texts, Buffer.from(`--${boundary}--\r\n`)]), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+}

@@ -4,6 +4,9 @@ import { z } from "zod";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import { REASON_MAX, RETURNS_PAGE_MAX, type ReturnsDesk } from "./desk.ts";
+import { PHOTO_SIZES } from "./photos/rows.ts";
+import type { ReturnPhotos } from "./photos/service.ts";
+import { sendReturnPhoto } from "./routes.ts";
 import { RETURN_STATUSES } from "./statuses.ts";
 import { staffDoor } from "../staff/door.ts";
 
@@ -16,7 +19,7 @@ const pence = z.number({ error: "Enter an amount in pence." }).int("Enter whole 
 const errors = { 401: messageResponse, 403: messageResponse, 404: messageResponse, 409: messageResponse, 422: validationResponse, 502: messageResponse };
 
 /** The returns desk's API (issue 31): the same service as its screens. */
-export async function adminReturnRoutes(app: FastifyInstance, options: { desk: ReturnsDesk }): Promise<void> {
+export async function adminReturnRoutes(app: FastifyInstance, options: { desk: ReturnsDesk; photos: ReturnPhotos }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["admin: returns"];
 
@@ -55,6 +58,22 @@ export async function adminReturnRoutes(app: FastifyInstance, options: { desk: R
       },
     },
     async (request) => options.desk.detail(staffActorOf(request), request.params.number),
+  );
+
+  r.get(
+    "/admin/returns/:number/photos/:photo/:size",
+    {
+      schema: {
+        tags,
+        summary: "A photo the customer attached to the return, `small` (320 pixels wide) or `large` (up to 1,280), as WebP; the return's page lists them under `photos`. Needs returns.view (and the return's branch, for a member of some branches)",
+        params: returnParams.extend({ photo: z.string().regex(/^[a-z0-9]{12}$/, "Give a photo's id."), size: z.enum(PHOTO_SIZES) }),
+        produces: ["image/webp"],
+      },
+    },
+    async (request, reply) => {
+      const { number, photo, size } = request.params;
+      return sendReturnPhoto(reply, await options.photos.deskFile(staffActorOf(request), number, photo, size));
+    },
   );
 
   r.post(

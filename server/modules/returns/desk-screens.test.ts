@@ -13,6 +13,7 @@ import { type TestShop, createTestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { productVariants, products } from "../catalog/schema.ts";
+import { multipart, testJpeg } from "../media/test-photos.ts";
 import { orderLines, orders } from "../orders/schema.ts";
 import { countSoleVariantsTo } from "../stock/ledger.ts";
 import { stockMovements } from "../stock/schema.ts";
@@ -150,6 +151,54 @@ describe("the returns desk's screens", () => {
     const menu = dashboard.slice(dashboard.indexOf('aria-label="Back office"'));
     expect(menu.indexOf('href="/admin/returns"')).toBeGreaterThan(menu.indexOf('href="/admin/orders"'));
     expect(menu.indexOf('href="/admin/returns"')).toBeLessThan(menu.indexOf('href="/admin/customers"'));
+  });
+
+  it("takes the customer's photos with the return form without scripts, refuses what is not a photo beside its field keeping what was typed, and shows them on the desk's page", async () => {
+    const order = await deliveredOrder();
+    const [o] = await shop.database.db.select({ id: orders.id }).from(orders).where(eq(orders.number, order.number));
+    const pageUrl = `/account/orders/${o!.id}`;
+    const form = text((await order.customer.get(pageUrl)).body);
+    // React writes the attribute as `encType`: HTML reads attribute names in any case.
+    expect(form).toMatch(/<form[^>]*enctype="multipart\/form-data"/i);
+    expect(form).toMatch(/<input[^>]*type="file"[^>]*name="photos"|<input[^>]*name="photos"[^>]*type="file"/);
+    expect(form).toContain("Up to 4 photos of a fault or the damage help us");
+    const fields: [string, string][] = [["intent", "return"], ["order", order.number], ["lines", String(order.lineId)], [`qty-${order.lineId}`, "1"], [`reason-${order.lineId}`, "damaged"], [`note-${order.lineId}`, "Dented on arrival."], ["method", "post"]];
+    const send = (files: Parameters<typeof multipart>[0]) => {
+      const { body, headers } = multipart(
+        files.map((f) => ({ ...f, field: "photos" })),
+        fields,
+      );
+      return order.customer.request("POST", pageUrl, body, { headers: { ...headers, "sec-fetch-site": "same-origin" } });
+    };
+
+    // Not a photo, whatever its name: refused beside the field, nothing made, what was typed shown again.
+    const refused = await send([{ filename: "dent.jpg", bytes: Buffer.from("%PDF-1.7 not a photo") }]);
+    expect(refused.statusCode).toBe(200);
+    const again = text(refused.body);
+    expect(again).toContain("&quot;dent.jpg&quot; is not a photo. Upload a JPEG, PNG, WebP, AVIF or HEIC photo.");
+    expect(again).toContain("Dented on arrival.");
+    expect(again).toMatch(/<option value="damaged" selected=""/);
+    expect(again).toMatch(/name="photos"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*name="photos"/);
+    expect(await shop.database.db.select().from(returns).where(eq(returns.orderId, o!.id))).toEqual([]);
+
+    const made = await send([{ filename: "dent.jpg", bytes: await testJpeg(900, 600) }]);
+    expect(made.statusCode, text(made.body).slice(0, 500)).toBe(200);
+    const [ret] = await shop.database.db.select().from(returns).where(eq(returns.orderId, o!.id));
+    expect(text(made.body)).toContain(`Return ${ret!.number} is requested.`);
+    // The customer's returns show their photo, from the route that checks who asks.
+    const mine = text((await order.customer.get(pageUrl)).body);
+    expect(mine).toMatch(new RegExp(`<img src="/api/orders/${order.number}/returns/${ret!.number}/photos/[a-z0-9]{12}/small" alt="Your photo 1"`));
+
+    // The desk's page: a thumbnail linking to the larger photo, described.
+    const desk = text((await staff.sales.get(`/admin/returns/${ret!.number}`)).body);
+    expect(desk).toContain("Customer&#x27;s photos");
+    const link = new RegExp(`<a href="(/api/admin/returns/${ret!.number}/photos/[a-z0-9]{12}/large)"[^>]*><img src="(/api/admin/returns/${ret!.number}/photos/[a-z0-9]{12}/small)" alt="Photo 1 from the customer"`).exec(desk);
+    expect(link, desk.slice(desk.indexOf("Customer&#x27;s photos"), desk.indexOf("Customer&#x27;s photos") + 800)).not.toBeNull();
+    for (const url of [link![1]!, link![2]!]) {
+      const photo = await staff.sales.get(url);
+      expect(photo.statusCode).toBe(200);
+      expect(photo.headers["content-type"]).toBe("image/webp");
+    }
   });
 
   it("answers a return no one has with the not-found page", async () => {

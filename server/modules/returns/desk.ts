@@ -23,6 +23,7 @@ import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
 import type { ShopDetails } from "../trade/invoices/invoices.ts";
 import { lockAccount } from "../trade/credit/ledger.ts";
 import { type ReturnForMail, type ReturnsMail, emailReturn } from "./emails.ts";
+import { deskPhotosJson, photosOf } from "./photos/rows.ts";
 import { returnHeadJson, returnLineJson } from "./read.ts";
 import { REFUND_DAYS, overdueForRefund, proposalFor } from "./refund.ts";
 import { returnEvents, returnLines, returns } from "./schema.ts";
@@ -128,7 +129,7 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
       .where(and(eq(returns.number, number.trim().toUpperCase()), ofMyBranches(actor)));
     if (!row) throw new HttpError(404, `No return ${number.trim().toUpperCase()}.`);
     const { ret, order } = row;
-    const [lines, events, branch, exchange] = await Promise.all([
+    const [lines, events, branch, exchange, photos] = await Promise.all([
       db
         .select({ line: returnLines, name: orderLines.name, sku: orderLines.sku, ordered: orderLines.quantity, variantId: orderLines.variantId, productId: orderLines.productId, paid: sql<number>`${orderLines.lineTotal} + ${orderLines.lineVat}` })
         .from(returnLines)
@@ -138,6 +139,7 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
       db.select({ event: returnEvents, staffName: staff.name }).from(returnEvents).leftJoin(staff, eq(staff.id, returnEvents.staffId)).where(eq(returnEvents.returnId, ret.id)).orderBy(asc(returnEvents.id)),
       returnBranch(db, ret.branchId),
       ret.exchangeOrderId !== null ? db.select({ number: orders.number }).from(orders).where(eq(orders.id, ret.exchangeOrderId)) : Promise.resolve([]),
+      photosOf(db, [ret.id]),
     ]);
     const status = ret.status as ReturnStatus;
     const proposal = status === "received" ? await proposalFor(db, ret, order) : null;
@@ -169,6 +171,8 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
         : null,
       refund: ret.refunded !== null ? { amount: pounds(ret.refunded), method: ret.refundMethod as RefundMethod, credit_note: ret.creditNoteNumber, deduction: pounds(ret.deduction), deduction_reason: ret.deductionReason || null, at: ret.refundedAt?.toISOString() ?? null } : null,
       exchange_order: exchange[0]?.number ?? null,
+      /** The customer's photos, served only to the desk's members through GET /api/admin/returns/{number}/photos/… (ADR 0050). */
+      photos: deskPhotosJson(photos.get(ret.id) ?? [], ret.number),
       timeline: events.map(({ event: e, staffName }) => ({ status: e.status, label: RETURN_STATUS_LABELS[e.status as ReturnStatus] ?? e.status, note: e.note, at: e.createdAt.toISOString(), staff: staffName })),
       actions: allowedReturnMoves(status, actor.role),
     };

@@ -4,7 +4,8 @@ import { branches } from "../branches/schema.ts";
 import { pounds } from "../catalog/products.ts";
 import { products } from "../catalog/schema.ts";
 import { londonDate } from "../hire/calendar.ts";
-import { orderLines, orderStatusHistory, type orders } from "../orders/schema.ts";
+import { orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
+import { type ReturnPhotoJson, customerPhotosJson, photosOf } from "./photos/rows.ts";
 import { returnEvents, returnLines, returns } from "./schema.ts";
 import { RETURN_METHOD_LABELS, RETURN_REASON_LABELS, RETURN_STATUS_LABELS, type ReturnMethod, type ReturnReason, type ReturnStatus } from "./statuses.ts";
 import { deadlineLabel, returnDeadline } from "./window.ts";
@@ -111,14 +112,29 @@ export async function returnability(tx: Db, order: Pick<OrderRow, "id" | "status
 
 /** A return as the customer sees it: its lines, progress and refund. */
 export async function returnsOfOrder(tx: Db, orderId: number) {
-  const rows = await tx.select({ ret: returns, branchName: branches.name }).from(returns).leftJoin(branches, eq(branches.id, returns.branchId)).where(eq(returns.orderId, orderId)).orderBy(asc(returns.id));
+  const rows = await tx
+    .select({ ret: returns, branchName: branches.name, orderNumber: orders.number })
+    .from(returns)
+    .innerJoin(orders, eq(orders.id, returns.orderId))
+    .leftJoin(branches, eq(branches.id, returns.branchId))
+    .where(eq(returns.orderId, orderId))
+    .orderBy(asc(returns.id));
   if (!rows.length) return [];
   const ids = rows.map((r) => r.ret.id);
-  const [lines, events] = await Promise.all([
+  const [lines, events, photos] = await Promise.all([
     tx.select({ line: returnLines, name: orderLines.name, sku: orderLines.sku }).from(returnLines).innerJoin(orderLines, eq(orderLines.id, returnLines.orderLineId)).where(inArray(returnLines.returnId, ids)).orderBy(asc(returnLines.id)),
     tx.select().from(returnEvents).where(inArray(returnEvents.returnId, ids)).orderBy(asc(returnEvents.id)),
+    photosOf(tx, ids),
   ]);
-  return rows.map(({ ret, branchName }) => customerReturnJson(ret, branchName, lines.filter((l) => l.line.returnId === ret.id), events.filter((e) => e.returnId === ret.id)));
+  return rows.map(({ ret, branchName, orderNumber }) =>
+    customerReturnJson(
+      ret,
+      branchName,
+      lines.filter((l) => l.line.returnId === ret.id),
+      events.filter((e) => e.returnId === ret.id),
+      customerPhotosJson(photos.get(ret.id), orderNumber, ret.number),
+    ),
+  );
 }
 
 export function returnLineJson(l: { line: typeof returnLines.$inferSelect; name: string; sku: string }) {
@@ -146,6 +162,7 @@ export function customerReturnJson(
   branchName: string | null,
   lines: { line: typeof returnLines.$inferSelect; name: string; sku: string }[],
   events: (typeof returnEvents.$inferSelect)[],
+  photos: ReturnPhotoJson[] = [],
 ) {
   return {
     ...returnHeadJson(ret),
@@ -156,6 +173,8 @@ export function customerReturnJson(
     refund: ret.refunded !== null ? { amount: pounds(ret.refunded), method: ret.refundMethod, credit_note: ret.creditNoteNumber, at: ret.refundedAt?.toISOString() ?? null } : null,
     lines: lines.map(returnLineJson),
     timeline: events.map((e) => ({ status: e.status, label: RETURN_STATUS_LABELS[e.status as ReturnStatus] ?? e.status, note: e.note, at: e.createdAt.toISOString() })),
+    /** The photos the customer attached, through the routes that check who asks (photos/service.ts). */
+    photos,
   };
 }
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { branches } from "../branches/schema.ts";
 import { orderLines, orders } from "../orders/schema.ts";
 import { staff } from "../staff/schema.ts";
@@ -101,4 +101,38 @@ export const returnEvents = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
   },
   (t) => [index("return_events_return_idx").on(t.returnId, t.id)],
+);
+
+/** A stored rendition of a return's photo: its key in the FileStore, type and size. */
+export interface ReturnPhotoRendition {
+  key: string;
+  type: "image/avif" | "image/webp";
+  width: number;
+  height: number;
+}
+
+/**
+ * A photo the customer attached to their return (issue 31), made by the
+ * shop's image pipeline (media/photos.ts) under `returns/{photo_id}/`: a
+ * folder `/media` never serves, so it is only read through the routes that
+ * check who asks (ADR 0050). The original, as uploaded, is kept and never served.
+ */
+export const returnPhotos = pgTable(
+  "return_photos",
+  {
+    id: serial("id").primaryKey(),
+    returnId: integer("return_id")
+      .notNull()
+      .references(() => returns.id, { onDelete: "cascade" }),
+    /** The pipeline's id of the photo: the folder of its files, and its name in URLs. */
+    photoId: text("photo_id").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    renditions: jsonb("renditions").$type<ReturnPhotoRendition[]>().notNull(),
+    originalKey: text("original_key").notNull(),
+    /** What it shows, in the customer's words (optional). */
+    caption: text("caption").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [uniqueIndex("return_photos_photo_key").on(t.photoId), index("return_photos_return_idx").on(t.returnId, t.id)],
 );

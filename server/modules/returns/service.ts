@@ -5,6 +5,8 @@ import { branches } from "../branches/schema.ts";
 import { orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
 import { type ReturnsMail, emailReturn, returnInstructions } from "./emails.ts";
 import { returnability, returnsOfOrder } from "./read.ts";
+import type { ProcessedPhoto } from "../media/photos.ts";
+import { insertReturnPhotos } from "./photos/rows.ts";
 import { returnEvents, returnLines, returns } from "./schema.ts";
 import { RETURN_REASONS, RETURN_METHODS, type ReturnMethod, type ReturnReason } from "./statuses.ts";
 
@@ -109,7 +111,7 @@ export function createReturnsService(db: Db, options: ReturnsOptions) {
      * window is approved at once (the rule every shop follows: the law gives
      * the right); anything else waits for the desk.
      */
-    async request(number: string, who: Requester, input: ReturnRequest) {
+    async request(number: string, who: Requester, input: ReturnRequest, attached: { photos: ProcessedPhoto[]; captions?: string[] } = { photos: [] }) {
       const clean = cleanRequest(input);
       const created = await db.transaction(async (t) => {
         const tx = t as unknown as Db;
@@ -137,8 +139,10 @@ export function createReturnsService(db: Db, options: ReturnsOptions) {
           .values({ orderId: order.id, method: clean.method, branchId: branch?.id ?? null, collectionCharge: clean.method === "collection" ? options.collectionCharge : 0, status: auto ? "approved" : "requested", requestedBy: "customer" })
           .returning();
         await tx.insert(returnLines).values(clean.lines.map((l) => ({ returnId: ret!.id, orderLineId: l.line_id, quantity: l.quantity, reason: l.reason, note: l.note ?? "" })));
+        // Photos the form sent with it, already through the pipeline and stored (photos/service.ts, prepare): their rows in this transaction.
+        await insertReturnPhotos(tx, ret!.id, attached.photos, attached.captions);
         await tx.insert(returnEvents).values([
-          { returnId: ret!.id, status: "requested", note: "Asked for online." },
+          { returnId: ret!.id, status: "requested", note: `Asked for online${attached.photos.length ? ` with ${attached.photos.length === 1 ? "a photo" : `${attached.photos.length} photos`}` : ""}.` },
           ...(auto ? [{ returnId: ret!.id, status: "approved", note: "Approved at once: a change of mind inside the returns period." }] : []),
         ]);
         await tx.insert(orderStatusHistory).values({ orderId: order.id, status: order.status, kind: "note", note: `Return ${ret!.number} asked for.` });

@@ -9,6 +9,7 @@ import { type ReturnActionResult, ReturnActions } from "../../../components/admi
 import { Cell, Row, TableOrCards } from "../../../components/admin/table-or-cards.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { Timeline } from "../../../components/admin/timeline.tsx";
+import { ReturnPhotos } from "../../../components/returns/return-photos.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
 import { penceOf } from "../../../lib/admin/returns.ts";
@@ -236,6 +237,15 @@ export default function AdminReturn({ loaderData, actionData }: Route.ComponentP
             </TableOrCards>
             {received ? <p className="text-sm text-stone-600">Units counted in neither column did not arrive.</p> : null}
           </section>
+
+          {ret.photos.length ? (
+            <section aria-labelledby="photos-heading" className="grid gap-2 rounded-lg border border-stone-200 bg-white p-4">
+              <h2 id="photos-heading" className="text-lg font-bold">
+                Customer's photos
+              </h2>
+              <ReturnPhotos photos={ret.photos} whose="customer's" testId="return-photos" />
+            </section>
+          ) : null}
 
           {ret.refund || ret.exchange_order || ret.reject_reason ? (
             <section aria-labelledby="outcome-heading" className="rounded-lg border border-stone-200 bg-white p-4 text-sm" data-testid="return-outcome">
