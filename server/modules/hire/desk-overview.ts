@@ -10,6 +10,7 @@ import { londonDate } from "./pricing.ts";
 import { hireHandovers } from "./desk/schema.ts";
 import { hireAllocations, hireItems, hireRequestLines, hireRequests, hireUnits } from "./schema.ts";
 import { branches } from "../branches/schema.ts";
+import { idCursor } from "../../lib/id-cursor.ts";
 
 /**
  * The hire desk's overview (`/admin/hire`) and its list of hire requests
@@ -97,13 +98,7 @@ const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(Stri
 const day = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v));
 
 // The cursor is the last id of the page, wrapped so clients treat it as opaque.
-const encodeCursor = (id: number) => Buffer.from(`h${id}`).toString("base64url");
-function decodeCursor(cursor: string): number {
-  const match = /^h(\d{1,10})$/.exec(Buffer.from(cursor, "base64url").toString("latin1"));
-  const id = match ? Number(match[1]) : NaN;
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw new ValidationError({ cursor: ["This page link is out of date; start again from the first page."] });
-  return id;
-}
+const { encode: encodeCursor, decode: decodeCursor } = idCursor("h");
 
 /** A request number typed whole (`HR-000045`, any case) or by its digits (`45`), or words of the name, email or company. */
 function searchWhere(q: string): SQL | null {

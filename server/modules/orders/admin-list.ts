@@ -15,6 +15,7 @@ import { PAYMENT_LABELS, type PaymentMethod } from "./fulfilment.ts";
 import { FULFILMENT_SQL, ofMyBranches, statusLabel } from "./read.ts";
 import { ORDER_STATUSES, type OrderStatus, orderAddresses, orderLines, orders } from "./schema.ts";
 import type { Fulfilment } from "./transitions.ts";
+import { idCursor } from "../../lib/id-cursor.ts";
 
 /**
  * The orders desk's list (ADR 0029): the filters and the search box, a
@@ -52,13 +53,7 @@ export function sight(actor: StaffActor) {
 }
 
 // The cursor is the last id of the page, wrapped so clients treat it as opaque.
-const encodeCursor = (id: number) => Buffer.from(`o${id}`).toString("base64url");
-function decodeCursor(cursor: string): number {
-  const match = /^o(\d{1,10})$/.exec(Buffer.from(cursor, "base64url").toString("latin1"));
-  const id = match ? Number(match[1]) : NaN;
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw new ValidationError({ cursor: ["This page link is out of date; start again from the first page."] });
-  return id;
-}
+const { encode: encodeCursor, decode: decodeCursor } = idCursor("o");
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** A real calendar day: the database would fail on 2026-02-30 with a 500. */

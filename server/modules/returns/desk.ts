@@ -30,6 +30,7 @@ import { returnEvents, returnLines, returns } from "./schema.ts";
 import { returnBranch } from "./service.ts";
 import { RETURN_STATUSES, RETURN_STATUS_LABELS, type RefundMethod, type ReturnMethod, type ReturnStatus } from "./statuses.ts";
 import { allowedReturnMoves, checkReturnMove } from "./transitions.ts";
+import { idCursor } from "../../lib/id-cursor.ts";
 
 export const RETURNS_PAGE = 50;
 export const RETURNS_PAGE_MAX = 200;
@@ -74,13 +75,7 @@ export interface ReturnMoveInput {
 type ReturnRow = typeof returns.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
 
-const encodeCursor = (id: number) => Buffer.from(`r${id}`).toString("base64url");
-function decodeCursor(cursor: string): number {
-  const match = /^r(\d{1,10})$/.exec(Buffer.from(cursor, "base64url").toString("latin1"));
-  const id = match ? Number(match[1]) : NaN;
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw new ValidationError({ cursor: ["This page link is out of date; start again from the first page."] });
-  return id;
-}
+const { encode: encodeCursor, decode: decodeCursor } = idCursor("r");
 
 const money = (pence: number) => `£${(pence / 100).toFixed(2)}`;
 const DAY_MS = 86_400_000;

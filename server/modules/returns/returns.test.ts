@@ -3,112 +3,24 @@
 // the returns desk's moves with their stock and refunds (card refunds through
 // the real stripe SDK against a fake on loopback, server/test/payments.ts;
 // credit notes through the trade ledger), and cancelling before dispatch.
-import { and, asc, desc, eq, sql } from "drizzle-orm";
-import sharp from "sharp";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { DEMO_CUSTOMER, DEMO_STAFF, DEMO_TRADE } from "../../db/seed/index.ts";
+import { DEMO_CUSTOMER, DEMO_TRADE } from "../../db/seed/index.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { readPdf } from "../../test/pdf.ts";
-import { cardPaymentShop, deliver, sessionIdOf } from "../../test/payments.ts";
 import { auditLog } from "../audit/schema.ts";
-import { productVariants, products } from "../catalog/schema.ts";
-import { mailOutbox } from "../mail/schema.ts";
+import { products } from "../catalog/schema.ts";
 import { createOrderLinks } from "../orders/links.ts";
 import { orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
-import { paymentRefunds } from "../payments/schema.ts";
-import { multipart, testJpeg } from "../media/test-photos.ts";
-import { countSoleVariantsTo } from "../stock/ledger.ts";
-import { stockMovements } from "../stock/schema.ts";
 import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import { tradeSites } from "../trade/accounts/sites-schema.ts";
 import { tradeCreditNotes } from "../trade/credit/ledger-schema.ts";
-import { returnPhotos, returns } from "./schema.ts";
+import { returns } from "./schema.ts";
+import { returnsFixture } from "./returns-fixture.ts";
 
-const t = cardPaymentShop();
-const db = () => t.shop.database.db;
-let ip = 1;
-const nextIp = () => `198.51.${110 + Math.floor(ip / 250)}.${ip++ % 250}`;
-
-const staffBrowsers = new Map<string, TestBrowser>();
-async function staffAs(role: "owner" | "sales" | "warehouse" | "accounts") {
-  const known = staffBrowsers.get(role);
-  if (known) return known;
-  const member = DEMO_STAFF.find((s) => s.role === role)!;
-  const b = new TestBrowser(t.shop.app, nextIp());
-  await b.staffSignIn(member.email, "demo-password-2026");
-  staffBrowsers.set(role, b);
-  return b;
-}
-
-let offset = 60;
-/** A product of its own (one variant): £10.00 ex VAT at 20%, £12.00 a unit, stock 20. */
-async function product(changes: Partial<typeof products.$inferInsert> = {}) {
-  offset += 1;
-  const [p] = await db()
-    .update(products)
-    .set({ pricePence: 1000, vatRate: 20, heavy: false, returnable: true, nonReturnableReason: "", ...changes })
-    .where(eq(products.id, sql`(select p.id from products p where p.status = 'published' and (select count(*) from product_variants v where v.product_id = p.id) = 1 order by p.id offset ${offset} limit 1)`))
-    .returning({ id: products.id });
-  // Its price on its one variant too, and its stock through the ledger at the default branch.
-  await db().update(productVariants).set({ pricePence: changes.pricePence ?? 1000 }).where(eq(productVariants.productId, p!.id));
-  await db().transaction(async (tx) => void (await countSoleVariantsTo(tx as never, [{ productId: p!.id, counted: 20 }], "Returns test stock")));
-  const [v] = await db().select({ id: productVariants.id, sku: productVariants.sku }).from(productVariants).where(eq(productVariants.productId, p!.id));
-  return { id: p!.id, variantId: v!.id, sku: v!.sku };
-}
-
-const address = { name: "Sam Carter", line_1: "1 Canal Street", town: "Leeds", postcode: "LS1 4AP" };
-
-interface Placed {
-  buyer: TestBrowser;
-  number: string;
-  orderId: number;
-  lines: { id: number; product_id: number; quantity: number }[];
-}
-
-/** An order placed as `who`, paid as asked (a card through the fake Stripe), then dispatched and delivered by the desk unless `stop` says where to stop. */
-async function placed(options: { who?: "customer" | "trade" | "guest"; items: { productId: number; quantity: number }[]; payment?: "card" | "bank_transfer" | "pay_on_account"; delivery?: "standard" | "next_day"; stop?: "paid" | "dispatched" }): Promise<Placed> {
-  const buyer = new TestBrowser(t.shop.app, nextIp());
-  if (options.who === "trade") await buyer.signIn(DEMO_TRADE.email, DEMO_TRADE.password);
-  else if (options.who !== "guest") await buyer.signIn(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
-  else await buyer.csrf();
-  for (const item of options.items) expect((await buyer.post("/api/basket", { product_id: item.productId, quantity: item.quantity })).statusCode).toBeLessThan(300);
-  const payment = options.payment ?? "card";
-  const res = await buyer.post("/api/checkout", { email: options.who === "guest" ? "guest.returner@example.com" : options.who === "trade" ? DEMO_TRADE.email : DEMO_CUSTOMER.email, phone: "0113 496 0000", delivery_method: options.delivery ?? "standard", payment_method: payment, delivery_address: address, billing_address: address });
-  expect(res.statusCode, res.body).toBe(201);
-  const number = (res.json().order?.order_number ?? res.json().order_number) as string;
-  if (payment === "card") {
-    await t.stripe.processor.act(sessionIdOf(res.json().payment.redirect_url), "pay");
-    await deliver(t.shop.app, t.lastEvent("checkout.session.completed"));
-  }
-  const owner = await staffAs("owner");
-  if (payment === "bank_transfer") expect((await owner.post(`/api/admin/orders/${number}/transitions`, { to: "paid" })).statusCode).toBe(200);
-  if (options.stop !== "paid") {
-    // An order on account starts at processing already.
-    const [now] = await db().select({ status: orders.status }).from(orders).where(eq(orders.number, number));
-    for (const step of [...(now!.status === "processing" ? [] : [{ to: "processing" }]), { to: "dispatched", carrier: "DPD", tracking_number: "15501234" }, ...(options.stop === "dispatched" ? [] : [{ to: "completed" }])]) {
-      const moved = await owner.post(`/api/admin/orders/${number}/transitions`, step);
-      expect(moved.statusCode, moved.body).toBe(200);
-    }
-  }
-  const [order] = await db().select({ id: orders.id }).from(orders).where(eq(orders.number, number));
-  const lines = await db().select({ id: orderLines.id, product_id: orderLines.productId, quantity: orderLines.quantity }).from(orderLines).where(eq(orderLines.orderId, order!.id)).orderBy(asc(orderLines.id));
-  return { buyer, number, orderId: order!.id, lines: lines.map((l) => ({ ...l, product_id: l.product_id! })) };
-}
-
-const movementsOf = (orderId: number, variantId: number) => db().select({ kind: stockMovements.kind, change: stockMovements.change }).from(stockMovements).where(and(eq(stockMovements.orderId, orderId), eq(stockMovements.variantId, variantId))).orderBy(asc(stockMovements.id));
-const mailsTo = (to: string) => db().select({ subject: mailOutbox.subject, text: mailOutbox.text }).from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(asc(mailOutbox.id));
-const refundsOf = (orderNumber: string) =>
-  db()
-    .select({ amount: paymentRefunds.amount, status: paymentRefunds.status })
-    .from(paymentRefunds)
-    .where(sql`${paymentRefunds.paymentId} in (select p.id from payments p join payment_sessions s on s.id = p.session_id join orders o on o.id = s.order_id where o.number = ${orderNumber})`)
-    .orderBy(asc(paymentRefunds.id));
-
-async function move(role: "owner" | "sales" | "warehouse" | "accounts", rma: string, body: Record<string, unknown>) {
-  return (await staffAs(role)).post(`/api/admin/returns/${rma}/transitions`, body);
-}
+const { t, db, nextIp, staffAs, product, placed, movementsOf, mailsTo, refundsOf, move } = returnsFixture();
 
 describe("what a delivered order can still return", () => {
   it("shows each line's quantity left and the deadline; excluded products say why; nothing before delivery", async () => {
@@ -195,133 +107,6 @@ describe("what a delivered order can still return", () => {
     // The order confirmation carried the link.
     const confirmation = (await mailsTo("guest.returner@example.com")).find((m) => m.subject === `Your order ${o.number}`);
     expect(confirmation?.text).toContain(`/orders/${o.number}?expires=`);
-  });
-});
-
-describe("photos of a return", () => {
-  const attach = (b: TestBrowser, url: string, files: Parameters<typeof multipart>[0], fields: Parameters<typeof multipart>[1] = []) => {
-    const { body, headers } = multipart(files, fields);
-    return b.request("POST", url, body, { headers });
-  };
-  const ask = async (o: Placed, reason = "faulty", query = "") => {
-    const made = await o.buyer.post(`/api/orders/${o.number}/returns${query}`, { lines: [{ line_id: o.lines[0]!.id, quantity: 1, reason }], method: "post" });
-    expect(made.statusCode, made.body).toBe(201);
-    // The JSON contract is as it was: a return asked for has no photos yet.
-    expect(made.json().data.photos).toEqual([]);
-    return made.json().data.number as string;
-  };
-
-  it("attaches the customer's photos through the pipeline, lists them for the customer and shows them to the desk, never from a public URL", async () => {
-    const p = await product();
-    const o = await placed({ items: [{ productId: p.id, quantity: 1 }] });
-    const rma = await ask(o);
-    const jpeg = await testJpeg(1800, 1200);
-    const added = await attach(o.buyer, `/api/orders/${o.number}/returns/${rma}/photos`, [{ filename: "crack.jpg", bytes: jpeg }], [["caption", "The crack in the handle"]]);
-    expect(added.statusCode, added.body).toBe(201);
-    const [photo] = added.json().data;
-    expect(photo).toMatchObject({ caption: "The crack in the handle", width: 1280, height: 853, url: expect.stringMatching(new RegExp(`^/api/orders/${o.number}/returns/${rma}/photos/[a-z0-9]{12}/large$`)) });
-
-    // The customer's list, and the photo itself: WebP, kept by their browser alone.
-    const listed = await o.buyer.get(`/api/orders/${o.number}/returns`);
-    expect(listed.json().data.find((r: { number: string }) => r.number === rma).photos).toEqual([photo]);
-    const large = await o.buyer.get(photo.url);
-    expect(large.statusCode).toBe(200);
-    expect(large.headers["content-type"]).toBe("image/webp");
-    expect(large.headers["cache-control"]).toBe("private, max-age=3600");
-    expect((await sharp(large.rawPayload).metadata()).width).toBe(1280);
-    expect((await sharp((await o.buyer.get(photo.thumbnail_url)).rawPayload).metadata()).width).toBe(320);
-
-    // The desk: the return's page lists them, each served to staff.
-    const owner = await staffAs("owner");
-    const detail = await owner.get(`/api/admin/returns/${rma}`);
-    const [desk] = detail.json().photos;
-    expect(desk).toMatchObject({ id: photo.id, caption: "The crack in the handle", url: `/api/admin/returns/${rma}/photos/${photo.id}/large`, thumbnail_url: `/api/admin/returns/${rma}/photos/${photo.id}/small` });
-    const seen = await owner.get(desk.thumbnail_url);
-    expect(seen.statusCode).toBe(200);
-    expect(seen.headers["content-type"]).toBe("image/webp");
-    // A customer may not read the desk's door, and no file of it is under /media (the public folder).
-    expect((await o.buyer.get(desk.url)).statusCode).toBe(401);
-    const [row] = await db().select().from(returnPhotos).where(eq(returnPhotos.photoId, photo.id));
-    expect(row!.renditions.map((r) => r.key)).toEqual([expect.stringMatching(/^returns\/[a-z0-9]{12}\/320w-[0-9a-f]{16}\.webp$/), expect.stringMatching(/^returns\/[a-z0-9]{12}\/1280w-[0-9a-f]{16}\.webp$/)]);
-    for (const key of [...row!.renditions.map((r) => r.key), row!.originalKey]) expect((await o.buyer.get(`/media/${key}`)).statusCode).toBe(404);
-  });
-
-  it("refuses a fifth photo, a file that is not an image whatever its name, a HEIC photo with its reason, and a return that has moved on", async () => {
-    const p = await product();
-    const o = await placed({ items: [{ productId: p.id, quantity: 2 }] });
-    const rma = await ask(o);
-    const url = `/api/orders/${o.number}/returns/${rma}/photos`;
-    const small = await testJpeg(400, 300);
-
-    const html = await attach(o.buyer, url, [{ filename: "photo.jpg", bytes: Buffer.from("<!doctype html><script>alert(1)</script>") }]);
-    expect(html.statusCode).toBe(422);
-    expect(html.json().message).toBe('"photo.jpg" is not a photo. Upload a JPEG, PNG, WebP, AVIF or HEIC photo.');
-    // An iPhone's HEIC: known by its bytes, refused with what to do.
-    const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from("ftypheic\0\0\0\0mif1heic", "latin1"), Buffer.alloc(64)]);
-    const refusedHeic = await attach(o.buyer, url, [{ filename: "IMG_0001.HEIC", bytes: heic }]);
-    expect(refusedHeic.statusCode).toBe(422);
-    expect(refusedHeic.json().message).toContain("HEIC photo this server cannot read. Save it as JPEG");
-    // One refused file refuses them all: nothing is added.
-    expect((await attach(o.buyer, url, [{ filename: "good.jpg", bytes: small }, { filename: "notes.txt", bytes: Buffer.from("hello") }])).statusCode).toBe(422);
-    expect(await db().select().from(returnPhotos).where(sql`${returnPhotos.returnId} = (select id from returns where number = ${rma})`)).toHaveLength(0);
-
-    expect((await attach(o.buyer, url, [1, 2, 3].map((n) => ({ filename: `${n}.jpg`, bytes: small })))).statusCode).toBe(201);
-    const tooMany = await attach(o.buyer, url, [{ filename: "4.jpg", bytes: small }, { filename: "5.jpg", bytes: small }]);
-    expect(tooMany.statusCode).toBe(422);
-    expect(tooMany.json().errors.file).toEqual(["A return may have at most 4 photos; this one has 3, so add at most 1."]);
-    expect((await attach(o.buyer, url, [{ filename: "4.jpg", bytes: small }])).statusCode).toBe(201);
-    expect((await attach(o.buyer, url, [{ filename: "5.jpg", bytes: small }])).json().errors.file).toEqual(["A return may have at most 4 photos; this one has 4, so add at most 0."]);
-    // Five files in one body are cut at the parser's limit.
-    const five = await attach(o.buyer, `/api/orders/${o.number}/returns/${await ask(o)}/photos`, [1, 2, 3, 4, 5].map((n) => ({ filename: `${n}.jpg`, bytes: small })));
-    expect(five.statusCode).toBe(422);
-    expect(five.json().message).toBe("Upload at most 4 photos at a time.");
-
-    // Once the desk has moved it on past approved, no more photos.
-    expect((await move("owner", rma, { to: "received" })).statusCode).toBe(200);
-    const late = await attach(o.buyer, url, [{ filename: "late.jpg", bytes: small }]);
-    expect(late.statusCode).toBe(409);
-  });
-
-  it("is someone else's return to another customer, asks a stranger to sign in, and lets a guest in with the order link's signature only", async () => {
-    const p = await product();
-    const o = await placed({ items: [{ productId: p.id, quantity: 1 }] });
-    const rma = await ask(o);
-    const url = `/api/orders/${o.number}/returns/${rma}/photos`;
-    const small = await testJpeg(400, 300);
-    const added = await attach(o.buyer, url, [{ filename: "a.jpg", bytes: small }]);
-    const photoUrl = added.json().data[0].url as string;
-
-    const stranger = new TestBrowser(t.shop.app, nextIp());
-    await stranger.signIn(DEMO_TRADE.email, DEMO_TRADE.password);
-    expect((await attach(stranger, url, [{ filename: "b.jpg", bytes: small }])).statusCode).toBe(403);
-    expect((await stranger.get(photoUrl)).statusCode).toBe(403);
-    const nobody = new TestBrowser(t.shop.app, nextIp());
-    await nobody.csrf();
-    expect((await attach(nobody, url, [{ filename: "b.jpg", bytes: small }])).statusCode).toBe(401);
-    expect((await nobody.get(photoUrl)).statusCode).toBe(401);
-    // Another order's return named under this order is not found.
-    const other = await placed({ items: [{ productId: p.id, quantity: 1 }] });
-    const otherRma = await ask(other);
-    expect((await attach(o.buyer, `/api/orders/${o.number}/returns/${otherRma}/photos`, [{ filename: "c.jpg", bytes: small }])).statusCode).toBe(404);
-    // Without the origin's CSRF token a cookie-borne write is refused, as every storefront write is.
-    const { body, headers } = multipart([{ filename: "d.jpg", bytes: small }]);
-    expect((await o.buyer.request("POST", url, body, { headers, csrf: false })).statusCode).toBe(419);
-
-    // A guest's order: through the link's signature, and its photos' URLs carry it.
-    const g = await placed({ who: "guest", items: [{ productId: p.id, quantity: 1 }] });
-    const query = createOrderLinks(t.shop.config.cookieSecret).orderLink(g.number).split("?")[1]!;
-    const guestRma = await ask(g, "damaged", `?${query}`);
-    const guest = new TestBrowser(t.shop.app, nextIp());
-    await guest.csrf();
-    expect((await attach(guest, `/api/orders/${g.number}/returns/${guestRma}/photos?expires=9999999999&signature=forged`, [{ filename: "e.jpg", bytes: small }])).statusCode).toBe(403);
-    const byLink = await attach(guest, `/api/orders/${g.number}/returns/${guestRma}/photos?${query}`, [{ filename: "e.jpg", bytes: small }]);
-    expect(byLink.statusCode, byLink.body).toBe(201);
-    const guestPhoto = byLink.json().data[0];
-    expect(guestPhoto.url).toContain(`?${query}`);
-    expect((await guest.get(guestPhoto.url)).statusCode).toBe(200);
-    expect((await guest.get(guestPhoto.url.split("?")[0])).statusCode).toBe(401);
-    const listed = await guest.get(`/api/orders/${g.number}/returns?${query}`);
-    expect(listed.json().data[0].photos[0].thumbnail_url).toContain(`?${query}`);
   });
 });
 

@@ -12,6 +12,7 @@ import { applyMovements, atBranch, branchStockOf, countTo } from "./ledger.ts";
 import { inTransitOf } from "./transfers.ts";
 import { KIND_LABELS, MANUAL_KINDS, type ManualKind, MOVEMENT_KINDS, type MovementKind } from "./kinds.ts";
 import { branchStock, stockMovements } from "./schema.ts";
+import { idCursor } from "../../lib/id-cursor.ts";
 
 export { KIND_LABELS, MANUAL_KINDS };
 
@@ -56,13 +57,7 @@ function rowError(errors: Errors, field: string, message: string): void {
   errors[field] = [...(errors[field] ?? []), message];
 }
 
-const encodeCursor = (id: number) => Buffer.from(`m${id}`).toString("base64url");
-function decodeCursor(cursor: string): number {
-  const match = /^m(\d{1,18})$/.exec(Buffer.from(cursor, "base64url").toString("latin1"));
-  const id = match ? Number(match[1]) : Number.NaN;
-  if (!Number.isSafeInteger(id) || id < 1) throw new ValidationError({ cursor: ["This page link is out of date; start again from the first page."] });
-  return id;
-}
+const { encode: encodeCursor, decode: decodeCursor } = idCursor("m", Number.MAX_SAFE_INTEGER);
 
 export function createStockService(db: Db) {
   /** Variant SKUs to variants (any case), locked in (product, id) order for the rest of the transaction, as the ledger moves them. */
