@@ -1,7 +1,7 @@
 import { Form, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { FieldError } from "../../components/admin/field-error.tsx";
-import { AdminHeading } from "../../components/admin/frame.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../components/admin/result-banner.tsx";
 import { STACKED } from "../../components/admin/stacked-table.ts";
 import { control } from "../../components/admin/stock-lines.tsx";
@@ -63,7 +63,7 @@ export default function AdminAppointments({ loaderData, actionData }: Route.Comp
   const booked = day?.data.filter((a) => a.status === "booked").length ?? 0;
   return (
     <>
-      <AdminHeading title="Showroom appointments" intro="Design consultations booked by customers on the Kitchens & Bathrooms page, a showroom and a day at a time." />
+      <PageHeader title="Showroom appointments" intro="Design consultations booked by customers on the Kitchens & Bathrooms page, a showroom and a day at a time." />
       {result ? (
         <ResultBanner ok={result.ok} result={result}>
           {result.message}

@@ -5,7 +5,7 @@ import { AUDIT_VIA_LABELS, Changes } from "../../components/admin/audit-entries.
 import { STACKED } from "../../components/admin/stacked-table.ts";
 import { actionWords } from "../../lib/admin/audit-words.ts";
 import { KeysetPager } from "../../components/admin/pager.tsx";
-import { AdminHeading } from "../../components/admin/frame.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
 import { EmptyState } from "../../components/page.tsx";
 import { requirePermission } from "../../lib/admin/access.ts";
 import { formatDateTime } from "../../lib/admin/format.ts";
@@ -52,7 +52,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
   const search = new URLSearchParams(useLocation().search);
   return (
     <>
-      <AdminHeading title="Audit log" intro="Every change made by staff, through these screens, the API or the command line: who, when, what, and the fields before and after. Nobody can change or delete an entry." />
+      <PageHeader title="Audit log" intro="Every change made by staff, through these screens, the API or the command line: who, when, what, and the fields before and after. Nobody can change or delete an entry." />
       <FilterDisclosure active={activeFilters(search, ["staff_id", "entity", "entity_id", "action", "from", "to"])}>
 <Form method="get" role="search" aria-label="Filter the audit log" className="grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-6 [&>label]:min-w-0">
         <label className="grid gap-1 text-sm font-semibold">

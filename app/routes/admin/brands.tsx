@@ -1,7 +1,7 @@
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { FieldError } from "../../components/admin/field-error.tsx";
-import { AdminHeading } from "../../components/admin/frame.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
 import { pageMeta } from "../../lib/meta.ts";
@@ -53,7 +53,7 @@ export default function AdminBrands({ loaderData, actionData }: Route.ComponentP
   const createErrors = errorsFor("create");
   return (
     <>
-      <AdminHeading title="Brands" intro="Each brand has its page on the shop and is a filter on category pages." actions={<Link to="/admin/categories" className="btn-secondary">Categories</Link>} />
+      <PageHeader title="Brands" intro="Each brand has its page on the shop and is a filter on category pages." actions={<Link to="/admin/categories" className="btn-secondary">Categories</Link>} />
       {result ? (
         <ResultBanner ok={result.ok} result={result}>
           {result.message}

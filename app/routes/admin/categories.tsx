@@ -1,7 +1,7 @@
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { FieldError } from "../../components/admin/field-error.tsx";
-import { AdminHeading } from "../../components/admin/frame.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
 import { pageMeta } from "../../lib/meta.ts";
@@ -142,7 +142,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
   const createErrors = errorsFor("create");
   return (
     <>
-      <AdminHeading title="Categories" intro="The shop's menu and category pages follow this tree. Renaming a web address or moving a category keeps its old address, and its subcategories', redirecting to the new one." actions={<Link to="/admin/brands" className="btn-secondary">Brands</Link>} />
+      <PageHeader title="Categories" intro="The shop's menu and category pages follow this tree. Renaming a web address or moving a category keeps its old address, and its subcategories', redirecting to the new one." actions={<Link to="/admin/brands" className="btn-secondary">Brands</Link>} />
       {result ? (
         <ResultBanner ok={result.ok} result={result}>
           {result.message}

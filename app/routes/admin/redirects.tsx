@@ -1,6 +1,6 @@
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../components/admin/frame.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
 import { FieldError } from "../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL } from "../../components/admin/form-field.tsx";
 import { ResultBanner } from "../../components/admin/result-banner.tsx";
@@ -73,7 +73,7 @@ export default function AdminRedirects({ loaderData, actionData }: Route.Compone
   const importErrors = result?.intent === "import" && !result.ok ? result.errors : undefined;
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Redirects"
         intro="Old addresses answered with a redirect before any page: a shop moving here keeps its links and search rankings. A rule matches an address exactly, or by its start (the rest carried over); renamed products and categories redirect by themselves."
       />

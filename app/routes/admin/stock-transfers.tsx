@@ -1,8 +1,7 @@
 import { Form, Link, data, redirect, useLocation, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminCrumbs } from "../../components/admin/crumbs.tsx";
 import { FieldError } from "../../components/admin/field-error.tsx";
-import { AdminHeading } from "../../components/admin/frame.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
 import { KeysetPager } from "../../components/admin/pager.tsx";
 import { ResultBanner } from "../../components/admin/result-banner.tsx";
 import { LineRows, control, onFormRows, rowsOf, whole } from "../../components/admin/stock-lines.tsx";
@@ -67,8 +66,7 @@ export default function AdminTransfers({ loaderData, actionData }: Route.Compone
   };
   return (
     <>
-      <AdminCrumbs items={[{ label: "Stock", to: "/admin/stock" }, { label: "Transfers" }]} />
-      <AdminHeading title="Transfers" intro="Stock moving between branches: asked for here, sent by the branch that has it (it leaves that branch's stock), and booked in by the branch it goes to, with anything that did not arrive recorded." />
+      <PageHeader crumbs={[{ label: "Stock", to: "/admin/stock" }, { label: "Transfers" }]}title="Transfers" intro="Stock moving between branches: asked for here, sent by the branch that has it (it leaves that branch's stock), and booked in by the branch it goes to, with anything that did not arrive recorded." />
       {result ? (
         <ResultBanner ok={false} result={result}>
           {result.message}

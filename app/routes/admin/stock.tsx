@@ -3,7 +3,7 @@ import { appContext } from "#app-context";
 import { control, onFormRows, rowsOf, whole } from "../../components/admin/stock-lines.tsx";
 import { StockDesk } from "../../components/admin/stock-desk.tsx";
 import { BranchFilter } from "../../components/admin/branch-filter.tsx";
-import { AdminHeading } from "../../components/admin/frame.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
 import { KeysetPager } from "../../components/admin/pager.tsx";
 import { ResultBanner } from "../../components/admin/result-banner.tsx";
 import { FormAlert } from "../../components/form.tsx";
@@ -102,7 +102,7 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
   const busy = navigation.state === "submitting";
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Stock"
         actions={
           manyBranches ? (

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
 import { SERVICE_LABELS } from "../../../components/branches/branch-labels.tsx";
 import { EmptyState } from "../../../components/page.tsx";
@@ -35,7 +35,7 @@ export default function AdminBranches({ loaderData }: Route.ComponentProps) {
   const { branches } = loaderData;
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Branches"
         intro="Where customers collect, trade customers buy at the counter and hire equipment leaves from: each branch's address, services, hours and collection times."
         actions={

@@ -3,7 +3,7 @@ import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { BlockedBadge } from "../../../components/admin/blocked-badge.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
@@ -200,14 +200,8 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
   const title = customer.name || `Customer #${customer.id}`;
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/customers" className="link">
-          Customers
-        </Link>{" "}
-        › {title}
-      </nav>
-      <AdminHeading
-        title={title}
+      <PageHeader
+crumbs={[{ label: "Customers", to: "/admin/customers" }, { label: title }]}        title={title}
         intro={
           <>
             {customer.blocked ? (

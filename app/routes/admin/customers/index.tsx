@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { appContext } from "#app-context";
 import { BlockedBadge } from "../../../components/admin/blocked-badge.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { FormAlert } from "../../../components/form.tsx";
 import { EmptyState } from "../../../components/page.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
@@ -49,7 +49,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
   const { search, loading } = useListAddress();
   return (
     <>
-      <AdminHeading title="Customers" intro="Customers' accounts on the shop, and guests who ordered without one (search for them). Open one to see their orders, edit their details, or start an order or quote." />
+      <PageHeader title="Customers" intro="Customers' accounts on the shop, and guests who ordered without one (search for them). Open one to see their orders, edit their details, or start an order or quote." />
 
       <Form method="get" role="search" aria-label="Search customers" className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-4">
         <label className="grid min-w-0 flex-1 basis-72 gap-1 text-sm font-semibold">

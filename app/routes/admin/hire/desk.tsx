@@ -1,7 +1,7 @@
 import { type ReactNode, useId } from "react";
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { requirePermission } from "../../../lib/admin/access.ts";
@@ -175,7 +175,7 @@ export default function HireDesk({ loaderData }: Route.ComponentProps) {
   const { overview: o } = loaderData;
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Hire desk"
         intro={`${longDay(o.today)}: requests waiting for a decision, hires going out and units due back.`}
         actions={

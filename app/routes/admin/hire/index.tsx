@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { SearchFilter } from "../../../components/admin/search-filter.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
@@ -48,7 +48,7 @@ export default function AdminHireItems({ loaderData }: Route.ComponentProps) {
 
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Hire catalogue"
         intro="Hire items with their rate cards and units. Every change shows on the shop's hire pages at once."
         actions={

@@ -1,7 +1,7 @@
 import { Link, data, redirect } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { HireItemForm } from "../../../components/admin/hire-item-form.tsx";
 import { type HireUnitResult, HireUnits } from "../../../components/admin/hire-units.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
@@ -118,7 +118,7 @@ export default function AdminHireItem({ loaderData, actionData }: Route.Componen
           ← Hire catalogue
         </Link>
       </p>
-      <AdminHeading
+      <PageHeader
         title={item.name}
         intro={
           <>

@@ -1,6 +1,6 @@
 import { Link, data, redirect } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { HireItemForm } from "../../../components/admin/hire-item-form.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
@@ -47,7 +47,7 @@ export default function NewHireItem({ loaderData, actionData }: Route.ComponentP
           ← Hire catalogue
         </Link>
       </p>
-      <AdminHeading title="New hire item" intro="It is on the shop's hire pages as soon as it is saved; add its units and photos next." />
+      <PageHeader title="New hire item" intro="It is on the shop's hire pages as soon as it is saved; add its units and photos next." />
       {result ? (
         <ResultBanner ok={false} result={result}>
           {result.message}

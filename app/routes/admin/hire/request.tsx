@@ -3,7 +3,7 @@ import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
@@ -183,18 +183,8 @@ export default function AdminHireRequest({ loaderData, actionData }: Route.Compo
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/hire" className="link">
-          Hire desk
-        </Link>{" "}
-        ›{" "}
-        <Link to="/admin/hire/requests" className="link">
-          Hire requests
-        </Link>{" "}
-        › {hire.number}
-      </nav>
-      <AdminHeading
-        title={`Hire request ${hire.number}`}
+      <PageHeader
+crumbs={[{ label: "Hire desk", to: "/admin/hire" }, { label: "Hire requests", to: "/admin/hire/requests" }, { label: hire.number }]}        title={`Hire request ${hire.number}`}
         intro={
           <>
             <StatusBadge status={hire.status} label={hireStatusLabel(hire.status)} /> Requested {formatDateTime(hire.created_at)} · {hire.fulfilment === "collection" ? "Collection" : "Delivery"}

@@ -1,6 +1,6 @@
 import { Link, data } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { SearchFilter } from "../../../components/admin/search-filter.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
@@ -40,7 +40,7 @@ export default function HireRequests({ loaderData }: Route.ComponentProps) {
 
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Hire requests"
         intro="Every hire request, newest first. Open one to approve, decline, hand over, off-hire or take it back."
         actions={

@@ -1,8 +1,7 @@
 // Saved drafts of orders taken by staff (issue 34): reopen one to finish it, or delete it.
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { EmptyState } from "../../../components/page.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
@@ -46,9 +45,8 @@ export default function DraftOrders({ loaderData, actionData }: Route.ComponentP
   const banner = actionData ?? (saved ? { ok: true, message: "Draft saved. Open it from this list to finish it." } : deleted ? { ok: true, message: "Draft deleted." } : undefined);
   return (
     <>
-      <AdminCrumbs items={[{ label: "Orders", to: "/admin/orders" }, { label: "Draft orders" }]} />
-      <AdminHeading
-        title="Draft orders"
+      <PageHeader
+crumbs={[{ label: "Orders", to: "/admin/orders" }, { label: "Draft orders" }]}        title="Draft orders"
         intro="Orders started at the counter or on the phone and saved to finish later. A draft holds no stock and charges nothing."
         actions={
           <Link to="/admin/orders/new" className="btn-primary">

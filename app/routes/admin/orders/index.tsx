@@ -5,7 +5,7 @@ import { Form, Link, data } from "react-router";
 import { appContext } from "#app-context";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { BranchFilter } from "../../../components/admin/branch-filter.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { StatusTabs } from "../../../components/admin/status-tabs.tsx";
 import { FormAlert } from "../../../components/form.tsx";
@@ -130,7 +130,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
   const tabs: [OrderStatus | "", string, number][] = [["", "All", total], ...ORDER_STATUSES.map((s): [OrderStatus, string, number] => [s, STATUS_LABELS[s], counts[s] ?? 0])];
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Orders"
         actions={
           <>

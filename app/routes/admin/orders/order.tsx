@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { OrderRefunds } from "../../../components/admin/order-refunds.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
@@ -155,14 +155,8 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   const billing = "billing" in order.addresses ? order.addresses.billing : null;
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/orders" className="link">
-          Orders
-        </Link>{" "}
-        › {order.number}
-      </nav>
-      <AdminHeading
-        title={`Order ${order.number}`}
+      <PageHeader
+crumbs={[{ label: "Orders", to: "/admin/orders" }, { label: order.number }]}        title={`Order ${order.number}`}
         intro={
           <>
             <StatusBadge status={order.status} label={order.status_label} /> Placed {formatDateTime(order.created_at)} · {order.fulfilment === "collection" ? "Collection" : "Delivery"} ({order.delivery_method_name})

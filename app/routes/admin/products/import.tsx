@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
 import { requirePermission } from "../../../lib/admin/access.ts";
@@ -282,7 +282,7 @@ export default function AdminProductsImport({ loaderData }: Route.ComponentProps
 
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Import products"
         intro="Create and update products from a CSV file, matched by SKU. The file is checked first and nothing changes until you import it; then every row is applied, or none."
         actions={

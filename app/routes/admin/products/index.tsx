@@ -2,7 +2,7 @@ import { FilterDisclosure, activeFilters } from "../../../components/admin/filte
 import { useRef } from "react";
 import { Form, Link, data, useLocation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusTabs } from "../../../components/admin/status-tabs.tsx";
@@ -120,7 +120,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
 
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Products"
         actions={
           <>

@@ -1,6 +1,6 @@
 import { Link, data, redirect } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ProductForm, type ProductFormValues } from "../../../components/admin/product-form.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
@@ -129,7 +129,7 @@ export default function NewProduct({ loaderData, actionData }: Route.ComponentPr
           ← Products
         </Link>
       </p>
-      <AdminHeading title="New product" intro="Choose its photos here too. As a draft nobody sees it on the shop; published, it is on sale as soon as it is created." />
+      <PageHeader title="New product" intro="Choose its photos here too. As a draft nobody sees it on the shop; published, it is on sale as soon as it is created." />
       {result ? (
         <ResultBanner ok={false} result={result}>
           {result.message}

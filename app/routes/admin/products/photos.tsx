@@ -1,6 +1,5 @@
 import { appContext } from "#app-context";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { PhotoManager } from "../../../components/admin/photo-manager.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { notFoundOr, requirePermission } from "../../../lib/admin/access.ts";
@@ -31,8 +30,7 @@ export default function AdminProductPhotos({ loaderData, actionData }: Route.Com
   const result = actionData as PhotoActionResult | undefined;
   return (
     <>
-      <AdminCrumbs items={[{ label: "Products", to: "/admin/products" }, { label: sku, to: `/admin/products/${encodeURIComponent(sku)}` }, { label: "Photos" }]} />
-      <AdminHeading title={`Photos of ${sku}`} intro="The first photo is the one listings show. Describe every photo (alt text) before the product is published." />
+      <PageHeader crumbs={[{ label: "Products", to: "/admin/products" }, { label: sku, to: `/admin/products/${encodeURIComponent(sku)}` }, { label: "Photos" }]}title={`Photos of ${sku}`} intro="The first photo is the one listings show. Describe every photo (alt text) before the product is published." />
       {result ? (
         <ResultBanner ok={result.ok} result={result}>
           {result.message}

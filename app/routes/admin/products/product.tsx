@@ -1,7 +1,7 @@
 import { Link, data } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ProductForm, type ProductFormValues } from "../../../components/admin/product-form.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
@@ -88,7 +88,7 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
           ← Products
         </Link>
       </p>
-      <AdminHeading
+      <PageHeader
         title={product.name}
         intro={
           <>

@@ -1,6 +1,5 @@
 import { appContext } from "#app-context";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { PhotoManager } from "../../../components/admin/photo-manager.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { notFoundOr, requirePermission } from "../../../lib/admin/access.ts";
@@ -36,15 +35,13 @@ export default function AdminVariantPhotos({ loaderData, actionData }: Route.Com
   const productHref = `/admin/products/${encodeURIComponent(product.sku)}`;
   return (
     <>
-      <AdminCrumbs
-        items={[
+      <PageHeader
+        crumbs={[
           { label: "Products", to: "/admin/products" },
           { label: product.name, to: productHref },
           { label: "Options and variants", to: `${productHref}/variants` },
           { label: `Photos of ${sku}` },
         ]}
-      />
-      <AdminHeading
         title={`Photos of ${product.name}${label ? ` (${label})` : ""}`}
         intro={`${sku}'s own photos, shown on the product page when a customer chooses it; the first leads. With none, the product's photos are shown.`}
       />

@@ -1,7 +1,6 @@
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL } from "../../../components/admin/form-field.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
@@ -100,9 +99,8 @@ export default function AdminProductVariants({ loaderData, actionData }: Route.C
   const productHref = `/admin/products/${encodeURIComponent(product.sku)}`;
   return (
     <>
-      <AdminCrumbs items={[{ label: "Products", to: "/admin/products" }, { label: product.name, to: productHref }, { label: "Options and variants" }]} />
-      <AdminHeading
-        title={`Options and variants of ${product.name}`}
+      <PageHeader
+crumbs={[{ label: "Products", to: "/admin/products" }, { label: product.name, to: productHref }, { label: "Options and variants" }]}        title={`Options and variants of ${product.name}`}
         intro="Each combination of the options' values is a variant with its own SKU, price, stock and barcode. A product without options has one variant."
       />
       {result ? (

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { type StatusTab, StatusTabs } from "../../../components/admin/status-tabs.tsx";
@@ -45,7 +45,7 @@ export default function AdminPromotions({ loaderData }: Route.ComponentProps) {
   const tabName = filters.status === "all" ? "" : ` ${STATUS_LABELS[filters.status].toLowerCase()}`;
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Promotions"
         intro="Discount codes customers type at the basket, and multi-buys that apply by themselves, newest first. Open one to change it, pause it, see its report or try a basket."
         actions={

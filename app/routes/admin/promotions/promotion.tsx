@@ -1,8 +1,7 @@
 import { Form, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { PromotionForm } from "../../../components/admin/promotion-form.tsx";
 import { type PreviewResult, PromotionPreview } from "../../../components/admin/promotion-preview.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
@@ -148,9 +147,8 @@ export default function AdminPromotion({ loaderData, actionData }: Route.Compone
   const banner = result && result.intent !== "preview" ? result : created ? { ok: true, message: `Created. ${stateSentence(p)}` } : undefined;
   return (
     <>
-      <AdminCrumbs items={[{ label: "Promotions", to: "/admin/promotions" }, { label: p.name }]} />
-      <AdminHeading
-        title={p.name}
+      <PageHeader
+crumbs={[{ label: "Promotions", to: "/admin/promotions" }, { label: p.name }]}        title={p.name}
         intro={
           <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
             <StatusBadge status={`promotion_${p.state}`} label={STATE_LABELS[p.state]} />

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { type StatusTab, StatusTabs } from "../../../components/admin/status-tabs.tsx";
@@ -60,7 +60,7 @@ export default function AdminQuotes({ loaderData }: Route.ComponentProps) {
   ];
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Quotes"
         intro="Prices asked for by customers, newest first. Open one to price its lines, send it with its PDF, or decline it."
         actions={

@@ -1,8 +1,7 @@
 import { Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { QuoteForm, QuoteMoves } from "../../../components/admin/quote-form.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
@@ -65,9 +64,8 @@ export default function AdminQuote({ loaderData, actionData }: Route.ComponentPr
   const refusedSave = answer && !answer.ok && answer.intent === "save" ? answer : undefined;
   return (
     <>
-      <AdminCrumbs items={[{ label: "Quotes", to: "/admin/quotes" }, { label: q.number }]} />
-      <AdminHeading
-        title={`Quote ${q.number}`}
+      <PageHeader
+crumbs={[{ label: "Quotes", to: "/admin/quotes" }, { label: q.number }]}        title={`Quote ${q.number}`}
         intro={
           <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
             <StatusBadge status={`quote_${q.status}`} label={q.status_label} />

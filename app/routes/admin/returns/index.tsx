@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { RefundDue } from "../../../components/admin/refund-due.tsx";
 import { SearchFilter } from "../../../components/admin/search-filter.tsx";
@@ -70,7 +70,7 @@ export default function AdminReturns({ loaderData }: Route.ComponentProps) {
   const label = filters.status ? `: ${RETURN_STATUS_LABELS[filters.status].toLowerCase()}` : "";
   return (
     <>
-      <AdminHeading title="Returns" intro="Returns customers ask for on their orders, newest first. Open one to approve, receive, refund or exchange it." />
+      <PageHeader title="Returns" intro="Returns customers ask for on their orders, newest first. Open one to approve, receive, refund or exchange it." />
       <StatusTabs label="Returns by status" tabs={tabs} current={filters.status ?? ""} search={search} />
       <SearchFilter label="Filter returns" query={filters.q} placeholder={customers ? "Return or order number, or the customer's email" : "Return or order number"} keep={{ status: filters.status, overdue: filters.overdue }} />
       {filters.overdue ? (

@@ -1,8 +1,7 @@
 import { Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { RefundDue } from "../../../components/admin/refund-due.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { type ReturnActionResult, ReturnActions } from "../../../components/admin/return-actions.tsx";
@@ -126,9 +125,8 @@ export default function AdminReturn({ loaderData, actionData }: Route.ComponentP
   const priced = ret.lines.some((l) => l.paid !== undefined);
   return (
     <>
-      <AdminCrumbs items={[{ label: "Returns", to: "/admin/returns" }, { label: ret.number }]} />
-      <AdminHeading
-        title={`Return ${ret.number}`}
+      <PageHeader
+crumbs={[{ label: "Returns", to: "/admin/returns" }, { label: ret.number }]}        title={`Return ${ret.number}`}
         intro={
           <>
             <StatusBadge status={ret.status} label={ret.status_label} /> Asked for {formatDateTime(ret.created_at)} · {ret.method_label}

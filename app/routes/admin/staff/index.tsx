@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { Form, data, redirect, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { OneTimeValue } from "../../../components/admin/one-time-value.tsx";
 import { type PendingAction, PasswordPrompt } from "../../../components/admin/reauth.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
@@ -431,7 +431,7 @@ export default function AdminStaff({ loaderData, actionData }: Route.ComponentPr
   const errorOf = (name: string) => inviteErrors[name]?.join(" ");
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Staff"
         intro="Who works behind the counter, and what their role lets them do. Changes here need your password again every 5 minutes."
         actions={

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { OneTimeValue } from "../../../components/admin/one-time-value.tsx";
 import { type PendingAction, PasswordPrompt } from "../../../components/admin/reauth.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
@@ -96,14 +96,8 @@ export default function AdminTokens({ loaderData, actionData }: Route.ComponentP
   const errorOf = (name: string) => createErrors[name]?.join(" ");
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/staff" className="link">
-          Staff
-        </Link>{" "}
-        › API tokens
-      </nav>
-      <AdminHeading
-        title="API tokens"
+      <PageHeader
+crumbs={[{ label: "Staff", to: "/admin/staff" }, { label: "API tokens" }]}        title="API tokens"
         intro="For programs that use the back office's API (a stock sync, an accounts export). A token acts with its own role, in the name of the owner who made it, and every change it makes is in the audit log."
       />
       {result?.outcome === "password" ? (

@@ -3,7 +3,7 @@ import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { HoldBadge } from "../../../components/admin/hold-badge.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
@@ -141,14 +141,8 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
   const open = a.invoices.filter((i) => i.outstanding > 0);
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/trade" className="link">
-          Trade accounts
-        </Link>{" "}
-        › {a.company_name}
-      </nav>
-      <AdminHeading
-        title={a.company_name}
+      <PageHeader
+crumbs={[{ label: "Trade accounts", to: "/admin/trade" }, { label: a.company_name }]}        title={a.company_name}
         intro={
           <>
             {ACCOUNT_STATE_LABELS[a.state]} · {a.accounts_email}

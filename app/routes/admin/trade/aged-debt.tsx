@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
 import { EmptyState } from "../../../components/page.tsx";
 import { requirePermission } from "../../../lib/admin/access.ts";
@@ -31,14 +31,8 @@ export default function AgedDebt({ loaderData }: Route.ComponentProps) {
   const { as_of, data: rows, totals } = loaderData;
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/trade" className="link">
-          Trade desk
-        </Link>{" "}
-        › Aged debt
-      </nav>
-      <AdminHeading
-        title="Aged debt"
+      <PageHeader
+crumbs={[{ label: "Trade desk", to: "/admin/trade" }, { label: "Aged debt" }]}        title="Aged debt"
         intro={`What each trade account's invoices still owe on ${dayLabel(as_of)}, by days past their due date; the most overdue first.`}
         actions={
           <a href="/api/admin/trade/aged-debt.csv" className="btn-secondary" download>

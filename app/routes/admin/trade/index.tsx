@@ -2,7 +2,7 @@ import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { HoldBadge } from "../../../components/admin/hold-badge.tsx";
 import { KeysetPager } from "../../../components/admin/pager.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
@@ -123,7 +123,7 @@ export default function TradeDesk({ loaderData, actionData }: Route.ComponentPro
   const value = (id: number, intent: Intent, name: string, fallback = "") => (failed && failed.id === id && failed.intent === intent ? failed.values[name] : fallback);
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Trade accounts"
         intro="Applications waiting for a decision, and every trade account with what it owes."
         actions={

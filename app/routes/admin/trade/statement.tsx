@@ -1,7 +1,7 @@
 import { formatDay } from "../../../lib/admin/format.ts";
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
 import { EmptyState } from "../../../components/page.tsx";
@@ -85,18 +85,8 @@ export default function TradeStatement({ loaderData, actionData }: Route.Compone
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/trade" className="link">
-          Trade desk
-        </Link>{" "}
-        ›{" "}
-        <Link to={`/admin/trade/accounts/${id}`} className="link">
-          {s?.account.company_name ?? `Account #${id}`}
-        </Link>{" "}
-        › Statement
-      </nav>
-      <AdminHeading
-        title={title}
+      <PageHeader
+crumbs={[{ label: "Trade desk", to: "/admin/trade" }, { label: s?.account.company_name ?? `Account #${id}`, to: `/admin/trade/accounts/${id}` }, { label: "Statement" }]}        title={title}
         intro={s ? `${monthLabel}: balance brought forward, the month's invoices, credit notes and payments, and what was owed at ${endLabel} by the age of its invoice.` : undefined}
         actions={
           s ? (
