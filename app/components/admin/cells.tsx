@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { formatDate, formatDateTime, formatDay } from "../../lib/admin/format.ts";
 import { formatPence, formatPounds } from "../../lib/money.ts";
 
@@ -24,5 +25,25 @@ export function DateCell({ value, dateOnly = false, className = "" }: { value: s
     <time dateTime={value} className={`whitespace-nowrap tabular-nums ${className}`}>
       {text}
     </time>
+  );
+}
+
+/**
+ * A cell of a few lines (a customer's name, company and email; an item and
+ * its units): the first as it is, each other one under it in grey; the empty
+ * ones left out. One element, as a card's cell holds one; long words wrap.
+ */
+export function LinesCell({ first, rest, className = "" }: { first: ReactNode; rest: readonly ReactNode[]; className?: string }) {
+  return (
+    <span className={`min-w-0 [overflow-wrap:anywhere] ${className}`}>
+      {first}
+      {rest.map((line, i) =>
+        line === null || line === undefined || line === false || line === "" ? null : (
+          <span key={i} className="block text-stone-600">
+            {line}
+          </span>
+        ),
+      )}
+    </span>
   );
 }

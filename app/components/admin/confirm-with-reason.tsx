@@ -24,6 +24,7 @@ export function ConfirmWithReason({
   summary,
   errors,
   noValidate = false,
+  className = "",
   children,
 }: {
   /** Unique on the page: the ids of the reason and its error. */
@@ -41,16 +42,15 @@ export function ConfirmWithReason({
   errors?: Record<string, string[] | undefined>;
   /** Leave the checks to the action (its errors then show beside each field). */
   noValidate?: boolean;
+  className?: string;
   /** More fields, before the reason. */
   children?: ReactNode;
 }) {
   const name = reason.name ?? "reason";
   const reasonError = errors?.[name];
   const form = (
-    <Form method="post" className="grid gap-2" noValidate={noValidate}>
-      {Object.entries(fields).map(([key, value]) => (
-        <input key={key} type="hidden" name={key} value={value} />
-      ))}
+    <Form method="post" className={`grid gap-2 ${className}`} noValidate={noValidate}>
+      <HiddenFields fields={fields} />
       {children}
       <label htmlFor={`${id}-${name}`} className="text-sm font-semibold">
         {reason.label}
@@ -84,18 +84,47 @@ export function ConfirmWithReason({
           <FieldError id={`${id}-confirm-error`} messages={errors?.confirm} />
         </>
       ) : null}
-      <button type="submit" className={danger ? DANGER_BUTTON : "btn-primary"} disabled={busy}>
+      <button type="submit" className={`${danger ? DANGER_BUTTON : "btn-primary"} justify-self-start`} disabled={busy}>
         {button}
       </button>
       {note ? <p className="text-xs text-stone-600">{note}</p> : null}
     </Form>
   );
   if (!summary) return form;
-  const open = !!(reasonError || errors?.confirm);
+  return (
+    <ConfirmDisclosure summary={summary} danger={danger} open={!!(reasonError || errors?.confirm)}>
+      {form}
+    </ConfirmDisclosure>
+  );
+}
+
+/**
+ * An action behind a button that opens a short explanation and the button
+ * that does it: a confirmation that works from the keyboard and without
+ * scripts (a details element); open again when the action answered an error.
+ */
+export function ConfirmDisclosure({ summary, danger = false, open = false, children }: { summary: string; danger?: boolean; open?: boolean; children: ReactNode }) {
   return (
     <details className="group" open={open || undefined}>
-      <summary className={`btn-secondary min-h-10 cursor-pointer list-none py-1.5 text-sm [&::-webkit-details-marker]:hidden ${danger ? "text-red-800" : ""}`}>{summary}</summary>
-      <div className="mt-2 rounded-md border border-stone-300 bg-white p-3">{form}</div>
+      <summary className={`btn-secondary min-h-10 cursor-pointer list-none whitespace-nowrap py-1.5 text-sm [&::-webkit-details-marker]:hidden ${danger ? "text-red-800" : ""}`}>{summary}</summary>
+      <div className="mt-2 grid max-w-72 gap-2 rounded-md border border-stone-300 bg-white p-3 text-sm font-normal shadow-sm">{children}</div>
     </details>
   );
+}
+
+/** A form of one button that posts `fields`: the last step of a ConfirmDisclosure. */
+export function ConfirmButton({ fields, danger = false, busy = false, children }: { fields: Record<string, string | number>; danger?: boolean; busy?: boolean; children: ReactNode }) {
+  return (
+    <Form method="post">
+      <HiddenFields fields={fields} />
+      <button type="submit" className={`${danger ? DANGER_BUTTON : "btn-primary"} w-full disabled:opacity-75`} disabled={busy}>
+        {children}
+      </button>
+    </Form>
+  );
+}
+
+/** What a form posts besides what the member types: `intent`, a row's id. */
+export function HiddenFields({ fields }: { fields: Record<string, string | number> }) {
+  return Object.entries(fields).map(([key, value]) => <input key={key} type="hidden" name={key} value={value} />);
 }

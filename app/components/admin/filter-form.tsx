@@ -65,20 +65,25 @@ export function FilterSelect({
   value,
   options,
   any = "Any",
+  anyValue = "",
   className = "",
+  controlClassName = FILTER_CONTROL,
 }: {
   name: string;
   label: string;
   value: string | number | undefined | null;
   options: readonly (readonly [value: string | number, label: ReactNode])[];
   any?: string;
+  /** The value of the "Any" option (where "" means something else, e.g. the member's own branch). */
+  anyValue?: string;
   className?: string;
+  controlClassName?: string;
 }) {
   return (
     <label className={`grid min-w-0 gap-1 text-sm font-semibold ${className}`}>
       {label}
-      <select name={name} defaultValue={value ?? ""} className={FILTER_CONTROL}>
-        <option value="">{any}</option>
+      <select name={name} defaultValue={value ?? anyValue} className={controlClassName}>
+        <option value={anyValue}>{any}</option>
         {options.map(([v, l]) => (
           <option key={v} value={v}>
             {l}
@@ -99,11 +104,11 @@ export function FilterDate({ name, label, value }: { name: string; label: string
   );
 }
 
-/** A tick-box filter (`value` "1" when on), beside the form's buttons. */
-export function FilterCheck({ name, label, checked }: { name: string; label: string; checked: boolean }) {
+/** A tick-box filter (`value` "1" unless told, when on), beside the form's buttons. */
+export function FilterCheck({ name, label, checked, value = "1" }: { name: string; label: string; checked: boolean; value?: string }) {
   return (
     <label className="inline-flex min-h-10 items-center gap-2 text-sm font-semibold">
-      <input type="checkbox" name={name} value="1" defaultChecked={checked} className="size-4" /> {label}
+      <input type="checkbox" name={name} value={value} defaultChecked={checked} className="size-4" /> {label}
     </label>
   );
 }

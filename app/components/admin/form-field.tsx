@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, type RefObject, useEffect } from "react";
 import { FieldError } from "./field-error.tsx";
 
 /**
@@ -31,4 +31,71 @@ export function fieldProps(prefix: string, id: string, errors: FieldErrors, hint
   const invalid = !!errors?.[id]?.length;
   const by = [hint ? `${prefix}-${id}-hint` : "", invalid ? `${prefix}-${id}-error` : ""].filter(Boolean).join(" ");
   return { id: `${prefix}-${id}`, name: id, "aria-invalid": invalid || undefined, "aria-describedby": by || undefined };
+}
+
+/** A form's field errors: the keyboard lands on the first field in error, as on every form, each new answer again. */
+export function useFocusFirstInvalid(form: RefObject<HTMLFormElement | null>, hasErrors: boolean, answer: unknown): void {
+  useEffect(() => {
+    if (hasErrors) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [form, hasErrors, answer]);
+}
+
+/**
+ * Rows of a name and a value (a hire item's specifications, a product's
+ * attributes): a pair of boxes a row, each named for screen readers; the
+ * blank rows from `blankFrom` on show an example. A blank row is removed.
+ */
+export function NameValueRows({
+  fields,
+  what,
+  rows,
+  blankFrom,
+  examples,
+  control,
+}: {
+  fields: readonly [name: string, value: string];
+  what: string;
+  rows: readonly { name: string; value: string }[];
+  blankFrom: number;
+  examples: readonly [name: string, value: string];
+  control: string;
+}) {
+  return (
+    <table className="w-full text-sm">
+      <thead>
+        <tr className="text-left">
+          <th scope="col" className="pb-1 font-semibold">
+            Name
+          </th>
+          <th scope="col" className="pb-1 pl-2 font-semibold">
+            Value
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r, i) => (
+          <tr key={i}>
+            <td className="py-1">
+              <input name={fields[0]} defaultValue={r.name} maxLength={60} aria-label={`${what} ${i + 1} name`} placeholder={i >= blankFrom ? examples[0] : undefined} className={control} />
+            </td>
+            <td className="py-1 pl-2">
+              <input name={fields[1]} defaultValue={r.value} maxLength={200} aria-label={`${what} ${i + 1} value`} placeholder={i >= blankFrom ? examples[1] : undefined} className={control} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A long form's save button, kept in view at the foot of the screen; `children` beside it (why some fields are locked). */
+export function SaveBar({ saving, label, children }: { saving: boolean; label: string; children?: ReactNode }) {
+  return (
+    <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center gap-3 border-t border-stone-200 bg-stone-50/95 px-4 py-3">
+      <button type="submit" className="btn-primary min-h-11" disabled={saving}>
+        {saving ? "Saving…" : label}
+      </button>
+      {children}
+    </div>
+  );
 }

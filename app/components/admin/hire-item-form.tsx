@@ -5,7 +5,7 @@ import { formatPounds } from "../../lib/money.ts";
 import { extraDayRate, rateExamples } from "../../../server/modules/hire/rate-card.ts";
 import { incVat, penceFrom } from "../../../server/modules/catalog/prices.ts";
 import { FieldError } from "./field-error.tsx";
-import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
+import { ADMIN_CONTROL, type FieldErrors, FormField, NameValueRows, SaveBar, fieldProps } from "./form-field.tsx";
 
 type Errors = FieldErrors;
 
@@ -188,38 +188,11 @@ export function HireItemForm({
         <legend className="px-1 text-lg font-bold">Specifications</legend>
         <p className="text-sm text-stone-600">Shown as a table on the hire page. Leave a row blank to remove it.</p>
         <FieldError messages={errors?.specifications} />
-        <table className="w-full text-sm">
-          <thead>
-            <tr className="text-left">
-              <th scope="col" className="pb-1 font-semibold">
-                Name
-              </th>
-              <th scope="col" className="pb-1 pl-2 font-semibold">
-                Value
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {specRows.map((s, i) => (
-              <tr key={i}>
-                <td className="py-1">
-                  <input name="specification_name" defaultValue={s.name} maxLength={60} aria-label={`Specification ${i + 1} name`} placeholder={i >= values.specifications.length ? "e.g. Weight" : undefined} className={control} />
-                </td>
-                <td className="py-1 pl-2">
-                  <input name="specification_value" defaultValue={s.value} maxLength={200} aria-label={`Specification ${i + 1} value`} placeholder={i >= values.specifications.length ? "e.g. 95 kg" : undefined} className={control} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <NameValueRows fields={["specification_name", "specification_value"]} what="Specification" rows={specRows} blankFrom={values.specifications.length} examples={["e.g. Weight", "e.g. 95 kg"]} control={control} />
       </fieldset>
 
       {canManage ? (
-        <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center gap-3 border-t border-stone-200 bg-stone-50/95 px-4 py-3">
-          <button type="submit" className="btn-primary min-h-11" disabled={saving}>
-            {saving ? "Saving…" : submitLabel}
-          </button>
-        </div>
+        <SaveBar saving={saving} label={submitLabel} />
       ) : (
         <p className="text-sm text-stone-700">Your role may read the hire catalogue but not change it.</p>
       )}

@@ -7,7 +7,7 @@ import { CategoryPicker } from "./category-picker.tsx";
 import { DescriptionField } from "./description-field.tsx";
 import { FieldError } from "./field-error.tsx";
 import { NewPhotos } from "./new-photos.tsx";
-import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
+import { ADMIN_CONTROL, type FieldErrors, FormField, NameValueRows, SaveBar, fieldProps } from "./form-field.tsx";
 
 export interface ProductFormValues {
   sku: string;
@@ -275,30 +275,7 @@ export function ProductForm({
         ) : (
           <p className="text-sm text-stone-600">Its categories ask for no particular attributes{values.category_ids.length ? "" : " (choose its categories first)"}; add any below.</p>
         )}
-        <table className="w-full text-sm">
-          <thead>
-            <tr className="text-left">
-              <th scope="col" className="pb-1 font-semibold">
-                Name
-              </th>
-              <th scope="col" className="pb-1 pl-2 font-semibold">
-                Value
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {attributeRows.map((a, i) => (
-              <tr key={i}>
-                <td className="py-1">
-                  <input name="attribute_name" defaultValue={a.name} maxLength={60} aria-label={`Attribute ${i + 1} name`} placeholder={i >= free.length ? "e.g. Colour" : undefined} className={control} />
-                </td>
-                <td className="py-1 pl-2">
-                  <input name="attribute_value" defaultValue={a.value} maxLength={200} aria-label={`Attribute ${i + 1} value`} placeholder={i >= free.length ? "e.g. Blue" : undefined} className={control} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <NameValueRows fields={["attribute_name", "attribute_value"]} what="Attribute" rows={attributeRows} blankFrom={free.length} examples={["e.g. Colour", "e.g. Blue"]} control={control} />
       </fieldset>
 
       <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2" disabled={locked}>
@@ -314,12 +291,9 @@ export function ProductForm({
         </Field>
       </fieldset>
 
-      <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center gap-3 border-t border-stone-200 bg-stone-50/95 px-4 py-3">
-        <button type="submit" className="btn-primary min-h-11" disabled={saving}>
-          {saving ? "Saving…" : submitLabel}
-        </button>
+      <SaveBar saving={saving} label={submitLabel}>
         {locked ? <span className="text-sm text-stone-700">Your role may change the stock and reorder level only.</span> : null}
-      </div>
+      </SaveBar>
     </Form>
   );
 }

@@ -2,7 +2,7 @@ import { Form, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { FieldError } from "../../components/admin/field-error.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
-import { ResultBanner } from "../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
 import { STACKED } from "../../components/admin/stacked-table.ts";
 import { control } from "../../components/admin/stock-lines.tsx";
 import { EmptyState } from "../../components/page.tsx";
@@ -64,11 +64,7 @@ export default function AdminAppointments({ loaderData, actionData }: Route.Comp
   return (
     <>
       <PageHeader title="Showroom appointments" intro="Design consultations booked by customers on the Kitchens & Bathrooms page, a showroom and a day at a time." />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
       {!branch || !day ? (
         <EmptyState title="No showrooms">Give a branch the showroom service (Branches) and customers can book consultations there.</EmptyState>
       ) : (

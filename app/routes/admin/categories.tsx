@@ -1,8 +1,9 @@
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { FieldError } from "../../components/admin/field-error.tsx";
+import { DescriptionField, type IntentResult, LIST_CONTROL, NameAddressFields, intentErrors } from "../../components/admin/name-address-fields.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
-import { ResultBanner } from "../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { can } from "../../../server/modules/staff/permissions.ts";
@@ -16,7 +17,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { categories: await app.services.adminTree.tree(actor), manage: can(actor.role, "catalogue.manage") };
 }
 
-type Result = { ok: boolean; message: string; errors?: Record<string, string[]>; id?: number; intent: string };
+type Result = IntentResult;
 
 export async function action({ context, request }: Route.ActionArgs) {
   requireSameOrigin(request);
@@ -57,7 +58,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
-const control = "min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal";
+const control = LIST_CONTROL;
 type Category = Awaited<ReturnType<typeof loader>>["categories"][number];
 
 /** Every category as a parent to choose, indented; `except` leaves out one and its own subcategories. */
@@ -138,38 +139,25 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
   const { categories, manage } = loaderData;
   const result = actionData as Result | undefined;
   const busy = useNavigation().state === "submitting";
-  const errorsFor = (intent: string, id?: number) => (result && !result.ok && result.intent === intent && (id === undefined || result.id === id) ? result.errors : undefined);
+  const errorsFor = (intent: string, id?: number) => intentErrors(result, intent, id);
   const createErrors = errorsFor("create");
   return (
     <>
       <PageHeader title="Categories" intro="The shop's menu and category pages follow this tree. Renaming a web address or moving a category keeps its old address, and its subcategories', redirecting to the new one." actions={<Link to="/admin/brands" className="btn-secondary">Brands</Link>} />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
       {manage ? (
         <Form method="post" className="mb-6 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end" aria-labelledby="add-category" key={result?.ok && result.intent === "create" ? `made-${result.id}` : "create"}>
           <h2 id="add-category" className="text-lg font-bold sm:col-span-4">
             Add a category
           </h2>
           <input type="hidden" name="intent" value="create" />
-          <label className="grid gap-1 text-sm font-semibold">
-            Name
-            <input name="name" required maxLength={120} className={control} aria-invalid={createErrors?.name ? true : undefined} />
-            <FieldError messages={createErrors?.name} />
-          </label>
+          <NameAddressFields errors={createErrors} />
           <label className="grid gap-1 text-sm font-semibold">
             Under
             <select name="parent_id" className={control}>
               <ParentOptions categories={categories} />
             </select>
             <FieldError messages={createErrors?.parent_id} />
-          </label>
-          <label className="grid gap-1 text-sm font-semibold">
-            Web address (optional)
-            <input name="slug" maxLength={100} placeholder="made from the name" spellCheck={false} className={control} aria-invalid={createErrors?.slug ? true : undefined} />
-            <FieldError messages={createErrors?.slug} />
           </label>
           <button type="submit" className="btn-primary min-h-10" disabled={busy}>
             Add
@@ -214,16 +202,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
                   <Form method="post" className="mt-2 grid gap-3 sm:grid-cols-3">
                     <input type="hidden" name="intent" value="update" />
                     <input type="hidden" name="id" value={c.id} />
-                    <label className="grid gap-1 text-sm font-semibold">
-                      Name
-                      <input name="name" defaultValue={c.name} required maxLength={120} className={control} aria-invalid={errors?.name ? true : undefined} />
-                      <FieldError messages={errors?.name} />
-                    </label>
-                    <label className="grid gap-1 text-sm font-semibold">
-                      Web address
-                      <input name="slug" defaultValue={c.slug} required maxLength={100} spellCheck={false} className={`${control} font-mono`} aria-invalid={errors?.slug ? true : undefined} />
-                      <FieldError messages={errors?.slug} />
-                    </label>
+                    <NameAddressFields errors={errors} values={c} />
                     <label className="grid gap-1 text-sm font-semibold">
                       Under
                       <select name="parent_id" defaultValue={c.parent_id ?? ""} className={control}>
@@ -231,11 +210,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
                       </select>
                       <FieldError messages={errors?.parent_id} />
                     </label>
-                    <label className="grid gap-1 text-sm font-semibold sm:col-span-3">
-                      Description (shown at the top of its page)
-                      <textarea name="description" defaultValue={c.description} rows={2} maxLength={5000} className={`${control} py-2`} />
-                      <FieldError messages={errors?.description} />
-                    </label>
+                    <DescriptionField label="Description (shown at the top of its page)" value={c.description} rows={2} errors={errors} className="sm:col-span-3" />
                     <div className="sm:col-span-3">
                       <button type="submit" className="btn-primary min-h-10" disabled={busy}>
                         Save {c.name}

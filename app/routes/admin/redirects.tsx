@@ -3,12 +3,13 @@ import { appContext } from "#app-context";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { FieldError } from "../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL } from "../../components/admin/form-field.tsx";
-import { ResultBanner } from "../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
 import { STACKED } from "../../components/admin/stacked-table.ts";
 import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { can } from "../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/redirects";
+import { Panel } from "../../components/admin/panel.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Redirects");
 
@@ -77,11 +78,7 @@ export default function AdminRedirects({ loaderData, actionData }: Route.Compone
         title="Redirects"
         intro="Old addresses answered with a redirect before any page: a shop moving here keeps its links and search rankings. A rule matches an address exactly, or by its start (the rest carried over); renamed products and categories redirect by themselves."
       />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
 
       <section aria-labelledby="test-heading" className="mb-6 rounded-lg border border-stone-200 bg-white p-4">
         <h2 id="test-heading" className="mb-2 text-lg font-bold">
@@ -117,10 +114,7 @@ export default function AdminRedirects({ loaderData, actionData }: Route.Compone
 
       {canManage ? (
         <div className="mb-6 grid gap-6 lg:grid-cols-2">
-          <section aria-labelledby="add-heading" className="rounded-lg border border-stone-200 bg-white p-4">
-            <h2 id="add-heading" className="mb-2 text-lg font-bold">
-              Add a rule
-            </h2>
+          <Panel id="add-heading" title="Add a rule">
             <Form method="post" className="grid gap-3 sm:grid-cols-2" key={result?.intent === "create" && result.ok ? result.message : "add"}>
               <input type="hidden" name="intent" value="create" />
               <label className="grid gap-1 text-sm font-semibold sm:col-span-2">
@@ -156,12 +150,9 @@ export default function AdminRedirects({ loaderData, actionData }: Route.Compone
                 </button>
               </div>
             </Form>
-          </section>
+          </Panel>
 
-          <section aria-labelledby="import-heading" className="rounded-lg border border-stone-200 bg-white p-4">
-            <h2 id="import-heading" className="mb-2 text-lg font-bold">
-              Import a CSV
-            </h2>
+          <Panel id="import-heading" title="Import a CSV">
             <p className="mb-2 text-sm text-stone-700">
               A header row naming <code>from</code> and <code>to</code> (or <code>old_path</code> and <code>new_path</code>), and optionally <code>status</code> and <code>match</code>. All rows or none: a rule for the same address is replaced.
             </p>
@@ -194,7 +185,7 @@ export default function AdminRedirects({ loaderData, actionData }: Route.Compone
                 ))}
               </ul>
             ) : null}
-          </section>
+          </Panel>
         </div>
       ) : null}
 

@@ -1,8 +1,7 @@
-import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { PhotoManager } from "../../../components/admin/photo-manager.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { notFoundOr, requirePermission } from "../../../lib/admin/access.ts";
 import { type PhotoActionResult, photoScreenAction } from "../../../lib/admin/photo-action.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -31,11 +30,7 @@ export default function AdminHireItemPhotos({ loaderData, actionData }: Route.Co
   return (
     <>
       <PageHeader crumbs={[{ label: "Hire catalogue", to: "/admin/hire/items" }, { label: name, to: `/admin/hire/items/${slug}` }, { label: "Photos" }]}title={`Photos of ${name}`} intro="The first photo is the one the hire pages show first. Describe every photo (alt text) for whoever cannot see it." />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
       <PhotoManager images={images} canManage={canManage} result={result} uploadUrl={`/api/admin/hire/items/${slug}/images`} />
     </>
   );

@@ -17,6 +17,7 @@ import { STATUS_LABELS as ORDER_STATUS_LABELS, type OrderStatus } from "../../..
 import type { ReturnDetail, ReturnMoveInput } from "../../../../server/modules/returns/desk.ts";
 import { RETURN_STATUSES, type ReturnStatus } from "../../../../server/modules/returns/statuses.ts";
 import type { Route } from "./+types/return";
+import { Panel } from "../../../components/admin/panel.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Return ${params.number.toUpperCase()}`);
 
@@ -149,10 +150,7 @@ crumbs={[{ label: "Returns", to: "/admin/returns" }, { label: ret.number }]}    
         <div className="grid min-w-0 content-start gap-4 xl:col-start-2 xl:row-start-1">
           <ReturnActions ret={ret} receive={receive} exchange={exchange} result={result} busy={busy} />
 
-          <section aria-labelledby="order-heading" className="rounded-lg border border-stone-200 bg-white p-4 text-sm">
-            <h2 id="order-heading" className="mb-2 text-lg font-bold">
-              Order and customer
-            </h2>
+          <Panel id="order-heading" title="Order and customer" className="text-sm">
             <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1">
               <dt className="font-semibold">Order</dt>
               <dd>
@@ -190,7 +188,7 @@ crumbs={[{ label: "Returns", to: "/admin/returns" }, { label: ret.number }]}    
                 ) : null}
               </dd>
             </dl>
-          </section>
+          </Panel>
         </div>
 
         <div className="grid min-w-0 content-start gap-4 xl:col-start-1 xl:row-start-1">

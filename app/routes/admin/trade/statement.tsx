@@ -1,8 +1,8 @@
 import { formatDay } from "../../../lib/admin/format.ts";
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
 import { EmptyState } from "../../../components/page.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
@@ -104,11 +104,7 @@ crumbs={[{ label: "Trade desk", to: "/admin/trade" }, { label: s?.account.compan
           ) : null
         }
       />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
 
       <Form method="get" className="mb-5 flex flex-wrap items-end gap-3" aria-label="Choose the statement's month">
         <div>
