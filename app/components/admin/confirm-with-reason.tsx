@@ -112,12 +112,14 @@ export function ConfirmDisclosure({ summary, danger = false, open = false, child
   );
 }
 
-/** A form of one button that posts `fields`: the last step of a ConfirmDisclosure. */
-export function ConfirmButton({ fields, danger = false, busy = false, children }: { fields: Record<string, string | number>; danger?: boolean; busy?: boolean; children: ReactNode }) {
+const LOOKS = { primary: "btn-primary", secondary: "btn-secondary min-h-10 px-3", danger: DANGER_BUTTON } as const;
+
+/** A form of one button that posts `fields`: the last step of a ConfirmDisclosure (full width there), or a row's own action. */
+export function ButtonForm({ fields, look = "primary", busy = false, className = "w-full", children }: { fields: Record<string, string | number>; look?: keyof typeof LOOKS; busy?: boolean; className?: string; children: ReactNode }) {
   return (
     <Form method="post">
       <HiddenFields fields={fields} />
-      <button type="submit" className={`${danger ? DANGER_BUTTON : "btn-primary"} w-full disabled:opacity-75`} disabled={busy}>
+      <button type="submit" className={`${LOOKS[look]} ${className} disabled:opacity-75`} disabled={busy}>
         {children}
       </button>
     </Form>

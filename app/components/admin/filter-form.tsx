@@ -18,10 +18,12 @@ export function FilterForm({
   className = "sm:grid-cols-2 lg:grid-cols-4",
   buttonsClassName = "sm:col-span-2 lg:col-span-4",
   extra,
+  submitLabel = "Apply filters",
   children,
 }: {
   /** The form's name for screen readers, e.g. "Filter orders". */
   label: string;
+  submitLabel?: string;
   keep?: Record<string, string | undefined>;
   className?: string;
   buttonsClassName?: string;
@@ -38,7 +40,7 @@ export function FilterForm({
       <div className={`flex flex-wrap items-end gap-3 ${buttonsClassName}`}>
         {extra}
         <button type="submit" className="btn-primary min-h-10">
-          Apply filters
+          {submitLabel}
         </button>
         <Link to={kept.length ? `?${new URLSearchParams(kept)}` : "?"} className="btn-secondary min-h-10">
           Clear
@@ -73,7 +75,8 @@ export function FilterSelect({
   label: string;
   value: string | number | undefined | null;
   options: readonly (readonly [value: string | number, label: ReactNode])[];
-  any?: string;
+  /** The first option, for no filter; `null` for a choice that is always made (a sort). */
+  any?: string | null;
   /** The value of the "Any" option (where "" means something else, e.g. the member's own branch). */
   anyValue?: string;
   className?: string;
@@ -83,7 +86,7 @@ export function FilterSelect({
     <label className={`grid min-w-0 gap-1 text-sm font-semibold ${className}`}>
       {label}
       <select name={name} defaultValue={value ?? anyValue} className={controlClassName}>
-        <option value={anyValue}>{any}</option>
+        {any === null ? null : <option value={anyValue}>{any}</option>}
         {options.map(([v, l]) => (
           <option key={v} value={v}>
             {l}
@@ -109,6 +112,16 @@ export function FilterCheck({ name, label, checked, value = "1" }: { name: strin
   return (
     <label className="inline-flex min-h-10 items-center gap-2 text-sm font-semibold">
       <input type="checkbox" name={name} value={value} defaultChecked={checked} className="size-4" /> {label}
+    </label>
+  );
+}
+
+/** A filter typed as text (a number, an action's name). */
+export function FilterText({ name, label, value, placeholder }: { name: string; label: string; value: string | undefined; placeholder?: string }) {
+  return (
+    <label className="grid min-w-0 gap-1 text-sm font-semibold">
+      {label}
+      <input name={name} defaultValue={value ?? ""} placeholder={placeholder} className={`${FILTER_CONTROL} px-3`} />
     </label>
   );
 }

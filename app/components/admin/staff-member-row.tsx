@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import type { StaffJson } from "../../../server/modules/staff/service.ts";
 import { formatDateTime } from "../../lib/admin/format.ts";
-import { ConfirmButton, ConfirmDisclosure } from "./confirm-with-reason.tsx";
+import { ButtonForm, ConfirmDisclosure } from "./confirm-with-reason.tsx";
 import { FieldError } from "./field-error.tsx";
 import { RoleSelect, STAFF_CONTROL } from "./role-select.tsx";
 import { STACKED } from "./stacked-table.ts";
@@ -143,18 +143,18 @@ export function MemberRow({ member, me, result, busy, branches }: { member: Memb
               <p>
                 For someone who lost their link or their phone. It <strong>resets {self ? "your" : "their"} authenticator app</strong> and signs {self ? "you" : "them"} out; the link is valid 24 hours.
               </p>
-              <ConfirmButton fields={{ intent: "setup_link", id: member.id }} busy={busy}>
+              <ButtonForm fields={{ intent: "setup_link", id: member.id }} busy={busy}>
                 Reset and make a link
-              </ConfirmButton>
+              </ButtonForm>
             </ConfirmDisclosure>
             <ConfirmDisclosure summary="Remove" danger open={Boolean(errors.remove)}>
               <FieldError id={`${rowId}-remove-error`} messages={errors.remove} />
               <p>
                 {self ? "You are" : `${member.name} is`} signed out at once and cannot sign in again; API tokens {self ? "you" : "they"} made stop working. They stay in the audit log.
               </p>
-              <ConfirmButton fields={{ intent: "remove", id: member.id }} danger busy={busy}>
+              <ButtonForm fields={{ intent: "remove", id: member.id }} look="danger" busy={busy}>
                 Remove {member.name}
-              </ConfirmButton>
+              </ButtonForm>
             </ConfirmDisclosure>
           </div>
         )}

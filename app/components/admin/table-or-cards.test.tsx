@@ -33,3 +33,10 @@ describe("DataTable", () => {
     expect(html).toMatch(/<tr class="[^"]*bg-stone-100"[^>]*data-testid="stock-row"/);
   });
 });
+
+describe("DataTable's totals", () => {
+  it("ends with a row of totals named by its first cell, each under its column", () => {
+    const html = renderAt("/admin/trade/aged-debt", <DataTable columns={columns} rows={[{ sku: "D-1", name: "Drill", stock: 4 }]} rowKey={(l) => l.sku} totals={{ Product: "Total", Stock: 4 }} />);
+    expect(html).toMatch(/<tfoot[^>]*><tr[^>]*><th scope="row" class="[^"]*" data-label="">Total<\/th><td class="[^"]*" data-label="SKU"><\/td><td class="[^"]*lg:text-right[^"]*" data-label="Stock">4<\/td><\/tr><\/tfoot>/);
+  });
+});

@@ -17,7 +17,7 @@ export interface TableColumn {
  * (`children`, each built from `Cell`s). Dimmed while a new page loads.
  * `DataTable` builds the rows too, from column definitions.
  */
-export function TableOrCards({ caption, columns, loading = false, tableRef, children }: { caption?: string; columns: TableColumn[]; loading?: boolean; tableRef?: Ref<HTMLTableElement>; children: ReactNode }) {
+export function TableOrCards({ caption, columns, loading = false, tableRef, foot, children }: { caption?: string; columns: TableColumn[]; loading?: boolean; tableRef?: Ref<HTMLTableElement>; foot?: ReactNode; children: ReactNode }) {
   return (
     <div className={`${STACKED.frame} ${loading ? "opacity-75" : ""}`} aria-busy={loading || undefined}>
       <table ref={tableRef} className={STACKED.table}>
@@ -32,6 +32,7 @@ export function TableOrCards({ caption, columns, loading = false, tableRef, chil
           </tr>
         </thead>
         <tbody className={STACKED.body}>{children}</tbody>
+        {foot ? <tfoot className="border-t-2 border-stone-300 font-bold max-lg:mt-3 max-lg:block">{foot}</tfoot> : null}
       </table>
     </div>
   );
@@ -84,6 +85,7 @@ export function DataTable<T>({
   loading = false,
   tableRef,
   rowProps,
+  totals,
 }: {
   caption?: string;
   columns: (DataColumn<T> | false | null | undefined)[];
@@ -93,10 +95,28 @@ export function DataTable<T>({
   tableRef?: Ref<HTMLTableElement>;
   /** A row's own classes (a greyed row) and attributes (an id, a test id). */
   rowProps?: (row: T) => { className?: string; id?: string; "data-testid"?: string };
+  /** A last row of totals, by column label; the first column's cell names it. */
+  totals?: Partial<Record<string, ReactNode>>;
 }) {
   const shown = columns.filter((c): c is DataColumn<T> => !!c).map((c) => (c.numeric ? { ...c, className: `lg:text-right ${c.className ?? ""}`, cellClassName: `lg:text-right ${c.cellClassName ?? ""}` } : c));
   return (
-    <TableOrCards caption={caption} columns={shown} loading={loading} tableRef={tableRef}>
+    <TableOrCards
+      caption={caption}
+      columns={shown}
+      loading={loading}
+      tableRef={tableRef}
+      foot={
+        totals ? (
+          <Row className="max-lg:bg-stone-50">
+            {shown.map((c, i) => (
+              <Cell key={c.label} label={i === 0 ? "" : c.label} head={i === 0} className={i === 0 ? "" : c.cellClassName}>
+                {totals[c.label] ?? null}
+              </Cell>
+            ))}
+          </Row>
+        ) : undefined
+      }
+    >
       {rows.map((row) => (
         <Row key={rowKey(row)} {...rowProps?.(row)}>
           {shown.map((c) => (

@@ -193,7 +193,7 @@ export function CreditNoteForm({ credit, memory, busy }: { credit: CreditableInv
 }
 
 /** A trade account's terms as number boxes (credit limit, days, discount): each with its error read out before it. */
-export function TermsFields({ idPrefix, fields, err, val }: { idPrefix: string; fields: readonly (readonly [name: string, label: string, current: string, step: string])[]; err: (name: string) => string[] | undefined; val: (name: string, fallback: string) => string }) {
+export function TermsFields({ idPrefix, fields, err, val }: { idPrefix: string; fields: readonly (readonly [name: string, label: string, current: string, step: string])[]; err: (name: string) => string[] | undefined; val: (name: string, fallback: string) => string | undefined }) {
   return fields.map(([name, label, current, step]) => (
     <label key={name} className="grid gap-1 text-sm font-semibold">
       {label}

@@ -68,7 +68,8 @@ export default function AdminTransfer({ loaderData, actionData }: Route.Componen
   return (
     <>
       <PageHeader
-crumbs={[{ label: "Stock", to: "/admin/stock" }, { label: "Transfers", to: "/admin/stock/transfers" }, { label: transfer.number }]}        title={`Transfer ${transfer.number}`}
+        crumbs={[{ label: "Stock", to: "/admin/stock" }, { label: "Transfers", to: "/admin/stock/transfers" }, { label: transfer.number }]}
+        title={`Transfer ${transfer.number}`}
         intro={
           <>
             {transfer.from.name} → {transfer.to.name}: <span className="font-semibold" data-testid="transfer-state">{TRANSFER_STATE_LABELS[transfer.state]}</span>

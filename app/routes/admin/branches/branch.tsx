@@ -67,7 +67,8 @@ export default function AdminBranch({ loaderData, actionData }: Route.ComponentP
   return (
     <>
       <PageHeader
-crumbs={[{ label: "Branches", to: "/admin/branches" }, { label: branch.name }]}        title={branch.name}
+        crumbs={[{ label: "Branches", to: "/admin/branches" }, { label: branch.name }]}
+        title={branch.name}
         intro={
           <>
             {branch.is_default ? "The default branch. " : ""}

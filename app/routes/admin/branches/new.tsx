@@ -40,7 +40,7 @@ export default function AdminNewBranch({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   return (
     <>
-      <PageHeader crumbs={[{ label: "Branches", to: "/admin/branches" }, { label: "Add a branch" }]}title="Add a branch" intro="It appears in the branch finder and at checkout once it is added with its address." />
+      <PageHeader crumbs={[{ label: "Branches", to: "/admin/branches" }, { label: "Add a branch" }]} title="Add a branch" intro="It appears in the branch finder and at checkout once it is added with its address." />
       {result ? (
         <ResultBanner ok={false} result={result}>
           {result.message}

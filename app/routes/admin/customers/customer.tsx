@@ -198,7 +198,8 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
   return (
     <>
       <PageHeader
-crumbs={[{ label: "Customers", to: "/admin/customers" }, { label: title }]}        title={title}
+        crumbs={[{ label: "Customers", to: "/admin/customers" }, { label: title }]}
+        title={title}
         intro={
           <>
             {customer.blocked ? (

@@ -26,7 +26,7 @@ export default function GuestBuyer({ loaderData }: Route.ComponentProps) {
   const { guest, canOrder } = loaderData;
   return (
     <>
-      <PageHeader crumbs={[{ label: "Customers", to: "/admin/customers" }, { label: guest.name }]}title={guest.name} intro="A guest buyer: ordered without an account, found by the email on their orders." />
+      <PageHeader crumbs={[{ label: "Customers", to: "/admin/customers" }, { label: guest.name }]} title={guest.name} intro="A guest buyer: ordered without an account, found by the email on their orders." />
       {guest.account_id ? (
         <p className="mb-4 rounded-md border border-sky-300 bg-sky-50 px-4 py-3 text-sky-950">
           An account now uses this email: <Link to={`/admin/customers/${guest.account_id}`} className="link font-semibold">open customer #{guest.account_id}</Link>.

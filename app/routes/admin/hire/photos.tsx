@@ -29,7 +29,7 @@ export default function AdminHireItemPhotos({ loaderData, actionData }: Route.Co
   const result = actionData as PhotoActionResult | undefined;
   return (
     <>
-      <PageHeader crumbs={[{ label: "Hire catalogue", to: "/admin/hire/items" }, { label: name, to: `/admin/hire/items/${slug}` }, { label: "Photos" }]}title={`Photos of ${name}`} intro="The first photo is the one the hire pages show first. Describe every photo (alt text) for whoever cannot see it." />
+      <PageHeader crumbs={[{ label: "Hire catalogue", to: "/admin/hire/items" }, { label: name, to: `/admin/hire/items/${slug}` }, { label: "Photos" }]} title={`Photos of ${name}`} intro="The first photo is the one the hire pages show first. Describe every photo (alt text) for whoever cannot see it." />
       <ActionResultBanner result={result} />
       <PhotoManager images={images} canManage={canManage} result={result} uploadUrl={`/api/admin/hire/items/${slug}/images`} />
     </>

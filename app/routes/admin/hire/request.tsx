@@ -174,7 +174,8 @@ export default function AdminHireRequest({ loaderData, actionData }: Route.Compo
   return (
     <>
       <PageHeader
-crumbs={[{ label: "Hire desk", to: "/admin/hire" }, { label: "Hire requests", to: "/admin/hire/requests" }, { label: hire.number }]}        title={`Hire request ${hire.number}`}
+        crumbs={[{ label: "Hire desk", to: "/admin/hire" }, { label: "Hire requests", to: "/admin/hire/requests" }, { label: hire.number }]}
+        title={`Hire request ${hire.number}`}
         intro={
           <>
             <StatusBadge status={hire.status} label={hireStatusLabel(hire.status)} /> Requested {formatDateTime(hire.created_at)} · {hire.fulfilment === "collection" ? "Collection" : "Delivery"}

@@ -2,12 +2,12 @@
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
-import { EmptyState } from "../../../components/page.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import type { Route } from "./+types/drafts";
+import { EmptyState } from "../../../components/admin/empty-state.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Draft orders");
 
@@ -46,7 +46,8 @@ export default function DraftOrders({ loaderData, actionData }: Route.ComponentP
   return (
     <>
       <PageHeader
-crumbs={[{ label: "Orders", to: "/admin/orders" }, { label: "Draft orders" }]}        title="Draft orders"
+        crumbs={[{ label: "Orders", to: "/admin/orders" }, { label: "Draft orders" }]}
+        title="Draft orders"
         intro="Orders started at the counter or on the phone and saved to finish later. A draft holds no stock and charges nothing."
         actions={
           <Link to="/admin/orders/new" className="btn-primary">
@@ -54,11 +55,7 @@ crumbs={[{ label: "Orders", to: "/admin/orders" }, { label: "Draft orders" }]}  
           </Link>
         }
       />
-      {banner ? (
-        <ResultBanner ok={banner.ok} result={banner}>
-          {banner.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={banner} />
       {drafts.length === 0 ? (
         <EmptyState title="No drafts">Save an order as a draft from New order; it waits here until it is placed or deleted.</EmptyState>
       ) : (

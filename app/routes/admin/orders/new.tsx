@@ -153,7 +153,8 @@ export default function NewOrder({ loaderData, actionData }: Route.ComponentProp
   return (
     <>
       <PageHeader
-crumbs={[{ label: "Orders", to: "/admin/orders" }, { label: "New order" }]}        title={loaderData.draft ? "Finish a draft order" : "New order"}
+        crumbs={[{ label: "Orders", to: "/admin/orders" }, { label: "New order" }]}
+        title={loaderData.draft ? "Finish a draft order" : "New order"}
         intro="An order for a phone or walk-in customer, at their own prices (a trade member's trade price). It takes the stock and follows the orders desk like any other."
         actions={
           <a href="/admin/orders/drafts" className="btn-secondary">

@@ -157,7 +157,8 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   return (
     <>
       <PageHeader
-crumbs={[{ label: "Orders", to: "/admin/orders" }, { label: order.number }]}        title={`Order ${order.number}`}
+        crumbs={[{ label: "Orders", to: "/admin/orders" }, { label: order.number }]}
+        title={`Order ${order.number}`}
         intro={
           <>
             <StatusBadge status={order.status} label={order.status_label} /> Placed {formatDateTime(order.created_at)} · {order.fulfilment === "collection" ? "Collection" : "Delivery"} ({order.delivery_method_name})

@@ -30,7 +30,7 @@ export default function AdminProductPhotos({ loaderData, actionData }: Route.Com
   const result = actionData as PhotoActionResult | undefined;
   return (
     <>
-      <PageHeader crumbs={[{ label: "Products", to: "/admin/products" }, { label: sku, to: `/admin/products/${encodeURIComponent(sku)}` }, { label: "Photos" }]}title={`Photos of ${sku}`} intro="The first photo is the one listings show. Describe every photo (alt text) before the product is published." />
+      <PageHeader crumbs={[{ label: "Products", to: "/admin/products" }, { label: sku, to: `/admin/products/${encodeURIComponent(sku)}` }, { label: "Photos" }]} title={`Photos of ${sku}`} intro="The first photo is the one listings show. Describe every photo (alt text) before the product is published." />
       <ActionResultBanner result={result} />
       <PhotoManager images={images} canManage={canManage} result={result} uploadUrl={`/api/admin/products/${encodeURIComponent(sku)}/images`} />
     </>

@@ -101,7 +101,8 @@ export default function AdminProductVariants({ loaderData, actionData }: Route.C
   return (
     <>
       <PageHeader
-crumbs={[{ label: "Products", to: "/admin/products" }, { label: product.name, to: productHref }, { label: "Options and variants" }]}        title={`Options and variants of ${product.name}`}
+        crumbs={[{ label: "Products", to: "/admin/products" }, { label: product.name, to: productHref }, { label: "Options and variants" }]}
+        title={`Options and variants of ${product.name}`}
         intro="Each combination of the options' values is a variant with its own SKU, price, stock and barcode. A product without options has one variant."
       />
       <ActionResultBanner result={result} />

@@ -149,7 +149,8 @@ export default function AdminPromotion({ loaderData, actionData }: Route.Compone
   return (
     <>
       <PageHeader
-crumbs={[{ label: "Promotions", to: "/admin/promotions" }, { label: p.name }]}        title={p.name}
+        crumbs={[{ label: "Promotions", to: "/admin/promotions" }, { label: p.name }]}
+        title={p.name}
         intro={
           <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
             <StatusBadge status={`promotion_${p.state}`} label={STATE_LABELS[p.state]} />

@@ -66,7 +66,8 @@ export default function AdminQuote({ loaderData, actionData }: Route.ComponentPr
   return (
     <>
       <PageHeader
-crumbs={[{ label: "Quotes", to: "/admin/quotes" }, { label: q.number }]}        title={`Quote ${q.number}`}
+        crumbs={[{ label: "Quotes", to: "/admin/quotes" }, { label: q.number }]}
+        title={`Quote ${q.number}`}
         intro={
           <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
             <StatusBadge status={`quote_${q.status}`} label={q.status_label} />

@@ -127,7 +127,8 @@ export default function AdminReturn({ loaderData, actionData }: Route.ComponentP
   return (
     <>
       <PageHeader
-crumbs={[{ label: "Returns", to: "/admin/returns" }, { label: ret.number }]}        title={`Return ${ret.number}`}
+        crumbs={[{ label: "Returns", to: "/admin/returns" }, { label: ret.number }]}
+        title={`Return ${ret.number}`}
         intro={
           <>
             <StatusBadge status={ret.status} label={ret.status_label} /> Asked for {formatDateTime(ret.created_at)} · {ret.method_label}

@@ -3,7 +3,7 @@ import { Form, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { DateCell } from "../../../components/admin/cells.tsx";
-import { ConfirmButton, ConfirmDisclosure } from "../../../components/admin/confirm-with-reason.tsx";
+import { ButtonForm, ConfirmDisclosure } from "../../../components/admin/confirm-with-reason.tsx";
 import { EmptyState } from "../../../components/admin/empty-state.tsx";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { useFocusFirstInvalid } from "../../../components/admin/form-field.tsx";
@@ -97,7 +97,8 @@ export default function AdminTokens({ loaderData, actionData }: Route.ComponentP
   return (
     <>
       <PageHeader
-crumbs={[{ label: "Staff", to: "/admin/staff" }, { label: "API tokens" }]}        title="API tokens"
+        crumbs={[{ label: "Staff", to: "/admin/staff" }, { label: "API tokens" }]}
+        title="API tokens"
         intro="For programs that use the back office's API (a stock sync, an accounts export). A token acts with its own role, in the name of the owner who made it, and every change it makes is in the audit log."
       />
       <GuardedResult result={result} cancelTo="/admin/staff/tokens" busy={busy} focus={!fieldErrors} />
@@ -139,9 +140,9 @@ crumbs={[{ label: "Staff", to: "/admin/staff" }, { label: "API tokens" }]}      
                       <span className="py-2">Active</span>
                       <ConfirmDisclosure summary="Revoke" danger open={result?.outcome === "failed" && result.intent === "revoke" && result.tokenId === t.id}>
                         <p>Anything using “{t.name}” is refused at once. This cannot be undone.</p>
-                        <ConfirmButton fields={{ intent: "revoke", id: t.id }} danger busy={busy}>
+                        <ButtonForm fields={{ intent: "revoke", id: t.id }} look="danger" busy={busy}>
                           Revoke “{t.name}”
-                        </ConfirmButton>
+                        </ButtonForm>
                       </ConfirmDisclosure>
                     </div>
                   ),

@@ -144,7 +144,8 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
   return (
     <>
       <PageHeader
-crumbs={[{ label: "Trade accounts", to: "/admin/trade" }, { label: a.company_name }]}        title={a.company_name}
+        crumbs={[{ label: "Trade accounts", to: "/admin/trade" }, { label: a.company_name }]}
+        title={a.company_name}
         intro={
           <>
             {ACCOUNT_STATE_LABELS[a.state]} · {a.accounts_email}

@@ -86,7 +86,8 @@ export default function TradeStatement({ loaderData, actionData }: Route.Compone
   return (
     <>
       <PageHeader
-crumbs={[{ label: "Trade desk", to: "/admin/trade" }, { label: s?.account.company_name ?? `Account #${id}`, to: `/admin/trade/accounts/${id}` }, { label: "Statement" }]}        title={title}
+        crumbs={[{ label: "Trade desk", to: "/admin/trade" }, { label: s?.account.company_name ?? `Account #${id}`, to: `/admin/trade/accounts/${id}` }, { label: "Statement" }]}
+        title={title}
         intro={s ? `${monthLabel}: balance brought forward, the month's invoices, credit notes and payments, and what was owed at ${endLabel} by the age of its invoice.` : undefined}
         actions={
           s ? (
