@@ -45,9 +45,9 @@ export function Changes({ entry }: { entry: Pick<AuditEntryView, "action" | "ent
 }
 
 /** An entity's own history, for its page (an order, a customer, an account). */
-export function AuditHistory({ entries, title = "Audit history" }: { entries: AuditEntryView[]; title?: string }) {
+export function AuditHistory({ entries, title = "Audit history", className = "" }: { entries: AuditEntryView[]; title?: string; className?: string }) {
   return (
-    <Panel id="audit-history" title={title}>
+    <Panel id="audit-history" title={title} className={className}>
       {entries.length === 0 ? (
         <p className="text-stone-600">No staff changes yet.</p>
       ) : (

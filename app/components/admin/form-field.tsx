@@ -99,3 +99,11 @@ export function SaveBar({ saving, label, children }: { saving: boolean; label: s
     </div>
   );
 }
+
+/** A form's fields and their controls' props with the form's prefix filled in: `const { Field, described } = formOf("product")`. */
+export function formOf(prefix: string) {
+  return {
+    Field: (props: Omit<Parameters<typeof FormField>[0], "prefix">) => <FormField prefix={prefix} {...props} />,
+    described: (id: string, errors: FieldErrors, hint = false) => fieldProps(prefix, id, errors, hint),
+  };
+}

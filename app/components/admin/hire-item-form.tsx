@@ -5,7 +5,7 @@ import { formatPounds } from "../../lib/money.ts";
 import { extraDayRate, rateExamples } from "../../../server/modules/hire/rate-card.ts";
 import { incVat, penceFrom } from "../../../server/modules/catalog/prices.ts";
 import { FieldError } from "./field-error.tsx";
-import { ADMIN_CONTROL, type FieldErrors, FormField, NameValueRows, SaveBar, fieldProps } from "./form-field.tsx";
+import { ADMIN_CONTROL, type FieldErrors, NameValueRows, SaveBar, formOf } from "./form-field.tsx";
 
 type Errors = FieldErrors;
 
@@ -20,8 +20,7 @@ const money = (p: number | null) => (p === null ? "—" : formatPounds(p / 100))
 const incVatOf = (p: number | null, vat: number) => (p === null ? null : incVat(p, vat));
 const dayName = (date: string) => new Date(`${date}T12:00:00Z`).toLocaleDateString("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
 
-const Field = (props: Omit<Parameters<typeof FormField>[0], "prefix">) => <FormField prefix="hire" {...props} />;
-const described = (id: string, errors: Errors, hint = false) => fieldProps("hire", id, errors, hint);
+const { Field, described } = formOf("hire");
 
 /**
  * Every field of a hire item, for the new and edit screens: the item, its

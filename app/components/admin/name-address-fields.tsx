@@ -1,11 +1,10 @@
 import { FieldError } from "./field-error.tsx";
+import type { IntentResult } from "../../lib/admin/intent-action.ts";
 import type { FieldErrors } from "./form-field.tsx";
 
 /** The back office's text box in a labelled field of a list's own forms. */
 export const LIST_CONTROL = "min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal";
 
-/** A form post's answer on a screen of many small forms: which form (`intent`, and the row's `id`) it answers. */
-export type IntentResult = { ok: boolean; message: string; errors?: Record<string, string[]>; id?: number; intent: string };
 
 /** The field errors of the form that `result` answers: the one for `intent` (and row `id`), else none. */
 export function intentErrors(result: IntentResult | undefined, intent: string, id?: number): FieldErrors {

@@ -32,3 +32,23 @@ export function OldAddresses({ base, slugs, what }: { base: string; slugs: reado
     </Panel>
   );
 }
+
+/**
+ * A row of key figures (a balance, a limit, what is overdue), each a small box
+ * with its name above its value, in figures of one width. An item's third
+ * value is its value's test id.
+ */
+export function Figures({ items, className = "sm:grid-cols-3", testId, big = false }: { items: readonly (readonly [label: ReactNode, value: ReactNode, testId?: string])[]; className?: string; testId?: string; big?: boolean }) {
+  return (
+    <dl className={`mb-5 grid gap-3 ${className}`} data-testid={testId}>
+      {items.map(([label, value, id], i) => (
+        <div key={i} className="rounded-lg border border-stone-200 bg-white p-4">
+          <dt className="text-sm text-stone-700">{label}</dt>
+          <dd className={`font-bold tabular-nums ${big ? "text-xl" : "text-lg"}`} data-testid={id}>
+            {value}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -7,7 +7,7 @@ import { CategoryPicker } from "./category-picker.tsx";
 import { DescriptionField } from "./description-field.tsx";
 import { FieldError } from "./field-error.tsx";
 import { NewPhotos } from "./new-photos.tsx";
-import { ADMIN_CONTROL, type FieldErrors, FormField, NameValueRows, SaveBar, fieldProps } from "./form-field.tsx";
+import { ADMIN_CONTROL, type FieldErrors, NameValueRows, SaveBar, formOf } from "./form-field.tsx";
 
 export interface ProductFormValues {
   sku: string;
@@ -53,8 +53,7 @@ function incVatText(price: string, vatRate: number): string {
   return formatPounds(incVat(pence, vatRate) / 100);
 }
 
-const Field = (props: Omit<Parameters<typeof FormField>[0], "prefix">) => <FormField prefix="product" {...props} />;
-const described = (id: string, errors: Errors, hint = false) => fieldProps("product", id, errors, hint);
+const { Field, described } = formOf("product");
 
 /**
  * Every field a product has, for the new-product and edit screens. A member

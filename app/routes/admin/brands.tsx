@@ -1,9 +1,10 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { DescriptionField, type IntentResult, NameAddressFields, intentErrors } from "../../components/admin/name-address-fields.tsx";
+import { DescriptionField, NameAddressFields, intentErrors } from "../../components/admin/name-address-fields.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
+import { requirePermission, requireSameOrigin } from "../../lib/admin/access.ts";
+import { type IntentResult, intentAction } from "../../lib/admin/intent-action.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { can } from "../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/brands";
@@ -22,25 +23,17 @@ export async function action({ context, request }: Route.ActionArgs) {
   requireSameOrigin(request);
   const app = context.get(appContext);
   const actor = requirePermission(app.staff, request, "catalogue.manage");
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const id = Number(form.get("id"));
-  const text = (name: string) => String(form.get(name) ?? "");
-  try {
+  return intentAction(await request.formData(), async ({ intent, id, text }) => {
     if (intent === "create") {
       const made = await app.services.adminTree.createBrand(actor, { name: text("name"), description: text("description"), ...(text("slug").trim() ? { slug: text("slug") } : {}) });
-      return data<Result>({ ok: true, intent, id: made.id, message: `Added the brand “${made.name}”. Choose it on a product's page.` });
+      return { id: made.id, message: `Added the brand “${made.name}”. Choose it on a product's page.` };
     }
     if (intent === "update") {
       const saved = await app.services.adminTree.updateBrand(actor, id, { name: text("name"), slug: text("slug"), description: text("description") });
-      return data<Result>({ ok: true, intent, id, message: `Saved “${saved.name}”.` });
+      return { message: `Saved “${saved.name}”.` };
     }
-    return data<Result>({ ok: false, intent, message: "Choose what to do." }, { status: 422 });
-  } catch (error) {
-    const known = serviceError(error);
-    if (!known) throw error;
-    return data<Result>({ ok: false, intent, id, message: known.errors ? "Nothing was changed. Check the fields marked below." : known.message, errors: known.errors }, { status: known.status });
-  }
+    return undefined;
+  });
 }
 
 export default function AdminBrands({ loaderData, actionData }: Route.ComponentProps) {

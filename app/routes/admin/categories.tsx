@@ -1,10 +1,11 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { FieldError } from "../../components/admin/field-error.tsx";
-import { DescriptionField, type IntentResult, LIST_CONTROL, NameAddressFields, intentErrors } from "../../components/admin/name-address-fields.tsx";
+import { DescriptionField, LIST_CONTROL, NameAddressFields, intentErrors } from "../../components/admin/name-address-fields.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
+import { requirePermission, requireSameOrigin } from "../../lib/admin/access.ts";
+import { type IntentResult, intentAction } from "../../lib/admin/intent-action.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { can } from "../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/categories";
@@ -23,19 +24,15 @@ export async function action({ context, request }: Route.ActionArgs) {
   requireSameOrigin(request);
   const app = context.get(appContext);
   const actor = requirePermission(app.staff, request, "catalogue.manage");
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const id = Number(form.get("id"));
-  const text = (name: string) => String(form.get(name) ?? "");
-  const parent = () => (text("parent_id") === "" ? null : Number(text("parent_id")));
-  try {
+  return intentAction(await request.formData(), async ({ intent, id, text, form }) => {
+    const parent = () => (text("parent_id") === "" ? null : Number(text("parent_id")));
     if (intent === "create") {
       const made = await app.services.adminTree.createCategory(actor, { name: text("name"), parent_id: parent(), ...(text("slug").trim() ? { slug: text("slug") } : {}) });
-      return data<Result>({ ok: true, intent, id: made.id, message: `Added “${made.name}” at /category/${made.path}. It shows on the shop once products are in it.` });
+      return { id: made.id, message: `Added “${made.name}” at /category/${made.path}. It shows on the shop once products are in it.` };
     }
     if (intent === "update") {
       const saved = await app.services.adminTree.updateCategory(actor, id, { name: text("name"), slug: text("slug"), parent_id: parent(), description: text("description") });
-      return data<Result>({ ok: true, intent, id, message: `Saved “${saved.name}”: its address is /category/${saved.path}; any old address redirects there.` });
+      return { message: `Saved “${saved.name}”: its address is /category/${saved.path}; any old address redirects there.` };
     }
     if (intent === "attributes") {
       const names = form.getAll("attribute_name").map(String);
@@ -43,19 +40,15 @@ export async function action({ context, request }: Route.ActionArgs) {
       const units = form.getAll("attribute_unit").map(String);
       const attributes = names.map((n, i) => ({ name: n, kind: kinds[i] ?? "text", unit: units[i] ?? "" })).filter((a) => a.name.trim() !== "");
       const saved = await app.services.adminTree.setAttributes(actor, id, { attributes });
-      return data<Result>({ ok: true, intent, id, message: `Saved the attributes of “${saved.name}”: ${saved.attributes.length ? saved.attributes.map((a) => a.name).join(", ") : "none"}. Its products' values are checked against them from their next save.` });
+      return { message: `Saved the attributes of “${saved.name}”: ${saved.attributes.length ? saved.attributes.map((a) => a.name).join(", ") : "none"}. Its products' values are checked against them from their next save.` };
     }
     if (intent === "move") {
       const direction = text("direction") === "down" ? "down" : "up";
       const done = await app.services.adminTree.moveCategory(actor, id, direction);
-      return data<Result>({ ok: true, intent, id, message: done.moved ? `Moved ${direction}.` : `Already ${direction === "up" ? "first" : "last"} among its neighbours.` });
+      return { message: done.moved ? `Moved ${direction}.` : `Already ${direction === "up" ? "first" : "last"} among its neighbours.` };
     }
-    return data<Result>({ ok: false, intent, message: "Choose what to do." }, { status: 422 });
-  } catch (error) {
-    const known = serviceError(error);
-    if (!known) throw error;
-    return data<Result>({ ok: false, intent, id, message: known.errors ? "Nothing was changed. Check the fields marked below." : known.message, errors: known.errors }, { status: known.status });
-  }
+    return undefined;
+  });
 }
 
 const control = LIST_CONTROL;

@@ -4,8 +4,8 @@ import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { BlockedBadge } from "../../../components/admin/blocked-badge.tsx";
 import { ConfirmWithReason } from "../../../components/admin/confirm-with-reason.tsx";
+import { CustomerOrders } from "../../../components/admin/customer-orders.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -403,35 +403,9 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
               <p className="px-4 pb-4 pt-2 text-sm text-stone-600">No orders on this account yet.</p>
             ) : (
               <>
-                <table className="mt-2 w-full min-w-[26rem] text-left text-sm">
-                  <caption className="sr-only">The customer's orders, newest first</caption>
-                  <thead className="border-b border-stone-200 bg-stone-50 text-stone-700">
-                    <tr>
-                      <th scope="col" className="px-4 py-2">Order</th>
-                      <th scope="col" className="px-4 py-2">Placed</th>
-                      <th scope="col" className="px-4 py-2">Status</th>
-                      {customer.orders.some((o) => o.total !== undefined) ? (
-                        <th scope="col" className="px-4 py-2 text-right">Total</th>
-                      ) : null}
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-stone-100">
-                    {customer.orders.map((o) => (
-                      <tr key={o.number}>
-                        <th scope="row" className="whitespace-nowrap px-4 py-2 font-semibold">
-                          <Link to={`/admin/orders/${o.number}`} className="link">
-                            {o.number}
-                          </Link>
-                        </th>
-                        <td className="whitespace-nowrap px-4 py-2">{formatDate(o.created_at)}</td>
-                        <td className="px-4 py-2">
-                          <StatusBadge status={o.status} label={o.status_label} />
-                        </td>
-                        {o.total !== undefined ? <td className="px-4 py-2 text-right">{formatPounds(o.total)}</td> : null}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <div className="p-4 pt-2">
+                  <CustomerOrders orders={customer.orders} caption="The customer's orders, newest first" />
+                </div>
                 {customer.order_count > customer.orders.length ? (
                   <p className="border-t border-stone-200 px-4 py-3 text-sm">
                     The latest {customer.orders.length} of {customer.order_count}.{" "}

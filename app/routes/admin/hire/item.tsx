@@ -114,12 +114,8 @@ export default function AdminHireItem({ loaderData, actionData }: Route.Componen
   };
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link to="/admin/hire/items" className="link">
-          ← Hire catalogue
-        </Link>
-      </p>
       <PageHeader
+        back={{ to: "/admin/hire/items", label: "Hire catalogue" }}
         title={item.name}
         intro={
           <>
@@ -176,11 +172,7 @@ export default function AdminHireItem({ loaderData, actionData }: Route.Componen
           <OldAddresses base="/hire" slugs={item.old_slugs} what="this hire item" />
         </aside>
       </div>
-      {audit ? (
-        <div className="mt-8">
-          <AuditHistory entries={audit} />
-        </div>
-      ) : null}
+      {audit ? <AuditHistory entries={audit} className="mt-8" /> : null}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Link, data, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { HireItemForm } from "../../../components/admin/hire-item-form.tsx";
@@ -42,12 +42,11 @@ export default function NewHireItem({ loaderData, actionData }: Route.ComponentP
   const result = actionData as Result | undefined;
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link to="/admin/hire/items" className="link">
-          ← Hire catalogue
-        </Link>
-      </p>
-      <PageHeader title="New hire item" intro="It is on the shop's hire pages as soon as it is saved; add its units and photos next." />
+      <PageHeader
+        back={{ to: "/admin/hire/items", label: "Hire catalogue" }}
+        title="New hire item"
+        intro="It is on the shop's hire pages as soon as it is saved; add its units and photos next."
+      />
       {result ? (
         <ResultBanner ok={false} result={result}>
           {result.message}

@@ -1,4 +1,4 @@
-import { Link, data, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ProductForm, type ProductFormValues } from "../../../components/admin/product-form.tsx";
@@ -124,12 +124,11 @@ export default function NewProduct({ loaderData, actionData }: Route.ComponentPr
   const result = actionData as Result | undefined;
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link to="/admin/products" className="link">
-          ← Products
-        </Link>
-      </p>
-      <PageHeader title="New product" intro="Choose its photos here too. As a draft nobody sees it on the shop; published, it is on sale as soon as it is created." />
+      <PageHeader
+        back={{ to: "/admin/products", label: "Products" }}
+        title="New product"
+        intro="Choose its photos here too. As a draft nobody sees it on the shop; published, it is on sale as soon as it is created."
+      />
       {result ? (
         <ResultBanner ok={false} result={result}>
           {result.message}

@@ -84,12 +84,8 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
   const variantsHref = `/admin/products/${encodeURIComponent(product.sku)}/variants`;
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link to="/admin/products" className="link">
-          ← Products
-        </Link>
-      </p>
       <PageHeader
+        back={{ to: "/admin/products", label: "Products" }}
         title={product.name}
         intro={
           <>
@@ -189,11 +185,7 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
           <OldAddresses base="/product" slugs={product.old_slugs} what="this product" />
         </aside>
       </div>
-      {audit ? (
-        <div className="mt-8">
-          <AuditHistory entries={audit} />
-        </div>
-      ) : null}
+      {audit ? <AuditHistory entries={audit} className="mt-8" /> : null}
     </>
   );
 }

@@ -17,7 +17,7 @@ import { formatPounds } from "../../../lib/money.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import { ACCOUNT_STATE_LABELS, INVOICE_STATUS_LABELS, PAYMENT_METHOD_LABELS } from "../../../../server/modules/trade/desk-labels.ts";
 import type { Route } from "./+types/account";
-import { Panel } from "../../../components/admin/panel.tsx";
+import { Figures, Panel } from "../../../components/admin/panel.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Trade account #${params.id}`);
 
@@ -165,21 +165,16 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
       />
       <ActionResultBanner result={result} />
 
-      <dl className="mb-4 grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="trade-account-figures">
-        {(
-          [
-            ["Balance", a.balance < 0 ? `${formatPounds(-a.balance)} in credit` : formatPounds(a.balance)],
-            ["Credit limit", formatPounds(a.credit_limit)],
-            ["Available", formatPounds(a.available_credit)],
-            ["Overdue", a.overdue > 0 ? `${formatPounds(a.overdue)} (${a.overdue_days} days)` : "None"],
-          ] as const
-        ).map(([label, value]) => (
-          <div key={label} className="rounded-lg border border-stone-200 bg-white p-4">
-            <dt className="text-sm text-stone-700">{label}</dt>
-            <dd className="text-lg font-bold">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Figures
+        className="grid-cols-2 sm:grid-cols-4"
+        testId="trade-account-figures"
+        items={[
+          ["Balance", a.balance < 0 ? `${formatPounds(-a.balance)} in credit` : formatPounds(a.balance)],
+          ["Credit limit", formatPounds(a.credit_limit)],
+          ["Available", formatPounds(a.available_credit)],
+          ["Overdue", a.overdue > 0 ? `${formatPounds(a.overdue)} (${a.overdue_days} days)` : "None"],
+        ]}
+      />
 
       <div className="grid gap-4 xl:grid-cols-[1fr_22rem]">
         {/* The payment form and invoices come first in the page's order, so a phone shows them before terms and notes; a wide screen's grid puts the panels on the right. */}
