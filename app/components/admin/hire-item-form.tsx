@@ -5,7 +5,8 @@ import { formatPounds } from "../../lib/money.ts";
 import { extraDayRate, rateExamples } from "../../../server/modules/hire/rate-card.ts";
 import { incVat, penceFrom } from "../../../server/modules/catalog/prices.ts";
 import { FieldError } from "./field-error.tsx";
-import { ADMIN_CONTROL, type FieldErrors, NameValueRows, SaveBar, formOf } from "./form-field.tsx";
+import { ADMIN_CONTROL, type FieldErrors } from "./form-field.tsx";
+import { NameValueRows, SaveBar, formOf } from "./form-rows.tsx";
 
 type Errors = FieldErrors;
 

@@ -7,7 +7,8 @@ import { CategoryPicker } from "./category-picker.tsx";
 import { DescriptionField } from "./description-field.tsx";
 import { FieldError } from "./field-error.tsx";
 import { NewPhotos } from "./new-photos.tsx";
-import { ADMIN_CONTROL, type FieldErrors, NameValueRows, SaveBar, formOf } from "./form-field.tsx";
+import { ADMIN_CONTROL, type FieldErrors } from "./form-field.tsx";
+import { NameValueRows, SaveBar, formOf } from "./form-rows.tsx";
 
 export interface ProductFormValues {
   sku: string;

@@ -8,7 +8,8 @@ import { ActionResultBanner } from "../../../components/admin/result-banner.tsx"
 import { MoneyCell } from "../../../components/admin/cells.tsx";
 import { ConfirmWithReason } from "../../../components/admin/confirm-with-reason.tsx";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
-import { CreditNoteForm, type FormMemory, RecordPayment, TermsFields, UseCredit } from "../../../components/admin/trade-account-money.tsx";
+import { TermsFields } from "../../../components/admin/terms-fields.tsx";
+import { CreditNoteForm, type FormMemory, RecordPayment, UseCredit } from "../../../components/admin/trade-account-money.tsx";
 import { notFoundOr, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime, formatDay } from "../../../lib/admin/format.ts";
 import { requireTradeDesk, termsFormErrors } from "../../../lib/admin/trade-desk.ts";

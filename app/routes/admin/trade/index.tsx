@@ -5,7 +5,7 @@ import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { HoldBadge } from "../../../components/admin/hold-badge.tsx";
 import { KeysetPager } from "../../../components/admin/pager.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
-import { TermsFields } from "../../../components/admin/trade-account-money.tsx";
+import { TermsFields } from "../../../components/admin/terms-fields.tsx";
 import { requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, withParam } from "../../../lib/admin/format.ts";
 import { requireTradeDesk, termsFormErrors } from "../../../lib/admin/trade-desk.ts";
