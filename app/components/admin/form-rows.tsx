@@ -71,3 +71,18 @@ export function formOf(prefix: string) {
     described: (id: string, errors: FieldErrors, hint = false) => fieldProps(prefix, id, errors, hint),
   };
 }
+
+/** A web address's last part, after its fixed start (`/product/`); blank on a new one makes it from the name, changed on an old one keeps the old redirecting. */
+export function SlugField({ prefix, base, value, errors, isNew }: { prefix: string; base: string; value: string; errors: FieldErrors; isNew: boolean }) {
+  const { Field, described } = formOf(prefix);
+  return (
+    <Field id="slug" label="Web address" errors={errors} hint={isNew ? "Left blank, it is made from the name." : "Changing it keeps the old address redirecting here."}>
+      <div className="flex items-center rounded-md border border-stone-400 bg-white focus-within:ring-2 focus-within:ring-brand-600">
+        <span className="pl-3 text-stone-600" aria-hidden="true">
+          {base}
+        </span>
+        <input {...described("slug", errors, true)} defaultValue={value} maxLength={200} spellCheck={false} className="min-h-10 w-full rounded-md px-1 font-normal outline-none disabled:bg-stone-100" />
+      </div>
+    </Field>
+  );
+}

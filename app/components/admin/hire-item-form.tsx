@@ -6,7 +6,7 @@ import { extraDayRate, rateExamples } from "../../../server/modules/hire/rate-ca
 import { incVat, penceFrom } from "../../../server/modules/catalog/prices.ts";
 import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors } from "./form-field.tsx";
-import { NameValueRows, SaveBar, formOf } from "./form-rows.tsx";
+import { NameValueRows, SaveBar, SlugField, formOf } from "./form-rows.tsx";
 
 type Errors = FieldErrors;
 
@@ -81,14 +81,7 @@ export function HireItemForm({
         <Field id="name" label="Name" errors={errors} className="sm:col-span-2">
           <input {...described("name", errors)} defaultValue={values.name} required maxLength={200} className={control} />
         </Field>
-        <Field id="slug" label="Web address" errors={errors} hint={isNew ? "Left blank, it is made from the name." : "Changing it keeps the old address redirecting here."}>
-          <div className="flex items-center rounded-md border border-stone-400 bg-white focus-within:ring-2 focus-within:ring-brand-600">
-            <span className="pl-3 text-stone-600" aria-hidden="true">
-              /hire/
-            </span>
-            <input {...described("slug", errors, true)} defaultValue={values.slug} maxLength={200} spellCheck={false} className="min-h-10 w-full rounded-md px-1 font-normal outline-none disabled:bg-stone-100" />
-          </div>
-        </Field>
+        <SlugField prefix="hire" base="/hire/" value={values.slug} errors={errors} isNew={isNew} />
         <Field id="hire_category_id" label="Hire category" errors={errors}>
           <select {...described("hire_category_id", errors)} defaultValue={values.hire_category_id ?? ""} required className={control}>
             <option value="">Choose a hire category</option>

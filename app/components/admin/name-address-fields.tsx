@@ -1,4 +1,6 @@
 import { FieldError } from "./field-error.tsx";
+import type { ReactNode } from "react";
+import { Form } from "react-router";
 import type { IntentResult } from "../../lib/admin/intent-action.ts";
 import type { FieldErrors } from "./form-field.tsx";
 
@@ -49,5 +51,26 @@ export function DescriptionField({ label, value, rows, errors, className = "" }:
       <textarea name="description" defaultValue={value} rows={rows} maxLength={5000} className={`${LIST_CONTROL} py-2`} />
       <FieldError messages={errors?.description} />
     </label>
+  );
+}
+
+/**
+ * The form that adds a brand or a category, above its list: its name and web
+ * address (and `children`, what else it asks), posted as `create`; emptied
+ * after each one made (the key changes with the new row's id).
+ */
+export function AddForm({ id, title, columns, result, busy, children }: { id: string; title: string; columns: string; result: IntentResult | undefined; busy: boolean; children?: ReactNode }) {
+  return (
+    <Form method="post" className={`mb-6 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:items-end ${columns}`} aria-labelledby={id} key={result?.ok && result.intent === "create" ? `made-${result.id}` : "create"}>
+      <h2 id={id} className="text-lg font-bold sm:col-span-full">
+        {title}
+      </h2>
+      <input type="hidden" name="intent" value="create" />
+      <NameAddressFields errors={intentErrors(result, "create")} />
+      {children}
+      <button type="submit" className="btn-primary min-h-10" disabled={busy}>
+        Add
+      </button>
+    </Form>
   );
 }

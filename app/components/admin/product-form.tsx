@@ -8,7 +8,7 @@ import { DescriptionField } from "./description-field.tsx";
 import { FieldError } from "./field-error.tsx";
 import { NewPhotos } from "./new-photos.tsx";
 import { ADMIN_CONTROL, type FieldErrors } from "./form-field.tsx";
-import { NameValueRows, SaveBar, formOf } from "./form-rows.tsx";
+import { NameValueRows, SaveBar, SlugField, formOf } from "./form-rows.tsx";
 
 export interface ProductFormValues {
   sku: string;
@@ -114,14 +114,7 @@ export function ProductForm({
             <input {...described("sku", errors, true)} defaultValue={values.sku} required maxLength={64} autoCapitalize="characters" spellCheck={false} className={`${control} font-mono`} />
           </Field>
         )}
-        <Field id="slug" label="Web address" errors={errors} hint={isNew ? "Left blank, it is made from the name." : "Changing it keeps the old address redirecting here."}>
-          <div className="flex items-center rounded-md border border-stone-400 bg-white focus-within:ring-2 focus-within:ring-brand-600">
-            <span className="pl-3 text-stone-600" aria-hidden="true">
-              /product/
-            </span>
-            <input {...described("slug", errors, true)} defaultValue={values.slug} maxLength={200} spellCheck={false} className="min-h-10 w-full rounded-md px-1 font-normal outline-none disabled:bg-stone-100" />
-          </div>
-        </Field>
+        <SlugField prefix="product" base="/product/" value={values.slug} errors={errors} isNew={isNew} />
         <Field id="brand_id" label="Brand" errors={errors}>
           <select {...described("brand_id", errors)} defaultValue={values.brand_id ?? ""} className={control}>
             <option value="">No brand</option>

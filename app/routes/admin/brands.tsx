@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { DescriptionField, NameAddressFields, intentErrors } from "../../components/admin/name-address-fields.tsx";
+import { AddForm, DescriptionField, NameAddressFields, intentErrors } from "../../components/admin/name-address-fields.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin } from "../../lib/admin/access.ts";
@@ -41,22 +41,12 @@ export default function AdminBrands({ loaderData, actionData }: Route.ComponentP
   const result = actionData as Result | undefined;
   const busy = useNavigation().state === "submitting";
   const errorsFor = (intent: string, id?: number) => intentErrors(result, intent, id);
-  const createErrors = errorsFor("create");
   return (
     <>
       <PageHeader title="Brands" intro="Each brand has its page on the shop and is a filter on category pages." actions={<Link to="/admin/categories" className="btn-secondary">Categories</Link>} />
       <ActionResultBanner result={result} />
       {manage ? (
-        <Form method="post" className="mb-6 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end" aria-labelledby="add-brand" key={result?.ok && result.intent === "create" ? `made-${result.id}` : "create"}>
-          <h2 id="add-brand" className="text-lg font-bold sm:col-span-3">
-            Add a brand
-          </h2>
-          <input type="hidden" name="intent" value="create" />
-          <NameAddressFields errors={createErrors} />
-          <button type="submit" className="btn-primary min-h-10" disabled={busy}>
-            Add
-          </button>
-        </Form>
+        <AddForm id="add-brand" title="Add a brand" columns="sm:grid-cols-[1fr_1fr_auto]" result={result} busy={busy} />
       ) : null}
       <ul className="grid gap-2 sm:grid-cols-2 xl:grid-cols-3" aria-label="Brands">
         {brands.map((b) => {

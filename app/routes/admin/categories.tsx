@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { FieldError } from "../../components/admin/field-error.tsx";
-import { DescriptionField, LIST_CONTROL, NameAddressFields, intentErrors } from "../../components/admin/name-address-fields.tsx";
+import { AddForm, DescriptionField, LIST_CONTROL, NameAddressFields, intentErrors } from "../../components/admin/name-address-fields.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin } from "../../lib/admin/access.ts";
@@ -139,12 +139,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
       <PageHeader title="Categories" intro="The shop's menu and category pages follow this tree. Renaming a web address or moving a category keeps its old address, and its subcategories', redirecting to the new one." actions={<Link to="/admin/brands" className="btn-secondary">Brands</Link>} />
       <ActionResultBanner result={result} />
       {manage ? (
-        <Form method="post" className="mb-6 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end" aria-labelledby="add-category" key={result?.ok && result.intent === "create" ? `made-${result.id}` : "create"}>
-          <h2 id="add-category" className="text-lg font-bold sm:col-span-4">
-            Add a category
-          </h2>
-          <input type="hidden" name="intent" value="create" />
-          <NameAddressFields errors={createErrors} />
+        <AddForm id="add-category" title="Add a category" columns="sm:grid-cols-[1fr_1fr_1fr_auto]" result={result} busy={busy}>
           <label className="grid gap-1 text-sm font-semibold">
             Under
             <select name="parent_id" className={control}>
@@ -152,10 +147,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
             </select>
             <FieldError messages={createErrors?.parent_id} />
           </label>
-          <button type="submit" className="btn-primary min-h-10" disabled={busy}>
-            Add
-          </button>
-        </Form>
+        </AddForm>
       ) : null}
 
       <ul className="grid gap-1" aria-label="Category tree">

@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { HireItemForm } from "../../../components/admin/hire-item-form.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { EMPTY_HIRE_ITEM, type HireItemFormValues, hireItemInputFrom, hireItemValuesFrom } from "../../../lib/admin/hire-item-form.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -47,11 +47,7 @@ export default function NewHireItem({ loaderData, actionData }: Route.ComponentP
         title="New hire item"
         intro="It is on the shop's hire pages as soon as it is saved; add its units and photos next."
       />
-      {result ? (
-        <ResultBanner ok={false} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
       {/* A new key after each refusal: the form shows what was sent. */}
       <HireItemForm
         key={JSON.stringify(result?.values ?? null)}

@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ProductForm, type ProductFormValues } from "../../../components/admin/product-form.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { PHOTO_FORM_MAX } from "../../../lib/admin/photo-action.ts";
 import { productInputFrom } from "../../../lib/admin/product-form.ts";
@@ -129,11 +129,7 @@ export default function NewProduct({ loaderData, actionData }: Route.ComponentPr
         title="New product"
         intro="Choose its photos here too. As a draft nobody sees it on the shop; published, it is on sale as soon as it is created."
       />
-      {result ? (
-        <ResultBanner ok={false} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
       {/* A new key after each refusal: the form shows what was sent. */}
       <ProductForm key={JSON.stringify(result?.values ?? null)} values={result?.values ?? EMPTY} choices={loaderData.choices} errors={result?.errors} access={{ catalogue: true, stock: true }} submitLabel="Create the product" isNew />
     </>
