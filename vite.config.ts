@@ -32,11 +32,13 @@ export default defineConfig({
             // The back office's own modules never join the storefront's shell: its JavaScript loads only under
             // /admin (ADR 0029). The catalogue desk's forms are left to the groups below, and the hire and trade desks'
             // own helpers to chunks of their screens, so that no back-office page carries another desk's code;
-            // likewise the returns desk's (issue 31), and the kit's parts only a few screens use (tabs, timeline, table-or-cards).
+            // likewise the returns desk's (issue 31), and the kit's parts only a few screens use (tabs, timeline, table-or-cards),
+            // and one desk's own sections (a trade account's money forms, a hire's unit forms, a staff member's row, issue 35);
+            // the kit's lists, panels and confirmations go with the screens that use them, so a screen without a list loads none.
             // orders/statuses.ts is plain data the customer's order page shares (which orders may still be cancelled).
             // The quotes desk's form and words (issue 32) stay with its screens too. quotes/statuses.ts is plain data the
             // customer's quote pages share: only route modules import it, so no module of this group takes it in as a dependency.
-            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner|crumbs|stock-lines|branch-form|returns|refund-due|return-actions|order-returns|table-or-cards|timeline|status-tabs|promotion-form|promotion-preview|promotions|quote-form|quotes|category-picker|description-field|new-photos|stock-desk|counter-order|filter-disclosure|audit-entries|audit-words)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff[\\/]|orders[\\/](?!statuses\.ts$))|[\\/]server[\\/]modules[\\/]catalog[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
+            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner|crumbs|stock-lines|branch-form|returns|refund-due|return-actions|order-returns|table-or-cards|timeline|status-tabs|promotion-form|promotion-preview|promotions|quote-form|quotes|category-picker|description-field|new-photos|stock-desk|counter-order|filter-disclosure|audit-entries|audit-words|trade-account-money|terms-fields|hire-request-forms|staff-member-row|role-select|name-address-fields|customer-orders|cells|filter-form|panel|confirm-with-reason|empty-state)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff[\\/]|orders[\\/](?!statuses\.ts$))|[\\/]server[\\/]modules[\\/]catalog[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
             // The catalogue desk's forms each in a chunk of its own, loaded by their screens and not by every
             // back-office page: products; photos; hire items with the hire price engine their rate card runs.
             {

@@ -5,7 +5,7 @@ export default defineConfig({
     // The server imports `#app-context` through package.json "imports"; Vite resolves it too.
   },
   test: {
-    include: ["server/**/*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: ["server/**/*.test.ts", "app/**/*.test.ts", "app/**/*.test.tsx", "scripts/**/*.test.ts"],
     environment: "node",
     // The production build, for the tests that read it (scripts/vitest-build.ts),
     // and the migrated and seeded databases each file's own is copied from.

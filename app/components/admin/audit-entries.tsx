@@ -1,5 +1,6 @@
 import { actionWords, auditSentence, changedFields } from "../../lib/admin/audit-words.ts";
 import { formatDateTime } from "../../lib/admin/format.ts";
+import { Panel } from "./panel.tsx";
 
 export interface AuditEntryView {
   id: number;
@@ -44,12 +45,9 @@ export function Changes({ entry }: { entry: Pick<AuditEntryView, "action" | "ent
 }
 
 /** An entity's own history, for its page (an order, a customer, an account). */
-export function AuditHistory({ entries, title = "Audit history" }: { entries: AuditEntryView[]; title?: string }) {
+export function AuditHistory({ entries, title = "Audit history", className = "" }: { entries: AuditEntryView[]; title?: string; className?: string }) {
   return (
-    <section aria-labelledby="audit-history" className="rounded-lg border border-stone-200 bg-white p-4">
-      <h2 id="audit-history" className="mb-3 text-lg font-bold">
-        {title}
-      </h2>
+    <Panel id="audit-history" title={title} className={className}>
       {entries.length === 0 ? (
         <p className="text-stone-600">No staff changes yet.</p>
       ) : (
@@ -69,7 +67,7 @@ export function AuditHistory({ entries, title = "Audit history" }: { entries: Au
           ))}
         </ol>
       )}
-    </section>
+    </Panel>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, type RefObject, useEffect } from "react";
 import { FieldError } from "./field-error.tsx";
 
 /**
@@ -31,4 +31,11 @@ export function fieldProps(prefix: string, id: string, errors: FieldErrors, hint
   const invalid = !!errors?.[id]?.length;
   const by = [hint ? `${prefix}-${id}-hint` : "", invalid ? `${prefix}-${id}-error` : ""].filter(Boolean).join(" ");
   return { id: `${prefix}-${id}`, name: id, "aria-invalid": invalid || undefined, "aria-describedby": by || undefined };
+}
+
+/** A form's field errors: the keyboard lands on the first field in error, as on every form, each new answer again. */
+export function useFocusFirstInvalid(form: RefObject<HTMLFormElement | null>, hasErrors: boolean, answer: unknown): void {
+  useEffect(() => {
+    if (hasErrors) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [form, hasErrors, answer]);
 }

@@ -79,16 +79,3 @@ function NavList({ nav, className }: { nav: NavItem[]; className: string }) {
     </ul>
   );
 }
-
-/** A screen's heading, with its actions beside it on wide screens. */
-export function AdminHeading({ title, intro, actions }: { title: string; intro?: ReactNode; actions?: ReactNode }) {
-  return (
-    <div className="mb-5 flex flex-wrap items-end justify-between gap-3">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
-        {intro ? <p className="mt-1 max-w-3xl text-stone-700">{intro}</p> : null}
-      </div>
-      {actions ? <div className="flex flex-wrap gap-2">{actions}</div> : null}
-    </div>
-  );
-}

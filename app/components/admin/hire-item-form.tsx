@@ -5,7 +5,8 @@ import { formatPounds } from "../../lib/money.ts";
 import { extraDayRate, rateExamples } from "../../../server/modules/hire/rate-card.ts";
 import { incVat, penceFrom } from "../../../server/modules/catalog/prices.ts";
 import { FieldError } from "./field-error.tsx";
-import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
+import { ADMIN_CONTROL, type FieldErrors } from "./form-field.tsx";
+import { NameValueRows, SaveBar, SlugField, formOf } from "./form-rows.tsx";
 
 type Errors = FieldErrors;
 
@@ -20,8 +21,7 @@ const money = (p: number | null) => (p === null ? "—" : formatPounds(p / 100))
 const incVatOf = (p: number | null, vat: number) => (p === null ? null : incVat(p, vat));
 const dayName = (date: string) => new Date(`${date}T12:00:00Z`).toLocaleDateString("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
 
-const Field = (props: Omit<Parameters<typeof FormField>[0], "prefix">) => <FormField prefix="hire" {...props} />;
-const described = (id: string, errors: Errors, hint = false) => fieldProps("hire", id, errors, hint);
+const { Field, described } = formOf("hire");
 
 /**
  * Every field of a hire item, for the new and edit screens: the item, its
@@ -81,14 +81,7 @@ export function HireItemForm({
         <Field id="name" label="Name" errors={errors} className="sm:col-span-2">
           <input {...described("name", errors)} defaultValue={values.name} required maxLength={200} className={control} />
         </Field>
-        <Field id="slug" label="Web address" errors={errors} hint={isNew ? "Left blank, it is made from the name." : "Changing it keeps the old address redirecting here."}>
-          <div className="flex items-center rounded-md border border-stone-400 bg-white focus-within:ring-2 focus-within:ring-brand-600">
-            <span className="pl-3 text-stone-600" aria-hidden="true">
-              /hire/
-            </span>
-            <input {...described("slug", errors, true)} defaultValue={values.slug} maxLength={200} spellCheck={false} className="min-h-10 w-full rounded-md px-1 font-normal outline-none disabled:bg-stone-100" />
-          </div>
-        </Field>
+        <SlugField prefix="hire" base="/hire/" value={values.slug} errors={errors} isNew={isNew} />
         <Field id="hire_category_id" label="Hire category" errors={errors}>
           <select {...described("hire_category_id", errors)} defaultValue={values.hire_category_id ?? ""} required className={control}>
             <option value="">Choose a hire category</option>
@@ -188,38 +181,11 @@ export function HireItemForm({
         <legend className="px-1 text-lg font-bold">Specifications</legend>
         <p className="text-sm text-stone-600">Shown as a table on the hire page. Leave a row blank to remove it.</p>
         <FieldError messages={errors?.specifications} />
-        <table className="w-full text-sm">
-          <thead>
-            <tr className="text-left">
-              <th scope="col" className="pb-1 font-semibold">
-                Name
-              </th>
-              <th scope="col" className="pb-1 pl-2 font-semibold">
-                Value
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {specRows.map((s, i) => (
-              <tr key={i}>
-                <td className="py-1">
-                  <input name="specification_name" defaultValue={s.name} maxLength={60} aria-label={`Specification ${i + 1} name`} placeholder={i >= values.specifications.length ? "e.g. Weight" : undefined} className={control} />
-                </td>
-                <td className="py-1 pl-2">
-                  <input name="specification_value" defaultValue={s.value} maxLength={200} aria-label={`Specification ${i + 1} value`} placeholder={i >= values.specifications.length ? "e.g. 95 kg" : undefined} className={control} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <NameValueRows fields={["specification_name", "specification_value"]} what="Specification" rows={specRows} blankFrom={values.specifications.length} examples={["e.g. Weight", "e.g. 95 kg"]} control={control} />
       </fieldset>
 
       {canManage ? (
-        <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center gap-3 border-t border-stone-200 bg-stone-50/95 px-4 py-3">
-          <button type="submit" className="btn-primary min-h-11" disabled={saving}>
-            {saving ? "Saving…" : submitLabel}
-          </button>
-        </div>
+        <SaveBar saving={saving} label={submitLabel} />
       ) : (
         <p className="text-sm text-stone-700">Your role may read the hire catalogue but not change it.</p>
       )}

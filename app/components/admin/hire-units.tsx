@@ -1,6 +1,7 @@
 import { Form, useNavigation } from "react-router";
 import { FieldError } from "./field-error.tsx";
 import { STACKED } from "./stacked-table.ts";
+import { TableOrCards } from "./table-or-cards.tsx";
 
 export interface HireUnitRow {
   id: number;
@@ -44,34 +45,10 @@ export function HireUnits({ units, canManage, result, depots = [] }: { units: Hi
       {units.length === 0 ? (
         <p className="rounded-lg border border-stone-200 bg-white p-4 text-sm">No units yet: the storefront shows it as unavailable until one is added.</p>
       ) : (
-        <div className={STACKED.frame}>
-          <table className={STACKED.table}>
-            <caption className="sr-only">The hire item's units, in the fleet first</caption>
-            <thead className={STACKED.head}>
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Asset number
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Serial number
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Depot
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  State
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Out on hire
-                </th>
-                {canManage ? (
-                  <th scope="col" className="px-3 py-2">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody className={STACKED.body}>
+        <TableOrCards
+          caption="The hire item's units, in the fleet first"
+          columns={[{ label: "Asset number" }, { label: "Serial number" }, { label: "Depot" }, { label: "State" }, { label: "Out on hire" }, ...(canManage ? [{ label: "Actions", header: <span className="sr-only">Actions</span> }] : [])]}
+        >
               {units.map((u) => {
                 const formId = `unit-${u.id}`;
                 const refused = mine(u.id);
@@ -79,42 +56,10 @@ export function HireUnits({ units, canManage, result, depots = [] }: { units: Hi
                 return (
                   <tr key={u.id} className={`${STACKED.row} ${u.active ? "max-lg:bg-white" : "bg-stone-100 text-stone-700"}`} data-testid="hire-unit">
                     <td className={STACKED.cell} data-label="Asset number">
-                      {canManage ? (
-                        <span className="grid gap-1">
-                          <input
-                            form={formId}
-                            name="asset_number"
-                            defaultValue={shown.asset_number}
-                            maxLength={40}
-                            aria-label={`Asset number of unit ${u.asset_number}`}
-                            aria-invalid={!!refused?.errors?.asset_number || undefined}
-                            aria-describedby={refused?.errors?.asset_number ? `${formId}-asset-error` : undefined}
-                            className={`${control} font-mono`}
-                          />
-                          <FieldError id={`${formId}-asset-error`} messages={refused?.errors?.asset_number} />
-                        </span>
-                      ) : (
-                        <span className="font-mono">{u.asset_number}</span>
-                      )}
+                      <UnitText formId={formId} name="asset_number" label="Asset number" asset={u.asset_number} value={shown.asset_number} shownValue={u.asset_number} maxLength={40} errors={refused?.errors?.asset_number} errorId={`${formId}-asset-error`} editable={canManage} />
                     </td>
                     <td className={STACKED.cell} data-label="Serial number">
-                      {canManage ? (
-                        <span className="grid gap-1">
-                          <input
-                            form={formId}
-                            name="serial_number"
-                            defaultValue={shown.serial_number}
-                            maxLength={100}
-                            aria-label={`Serial number of unit ${u.asset_number}`}
-                            aria-invalid={!!refused?.errors?.serial_number || undefined}
-                            aria-describedby={refused?.errors?.serial_number ? `${formId}-serial-error` : undefined}
-                            className={`${control} font-mono`}
-                          />
-                          <FieldError id={`${formId}-serial-error`} messages={refused?.errors?.serial_number} />
-                        </span>
-                      ) : (
-                        <span className="font-mono">{u.serial_number || "—"}</span>
-                      )}
+                      <UnitText formId={formId} name="serial_number" label="Serial number" asset={u.asset_number} value={shown.serial_number} shownValue={u.serial_number || "—"} maxLength={100} errors={refused?.errors?.serial_number} errorId={`${formId}-serial-error`} editable={canManage} />
                     </td>
                     <td className={STACKED.cell} data-label="Depot">
                       {canManage && depots.length > 1 ? (
@@ -169,9 +114,7 @@ export function HireUnits({ units, canManage, result, depots = [] }: { units: Hi
                   </tr>
                 );
               })}
-            </tbody>
-          </table>
-        </div>
+        </TableOrCards>
       )}
       {canManage ? (
         <Form method="post" className="grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end" aria-labelledby="add-unit-heading">
@@ -214,5 +157,16 @@ export function HireUnits({ units, canManage, result, depots = [] }: { units: Hi
         </Form>
       ) : null}
     </section>
+  );
+}
+
+/** A unit's asset or serial number in its row: a box tied to the row's form for a member who may change it, else the text. */
+function UnitText({ formId, name, label, asset, value, shownValue, maxLength, errors, errorId, editable }: { formId: string; name: string; label: string; asset: string; value: string; shownValue: string; maxLength: number; errors: string[] | undefined; errorId: string; editable: boolean }) {
+  if (!editable) return <span className="font-mono">{shownValue}</span>;
+  return (
+    <span className="grid gap-1">
+      <input form={formId} name={name} defaultValue={value} maxLength={maxLength} aria-label={`${label} of unit ${asset}`} aria-invalid={!!errors || undefined} aria-describedby={errors ? errorId : undefined} className={`${control} font-mono`} />
+      <FieldError id={errorId} messages={errors} />
+    </span>
   );
 }

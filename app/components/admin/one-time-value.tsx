@@ -54,3 +54,14 @@ export function OneTimeValue({ label, value, children, testId }: { label: string
     </div>
   );
 }
+
+/** A secret just made (a set-up link, a token), in a panel of its own above the list: shown once, with what to do with it. */
+export function OneTimePanel({ name, testId, label, value, valueTestId, children }: { name: string; testId: string; label: string; value: string; valueTestId: string; children: ReactNode }) {
+  return (
+    <section aria-label={name} className="mb-5 max-w-3xl rounded-lg border-l-4 border-amber-500 bg-white p-5 shadow-sm" data-testid={testId}>
+      <OneTimeValue label={label} value={value} testId={valueTestId}>
+        {children}
+      </OneTimeValue>
+    </section>
+  );
+}

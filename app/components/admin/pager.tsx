@@ -3,20 +3,20 @@ import { withParam } from "../../lib/admin/format.ts";
 
 /**
  * Keyset pages: back to the first page, and on to the next (a cursor, never a
- * page number, so a list of any length pages in constant time). Nothing when
- * the list fits on one page.
+ * page number, so a list of any length pages in constant time), in `param`
+ * of the address. Nothing when the list fits on one page.
  */
-export function KeysetPager({ search, cursor, nextCursor, first = "First page", next = "Next page" }: { search: URLSearchParams; cursor: string | undefined; nextCursor: string | null; first?: string; next?: string }) {
+export function KeysetPager({ search, cursor, nextCursor, first = "First page", next = "Next page", param = "cursor" }: { search: URLSearchParams; cursor: string | undefined; nextCursor: string | null; first?: string; next?: string; param?: string }) {
   if (!cursor && !nextCursor) return null;
   return (
     <nav aria-label="Pages" className="mt-4 flex gap-2">
       {cursor ? (
-        <Link to={withParam(search, { cursor: null }) || "?"} className="btn-secondary">
+        <Link to={withParam(search, { [param]: null }) || "?"} className="btn-secondary">
           {first}
         </Link>
       ) : null}
       {nextCursor ? (
-        <Link to={withParam(search, { cursor: nextCursor })} className="btn-secondary">
+        <Link to={withParam(search, { [param]: nextCursor })} className="btn-secondary">
           {next}
         </Link>
       ) : null}

@@ -7,7 +7,8 @@ import { CategoryPicker } from "./category-picker.tsx";
 import { DescriptionField } from "./description-field.tsx";
 import { FieldError } from "./field-error.tsx";
 import { NewPhotos } from "./new-photos.tsx";
-import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
+import { ADMIN_CONTROL, type FieldErrors } from "./form-field.tsx";
+import { NameValueRows, SaveBar, SlugField, formOf } from "./form-rows.tsx";
 
 export interface ProductFormValues {
   sku: string;
@@ -53,8 +54,7 @@ function incVatText(price: string, vatRate: number): string {
   return formatPounds(incVat(pence, vatRate) / 100);
 }
 
-const Field = (props: Omit<Parameters<typeof FormField>[0], "prefix">) => <FormField prefix="product" {...props} />;
-const described = (id: string, errors: Errors, hint = false) => fieldProps("product", id, errors, hint);
+const { Field, described } = formOf("product");
 
 /**
  * Every field a product has, for the new-product and edit screens. A member
@@ -114,14 +114,7 @@ export function ProductForm({
             <input {...described("sku", errors, true)} defaultValue={values.sku} required maxLength={64} autoCapitalize="characters" spellCheck={false} className={`${control} font-mono`} />
           </Field>
         )}
-        <Field id="slug" label="Web address" errors={errors} hint={isNew ? "Left blank, it is made from the name." : "Changing it keeps the old address redirecting here."}>
-          <div className="flex items-center rounded-md border border-stone-400 bg-white focus-within:ring-2 focus-within:ring-brand-600">
-            <span className="pl-3 text-stone-600" aria-hidden="true">
-              /product/
-            </span>
-            <input {...described("slug", errors, true)} defaultValue={values.slug} maxLength={200} spellCheck={false} className="min-h-10 w-full rounded-md px-1 font-normal outline-none disabled:bg-stone-100" />
-          </div>
-        </Field>
+        <SlugField prefix="product" base="/product/" value={values.slug} errors={errors} isNew={isNew} />
         <Field id="brand_id" label="Brand" errors={errors}>
           <select {...described("brand_id", errors)} defaultValue={values.brand_id ?? ""} className={control}>
             <option value="">No brand</option>
@@ -275,30 +268,7 @@ export function ProductForm({
         ) : (
           <p className="text-sm text-stone-600">Its categories ask for no particular attributes{values.category_ids.length ? "" : " (choose its categories first)"}; add any below.</p>
         )}
-        <table className="w-full text-sm">
-          <thead>
-            <tr className="text-left">
-              <th scope="col" className="pb-1 font-semibold">
-                Name
-              </th>
-              <th scope="col" className="pb-1 pl-2 font-semibold">
-                Value
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {attributeRows.map((a, i) => (
-              <tr key={i}>
-                <td className="py-1">
-                  <input name="attribute_name" defaultValue={a.name} maxLength={60} aria-label={`Attribute ${i + 1} name`} placeholder={i >= free.length ? "e.g. Colour" : undefined} className={control} />
-                </td>
-                <td className="py-1 pl-2">
-                  <input name="attribute_value" defaultValue={a.value} maxLength={200} aria-label={`Attribute ${i + 1} value`} placeholder={i >= free.length ? "e.g. Blue" : undefined} className={control} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <NameValueRows fields={["attribute_name", "attribute_value"]} what="Attribute" rows={attributeRows} blankFrom={free.length} examples={["e.g. Colour", "e.g. Blue"]} control={control} />
       </fieldset>
 
       <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2" disabled={locked}>
@@ -314,12 +284,9 @@ export function ProductForm({
         </Field>
       </fieldset>
 
-      <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center gap-3 border-t border-stone-200 bg-stone-50/95 px-4 py-3">
-        <button type="submit" className="btn-primary min-h-11" disabled={saving}>
-          {saving ? "Saving…" : submitLabel}
-        </button>
+      <SaveBar saving={saving} label={submitLabel}>
         {locked ? <span className="text-sm text-stone-700">Your role may change the stock and reorder level only.</span> : null}
-      </div>
+      </SaveBar>
     </Form>
   );
 }

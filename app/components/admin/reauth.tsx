@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { ResultBanner } from "./result-banner.tsx";
 import { Form, Link } from "react-router";
 
 /**
@@ -75,5 +76,20 @@ export function PasswordPrompt({ pending, cancelTo, busy }: { pending: PendingAc
         </div>
       </Form>
     </section>
+  );
+}
+
+/**
+ * What a post on a screen of password-guarded actions answered: the password
+ * prompt when it needs the password again, else its message as a banner
+ * (which does not take the focus when a field in error does).
+ */
+export function GuardedResult({ result, cancelTo, busy, focus }: { result: { outcome: "done" | "failed"; message: string } | { outcome: "password"; pending: PendingAction } | undefined; cancelTo: string; busy: boolean; focus: boolean }) {
+  if (!result) return null;
+  if (result.outcome === "password") return <PasswordPrompt pending={result.pending} cancelTo={cancelTo} busy={busy} />;
+  return (
+    <ResultBanner ok={result.outcome === "done"} result={result} focus={focus}>
+      {result.message}
+    </ResultBanner>
   );
 }

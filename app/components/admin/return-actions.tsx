@@ -6,6 +6,7 @@ import { refundRoute } from "../../lib/admin/returns.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
+import { Panel } from "./panel.tsx";
 
 /** What the return's page's last form post did: the banner's words, and for a refused form its errors and what was typed. */
 export type ReturnActionResult = { ok: true; message: string } | { ok: false; to: string; message: string; errors: Record<string, string[]>; values: Record<string, string> };
@@ -236,15 +237,12 @@ export function ReturnActions({
 
   const finished = ret.status === "closed" || ret.status === "rejected";
   return (
-    <section aria-labelledby="actions-heading" className="rounded-lg border border-stone-200 bg-white p-4">
-      <h2 id="actions-heading" className="mb-3 text-lg font-bold">
-        Next steps
-      </h2>
+    <Panel id="actions-heading" title="Next steps">
       {moves.length === 0 ? (
         <p className="text-stone-600">{finished ? `This return is ${ret.status_label.toLowerCase()}: nothing more to do.` : "Your role has nothing to do on this return now."}</p>
       ) : (
         <div className="grid gap-4">{moves.map((m) => form(m.to, m.label))}</div>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { ReactNode, Ref } from "react";
 import { STACKED } from "./stacked-table.ts";
 
 export interface TableColumn {
@@ -7,36 +7,44 @@ export interface TableColumn {
   className?: string;
   /** The column the rows are sorted by. */
   sort?: "ascending" | "descending";
+  /** What the header cell shows instead of the label (a sort link, a "choose all" box). */
+  header?: ReactNode;
 }
 
 /**
  * A table on a desktop, a list of cards below `lg` (STACKED): the frame, the
  * caption for screen readers, the header row from `columns`, and the rows
  * (`children`, each built from `Cell`s). Dimmed while a new page loads.
+ * `DataTable` builds the rows too, from column definitions.
  */
-export function TableOrCards({ caption, columns, loading = false, children }: { caption?: string; columns: TableColumn[]; loading?: boolean; children: ReactNode }) {
+export function TableOrCards({ caption, columns, loading = false, tableRef, foot, children }: { caption?: string; columns: TableColumn[]; loading?: boolean; tableRef?: Ref<HTMLTableElement>; foot?: ReactNode; children: ReactNode }) {
   return (
     <div className={`${STACKED.frame} ${loading ? "opacity-75" : ""}`} aria-busy={loading || undefined}>
-      <table className={STACKED.table}>
+      <table ref={tableRef} className={STACKED.table}>
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead className={STACKED.head}>
           <tr>
             {columns.map((c) => (
               <th key={c.label} scope="col" className={`px-3 py-2 ${c.className ?? ""}`} aria-sort={c.sort}>
-                {c.label}
+                {c.header ?? c.label}
               </th>
             ))}
           </tr>
         </thead>
         <tbody className={STACKED.body}>{children}</tbody>
+        {foot ? <tfoot className="border-t-2 border-stone-300 font-bold max-lg:mt-3 max-lg:block">{foot}</tfoot> : null}
       </table>
     </div>
   );
 }
 
-/** A row of a TableOrCards: a card of its own below `lg`. */
-export function Row({ children }: { children: ReactNode }) {
-  return <tr className={`${STACKED.row} max-lg:bg-white lg:hover:bg-stone-50`}>{children}</tr>;
+/** A row of a TableOrCards: a card of its own below `lg`; `className` gives it another background (a greyed row). */
+export function Row({ className = "max-lg:bg-white lg:hover:bg-stone-50", children, ...rest }: { className?: string; id?: string; "data-testid"?: string; children: ReactNode }) {
+  return (
+    <tr className={`${STACKED.row} ${className}`} {...rest}>
+      {children}
+    </tr>
+  );
 }
 
 /** A cell, named by its column on a card (`label`); the row's own name as a header cell (`head`). Holds one element. */
@@ -49,5 +57,75 @@ export function Cell({ label, head = false, className = "", children }: { label:
     <td className={`${STACKED.cell} ${className}`} data-label={label}>
       {children}
     </td>
+  );
+}
+
+/** A column of a DataTable: its name (the header, and each card's label for the cell) and what a row shows in it. */
+export interface DataColumn<T> extends TableColumn {
+  /** What the row shows in this column: one element (or text), as a card's cell holds one. */
+  cell: (row: T) => ReactNode;
+  /** The row's own name (a header cell for screen readers); one column of a table. */
+  head?: boolean;
+  /** Figures, money, counts: right-aligned on a desktop. */
+  numeric?: boolean;
+  /** Classes of each of its cells. */
+  cellClassName?: string;
+}
+
+/**
+ * A list as a table on a desktop and as cards on a phone or tablet, from
+ * column definitions: each card's cell carries its column's name. A column
+ * given as `false` (one the member may not see) is left out.
+ */
+export function DataTable<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  loading = false,
+  tableRef,
+  rowProps,
+  totals,
+}: {
+  caption?: string;
+  columns: (DataColumn<T> | false | null | undefined)[];
+  rows: readonly T[];
+  rowKey: (row: T) => string | number;
+  loading?: boolean;
+  tableRef?: Ref<HTMLTableElement>;
+  /** A row's own classes (a greyed row) and attributes (an id, a test id). */
+  rowProps?: (row: T) => { className?: string; id?: string; "data-testid"?: string };
+  /** A last row of totals, by column label; the first column's cell names it. */
+  totals?: Partial<Record<string, ReactNode>>;
+}) {
+  const shown = columns.filter((c): c is DataColumn<T> => !!c).map((c) => (c.numeric ? { ...c, className: `lg:text-right ${c.className ?? ""}`, cellClassName: `lg:text-right ${c.cellClassName ?? ""}` } : c));
+  return (
+    <TableOrCards
+      caption={caption}
+      columns={shown}
+      loading={loading}
+      tableRef={tableRef}
+      foot={
+        totals ? (
+          <Row className="max-lg:bg-stone-50">
+            {shown.map((c, i) => (
+              <Cell key={c.label} label={i === 0 ? "" : c.label} head={i === 0} className={i === 0 ? "" : c.cellClassName}>
+                {totals[c.label] ?? null}
+              </Cell>
+            ))}
+          </Row>
+        ) : undefined
+      }
+    >
+      {rows.map((row) => (
+        <Row key={rowKey(row)} {...rowProps?.(row)}>
+          {shown.map((c) => (
+            <Cell key={c.label} label={c.label} head={c.head} className={c.cellClassName}>
+              {c.cell(row)}
+            </Cell>
+          ))}
+        </Row>
+      ))}
+    </TableOrCards>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { formatDateTime } from "../../lib/admin/format.ts";
+import { Panel } from "./panel.tsx";
 
 export interface TimelineEntry {
   /** What happened: a status's name, or "Note". */
@@ -15,10 +16,7 @@ export interface TimelineEntry {
 /** A record's timeline on its page (an order, a return), oldest first; `children` below it (a form to add a note). */
 export function Timeline({ entries, testId, children }: { entries: TimelineEntry[]; testId: string; children?: ReactNode }) {
   return (
-    <section aria-labelledby="timeline-heading" className="rounded-lg border border-stone-200 bg-white p-4">
-      <h2 id="timeline-heading" className="mb-3 text-lg font-bold">
-        Timeline
-      </h2>
+    <Panel id="timeline-heading" title="Timeline">
       <ol className="grid gap-3 text-sm" data-testid={testId}>
         {entries.map((h, i) => (
           <li key={i} className={`border-l-2 pl-3 ${h.aside ? "border-amber-400" : "border-brand-700"}`}>
@@ -35,6 +33,6 @@ export function Timeline({ entries, testId, children }: { entries: TimelineEntry
         ))}
       </ol>
       {children}
-    </section>
+    </Panel>
   );
 }

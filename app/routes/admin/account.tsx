@@ -1,6 +1,6 @@
 import { Form, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../components/admin/frame.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
 import { RecoveryCodes, TotpEnrolment } from "../../components/admin/recovery-codes.tsx";
 import { Field } from "../../components/form.tsx";
 import { requireSameOrigin, requireStaff, serviceError } from "../../lib/admin/access.ts";
@@ -40,7 +40,7 @@ export default function AdminAccount({ loaderData, actionData }: Route.Component
   const error = actionData && "error" in actionData ? actionData.error : undefined;
   return (
     <>
-      <AdminHeading title="Your account" />
+      <PageHeader title="Your account" />
       <dl className="mb-6 grid max-w-xl gap-x-6 gap-y-2 rounded-lg border border-stone-200 bg-white p-5 sm:grid-cols-[max-content_1fr]">
         <dt className="font-semibold">Name</dt>
         <dd>{me.name}</dd>

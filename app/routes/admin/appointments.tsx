@@ -1,15 +1,15 @@
 import { Form, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { FieldError } from "../../components/admin/field-error.tsx";
-import { AdminHeading } from "../../components/admin/frame.tsx";
-import { ResultBanner } from "../../components/admin/result-banner.tsx";
-import { STACKED } from "../../components/admin/stacked-table.ts";
+import { PageHeader } from "../../components/admin/page-header.tsx";
+import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
 import { control } from "../../components/admin/stock-lines.tsx";
-import { EmptyState } from "../../components/page.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { londonClock } from "../../../server/modules/branches/hours.ts";
 import type { Route } from "./+types/appointments";
+import { DataTable } from "../../components/admin/table-or-cards.tsx";
+import { EmptyState } from "../../components/admin/empty-state.tsx";
+import { ConfirmWithReason } from "../../components/admin/confirm-with-reason.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Showroom appointments");
 
@@ -63,12 +63,8 @@ export default function AdminAppointments({ loaderData, actionData }: Route.Comp
   const booked = day?.data.filter((a) => a.status === "booked").length ?? 0;
   return (
     <>
-      <AdminHeading title="Showroom appointments" intro="Design consultations booked by customers on the Kitchens & Bathrooms page, a showroom and a day at a time." />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <PageHeader title="Showroom appointments" intro="Design consultations booked by customers on the Kitchens & Bathrooms page, a showroom and a day at a time." />
+      <ActionResultBanner result={result} />
       {!branch || !day ? (
         <EmptyState title="No showrooms">Give a branch the showroom service (Branches) and customers can book consultations there.</EmptyState>
       ) : (
@@ -103,71 +99,69 @@ export default function AdminAppointments({ loaderData, actionData }: Route.Comp
             {day.data.length === 0 ? (
               <EmptyState title="No appointments">Nobody has booked this day.</EmptyState>
             ) : (
-              <div className={STACKED.frame}>
-                <table className={STACKED.table}>
-                  <caption className="sr-only">Appointments by time</caption>
-                  <thead className={STACKED.head}>
-                    <tr>
-                      {["Time", "Customer", "Project", "State", ""].map((h, i) => (
-                        <th key={i} scope="col" className="px-3 py-2">
-                          {h || <span className="sr-only">Actions</span>}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody className={STACKED.body}>
-                    {day.data.map((a) => (
-                      <tr key={a.id} className={`${STACKED.row} ${a.status === "cancelled" ? "bg-stone-50 text-stone-600" : "max-lg:bg-white"}`}>
-                        <th scope="row" data-label="Time" className={`${STACKED.cell} whitespace-nowrap font-semibold`}>
-                          <span>
-                            {a.time}–{a.ends_time}
-                          </span>
-                        </th>
-                        <td data-label="Customer" className={STACKED.cell}>
-                          <span>
-                            {a.name}
-                            <span className="block">
-                              <a href={`mailto:${a.email}`} className="link">
-                                {a.email}
-                              </a>{" "}
-                              · <a href={`tel:${a.phone.replace(/\s/g, "")}`} className="link">{a.phone}</a>
-                            </span>
-                          </span>
-                        </td>
-                        <td data-label="Project" className={STACKED.cell}>
-                          <span>
-                            {TOPICS[a.topic]}
-                            {a.notes ? <span className="block whitespace-pre-line text-stone-700">{a.notes}</span> : null}
-                          </span>
-                        </td>
-                        <td data-label="State" className={STACKED.cell}>
-                          <span>{a.status === "cancelled" ? `Cancelled${a.cancelled_by === "customer" ? " by the customer" : " by staff"}` : "Booked"}</span>
-                        </td>
-                        <td data-label="Actions" className={STACKED.cell}>
-                          {a.status === "booked" && new Date(a.starts_at).getTime() > now ? (
-                            <details>
-                              <summary className="cursor-pointer font-semibold text-red-800">Cancel…</summary>
-                              <Form method="post" className="mt-2 grid gap-2">
-                                <input type="hidden" name="id" value={a.id} />
-                                <label className="grid gap-1 text-sm font-semibold">
-                                  Reason (for the audit log)
-                                  <input name="reason" required maxLength={300} className={control} aria-invalid={result && !result.ok && result.id === a.id && result.errors?.reason ? true : undefined} />
-                                </label>
-                                <FieldError messages={result && !result.ok && result.id === a.id ? result.errors?.reason : undefined} />
-                                <button type="submit" className="btn min-h-10 justify-self-start bg-red-700 text-white hover:bg-red-800" disabled={busy}>
-                                  Cancel {a.name}'s appointment
-                                </button>
-                              </Form>
-                            </details>
-                          ) : (
-                            <span className="sr-only">None</span>
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                caption="Appointments by time"
+                rows={day.data}
+                rowKey={(a) => a.id}
+                rowProps={(a) => ({ className: a.status === "cancelled" ? "bg-stone-50 text-stone-600" : "max-lg:bg-white" })}
+                columns={[
+                  {
+                    label: "Time",
+                    head: true,
+                    cellClassName: "whitespace-nowrap font-semibold",
+                    cell: (a) => (
+                      <span>
+                        {a.time}–{a.ends_time}
+                      </span>
+                    ),
+                  },
+                  {
+                    label: "Customer",
+                    cell: (a) => (
+                      <span>
+                        {a.name}
+                        <span className="block">
+                          <a href={`mailto:${a.email}`} className="link">
+                            {a.email}
+                          </a>{" "}
+                          ·{" "}
+                          <a href={`tel:${a.phone.replace(/\s/g, "")}`} className="link">
+                            {a.phone}
+                          </a>
+                        </span>
+                      </span>
+                    ),
+                  },
+                  {
+                    label: "Project",
+                    cell: (a) => (
+                      <span>
+                        {TOPICS[a.topic]}
+                        {a.notes ? <span className="block whitespace-pre-line text-stone-700">{a.notes}</span> : null}
+                      </span>
+                    ),
+                  },
+                  { label: "State", cell: (a) => (a.status === "cancelled" ? `Cancelled${a.cancelled_by === "customer" ? " by the customer" : " by staff"}` : "Booked") },
+                  {
+                    label: "Actions",
+                    header: <span className="sr-only">Actions</span>,
+                    cell: (a) =>
+                      a.status === "booked" && new Date(a.starts_at).getTime() > now ? (
+                        <ConfirmWithReason
+                          id={`cancel-${a.id}`}
+                          summary="Cancel…"
+                          fields={{ id: a.id }}
+                          reason={{ label: "Reason (for the audit log)", required: true, maxLength: 300 }}
+                          errors={result && !result.ok && result.id === a.id ? result.errors : undefined}
+                          button={`Cancel ${a.name}'s appointment`}
+                          busy={busy}
+                        />
+                      ) : (
+                        <span className="sr-only">None</span>
+                      ),
+                  },
+                ]}
+              />
             )}
           </section>
         </>

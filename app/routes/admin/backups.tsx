@@ -1,5 +1,5 @@
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../components/admin/frame.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
 import { Cell, Row, TableOrCards } from "../../components/admin/table-or-cards.tsx";
 import { EmptyState } from "../../components/page.tsx";
 import { requirePermission } from "../../lib/admin/access.ts";
@@ -21,7 +21,7 @@ export default function AdminBackups({ loaderData }: Route.ComponentProps) {
   const { backups } = loaderData;
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Backups"
         intro="The shop backs itself up every night at 02:30 and keeps one a day for a week and one a week for a month. Each file holds every order, customer and photo: keep a copy somewhere other than this machine, and keep it safe. Downloads are recorded in the audit log."
       />

@@ -1,9 +1,10 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { FieldError } from "../../components/admin/field-error.tsx";
-import { AdminHeading } from "../../components/admin/frame.tsx";
-import { ResultBanner } from "../../components/admin/result-banner.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
+import { AddForm, DescriptionField, NameAddressFields, intentErrors } from "../../components/admin/name-address-fields.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
+import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
+import { requirePermission, requireSameOrigin } from "../../lib/admin/access.ts";
+import { type IntentResult, intentAction } from "../../lib/admin/intent-action.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { can } from "../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/brands";
@@ -16,69 +17,36 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { brands: await app.services.adminTree.brands(actor), manage: can(actor.role, "catalogue.manage") };
 }
 
-type Result = { ok: boolean; message: string; errors?: Record<string, string[]>; id?: number; intent: string };
+type Result = IntentResult;
 
 export async function action({ context, request }: Route.ActionArgs) {
   requireSameOrigin(request);
   const app = context.get(appContext);
   const actor = requirePermission(app.staff, request, "catalogue.manage");
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const id = Number(form.get("id"));
-  const text = (name: string) => String(form.get(name) ?? "");
-  try {
+  return intentAction(await request.formData(), async ({ intent, id, text }) => {
     if (intent === "create") {
       const made = await app.services.adminTree.createBrand(actor, { name: text("name"), description: text("description"), ...(text("slug").trim() ? { slug: text("slug") } : {}) });
-      return data<Result>({ ok: true, intent, id: made.id, message: `Added the brand “${made.name}”. Choose it on a product's page.` });
+      return { id: made.id, message: `Added the brand “${made.name}”. Choose it on a product's page.` };
     }
     if (intent === "update") {
       const saved = await app.services.adminTree.updateBrand(actor, id, { name: text("name"), slug: text("slug"), description: text("description") });
-      return data<Result>({ ok: true, intent, id, message: `Saved “${saved.name}”.` });
+      return { message: `Saved “${saved.name}”.` };
     }
-    return data<Result>({ ok: false, intent, message: "Choose what to do." }, { status: 422 });
-  } catch (error) {
-    const known = serviceError(error);
-    if (!known) throw error;
-    return data<Result>({ ok: false, intent, id, message: known.errors ? "Nothing was changed. Check the fields marked below." : known.message, errors: known.errors }, { status: known.status });
-  }
+    return undefined;
+  });
 }
-
-const control = "min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal";
 
 export default function AdminBrands({ loaderData, actionData }: Route.ComponentProps) {
   const { brands, manage } = loaderData;
   const result = actionData as Result | undefined;
   const busy = useNavigation().state === "submitting";
-  const errorsFor = (intent: string, id?: number) => (result && !result.ok && result.intent === intent && (id === undefined || result.id === id) ? result.errors : undefined);
-  const createErrors = errorsFor("create");
+  const errorsFor = (intent: string, id?: number) => intentErrors(result, intent, id);
   return (
     <>
-      <AdminHeading title="Brands" intro="Each brand has its page on the shop and is a filter on category pages." actions={<Link to="/admin/categories" className="btn-secondary">Categories</Link>} />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <PageHeader title="Brands" intro="Each brand has its page on the shop and is a filter on category pages." actions={<Link to="/admin/categories" className="btn-secondary">Categories</Link>} />
+      <ActionResultBanner result={result} />
       {manage ? (
-        <Form method="post" className="mb-6 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end" aria-labelledby="add-brand" key={result?.ok && result.intent === "create" ? `made-${result.id}` : "create"}>
-          <h2 id="add-brand" className="text-lg font-bold sm:col-span-3">
-            Add a brand
-          </h2>
-          <input type="hidden" name="intent" value="create" />
-          <label className="grid gap-1 text-sm font-semibold">
-            Name
-            <input name="name" required maxLength={120} className={control} aria-invalid={createErrors?.name ? true : undefined} />
-            <FieldError messages={createErrors?.name} />
-          </label>
-          <label className="grid gap-1 text-sm font-semibold">
-            Web address (optional)
-            <input name="slug" maxLength={100} placeholder="made from the name" spellCheck={false} className={control} aria-invalid={createErrors?.slug ? true : undefined} />
-            <FieldError messages={createErrors?.slug} />
-          </label>
-          <button type="submit" className="btn-primary min-h-10" disabled={busy}>
-            Add
-          </button>
-        </Form>
+        <AddForm id="add-brand" title="Add a brand" columns="sm:grid-cols-[1fr_1fr_auto]" result={result} busy={busy} />
       ) : null}
       <ul className="grid gap-2 sm:grid-cols-2 xl:grid-cols-3" aria-label="Brands">
         {brands.map((b) => {
@@ -98,21 +66,8 @@ export default function AdminBrands({ loaderData, actionData }: Route.ComponentP
                   <Form method="post" className="mt-2 grid gap-2">
                     <input type="hidden" name="intent" value="update" />
                     <input type="hidden" name="id" value={b.id} />
-                    <label className="grid gap-1 text-sm font-semibold">
-                      Name
-                      <input name="name" defaultValue={b.name} required maxLength={120} className={control} />
-                      <FieldError messages={errors?.name} />
-                    </label>
-                    <label className="grid gap-1 text-sm font-semibold">
-                      Web address
-                      <input name="slug" defaultValue={b.slug} required maxLength={100} spellCheck={false} className={`${control} font-mono`} />
-                      <FieldError messages={errors?.slug} />
-                    </label>
-                    <label className="grid gap-1 text-sm font-semibold">
-                      Description
-                      <textarea name="description" defaultValue={b.description} rows={3} maxLength={5000} className={`${control} py-2`} />
-                      <FieldError messages={errors?.description} />
-                    </label>
+                    <NameAddressFields errors={errors} values={b} />
+                    <DescriptionField label="Description" value={b.description} rows={3} errors={errors} />
                     <div>
                       <button type="submit" className="btn-primary min-h-10" disabled={busy}>
                         Save {b.name}

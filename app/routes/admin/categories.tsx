@@ -1,9 +1,11 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { FieldError } from "../../components/admin/field-error.tsx";
-import { AdminHeading } from "../../components/admin/frame.tsx";
-import { ResultBanner } from "../../components/admin/result-banner.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
+import { AddForm, DescriptionField, LIST_CONTROL, NameAddressFields, intentErrors } from "../../components/admin/name-address-fields.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
+import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
+import { requirePermission, requireSameOrigin } from "../../lib/admin/access.ts";
+import { type IntentResult, intentAction } from "../../lib/admin/intent-action.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { can } from "../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/categories";
@@ -16,25 +18,21 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { categories: await app.services.adminTree.tree(actor), manage: can(actor.role, "catalogue.manage") };
 }
 
-type Result = { ok: boolean; message: string; errors?: Record<string, string[]>; id?: number; intent: string };
+type Result = IntentResult;
 
 export async function action({ context, request }: Route.ActionArgs) {
   requireSameOrigin(request);
   const app = context.get(appContext);
   const actor = requirePermission(app.staff, request, "catalogue.manage");
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const id = Number(form.get("id"));
-  const text = (name: string) => String(form.get(name) ?? "");
-  const parent = () => (text("parent_id") === "" ? null : Number(text("parent_id")));
-  try {
+  return intentAction(await request.formData(), async ({ intent, id, text, form }) => {
+    const parent = () => (text("parent_id") === "" ? null : Number(text("parent_id")));
     if (intent === "create") {
       const made = await app.services.adminTree.createCategory(actor, { name: text("name"), parent_id: parent(), ...(text("slug").trim() ? { slug: text("slug") } : {}) });
-      return data<Result>({ ok: true, intent, id: made.id, message: `Added “${made.name}” at /category/${made.path}. It shows on the shop once products are in it.` });
+      return { id: made.id, message: `Added “${made.name}” at /category/${made.path}. It shows on the shop once products are in it.` };
     }
     if (intent === "update") {
       const saved = await app.services.adminTree.updateCategory(actor, id, { name: text("name"), slug: text("slug"), parent_id: parent(), description: text("description") });
-      return data<Result>({ ok: true, intent, id, message: `Saved “${saved.name}”: its address is /category/${saved.path}; any old address redirects there.` });
+      return { message: `Saved “${saved.name}”: its address is /category/${saved.path}; any old address redirects there.` };
     }
     if (intent === "attributes") {
       const names = form.getAll("attribute_name").map(String);
@@ -42,22 +40,18 @@ export async function action({ context, request }: Route.ActionArgs) {
       const units = form.getAll("attribute_unit").map(String);
       const attributes = names.map((n, i) => ({ name: n, kind: kinds[i] ?? "text", unit: units[i] ?? "" })).filter((a) => a.name.trim() !== "");
       const saved = await app.services.adminTree.setAttributes(actor, id, { attributes });
-      return data<Result>({ ok: true, intent, id, message: `Saved the attributes of “${saved.name}”: ${saved.attributes.length ? saved.attributes.map((a) => a.name).join(", ") : "none"}. Its products' values are checked against them from their next save.` });
+      return { message: `Saved the attributes of “${saved.name}”: ${saved.attributes.length ? saved.attributes.map((a) => a.name).join(", ") : "none"}. Its products' values are checked against them from their next save.` };
     }
     if (intent === "move") {
       const direction = text("direction") === "down" ? "down" : "up";
       const done = await app.services.adminTree.moveCategory(actor, id, direction);
-      return data<Result>({ ok: true, intent, id, message: done.moved ? `Moved ${direction}.` : `Already ${direction === "up" ? "first" : "last"} among its neighbours.` });
+      return { message: done.moved ? `Moved ${direction}.` : `Already ${direction === "up" ? "first" : "last"} among its neighbours.` };
     }
-    return data<Result>({ ok: false, intent, message: "Choose what to do." }, { status: 422 });
-  } catch (error) {
-    const known = serviceError(error);
-    if (!known) throw error;
-    return data<Result>({ ok: false, intent, id, message: known.errors ? "Nothing was changed. Check the fields marked below." : known.message, errors: known.errors }, { status: known.status });
-  }
+    return undefined;
+  });
 }
 
-const control = "min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal";
+const control = LIST_CONTROL;
 type Category = Awaited<ReturnType<typeof loader>>["categories"][number];
 
 /** Every category as a parent to choose, indented; `except` leaves out one and its own subcategories. */
@@ -138,27 +132,14 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
   const { categories, manage } = loaderData;
   const result = actionData as Result | undefined;
   const busy = useNavigation().state === "submitting";
-  const errorsFor = (intent: string, id?: number) => (result && !result.ok && result.intent === intent && (id === undefined || result.id === id) ? result.errors : undefined);
+  const errorsFor = (intent: string, id?: number) => intentErrors(result, intent, id);
   const createErrors = errorsFor("create");
   return (
     <>
-      <AdminHeading title="Categories" intro="The shop's menu and category pages follow this tree. Renaming a web address or moving a category keeps its old address, and its subcategories', redirecting to the new one." actions={<Link to="/admin/brands" className="btn-secondary">Brands</Link>} />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <PageHeader title="Categories" intro="The shop's menu and category pages follow this tree. Renaming a web address or moving a category keeps its old address, and its subcategories', redirecting to the new one." actions={<Link to="/admin/brands" className="btn-secondary">Brands</Link>} />
+      <ActionResultBanner result={result} />
       {manage ? (
-        <Form method="post" className="mb-6 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end" aria-labelledby="add-category" key={result?.ok && result.intent === "create" ? `made-${result.id}` : "create"}>
-          <h2 id="add-category" className="text-lg font-bold sm:col-span-4">
-            Add a category
-          </h2>
-          <input type="hidden" name="intent" value="create" />
-          <label className="grid gap-1 text-sm font-semibold">
-            Name
-            <input name="name" required maxLength={120} className={control} aria-invalid={createErrors?.name ? true : undefined} />
-            <FieldError messages={createErrors?.name} />
-          </label>
+        <AddForm id="add-category" title="Add a category" columns="sm:grid-cols-[1fr_1fr_1fr_auto]" result={result} busy={busy}>
           <label className="grid gap-1 text-sm font-semibold">
             Under
             <select name="parent_id" className={control}>
@@ -166,15 +147,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
             </select>
             <FieldError messages={createErrors?.parent_id} />
           </label>
-          <label className="grid gap-1 text-sm font-semibold">
-            Web address (optional)
-            <input name="slug" maxLength={100} placeholder="made from the name" spellCheck={false} className={control} aria-invalid={createErrors?.slug ? true : undefined} />
-            <FieldError messages={createErrors?.slug} />
-          </label>
-          <button type="submit" className="btn-primary min-h-10" disabled={busy}>
-            Add
-          </button>
-        </Form>
+        </AddForm>
       ) : null}
 
       <ul className="grid gap-1" aria-label="Category tree">
@@ -214,16 +187,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
                   <Form method="post" className="mt-2 grid gap-3 sm:grid-cols-3">
                     <input type="hidden" name="intent" value="update" />
                     <input type="hidden" name="id" value={c.id} />
-                    <label className="grid gap-1 text-sm font-semibold">
-                      Name
-                      <input name="name" defaultValue={c.name} required maxLength={120} className={control} aria-invalid={errors?.name ? true : undefined} />
-                      <FieldError messages={errors?.name} />
-                    </label>
-                    <label className="grid gap-1 text-sm font-semibold">
-                      Web address
-                      <input name="slug" defaultValue={c.slug} required maxLength={100} spellCheck={false} className={`${control} font-mono`} aria-invalid={errors?.slug ? true : undefined} />
-                      <FieldError messages={errors?.slug} />
-                    </label>
+                    <NameAddressFields errors={errors} values={c} />
                     <label className="grid gap-1 text-sm font-semibold">
                       Under
                       <select name="parent_id" defaultValue={c.parent_id ?? ""} className={control}>
@@ -231,11 +195,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
                       </select>
                       <FieldError messages={errors?.parent_id} />
                     </label>
-                    <label className="grid gap-1 text-sm font-semibold sm:col-span-3">
-                      Description (shown at the top of its page)
-                      <textarea name="description" defaultValue={c.description} rows={2} maxLength={5000} className={`${control} py-2`} />
-                      <FieldError messages={errors?.description} />
-                    </label>
+                    <DescriptionField label="Description (shown at the top of its page)" value={c.description} rows={2} errors={errors} className="sm:col-span-3" />
                     <div className="sm:col-span-3">
                       <button type="submit" className="btn-primary min-h-10" disabled={busy}>
                         Save {c.name}

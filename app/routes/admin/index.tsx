@@ -2,7 +2,7 @@ import { type ReactNode, useId } from "react";
 import { Form, Link } from "react-router";
 import { appContext } from "#app-context";
 import { BranchFilter } from "../../components/admin/branch-filter.tsx";
-import { AdminHeading } from "../../components/admin/frame.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
 import { BarChart, type ChartGeometry } from "../../components/bar-chart.tsx";
 import { EmptyState } from "../../components/page.tsx";
 import { requirePermission } from "../../lib/admin/access.ts";
@@ -243,7 +243,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
 
   return (
     <>
-      <AdminHeading title="Dashboard" intro={`Hello, ${firstName}. Today is ${longDay(f.today)}; the figures count London days.`} />
+      <PageHeader title="Dashboard" intro={`Hello, ${firstName}. Today is ${longDay(f.today)}; the figures count London days.`} />
       {branch.choices.length ? (
         <Form method="get" className="mb-4 flex flex-wrap items-end gap-2">
           <BranchFilter branches={branch.choices} chosen={branch.chosen} label="Figures for" />

@@ -1,14 +1,17 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../components/admin/frame.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
 import { FieldError } from "../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL } from "../../components/admin/form-field.tsx";
-import { ResultBanner } from "../../components/admin/result-banner.tsx";
-import { STACKED } from "../../components/admin/stacked-table.ts";
+import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { can } from "../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/redirects";
+import { Panel } from "../../components/admin/panel.tsx";
+import { DataTable } from "../../components/admin/table-or-cards.tsx";
+import { ButtonForm } from "../../components/admin/confirm-with-reason.tsx";
+import { KeysetPager, useListAddress } from "../../components/admin/pager.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Redirects");
 
@@ -68,20 +71,17 @@ export default function AdminRedirects({ loaderData, actionData }: Route.Compone
   const { data: rules, next_after, total, q, after, testUrl, tested, canManage } = loaderData;
   const result = actionData as Result | undefined;
   const busy = useNavigation().state === "submitting";
+  const { search } = useListAddress();
   const createErrors = result?.intent === "create" && !result.ok ? result.errors : undefined;
   const kept = createErrors ? result?.values : undefined;
   const importErrors = result?.intent === "import" && !result.ok ? result.errors : undefined;
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Redirects"
         intro="Old addresses answered with a redirect before any page: a shop moving here keeps its links and search rankings. A rule matches an address exactly, or by its start (the rest carried over); renamed products and categories redirect by themselves."
       />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
 
       <section aria-labelledby="test-heading" className="mb-6 rounded-lg border border-stone-200 bg-white p-4">
         <h2 id="test-heading" className="mb-2 text-lg font-bold">
@@ -117,10 +117,7 @@ export default function AdminRedirects({ loaderData, actionData }: Route.Compone
 
       {canManage ? (
         <div className="mb-6 grid gap-6 lg:grid-cols-2">
-          <section aria-labelledby="add-heading" className="rounded-lg border border-stone-200 bg-white p-4">
-            <h2 id="add-heading" className="mb-2 text-lg font-bold">
-              Add a rule
-            </h2>
+          <Panel id="add-heading" title="Add a rule">
             <Form method="post" className="grid gap-3 sm:grid-cols-2" key={result?.intent === "create" && result.ok ? result.message : "add"}>
               <input type="hidden" name="intent" value="create" />
               <label className="grid gap-1 text-sm font-semibold sm:col-span-2">
@@ -156,12 +153,9 @@ export default function AdminRedirects({ loaderData, actionData }: Route.Compone
                 </button>
               </div>
             </Form>
-          </section>
+          </Panel>
 
-          <section aria-labelledby="import-heading" className="rounded-lg border border-stone-200 bg-white p-4">
-            <h2 id="import-heading" className="mb-2 text-lg font-bold">
-              Import a CSV
-            </h2>
+          <Panel id="import-heading" title="Import a CSV">
             <p className="mb-2 text-sm text-stone-700">
               A header row naming <code>from</code> and <code>to</code> (or <code>old_path</code> and <code>new_path</code>), and optionally <code>status</code> and <code>match</code>. All rows or none: a rule for the same address is replaced.
             </p>
@@ -194,7 +188,7 @@ export default function AdminRedirects({ loaderData, actionData }: Route.Compone
                 ))}
               </ul>
             ) : null}
-          </section>
+          </Panel>
         </div>
       ) : null}
 
@@ -216,73 +210,29 @@ export default function AdminRedirects({ loaderData, actionData }: Route.Compone
         {rules.length === 0 ? (
           <p className="rounded-lg border border-stone-200 bg-white p-4 text-stone-700">{q ? `No rule mentions “${q}”.` : "No rules yet."}</p>
         ) : (
-          <div className={STACKED.frame}>
-            <table className={STACKED.table}>
-              <caption className="sr-only">Redirect rules by their old address</caption>
-              <thead className={STACKED.head}>
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    Old address
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Matches
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    New address
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Kind
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className={STACKED.body}>
-                {rules.map((r) => (
-                  <tr key={r.id} className={`${STACKED.row} max-lg:bg-white`} data-testid="redirect-row">
-                    <th scope="row" className={`${STACKED.cell} font-mono font-normal`} data-label="Old address">
-                      <span className="break-all">{r.from}</span>
-                    </th>
-                    <td className={STACKED.cell} data-label="Matches">
-                      <span>{r.match === "exact" ? "This address" : "Everything under it"}</span>
-                    </td>
-                    <td className={`${STACKED.cell} font-mono`} data-label="New address">
-                      <span className="break-all">{r.to}</span>
-                    </td>
-                    <td className={STACKED.cell} data-label="Kind">
-                      <span>{r.status}</span>
-                    </td>
-                    <td className={STACKED.cell} data-label="">
-                      {canManage ? (
-                        <Form method="post">
-                          <input type="hidden" name="intent" value="delete" />
-                          <input type="hidden" name="id" value={r.id} />
-                          <input type="hidden" name="from" value={r.from} />
-                          <button type="submit" className="btn-secondary min-h-10 px-3" disabled={busy}>
-                            Remove<span className="sr-only"> the rule for {r.from}</span>
-                          </button>
-                        </Form>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Redirect rules by their old address"
+            rows={rules}
+            rowKey={(r) => r.id}
+            rowProps={() => ({ className: "max-lg:bg-white", "data-testid": "redirect-row" })}
+            columns={[
+              { label: "Old address", head: true, cellClassName: "font-mono font-normal", cell: (r) => <span className="break-all">{r.from}</span> },
+              { label: "Matches", cell: (r) => (r.match === "exact" ? "This address" : "Everything under it") },
+              { label: "New address", cellClassName: "font-mono", cell: (r) => <span className="break-all">{r.to}</span> },
+              { label: "Kind", cell: (r) => r.status },
+              canManage && {
+                label: "Actions",
+                header: <span className="sr-only">Actions</span>,
+                cell: (r) => (
+                  <ButtonForm fields={{ intent: "delete", id: r.id, from: r.from }} look="secondary" className="" busy={busy}>
+                    Remove<span className="sr-only"> the rule for {r.from}</span>
+                  </ButtonForm>
+                ),
+              },
+            ]}
+          />
         )}
-        <p className="mt-3 flex gap-3 text-sm">
-          {after ? (
-            <Link to={q ? `?q=${encodeURIComponent(q)}` : "?"} className="link">
-              First page
-            </Link>
-          ) : null}
-          {next_after ? (
-            <Link to={`?${new URLSearchParams({ ...(q ? { q } : {}), after: next_after })}`} className="link">
-              Next page
-            </Link>
-          ) : null}
-        </p>
+        <KeysetPager search={search} cursor={after ?? undefined} nextCursor={next_after} param="after" />
       </section>
     </>
   );

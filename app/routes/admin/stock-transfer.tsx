@@ -1,8 +1,7 @@
 import { Form, Link, data, useNavigation, useSearchParams } from "react-router";
 import { appContext } from "#app-context";
-import { AdminCrumbs } from "../../components/admin/crumbs.tsx";
 import { FieldError } from "../../components/admin/field-error.tsx";
-import { AdminHeading } from "../../components/admin/frame.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../components/admin/result-banner.tsx";
 import { control, whole } from "../../components/admin/stock-lines.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
@@ -68,8 +67,8 @@ export default function AdminTransfer({ loaderData, actionData }: Route.Componen
   const lineError = (i: number) => [...(result?.errors?.[`lines.${i}.quantity`] ?? []), ...(result?.errors?.[`lines.${i}.sku`] ?? [])];
   return (
     <>
-      <AdminCrumbs items={[{ label: "Stock", to: "/admin/stock" }, { label: "Transfers", to: "/admin/stock/transfers" }, { label: transfer.number }]} />
-      <AdminHeading
+      <PageHeader
+        crumbs={[{ label: "Stock", to: "/admin/stock" }, { label: "Transfers", to: "/admin/stock/transfers" }, { label: transfer.number }]}
         title={`Transfer ${transfer.number}`}
         intro={
           <>

@@ -1,17 +1,18 @@
 import { Form, Link, data, redirect, useLocation, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminCrumbs } from "../../components/admin/crumbs.tsx";
 import { FieldError } from "../../components/admin/field-error.tsx";
-import { AdminHeading } from "../../components/admin/frame.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
 import { KeysetPager } from "../../components/admin/pager.tsx";
 import { ResultBanner } from "../../components/admin/result-banner.tsx";
 import { LineRows, control, onFormRows, rowsOf, whole } from "../../components/admin/stock-lines.tsx";
-import { EmptyState } from "../../components/page.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
-import { formatDateTime } from "../../lib/admin/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { TRANSFER_STATES, TRANSFER_STATE_LABELS, type TransferState } from "../../../server/modules/stock/kinds.ts";
 import type { Route } from "./+types/stock-transfers";
+import { DataTable } from "../../components/admin/table-or-cards.tsx";
+import { DateCell } from "../../components/admin/cells.tsx";
+import { EmptyState } from "../../components/admin/empty-state.tsx";
+import { StatusTabs } from "../../components/admin/status-tabs.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Transfers");
 
@@ -59,16 +60,9 @@ export default function AdminTransfers({ loaderData, actionData }: Route.Compone
   const busy = useNavigation().state === "submitting";
   const search = new URLSearchParams(useLocation().search);
   const errors = result?.errors;
-  const tab = (state: TransferState | undefined) => {
-    const next = new URLSearchParams();
-    if (state) next.set("state", state);
-    if (filters.branch) next.set("branch", String(filters.branch));
-    return `?${next}`;
-  };
   return (
     <>
-      <AdminCrumbs items={[{ label: "Stock", to: "/admin/stock" }, { label: "Transfers" }]} />
-      <AdminHeading title="Transfers" intro="Stock moving between branches: asked for here, sent by the branch that has it (it leaves that branch's stock), and booked in by the branch it goes to, with anything that did not arrive recorded." />
+      <PageHeader crumbs={[{ label: "Stock", to: "/admin/stock" }, { label: "Transfers" }]} title="Transfers" intro="Stock moving between branches: asked for here, sent by the branch that has it (it leaves that branch's stock), and booked in by the branch it goes to, with anything that did not arrive recorded." />
       {result ? (
         <ResultBanner ok={false} result={result}>
           {result.message}
@@ -114,57 +108,30 @@ export default function AdminTransfers({ loaderData, actionData }: Route.Compone
         <h2 id="transfers-title" className="mb-3 text-xl font-bold">
           Transfers
         </h2>
-        <nav aria-label="Transfers by state" className="mb-3 flex flex-wrap gap-2">
-          {[undefined, ...TRANSFER_STATES].map((state) => (
-            <Link key={state ?? "all"} to={tab(state)} aria-current={filters.state === state ? "page" : undefined} className={filters.state === state ? "btn-primary min-h-10" : "btn-secondary min-h-10"}>
-              {state ? TRANSFER_STATE_LABELS[state] : "All"}
-            </Link>
-          ))}
-        </nav>
+        <StatusTabs label="Transfers by state" param="state" tabs={[["", "All"], ...TRANSFER_STATES.map((state) => [state, TRANSFER_STATE_LABELS[state]] as const)]} current={filters.state ?? ""} search={search} />
         {transfers.length === 0 ? (
           <EmptyState title="No transfers to show">{filters.state ? "None in this state." : "Transfers asked for appear here, newest first."}</EmptyState>
         ) : (
-          <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
-            <table className="w-full min-w-[40rem] text-left text-sm">
-              <caption className="sr-only">Transfers, newest first</caption>
-              <thead className="border-b border-stone-200 bg-stone-50 text-stone-700">
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    Transfer
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    From → to
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    Lines
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    State
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Asked for
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100">
-                {transfers.map((t) => (
-                  <tr key={t.id}>
-                    <th scope="row" className="px-3 py-2">
-                      <Link to={`/admin/stock/transfers/${t.id}`} className="link font-mono">
-                        {t.number}
-                      </Link>
-                    </th>
-                    <td className="px-3 py-2">
-                      {t.from.name} → {t.to.name}
-                    </td>
-                    <td className="px-3 py-2 text-right">{t.lines.length}</td>
-                    <td className="px-3 py-2 font-semibold">{TRANSFER_STATE_LABELS[t.state]}</td>
-                    <td className="whitespace-nowrap px-3 py-2">{formatDateTime(t.requested_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Transfers, newest first"
+            rows={transfers}
+            rowKey={(t) => t.id}
+            columns={[
+              {
+                label: "Transfer",
+                head: true,
+                cell: (t) => (
+                  <Link to={`/admin/stock/transfers/${t.id}`} className="link font-mono">
+                    {t.number}
+                  </Link>
+                ),
+              },
+              { label: "From → to", cell: (t) => `${t.from.name} → ${t.to.name}` },
+              { label: "Lines", numeric: true, cell: (t) => t.lines.length },
+              { label: "State", cellClassName: "font-semibold", cell: (t) => TRANSFER_STATE_LABELS[t.state] },
+              { label: "Asked for", cell: (t) => <DateCell value={t.requested_at} /> },
+            ]}
+          />
         )}
         <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />
       </section>

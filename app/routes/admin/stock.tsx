@@ -3,17 +3,17 @@ import { appContext } from "#app-context";
 import { control, onFormRows, rowsOf, whole } from "../../components/admin/stock-lines.tsx";
 import { StockDesk } from "../../components/admin/stock-desk.tsx";
 import { BranchFilter } from "../../components/admin/branch-filter.tsx";
-import { AdminHeading } from "../../components/admin/frame.tsx";
+import { PageHeader } from "../../components/admin/page-header.tsx";
 import { KeysetPager } from "../../components/admin/pager.tsx";
 import { ResultBanner } from "../../components/admin/result-banner.tsx";
-import { FormAlert } from "../../components/form.tsx";
-import { EmptyState } from "../../components/page.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
-import { formatDateTime } from "../../lib/admin/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { can } from "../../../server/modules/staff/permissions.ts";
 import { KIND_LABELS, MANUAL_KINDS, MOVEMENT_KINDS, type MovementKind } from "../../../server/modules/stock/kinds.ts";
 import type { Route } from "./+types/stock";
+import { DataTable } from "../../components/admin/table-or-cards.tsx";
+import { DateCell, LinesCell } from "../../components/admin/cells.tsx";
+import { EmptyState, ErrorState } from "../../components/admin/empty-state.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Stock");
 
@@ -102,7 +102,7 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
   const busy = navigation.state === "submitting";
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Stock"
         actions={
           manyBranches ? (
@@ -161,7 +161,7 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
             Clear
           </Link>
         </Form>
-        <FormAlert message={error ?? undefined} className="mb-3" />
+        <ErrorState message={error} />
         {levels ? (
           <div className="mb-3 max-w-xl overflow-x-auto rounded-lg border border-stone-200 bg-white">
             <table className="w-full text-left text-sm" data-testid="stock-levels">
@@ -198,68 +198,51 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
         {movements.length === 0 ? (
           <EmptyState title="No movements to show">{filters.sku || filters.kind || filters.branch ? "Nothing matches: try another SKU, kind or branch." : "Deliveries, counts, sales and returns appear here, newest first."}</EmptyState>
         ) : (
-          <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
-            <table className="w-full min-w-[44rem] text-left text-sm">
-              <caption className="sr-only">Stock movements, newest first</caption>
-              <thead className="border-b border-stone-200 bg-stone-50 text-stone-700">
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    When
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Product
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    What
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    Change
-                  </th>
-                  {manyBranches ? (
-                    <th scope="col" className="px-3 py-2">
-                      Branch
-                    </th>
-                  ) : null}
-                  <th scope="col" className="px-3 py-2 text-right">
-                    Stock after
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    By
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100">
-                {movements.map((m) => (
-                  <tr key={m.id}>
-                    <td className="whitespace-nowrap px-3 py-2">{formatDateTime(m.at)}</td>
-                    <th scope="row" className="px-3 py-2 font-normal">
-                      {loaderData.can.catalogue ? (
+          <DataTable
+            caption="Stock movements, newest first"
+            rows={movements}
+            rowKey={(m) => m.id}
+            columns={[
+              { label: "When", cell: (m) => <DateCell value={m.at} /> },
+              {
+                label: "Product",
+                head: true,
+                cellClassName: "font-normal",
+                cell: (m) => (
+                  <LinesCell
+                    first={
+                      loaderData.can.catalogue ? (
                         <Link to={`/admin/products/${encodeURIComponent(m.sku)}`} className="link">
                           {m.name}
                         </Link>
                       ) : (
                         m.name
-                      )}
-                      <span className="block font-mono text-xs text-stone-600">{m.sku}</span>
-                    </th>
-                    <td className="px-3 py-2">
-                      <span className="font-semibold">{m.kind_label}</span>
-                      {m.reason ? <span className="block text-stone-700">{m.reason}</span> : null}
-                      {m.order_number ? (
-                        <Link to={`/admin/orders/${m.order_number}`} className="link block">
-                          {m.order_number}
-                        </Link>
-                      ) : null}
-                    </td>
-                    <td className={`px-3 py-2 text-right font-semibold ${m.change < 0 ? "text-red-800" : "text-green-800"}`}>{m.change > 0 ? `+${m.change}` : m.change}</td>
-                    {manyBranches ? <td className="px-3 py-2">{m.branch.name}</td> : null}
-                    <td className="px-3 py-2 text-right">{m.stock_after}</td>
-                    <td className="px-3 py-2">{m.staff ?? (m.order_number ? "Checkout" : "—")}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                      )
+                    }
+                    rest={[<span className="font-mono text-xs">{m.sku}</span>]}
+                  />
+                ),
+              },
+              {
+                label: "What",
+                cell: (m) => (
+                  <span>
+                    <span className="font-semibold">{m.kind_label}</span>
+                    {m.reason ? <span className="block text-stone-700">{m.reason}</span> : null}
+                    {m.order_number ? (
+                      <Link to={`/admin/orders/${m.order_number}`} className="link block">
+                        {m.order_number}
+                      </Link>
+                    ) : null}
+                  </span>
+                ),
+              },
+              { label: "Change", numeric: true, cell: (m) => <span className={`font-semibold tabular-nums ${m.change < 0 ? "text-red-800" : "text-green-800"}`}>{m.change > 0 ? `+${m.change}` : m.change}</span> },
+              manyBranches && { label: "Branch", cell: (m) => m.branch.name },
+              { label: "Stock after", numeric: true, cell: (m) => m.stock_after },
+              { label: "By", cell: (m) => m.staff ?? (m.order_number ? "Checkout" : "—") },
+            ]}
+          />
         )}
         <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />
       </section>

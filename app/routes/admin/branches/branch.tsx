@@ -1,8 +1,7 @@
 import { Form, Link, data, redirect, useNavigation, useSearchParams } from "react-router";
 import { appContext } from "#app-context";
 import { BranchForm } from "../../../components/admin/branch-form.tsx";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { SERVICE_LABELS, WEEKDAY_NAMES } from "../../../components/branches/branch-labels.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
@@ -67,8 +66,8 @@ export default function AdminBranch({ loaderData, actionData }: Route.ComponentP
   const listed = branch.status === "open" && branch.address.postcode !== "";
   return (
     <>
-      <AdminCrumbs items={[{ label: "Branches", to: "/admin/branches" }, { label: branch.name }]} />
-      <AdminHeading
+      <PageHeader
+        crumbs={[{ label: "Branches", to: "/admin/branches" }, { label: branch.name }]}
         title={branch.name}
         intro={
           <>

@@ -1,8 +1,7 @@
 import { data, redirect, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { BranchForm } from "../../../components/admin/branch-form.tsx";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { SERVICE_LABELS, WEEKDAY_NAMES } from "../../../components/branches/branch-labels.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
@@ -41,8 +40,7 @@ export default function AdminNewBranch({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   return (
     <>
-      <AdminCrumbs items={[{ label: "Branches", to: "/admin/branches" }, { label: "Add a branch" }]} />
-      <AdminHeading title="Add a branch" intro="It appears in the branch finder and at checkout once it is added with its address." />
+      <PageHeader crumbs={[{ label: "Branches", to: "/admin/branches" }, { label: "Add a branch" }]} title="Add a branch" intro="It appears in the branch finder and at checkout once it is added with its address." />
       {result ? (
         <ResultBanner ok={false} result={result}>
           {result.message}

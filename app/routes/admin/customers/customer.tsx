@@ -3,17 +3,18 @@ import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { BlockedBadge } from "../../../components/admin/blocked-badge.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
-import { StatusBadge } from "../../../components/admin/status-badge.tsx";
+import { ConfirmWithReason } from "../../../components/admin/confirm-with-reason.tsx";
+import { CustomerOrders } from "../../../components/admin/customer-orders.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/customer";
-import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
 import { CUSTOMER_KIND_LABELS } from "../../../../server/modules/account/customer-kinds.ts";
+import { Panel } from "../../../components/admin/panel.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Customer #${params.id}`);
 
@@ -105,7 +106,6 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 }
 
 
-const card = "rounded-lg border border-stone-200 bg-white p-4";
 
 type Failed = Extract<ActionResult, { ok: false }>;
 type CustomerView = Route.ComponentProps["loaderData"]["customer"];
@@ -116,10 +116,7 @@ function EditDetails({ customer, failed, busy }: { customer: CustomerView; faile
   const value = (name: "firstname" | "lastname" | "phone" | "email" | "staff_note") => failed?.values?.[name] ?? customer[name];
   const errors = failed?.errors;
   return (
-    <section aria-labelledby="edit-heading" className={card}>
-      <h2 id="edit-heading" className="mb-3 text-lg font-bold">
-        Edit details
-      </h2>
+    <Panel id="edit-heading" title="Edit details">
       <Form method="post" className="grid gap-3 sm:grid-cols-2" noValidate>
         <input type="hidden" name="intent" value="edit" />
         <FormField prefix="edit" id="firstname" label="First name" errors={errors}>
@@ -143,7 +140,7 @@ function EditDetails({ customer, failed, busy }: { customer: CustomerView; faile
           </button>
         </div>
       </Form>
-    </section>
+    </Panel>
   );
 }
 
@@ -200,13 +197,8 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
   const title = customer.name || `Customer #${customer.id}`;
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/customers" className="link">
-          Customers
-        </Link>{" "}
-        › {title}
-      </nav>
-      <AdminHeading
+      <PageHeader
+        crumbs={[{ label: "Customers", to: "/admin/customers" }, { label: title }]}
         title={title}
         intro={
           <>
@@ -254,10 +246,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
       <div className="grid gap-4 xl:grid-cols-[1fr_22rem]">
         {/* First in the page on a tablet or phone (what staff came to do); beside the details on a desktop. */}
         <div className="grid content-start gap-4 xl:col-start-2 xl:row-start-1">
-          <section aria-labelledby="actions-heading" className={card}>
-            <h2 id="actions-heading" className="mb-3 text-lg font-bold">
-              Account actions
-            </h2>
+          <Panel id="actions-heading" title="Account actions">
             {!canManage ? (
               <p className="text-stone-600">Your role may look at customers but not change their accounts.</p>
             ) : (
@@ -280,46 +269,31 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                     </button>
                   </Form>
                 ) : (
-                  <Form method="post" className="grid gap-2 border-t border-stone-200 pt-4" noValidate>
-                    <input type="hidden" name="intent" value="block" />
+                  <ConfirmWithReason
+                    id="block"
+                    className="border-t border-stone-200 pt-4"
+                    fields={{ intent: "block" }}
+                    reason={{ label: "Reason (optional; kept in the audit log, not sent to the customer)", maxLength: REASON_MAX, value: failed?.intent === "block" ? failed.reason : "" }}
+                    confirm={`Yes, block ${title} and sign them out everywhere.`}
+                    errors={failed?.intent === "block" ? failed.errors : undefined}
+                    button="Block customer"
+                    busy={busy}
+                    noValidate
+                  >
                     <h3 className="font-bold">Block this customer</h3>
                     <p className="rounded bg-amber-50 p-2 text-sm text-amber-950">
                       Blocking signs them out on every device at once and refuses sign-in until the account is unblocked. Their orders are not changed.
                     </p>
-                    <label className="grid gap-1 text-sm font-semibold">
-                      Reason (optional; kept in the audit log, not sent to the customer)
-                      <FieldError messages={failed?.intent === "block" ? failed.errors.reason : undefined} />
-                      <textarea name="reason" rows={2} maxLength={REASON_MAX} defaultValue={failed?.intent === "block" ? failed.reason : ""} className="min-h-10 w-full rounded-md border border-stone-400 bg-white px-3 py-2 font-normal" />
-                    </label>
-                    <label className="flex items-start gap-2 text-sm">
-                      <input
-                        type="checkbox"
-                        name="confirm"
-                        value="yes"
-                        required
-                        aria-invalid={failed?.errors.confirm ? true : undefined}
-                        aria-describedby={failed?.errors.confirm ? "confirm-error" : undefined}
-                        className="mt-0.5 size-5 shrink-0"
-                      />
-                      <span>Yes, block {title} and sign them out everywhere.</span>
-                    </label>
-                    <FieldError id="confirm-error" messages={failed?.intent === "block" ? failed.errors.confirm : undefined} />
-                    <button type="submit" className="btn border border-red-700 bg-white text-red-800 hover:bg-red-50" disabled={busy}>
-                      Block customer
-                    </button>
-                  </Form>
+                  </ConfirmWithReason>
                 )}
                 {customer.blocked ? (
                   <p className="border-t border-stone-200 pt-4 text-sm text-stone-700">Unblock the customer before sending a password reset link: the link would not work.</p>
                 ) : null}
               </div>
             )}
-          </section>
+          </Panel>
 
-          <section aria-labelledby="trade-heading" className={`${card} text-sm`}>
-            <h2 id="trade-heading" className="mb-2 text-lg font-bold">
-              Trade account
-            </h2>
+          <Panel id="trade-heading" title="Trade account" className="text-sm">
             {customer.trade ? (
               <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
                 <dt className="font-semibold">Company</dt>
@@ -332,14 +306,11 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             ) : (
               <p className="text-stone-600">Not a member of a trade account: shop prices.</p>
             )}
-          </section>
+          </Panel>
         </div>
 
         <div className="grid min-w-0 content-start gap-4 xl:col-start-1 xl:row-start-1">
-          <section aria-labelledby="details-heading" className={`${card} text-sm`}>
-            <h2 id="details-heading" className="mb-2 text-lg font-bold">
-              Details
-            </h2>
+          <Panel id="details-heading" title="Details" className="text-sm">
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 sm:gap-x-6">
               <dt className="font-semibold">Name</dt>
               <dd>{customer.name || "—"}</dd>
@@ -374,14 +345,11 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
               <dt className="font-semibold">Newsletter</dt>
               <dd>{customer.newsletter_subscribed ? "Subscribed" : "Not subscribed"}</dd>
             </dl>
-          </section>
+          </Panel>
 
           {canEdit ? <EditDetails customer={customer} failed={failed?.intent === "edit" ? failed : undefined} busy={busy} /> : null}
 
-          <section aria-labelledby="addresses-heading" className={card}>
-            <h2 id="addresses-heading" className="mb-2 text-lg font-bold">
-              Address book
-            </h2>
+          <Panel id="addresses-heading" title="Address book">
             {customer.addresses.length === 0 ? (
               <p className="text-sm text-stone-600">No saved addresses.</p>
             ) : (
@@ -425,7 +393,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                 <AddressForm intent="add_address" target="" address={null} failed={failed?.intent === "add_address" ? failed : undefined} busy={busy} />
               </details>
             ) : null}
-          </section>
+          </Panel>
 
           <section aria-labelledby="orders-heading" className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white">
             <h2 id="orders-heading" className="px-4 pt-4 text-lg font-bold">
@@ -435,35 +403,9 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
               <p className="px-4 pb-4 pt-2 text-sm text-stone-600">No orders on this account yet.</p>
             ) : (
               <>
-                <table className="mt-2 w-full min-w-[26rem] text-left text-sm">
-                  <caption className="sr-only">The customer's orders, newest first</caption>
-                  <thead className="border-b border-stone-200 bg-stone-50 text-stone-700">
-                    <tr>
-                      <th scope="col" className="px-4 py-2">Order</th>
-                      <th scope="col" className="px-4 py-2">Placed</th>
-                      <th scope="col" className="px-4 py-2">Status</th>
-                      {customer.orders.some((o) => o.total !== undefined) ? (
-                        <th scope="col" className="px-4 py-2 text-right">Total</th>
-                      ) : null}
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-stone-100">
-                    {customer.orders.map((o) => (
-                      <tr key={o.number}>
-                        <th scope="row" className="whitespace-nowrap px-4 py-2 font-semibold">
-                          <Link to={`/admin/orders/${o.number}`} className="link">
-                            {o.number}
-                          </Link>
-                        </th>
-                        <td className="whitespace-nowrap px-4 py-2">{formatDate(o.created_at)}</td>
-                        <td className="px-4 py-2">
-                          <StatusBadge status={o.status} label={o.status_label} />
-                        </td>
-                        {o.total !== undefined ? <td className="px-4 py-2 text-right">{formatPounds(o.total)}</td> : null}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <div className="p-4 pt-2">
+                  <CustomerOrders orders={customer.orders} caption="The customer's orders, newest first" />
+                </div>
                 {customer.order_count > customer.orders.length ? (
                   <p className="border-t border-stone-200 px-4 py-3 text-sm">
                     The latest {customer.orders.length} of {customer.order_count}.{" "}

@@ -1,15 +1,14 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
-import { STACKED } from "../../../components/admin/stacked-table.ts";
-import { StatusBadge } from "../../../components/admin/status-badge.tsx";
+import { CustomerOrders } from "../../../components/admin/customer-orders.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { notFoundOr, requirePermission } from "../../../lib/admin/access.ts";
 import { formatDate } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/guest";
+import { Panel } from "../../../components/admin/panel.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Guest buyer");
 
@@ -27,17 +26,13 @@ export default function GuestBuyer({ loaderData }: Route.ComponentProps) {
   const { guest, canOrder } = loaderData;
   return (
     <>
-      <AdminCrumbs items={[{ label: "Customers", to: "/admin/customers" }, { label: guest.name }]} />
-      <AdminHeading title={guest.name} intro="A guest buyer: ordered without an account, found by the email on their orders." />
+      <PageHeader crumbs={[{ label: "Customers", to: "/admin/customers" }, { label: guest.name }]} title={guest.name} intro="A guest buyer: ordered without an account, found by the email on their orders." />
       {guest.account_id ? (
         <p className="mb-4 rounded-md border border-sky-300 bg-sky-50 px-4 py-3 text-sky-950">
           An account now uses this email: <Link to={`/admin/customers/${guest.account_id}`} className="link font-semibold">open customer #{guest.account_id}</Link>.
         </p>
       ) : null}
-      <section aria-labelledby="guest-details" className="mb-4 rounded-lg border border-stone-200 bg-white p-4 text-sm">
-        <h2 id="guest-details" className="mb-2 text-lg font-bold">
-          Details
-        </h2>
+      <Panel id="guest-details" title="Details" className="mb-4 text-sm">
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-6 gap-y-2">
           <dt className="font-semibold">Email</dt>
           <dd className="[overflow-wrap:anywhere]">
@@ -58,46 +53,12 @@ export default function GuestBuyer({ loaderData }: Route.ComponentProps) {
           <dt className="font-semibold">Last order</dt>
           <dd>{formatDate(guest.last_order_at)}</dd>
         </dl>
-      </section>
+      </Panel>
       <section aria-labelledby="guest-orders">
         <h2 id="guest-orders" className="mb-2 text-lg font-bold">
           Orders
         </h2>
-        <div className={STACKED.frame}>
-          <table className={STACKED.table}>
-            <caption className="sr-only">The guest's orders, newest first</caption>
-            <thead className={STACKED.head}>
-              <tr>
-                <th scope="col" className="px-3 py-2">Order</th>
-                <th scope="col" className="px-3 py-2">Placed</th>
-                <th scope="col" className="px-3 py-2">Status</th>
-                {guest.total_spent !== undefined ? <th scope="col" className="px-3 py-2 text-right">Total</th> : null}
-              </tr>
-            </thead>
-            <tbody className={STACKED.body}>
-              {guest.orders.map((o) => (
-                <tr key={o.number} className={`${STACKED.row} max-lg:bg-white`}>
-                  <th scope="row" className={`${STACKED.cell} font-semibold`} data-label="Order">
-                    {canOrder ? (
-                      <Link to={`/admin/orders/${o.number}`} className="link">
-                        {o.number}
-                      </Link>
-                    ) : (
-                      o.number
-                    )}
-                  </th>
-                  <td className={STACKED.cell} data-label="Placed">{formatDate(o.created_at)}</td>
-                  <td className={STACKED.cell} data-label="Status">
-                    <span>
-                      <StatusBadge status={o.status} label={o.status_label} />
-                    </span>
-                  </td>
-                  {o.total !== undefined ? <td className={`${STACKED.cell} lg:text-right`} data-label="Total">{formatPounds(o.total)}</td> : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CustomerOrders orders={guest.orders} caption="The guest's orders, newest first" linked={canOrder} />
       </section>
     </>
   );

@@ -2,7 +2,7 @@ import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { longDay } from "../../../lib/admin/dashboard.ts";
@@ -108,7 +108,7 @@ export default function NewHire({ loaderData, actionData }: Route.ComponentProps
     const b = actionData.booked;
     return (
       <>
-        <AdminHeading title="New hire" />
+        <PageHeader title="New hire" />
         <ResultBanner ok result={actionData}>
           Booked {b.number}: unit {b.asset_number} from {longDay(b.starts_on)} until {longDay(b.ends_on)}. Hire {formatPounds(b.total)} including VAT, deposit {formatPounds(b.deposit)}.
         </ResultBanner>
@@ -129,7 +129,7 @@ export default function NewHire({ loaderData, actionData }: Route.ComponentProps
 
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="New hire"
         intro="A hire for a customer at the counter or on the phone: it is approved as soon as it is booked, and shows on the hire desk and the planner."
         actions={

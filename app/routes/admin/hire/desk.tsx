@@ -1,8 +1,9 @@
 import { type ReactNode, useId } from "react";
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
-import { STACKED } from "../../../components/admin/stacked-table.ts";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
+import { LinesCell } from "../../../components/admin/cells.tsx";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { requirePermission } from "../../../lib/admin/access.ts";
 import { longDay, shortDay } from "../../../lib/admin/dashboard.ts";
@@ -51,123 +52,79 @@ function Bucket({ title, total, shown, empty, children }: { title: string; total
 
 function RequestTable({ caption, rows, when }: { caption: string; rows: OverviewRequest[]; when: "waiting" | "going_out" }) {
   return (
-    <div className={STACKED.frame}>
-      <table className={STACKED.table}>
-        <caption className="sr-only">{caption}</caption>
-        <thead className={STACKED.head}>
-          <tr>
-            <th scope="col" className="px-3 py-2">
-              Request
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Customer
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Hire
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Dates
-            </th>
-            <th scope="col" className="px-3 py-2">
-              {when === "waiting" ? "Hold lapses" : "Collection or delivery"}
-            </th>
-          </tr>
-        </thead>
-        <tbody className={STACKED.body}>
-          {rows.map((r) => (
-            <tr key={r.number} className={`${STACKED.row} max-lg:bg-white`}>
-              <th scope="row" className={`${STACKED.cell} font-normal`} data-label="Request">
-                <Link to={hireRequestHref(r.number)} className="link font-semibold">
-                  {r.number}
-                </Link>
-              </th>
-              <td className={STACKED.cell} data-label="Customer">
-                <span>
-                  {r.name}
-                  {r.company ? <span className="block text-stone-600">{r.company}</span> : null}
-                </span>
-              </td>
-              <td className={STACKED.cell} data-label="Hire">
-                <span>
-                  {r.items}
-                  <span className="block text-stone-600">{when === "going_out" ? `${plural(r.units, "unit")} going out` : plural(r.units, "unit")}</span>
-                </span>
-              </td>
-              <td className={STACKED.cell} data-label="Dates">
-                {shortDay(r.start_date)} to {shortDay(r.end_date)}
-              </td>
-              <td className={STACKED.cell} data-label={when === "waiting" ? "Hold lapses" : "Handing over"}>
-                {when === "waiting" ? formatDateTime(r.hold_expires_at) : r.fulfilment === "delivery" ? "Delivery" : "Collection"}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={caption}
+      rows={rows}
+      rowKey={(r) => r.number}
+      rowProps={() => ({ className: "max-lg:bg-white" })}
+      columns={[
+        {
+          label: "Request",
+          head: true,
+          cellClassName: "font-normal",
+          cell: (r) => (
+            <Link to={hireRequestHref(r.number)} className="link font-semibold">
+              {r.number}
+            </Link>
+          ),
+        },
+        { label: "Customer", cell: (r) => <LinesCell first={r.name} rest={[r.company]} /> },
+        { label: "Hire", cell: (r) => <LinesCell first={r.items} rest={[when === "going_out" ? `${plural(r.units, "unit")} going out` : plural(r.units, "unit")]} /> },
+        { label: "Dates", cell: (r) => `${shortDay(r.start_date)} to ${shortDay(r.end_date)}` },
+        when === "waiting"
+          ? { label: "Hold lapses", cell: (r) => formatDateTime(r.hold_expires_at) }
+          : { label: "Handing over", header: "Collection or delivery", cell: (r) => (r.fulfilment === "delivery" ? "Delivery" : "Collection") },
+      ]}
+    />
   );
 }
 
 function UnitTable({ caption, rows, overdue }: { caption: string; rows: OverviewUnit[]; overdue: boolean }) {
   return (
-    <div className={STACKED.frame}>
-      <table className={STACKED.table}>
-        <caption className="sr-only">{caption}</caption>
-        <thead className={STACKED.head}>
-          <tr>
-            <th scope="col" className="px-3 py-2">
-              Unit
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Request
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Customer
-            </th>
-            <th scope="col" className="px-3 py-2">
-              {overdue ? "Was due back" : "State"}
-            </th>
-          </tr>
-        </thead>
-        <tbody className={STACKED.body}>
-          {rows.map((u) => (
-            <tr key={`${u.number}-${u.asset_number}`} className={`${STACKED.row} max-lg:bg-white`}>
-              <th scope="row" className={`${STACKED.cell} font-normal`} data-label="Unit">
-                <span>
-                  <span className="font-mono font-semibold">{u.asset_number}</span>
-                  <span className="block text-stone-600">{u.item}</span>
-                </span>
-              </th>
-              <td className={STACKED.cell} data-label="Request">
-                <Link to={hireRequestHref(u.number)} className="link font-semibold">
-                  {u.number}
-                </Link>
-              </td>
-              <td className={STACKED.cell} data-label="Customer">
-                <span>
-                  {u.name}
-                  <a href={`tel:${u.phone.replace(/[^\d+]/g, "")}`} className="link block">
-                    {u.phone}
-                  </a>
-                </span>
-              </td>
-              <td className={STACKED.cell} data-label={overdue ? "Was due back" : "State"}>
-                <span>
-                  {overdue ? (
-                    <>
-                      {shortDay(u.return_date)}
-                      <strong className="block text-red-800">{plural(u.days_overdue, "day")} overdue</strong>
-                    </>
-                  ) : (
-                    <StatusBadge status={u.status} label={hireStatusLabel(u.status)} />
-                  )}
-                  {u.off_hire_on ? <span className="block text-stone-700">Off-hired {shortDay(u.off_hire_on)}: to collect</span> : null}
-                </span>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={caption}
+      rows={rows}
+      rowKey={(u) => `${u.number}-${u.asset_number}`}
+      rowProps={() => ({ className: "max-lg:bg-white" })}
+      columns={[
+        { label: "Unit", head: true, cellClassName: "font-normal", cell: (u) => <LinesCell first={<span className="font-mono font-semibold">{u.asset_number}</span>} rest={[u.item]} /> },
+        {
+          label: "Request",
+          cell: (u) => (
+            <Link to={hireRequestHref(u.number)} className="link font-semibold">
+              {u.number}
+            </Link>
+          ),
+        },
+        {
+          label: "Customer",
+          cell: (u) => (
+            <span>
+              {u.name}
+              <a href={`tel:${u.phone.replace(/[^\d+]/g, "")}`} className="link block">
+                {u.phone}
+              </a>
+            </span>
+          ),
+        },
+        {
+          label: overdue ? "Was due back" : "State",
+          cell: (u) => (
+            <span>
+              {overdue ? (
+                <>
+                  {shortDay(u.return_date)}
+                  <strong className="block text-red-800">{plural(u.days_overdue, "day")} overdue</strong>
+                </>
+              ) : (
+                <StatusBadge status={u.status} label={hireStatusLabel(u.status)} />
+              )}
+              {u.off_hire_on ? <span className="block text-stone-700">Off-hired {shortDay(u.off_hire_on)}: to collect</span> : null}
+            </span>
+          ),
+        },
+      ]}
+    />
   );
 }
 
@@ -175,7 +132,7 @@ export default function HireDesk({ loaderData }: Route.ComponentProps) {
   const { overview: o } = loaderData;
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Hire desk"
         intro={`${longDay(o.today)}: requests waiting for a decision, hires going out and units due back.`}
         actions={

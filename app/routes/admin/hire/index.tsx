@@ -1,17 +1,16 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { SearchFilter } from "../../../components/admin/search-filter.tsx";
-import { STACKED } from "../../../components/admin/stacked-table.ts";
-import { FormAlert } from "../../../components/form.tsx";
-import { EmptyState } from "../../../components/page.tsx";
 import { serviceError } from "../../../lib/admin/access.ts";
 import { requireHireCatalogueReader } from "../../../lib/admin/hire-access.ts";
 import { pageMeta } from "../../../lib/meta.ts";
-import { formatPounds } from "../../../lib/money.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
+import { MoneyCell } from "../../../components/admin/cells.tsx";
+import { EmptyState, ErrorState } from "../../../components/admin/empty-state.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Hire catalogue");
 
@@ -48,7 +47,7 @@ export default function AdminHireItems({ loaderData }: Route.ComponentProps) {
 
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Hire catalogue"
         intro="Hire items with their rate cards and units. Every change shows on the shop's hire pages at once."
         actions={
@@ -66,75 +65,47 @@ export default function AdminHireItems({ loaderData }: Route.ComponentProps) {
         choice={{ name: "category", label: "Hire category", value: filters.category, options: categories.map((c) => ({ value: c.id, label: c.name })) }}
       />
 
-      <FormAlert message={error ?? undefined} className="mb-4" />
+      <ErrorState message={error} />
 
       {items.length === 0 ? (
         <EmptyState title={filtered ? "No hire items match these filters" : "No hire items yet"} action={search.size ? { to: "?", label: "Show every hire item" } : manage ? { to: "/admin/hire/items/new", label: "Add a hire item" } : undefined}>
           {filtered ? "Try another hire category, or a shorter search." : "Add the machines you hire out, their rates and their units."}
         </EmptyState>
       ) : (
-        <div className={`${STACKED.frame} ${loading ? "opacity-75" : ""}`} aria-busy={loading || undefined}>
-          <table className={STACKED.table}>
-            <caption className="sr-only">Hire items by name</caption>
-            <thead className={STACKED.head}>
-              <tr>
-                <th scope="col" className="w-14 px-3 py-2">
-                  <span className="sr-only">Photo</span>
-                </th>
-                <th scope="col" className="px-3 py-2" aria-sort="ascending">
-                  Hire item
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Hire category
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Day
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Weekend
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Week
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Units
-                </th>
-              </tr>
-            </thead>
-            <tbody className={STACKED.body}>
-              {items.map((item) => (
-                <tr key={item.slug} className={`${STACKED.row} max-lg:bg-white lg:hover:bg-stone-50`}>
-                  <td className="px-3 py-1 max-lg:hidden">
-                    {item.photo ? <img src={item.photo} alt="" width={40} height={40} loading="lazy" className="size-10 rounded border border-stone-200 object-cover" /> : <span className="block size-10 rounded border border-dashed border-stone-300" />}
-                  </td>
-                  <th scope="row" className={`${STACKED.cell} font-normal`} data-label="Hire item">
-                    <span>
-                      <Link to={`/admin/hire/items/${item.slug}`} className="link font-semibold">
-                        {item.name}
-                      </Link>
-                      <span className="block font-mono text-xs text-stone-600">/hire/{item.slug}</span>
-                    </span>
-                  </th>
-                  <td className={STACKED.cell} data-label="Hire category">
-                    {item.category.name}
-                  </td>
-                  <td className={`${STACKED.cell} lg:text-right`} data-label="Day (ex VAT)">
-                    {formatPounds(item.day_rate)}
-                  </td>
-                  <td className={`${STACKED.cell} lg:text-right`} data-label="Weekend">
-                    {formatPounds(item.weekend_rate)}
-                  </td>
-                  <td className={`${STACKED.cell} lg:text-right`} data-label="Week">
-                    {formatPounds(item.week_rate)}
-                  </td>
-                  <td className={`${STACKED.cell} lg:text-right`} data-label="Units">
-                    <span className={item.units === 0 ? "font-semibold text-red-800" : ""}>{item.units}</span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Hire items by name"
+          loading={loading}
+          rows={items}
+          rowKey={(item) => item.slug}
+          columns={[
+            {
+              label: "Photo",
+              className: "w-14",
+              header: <span className="sr-only">Photo</span>,
+              cellClassName: "max-lg:hidden",
+              cell: (item) => (item.photo ? <img src={item.photo} alt="" width={40} height={40} loading="lazy" className="size-10 rounded border border-stone-200 object-cover" /> : <span className="block size-10 rounded border border-dashed border-stone-300" />),
+            },
+            {
+              label: "Hire item",
+              head: true,
+              sort: "ascending",
+              cellClassName: "font-normal",
+              cell: (item) => (
+                <span>
+                  <Link to={`/admin/hire/items/${item.slug}`} className="link font-semibold">
+                    {item.name}
+                  </Link>
+                  <span className="block font-mono text-xs text-stone-600">/hire/{item.slug}</span>
+                </span>
+              ),
+            },
+            { label: "Hire category", cell: (item) => item.category.name },
+            { label: "Day (ex VAT)", header: "Day", numeric: true, cell: (item) => <MoneyCell pounds={item.day_rate} /> },
+            { label: "Weekend", numeric: true, cell: (item) => <MoneyCell pounds={item.weekend_rate} /> },
+            { label: "Week", numeric: true, cell: (item) => <MoneyCell pounds={item.week_rate} /> },
+            { label: "Units", numeric: true, cell: (item) => <span className={item.units === 0 ? "font-semibold text-red-800" : ""}>{item.units}</span> },
+          ]}
+        />
       )}
       <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />
     </>

@@ -1,10 +1,10 @@
 import { Link, data, redirect } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { HireItemForm } from "../../../components/admin/hire-item-form.tsx";
 import { type HireUnitResult, HireUnits } from "../../../components/admin/hire-units.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { ActionResultBanner, ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { notFoundOr, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { requireHireCatalogueReader } from "../../../lib/admin/hire-access.ts";
 import { type HireItemFormValues, hireItemInputFrom, hireItemValuesFrom } from "../../../lib/admin/hire-item-form.ts";
@@ -15,6 +15,7 @@ import { hireItemPatch, hireUnitCreate, hireUnitPatch } from "../../../../server
 import { londonDate } from "../../../../server/modules/hire/pricing.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/item";
+import { OldAddresses, Panel } from "../../../components/admin/panel.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, loaderData ? `${loaderData.item.name} (hire)` : "Hire item");
 
@@ -113,12 +114,8 @@ export default function AdminHireItem({ loaderData, actionData }: Route.Componen
   };
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link to="/admin/hire/items" className="link">
-          ← Hire catalogue
-        </Link>
-      </p>
-      <AdminHeading
+      <PageHeader
+        back={{ to: "/admin/hire/items", label: "Hire catalogue" }}
         title={item.name}
         intro={
           <>
@@ -148,11 +145,7 @@ export default function AdminHireItem({ loaderData, actionData }: Route.Componen
           Saved at its new web address, /hire/{item.slug}; the old one redirects here.
         </ResultBanner>
       ) : null}
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="grid content-start gap-8">
           <HireItemForm
@@ -169,36 +162,17 @@ export default function AdminHireItem({ loaderData, actionData }: Route.Componen
         </div>
         <aside className="grid content-start gap-4 text-sm">
           {item.product ? (
-            <section aria-labelledby="for-sale" className="rounded-lg border border-stone-200 bg-white p-4">
-              <h2 id="for-sale" className="mb-1 text-base font-bold">
-                For sale too
-              </h2>
+            <Panel id="for-sale" title="For sale too" small>
               <Link to={`/admin/products/${encodeURIComponent(item.product.sku)}`} className="link">
                 {item.product.name}
               </Link>{" "}
               <span className="font-mono text-xs text-stone-600">{item.product.sku}</span>
-            </section>
+            </Panel>
           ) : null}
-          {item.old_slugs.length ? (
-            <section aria-labelledby="old-addresses" className="rounded-lg border border-stone-200 bg-white p-4">
-              <h2 id="old-addresses" className="mb-2 text-base font-bold">
-                Old web addresses
-              </h2>
-              <p className="mb-1 text-stone-700">Each redirects (301) to this hire item:</p>
-              <ul className="grid gap-1 font-mono text-xs">
-                {item.old_slugs.map((s) => (
-                  <li key={s}>/hire/{s}</li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
+          <OldAddresses base="/hire" slugs={item.old_slugs} what="this hire item" />
         </aside>
       </div>
-      {audit ? (
-        <div className="mt-8">
-          <AuditHistory entries={audit} />
-        </div>
-      ) : null}
+      {audit ? <AuditHistory entries={audit} className="mt-8" /> : null}
     </>
   );
 }

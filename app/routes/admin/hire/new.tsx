@@ -1,8 +1,8 @@
-import { Link, data, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { HireItemForm } from "../../../components/admin/hire-item-form.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { EMPTY_HIRE_ITEM, type HireItemFormValues, hireItemInputFrom, hireItemValuesFrom } from "../../../lib/admin/hire-item-form.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -42,17 +42,12 @@ export default function NewHireItem({ loaderData, actionData }: Route.ComponentP
   const result = actionData as Result | undefined;
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link to="/admin/hire/items" className="link">
-          ← Hire catalogue
-        </Link>
-      </p>
-      <AdminHeading title="New hire item" intro="It is on the shop's hire pages as soon as it is saved; add its units and photos next." />
-      {result ? (
-        <ResultBanner ok={false} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <PageHeader
+        back={{ to: "/admin/hire/items", label: "Hire catalogue" }}
+        title="New hire item"
+        intro="It is on the shop's hire pages as soon as it is saved; add its units and photos next."
+      />
+      <ActionResultBanner result={result} />
       {/* A new key after each refusal: the form shows what was sent. */}
       <HireItemForm
         key={JSON.stringify(result?.values ?? null)}

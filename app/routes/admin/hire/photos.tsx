@@ -1,8 +1,7 @@
-import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { PhotoManager } from "../../../components/admin/photo-manager.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { notFoundOr, requirePermission } from "../../../lib/admin/access.ts";
 import { type PhotoActionResult, photoScreenAction } from "../../../lib/admin/photo-action.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -30,22 +29,8 @@ export default function AdminHireItemPhotos({ loaderData, actionData }: Route.Co
   const result = actionData as PhotoActionResult | undefined;
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/hire/items" className="link">
-          Hire catalogue
-        </Link>{" "}
-        ›{" "}
-        <Link to={`/admin/hire/items/${slug}`} className="link">
-          {name}
-        </Link>{" "}
-        › Photos
-      </nav>
-      <AdminHeading title={`Photos of ${name}`} intro="The first photo is the one the hire pages show first. Describe every photo (alt text) for whoever cannot see it." />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <PageHeader crumbs={[{ label: "Hire catalogue", to: "/admin/hire/items" }, { label: name, to: `/admin/hire/items/${slug}` }, { label: "Photos" }]} title={`Photos of ${name}`} intro="The first photo is the one the hire pages show first. Describe every photo (alt text) for whoever cannot see it." />
+      <ActionResultBanner result={result} />
       <PhotoManager images={images} canManage={canManage} result={result} uploadUrl={`/api/admin/hire/items/${slug}/images`} />
     </>
   );

@@ -1,6 +1,6 @@
 import { Form, Link, data } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { FormAlert } from "../../../components/form.tsx";
 import { EmptyState } from "../../../components/page.tsx";
@@ -143,7 +143,7 @@ export default function HirePlanner({ loaderData }: Route.ComponentProps) {
 
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Hire planner"
         intro="Each unit's holds, bookings, time out on hire and time in service, day by day. An empty day is free: choose it to book that unit from that day; the database refuses any booking over a bar."
         actions={

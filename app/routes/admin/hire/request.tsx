@@ -1,11 +1,13 @@
-// Over 500 lines for now: the back-office kit (issue 35) is taking its repeated markup out.
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { ConfirmWithReason } from "../../../components/admin/confirm-with-reason.tsx";
+import { CHARGE_ROWS, ChargeFields, HandOverForm, ReturnForm, ServiceForm, UNIT_STATE } from "../../../components/admin/hire-request-forms.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
+import { Panel } from "../../../components/admin/panel.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
@@ -26,7 +28,6 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 /** Which form answered, and for which unit, so its errors show beside its own fields. */
 type ActionResult = { ok: true; message: string } | { ok: false; intent: string; target: string; message: string; errors: Record<string, string[]>; values: Record<string, string> };
 
-const CHARGE_ROWS = 3;
 
 /** Each form posts an `intent`; the hire desk's service checks `hire.desk`, the state and every field, as the API does. */
 export async function action({ context, request, params }: Route.ActionArgs) {
@@ -155,19 +156,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   }
 }
 
-const box = "rounded-lg border border-stone-200 bg-white p-4";
 const textarea = `${ADMIN_CONTROL} py-2`;
-
-function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
-  return (
-    <section aria-labelledby={id} className={box}>
-      <h2 id={id} className="mb-3 text-lg font-bold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
 
 export default function AdminHireRequest({ loaderData, actionData }: Route.ComponentProps) {
   const { hire, audit } = loaderData;
@@ -184,17 +173,8 @@ export default function AdminHireRequest({ loaderData, actionData }: Route.Compo
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/hire" className="link">
-          Hire desk
-        </Link>{" "}
-        ›{" "}
-        <Link to="/admin/hire/requests" className="link">
-          Hire requests
-        </Link>{" "}
-        › {hire.number}
-      </nav>
-      <AdminHeading
+      <PageHeader
+        crumbs={[{ label: "Hire desk", to: "/admin/hire" }, { label: "Hire requests", to: "/admin/hire/requests" }, { label: hire.number }]}
         title={`Hire request ${hire.number}`}
         intro={
           <>
@@ -209,15 +189,11 @@ export default function AdminHireRequest({ loaderData, actionData }: Route.Compo
           </Link>
         }
       />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
 
       <div className="grid gap-4 xl:grid-cols-[1fr_24rem]">
         <div className="grid content-start gap-4 xl:col-start-2 xl:row-start-1">
-          <Section id="customer-heading" title="Customer">
+          <Panel id="customer-heading" title="Customer">
             <div className="text-sm">
               <p className="font-semibold">{hire.customer.name}</p>
               {hire.customer.company ? <p>{hire.customer.company}</p> : null}
@@ -243,10 +219,10 @@ export default function AdminHireRequest({ loaderData, actionData }: Route.Compo
                 <p className="mt-2">Desk's note to the customer: {hire.decision_reason}</p>
               ) : null}
             </div>
-          </Section>
+          </Panel>
 
           {m.approve ? (
-            <Section id="decide-heading" title="Approve, decline or offer other dates">
+            <Panel id="decide-heading" title="Approve, decline or offer other dates">
               <Form method="post" className="grid gap-3" noValidate>
                 <input type="hidden" name="intent" value="approve" />
                 <p className="text-sm text-stone-700">Approve as asked, or change a line's dates, units (asset numbers, comma between) or price ex VAT below, saying why.</p>
@@ -297,25 +273,17 @@ export default function AdminHireRequest({ loaderData, actionData }: Route.Compo
                   Email these dates
                 </button>
               </Form>
-            </Section>
+            </Panel>
           ) : null}
 
           {m.decline ? (
-            <Section id="decline-heading" title="Decline">
-              <Form method="post" className="grid gap-3" noValidate>
-                <input type="hidden" name="intent" value="decline" />
-                <FormField prefix="decline" id="reason" label="Reason (the customer is told)" errors={errorsOf("decline")}>
-                  <textarea {...fieldProps("decline", "reason", errorsOf("decline"))} defaultValue={typed("decline").reason} rows={2} maxLength={1000} required className={textarea} />
-                </FormField>
-                <button type="submit" className="btn justify-self-start border border-red-700 bg-white text-red-800 hover:bg-red-50" disabled={busy}>
-                  Decline the request
-                </button>
-              </Form>
-            </Section>
+            <Panel id="decline-heading" title="Decline">
+              <ConfirmWithReason id="decline" fields={{ intent: "decline" }} reason={{ label: "Reason (the customer is told)", required: true, maxLength: 1000, value: typed("decline").reason }} errors={errorsOf("decline")} button="Decline the request" busy={busy} noValidate />
+            </Panel>
           ) : null}
 
           {m.off_hire && out.some((u) => !u.handover?.off_hire_on) ? (
-            <Section id="offhire-heading" title="Off-hire">
+            <Panel id="offhire-heading" title="Off-hire">
               <Form method="post" className="grid gap-3" noValidate>
                 <input type="hidden" name="intent" value="off_hire" />
                 <p className="text-sm text-stone-700">The customer ends the hire (usually by phone). Charging stops on this date for every unit still on hire; each gets a reference, emailed.</p>
@@ -330,11 +298,11 @@ export default function AdminHireRequest({ loaderData, actionData }: Route.Compo
                   Record the off-hire
                 </button>
               </Form>
-            </Section>
+            </Panel>
           ) : null}
 
           {hire.charges.length || hire.final_total !== null ? (
-            <Section id="charges-heading" title="Charges">
+            <Panel id="charges-heading" title="Charges">
               <ul className="grid gap-2 text-sm">
                 {hire.charges.map((c) => (
                   <li key={c.id} className="flex justify-between gap-3">
@@ -399,12 +367,12 @@ export default function AdminHireRequest({ loaderData, actionData }: Route.Compo
                   </button>
                 </Form>
               ) : null}
-            </Section>
+            </Panel>
           ) : null}
         </div>
 
         <div className="grid content-start gap-4 xl:col-start-1 xl:row-start-1">
-          <Section id="lines-heading" title="What is hired">
+          <Panel id="lines-heading" title="What is hired">
             <div className="grid gap-4">
               {hire.lines.map((l) => (
                 <div key={l.id} className="grid gap-2">
@@ -465,152 +433,10 @@ export default function AdminHireRequest({ loaderData, actionData }: Route.Compo
                 </div>
               ))}
             </div>
-          </Section>
+          </Panel>
           <AuditHistory entries={audit} />
         </div>
       </div>
     </>
-  );
-}
-
-const UNIT_STATE: Record<string, string> = { booked: "Booked", out: "Out on hire", off_hired: "Off-hired, not yet back", returned: "Returned", released: "Released" };
-
-function HandOverForm({ unit, free, errors, values, failed, busy }: { unit: { allocation_id: number; asset_number: string }; free: { id: number; asset_number: string }[]; errors: FieldErrors; values: Record<string, string>; failed: string | null; busy: boolean }) {
-  const prefix = `handover-${unit.allocation_id}`;
-  const choices = [unit.asset_number, ...free.map((f) => f.asset_number).filter((a) => a !== unit.asset_number)];
-  return (
-    <Form method="post" className="mt-3 grid gap-2 border-t border-stone-200 pt-3 sm:grid-cols-2" noValidate>
-      <input type="hidden" name="intent" value="hand_over" />
-      <input type="hidden" name="target" value={unit.allocation_id} />
-      <h4 className="font-semibold sm:col-span-2">Hand over</h4>
-      <FormField prefix={prefix} id="asset_number" label="Unit (asset number)" errors={errors}>
-        <select {...fieldProps(prefix, "asset_number", errors)} defaultValue={values.asset_number ?? unit.asset_number} className={ADMIN_CONTROL}>
-          {choices.map((a) => (
-            <option key={a} value={a}>
-              {a}
-              {a === unit.asset_number ? " (booked)" : " (free)"}
-            </option>
-          ))}
-        </select>
-      </FormField>
-      <FormField prefix={prefix} id="accessories" label="Accessories (optional)" errors={errors}>
-        <input {...fieldProps(prefix, "accessories", errors)} defaultValue={values.accessories} maxLength={1000} className={ADMIN_CONTROL} />
-      </FormField>
-      <FormField prefix={prefix} id="condition" label="Condition going out" errors={errors} className="sm:col-span-2">
-        <textarea {...fieldProps(prefix, "condition", errors)} defaultValue={values.condition} rows={2} maxLength={2000} required className={textarea} />
-      </FormField>
-      <fieldset className="grid gap-1 text-sm">
-        <legend className="font-semibold">Customer's ID checked?</legend>
-        <label className="flex items-center gap-2">
-          <input type="radio" name="id_checked" value="yes" defaultChecked={values.id_checked === "yes"} /> Yes
-        </label>
-        <label className="flex items-center gap-2">
-          <input type="radio" name="id_checked" value="no" defaultChecked={values.id_checked !== "yes"} /> No
-        </label>
-      </fieldset>
-      <FormField prefix={prefix} id="id_type" label="ID seen (when checked)" errors={errors} hint="Driving licence, passport…">
-        <input {...fieldProps(prefix, "id_type", errors, true)} defaultValue={values.id_type} maxLength={100} className={ADMIN_CONTROL} />
-      </FormField>
-      {failed && !errors?.condition && !errors?.asset_number && !errors?.id_type ? <p className="text-sm font-semibold text-red-700 sm:col-span-2">{failed}</p> : null}
-      <button type="submit" className="btn-primary justify-self-start" disabled={busy}>
-        Hand over
-      </button>
-    </Form>
-  );
-}
-
-function ChargeFields({ prefix, names, errors, values, errorKey = (f: string) => f }: { prefix: string; names: { kind: string; description: string; reason: string; amount: string }; errors: FieldErrors; values: Record<string, string>; errorKey?: (field: string) => string }) {
-  const err = (f: string) => errors?.[errorKey(f)];
-  return (
-    <div className="grid gap-2 sm:grid-cols-[8rem_1fr_1fr_7rem]">
-      <label className="grid gap-1 text-sm font-semibold">
-        Kind
-        <FieldError messages={err("kind")} />
-        <select name={names.kind} id={`${prefix}-kind`} defaultValue={values[names.kind] ?? ""} className={ADMIN_CONTROL}>
-          <option value="">None</option>
-          <option value="damage">Damage</option>
-          <option value="cleaning">Cleaning</option>
-          <option value="other">Other</option>
-        </select>
-      </label>
-      <label className="grid gap-1 text-sm font-semibold">
-        Reason (the customer sees it)
-        <FieldError messages={err("reason")} />
-        <input name={names.reason} defaultValue={values[names.reason]} maxLength={1000} aria-invalid={err("reason") ? true : undefined} className={ADMIN_CONTROL} />
-      </label>
-      <label className="grid gap-1 text-sm font-semibold">
-        Description (optional)
-        <input name={names.description} defaultValue={values[names.description]} maxLength={300} className={ADMIN_CONTROL} />
-      </label>
-      <label className="grid gap-1 text-sm font-semibold">
-        £ ex VAT
-        <FieldError messages={err("amount")} />
-        <input name={names.amount} defaultValue={values[names.amount]} inputMode="decimal" aria-invalid={err("amount") ? true : undefined} className={ADMIN_CONTROL} />
-      </label>
-    </div>
-  );
-}
-
-function ReturnForm({ handoverId, errors, values, failed, busy }: { handoverId: number; errors: FieldErrors; values: Record<string, string>; failed: string | null; busy: boolean }) {
-  const prefix = `return-${handoverId}`;
-  return (
-    <Form method="post" className="mt-3 grid gap-2 border-t border-stone-200 pt-3" noValidate>
-      <input type="hidden" name="intent" value="return" />
-      <input type="hidden" name="target" value={handoverId} />
-      <h4 className="font-semibold">Take it back</h4>
-      <div className="grid gap-2 sm:grid-cols-2">
-        <FormField prefix={prefix} id="returned_on" label="Returned on (today if empty)" errors={errors}>
-          <input type="date" {...fieldProps(prefix, "returned_on", errors)} defaultValue={values.returned_on} className={ADMIN_CONTROL} />
-        </FormField>
-        <FormField prefix={prefix} id="condition" label="Condition coming back" errors={errors}>
-          <input {...fieldProps(prefix, "condition", errors)} defaultValue={values.condition} maxLength={2000} required className={ADMIN_CONTROL} />
-        </FormField>
-      </div>
-      <fieldset className="grid gap-2">
-        <legend className="text-sm font-semibold">Charges besides the hire (each with its reason)</legend>
-        {Array.from({ length: CHARGE_ROWS }, (_, i) => (
-          <ChargeFields
-            key={i}
-            prefix={`${prefix}-charge-${i}`}
-            names={{ kind: `charge_${i}_kind`, description: `charge_${i}_description`, reason: `charge_${i}_reason`, amount: `charge_${i}_amount` }}
-            errors={errors}
-            values={values}
-            errorKey={(f) => `charges.${i}.${f}`}
-          />
-        ))}
-      </fieldset>
-      <div className="grid gap-2 sm:grid-cols-[8rem_1fr]">
-        <FormField prefix={prefix} id="service_days" label="Service days" errors={errors} hint="Optional">
-          <input type="number" min={1} max={365} {...fieldProps(prefix, "service_days", errors, true)} defaultValue={values.service_days} className={ADMIN_CONTROL} />
-        </FormField>
-        <FormField prefix={prefix} id="service_reason" label="Why it goes to service" errors={errors}>
-          <input {...fieldProps(prefix, "service_reason", errors)} defaultValue={values.service_reason} maxLength={500} className={ADMIN_CONTROL} />
-        </FormField>
-      </div>
-      {failed && !errors?.condition ? <p className="text-sm font-semibold text-red-700">{failed}</p> : null}
-      <button type="submit" className="btn-primary justify-self-start" disabled={busy}>
-        Take the unit back
-      </button>
-    </Form>
-  );
-}
-
-function ServiceForm({ unitId, errors, values, failed, busy }: { unitId: number; errors: FieldErrors; values: Record<string, string>; failed: string | null; busy: boolean }) {
-  const prefix = `service-${unitId}`;
-  return (
-    <Form method="post" className="mt-3 grid gap-2 border-t border-stone-200 pt-3 sm:grid-cols-[8rem_1fr_auto] sm:items-end" noValidate>
-      <input type="hidden" name="intent" value="service" />
-      <input type="hidden" name="target" value={unitId} />
-      <FormField prefix={prefix} id="days" label="Service days" errors={errors}>
-        <input type="number" min={1} max={365} {...fieldProps(prefix, "days", errors)} defaultValue={values.days} className={ADMIN_CONTROL} />
-      </FormField>
-      <FormField prefix={prefix} id="reason" label="Why (cleaning, repair)" errors={errors}>
-        <input {...fieldProps(prefix, "reason", errors)} defaultValue={values.reason} maxLength={500} className={ADMIN_CONTROL} />
-      </FormField>
-      <button type="submit" className="btn-secondary" disabled={busy}>
-        Send to service
-      </button>
-      {failed && !errors?.days && !errors?.reason ? <p className="text-sm font-semibold text-red-700 sm:col-span-3">{failed}</p> : null}
-    </Form>
   );
 }

@@ -1,14 +1,13 @@
 // Saved drafts of orders taken by staff (issue 34): reopen one to finish it, or delete it.
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
-import { EmptyState } from "../../../components/page.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import type { Route } from "./+types/drafts";
+import { EmptyState } from "../../../components/admin/empty-state.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Draft orders");
 
@@ -46,8 +45,8 @@ export default function DraftOrders({ loaderData, actionData }: Route.ComponentP
   const banner = actionData ?? (saved ? { ok: true, message: "Draft saved. Open it from this list to finish it." } : deleted ? { ok: true, message: "Draft deleted." } : undefined);
   return (
     <>
-      <AdminCrumbs items={[{ label: "Orders", to: "/admin/orders" }, { label: "Draft orders" }]} />
-      <AdminHeading
+      <PageHeader
+        crumbs={[{ label: "Orders", to: "/admin/orders" }, { label: "Draft orders" }]}
         title="Draft orders"
         intro="Orders started at the counter or on the phone and saved to finish later. A draft holds no stock and charges nothing."
         actions={
@@ -56,11 +55,7 @@ export default function DraftOrders({ loaderData, actionData }: Route.ComponentP
           </Link>
         }
       />
-      {banner ? (
-        <ResultBanner ok={banner.ok} result={banner}>
-          {banner.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={banner} />
       {drafts.length === 0 ? (
         <EmptyState title="No drafts">Save an order as a draft from New order; it waits here until it is placed or deleted.</EmptyState>
       ) : (

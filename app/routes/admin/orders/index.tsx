@@ -1,20 +1,20 @@
 import { FilterDisclosure, activeFilters } from "../../../components/admin/filter-disclosure.tsx";
-import { STACKED } from "../../../components/admin/stacked-table.ts";
 import { useRef } from "react";
 import { Form, Link, data } from "react-router";
 import { appContext } from "#app-context";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { BranchFilter } from "../../../components/admin/branch-filter.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
-import { StatusTabs } from "../../../components/admin/status-tabs.tsx";
-import { FormAlert } from "../../../components/form.tsx";
-import { EmptyState } from "../../../components/page.tsx";
+import { StatusTabs, countedTabs } from "../../../components/admin/status-tabs.tsx";
+import { EmptyState, ErrorState } from "../../../components/admin/empty-state.tsx";
+import { DateCell, MoneyCell } from "../../../components/admin/cells.tsx";
+import { FilterDate, FilterForm, FilterSearch, FilterSelect } from "../../../components/admin/filter-form.tsx";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
-import { formatDateTime, withParam } from "../../../lib/admin/format.ts";
+import { withParam } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
-import { formatPounds } from "../../../lib/money.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import { branchLimit } from "../../../../server/modules/staff/actor.ts";
 import { ORDER_STATUSES, type OrderStatus, STATUS_LABELS } from "../../../../server/modules/orders/statuses.ts";
@@ -127,10 +127,9 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
   const filtersQuery = exportQuery.replace(/^\?/, "");
   /** "Choose all on this page": ticks or clears every order's box (needs the page's script; each box works without). */
   const chooseAll = (checked: boolean) => table.current?.querySelectorAll<HTMLInputElement>('input[name="number"]').forEach((box) => (box.checked = checked));
-  const tabs: [OrderStatus | "", string, number][] = [["", "All", total], ...ORDER_STATUSES.map((s): [OrderStatus, string, number] => [s, STATUS_LABELS[s], counts[s] ?? 0])];
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Orders"
         actions={
           <>
@@ -200,65 +199,21 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
           </Form>
         ) : null}
       </section>
-      <StatusTabs label="Orders by status" tabs={tabs} current={filters.status ?? ""} search={search} />
+      <StatusTabs label="Orders by status" tabs={countedTabs(ORDER_STATUSES, STATUS_LABELS, counts)} current={filters.status ?? ""} search={search} />
 
       <FilterDisclosure active={activeFilters(search, ["q", "payment_method", "branch_id", "fulfilment", "trade", "from", "to"])}>
-<Form method="get" className="grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-7 [&>label]:min-w-0" role="search" aria-label="Filter orders">
-        {filters.status ? <input type="hidden" name="status" value={filters.status} /> : null}
-        <label className="grid gap-1 text-sm font-semibold sm:col-span-2 lg:col-span-2 xl:col-span-2">
-          Search
-          <input name="q" type="search" defaultValue={filters.q ?? ""} placeholder="Order number, email, name or postcode" className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 px-3 font-normal" />
-        </label>
-        {loaderData.can.prices ? (
-          <label className="grid gap-1 text-sm font-semibold">
-            Payment
-            <select name="payment_method" defaultValue={filters.payment_method ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
-              <option value="">Any</option>
-              {PAYMENT_OPTIONS.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
-        <BranchFilter branches={branch.choices} chosen={branch.chosen} allLabel={branch.onlyMine ? "All my branches" : "All branches"} />
-        <label className="grid gap-1 text-sm font-semibold">
-          Delivery or collection
-          <select name="fulfilment" defaultValue={filters.fulfilment ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
-            <option value="">Either</option>
-            <option value="delivery">Delivery</option>
-            <option value="collection">Collection</option>
-          </select>
-        </label>
-        <label className="grid gap-1 text-sm font-semibold">
-          Trade
-          <select name="trade" defaultValue={filters.trade ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
-            <option value="">Trade or not</option>
-            <option value="yes">Trade accounts</option>
-            <option value="no">Not trade</option>
-          </select>
-        </label>
-        <label className="grid gap-1 text-sm font-semibold">
-          From
-          <input name="from" type="date" defaultValue={filters.from ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 px-2 font-normal" />
-        </label>
-        <label className="grid gap-1 text-sm font-semibold">
-          To
-          <input name="to" type="date" defaultValue={filters.to ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 px-2 font-normal" />
-        </label>
-        <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-4 xl:col-span-7">
-          <button type="submit" className="btn-primary min-h-10">
-            Apply filters
-          </button>
-          <Link to={filters.status ? `?status=${filters.status}` : "?"} className="btn-secondary min-h-10">
-            Clear
-          </Link>
-        </div>
-      </Form>
+        <FilterForm label="Filter orders" keep={{ status: filters.status }} className="sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-7" buttonsClassName="sm:col-span-2 lg:col-span-4 xl:col-span-7">
+          <FilterSearch value={filters.q} placeholder="Order number, email, name or postcode" className="sm:col-span-2" />
+          {loaderData.can.prices ? <FilterSelect name="payment_method" label="Payment" value={filters.payment_method} options={PAYMENT_OPTIONS} /> : null}
+          <BranchFilter branches={branch.choices} chosen={branch.chosen} allLabel={branch.onlyMine ? "All my branches" : "All branches"} />
+          <FilterSelect name="fulfilment" label="Delivery or collection" value={filters.fulfilment} any="Either" options={[["delivery", "Delivery"], ["collection", "Collection"]]} />
+          <FilterSelect name="trade" label="Trade" value={filters.trade} any="Trade or not" options={[["yes", "Trade accounts"], ["no", "Not trade"]]} />
+          <FilterDate name="from" label="From" value={filters.from} />
+          <FilterDate name="to" label="To" value={filters.to} />
+        </FilterForm>
       </FilterDisclosure>
 
-      <FormAlert message={error ?? undefined} className="mb-4" />
+      <ErrorState message={error} />
 
       {orders.length === 0 ? (
         <EmptyState title={total === 0 && !filters.q ? "No orders yet" : "No orders match these filters"} action={search.size ? { to: "?", label: "Show every order" } : undefined}>
@@ -290,89 +245,66 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
               ) : null}
             </div>
           ) : null}
-        <div className={`${STACKED.frame} ${loading ? "opacity-75" : ""}`} aria-busy={loading || undefined}>
-          <table ref={table} className={STACKED.table}>
-            <caption className="sr-only">Orders, newest first{filters.status ? `: ${STATUS_LABELS[filters.status].toLowerCase()}` : ""}</caption>
-            <thead className={STACKED.head}>
-              <tr>
-                {canBulk ? (
-                  <th scope="col" className="w-10 px-3 py-2">
-                    <input type="checkbox" aria-label="Choose every order on this page" className="size-4" onChange={(event) => chooseAll(event.currentTarget.checked)} />
-                  </th>
-                ) : null}
-                <th scope="col" className="px-3 py-2">Order</th>
-                <th scope="col" className="px-3 py-2" aria-sort={filters.sort === "oldest" ? "ascending" : "descending"}>
-                  {/* The list sorts by when orders were placed; a new sort starts again from the first page. */}
+          <DataTable
+            tableRef={table}
+            caption={`Orders, newest first${filters.status ? `: ${STATUS_LABELS[filters.status].toLowerCase()}` : ""}`}
+            loading={loading}
+            rows={orders}
+            rowKey={(order) => order.number}
+            columns={[
+              canBulk && {
+                label: "Choose",
+                className: "w-10",
+                header: <input type="checkbox" aria-label="Choose every order on this page" className="size-4" onChange={(event) => chooseAll(event.currentTarget.checked)} />,
+                cell: (order) => <input type="checkbox" name="number" value={order.number} aria-label={`Choose ${order.number}`} className="size-4" />,
+              },
+              {
+                label: "Order",
+                head: true,
+                cellClassName: "font-semibold lg:whitespace-nowrap",
+                cell: (order) => (
+                  <span>
+                    <Link to={`/admin/orders/${order.number}`} className="link">
+                      {order.number}
+                    </Link>
+                    {order.trade ? <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 text-xs text-brand-900">Trade</span> : null}
+                  </span>
+                ),
+              },
+              {
+                label: "Placed",
+                sort: filters.sort === "oldest" ? "ascending" : "descending",
+                // The list sorts by when orders were placed; a new sort starts again from the first page.
+                header: (
                   <Link to={withParam(search, { sort: filters.sort === "oldest" ? null : "oldest", cursor: null }) || "?"} className="inline-flex items-center gap-1 hover:underline">
                     Placed
                     <span aria-hidden="true">{filters.sort === "oldest" ? "▲" : "▼"}</span>
                     <span className="sr-only">{filters.sort === "oldest" ? ", oldest first: sort newest first" : ", newest first: sort oldest first"}</span>
                   </Link>
-                </th>
-                <th scope="col" className="px-3 py-2">Customer</th>
-                <th scope="col" className="px-3 py-2">Postcode</th>
-                <th scope="col" className="px-3 py-2">Fulfilment</th>
-                <th scope="col" className="px-3 py-2 text-right">Items</th>
-                {loaderData.can.prices ? (
-                  <th scope="col" className="px-3 py-2 text-right">Total</th>
-                ) : null}
-                <th scope="col" className="px-3 py-2">Status</th>
-              </tr>
-            </thead>
-            <tbody className={STACKED.body}>
-              {orders.map((order) => (
-                <tr key={order.number} className={`${STACKED.row} max-lg:bg-white lg:hover:bg-stone-50`}>
-                  {canBulk ? (
-                    <td data-label="Choose" className={STACKED.cell}>
-                      <input type="checkbox" name="number" value={order.number} aria-label={`Choose ${order.number}`} className="size-4" />
-                    </td>
-                  ) : null}
-                  <th scope="row" data-label="Order" className={`${STACKED.cell} font-semibold lg:whitespace-nowrap`}>
-                    <span>
-                      <Link to={`/admin/orders/${order.number}`} className="link">
-                        {order.number}
-                      </Link>
-                      {order.trade ? <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 text-xs text-brand-900">Trade</span> : null}
-                    </span>
-                  </th>
-                  <td data-label="Placed" className={`${STACKED.cell} lg:whitespace-nowrap`}>
-                    {formatDateTime(order.created_at)}
-                  </td>
-                  <td data-label="Customer" className={STACKED.cell}>
-                    {/* A long email is cut with its whole in a tooltip on a desktop, and wraps on a phone's card. */}
-                    <span className="min-w-0 max-lg:[overflow-wrap:anywhere]">
-                      <span className="block lg:max-w-[16rem] lg:truncate">{order.name || "No name given"}</span>
-                      {"email" in order && order.email ? (
-                        <span className="block text-stone-600 lg:max-w-[16rem] lg:truncate" title={order.email}>
-                          {order.email}
-                        </span>
-                      ) : null}
-                    </span>
-                  </td>
-                  <td data-label="Postcode" className={`${STACKED.cell} lg:whitespace-nowrap`}>
-                    {order.postcode ?? "—"}
-                  </td>
-                  <td data-label="Fulfilment" className={STACKED.cell}>
-                    {order.fulfilment === "collection" ? "Collection" : "Delivery"}
-                  </td>
-                  <td data-label="Items" className={`${STACKED.cell} lg:text-right`}>
-                    {order.items}
-                  </td>
-                  {loaderData.can.prices ? (
-                    <td data-label="Total" className={`${STACKED.cell} lg:text-right`}>
-                      {"total" in order && order.total !== undefined ? formatPounds(order.total) : ""}
-                    </td>
-                  ) : null}
-                  <td data-label="Status" className={STACKED.cell}>
-                    <span>
-                      <StatusBadge status={order.status} label={order.status_label} />
-                    </span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                ),
+                cell: (order) => <DateCell value={order.created_at} />,
+              },
+              {
+                label: "Customer",
+                // A long email is cut with its whole in a tooltip on a desktop, and wraps on a phone's card.
+                cell: (order) => (
+                  <span className="min-w-0 max-lg:[overflow-wrap:anywhere]">
+                    <span className="block lg:max-w-[16rem] lg:truncate">{order.name || "No name given"}</span>
+                    {"email" in order && order.email ? (
+                      <span className="block text-stone-600 lg:max-w-[16rem] lg:truncate" title={order.email}>
+                        {order.email}
+                      </span>
+                    ) : null}
+                  </span>
+                ),
+              },
+              { label: "Postcode", cellClassName: "lg:whitespace-nowrap", cell: (order) => order.postcode ?? "—" },
+              { label: "Fulfilment", cell: (order) => (order.fulfilment === "collection" ? "Collection" : "Delivery") },
+              { label: "Items", numeric: true, cell: (order) => order.items },
+              loaderData.can.prices && { label: "Total", numeric: true, cell: (order) => ("total" in order && order.total !== undefined ? <MoneyCell pounds={order.total} /> : "") },
+              { label: "Status", cell: (order) => <StatusBadge status={order.status} label={order.status_label} /> },
+            ]}
+          />
         </form>
       )}
       <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />

@@ -6,10 +6,9 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, data, redirect, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { counterBodyOf } from "../../../lib/admin/counter-order.ts";
@@ -153,8 +152,8 @@ export default function NewOrder({ loaderData, actionData }: Route.ComponentProp
 
   return (
     <>
-      <AdminCrumbs items={[{ label: "Orders", to: "/admin/orders" }, { label: "New order" }]} />
-      <AdminHeading
+      <PageHeader
+        crumbs={[{ label: "Orders", to: "/admin/orders" }, { label: "New order" }]}
         title={loaderData.draft ? "Finish a draft order" : "New order"}
         intro="An order for a phone or walk-in customer, at their own prices (a trade member's trade price). It takes the stock and follows the orders desk like any other."
         actions={

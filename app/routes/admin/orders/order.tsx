@@ -2,9 +2,9 @@ import { useState } from "react";
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { OrderRefunds } from "../../../components/admin/order-refunds.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { Timeline } from "../../../components/admin/timeline.tsx";
 import { OrderReturns } from "../../../components/admin/order-returns.tsx";
@@ -17,6 +17,7 @@ import { ORDER_STATUSES, type OrderStatus } from "../../../../server/modules/ord
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/order";
 import { FieldError } from "../../../components/admin/field-error.tsx";
+import { Panel } from "../../../components/admin/panel.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Order ${params.number.toUpperCase()}`);
 
@@ -155,13 +156,8 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   const billing = "billing" in order.addresses ? order.addresses.billing : null;
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/orders" className="link">
-          Orders
-        </Link>{" "}
-        › {order.number}
-      </nav>
-      <AdminHeading
+      <PageHeader
+        crumbs={[{ label: "Orders", to: "/admin/orders" }, { label: order.number }]}
         title={`Order ${order.number}`}
         intro={
           <>
@@ -190,19 +186,12 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           ) : null
         }
       />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
 
       <div className="grid gap-4 xl:grid-cols-[1fr_22rem]">
         {/* First in the page (a tablet shows what to do next at the top); beside the lines on a desktop. */}
         <div className="grid content-start gap-4 xl:col-start-2 xl:row-start-1">
-          <section aria-labelledby="actions-heading" className="rounded-lg border border-stone-200 bg-white p-4">
-            <h2 id="actions-heading" className="mb-3 text-lg font-bold">
-              Next steps
-            </h2>
+          <Panel id="actions-heading" title="Next steps">
             {order.actions.length === 0 ? (
               <p className="text-stone-600">{order.status === "completed" || order.status === "cancelled" ? `This order is ${order.status_label.toLowerCase()}: nothing more to do.` : "Your role has nothing to do on this order now."}</p>
             ) : (
@@ -277,13 +266,10 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 )}
               </p>
             ) : null}
-          </section>
+          </Panel>
 
           {"customer" in order && order.customer ? (
-            <section aria-labelledby="customer-heading" className="rounded-lg border border-stone-200 bg-white p-4 text-sm">
-              <h2 id="customer-heading" className="mb-2 text-lg font-bold">
-                Customer
-              </h2>
+            <Panel id="customer-heading" title="Customer" className="text-sm">
               <p className="font-semibold">{order.customer.name}</p>
               <p>
                 <a href={`mailto:${order.customer.email}`} className="link">
@@ -302,7 +288,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 )}
               </p>
               {order.customer.trade_account ? <p className="mt-1">Trade: {order.customer.trade_account.company_name}</p> : null}
-            </section>
+            </Panel>
           ) : null}
 
           {loaderData.cardPayment ? (
@@ -316,10 +302,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           ) : null}
 
           {order.payment ? (
-            <section aria-labelledby="payment-heading" className="rounded-lg border border-stone-200 bg-white p-4 text-sm">
-              <h2 id="payment-heading" className="mb-2 text-lg font-bold">
-                Payment
-              </h2>
+            <Panel id="payment-heading" title="Payment" className="text-sm">
               <p>{order.payment.label}</p>
               {order.payment.po_reference ? <p>PO reference: {order.payment.po_reference}</p> : null}
               {order.payment.paid_amount !== null ? (
@@ -331,13 +314,10 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 <p>Reference: {order.payment.reference}</p>
               ) : null}
               {order.site ? <p data-testid="order-site">Site: {order.site.name}</p> : null}
-            </section>
+            </Panel>
           ) : null}
 
-          <section aria-labelledby="address-heading" className="rounded-lg border border-stone-200 bg-white p-4 text-sm">
-            <h2 id="address-heading" className="mb-2 text-lg font-bold">
-              {order.fulfilment === "collection" ? "Collection" : "Delivery address"}
-            </h2>
+          <Panel id="address-heading" title={order.fulfilment === "collection" ? "Collection" : "Delivery address"} className="text-sm">
             {delivery ? (
               <address className="not-italic">
                 {[delivery.name || order.customer_name, delivery.company, delivery.line_1, delivery.line_2, delivery.line_3, delivery.town, delivery.county, delivery.postcode].filter(Boolean).map((l, i) => (
@@ -370,7 +350,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 </address>
               </>
             ) : null}
-          </section>
+          </Panel>
         </div>
         <div className="grid content-start gap-4 xl:col-start-1 xl:row-start-1">
           <section aria-labelledby="lines-heading" className="overflow-x-auto rounded-lg border border-stone-200 bg-white">

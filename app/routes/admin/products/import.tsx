@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
 import { requirePermission } from "../../../lib/admin/access.ts";
@@ -124,7 +124,7 @@ function Report({ status }: { status: ImportStatus }) {
           ["Unchanged", report.unchanged],
           ["Refused", report.refused_rows],
         ].map(([label, value]) => (
-          <div key={label} className={card}>
+          <div key={label} className="rounded-lg border border-stone-200 bg-white p-4">
             <dt className="text-sm text-stone-700">{label}</dt>
             <dd className="text-2xl font-bold" data-testid={`count-${String(label).toLowerCase().replaceAll(" ", "-")}`}>
               {n(Number(value))}
@@ -282,7 +282,7 @@ export default function AdminProductsImport({ loaderData }: Route.ComponentProps
 
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Import products"
         intro="Create and update products from a CSV file, matched by SKU. The file is checked first and nothing changes until you import it; then every row is applied, or none."
         actions={
@@ -330,7 +330,7 @@ export default function AdminProductsImport({ loaderData }: Route.ComponentProps
       {finished && report ? (
         <div className="grid gap-4">
           {report.dry_run && status.state === "done" ? (
-            <div className={`${card} flex flex-wrap items-center gap-3`}>
+            <div className="rounded-lg border border-stone-200 bg-white p-4 flex flex-wrap items-center gap-3">
               <button type="button" className={primary} disabled={refused > 0 || valid === 0 || !status.can_apply} onClick={() => void apply(false)}>
                 Import
               </button>
@@ -348,7 +348,7 @@ export default function AdminProductsImport({ loaderData }: Route.ComponentProps
         </div>
       ) : null}
 
-      <details className={`${card} mt-6`}>
+      <details className="rounded-lg border border-stone-200 bg-white p-4 mt-6">
         <summary className="cursor-pointer font-semibold">The columns</summary>
         <p className="mt-2 text-sm">Headers may be in any order and any case. An empty cell leaves that field as it is; a new product needs sku, name and price_ex_vat.</p>
         <dl className="mt-2 grid gap-2 text-sm sm:grid-cols-[12rem_1fr]">

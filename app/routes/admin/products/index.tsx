@@ -2,12 +2,14 @@ import { FilterDisclosure, activeFilters } from "../../../components/admin/filte
 import { useRef } from "react";
 import { Form, Link, data, useLocation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusTabs } from "../../../components/admin/status-tabs.tsx";
-import { FormAlert } from "../../../components/form.tsx";
-import { EmptyState } from "../../../components/page.tsx";
+import { EmptyState, ErrorState } from "../../../components/admin/empty-state.tsx";
+import { MoneyCell } from "../../../components/admin/cells.tsx";
+import { FilterCheck, FilterForm, FilterSearch, FilterSelect } from "../../../components/admin/filter-form.tsx";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { withParam } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -120,7 +122,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
 
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Products"
         actions={
           <>
@@ -140,11 +142,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
           </>
         }
       />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
 
       {preview && preview.changes.length ? (
         <section aria-labelledby="bulk-preview" className="mb-4 rounded-lg border-2 border-brand-700 bg-white p-4">
@@ -202,61 +200,15 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
       <StatusTabs label="Products by status" tabs={STATUS_TABS.map(([status, label]) => [status, label, tabCount(status)] as const)} current={filters.status ?? ""} search={search} />
 
       <FilterDisclosure active={activeFilters(search, ["q", "category", "brand", "stock", "no_photo"])}>
-<Form method="get" className="grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-5" role="search" aria-label="Filter products">
-        {filters.status ? <input type="hidden" name="status" value={filters.status} /> : null}
-        <label className="grid gap-1 text-sm font-semibold sm:col-span-2">
-          Search
-          <input name="q" type="search" defaultValue={filters.q ?? ""} placeholder="Name or SKU" className="min-h-10 rounded-md border border-stone-400 px-3 font-normal" />
-        </label>
-        <label className="grid min-w-0 gap-1 text-sm font-semibold">
-          Category
-          <select name="category" defaultValue={filters.category ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
-            <option value="">Any</option>
-            {choices.categories.map((c) => (
-              <option key={c.id} value={c.id}>
-                {"\u00a0\u00a0".repeat(c.path.split("/").length - 1)}
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="grid min-w-0 gap-1 text-sm font-semibold">
-          Brand
-          <select name="brand" defaultValue={filters.brand ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
-            <option value="">Any</option>
-            {choices.brands.map((b) => (
-              <option key={b.id} value={b.id}>
-                {b.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="grid min-w-0 gap-1 text-sm font-semibold">
-          Stock
-          <select name="stock" defaultValue={filters.stock ?? ""} className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
-            <option value="">Any</option>
-            {STOCK_OPTIONS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <div className="flex flex-wrap items-end gap-3 sm:col-span-2 lg:col-span-5">
-          <label className="inline-flex min-h-10 items-center gap-2 text-sm font-semibold">
-            <input type="checkbox" name="no_photo" value="1" defaultChecked={!!filters.no_photo} className="size-4" /> Without a photo
-          </label>
-          <button type="submit" className="btn-primary min-h-10">
-            Apply filters
-          </button>
-          <Link to={filters.status ? `?status=${filters.status}` : "?"} className="btn-secondary min-h-10">
-            Clear
-          </Link>
-        </div>
-      </Form>
+        <FilterForm label="Filter products" keep={{ status: filters.status }} className="sm:grid-cols-2 lg:grid-cols-5" buttonsClassName="sm:col-span-2 lg:col-span-5" extra={<FilterCheck name="no_photo" label="Without a photo" checked={!!filters.no_photo} />}>
+          <FilterSearch value={filters.q} placeholder="Name or SKU" className="sm:col-span-2" />
+          <FilterSelect name="category" label="Category" value={filters.category} options={choices.categories.map((c) => [c.id, `${"\u00a0\u00a0".repeat(c.path.split("/").length - 1)}${c.name}`] as const)} />
+          <FilterSelect name="brand" label="Brand" value={filters.brand} options={choices.brands.map((b) => [b.id, b.name] as const)} />
+          <FilterSelect name="stock" label="Stock" value={filters.stock} options={STOCK_OPTIONS} />
+        </FilterForm>
       </FilterDisclosure>
 
-      <FormAlert message={error ?? undefined} className="mb-4" />
+      <ErrorState message={error} />
 
       {products.length === 0 ? (
         <EmptyState title={filtered ? "No products match these filters" : "No products here yet"} action={search.size ? { to: "?", label: "Show every product" } : manage ? { to: "/admin/products/new", label: "Add a product" } : undefined}>
@@ -307,72 +259,68 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
               </button>
             </fieldset>
           ) : null}
-          <div className={`overflow-x-auto rounded-lg border border-stone-200 bg-white ${loading ? "opacity-75" : ""}`} aria-busy={loading || undefined}>
-            <table ref={table} className="w-full min-w-[52rem] text-left text-sm">
-              <caption className="sr-only">Products by name</caption>
-              <thead className="border-b border-stone-200 bg-stone-50 text-stone-700">
-                <tr>
-                  {manage ? (
-                    <th scope="col" className="w-10 px-3 py-2">
-                      <input type="checkbox" aria-label="Choose every product on this page" className="size-4" onChange={(event) => chooseAll(event.currentTarget.checked)} />
-                    </th>
-                  ) : null}
-                  <th scope="col" className="w-14 px-3 py-2">
-                    <span className="sr-only">Photo</span>
-                  </th>
-                  <th scope="col" className="px-3 py-2" aria-sort="ascending">
-                    Product
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Brand
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    Price inc VAT
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    Stock
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Status
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100">
-                {products.map((p) => (
-                  <tr key={p.sku} className="hover:bg-stone-50">
-                    {manage ? (
-                      <td className="px-3 py-2">
-                        <input type="checkbox" name="sku" value={p.sku} aria-label={`Choose ${p.name}`} className="size-4" />
-                      </td>
-                    ) : null}
-                    <td className="px-3 py-1">
-                      {p.photo ? <img src={p.photo} alt="" width={40} height={40} loading="lazy" className="size-10 rounded border border-stone-200 object-cover" /> : <span className="block size-10 rounded border border-dashed border-stone-300" title="No photo" />}
-                    </td>
-                    <th scope="row" className="px-3 py-2 font-normal">
-                      <Link to={`/admin/products/${encodeURIComponent(p.sku)}`} className="link font-semibold">
-                        {p.name}
-                      </Link>
-                      <span className="block font-mono text-xs text-stone-600">{p.sku}</span>
-                    </th>
-                    <td className="px-3 py-2">{p.brand?.name ?? "—"}</td>
-                    <td className="whitespace-nowrap px-3 py-2 text-right">
-                      {formatPounds(p.price_inc_vat)}
-                      <span className="block text-xs text-stone-600">
-                        {formatPounds(p.price_ex_vat)} ex · {p.vat_rate}%
-                      </span>
-                    </td>
-                    <td className="px-3 py-2 text-right">
-                      <span className={p.stock === 0 ? "font-semibold text-red-800" : p.low_stock ? "font-semibold text-amber-800" : ""}>{p.stock}</span>
-                      {p.low_stock ? <span className="block text-xs text-stone-600">{p.stock === 0 ? "out" : `low (≤ ${p.reorder_level})`}</span> : null}
-                    </td>
-                    <td className="px-3 py-2">
-                      <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${p.status === "published" ? "bg-green-100 text-green-900" : "bg-stone-200 text-stone-800"}`}>{PRODUCT_STATUS_LABELS[p.status]}</span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            tableRef={table}
+            caption="Products by name"
+            loading={loading}
+            rows={products}
+            rowKey={(p) => p.sku}
+            columns={[
+              manage && {
+                label: "Choose",
+                className: "w-10",
+                header: <input type="checkbox" aria-label="Choose every product on this page" className="size-4" onChange={(event) => chooseAll(event.currentTarget.checked)} />,
+                cell: (p) => <input type="checkbox" name="sku" value={p.sku} aria-label={`Choose ${p.name}`} className="size-4" />,
+              },
+              {
+                label: "Photo",
+                className: "w-14",
+                header: <span className="sr-only">Photo</span>,
+                cell: (p) => (p.photo ? <img src={p.photo} alt="" width={40} height={40} loading="lazy" className="size-10 rounded border border-stone-200 object-cover" /> : <span className="block size-10 rounded border border-dashed border-stone-300" title="No photo" />),
+              },
+              {
+                label: "Product",
+                head: true,
+                sort: "ascending",
+                cellClassName: "font-normal",
+                cell: (p) => (
+                  <span>
+                    <Link to={`/admin/products/${encodeURIComponent(p.sku)}`} className="link font-semibold">
+                      {p.name}
+                    </Link>
+                    <span className="block font-mono text-xs text-stone-600">{p.sku}</span>
+                  </span>
+                ),
+              },
+              { label: "Brand", cell: (p) => p.brand?.name ?? "—" },
+              {
+                label: "Price inc VAT",
+                numeric: true,
+                cell: (p) => (
+                  <span>
+                    <MoneyCell pounds={p.price_inc_vat} />
+                    <span className="block text-xs text-stone-600">
+                      {formatPounds(p.price_ex_vat)} ex · {p.vat_rate}%
+                    </span>
+                  </span>
+                ),
+              },
+              {
+                label: "Stock",
+                numeric: true,
+                cell: (p) => (
+                  <span>
+                    <span className={`tabular-nums ${p.stock === 0 ? "font-semibold text-red-800" : p.low_stock ? "font-semibold text-amber-800" : ""}`}>{p.stock}</span>
+                    {p.low_stock ? <span className="block text-xs text-stone-600">{p.stock === 0 ? "out" : `low (≤ ${p.reorder_level})`}</span> : null}
+                  </span>
+                ),
+              },
+              {
+                label: "Status",
+                cell: (p) => <span className={`rounded px-1.5 py-0.5 text-xs font-semibold ${p.status === "published" ? "bg-green-100 text-green-900" : "bg-stone-200 text-stone-800"}`}>{PRODUCT_STATUS_LABELS[p.status]}</span>,
+              },
+            ]}
+          />
         </Form>
       )}
       <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />

@@ -1,8 +1,8 @@
-import { Link, data, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ProductForm, type ProductFormValues } from "../../../components/admin/product-form.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { PHOTO_FORM_MAX } from "../../../lib/admin/photo-action.ts";
 import { productInputFrom } from "../../../lib/admin/product-form.ts";
@@ -124,17 +124,12 @@ export default function NewProduct({ loaderData, actionData }: Route.ComponentPr
   const result = actionData as Result | undefined;
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link to="/admin/products" className="link">
-          ← Products
-        </Link>
-      </p>
-      <AdminHeading title="New product" intro="Choose its photos here too. As a draft nobody sees it on the shop; published, it is on sale as soon as it is created." />
-      {result ? (
-        <ResultBanner ok={false} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <PageHeader
+        back={{ to: "/admin/products", label: "Products" }}
+        title="New product"
+        intro="Choose its photos here too. As a draft nobody sees it on the shop; published, it is on sale as soon as it is created."
+      />
+      <ActionResultBanner result={result} />
       {/* A new key after each refusal: the form shows what was sent. */}
       <ProductForm key={JSON.stringify(result?.values ?? null)} values={result?.values ?? EMPTY} choices={loaderData.choices} errors={result?.errors} access={{ catalogue: true, stock: true }} submitLabel="Create the product" isNew />
     </>

@@ -1,8 +1,7 @@
 import { appContext } from "#app-context";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { PhotoManager } from "../../../components/admin/photo-manager.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { notFoundOr, requirePermission } from "../../../lib/admin/access.ts";
 import { type PhotoActionResult, photoScreenAction } from "../../../lib/admin/photo-action.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -31,13 +30,8 @@ export default function AdminProductPhotos({ loaderData, actionData }: Route.Com
   const result = actionData as PhotoActionResult | undefined;
   return (
     <>
-      <AdminCrumbs items={[{ label: "Products", to: "/admin/products" }, { label: sku, to: `/admin/products/${encodeURIComponent(sku)}` }, { label: "Photos" }]} />
-      <AdminHeading title={`Photos of ${sku}`} intro="The first photo is the one listings show. Describe every photo (alt text) before the product is published." />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <PageHeader crumbs={[{ label: "Products", to: "/admin/products" }, { label: sku, to: `/admin/products/${encodeURIComponent(sku)}` }, { label: "Photos" }]} title={`Photos of ${sku}`} intro="The first photo is the one listings show. Describe every photo (alt text) before the product is published." />
+      <ActionResultBanner result={result} />
       <PhotoManager images={images} canManage={canManage} result={result} uploadUrl={`/api/admin/products/${encodeURIComponent(sku)}/images`} />
     </>
   );

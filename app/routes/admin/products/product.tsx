@@ -1,9 +1,9 @@
 import { Link, data } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ProductForm, type ProductFormValues } from "../../../components/admin/product-form.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { ActionResultBanner, ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
 import { productInputFrom, sendsCatalogueFields } from "../../../lib/admin/product-form.ts";
@@ -13,6 +13,7 @@ import { parseProduct, productPatch } from "../../../../server/modules/catalog/p
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import { KIND_LABELS } from "../../../../server/modules/stock/kinds.ts";
 import type { Route } from "./+types/product";
+import { OldAddresses, Panel } from "../../../components/admin/panel.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, loaderData ? `${loaderData.product.name} (${loaderData.product.sku})` : "Product");
 
@@ -83,12 +84,8 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
   const variantsHref = `/admin/products/${encodeURIComponent(product.sku)}/variants`;
   return (
     <>
-      <p className="mb-2 text-sm">
-        <Link to="/admin/products" className="link">
-          ← Products
-        </Link>
-      </p>
-      <AdminHeading
+      <PageHeader
+        back={{ to: "/admin/products", label: "Products" }}
         title={product.name}
         intro={
           <>
@@ -118,11 +115,7 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
           {createdMessage(product.status, product.photos)}
         </ResultBanner>
       ) : null}
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
         <ProductForm
           key={product.updated_at}
@@ -135,10 +128,7 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
           variants={{ count: activeVariants, href: variantsHref }}
         />
         <aside className="grid content-start gap-4 text-sm">
-          <section aria-labelledby="trade-prices" className="rounded-lg border border-stone-200 bg-white p-4">
-            <h2 id="trade-prices" className="mb-2 text-base font-bold">
-              Trade prices
-            </h2>
+          <Panel id="trade-prices" title="Trade prices" small>
             {product.trade_prices.length === 0 ? (
               <p className="text-stone-700">No approved trade account has a discount; trade customers pay {formatPounds(product.price_ex_vat)} ex VAT.</p>
             ) : (
@@ -168,11 +158,8 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
                 </tbody>
               </table>
             )}
-          </section>
-          <section aria-labelledby="stock-history" className="rounded-lg border border-stone-200 bg-white p-4">
-            <h2 id="stock-history" className="mb-2 text-base font-bold">
-              Stock movements
-            </h2>
+          </Panel>
+          <Panel id="stock-history" title="Stock movements" small>
             {product.stock_movements.length === 0 ? (
               <p className="text-stone-700">No stock has moved yet.</p>
             ) : (
@@ -194,27 +181,11 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
             <Link to={activeVariants > 1 ? `/admin/stock?product=${encodeURIComponent(product.sku)}` : `/admin/stock?sku=${encodeURIComponent(product.sku)}`} className="link mt-2 inline-block">
               {activeVariants > 1 ? `Every movement of its ${activeVariants} variants` : `Every movement of ${product.sku}`}
             </Link>
-          </section>
-          {product.old_slugs.length ? (
-            <section aria-labelledby="old-addresses" className="rounded-lg border border-stone-200 bg-white p-4">
-              <h2 id="old-addresses" className="mb-2 text-base font-bold">
-                Old web addresses
-              </h2>
-              <p className="mb-1 text-stone-700">Each redirects (301) to this product:</p>
-              <ul className="grid gap-1 font-mono text-xs">
-                {product.old_slugs.map((s) => (
-                  <li key={s}>/product/{s}</li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
+          </Panel>
+          <OldAddresses base="/product" slugs={product.old_slugs} what="this product" />
         </aside>
       </div>
-      {audit ? (
-        <div className="mt-8">
-          <AuditHistory entries={audit} />
-        </div>
-      ) : null}
+      {audit ? <AuditHistory entries={audit} className="mt-8" /> : null}
     </>
   );
 }

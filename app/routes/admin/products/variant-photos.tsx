@@ -1,8 +1,7 @@
 import { appContext } from "#app-context";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { PhotoManager } from "../../../components/admin/photo-manager.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { notFoundOr, requirePermission } from "../../../lib/admin/access.ts";
 import { type PhotoActionResult, photoScreenAction } from "../../../lib/admin/photo-action.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -36,23 +35,17 @@ export default function AdminVariantPhotos({ loaderData, actionData }: Route.Com
   const productHref = `/admin/products/${encodeURIComponent(product.sku)}`;
   return (
     <>
-      <AdminCrumbs
-        items={[
+      <PageHeader
+        crumbs={[
           { label: "Products", to: "/admin/products" },
           { label: product.name, to: productHref },
           { label: "Options and variants", to: `${productHref}/variants` },
           { label: `Photos of ${sku}` },
         ]}
-      />
-      <AdminHeading
         title={`Photos of ${product.name}${label ? ` (${label})` : ""}`}
         intro={`${sku}'s own photos, shown on the product page when a customer chooses it; the first leads. With none, the product's photos are shown.`}
       />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
       <PhotoManager images={images} canManage={canManage} result={result} uploadUrl={`/api/admin/variants/${encodeURIComponent(sku)}/images`} emptyText="No photos of its own yet: the storefront shows the product's." />
     </>
   );

@@ -1,10 +1,9 @@
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL } from "../../../components/admin/form-field.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { STACKED } from "../../../components/admin/stacked-table.ts";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -15,6 +14,7 @@ import { optionsInput, variantPatch } from "../../../../server/modules/catalog/v
 import { parseProduct } from "../../../../server/modules/catalog/product-rules.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/variants";
+import { Panel } from "../../../components/admin/panel.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, loaderData ? `Options and variants of ${loaderData.product.name}` : "Options and variants");
 
@@ -100,16 +100,12 @@ export default function AdminProductVariants({ loaderData, actionData }: Route.C
   const productHref = `/admin/products/${encodeURIComponent(product.sku)}`;
   return (
     <>
-      <AdminCrumbs items={[{ label: "Products", to: "/admin/products" }, { label: product.name, to: productHref }, { label: "Options and variants" }]} />
-      <AdminHeading
+      <PageHeader
+        crumbs={[{ label: "Products", to: "/admin/products" }, { label: product.name, to: productHref }, { label: "Options and variants" }]}
         title={`Options and variants of ${product.name}`}
         intro="Each combination of the options' values is a variant with its own SKU, price, stock and barcode. A product without options has one variant."
       />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
 
       <section aria-labelledby="options-heading" className="mb-6 rounded-lg border border-stone-200 bg-white p-4">
         <h2 id="options-heading" className="mb-1 text-lg font-bold">
@@ -292,10 +288,7 @@ export default function AdminProductVariants({ loaderData, actionData }: Route.C
       ) : null}
 
       {archived.length ? (
-        <section aria-labelledby="archived-heading" className="rounded-lg border border-stone-200 bg-white p-4">
-          <h2 id="archived-heading" className="mb-2 text-lg font-bold">
-            Archived variants ({archived.length})
-          </h2>
+        <Panel id="archived-heading" title={<>Archived variants ({archived.length})</>}>
           <ul className="grid gap-2 text-sm">
             {archived.map((v) => (
               <li key={v.id} className="flex flex-wrap items-center gap-3">
@@ -314,7 +307,7 @@ export default function AdminProductVariants({ loaderData, actionData }: Route.C
               </li>
             ))}
           </ul>
-        </section>
+        </Panel>
       ) : null}
     </>
   );

@@ -1,17 +1,17 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { type StatusTab, StatusTabs } from "../../../components/admin/status-tabs.tsx";
-import { Cell, Row, type TableColumn, TableOrCards } from "../../../components/admin/table-or-cards.tsx";
-import { EmptyState } from "../../../components/page.tsx";
 import { requirePermission } from "../../../lib/admin/access.ts";
 import { formatDateTime, tabAndCursorFrom } from "../../../lib/admin/format.ts";
 import { PROMOTION_STATUSES, type PromotionStatus, STATE_LABELS, promotionGives, promotionHref, usesOf } from "../../../lib/admin/promotions.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
+import { EmptyState } from "../../../components/admin/empty-state.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Promotions");
 
@@ -35,8 +35,6 @@ function dates(p: { starts_at: string | null; ends_at: string | null }): string 
   return "No end date";
 }
 
-const COLUMNS: TableColumn[] = [{ label: "Name", sort: "descending" }, { label: "Code" }, { label: "Gives" }, { label: "When" }, { label: "Uses", className: "lg:text-right" }, { label: "State" }];
-
 export default function AdminPromotions({ loaderData }: Route.ComponentProps) {
   const { promotions, nextCursor, filters, canManage } = loaderData;
   const { search, loading } = useListAddress();
@@ -45,7 +43,7 @@ export default function AdminPromotions({ loaderData }: Route.ComponentProps) {
   const tabName = filters.status === "all" ? "" : ` ${STATUS_LABELS[filters.status].toLowerCase()}`;
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Promotions"
         intro="Discount codes customers type at the basket, and multi-buys that apply by themselves, newest first. Open one to change it, pause it, see its report or try a basket."
         actions={
@@ -62,28 +60,29 @@ export default function AdminPromotions({ loaderData }: Route.ComponentProps) {
           {filters.status === "all" ? (canManage ? "Make the first with New promotion." : "A manager makes them; they will appear here.") : "Try another tab."}
         </EmptyState>
       ) : (
-        <TableOrCards caption={`Promotions, newest first${tabName ? `:${tabName}` : ""}`} columns={COLUMNS} loading={loading}>
-          {promotions.map((p) => (
-            <Row key={p.id}>
-              <Cell label="Name" head>
+        <DataTable
+          caption={`Promotions, newest first${tabName ? `:${tabName}` : ""}`}
+          loading={loading}
+          rows={promotions}
+          rowKey={(p) => p.id}
+          columns={[
+            {
+              label: "Name",
+              head: true,
+              sort: "descending",
+              cell: (p) => (
                 <Link to={promotionHref(p.id)} className="link min-w-0 font-semibold [overflow-wrap:anywhere]">
                   {p.name}
                 </Link>
-              </Cell>
-              <Cell label="Code">{p.code ? <span className="font-mono">{p.code}</span> : <span className="text-stone-700">Automatic</span>}</Cell>
-              <Cell label="Gives">{promotionGives(p)}</Cell>
-              <Cell label="When">{dates(p)}</Cell>
-              <Cell label="Uses" className="lg:text-right">
-                {usesOf(p)}
-              </Cell>
-              <Cell label="State">
-                <span>
-                  <StatusBadge status={`promotion_${p.state}`} label={STATE_LABELS[p.state]} />
-                </span>
-              </Cell>
-            </Row>
-          ))}
-        </TableOrCards>
+              ),
+            },
+            { label: "Code", cell: (p) => (p.code ? <span className="font-mono">{p.code}</span> : <span className="text-stone-700">Automatic</span>) },
+            { label: "Gives", cell: (p) => promotionGives(p) },
+            { label: "When", cell: (p) => dates(p) },
+            { label: "Uses", numeric: true, cell: (p) => usesOf(p) },
+            { label: "State", cell: (p) => <StatusBadge status={`promotion_${p.state}`} label={STATE_LABELS[p.state]} /> },
+          ]}
+        />
       )}
       <KeysetPager search={search} cursor={filters.cursor ? String(filters.cursor) : undefined} nextCursor={nextCursor === null ? null : String(nextCursor)} />
     </>

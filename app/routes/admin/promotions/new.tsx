@@ -1,7 +1,6 @@
 import { data, redirect, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { PromotionForm } from "../../../components/admin/promotion-form.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin } from "../../../lib/admin/access.ts";
@@ -33,8 +32,7 @@ export default function NewPromotion({ loaderData, actionData }: Route.Component
   const busy = useNavigation().state === "submitting";
   return (
     <>
-      <AdminCrumbs items={[{ label: "Promotions", to: "/admin/promotions" }, { label: "New promotion" }]} />
-      <AdminHeading title="New promotion" intro="A code customers type at the basket, or a multi-buy that applies by itself. It runs from when it starts until it ends, is used up, or is paused." />
+      <PageHeader crumbs={[{ label: "Promotions", to: "/admin/promotions" }, { label: "New promotion" }]} title="New promotion" intro="A code customers type at the basket, or a multi-buy that applies by itself. It runs from when it starts until it ends, is used up, or is paused." />
       <ActionResultBanner result={actionData} />
       {/* A new key after each refusal: the form shows what was sent. */}
       <PromotionForm key={JSON.stringify(actionData?.values ?? null)} values={actionData?.values ?? EMPTY_PROMOTION} errors={actionData?.errors} choices={loaderData.choices} isNew canManage busy={busy} />

@@ -1,8 +1,7 @@
 import { Form, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { PromotionForm } from "../../../components/admin/promotion-form.tsx";
 import { type PreviewResult, PromotionPreview } from "../../../components/admin/promotion-preview.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
@@ -16,6 +15,7 @@ import { formatPounds } from "../../../lib/money.ts";
 import type { PromotionJson } from "../../../../server/modules/promotions/contract.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/promotion";
+import { Panel } from "../../../components/admin/panel.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, loaderData ? `Promotion: ${loaderData.promotion.name}` : "Promotion");
 
@@ -148,8 +148,8 @@ export default function AdminPromotion({ loaderData, actionData }: Route.Compone
   const banner = result && result.intent !== "preview" ? result : created ? { ok: true, message: `Created. ${stateSentence(p)}` } : undefined;
   return (
     <>
-      <AdminCrumbs items={[{ label: "Promotions", to: "/admin/promotions" }, { label: p.name }]} />
-      <AdminHeading
+      <PageHeader
+        crumbs={[{ label: "Promotions", to: "/admin/promotions" }, { label: p.name }]}
         title={p.name}
         intro={
           <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
@@ -165,10 +165,7 @@ export default function AdminPromotion({ loaderData, actionData }: Route.Compone
 
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="grid min-w-0 content-start gap-4 xl:col-start-2 xl:row-start-1">
-          <section aria-labelledby="report-heading" className="rounded-lg border border-stone-200 bg-white p-4 text-sm">
-            <h2 id="report-heading" className="mb-2 text-lg font-bold">
-              Report
-            </h2>
+          <Panel id="report-heading" title="Report" className="text-sm">
             <dl className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-4 gap-y-1" data-testid="promotion-report">
               <dt>Orders that used it</dt>
               <dd className="text-right">{report.orders}</dd>
@@ -180,7 +177,7 @@ export default function AdminPromotion({ loaderData, actionData }: Route.Compone
               <dd className="text-right">{report.uses_given_back}</dd>
             </dl>
             <p className="mt-2 text-stone-600">For {AUDIENCE_LABELS[p.audience].toLowerCase()}. Made {formatDateTime(p.created_at)}.</p>
-          </section>
+          </Panel>
           <PromotionPreview result={result?.intent === "preview" ? result : undefined} audience={p.audience} multiBuy={p.kind === "multi_buy"} gives={promotionGives(p)} busy={busyWith === "preview"} />
         </div>
 

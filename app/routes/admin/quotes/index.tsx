@@ -1,19 +1,19 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { type StatusTab, StatusTabs } from "../../../components/admin/status-tabs.tsx";
-import { Cell, Row, type TableColumn, TableOrCards } from "../../../components/admin/table-or-cards.tsx";
-import { EmptyState } from "../../../components/page.tsx";
 import { requirePermission } from "../../../lib/admin/access.ts";
-import { formatDate, formatDateTime, tabAndCursorFrom } from "../../../lib/admin/format.ts";
+import { tabAndCursorFrom } from "../../../lib/admin/format.ts";
 import { quoteHref } from "../../../lib/admin/quotes.ts";
 import { pageMeta } from "../../../lib/meta.ts";
-import { formatPounds } from "../../../lib/money.ts";
 import { QUOTE_DESK_TABS, QUOTE_STATUS_LABELS, type QuoteStatus } from "../../../../server/modules/quotes/statuses.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
+import { DateCell, LinesCell, MoneyCell } from "../../../components/admin/cells.tsx";
+import { EmptyState } from "../../../components/admin/empty-state.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Quotes");
 
@@ -37,9 +37,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { quotes: list.data, nextCursor: list.next_cursor, filters, canManage: can(actor.role, "quotes.manage") };
 }
 
-/** A day (`YYYY-MM-DD`) as the desk says it, or a dash. */
-const day = (d: string | null) => (d ? formatDate(d) : "—");
-
 export default function AdminQuotes({ loaderData }: Route.ComponentProps) {
   const { quotes, nextCursor, filters, canManage } = loaderData;
   const { search, loading } = useListAddress();
@@ -47,20 +44,9 @@ export default function AdminQuotes({ loaderData }: Route.ComponentProps) {
   const tabs: StatusTab[] = [...QUOTE_DESK_TABS.map((s): StatusTab => [s, QUOTE_STATUS_LABELS[s]]), ["all", "All"]];
   const all = filters.status === "all";
   const tabName = filters.status === "all" ? "" : ` ${QUOTE_STATUS_LABELS[filters.status].toLowerCase()}`;
-  const columns: TableColumn[] = [
-    { label: "Quote", sort: "descending" },
-    { label: "Customer" },
-    { label: "Company" },
-    { label: "Lines", className: "lg:text-right" },
-    { label: "Total inc VAT", className: "lg:text-right" },
-    { label: "Valid until" },
-    { label: "Needed by" },
-    { label: "Updated" },
-    ...(all ? [{ label: "Status" }] : []),
-  ];
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Quotes"
         intro="Prices asked for by customers, newest first. Open one to price its lines, send it with its PDF, or decline it."
         actions={
@@ -77,45 +63,33 @@ export default function AdminQuotes({ loaderData }: Route.ComponentProps) {
           {EMPTY_WORDS[filters.status]}
         </EmptyState>
       ) : (
-        <TableOrCards caption={`Quotes, newest first${tabName ? `:${tabName}` : ""}`} columns={columns} loading={loading}>
-          {quotes.map((q) => (
-            <Row key={q.number}>
-              <Cell label="Quote" head className="whitespace-nowrap">
+        <DataTable
+          caption={`Quotes, newest first${tabName ? `:${tabName}` : ""}`}
+          loading={loading}
+          rows={quotes}
+          rowKey={(q) => q.number}
+          columns={[
+            {
+              label: "Quote",
+              head: true,
+              sort: "descending",
+              cellClassName: "whitespace-nowrap",
+              cell: (q) => (
                 <Link to={quoteHref(q.number)} className="link font-semibold">
                   {q.number}
                 </Link>
-              </Cell>
-              <Cell label="Customer">
-                <span className="min-w-0 [overflow-wrap:anywhere]">{q.customer}</span>
-              </Cell>
-              <Cell label="Company">
-                <span className="min-w-0 [overflow-wrap:anywhere]">{q.company ?? "—"}</span>
-              </Cell>
-              <Cell label="Lines" className="lg:text-right">
-                {q.lines}
-              </Cell>
-              <Cell label="Total inc VAT" className="lg:whitespace-nowrap lg:text-right">
-                {q.total === null ? "—" : formatPounds(q.total)}
-              </Cell>
-              <Cell label="Valid until" className="lg:whitespace-nowrap">
-                {day(q.valid_until)}
-              </Cell>
-              <Cell label="Needed by" className="lg:whitespace-nowrap">
-                {day(q.needed_by)}
-              </Cell>
-              <Cell label="Updated" className="lg:whitespace-nowrap">
-                {formatDateTime(q.updated_at)}
-              </Cell>
-              {all ? (
-                <Cell label="Status">
-                  <span>
-                    <StatusBadge status={`quote_${q.status}`} label={q.status_label} />
-                  </span>
-                </Cell>
-              ) : null}
-            </Row>
-          ))}
-        </TableOrCards>
+              ),
+            },
+            { label: "Customer", cell: (q) => <LinesCell first={q.customer} rest={[]} /> },
+            { label: "Company", cell: (q) => <LinesCell first={q.company ?? "—"} rest={[]} /> },
+            { label: "Lines", numeric: true, cell: (q) => q.lines },
+            { label: "Total inc VAT", numeric: true, cell: (q) => (q.total === null ? "—" : <MoneyCell pounds={q.total} />) },
+            { label: "Valid until", cell: (q) => <DateCell value={q.valid_until} dateOnly /> },
+            { label: "Needed by", cell: (q) => <DateCell value={q.needed_by} dateOnly /> },
+            { label: "Updated", cell: (q) => <DateCell value={q.updated_at} /> },
+            all && { label: "Status", cell: (q) => <StatusBadge status={`quote_${q.status}`} label={q.status_label} /> },
+          ]}
+        />
       )}
       <KeysetPager search={search} cursor={filters.cursor ? String(filters.cursor) : undefined} nextCursor={nextCursor === null ? null : String(nextCursor)} />
     </>

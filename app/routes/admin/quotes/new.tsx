@@ -1,8 +1,7 @@
 import { Form, data, redirect, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { requirePermission, requireSameOrigin } from "../../../lib/admin/access.ts";
 import { createQuote } from "../../../lib/admin/quote-form.server.ts";
@@ -44,8 +43,7 @@ export default function NewQuote({ loaderData, actionData }: Route.ComponentProp
   const field = (id: string, hint = false) => fieldProps(P, id, errors, hint);
   return (
     <>
-      <AdminCrumbs items={[{ label: "Quotes", to: "/admin/quotes" }, { label: "New quote" }]} />
-      <AdminHeading title="New quote" intro="A quote for a customer with an account, at their own prices (their trade price for a trade account). It starts as Drafting: price it, then send it." />
+      <PageHeader crumbs={[{ label: "Quotes", to: "/admin/quotes" }, { label: "New quote" }]} title="New quote" intro="A quote for a customer with an account, at their own prices (their trade price for a trade account). It starts as Drafting: price it, then send it." />
       <ActionResultBanner result={refused} />
       {/* A new key after each refusal: the form shows what was sent. */}
       <Form key={JSON.stringify(refused?.values ?? null)} method="post" noValidate className="grid max-w-3xl gap-4 rounded-lg border border-stone-200 bg-white p-4" aria-label="New quote">

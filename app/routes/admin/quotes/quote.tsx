@@ -1,8 +1,7 @@
 import { Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { QuoteForm, QuoteMoves } from "../../../components/admin/quote-form.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
@@ -16,6 +15,7 @@ import { QUOTE_VALID_DAYS } from "../../../../server/modules/quotes/desk.ts";
 import { QUOTE_STATUS_LABELS, type QuoteStatus } from "../../../../server/modules/quotes/statuses.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/quote";
+import { Panel } from "../../../components/admin/panel.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Quote ${params.number.toUpperCase()}`);
 
@@ -65,8 +65,8 @@ export default function AdminQuote({ loaderData, actionData }: Route.ComponentPr
   const refusedSave = answer && !answer.ok && answer.intent === "save" ? answer : undefined;
   return (
     <>
-      <AdminCrumbs items={[{ label: "Quotes", to: "/admin/quotes" }, { label: q.number }]} />
-      <AdminHeading
+      <PageHeader
+        crumbs={[{ label: "Quotes", to: "/admin/quotes" }, { label: q.number }]}
         title={`Quote ${q.number}`}
         intro={
           <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
@@ -81,10 +81,7 @@ export default function AdminQuote({ loaderData, actionData }: Route.ComponentPr
 
       <div className="grid gap-4">
         <div className="grid gap-4 lg:grid-cols-2">
-          <section aria-labelledby="customer-heading" className="rounded-lg border border-stone-200 bg-white p-4 text-sm">
-            <h2 id="customer-heading" className="mb-2 text-lg font-bold">
-              Customer
-            </h2>
+          <Panel id="customer-heading" title="Customer" className="text-sm">
             <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1">
               <dt className="font-semibold">Name</dt>
               <dd className="[overflow-wrap:anywhere]">{q.customer.name || "—"}</dd>
@@ -123,12 +120,9 @@ export default function AdminQuote({ loaderData, actionData }: Route.ComponentPr
                 </>
               ) : null}
             </dl>
-          </section>
+          </Panel>
 
-          <section aria-labelledby="documents-heading" className="rounded-lg border border-stone-200 bg-white p-4 text-sm">
-            <h2 id="documents-heading" className="mb-2 text-lg font-bold">
-              PDFs and revisions
-            </h2>
+          <Panel id="documents-heading" title="PDFs and revisions" className="text-sm">
             <ul className="grid gap-2">
               <li>
                 <a href={quotePdfHref(q.number)} className="link font-semibold">
@@ -145,7 +139,7 @@ export default function AdminQuote({ loaderData, actionData }: Route.ComponentPr
               ))}
             </ul>
             {q.revisions.length === 0 ? <p className="mt-2 text-stone-600">Not sent yet: each version sent is kept here as it was.</p> : null}
-          </section>
+          </Panel>
         </div>
 
         {/* A new key after each refusal or save: the form shows what was sent, or what is stored. */}

@@ -1,21 +1,20 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { RefundDue } from "../../../components/admin/refund-due.tsx";
 import { SearchFilter } from "../../../components/admin/search-filter.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
-import { type StatusTab, StatusTabs } from "../../../components/admin/status-tabs.tsx";
-import { Cell, Row, type TableColumn, TableOrCards } from "../../../components/admin/table-or-cards.tsx";
-import { FormAlert } from "../../../components/form.tsx";
-import { EmptyState } from "../../../components/page.tsx";
+import { countedTabs, StatusTabs } from "../../../components/admin/status-tabs.tsx";
 import { requirePermission, serviceError } from "../../../lib/admin/access.ts";
-import { formatDate } from "../../../lib/admin/format.ts";
 import { returnHref, returnsHref } from "../../../lib/admin/returns.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { RETURN_STATUSES, RETURN_STATUS_LABELS, type ReturnStatus } from "../../../../server/modules/returns/statuses.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
+import { DateCell, LinesCell } from "../../../components/admin/cells.tsx";
+import { EmptyState, ErrorState } from "../../../components/admin/empty-state.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Returns");
 
@@ -56,21 +55,12 @@ export default function AdminReturns({ loaderData }: Route.ComponentProps) {
   const { returns, counts, filters, nextCursor, error, customers } = loaderData;
   const { search, loading } = useListAddress();
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  const tabs: StatusTab[] = [["", "All", total], ...TAB_ORDER.map((s): StatusTab => [s, RETURN_STATUS_LABELS[s], counts[s]])];
+  const tabs = countedTabs(TAB_ORDER, RETURN_STATUS_LABELS, counts, total);
   const filtered = !!(filters.q || filters.overdue);
-  const columns: TableColumn[] = [
-    { label: "Return", sort: "descending" },
-    { label: "Order" },
-    ...(customers ? [{ label: "Customer" }] : []),
-    { label: "Coming back" },
-    { label: "Units", className: "lg:text-right" },
-    { label: "Asked on" },
-    { label: "Status" },
-  ];
   const label = filters.status ? `: ${RETURN_STATUS_LABELS[filters.status].toLowerCase()}` : "";
   return (
     <>
-      <AdminHeading title="Returns" intro="Returns customers ask for on their orders, newest first. Open one to approve, receive, refund or exchange it." />
+      <PageHeader title="Returns" intro="Returns customers ask for on their orders, newest first. Open one to approve, receive, refund or exchange it." />
       <StatusTabs label="Returns by status" tabs={tabs} current={filters.status ?? ""} search={search} />
       <SearchFilter label="Filter returns" query={filters.q} placeholder={customers ? "Return or order number, or the customer's email" : "Return or order number"} keep={{ status: filters.status, overdue: filters.overdue }} />
       {filters.overdue ? (
@@ -82,47 +72,54 @@ export default function AdminReturns({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
 
-      <FormAlert message={error ?? undefined} className="mb-4" />
+      <ErrorState message={error} />
 
       {returns.length === 0 ? (
         <EmptyState title={total === 0 && !filtered ? "No returns yet" : `No returns${label} match these filters`} action={search.size ? { to: "?", label: "Show every return" } : undefined}>
           {total === 0 && !filtered ? "Returns customers ask for from their order pages, and those staff record, appear here." : "Try another status tab, or a shorter search."}
         </EmptyState>
       ) : (
-        <TableOrCards caption={`Returns, newest first${label}`} columns={columns} loading={loading}>
-          {returns.map((r) => (
-            <Row key={r.number}>
-              <Cell label="Return" head className="whitespace-nowrap">
+        <DataTable
+          caption={`Returns, newest first${label}`}
+          loading={loading}
+          rows={returns}
+          rowKey={(r) => r.number}
+          columns={[
+            {
+              label: "Return",
+              head: true,
+              sort: "descending",
+              cellClassName: "whitespace-nowrap",
+              cell: (r) => (
                 <Link to={returnHref(r.number)} className="link font-semibold">
                   {r.number}
                 </Link>
-              </Cell>
-              <Cell label="Order" className="whitespace-nowrap">
+              ),
+            },
+            {
+              label: "Order",
+              cellClassName: "whitespace-nowrap",
+              cell: (r) => (
                 <Link to={`/admin/orders/${r.order_number}`} className="link">
                   {r.order_number}
                 </Link>
-              </Cell>
-              {customers ? (
-                <Cell label="Customer">
-                  <span className="min-w-0 [overflow-wrap:anywhere]">{"email" in r ? r.email : "—"}</span>
-                </Cell>
-              ) : null}
-              <Cell label="Coming back">{r.method_label}</Cell>
-              <Cell label="Units" className="lg:text-right">
-                {r.units}
-              </Cell>
-              <Cell label="Asked on" className="lg:whitespace-nowrap">
-                {formatDate(r.created_at)}
-              </Cell>
-              <Cell label="Status">
+              ),
+            },
+            customers && { label: "Customer", cell: (r) => <LinesCell first={"email" in r ? r.email : "—"} rest={[]} /> },
+            { label: "Coming back", cell: (r) => r.method_label },
+            { label: "Units", numeric: true, cell: (r) => r.units },
+            { label: "Asked on", cell: (r) => <DateCell value={r.created_at} dateOnly /> },
+            {
+              label: "Status",
+              cell: (r) => (
                 <span>
                   <StatusBadge status={r.status} label={r.status_label} />
                   <RefundDue days={r.refund_days_left} className="block text-sm" />
                 </span>
-              </Cell>
-            </Row>
-          ))}
-        </TableOrCards>
+              ),
+            },
+          ]}
+        />
       )}
       <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />
     </>

@@ -1,8 +1,7 @@
 import { Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
-import { AdminCrumbs } from "../../../components/admin/crumbs.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { RefundDue } from "../../../components/admin/refund-due.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { type ReturnActionResult, ReturnActions } from "../../../components/admin/return-actions.tsx";
@@ -19,6 +18,7 @@ import { STATUS_LABELS as ORDER_STATUS_LABELS, type OrderStatus } from "../../..
 import type { ReturnDetail, ReturnMoveInput } from "../../../../server/modules/returns/desk.ts";
 import { RETURN_STATUSES, type ReturnStatus } from "../../../../server/modules/returns/statuses.ts";
 import type { Route } from "./+types/return";
+import { Panel } from "../../../components/admin/panel.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Return ${params.number.toUpperCase()}`);
 
@@ -127,8 +127,8 @@ export default function AdminReturn({ loaderData, actionData }: Route.ComponentP
   const priced = ret.lines.some((l) => l.paid !== undefined);
   return (
     <>
-      <AdminCrumbs items={[{ label: "Returns", to: "/admin/returns" }, { label: ret.number }]} />
-      <AdminHeading
+      <PageHeader
+        crumbs={[{ label: "Returns", to: "/admin/returns" }, { label: ret.number }]}
         title={`Return ${ret.number}`}
         intro={
           <>
@@ -152,10 +152,7 @@ export default function AdminReturn({ loaderData, actionData }: Route.ComponentP
         <div className="grid min-w-0 content-start gap-4 xl:col-start-2 xl:row-start-1">
           <ReturnActions ret={ret} receive={receive} exchange={exchange} result={result} busy={busy} />
 
-          <section aria-labelledby="order-heading" className="rounded-lg border border-stone-200 bg-white p-4 text-sm">
-            <h2 id="order-heading" className="mb-2 text-lg font-bold">
-              Order and customer
-            </h2>
+          <Panel id="order-heading" title="Order and customer" className="text-sm">
             <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1">
               <dt className="font-semibold">Order</dt>
               <dd>
@@ -193,7 +190,7 @@ export default function AdminReturn({ loaderData, actionData }: Route.ComponentP
                 ) : null}
               </dd>
             </dl>
-          </section>
+          </Panel>
         </div>
 
         <div className="grid min-w-0 content-start gap-4 xl:col-start-1 xl:row-start-1">

@@ -1,12 +1,13 @@
-// Over 500 lines for now: the back-office kit (issue 35) is taking its repeated markup out.
-import { type ReactNode, useEffect, useRef } from "react";
+import { useRef } from "react";
 import { Form, data, redirect, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
-import { OneTimeValue } from "../../../components/admin/one-time-value.tsx";
-import { type PendingAction, PasswordPrompt } from "../../../components/admin/reauth.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
-import { STACKED } from "../../../components/admin/stacked-table.ts";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
+import { useFocusFirstInvalid } from "../../../components/admin/form-field.tsx";
+import { OneTimePanel } from "../../../components/admin/one-time-value.tsx";
+import { GuardedResult, type PendingAction } from "../../../components/admin/reauth.tsx";
+import { RoleSelect } from "../../../components/admin/role-select.tsx";
+import { MemberRow } from "../../../components/admin/staff-member-row.tsx";
+import { TableOrCards } from "../../../components/admin/table-or-cards.tsx";
 import { Field } from "../../../components/form.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
@@ -212,209 +213,6 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
-const control = "min-h-11 rounded-md border bg-white px-3 py-2 text-base";
-
-
-type Member = Route.ComponentProps["loaderData"]["members"][number];
-
-/** A disclosure with a short explanation and the button that does it: a confirmation that works without scripts. */
-function Confirm({ summary, children, button, danger, open }: { summary: string; children: ReactNode; button: ReactNode; danger?: boolean; open?: boolean }) {
-  return (
-    <details className="group" open={open || undefined}>
-      <summary className={`btn-secondary min-h-10 cursor-pointer list-none whitespace-nowrap py-1.5 text-sm ${danger ? "text-red-800" : ""}`}>{summary}</summary>
-      <div className="mt-2 grid max-w-72 gap-2 rounded-md border border-stone-300 bg-white p-3 text-sm font-normal shadow-sm">
-        {children}
-        {button}
-      </div>
-    </details>
-  );
-}
-
-/** The branches a member works at, and whether they see only those branches' orders (owners and managers always see all). */
-function BranchesOf({ member, branches, errors, busy }: { member: Member; branches: { id: number; name: string }[]; errors: string[] | undefined; busy: boolean }) {
-  const names = branches.filter((b) => member.branch_ids.includes(b.id)).map((b) => b.name);
-  const seesAll = member.role === "owner" || member.role === "manager";
-  return (
-    <Confirm
-      summary={names.length ? `Branches: ${names.join(", ")}` : "Branches"}
-      open={Boolean(errors)}
-      button={null}
-    >
-      <Form method="post" className="grid gap-2">
-        <input type="hidden" name="intent" value="branches" />
-        <input type="hidden" name="id" value={member.id} />
-        <FieldError messages={errors} className="block max-w-64" />
-        <fieldset className="grid gap-1">
-          <legend className="font-semibold">Works at</legend>
-          {branches.map((b) => (
-            <label key={b.id} className="flex min-h-9 items-center gap-2">
-              <input type="checkbox" name="branch_ids" value={b.id} defaultChecked={member.branch_ids.includes(b.id)} className="size-4" />
-              {b.name}
-            </label>
-          ))}
-        </fieldset>
-        {seesAll ? (
-          <p className="text-stone-600">Owners and managers see every branch's orders; their branches come first.</p>
-        ) : (
-          <label className="flex items-start gap-2">
-            <input type="checkbox" name="branches_only" defaultChecked={member.branches_only} className="mt-1 size-4" />
-            <span>Only these branches' orders</span>
-          </label>
-        )}
-        <button type="submit" className="btn-primary w-full disabled:opacity-75" disabled={busy}>
-          Save<span className="sr-only"> {member.name}'s branches</span>
-        </button>
-      </Form>
-    </Confirm>
-  );
-}
-
-function MemberRow({ member, me, result, busy, branches }: { member: Member; me: number; result: ActionResult | undefined; busy: boolean; branches: { id: number; name: string }[] }) {
-  const mine = result && result.memberId === member.id ? result : undefined;
-  const errors = mine?.outcome === "failed" ? mine.errors : {};
-  const typed = mine && mine.outcome !== "done" ? mine.values : undefined;
-  const rowId = `member-${member.id}`;
-  const cell = STACKED.cell;
-  const self = member.id === me;
-  return (
-    <tr id={rowId} className={`${STACKED.row} ${member.removed ? "bg-stone-100 text-stone-500" : "max-lg:bg-white"}`} data-testid="staff-row">
-      <th scope="row" className={`${cell} text-left font-normal`} data-label="Name">
-        <span>
-          <span className="block font-semibold text-inherit">
-            {member.name}
-            {self ? <span className="font-normal text-stone-600"> (you)</span> : null}
-          </span>
-          <span className="block max-lg:[overflow-wrap:anywhere]">{member.email}</span>
-        </span>
-      </th>
-      <td className={cell} data-label="Role">
-        {member.removed ? (
-          member.role_label
-        ) : (
-          <Form method="post" className="grid gap-1" noValidate>
-            <input type="hidden" name="intent" value="role" />
-            <input type="hidden" name="id" value={member.id} />
-            <label htmlFor={`${rowId}-role`} className="sr-only">
-              Role for {member.name}
-            </label>
-            <FieldError id={`${rowId}-role-error`} messages={errors.role} className="block max-w-64" />
-            <div className="flex flex-wrap gap-2 lg:flex-nowrap">
-              <select
-                id={`${rowId}-role`}
-                name="role"
-                defaultValue={typed?.role || member.role}
-                aria-invalid={errors.role ? true : undefined}
-                aria-describedby={errors.role ? `${rowId}-role-error` : undefined}
-                className={`${control} ${errors.role ? "border-2 border-red-700" : "border-stone-400"}`}
-              >
-                {STAFF_ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {ROLE_LABELS[r]}
-                  </option>
-                ))}
-              </select>
-              <button type="submit" className="btn-secondary min-h-11 px-3 disabled:opacity-75" disabled={busy}>
-                Save<span className="sr-only"> {member.name}'s role</span>
-              </button>
-            </div>
-          </Form>
-        )}
-      </td>
-      <td className={cell} data-label="Two-factor">
-        {member.totp_enabled ? "On" : "Off"}
-      </td>
-      <td className={cell} data-label="Account">
-        <span>
-          {member.removed ? "Removed" : member.set_up ? "Set up" : "Invited"}
-          {!member.removed && !member.set_up ? <span className="block text-xs text-stone-600">on {formatDateTime(member.created_at)}</span> : null}
-        </span>
-      </td>
-      <td className={cell} data-label="Refund limit">
-        {member.role !== "sales" || member.removed ? (
-          <span>
-            <span aria-hidden="true">—</span>
-            <span className="sr-only">{member.removed ? "None" : "Not limited by the role's own rules"}</span>
-          </span>
-        ) : (
-          <Form method="post" className="grid gap-1" noValidate>
-            <input type="hidden" name="intent" value="refund_limit" />
-            <input type="hidden" name="id" value={member.id} />
-            <label htmlFor={`${rowId}-limit`} className="sr-only">
-              Refund limit for {member.name}, in pounds
-            </label>
-            <FieldError id={`${rowId}-limit-error`} messages={errors.refund_limit} className="block max-w-64" />
-            <div className="flex flex-wrap items-center gap-2 lg:flex-nowrap">
-              <span className="flex items-center">
-                <span aria-hidden="true" className="pr-1">
-                  £
-                </span>
-                <input
-                  id={`${rowId}-limit`}
-                  name="refund_limit"
-                  inputMode="decimal"
-                  defaultValue={typed?.refund_limit || member.refund_limit.toFixed(2)}
-                  aria-invalid={errors.refund_limit ? true : undefined}
-                  aria-describedby={errors.refund_limit ? `${rowId}-limit-error` : undefined}
-                  className={`${control} w-24 ${errors.refund_limit ? "border-2 border-red-700" : "border-stone-400"}`}
-                />
-              </span>
-              <button type="submit" className="btn-secondary min-h-11 px-3 disabled:opacity-75" disabled={busy}>
-                Save<span className="sr-only"> {member.name}'s refund limit</span>
-              </button>
-            </div>
-          </Form>
-        )}
-      </td>
-      <td className={cell} data-label="Actions">
-        {member.removed ? (
-          <span>No actions: kept for the audit log</span>
-        ) : (
-          <div className="flex flex-wrap items-start gap-2 lg:flex-col">
-            {branches.length ? <BranchesOf member={member} branches={branches} errors={errors.branch_ids} busy={busy} /> : null}
-            <Confirm
-              summary="New set-up link"
-              open={Boolean(errors.setup_link)}
-              button={
-                <Form method="post">
-                  <input type="hidden" name="intent" value="setup_link" />
-                  <input type="hidden" name="id" value={member.id} />
-                  <button type="submit" className="btn-primary w-full disabled:opacity-75" disabled={busy}>
-                    Reset and make a link
-                  </button>
-                </Form>
-              }
-            >
-              <FieldError id={`${rowId}-setup-error`} messages={errors.setup_link} className="block max-w-64" />
-              <p>
-                For someone who lost their link or their phone. It <strong>resets {self ? "your" : "their"} authenticator app</strong> and signs {self ? "you" : "them"} out; the link is valid 24 hours.
-              </p>
-            </Confirm>
-            <Confirm
-              summary="Remove"
-              danger
-              open={Boolean(errors.remove)}
-              button={
-                <Form method="post">
-                  <input type="hidden" name="intent" value="remove" />
-                  <input type="hidden" name="id" value={member.id} />
-                  <button type="submit" className="btn w-full border border-red-700 bg-white text-red-800 hover:bg-red-50 disabled:opacity-75" disabled={busy}>
-                    Remove {member.name}
-                  </button>
-                </Form>
-              }
-            >
-              <FieldError id={`${rowId}-remove-error`} messages={errors.remove} />
-              <p>
-                {self ? "You are" : `${member.name} is`} signed out at once and cannot sign in again; API tokens {self ? "you" : "they"} made stop working. They stay in the audit log.
-              </p>
-            </Confirm>
-          </div>
-        )}
-      </td>
-    </tr>
-  );
-}
-
 export default function AdminStaff({ loaderData, actionData }: Route.ComponentProps) {
   const { members, me } = loaderData;
   const navigation = useNavigation();
@@ -425,14 +223,11 @@ export default function AdminStaff({ loaderData, actionData }: Route.ComponentPr
   const inviteTyped = invite && invite.outcome !== "done" ? invite.values : undefined;
   const inviteForm = useRef<HTMLFormElement>(null);
   const fieldErrors = invite?.outcome === "failed" && ["name", "email", "role"].some((f) => inviteErrors[f]);
-  // An invitation's field errors: the keyboard lands on the first of them, as on every form.
-  useEffect(() => {
-    if (fieldErrors) inviteForm.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [result, fieldErrors]);
+  useFocusFirstInvalid(inviteForm, fieldErrors, result);
   const errorOf = (name: string) => inviteErrors[name]?.join(" ");
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Staff"
         intro="Who works behind the counter, and what their role lets them do. Changes here need your password again every 5 minutes."
         actions={
@@ -441,48 +236,28 @@ export default function AdminStaff({ loaderData, actionData }: Route.ComponentPr
           </a>
         }
       />
-      {result?.outcome === "password" ? (
-        <PasswordPrompt pending={result.pending} cancelTo="/admin/staff" busy={busy} />
-      ) : result ? (
-        <ResultBanner ok={result.outcome === "done"} result={result} focus={!fieldErrors}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <GuardedResult result={result} cancelTo="/admin/staff" busy={busy} focus={!fieldErrors} />
       {result?.outcome === "done" && result.link ? (
-        <section aria-label="Set-up link" className="mb-5 max-w-3xl rounded-lg border-l-4 border-amber-500 bg-white p-5 shadow-sm" data-testid="setup-link">
-          <OneTimeValue label={`Set-up link for ${result.link.name}`} value={result.link.url} testId="setup-link-value">
-            <p>
-              Shown only now: copy it and send it to {result.link.name} yourself. It is valid 24 hours (until {formatDateTime(result.link.expires_at)}) and works once; they choose a password
-              and set up their authenticator app with it.
-            </p>
-          </OneTimeValue>
-        </section>
+        <OneTimePanel name="Set-up link" testId="setup-link" label={`Set-up link for ${result.link.name}`} value={result.link.url} valueTestId="setup-link-value">
+          <p>
+            Shown only now: copy it and send it to {result.link.name} yourself. It is valid 24 hours (until {formatDateTime(result.link.expires_at)}) and works once; they choose a password and
+            set up their authenticator app with it.
+          </p>
+        </OneTimePanel>
       ) : null}
 
       <section aria-labelledby="staff-heading" className="mb-8">
         <h2 id="staff-heading" className="sr-only">
           Members of staff
         </h2>
-        <div className={STACKED.frame}>
-          <table className={STACKED.table}>
-            <caption className="sr-only">Members of staff; removed members last</caption>
-            <thead className={STACKED.head}>
-              <tr>
-                <th scope="col" className="whitespace-nowrap px-3 py-2">Name</th>
-                <th scope="col" className="whitespace-nowrap px-3 py-2">Role</th>
-                <th scope="col" className="whitespace-nowrap px-3 py-2">Two-factor</th>
-                <th scope="col" className="whitespace-nowrap px-3 py-2">Account</th>
-                <th scope="col" className="whitespace-nowrap px-3 py-2">Refund limit (sales)</th>
-                <th scope="col" className="whitespace-nowrap px-3 py-2">Actions</th>
-              </tr>
-            </thead>
-            <tbody className={STACKED.body}>
-              {members.map((m) => (
-                <MemberRow key={m.id} member={m} me={me} result={result} busy={busy} branches={loaderData.branches} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <TableOrCards
+          caption="Members of staff; removed members last"
+          columns={["Name", "Role", "Two-factor", "Account", "Refund limit (sales)", "Actions"].map((label) => ({ label, className: "whitespace-nowrap" }))}
+        >
+          {members.map((m) => (
+            <MemberRow key={m.id} member={m} me={me} result={result} busy={busy} branches={loaderData.branches} />
+          ))}
+        </TableOrCards>
         <p className="mt-2 text-sm text-stone-600">A new role signs the member out: they sign in again under it. The shop always keeps at least one owner.</p>
       </section>
 
@@ -500,24 +275,7 @@ export default function AdminStaff({ loaderData, actionData }: Route.ComponentPr
               Role
             </label>
             <FieldError id="invite-role-error" messages={inviteErrors.role} />
-            <select
-              id="invite-role"
-              name="role"
-              required
-              defaultValue={inviteTyped?.role ?? ""}
-              aria-invalid={inviteErrors.role ? true : undefined}
-              aria-describedby={["invite-role-hint", inviteErrors.role ? "invite-role-error" : ""].filter(Boolean).join(" ")}
-              className={`${control} sm:max-w-xs ${inviteErrors.role ? "border-2 border-red-700" : "border-stone-400"}`}
-            >
-              <option value="" disabled>
-                Choose a role
-              </option>
-              {STAFF_ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {ROLE_LABELS[r]}
-                </option>
-              ))}
-            </select>
+            <RoleSelect id="invite-role" value={inviteTyped?.role ?? ""} errors={inviteErrors.role} describedBy="invite-role-hint" className="sm:max-w-xs" choose />
             <dl id="invite-role-hint" className="mt-1 grid gap-x-3 gap-y-0.5 text-sm text-stone-700 sm:grid-cols-[max-content_1fr]">
               {STAFF_ROLES.map((r) => (
                 <div key={r} className="contents">

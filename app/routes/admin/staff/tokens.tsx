@@ -1,20 +1,23 @@
-import { useEffect, useRef } from "react";
-import { Form, Link, data, useNavigation } from "react-router";
+import { useRef } from "react";
+import { Form, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
-import { OneTimeValue } from "../../../components/admin/one-time-value.tsx";
-import { type PendingAction, PasswordPrompt } from "../../../components/admin/reauth.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
-import { STACKED } from "../../../components/admin/stacked-table.ts";
-import { EmptyState } from "../../../components/page.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
+import { DateCell } from "../../../components/admin/cells.tsx";
+import { ButtonForm, ConfirmDisclosure } from "../../../components/admin/confirm-with-reason.tsx";
+import { EmptyState } from "../../../components/admin/empty-state.tsx";
+import { FieldError } from "../../../components/admin/field-error.tsx";
+import { useFocusFirstInvalid } from "../../../components/admin/form-field.tsx";
+import { OneTimePanel } from "../../../components/admin/one-time-value.tsx";
+import { GuardedResult, type PendingAction } from "../../../components/admin/reauth.tsx";
+import { RoleSelect } from "../../../components/admin/role-select.tsx";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { Field } from "../../../components/form.tsx";
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
-import { formatDateTime } from "../../../lib/admin/format.ts";
 import { withRecentPassword } from "../../../lib/admin/reauth.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { parseInput } from "../../../../server/http-errors.ts";
 import { apiTokenBody } from "../../../../server/modules/staff/contract.ts";
-import { ROLE_LABELS, STAFF_ROLES } from "../../../../server/modules/staff/permissions.ts";
+import { ROLE_LABELS } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/tokens";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "API tokens");
@@ -89,39 +92,23 @@ export default function AdminTokens({ loaderData, actionData }: Route.ComponentP
   const typed = result && result.outcome !== "done" && result.intent === "create" ? result.values : undefined;
   const fieldErrors = Boolean(createErrors.name || createErrors.role);
   const createForm = useRef<HTMLFormElement>(null);
-  // Field errors: the keyboard lands on the first of them, as on every form.
-  useEffect(() => {
-    if (fieldErrors) createForm.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [result, fieldErrors]);
+  useFocusFirstInvalid(createForm, fieldErrors, result);
   const errorOf = (name: string) => createErrors[name]?.join(" ");
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/staff" className="link">
-          Staff
-        </Link>{" "}
-        › API tokens
-      </nav>
-      <AdminHeading
+      <PageHeader
+        crumbs={[{ label: "Staff", to: "/admin/staff" }, { label: "API tokens" }]}
         title="API tokens"
         intro="For programs that use the back office's API (a stock sync, an accounts export). A token acts with its own role, in the name of the owner who made it, and every change it makes is in the audit log."
       />
-      {result?.outcome === "password" ? (
-        <PasswordPrompt pending={result.pending} cancelTo="/admin/staff/tokens" busy={busy} />
-      ) : result ? (
-        <ResultBanner ok={result.outcome === "done"} result={result} focus={!fieldErrors}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <GuardedResult result={result} cancelTo="/admin/staff/tokens" busy={busy} focus={!fieldErrors} />
       {result?.outcome === "done" && result.created ? (
-        <section aria-label="New token" className="mb-5 max-w-3xl rounded-lg border-l-4 border-amber-500 bg-white p-5 shadow-sm" data-testid="new-token">
-          <OneTimeValue label={`The token “${result.created.name}”`} value={result.created.value} testId="new-token-value">
-            <p>
-              <strong>This is the only time it is shown.</strong> The shop keeps only a fingerprint of it, so it cannot be shown again: copy it now into the program that will use
-              it, which sends it as <code className="rounded bg-stone-100 px-1 font-mono">Authorization: Bearer …</code>. If it is lost, revoke it and create another.
-            </p>
-          </OneTimeValue>
-        </section>
+        <OneTimePanel name="New token" testId="new-token" label={`The token “${result.created.name}”`} value={result.created.value} valueTestId="new-token-value">
+          <p>
+            <strong>This is the only time it is shown.</strong> The shop keeps only a fingerprint of it, so it cannot be shown again: copy it now into the program that will use it,
+            which sends it as <code className="rounded bg-stone-100 px-1 font-mono">Authorization: Bearer …</code>. If it is lost, revoke it and create another.
+          </p>
+        </OneTimePanel>
       ) : null}
 
       <section aria-labelledby="tokens-heading" className="mb-8">
@@ -131,64 +118,37 @@ export default function AdminTokens({ loaderData, actionData }: Route.ComponentP
         {tokens.length === 0 ? (
           <EmptyState title="No API tokens yet">Create one below for each program that needs the API, with the least role it needs.</EmptyState>
         ) : (
-          <div className={STACKED.frame}>
-            <table className={STACKED.table}>
-              <caption className="sr-only">API tokens, newest first; revoked tokens last</caption>
-              <thead className={STACKED.head}>
-                <tr>
-                  <th scope="col" className="whitespace-nowrap px-3 py-2">Name</th>
-                  <th scope="col" className="whitespace-nowrap px-3 py-2">Role</th>
-                  <th scope="col" className="whitespace-nowrap px-3 py-2">Created by</th>
-                  <th scope="col" className="whitespace-nowrap px-3 py-2">Created</th>
-                  <th scope="col" className="whitespace-nowrap px-3 py-2">Last used</th>
-                  <th scope="col" className="whitespace-nowrap px-3 py-2">Status</th>
-                </tr>
-              </thead>
-              <tbody className={STACKED.body}>
-                {tokens.map((t) => (
-                  <tr key={t.id} className={`${STACKED.row} ${t.revoked ? "bg-stone-100 text-stone-500" : "max-lg:bg-white"}`} data-testid="token-row">
-                    <th scope="row" className={`${STACKED.cell} font-semibold`} data-label="Name">
-                      <span className="break-words">{t.name}</span>
-                    </th>
-                    <td className={STACKED.cell} data-label="Role">
-                      {t.role_label}
-                    </td>
-                    <td className={STACKED.cell} data-label="Created by">
-                      {t.created_by}
-                    </td>
-                    <td className={STACKED.cell} data-label="Created">
-                      <time dateTime={t.created_at}>{formatDateTime(t.created_at)}</time>
-                    </td>
-                    <td className={STACKED.cell} data-label="Last used">
-                      {t.last_used_at ? <time dateTime={t.last_used_at}>{formatDateTime(t.last_used_at)}</time> : "Never"}
-                    </td>
-                    <td className={STACKED.cell} data-label="Status">
-                      {t.revoked ? (
-                        "Revoked"
-                      ) : (
-                        <div className="flex flex-wrap items-start gap-x-3 gap-y-2">
-                          <span className="py-2">Active</span>
-                          <details open={result?.outcome === "failed" && result.intent === "revoke" && result.tokenId === t.id ? true : undefined}>
-                            <summary className="btn-secondary min-h-10 cursor-pointer list-none py-1.5 text-sm text-red-800">Revoke</summary>
-                            <div className="mt-2 grid max-w-72 gap-2 rounded-md border border-stone-300 bg-white p-3 text-sm shadow-sm">
-                              <p>Anything using “{t.name}” is refused at once. This cannot be undone.</p>
-                              <Form method="post">
-                                <input type="hidden" name="intent" value="revoke" />
-                                <input type="hidden" name="id" value={t.id} />
-                                <button type="submit" className="btn w-full border border-red-700 bg-white text-red-800 hover:bg-red-50 disabled:opacity-75" disabled={busy}>
-                                  Revoke “{t.name}”
-                                </button>
-                              </Form>
-                            </div>
-                          </details>
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="API tokens, newest first; revoked tokens last"
+            rows={tokens}
+            rowKey={(t) => t.id}
+            rowProps={(t) => ({ className: t.revoked ? "bg-stone-100 text-stone-500" : "max-lg:bg-white", "data-testid": "token-row" })}
+            columns={[
+              { label: "Name", head: true, className: "whitespace-nowrap", cellClassName: "font-semibold", cell: (t) => <span className="break-words">{t.name}</span> },
+              { label: "Role", className: "whitespace-nowrap", cell: (t) => t.role_label },
+              { label: "Created by", className: "whitespace-nowrap", cell: (t) => t.created_by },
+              { label: "Created", className: "whitespace-nowrap", cell: (t) => <DateCell value={t.created_at} /> },
+              { label: "Last used", className: "whitespace-nowrap", cell: (t) => (t.last_used_at ? <DateCell value={t.last_used_at} /> : "Never") },
+              {
+                label: "Status",
+                className: "whitespace-nowrap",
+                cell: (t) =>
+                  t.revoked ? (
+                    "Revoked"
+                  ) : (
+                    <div className="flex flex-wrap items-start gap-x-3 gap-y-2">
+                      <span className="py-2">Active</span>
+                      <ConfirmDisclosure summary="Revoke" danger open={result?.outcome === "failed" && result.intent === "revoke" && result.tokenId === t.id}>
+                        <p>Anything using “{t.name}” is refused at once. This cannot be undone.</p>
+                        <ButtonForm fields={{ intent: "revoke", id: t.id }} look="danger" busy={busy}>
+                          Revoke “{t.name}”
+                        </ButtonForm>
+                      </ConfirmDisclosure>
+                    </div>
+                  ),
+              },
+            ]}
+          />
         )}
       </section>
 
@@ -204,30 +164,8 @@ export default function AdminTokens({ loaderData, actionData }: Route.ComponentP
             <label htmlFor="token-role" className="font-semibold text-stone-900">
               Role
             </label>
-            {createErrors.role ? (
-              <p id="token-role-error" className="text-sm font-semibold text-red-700">
-                <span className="sr-only">Error: </span>
-                {createErrors.role.join(" ")}
-              </p>
-            ) : null}
-            <select
-              id="token-role"
-              name="role"
-              required
-              defaultValue={typed?.role ?? ""}
-              aria-invalid={createErrors.role ? true : undefined}
-              aria-describedby={createErrors.role ? "token-role-error" : undefined}
-              className={`min-h-11 rounded-md border bg-white px-3 py-2 text-base ${createErrors.role ? "border-2 border-red-700" : "border-stone-400"}`}
-            >
-              <option value="" disabled>
-                Choose a role
-              </option>
-              {STAFF_ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {ROLE_LABELS[r]}
-                </option>
-              ))}
-            </select>
+            <FieldError id="token-role-error" messages={createErrors.role} />
+            <RoleSelect id="token-role" value={typed?.role ?? ""} errors={createErrors.role} choose />
           </div>
           <div className="sm:col-span-2">
             <button type="submit" className="btn-primary disabled:opacity-75" disabled={busy}>

@@ -1,13 +1,15 @@
-// Over 500 lines for now: the back-office kit (issue 35) is taking its repeated markup out.
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
-import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { HoldBadge } from "../../../components/admin/hold-badge.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
-import { STACKED } from "../../../components/admin/stacked-table.ts";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
+import { MoneyCell } from "../../../components/admin/cells.tsx";
+import { ConfirmWithReason } from "../../../components/admin/confirm-with-reason.tsx";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
+import { TermsFields } from "../../../components/admin/terms-fields.tsx";
+import { CreditNoteForm, type FormMemory, RecordPayment, UseCredit } from "../../../components/admin/trade-account-money.tsx";
 import { notFoundOr, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime, formatDay } from "../../../lib/admin/format.ts";
 import { requireTradeDesk, termsFormErrors } from "../../../lib/admin/trade-desk.ts";
@@ -16,6 +18,7 @@ import { formatPounds } from "../../../lib/money.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import { ACCOUNT_STATE_LABELS, INVOICE_STATUS_LABELS, PAYMENT_METHOD_LABELS } from "../../../../server/modules/trade/desk-labels.ts";
 import type { Route } from "./+types/account";
+import { Figures, Panel } from "../../../components/admin/panel.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Trade account #${params.id}`);
 
@@ -128,8 +131,6 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   }
 }
 
-const card = "rounded-lg border border-stone-200 bg-white p-4";
-const dangerButton = "btn border border-red-700 bg-white text-red-800 hover:bg-red-50";
 
 export default function TradeAccount({ loaderData, actionData }: Route.ComponentProps) {
   const { account: a, credit, canTrade, canMoney } = loaderData;
@@ -140,15 +141,11 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
   const err = (intent: Intent, name: string) => errs(intent)?.[name];
   const val = (intent: Intent, name: string, fallback = "") => (failed?.intent === intent ? (failed.values[name] ?? "") : fallback);
   const open = a.invoices.filter((i) => i.outstanding > 0);
+  const memory = (intent: Intent): FormMemory => ({ errors: errs(intent), err: (name) => err(intent, name), val: (name, fallback) => val(intent, name, fallback) });
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/trade" className="link">
-          Trade accounts
-        </Link>{" "}
-        › {a.company_name}
-      </nav>
-      <AdminHeading
+      <PageHeader
+        crumbs={[{ label: "Trade accounts", to: "/admin/trade" }, { label: a.company_name }]}
         title={a.company_name}
         intro={
           <>
@@ -167,36 +164,24 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
           </Link>
         }
       />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
 
-      <dl className="mb-4 grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="trade-account-figures">
-        {(
-          [
-            ["Balance", a.balance < 0 ? `${formatPounds(-a.balance)} in credit` : formatPounds(a.balance)],
-            ["Credit limit", formatPounds(a.credit_limit)],
-            ["Available", formatPounds(a.available_credit)],
-            ["Overdue", a.overdue > 0 ? `${formatPounds(a.overdue)} (${a.overdue_days} days)` : "None"],
-          ] as const
-        ).map(([label, value]) => (
-          <div key={label} className={card}>
-            <dt className="text-sm text-stone-700">{label}</dt>
-            <dd className="text-lg font-bold">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Figures
+        className="grid-cols-2 sm:grid-cols-4"
+        testId="trade-account-figures"
+        items={[
+          ["Balance", a.balance < 0 ? `${formatPounds(-a.balance)} in credit` : formatPounds(a.balance)],
+          ["Credit limit", formatPounds(a.credit_limit)],
+          ["Available", formatPounds(a.available_credit)],
+          ["Overdue", a.overdue > 0 ? `${formatPounds(a.overdue)} (${a.overdue_days} days)` : "None"],
+        ]}
+      />
 
       <div className="grid gap-4 xl:grid-cols-[1fr_22rem]">
         {/* The payment form and invoices come first in the page's order, so a phone shows them before terms and notes; a wide screen's grid puts the panels on the right. */}
         <div className="grid min-w-0 content-start gap-4 xl:col-start-1 xl:row-start-1">
           {canMoney && a.remittances_waiting.length > 0 ? (
-            <section aria-labelledby="remittances-heading" className={card}>
-              <h2 id="remittances-heading" className="mb-2 text-lg font-bold">
-                Remittances waiting
-              </h2>
+            <Panel id="remittances-heading" title="Remittances waiting">
               <ul className="grid gap-2">
                 {a.remittances_waiting.map((r) => (
                   <li key={r.reference} className="flex flex-wrap items-center justify-between gap-2 text-sm">
@@ -213,227 +198,69 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
                   </li>
                 ))}
               </ul>
-            </section>
+            </Panel>
           ) : null}
 
-          {canMoney ? (
-            <section aria-labelledby="payment-heading" className={card}>
-              <h2 id="payment-heading" className="mb-2 text-lg font-bold">
-                Record a payment
-              </h2>
-              <Form method="post" className="grid gap-3" noValidate>
-                <input type="hidden" name="intent" value="payment" />
-                <div className="grid gap-2 sm:grid-cols-2">
-                  <label className="grid gap-1 text-sm font-semibold">
-                    Amount received (£)
-                    <span id="pay-amount-hint" className="font-normal text-stone-600">
-                      Leave empty to take the sum of the allocations.
-                    </span>
-                    <FieldError id="pay-amount-error" messages={err("payment", "amount")} />
-                    <input name="amount" type="number" inputMode="decimal" step="0.01" min="0" defaultValue={val("payment", "amount")} aria-describedby={`pay-amount-hint${err("payment", "amount") ? " pay-amount-error" : ""}`} className={ADMIN_CONTROL} />
-                  </label>
-                  <label className="grid gap-1 text-sm font-semibold">
-                    Method
-                    <FieldError id="pay-method-error" messages={err("payment", "method")} />
-                    <select name="method" defaultValue={val("payment", "method", "bacs")} className={ADMIN_CONTROL}>
-                      {METHODS.map((m) => (
-                        <option key={m} value={m}>
-                          {PAYMENT_METHOD_LABELS[m]}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
-                  <label className="grid gap-1 text-sm font-semibold">
-                    Reference (payer's, cheque number)
-                    <input name="reference" maxLength={200} defaultValue={val("payment", "reference")} className={ADMIN_CONTROL} />
-                  </label>
-                  <label className="grid gap-1 text-sm font-semibold">
-                    Received on (empty: today)
-                    <FieldError id="pay-date-error" messages={err("payment", "received_on")} />
-                    <input name="received_on" type="date" defaultValue={val("payment", "received_on")} className={ADMIN_CONTROL} />
-                  </label>
-                </div>
-                <FieldError id="pay-allocations-error" messages={err("payment", "allocations")} />
-                {open.length === 0 ? (
-                  <p className="text-sm text-stone-600">No open invoices: the whole payment stays as credit on account.</p>
-                ) : (
-                  <fieldset className="grid gap-2">
-                    <legend className="mb-1 text-sm font-semibold">Allocate to invoices (what is left stays as credit on account)</legend>
-                    {open.map((i) => (
-                      <div key={i.number} className="grid items-center gap-2 rounded border border-stone-200 p-2 text-sm sm:grid-cols-[1fr_9rem_auto]">
-                        <span>
-                          <strong>{i.number}</strong> · due {formatDay(i.due_date)}
-                          {i.overdue ? <span className="font-semibold text-red-800"> (overdue)</span> : null} · {formatPounds(i.outstanding)} outstanding
-                        </span>
-                        <label className="grid gap-1">
-                          <span className="sr-only">Amount for {i.number} (£)</span>
-                          <input name={`alloc_${i.number}`} type="number" inputMode="decimal" step="0.01" min="0" max={i.outstanding} placeholder="0.00" defaultValue={val("payment", `alloc_${i.number}`)} className={ADMIN_CONTROL} />
-                        </label>
-                        <label className="flex items-center gap-2">
-                          <input type="checkbox" name={`full_${i.number}`} value="yes" defaultChecked={val("payment", `full_${i.number}`) === "yes"} className="size-5" />
-                          <span>
-                            Pay<span className="sr-only"> {i.number}</span> in full
-                          </span>
-                        </label>
-                      </div>
-                    ))}
-                  </fieldset>
-                )}
-                <button type="submit" className="btn-primary" disabled={busy}>
-                  Record payment
-                </button>
-              </Form>
-            </section>
-          ) : null}
+          {canMoney ? <RecordPayment open={open} methods={METHODS.map((m) => [m, PAYMENT_METHOD_LABELS[m]] as const)} memory={memory("payment")} busy={busy} /> : null}
 
-          {canMoney && a.unallocated_credit > 0 && open.length > 0 ? (
-            <section aria-labelledby="use-credit-heading" className={card}>
-              <h2 id="use-credit-heading" className="mb-2 text-lg font-bold">
-                Use {formatPounds(a.unallocated_credit)} credit on account
-              </h2>
-              <p className="mb-2 text-sm">
-                Payments' money not yet set against an invoice, the oldest first. The balance does not change: the money was counted when it arrived. Credit left by a credit note beyond its invoice stays in the balance but is not allocated here.
-              </p>
-              <Form method="post" className="grid gap-3" noValidate>
-                <input type="hidden" name="intent" value="allocate_credit" />
-                <FieldError id="use-credit-error" messages={err("allocate_credit", "allocations")} />
-                <fieldset className="grid gap-2" aria-describedby={err("allocate_credit", "allocations") ? "use-credit-error" : undefined}>
-                  <legend className="mb-1 text-sm font-semibold">Amount of credit for each invoice (£)</legend>
-                  {open.map((i) => (
-                    <label key={i.number} className="grid items-center gap-2 rounded border border-stone-200 p-2 text-sm sm:grid-cols-[1fr_9rem]">
-                      <span>
-                        <strong>{i.number}</strong> · due {formatDay(i.due_date)}
-                        {i.overdue ? <span className="font-semibold text-red-800"> (overdue)</span> : null} · {formatPounds(i.outstanding)} outstanding
-                      </span>
-                      <input
-                        name={`credit_${i.number}`}
-                        type="number"
-                        inputMode="decimal"
-                        step="0.01"
-                        min="0"
-                        max={Math.min(i.outstanding, a.unallocated_credit)}
-                        placeholder="0.00"
-                        defaultValue={val("allocate_credit", `credit_${i.number}`)}
-                        aria-label={`Credit for ${i.number} (£)`}
-                        className={ADMIN_CONTROL}
-                      />
-                    </label>
-                  ))}
-                </fieldset>
-                <button type="submit" className="btn-primary" disabled={busy}>
-                  Use credit on account
-                </button>
-              </Form>
-            </section>
-          ) : null}
+          {canMoney && a.unallocated_credit > 0 && open.length > 0 ? <UseCredit open={open} credit={a.unallocated_credit} memory={memory("allocate_credit")} busy={busy} /> : null}
 
-          {canMoney && credit ? (
-            <section aria-labelledby="credit-heading" id="credit-note" className={card}>
-              <h2 id="credit-heading" className="mb-2 text-lg font-bold">
-                Issue a credit note against {credit.number}
-              </h2>
-              <p className="mb-2 text-sm">
-                {formatPounds(credit.total)} invoice, {formatPounds(credit.outstanding)} outstanding. Up to what is outstanding comes off the invoice; the rest is credit on account.
-              </p>
-              <Form method="post" className="grid gap-3" noValidate>
-                <input type="hidden" name="intent" value="credit_note" />
-                <input type="hidden" name="invoice" value={credit.number} />
-                <FormField prefix="credit" id="reason" label="Reason (printed on the credit note)" errors={errs("credit_note")}>
-                  <textarea {...fieldProps("credit", "reason", errs("credit_note"))} rows={2} maxLength={1000} defaultValue={val("credit_note", "reason")} className={`${ADMIN_CONTROL} py-2`} />
-                </FormField>
-                <label className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" name="whole" value="yes" defaultChecked={credit.whole_only || val("credit_note", "whole") === "yes"} className="size-5" />
-                  Credit everything not yet credited {credit.whole_only ? "(a hire invoice is credited whole)" : "(ignores the quantities below)"}
-                </label>
-                <FieldError id="credit-lines-error" messages={err("credit_note", "lines")} />
-                {credit.whole_only ? null : (
-                  <fieldset className="grid gap-2">
-                    <legend className="mb-1 text-sm font-semibold">Or choose lines and quantities</legend>
-                    {credit.creditable.map((l) => (
-                      <label key={l.source} className="grid items-center gap-2 text-sm sm:grid-cols-[1fr_7rem]">
-                        <span>
-                          {l.description}: {l.remaining} of {l.quantity} can be credited
-                        </span>
-                        <input name={`qty_${l.source}`} type="number" inputMode="numeric" step="1" min="0" max={l.remaining} disabled={l.remaining === 0} placeholder="0" defaultValue={val("credit_note", `qty_${l.source}`)} aria-label={`Quantity of ${l.description} to credit`} className={ADMIN_CONTROL} />
-                      </label>
-                    ))}
-                  </fieldset>
-                )}
-                <div className="flex flex-wrap gap-2">
-                  <button type="submit" className="btn-primary" disabled={busy}>
-                    Issue credit note
-                  </button>
-                  <Link to="." className="btn-secondary">
-                    Cancel
-                  </Link>
-                </div>
-              </Form>
-            </section>
-          ) : null}
+          {canMoney && credit ? <CreditNoteForm credit={credit} memory={memory("credit_note")} busy={busy} /> : null}
 
           <section aria-labelledby="invoices-heading">
             <h2 id="invoices-heading" className="mb-2 text-lg font-bold">
               Invoices
             </h2>
             {a.invoices.length === 0 ? (
-              <p className={`${card} text-stone-600`}>No invoices yet.</p>
+              <p className="rounded-lg border border-stone-200 bg-white p-4 text-stone-600">No invoices yet.</p>
             ) : (
-              <div className={STACKED.frame}>
-                <table className={STACKED.table}>
-                  <thead className={STACKED.head}>
-                    <tr>
-                      <th scope="col" className="px-3 py-2">Invoice</th>
-                      <th scope="col" className="px-3 py-2">Due</th>
-                      <th scope="col" className="px-3 py-2 text-right">Total</th>
-                      <th scope="col" className="px-3 py-2 text-right">Paid</th>
-                      <th scope="col" className="px-3 py-2 text-right">Credited</th>
-                      <th scope="col" className="px-3 py-2 text-right">Outstanding</th>
-                      <th scope="col" className="px-3 py-2">Status</th>
-                      {canMoney ? <th scope="col" className="px-3 py-2"><span className="sr-only">Actions</span></th> : null}
-                    </tr>
-                  </thead>
-                  <tbody className={STACKED.body}>
-                    {a.invoices.map((i) => (
-                      <tr key={i.number} className={`${STACKED.row} max-lg:bg-white`}>
-                        <td className={STACKED.cell} data-label="Invoice">
-                          <span>
-                            <strong>{i.number}</strong>
-                            <span className="block text-xs text-stone-600">
-                              {i.source}
-                              {i.po_reference ? ` · PO ${i.po_reference}` : ""} · {i.invoice_date}
-                            </span>
-                          </span>
-                        </td>
-                        <td className={STACKED.cell} data-label="Due">
-                          <span className={i.overdue ? "font-semibold text-red-800" : ""}>
-                            {formatDay(i.due_date)}
-                            {i.overdue ? " (overdue)" : ""}
-                          </span>
-                        </td>
-                        <td className={`${STACKED.cell} lg:text-right`} data-label="Total"><span>{formatPounds(i.total)}</span></td>
-                        <td className={`${STACKED.cell} lg:text-right`} data-label="Paid"><span>{formatPounds(i.paid)}</span></td>
-                        <td className={`${STACKED.cell} lg:text-right`} data-label="Credited"><span>{formatPounds(i.credited)}</span></td>
-                        <td className={`${STACKED.cell} lg:text-right`} data-label="Outstanding"><span className="font-semibold">{formatPounds(i.outstanding)}</span></td>
-                        <td className={STACKED.cell} data-label="Status"><span>{INVOICE_STATUS_LABELS[i.status]}</span></td>
-                        {canMoney ? (
-                          <td className={STACKED.cell} data-label="Actions">
-                            <Link to={`?credit=${encodeURIComponent(i.number)}#credit-note`} className="link">
-                              Credit note<span className="sr-only"> for {i.number}</span>
-                            </Link>
-                          </td>
-                        ) : null}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                caption="Invoices"
+                rows={a.invoices}
+                rowKey={(i) => i.number}
+                rowProps={() => ({ className: "max-lg:bg-white" })}
+                columns={[
+                  {
+                    label: "Invoice",
+                    cell: (i) => (
+                      <span>
+                        <strong>{i.number}</strong>
+                        <span className="block text-xs text-stone-600">
+                          {i.source}
+                          {i.po_reference ? ` · PO ${i.po_reference}` : ""} · {i.invoice_date}
+                        </span>
+                      </span>
+                    ),
+                  },
+                  {
+                    label: "Due",
+                    cell: (i) => (
+                      <span className={i.overdue ? "font-semibold text-red-800" : ""}>
+                        {formatDay(i.due_date)}
+                        {i.overdue ? " (overdue)" : ""}
+                      </span>
+                    ),
+                  },
+                  { label: "Total", numeric: true, cell: (i) => <MoneyCell pounds={i.total} /> },
+                  { label: "Paid", numeric: true, cell: (i) => <MoneyCell pounds={i.paid} /> },
+                  { label: "Credited", numeric: true, cell: (i) => <MoneyCell pounds={i.credited} /> },
+                  { label: "Outstanding", numeric: true, cell: (i) => <MoneyCell pounds={i.outstanding} className="font-semibold" /> },
+                  { label: "Status", cell: (i) => INVOICE_STATUS_LABELS[i.status] },
+                  canMoney && {
+                    label: "Actions",
+                    header: <span className="sr-only">Actions</span>,
+                    cell: (i) => (
+                      <Link to={`?credit=${encodeURIComponent(i.number)}#credit-note`} className="link">
+                        Credit note<span className="sr-only"> for {i.number}</span>
+                      </Link>
+                    ),
+                  },
+                ]}
+              />
             )}
           </section>
 
-          <section aria-labelledby="payments-heading" className={card}>
-            <h2 id="payments-heading" className="mb-2 text-lg font-bold">
-              Payments
-            </h2>
+          <Panel id="payments-heading" title="Payments">
             {a.payments.length === 0 ? (
               <p className="text-sm text-stone-600">No payments yet.</p>
             ) : (
@@ -450,12 +277,9 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
                 ))}
               </ul>
             )}
-          </section>
+          </Panel>
 
-          <section aria-labelledby="credit-notes-heading" className={card}>
-            <h2 id="credit-notes-heading" className="mb-2 text-lg font-bold">
-              Credit notes
-            </h2>
+          <Panel id="credit-notes-heading" title="Credit notes">
             {a.credit_notes.length === 0 ? (
               <p className="text-sm text-stone-600">No credit notes yet.{canMoney ? " Issue one from an invoice's “Credit note” link." : ""}</p>
             ) : (
@@ -472,17 +296,14 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
                 ))}
               </ul>
             )}
-          </section>
+          </Panel>
 
           <AuditHistory entries={a.audit} />
         </div>
 
         <div className="grid content-start gap-4 xl:col-start-2 xl:row-start-1">
           {canTrade ? (
-            <section aria-labelledby="hold-heading" className={card}>
-              <h2 id="hold-heading" className="mb-2 text-lg font-bold">
-                Hold
-              </h2>
+            <Panel id="hold-heading" title="Hold">
               {a.on_hold ? (
                 <Form method="post" className="grid gap-2">
                   <input type="hidden" name="intent" value="release" />
@@ -495,49 +316,25 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
                   </button>
                 </Form>
               ) : (
-                <Form method="post" className="grid gap-2" noValidate>
-                  <input type="hidden" name="intent" value="hold" />
-                  <FormField prefix="hold" id="reason" label="Reason (kept in the notes)" errors={errs("hold")}>
-                    <textarea {...fieldProps("hold", "reason", errs("hold"))} rows={2} maxLength={1000} defaultValue={val("hold", "reason")} className={`${ADMIN_CONTROL} py-2`} />
-                  </FormField>
-                  <button type="submit" className={dangerButton} disabled={busy}>
-                    Put on hold
-                  </button>
-                </Form>
+                <ConfirmWithReason id="hold" fields={{ intent: "hold" }} reason={{ label: "Reason (kept in the notes)", maxLength: 1000, value: val("hold", "reason") }} errors={errs("hold")} button="Put on hold" busy={busy} noValidate />
               )}
-            </section>
+            </Panel>
           ) : null}
 
-          <section aria-labelledby="terms-heading" className={card}>
-            <h2 id="terms-heading" className="mb-2 text-lg font-bold">
-              Terms
-            </h2>
+          <Panel id="terms-heading" title="Terms">
             {canTrade ? (
               <Form method="post" className="grid gap-2" noValidate>
                 <input type="hidden" name="intent" value="terms" />
-                {(
-                  [
+                <TermsFields
+                  idPrefix="terms"
+                  fields={[
                     ["credit_limit", "Credit limit (£)", String(a.credit_limit), "0.01"],
                     ["terms_days", "Payment terms (days)", String(a.terms_days), "1"],
                     ["discount_percent", "Trade discount (%)", String(a.discount_percent), "0.01"],
-                  ] as const
-                ).map(([name, label, current, step]) => (
-                  <label key={name} className="grid gap-1 text-sm font-semibold">
-                    {label}
-                    <FieldError id={`terms-${name}-error`} messages={err("terms", name)} />
-                    <input
-                      name={name}
-                      type="number"
-                      inputMode="decimal"
-                      step={step}
-                      min="0"
-                      defaultValue={val("terms", name, current)}
-                      aria-invalid={err("terms", name) ? true : undefined}
-                      aria-describedby={err("terms", name) ? `terms-${name}-error` : undefined}
-                      className={ADMIN_CONTROL}
-                    />
-                  </label>
-                ))}
+                  ]}
+                  err={(name) => err("terms", name)}
+                  val={(name, fallback) => val("terms", name, fallback)}
+                />
                 <label className="flex items-center gap-2 text-sm">
                   <input type="checkbox" name="po_required" value="yes" defaultChecked={failed?.intent === "terms" ? failed.values.po_required === "yes" : a.po_required} className="size-5" />
                   PO reference required on orders on account
@@ -551,12 +348,9 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
                 {formatPounds(a.credit_limit)} limit, {a.terms_days} days, {a.discount_percent}% discount{a.po_required ? ", PO required" : ""}.
               </p>
             )}
-          </section>
+          </Panel>
 
-          <section aria-labelledby="members-heading" className={`${card} text-sm`}>
-            <h2 id="members-heading" className="mb-2 text-lg font-bold">
-              Members
-            </h2>
+          <Panel id="members-heading" title="Members" className="text-sm">
             <ul className="grid gap-1">
               {a.members.map((m) => (
                 <li key={m.email}>
@@ -569,12 +363,9 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
               {a.company_number ? ` · Companies House ${a.company_number}` : ""}
               {a.vat_number ? ` · VAT ${a.vat_number}` : ""}
             </p>
-          </section>
+          </Panel>
 
-          <section aria-labelledby="sites-heading" className={`${card} text-sm`}>
-            <h2 id="sites-heading" className="mb-2 text-lg font-bold">
-              Sites
-            </h2>
+          <Panel id="sites-heading" title="Sites" className="text-sm">
             {a.sites.length ? (
               <ul className="grid gap-2" data-testid="account-sites">
                 {a.sites.map((s) => (
@@ -589,12 +380,9 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
             ) : (
               <p className="text-stone-700">No sites: the company&rsquo;s owners and admins add them on the storefront.</p>
             )}
-          </section>
+          </Panel>
 
-          <section aria-labelledby="notes-heading" className={card}>
-            <h2 id="notes-heading" className="mb-2 text-lg font-bold">
-              Notes
-            </h2>
+          <Panel id="notes-heading" title="Notes">
             {canTrade ? (
               <Form method="post" className="mb-3 grid gap-2" noValidate>
                 <input type="hidden" name="intent" value="note" />
@@ -620,7 +408,7 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
                 ))}
               </ol>
             )}
-          </section>
+          </Panel>
         </div>
       </div>
     </>

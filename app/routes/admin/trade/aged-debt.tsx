@@ -1,13 +1,13 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
-import { STACKED } from "../../../components/admin/stacked-table.ts";
-import { EmptyState } from "../../../components/page.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { requirePermission } from "../../../lib/admin/access.ts";
 import { pageMeta } from "../../../lib/meta.ts";
-import { formatPounds } from "../../../lib/money.ts";
 import { dayLabel } from "../../../../server/modules/trade/calendar.ts";
 import type { Route } from "./+types/aged-debt";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
+import { MoneyCell } from "../../../components/admin/cells.tsx";
+import { EmptyState } from "../../../components/admin/empty-state.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Aged debt");
 
@@ -31,13 +31,8 @@ export default function AgedDebt({ loaderData }: Route.ComponentProps) {
   const { as_of, data: rows, totals } = loaderData;
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/trade" className="link">
-          Trade desk
-        </Link>{" "}
-        › Aged debt
-      </nav>
-      <AdminHeading
+      <PageHeader
+        crumbs={[{ label: "Trade desk", to: "/admin/trade" }, { label: "Aged debt" }]}
         title="Aged debt"
         intro={`What each trade account's invoices still owe on ${dayLabel(as_of)}, by days past their due date; the most overdue first.`}
         actions={
@@ -49,55 +44,29 @@ export default function AgedDebt({ loaderData }: Route.ComponentProps) {
       {rows.length === 0 ? (
         <EmptyState title="Nothing is owed">No trade account has an invoice left to pay.</EmptyState>
       ) : (
-        <div className={STACKED.frame}>
-          <table className={STACKED.table}>
-            <caption className="sr-only">Aged debt by account, most overdue first, with totals</caption>
-            <thead className={STACKED.head}>
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Company
-                </th>
-                {COLUMNS.map(([key, label]) => (
-                  <th key={key} scope="col" className="px-3 py-2 text-right">
-                    {label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className={STACKED.body}>
-              {rows.map((r) => (
-                <tr key={r.account_id} className={`${STACKED.row} max-lg:bg-white lg:hover:bg-stone-50`}>
-                  <th scope="row" className={`${STACKED.cell} font-normal`} data-label="Company">
-                    <span className="min-w-0 [overflow-wrap:anywhere]">
-                      <Link to={`/admin/trade/accounts/${r.account_id}`} className="link font-semibold">
-                        {r.company_name}
-                      </Link>
-                      {r.on_hold ? <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-800">On hold</span> : null}
-                      {r.oldest_overdue_days > 0 ? <span className="block text-xs text-stone-600">Oldest {r.oldest_overdue_days} days overdue</span> : null}
-                    </span>
-                  </th>
-                  {COLUMNS.map(([key, label]) => (
-                    <td key={key} className={`${STACKED.cell} lg:text-right lg:tabular-nums ${key === "total" ? "font-semibold" : ""}`} data-label={label}>
-                      <span>{formatPounds(r[key])}</span>
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-            <tfoot className="border-t-2 border-stone-300 font-bold max-lg:block max-lg:mt-3">
-              <tr className={`${STACKED.row} max-lg:bg-stone-50`}>
-                <th scope="row" className={STACKED.cell} data-label="">
-                  <span>Total</span>
-                </th>
-                {COLUMNS.map(([key, label]) => (
-                  <td key={key} className={`${STACKED.cell} lg:text-right lg:tabular-nums`} data-label={label}>
-                    <span>{formatPounds(totals[key])}</span>
-                  </td>
-                ))}
-              </tr>
-            </tfoot>
-          </table>
-        </div>
+        <DataTable
+          caption="Aged debt by account, most overdue first, with totals"
+          rows={rows}
+          rowKey={(r) => r.account_id}
+          columns={[
+            {
+              label: "Company",
+              head: true,
+              cellClassName: "font-normal",
+              cell: (r) => (
+                <span className="min-w-0 [overflow-wrap:anywhere]">
+                  <Link to={`/admin/trade/accounts/${r.account_id}`} className="link font-semibold">
+                    {r.company_name}
+                  </Link>
+                  {r.on_hold ? <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-800">On hold</span> : null}
+                  {r.oldest_overdue_days > 0 ? <span className="block text-xs text-stone-600">Oldest {r.oldest_overdue_days} days overdue</span> : null}
+                </span>
+              ),
+            },
+            ...COLUMNS.map(([key, label]) => ({ label, numeric: true, cellClassName: key === "total" ? "font-semibold" : "", cell: (r: (typeof rows)[number]) => <MoneyCell pounds={r[key]} /> })),
+          ]}
+          totals={{ Company: "Total", ...Object.fromEntries(COLUMNS.map(([key, label]) => [label, <MoneyCell key={key} pounds={totals[key]} />])) }}
+        />
       )}
     </>
   );

@@ -1,12 +1,11 @@
 import { Form, Link, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { HoldBadge } from "../../../components/admin/hold-badge.tsx";
 import { KeysetPager } from "../../../components/admin/pager.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
-import { STACKED } from "../../../components/admin/stacked-table.ts";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
+import { TermsFields } from "../../../components/admin/terms-fields.tsx";
 import { requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, withParam } from "../../../lib/admin/format.ts";
 import { requireTradeDesk, termsFormErrors } from "../../../lib/admin/trade-desk.ts";
@@ -15,6 +14,10 @@ import { formatPounds } from "../../../lib/money.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import { ACCOUNT_SORTS, ACCOUNT_SORT_LABELS, ACCOUNT_STATE_LABELS, isAccountSort, tradeAccountHref } from "../../../../server/modules/trade/desk-labels.ts";
 import type { Route } from "./+types/index";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
+import { MoneyCell } from "../../../components/admin/cells.tsx";
+import { FilterCheck, FilterForm, FilterSearch, FilterSelect } from "../../../components/admin/filter-form.tsx";
+import { ConfirmWithReason } from "../../../components/admin/confirm-with-reason.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Trade accounts");
 
@@ -93,7 +96,6 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
-const card = "rounded-lg border border-stone-200 bg-white p-4";
 
 /** Credit used as a bar, with the same in words for screen readers and anyone who cannot see the bar. */
 function CreditBar({ balance, limit }: { balance: number; limit: number }) {
@@ -123,7 +125,7 @@ export default function TradeDesk({ loaderData, actionData }: Route.ComponentPro
   const value = (id: number, intent: Intent, name: string, fallback = "") => (failed && failed.id === id && failed.intent === intent ? failed.values[name] : fallback);
   return (
     <>
-      <AdminHeading
+      <PageHeader
         title="Trade accounts"
         intro="Applications waiting for a decision, and every trade account with what it owes."
         actions={
@@ -132,11 +134,7 @@ export default function TradeDesk({ loaderData, actionData }: Route.ComponentPro
           </Link>
         }
       />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
 
       {canTrade ? (
         <section aria-labelledby="applications-heading" className="mb-6">
@@ -148,7 +146,7 @@ export default function TradeDesk({ loaderData, actionData }: Route.ComponentPro
           ) : (
             <ul className="grid gap-4 lg:grid-cols-2">
               {applications.map((a) => (
-                <li key={a.id} className={card} data-testid="trade-application">
+                <li key={a.id} className="rounded-lg border border-stone-200 bg-white p-4" data-testid="trade-application">
                   <h3 className="text-base font-bold">{a.company_name}</h3>
                   <p className="text-sm text-stone-700">
                     {a.trade} · {a.company_type.replace("_", " ")}
@@ -170,29 +168,16 @@ export default function TradeDesk({ loaderData, actionData }: Route.ComponentPro
                   <Form method="post" className="mt-3 grid gap-2 border-t border-stone-200 pt-3 sm:grid-cols-2" noValidate>
                     <input type="hidden" name="intent" value="approve" />
                     <input type="hidden" name="id" value={a.id} />
-                    {(
-                      [
+                    <TermsFields
+                      idPrefix={`app-${a.id}`}
+                      fields={[
                         ["credit_limit", "Credit limit (£)", String(a.requested_credit_limit), "0.01"],
                         ["terms_days", "Terms (days)", "30", "1"],
                         ["discount_percent", "Discount (%)", "0", "0.01"],
-                      ] as const
-                    ).map(([name, label, fallback, step]) => (
-                      <label key={name} className="grid gap-1 text-sm font-semibold">
-                        {label}
-                        <FieldError id={`app-${a.id}-${name}-error`} messages={field(a.id, "approve", name)} />
-                        <input
-                          name={name}
-                          type="number"
-                          inputMode="decimal"
-                          step={step}
-                          min="0"
-                          defaultValue={value(a.id, "approve", name, fallback)}
-                          aria-invalid={field(a.id, "approve", name) ? true : undefined}
-                          aria-describedby={field(a.id, "approve", name) ? `app-${a.id}-${name}-error` : undefined}
-                          className={ADMIN_CONTROL}
-                        />
-                      </label>
-                    ))}
+                      ]}
+                      err={(name) => field(a.id, "approve", name)}
+                      val={(name, fallback) => value(a.id, "approve", name, fallback)}
+                    />
                     <label className="flex items-center gap-2 self-end text-sm">
                       <input type="checkbox" name="po_required" value="yes" defaultChecked={value(a.id, "approve", "po_required") === "yes"} className="size-5" />
                       PO reference required
@@ -212,16 +197,16 @@ export default function TradeDesk({ loaderData, actionData }: Route.ComponentPro
                         Ask the applicant
                       </button>
                     </Form>
-                    <Form method="post" className="grid content-start gap-1" noValidate>
-                      <input type="hidden" name="intent" value="decline" />
-                      <input type="hidden" name="id" value={a.id} />
-                      <FormField prefix={`app-${a.id}-decline`} id="reason" label="Reason for declining (emailed)" errors={errorsOf(a.id, "decline")}>
-                        <textarea {...fieldProps(`app-${a.id}-decline`, "reason", errorsOf(a.id, "decline"))} rows={2} maxLength={1000} defaultValue={value(a.id, "decline", "reason")} className={`${ADMIN_CONTROL} py-2`} />
-                      </FormField>
-                      <button type="submit" className="btn border border-red-700 bg-white text-red-800 hover:bg-red-50" disabled={busy}>
-                        Decline
-                      </button>
-                    </Form>
+                    <ConfirmWithReason
+                      id={`app-${a.id}-decline`}
+                      className="content-start"
+                      fields={{ intent: "decline", id: a.id }}
+                      reason={{ label: "Reason for declining (emailed)", maxLength: 1000, value: value(a.id, "decline", "reason") }}
+                      errors={errorsOf(a.id, "decline")}
+                      button="Decline"
+                      busy={busy}
+                      noValidate
+                    />
                   </div>
                 </li>
               ))}
@@ -234,31 +219,10 @@ export default function TradeDesk({ loaderData, actionData }: Route.ComponentPro
         <h2 id="accounts-heading" className="mb-3 text-lg font-bold">
           Accounts
         </h2>
-        <Form method="get" className="mb-3 flex flex-wrap items-end gap-3" role="search">
-          <input type="hidden" name="sort" value={sort} />
-          <label className="grid gap-1 text-sm font-semibold">
-            Company or accounts email
-            <input name="q" type="search" defaultValue={q} maxLength={100} className={ADMIN_CONTROL} />
-          </label>
-          <label className="grid gap-1 text-sm font-semibold">
-            State
-            <select name="state" defaultValue={state} className={ADMIN_CONTROL}>
-              <option value="">Any</option>
-              {STATES.map((s) => (
-                <option key={s} value={s}>
-                  {ACCOUNT_STATE_LABELS[s]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex min-h-10 items-center gap-2 text-sm">
-            <input type="checkbox" name="on_hold" value="true" defaultChecked={onHold} className="size-5" />
-            On hold only
-          </label>
-          <button type="submit" className="btn-secondary">
-            Show
-          </button>
-        </Form>
+        <FilterForm label="Filter trade accounts" keep={{ sort }} className="mb-3 sm:grid-cols-2 lg:grid-cols-[2fr_1fr]" buttonsClassName="sm:col-span-2 lg:col-span-2" extra={<FilterCheck name="on_hold" label="On hold only" checked={onHold} value="true" />}>
+          <FilterSearch value={q} label="Company or accounts email" placeholder="Company name or email" />
+          <FilterSelect name="state" label="State" value={state} options={STATES.map((s) => [s, ACCOUNT_STATE_LABELS[s]] as const)} />
+        </FilterForm>
         <nav aria-label="Sort accounts" className="mb-3 flex flex-wrap gap-2 text-sm">
           <span className="font-semibold">Sort by:</span>
           {ACCOUNT_SORTS.map((s) => (
@@ -270,52 +234,34 @@ export default function TradeDesk({ loaderData, actionData }: Route.ComponentPro
         {accounts.data.length === 0 ? (
           <p className="rounded-lg border border-stone-200 bg-white p-4 text-stone-600">{q || state || onHold ? "No trade accounts match." : "No trade accounts yet."}</p>
         ) : (
-          <div className={STACKED.frame}>
-            <table className={STACKED.table}>
-              <caption className="sr-only">Trade accounts, sorted by {ACCOUNT_SORT_LABELS[sort].toLowerCase()}</caption>
-              <thead className={STACKED.head}>
-                <tr>
-                  <th scope="col" className="px-3 py-2">Company</th>
-                  <th scope="col" className="px-3 py-2">State</th>
-                  <th scope="col" className="px-3 py-2 text-right">Balance</th>
-                  <th scope="col" className="px-3 py-2">Credit used</th>
-                  <th scope="col" className="px-3 py-2 text-right">Overdue</th>
-                  <th scope="col" className="px-3 py-2">Hold</th>
-                </tr>
-              </thead>
-              <tbody className={STACKED.body}>
-                {accounts.data.map((a) => (
-                  <tr key={a.id} className={`${STACKED.row} max-lg:bg-white`} data-testid="trade-account-row">
-                    <td className={STACKED.cell} data-label="Company">
-                      <span>
-                        <Link to={tradeAccountHref(a.id)} className="link font-semibold">
-                          {a.company_name}
-                        </Link>
-                        <span className="block break-all text-xs text-stone-600">{a.accounts_email}</span>
-                      </span>
-                    </td>
-                    <td className={STACKED.cell} data-label="State">
-                      <span>{ACCOUNT_STATE_LABELS[a.state]}</span>
-                    </td>
-                    <td className={`${STACKED.cell} lg:text-right`} data-label="Balance">
-                      <span>{a.balance < 0 ? `${formatPounds(-a.balance)} in credit` : formatPounds(a.balance)}</span>
-                    </td>
-                    <td className={STACKED.cell} data-label="Credit used">
-                      <CreditBar balance={a.balance} limit={a.credit_limit} />
-                    </td>
-                    <td className={`${STACKED.cell} lg:text-right`} data-label="Overdue">
-                      <span className={a.overdue > 0 ? "font-semibold text-red-800" : ""}>
-                        {a.overdue > 0 ? `${formatPounds(a.overdue)}, ${a.overdue_days} ${a.overdue_days === 1 ? "day" : "days"}` : "None"}
-                      </span>
-                    </td>
-                    <td className={STACKED.cell} data-label="Hold">
-                      {a.on_hold ? <HoldBadge reason={a.hold_reason} /> : <span className="text-stone-600">—</span>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption={`Trade accounts, sorted by ${ACCOUNT_SORT_LABELS[sort].toLowerCase()}`}
+            rows={accounts.data}
+            rowKey={(a) => a.id}
+            rowProps={() => ({ className: "max-lg:bg-white", "data-testid": "trade-account-row" })}
+            columns={[
+              {
+                label: "Company",
+                cell: (a) => (
+                  <span>
+                    <Link to={tradeAccountHref(a.id)} className="link font-semibold">
+                      {a.company_name}
+                    </Link>
+                    <span className="block break-all text-xs text-stone-600">{a.accounts_email}</span>
+                  </span>
+                ),
+              },
+              { label: "State", cell: (a) => ACCOUNT_STATE_LABELS[a.state] },
+              { label: "Balance", numeric: true, cell: (a) => (a.balance < 0 ? <span><MoneyCell pounds={-a.balance} /> in credit</span> : <MoneyCell pounds={a.balance} />) },
+              { label: "Credit used", cell: (a) => <CreditBar balance={a.balance} limit={a.credit_limit} /> },
+              {
+                label: "Overdue",
+                numeric: true,
+                cell: (a) => <span className={a.overdue > 0 ? "font-semibold text-red-800" : ""}>{a.overdue > 0 ? `${formatPounds(a.overdue)}, ${a.overdue_days} ${a.overdue_days === 1 ? "day" : "days"}` : "None"}</span>,
+              },
+              { label: "Hold", cell: (a) => (a.on_hold ? <HoldBadge reason={a.hold_reason} /> : <span className="text-stone-600">—</span>) },
+            ]}
+          />
         )}
         <KeysetPager search={params} cursor={cursor} nextCursor={accounts.next_cursor} />
       </section>

@@ -1,15 +1,16 @@
-import { formatDay } from "../../../lib/admin/format.ts";
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { AdminHeading } from "../../../components/admin/frame.tsx";
-import { ResultBanner } from "../../../components/admin/result-banner.tsx";
-import { STACKED } from "../../../components/admin/stacked-table.ts";
-import { EmptyState } from "../../../components/page.tsx";
+import { PageHeader } from "../../../components/admin/page-header.tsx";
+import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
 import { dayLabel, monthLabel as monthName, previousMonth } from "../../../../server/modules/trade/calendar.ts";
 import type { Route } from "./+types/statement";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
+import { DateCell, MoneyCell } from "../../../components/admin/cells.tsx";
+import { EmptyState } from "../../../components/admin/empty-state.tsx";
+import { Figures } from "../../../components/admin/panel.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Statement · trade account #${params.id}`);
 
@@ -65,8 +66,6 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   }
 }
 
-const num = "text-right tabular-nums";
-
 export default function TradeStatement({ loaderData, actionData }: Route.ComponentProps) {
   const { id, month, thisMonth, statement: s, monthLabel, endLabel, error } = loaderData;
   const result = actionData as ActionResult | undefined;
@@ -85,17 +84,8 @@ export default function TradeStatement({ loaderData, actionData }: Route.Compone
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link to="/admin/trade" className="link">
-          Trade desk
-        </Link>{" "}
-        ›{" "}
-        <Link to={`/admin/trade/accounts/${id}`} className="link">
-          {s?.account.company_name ?? `Account #${id}`}
-        </Link>{" "}
-        › Statement
-      </nav>
-      <AdminHeading
+      <PageHeader
+        crumbs={[{ label: "Trade desk", to: "/admin/trade" }, { label: s?.account.company_name ?? `Account #${id}`, to: `/admin/trade/accounts/${id}` }, { label: "Statement" }]}
         title={title}
         intro={s ? `${monthLabel}: balance brought forward, the month's invoices, credit notes and payments, and what was owed at ${endLabel} by the age of its invoice.` : undefined}
         actions={
@@ -114,11 +104,7 @@ export default function TradeStatement({ loaderData, actionData }: Route.Compone
           ) : null
         }
       />
-      {result ? (
-        <ResultBanner ok={result.ok} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
 
       <Form method="get" className="mb-5 flex flex-wrap items-end gap-3" aria-label="Choose the statement's month">
         <div>
@@ -149,78 +135,42 @@ export default function TradeStatement({ loaderData, actionData }: Route.Compone
 
       {s ? (
         <>
-          <dl className="mb-5 grid gap-3 sm:grid-cols-3">
-            <div className="rounded-lg border border-stone-200 bg-white p-4">
-              <dt className="text-sm text-stone-600">Brought forward</dt>
-              <dd className="text-xl font-bold tabular-nums">{formatPounds(s.opening_balance)}</dd>
-            </div>
-            <div className="rounded-lg border border-stone-200 bg-white p-4">
-              <dt className="text-sm text-stone-600">Movements</dt>
-              <dd className="text-xl font-bold tabular-nums">{s.lines.length}</dd>
-            </div>
-            <div className="rounded-lg border border-stone-200 bg-white p-4">
-              <dt className="text-sm text-stone-600">Carried forward at {endLabel}</dt>
-              <dd className="text-xl font-bold tabular-nums" data-testid="closing-balance">
-                {formatPounds(s.closing_balance)}
-              </dd>
-            </div>
-          </dl>
+          <Figures
+            big
+            items={[
+              ["Brought forward", formatPounds(s.opening_balance)],
+              ["Movements", s.lines.length],
+              [`Carried forward at ${endLabel}`, formatPounds(s.closing_balance), "closing-balance"],
+            ]}
+          />
 
           {s.lines.length === 0 ? (
             <EmptyState title={`Nothing moved in ${monthLabel}`}>No invoice, credit note or payment is dated in this month; the balance stays {formatPounds(s.closing_balance)}.</EmptyState>
           ) : (
-            <div className={`${STACKED.frame} mb-6`}>
-              <table className={STACKED.table}>
-                <caption className="sr-only">The month's invoices, credit notes and payments in date order, with the running balance</caption>
-                <thead className={STACKED.head}>
-                  <tr>
-                    <th scope="col" className="px-3 py-2">
-                      Date
-                    </th>
-                    <th scope="col" className="px-3 py-2">
-                      Entry
-                    </th>
-                    <th scope="col" className="px-3 py-2">
-                      Details
-                    </th>
-                    <th scope="col" className={`px-3 py-2 ${num}`}>
-                      Debit
-                    </th>
-                    <th scope="col" className={`px-3 py-2 ${num}`}>
-                      Credit
-                    </th>
-                    <th scope="col" className={`px-3 py-2 ${num}`}>
-                      Balance
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className={STACKED.body}>
-                  {s.lines.map((l) => (
-                    <tr key={`${l.kind}-${l.reference}`} className={`${STACKED.row} max-lg:bg-white`}>
-                      <td className={STACKED.cell} data-label="Date">
-                        <span>{formatDay(l.date)}</span>
-                      </td>
-                      <th scope="row" className={`${STACKED.cell} font-normal`} data-label="Entry">
-                        <span>
-                          {KIND_LABEL[l.kind]} <span className="font-semibold">{l.reference}</span>
-                        </span>
-                      </th>
-                      <td className={STACKED.cell} data-label="Details">
-                        <span className="[overflow-wrap:anywhere]">{l.details || "—"}</span>
-                      </td>
-                      <td className={`${STACKED.cell} lg:text-right lg:tabular-nums`} data-label="Debit">
-                        <span>{l.debit ? formatPounds(l.debit) : ""}</span>
-                      </td>
-                      <td className={`${STACKED.cell} lg:text-right lg:tabular-nums`} data-label="Credit">
-                        <span>{l.credit ? formatPounds(l.credit) : ""}</span>
-                      </td>
-                      <td className={`${STACKED.cell} font-semibold lg:text-right lg:tabular-nums`} data-label="Balance">
-                        <span>{formatPounds(l.balance)}</span>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+            <div className="mb-6">
+              <DataTable
+                caption="The month's invoices, credit notes and payments in date order, with the running balance"
+                rows={s.lines}
+                rowKey={(l) => `${l.kind}-${l.reference}`}
+                rowProps={() => ({ className: "max-lg:bg-white" })}
+                columns={[
+                  { label: "Date", cell: (l) => <DateCell value={l.date} /> },
+                  {
+                    label: "Entry",
+                    head: true,
+                    cellClassName: "font-normal",
+                    cell: (l) => (
+                      <span>
+                        {KIND_LABEL[l.kind]} <span className="font-semibold">{l.reference}</span>
+                      </span>
+                    ),
+                  },
+                  { label: "Details", cell: (l) => <span className="[overflow-wrap:anywhere]">{l.details || "—"}</span> },
+                  { label: "Debit", numeric: true, cell: (l) => (l.debit ? <MoneyCell pounds={l.debit} /> : "") },
+                  { label: "Credit", numeric: true, cell: (l) => (l.credit ? <MoneyCell pounds={l.credit} /> : "") },
+                  { label: "Balance", numeric: true, cellClassName: "font-semibold", cell: (l) => <MoneyCell pounds={l.balance} /> },
+                ]}
+              />
             </div>
           )}
 

@@ -1,0 +1,47 @@
+// The filter form kit: a GET form whose fields and buttons keep the list's other filters.
+import { describe, expect, it } from "vitest";
+import { FilterCheck, FilterDate, FilterForm, FilterSearch, FilterSelect } from "./filter-form.tsx";
+import { renderAt, tags } from "./render-for-test.tsx";
+import { SearchFilter } from "./search-filter.tsx";
+
+describe("FilterForm", () => {
+  const html = renderAt(
+    "/admin/orders?status=paid&q=drill",
+    <FilterForm label="Filter orders" keep={{ status: "paid", branch: undefined }} extra={<FilterCheck name="no_photo" label="Without a photo" checked />}>
+      <FilterSearch value="drill" placeholder="Order number" />
+      <FilterSelect name="fulfilment" label="Delivery or collection" value="collection" any="Either" options={[["delivery", "Delivery"], ["collection", "Collection"]]} />
+      <FilterDate name="from" label="From" value="2026-11-01" />
+    </FilterForm>,
+  );
+
+  it("is a search landmark sent by GET", () => {
+    expect(tags(html, "form")[0]).toMatchObject({ method: "get", role: "search", "aria-label": "Filter orders" });
+  });
+
+  it("carries the kept filters, and Clear keeps them too", () => {
+    expect(html).toContain('<input type="hidden" name="status" value="paid"/>');
+    expect(html).not.toContain('name="branch"');
+    expect(html).toMatch(/<a [^>]*href="\/admin\/orders\?status=paid"[^>]*>Clear<\/a>/);
+  });
+
+  it("labels each field and shows the values the address holds", () => {
+    const inputs = tags(html, "input");
+    expect(html).toMatch(/<label[^>]*>Search<input /);
+    expect(inputs.find((i) => i.name === "q")).toMatchObject({ type: "search", value: "drill", placeholder: "Order number" });
+    expect(html).toMatch(/<label[^>]*>Delivery or collection<select [^>]*><option value="">Either<\/option><option value="delivery">Delivery<\/option><option value="collection" selected="">/);
+    expect(tags(html, "select")[0]).toMatchObject({ name: "fulfilment" });
+    expect(html).toMatch(/<label[^>]*>From<input /);
+    expect(inputs.find((i) => i.name === "from")).toMatchObject({ type: "date", value: "2026-11-01" });
+    expect(inputs.find((i) => i.name === "no_photo")).toMatchObject({ type: "checkbox", value: "1", checked: "" });
+    expect(html).toContain("Without a photo");
+  });
+});
+
+describe("SearchFilter", () => {
+  it("is the search box and one choice on the same kit", () => {
+    const html = renderAt("/admin/hire", <SearchFilter label="Filter hire items" query={undefined} placeholder="Name" choice={{ name: "category", label: "Category", value: 3, options: [{ value: 3, label: "Access" }] }} />);
+    expect(html).toMatch(/role="search" aria-label="Filter hire items"/);
+    expect(html).toContain('<option value="3" selected="">Access</option>');
+    expect(html).toMatch(/<a [^>]*href="\/admin\/hire\?"[^>]*>Clear<\/a>|<a [^>]*href="\/admin\/hire"[^>]*>Clear<\/a>/);
+  });
+});

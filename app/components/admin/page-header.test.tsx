@@ -1,0 +1,21 @@
+// The page header: one h1, the crumbs before it, the actions beside it.
+import { describe, expect, it } from "vitest";
+import { PageHeader } from "./page-header.tsx";
+import { renderAt } from "./render-for-test.tsx";
+
+describe("PageHeader", () => {
+  it("shows the crumbs, the title as the one heading, the intro and the actions", () => {
+    const html = renderAt("/admin/products/SKU-1", <PageHeader title="Cordless drill" intro="A product of the shop." crumbs={[{ label: "Products", to: "/admin/products" }, { label: "Cordless drill" }]} actions={<a href="/x">View on the shop</a>} />);
+    expect(html).toMatch(/<nav aria-label="Breadcrumb"[^>]*><span><a [^>]*href="\/admin\/products"[^>]*>Products<\/a><\/span><span> › Cordless drill<\/span><\/nav>/);
+    expect(html.match(/<h1/g)).toHaveLength(1);
+    expect(html).toContain(">Cordless drill</h1>");
+    expect(html).toContain("A product of the shop.");
+    expect(html.indexOf("View on the shop")).toBeGreaterThan(html.indexOf("</h1>"));
+  });
+
+  it("leaves out what it is not given", () => {
+    const html = renderAt("/admin/orders", <PageHeader title="Orders" />);
+    expect(html).not.toContain("Breadcrumb");
+    expect(html).not.toContain("<p");
+  });
+});

@@ -1,0 +1,35 @@
+import { ROLE_LABELS, STAFF_ROLES, type StaffRole } from "../../../server/modules/staff/permissions.ts";
+
+/** The text box look of the staff screens' controls (a red border on an error). */
+export const STAFF_CONTROL = "min-h-11 rounded-md border bg-white px-3 py-2 text-base";
+
+/**
+ * A staff role's choice (a member's, a token's), described by its error
+ * (`${id}-error`, a FieldError the caller puts before it); "Choose a role"
+ * first where none is chosen yet. The label is the caller's too (a visible
+ * one above it, or one for screen readers in a table row).
+ */
+export function RoleSelect({ id, value, errors, describedBy, choose = false, className = "" }: { id: string; value: StaffRole | string; errors: string[] | undefined; describedBy?: string; choose?: boolean; className?: string }) {
+  return (
+    <select
+        id={id}
+        name="role"
+        required={choose || undefined}
+        defaultValue={value}
+        aria-invalid={errors ? true : undefined}
+        aria-describedby={[describedBy ?? "", errors ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined}
+        className={`${STAFF_CONTROL} ${className} ${errors ? "border-2 border-red-700" : "border-stone-400"}`}
+      >
+        {choose ? (
+          <option value="" disabled>
+            Choose a role
+          </option>
+        ) : null}
+        {STAFF_ROLES.map((r) => (
+          <option key={r} value={r}>
+            {ROLE_LABELS[r]}
+          </option>
+        ))}
+    </select>
+  );
+}
