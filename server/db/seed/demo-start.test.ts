@@ -30,6 +30,18 @@ afterAll(async () => {
 
 const config = () => loadConfig({ NODE_ENV: "test", COOKIE_SECRET: "x".repeat(32), DATA_DIR: dataDir });
 
+/** The store, telling `written` of each file once it is written. */
+function watched(store: FileStore, written: (key: string) => void): FileStore {
+  return {
+    ...store,
+    kind: store.kind,
+    async put(key, bytes, type) {
+      await store.put(key, bytes, type);
+      written(key);
+    },
+  };
+}
+
 /** Each product with a photo, and its photo's id. */
 async function photographed(): Promise<Map<number, string>> {
   const result = (await database.db.execute(sql`select id, images->0->>'id' as photo from products where jsonb_path_exists(images, '$[*].sources') order by id`)) as unknown as { rows: { id: number; photo: string }[] };
@@ -48,29 +60,17 @@ describe("the demo's photos, after the shop listens", () => {
     const stopping = new AbortController();
     const put: string[] = [];
     // The first photo's files are written, then the shop is asked to close.
-    const stoppingStore: FileStore = {
-      ...store,
-      kind: store.kind,
-      async put(key, bytes, type) {
-        put.push(key);
-        await store.put(key, bytes, type);
-        stopping.abort();
-      },
-    };
+    const stoppingStore = watched(store, (key) => {
+      put.push(key);
+      stopping.abort();
+    });
     const first = await addDemoPhotos(database.db, stoppingStore, { perCategory: 1, cacheDir: demoPhotoCacheDir(), signal: stopping.signal });
     expect(first).toBe(1);
     const afterFirst = await photographed();
     expect(afterFirst.size).toBe(1);
 
     const again: string[] = [];
-    const countingStore: FileStore = {
-      ...store,
-      kind: store.kind,
-      async put(key, bytes, type) {
-        again.push(key);
-        await store.put(key, bytes, type);
-      },
-    };
+    const countingStore = watched(store, (key) => again.push(key));
     const rest = await addDemoPhotos(database.db, countingStore, { perCategory: 1, cacheDir: demoPhotoCacheDir() });
     expect(rest).toBeGreaterThan(0);
     const afterRest = await photographed();
