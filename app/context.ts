@@ -25,6 +25,12 @@ export interface AppContext {
    * page cache (ADR 0043): nothing personal may be rendered, and `user` is null.
    */
   sharedPage: boolean;
+  /**
+   * A signed-in customer, named or not: true with `user`, and on a personal
+   * page's frame (ADR 0061), rendered for every signed-in customer with this
+   * price view, where `user` is null.
+   */
+  signedIn: boolean;
   /** The member of staff signed in to the back office (`tc_admin`), acting through the screens; null elsewhere (ADR 0029). */
   staff: StaffActor | null;
   /** The client's address: the back office's sign-in limits count by it. */

@@ -24,6 +24,7 @@ import { SiteHeader } from "./components/site-header.tsx";
 import { browserApi, rememberApiBaseUrl } from "./lib/browser-api.ts";
 import { appNameFrom } from "./lib/meta.ts";
 import { browserReloadDeps, isChunkLoadError, reloadOnce, useNewBuildReload } from "./lib/new-build.ts";
+import type { RootData } from "./lib/root-data.ts";
 import { useSessionSync } from "./lib/use-session.ts";
 import { isBackOffice, isFramelessPage } from "./lib/back-office.ts";
 
@@ -35,7 +36,7 @@ import { isBackOffice, isFramelessPage } from "./lib/back-office.ts";
  */
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: appCss, precedence: "high" }];
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs): Promise<RootData> {
   const app = context.get(appContext);
   // The back office has no storefront header: its pages skip the category tree.
   const pathname = new URL(request.url).pathname;
@@ -47,6 +48,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     buildId: app.buildId,
     // A shared page (ADR 0043) is the same for everyone with its price view: the browser fills in who is signed in.
     shared: app.sharedPage,
+    // A personal page's frame (ADR 0061) is for a signed-in customer it does not name.
+    signedIn: app.signedIn,
     // Only what the header and greetings need: the page stays lean.
     user: app.user ? { id: app.user.id, firstname: app.user.firstname, lastname: app.user.lastname, name: app.user.name, email: app.user.email } : null,
     // Trade members see trade prices, ex VAT unless they chose inc VAT.
@@ -56,8 +59,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     admin,
   };
 }
-
-export type RootData = Awaited<ReturnType<typeof loader>>;
 
 // The header's data barely changes: don't fetch it again on every navigation.
 // It is fetched again after a write (sign-in, sign-out, a changed name) and when

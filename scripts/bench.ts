@@ -6,7 +6,9 @@
 // static file. Results go to bench/results.json. The targets are PostgreSQL's;
 // the PGlite pass shows them for information. Catalogue pages are loaded as a
 // visitor, a signed-in consumer and a signed-in trade member (each from the page
-// cache, ADR 0043), personal pages (basket, account, trade dashboard) as rendered.
+// cache, ADR 0043), personal pages (basket, account, order history, trade
+// dashboard) as the frames signed-in customers share (ADR 0061), beside the JSON
+// reads that fill them in.
 //
 //   npm run bench -- [--pass pg|pglite|both] [--products 100000] [--pglite-products 10000]
 //                    [--duration 10] [--connections 50] [--only NAME[,NAME…]] [--processes N]
@@ -23,16 +25,15 @@
 import { countSoleVariantsTo } from "../server/modules/stock/ledger.ts";
 import { STOCK_MAX } from "../server/modules/catalog/product-rules.ts";
 import { createStaffService } from "../server/modules/staff/service.ts";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import path from "node:path";
-import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import { type Database, type Db, openPglite, openPostgres } from "../server/db/client.ts";
 import { isEmpty, seedDemo } from "../server/db/seed/index.ts";
 import { seedScale } from "../server/db/seed/scale.ts";
-import { BenchClient, guestOrder, percentile, type Sample } from "./bench/client.ts";
+import { BenchClient } from "./bench/client.ts";
 import { explainCatalogue } from "./bench/explain.ts";
 import { type ImportBench, benchCatalogueImport } from "./bench/catalogue-import.ts";
 import { freePort } from "./lib/free-port.ts";
@@ -40,6 +41,7 @@ import { argument } from "./lib/argv.ts";
 import { writeBenchFile } from "./lib/bench-file.ts";
 import { toolDatabase } from "./lib/database.ts";
 import { projectRoot as root, shopWorkerPids, startShopServer, stopShopServer } from "./lib/shop-server.ts";
+import { RECOVERY_CLOSE_MS, RECOVERY_SAMPLES, type RecoveryTiming, type Row, benchLoad, recoveryTiming } from "./bench/load.ts";
 
 const arg = (name: string, fallback: string) => argument(`--${name}`) ?? fallback;
 const productCount = Number(arg("products", "100000"));
@@ -124,157 +126,10 @@ async function prepareDatabase(database: Database, products: number): Promise<Se
   }
 }
 
-interface Row {
-  name: string;
-  group: "ceiling" | "catalogue" | "basket" | "order" | "hire" | "page" | "back office";
-  rps: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  errors: number;
-  connections: number;
-  /** p99 target in ms, where one is set. */
-  target?: number;
-  /** Which percentile the target is for (99 unless said). */
-  targetPercentile?: 95 | 99;
-  /** Least requests/s as a percentage of the ceiling, where one is set (cached visitor pages). */
-  ceilingTarget?: number;
-  /** Least requests/s as a percentage of another row's (a signed-in page against the visitor's same page). */
-  shareOf?: { name: string; percent: number };
-}
-
 /** Pages served from the page cache (visitor, signed-in consumer, signed-in trade) carry this in their row name. */
 const CACHED = ", cached)";
 
-/** One path under load: every response time is kept, so the percentiles are exact. */
-async function load(
-  name: string,
-  group: Row["group"],
-  base: string,
-  request: { path: string; method?: "GET" | "POST"; body?: unknown; sessions?: Record<string, string>[] },
-  target?: number,
-  clients = connections,
-): Promise<Row> {
-  const times: number[] = [];
-  let errors = 0;
-  let next = 0;
-  let finish: (result: autocannon.Result) => void = () => {};
-  let fail: (error: unknown) => void = () => {};
-  const done = new Promise<autocannon.Result>((resolve, reject) => {
-    finish = resolve;
-    fail = reject;
-  });
-  const options: autocannon.Options = {
-    url: base + request.path,
-    method: request.method ?? "GET",
-    connections: clients,
-    duration,
-    body: request.body === undefined ? undefined : JSON.stringify(request.body),
-    // As a browser sends it: the page cache answers kept pages gzipped (ADR 0025).
-    headers: { "accept-encoding": "gzip, deflate, br", ...(request.body === undefined ? {} : { "content-type": "application/json" }) },
-    // Each connection is its own visitor: its own basket, its own cookies.
-    setupClient: request.sessions
-      ? (client) => {
-          const headers = request.sessions![next++ % request.sessions!.length]!;
-          client.setHeaders({ "accept-encoding": "gzip, deflate, br", ...(request.body === undefined ? {} : { "content-type": "application/json" }), ...headers });
-        }
-      : undefined,
-  };
-  const instance = autocannon(options, (error, result) => (error ? fail(error) : finish(result)));
-  instance.on("response", (_client, status, _bytes, time) => {
-    if (status >= 400) errors++;
-    else times.push(time);
-  });
-  const result = await done;
-  times.sort((a, b) => a - b);
-  return {
-    name,
-    group,
-    rps: Math.round(result.requests.average),
-    p50: percentile(times, 50),
-    p95: percentile(times, 95),
-    p99: percentile(times, 99),
-    errors: errors + result.errors + result.timeouts,
-    connections: clients,
-    target,
-  };
-}
-
-/** Place order: each client adds to its basket (not timed) and checks out (timed). */
-async function placeOrders(base: string, productIds: number[]): Promise<Row> {
-  const clients = productIds.length;
-  const samples: Sample[] = [];
-  const started = Date.now();
-  await Promise.all(
-    productIds.map(async (productId) => {
-      const client = new BenchClient(base);
-      await client.csrf();
-      while (Date.now() - started < duration * 1000) {
-        await client.post("/api/basket", { product_id: productId, quantity: 1 });
-        samples.push(
-          await client.timed("POST", "/api/checkout", guestOrder, { "idempotency-key": randomUUID() }),
-        );
-      }
-    }),
-  );
-  const ok = samples.filter((s) => s.status < 400).map((s) => s.ms).sort((a, b) => a - b);
-  const failed = samples.find((s) => s.error);
-  if (failed) console.log(`\n  first refusal: ${failed.status} ${failed.error}`);
-  return {
-    name: `POST /api/checkout (place order, ${clients} clients)`,
-    group: "order",
-    rps: Math.round(ok.length / ((Date.now() - started) / 1000)),
-    p50: percentile(ok, 50),
-    p95: percentile(ok, 95),
-    p99: percentile(ok, 99),
-    errors: samples.length - ok.length,
-    connections: clients,
-    target: 100,
-  };
-}
-
-/** Recovery requests for known and for unknown addresses, each. */
-const RECOVERY_SAMPLES = 100;
-/** Known and unknown addresses' recovery answers count as the same time when their medians are this close. */
-const RECOVERY_CLOSE_MS = 5;
-
-interface RecoveryTiming {
-  known: { p50: number; p95: number; errors: number };
-  unknown: { p50: number; p95: number; errors: number };
-  /** Median of known minus median of unknown, in ms. */
-  difference: number;
-  close: boolean;
-}
-
-/**
- * Recovery must not tell whether an address has an account, by its answer or
- * by its time (issue 9). One client, one request at a time, known and unknown
- * addresses taking turns, each request from its own client address (the
- * production server trusts X-Forwarded-For), so no limit is met.
- */
-async function recoveryTiming(base: string): Promise<RecoveryTiming> {
-  const client = new BenchClient(base);
-  await client.csrf();
-  const known: Sample[] = [];
-  const unknown: Sample[] = [];
-  const bodies = new Set<string>();
-  for (let i = 1; i <= RECOVERY_SAMPLES; i++) {
-    for (const [email, into, n] of [[`bench-recovery-${i}@example.com`, known, 2 * i], [`nobody-${randomUUID()}@example.com`, unknown, 2 * i + 1]] as const) {
-      const sample = await client.timed("POST", "/api/auth/recovery", { email }, { "x-forwarded-for": `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` });
-      bodies.add(`${sample.status} ${sample.body}`);
-      into.push(sample);
-    }
-  }
-  if (bodies.size !== 1) console.log(`\n  recovery answers differ: ${[...bodies].join(" | ")}`);
-  const summary = (samples: Sample[]) => {
-    const ms = samples.filter((s) => s.status === 200).map((s) => s.ms).sort((a, b) => a - b);
-    return { p50: percentile(ms, 50), p95: percentile(ms, 95), errors: samples.length - ms.length };
-  };
-  const k = summary(known);
-  const u = summary(unknown);
-  const difference = k.p50 - u.p50;
-  return { known: k, unknown: u, difference, close: bodies.size === 1 && k.errors + u.errors === 0 && Math.abs(difference) < RECOVERY_CLOSE_MS };
-}
+const { load, placeOrders } = benchLoad({ duration, connections });
 
 const fmt = (n: number) => n.toFixed(1).padStart(7);
 
@@ -357,7 +212,7 @@ async function runPaths(base: string, setup: Setup, shopProcessCount: number): P
   const end = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
   // The catalogue pages the page cache keeps, as one reader sees them: a visitor (target: a share of the
   // static ceiling) or a signed-in customer (p99 under 60 ms and half the visitor's requests/s, ADR 0043).
-  type Case = [name: string, group: Row["group"], request: Parameters<typeof load>[3], target?: number, shareOf?: string];
+  type Case = [name: string, group: Row["group"], request: Parameters<typeof load>[3], target?: number, shareOf?: string | { name: string; percent: number }];
   const catalogue: [string, string][] = [
     ["GET /", "/"],
     [`GET /category/${cat}`, `/category/${cat}`],
@@ -371,6 +226,12 @@ async function runPaths(base: string, setup: Setup, shopProcessCount: number): P
     catalogue.map(([label, url]): Case =>
       session ? [`${label} (${who}${CACHED}`, "page", { path: url, sessions: [session] }, 60, visitorName(label)] : [visitorName(label), "page", { path: url }],
     );
+  const personalPages: [string, string, "consumer" | "trade"][] = [
+    ["GET /basket", "/basket", "consumer"],
+    ["GET /account", "/account", "consumer"],
+    ["GET /account/orders/history", "/account/orders/history", "consumer"],
+    ["GET /trade/dashboard", "/trade/dashboard", "trade"],
+  ];
   const cases: Case[] = [
     ["JSON ceiling (GET /healthz)", "ceiling", { path: "/healthz" }],
     // The file server's ceiling: the smallest file, from memory as every build file is (ADR 0042), so the
@@ -403,10 +264,15 @@ async function runPaths(base: string, setup: Setup, shopProcessCount: number): P
     [`GET /product/{slug} (visitor with my branch${CACHED}`, "page", { path: `/product/${productSlug}`, sessions: [{ cookie: "tc_branch=york" }] }, 60, visitorName("GET /product/{slug}")],
     ...cachedPages("signed in consumer", customer.headers()),
     ...cachedPages("signed in trade", trade.headers()),
-    // Personal pages, rendered for each request.
-    ["GET /basket (signed in consumer, personal)", "page", { path: "/basket", sessions: [customer.headers()] }, 150],
-    ["GET /account (signed in consumer, personal)", "page", { path: "/account", sessions: [customer.headers()] }, 150],
-    ["GET /trade/dashboard (signed in trade, personal)", "page", { path: "/trade/dashboard", sessions: [trade.headers()] }, 150],
+    // Personal pages (issue 35, ADR 0061): the page is a frame kept once per price view for every signed-in
+    // customer (p99 under 150 ms, and a quarter of the visitor's cached home page's requests/s); what is theirs
+    // comes from the JSON reads below it, which the browser makes once the frame is up.
+    ...personalPages.map(([label, url, who]): Case => [`${label} (signed in ${who}, personal frame${CACHED}`, "page", { path: url, sessions: [who === "trade" ? trade.headers() : customer.headers()] }, 150, { name: visitorName("GET /"), percent: 25 }]),
+    ["GET /api/user (a frame's greeting)", "personal", { path: "/api/user", sessions: [customer.headers()] }, 150],
+    ["GET /api/account/orders (the order history's data)", "personal", { path: "/api/account/orders", sessions: [customer.headers()] }, 150],
+    ["GET /api/trade/dashboard (the trade dashboard's data)", "personal", { path: "/api/trade/dashboard", sessions: [trade.headers()] }, 150],
+    // Without scripts the same pages are rendered for the customer on the server, as every personal page was before issue 35.
+    ["GET /trade/dashboard?noscript (signed in trade, rendered)", "page", { path: "/trade/dashboard?noscript", sessions: [trade.headers()] }],
   ];
   const rows: Row[] = [];
   // Latency of the catalogue reads one client at a time, the catalogue issue's
@@ -461,7 +327,7 @@ async function runPaths(base: string, setup: Setup, shopProcessCount: number): P
     }
     const row = await load(name, group, base, request, target);
     if (cached && !request.sessions) row.ceilingTarget = 50;
-    if (shareOf) row.shareOf = { name: shareOf, percent: 50 };
+    if (shareOf) row.shareOf = typeof shareOf === "string" ? { name: shareOf, percent: 50 } : shareOf;
     console.log(`${row.rps} req/s, p99 ${row.p99.toFixed(1)} ms${row.errors ? `, ${row.errors} errors` : ""}`);
     rows.push(row);
   }

@@ -1,3 +1,4 @@
+// Over 500 lines: the authorisation matrix is one table of every API route by every actor, easier to audit whole than in parts.
 // The authorisation matrix over every API route that is not a trade route
 // (security issue; the trade routes have theirs in modules/trade/access.test.ts).
 // The routes are read from the server's own OpenAPI document, so a route added

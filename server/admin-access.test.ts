@@ -1,3 +1,4 @@
+// Over 500 lines: the authorisation matrix is one table of every /admin screen and operation by every actor, easier to audit whole than in parts.
 // The back office's authorisation matrix (issue 18, ADR 0029): every /admin
 // screen in the route config (app/routes.ts) and every /api/admin operation in
 // the server's own OpenAPI document, each tried by a guest, a customer (by
@@ -190,7 +191,7 @@ const form = (fields: Record<string, string>) => async () => ({ fields });
 const HIRE_READ: AnyOf = ["catalogue.view", "hire.desk"];
 /** A hire request number no request has: the hire desk's operations answer 404 after their door. */
 const NO_HIRE = "/api/admin/hire/requests/HR-999999";
-/** The trade desk is read by trade.manage and by invoices.manage (server/modules/trade/desk.ts). */
+/** The trade desk is read by trade.manage and by invoices.manage (server/modules/trade/desk/common.ts `authorizeDesk`). */
 const TRADE_DESK: AnyOf = ["trade.manage", "invoices.manage"];
 /** A trade account id no account has: the trade desk's operations on it answer 404 after their door. */
 const NO_TRADE_ACCOUNT = "/api/admin/trade/accounts/2147483647";
@@ -791,7 +792,7 @@ const ROWS: Row[] = [
   { key: "POST /api/admin/customers/{id}/block", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.blockeeId}/block`, body: () => ({ reason: "Matrix check" }), ok: [200, 409] },
   { key: "POST /api/admin/customers/{id}/unblock", needs: "customers.manage", url: (w) => `/api/admin/customers/${w.blockeeId}/unblock`, ok: [200, 409] },
 
-  // The trade desk (trade/desk-routes.ts): lists open; on an account, invoice, remittance or credit note no one has, 404 after the door.
+  // The trade desk (trade/desk/routes.ts): lists open; on an account, invoice, remittance or credit note no one has, 404 after the door.
   { key: "GET /api/admin/trade/accounts", needs: TRADE_DESK, url: () => "/api/admin/trade/accounts?limit=2" },
   { key: "GET /api/admin/trade/accounts/{id}", needs: TRADE_DESK, url: () => NO_TRADE_ACCOUNT, ok: [404] },
   { key: "PATCH /api/admin/trade/accounts/{id}", needs: "trade.manage", url: () => NO_TRADE_ACCOUNT, body: () => ({ terms_days: 30 }), ok: [404] },
@@ -805,7 +806,7 @@ const ROWS: Row[] = [
   { key: "POST /api/admin/trade/invoices/{number}/credit-notes", needs: "invoices.manage", url: () => "/api/admin/trade/invoices/INV-999999/credit-notes", body: () => ({ reason: "Matrix", whole: true }), ok: [404] },
   { key: "GET /api/admin/trade/credit-notes/{file}", needs: TRADE_DESK, url: () => "/api/admin/trade/credit-notes/CN-999999.pdf", ok: [404] },
   { key: "GET /api/admin/trade/applications", needs: "trade.manage", url: () => "/api/admin/trade/applications" },
-  // Statements (trade/statement-routes.ts): on an account no one has, 404 after the door, nothing sent; the aged-debt report opens.
+  // Statements (trade/invoices/statement-routes.ts): on an account no one has, 404 after the door, nothing sent; the aged-debt report opens.
   { key: "GET /api/admin/trade/accounts/{id}/statement", needs: "invoices.manage", url: () => `${NO_TRADE_ACCOUNT}/statement?month=2026-01`, ok: [404] },
   { key: "GET /api/admin/trade/accounts/{id}/statements/{month}.pdf", needs: "invoices.manage", url: () => `${NO_TRADE_ACCOUNT}/statements/2026-01.pdf`, ok: [404] },
   { key: "POST /api/admin/trade/accounts/{id}/statements/{month}/email", needs: "invoices.manage", url: () => `${NO_TRADE_ACCOUNT}/statements/2026-01/email`, body: () => ({}), ok: [404] },

@@ -30,11 +30,11 @@ import { contentRoutes } from "./modules/content/routes.ts";
 import { hireBasketRoutes, hireRequestRoutes } from "./modules/hire/basket-routes.ts";
 import { hireRoutes } from "./modules/hire/routes.ts";
 import { tradeRoutes } from "./modules/trade/routes.ts";
-import { tradeUsersRoutes } from "./modules/trade/users-routes.ts";
-import { tradeSitesRoutes } from "./modules/trade/sites-routes.ts";
-import { tradeMemberStatementRoutes, tradeStatementRoutes } from "./modules/trade/statement-routes.ts";
-import { tradeDeskRoutes } from "./modules/trade/desk-routes.ts";
-import { tradeInvoicesRoutes } from "./modules/trade/invoices-routes.ts";
+import { tradeUsersRoutes } from "./modules/trade/accounts/users-routes.ts";
+import { tradeSitesRoutes } from "./modules/trade/accounts/sites-routes.ts";
+import { tradeMemberStatementRoutes, tradeStatementRoutes } from "./modules/trade/invoices/statement-routes.ts";
+import { tradeDeskRoutes } from "./modules/trade/desk/routes.ts";
+import { tradeInvoicesRoutes } from "./modules/trade/invoices/invoices-routes.ts";
 import { systemRoutes } from "./modules/system/routes.ts";
 import { wishlistRoutes } from "./modules/wishlist/routes.ts";
 import { type RedisClient, connectRedis } from "./lib/redis.ts";
@@ -60,7 +60,7 @@ import { redirectRoutes } from "./modules/redirects/routes.ts";
 import { seedRedirectRules } from "./modules/redirects/service.ts";
 
 import { registerPageCache } from "./plugins/page-cache.ts";
-import { signedInView } from "./plugins/shared-pages.ts";
+import { isPersonalFrame, signedInView } from "./plugins/shared-pages.ts";
 import { type LimiterStore, memoryLimiterStore, redisLimiterStore } from "./plugins/rate-limit.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { loadStaticFiles, registerStaticFiles } from "./plugins/static-files.ts";
@@ -383,6 +383,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             clientIp: request.ip,
             secureCookies: config.isProduction,
             sharedPage,
+            signedIn: request.user !== null && (!sharedPage || isPersonalFrame(request.url)),
             user: request.user && !sharedPage
               ? {
                   id: request.user.id,

@@ -22,11 +22,11 @@ import routes from "../app/routes.ts";
 import { categories, manufacturers, products } from "./modules/catalog/schema.ts";
 import { hireItems } from "./modules/hire/schema.ts";
 import { quotes } from "./modules/quotes/schema.ts";
-import { tradeInvoices } from "./modules/trade/invoice-schema.ts";
+import { tradeInvoices } from "./modules/trade/invoices/invoice-schema.ts";
 import { isoDay, tradeFixtures } from "./modules/trade/test-fixtures.ts";
 import { ACTORS, type Actor, type SignedInActor, address, all, checkoutBody, day, signInActors } from "./test/actors.ts";
 import { createTestShop, type TestShop } from "./test/app.ts";
-import { isSharedPage } from "./plugins/shared-pages.ts";
+import { isPersonalFrame, isSharedPage } from "./plugins/shared-pages.ts";
 import type { TestBrowser } from "./test/browser.ts";
 
 let shop: TestShop;
@@ -414,8 +414,8 @@ describe("authorisation matrix over every screen", () => {
         const where = `${answer === res ? url : dataUrlOf(url)} as ${actor}`;
         for (const [secret, allowed] of w.secrets) if (!allowed.includes(actor)) expect(answer.body, `${where} must not show "${secret}"`).not.toContain(secret);
         if (actor === "guest") continue;
-        if (isSharedPage(url) && answer.statusCode === 200) {
-          // A catalogue page is kept once per price view (ADR 0043): it names no one, not even the actor.
+        if ((isSharedPage(url) || isPersonalFrame(url)) && answer.statusCode === 200) {
+          // A catalogue page, or a personal page's frame, is kept once per price view (ADR 0043, 0061): it names no one, not even the actor.
           expect(["hit", "miss"], where).toContain(answer.headers["x-cache"]);
           for (const [secret] of w.secrets) expect(answer.body, `${where} is shared and must not show "${secret}"`).not.toContain(secret);
           expect(["public, max-age=0, must-revalidate", "private, no-store"], where).toContain(answer.headers["cache-control"]);
@@ -439,18 +439,19 @@ describe("authorisation matrix over every screen", () => {
   it("shows the owners their own rows, so the others' clean pages mean something", async () => {
     const A = w.as["customer A"];
     const own = async (b: TestBrowser, url: string) => (await b.get(url)).body;
-    expect(await own(A, "/account")).toContain(A_NAME);
+    // The personal pages' frames name no one (ADR 0061): their data is the API's, read by the browser.
+    expect(await own(A, "/api/user")).toContain(A_NAME);
     expect(await own(A, "/account/addresses")).toContain(A_LINE);
     expect(await own(A, "/checkout")).toContain(A_LINE);
-    expect(await own(A, "/account/orders/history")).toContain(w.a.orderNumber);
+    expect(await own(A, "/api/account/orders")).toContain(w.a.orderNumber);
     expect(await own(A, `/account/orders/${w.a.orderId}`)).toContain(A_LINE);
     expect(await own(A, "/account/hire-requests")).toContain(w.a.hireRequest);
     for (const reader of QUOTE_READERS) expect(await own(w.as[reader], "/account/quotes")).toContain(w.x.quote);
     expect(await own(w.as["customer B"], "/account/addresses")).toContain(B_LINE);
-    expect(await own(w.as.owner, "/trade/dashboard")).toContain(X_NAME);
+    expect(await own(w.as.owner, "/api/trade/dashboard")).toContain(X_NAME);
     expect(await own(w.as.accounts, "/trade/invoices")).toContain(w.x.invoiceNumber);
     expect(await own(w.as.owner, "/trade/manage")).toContain(w.x.buyerEmail);
-    expect(await own(w.as["other owner"], "/trade/dashboard")).toContain(Y_NAME);
+    expect(await own(w.as["other owner"], "/api/trade/dashboard")).toContain(Y_NAME);
   });
 
   it("sends a guest whose navigation asks for a path ending in / back to that path after signing in", async () => {

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { RootData } from "../root.tsx";
+import type { RootData } from "../lib/root-data.ts";
 
 export function SiteFooter({ data }: { data: RootData | undefined }) {
   const appName = data?.config.appName ?? "Tradecounter";

@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
-import type { RootData } from "../root.tsx";
+import type { RootData } from "../lib/root-data.ts";
 import { AccountMenu, accountLinks } from "./account-menu.tsx";
 import { TradeBar } from "./trade/trade-bar.tsx";
 import { MiniBasket } from "./basket/mini-basket.tsx";

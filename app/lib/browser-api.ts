@@ -5,9 +5,22 @@ import { type ApiClient, apiClient } from "./api-client.ts";
  * actions cannot read loader data, so the root remembers it here when it renders.
  */
 let baseUrl: string | undefined;
+let known: (url: string) => void = () => {};
+const baseUrlKnown = new Promise<string>((resolve) => {
+  known = resolve;
+});
 
 export function rememberApiBaseUrl(url: string): void {
   baseUrl = url;
+  known(url);
+}
+
+/**
+ * The API client once the root has rendered: a client loader run on hydration
+ * (ADR 0061) may start before the root's first render has said the base URL.
+ */
+export async function browserApiWhenReady(): Promise<ApiClient> {
+  return apiClient(baseUrl ?? (await baseUrlKnown));
 }
 
 /** The storefront's API client, for client actions and effects (never on the server). */

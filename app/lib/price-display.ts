@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from "react-router";
 import type { PriceDisplay } from "../../server/modules/trade/pricing.ts";
-import type { RootData } from "../root.tsx";
+import type { RootData } from "./root-data.ts";
 
 export type { PriceDisplay };
 

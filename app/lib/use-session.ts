@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useRevalidator, useRouteLoaderData } from "react-router";
-import type { RootData } from "../root.tsx";
+import type { RootData } from "./root-data.ts";
 import { apiClient } from "./api-client.ts";
 import { fetchCurrentUser, pageIsStale, session, type SessionUser } from "./session.ts";
 
@@ -84,6 +84,16 @@ export function usePageUser(): SessionUser | null {
 }
 
 const noUser = () => null;
+
+/**
+ * Whether a customer is signed in, named or not: on a personal page's frame
+ * (ADR 0061) the server knows someone is, not who, so the page can lay out what
+ * a signed-in customer sees (no shift when the name arrives).
+ */
+export function useSignedIn(): boolean {
+  const root = useRouteLoaderData<RootData>("root");
+  return usePageUser() !== null || Boolean(root?.signedIn);
+}
 
 const noSubscription = () => () => {};
 

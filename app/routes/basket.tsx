@@ -8,7 +8,7 @@ import { EmptyState, PageHeading } from "../components/page.tsx";
 import { QuoteRequest, QuoteRequestAlert } from "../components/quotes/quote-request.tsx";
 import { BASKET_MESSAGES, basketStore, refreshBasket, useBasket } from "../lib/basket.ts";
 import { pageMeta } from "../lib/meta.ts";
-import { usePageUser } from "../lib/use-session.ts";
+import { useSignedIn } from "../lib/use-session.ts";
 import { notFound } from "../lib/not-found.ts";
 import { requestQuote } from "../lib/quotes.server.ts";
 import type { Route } from "./+types/basket";
@@ -16,7 +16,8 @@ import type { Route } from "./+types/basket";
 export function loader({ context }: Route.LoaderArgs) {
   // With BASKET_ENABLED off the basket does not exist at all.
   if (!context.get(appContext).config.basketEnabled) notFound();
-  // The basket itself is fetched in the browser: this page carries no per-visitor data.
+  // The basket itself is fetched in the browser: this page carries no per-visitor data, so a
+  // signed-in customer's copy is a frame kept for all with their price view (ADR 0061).
   return null;
 }
 
@@ -35,7 +36,8 @@ export default function Basket({ actionData }: Route.ComponentProps) {
   const state = useBasket(true);
   const control = useBasketLines(basketStore, "/api/basket", BASKET_MESSAGES);
   const { lineErrors, busyLine, change, remove } = control;
-  const user = usePageUser();
+  // The page is a frame every signed-in customer shares (ADR 0061): it knows someone is signed in, not who.
+  const signedIn = useSignedIn();
 
   return (
     <BasketScreen
@@ -45,7 +47,7 @@ export default function Basket({ actionData }: Route.ComponentProps) {
           {/* A refused quote request, said here: with an empty basket there is no form below to say it. */}
           <QuoteRequestAlert failure={actionData} />
           {/* The quick-order pad is for signed-in customers; a visitor's page names no one. */}
-          {user ? (
+          {signedIn ? (
             <p className="-mt-3 mb-5">
               <Link to="/trade/quick-order" className="link">
                 Quick order: paste or upload a list of SKUs
@@ -96,7 +98,7 @@ export default function Basket({ actionData }: Route.ComponentProps) {
         </>
       )}
     >
-      <QuoteRequest signedIn={user !== null} failure={actionData} />
+      <QuoteRequest signedIn={signedIn} failure={actionData} />
     </BasketScreen>
   );
 }

@@ -16,7 +16,7 @@ import { requestOrigin } from "../lib/catalog/listing.server.ts";
 import { breadcrumbJsonLd, productGroupJsonLd, productJsonLd, seoMeta } from "../lib/catalog/seo.ts";
 import { formatPounds } from "../lib/money.ts";
 import { notFound } from "../lib/not-found.ts";
-import type { RootData } from "../root.tsx";
+import type { RootData } from "../lib/root-data.ts";
 import { BranchStock } from "../components/branches/branch-choice.tsx";
 import type { Route } from "./+types/product";
 

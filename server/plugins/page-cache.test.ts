@@ -13,6 +13,7 @@ import { createTestShop, type TestShop } from "../test/app.ts";
 import { TestBrowser } from "../test/browser.ts";
 import { createServices } from "../services.ts";
 import { registerPageCache } from "./page-cache.ts";
+import { SESSION_COOKIE } from "./auth.ts";
 import { registerSecurityHeaders } from "./security-headers.ts";
 
 const nonceOfHeader = (res: LightMyRequestResponse) => /'nonce-([^']+)'/.exec(String(res.headers["content-security-policy"]))?.[1];
@@ -178,10 +179,8 @@ describe("the visitor page cache, on the built storefront", () => {
     const consumer = await signedIn(DEMO_CUSTOMER.email, "198.51.100.10");
     const member = await signedIn(DEMO_TRADE.email, "198.51.100.11");
     for (const [browser, url] of [
-      [consumer, "/account"],
-      [consumer, "/basket"],
       [consumer, "/account/wishlist"],
-      [member, "/trade/dashboard"],
+      [consumer, "/account/addresses"],
       [member, "/trade/invoices"],
     ] as const) {
       for (let i = 0; i < 2; i++) {
@@ -192,11 +191,53 @@ describe("the visitor page cache, on the built storefront", () => {
         expect(page.headers.etag, url).toBeUndefined();
       }
     }
-    expect((await consumer.get("/account")).body).toContain(DEMO_CUSTOMER.firstname);
     // A guest-only page redirects a signed-in customer: never a visitor's kept sign-in form.
     await visit("/auth/login");
     expect((await consumer.get("/auth/login")).statusCode).toBe(302);
     expect((await visit("/")).body).not.toContain(DEMO_CUSTOMER.email);
+  });
+
+  it("keeps a personal page's frame once per price view for signed-in customers only: it names no one, and visitors are still sent to sign in (ADR 0061)", async () => {
+    const consumer = await signedIn(DEMO_CUSTOMER.email, "198.51.100.20");
+    // A second consumer, new to the shop.
+    const other = new TestBrowser(shop.app, "198.51.100.21");
+    await other.csrf();
+    const registered = await other.request("POST", "/api/auth/register", { firstname: "Frame", lastname: "Tester", email: "frame.tester@example.com", password: "frame-password-2026", password_confirmation: "frame-password-2026" });
+    expect(registered.statusCode).toBe(201);
+    const member = await signedIn(DEMO_TRADE.email, "198.51.100.22");
+    for (const url of ["/account", "/account/orders/history", "/trade/dashboard", "/basket"]) {
+      const first = await consumer.get(url);
+      const second = await consumer.get(url);
+      expect(first.statusCode, url).toBe(200);
+      expect([first.headers["x-cache"], second.headers["x-cache"]], url).toEqual(["miss", "hit"]);
+      for (const page of [first, second]) {
+        // Served from memory, never by a browser's or a CDN's copy.
+        expect(page.headers["cache-control"], url).toBe("private, no-store");
+        expect(page.headers.etag, url).toBeUndefined();
+        expect(page.body, url).not.toContain(DEMO_CUSTOMER.email);
+        expect(page.body, url).not.toContain(DEMO_CUSTOMER.firstname);
+        expect(page.body, url).not.toContain(DEMO_CUSTOMER.lastname);
+      }
+      // Another consumer shares the copy, byte for byte bar the nonce.
+      const theirs = await other.get(url);
+      expect(theirs.headers["x-cache"], url).toBe("hit");
+      expect(withoutNonce(theirs), url).toBe(withoutNonce(second));
+      // A trade member with their own prices has a copy of their own view, naming them no more.
+      const mine = await member.get(url);
+      expect(mine.statusCode, url).toBe(200);
+      expect(mine.body, url).not.toContain(DEMO_TRADE.email);
+      expect(mine.body, url).not.toContain(DEMO_TRADE.lastname);
+      // A visitor never gets a signed-in frame: a personal page still sends them to sign in.
+      const visitor = await visit(url);
+      if (url === "/basket") expect(visitor.statusCode).toBe(200);
+      else {
+        expect(visitor.statusCode, url).toBe(302);
+        expect(String(visitor.headers.location), url).toContain("/auth/login");
+      }
+    }
+    // A session cookie that no longer signs anyone in is a visitor's: sent to sign in, never the frame.
+    const stale = await shop.app.inject({ method: "GET", url: "/account", headers: { cookie: `${SESSION_COOKIE}=not-a-session` } });
+    expect(stale.statusCode).toBe(302);
   });
 
   it("keeps a trade member's catalogue pages once per price view: never another account's prices", async () => {

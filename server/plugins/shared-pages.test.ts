@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { priceViewOf, RETAIL_VIEW, type TradeMembership } from "../modules/trade/pricing.ts";
-import { isSharedPage } from "./shared-pages.ts";
+import { isPersonalFrame, isSharedPage } from "./shared-pages.ts";
 
 describe("the pages a signed-in customer shares with their price view", () => {
   it("are the catalogue's pages and their client navigations' data", () => {
@@ -12,6 +12,21 @@ describe("the pages a signed-in customer shares with their price view", () => {
   it("never the personal ones, nor anything not listed", () => {
     for (const url of ["/basket", "/basket.data", "/hire-basket", "/checkout", "/checkout/thank-you", "/compare", "/account", "/account/wishlist", "/account/orders/1", "/trade/dashboard", "/trade/invoices", "/auth/login", "/admin", "/admin/products", "/payments/test/1", "/product", "/producta/b", "/hire-basket.data", "/some-new-page"]) {
       expect(isSharedPage(url), url).toBe(false);
+    }
+  });
+});
+
+describe("the personal pages whose frame signed-in customers share (ADR 0061)", () => {
+  it("are the basket, the account, the order history and the trade dashboard, with their navigations' data", () => {
+    for (const url of ["/basket", "/basket.data", "/account", "/account.data", "/account/orders/history", "/account/orders/history?page=2&site=3", "/account/orders/history.data?page=2", "/trade/dashboard", "/trade/dashboard.data"]) {
+      expect(isPersonalFrame(url), url).toBe(true);
+      expect(isSharedPage(url), url).toBe(false);
+    }
+  });
+
+  it("never another personal page", () => {
+    for (const url of ["/account/orders/1", "/account/wishlist", "/account/addresses", "/account/quotes", "/trade/invoices", "/trade/manage", "/checkout", "/hire-basket", "/accounts", "/account/orders/history/x", "/basket/x", "/trade/dashboard?noscript", "/account/orders/history?page=2&noscript"]) {
+      expect(isPersonalFrame(url), url).toBe(false);
     }
   });
 });

@@ -67,6 +67,9 @@ test.describe("without JavaScript", () => {
   test("the chart and its table are in the server's HTML", async ({ page }) => {
     await signIn(page.request, "trade@example.com");
     await page.goto("/trade/dashboard");
+    // The shared frame (ADR 0061) cannot be filled in without scripts: it links to the page rendered for this customer.
+    await page.getByRole("link", { name: "Show your trade account" }).click();
+    await expect(page).toHaveURL(/\/trade\/dashboard\?noscript$/);
     await expect(page.getByTestId("spend-chart").locator("svg[role=img] > title")).toHaveText(/spend by month/);
     await expect(page.getByTestId("spend-chart").locator("svg rect").first()).toBeVisible();
     // A <details> opens without scripts.

@@ -1,21 +1,19 @@
 import { Link } from "react-router";
-import { appContext } from "#app-context";
 import { Breadcrumbs, PageHeading } from "../../components/page.tsx";
 import { SignOutButton } from "../../components/sign-out-button.tsx";
 import { pageMeta } from "../../lib/meta.ts";
+import { usePageUser } from "../../lib/use-session.ts";
 import type { Route } from "./+types/index";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Your account");
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  // The signed-in layout has already sent guests to sign in.
-  const user = app.user!;
-  const profile = await app.services.account.profile(user.id);
-  return { firstname: profile.firstname, email: profile.email, isTrade: profile.is_trade };
-}
+// No loader: the page is a frame every signed-in customer shares (ADR 0061). The
+// signed-in layout has already sent guests to sign in; the greeting's name and
+// email are the session's (GET /api/user), filled in by the browser.
 
 const sections = [
+  // Every customer's: a trade member's dashboard, or the way to apply for an account.
+  { to: "/trade/dashboard", title: "Trade account", text: "Your trade dashboard, invoices and users, or apply for a trade account." },
   { to: "/account/orders/history", title: "Orders", text: "Follow an order and see what you have bought." },
   { to: "/account/quotes", title: "Quotes", text: "Prices we have worked out for you: accept one to order, ask for changes or decline it." },
   { to: "/trade/quick-order", title: "Quick order", text: "Paste SKUs and quantities, or upload a CSV, to fill your basket in one step." },
@@ -27,15 +25,29 @@ const sections = [
   { to: "/account/newsletter", title: "Newsletter", text: "Choose which emails you receive from us." },
 ];
 
-export default function AccountOverview({ loaderData }: Route.ComponentProps) {
-  const { firstname, email, isTrade } = loaderData;
+export default function AccountOverview() {
+  const user = usePageUser();
   return (
     <div className="mx-auto max-w-4xl">
       <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: "Your account" }]} />
-      <PageHeading title="Your account" intro={<>Hello, {firstname}. You are signed in as {email}.</>} />
+      <PageHeading
+        title="Your account"
+        intro={
+          // Two lines kept on a phone, so the cards below do not move when the name arrives.
+          <span className="block min-h-12 sm:min-h-6" data-testid="account-greeting">
+            {user ? (
+              <>
+                Hello, {user.firstname}. You are signed in as {user.email}.
+              </>
+            ) : (
+              "Hello. You are signed in."
+            )}
+          </span>
+        }
+      />
       <nav aria-label="Your account">
         <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-          {(isTrade ? [{ to: "/trade/dashboard", title: "Trade account", text: "Your trade dashboard, invoices and users." }, ...sections] : sections).map((s) => (
+          {sections.map((s) => (
             <li key={s.to}>
               <Link
                 to={s.to}

@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { Form, Link, useLocation, useRouteLoaderData } from "react-router";
 import { appContext } from "#app-context";
 import { ReorderButton } from "../../components/basket/reorder-button.tsx";
 import { SelectField } from "../../components/form.tsx";
@@ -6,36 +6,104 @@ import { SiteOptions } from "../../components/trade/site-options.tsx";
 import { Breadcrumbs, EmptyState, PageHeading } from "../../components/page.tsx";
 import { formatOrderDate } from "../../lib/basket-checkout.ts";
 import { formatPounds } from "../../lib/money.ts";
+import { LoadingBlocks, PersonalDataError } from "../../components/personal-page.tsx";
 import { pageMeta } from "../../lib/meta.ts";
+import { NOT_LOADED, personalJson, WITHOUT_SCRIPTS } from "../../lib/personal-data.ts";
+import type { RootData } from "../../lib/root-data.ts";
+import type { OrderService } from "../../../server/modules/orders/service.ts";
 import type { Route } from "./+types/orders-history";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Your orders");
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const params = new URL(request.url).searchParams;
-  const page = Number(params.get("page") ?? "1");
-  // A trade member's company's sites, to read the orders of one; anyone else has none.
-  const sites = await app.services.tradeSites.list(app.user!.id).then(
-    (answer) => answer.data.map((s) => ({ id: s.id, name: s.name, archived: s.archived })),
-    () => [],
-  );
-  const site = sites.find((s) => s.id === Number(params.get("site")));
-  // The signed-in layout has already sent guests to sign in.
-  const history = await app.services.orders.history(app.user!.id, Number.isInteger(page) && page > 0 ? page : 1, site?.id);
-  // "Buy again" on each order, as on the order's own page, while there is a basket to buy into.
-  return { ...history, canReorder: app.config.basketEnabled, sites, site: site ?? null };
+type History = Awaited<ReturnType<OrderService["history"]>>;
+interface SiteChoice {
+  id: number;
+  name: string;
+  archived: boolean;
 }
 
-export default function OrdersHistory({ loaderData }: Route.ComponentProps) {
-  const { data: orders, page, last_page: lastPage, total, canReorder, sites, site } = loaderData;
-  const pageLink = (to: number) => `?${new URLSearchParams({ ...(site ? { site: String(site.id) } : {}), page: String(to) })}`;
+/**
+ * A frame every signed-in customer shares (ADR 0061): the server reads the
+ * orders only for a page rendered for this customer (`?noscript`, or the page
+ * cache off); otherwise the browser reads `GET /api/account/orders` and, for a
+ * trade member, their company's sites (`GET /api/trade/sites`, refused for
+ * anyone else: they have none) to read the orders of one.
+ */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const app = context.get(appContext);
+  if (!app.user) return NOT_LOADED;
+  const userId = app.user.id;
+  return historyPage(
+    new URL(request.url).searchParams,
+    async () => (await app.services.tradeSites.list(userId)).data,
+    (page, site) => app.services.orders.history(userId, page, site),
+  );
+}
+
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  return historyPage(
+    new URL(request.url).searchParams,
+    async () => (await personalJson<{ data: SiteChoice[] }>(request, "/api/trade/sites")).data,
+    (page, site) => personalJson<History>(request, "/api/account/orders", { page, site }),
+  );
+}
+clientLoader.hydrate = true as const;
+
+/** One page of the history, by either door: only a site of theirs narrows it. */
+async function historyPage(params: URLSearchParams, readSites: () => Promise<SiteChoice[]>, readHistory: (page: number, site?: number) => Promise<History>) {
+  const page = Number(params.get("page") ?? "1");
+  const wanted = Number(params.get("site"));
+  const sites = readSites().then(
+    (list) => list.map((s) => ({ id: s.id, name: s.name, archived: s.archived })),
+    (error: unknown) => {
+      // A session gone is sign-in's; no company is no sites.
+      if (error instanceof Response) throw error;
+      return [] as SiteChoice[];
+    },
+  );
+  // Asked after the sites when one is named, beside them otherwise.
+  const site = wanted ? ((await sites).find((s) => s.id === wanted) ?? null) : null;
+  const history = readHistory(Number.isInteger(page) && page > 0 ? page : 1, site?.id);
+  return { loaded: true as const, ...(await history), sites: await sites, site };
+}
+
+function Frame({ children }: { children: React.ReactNode }) {
   return (
     <div className="mx-auto max-w-4xl">
       <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: "Your account", to: "/account" }, { label: "Orders" }]} />
       <PageHeading title="Your orders" />
+      {children}
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return (
+    <Frame>
+      <PersonalDataError error={error} what="your orders" />
+    </Frame>
+  );
+}
+
+export default function OrdersHistory({ loaderData }: Route.ComponentProps) {
+  // "Buy again" on each order, as on the order's own page, while there is a basket to buy into.
+  const canReorder = Boolean(useRouteLoaderData<RootData>("root")?.config.basketEnabled);
+  // A page rendered for a browser without scripts keeps to such pages as it moves on.
+  const withoutScripts = new URLSearchParams(useLocation().search).has(WITHOUT_SCRIPTS);
+  if (!loaderData.loaded) {
+    return (
+      <Frame>
+        <LoadingBlocks label="Loading your orders…" blocks={4} height="h-32" withoutScripts="Show your orders" />
+      </Frame>
+    );
+  }
+  const { data: orders, page, last_page: lastPage, total, sites, site } = loaderData;
+  const pageLink = (to: number) => `?${new URLSearchParams({ ...(site ? { site: String(site.id) } : {}), page: String(to), ...(withoutScripts ? { [WITHOUT_SCRIPTS]: "" } : {}) })}`;
+  return (
+    <Frame>
       {sites.length ? (
         <Form method="get" className="mb-4 flex flex-wrap items-end gap-3" aria-label="Orders for a site">
+          {withoutScripts ? <input type="hidden" name={WITHOUT_SCRIPTS} value="" /> : null}
           <SelectField label="Site" name="site" defaultValue={site?.id ?? ""} className="min-w-0 flex-1 sm:max-w-sm">
             <SiteOptions sites={sites} />
           </SelectField>
@@ -96,6 +164,6 @@ export default function OrdersHistory({ loaderData }: Route.ComponentProps) {
           ) : null}
         </>
       )}
-    </div>
+    </Frame>
   );
 }

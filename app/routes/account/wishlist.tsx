@@ -11,7 +11,7 @@ import { pageMeta } from "../../lib/meta.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { useHydrated } from "../../lib/use-session.ts";
 import { WISHLIST_MESSAGES } from "../../lib/wishlist.ts";
-import type { RootData } from "../../root.tsx";
+import type { RootData } from "../../lib/root-data.ts";
 import type { Route } from "./+types/wishlist";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Your wishlist");

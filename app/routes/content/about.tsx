@@ -1,7 +1,7 @@
 import { Link, useRouteLoaderData } from "react-router";
 import { PageHeading } from "../../components/page.tsx";
 import { pageMeta } from "../../lib/meta.ts";
-import type { RootData } from "../../root.tsx";
+import type { RootData } from "../../lib/root-data.ts";
 import type { Route } from "./+types/about";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "About us");

@@ -2,7 +2,7 @@ import { Link, useRouteLoaderData } from "react-router";
 import { EnquiryForm, sendEnquiry } from "../../components/enquiry/enquiry-form.tsx";
 import { PageHeading } from "../../components/page.tsx";
 import { pageMeta } from "../../lib/meta.ts";
-import type { RootData } from "../../root.tsx";
+import type { RootData } from "../../lib/root-data.ts";
 import type { Route } from "./+types/contact";
 
 export const meta: Route.MetaFunction = ({ matches }) =>

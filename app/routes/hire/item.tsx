@@ -16,7 +16,7 @@ import { cartFromAnswer, setHireCart } from "../../lib/hire-basket.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { notFound } from "../../lib/not-found.ts";
 import { useHydrated } from "../../lib/use-session.ts";
-import type { RootData } from "../../root.tsx";
+import type { RootData } from "../../lib/root-data.ts";
 import type { Route } from "./+types/item";
 
 const CALENDAR_DAYS = 28;

@@ -4,15 +4,46 @@ import { EmptyState, PageHeading } from "../../components/page.tsx";
 import { SpendChart } from "../../components/trade/spend-chart.tsx";
 import { PAYMENT_LABELS } from "../../lib/basket-checkout.ts";
 import { formatPounds } from "../../lib/money.ts";
+import { LoadingBlocks, PersonalDataError } from "../../components/personal-page.tsx";
+import { ApiError } from "../../lib/api-client.ts";
 import { pageMeta } from "../../lib/meta.ts";
+import { NOT_LOADED, personalJson } from "../../lib/personal-data.ts";
+import type { TradeDashboardService } from "../../../server/modules/trade/dashboard.ts";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Trade dashboard");
 
-/** The same answer as GET /api/trade/dashboard, from the same service. */
+type Account = NonNullable<Awaited<ReturnType<TradeDashboardService["dashboardOf"]>>>;
+
+/**
+ * A frame every signed-in customer shares (ADR 0061): the server reads the
+ * account only for a page rendered for this customer (`?noscript`, or the page
+ * cache off); otherwise the browser reads `GET /api/trade/dashboard` (404: no
+ * trade account yet), the same answer from the same service.
+ */
 export async function loader({ context }: Route.LoaderArgs) {
   const app = context.get(appContext);
-  return { account: await app.services.tradeDashboard.dashboardOf(app.user!.id) };
+  if (!app.user) return NOT_LOADED;
+  return { loaded: true as const, account: await app.services.tradeDashboard.dashboardOf(app.user.id) };
+}
+
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  try {
+    return { loaded: true as const, account: (await personalJson<{ data: Account }>(request, "/api/trade/dashboard")).data };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return { loaded: true as const, account: null };
+    throw error;
+  }
+}
+clientLoader.hydrate = true as const;
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return (
+    <>
+      <PageHeading title="Trade dashboard" />
+      <PersonalDataError error={error} what="your trade account" />
+    </>
+  );
 }
 
 const STATE = {
@@ -40,7 +71,7 @@ const calendarDate = (date: string) => shortDate("UTC").format(new Date(`${date}
 // min-w-0: a grid item otherwise grows to its table's width and the page scrolls sideways on a phone.
 const card = "min-w-0 rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-6";
 
-type Dashboard = NonNullable<Route.ComponentProps["loaderData"]["account"]>;
+type Dashboard = Account;
 
 function Figures({ account }: { account: Dashboard }) {
   const credit = account.credit;
@@ -256,7 +287,16 @@ function CompanyDetails({ account }: { account: Dashboard }) {
 
 /** The account at a glance: state and terms; once approved, credit, spend, recent orders and what is unpaid. */
 export default function TradeDashboard(props: Route.ComponentProps) {
-  const { account } = props.loaderData;
+  const data = props.loaderData;
+  if (!data.loaded) {
+    return (
+      <>
+        <PageHeading title="Trade dashboard" />
+        <LoadingBlocks label="Loading your trade account…" blocks={3} height="h-40" withoutScripts="Show your trade account" />
+      </>
+    );
+  }
+  const { account } = data;
   if (!account) {
     return (
       <>

@@ -11,7 +11,7 @@ import { addDays, londonDate } from "../../modules/hire/calendar.ts";
 import { customerPricing, newLineOf } from "../../modules/quotes/lines.ts";
 import { quoteEvents, quoteLines, quoteRevisions, quotes } from "../../modules/quotes/schema.ts";
 import { snapshotOf } from "../../modules/quotes/read.ts";
-import { tradeSites } from "../../modules/trade/sites-schema.ts";
+import { tradeSites } from "../../modules/trade/accounts/sites-schema.ts";
 import { DEMO_TRADE, DEMO_TRADE_SITES } from "./demo-trade.ts";
 
 export async function seedDemoQuotes(tx: Db): Promise<void> {

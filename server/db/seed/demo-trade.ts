@@ -2,10 +2,10 @@ import { asc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { incVat } from "../../modules/catalog/products.ts";
 import { unitPence } from "../../modules/trade/pricing.ts";
-import { type InvoiceStatus, tradeInvoices } from "../../modules/trade/invoice-schema.ts";
-import { tradePaymentAllocations, tradePayments } from "../../modules/trade/ledger-schema.ts";
+import { type InvoiceStatus, tradeInvoices } from "../../modules/trade/invoices/invoice-schema.ts";
+import { tradePaymentAllocations, tradePayments } from "../../modules/trade/credit/ledger-schema.ts";
 import { type TradeRole, tradeAccounts, tradeMembers } from "../../modules/trade/schema.ts";
-import { tradeSites } from "../../modules/trade/sites-schema.ts";
+import { tradeSites } from "../../modules/trade/accounts/sites-schema.ts";
 import { orderAddresses, orderLines, orderStatusHistory, orders } from "../../modules/orders/schema.ts";
 import { products, users } from "../schema.ts";
 

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { hashPassword } from "../../modules/auth/passwords.ts";
 import { categories, users } from "../schema.ts";
-import { refreshSearchWords } from "../../modules/catalog/products.ts";
+import { refreshSearchWords } from "../../modules/catalog/product-search.ts";
 import { recordOpeningStock } from "../../modules/stock/ledger.ts";
 import { deriveAttributeSets } from "../../modules/catalog/attribute-sets.ts";
 import { seedDemoCatalogue } from "./catalogue.ts";

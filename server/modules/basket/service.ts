@@ -7,7 +7,7 @@ import { incVat, pounds } from "../catalog/products.ts";
 import { productListing, productVariants, products } from "../catalog/schema.ts";
 import { priceLines } from "../pricing/pipeline.ts";
 import { notApplyingMessage } from "../promotions/rules.ts";
-import { basketPromotionsOf, lineCategoryIds } from "../promotions/running.ts";
+import { lineCategoryIds, preparedBasketPromotions } from "../promotions/running.ts";
 import { type BulkLineInput, type BulkVerdict, MAX_QUANTITY, judgeBulk, skusToFind } from "./bulk.ts";
 import { lineVariants } from "./line-variants.ts";
 import { basketItems, baskets } from "./schema.ts";
@@ -231,12 +231,13 @@ export function createBasketService(db: Db) {
       .prepare(name);
   const userLines = linesOf(baskets.userId, "basket_lines_of_user");
   const guestLines = linesOf(baskets.guestTokenHash, "basket_lines_of_guest");
+  const promotionsOfBasket = preparedBasketPromotions(db);
 
   /** The basket as it stands: one prepared query, and one for its promotions. */
   async function cart(owner: BasketOwner): Promise<Basket> {
     const rows = "userId" in owner ? await userLines.execute({ owner: owner.userId }) : await guestLines.execute({ owner: owner.guestHash });
     if (rows.length === 0) return emptyBasket;
-    const running = await basketPromotionsOf(db, rows[0]!.item.basketId);
+    const running = await promotionsOfBasket(rows[0]!.item.basketId);
     const priced = priceLines(
       rows.map(({ item, product, variant }) => ({ productId: product.id, categoryIds: product.categoryIds, brandId: product.brandId, quantity: item.quantity, listPence: variant.pricePence, vatRate: product.vatRate })),
       pricesOf(owner),

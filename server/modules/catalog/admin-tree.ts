@@ -5,7 +5,7 @@ import { isUniqueViolation } from "../../db/errors.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
-import { refreshSearchWords } from "./products.ts";
+import { refreshSearchWords } from "./product-search.ts";
 import { SLUG_PATTERN, slugFrom } from "./product-rules.ts";
 import { sanitizeDescription } from "./sanitize.ts";
 import { ATTRIBUTE_KINDS, type AttributeKind, categories, categoryAttributes, categoryRedirects, manufacturers, productCategories, products } from "./schema.ts";

@@ -1,6 +1,4 @@
-import { type SQL, and, asc, desc, eq, gt, ilike, inArray, ne, or, sql } from "drizzle-orm";
-import { decodeNameCursor, encodeNameCursor } from "../../db/name-cursor.ts";
-import { escapeLike } from "../../db/like.ts";
+import { type SQL, and, asc, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { isUniqueViolation, uniqueViolationDetail } from "../../db/errors.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
@@ -12,25 +10,20 @@ import { applyMovements, countTotalTo, stockElsewhere } from "../stock/ledger.ts
 import { stockMovements } from "../stock/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import { attributeSetFor, normaliseAttributes } from "./attribute-sets.ts";
-import { incVat, pounds, refreshSearchWords } from "./products.ts";
+import { incVat, pounds } from "./prices.ts";
+import { refreshSearchWords } from "./product-search.ts";
 import { type ProductCreate, type ProductPatch, slugFrom } from "./product-rules.ts";
-import { PRICE_PERCENT_LIMIT } from "./product-status.ts";
 import { sanitizeDescription } from "./sanitize.ts";
-import {
-  type ProductImage,
-  type ProductStatus,
-  categories,
-  manufacturers,
-  productAttributes,
-  productCategories,
-  productOptions,
-  productSlugRedirects,
-  productVariants,
-  products,
-  relatedProducts,
-} from "./schema.ts";
+import { type ProductImage, type ProductStatus, categories, manufacturers, productAttributes, productCategories, productOptions, productSlugRedirects, productVariants, products, relatedProducts } from "./schema.ts";
 import { adminVariantJson } from "./admin-variants.ts";
 import { lockedProductWithSku, productWithSku, soleVariant } from "./variants.ts";
+import { type SummaryRow, createAdminProductList, summaryColumns, summaryJson } from "./admin-list.ts";
+import { type BulkRequest, bulkChange } from "./admin-bulk.ts";
+
+/** Name, brand, SKU and summary: what the search vector weighs beside the name. */
+export function productSearchText(brand: string | null | undefined, sku: string, summary: string): string {
+  return [brand ?? "", sku, summary].filter(Boolean).join(" ");
+}
 
 /**
  * The catalogue in the back office (issue 20): the product list with its
@@ -38,128 +31,10 @@ import { lockedProductWithSku, productWithSku, soleVariant } from "./variants.ts
  * changes with a preview. Each call checks its permission again; each write is
  * audited in its own transaction; the catalogue triggers keep listings, facets
  * and the page cache in step, so the storefront's next request shows it.
+ * The list is admin-list.ts's, the bulk changes admin-bulk.ts's.
  */
-export const ADMIN_PRODUCTS_PAGE_MAX = 100;
-export const BULK_MAX = 500;
-export { PRICE_PERCENT_LIMIT };
-export const STOCK_FILTERS = ["in_stock", "low", "out"] as const;
-export const STATUS_FILTERS = ["active", "draft", "published", "archived", "all"] as const;
-
-export interface AdminProductFilters {
-  /** Name (any words, any order) or SKU. */
-  q?: string;
-  category?: number;
-  brand?: number;
-  stock?: (typeof STOCK_FILTERS)[number];
-  /** `active` (the default): drafts and published; `all` includes archived. */
-  status?: (typeof STATUS_FILTERS)[number];
-  no_photo?: boolean;
-  cursor?: string;
-  limit?: number;
-}
-
-export const BULK_ACTIONS = ["move_category", "set_vat", "archive", "price_percent"] as const;
-export type BulkAction = (typeof BULK_ACTIONS)[number];
-export interface BulkRequest {
-  skus: string[];
-  action: BulkAction;
-  category_id?: number;
-  vat_rate?: number;
-  /** -90 to +1000: +5 is five per cent dearer, rounded to the penny. */
-  percent?: number;
-}
-
-
-const summaryColumns = {
-  id: products.id,
-  sku: products.sku,
-  name: products.name,
-  slug: products.slug,
-  status: products.status,
-  pricePence: products.pricePence,
-  vatRate: products.vatRate,
-  stock: products.stock,
-  reorderLevel: products.reorderLevel,
-  images: products.images,
-  updatedAt: products.updatedAt,
-  brandId: manufacturers.id,
-  brandName: manufacturers.name,
-};
-type SummaryRow = { [K in keyof typeof summaryColumns]: (typeof summaryColumns)[K]["_"]["data"] } & { brandId: number | null; brandName: string | null };
-
-function summaryJson(r: SummaryRow) {
-  return {
-    sku: r.sku,
-    name: r.name,
-    slug: r.slug,
-    status: r.status,
-    brand: r.brandId !== null && r.brandName !== null ? { id: r.brandId, name: r.brandName } : null,
-    price_ex_vat: pounds(r.pricePence),
-    price_inc_vat: pounds(incVat(r.pricePence, r.vatRate)),
-    vat_rate: r.vatRate,
-    stock: r.stock,
-    reorder_level: r.reorderLevel,
-    low_stock: r.stock <= r.reorderLevel,
-    photo: r.images[0]?.src ?? null,
-    /** Real photos (with an id), not the drawn fallback. */
-    photos: r.images.filter((i) => i.id).length,
-    updated_at: r.updatedAt.toISOString(),
-  };
-}
-export type AdminProductSummary = ReturnType<typeof summaryJson>;
-
-/** Name, brand, SKU and summary: what the search vector weighs beside the name. */
-export function productSearchText(brand: string | null | undefined, sku: string, summary: string): string {
-  return [brand ?? "", sku, summary].filter(Boolean).join(" ");
-}
-
-/** The product list's filters as conditions on `products`: the list, its counts and the CSV export read the same. */
-export function productConditions(filters: Omit<AdminProductFilters, "cursor" | "limit">): SQL[] {
-  const where: SQL[] = [];
-  const status = filters.status ?? "active";
-  if (status === "active") where.push(ne(products.status, "archived"));
-  else if (status !== "all") where.push(eq(products.status, status));
-  if (filters.brand) where.push(eq(products.manufacturerId, filters.brand));
-  if (filters.category) {
-    // The category and everything under it, as the storefront's category page lists them (paths are slugs: no LIKE wildcards).
-    where.push(sql`${products.id} in (
-      select pc.product_id from ${productCategories} pc join ${categories} c on c.id = pc.category_id
-      where c.id = ${filters.category} or c.path like (select path || '/%' from ${categories} where id = ${filters.category}))`);
-  }
-  if (filters.stock === "in_stock") where.push(gt(products.stock, 0));
-  if (filters.stock === "out") where.push(eq(products.stock, 0));
-  // Low: any of its variants at or below its own reorder level.
-  if (filters.stock === "low") where.push(sql`exists (select 1 from ${productVariants} v where v.product_id = ${products.id} and v.status = 'active' and v.stock <= v.reorder_level)`);
-  // A photo has an id; the drawn SVG the storefront falls back on has none.
-  if (filters.no_photo) where.push(sql`not jsonb_path_exists(${products.images}, '$[*].id')`);
-  const q = filters.q?.trim();
-  if (q) {
-    // Every word in the name (trigram index), or the SKU exactly or by its start.
-    const words = q.split(/\s+/).slice(0, 6);
-    where.push(or(and(...words.map((w) => ilike(products.name, `%${escapeLike(w)}%`)))!, sql`lower(${products.sku}) like ${`${escapeLike(q.toLowerCase())}%`}`)!);
-  }
-  return where;
-}
-
 export function createAdminProductService(db: Db) {
-  async function page(actor: StaffActor, filters: AdminProductFilters, limit: number) {
-    authorize(actor, "catalogue.view");
-    const where = productConditions(filters);
-    if (filters.cursor) {
-      const [name, id] = decodeNameCursor(filters.cursor);
-      where.push(sql`(${products.name}, ${products.id}) > (${name}, ${id})`);
-    }
-    const rows = (await db
-      .select(summaryColumns)
-      .from(products)
-      .leftJoin(manufacturers, eq(manufacturers.id, products.manufacturerId))
-      .where(and(...where))
-      .orderBy(asc(products.name), asc(products.id))
-      .limit(limit + 1)) as SummaryRow[];
-    const data = rows.slice(0, limit);
-    const last = data[data.length - 1];
-    return { rows: data, next_cursor: rows.length > limit && last ? encodeNameCursor(last.name, last.id) : null };
-  }
+  const list = createAdminProductList(db);
 
   async function detail(q: Db, id: number) {
     const [row] = (await q
@@ -352,24 +227,7 @@ export function createAdminProductService(db: Db) {
   }
 
   return {
-    async list(actor: StaffActor, filters: AdminProductFilters) {
-      const limit = Math.min(Math.max(1, filters.limit ?? 50), ADMIN_PRODUCTS_PAGE_MAX);
-      const { rows, next_cursor } = await page(actor, filters, limit);
-      return { data: rows.map(summaryJson), next_cursor };
-    },
-
-    /** Counts for the list's tabs, under the same filters but the status. */
-    async counts(actor: StaffActor, filters: AdminProductFilters) {
-      authorize(actor, "catalogue.view");
-      const where = productConditions({ ...filters, status: "all" });
-      const rows = await db
-        .select({ status: products.status, n: sql<number>`count(*)::int` })
-        .from(products)
-        .where(and(...where))
-        .groupBy(products.status);
-      const n = (s: ProductStatus) => rows.find((r) => r.status === s)?.n ?? 0;
-      return { draft: n("draft"), published: n("published"), archived: n("archived") };
-    },
+    ...list,
 
     async get(actor: StaffActor, sku: string) {
       authorize(actor, "catalogue.view");
@@ -542,74 +400,8 @@ export function createAdminProductService(db: Db) {
       );
     },
 
-    /**
-     * A change to many products at once. `preview` answers what would change
-     * (each product's old → new) and writes nothing; otherwise it all applies
-     * in one transaction, audited per product.
-     */
-    async bulk(actor: StaffActor, request: BulkRequest, options: { preview: boolean }) {
-      authorize(actor, "catalogue.manage");
-      const skus = [...new Set(request.skus.map((s) => s.trim().toLowerCase()).filter(Boolean))];
-      if (skus.length === 0) throw new ValidationError({ skus: ["Choose at least one product."] });
-      if (skus.length > BULK_MAX) throw new ValidationError({ skus: [`Choose at most ${BULK_MAX} products at once.`] });
-      const percent = request.percent;
-      if (request.action === "price_percent" && (percent === undefined || !Number.isFinite(percent) || percent === 0 || percent < -PRICE_PERCENT_LIMIT || percent > 1000)) {
-        throw new ValidationError({ percent: [`Give a change between -${PRICE_PERCENT_LIMIT} and 1000 per cent, not 0.`] });
-      }
-      if (request.action === "set_vat" && ![0, 5, 20].includes(request.vat_rate ?? -1)) throw new ValidationError({ vat_rate: ["The VAT rate is 20, 5 or 0 per cent."] });
-      if (request.action === "move_category" && !request.category_id) throw new ValidationError({ category_id: ["Choose the category to move them to."] });
-
-      const work = async (tx: Db) => {
-        const chosen = tx
-          .select({ id: products.id, sku: products.sku, name: products.name, status: products.status, pricePence: products.pricePence, vatRate: products.vatRate })
-          .from(products)
-          .where(inArray(sql`lower(${products.sku})`, skus))
-          .orderBy(asc(products.id));
-        // Applying locks them in id order, so two bulk changes never deadlock.
-        const rows = options.preview ? await chosen : await chosen.for("update");
-        const missing = skus.filter((s) => !rows.some((r) => r.sku.toLowerCase() === s));
-        if (missing.length) throw new ValidationError({ skus: [`No product has the SKU ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}.`] });
-        const ids = rows.map((r) => r.id);
-        let changes: { sku: string; name: string; field: string; from: string; to: string }[];
-        if (request.action === "price_percent") {
-          const next = (pence: number) => Math.max(0, Math.round((pence * (100 + percent!)) / 100));
-          changes = rows.map((r) => ({ sku: r.sku, name: r.name, field: "price_ex_vat", from: pounds(r.pricePence).toFixed(2), to: pounds(next(r.pricePence)).toFixed(2) }));
-          if (!options.preview) {
-            // Every variant of each product by the same per cent: the products' "from" prices follow by trigger.
-            await tx.execute(sql`update ${productVariants} set price_pence = greatest(0, round(price_pence * (100 + ${percent}::numeric) / 100))::int, updated_at = now() where product_id in ${ids}`);
-          }
-        } else if (request.action === "set_vat") {
-          changes = rows.filter((r) => r.vatRate !== request.vat_rate).map((r) => ({ sku: r.sku, name: r.name, field: "vat_rate", from: `${r.vatRate}%`, to: `${request.vat_rate}%` }));
-          if (!options.preview) await tx.update(products).set({ vatRate: request.vat_rate!, updatedAt: sql`now()` }).where(inArray(products.id, ids));
-        } else if (request.action === "archive") {
-          changes = rows.filter((r) => r.status !== "archived").map((r) => ({ sku: r.sku, name: r.name, field: "status", from: r.status, to: "archived" }));
-          if (!options.preview) await tx.update(products).set({ status: "archived", updatedAt: sql`now()` }).where(inArray(products.id, ids));
-        } else {
-          const [category] = await tx.select({ id: categories.id, path: categories.path }).from(categories).where(eq(categories.id, request.category_id!)).limit(1);
-          if (!category) throw new ValidationError({ category_id: ["That category does not exist."] });
-          const current = await tx
-            .select({ productId: productCategories.productId, path: sql<string>`string_agg(${categories.path}, ', ' order by ${categories.path})` })
-            .from(productCategories)
-            .innerJoin(categories, eq(categories.id, productCategories.categoryId))
-            .where(inArray(productCategories.productId, ids))
-            .groupBy(productCategories.productId);
-          changes = rows
-            .map((r) => ({ sku: r.sku, name: r.name, field: "categories", from: current.find((c) => c.productId === r.id)?.path ?? "(none)", to: category.path }))
-            .filter((c) => c.from !== c.to);
-          if (!options.preview) {
-            await tx.delete(productCategories).where(inArray(productCategories.productId, ids));
-            await tx.insert(productCategories).values(ids.map((productId) => ({ productId, categoryId: category.id })));
-          }
-        }
-        if (!options.preview) {
-          for (const c of changes) {
-            await recordAudit(tx, actor, { action: `product.bulk_${request.action}`, entity: "product", entityId: c.sku, before: { [c.field]: c.from }, after: { [c.field]: c.to } });
-          }
-        }
-        return { action: request.action, products: rows.length, changes, applied: !options.preview };
-      };
-      return options.preview ? work(db) : db.transaction((t) => work(t as unknown as Db));
-    },
+    /** A change to many products at once (admin-bulk.ts): previewed, or applied in one transaction. */
+    bulk: (actor: StaffActor, request: BulkRequest, options: { preview: boolean }) => bulkChange(db, actor, request, options),
   };
 }
 

@@ -1,6 +1,9 @@
 // Prices' plain rules, in a module with no database or validation library, so
 // the back office's forms show and read prices exactly as the server does.
 
+/** Pounds with at most 2 decimals, from integer pence. */
+export const pounds = (pence: number) => Math.round(pence) / 100;
+
 /** VAT is worked on the line and rounded half-up to the penny. */
 export function incVat(pence: number, vatRate: number): number {
   return Math.floor((pence * (100 + vatRate) + 50) / 100);

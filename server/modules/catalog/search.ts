@@ -1,7 +1,8 @@
 import { asc, desc, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { PriceContext } from "../trade/pricing.ts";
-import { type ProductService, expandSearchWords, onSale, searchWords, variantCodeMatch, variantsByCode } from "./products.ts";
+import { type ProductService, onSale } from "./products.ts";
+import { expandSearchWords, searchWords, variantCodeMatch, variantsByCode } from "./product-search.ts";
 import { categories, manufacturers, products, searchWords as searchWordsTable } from "./schema.ts";
 
 export interface Suggestion {

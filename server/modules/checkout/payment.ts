@@ -11,7 +11,7 @@ export interface PaymentRequest {
   delivery: number;
   total: number;
   poReference: string;
-  /** The company's site the order is for (trade/sites.ts), carried onto its invoice. */
+  /** The company's site the order is for (trade/accounts/sites.ts), carried onto its invoice. */
   siteId?: number | null;
 }
 

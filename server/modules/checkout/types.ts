@@ -29,7 +29,7 @@ export interface CheckoutInput {
   expected_total?: number;
   /** Click & collect: the branch collected from (the default one when not given). */
   branch_id?: number;
-  /** The buyer's company's site the order is for (trade/sites.ts); required on account when the company keeps sites. */
+  /** The buyer's company's site the order is for (trade/accounts/sites.ts); required on account when the company keeps sites. */
   site_id?: number;
 }
 

@@ -26,7 +26,7 @@ import { productVariants, products } from "../catalog/schema.ts";
 import { lineCategoryIds } from "../promotions/running.ts";
 import { raiseOrderTransfers } from "../stock/order-transfers.ts";
 import { tradeAccounts, tradeMembers } from "../trade/schema.ts";
-import { siteForOrder } from "../trade/sites.ts";
+import { siteForOrder } from "../trade/accounts/sites.ts";
 import type { PaymentProvider } from "./payment.ts";
 import { type CheckoutAddress, type CheckoutInput, type PlacedOrder, PriceChangedError } from "./types.ts";
 

@@ -19,7 +19,7 @@ import { type OrderStatus, orders } from "../orders/schema.ts";
 import type { StaffActor } from "../staff/actor.ts";
 import { STAFF_ROLES, type StaffRole } from "../staff/permissions.ts";
 import { returns } from "../returns/schema.ts";
-import { tradeInvoices } from "../trade/invoice-schema.ts";
+import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import type { JobFailure } from "../jobs/runner.ts";
 import { type DashboardService, REORDER_LEVEL, createDashboardService } from "./service.ts";

@@ -12,7 +12,7 @@ import { overdueForRefund } from "../returns/refund.ts";
 import { returns } from "../returns/schema.ts";
 import { type StaffActor, authorize, branchLimit } from "../staff/actor.ts";
 import { type StaffRole, can } from "../staff/permissions.ts";
-import { tradeInvoices } from "../trade/invoice-schema.ts";
+import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import type { JobRunner } from "../jobs/runner.ts";
 

@@ -9,7 +9,7 @@ import type { Outbox } from "../auth/service.ts";
 import { sha256 } from "../auth/tokens.ts";
 import { pounds } from "../catalog/products.ts";
 import { renderEmail } from "../mail/templates.ts";
-import { BUYING_ROLES } from "../trade/credit.ts";
+import { BUYING_ROLES } from "../trade/credit/credit.ts";
 import { tradeAccounts, tradeMembers } from "../trade/schema.ts";
 import { checkHireDates } from "./dates.ts";
 import { hireProgress } from "./desk/customer-view.ts";

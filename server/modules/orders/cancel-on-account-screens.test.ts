@@ -10,8 +10,8 @@ import { type TestShop, createTestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { products } from "../catalog/schema.ts";
-import { tradeInvoices } from "../trade/invoice-schema.ts";
-import { tradeCreditNotes } from "../trade/ledger-schema.ts";
+import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
+import { tradeCreditNotes } from "../trade/credit/ledger-schema.ts";
 import { tradeFixtures } from "../trade/test-fixtures.ts";
 import { orders } from "./schema.ts";
 

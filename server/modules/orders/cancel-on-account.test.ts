@@ -1,6 +1,6 @@
 // Cancelling an order paid on account on the orders desk (admin.ts): in the
 // cancellation's transaction the stock goes back and the order's invoice is
-// credited in full (trade/ledger.ts `issueCreditNote` through the trade desk's
+// credited in full (trade/credit/ledger.ts `issueCreditNote` through the trade desk's
 // `creditInvoice`), audited and emailed to the accounts address; the
 // customer's email names the credit note. The ledger's invariants hold after.
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
@@ -16,9 +16,9 @@ import type { StaffActor } from "../staff/actor.ts";
 import { STAFF_ROLES, type StaffRole, can } from "../staff/permissions.ts";
 import { staff } from "../staff/schema.ts";
 import { applyMovements, recordOpeningStock } from "../stock/ledger.ts";
-import { tradeInvoices } from "../trade/invoice-schema.ts";
-import { issueCreditNote, recordPayment } from "../trade/ledger.ts";
-import { tradeCreditNoteLines, tradeCreditNotes } from "../trade/ledger-schema.ts";
+import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
+import { issueCreditNote, recordPayment } from "../trade/credit/ledger.ts";
+import { tradeCreditNoteLines, tradeCreditNotes } from "../trade/credit/ledger-schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import { type AdminOrderService, createAdminOrderService } from "./admin.ts";
 import { orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
@@ -44,7 +44,7 @@ const outbox = {
 /**
  * An order on account as checkout leaves it: its stock taken as `sold`
  * movements, the account's balance raised by its total and its invoice
- * written (trade/credit.ts `chargeOnAccount`).
+ * written (trade/credit/credit.ts `chargeOnAccount`).
  */
 async function orderOnAccount(email: string, status: "processing" | "ready_for_collection" | "dispatched" = "processing") {
   return db.transaction(async (t) => {

@@ -5,7 +5,7 @@ import { type StaffActor, branchLimit } from "../staff/actor.ts";
 import { branches } from "../branches/schema.ts";
 import { staff } from "../staff/schema.ts";
 import { deliveryMethods } from "../delivery/schema.ts";
-import { tradeSites } from "../trade/sites-schema.ts";
+import { tradeSites } from "../trade/accounts/sites-schema.ts";
 import { type OrderStatus, orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
 import { STATUS_LABELS } from "./transitions.ts";
 
@@ -27,7 +27,7 @@ export async function loadOrder(db: Db, where: SQL, timeline: "customer" | "staf
     .select({ order: orders, fulfilment: FULFILMENT_SQL, branch: { id: branches.id, slug: branches.slug, name: branches.name }, site: { id: tradeSites.id, name: tradeSites.name } })
     .from(orders)
     .leftJoin(branches, eq(branches.id, orders.branchId))
-    // The company's site it is for (trade/sites.ts), named on its pages.
+    // The company's site it is for (trade/accounts/sites.ts), named on its pages.
     .leftJoin(tradeSites, eq(tradeSites.id, orders.siteId))
     .where(where)
     .limit(1);

@@ -5,7 +5,7 @@ import { branches } from "../branches/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { staff } from "../staff/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
-import { tradeSites } from "../trade/sites-schema.ts";
+import { tradeSites } from "../trade/accounts/sites-schema.ts";
 
 export { ORDER_STATUSES, type OrderStatus } from "./statuses.ts";
 

@@ -1,10 +1,10 @@
-import { type SQL, and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { type SQL, and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { users } from "../auth/schema.ts";
 import { pounds } from "../catalog/products.ts";
 import { paymentSessions, payments } from "../payments/schema.ts";
 import { addressJson, lineJson, linePricesJson, loadOrder, statusLabel } from "./read.ts";
-import { tradeSites } from "../trade/sites-schema.ts";
+import { tradeSites } from "../trade/accounts/sites-schema.ts";
 import { type OrderStatus, orderLines, orders } from "./schema.ts";
 import { STATUS_LABELS } from "./transitions.ts";
 
@@ -40,7 +40,7 @@ export function createOrderService(db: Db) {
       delivery_name: order.deliveryName,
       payment_method: order.paymentMethod,
       po_reference: order.poReference,
-      /** The company's site it is for (trade/sites.ts). */
+      /** The company's site it is for (trade/accounts/sites.ts). */
       site,
       notes: order.notes,
       subtotal: pounds(order.subtotal),
@@ -61,21 +61,23 @@ export function createOrderService(db: Db) {
     async history(userId: number, page = 1, siteId?: number) {
       const safePage = Math.min(Math.max(1, page), 500);
       const mine = and(eq(orders.userId, userId), siteId === undefined ? undefined : eq(orders.siteId, siteId));
-      const [found, [{ total } = { total: 0 }]] = await Promise.all([
-        db
-          .select({ order: orders, site: tradeSites.name })
-          .from(orders)
-          .leftJoin(tradeSites, eq(tradeSites.id, orders.siteId))
-          .where(mine)
-          .orderBy(desc(orders.id))
-          .limit(ORDERS_PER_PAGE)
-          .offset((safePage - 1) * ORDERS_PER_PAGE),
-        db.select({ total: count() }).from(orders).where(mine),
-      ]);
-      const rows = found.map((f) => ({ ...f.order, siteName: f.site }));
-      const counts = rows.length
-        ? await db.select({ orderId: orderLines.orderId, items: count() }).from(orderLines).where(inArray(orderLines.orderId, rows.map((r) => r.id))).groupBy(orderLines.orderId)
-        : [];
+      // One statement: the page, each order's line count and the total (issue 35: three round trips were most of its cost).
+      const found = await db
+        .select({
+          order: { id: orders.id, number: orders.number, status: orders.status, createdAt: orders.createdAt, total: orders.total },
+          site: tradeSites.name,
+          lines: sql<number>`(select count(*) from ${orderLines} where ${orderLines.orderId} = ${orders.id})::int`,
+          count: sql<number>`(count(*) over ())::int`,
+        })
+        .from(orders)
+        .leftJoin(tradeSites, eq(tradeSites.id, orders.siteId))
+        .where(mine)
+        .orderBy(desc(orders.id))
+        .limit(ORDERS_PER_PAGE)
+        .offset((safePage - 1) * ORDERS_PER_PAGE);
+      // A page past the last has no row to carry the count.
+      const total = found[0]?.count ?? (safePage === 1 ? 0 : ((await db.select({ total: count() }).from(orders).where(mine))[0]?.total ?? 0));
+      const rows = found.map((f) => ({ ...f.order, siteName: f.site, lines: f.lines }));
       return {
         data: rows.map((o) => ({
           id: o.id,
@@ -84,7 +86,7 @@ export function createOrderService(db: Db) {
           status_label: statusLabel(o.status),
           created_at: o.createdAt.toISOString(),
           total: pounds(o.total),
-          lines: counts.find((c) => c.orderId === o.id)?.items ?? 0,
+          lines: o.lines,
           site: o.siteName,
         })),
         total,

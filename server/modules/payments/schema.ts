@@ -3,7 +3,7 @@ import { check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueI
 import { hireRequests } from "../hire/schema.ts";
 import { orders } from "../orders/schema.ts";
 import { staff } from "../staff/schema.ts";
-import { tradeRemittances } from "../trade/remittance-schema.ts";
+import { tradeRemittances } from "../trade/credit/remittance-schema.ts";
 
 /** What a hosted payment page was opened for: exactly one of an order, a trade remittance or a hire request. */
 export const PAYMENT_PURPOSES = ["order", "invoices", "hire"] as const;

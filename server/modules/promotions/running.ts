@@ -51,14 +51,18 @@ export interface BasketPromotions {
   rows: PromotionRow[];
 }
 
-/** One query: the running multi-buys and the basket's codes. */
-export async function basketPromotionsOf(q: Db, basketId: number | null, now = new Date()): Promise<BasketPromotions> {
-  const rows = await q
+/** The running multi-buys and the basket's codes: one query, the basket's id a placeholder so it can be prepared. */
+function promotionsQuery(q: Db) {
+  return q
     .select({ promotion: promotions })
     .from(promotions)
-    .leftJoin(basketPromotions, and(eq(basketPromotions.promotionId, promotions.id), eq(basketPromotions.basketId, basketId ?? 0)))
+    .leftJoin(basketPromotions, and(eq(basketPromotions.promotionId, promotions.id), eq(basketPromotions.basketId, sql.placeholder("basket"))))
     .where(or(and(isNull(promotions.code), runningNow), sql`${basketPromotions.basketId} is not null`))
     .orderBy(sql`${promotions.code} is not null`, asc(basketPromotions.addedAt), asc(promotions.id));
+}
+
+/** Each row a live rule, or a code no longer usable with its reason. */
+function sorted(rows: { promotion: PromotionRow }[], now: Date): BasketPromotions {
   const out: BasketPromotions = { rules: [], unusable: [], rows: [] };
   for (const { promotion } of rows) {
     const why = promotion.code === null ? null : unusableReason(promotion, now);
@@ -69,4 +73,19 @@ export async function basketPromotionsOf(q: Db, basketId: number | null, now = n
     }
   }
   return out;
+}
+
+/** One query: the running multi-buys and the basket's codes (in a transaction: checkout, under the basket's lock). */
+export async function basketPromotionsOf(q: Db, basketId: number | null, now = new Date()): Promise<BasketPromotions> {
+  return sorted(await promotionsQuery(q).execute({ basket: basketId ?? 0 }), now);
+}
+
+/**
+ * The same query prepared once on the pool, for the basket's every read and
+ * write (ADR 0045: built once, parsed once per connection; issue 35 measured it
+ * being built and planned afresh on each basket read).
+ */
+export function preparedBasketPromotions(db: Db): (basketId: number, now?: Date) => Promise<BasketPromotions> {
+  const query = promotionsQuery(db).prepare("basket_promotions");
+  return async (basketId, now = new Date()) => sorted(await query.execute({ basket: basketId }), now);
 }

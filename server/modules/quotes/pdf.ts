@@ -1,7 +1,7 @@
 import { quantityIn } from "../catalog/units.ts";
 import { dayLabel } from "../trade/calendar.ts";
-import { type DocumentCompany, money, shopAndCompany } from "../trade/document-pdf.ts";
-import type { ShopDetails } from "../trade/invoices.ts";
+import { type DocumentCompany, money, shopAndCompany } from "../trade/invoices/document-pdf.ts";
+import type { ShopDetails } from "../trade/invoices/invoices.ts";
 import { blocks, caption, contentWidth, ensureSpace, header, left, measure, renderPdf, table, write } from "../../lib/pdf.ts";
 import type { QuoteSnapshot } from "./statuses.ts";
 import { discountPercent, quoteTotals } from "./totals.ts";
@@ -22,7 +22,7 @@ export interface QuoteDocument {
 }
 
 /**
- * A quote as a PDF, laid out as the invoices are (trade/document-pdf.ts):
+ * A quote as a PDF, laid out as the invoices are (trade/invoices/document-pdf.ts):
  * the shop and the customer, the dates, each line at its quoted price with
  * any discount off the customer's own price, the totals, and the terms.
  */

@@ -1,7 +1,7 @@
 import { HttpError } from "../../http-errors.ts";
 import type { StaffActor } from "../staff/actor.ts";
 import { can } from "../staff/permissions.ts";
-import { money } from "../trade/document-pdf.ts";
+import { money } from "../trade/invoices/document-pdf.ts";
 
 /**
  * The quote price floor (issue 32): staff who may price quotes (`quotes.manage`)

@@ -15,10 +15,10 @@ import { productVariants, products } from "../catalog/schema.ts";
 import { addDays, londonDate } from "../hire/calendar.ts";
 import { mailOutbox as outbox } from "../mail/schema.ts";
 import { orderLines, orders } from "../orders/schema.ts";
-import { tradeInvoices } from "../trade/invoice-schema.ts";
-import { outboxOn } from "../trade/ledger-fixtures.ts";
+import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
+import { outboxOn } from "../trade/credit/ledger-fixtures.ts";
 import { tradeAccounts } from "../trade/schema.ts";
-import { tradeSites } from "../trade/sites-schema.ts";
+import { tradeSites } from "../trade/accounts/sites-schema.ts";
 import { sweepQuotes } from "./jobs.ts";
 import { quotes } from "./schema.ts";
 
@@ -57,7 +57,7 @@ beforeAll(async () => {
   // The demo company's seeded invoices are paid up, so it may buy on account here.
   await shop.database.db.update(tradeInvoices).set({ status: "paid" });
   await shop.database.db.update(tradeAccounts).set({ onHold: false, holdReason: "", balance: 0 });
-  // Its sites are archived: orders on account here name none (trade/sites.test.ts covers them, quotes' included).
+  // Its sites are archived: orders on account here name none (trade/accounts/sites.test.ts covers them, quotes' included).
   await shop.database.db.update(tradeSites).set({ archivedAt: new Date() });
 });
 afterAll(() => shop.close());

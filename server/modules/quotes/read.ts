@@ -8,7 +8,7 @@ import { pounds } from "../catalog/products.ts";
 import { londonDate } from "../hire/calendar.ts";
 import { orders } from "../orders/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
-import { tradeSites } from "../trade/sites-schema.ts";
+import { tradeSites } from "../trade/accounts/sites-schema.ts";
 import { quoteEvents, quoteLines, quoteRevisions, quotes } from "./schema.ts";
 import { QUOTE_STATUS_LABELS, type QuoteSnapshot, type QuoteStatus, quoteMay } from "./statuses.ts";
 import { discountPercent, quoteTotals } from "./totals.ts";
@@ -38,7 +38,7 @@ export interface QuoteJson {
   revision: number;
   customer: { id: number; name: string; email: string };
   company: { id: number; name: string } | null;
-  /** The company's site it is for (trade/sites.ts); its order is for the same site. */
+  /** The company's site it is for (trade/accounts/sites.ts); its order is for the same site. */
   site: { id: number; name: string } | null;
   notes: string;
   needed_by: string | null;

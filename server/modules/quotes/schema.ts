@@ -5,7 +5,7 @@ import { productVariants, products } from "../catalog/schema.ts";
 import { orders } from "../orders/schema.ts";
 import { staff } from "../staff/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
-import { tradeSites } from "../trade/sites-schema.ts";
+import { tradeSites } from "../trade/accounts/sites-schema.ts";
 import type { QuoteSnapshot } from "./statuses.ts";
 
 export { QUOTE_STATUSES, type QuoteStatus } from "./statuses.ts";

@@ -8,7 +8,7 @@ import { users } from "../auth/schema.ts";
 import { basketItems, baskets } from "../basket/schema.ts";
 import { londonDate } from "../hire/calendar.ts";
 import { basketPromotions } from "../promotions/schema.ts";
-import type { ShopDetails } from "../trade/invoices.ts";
+import type { ShopDetails } from "../trade/invoices/invoices.ts";
 import { COMPANY_ORDER_READERS } from "../trade/dashboard.ts";
 import { tradeMembers } from "../trade/schema.ts";
 import { customerAccess } from "./access.ts";
@@ -18,7 +18,7 @@ import { quotePdf } from "./pdf.ts";
 import { type QuoteJson, type LoadedQuote, acceptable, forCustomer, loadQuote, quoteEvent, quoteSummaries } from "./read.ts";
 import { quoteLines, quoteRevisions, quotes } from "./schema.ts";
 import { QUOTE_TRANSITIONS, quoteMay } from "./statuses.ts";
-import { liveSiteOfBuyer } from "../trade/sites.ts";
+import { liveSiteOfBuyer } from "../trade/accounts/sites.ts";
 
 export const CUSTOMER_QUOTES_PAGE = 20;
 

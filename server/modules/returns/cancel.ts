@@ -10,10 +10,10 @@ import type { PaymentService } from "../payments/service.ts";
 import type { StaffActor } from "../staff/actor.ts";
 import { applyMovements, stockHeldBy } from "../stock/ledger.ts";
 import { stockTransfers } from "../stock/schema.ts";
-import { creditInvoice } from "../trade/desk.ts";
-import { tradeInvoices } from "../trade/invoice-schema.ts";
-import type { ShopDetails } from "../trade/invoices.ts";
-import { lockAccount } from "../trade/ledger.ts";
+import { creditInvoice } from "../trade/invoices/credit-notes.ts";
+import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
+import type { ShopDetails } from "../trade/invoices/invoices.ts";
+import { lockAccount } from "../trade/credit/ledger.ts";
 import { type Requester, checkOwner } from "./service.ts";
 
 /**
@@ -96,7 +96,7 @@ export function createOrderCancelling(db: Db, deps: CancelDeps) {
       let refundId: number | null = null;
       await db.transaction(async (t) => {
         const tx = t as unknown as Db;
-        // A trade account before its order, as every ledger write takes them (trade/ledger.ts).
+        // A trade account before its order, as every ledger write takes them (trade/credit/ledger.ts).
         const [invoice] = peek.paymentMethod === "pay_on_account" ? await tx.select().from(tradeInvoices).where(eq(tradeInvoices.orderId, peek.id)) : [];
         if (invoice) await lockAccount(tx, invoice.tradeAccountId);
         const [order] = await tx.select().from(orders).where(eq(orders.id, peek.id)).for("update");

@@ -18,10 +18,10 @@ import { checkRefundLimit } from "../staff/refund-limit.ts";
 import { staff } from "../staff/schema.ts";
 import { applyMovements, defaultBranchId } from "../stock/ledger.ts";
 import { branchStock } from "../stock/schema.ts";
-import { creditInvoice } from "../trade/desk.ts";
-import { tradeInvoices } from "../trade/invoice-schema.ts";
-import type { ShopDetails } from "../trade/invoices.ts";
-import { lockAccount } from "../trade/ledger.ts";
+import { creditInvoice } from "../trade/invoices/credit-notes.ts";
+import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
+import type { ShopDetails } from "../trade/invoices/invoices.ts";
+import { lockAccount } from "../trade/credit/ledger.ts";
 import { type ReturnForMail, type ReturnsMail, emailReturn } from "./emails.ts";
 import { returnHeadJson, returnLineJson } from "./read.ts";
 import { REFUND_DAYS, overdueForRefund, proposalFor } from "./refund.ts";
@@ -313,7 +313,7 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
     let sendRefund: number | null = null;
     await db.transaction(async (t) => {
       const tx = t as unknown as Db;
-      // The lock order of the ledgers: a trade account before its order (trade/ledger.ts), the order before its return.
+      // The lock order of the ledgers: a trade account before its order (trade/credit/ledger.ts), the order before its return.
       const [peek] = await tx.select({ orderId: returns.orderId, accountId: tradeInvoices.tradeAccountId }).from(returns).leftJoin(tradeInvoices, eq(tradeInvoices.orderId, returns.orderId)).where(eq(returns.number, key));
       if (!peek) throw new HttpError(404, `No return ${key}.`);
       if (input.to === "refunded" && peek.accountId !== null) await lockAccount(tx, peek.accountId);

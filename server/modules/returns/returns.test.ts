@@ -18,10 +18,10 @@ import { orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
 import { paymentRefunds } from "../payments/schema.ts";
 import { countSoleVariantsTo } from "../stock/ledger.ts";
 import { stockMovements } from "../stock/schema.ts";
-import { tradeInvoices } from "../trade/invoice-schema.ts";
+import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
-import { tradeSites } from "../trade/sites-schema.ts";
-import { tradeCreditNotes } from "../trade/ledger-schema.ts";
+import { tradeSites } from "../trade/accounts/sites-schema.ts";
+import { tradeCreditNotes } from "../trade/credit/ledger-schema.ts";
 import { returns } from "./schema.ts";
 
 const t = cardPaymentShop();

@@ -11,8 +11,8 @@ import { createTestShop, type TestShop } from "../../test/app.ts";
 import type { TestBrowser } from "../../test/browser.ts";
 import { apiOperations } from "../../test/openapi.ts";
 import { mailOutbox } from "../mail/schema.ts";
-import { issueCreditNote } from "./ledger.ts";
-import { tradeSites } from "./sites-schema.ts";
+import { issueCreditNote } from "./credit/ledger.ts";
+import { tradeSites } from "./accounts/sites-schema.ts";
 import { ACTORS, type Actor, isoDay, tradeFixtures } from "./test-fixtures.ts";
 
 let shop: TestShop;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { emailField } from "../auth/contract.ts";
 import { ukPostcode } from "../account/contract.ts";
-import { INVOICE_STATUSES } from "./invoice-schema.ts";
+import { INVOICE_STATUSES } from "./invoices/invoice-schema.ts";
 import { COMPANY_TYPES, TRADE_ACCOUNT_STATES, TRADE_ROLES } from "./schema.ts";
 
 /** Companies House: 8 characters, 8 digits or 2 letters and 6 digits (`01234567`, `SC123456`). */

@@ -12,8 +12,8 @@ import { products } from "../catalog/schema.ts";
 import { hireRequests } from "../hire/schema.ts";
 import { orderLines, orders } from "../orders/schema.ts";
 import type { TradeDashboardJson } from "./dashboard.ts";
-import { tradeInvoices } from "./invoice-schema.ts";
-import { payment } from "./ledger-fixtures.ts";
+import { tradeInvoices } from "./invoices/invoice-schema.ts";
+import { payment } from "./credit/ledger-fixtures.ts";
 import { isoDay } from "./test-fixtures.ts";
 import { type TradeRole, tradeAccounts, tradeMembers } from "./schema.ts";
 

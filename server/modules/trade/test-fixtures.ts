@@ -7,8 +7,8 @@ import type { TestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { users } from "../auth/schema.ts";
 import { orderLines, orders } from "../orders/schema.ts";
-import { type InvoiceStatus, tradeInvoices } from "./invoice-schema.ts";
-import { payment } from "./ledger-fixtures.ts";
+import { type InvoiceStatus, tradeInvoices } from "./invoices/invoice-schema.ts";
+import { payment } from "./credit/ledger-fixtures.ts";
 import { type TradeRole, tradeAccounts, tradeMembers } from "./schema.ts";
 
 export const PASSWORD = "a long enough secret";

@@ -2,8 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { HttpError } from "../../../http-errors.ts";
 import { blocks, caption, contentWidth, ensureSpace, header, left, measure, renderPdf, signatureBox, table, write } from "../../../lib/pdf.ts";
-import { money } from "../../trade/invoice-pdf.ts";
-import type { ShopDetails } from "../../trade/invoices.ts";
+import { money } from "../../trade/invoices/invoice-pdf.ts";
+import type { ShopDetails } from "../../trade/invoices/invoices.ts";
 import { hireItems, hireRequestLines, hireRequests, hireUnits } from "../schema.ts";
 import { hireHandovers } from "./schema.ts";
 

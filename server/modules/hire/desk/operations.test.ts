@@ -15,7 +15,7 @@ import { readPdf } from "../../../test/pdf.ts";
 import { auditLog } from "../../audit/schema.ts";
 import { mailOutbox, mailOutboxAttachments } from "../../mail/schema.ts";
 import type { StaffRole } from "../../staff/permissions.ts";
-import { tradeInvoices } from "../../trade/invoice-schema.ts";
+import { tradeInvoices } from "../../trade/invoices/invoice-schema.ts";
 import { tradeAccounts } from "../../trade/schema.ts";
 import { tradeFixtures } from "../../trade/test-fixtures.ts";
 import { addDays, londonDate } from "../pricing.ts";

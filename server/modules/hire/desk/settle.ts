@@ -5,7 +5,7 @@ import { ValidationError } from "../../../http-errors.ts";
 import { recordAudit } from "../../audit/service.ts";
 import { sha256 } from "../../auth/tokens.ts";
 import type { StaffActor } from "../../staff/actor.ts";
-import { tradeInvoices } from "../../trade/invoice-schema.ts";
+import { tradeInvoices } from "../../trade/invoices/invoice-schema.ts";
 import { tradeAccounts } from "../../trade/schema.ts";
 import { hireRequests } from "../schema.ts";
 import { settlementOf } from "./charges.ts";

@@ -5,7 +5,7 @@ import { HttpError } from "../../../http-errors.ts";
 import { pounds } from "../../catalog/products.ts";
 import { staff } from "../../staff/schema.ts";
 import { branches } from "../../branches/schema.ts";
-import { tradeInvoices } from "../../trade/invoice-schema.ts";
+import { tradeInvoices } from "../../trade/invoices/invoice-schema.ts";
 import { hireAllocations, hireItems, hireRequestLines, hireRequests, hireUnits } from "../schema.ts";
 import { settlementOf } from "./charges.ts";
 import { tradeAccountOf } from "./common.ts";

@@ -15,7 +15,7 @@ import { mailOutbox } from "../../mail/schema.ts";
 import type { StaffRole } from "../../staff/permissions.ts";
 import { staff } from "../../staff/schema.ts";
 import { stockMovements } from "../../stock/schema.ts";
-import { tradeInvoices } from "../../trade/invoice-schema.ts";
+import { tradeInvoices } from "../../trade/invoices/invoice-schema.ts";
 import { tradeAccounts } from "../../trade/schema.ts";
 import { tradeFixtures } from "../../trade/test-fixtures.ts";
 import { orderDrafts, orders } from "../schema.ts";

@@ -13,7 +13,7 @@ import { productVariants, products } from "../../catalog/schema.ts";
 import { lineName } from "../../catalog/variant-names.ts";
 import { type StaffActor, authorize } from "../../staff/actor.ts";
 import { branchStock } from "../../stock/schema.ts";
-import { onAccountOption } from "../../trade/credit.ts";
+import { onAccountOption } from "../../trade/credit/credit.ts";
 import { tradeAccounts, tradeMembers } from "../../trade/schema.ts";
 import { orderAddresses, orders } from "../schema.ts";
 

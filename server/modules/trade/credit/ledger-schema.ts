@@ -1,0 +1,169 @@
+import { sql } from "drizzle-orm";
+import { check, date, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { staff } from "../../staff/schema.ts";
+import { tradeInvoices } from "../invoices/invoice-schema.ts";
+import { tradeRemittances } from "./remittance-schema.ts";
+import { tradeAccounts } from "../schema.ts";
+
+/**
+ * The trade ledger (ADR 0040): an account's balance is always its invoices
+ * less its credit notes less its payments, each written in the same
+ * transaction as the balance it moves.
+ */
+
+export const TRADE_PAYMENT_METHODS = ["bacs", "cheque", "card", "cash"] as const;
+export type TradePaymentMethod = (typeof TRADE_PAYMENT_METHODS)[number];
+
+/** Money a company paid: allocated across its invoices, any remainder left on account. */
+export const tradePayments = pgTable(
+  "trade_payments",
+  {
+    id: serial("id").primaryKey(),
+    /** Readable, `PAY-000012`. */
+    number: text("number").notNull(),
+    tradeAccountId: integer("trade_account_id")
+      .notNull()
+      .references(() => tradeAccounts.id, { onDelete: "restrict" }),
+    /** Pence received. */
+    amount: integer("amount_pence").notNull(),
+    method: text("method", { enum: TRADE_PAYMENT_METHODS }).notNull(),
+    /** The payer's reference, cheque number or card receipt. */
+    reference: text("reference").notNull().default(""),
+    /** The London date the money arrived. */
+    receivedOn: date("received_on", { mode: "string" }).notNull(),
+    /** Pence not yet allocated to an invoice: credit on account. */
+    unallocated: integer("unallocated_pence").notNull(),
+    /** The customer's remittance this payment confirmed, if any. */
+    remittanceId: integer("remittance_id").references(() => tradeRemittances.id, { onDelete: "set null" }),
+    /** Null for payments the shop itself recorded (a card payment's webhook, the CLI). */
+    recordedBy: integer("recorded_by").references(() => staff.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    uniqueIndex("trade_payments_number_key").on(t.number),
+    index("trade_payments_account_idx").on(t.tradeAccountId, t.receivedOn),
+    check("trade_payments_method", sql`${t.method} in ('bacs', 'cheque', 'card', 'cash')`),
+    check("trade_payments_amount_positive", sql`${t.amount} > 0`),
+    check("trade_payments_unallocated_range", sql`${t.unallocated} between 0 and ${t.amount}`),
+  ],
+);
+
+/** Part of a payment set against one invoice. */
+export const tradePaymentAllocations = pgTable(
+  "trade_payment_allocations",
+  {
+    paymentId: integer("payment_id")
+      .notNull()
+      .references(() => tradePayments.id, { onDelete: "cascade" }),
+    invoiceId: integer("invoice_id")
+      .notNull()
+      .references(() => tradeInvoices.id, { onDelete: "restrict" }),
+    amount: integer("amount_pence").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.paymentId, t.invoiceId] }),
+    index("trade_payment_allocations_invoice_idx").on(t.invoiceId),
+    check("trade_payment_allocations_amount_positive", sql`${t.amount} > 0`),
+  ],
+);
+
+/** A credit against an invoice, whole or some of its lines, with staff's reason. */
+export const tradeCreditNotes = pgTable(
+  "trade_credit_notes",
+  {
+    id: serial("id").primaryKey(),
+    /** Readable, `CN-000007`. */
+    number: text("number").notNull(),
+    tradeAccountId: integer("trade_account_id")
+      .notNull()
+      .references(() => tradeAccounts.id, { onDelete: "restrict" }),
+    invoiceId: integer("invoice_id")
+      .notNull()
+      .references(() => tradeInvoices.id, { onDelete: "restrict" }),
+    reason: text("reason").notNull(),
+    /** London calendar date of issue. */
+    issuedOn: date("issued_on", { mode: "string" }).notNull(),
+    /** Pence: goods ex VAT, VAT, delivery inc VAT, total. */
+    subtotal: integer("subtotal_pence").notNull(),
+    vat: integer("vat_pence").notNull(),
+    delivery: integer("delivery_pence").notNull().default(0),
+    total: integer("total_pence").notNull(),
+    /** Of the total, the pence set against the invoice; the rest is credit on account (the invoice was already paid). */
+    applied: integer("applied_pence").notNull(),
+    createdBy: integer("created_by").references(() => staff.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    uniqueIndex("trade_credit_notes_number_key").on(t.number),
+    index("trade_credit_notes_account_idx").on(t.tradeAccountId, t.issuedOn),
+    index("trade_credit_notes_invoice_idx").on(t.invoiceId),
+    check("trade_credit_notes_total_positive", sql`${t.total} > 0 and ${t.applied} between 0 and ${t.total}`),
+  ],
+);
+
+/** What a credit note credits: a copy of the invoice line (or part of it), so a later change to the order cannot alter it. */
+export const tradeCreditNoteLines = pgTable(
+  "trade_credit_note_lines",
+  {
+    id: serial("id").primaryKey(),
+    creditNoteId: integer("credit_note_id")
+      .notNull()
+      .references(() => tradeCreditNotes.id, { onDelete: "cascade" }),
+    /** Which invoice line it credits, e.g. `order_line:41`, `hire_charge:7` or `delivery`: a line is never credited past its quantity. */
+    source: text("source").notNull(),
+    description: text("description").notNull(),
+    quantity: integer("quantity").notNull(),
+    /** Pence ex VAT for the quantity, and its VAT. */
+    net: integer("net_pence").notNull(),
+    vat: integer("vat_pence").notNull(),
+    /** Pence ex VAT promotions took off the quantity credited (issue 32): `net` is after it, as on the invoice's line. */
+    discount: integer("discount_pence").notNull().default(0),
+  },
+  (t) => [index("trade_credit_note_lines_note_idx").on(t.creditNoteId), check("trade_credit_note_lines_quantity_positive", sql`${t.quantity} > 0`)],
+);
+
+/** Notes between staff about an account (never shown to the customer). */
+export const tradeAccountNotes = pgTable(
+  "trade_account_notes",
+  {
+    id: serial("id").primaryKey(),
+    tradeAccountId: integer("trade_account_id")
+      .notNull()
+      .references(() => tradeAccounts.id, { onDelete: "cascade" }),
+    staffId: integer("staff_id").references(() => staff.id, { onDelete: "set null" }),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [index("trade_account_notes_account_idx").on(t.tradeAccountId, t.createdAt)],
+);
+
+export const REMINDER_STAGES = ["due", "overdue_7", "overdue_14"] as const;
+export type ReminderStage = (typeof REMINDER_STAGES)[number];
+
+/** A reminder sent: the primary key makes each stage of each invoice go out once, whatever runs it. */
+export const tradeReminders = pgTable(
+  "trade_reminders",
+  {
+    invoiceId: integer("invoice_id")
+      .notNull()
+      .references(() => tradeInvoices.id, { onDelete: "cascade" }),
+    stage: text("stage", { enum: REMINDER_STAGES }).notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [primaryKey({ columns: [t.invoiceId, t.stage] }), check("trade_reminders_stage", sql`${t.stage} in ('due', 'overdue_7', 'overdue_14')`)],
+);
+
+/** A monthly statement emailed: one per account per month, whatever runs the job. */
+export const tradeStatements = pgTable(
+  "trade_statements",
+  {
+    tradeAccountId: integer("trade_account_id")
+      .notNull()
+      .references(() => tradeAccounts.id, { onDelete: "cascade" }),
+    /** The first day of the month the statement covers. */
+    periodStart: date("period_start", { mode: "string" }).notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [primaryKey({ columns: [t.tradeAccountId, t.periodStart] })],
+);
