@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../scripts/lib/free-port.ts";
 import { projectRoot, stopShopServer } from "../scripts/lib/shop-server.ts";
 import { DEMO_PHOTOS_PENDING } from "./db/seed/demo-start.ts";
+import { onLogLines } from "./test/log-lines.ts";
 import { until } from "./test/until.ts";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "tc-first-start-"));
@@ -32,19 +33,7 @@ beforeAll(async () => {
     // As a newcomer runs it: no NODE_ENV, so the demo seed is on; one process, on PGlite.
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, DEMO_PHOTO_CACHE: photoCache, LOG_LEVEL: "info" },
   });
-  let pending = "";
-  shop.stdout!.on("data", (chunk: Buffer) => {
-    pending += chunk.toString("utf8");
-    const lines = pending.split("\n");
-    pending = lines.pop()!;
-    for (const line of lines) {
-      try {
-        messages.push(String((JSON.parse(line) as { msg?: unknown }).msg ?? ""));
-      } catch {
-        // not a log line
-      }
-    }
-  });
+  onLogLines(shop.stdout!, (record) => messages.push(String(record.msg ?? "")));
   firstPage = await until(
     async () => {
       if (shop.exitCode !== null) throw new Error(`The shop stopped while starting:\n${messages.join("\n")}`);
