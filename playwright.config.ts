@@ -81,6 +81,8 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       LOG_LEVEL: "warn",
       NODE_ENV: "test",
+      // The journeys read the demo's products as they stand: its photos are all made before the shop listens (ADR 0060).
+      DEMO_PHOTOS: "before-start",
     },
   },
 });

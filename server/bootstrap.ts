@@ -2,14 +2,12 @@ import type { Logger } from "pino";
 import { type Config, ConfigError, ensureCookieSecret, loadConfig } from "./config.ts";
 import { type Database, openDatabase, SERVER_QUERY_TIMEOUT_MS } from "./db/client.ts";
 import { isEmpty, seedDemo } from "./db/seed/index.ts";
-import { addDemoPhotos } from "./db/seed/demo-photos.ts";
-import { demoPhotoCacheDir } from "./db/seed/demo-photo-cache.ts";
-import { fileStoreFromConfig } from "./modules/media/setup.ts";
+import { markDemoPhotosPending, startDemoPhotos } from "./db/seed/demo-start.ts";
 import { loadDotEnv } from "./lib/dotenv.ts";
 
 /**
  * Everything before the server listens: configuration, database, migrations
- * and the demo seed on an empty database. Shared by `npm start`, `npm run dev`
+ * and the demo seed on an empty database (its photos come after: startDemoPhotos). Shared by `npm start`, `npm run dev`
  * and the db scripts so they can never drift apart. `migrate: false` for the shop processes a primary
  * forks: it has migrated and seeded once before forking them (ADR 0044).
  */
@@ -23,13 +21,13 @@ export async function prepare(log: Pick<Logger, "info" | "warn">, env = process.
   try {
     await database.migrate();
     if (config.seedDemo && (await isEmpty(database.db))) {
+      // Real photos for the products a newcomer sees first are owed from here; made once the shop listens (ADR 0060).
+      await markDemoPhotosPending(config);
       const seeded = await seedDemo(database.db);
       log.info({ seeded }, "seeded the demo shop");
-      // Real photos for the products a newcomer sees first, made here through the upload pipeline (about a second each).
-      log.info("making the demo shop's product photos…");
-      const photos = await addDemoPhotos(database.db, fileStoreFromConfig(config), { perCategory: 2, cacheDir: demoPhotoCacheDir(env) });
-      log.info({ photos }, "made the demo shop's product photos");
     }
+    // Tools that want the demo's data settled before they look (the browser tests, Lighthouse) make them first.
+    if (config.demoPhotos === "before-start") await startDemoPhotos(database.db, config, log, env).done;
   } catch (error) {
     await database.close();
     throw error;

@@ -51,6 +51,8 @@ export interface Config {
   /** Where trade customers pay invoices by bank transfer; null when unset in production. */
   shopBank: ShopBankDetails | null;
   seedDemo: boolean;
+  /** When a freshly seeded demo shop makes its photos: after it listens (background), or before (before-start: for tools that want settled data). ADR 0060. */
+  demoPhotos: "background" | "before-start";
   /** builtin | getaddress | ideal */
   postcodeProvider: string;
   postcodeApiKey: string | undefined;
@@ -183,7 +185,11 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
     error: "must be one of fatal, error, warn, info, debug, trace, silent",
   }).optional(),
+  DEMO_PHOTOS: z.enum(["background", "before-start"], { error: "must be background or before-start" }).default("background"),
 });
+
+/** Every variable the schema reads, for the test that keeps docs/configuration.md's table in step. */
+export const CONFIG_SCHEMA_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 const TRUST_PROXY_HELP = "must be false, or the addresses and CIDR ranges of the proxies in front of the shop separated by commas (loopback, linklocal and uniquelocal name the private ranges)";
 /** proxy-addr's names for the ranges a proxy on this machine or a private network connects from. */
@@ -308,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { cwd?
     shopVatNumber,
     shopBank,
     seedDemo,
+    demoPhotos: e.DEMO_PHOTOS,
     postcodeProvider: e.POSTCODE_PROVIDER,
     fulfilment: e.FULFILMENT,
     returnsDays: e.RETURNS_DAYS,

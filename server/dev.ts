@@ -2,6 +2,7 @@ import pino from "pino";
 import type { ViteDevServer } from "vite";
 import { buildApp } from "./app.ts";
 import { prepare } from "./bootstrap.ts";
+import { readyMessage, startDemoPhotos } from "./db/seed/demo-start.ts";
 import { loadDotEnv } from "./lib/dotenv.ts";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
@@ -14,9 +15,20 @@ export async function createServer(vite: ViteDevServer) {
   if (!holder.__tradecounterDev) {
     loadDotEnv();
     process.env.NODE_ENV ??= "development";
-    holder.__tradecounterDev = prepare(pino({ level: "info" }));
+    const log = pino({ level: "info" });
+    holder.__tradecounterDev = prepare(log);
     const ready = holder.__tradecounterDev;
-    const close = () => void ready.then(({ database }) => database.close()).finally(() => process.exit(0));
+    // A freshly seeded demo's photos, made while the dev server answers (ADR 0060).
+    const photos = ready.then(({ config, database }) => {
+      log.info(readyMessage(config, database.kind));
+      return startDemoPhotos(database.db, config, log);
+    });
+    const close = () =>
+      void photos
+        .then((p) => p.stop())
+        .then(() => ready)
+        .then(({ database }) => database.close())
+        .finally(() => process.exit(0));
     process.once("SIGINT", close);
     process.once("SIGTERM", close);
   }

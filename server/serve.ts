@@ -3,6 +3,7 @@ import pino from "pino";
 import { prepare } from "./bootstrap.ts";
 import { ConfigError } from "./config.ts";
 import { DatabaseLockedError } from "./db/client.ts";
+import { readyMessage, startDemoPhotos } from "./db/seed/demo-start.ts";
 import { serveBackupSocket } from "./modules/backups/socket.ts";
 import { gatherForWorkers } from "./modules/metrics/cluster.ts";
 import { RedisUnavailableError } from "./lib/redis.ts";
@@ -27,18 +28,23 @@ function fail(error: unknown): never {
 /** The primary of several shop processes (ADR 0044): migrates and seeds once, then forks and watches them. */
 async function supervise(count: number): Promise<void> {
   const { config, database } = await prepare(log, shopEnv);
-  await database.close();
   const workers = superviseWorkers(count, log, () => {
     void workers.stop().then(() => process.exit(1));
   });
   // A scrape of /metrics reaches one process; it asks here for the whole machine's (ADR 0056).
   gatherForWorkers();
-  log.info(`${config.appName} is opening at ${config.publicUrl} with ${count} shop processes (database: ${database.kind})`);
+  // Said once, when the first shop process listens.
+  cluster.once("listening", () => log.info(readyMessage(config, `${database.kind}, ${count} shop processes`)));
+  // The demo's photos, if a fresh seed owes them, made here while the shop processes serve; then the primary needs no database.
+  const photos = startDemoPhotos(database.db, config, log, shopEnv);
+  const closed = photos.done.then(() => database.close());
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "shutting down the shop processes");
+    await photos.stop();
+    await closed;
     await workers.stop();
     process.exit(0);
   };
@@ -57,6 +63,7 @@ async function serve(): Promise<void> {
   const app = await buildApp({ config, database, storefront: { mode: "build" } });
 
   let backups: { close(): Promise<void> } | null = null;
+  let photos: { stop(): Promise<void> } | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -65,6 +72,7 @@ async function serve(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
+      await photos?.stop();
       await backups?.close();
       await app.close();
     } finally {
@@ -88,7 +96,11 @@ async function serve(): Promise<void> {
       return null;
     });
   }
-  if (!cluster.isWorker) app.log.info(`${config.appName} is open at ${config.publicUrl} (database: ${database.kind})`);
+  if (!cluster.isWorker) {
+    app.log.info(readyMessage(config, database.kind));
+    // A freshly seeded demo's photos, made now the shop answers (ADR 0060).
+    photos = startDemoPhotos(database.db, config, app.log, shopEnv);
+  }
 }
 
 try {

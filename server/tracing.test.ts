@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../scripts/lib/free-port.ts";
 import { projectRoot, stopShopServer } from "../scripts/lib/shop-server.ts";
 import { startTracing, traceLogMixin } from "./tracing.ts";
+import { onLogLines } from "./test/log-lines.ts";
 import { until } from "./test/until.ts";
 import { type TestDatabase, createTestDatabase } from "./test/database.ts";
 
@@ -67,19 +68,7 @@ beforeAll(async () => {
       OTEL_SERVICE_NAME: "tradecounter-test",
     },
   });
-  let pending = "";
-  shop.stdout!.on("data", (chunk: Buffer) => {
-    pending += chunk.toString("utf8");
-    const lines = pending.split("\n");
-    pending = lines.pop()!;
-    for (const line of lines) {
-      try {
-        logLines.push(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        // not a log line
-      }
-    }
-  });
+  onLogLines(shop.stdout!, (record) => logLines.push(record));
   await until(async () => shop.exitCode === null && (await fetch(`${base}/healthz`).catch(() => null))?.ok, { what: "the shop", timeoutMs: 120_000, intervalMs: 300 });
 }, 150_000);
 

@@ -64,7 +64,8 @@ export async function shopForTool(givenUrl: string | undefined, env: Record<stri
   const dataDir = mkdtempSync(path.join(tmpdir(), "tc-shop-"));
   console.log("Starting the shop (production build, demo data on PGlite)…");
   try {
-    const server = await startShopServer(port, { DATA_DIR: dataDir, ...env }, 180_000);
+    // The tools audit the demo as it stands once made: its photos before it listens (ADR 0060), not while they look.
+    const server = await startShopServer(port, { DATA_DIR: dataDir, DEMO_PHOTOS: "before-start", ...env }, 180_000);
     return {
       base: `http://127.0.0.1:${port}`,
       async stop() {

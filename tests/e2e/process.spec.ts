@@ -28,9 +28,9 @@ function startServer(env: Record<string, string>): Run {
 }
 
 /**
- * Waits for the server to answer. A first start on an empty DATA_DIR migrates,
- * seeds and makes the demo photos (about 50 s on an idle two-core machine, and
- * more while the other browser worker and its shop share it): the deadline is
+ * Waits for the server to answer. A first start on an empty DATA_DIR migrates
+ * and seeds (its demo photos come after it answers, ADR 0060), more slowly
+ * while the other browser worker and its shop share the machine: the deadline is
  * generous, since this test is about the process, not its speed.
  */
 async function waitForHealth(url: string, run: Run, deadlineMs = 60_000): Promise<void> {

@@ -210,7 +210,7 @@ function BackgroundJobs({ failing, lastBackupAt, backupOverdue }: { failing: Fai
       ) : (
         <div className={`${card} border-red-300`}>
           <p className="mb-3 text-sm text-stone-700">
-            {plural(failing.length, "job")} failed in the last 24 hours after every retry. The shop&rsquo;s log has each failure in full; the README lists what each job does.
+            {plural(failing.length, "job")} failed in the last 24 hours after every retry. The shop&rsquo;s log has each failure in full; docs/operations.md lists what each job does.
           </p>
           <ul className="divide-y divide-stone-200">
             {failing.map((job) => (

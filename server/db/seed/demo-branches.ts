@@ -9,7 +9,7 @@ import { postcodeLocations } from "../../modules/postcode/schema.ts";
  * hire depot), one a hire depot (Harrogate), one with a kitchen and bathroom showroom (York),
  * and where the demo's postcodes are, so the branch finder works out of the
  * box. Coordinates are each district's approximate centre (for a real shop,
- * import the ONS Postcode Directory: see the README).
+ * import the ONS Postcode Directory: see docs/features.md, Branches).
  */
 
 const weekdays = (opens: string, closes: string): DayHours[] => [1, 2, 3, 4, 5].map((day) => ({ day, opens, closes }));

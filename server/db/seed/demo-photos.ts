@@ -3,7 +3,8 @@
 // (as a camera would hand it over, with EXIF location to be stripped), then put
 // through the same pipeline as an upload. Nothing is fetched from anywhere.
 // Not part of seedDemo(): the tests seed a shop per file and must stay fast;
-// `npm start` runs this once after seeding an empty database.
+// `npm start` runs this after seeding an empty database, once the shop listens
+// (demo-start.ts, ADR 0060).
 import { and, asc, desc, eq, inArray, isNull, like, or, sql } from "drizzle-orm";
 import sharp from "sharp";
 import type { Db } from "../client.ts";
@@ -97,7 +98,11 @@ async function showcased(db: Db, perCategory: number): Promise<number[]> {
  * real pipeline; a product that already has a photo is left alone, so it can
  * run again. Returns how many products it gave photos.
  */
-export async function addDemoPhotos(db: Db, store: FileStore, options: { perCategory?: number; log?: (message: string) => void; cacheDir?: string | null } = {}): Promise<number> {
+export async function addDemoPhotos(
+  db: Db,
+  store: FileStore,
+  options: { perCategory?: number; log?: (message: string) => void; cacheDir?: string | null; signal?: AbortSignal } = {},
+): Promise<number> {
   const ids = await showcased(db, options.perCategory ?? 4);
   if (ids.length === 0) return 0;
   const rows = await db
@@ -107,6 +112,8 @@ export async function addDemoPhotos(db: Db, store: FileStore, options: { perCate
     .where(and(inArray(products.id, ids), sql`not jsonb_path_exists(${products.images}, '$[*].sources')`));
   let done = 0;
   for (const row of rows) {
+    // Stopped (the shop closing): the products left keep their drawn pictures until the next run.
+    if (options.signal?.aborted) break;
     const scene = demoScene(row.name, row.brand ?? "Tradecounter");
     // Made once per machine (demo-photo-cache.ts), through the upload pipeline.
     const photo = await cachedPhoto(options.cacheDir ?? null, scene, async (id) => processPhoto(await sharp(Buffer.from(scene)).jpeg({ quality: 86, mozjpeg: true }).toBuffer(), `${row.name}.jpg`, id));

@@ -24,7 +24,7 @@ export interface BackupManifest {
   /** Rows of the shop's main tables, counted in the same snapshot as the dump. */
   counts: Record<string, number>;
   media: {
-    /** "local": the files of `DATA_DIR/media` are under `media/`; "s3": none, the bucket keeps its own versions (README). */
+    /** "local": the files of `DATA_DIR/media` are under `media/`; "s3": none, the bucket keeps its own versions (docs/operations.md). */
     storage: "local" | "s3";
     files: number;
     bytes: number;

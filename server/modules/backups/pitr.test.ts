@@ -1,4 +1,4 @@
-// The README's PostgreSQL point-in-time recovery recipe, followed on a
+// docs/operations.md's PostgreSQL point-in-time recovery recipe, followed on a
 // private cluster (initdb and pg_ctl on spare ports in a temporary folder):
 // WAL archived with archive_command, a base backup with pg_basebackup, then a
 // restore to a moment between two batches of orders gives back the first
@@ -38,7 +38,7 @@ afterAll(() => {
   if (dir && !process.env.KEEP_PITR) rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!available)("PostgreSQL point-in-time recovery (the README's recipe)", () => {
+describe.skipIf(!available)("PostgreSQL point-in-time recovery (the recipe in docs/operations.md)", () => {
   it("restores a base backup and the archived WAL up to a moment, and no further", async () => {
     if (asRoot) {
       chownSync(dir, Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" })), Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" })));
@@ -49,7 +49,7 @@ describe.skipIf(!available)("PostgreSQL point-in-time recovery (the README's rec
     const base = path.join(dir, "base");
     const restored = path.join(dir, "restored");
     pg("initdb", ["-D", primary, "-U", "postgres", "--auth=trust"]);
-    // Step 1 of the recipe: archive every WAL segment (the settings the README gives).
+    // Step 1 of the recipe: archive every WAL segment (the settings docs/operations.md gives).
     appendFileSync(
       path.join(primary, "postgresql.conf"),
       [`port = ${PRIMARY}`, "listen_addresses = '127.0.0.1'", `unix_socket_directories = '${dir}'`, "wal_level = replica", "archive_mode = on", `archive_command = 'mkdir -p ${archive} && test ! -f ${archive}/%f && cp %p ${archive}/%f'`, ""].join("\n"),

@@ -38,7 +38,7 @@ const dashboard = z.object({
     .object({
       failing: z.array(
         z.object({
-          name: z.string().describe("The scheduled job, as the README's schedule names it"),
+          name: z.string().describe("The scheduled job, as the schedule in docs/operations.md names it"),
           failures: count.describe("Runs that failed with their retries spent, in the last 24 hours"),
           last_failed_at: z.string().describe("ISO 8601"),
           last_error: z.string().describe("The latest failure's error message"),

@@ -61,7 +61,7 @@ export interface DashboardFigures {
 }
 
 export interface FailingJob {
-  /** The job's name, as in the README's "Scheduled jobs". */
+  /** The job's name, as "Scheduled jobs" in docs/operations.md names it. */
   name: string;
   /** Failed runs (retries exhausted) in the last 24 hours. */
   failures: number;

@@ -20,7 +20,7 @@ const quiet = { info() {}, warn() {}, error() {} };
 const rowsOf = (result: unknown) => (result as { rows?: unknown[] }).rows ?? (result as unknown[]);
 
 describe("the list of scheduled jobs", () => {
-  it("names each job once, in a queue's characters, with a schedule and a line for the README", () => {
+  it("names each job once, in a queue's characters, with a schedule and a line for docs/operations.md", () => {
     const names = SCHEDULED_JOBS.map((job) => job.name);
     expect(new Set(names).size).toBe(names.length);
     for (const job of SCHEDULED_JOBS) {
@@ -30,9 +30,11 @@ describe("the list of scheduled jobs", () => {
     }
   });
 
-  it("has a row in the README's Scheduled jobs for each job, and none for a job not in the list", () => {
-    const readme = readFileSync(path.join(projectRoot, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## Scheduled jobs"), readme.indexOf("\n## ", readme.indexOf("## Scheduled jobs") + 1));
+  it("has a row in docs/operations.md's Scheduled jobs for each job, and none for a job not in the list", () => {
+    const page = readFileSync(path.join(projectRoot, "docs/operations.md"), "utf8");
+    const start = page.indexOf("## Scheduled jobs");
+    expect(start).toBeGreaterThan(-1);
+    const section = page.slice(start, page.indexOf("\n## ", start + 1));
     const rows = [...section.matchAll(/^\| `([a-z0-9.-]+)` \|/gm)].map((m) => m[1]);
     expect(rows.sort()).toEqual(SCHEDULED_JOBS.map((job) => job.name).sort());
   });

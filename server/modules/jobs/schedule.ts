@@ -24,7 +24,7 @@ export interface JobDeps {
  */
 export interface ScheduledJob {
   name: string;
-  /** One line for the README's schedule. */
+  /** One line for the schedule in docs/operations.md. */
   description: string;
   schedule: JobSchedule;
   run: (deps: JobDeps, context: JobContext) => Promise<unknown>;
@@ -36,7 +36,7 @@ const HOURLY = 60 * 60;
 
 /**
  * Every scheduled job of the shop, in one list. To add one, append it here
- * (and a line to the README's "Scheduled jobs"); e.g. the trade desk's
+ * (and a line to "Scheduled jobs" in docs/operations.md); e.g. the trade desk's
  *   { name: "trade.invoice-reminders", description: "…", schedule: { cron: "0 7 * * *" }, run: ({ services }) => services.… }
  */
 export const SCHEDULED_JOBS: readonly ScheduledJob[] = [

@@ -1,14 +1,14 @@
 /**
  * The catalogue CSV's columns (issue 20, ADR 0036): one table, read by the
  * export (which writes them in this order), the import (which matches a
- * file's headers to them, case-insensitively and trimmed), the README and the
+ * file's headers to them, case-insensitively and trimmed), docs/features.md and the
  * import screen. Each column but `sku` may be left out of a file, and an empty
  * cell leaves that field as it is.
  */
 export interface CsvColumn {
   /** The header, as the export writes it. */
   header: string;
-  /** What the cell holds, for the README and the screen. */
+  /** What the cell holds, for docs/features.md and the screen. */
   help: string;
   /** Needed to create a product (with `sku`). */
   requiredOnCreate?: true;

@@ -11,7 +11,7 @@ import { PRODUCT_STATUSES } from "../schema.ts";
 import { type CatalogueCsv, type UploadedCsv, sizeText } from "./jobs.ts";
 import { staffDoor } from "../../staff/door.ts";
 
-/** The example file the README and the import screen offer. */
+/** The example file docs/features.md and the import screen offer. */
 export const EXAMPLE_CSV = new URL("../../../../docs/products-example.csv", import.meta.url);
 
 const flag = z
@@ -101,7 +101,7 @@ export async function catalogueCsvRoutes(app: FastifyInstance, options: { csv: C
       schema: {
         tags,
         summary:
-          "The catalogue (or the list filtered as GET /api/admin/products filters it: q, category id, brand id, status (all by default), stock, no_photo) as CSV in the import's columns (see the README), UTF-8 with a byte order mark, formulas escaped; streamed in keyset batches whatever its size. Needs catalogue.view",
+          "The catalogue (or the list filtered as GET /api/admin/products filters it: q, category id, brand id, status (all by default), stock, no_photo) as CSV in the import's columns (see docs/features.md), UTF-8 with a byte order mark, formulas escaped; streamed in keyset batches whatever its size. Needs catalogue.view",
         querystring: exportQuery,
         produces: ["text/csv"],
       },
