@@ -53,7 +53,8 @@ export default defineConfig({
   // (photos made by sharp, then the storefront) passed the old 30 s and failed.
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  // `npm test` asks for a JSON report beside the list, to end a failed run with what failed (scripts/test.ts).
+  reporter: process.env.TEST_REPORT_FILE ? [["list"], ["json", { outputFile: process.env.TEST_REPORT_FILE }]] : [["list"]],
   outputDir: "test-results",
   use: {
     baseURL,

@@ -10,6 +10,9 @@ export default defineConfig({
     // The production build, for the tests that read it (scripts/vitest-build.ts),
     // and the migrated and seeded databases each file's own is copied from.
     globalSetup: ["scripts/vitest-build.ts", "scripts/vitest-databases.ts"],
+    // `npm test` asks for a JSON report beside the usual output, to end a failed run with what failed (scripts/test.ts).
+    reporters: process.env.TEST_REPORT_FILE ? ["default", "json"] : ["default"],
+    outputFile: process.env.TEST_REPORT_FILE ? { json: process.env.TEST_REPORT_FILE } : undefined,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Each file builds its own database; two at a time suits a 2-core machine.

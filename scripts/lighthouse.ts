@@ -19,11 +19,15 @@ import { writeBenchFile } from "./lib/bench-file.ts";
 import { shopForTool } from "./lib/shop-server.ts";
 
 const BUDGET = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 } as const;
+/** Issue 35: a signed-in customer's personal pages (ADR 0061's frames) fill in without moving what is on screen. */
+const SIGNED_IN_CLS_MAX = 0.05;
 type Category = keyof typeof BUDGET;
 const CATEGORIES = Object.keys(BUDGET) as Category[];
 
 interface PageResult {
   page: string;
+  /** Audited as the demo customer, signed in (the session cookie sent with every request). */
+  signedIn: boolean;
   url: string;
   scores: Record<Category, number>;
   lcpMs: number;
@@ -47,8 +51,30 @@ async function json<T>(url: string): Promise<T> {
   return (await res.json()) as T;
 }
 
+/** The demo customer's session cookie, signed in through the API as the sign-in form does. */
+async function signedInCookie(base: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const eq = pair!.indexOf("=");
+      jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+    }
+  };
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  keep(await fetch(`${base}/sanctum/csrf-cookie`));
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie: cookie(), "x-xsrf-token": decodeURIComponent(jar.get("XSRF-TOKEN") ?? "") },
+    body: JSON.stringify({ email: "customer@example.com", password: "demo-password-2026" }),
+  });
+  if (!res.ok) throw new Error(`Signing the demo customer in answered ${res.status}`);
+  keep(res);
+  return cookie();
+}
+
 /** The pages to audit, found through the shop's own API so they exist in whatever data it has. */
-async function pages(base: string): Promise<{ page: string; path: string }[]> {
+async function pages(base: string): Promise<{ page: string; path: string; signedIn?: boolean }[]> {
   const tree = await json<{ data: { path: string; children?: unknown[] }[] }>(`${base}/api/categories`);
   const products = await json<{ items: { slug: string; image: { sources?: unknown[] } | null }[] }>(`${base}/api/products?per_page=96`);
   const hire = await json<{ items: { slug: string }[] }>(`${base}/api/hire?per_page=1`);
@@ -64,6 +90,9 @@ async function pages(base: string): Promise<{ page: string; path: string }[]> {
     { page: "hire item", path: `/hire/${item.slug}` },
     { page: "basket", path: "/basket" },
     { page: "compare", path: "/compare" },
+    // The personal pages as a signed-in customer sees them: frames filled in from the API (ADR 0061).
+    { page: "basket, signed in", path: "/basket", signedIn: true },
+    { page: "account, signed in", path: "/account", signedIn: true },
   ];
 }
 
@@ -77,11 +106,12 @@ const chrome = await chromeLauncher.launch({
 
 const results: PageResult[] = [];
 try {
-  for (const { page, path: pagePath } of await pages(base)) {
+  const session = await signedInCookie(base);
+  for (const { page, path: pagePath, signedIn = false } of await pages(base)) {
     const url = `${base}${pagePath}`;
     const lhrs: NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"][] = [];
     for (let i = 0; i < RUNS; i++) {
-      const run = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: CATEGORIES });
+      const run = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: CATEGORIES, ...(signedIn ? { extraHeaders: { cookie: session } } : {}) });
       if (!run) throw new Error(`Lighthouse gave no result for ${url}`);
       lhrs.push(run.lhr);
     }
@@ -94,15 +124,17 @@ try {
         .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
         .map((ref) => `${c}: ${ref.id} (${lhr.audits[ref.id]?.displayValue ?? lhr.audits[ref.id]?.score})`),
     );
+    const cls = Number((lhr.audits["cumulative-layout-shift"]?.numericValue ?? 0).toFixed(3));
     results.push({
       page,
+      signedIn,
       url: pagePath,
       scores,
       lcpMs: Math.round(lhr.audits["largest-contentful-paint"]?.numericValue ?? 0),
-      cls: Number((lhr.audits["cumulative-layout-shift"]?.numericValue ?? 0).toFixed(3)),
+      cls,
       tbtMs: Math.round(lhr.audits["total-blocking-time"]?.numericValue ?? 0),
       failing,
-      met: CATEGORIES.every((c) => scores[c] >= BUDGET[c]),
+      met: CATEGORIES.every((c) => scores[c] >= BUDGET[c]) && (!signedIn || cls < SIGNED_IN_CLS_MAX),
       runs: lhrs.map((l) => Math.round(perf(l) * 100)),
       runErrors: lhrs.flatMap((l, i) => (l.runtimeError ? [`run ${i + 1}: ${l.runtimeError.code}: ${l.runtimeError.message}`] : [])),
     });
@@ -114,7 +146,7 @@ try {
 }
 
 const pad = (s: string | number, n: number) => String(s).padEnd(n);
-console.log(`\n${pad("page", 11)}${pad("perf", 6)}${pad("a11y", 6)}${pad("bp", 6)}${pad("seo", 6)}${pad("LCP", 9)}${pad("CLS", 7)}${pad("TBT", 8)}${pad("budget", 8)}performance per run`);
+console.log(`\n${pad("page", 20)}${pad("perf", 6)}${pad("a11y", 6)}${pad("bp", 6)}${pad("seo", 6)}${pad("LCP", 9)}${pad("CLS", 7)}${pad("TBT", 8)}${pad("budget", 8)}performance per run`);
 for (const r of results) {
   console.log(
     `${pad(r.page, 11)}${pad(r.scores.performance, 6)}${pad(r.scores.accessibility, 6)}${pad(r.scores["best-practices"], 6)}${pad(r.scores.seo, 6)}` +
@@ -123,7 +155,7 @@ for (const r of results) {
   for (const f of r.failing) console.log(`             ${f}`);
   for (const e of r.runErrors) console.log(`             ${e}`);
 }
-console.log(`\nThe median of ${RUNS} runs per page. Budgets: performance ≥ ${BUDGET.performance}, accessibility ${BUDGET.accessibility}, best practices ${BUDGET["best-practices"]}, SEO ${BUDGET.seo}.`);
+console.log(`\nThe median of ${RUNS} runs per page. Budgets: performance ≥ ${BUDGET.performance}, accessibility ${BUDGET.accessibility}, best practices ${BUDGET["best-practices"]}, SEO ${BUDGET.seo}; signed in, CLS < ${SIGNED_IN_CLS_MAX}.`);
 
 writeBenchFile("lighthouse.json", { budget: BUDGET, results });
 process.exit(results.every((r) => r.met) ? 0 : 1);
