@@ -25,6 +25,18 @@ export async function personalJson<T>(request: Request, path: string, query?: Re
   }
 }
 
+/**
+ * Who is signed in, as far as a personal page needs to know: whether they
+ * belong to a trade account, so the page asks only for what they have (a
+ * consumer's browser is never sent a 404 for a trade dashboard they do not
+ * have). Signed out since the frame was served: to sign in.
+ */
+export async function personalUser(request: Request): Promise<{ id: number; tradeAccountId: number | null }> {
+  const user = await personalJson<{ id?: number; trade_account_id?: number | null } | null>(request, "/api/user");
+  if (!user?.id) throw redirect(loginUrlFor(new URL(request.url)));
+  return { id: user.id, tradeAccountId: user.trade_account_id ?? null };
+}
+
 /** A frame's loader data: nothing of anyone's; the browser fills it in. */
 export const NOT_LOADED = { loaded: false } as const;
 

@@ -8,7 +8,7 @@ import { formatOrderDate } from "../../lib/basket-checkout.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { LoadingBlocks, PersonalDataError } from "../../components/personal-page.tsx";
 import { pageMeta } from "../../lib/meta.ts";
-import { NOT_LOADED, personalJson, WITHOUT_SCRIPTS } from "../../lib/personal-data.ts";
+import { NOT_LOADED, personalJson, personalUser, WITHOUT_SCRIPTS } from "../../lib/personal-data.ts";
 import type { RootData } from "../../lib/root-data.ts";
 import type { OrderService } from "../../../server/modules/orders/service.ts";
 import type { Route } from "./+types/orders-history";
@@ -41,9 +41,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  // Who first: signed out since the frame was served goes to sign in before anything else is asked,
+  // and only a member of a trade account has sites to ask for (a consumer's browser is never sent a refusal).
+  const member = (await personalUser(request)).tradeAccountId !== null;
   return historyPage(
     new URL(request.url).searchParams,
-    async () => (await personalJson<{ data: SiteChoice[] }>(request, "/api/trade/sites")).data,
+    async () => (member ? (await personalJson<{ data: SiteChoice[] }>(request, "/api/trade/sites")).data : []),
     (page, site) => personalJson<History>(request, "/api/account/orders", { page, site }),
   );
 }
@@ -52,19 +55,25 @@ clientLoader.hydrate = true as const;
 /** One page of the history, by either door: only a site of theirs narrows it. */
 async function historyPage(params: URLSearchParams, readSites: () => Promise<SiteChoice[]>, readHistory: (page: number, site?: number) => Promise<History>) {
   const page = Number(params.get("page") ?? "1");
+  const valid = Number.isInteger(page) && page > 0 ? page : 1;
   const wanted = Number(params.get("site"));
-  const sites = readSites().then(
-    (list) => list.map((s) => ({ id: s.id, name: s.name, archived: s.archived })),
-    (error: unknown) => {
-      // A session gone is sign-in's; no company is no sites.
-      if (error instanceof Response) throw error;
-      return [] as SiteChoice[];
-    },
-  );
-  // Asked after the sites when one is named, beside them otherwise.
-  const site = wanted ? ((await sites).find((s) => s.id === wanted) ?? null) : null;
-  const history = readHistory(Number.isInteger(page) && page > 0 ? page : 1, site?.id);
-  return { loaded: true as const, ...(await history), sites: await sites, site };
+  const sitesOf = () =>
+    readSites().then(
+      (list) => list.map((s) => ({ id: s.id, name: s.name, archived: s.archived })),
+      (error: unknown) => {
+        // A session gone is sign-in's; no company is no sites.
+        if (error instanceof Response) throw error;
+        return [] as SiteChoice[];
+      },
+    );
+  // The sites first when one is named (it must be theirs); otherwise both at once.
+  if (wanted) {
+    const sites = await sitesOf();
+    const site = sites.find((s) => s.id === wanted) ?? null;
+    return { loaded: true as const, ...(await readHistory(valid, site?.id)), sites, site };
+  }
+  const [sites, history] = await Promise.all([sitesOf(), readHistory(valid)]);
+  return { loaded: true as const, ...history, sites, site: null };
 }
 
 function Frame({ children }: { children: React.ReactNode }) {

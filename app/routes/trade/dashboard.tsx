@@ -7,7 +7,7 @@ import { formatPounds } from "../../lib/money.ts";
 import { LoadingBlocks, PersonalDataError } from "../../components/personal-page.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { pageMeta } from "../../lib/meta.ts";
-import { NOT_LOADED, personalJson } from "../../lib/personal-data.ts";
+import { NOT_LOADED, personalJson, personalUser } from "../../lib/personal-data.ts";
 import type { TradeDashboardService } from "../../../server/modules/trade/dashboard.ts";
 import type { Route } from "./+types/dashboard";
 
@@ -28,9 +28,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  // A customer with no trade account is shown how to apply: no dashboard to ask for.
+  if ((await personalUser(request)).tradeAccountId === null) return { loaded: true as const, account: null };
   try {
     return { loaded: true as const, account: (await personalJson<{ data: Account }>(request, "/api/trade/dashboard")).data };
   } catch (error) {
+    // Left the company since the user was read.
     if (error instanceof ApiError && error.status === 404) return { loaded: true as const, account: null };
     throw error;
   }

@@ -1,4 +1,4 @@
-import { and, eq, ne } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { ValidationError } from "../../http-errors.ts";
 import { milesBetween } from "../branches/distance.ts";
@@ -22,16 +22,13 @@ export type Destination = { collectAt: number | undefined } | { postcode: string
  */
 export async function allocateOrderStock(tx: Db, needs: Need[], to: Destination, policy: SplitPolicy, at = new Date()): Promise<{ plan: Fulfilment; branch: { id: number; name: string; readyAt: Date | null } | null }> {
   const held = await lockVariants(tx, needs.map((n) => n.variantId));
+  // The open branches, read once: the collecting branch and the others a transfer could come from (a handful of rows).
+  const open = await tx.select().from(branches).where(eq(branches.status, "open"));
   if ("collectAt" in to) {
-    const where = to.collectAt === undefined ? eq(branches.isDefault, true) : eq(branches.id, to.collectAt);
-    const [branch] = await tx
-      .select()
-      .from(branches)
-      .where(and(where, eq(branches.status, "open")))
-      .limit(1);
+    const branch = open.find((b) => (to.collectAt === undefined ? b.isDefault : b.id === to.collectAt));
     if (!branch || !branch.services.includes("collect")) throw new ValidationError({ branch_id: ["Choose a branch that offers click & collect."] });
     // What the branch lacks comes by transfer from the branches nearest to it.
-    const others = await tx.select({ id: branches.id, isDefault: branches.isDefault, lat: branches.lat, lng: branches.lng }).from(branches).where(and(eq(branches.status, "open"), ne(branches.id, branch.id)));
+    const others = open.filter((b) => b.id !== branch.id);
     const here = branch.lat !== null && branch.lng !== null ? { lat: branch.lat, lng: branch.lng } : null;
     const sources = others.map((b) => ({ id: b.id, isDefault: b.isDefault, miles: here && b.lat !== null && b.lng !== null ? milesBetween(here, { lat: b.lat, lng: b.lng }) : null }));
     const plan = planCollection(needs, branch.id, held, sources);
@@ -39,7 +36,6 @@ export async function allocateOrderStock(tx: Db, needs: Need[], to: Destination,
     const ready = collectReadyAt({ weekly: branch.openingHours, exceptions: branch.hoursExceptions }, at, branch.collectLeadMinutes, branch.collectCutoffMinutes, transferDays);
     return { plan, branch: { id: branch.id, name: branch.name, readyAt: ready ? new Date(londonIso(ready.date, ready.time)) : null } };
   }
-  const open = await tx.select({ id: branches.id, isDefault: branches.isDefault, lat: branches.lat, lng: branches.lng }).from(branches).where(eq(branches.status, "open"));
   const holding = new Set(held.filter((h) => h.stock > 0).map((h) => h.branchId));
   const postcode = to.postcode ? normalisePostcode(to.postcode) : null;
   const place = postcode && holding.size > 1 ? await builtInProvider(tx).locate(postcode) : null;
