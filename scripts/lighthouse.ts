@@ -134,7 +134,8 @@ try {
       cls,
       tbtMs: Math.round(lhr.audits["total-blocking-time"]?.numericValue ?? 0),
       failing,
-      met: CATEGORIES.every((c) => scores[c] >= BUDGET[c]) && (!signedIn || cls < SIGNED_IN_CLS_MAX),
+      // A signed-in page is private and marked noindex on purpose: search engines' budget (SEO) is not its.
+      met: CATEGORIES.every((c) => (signedIn && c === "seo") || scores[c] >= BUDGET[c]) && (!signedIn || cls < SIGNED_IN_CLS_MAX),
       runs: lhrs.map((l) => Math.round(perf(l) * 100)),
       runErrors: lhrs.flatMap((l, i) => (l.runtimeError ? [`run ${i + 1}: ${l.runtimeError.code}: ${l.runtimeError.message}`] : [])),
     });
@@ -149,13 +150,13 @@ const pad = (s: string | number, n: number) => String(s).padEnd(n);
 console.log(`\n${pad("page", 20)}${pad("perf", 6)}${pad("a11y", 6)}${pad("bp", 6)}${pad("seo", 6)}${pad("LCP", 9)}${pad("CLS", 7)}${pad("TBT", 8)}${pad("budget", 8)}performance per run`);
 for (const r of results) {
   console.log(
-    `${pad(r.page, 11)}${pad(r.scores.performance, 6)}${pad(r.scores.accessibility, 6)}${pad(r.scores["best-practices"], 6)}${pad(r.scores.seo, 6)}` +
+    `${pad(r.page, 20)}${pad(r.scores.performance, 6)}${pad(r.scores.accessibility, 6)}${pad(r.scores["best-practices"], 6)}${pad(r.scores.seo, 6)}` +
       `${pad(`${(r.lcpMs / 1000).toFixed(2)} s`, 9)}${pad(r.cls, 7)}${pad(`${r.tbtMs} ms`, 8)}${pad(r.met ? "met" : "MISSED", 8)}${r.runs.join(" ")}`,
   );
   for (const f of r.failing) console.log(`             ${f}`);
   for (const e of r.runErrors) console.log(`             ${e}`);
 }
-console.log(`\nThe median of ${RUNS} runs per page. Budgets: performance ≥ ${BUDGET.performance}, accessibility ${BUDGET.accessibility}, best practices ${BUDGET["best-practices"]}, SEO ${BUDGET.seo}; signed in, CLS < ${SIGNED_IN_CLS_MAX}.`);
+console.log(`\nThe median of ${RUNS} runs per page. Budgets: performance ≥ ${BUDGET.performance}, accessibility ${BUDGET.accessibility}, best practices ${BUDGET["best-practices"]}, SEO ${BUDGET.seo} (not for signed-in pages, which are noindex); signed in, CLS < ${SIGNED_IN_CLS_MAX}.`);
 
 writeBenchFile("lighthouse.json", { budget: BUDGET, results });
 process.exit(results.every((r) => r.met) ? 0 : 1);
