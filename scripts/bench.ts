@@ -23,7 +23,7 @@
 // kept between runs, so only the first run pays for the seed. The PGlite pass
 // keeps its database in data/bench-pglite the same way.
 import { countSoleVariantsTo } from "../server/modules/stock/ledger.ts";
-import { STOCK_MAX } from "../server/modules/catalog/product-rules.ts";
+import { STOCK_MAX } from "../server/modules/catalog/products/product-rules.ts";
 import { createStaffService } from "../server/modules/staff/service.ts";
 import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";

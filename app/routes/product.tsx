@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link, type ShouldRevalidateFunctionArgs, redirect, useRouteLoaderData, useSearchParams } from "react-router";
-import { UNIT_LABELS, pricePerCoverage, COVERAGE_LABELS } from "../../server/modules/catalog/units.ts";
-import { lineName } from "../../server/modules/catalog/variant-names.ts";
+import { UNIT_LABELS, pricePerCoverage, COVERAGE_LABELS } from "../../server/modules/catalog/products/units.ts";
+import { lineName } from "../../server/modules/catalog/variants/variant-names.ts";
 import { CoverageCalculator } from "../components/catalog/coverage-calculator.tsx";
 import { VariantPicker, variantBySku } from "../components/catalog/variant-picker.tsx";
 import { appContext } from "#app-context";
@@ -195,7 +195,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             <h2 id="description-heading" className="mb-3 text-xl font-bold">
               Description
             </h2>
-            {/* description_html is sanitised on the server when it is written (server/modules/catalog/sanitize.ts), so it is safe to render as HTML here. */}
+            {/* description_html is sanitised on the server when it is written (server/modules/catalog/products/sanitize.ts), so it is safe to render as HTML here. */}
             <div
               className="space-y-3 text-stone-800 [&_a]:text-brand-700 [&_a]:underline [&_h3]:font-bold [&_li]:mt-1 [&_ol]:list-decimal [&_ol]:pl-5 [&_ul]:list-disc [&_ul]:pl-5"
               data-testid="description"

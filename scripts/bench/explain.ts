@@ -3,8 +3,8 @@
 // them is reported, so an index that stops being used cannot go unnoticed.
 import pg from "pg";
 import { openPostgres } from "../../server/db/client.ts";
-import { createProductService } from "../../server/modules/catalog/products.ts";
-import { createSearchService } from "../../server/modules/catalog/search.ts";
+import { createProductService } from "../../server/modules/catalog/products/products.ts";
+import { createSearchService } from "../../server/modules/catalog/search/search.ts";
 
 interface PlanNode {
   "Node Type": string;

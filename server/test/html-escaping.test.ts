@@ -5,7 +5,7 @@
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_CUSTOMER } from "../db/seed/index.ts";
-import { sanitizeDescription } from "../modules/catalog/sanitize.ts";
+import { sanitizeDescription } from "../modules/catalog/products/sanitize.ts";
 import { products } from "../modules/catalog/schema.ts";
 import { mailOutbox } from "../modules/mail/schema.ts";
 import { isoDay, tradeFixtures } from "../modules/trade/test-fixtures.ts";

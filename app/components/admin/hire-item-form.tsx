@@ -3,7 +3,7 @@ import { Form, useNavigation } from "react-router";
 import { type HireItemFormValues, SPARE_SPECIFICATION_ROWS } from "../../lib/admin/hire-item-form.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { extraDayRate, rateExamples } from "../../../server/modules/hire/rate-card.ts";
-import { incVat, penceFrom } from "../../../server/modules/catalog/prices.ts";
+import { incVat, penceFrom } from "../../../server/modules/catalog/products/prices.ts";
 import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors } from "./form-field.tsx";
 import { NameValueRows, SaveBar, SlugField, formOf } from "./form-rows.tsx";

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { SPARE_ATTRIBUTE_ROWS } from "../../lib/admin/product-form.ts";
 import { formatPounds } from "../../lib/money.ts";
-import { incVat } from "../../../server/modules/catalog/prices.ts";
+import { incVat } from "../../../server/modules/catalog/products/prices.ts";
 import { CategoryPicker } from "./category-picker.tsx";
 import { DescriptionField } from "./description-field.tsx";
 import { FieldError } from "./field-error.tsx";
@@ -34,7 +34,7 @@ export interface ProductFormValues {
   seo_description: string;
   /** Aisle, bay and shelf (A3-B2-S1): the picking list sorts by it. */
   bin_location: string;
-  /** What the product's categories ask for, typed (server/modules/catalog/attribute-sets.ts). */
+  /** What the product's categories ask for, typed (server/modules/catalog/categories/attribute-sets.ts). */
   attribute_set: { name: string; kind: "text" | "number" | "yes_no"; unit: string }[];
 }
 

@@ -1,7 +1,7 @@
 // TipTap (ADR 0057): loaded by description-field.tsx with import() once the
 // back office's product form runs, so neither the storefront nor a first
 // paint without scripts ever carries it. The HTML it writes is cleaned again
-// by the server (server/modules/catalog/sanitize.ts) like any description.
+// by the server (server/modules/catalog/products/sanitize.ts) like any description.
 import { EditorContent, useEditor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import type { ReactNode } from "react";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { UNIT_LABELS, type SaleUnit } from "../../../server/modules/catalog/units.ts";
+import { UNIT_LABELS, type SaleUnit } from "../../../server/modules/catalog/products/units.ts";
 import { type BasketItem, lineHref } from "../../lib/basket.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { Picture } from "../catalog/picture.tsx";

@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { COVERAGE_LABELS, type Coverage, UNIT_LABELS, type SaleUnit, unitsToCover } from "../../../server/modules/catalog/units.ts";
+import { COVERAGE_LABELS, type Coverage, UNIT_LABELS, type SaleUnit, unitsToCover } from "../../../server/modules/catalog/products/units.ts";
 
 /**
  * How many to buy for an area (or a length): the customer's measurement and

@@ -3,7 +3,7 @@ import { Picture, type PictureImage } from "./picture.tsx";
 import { Price, StockBadge } from "./price.tsx";
 import { ProductActions } from "./product-actions.tsx";
 
-/** The card fields of a product, as ProductCard in server/modules/catalog/products.ts. */
+/** The card fields of a product, as ProductCard in server/modules/catalog/products/products.ts. */
 export interface CardProduct {
   id: number;
   sku: string;

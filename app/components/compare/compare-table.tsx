@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { Link, useSubmit } from "react-router";
-import { optionsLabel } from "../../../server/modules/catalog/variant-names.ts";
+import { optionsLabel } from "../../../server/modules/catalog/variants/variant-names.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { Picture, type PictureImage } from "../catalog/picture.tsx";
 

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import type { AdminPhotoService, PhotoOwner } from "../../../server/modules/catalog/admin-photos.ts";
+import type { AdminPhotoService, PhotoOwner } from "../../../server/modules/catalog/photos/admin-photos.ts";
 import type { StaffActor } from "../../../server/modules/staff/actor.ts";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "./access.ts";
 

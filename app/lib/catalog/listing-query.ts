@@ -3,7 +3,7 @@
 // the browser and carries no validation library; the strict reading of an
 // address is listing-parse.ts, used by loaders only.
 
-/** The same bounds as the API (server/modules/catalog/products.ts). */
+/** The same bounds as the API (server/modules/catalog/products/products.ts). */
 export const MAX_PAGE = 500;
 export const PER_PAGE = 24;
 export const MAX_ATTRIBUTES = 20;

@@ -327,7 +327,7 @@ export default function HireItem({ loaderData, actionData }: Route.ComponentProp
           </section>
         </div>
         <div className="lg:col-start-1 lg:row-start-2">
-          {/* Sanitised when saved in the back office (catalog/sanitize.ts), as a product's description is. */}
+          {/* Sanitised when saved in the back office (catalog/products/sanitize.ts), as a product's description is. */}
           <div className="max-w-prose space-y-3 text-stone-800 [&_a]:text-brand-700 [&_a]:underline [&_h3]:font-bold [&_li]:mt-1 [&_ol]:list-decimal [&_ol]:pl-5 [&_ul]:list-disc [&_ul]:pl-5" dangerouslySetInnerHTML={{ __html: item.description }} />
           {item.product ? (
             <p className="mt-2">

@@ -2,7 +2,7 @@ import { type RefObject, useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { QUICK_ORDER_MAX_LINES, type PastedLine, parseQuickOrder } from "../../../server/modules/basket/quick-order-text.ts";
-import { UNIT_LABELS, type SaleUnit } from "../../../server/modules/catalog/units.ts";
+import { UNIT_LABELS, type SaleUnit } from "../../../server/modules/catalog/products/units.ts";
 import { AccountPage } from "../../components/account-page.tsx";
 import { BasketNextLinks } from "../../components/basket/basket-next-links.tsx";
 import { FormAlert } from "../../components/form.tsx";

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { sanitizeDescription } from "../../modules/catalog/sanitize.ts";
+import { sanitizeDescription } from "../../modules/catalog/products/sanitize.ts";
 import type { Db } from "../client.ts";
 import { categories, manufacturers, productAttributes, productCategories, products, relatedProducts } from "../schema.ts";
 import { slugify } from "./demo-categories.ts";

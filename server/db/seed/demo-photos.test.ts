@@ -7,7 +7,7 @@ import { eq, isNull } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { categories, products } from "../../modules/catalog/schema.ts";
-import { createProductService } from "../../modules/catalog/products.ts";
+import { createProductService } from "../../modules/catalog/products/products.ts";
 import { localFileStore } from "../../modules/media/store.ts";
 import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
 import { addDemoPhotos, demoScene } from "./demo-photos.ts";

@@ -1,6 +1,6 @@
 import { asc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
-import { incVat } from "../../modules/catalog/products.ts";
+import { incVat } from "../../modules/catalog/products/products.ts";
 import { unitPence } from "../../modules/trade/pricing.ts";
 import { type InvoiceStatus, tradeInvoices } from "../../modules/trade/invoices/invoice-schema.ts";
 import { tradePaymentAllocations, tradePayments } from "../../modules/trade/credit/ledger-schema.ts";

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import { sanitizeDescription } from "../../modules/catalog/sanitize.ts";
-import type { SaleUnit } from "../../modules/catalog/units.ts";
-import { combinations, variantSku } from "../../modules/catalog/variant-rules.ts";
+import { sanitizeDescription } from "../../modules/catalog/products/sanitize.ts";
+import type { SaleUnit } from "../../modules/catalog/products/units.ts";
+import { combinations, variantSku } from "../../modules/catalog/variants/variant-rules.ts";
 import type { Db } from "../client.ts";
 import { categories, manufacturers, productAttributes, productCategories, productOptions, productVariants, products } from "../schema.ts";
 import { slugify } from "./demo-categories.ts";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { refreshSearchWords } from "../../modules/catalog/product-search.ts";
+import { refreshSearchWords } from "../../modules/catalog/search/product-search.ts";
 import { recordOpeningStock } from "../../modules/stock/ledger.ts";
 import type { Db } from "../client.ts";
 

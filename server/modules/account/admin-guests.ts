@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { escapeLike } from "../../db/like.ts";
 import { HttpError } from "../../http-errors.ts";
 import { users } from "../auth/schema.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { orderAddresses, orders } from "../orders/schema.ts";
 import { type OrderStatus, STATUS_LABELS } from "../orders/statuses.ts";
 import { normalisePostcode } from "../postcode/service.ts";

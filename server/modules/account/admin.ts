@@ -7,7 +7,7 @@ import { auditLog } from "../audit/schema.ts";
 import { accessTokens, passwordResetTokens, users } from "../auth/schema.ts";
 import { type AuthServiceOptions, RECOVERY_TOKEN_MINUTES, queueRecoveryLink } from "../auth/service.ts";
 import { revokeUserTokens } from "../auth/tokens.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { orders } from "../orders/schema.ts";
 import { type OrderStatus, STATUS_LABELS } from "../orders/statuses.ts";
 import { normalisePostcode } from "../postcode/service.ts";

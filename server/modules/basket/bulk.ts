@@ -3,7 +3,7 @@
 // holds, in plain code; the basket service reads the figures and writes the
 // lines that pass, in one transaction that holds the basket's row lock.
 import type { FieldErrors } from "../../http-errors.ts";
-import { incVat } from "../catalog/prices.ts";
+import { incVat } from "../catalog/products/prices.ts";
 import { type PriceContext, unitPence } from "../trade/pricing.ts";
 
 /** At most this many of one variant in a basket. */

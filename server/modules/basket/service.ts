@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type BasketOwner, pricesOf } from "../../plugins/guest.ts";
 import { RETAIL } from "../trade/pricing.ts";
-import { incVat, pounds } from "../catalog/products.ts";
+import { incVat, pounds } from "../catalog/products/products.ts";
 import { productListing, productVariants, products } from "../catalog/schema.ts";
 import { priceLines } from "../pricing/pipeline.ts";
 import { notApplyingMessage } from "../promotions/rules.ts";
@@ -24,7 +24,7 @@ export interface BasketItem {
   slug: string;
   sku: string;
   options: Record<string, string>;
-  /** How it is sold (catalog/units.ts): "each", "m", "pack"… */
+  /** How it is sold (catalog/products/units.ts): "each", "m", "pack"… */
   unit: string;
   image: { src: string; alt: string } | null;
   /** Pounds inc VAT, and ex VAT beside it. */

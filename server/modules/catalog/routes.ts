@@ -5,8 +5,8 @@ import { HttpError } from "../../http-errors.ts";
 import type { Services } from "../../services.ts";
 import { attributeFilters, optionFilters } from "./attribute-filters.ts";
 import { categoryTreeResponse } from "./contract.ts";
-import { brandLogoSvg, productImageSvg } from "./images.ts";
-import { MAX_PAGE, MAX_PER_PAGE } from "./products.ts";
+import { brandLogoSvg, productImageSvg } from "./photos/images.ts";
+import { MAX_PAGE, MAX_PER_PAGE } from "./products/products.ts";
 
 const flag = z
   .union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", "on", "off"])])

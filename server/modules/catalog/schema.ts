@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
-import { DEFAULT_REORDER_LEVEL, PRODUCT_STATUSES } from "./product-status.ts";
-import { SALE_UNITS } from "./units.ts";
+import { DEFAULT_REORDER_LEVEL, PRODUCT_STATUSES } from "./products/product-status.ts";
+import { SALE_UNITS } from "./products/units.ts";
 import {
   type AnyPgColumn,
   boolean,
@@ -104,7 +104,7 @@ export const manufacturers = pgTable(
 import type { ProductImage } from "../media/contract.ts";
 export type { ProductImage };
 
-export { DEFAULT_REORDER_LEVEL, PRODUCT_STATUSES, type ProductStatus } from "./product-status.ts";
+export { DEFAULT_REORDER_LEVEL, PRODUCT_STATUSES, type ProductStatus } from "./products/product-status.ts";
 
 /**
  * A product groups its variants and carries the words, photos, VAT rate and
@@ -132,7 +132,7 @@ export const products = pgTable(
     vatRate: integer("vat_rate").notNull().default(20),
     wasPricePence: integer("was_price_pence"),
     stock: integer("stock").notNull().default(0),
-    /** How it is sold and priced: each, by the metre, by the pack… (catalog/units.ts). */
+    /** How it is sold and priced: each, by the metre, by the pack… (catalog/products/units.ts). */
     unit: text("unit", { enum: SALE_UNITS }).notNull().default("each"),
     /** What one unit covers (a pack of tiles: 1.44 m²); null where that means nothing. */
     coveragePerUnit: numeric("coverage_per_unit", { precision: 12, scale: 3, mode: "number" }),

@@ -1,6 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { findCategory } from "./category-tree.ts";
+import { findCategory } from "./categories/category-tree.ts";
 import type { CategoryNode } from "./contract.ts";
 import { type Category, categories, categoryRedirects, manufacturers, products } from "./schema.ts";
 

@@ -1,6 +1,6 @@
 import { asc } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { onSale } from "../catalog/products.ts";
+import { onSale } from "../catalog/products/products.ts";
 import { categories, manufacturers, products } from "../catalog/schema.ts";
 import { hireItems } from "../hire/schema.ts";
 import { escapeHtml } from "../../lib/html.ts";

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { ValidationError } from "../../http-errors.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { branches } from "../branches/schema.ts";
 import { DEFAULT_REORDER_LEVEL, productVariants, products } from "../catalog/schema.ts";
 import { branchStock } from "../stock/schema.ts";

@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import type { BasketOwner } from "../../plugins/guest.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { type PricingSettings, DEFAULT_PRICING, londonDate, quoteLine } from "./pricing.ts";
 import { checkHireDates } from "./dates.ts";
 import { hireBasketLines, hireBaskets, hireItems } from "./schema.ts";

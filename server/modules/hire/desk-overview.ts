@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { escapeLike } from "../../db/like.ts";
 import { ValidationError, parseInput } from "../../http-errors.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { HIRE_REQUEST_STATUSES, type HireRequestState } from "./desk-labels.ts";
 import { londonDate } from "./pricing.ts";

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { SKU_PATTERN, money, productFields } from "../catalog/product-rules.ts";
+import { SKU_PATTERN, money, productFields } from "../catalog/products/product-rules.ts";
 
 /**
  * What a hire item's and a hire unit's fields may hold (issue 20): the one set
  * of rules the hire catalogue's screens and `/api/admin/hire` check, as
- * `catalog/product-rules.ts` is for products. Rules that need the database (a
+ * `catalog/products/product-rules.ts` is for products. Rules that need the database (a
  * slug or asset number already taken, a hire category or SKU that does not
  * exist, a unit still booked) are the service's (`hire/admin.ts`), which names
  * the field the same way. A plain module: the screens import it.

@@ -7,7 +7,7 @@ import { HttpError, ValidationError } from "../../http-errors.ts";
 import type { BasketOwner } from "../../plugins/guest.ts";
 import type { Outbox } from "../auth/service.ts";
 import { sha256 } from "../auth/tokens.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { renderEmail } from "../mail/templates.ts";
 import { BUYING_ROLES } from "../trade/credit/credit.ts";
 import { tradeAccounts, tradeMembers } from "../trade/schema.ts";

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { products } from "../catalog/schema.ts";
 import { type PricingSettings, DEFAULT_PRICING, addDays, dayNumber, londonDate, quote } from "./pricing.ts";
 import { hireAllocations, hireCategories, hireItemSlugRedirects, hireItems, hireUnits } from "./schema.ts";

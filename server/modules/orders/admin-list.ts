@@ -6,7 +6,7 @@ import { csvWriter } from "../../lib/csv.ts";
 import { ValidationError } from "../../http-errors.ts";
 import { londonDayAfter, londonDayStart } from "../../lib/london.ts";
 import { users } from "../auth/schema.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { normalisePostcode } from "../postcode/service.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { can } from "../staff/permissions.ts";

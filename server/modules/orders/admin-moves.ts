@@ -7,7 +7,7 @@ import { putOrderStockBack } from "../stock/ledger.ts";
 import { recordAudit } from "../audit/service.ts";
 import { branches } from "../branches/schema.ts";
 import type { Outbox } from "../auth/service.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { renderEmail } from "../mail/templates.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { can } from "../staff/permissions.ts";

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
 import { users } from "../auth/schema.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import { PAYMENT_LABELS, trackingUrl } from "./fulfilment.ts";

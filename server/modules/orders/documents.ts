@@ -1,4 +1,4 @@
-import { quantityIn } from "../catalog/units.ts";
+import { quantityIn } from "../catalog/products/units.ts";
 import { blocks, caption, contentWidth, ensureSpace, header, INK, left, measure, MUTED, renderPdf, rule, signatureBox, table, write, type Column, type Pdf } from "../../lib/pdf.ts";
 
 /**
@@ -24,7 +24,7 @@ export interface DocumentLine {
   sku: string;
   name: string;
   quantity: number;
-  /** The unit it is sold in (catalog/units.ts): "12 m", "3 packs". Each when absent. */
+  /** The unit it is sold in (catalog/products/units.ts): "12 m", "3 packs". Each when absent. */
   unit?: string;
   /** Where the product sits in the warehouse (products.bin_location): the picking list walks the bins in order. */
   bin?: string;

@@ -1,8 +1,8 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { Outbox } from "../auth/service.ts";
-import { pounds } from "../catalog/products.ts";
-import { quantityIn } from "../catalog/units.ts";
+import { pounds } from "../catalog/products/products.ts";
+import { quantityIn } from "../catalog/products/units.ts";
 import { renderEmail } from "../mail/templates.ts";
 import { orderLines, orders } from "./schema.ts";
 

@@ -1,6 +1,6 @@
 import { type SQL, and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { type StaffActor, branchLimit } from "../staff/actor.ts";
 import { branches } from "../branches/schema.ts";
 import { staff } from "../staff/schema.ts";

@@ -133,7 +133,7 @@ export const orderLines = pgTable(
     /** The variant's SKU and option values as sold, so documents name what was bought. */
     sku: text("sku").notNull(),
     options: jsonb("options").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
-    /** The unit it was sold in (catalog/units.ts). */
+    /** The unit it was sold in (catalog/products/units.ts). */
     unit: text("unit").notNull().default("each"),
     name: text("name").notNull(),
     slug: text("slug").notNull(),

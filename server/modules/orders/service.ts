@@ -1,7 +1,7 @@
 import { type SQL, and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { users } from "../auth/schema.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { paymentSessions, payments } from "../payments/schema.ts";
 import { addressJson, lineJson, linePricesJson, loadOrder, statusLabel } from "./read.ts";
 import { tradeSites } from "../trade/accounts/sites-schema.ts";

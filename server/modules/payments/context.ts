@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http-errors.ts";
 import type { Outbox } from "../auth/service.ts";
 import type { BasketService } from "../basket/service.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { renderEmail } from "../mail/templates.ts";
 import type { ShopMail } from "../orders/emails.ts";
 import { orderStatusHistory, type orders } from "../orders/schema.ts";

@@ -4,7 +4,7 @@ import { isUniqueViolation } from "../../db/errors.ts";
 import type { BasketOwner } from "../../plugins/guest.ts";
 import { HttpError } from "../../http-errors.ts";
 import { sha256 } from "../auth/tokens.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { putOrderStockBack } from "../stock/ledger.ts";
 import { orders } from "../orders/schema.ts";
 import { hireRequests } from "../hire/schema.ts";

@@ -2,7 +2,7 @@ import { and, asc, eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { BasketOwner } from "../../plugins/guest.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import type { PaymentProvider } from "../checkout/payment.ts";
 import { orders } from "../orders/schema.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";

@@ -2,7 +2,7 @@
 // then the trade price, then promotions, then VAT per line on the discounted
 // value, rounded half-up. The basket, checkout and the promotions desk's
 // preview call it; none works a price out for itself.
-import { incVat } from "../catalog/prices.ts";
+import { incVat } from "../catalog/products/prices.ts";
 import { type AppliedPromotion, type PromotionRule, type RuleLine, discountsFor } from "../promotions/rules.ts";
 import { type PriceContext, unitPence } from "../trade/pricing.ts";
 

@@ -10,7 +10,7 @@ import { HttpError, ValidationError } from "../../http-errors.ts";
 import { sha256 } from "../auth/tokens.ts";
 import { users } from "../auth/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
-import { lineName } from "../catalog/variant-names.ts";
+import { lineName } from "../catalog/variants/variant-names.ts";
 import type { CheckoutLinks } from "../checkout/service.ts";
 import type { CheckoutInput, PlacedOrder } from "../checkout/types.ts";
 import { type WriteOrderOptions, openPaymentPage, orderByKey, placedOrderOf, writeOrder } from "../checkout/write-order.ts";

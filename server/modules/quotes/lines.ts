@@ -7,7 +7,7 @@ import type { Db } from "../../db/client.ts";
 import { type FieldErrors, ValidationError } from "../../http-errors.ts";
 import type { LineVariant } from "../basket/bulk.ts";
 import { lineVariants } from "../basket/line-variants.ts";
-import { lineName } from "../catalog/variant-names.ts";
+import { lineName } from "../catalog/variants/variant-names.ts";
 import { productVariants } from "../catalog/schema.ts";
 import { type PriceContext, RETAIL, unitPence } from "../trade/pricing.ts";
 import { tradeAccounts, tradeMembers } from "../trade/schema.ts";

@@ -1,4 +1,4 @@
-import { quantityIn } from "../catalog/units.ts";
+import { quantityIn } from "../catalog/products/units.ts";
 import { dayLabel } from "../trade/calendar.ts";
 import { type DocumentCompany, money, shopAndCompany } from "../trade/invoices/document-pdf.ts";
 import type { ShopDetails } from "../trade/invoices/invoices.ts";

@@ -4,7 +4,7 @@
 import { type SQL, and, asc, desc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { users } from "../auth/schema.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { londonDate } from "../hire/calendar.ts";
 import { orders } from "../orders/schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";

@@ -2,7 +2,7 @@
 // net value (as the pricing pipeline works it for a basket), and delivery at
 // the price staff set, with VAT at the standard rate. The quote's page, its
 // PDF and the order it becomes all read these figures, so they always agree.
-import { incVat } from "../catalog/prices.ts";
+import { incVat } from "../catalog/products/prices.ts";
 import { DELIVERY_VAT_RATE } from "../hire/depots/service.ts";
 
 export interface QuoteLineMoney {

@@ -5,7 +5,7 @@ import { escapeLike } from "../../db/like.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
-import { fieldErrorsOf } from "../catalog/product-rules.ts";
+import { fieldErrorsOf } from "../catalog/products/product-rules.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { type RedirectHit, type RedirectRule, compileRedirects, ruleSchema } from "./rules.ts";
 import { type RedirectRuleRow, redirectRules } from "./schema.ts";

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { branches } from "../branches/schema.ts";
-import { pounds } from "../catalog/products.ts";
+import { pounds } from "../catalog/products/products.ts";
 import { products } from "../catalog/schema.ts";
 import { londonDate } from "../hire/calendar.ts";
 import { orderLines, orderStatusHistory, orders } from "../orders/schema.ts";

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
-import { skuParams } from "../catalog/admin-routes.ts";
+import { skuParams } from "../catalog/products/admin-routes.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import { MOVEMENT_KINDS } from "./schema.ts";
 import { TRANSFERS_PAGE_MAX, TRANSFER_LINES_MAX, type TransferService } from "./transfers.ts";

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
 import { productVariants, products } from "../catalog/schema.ts";
-import { lineName } from "../catalog/variant-names.ts";
+import { lineName } from "../catalog/variants/variant-names.ts";
 import { orders } from "../orders/schema.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { staff } from "../staff/schema.ts";

@@ -5,7 +5,7 @@ import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
 import { branches } from "../branches/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
-import { lineName } from "../catalog/variant-names.ts";
+import { lineName } from "../catalog/variants/variant-names.ts";
 import { orders } from "../orders/schema.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { applyMovements, lockVariants } from "./ledger.ts";

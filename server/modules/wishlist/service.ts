@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../http-errors.ts";
-import { type ProductService, onSale } from "../catalog/products.ts";
+import { type ProductService, onSale } from "../catalog/products/products.ts";
 import type { PriceContext } from "../trade/pricing.ts";
 import { products } from "../catalog/schema.ts";
 import { wishlistItems } from "./schema.ts";

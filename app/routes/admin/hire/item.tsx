@@ -10,7 +10,7 @@ import { requireHireCatalogueReader } from "../../../lib/admin/hire-access.ts";
 import { type HireItemFormValues, hireItemInputFrom, hireItemValuesFrom } from "../../../lib/admin/hire-item-form.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
-import { parseProduct } from "../../../../server/modules/catalog/product-rules.ts";
+import { parseProduct } from "../../../../server/modules/catalog/products/product-rules.ts";
 import { hireItemPatch, hireUnitCreate, hireUnitPatch } from "../../../../server/modules/hire/item-rules.ts";
 import { londonDate } from "../../../../server/modules/hire/pricing.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";

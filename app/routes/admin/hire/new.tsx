@@ -6,7 +6,7 @@ import { ActionResultBanner } from "../../../components/admin/result-banner.tsx"
 import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { EMPTY_HIRE_ITEM, type HireItemFormValues, hireItemInputFrom, hireItemValuesFrom } from "../../../lib/admin/hire-item-form.ts";
 import { pageMeta } from "../../../lib/meta.ts";
-import { parseProduct } from "../../../../server/modules/catalog/product-rules.ts";
+import { parseProduct } from "../../../../server/modules/catalog/products/product-rules.ts";
 import { hireItemCreate } from "../../../../server/modules/hire/item-rules.ts";
 import { londonDate } from "../../../../server/modules/hire/pricing.ts";
 import type { Route } from "./+types/new";

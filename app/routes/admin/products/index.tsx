@@ -14,7 +14,7 @@ import { requirePermission, requireSameOrigin, serviceError } from "../../../lib
 import { withParam } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
-import { PRODUCT_STATUS_LABELS, type ProductStatus } from "../../../../server/modules/catalog/product-status.ts";
+import { PRODUCT_STATUS_LABELS, type ProductStatus } from "../../../../server/modules/catalog/products/product-status.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
 

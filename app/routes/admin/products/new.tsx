@@ -7,8 +7,8 @@ import { requirePermission, requireSameOrigin, serviceError } from "../../../lib
 import { PHOTO_FORM_MAX } from "../../../lib/admin/photo-action.ts";
 import { productInputFrom } from "../../../lib/admin/product-form.ts";
 import { pageMeta } from "../../../lib/meta.ts";
-import { parseProduct, productCreate } from "../../../../server/modules/catalog/product-rules.ts";
-import { DEFAULT_REORDER_LEVEL } from "../../../../server/modules/catalog/product-status.ts";
+import { parseProduct, productCreate } from "../../../../server/modules/catalog/products/product-rules.ts";
+import { DEFAULT_REORDER_LEVEL } from "../../../../server/modules/catalog/products/product-status.ts";
 import type { Route } from "./+types/new";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "New product");

@@ -9,7 +9,7 @@ import { formatDateTime } from "../../../lib/admin/format.ts";
 import { productInputFrom, sendsCatalogueFields } from "../../../lib/admin/product-form.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
-import { parseProduct, productPatch } from "../../../../server/modules/catalog/product-rules.ts";
+import { parseProduct, productPatch } from "../../../../server/modules/catalog/products/product-rules.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import { KIND_LABELS } from "../../../../server/modules/stock/kinds.ts";
 import type { Route } from "./+types/product";

@@ -5,7 +5,7 @@ import { ActionResultBanner } from "../../../components/admin/result-banner.tsx"
 import { notFoundOr, requirePermission } from "../../../lib/admin/access.ts";
 import { type PhotoActionResult, photoScreenAction } from "../../../lib/admin/photo-action.ts";
 import { pageMeta } from "../../../lib/meta.ts";
-import { optionsLabel } from "../../../../server/modules/catalog/variant-names.ts";
+import { optionsLabel } from "../../../../server/modules/catalog/variants/variant-names.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/variant-photos";
 

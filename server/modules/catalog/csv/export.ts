@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { csvWriter } from "../../../lib/csv.ts";
 import { type StaffActor, authorize } from "../../staff/actor.ts";
-import { type AdminProductFilters, productConditions } from "../admin-list.ts";
+import { type AdminProductFilters, productConditions } from "../products/admin-list.ts";
 import { ATTRIBUTE_PREFIX, CSV_COLUMNS, OPTION_COLUMNS, STOCK_AT_PREFIX, poundsCell, yesNoCell } from "./columns.ts";
 
 /** Products read per query: memory holds one batch, whatever the catalogue's size (ADR 0032). */

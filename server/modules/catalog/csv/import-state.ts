@@ -1,10 +1,10 @@
 // What one import run knows: the shop's lookups, the variants its rows name,
 // and each row's plan.
 import { sql } from "drizzle-orm";
-import { type AttributeSetIndex, loadAttributeSets } from "../attribute-sets.ts";
+import { type AttributeSetIndex, loadAttributeSets } from "../categories/attribute-sets.ts";
 import type { Db } from "../../../db/client.ts";
 import type { StaffActor } from "../../staff/actor.ts";
-import type { CoverageUnit, SaleUnit } from "../units.ts";
+import type { CoverageUnit, SaleUnit } from "../products/units.ts";
 import type { ProductStatus } from "../schema.ts";
 import type { MatchedColumn } from "./columns.ts";
 import type { Options } from "./product-rows.ts";

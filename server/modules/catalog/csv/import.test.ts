@@ -14,7 +14,7 @@ import { auditLog } from "../../audit/schema.ts";
 import type { StaffActor } from "../../staff/actor.ts";
 import { createStaffService } from "../../staff/service.ts";
 import { stockMovements } from "../../stock/schema.ts";
-import { createProductService } from "../products.ts";
+import { createProductService } from "../products/products.ts";
 import { productSlugRedirects, productVariants, products } from "../schema.ts";
 import { matchHeaders } from "./columns.ts";
 import { CATALOGUE_EXPORT_BATCH, exportCatalogueCsv } from "./export.ts";

@@ -1,7 +1,7 @@
 import type { Db } from "../../../db/client.ts";
 import { recordAudit } from "../../audit/service.ts";
 import { type StaffActor, authorize } from "../../staff/actor.ts";
-import { VARIANTS_MAX } from "../variant-rules.ts";
+import { VARIANTS_MAX } from "../variants/variant-rules.ts";
 import { branchColumnProblems, matchHeaders } from "./columns.ts";
 import { groupRows, hasOptions, loadHeldProducts, readRow, sameProductRows } from "./product-rows.ts";
 import { CsvReadError, type CsvRecord, type CsvSource, detectEncoding, isBlank, readRecords } from "./read.ts";

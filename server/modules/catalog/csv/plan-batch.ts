@@ -2,7 +2,7 @@
 // unique, one variant kept on sale.
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import { slugFrom } from "../product-rules.ts";
+import { slugFrom } from "../products/product-rules.ts";
 import { type HeldProduct, type RowCells, type RowGroup, disagreements, planOptions } from "./product-rows.ts";
 import type { Current, Plan, RunState } from "./import-state.ts";
 import { planNewVariant, planRow } from "./plan-row.ts";

@@ -1,11 +1,11 @@
 // One row's plan: its cells checked by the product screen's and the variant
 // screen's rules, and compared with what the shop holds.
-import { attributeSetOf, normaliseValue } from "../attribute-sets.ts";
-import { ATTRIBUTES_MAX, CATEGORIES_MAX, type ProductPatch, fieldErrorsOf, productCreate, productFields, productPatch, slugFrom } from "../product-rules.ts";
-import { sanitizeDescription } from "../sanitize.ts";
-import { COVERAGE_UNITS, type CoverageUnit, SALE_UNITS, type SaleUnit } from "../units.ts";
-import { optionsWithNames } from "../variant-names.ts";
-import { variantCreate, variantFields } from "../variant-rules.ts";
+import { attributeSetOf, normaliseValue } from "../categories/attribute-sets.ts";
+import { ATTRIBUTES_MAX, CATEGORIES_MAX, type ProductPatch, fieldErrorsOf, productCreate, productFields, productPatch, slugFrom } from "../products/product-rules.ts";
+import { sanitizeDescription } from "../products/sanitize.ts";
+import { COVERAGE_UNITS, type CoverageUnit, SALE_UNITS, type SaleUnit } from "../products/units.ts";
+import { optionsWithNames } from "../variants/variant-names.ts";
+import { variantCreate, variantFields } from "../variants/variant-rules.ts";
 import { DEFAULT_REORDER_LEVEL } from "../schema.ts";
 import { type FieldColumn, STOCK_AT_PREFIX, categoriesCell, parseCategories, parseYesNo, poundsCell, yesNoCell } from "./columns.ts";
 import { type Options, type RowCells, comboKey, rowOptions } from "./product-rows.ts";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import { slugFrom } from "../product-rules.ts";
-import { VARIANTS_MAX, optionsInput } from "../variant-rules.ts";
+import { slugFrom } from "../products/product-rules.ts";
+import { VARIANTS_MAX, optionsInput } from "../variants/variant-rules.ts";
 import { ATTRIBUTE_PREFIX, type FieldColumn, type MatchedColumn, OPTION_COLUMNS } from "./columns.ts";
 import type { CsvRecord } from "./read.ts";
 

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { STOCK_FILTERS } from "../admin-list.ts";
+import { STOCK_FILTERS } from "../products/admin-list.ts";
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";

@@ -3,7 +3,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { type Movement, applyMovements, countTo } from "../../stock/ledger.ts";
-import { refreshSearchWords } from "../product-search.ts";
+import { refreshSearchWords } from "../search/product-search.ts";
 import type { Plan, RunState } from "./import-state.ts";
 
 /** A row's values as jsonb_to_recordset takes them: a column left out is null (and the update keeps the product's own). */

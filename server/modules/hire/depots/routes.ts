@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { messageResponse, validationResponse } from "../../auth/contract.ts";
-import { pounds } from "../../catalog/products.ts";
+import { pounds } from "../../catalog/products/products.ts";
 import { staffActorOf } from "../../staff/actor.ts";
 import type { DepotService } from "./service.ts";
 import type { UnitTransfers } from "./transfers.ts";

@@ -4,7 +4,7 @@ import { ValidationError } from "../../../http-errors.ts";
 import { users } from "../../auth/schema.ts";
 import { milesBetween } from "../../branches/distance.ts";
 import { branches } from "../../branches/schema.ts";
-import { pounds } from "../../catalog/products.ts";
+import { pounds } from "../../catalog/products/products.ts";
 import { builtInProvider, normalisePostcode } from "../../postcode/service.ts";
 import { vatOn } from "../pricing.ts";
 import { type DeliveryBand, bandFor, checkBands } from "./bands.ts";

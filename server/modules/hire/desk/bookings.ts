@@ -3,7 +3,7 @@ import type { Db } from "../../../db/client.ts";
 import { HttpError, ValidationError } from "../../../http-errors.ts";
 import { recordAudit } from "../../audit/service.ts";
 import { users } from "../../auth/schema.ts";
-import { pounds } from "../../catalog/products.ts";
+import { pounds } from "../../catalog/products/products.ts";
 import type { StaffActor } from "../../staff/actor.ts";
 import { checkHireDates } from "../dates.ts";
 import { DEFAULT_PRICING, londonDate, quoteLine } from "../pricing.ts";

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { HttpError } from "../../../http-errors.ts";
 import type { Outbox } from "../../auth/service.ts";
-import { pounds } from "../../catalog/products.ts";
+import { pounds } from "../../catalog/products/products.ts";
 import { renderEmail } from "../../mail/templates.ts";
 import type { MailAttachment } from "../../mail/service.ts";
 import { BUYING_ROLES } from "../../trade/credit/credit.ts";

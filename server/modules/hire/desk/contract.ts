@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { money } from "../../catalog/product-rules.ts";
+import { money } from "../../catalog/products/product-rules.ts";
 import { dayNumber } from "../pricing.ts";
 
 /**

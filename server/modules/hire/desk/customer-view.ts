@@ -1,6 +1,6 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import { pounds } from "../../catalog/products.ts";
+import { pounds } from "../../catalog/products/products.ts";
 import { tradeInvoices } from "../../trade/invoices/invoice-schema.ts";
 import { hireUnits } from "../schema.ts";
 import { hireCharges, hireHandovers } from "./schema.ts";

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../../db/client.ts";
 import { HttpError } from "../../../http-errors.ts";
-import { pounds } from "../../catalog/products.ts";
+import { pounds } from "../../catalog/products/products.ts";
 import { staff } from "../../staff/schema.ts";
 import { branches } from "../../branches/schema.ts";
 import { tradeInvoices } from "../../trade/invoices/invoice-schema.ts";

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { HttpError, ValidationError } from "../../../http-errors.ts";
 import { LONDON_TODAY } from "../../../lib/london.ts";
-import { type SaleUnit, UNIT_LABELS } from "../../catalog/units.ts";
+import { type SaleUnit, UNIT_LABELS } from "../../catalog/products/units.ts";
 import { orderLines } from "../../orders/schema.ts";
 import { liftOverdueHoldIfClear } from "./holds.ts";
 import { type TradeInvoice, tradeInvoices } from "../invoices/invoice-schema.ts";

@@ -1,4 +1,4 @@
-import { quantityIn } from "../../catalog/units.ts";
+import { quantityIn } from "../../catalog/products/units.ts";
 import { blocks, caption, contentWidth, ensureSpace, header, left, measure, renderPdf, rule, table, write, type Pdf } from "../../../lib/pdf.ts";
 import { money, shopAndCompany } from "./document-pdf.ts";
 import type { InvoiceDetailJson } from "./invoices.ts";

@@ -1,11 +1,11 @@
 // A product as a card on a listing (and the variants behind it), priced for
 // whoever is looking: retail or their trade prices.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { type PriceContext, RETAIL, unitPence } from "../trade/pricing.ts";
-import { multiBuyOffers } from "../promotions/offers.ts";
+import type { Db } from "../../../db/client.ts";
+import { type PriceContext, RETAIL, unitPence } from "../../trade/pricing.ts";
+import { multiBuyOffers } from "../../promotions/offers.ts";
 import { incVat, pounds } from "./prices.ts";
-import { type ProductImage, manufacturers, productOptions, productVariants, products } from "./schema.ts";
+import { type ProductImage, manufacturers, productOptions, productVariants, products } from "../schema.ts";
 import type { SaleUnit } from "./units.ts";
 
 export interface ProductCard {

@@ -1,12 +1,12 @@
 // The back office's product list (issue 20): its filters, read the same by the
 // list, its tabs' counts and the CSV export; a keyset page by name.
 import { type SQL, and, asc, eq, gt, ilike, ne, or, sql } from "drizzle-orm";
-import { decodeNameCursor, encodeNameCursor } from "../../db/name-cursor.ts";
-import { escapeLike } from "../../db/like.ts";
-import type { Db } from "../../db/client.ts";
-import { type StaffActor, authorize } from "../staff/actor.ts";
+import { decodeNameCursor, encodeNameCursor } from "../../../db/name-cursor.ts";
+import { escapeLike } from "../../../db/like.ts";
+import type { Db } from "../../../db/client.ts";
+import { type StaffActor, authorize } from "../../staff/actor.ts";
 import { incVat, pounds } from "./prices.ts";
-import { type ProductStatus, categories, manufacturers, productCategories, productVariants, products } from "./schema.ts";
+import { type ProductStatus, categories, manufacturers, productCategories, productVariants, products } from "../schema.ts";
 
 export const ADMIN_PRODUCTS_PAGE_MAX = 100;
 export const STOCK_FILTERS = ["in_stock", "low", "out"] as const;

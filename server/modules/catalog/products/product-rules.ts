@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type FieldErrors, ValidationError } from "../../http-errors.ts";
+import { type FieldErrors, ValidationError } from "../../../http-errors.ts";
 import { penceFrom } from "./prices.ts";
 import { PRODUCT_STATUSES } from "./product-status.ts";
 

@@ -1,14 +1,14 @@
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "../../db/client.ts";
-import { isUniqueViolation } from "../../db/errors.ts";
-import { HttpError, ValidationError } from "../../http-errors.ts";
-import { recordAudit } from "../audit/service.ts";
-import { type StaffActor, authorize } from "../staff/actor.ts";
-import { refreshSearchWords } from "./product-search.ts";
-import { SLUG_PATTERN, slugFrom } from "./product-rules.ts";
-import { sanitizeDescription } from "./sanitize.ts";
-import { ATTRIBUTE_KINDS, type AttributeKind, categories, categoryAttributes, categoryRedirects, manufacturers, productCategories, products } from "./schema.ts";
+import type { Db } from "../../../db/client.ts";
+import { isUniqueViolation } from "../../../db/errors.ts";
+import { HttpError, ValidationError } from "../../../http-errors.ts";
+import { recordAudit } from "../../audit/service.ts";
+import { type StaffActor, authorize } from "../../staff/actor.ts";
+import { refreshSearchWords } from "../search/product-search.ts";
+import { SLUG_PATTERN, slugFrom } from "../products/product-rules.ts";
+import { sanitizeDescription } from "../products/sanitize.ts";
+import { ATTRIBUTE_KINDS, type AttributeKind, categories, categoryAttributes, categoryRedirects, manufacturers, productCategories, products } from "../schema.ts";
 
 /**
  * The category tree and the brands in the back office (issue 20). A category's

@@ -2,8 +2,8 @@
 // barcodes' check digits, and the combinations the options editor makes.
 import { describe, expect, it } from "vitest";
 import { pricePerCoverage, quantityIn, unitsToCover } from "./units.ts";
-import { combinations, validGtin, variantSku } from "./variant-rules.ts";
-import { lineName, optionsLabel } from "./variant-names.ts";
+import { combinations, validGtin, variantSku } from "../variants/variant-rules.ts";
+import { lineName, optionsLabel } from "../variants/variant-names.ts";
 
 describe("unitsToCover", () => {
   it("rounds up to whole units, with the waste on top", () => {

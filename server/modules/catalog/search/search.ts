@@ -1,9 +1,9 @@
 import { asc, desc, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import type { PriceContext } from "../trade/pricing.ts";
-import { type ProductService, onSale } from "./products.ts";
+import type { Db } from "../../../db/client.ts";
+import type { PriceContext } from "../../trade/pricing.ts";
+import { type ProductService, onSale } from "../products/products.ts";
 import { expandSearchWords, searchWords, variantCodeMatch, variantsByCode } from "./product-search.ts";
-import { categories, manufacturers, products, searchWords as searchWordsTable } from "./schema.ts";
+import { categories, manufacturers, products, searchWords as searchWordsTable } from "../schema.ts";
 
 export interface Suggestion {
   type: "product" | "category" | "manufacturer";

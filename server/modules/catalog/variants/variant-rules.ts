@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PRICE_MAX_PENCE, SKU_PATTERN, STOCK_MAX, money } from "./product-rules.ts";
+import { PRICE_MAX_PENCE, SKU_PATTERN, STOCK_MAX, money } from "../products/product-rules.ts";
 import { OPTION_NAME_MAX, OPTION_VALUE_MAX, OPTION_VALUES_MAX, OPTIONS_MAX, VARIANTS_MAX, WEIGHT_MAX_GRAMS } from "./variant-limits.ts";
 
 /**

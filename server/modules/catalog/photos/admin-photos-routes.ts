@@ -2,11 +2,11 @@ import fastifyMultipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { staffDoor } from "../staff/door.ts";
-import { messageResponse, validationResponse } from "../auth/contract.ts";
-import { PHOTO_MAX_BYTES, PHOTO_WIDTHS } from "../media/photos.ts";
-import { multipartPhotos } from "../media/uploads.ts";
-import { staffActorOf } from "../staff/actor.ts";
+import { staffDoor } from "../../staff/door.ts";
+import { messageResponse, validationResponse } from "../../auth/contract.ts";
+import { PHOTO_MAX_BYTES, PHOTO_WIDTHS } from "../../media/photos.ts";
+import { multipartPhotos } from "../../media/uploads.ts";
+import { staffActorOf } from "../../staff/actor.ts";
 import { ALT_MAX, type AdminPhotoService, PHOTOS_MAX, type PhotoOwner, UPLOAD_FILES_MAX } from "./admin-photos.ts";
 
 const photo = z.object({

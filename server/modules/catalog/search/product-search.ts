@@ -1,8 +1,8 @@
 // The catalogue's search: the words of a query, close words the catalogue uses,
 // the full-text condition and rank, an exact SKU or barcode first.
 import { type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { productVariants, products, searchWords as searchWordsTable } from "./schema.ts";
+import type { Db } from "../../../db/client.ts";
+import { productVariants, products, searchWords as searchWordsTable } from "../schema.ts";
 
 /** The words of a search, at most 6, each at least 2 letters or digits. */
 export function searchWords(q: string): string[] {

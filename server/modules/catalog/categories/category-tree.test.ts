@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { findCategory } from "./category-tree.ts";
-import type { CategoryNode } from "./contract.ts";
+import type { CategoryNode } from "../contract.ts";
 
 const node = (path: string, children: CategoryNode[] = []): CategoryNode => {
   const slug = path.split("/").at(-1)!;

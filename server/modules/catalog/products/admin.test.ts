@@ -3,14 +3,14 @@
 // move, bulk changes with their preview, and who may do which.
 import { and, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
-import { databaseInvariantViolations } from "../../test/invariants.ts";
-import { auditLog } from "../audit/schema.ts";
-import type { StaffRole } from "../staff/permissions.ts";
-import { stockMovements } from "../stock/schema.ts";
-import { categories, manufacturers, productCategories, productVariants, products } from "./schema.ts";
+import { DEMO_STAFF } from "../../../db/seed/index.ts";
+import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { TestBrowser } from "../../../test/browser.ts";
+import { databaseInvariantViolations } from "../../../test/invariants.ts";
+import { auditLog } from "../../audit/schema.ts";
+import type { StaffRole } from "../../staff/permissions.ts";
+import { stockMovements } from "../../stock/schema.ts";
+import { categories, manufacturers, productCategories, productVariants, products } from "../schema.ts";
 
 const PASSWORD = "demo-password-2026";
 let shop: TestShop;

@@ -1,17 +1,17 @@
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { HttpError, ValidationError } from "../../http-errors.ts";
-import { recordAudit } from "../audit/service.ts";
-import { hireItems } from "../hire/schema.ts";
-import type { ImageSource, ProductImage } from "../media/contract.ts";
-import { type ProcessedPhoto, keysOf, photoEntry } from "../media/photos.ts";
-import { type UploadedFile, discardFiles, withStoredPhotos } from "../media/uploads.ts";
+import type { Db } from "../../../db/client.ts";
+import { HttpError, ValidationError } from "../../../http-errors.ts";
+import { recordAudit } from "../../audit/service.ts";
+import { hireItems } from "../../hire/schema.ts";
+import type { ImageSource, ProductImage } from "../../media/contract.ts";
+import { type ProcessedPhoto, keysOf, photoEntry } from "../../media/photos.ts";
+import { type UploadedFile, discardFiles, withStoredPhotos } from "../../media/uploads.ts";
 
 export type { UploadedFile };
-import type { FileStore } from "../media/store.ts";
-import { type StaffActor, authorize } from "../staff/actor.ts";
-import { productVariants, products } from "./schema.ts";
-import { lineName } from "./variant-names.ts";
+import type { FileStore } from "../../media/store.ts";
+import { type StaffActor, authorize } from "../../staff/actor.ts";
+import { productVariants, products } from "../schema.ts";
+import { lineName } from "../variants/variant-names.ts";
 
 /** At most this many photos per product or hire item, and per upload. */
 export const PHOTOS_MAX = 20;

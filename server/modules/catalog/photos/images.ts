@@ -2,7 +2,7 @@
  * Product and brand images drawn on the server as SVG from the name alone: the
  * demo shop needs no image files and no network. Deterministic, so cacheable forever.
  */
-import { escapeHtml } from "../../lib/html.ts";
+import { escapeHtml } from "../../../lib/html.ts";
 
 function hue(text: string): number {
   let h = 0;

@@ -1,11 +1,11 @@
 import { type SQL, and, asc, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { type PriceContext, RETAIL } from "../trade/pricing.ts";
-import { categories, listingFacets, manufacturers, productAttributes, productCategories, productListing, productOptions, productSlugRedirects, productVariants, products, relatedProducts } from "./schema.ts";
+import type { Db } from "../../../db/client.ts";
+import { type PriceContext, RETAIL } from "../../trade/pricing.ts";
+import { categories, listingFacets, manufacturers, productAttributes, productCategories, productListing, productOptions, productSlugRedirects, productVariants, products, relatedProducts } from "../schema.ts";
 import type { Coverage } from "./units.ts";
 import { pounds } from "./prices.ts";
 import { type CardVariants, type ProductCard, type ProductRow, cardVariants, selectCards, toCard, variantJson, withOffers } from "./product-cards.ts";
-import { expandSearchWords, searchCondition, searchRank, searchWords } from "./product-search.ts";
+import { expandSearchWords, searchCondition, searchRank, searchWords } from "../search/product-search.ts";
 
 export const MAX_PER_PAGE = 96;
 export const MAX_PAGE = 500;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { ValidationError } from "../../http-errors.ts";
-import { type AttributeKind, categories, categoryAttributes } from "./schema.ts";
+import type { Db } from "../../../db/client.ts";
+import { ValidationError } from "../../../http-errors.ts";
+import { type AttributeKind, categories, categoryAttributes } from "../schema.ts";
 
 /**
  * Category attribute sets (issue 20): a category says which attributes its

@@ -1,17 +1,17 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { messageResponse, validationResponse } from "../auth/contract.ts";
-import { staffActorOf } from "../staff/actor.ts";
+import { messageResponse, validationResponse } from "../../auth/contract.ts";
+import { staffActorOf } from "../../staff/actor.ts";
 import type { AdminProductService } from "./admin.ts";
 import { BULK_ACTIONS, BULK_MAX } from "./admin-bulk.ts";
 import { ADMIN_PRODUCTS_PAGE_MAX, type AdminProductFilters, STATUS_FILTERS, STOCK_FILTERS } from "./admin-list.ts";
-import type { AdminVariantService } from "./admin-variants.ts";
+import type { AdminVariantService } from "../variants/admin-variants.ts";
 import { productCreate, productPatch } from "./product-rules.ts";
 import { COVERAGE_UNITS, SALE_UNITS } from "./units.ts";
-import { optionsInput, variantCreate, variantPatch } from "./variant-rules.ts";
-import { PRODUCT_STATUSES } from "./schema.ts";
-import { staffDoor } from "../staff/door.ts";
+import { optionsInput, variantCreate, variantPatch } from "../variants/variant-rules.ts";
+import { PRODUCT_STATUSES } from "../schema.ts";
+import { staffDoor } from "../../staff/door.ts";
 
 // A filter form sends an empty value for "any": accepted, and read as no filter.
 const blankOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(""), schema]).optional();

@@ -1,4 +1,4 @@
-import type { CategoryNode } from "./contract.ts";
+import type { CategoryNode } from "../contract.ts";
 
 /** A node on its own: the same category without the levels below it. */
 const leaf = (c: CategoryNode): CategoryNode => ({ id: c.id, name: c.name, slug: c.slug, path: c.path, description: c.description, children: [] });

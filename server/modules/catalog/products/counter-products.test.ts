@@ -6,18 +6,18 @@
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
-import { auditLog } from "../audit/schema.ts";
-import { localFileStore } from "../media/store.ts";
-import { testJpeg } from "../media/test-photos.ts";
-import { staff } from "../staff/schema.ts";
-import type { StaffActor } from "../staff/actor.ts";
+import { DEMO_STAFF } from "../../../db/seed/index.ts";
+import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { TestBrowser } from "../../../test/browser.ts";
+import { auditLog } from "../../audit/schema.ts";
+import { localFileStore } from "../../media/store.ts";
+import { testJpeg } from "../../media/test-photos.ts";
+import { staff } from "../../staff/schema.ts";
+import type { StaffActor } from "../../staff/actor.ts";
 import { createAdminProductService } from "./admin.ts";
-import { createAdminPhotoService } from "./admin-photos.ts";
+import { createAdminPhotoService } from "../photos/admin-photos.ts";
 import { parseProduct, productCreate } from "./product-rules.ts";
-import { products } from "./schema.ts";
+import { products } from "../schema.ts";
 
 const PASSWORD = "demo-password-2026";
 let shop: TestShop;

@@ -5,16 +5,16 @@
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
-import { apiOperations } from "../../test/openapi.ts";
-import { auditLog } from "../audit/schema.ts";
-import { hireItems } from "../hire/schema.ts";
-import { localFileStore } from "../media/store.ts";
-import { multipart, testJpeg } from "../media/test-photos.ts";
-import type { StaffRole } from "../staff/permissions.ts";
-import { productVariants, products } from "./schema.ts";
+import { DEMO_STAFF } from "../../../db/seed/index.ts";
+import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { TestBrowser } from "../../../test/browser.ts";
+import { apiOperations } from "../../../test/openapi.ts";
+import { auditLog } from "../../audit/schema.ts";
+import { hireItems } from "../../hire/schema.ts";
+import { localFileStore } from "../../media/store.ts";
+import { multipart, testJpeg } from "../../media/test-photos.ts";
+import type { StaffRole } from "../../staff/permissions.ts";
+import { productVariants, products } from "../schema.ts";
 
 const PASSWORD = "demo-password-2026";
 let shop: TestShop;

@@ -3,11 +3,11 @@
 // addresses following; reordering; brands renamed and found by the new name.
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
-import type { StaffRole } from "../staff/permissions.ts";
-import { categories, manufacturers, productCategories, products } from "./schema.ts";
+import { DEMO_STAFF } from "../../../db/seed/index.ts";
+import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { TestBrowser } from "../../../test/browser.ts";
+import type { StaffRole } from "../../staff/permissions.ts";
+import { categories, manufacturers, productCategories, products } from "../schema.ts";
 
 const PASSWORD = "demo-password-2026";
 let shop: TestShop;

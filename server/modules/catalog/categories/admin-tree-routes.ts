@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { messageResponse, validationResponse } from "../auth/contract.ts";
-import { staffActorOf } from "../staff/actor.ts";
+import { messageResponse, validationResponse } from "../../auth/contract.ts";
+import { staffActorOf } from "../../staff/actor.ts";
 import { type AdminTreeService, attributeSetBody, brandCreate, brandPatch, categoryCreate, categoryPatch } from "./admin-tree.ts";
-import { staffDoor } from "../staff/door.ts";
+import { staffDoor } from "../../staff/door.ts";
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const category = z.object({

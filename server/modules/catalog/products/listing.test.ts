@@ -2,9 +2,9 @@
 // the catalogue tables directly and check that listings and their counts follow.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../db/client.ts";
-import { createTestDatabase, type TestDatabase } from "../../test/database.ts";
-import { seedScale } from "../../db/seed/scale.ts";
+import type { Db } from "../../../db/client.ts";
+import { createTestDatabase, type TestDatabase } from "../../../test/database.ts";
+import { seedScale } from "../../../db/seed/scale.ts";
 import { createProductService, type ProductQuery } from "./products.ts";
 
 let database: TestDatabase;

@@ -1,13 +1,13 @@
 // Bulk changes to the catalogue (issue 20): many products' category, VAT rate,
 // status or price at once, previewed first.
 import { asc, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { ValidationError } from "../../http-errors.ts";
-import { recordAudit } from "../audit/service.ts";
-import { type StaffActor, authorize } from "../staff/actor.ts";
+import type { Db } from "../../../db/client.ts";
+import { ValidationError } from "../../../http-errors.ts";
+import { recordAudit } from "../../audit/service.ts";
+import { type StaffActor, authorize } from "../../staff/actor.ts";
 import { pounds } from "./prices.ts";
 import { PRICE_PERCENT_LIMIT } from "./product-status.ts";
-import { categories, productCategories, productVariants, products } from "./schema.ts";
+import { categories, productCategories, productVariants, products } from "../schema.ts";
 
 export const BULK_MAX = 500;
 export const BULK_ACTIONS = ["move_category", "set_vat", "archive", "price_percent"] as const;

@@ -1,7 +1,7 @@
 import { type SQL, and, asc, eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { HttpError, ValidationError } from "../../http-errors.ts";
-import { productVariants, products } from "./schema.ts";
+import type { Db } from "../../../db/client.ts";
+import { HttpError, ValidationError } from "../../../http-errors.ts";
+import { productVariants, products } from "../schema.ts";
 
 /**
  * The variant rules the catalogue's services share (ADR 0046): the variant is
