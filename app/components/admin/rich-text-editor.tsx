@@ -66,6 +66,9 @@ export default function RichTextEditor({ html, onChange, label, describedBy, inv
       title={name}
       aria-pressed={pressed === null ? undefined : pressed}
       disabled={disabled || !enabled}
+      // A pointer press keeps the editor's focus and selection: else focus goes to the button and comes back
+      // only on the next frame (TipTap's focus()), and what is typed straight after a click is lost.
+      onMouseDown={(event) => event.preventDefault()}
       onClick={() => run()}
       className={`min-h-9 min-w-9 rounded px-2 text-sm ${pressed ? "bg-stone-800 text-white" : "bg-white text-stone-900 hover:bg-stone-100"} disabled:opacity-50`}
     >
