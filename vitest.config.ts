@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./scripts/vitest-sequencer.ts";
 
 export default defineConfig({
   resolve: {
@@ -23,5 +24,7 @@ export default defineConfig({
     // after each test, nothing is mocked by module); each file still has its
     // own database and its own app.
     isolate: false,
+    // The long files first, so that neither worker ends the run alone (scripts/vitest-sequencer.ts).
+    sequence: { sequencer: LongestFirst },
   },
 });

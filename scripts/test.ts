@@ -103,6 +103,11 @@ async function together(steps: Step[]): Promise<boolean> {
   return codes.every((c) => c === 0);
 }
 
+// Node keeps the code it has compiled (the app's TypeScript too) for the next process: the
+// suites start the shop, its CLI and its scripts as processes some hundred times, each
+// spending about half a second less of a core on its modules.
+process.env.NODE_COMPILE_CACHE ??= path.join(root, "node_modules", ".cache", "node-compile-cache");
+
 const postgres = process.env.TEST_DATABASE_URL;
 const onPglite: NodeJS.ProcessEnv = { ...process.env };
 delete onPglite.TEST_DATABASE_URL;

@@ -1,5 +1,9 @@
 // The demo shop's photos: made locally, through the real pipeline, for the
 // home page's featured products and the first products of each top category.
+// They come through the machine's cache of made photos (demo-photo-cache.ts),
+// as a shop's do: whichever of this file, demo-start.test.ts or the browser
+// suite's shop comes first makes them, the others copy them (some 45 s of CPU
+// each); first-start.test.ts makes them afresh, and the cache has its own test.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,6 +15,7 @@ import { createProductService } from "../../modules/catalog/products/products.ts
 import { localFileStore } from "../../modules/media/store.ts";
 import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
 import { addDemoPhotos, demoScene } from "./demo-photos.ts";
+import { demoPhotoCacheDir } from "./demo-photo-cache.ts";
 
 let database: TestDatabase;
 let dir: string;
@@ -31,7 +36,7 @@ describe("the demo shop's photos", () => {
 
   it("gives the featured products and each top category's first products photos, once", async () => {
     const store = localFileStore(dir);
-    const made = await addDemoPhotos(database.db, store, { perCategory: 1 });
+    const made = await addDemoPhotos(database.db, store, { perCategory: 1, cacheDir: demoPhotoCacheDir() });
     const tops = await database.db.select({ id: categories.id }).from(categories).where(isNull(categories.parentId));
     expect(made).toBeGreaterThanOrEqual(tops.length);
     // How long the photos take is the bench's business (a newcomer's first start), not a test's: a busy machine is no bug.
@@ -43,7 +48,7 @@ describe("the demo shop's photos", () => {
       expect((await store.get(key))?.contentType).toBe("image/webp");
     }
     // A second run finds every one done.
-    expect(await addDemoPhotos(database.db, store, { perCategory: 1 })).toBe(0);
+    expect(await addDemoPhotos(database.db, store, { perCategory: 1, cacheDir: demoPhotoCacheDir() })).toBe(0);
     const [drawn] = await database.db.select({ images: products.images }).from(products).where(eq(products.featured, false)).limit(1);
     expect(drawn).toBeDefined();
   }, 180_000);
