@@ -3,26 +3,18 @@
 // after a click: the open mini-basket and menu, the compare messages, the
 // enquiry dialog and forms showing their errors. Zero WCAG 2.2 A/AA violations.
 // One page a test, so the suite stays quick on two cores.
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { addAddressByApi, csrfHeaders, newUser, openPage, registerByApi } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { DEMO_TRADE_OWNER, PAY_SLOTS, seededUnpaidInvoice, signInAs } from "./trade-helpers.ts";
 import { isSharedPage } from "../../server/plugins/shared-pages.ts";
+import { expectAccessible } from "./axe.ts";
 
-const WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const DEMO = { email: "customer@example.com", password: "demo-password-2026" };
 
 /** Seeded records the dynamic routes open. */
 const HIRE_ITEM = "aluminium-scaffold-tower-5-2m";
 const CATEGORY = "power-tools/cordless-drills";
-
-/** Runs axe on the page as it is now; the message lists each violation with where it is. */
-async function expectAccessible(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
-  const found = violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(" | ")}`);
-  expect(found, `axe on ${page.url()}`).toEqual([]);
-}
 
 interface Listed {
   id: number;

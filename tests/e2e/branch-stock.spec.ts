@@ -2,12 +2,11 @@
 // in at York, sees the SKU's stock by branch, and finds the movement under
 // York's filter; a count asking more of a branch than it holds is refused by
 // row, naming the branch. axe over the desk with its results.
-import AxeBuilder from "@axe-core/playwright";
 import { openPage } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { staffPage } from "./staff-helpers.ts";
+import { expectAccessible, wcagScan } from "./axe.ts";
 
-const WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
 // Chromium logs the refused adjustment's 422 as a console error.
 test.use({ allowedConsoleErrors: [/the server responded with a status of 422/] });
@@ -55,8 +54,7 @@ test("the warehouse books a delivery in at York and sees the SKU's stock by bran
   await expect(page.getByText(`Row 1: ${sku} has ${after} at York, Foss Islands; taking ${after + 1} would leave less than none.`)).toBeVisible();
   await expect(table.getByRole("row", { name: /York, Foss Islands/ }).getByRole("cell").first()).toHaveText(String(after));
 
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await expectAccessible(page);
   await page.context().close();
 });
 
@@ -87,11 +85,10 @@ test("a transfer is asked for, sent from Leeds and booked in at York with one sh
   await expect(page.getByTestId("transfer-state")).toHaveText("Received");
   await expect(page.getByRole("row", { name: new RegExp(sku) })).toContainText("1");
 
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await expectAccessible(page);
   await openPage(page, "/admin/stock/transfers?state=received");
   await expect(page.getByRole("table", { name: "Transfers, newest first" }).getByRole("row").nth(1)).toContainText("Leeds, Canal Wharf → York, Foss Islands");
-  const list = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  const list = await wcagScan(page);
   expect(list.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   await page.context().close();
 });

@@ -2,11 +2,10 @@
 // item's page and sees its own units there, requests the hire with delivery
 // to a site, priced by the distance band from the depot before it is sent,
 // and is refused delivery past the last band. axe over both pages.
-import AxeBuilder from "@axe-core/playwright";
 import { newUser, openPage } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
+import { expectAccessible, wcagScan } from "./axe.ts";
 
-const WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
 test.use({ allowedConsoleErrors: [/Failed to load resource: the server responded with a status of 422/] });
 
@@ -32,7 +31,7 @@ test("choose a depot, see its availability, and request a hire delivered for the
   await page.getByLabel("Return date").fill(londonDay(14));
   await page.getByLabel("Quantity").fill("1");
   await expect(page.getByTestId("hire-quote")).toContainText("free at Harrogate hire depot for those dates");
-  const { violations: itemViolations } = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  const { violations: itemViolations } = await wcagScan(page);
   expect(itemViolations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   await page.getByRole("button", { name: "Add to hire request" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Added to your hire request." })).toBeVisible();
@@ -54,8 +53,7 @@ test("choose a depot, see its availability, and request a hire delivered for the
   await postcode.fill("YO31 7UL");
   await page.getByLabel("Town or city").fill("York");
   await expect(price).toContainText("Delivery and collection: £45.00 + VAT £9.00 = £54.00");
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await expectAccessible(page);
 
   const sent = page.waitForRequest((r) => r.url().endsWith("/api/hire-requests") && r.method() === "POST");
   await page.getByRole("button", { name: "Send hire request" }).click();

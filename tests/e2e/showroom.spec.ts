@@ -5,16 +5,15 @@
 // showroom's day list in the back office shows the booking, then its
 // cancellation. axe over the booking section, the appointment page and the
 // back office's list.
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { openPage, waitForEmailTo } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { staffPage } from "./staff-helpers.ts";
+import { wcagScan } from "./axe.ts";
 
-const WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
 async function axe(page: Page, where: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  const { violations } = await wcagScan(page);
   expect(violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`), where).toEqual([]);
 }
 

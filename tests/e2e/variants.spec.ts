@@ -4,10 +4,10 @@
 // basket and checks out; a manager gives a new product two options and six
 // variants and finds it on the storefront; compare shows a range or the
 // chosen variant's figures. axe on the product page's picker.
-import AxeBuilder from "@axe-core/playwright";
 import { openPage } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { staffPage } from "./staff-helpers.ts";
+import { wcagScan } from "./axe.ts";
 
 const PAINT = "/product/trade-vinyl-matt-emulsion";
 const TILES = "/product/porcelain-floor-tile-600-600-mm";
@@ -87,7 +87,7 @@ test("a customer picks a size and a colour, uses the calculator for 12.5 m² of 
 test("the product page with its picker passes axe, and a variant's address that does not exist is a 404", async ({ page }) => {
   await openPage(page, `${PAINT}?variant=TCL-EMUL-25L-MAGNOLIA`);
   await expect(page.getByTestId("variant-picker")).toBeVisible();
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  const { violations } = await wcagScan(page);
   expect(violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`)).toEqual([]);
   const missing = await page.goto(`${PAINT}?variant=NO-SUCH-SKU`);
   expect(missing?.status()).toBe(404);
