@@ -19,7 +19,7 @@ describe("the 500-line rule", () => {
     const files = [
       { path: "a.ts", text: long(501) },
       { path: "b.ts", text: long(501, "// Over 500 lines: a table is easier to audit whole.\n") },
-      { path: "c.ts", text: long(501, "// Over 500 lines for now: the kit is taking its markup out.\n") },
+      { path: "c.ts", text: long(501, "// Over 500 lines for now: a promise is not a reason.\n") },
       { path: "d.ts", text: long(501, "import x from 'y';\n\n\n\n\n// Over 500 lines: too far down to be seen.\n") },
       { path: "e.ts", text: long(501, "// Over 500 lines:\n") },
       { path: "f.ts", text: long(500) },
@@ -28,6 +28,7 @@ describe("the 500-line rule", () => {
     expect(longFilesWithoutReason(files)).toEqual([
       { path: "g.tsx", lines: 620 },
       { path: "a.ts", lines: 501 },
+      { path: "c.ts", lines: 501 },
       { path: "d.ts", lines: 501 },
       { path: "e.ts", lines: 501 },
     ]);
