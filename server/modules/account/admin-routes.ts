@@ -9,6 +9,7 @@ import { ADMIN_CUSTOMERS_PAGE_MAX, type AdminCustomerService, BLOCK_REASON_MAX, 
 import { customerAddressBody, customerPatch } from "./admin-edit.ts";
 import { addressJson } from "./contract.ts";
 import { staffDoor } from "../staff/door.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 const listQuery = z.object({
   q: z.string().trim().max(SEARCH_MAX, `Search for at most ${SEARCH_MAX} characters.`).optional(),
@@ -88,9 +89,7 @@ export async function adminCustomerRoutes(app: FastifyInstance, options: { custo
   const { customers } = options;
   const tags = ["admin: customers"];
 
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-  });
+  storeNothing(app);
 
   r.get(
     "/admin/customers",
