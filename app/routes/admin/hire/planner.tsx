@@ -146,19 +146,7 @@ export default function HirePlanner({ loaderData }: Route.ComponentProps) {
       <PageHeader
         title="Hire planner"
         intro="Each unit's holds, bookings, time out on hire and time in service, day by day. An empty day is free: choose it to book that unit from that day; the database refuses any booking over a bar."
-        actions={
-          <>
-            <Link to="/admin/hire/bookings/new" className="btn-primary">
-              New hire
-            </Link>
-            <Link to="/admin/hire" className="btn-secondary">
-              Hire desk
-            </Link>
-            <Link to="/admin/hire/requests" className="btn-secondary">
-              Hire requests
-            </Link>
-          </>
-        }
+        links={[{ to: "/admin/hire/bookings/new", label: "New hire", primary: true }, { to: "/admin/hire", label: "Hire desk" }, { to: "/admin/hire/requests", label: "Hire requests" }]}
       />
       <FilterForm label="Choose the days and hire items" submitLabel="Show" className="mb-4 sm:grid-cols-[auto_auto_1fr_auto] sm:items-end" buttonsClassName="">
         <FilterDate name="from" label="From" value={planner?.from ?? typed.from} errors={errors.from} />
