@@ -20,6 +20,7 @@ import { FieldError } from "../../../components/admin/field-error.tsx";
 import { Panel } from "../../../components/admin/panel.tsx";
 import { MoneyCell } from "../../../components/admin/cells.tsx";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
+import { AddressLines } from "../../../components/address-lines.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Order ${params.number.toUpperCase()}`);
 
@@ -321,13 +322,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
 
           <Panel id="address-heading" title={order.fulfilment === "collection" ? "Collection" : "Delivery address"} className="text-sm">
             {delivery ? (
-              <address className="not-italic">
-                {[delivery.name || order.customer_name, delivery.company, delivery.line_1, delivery.line_2, delivery.line_3, delivery.town, delivery.county, delivery.postcode].filter(Boolean).map((l, i) => (
-                  <span key={i} className="block">
-                    {l}
-                  </span>
-                ))}
-              </address>
+              <AddressLines lines={[delivery.name || order.customer_name, delivery.company, delivery.line_1, delivery.line_2, delivery.line_3, delivery.town, delivery.county, delivery.postcode]} />
             ) : (
               <p>
                 {order.customer_name ? (
@@ -343,13 +338,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             {billing ? (
               <>
                 <h3 className="mb-1 mt-3 font-bold">Billing address</h3>
-                <address className="not-italic">
-                  {[billing.name, billing.company, billing.line_1, billing.line_2, billing.line_3, billing.town, billing.county, billing.postcode].filter(Boolean).map((l, i) => (
-                    <span key={i} className="block">
-                      {l}
-                    </span>
-                  ))}
-                </address>
+                <AddressLines lines={[billing.name, billing.company, billing.line_1, billing.line_2, billing.line_3, billing.town, billing.county, billing.postcode]} />
               </>
             ) : null}
           </Panel>
