@@ -216,8 +216,8 @@ export default function AdminProductVariants({ loaderData, actionData }: Route.C
               cell: (v) => {
                 const label = nameOf(v);
                 return (
-                  <span className="grid">
-                    <span className="flex flex-wrap gap-2">
+                  <div className="grid">
+                    <div className="flex flex-wrap gap-2">
                       <Form method="post" id={`variant-${v.id}`} aria-label={`Save ${label}`}>
                         <input type="hidden" name="intent" value="variant" />
                         <input type="hidden" name="sku" value={v.sku} />
@@ -239,9 +239,9 @@ export default function AdminProductVariants({ loaderData, actionData }: Route.C
                           </button>
                         </Form>
                       ) : null}
-                    </span>
+                    </div>
                     <FieldError id={`variant-${v.id}-status-error`} messages={errorsOf(v)?.status ?? errorsOf(v)?.options} />
-                  </span>
+                  </div>
                 );
               },
             },
