@@ -2,41 +2,20 @@
 // PGlite DATA_DIR of its own: the report printed, the progress bar on stderr,
 // exit status 1 when a row is refused (and nothing changed), the valid rows
 // when asked, one audit entry as system.
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPglite } from "../server/db/client.ts";
+import type { Db } from "../server/db/client.ts";
+import { onDataDir, runShop } from "./lib/shop-cli-test.ts";
 import { auditLog } from "../server/modules/audit/schema.ts";
 import { products } from "../server/modules/catalog/schema.ts";
 import { stockMovements } from "../server/modules/stock/schema.ts";
 
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, "..");
-const node = path.join(root, "node_modules/.bin/node");
 let dataDir: string;
-
-function shop(...args: string[]) {
-  return run(node, ["scripts/shop.ts", ...args], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: "test", DATABASE_URL: "", COOKIE_SECRET: "x".repeat(32) },
-  }).then(
-    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-  );
-}
-
-async function read<T>(work: (db: Awaited<ReturnType<typeof openPglite>>["db"]) => Promise<T>): Promise<T> {
-  const database = await openPglite(dataDir);
-  try {
-    return await work(database.db);
-  } finally {
-    await database.close();
-  }
-}
+const shop = (...args: string[]) => runShop(dataDir, ...args);
+const read = <T>(work: (db: Db) => Promise<T>) => onDataDir(dataDir, work);
 
 const file = (name: string, text: string) => {
   const at = path.join(dataDir, name);

@@ -1,11 +1,9 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPglite } from "../server/db/client.ts";
+import { onDataDir, runShop } from "./lib/shop-cli-test.ts";
 import { users } from "../server/modules/auth/schema.ts";
 import { mailOutbox } from "../server/modules/mail/schema.ts";
 import { createTradeService } from "../server/modules/trade/service.ts";
@@ -16,31 +14,10 @@ import { orders } from "../server/modules/orders/schema.ts";
 import { auditLog } from "../server/modules/audit/schema.ts";
 import type { Db } from "../server/db/client.ts";
 
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, "..");
-const node = path.join(root, "node_modules/.bin/node");
 let dataDir: string;
-
 /** The staff CLI on a PGlite DATA_DIR of its own (it opens the database as the server would). */
-function shop(...args: string[]) {
-  return run(node, ["scripts/shop.ts", ...args], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: "test", DATABASE_URL: "", COOKIE_SECRET: "x".repeat(32) },
-  }).then(
-    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-  );
-}
-
-async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
-  const database = await openPglite(dataDir);
-  try {
-    await database.migrate();
-    return await work(database.db);
-  } finally {
-    await database.close();
-  }
-}
+const shop = (...args: string[]) => runShop(dataDir, ...args);
+const withDb = <T>(work: (db: Db) => Promise<T>) => onDataDir(dataDir, work, { migrate: true });
 
 const outbox = {
   async enqueue(tx: Db, m: { to: string; subject: string; html: string; text: string }) {

@@ -1,14 +1,9 @@
 // What checkout, the thank-you page and the order screens read from the API.
+import type { DeliveryOption } from "../../server/modules/delivery/service.ts";
+import type { LookupAddress } from "../../server/modules/postcode/service.ts";
 
-export interface DeliveryOption {
-  id: string;
-  name: string;
-  description: string;
-  kind: string;
-  /** Pounds inc VAT for this basket and postcode. */
-  price: number;
-  notes: string[];
-}
+/** A way to deliver or collect, priced for this basket and postcode. */
+export type { DeliveryOption };
 
 export interface PaymentOption {
   id: "bank_transfer" | "pay_on_collection" | "pay_on_account";
@@ -59,14 +54,8 @@ export interface DeliveryOptions {
   collect_at?: CollectionChoice[];
 }
 
-export interface Address {
-  line_1: string;
-  line_2: string;
-  line_3: string;
-  town: string;
-  county: string;
-  postcode: string;
-}
+/** An address's lines, as the postcode lookup answers them and checkout's fields hold them. */
+export type Address = LookupAddress;
 
 export const EMPTY_ADDRESS: Address = { line_1: "", line_2: "", line_3: "", town: "", county: "", postcode: "" };
 

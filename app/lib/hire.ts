@@ -1,5 +1,6 @@
 // Hire shapes as the API carries them (pounds ex VAT), and the calendar-date
 // helpers the hire screens share. Dates of hire are Europe/London calendar dates.
+import type { HireCart as ServedHireCart } from "../../server/modules/hire/basket.ts";
 
 export interface HireRates {
   day: number;
@@ -42,28 +43,11 @@ export interface HireQuote {
   depot?: { slug: string; name: string; town: string };
 }
 
-export interface HireBasketItem {
-  id: number;
-  hire_item_id: number;
-  name: string;
-  slug: string;
-  image: HireImage | null;
-  quantity: number;
-  start_date: string;
-  end_date: string;
-  days: number;
-  hire_cost: number;
-  vat: number;
-  deposit: number;
-}
+/** A line of the hire request basket, as the service answers it. */
+export type { HireBasketItem } from "../../server/modules/hire/basket.ts";
 
-export interface HireCart {
-  items: HireBasketItem[];
-  /** The depot the hire goes out from; `chosen` false until the customer picks one. */
-  depot?: { slug: string; name: string; town: string; chosen: boolean } | null;
-  totals: { hire_cost: number; deposit: number; vat: number; total: number };
-  itemCount: number;
-}
+/** The hire request basket as the API carries it; an empty one (before the first answer) has no depot yet. */
+export type HireCart = Omit<ServedHireCart, "depot"> & { depot?: ServedHireCart["depot"] };
 
 export interface HireBasketAnswer {
   success: boolean;

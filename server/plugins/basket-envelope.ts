@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { HttpError, ValidationError, summarise } from "../http-errors.ts";
 import { schemaErrors } from "./errors.ts";
 import { type BasketOwner, ensureGuestHash, guestHashOf } from "./guest.ts";
+import { storeNothing } from "../lib/no-store.ts";
 
 /** Who is asking: the signed-in user, else the guest (null when a guest has no cookie yet). */
 export function readingOwner(request: FastifyRequest): BasketOwner | null {
@@ -28,9 +29,7 @@ export function basketEnvelope<C>(
   app.addHook("onRequest", async (_request, reply) => {
     if (!options.enabled) return reply.code(404).send({ message: "Not Found" });
   });
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "private, no-store");
-  });
+  storeNothing(app, "private, no-store");
   const current = async (owner: BasketOwner | null) => (owner ? options.cartOf(owner) : options.empty);
 
   app.setErrorHandler(async (error, request, reply) => {

@@ -45,3 +45,19 @@ describe("SearchFilter", () => {
     expect(html).toMatch(/<a [^>]*href="\/admin\/hire\?"[^>]*>Clear<\/a>|<a [^>]*href="\/admin\/hire"[^>]*>Clear<\/a>/);
   });
 });
+
+describe("A refused filter", () => {
+  it("says why after its name and points its control to the words", () => {
+    const html = renderAt(
+      "/admin/hire/planner?from=2026-02-30",
+      <FilterForm label="Choose the days">
+        <FilterDate name="from" label="From" value="2026-02-30" errors={["The first day (from) must be a real date."]} />
+        <FilterSelect name="days" label="Days" value="90" any={null} options={[[7, "7 days"], ["90", "90 days"]]} errors={["Too many days."]} />
+      </FilterForm>,
+    );
+    expect(tags(html, "input").find((i) => i.name === "from")).toMatchObject({ "aria-invalid": "true", "aria-describedby": "from-error", value: "2026-02-30" });
+    expect(html).toContain('<span id="from-error" class="font-normal text-red-800">The first day (from) must be a real date.</span>');
+    expect(tags(html, "select")[0]).toMatchObject({ "aria-invalid": "true", "aria-describedby": "days-error" });
+    expect(html).toContain('<option value="90" selected="">90 days</option>');
+  });
+});

@@ -60,7 +60,20 @@ export function FilterSearch({ value, placeholder, label = "Search", className =
   );
 }
 
-/** One choice of a filter form: "Any" (or `any`) first, then the options. */
+/** A field's refusal (a day that is not a real date), read out after its name; the control's props that point to it. */
+function refusal(name: string, errors: readonly string[] | undefined) {
+  if (!errors?.length) return { props: {}, message: null };
+  return {
+    props: { "aria-invalid": true, "aria-describedby": `${name}-error` } as const,
+    message: (
+      <span id={`${name}-error`} className="font-normal text-red-800">
+        {errors.join(" ")}
+      </span>
+    ),
+  };
+}
+
+/** One choice of a filter form: "Any" (or `any`) first, then the options; `errors` when the value was refused. */
 export function FilterSelect({
   name,
   label,
@@ -70,6 +83,7 @@ export function FilterSelect({
   anyValue = "",
   className = "",
   controlClassName = FILTER_CONTROL,
+  errors,
 }: {
   name: string;
   label: string;
@@ -81,11 +95,13 @@ export function FilterSelect({
   anyValue?: string;
   className?: string;
   controlClassName?: string;
+  errors?: readonly string[];
 }) {
+  const refused = refusal(name, errors);
   return (
     <label className={`grid min-w-0 gap-1 text-sm font-semibold ${className}`}>
       {label}
-      <select name={name} defaultValue={value ?? anyValue} className={controlClassName}>
+      <select name={name} defaultValue={value ?? anyValue} className={controlClassName} {...refused.props}>
         {any === null ? null : <option value={anyValue}>{any}</option>}
         {options.map(([v, l]) => (
           <option key={v} value={v}>
@@ -93,16 +109,19 @@ export function FilterSelect({
           </option>
         ))}
       </select>
+      {refused.message}
     </label>
   );
 }
 
-/** A day a filter starts or ends at. */
-export function FilterDate({ name, label, value }: { name: string; label: string; value: string | undefined }) {
+/** A day a filter starts or ends at; `errors` when it was refused. */
+export function FilterDate({ name, label, value, errors }: { name: string; label: string; value: string | undefined; errors?: readonly string[] }) {
+  const refused = refusal(name, errors);
   return (
     <label className="grid min-w-0 gap-1 text-sm font-semibold">
       {label}
-      <input name={name} type="date" defaultValue={value ?? ""} className={FILTER_CONTROL} />
+      <input name={name} type="date" defaultValue={value ?? ""} className={FILTER_CONTROL} {...refused.props} />
+      {refused.message}
     </label>
   );
 }

@@ -13,6 +13,11 @@ describe("PageHeader", () => {
     expect(html.indexOf("View on the shop")).toBeGreaterThan(html.indexOf("</h1>"));
   });
 
+  it("puts its links to other screens first, the primary one filled, then the other actions", () => {
+    const html = renderAt("/admin/hire", <PageHeader title="Hire desk" links={[{ to: "/admin/hire/bookings/new", label: "New hire", primary: true }, { to: "/admin/hire/planner", label: "Planner" }]} actions={<button type="button">Print</button>} />);
+    expect(html).toMatch(/<a [^>]*class="btn-primary"[^>]*href="\/admin\/hire\/bookings\/new"[^>]*>New hire<\/a><a [^>]*class="btn-secondary"[^>]*href="\/admin\/hire\/planner"[^>]*>Planner<\/a><button type="button">Print<\/button>/);
+  });
+
   it("leaves out what it is not given", () => {
     const html = renderAt("/admin/orders", <PageHeader title="Orders" />);
     expect(html).not.toContain("Breadcrumb");

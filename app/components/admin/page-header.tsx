@@ -5,9 +5,24 @@ import { AdminCrumbs } from "./crumbs.tsx";
 /**
  * A screen's header: where it sits (crumbs, when it is under another screen),
  * its one h1, a line on what it is for, and its actions beside the title on
- * wide screens (under it on a phone).
+ * wide screens (under it on a phone): `links` to other screens as buttons (the
+ * primary one filled), then any other `actions` (a form, a download).
  */
-export function PageHeader({ title, intro, crumbs, back, actions }: { title: ReactNode; intro?: ReactNode; crumbs?: { label: string; to?: string }[]; back?: { to: string; label: string }; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  intro,
+  crumbs,
+  back,
+  links = [],
+  actions,
+}: {
+  title: ReactNode;
+  intro?: ReactNode;
+  crumbs?: { label: string; to?: string }[];
+  back?: { to: string; label: string };
+  links?: readonly { to: string; label: ReactNode; primary?: boolean }[];
+  actions?: ReactNode;
+}) {
   return (
     <>
       {crumbs ? <AdminCrumbs items={crumbs} /> : null}
@@ -23,7 +38,16 @@ export function PageHeader({ title, intro, crumbs, back, actions }: { title: Rea
           <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
           {intro ? <p className="mt-1 max-w-3xl text-stone-700">{intro}</p> : null}
         </div>
-        {actions ? <div className="flex flex-wrap gap-2">{actions}</div> : null}
+        {links.length || actions ? (
+          <div className="flex flex-wrap gap-2">
+            {links.map((l) => (
+              <Link key={l.to} to={l.to} className={l.primary ? "btn-primary" : "btn-secondary"}>
+                {l.label}
+              </Link>
+            ))}
+            {actions}
+          </div>
+        ) : null}
       </div>
     </>
   );

@@ -6,7 +6,7 @@ import { type QuoteFormAnswer, lineField } from "../../lib/admin/quotes.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
-import { Cell, Row, type TableColumn, TableOrCards } from "./table-or-cards.tsx";
+import { type DataColumn, DataTable } from "./table-or-cards.tsx";
 
 const P = "quote";
 const BOX = "rounded-lg border border-stone-200 bg-white p-4";
@@ -32,72 +32,81 @@ function LineControl({ id, label, errors, hint, children }: { id: string; label:
   );
 }
 
-/** One line: its fields while the quote may be priced, else what it says. */
-function LineRow({ line: l, editable, errors, typed }: { line: DeskLine; editable: boolean; errors: FieldErrors; typed: (name: string, stored: string) => string }) {
-  const f = (name: Parameters<typeof lineField>[1]) => lineField(l.id, name);
-  const price = (l.unit_price_ex_vat ?? 0).toFixed(2);
-  const discount = l.discount_percent ? `${l.discount_percent}% off their price` : "Their price";
-  return (
-    <Row>
-      <Cell label="Product" head className="font-normal">
+/** The lines' columns: each line's fields while the quote may be priced, else what it says. */
+function lineColumns(editable: boolean, errors: FieldErrors, typed: (name: string, stored: string) => string): (DataColumn<DeskLine> | false)[] {
+  const f = (l: DeskLine, name: Parameters<typeof lineField>[1]) => lineField(l.id, name);
+  const price = (l: DeskLine) => (l.unit_price_ex_vat ?? 0).toFixed(2);
+  const discount = (l: DeskLine) => (l.discount_percent ? `${l.discount_percent}% off their price` : "Their price");
+  return [
+    {
+      label: "Product",
+      head: true,
+      cellClassName: "font-normal",
+      cell: (l) => (
         <span className="grid min-w-0 gap-0.5 [overflow-wrap:anywhere]">
           <span className="font-semibold">{l.name}</span>
           <span className="font-mono text-xs text-stone-600">{l.sku}</span>
           {editable ? (
             <>
               <input type="hidden" name="line" value={l.id} />
-              <input type="hidden" name={f("was_quantity")} value={l.quantity} />
-              <input type="hidden" name={f("was_price")} value={price} />
+              <input type="hidden" name={f(l, "was_quantity")} value={l.quantity} />
+              <input type="hidden" name={f(l, "was_price")} value={price(l)} />
             </>
           ) : null}
-          <FieldError messages={errors?.[f("line")]} />
+          <FieldError messages={errors?.[f(l, "line")]} />
         </span>
-      </Cell>
-      <Cell label="Quantity" className="lg:w-28">
-        {editable ? (
-          <LineControl id={f("quantity")} label={`Quantity of ${l.sku}`} errors={errors?.[f("quantity")]}>
-            {(props) => <input {...props} defaultValue={typed(f("quantity"), String(l.quantity))} inputMode="numeric" autoComplete="off" className={SMALL} />}
+      ),
+    },
+    {
+      label: "Quantity",
+      cellClassName: "lg:w-28",
+      cell: (l) =>
+        editable ? (
+          <LineControl id={f(l, "quantity")} label={`Quantity of ${l.sku}`} errors={errors?.[f(l, "quantity")]}>
+            {(props) => <input {...props} defaultValue={typed(f(l, "quantity"), String(l.quantity))} inputMode="numeric" autoComplete="off" className={SMALL} />}
           </LineControl>
         ) : (
           <span>
             {l.quantity} {l.unit}
           </span>
-        )}
-      </Cell>
-      <Cell label="Unit price ex VAT" className="lg:w-36">
-        {editable ? (
-          <LineControl id={f("price")} label={`Unit price for ${l.sku} (£ ex VAT)`} errors={errors?.[f("price")]} hint={l.floor_ex_vat === null ? undefined : `Lowest you may quote: ${formatPounds(l.floor_ex_vat)}`}>
-            {(props) => <input {...props} defaultValue={typed(f("price"), price)} inputMode="decimal" autoComplete="off" className={SMALL} />}
+        ),
+    },
+    {
+      label: "Unit price ex VAT",
+      cellClassName: "lg:w-36",
+      cell: (l) =>
+        editable ? (
+          <LineControl id={f(l, "price")} label={`Unit price for ${l.sku} (£ ex VAT)`} errors={errors?.[f(l, "price")]} hint={l.floor_ex_vat === null ? undefined : `Lowest you may quote: ${formatPounds(l.floor_ex_vat)}`}>
+            {(props) => <input {...props} defaultValue={typed(f(l, "price"), price(l))} inputMode="decimal" autoComplete="off" className={SMALL} />}
           </LineControl>
         ) : (
           <span>{formatPounds(l.unit_price_ex_vat ?? 0)}</span>
-        )}
-      </Cell>
-      <Cell label="Discount %" className="lg:w-32">
-        {editable ? (
-          <LineControl id={f("discount")} label={`Discount % for ${l.sku}, off the customer's price (wins over the unit price)`} errors={errors?.[f("discount")]} hint={`Now: ${discount.toLowerCase()}`}>
-            {(props) => <input {...props} defaultValue={typed(f("discount"), "")} inputMode="decimal" autoComplete="off" className={SMALL} />}
+        ),
+    },
+    {
+      label: "Discount %",
+      cellClassName: "lg:w-32",
+      cell: (l) =>
+        editable ? (
+          <LineControl id={f(l, "discount")} label={`Discount % for ${l.sku}, off the customer's price (wins over the unit price)`} errors={errors?.[f(l, "discount")]} hint={`Now: ${discount(l).toLowerCase()}`}>
+            {(props) => <input {...props} defaultValue={typed(f(l, "discount"), "")} inputMode="decimal" autoComplete="off" className={SMALL} />}
           </LineControl>
         ) : (
-          <span>{discount}</span>
-        )}
-      </Cell>
-      <Cell label="Their price" className="lg:text-right">
-        {formatPounds(l.base_price_ex_vat)}
-      </Cell>
-      <Cell label="Line ex VAT" className="lg:text-right">
-        {formatPounds(l.line_total_ex_vat ?? 0)}
-      </Cell>
-      {editable ? (
-        <Cell label="Remove">
-          <label className="flex min-h-10 items-center gap-2">
-            <input type="checkbox" name={f("remove")} defaultChecked={typed(f("remove"), "") === "on"} className="size-4" />
-            Remove<span className="sr-only"> {l.sku}</span>
-          </label>
-        </Cell>
-      ) : null}
-    </Row>
-  );
+          <span>{discount(l)}</span>
+        ),
+    },
+    { label: "Their price", numeric: true, cell: (l) => formatPounds(l.base_price_ex_vat) },
+    { label: "Line ex VAT", numeric: true, cell: (l) => formatPounds(l.line_total_ex_vat ?? 0) },
+    editable && {
+      label: "Remove",
+      cell: (l) => (
+        <label className="flex min-h-10 items-center gap-2">
+          <input type="checkbox" name={f(l, "remove")} defaultChecked={typed(f(l, "remove"), "") === "on"} className="size-4" />
+          Remove<span className="sr-only"> {l.sku}</span>
+        </label>
+      ),
+    },
+  ];
 }
 
 /** Goods, VAT, delivery and the total, as the quote stands (saved). */
@@ -129,15 +138,6 @@ export function QuoteForm({ quote: q, answer, canManage, busy, validDays }: { qu
   const errors: FieldErrors = refused?.errors;
   const typed = (name: string, stored: string) => (refused?.intent === "save" ? (refused.values[name] ?? (name.endsWith("_remove") ? "" : stored)) : stored);
   const editable = canManage && q.can.edit;
-  const columns: TableColumn[] = [
-    { label: "Product" },
-    { label: "Quantity" },
-    { label: "Unit price ex VAT" },
-    { label: "Discount %" },
-    { label: "Their price", className: "lg:text-right" },
-    { label: "Line ex VAT", className: "lg:text-right" },
-    ...(editable ? [{ label: "Remove" }] : []),
-  ];
   const next = q.status === "sent" || q.status === "expired" ? `Saving starts revision ${q.revision + 1}, drafting: the customer keeps revision ${q.revision} until you send it again.` : q.status === "requested" ? "Saving moves it to Drafting." : null;
   const field = (id: string, hint = false) => fieldProps(P, id, errors, hint);
 
@@ -150,11 +150,7 @@ export function QuoteForm({ quote: q, answer, canManage, busy, validDays }: { qu
         </h2>
         {editable ? <p className="text-sm text-stone-600">Unit prices are ex VAT. A discount typed takes that percentage off the customer's own price, and wins over the unit price.</p> : null}
         <FieldError id="quote-lines-error" messages={errors?.lines} />
-        <TableOrCards caption={`The quote's lines${editable ? ", each with its quantity, unit price and discount to change" : ""}`} columns={columns}>
-          {q.lines.map((l) => (
-            <LineRow key={l.id} line={l} editable={editable} errors={errors} typed={typed} />
-          ))}
-        </TableOrCards>
+        <DataTable caption={`The quote's lines${editable ? ", each with its quantity, unit price and discount to change" : ""}`} columns={lineColumns(editable, errors, typed)} rows={q.lines} rowKey={(l) => l.id} />
         <Totals quote={q} />
       </section>
 

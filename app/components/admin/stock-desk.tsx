@@ -7,6 +7,7 @@ import { Form } from "react-router";
 import { useHydrated } from "../../lib/use-session.ts";
 import { FieldError } from "./field-error.tsx";
 import { control } from "./stock-lines.tsx";
+import { DataTable } from "./table-or-cards.tsx";
 
 export type DeskMode = "receive" | "count" | "adjust";
 export const DESK_MODES: readonly DeskMode[] = ["receive", "count", "adjust"];
@@ -214,39 +215,34 @@ export function StockDesk({
         ) : null}
       </div>
       <FieldError messages={generalErrors} />
-      <table className="w-full text-sm">
-        <caption className="sr-only">Rows to book: product and {words.number.toLowerCase()}</caption>
-        <thead>
-          <tr className="text-left">
-            <th scope="col" className="pb-1 font-semibold">
-              Product (name, SKU or barcode)
-            </th>
-            <th scope="col" className="w-28 pb-1 pl-2 font-semibold sm:w-36">
-              {words.number}
-            </th>
-            {hydrated ? (
-              <th scope="col" className="w-10 pb-1 pl-2">
-                <span className="sr-only">Remove</span>
-              </th>
-            ) : null}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row, i) => (
-            <DeskRow
-              key={row.key}
-              index={i}
-              row={row}
-              label={words.number}
-              branchId={branchId}
-              branchName={branchName}
-              messages={rowMessages(errors, i)}
-              onChange={(change) => setRow(row.key, change)}
-              onRemove={hydrated && rows.length > 1 ? () => setRows((was) => was.filter((r) => r.key !== row.key)) : undefined}
-            />
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        caption={`Rows to book: product and ${words.number.toLowerCase()}`}
+        rows={rows}
+        rowKey={(row) => row.key}
+        rowProps={() => ({ "data-testid": "desk-row" })}
+        columns={[
+          {
+            label: "Product (name, SKU or barcode)",
+            cell: (row, i) => <ProductLookup index={i} row={row} branchId={branchId} branchName={branchName} messages={rowMessages(errors, i)} onChange={(change) => setRow(row.key, change)} />,
+          },
+          {
+            label: words.number,
+            className: "lg:w-36",
+            cell: (row, i) => <input name="quantity" value={row.quantity} onChange={(e) => setRow(row.key, { quantity: e.currentTarget.value })} aria-label={`Row ${i + 1} ${words.number.toLowerCase()}`} inputMode="numeric" className={control} />,
+          },
+          hydrated && {
+            label: "Remove",
+            header: <span className="sr-only">Remove</span>,
+            className: "w-10",
+            cell: (row, i) =>
+              rows.length > 1 ? (
+                <button type="button" onClick={() => setRows((was) => was.filter((r) => r.key !== row.key))} className="btn-secondary min-h-10 px-2" aria-label={`Remove row ${i + 1}`}>
+                  ✕
+                </button>
+              ) : null,
+          },
+        ]}
+      />
       <div className="flex flex-wrap items-center gap-3">
         {hydrated ? (
           <button type="button" className="btn-secondary min-h-10" onClick={() => setRows((was) => [...was, blank()])}>
@@ -262,25 +258,21 @@ export function StockDesk({
   );
 }
 
-/** One row: the product lookup (a combobox of suggestions), what it found, and the figure. */
-function DeskRow({
+/** A row's product: the lookup (a combobox of suggestions) and what it found. */
+function ProductLookup({
   index,
   row,
-  label,
   branchId,
   branchName,
   messages,
   onChange,
-  onRemove,
 }: {
   index: number;
   row: Row;
-  label: string;
   branchId: number | undefined;
   branchName: string;
   messages: string[];
   onChange: (change: Partial<Row>) => void;
-  onRemove?: () => void;
 }) {
   const id = useId();
   const [suggestions, setSuggestions] = useState<Found[]>([]);
@@ -317,78 +309,66 @@ function DeskRow({
   };
   const described = [`${id}-found`, messages.length ? `${id}-error` : ""].filter(Boolean).join(" ");
   return (
-    <tr className="align-top" data-testid="desk-row">
-      <td className="relative py-1">
-        <input
-          name="sku"
-          value={row.sku}
-          role="combobox"
-          aria-autocomplete="list"
-          aria-expanded={open}
-          aria-controls={listId}
-          aria-activedescendant={open && active >= 0 ? `${id}-opt-${active}` : undefined}
-          aria-label={`Row ${index + 1} product`}
-          aria-describedby={described}
-          aria-invalid={messages.length ? true : undefined}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(e) => {
-            typed.current = true;
-            onChange({ sku: e.currentTarget.value, product: null });
-          }}
-          onKeyDown={(e) => {
-            if (!open) return;
-            if (e.key === "ArrowDown") {
+    <div className="relative grid">
+      <input
+        name="sku"
+        value={row.sku}
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-activedescendant={open && active >= 0 ? `${id}-opt-${active}` : undefined}
+        aria-label={`Row ${index + 1} product`}
+        aria-describedby={described}
+        aria-invalid={messages.length ? true : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        onChange={(e) => {
+          typed.current = true;
+          onChange({ sku: e.currentTarget.value, product: null });
+        }}
+        onKeyDown={(e) => {
+          if (!open) return;
+          if (e.key === "ArrowDown") {
+            e.preventDefault();
+            setActive((a) => Math.min(a + 1, suggestions.length - 1));
+          } else if (e.key === "ArrowUp") {
+            e.preventDefault();
+            setActive((a) => Math.max(a - 1, 0));
+          } else if (e.key === "Enter" && active >= 0) {
+            e.preventDefault();
+            choose(suggestions[active]!);
+          } else if (e.key === "Escape") {
+            setOpen(false);
+          }
+        }}
+        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        className={`${control} font-mono`}
+      />
+      <ul id={listId} role="listbox" aria-label={`Products for row ${index + 1}`} hidden={!open} className="absolute left-0 right-0 z-10 mt-1 max-h-64 overflow-y-auto rounded-md border border-stone-300 bg-white shadow-lg">
+        {suggestions.map((f, i) => (
+          <li
+            key={f.sku}
+            id={`${id}-opt-${i}`}
+            role="option"
+            aria-selected={i === active}
+            onMouseDown={(e) => {
               e.preventDefault();
-              setActive((a) => Math.min(a + 1, suggestions.length - 1));
-            } else if (e.key === "ArrowUp") {
-              e.preventDefault();
-              setActive((a) => Math.max(a - 1, 0));
-            } else if (e.key === "Enter" && active >= 0) {
-              e.preventDefault();
-              choose(suggestions[active]!);
-            } else if (e.key === "Escape") {
-              setOpen(false);
-            }
-          }}
-          onBlur={() => setTimeout(() => setOpen(false), 150)}
-          className={`${control} font-mono`}
-        />
-        <ul id={listId} role="listbox" aria-label={`Products for row ${index + 1}`} hidden={!open} className="absolute left-0 right-0 z-10 mt-1 max-h-64 overflow-y-auto rounded-md border border-stone-300 bg-white shadow-lg">
-          {suggestions.map((f, i) => (
-            <li
-              key={f.sku}
-              id={`${id}-opt-${i}`}
-              role="option"
-              aria-selected={i === active}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                choose(f);
-              }}
-              className={`cursor-pointer px-3 py-2 ${i === active ? "bg-brand-50" : ""}`}
-            >
-              <span className="block font-semibold">{f.name}</span>
-              <span className="block text-xs text-stone-700">
-                <span className="font-mono">{f.sku}</span> · {f.stock} in stock at {branchName}
-              </span>
-            </li>
-          ))}
-        </ul>
-        <span id={`${id}-found`} className="mt-0.5 block text-xs text-stone-700" aria-live="polite" data-testid="desk-row-product">
-          {row.product === "missing" ? "No product has this SKU." : row.product ? `${row.product.name} · ${row.product.stock} in stock at ${branchName}` : ""}
-        </span>
-        <FieldError id={`${id}-error`} messages={messages} className="mt-0.5 block" />
-      </td>
-      <td className="py-1 pl-2">
-        <input name="quantity" value={row.quantity} onChange={(e) => onChange({ quantity: e.currentTarget.value })} aria-label={`Row ${index + 1} ${label.toLowerCase()}`} inputMode="numeric" className={control} />
-      </td>
-      {onRemove ? (
-        <td className="py-1 pl-2">
-          <button type="button" onClick={onRemove} className="btn-secondary min-h-10 px-2" aria-label={`Remove row ${index + 1}`}>
-            ✕
-          </button>
-        </td>
-      ) : null}
-    </tr>
+              choose(f);
+            }}
+            className={`cursor-pointer px-3 py-2 ${i === active ? "bg-brand-50" : ""}`}
+          >
+            <span className="block font-semibold">{f.name}</span>
+            <span className="block text-xs text-stone-700">
+              <span className="font-mono">{f.sku}</span> · {f.stock} in stock at {branchName}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <span id={`${id}-found`} className="mt-0.5 block text-xs text-stone-700" aria-live="polite" data-testid="desk-row-product">
+        {row.product === "missing" ? "No product has this SKU." : row.product ? `${row.product.name} · ${row.product.stock} in stock at ${branchName}` : ""}
+      </span>
+      <FieldError id={`${id}-error`} messages={messages} className="mt-0.5 block" />
+    </div>
   );
 }

@@ -40,3 +40,22 @@ describe("DataTable's totals", () => {
     expect(html).toMatch(/<tfoot[^>]*><tr[^>]*><th scope="row" class="[^"]*" data-label="">Total<\/th><td class="[^"]*" data-label="SKU"><\/td><td class="[^"]*lg:text-right[^"]*" data-label="Stock">4<\/td><\/tr><\/tfoot>/);
   });
 });
+
+describe("DataTable's frame", () => {
+  it("gives the table a test id, a caption shown when asked, and each cell its row's place", () => {
+    const html = renderAt(
+      "/admin/stock",
+      <DataTable
+        caption={<>Stock of <span className="font-mono">D-1</span></>}
+        captionClassName="font-semibold"
+        testId="stock-levels"
+        columns={[{ label: "Row", cell: (l: Line, i) => `Row ${i + 1}: ${l.name}` }]}
+        rows={[{ sku: "D-1", name: "Drill", stock: 4 }, { sku: "D-1", name: "Drill again", stock: 1 }]}
+        rowKey={(_, i) => i}
+      />,
+    );
+    expect(html).toContain('<table class="w-full text-left text-sm max-lg:block" data-testid="stock-levels">');
+    expect(html).toContain('<caption class="font-semibold">Stock of <span class="font-mono">D-1</span></caption>');
+    expect(html).toContain(">Row 2: Drill again</td>");
+  });
+});

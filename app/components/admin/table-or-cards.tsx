@@ -11,17 +11,29 @@ export interface TableColumn {
   header?: ReactNode;
 }
 
+/** What a TableOrCards and a DataTable take besides their rows. */
+interface TableFrame {
+  /** The table's name; for screen readers only unless `captionClassName` shows it. */
+  caption?: ReactNode;
+  captionClassName?: string;
+  /** Dimmed while a new page loads. */
+  loading?: boolean;
+  tableRef?: Ref<HTMLTableElement>;
+  /** The table's test id. */
+  testId?: string;
+}
+
 /**
  * A table on a desktop, a list of cards below `lg` (STACKED): the frame, the
  * caption for screen readers, the header row from `columns`, and the rows
  * (`children`, each built from `Cell`s). Dimmed while a new page loads.
  * `DataTable` builds the rows too, from column definitions.
  */
-export function TableOrCards({ caption, columns, loading = false, tableRef, foot, children }: { caption?: string; columns: TableColumn[]; loading?: boolean; tableRef?: Ref<HTMLTableElement>; foot?: ReactNode; children: ReactNode }) {
+export function TableOrCards({ caption, captionClassName = "sr-only", columns, loading = false, tableRef, testId, foot, children }: TableFrame & { columns: TableColumn[]; foot?: ReactNode; children: ReactNode }) {
   return (
     <div className={`${STACKED.frame} ${loading ? "opacity-75" : ""}`} aria-busy={loading || undefined}>
-      <table ref={tableRef} className={STACKED.table}>
-        {caption ? <caption className="sr-only">{caption}</caption> : null}
+      <table ref={tableRef} className={STACKED.table} data-testid={testId}>
+        {caption ? <caption className={captionClassName}>{caption}</caption> : null}
         <thead className={STACKED.head}>
           <tr>
             {columns.map((c) => (
@@ -62,8 +74,8 @@ export function Cell({ label, head = false, className = "", children }: { label:
 
 /** A column of a DataTable: its name (the header, and each card's label for the cell) and what a row shows in it. */
 export interface DataColumn<T> extends TableColumn {
-  /** What the row shows in this column: one element (or text), as a card's cell holds one. */
-  cell: (row: T) => ReactNode;
+  /** What the row shows in this column: one element (or text), as a card's cell holds one; `index` is the row's place in `rows`. */
+  cell: (row: T, index: number) => ReactNode;
   /** The row's own name (a header cell for screen readers); one column of a table. */
   head?: boolean;
   /** Figures, money, counts: right-aligned on a desktop. */
@@ -78,21 +90,17 @@ export interface DataColumn<T> extends TableColumn {
  * given as `false` (one the member may not see) is left out.
  */
 export function DataTable<T>({
-  caption,
   columns,
   rows,
   rowKey,
-  loading = false,
-  tableRef,
   rowProps,
   totals,
-}: {
-  caption?: string;
+  ...frame
+}: TableFrame & {
   columns: (DataColumn<T> | false | null | undefined)[];
   rows: readonly T[];
-  rowKey: (row: T) => string | number;
-  loading?: boolean;
-  tableRef?: Ref<HTMLTableElement>;
+  /** A row's key; `index` (its place) where nothing in the row is unique. */
+  rowKey: (row: T, index: number) => string | number;
   /** A row's own classes (a greyed row) and attributes (an id, a test id). */
   rowProps?: (row: T) => { className?: string; id?: string; "data-testid"?: string };
   /** A last row of totals, by column label; the first column's cell names it. */
@@ -101,10 +109,8 @@ export function DataTable<T>({
   const shown = columns.filter((c): c is DataColumn<T> => !!c).map((c) => (c.numeric ? { ...c, className: `lg:text-right ${c.className ?? ""}`, cellClassName: `lg:text-right ${c.cellClassName ?? ""}` } : c));
   return (
     <TableOrCards
-      caption={caption}
+      {...frame}
       columns={shown}
-      loading={loading}
-      tableRef={tableRef}
       foot={
         totals ? (
           <Row className="max-lg:bg-stone-50">
@@ -117,11 +123,11 @@ export function DataTable<T>({
         ) : undefined
       }
     >
-      {rows.map((row) => (
-        <Row key={rowKey(row)} {...rowProps?.(row)}>
+      {rows.map((row, index) => (
+        <Row key={rowKey(row, index)} {...rowProps?.(row)}>
           {shown.map((c) => (
             <Cell key={c.label} label={c.label} head={c.head} className={c.cellClassName}>
-              {c.cell(row)}
+              {c.cell(row, index)}
             </Cell>
           ))}
         </Row>

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { type OrderView, PAYMENT_LABELS, formatOrderDate } from "../../lib/basket-checkout.ts";
 import { formatPounds } from "../../lib/money.ts";
+import { AddressLines } from "../address-lines.tsx";
 
 /** An order as the customer sees it: lines, totals with VAT, addresses, delivery, payment and its status history. */
 export function OrderDetails({ order }: { order: OrderView }) {
@@ -29,13 +30,7 @@ export function OrderDetails({ order }: { order: OrderView }) {
           {order.addresses.map((a) => (
             <div key={a.kind} className="rounded-lg border border-stone-200 bg-white p-4 shadow-sm">
               <h3 className="font-semibold">{a.kind === "billing" ? "Billing address" : "Delivery address"}</h3>
-              <address className="mt-1 not-italic text-stone-700">
-                {[a.name, a.company, a.line_1, a.line_2, a.line_3, a.town, a.county, a.postcode].filter(Boolean).map((part, i) => (
-                  <span key={i} className="block">
-                    {part}
-                  </span>
-                ))}
-              </address>
+              <AddressLines className="mt-1 not-italic text-stone-700" lines={[a.name, a.company, a.line_1, a.line_2, a.line_3, a.town, a.county, a.postcode]} />
             </div>
           ))}
         </div>

@@ -4,7 +4,9 @@ import { appContext } from "#app-context";
 import { BranchFilter } from "../../components/admin/branch-filter.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { BarChart, type ChartGeometry } from "../../components/bar-chart.tsx";
-import { EmptyState } from "../../components/page.tsx";
+import { EmptyState } from "../../components/admin/empty-state.tsx";
+import { MoneyCell } from "../../components/admin/cells.tsx";
+import { DataTable } from "../../components/admin/table-or-cards.tsx";
 import { requirePermission } from "../../lib/admin/access.ts";
 import { LIST_OF, longDay, ordersHref, shortDay, sumPounds, tableDay, takingsBars, takingsSummary } from "../../lib/admin/dashboard.ts";
 import { pageMeta } from "../../lib/meta.ts";
@@ -120,51 +122,38 @@ function TakingsChart({ days }: { days: TakingsDay[] }) {
       </figcaption>
       <details className="rounded-md border border-stone-200 bg-stone-50 px-3 py-2 sm:px-4">
         <summary className="cursor-pointer py-1 font-semibold">Show as a table</summary>
-        <div className="overflow-x-auto">
-          <table className="mt-2 w-full text-left text-[0.8125rem] sm:text-sm" data-testid="takings-table">
-            <caption className="sr-only">Orders placed and takings inc and ex VAT by day, last {days.length} days; each day links to its orders</caption>
-            <thead>
-              <tr>
-                <th scope="col" className="py-1 pr-2 sm:pr-3">
-                  Day
-                </th>
-                <th scope="col" className="py-1 pr-2 sm:pr-3 text-right">
-                  Orders
-                </th>
-                <th scope="col" className="py-1 pr-2 sm:pr-3 text-right">
-                  Inc VAT
-                </th>
-                <th scope="col" className="py-1 text-right">
-                  Ex VAT
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {days.map((d) => (
-                <tr key={d.day} className={`border-t border-stone-200 ${d.day === today ? "font-semibold" : ""}`}>
-                  <th scope="row" className="whitespace-nowrap py-1 pr-2 sm:pr-3 font-normal">
+        <div className="mt-2">
+          <DataTable
+            caption={`Orders placed and takings inc and ex VAT by day, last ${days.length} days; each day links to its orders`}
+            testId="takings-table"
+            rows={days}
+            rowKey={(d) => d.day}
+            rowProps={(d) => ({ className: `max-lg:bg-white ${d.day === today ? "font-semibold" : ""}` })}
+            columns={[
+              {
+                label: "Day",
+                head: true,
+                cellClassName: "whitespace-nowrap font-normal",
+                cell: (d) => (
+                  <span>
                     <Link to={ordersHref({ from: d.day, to: d.day })} className="link">
                       {tableDay(d.day)}
                     </Link>
                     {d.day === today ? <span className="block text-xs font-semibold">today</span> : null}
-                  </th>
-                  <td className="py-1 pr-2 sm:pr-3 text-right tabular-nums">{d.orders}</td>
-                  <td className="py-1 pr-2 sm:pr-3 text-right tabular-nums">{formatPounds(d.inc_vat)}</td>
-                  <td className="py-1 text-right tabular-nums">{formatPounds(d.ex_vat)}</td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr className="border-t-2 border-stone-300 font-semibold">
-                <th scope="row" className="py-1 pr-2 sm:pr-3">
-                  {days.length} days
-                </th>
-                <td className="py-1 pr-2 sm:pr-3 text-right tabular-nums">{days.reduce((s, d) => s + d.orders, 0)}</td>
-                <td className="py-1 pr-2 sm:pr-3 text-right tabular-nums">{formatPounds(sumPounds(days.map((d) => d.inc_vat)))}</td>
-                <td className="py-1 text-right tabular-nums">{formatPounds(sumPounds(days.map((d) => d.ex_vat)))}</td>
-              </tr>
-            </tfoot>
-          </table>
+                  </span>
+                ),
+              },
+              { label: "Orders", numeric: true, cellClassName: "tabular-nums", cell: (d) => d.orders },
+              { label: "Inc VAT", numeric: true, cell: (d) => <MoneyCell pounds={d.inc_vat} /> },
+              { label: "Ex VAT", numeric: true, cell: (d) => <MoneyCell pounds={d.ex_vat} /> },
+            ]}
+            totals={{
+              Day: `${days.length} days`,
+              Orders: days.reduce((s, d) => s + d.orders, 0),
+              "Inc VAT": <MoneyCell pounds={sumPounds(days.map((d) => d.inc_vat))} />,
+              "Ex VAT": <MoneyCell pounds={sumPounds(days.map((d) => d.ex_vat))} />,
+            }}
+          />
         </div>
       </details>
     </figure>

@@ -3,6 +3,8 @@ import { appContext } from "#app-context";
 import { FieldError } from "../../components/admin/field-error.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../components/admin/result-banner.tsx";
+import { LinesCell } from "../../components/admin/cells.tsx";
+import { DataTable } from "../../components/admin/table-or-cards.tsx";
 import { control, whole } from "../../components/admin/stock-lines.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
 import { formatDateTime } from "../../lib/admin/format.ts";
@@ -98,46 +100,21 @@ export default function AdminTransfer({ loaderData, actionData }: Route.Componen
       ) : null}
 
       <Form method="post" className="grid gap-4">
-        <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
-          <table className="w-full min-w-[36rem] text-left text-sm">
-            <caption className="sr-only">The transfer's lines</caption>
-            <thead className="border-b border-stone-200 bg-stone-50 text-stone-700">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Product
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Asked for
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Sent
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Received
-                </th>
-                {step ? (
-                  <th scope="col" className="w-32 px-3 py-2">
-                    {step === "send" ? "Send now" : "Arrived"}
-                  </th>
-                ) : (
-                  <th scope="col" className="px-3 py-2 text-right">
-                    Short
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-stone-100">
-              {transfer.lines.map((l, i) => (
-                <tr key={l.sku} className="align-top">
-                  <th scope="row" className="px-3 py-2 font-normal">
-                    {l.name}
-                    <span className="block font-mono text-xs text-stone-600">{l.sku}</span>
-                  </th>
-                  <td className="px-3 py-2 text-right">{l.quantity}</td>
-                  <td className="px-3 py-2 text-right">{l.sent ?? "—"}</td>
-                  <td className="px-3 py-2 text-right">{l.received ?? "—"}</td>
-                  {step ? (
-                    <td className="px-3 py-2">
+        <DataTable
+          caption="The transfer's lines"
+          rows={transfer.lines}
+          rowKey={(l) => l.sku}
+          columns={[
+            { label: "Product", head: true, cellClassName: "font-normal", cell: (l) => <LinesCell first={l.name} rest={[<span className="font-mono text-xs">{l.sku}</span>]} /> },
+            { label: "Asked for", numeric: true, cell: (l) => l.quantity },
+            { label: "Sent", numeric: true, cell: (l) => l.sent ?? "—" },
+            { label: "Received", numeric: true, cell: (l) => l.received ?? "—" },
+            step
+              ? {
+                  label: step === "send" ? "Send now" : "Arrived",
+                  className: "w-32",
+                  cell: (l, i) => (
+                    <span className="grid">
                       <input type="hidden" name="sku" value={l.sku} />
                       <input
                         name="quantity"
@@ -150,15 +127,12 @@ export default function AdminTransfer({ loaderData, actionData }: Route.Componen
                         className={control}
                       />
                       <FieldError messages={lineError(i)} className="mt-0.5 block" />
-                    </td>
-                  ) : (
-                    <td className={`px-3 py-2 text-right ${(l.shortfall ?? 0) > 0 ? "font-semibold text-red-800" : ""}`}>{l.shortfall ?? "—"}</td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                    </span>
+                  ),
+                }
+              : { label: "Short", numeric: true, cell: (l) => <span className={(l.shortfall ?? 0) > 0 ? "font-semibold text-red-800" : ""}>{l.shortfall ?? "—"}</span> },
+          ]}
+        />
         {step ? (
           <div className="flex flex-wrap gap-3">
             <button type="submit" name="intent" value={step} className="btn-primary min-h-10" disabled={busy}>

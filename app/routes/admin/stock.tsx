@@ -1,8 +1,9 @@
-import { Form, Link, data, useLocation, useNavigation } from "react-router";
+import { Link, data, useLocation, useNavigation } from "react-router";
 import { appContext } from "#app-context";
-import { control, onFormRows, rowsOf, whole } from "../../components/admin/stock-lines.tsx";
+import { onFormRows, rowsOf, whole } from "../../components/admin/stock-lines.tsx";
 import { StockDesk } from "../../components/admin/stock-desk.tsx";
 import { BranchFilter } from "../../components/admin/branch-filter.tsx";
+import { FilterForm, FilterSelect, FilterText } from "../../components/admin/filter-form.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { KeysetPager } from "../../components/admin/pager.tsx";
 import { ResultBanner } from "../../components/admin/result-banner.tsx";
@@ -137,62 +138,30 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
         <h2 id="history-title" className="mb-3 text-xl font-bold">
           Movements{filters.sku ? ` of ${filters.sku}` : filters.product ? ` of every variant of ${filters.product}'s product` : ""}
         </h2>
-        <Form method="get" className="mb-3 flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-3" role="search" aria-label="Filter movements">
-          <label className="grid gap-1 text-sm font-semibold">
-            SKU
-            <input name="sku" defaultValue={filters.sku ?? ""} spellCheck={false} className={`${control} w-48 font-mono`} />
-          </label>
-          <label className="grid gap-1 text-sm font-semibold">
-            Kind
-            <select name="kind" defaultValue={filters.kind ?? ""} className={`${control} w-48`}>
-              <option value="">Any</option>
-              {MOVEMENT_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {KIND_LABELS[k]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <BranchFilter branches={branches} chosen={filters.branch} all="" className={`${control} w-48`} />
-          <button type="submit" className="btn-primary min-h-10">
-            Show
-          </button>
-          <Link to="?" className="btn-secondary min-h-10">
-            Clear
-          </Link>
-        </Form>
+        <FilterForm label="Filter movements" submitLabel="Show" className="mb-3 sm:grid-cols-2 lg:grid-cols-[repeat(3,minmax(0,12rem))_auto]" buttonsClassName="sm:col-span-2 lg:col-span-1">
+          <FilterText name="sku" label="SKU" value={filters.sku} />
+          <FilterSelect name="kind" label="Kind" value={filters.kind} options={MOVEMENT_KINDS.map((k) => [k, KIND_LABELS[k]] as const)} />
+          <BranchFilter branches={branches} chosen={filters.branch} all="" />
+        </FilterForm>
         <ErrorState message={error} />
         {levels ? (
-          <div className="mb-3 max-w-xl overflow-x-auto rounded-lg border border-stone-200 bg-white">
-            <table className="w-full text-left text-sm" data-testid="stock-levels">
-              <caption className="px-3 pt-2 text-left font-semibold">
-                Stock of <span className="font-mono">{levels.sku}</span> by branch: {levels.total} in all
-              </caption>
-              <thead className="border-b border-stone-200 text-stone-700">
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    Branch
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    In stock
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    In transit
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100">
-                {levels.data.map((l) => (
-                  <tr key={l.branch.id}>
-                    <th scope="row" className="px-3 py-2 font-normal">
-                      {l.branch.name}
-                    </th>
-                    <td className="px-3 py-2 text-right">{l.stock}</td>
-                    <td className="px-3 py-2">{[l.in_transit.incoming ? `${l.in_transit.incoming} coming` : "", l.in_transit.outgoing ? `${l.in_transit.outgoing} on the way out` : ""].filter(Boolean).join(", ") || "—"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+          <div className="mb-3 max-w-xl">
+            <DataTable
+              caption={
+                <>
+                  Stock of <span className="font-mono">{levels.sku}</span> by branch: {levels.total} in all
+                </>
+              }
+              captionClassName="px-3 py-2 text-left font-semibold"
+              testId="stock-levels"
+              rows={levels.data}
+              rowKey={(l) => l.branch.id}
+              columns={[
+                { label: "Branch", head: true, cellClassName: "font-normal", cell: (l) => l.branch.name },
+                { label: "In stock", numeric: true, cell: (l) => l.stock },
+                { label: "In transit", cell: (l) => [l.in_transit.incoming ? `${l.in_transit.incoming} coming` : "", l.in_transit.outgoing ? `${l.in_transit.outgoing} on the way out` : ""].filter(Boolean).join(", ") || "—" },
+              ]}
+            />
           </div>
         ) : null}
         {movements.length === 0 ? (

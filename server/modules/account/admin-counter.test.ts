@@ -7,16 +7,15 @@
 // customers.edit refused.
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { type TestShop, createTestShop } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import { type TestBrowser } from "../../test/browser.ts";
 import { auditLog } from "../audit/schema.ts";
 import { users } from "../auth/schema.ts";
 import { orderAddresses, orders } from "../orders/schema.ts";
 import type { StaffRole } from "../staff/permissions.ts";
 import { tradeAccounts, tradeMembers } from "../trade/schema.ts";
+import { staffBrowsers } from "../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 let shop: TestShop;
 let ip = 1;
 let seq = 1;
@@ -25,11 +24,7 @@ const db = () => shop.database.db;
 
 beforeAll(async () => {
   shop = await createTestShop();
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.130.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    as[member.role] = b;
-  }
+  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.130.${ip++}`));
 }, 120_000);
 afterAll(() => shop?.close());
 

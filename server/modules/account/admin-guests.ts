@@ -31,13 +31,8 @@ export interface GuestRow {
   last_order_at: string;
 }
 
-interface RawGuest {
-  email: string;
-  name: string;
-  phone: string;
-  postcode: string | null;
-  company: string | null;
-  orders: number;
+/** A guest as the database gives it: the sum as numeric text, the last order's time as a Date or text. */
+interface RawGuest extends Omit<GuestRow, "spent" | "last_order_at"> {
   spent: string | number;
   last_order_at: string | Date;
 }

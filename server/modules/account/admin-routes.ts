@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { messageResponse, validationResponse } from "../auth/contract.ts";
+import { messageResponse, userJson, validationResponse } from "../auth/contract.ts";
 import { ORDER_STATUSES } from "../orders/statuses.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import { TRADE_ACCOUNT_STATES, TRADE_ROLES } from "../trade/schema.ts";
@@ -9,6 +9,7 @@ import { ADMIN_CUSTOMERS_PAGE_MAX, type AdminCustomerService, BLOCK_REASON_MAX, 
 import { customerAddressBody, customerPatch } from "./admin-edit.ts";
 import { addressJson } from "./contract.ts";
 import { staffDoor } from "../staff/door.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 const listQuery = z.object({
   q: z.string().trim().max(SEARCH_MAX, `Search for at most ${SEARCH_MAX} characters.`).optional(),
@@ -36,12 +37,8 @@ const summary = z.object({
 
 const detail = z.object({
   kind,
-  id: z.number().int(),
-  firstname: z.string(),
-  lastname: z.string(),
-  name: z.string(),
-  email: z.string(),
-  phone: z.string(),
+  // Who they are, as their own account reads it.
+  ...userJson.pick({ id: true, firstname: true, lastname: true, name: true, email: true, phone: true }).shape,
   staff_note: z.string(),
   total_spent: z.number().optional().describe("Pounds inc VAT of the orders paid for; only with orders.prices"),
   last_order_at: z.string().nullable(),
@@ -88,9 +85,7 @@ export async function adminCustomerRoutes(app: FastifyInstance, options: { custo
   const { customers } = options;
   const tags = ["admin: customers"];
 
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-  });
+  storeNothing(app);
 
   r.get(
     "/admin/customers",

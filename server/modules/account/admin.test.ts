@@ -16,12 +16,12 @@ import { products } from "../catalog/schema.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import { orders } from "../orders/schema.ts";
 import type { StaffActor } from "../staff/actor.ts";
-import { STAFF_ROLES, type StaffRole } from "../staff/permissions.ts";
-import { staff } from "../staff/schema.ts";
+import type { StaffRole } from "../staff/permissions.ts";
 import { tradeAccounts, tradeMembers } from "../trade/schema.ts";
 import { wishlistItems } from "../wishlist/schema.ts";
 import { type AdminCustomerService, RECENT_ORDERS, createAdminCustomerService } from "./admin.ts";
 import { addresses } from "./schema.ts";
+import { staffMembers } from "../../test/staff-members.ts";
 
 let database: TestDatabase;
 let db: Db;
@@ -77,10 +77,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = database.db;
   desk = createAdminCustomerService(db, shop);
-  for (const role of STAFF_ROLES) {
-    const [member] = await db.insert(staff).values({ email: `${role}@customers.example.com`, name: `${role[0]!.toUpperCase()}${role.slice(1)} Member`, role }).returning();
-    as[role] = { staffId: member!.id, name: member!.name, email: member!.email, role, via: "screen" };
-  }
+  Object.assign(as, await staffMembers(db, "customers.example.com"));
   c.priya = await customer("priya@shahbuild.example.com", "Priya", "Shah", [{ postcode: "LS1 4AP", isDefaultDelivery: true }, { postcode: "M1 1AE" }]);
   c.tom = await customer("Tom.Baker@example.com", "Tom", "Baker", [{ postcode: "SW1A 1AA" }]);
   c.ann = await customer("ann@example.org", "Ann", "Thomas", [{ postcode: "LS11 5PS" }]);

@@ -7,6 +7,7 @@ import type { AuthService } from "../auth/service.ts";
 import type { User } from "../auth/schema.ts";
 import { addressBody, addressIdParams, addressJson, newsletterJson, passwordBody, profileBody, userJson } from "./contract.ts";
 import type { AccountService } from "./service.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 function signedIn(request: FastifyRequest): User {
   if (!request.user) throw new HttpError(401, "Unauthenticated.");
@@ -20,9 +21,7 @@ export async function accountRoutes(app: FastifyInstance, options: { account: Ac
   const errors = { 401: messageResponse, 404: messageResponse, 422: validationResponse };
 
   // Account answers are personal: never stored by a shared cache.
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "private, no-store");
-  });
+  storeNothing(app, "private, no-store");
 
   r.get("/account", { schema: { tags, summary: "Your profile", response: { 200: z.object({ data: userJson }), ...errors } } }, async (request) => ({
     data: await account.profile(signedIn(request).id),

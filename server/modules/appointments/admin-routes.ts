@@ -6,6 +6,7 @@ import { staffActorOf } from "../staff/actor.ts";
 import type { AppointmentAdmin } from "./admin.ts";
 import { APPOINTMENT_STATUSES, APPOINTMENT_TOPICS } from "./schema.ts";
 import { staffDoor } from "../staff/door.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 const row = z.object({
   id: z.number().int(),
@@ -28,9 +29,7 @@ const errors = { 401: messageResponse, 403: messageResponse };
 export async function adminAppointmentRoutes(app: FastifyInstance, options: { admin: AppointmentAdmin }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["admin: appointments"];
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-  });
+  storeNothing(app);
 
   r.get(
     "/admin/appointments",

@@ -5,6 +5,7 @@ import { emailField, messageResponse, nameField, validationResponse } from "../a
 import type { LimiterStore } from "../../plugins/rate-limit.ts";
 import { APPOINTMENT_STATUSES, APPOINTMENT_TOPICS } from "./schema.ts";
 import type { AppointmentService } from "./service.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 const slug = z.string().trim().toLowerCase().regex(/^[a-z0-9-]{1,80}$/, "Choose one of our showrooms.");
 /** A real calendar date: 30 February is read by Date as 2 March, so it must come back as given. */
@@ -50,9 +51,7 @@ export async function appointmentRoutes(app: FastifyInstance, options: { appoint
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["appointments"];
   const perClient = options.limits.limiter({ name: "appointment", max: 10, windowMs: 10 * 60_000 });
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "private, no-store");
-  });
+  storeNothing(app, "private, no-store");
 
   r.get(
     "/appointments/showrooms",

@@ -7,6 +7,7 @@ import type { BranchAdmin } from "./admin.ts";
 import { branchDetailsShape } from "./routes.ts";
 import { BRANCH_SERVICES } from "./schema.ts";
 import { staffDoor } from "../staff/door.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 const text = (max: number) => z.string().max(max, `At most ${max} characters.`);
 const hours = z.object({ day: z.number().int(), opens: text(5), closes: text(5) });
@@ -52,9 +53,7 @@ const errors = { 401: messageResponse, 403: messageResponse, 422: validationResp
 export async function adminBranchRoutes(app: FastifyInstance, options: { admin: BranchAdmin }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["admin: branches"];
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-  });
+  storeNothing(app);
 
   r.get(
     "/admin/branches",

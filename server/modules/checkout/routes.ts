@@ -13,6 +13,7 @@ import type { PaymentService } from "../payments/service.ts";
 import { MAX_SUGGESTIONS, type PostcodeProvider } from "../postcode/service.ts";
 import { type CheckoutService, PriceChangedError } from "./service.ts";
 import { thankYouOrder } from "./thank-you.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 const LOOKUP_FAILED = "No addresses found or an unknown error occurred.";
 const SUGGEST_FAILED = "No postcode suggestions found or an unknown error occurred.";
@@ -61,9 +62,7 @@ export interface CheckoutRouteOptions {
 export async function checkoutRoutes(app: FastifyInstance, options: CheckoutRouteOptions): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["checkout"];
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "private, no-store");
-  });
+  storeNothing(app, "private, no-store");
 
   r.get(
     "/checkout/delivery-options",
@@ -189,9 +188,7 @@ export async function checkoutRoutes(app: FastifyInstance, options: CheckoutRout
 export async function orderRoutes(app: FastifyInstance, options: { orders: OrderService; returns: ReturnsService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["orders"];
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "private, no-store");
-  });
+  storeNothing(app, "private, no-store");
   r.get(
     "/account/orders",
     {

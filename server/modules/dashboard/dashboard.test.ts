@@ -6,7 +6,6 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../db/client.ts";
-import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { type TestShop, createTestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
@@ -23,6 +22,7 @@ import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import type { JobFailure } from "../jobs/runner.ts";
 import { type DashboardService, REORDER_LEVEL, createDashboardService } from "./service.ts";
+import { staffBrowsers } from "../../test/staff-browsers.ts";
 
 let database: TestDatabase;
 let db: Db;
@@ -341,12 +341,7 @@ describe("GET /api/admin/dashboard", () => {
   const browser = {} as Record<StaffRole | "guest" | "customer", TestBrowser>;
   beforeAll(async () => {
     shop = await createTestShop();
-    for (const member of DEMO_STAFF) {
-      const b = new TestBrowser(shop.app, `198.51.102.${ip++}`);
-      await b.staffSignIn(member.email, "demo-password-2026");
-      browser[member.role] = b;
-    }
-    browser.guest = new TestBrowser(shop.app, `198.51.102.${ip++}`);
+    Object.assign(browser, await staffBrowsers(shop.app, () => `198.51.102.${ip++}`));
     browser.customer = new TestBrowser(shop.app, `198.51.102.${ip++}`);
     await browser.customer.signIn("customer@example.com", "demo-password-2026");
   }, 120_000);

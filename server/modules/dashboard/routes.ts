@@ -5,6 +5,7 @@ import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import { can } from "../staff/permissions.ts";
 import { type DashboardService, TAKINGS_DAYS, TAKINGS_DAYS_MAX } from "./service.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 const count = z.number().int();
 const period = z.object({
@@ -59,9 +60,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: { dashboard
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { dashboard: service } = options;
 
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-  });
+  storeNothing(app);
 
   r.get(
     "/admin/dashboard",

@@ -6,6 +6,7 @@ import { staffActorOf } from "../staff/actor.ts";
 import { ADMIN_HIRE_PAGE_MAX, type AdminHireService } from "./admin.ts";
 import { hireItemCreate, hireItemPatch, hireUnitCreate, hireUnitPatch } from "./item-rules.ts";
 import { staffDoor } from "../staff/door.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 const id = z.coerce.number().int().positive().max(2_147_483_647);
 const listQuery = z.object({
@@ -87,9 +88,7 @@ export async function adminHireRoutes(app: FastifyInstance, options: { hire: Adm
   const reads = "Needs catalogue.view or hire.desk";
   const writes = "Needs catalogue.manage";
 
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-  });
+  storeNothing(app);
 
   r.get(
     "/admin/hire/items",

@@ -5,17 +5,16 @@
 // retired), the audit log, and who may do which.
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { type TestShop, createTestShop } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import { type TestBrowser } from "../../test/browser.ts";
 import { auditLog } from "../audit/schema.ts";
 import { products } from "../catalog/schema.ts";
 import type { StaffRole } from "../staff/permissions.ts";
 import { addDays, londonDate } from "./pricing.ts";
 import { hireAllocations, hireCategories, hireItems, hireUnits } from "./schema.ts";
 import { createHireService } from "./service.ts";
+import { staffBrowsers } from "../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 let shop: TestShop;
 let ip = 1;
 const as = {} as Record<StaffRole | "guest", TestBrowser>;
@@ -39,12 +38,7 @@ async function lastAudit(entity: string, entityId: string) {
 
 beforeAll(async () => {
   shop = await createTestShop();
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.103.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    as[member.role] = b;
-  }
-  as.guest = new TestBrowser(shop.app, `198.51.103.${ip++}`);
+  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.103.${ip++}`));
 }, 120_000);
 afterAll(() => shop?.close());
 

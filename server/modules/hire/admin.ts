@@ -198,9 +198,10 @@ export function createAdminHireService(db: Db) {
     return { productId, productSku };
   }
 
-  async function guarded<T>(work: () => Promise<T>, clash: Record<string, string[]>): Promise<T> {
+  /** `work` in one transaction; `clash` is what a unique index's refusal means. */
+  async function guarded<T>(clash: Record<string, string[]>, work: (tx: Db) => Promise<T>): Promise<T> {
     try {
-      return await work();
+      return await db.transaction(async (t) => work(t as unknown as Db));
     } catch (error) {
       // Two saves racing for one slug or asset number: the loser hears which, like any other clash.
       if (isUniqueViolation(error)) throw new ValidationError(clash);
@@ -267,90 +268,80 @@ export function createAdminHireService(db: Db) {
       authorize(actor, "catalogue.manage");
       const slug = fields.slug ?? slugFrom(fields.name);
       if (!slug) throw new ValidationError({ slug: ["Give the hire item a web address of letters and digits."] });
-      return guarded(
-        () =>
-          db.transaction(async (t) => {
-            const tx = t as unknown as Db;
-            const refs = await references(tx, { ...fields, slug }, null);
-            const [row] = await tx
-              .insert(hireItems)
-              .values({
-                slug,
-                name: fields.name,
-                description: sanitizeDescription(fields.description ?? ""),
-                hireCategoryId: fields.hire_category_id,
-                specifications: fields.specifications ?? [],
-                productId: refs.productId ?? null,
-                dayRate: fields.day_rate,
-                weekendRate: fields.weekend_rate,
-                weekRate: fields.week_rate,
-                deposit: fields.deposit ?? 0,
-                vatRate: fields.vat_rate ?? 20,
-              })
-              .returning();
-            const item = row!;
-            // The live slug wins over an old one another item left behind.
-            await tx.delete(hireItemSlugRedirects).where(eq(hireItemSlugRedirects.slug, slug));
-            await recordAudit(tx, actor, { action: "hire_item.created", entity: "hire_item", entityId: item.slug, before: null, after: auditView(item, refs.productSku ?? null) });
-            return detail(tx, item.id);
-          }),
-        { slug: ["That web address was just taken by another hire item."] },
-      );
+      return guarded({ slug: ["That web address was just taken by another hire item."] }, async (tx) => {
+        const refs = await references(tx, { ...fields, slug }, null);
+        const [row] = await tx
+          .insert(hireItems)
+          .values({
+            slug,
+            name: fields.name,
+            description: sanitizeDescription(fields.description ?? ""),
+            hireCategoryId: fields.hire_category_id,
+            specifications: fields.specifications ?? [],
+            productId: refs.productId ?? null,
+            dayRate: fields.day_rate,
+            weekendRate: fields.weekend_rate,
+            weekRate: fields.week_rate,
+            deposit: fields.deposit ?? 0,
+            vatRate: fields.vat_rate ?? 20,
+          })
+          .returning();
+        const item = row!;
+        // The live slug wins over an old one another item left behind.
+        await tx.delete(hireItemSlugRedirects).where(eq(hireItemSlugRedirects.slug, slug));
+        await recordAudit(tx, actor, { action: "hire_item.created", entity: "hire_item", entityId: item.slug, before: null, after: auditView(item, refs.productSku ?? null) });
+        return detail(tx, item.id);
+      });
     },
 
     /** Changes any of a hire item's fields; a new slug leaves the old one redirecting (301) to it. */
     async update(actor: StaffActor, slug: string, patch: HireItemPatch) {
       authorize(actor, "catalogue.manage");
-      return guarded(
-        () =>
-          db.transaction(async (t) => {
-            const tx = t as unknown as Db;
-            const before = await itemOf(tx, slug, true);
-            const refs = await references(tx, patch, before.id);
-            const set: Partial<typeof hireItems.$inferInsert> = {
-              ...(patch.name !== undefined ? { name: patch.name } : {}),
-              ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
-              ...(patch.description !== undefined ? { description: sanitizeDescription(patch.description) } : {}),
-              ...(patch.hire_category_id !== undefined ? { hireCategoryId: patch.hire_category_id } : {}),
-              ...(patch.specifications !== undefined ? { specifications: patch.specifications } : {}),
-              ...(refs.productId !== undefined ? { productId: refs.productId } : {}),
-              ...(patch.day_rate !== undefined ? { dayRate: patch.day_rate } : {}),
-              ...(patch.weekend_rate !== undefined ? { weekendRate: patch.weekend_rate } : {}),
-              ...(patch.week_rate !== undefined ? { weekRate: patch.week_rate } : {}),
-              ...(patch.deposit !== undefined ? { deposit: patch.deposit } : {}),
-              ...(patch.vat_rate !== undefined ? { vatRate: patch.vat_rate } : {}),
-            };
-            let after = before;
-            if (Object.keys(set).length) {
-              const [row] = await tx
-                .update(hireItems)
-                .set({ ...set, updatedAt: sql`now()` })
-                .where(eq(hireItems.id, before.id))
-                .returning();
-              after = row!;
-            }
-            if (patch.slug !== undefined && patch.slug !== before.slug) {
-              await tx.delete(hireItemSlugRedirects).where(eq(hireItemSlugRedirects.slug, patch.slug));
-              await tx
-                .insert(hireItemSlugRedirects)
-                .values({ slug: before.slug, hireItemId: before.id })
-                .onConflictDoUpdate({ target: hireItemSlugRedirects.slug, set: { hireItemId: before.id, createdAt: sql`now()` } });
-            }
-            const beforeSku = await productSkuOf(tx, before.productId);
-            await recordAudit(tx, actor, {
-              action: "hire_item.updated",
-              entity: "hire_item",
-              entityId: after.slug,
-              before: { ...auditView(before, beforeSku), description_changed: undefined },
-              after: {
-                ...auditView(after, refs.productSku !== undefined ? refs.productSku : beforeSku),
-                description_changed: patch.description !== undefined && after.description !== before.description ? true : undefined,
-              },
-            });
-            return detail(tx, before.id);
-          }),
-        { slug: ["That web address was just taken by another hire item."] },
-      );
+      return guarded({ slug: ["That web address was just taken by another hire item."] }, async (tx) => {
+        const before = await itemOf(tx, slug, true);
+        const refs = await references(tx, patch, before.id);
+        const set: Partial<typeof hireItems.$inferInsert> = {
+          ...(patch.name !== undefined ? { name: patch.name } : {}),
+          ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
+          ...(patch.description !== undefined ? { description: sanitizeDescription(patch.description) } : {}),
+          ...(patch.hire_category_id !== undefined ? { hireCategoryId: patch.hire_category_id } : {}),
+          ...(patch.specifications !== undefined ? { specifications: patch.specifications } : {}),
+          ...(refs.productId !== undefined ? { productId: refs.productId } : {}),
+          ...(patch.day_rate !== undefined ? { dayRate: patch.day_rate } : {}),
+          ...(patch.weekend_rate !== undefined ? { weekendRate: patch.weekend_rate } : {}),
+          ...(patch.week_rate !== undefined ? { weekRate: patch.week_rate } : {}),
+          ...(patch.deposit !== undefined ? { deposit: patch.deposit } : {}),
+          ...(patch.vat_rate !== undefined ? { vatRate: patch.vat_rate } : {}),
+        };
+        let after = before;
+        if (Object.keys(set).length) {
+          const [row] = await tx
+            .update(hireItems)
+            .set({ ...set, updatedAt: sql`now()` })
+            .where(eq(hireItems.id, before.id))
+            .returning();
+          after = row!;
+        }
+        if (patch.slug !== undefined && patch.slug !== before.slug) {
+          await tx.delete(hireItemSlugRedirects).where(eq(hireItemSlugRedirects.slug, patch.slug));
+          await tx
+            .insert(hireItemSlugRedirects)
+            .values({ slug: before.slug, hireItemId: before.id })
+            .onConflictDoUpdate({ target: hireItemSlugRedirects.slug, set: { hireItemId: before.id, createdAt: sql`now()` } });
+        }
+        const beforeSku = await productSkuOf(tx, before.productId);
+        await recordAudit(tx, actor, {
+          action: "hire_item.updated",
+          entity: "hire_item",
+          entityId: after.slug,
+          before: { ...auditView(before, beforeSku), description_changed: undefined },
+          after: {
+            ...auditView(after, refs.productSku !== undefined ? refs.productSku : beforeSku),
+            description_changed: patch.description !== undefined && after.description !== before.description ? true : undefined,
+          },
+        });
+        return detail(tx, before.id);
+      });
     },
 
     async units(actor: StaffActor, slug: string) {
@@ -362,28 +353,23 @@ export function createAdminHireService(db: Db) {
     /** A new unit of the item: its asset number unique across the fleet. */
     async addUnit(actor: StaffActor, slug: string, fields: HireUnitCreate) {
       authorize(actor, "catalogue.manage");
-      return guarded(
-        () =>
-          db.transaction(async (t) => {
-            const tx = t as unknown as Db;
-            const item = await itemOf(tx, slug, true);
-            await assetFree(tx, fields.asset_number, null);
-            const depot = fields.depot ? await depots.resolve({ slug: fields.depot }, "depot", tx) : null;
-            const [unit] = await tx
-              .insert(hireUnits)
-              .values({ hireItemId: item.id, assetNumber: fields.asset_number, serialNumber: fields.serial_number ?? "", ...(depot ? { branchId: depot.id } : {}) })
-              .returning();
-            await recordAudit(tx, actor, {
-              action: "hire_unit.created",
-              entity: "hire_unit",
-              entityId: unit!.assetNumber,
-              before: null,
-              after: { hire_item: item.slug, asset_number: unit!.assetNumber, serial_number: unit!.serialNumber, active: true, branch_id: unit!.branchId },
-            });
-            return { ...(await unitsOf(tx, item.id, londonDate())).find((u) => u.id === unit!.id)!, hire_item: item.slug };
-          }),
-        { asset_number: [`The asset number ${fields.asset_number} was just given to another unit.`] },
-      );
+      return guarded({ asset_number: [`The asset number ${fields.asset_number} was just given to another unit.`] }, async (tx) => {
+        const item = await itemOf(tx, slug, true);
+        await assetFree(tx, fields.asset_number, null);
+        const depot = fields.depot ? await depots.resolve({ slug: fields.depot }, "depot", tx) : null;
+        const [unit] = await tx
+          .insert(hireUnits)
+          .values({ hireItemId: item.id, assetNumber: fields.asset_number, serialNumber: fields.serial_number ?? "", ...(depot ? { branchId: depot.id } : {}) })
+          .returning();
+        await recordAudit(tx, actor, {
+          action: "hire_unit.created",
+          entity: "hire_unit",
+          entityId: unit!.assetNumber,
+          before: null,
+          after: { hire_item: item.slug, asset_number: unit!.assetNumber, serial_number: unit!.serialNumber, active: true, branch_id: unit!.branchId },
+        });
+        return { ...(await unitsOf(tx, item.id, londonDate())).find((u) => u.id === unit!.id)!, hire_item: item.slug };
+      });
     },
 
     /**
@@ -393,51 +379,46 @@ export function createAdminHireService(db: Db) {
      */
     async updateUnit(actor: StaffActor, slug: string, unitId: number, patch: HireUnitPatch) {
       authorize(actor, "catalogue.manage");
-      return guarded(
-        () =>
-          db.transaction(async (t) => {
-            const tx = t as unknown as Db;
-            const item = await itemOf(tx, slug, true);
-            const [before] = await tx
-              .select()
-              .from(hireUnits)
-              .where(and(eq(hireUnits.id, unitId), eq(hireUnits.hireItemId, item.id)))
-              .for("update")
-              .limit(1);
-            if (!before) throw new HttpError(404, `“${item.name}” has no such unit.`);
-            if (patch.asset_number !== undefined && patch.asset_number !== before.assetNumber) await assetFree(tx, patch.asset_number, before.id);
-            if (patch.active === false && before.active) {
-              const [taken] = await tx
-                .select({ start: sql<string>`lower(${hireAllocations.period})::text`, end: sql<string>`upper(${hireAllocations.period})::text`, kind: hireAllocations.kind })
-                .from(hireAllocations)
-                .where(and(eq(hireAllocations.unitId, before.id), sql`upper(${hireAllocations.period}) > ${londonDate()}::date`, liveAllocation))
-                .orderBy(sql`lower(${hireAllocations.period})`)
-                .limit(1);
-              if (taken) {
-                const what = taken.kind === "booking" ? "booked" : "held";
-                throw new HttpError(409, `Unit ${before.assetNumber} is ${what} from ${taken.start} until ${taken.end}: move or end that hire before retiring it.`);
-              }
-            }
-            const set = {
-              ...(patch.asset_number !== undefined ? { assetNumber: patch.asset_number } : {}),
-              ...(patch.serial_number !== undefined ? { serialNumber: patch.serial_number } : {}),
-              ...(patch.active !== undefined ? { active: patch.active } : {}),
-            };
-            let after = before;
-            if (Object.keys(set).length) {
-              const [row] = await tx.update(hireUnits).set(set).where(eq(hireUnits.id, before.id)).returning();
-              after = row!;
-            }
-            // A new depot is a transfer: the same move, history and audit as the hire desk's.
-            const [current] = patch.depot ? await tx.select({ slug: branches.slug }).from(branches).where(eq(branches.id, before.branchId)) : [];
-            if (patch.depot && current?.slug !== patch.depot) await transferUnitIn(tx, depots, actor, before.id, { depot: patch.depot, reason: "Depot changed on the hire item's units" });
-            const view = (u: typeof before) => ({ asset_number: u.assetNumber, serial_number: u.serialNumber, active: u.active });
-            const action = before.active && !after.active ? "hire_unit.retired" : !before.active && after.active ? "hire_unit.reinstated" : "hire_unit.updated";
-            await recordAudit(tx, actor, { action, entity: "hire_unit", entityId: after.assetNumber, before: view(before), after: view(after) });
-            return { ...(await unitsOf(tx, item.id, londonDate())).find((u) => u.id === before.id)!, hire_item: item.slug };
-          }),
-        { asset_number: ["That asset number was just given to another unit."] },
-      );
+      return guarded({ asset_number: ["That asset number was just given to another unit."] }, async (tx) => {
+        const item = await itemOf(tx, slug, true);
+        const [before] = await tx
+          .select()
+          .from(hireUnits)
+          .where(and(eq(hireUnits.id, unitId), eq(hireUnits.hireItemId, item.id)))
+          .for("update")
+          .limit(1);
+        if (!before) throw new HttpError(404, `“${item.name}” has no such unit.`);
+        if (patch.asset_number !== undefined && patch.asset_number !== before.assetNumber) await assetFree(tx, patch.asset_number, before.id);
+        if (patch.active === false && before.active) {
+          const [taken] = await tx
+            .select({ start: sql<string>`lower(${hireAllocations.period})::text`, end: sql<string>`upper(${hireAllocations.period})::text`, kind: hireAllocations.kind })
+            .from(hireAllocations)
+            .where(and(eq(hireAllocations.unitId, before.id), sql`upper(${hireAllocations.period}) > ${londonDate()}::date`, liveAllocation))
+            .orderBy(sql`lower(${hireAllocations.period})`)
+            .limit(1);
+          if (taken) {
+            const what = taken.kind === "booking" ? "booked" : "held";
+            throw new HttpError(409, `Unit ${before.assetNumber} is ${what} from ${taken.start} until ${taken.end}: move or end that hire before retiring it.`);
+          }
+        }
+        const set = {
+          ...(patch.asset_number !== undefined ? { assetNumber: patch.asset_number } : {}),
+          ...(patch.serial_number !== undefined ? { serialNumber: patch.serial_number } : {}),
+          ...(patch.active !== undefined ? { active: patch.active } : {}),
+        };
+        let after = before;
+        if (Object.keys(set).length) {
+          const [row] = await tx.update(hireUnits).set(set).where(eq(hireUnits.id, before.id)).returning();
+          after = row!;
+        }
+        // A new depot is a transfer: the same move, history and audit as the hire desk's.
+        const [current] = patch.depot ? await tx.select({ slug: branches.slug }).from(branches).where(eq(branches.id, before.branchId)) : [];
+        if (patch.depot && current?.slug !== patch.depot) await transferUnitIn(tx, depots, actor, before.id, { depot: patch.depot, reason: "Depot changed on the hire item's units" });
+        const view = (u: typeof before) => ({ asset_number: u.assetNumber, serial_number: u.serialNumber, active: u.active });
+        const action = before.active && !after.active ? "hire_unit.retired" : !before.active && after.active ? "hire_unit.reinstated" : "hire_unit.updated";
+        await recordAudit(tx, actor, { action, entity: "hire_unit", entityId: after.assetNumber, before: view(before), after: view(after) });
+        return { ...(await unitsOf(tx, item.id, londonDate())).find((u) => u.id === before.id)!, hire_item: item.slug };
+      });
     },
   };
 }

@@ -11,6 +11,7 @@ import type { HireRequestService } from "./requests.ts";
 import { dayNumber } from "./pricing.ts";
 import { MY_BRANCH_COOKIE } from "../branches/routes.ts";
 import type { DepotService } from "./depots/service.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 const date = (label: string) => z.string({ error: `Choose the ${label}.` }).refine((v) => dayNumber(v) !== null, `Choose a valid ${label}.`);
 const quantity = z.coerce
@@ -123,9 +124,7 @@ export const hireRequestBody = z
 export async function hireRequestRoutes(app: FastifyInstance, options: { requests: HireRequestService; depots: DepotService; enabled: boolean }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["hire requests"];
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "private, no-store");
-  });
+  storeNothing(app, "private, no-store");
 
   r.post(
     "/hire-requests",

@@ -65,6 +65,22 @@ describe("the hire basket", () => {
     expect(del.json()).toMatchObject({ success: true, message: "Removed from your hire request.", cart: { items: [], itemCount: 0 } });
   });
 
+  it("joins a guest's lines to the customer's own on signing in, the same item and dates as one line", async () => {
+    const id = await itemId("cement-mixer-110v");
+    const own = new TestBrowser(shop.app, "198.18.1.1");
+    await own.signIn("customer@example.com", "demo-password-2026");
+    await own.post("/api/hire-basket", { hire_item_id: id, quantity: 1, start_date: day(20), end_date: day(22) });
+    const browser = await guest();
+    await browser.post("/api/hire-basket", { hire_item_id: id, quantity: 2, start_date: day(20), end_date: day(22) });
+    await browser.post("/api/hire-basket", { hire_item_id: id, quantity: 1, start_date: day(30), end_date: day(31) });
+    await browser.signIn("customer@example.com", "demo-password-2026");
+    const cart = (await browser.get("/api/hire-basket")).json().cart as { items: { start_date: string; quantity: number }[] };
+    expect(cart.items.map((i) => [i.start_date, i.quantity])).toEqual([
+      [day(20), 3],
+      [day(30), 1],
+    ]);
+  });
+
   it.each([
     [{ start_date: addDays(londonDate(), -1), end_date: addDays(londonDate(), 1) }, "start_date", "The hire cannot start in the past."],
     [{ start_date: addDays(londonDate(), 3), end_date: addDays(londonDate(), 1) }, "end_date", "The return date must not be before the start date."],

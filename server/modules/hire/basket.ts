@@ -41,6 +41,15 @@ export function createHireBasketService(db: Db, hire: HireService, depots: Depot
     const [row] = await db.select({ id: hireBaskets.id, branchId: hireBaskets.branchId }).from(hireBaskets).where(ownerCondition(owner)).limit(1);
     return row ?? null;
   }
+  /** The basket's line of this item for these dates, if it has one: the same item and dates are one line. */
+  async function sameLine(basket: number, hireItemId: number, startDate: string, endDate: string) {
+    const [line] = await db
+      .select()
+      .from(hireBasketLines)
+      .where(and(eq(hireBasketLines.basketId, basket), eq(hireBasketLines.hireItemId, hireItemId), eq(hireBasketLines.startDate, startDate), eq(hireBasketLines.endDate, endDate)))
+      .limit(1);
+    return line;
+  }
   async function basketId(owner: BasketOwner): Promise<number | null> {
     return (await basketRow(owner))?.id ?? null;
   }
@@ -138,18 +147,7 @@ export function createHireBasketService(db: Db, hire: HireService, depots: Depot
       const id = await ensureBasket(owner);
       const depot = named ?? (await depotOf((await basketRow(owner))?.branchId));
       // The same item for the same dates is one line: quantities add up.
-      const [same] = await db
-        .select()
-        .from(hireBasketLines)
-        .where(
-          and(
-            eq(hireBasketLines.basketId, id),
-            eq(hireBasketLines.hireItemId, item.id),
-            eq(hireBasketLines.startDate, input.start_date),
-            eq(hireBasketLines.endDate, input.end_date),
-          ),
-        )
-        .limit(1);
+      const same = await sameLine(id, item.id, input.start_date, input.end_date);
       const quantity = (same?.quantity ?? 0) + input.quantity;
       await checkAvailable(item.id, quantity, input.start_date, input.end_date, depot);
       if (named) await db.update(hireBaskets).set({ branchId: named.id }).where(eq(hireBaskets.id, id));
@@ -200,18 +198,7 @@ export function createHireBasketService(db: Db, hire: HireService, depots: Depot
       if (lines.length) {
         const userBasket = await ensureBasket({ userId });
         for (const line of lines) {
-          const [same] = await db
-            .select()
-            .from(hireBasketLines)
-            .where(
-              and(
-                eq(hireBasketLines.basketId, userBasket),
-                eq(hireBasketLines.hireItemId, line.hireItemId),
-                eq(hireBasketLines.startDate, line.startDate),
-                eq(hireBasketLines.endDate, line.endDate),
-              ),
-            )
-            .limit(1);
+          const same = await sameLine(userBasket, line.hireItemId, line.startDate, line.endDate);
           const free = await hire.freeUnits(line.hireItemId, line.startDate, line.endDate);
           const quantity = Math.min((same?.quantity ?? 0) + line.quantity, Math.max(free, same?.quantity ?? 0));
           if (same) await db.update(hireBasketLines).set({ quantity }).where(eq(hireBasketLines.id, same.id));

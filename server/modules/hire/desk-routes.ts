@@ -6,6 +6,7 @@ import { staffActorOf } from "../staff/actor.ts";
 import { HIRE_REQUEST_STATUSES } from "./desk-labels.ts";
 import { type HireDesk, hireRequestListQuery } from "./desk-overview.ts";
 import { type HirePlanner, PLANNER_DAYS_MAX, plannerQuery } from "./planner.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 const status = z.enum(HIRE_REQUEST_STATUSES).describe("pending → confirmed (shown Approved) | declined | lapsed; then out, off_hired, returned, completed");
 const day = z.string().describe("YYYY-MM-DD, a London calendar day");
@@ -88,9 +89,7 @@ export async function hireDeskRoutes(app: FastifyInstance, options: { planner: H
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["admin: hire desk"];
 
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-  });
+  storeNothing(app);
 
   r.get(
     "/admin/hire/planner",

@@ -5,7 +5,6 @@
 // the list of hire requests with its filters, search and keyset pages.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { createServices } from "../../services.ts";
 import { type TestShop, createTestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
@@ -15,8 +14,8 @@ import { createHireDesk } from "./desk-overview.ts";
 import { addDays, londonDate } from "./pricing.ts";
 import { hireAllocations, hireRequestLines, hireRequests, hireUnits } from "./schema.ts";
 import { testFleet } from "./test-fleet.ts";
+import { staffBrowsers } from "../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 let shop: TestShop;
 let services: ReturnType<typeof createServices>;
 let system: StaffActor;
@@ -27,12 +26,7 @@ const day = (n: number) => addDays(londonDate(), n);
 
 beforeAll(async () => {
   shop = await createTestShop();
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.105.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    as[member.role] = b;
-  }
-  as.guest = new TestBrowser(shop.app, `198.51.105.${ip++}`);
+  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.105.${ip++}`));
   services = createServices(db(), shop.config, { info() {}, warn() {}, error() {} });
   system = await services.staff.systemActor();
 }, 120_000);

@@ -102,6 +102,16 @@ ${footer}${name} &middot; <a href="${escapeHtml(shopUrl)}" style="color:#4b5563;
   return { html, text: `${text}\n` };
 }
 
+/** An email of the shop's layout: its subject, and the layout's words (the shop's name and address filled in). */
+export function shopEmail(shop: Shop, subject: string, layout: Omit<EmailLayout, "appName" | "publicUrl">): Email {
+  return { subject, ...renderEmail({ appName: shop.appName, publicUrl: shop.publicUrl, ...layout }) };
+}
+
+/** A page of the shop, e.g. `/account`, from its public address. */
+function shopPage(shop: Shop, path: string): string {
+  return `${shop.publicUrl.replace(/\/+$/, "")}${path}`;
+}
+
 function greeting(firstname: string): string {
   const name = firstname.trim();
   return name ? `Hello ${name},` : "Hello,";
@@ -118,58 +128,43 @@ function duration(minutes: number): string {
 
 export function passwordResetEmail(input: Shop & { firstname: string; url: string; expiresInMinutes: number }): Email {
   const subject = "Reset your password";
-  return {
-    subject,
-    ...renderEmail({
-      appName: input.appName,
-      publicUrl: input.publicUrl,
-      title: subject,
-      paragraphs: [
-        greeting(input.firstname),
-        `We received a request to reset the password for your ${input.appName} account. Use the button below to choose a new one.`,
-        `The link can be used once and expires in ${duration(input.expiresInMinutes)}.`,
-      ],
-      action: { label: "Choose a new password", url: input.url },
-      footer: "If you did not ask to reset your password, you can ignore this email: your password will not change.",
-    }),
-  };
+  return shopEmail(input, subject, {
+    title: subject,
+    paragraphs: [
+      greeting(input.firstname),
+      `We received a request to reset the password for your ${input.appName} account. Use the button below to choose a new one.`,
+      `The link can be used once and expires in ${duration(input.expiresInMinutes)}.`,
+    ],
+    action: { label: "Choose a new password", url: input.url },
+    footer: "If you did not ask to reset your password, you can ignore this email: your password will not change.",
+  });
 }
 
 export function welcomeEmail(input: Shop & { firstname: string }): Email {
   const subject = `Welcome to ${input.appName}`;
-  return {
-    subject,
-    ...renderEmail({
-      appName: input.appName,
-      publicUrl: input.publicUrl,
-      title: subject,
-      paragraphs: [
-        greeting(input.firstname),
-        `Thank you for creating an account with ${input.appName}.`,
-        "You can now sign in to follow your orders, keep your delivery addresses and save products for later.",
-      ],
-      action: { label: "Go to your account", url: `${input.publicUrl.replace(/\/+$/, "")}/account` },
-      footer: "You are receiving this email because an account was created with this address.",
-    }),
-  };
+  return shopEmail(input, subject, {
+    title: subject,
+    paragraphs: [
+      greeting(input.firstname),
+      `Thank you for creating an account with ${input.appName}.`,
+      "You can now sign in to follow your orders, keep your delivery addresses and save products for later.",
+    ],
+    action: { label: "Go to your account", url: shopPage(input, "/account") },
+    footer: "You are receiving this email because an account was created with this address.",
+  });
 }
 
 export function passwordChangedEmail(input: Shop & { firstname: string }): Email {
   const subject = "Your password was changed";
-  return {
-    subject,
-    ...renderEmail({
-      appName: input.appName,
-      publicUrl: input.publicUrl,
-      title: subject,
-      paragraphs: [
-        greeting(input.firstname),
-        `The password for your ${input.appName} account has been changed.`,
-        "If you made this change, there is nothing else to do.",
-        "If you did not, reset your password straight away using the button below, and get in touch with us.",
-      ],
-      action: { label: "Reset your password", url: `${input.publicUrl.replace(/\/+$/, "")}/auth/recovery` },
-      footer: "We send this email to keep your account safe whenever its password changes.",
-    }),
-  };
+  return shopEmail(input, subject, {
+    title: subject,
+    paragraphs: [
+      greeting(input.firstname),
+      `The password for your ${input.appName} account has been changed.`,
+      "If you made this change, there is nothing else to do.",
+      "If you did not, reset your password straight away using the button below, and get in touch with us.",
+    ],
+    action: { label: "Reset your password", url: shopPage(input, "/auth/recovery") },
+    footer: "We send this email to keep your account safe whenever its password changes.",
+  });
 }

@@ -16,11 +16,11 @@ import type { Outbox } from "../auth/service.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import { createMailService } from "../mail/service.ts";
 import type { StaffActor } from "../staff/actor.ts";
-import { STAFF_ROLES, type StaffRole } from "../staff/permissions.ts";
-import { staff } from "../staff/schema.ts";
+import type { StaffRole } from "../staff/permissions.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import { type AdminOrderService, createAdminOrderService } from "./admin.ts";
 import { type OrderStatus, orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
+import { staffMembers } from "../../test/staff-members.ts";
 
 export let database: TestDatabase;
 export let db: Db;
@@ -142,10 +142,7 @@ export function setUpOrdersDesk(): void {
       ])
       .returning({ id: products.id });
     [stockA, stockB] = [made[0]!.id, made[1]!.id];
-    for (const role of STAFF_ROLES) {
-      const [member] = await db.insert(staff).values({ email: `${role}@desk.example.com`, name: `${role[0]!.toUpperCase()}${role.slice(1)} Member`, role }).returning();
-      as[role] = { staffId: member!.id, name: member!.name, email: member!.email, role, via: "screen" };
-    }
+    Object.assign(as, await staffMembers(db, "desk.example.com"));
     const [ursula] = await db.insert(users).values({ email: "ursula@example.com", firstname: "Ursula", lastname: "Account", passwordHash: "x" }).returning({ id: users.id });
     ursulaId = ursula!.id;
     const [shah] = await db

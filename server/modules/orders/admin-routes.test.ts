@@ -3,7 +3,6 @@
 // at service level in admin.test.ts and transitions.test.ts.
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { type TestShop, createTestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { apiOperations } from "../../test/openapi.ts";
@@ -11,6 +10,7 @@ import { readPdf } from "../../test/pdf.ts";
 import { products } from "../catalog/schema.ts";
 import { orders } from "./schema.ts";
 import type { StaffRole } from "../staff/permissions.ts";
+import { staffBrowsers } from "../../test/staff-browsers.ts";
 
 const PASSWORD = "demo-password-2026";
 let shop: TestShop;
@@ -34,12 +34,7 @@ async function placeOrder(): Promise<string> {
 
 beforeAll(async () => {
   shop = await createTestShop();
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.100.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    as[member.role] = b;
-  }
-  as.guest = new TestBrowser(shop.app, `198.51.100.${ip++}`);
+  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.100.${ip++}`));
   as.customer = new TestBrowser(shop.app, `198.51.100.${ip++}`);
   await as.customer.signIn("customer@example.com", PASSWORD);
 }, 120_000);

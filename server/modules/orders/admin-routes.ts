@@ -10,6 +10,7 @@ import { BULK_MAX, CARRIER_MAX, NOTE_MAX, TRACKING_MAX } from "./admin-moves.ts"
 import { PAYMENT_METHODS } from "./fulfilment.ts";
 import { ORDER_STATUSES } from "./schema.ts";
 import { staffDoor } from "../staff/door.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 // A filter form sends an empty value for "any": accepted, and read as no filter.
 const blankOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(""), schema]).optional();
@@ -164,9 +165,7 @@ export async function adminOrderRoutes(app: FastifyInstance, options: { orders: 
   const { orders } = options;
   const tags = ["admin: orders"];
 
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-  });
+  storeNothing(app);
 
   r.get(
     "/admin/orders",

@@ -14,7 +14,6 @@ import { productVariants, products } from "../catalog/schema.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import type { StaffActor } from "../staff/actor.ts";
 import { STAFF_ROLES, type StaffRole, can } from "../staff/permissions.ts";
-import { staff } from "../staff/schema.ts";
 import { applyMovements, recordOpeningStock } from "../stock/ledger.ts";
 import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
 import { issueCreditNote, recordPayment } from "../trade/credit/ledger.ts";
@@ -22,6 +21,7 @@ import { tradeCreditNoteLines, tradeCreditNotes } from "../trade/credit/ledger-s
 import { tradeAccounts } from "../trade/schema.ts";
 import { type AdminOrderService, createAdminOrderService } from "./admin.ts";
 import { orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
+import { staffMembers } from "../../test/staff-members.ts";
 
 let database: TestDatabase;
 let db: Db;
@@ -105,10 +105,7 @@ beforeAll(async () => {
   [hammer, level] = [made[0]!.id, made[1]!.id];
   for (const v of await db.select({ id: productVariants.id, productId: productVariants.productId }).from(productVariants).where(inArray(productVariants.productId, [hammer, level]))) variantOf.set(v.productId, v.id);
   await recordOpeningStock(db);
-  for (const role of STAFF_ROLES) {
-    const [member] = await db.insert(staff).values({ email: `${role}@cancel.example.com`, name: `${role} member`, role }).returning();
-    as[role] = { staffId: member!.id, name: member!.name, email: member!.email, role, via: "screen" };
-  }
+  Object.assign(as, await staffMembers(db, "cancel.example.com"));
   const [account] = await db
     .insert(tradeAccounts)
     .values({ companyName: "Shah Building Services Ltd", companyType: "limited_company", companyNumber: "01234567", trade: "Builder", line1: "1 Yard", town: "Leeds", postcode: "LS1 4AP", phone: "0113 496 0001", accountsEmail: ACCOUNTS_EMAIL, expectedMonthlySpend: 100_000, requestedCreditLimit: 500_000, state: "approved", creditLimit: 1_000_000, termsDays: 30 })

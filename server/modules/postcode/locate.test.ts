@@ -28,9 +28,11 @@ beforeAll(async () => {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(body));
     };
-    if (url.pathname === "/find/YO1%207HH") return send(200, { postcode: "YO1 7HH", latitude: 53.959, longitude: -1.081, addresses: [] });
+    if (url.pathname === "/find/YO1%207HH") return send(200, { postcode: "YO1 7HH", latitude: 53.959, longitude: -1.081, addresses: [{ line_1: "1 Minster Yard", town_or_city: "York", county: "North Yorkshire" }] });
+    if (url.pathname === "/autocomplete/YO1") return send(200, { suggestions: [{ address: "1 Minster Yard, York, YO1 7HH" }, { address: "2 Minster Yard, York, yo1 7hh" }, { address: "Deangate, York, YO1 0AA" }] });
+    if (url.pathname === "/v1/autocomplete/addresses") return send(200, { result: { hits: [{ suggestion: "1 Minster Yard, York, YO1 7HH" }, { suggestion: "York Minster" }] } });
     if (url.pathname.startsWith("/find/")) return send(404, { Message: "Postcode not found" });
-    if (url.pathname === "/v1/postcodes/YO1%207HH") return send(200, { result: [{ postcode: "YO1 7HH", latitude: 53.959, longitude: -1.081, line_1: "1 Minster Yard" }] });
+    if (url.pathname === "/v1/postcodes/YO1%207HH") return send(200, { result: [{ postcode: "YO1 7HH", latitude: 53.959, longitude: -1.081, line_1: "1 Minster Yard", post_town: "York" }] });
     if (url.pathname.startsWith("/v1/postcodes/")) return send(404, { code: 4040, message: "Postcode not found" });
     if (url.pathname === "/postcodes/YO1%207HH") return send(200, { status: 200, result: { postcode: "YO1 7HH", latitude: 53.959, longitude: -1.081 } });
     if (url.pathname === "/postcodes/YO1/autocomplete") return send(200, { status: 200, result: ["YO1 0AA", "YO1 7HH"] });
@@ -73,5 +75,13 @@ describe("the APIs", () => {
 
   it("fails loudly when the service fails, rather than placing a postcode nowhere", async () => {
     await expect(postcodesIoProvider(`${base}/broken`).locate("YO1 7HH")).rejects.toThrow(/answered 500/);
+  });
+
+  it("getAddress.io and Ideal Postcodes give a postcode's addresses in the shop's lines, and suggest the postcodes that end their addresses, each once", async () => {
+    const york = { line_1: "1 Minster Yard", line_2: "", line_3: "", town: "York", postcode: "YO1 7HH" };
+    expect(await getAddressProvider("key", base).lookup("YO1 7HH")).toEqual([{ ...york, county: "North Yorkshire" }]);
+    expect(await idealPostcodesProvider("key", base).lookup("YO1 7HH")).toEqual([{ ...york, county: "" }]);
+    expect(await getAddressProvider("key", base).suggest("YO1")).toEqual(["YO1 7HH", "YO1 0AA"]);
+    expect(await idealPostcodesProvider("key", base).suggest("YO1")).toEqual(["YO1 7HH"]);
   });
 });

@@ -80,6 +80,17 @@ async function fetchJson(url: string, options: { notFoundIsNull?: boolean } = {}
 
 const fetchFound = (url: string) => fetchJson(url, { notFoundIsNull: true });
 
+/** A provider's address as the shop's lines: its own name for the town, and the postcode asked where it gives none. */
+function addressLines(a: { line_1?: string; line_2?: string; line_3?: string; county?: string }, town: string | undefined, postcode: string): LookupAddress {
+  return { line_1: a.line_1 ?? "", line_2: a.line_2 ?? "", line_3: a.line_3 ?? "", town: town ?? "", county: a.county ?? "", postcode };
+}
+
+/** The postcodes that end a provider's suggested addresses ("10 Downing Street, London, SW1A 2AA"), each once, at most MAX_SUGGESTIONS. */
+function suggestedPostcodes(addresses: readonly (string | undefined)[]): string[] {
+  const found = addresses.map((text) => normalisePostcode(String(text ?? "").split(",").pop()?.trim() ?? "")).filter((p): p is string => !!p);
+  return [...new Set(found)].slice(0, MAX_SUGGESTIONS);
+}
+
 /** getAddress.io: `GET /find/{postcode}?api-key=…&expand=true` and `GET /autocomplete/{term}`. */
 export function getAddressProvider(apiKey: string, baseUrl = "https://api.getAddress.io"): PostcodeProvider {
   return {
@@ -88,21 +99,13 @@ export function getAddressProvider(apiKey: string, baseUrl = "https://api.getAdd
         postcode?: string;
         addresses?: { line_1?: string; line_2?: string; line_3?: string; town_or_city?: string; county?: string }[];
       };
-      return (body.addresses ?? []).map((a) => ({
-        line_1: a.line_1 ?? "",
-        line_2: a.line_2 ?? "",
-        line_3: a.line_3 ?? "",
-        town: a.town_or_city ?? "",
-        county: a.county ?? "",
-        postcode: body.postcode ?? postcode,
-      }));
+      return (body.addresses ?? []).map((a) => addressLines(a, a.town_or_city, body.postcode ?? postcode));
     },
     async suggest(query) {
       const body = (await fetchJson(`${baseUrl}/autocomplete/${encodeURIComponent(query)}?api-key=${encodeURIComponent(apiKey)}`)) as {
         suggestions?: { address?: string }[];
       };
-      const found = (body.suggestions ?? []).map((s) => normalisePostcode(String(s.address ?? "").split(",").pop()?.trim() ?? "")).filter((p): p is string => !!p);
-      return [...new Set(found)].slice(0, MAX_SUGGESTIONS);
+      return suggestedPostcodes((body.suggestions ?? []).map((s) => s.address));
     },
     async locate(postcode) {
       const body = (await fetchFound(`${baseUrl}/find/${encodeURIComponent(postcode)}?api-key=${encodeURIComponent(apiKey)}`)) as { latitude?: unknown; longitude?: unknown } | null;
@@ -118,21 +121,13 @@ export function idealPostcodesProvider(apiKey: string, baseUrl = "https://api.id
       const body = (await fetchJson(`${baseUrl}/v1/postcodes/${encodeURIComponent(postcode)}?api_key=${encodeURIComponent(apiKey)}`)) as {
         result?: { line_1?: string; line_2?: string; line_3?: string; post_town?: string; county?: string; postcode?: string }[];
       };
-      return (body.result ?? []).map((a) => ({
-        line_1: a.line_1 ?? "",
-        line_2: a.line_2 ?? "",
-        line_3: a.line_3 ?? "",
-        town: a.post_town ?? "",
-        county: a.county ?? "",
-        postcode: a.postcode ?? postcode,
-      }));
+      return (body.result ?? []).map((a) => addressLines(a, a.post_town, a.postcode ?? postcode));
     },
     async suggest(query) {
       const body = (await fetchJson(`${baseUrl}/v1/autocomplete/addresses?query=${encodeURIComponent(query)}&api_key=${encodeURIComponent(apiKey)}`)) as {
         result?: { hits?: { suggestion?: string }[] };
       };
-      const found = (body.result?.hits ?? []).map((h) => normalisePostcode(String(h.suggestion ?? "").split(",").pop()?.trim() ?? "")).filter((p): p is string => !!p);
-      return [...new Set(found)].slice(0, MAX_SUGGESTIONS);
+      return suggestedPostcodes((body.result?.hits ?? []).map((h) => h.suggestion));
     },
     async locate(postcode) {
       const body = (await fetchFound(`${baseUrl}/v1/postcodes/${encodeURIComponent(postcode)}?api_key=${encodeURIComponent(apiKey)}`)) as { result?: { latitude?: unknown; longitude?: unknown }[] } | null;

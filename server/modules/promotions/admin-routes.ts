@@ -6,6 +6,7 @@ import { staffActorOf } from "../staff/actor.ts";
 import type { PromotionAdmin } from "./admin.ts";
 import { PROMOTION_STATUSES, promotionInput, promotionJson, promotionPatch } from "./contract.ts";
 import { staffDoor } from "../staff/door.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 const errors = { 401: messageResponse, 403: messageResponse };
 const id = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -15,9 +16,7 @@ const report = z.object({ orders: z.number().int(), discount_given: z.number(), 
 export async function adminPromotionRoutes(app: FastifyInstance, options: { admin: PromotionAdmin }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["admin: promotions"];
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-  });
+  storeNothing(app);
 
   r.get(
     "/admin/promotions",

@@ -4,14 +4,13 @@ import { staffActorOf } from "../staff/actor.ts";
 import { quoteCreateBody, quoteDeclineBody, quoteListQuery, quoteNumberParams, quotePatchBody, revisionQuery } from "./contract.ts";
 import type { QuoteDesk } from "./desk.ts";
 import { staffDoor } from "../staff/door.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 /** The quotes desk (issue 32): reading needs quotes.view; starting, pricing, sending and declining, quotes.manage; below the floor, quotes.below_floor. Every change audited. */
 export async function adminQuoteRoutes(app: FastifyInstance, options: { desk: QuoteDesk }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["admin: quotes"];
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-  });
+  storeNothing(app);
 
   r.get(
     "/admin/quotes",

@@ -7,6 +7,7 @@ import { PriceChangedError } from "../checkout/types.ts";
 import type { QuoteAcceptance } from "./accept.ts";
 import { quoteAcceptBody, quoteChangesBody, quoteDeclineBody, quoteNumberParams, quoteRequestBody, revisionQuery } from "./contract.ts";
 import type { QuoteService } from "./service.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 function signedIn(request: FastifyRequest): number {
   if (!request.user) throw new HttpError(401, "Sign in to see your quotes.");
@@ -17,9 +18,7 @@ function signedIn(request: FastifyRequest): number {
 export async function quoteRoutes(app: FastifyInstance, options: { quotes: QuoteService; acceptance: QuoteAcceptance }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["quotes"];
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "private, no-store");
-  });
+  storeNothing(app, "private, no-store");
 
   r.post(
     "/quotes",

@@ -4,28 +4,22 @@
 // process's matcher picks a change up by itself.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { type TestShop, createTestShop } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import { type TestBrowser } from "../../test/browser.ts";
 import { until } from "../../test/until.ts";
 import { auditLog } from "../audit/schema.ts";
 import type { StaffRole } from "../staff/permissions.ts";
 import { compileRedirects } from "./rules.ts";
 import { createRedirectMatcher } from "./service.ts";
+import { staffBrowsers } from "../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 let shop: TestShop;
 let ip = 1;
 const as = {} as Record<StaffRole | "guest", TestBrowser>;
 
 beforeAll(async () => {
   shop = await createTestShop();
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.105.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    as[member.role] = b;
-  }
-  as.guest = new TestBrowser(shop.app, `198.51.105.${ip++}`);
+  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.105.${ip++}`));
 }, 120_000);
 afterAll(() => shop?.close());
 

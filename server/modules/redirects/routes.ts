@@ -5,6 +5,7 @@ import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "../staff/actor.ts";
 import { IMPORT_ROWS_MAX, REDIRECTS_PAGE_MAX, type RedirectService } from "./service.ts";
 import { staffDoor } from "../staff/door.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 const rule = z.object({ id: z.number().int(), from: z.string(), match: z.enum(["exact", "prefix"]), to: z.string(), status: z.number().int(), updated_at: z.string() });
 const ruleBody = z.object({ from: z.string().max(500), match: z.enum(["exact", "prefix"]).optional(), to: z.string().max(2000), status: z.number().int().optional() });
@@ -16,9 +17,7 @@ export async function redirectRoutes(app: FastifyInstance, options: { redirects:
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { redirects } = options;
   const tags = ["admin: redirects"];
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-  });
+  storeNothing(app);
   // A rules file as it is (text/csv or text/plain), up to 8 MB: fifty thousand rules.
   app.addContentTypeParser(["text/csv"], { parseAs: "string", bodyLimit: 8 * 1024 * 1024 }, (_request, body, done) => done(null, body));
 

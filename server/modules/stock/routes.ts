@@ -9,6 +9,7 @@ import { TRANSFERS_PAGE_MAX, TRANSFER_LINES_MAX, type TransferService } from "./
 import { TRANSFER_STATES } from "./schema.ts";
 import { HISTORY_PAGE_MAX, LOOKUP_MAX, MANUAL_KINDS, REASON_MAX, STOCK_LINES_MAX, type StockService } from "./service.ts";
 import { staffDoor } from "../staff/door.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 const sku = z.string({ error: "Give the SKU." }).trim().min(1, "Give the SKU.").max(64);
 const lines = <T extends z.ZodType>(item: T, what: string) =>
@@ -46,9 +47,7 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
   const { stock } = options;
   const tags = ["admin: stock"];
 
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-  });
+  storeNothing(app);
 
   r.post(
     "/admin/stock/movements",

@@ -4,15 +4,14 @@
 // (on PostgreSQL in `npm run test:db`, where requests really run side by side).
 import { asc, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { type TestShop, createTestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { products } from "../catalog/schema.ts";
 import type { StaffRole } from "../staff/permissions.ts";
 import { stockMovements } from "./schema.ts";
+import { staffBrowsers } from "../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 let shop: TestShop;
 let ip = 1;
 const as = {} as Record<StaffRole | "guest", TestBrowser>;
@@ -28,12 +27,7 @@ const stockOf = async (id: number) => (await db().select({ stock: products.stock
 
 beforeAll(async () => {
   shop = await createTestShop();
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.103.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    as[member.role] = b;
-  }
-  as.guest = new TestBrowser(shop.app, `198.51.103.${ip++}`);
+  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.103.${ip++}`));
 }, 120_000);
 afterAll(() => shop?.close());
 

@@ -7,6 +7,7 @@ import type { User } from "../auth/schema.ts";
 import { priceDisplayBody, tradeAccountJson, tradeDashboardJson, tradeSetupBody } from "./contract.ts";
 import type { TradeDashboardService } from "./dashboard.ts";
 import type { TradeService } from "./service.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 function signedIn(request: FastifyRequest): User {
   if (!request.user) throw new HttpError(401, "Unauthenticated.");
@@ -20,9 +21,7 @@ export async function tradeRoutes(app: FastifyInstance, options: { trade: TradeS
   const errors = { 401: messageResponse, 404: messageResponse, 409: messageResponse, 422: validationResponse };
   const answer = z.object({ data: tradeAccountJson });
 
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "private, no-store");
-  });
+  storeNothing(app, "private, no-store");
 
   r.post(
     "/trade/setup",

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import type { WishlistService } from "./service.ts";
+import { storeNothing } from "../../lib/no-store.ts";
 
 function userId(request: FastifyRequest): number {
   if (!request.user) throw new HttpError(401, "Unauthenticated.");
@@ -21,9 +22,7 @@ function productId(value: unknown): number {
 export async function wishlistRoutes(app: FastifyInstance, options: { wishlist: WishlistService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["wishlist"];
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "private, no-store");
-  });
+  storeNothing(app, "private, no-store");
 
   r.get("/account/wishlist", { schema: { tags, summary: "Your saved products" } }, async (request) => ({
     data: await options.wishlist.list(userId(request), request.prices),

@@ -15,6 +15,7 @@ import type { Route } from "./+types/customer";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
 import { CUSTOMER_KIND_LABELS } from "../../../../server/modules/account/customer-kinds.ts";
 import { Panel } from "../../../components/admin/panel.tsx";
+import { AddressLines } from "../../../components/address-lines.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Customer #${params.id}`);
 
@@ -362,13 +363,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                         {a.is_default_billing ? <span className="rounded bg-stone-200 px-1.5 py-0.5 text-xs font-semibold text-stone-800">Default billing</span> : null}
                       </p>
                     ) : null}
-                    <address className="not-italic">
-                      {[`${a.firstname} ${a.lastname}`.trim(), a.company, a.line1, a.line2, a.town, a.county, a.postcode].filter(Boolean).map((line, i) => (
-                        <span key={i} className="block">
-                          {line}
-                        </span>
-                      ))}
-                    </address>
+                    <AddressLines lines={[`${a.firstname} ${a.lastname}`.trim(), a.company, a.line1, a.line2, a.town, a.county, a.postcode]} />
                     {a.phone ? <p className="mt-1 text-stone-600">{a.phone}</p> : null}
                     {canEdit ? (
                       <details className="mt-2" open={failed?.intent === "edit_address" && failed.target === String(a.id)}>

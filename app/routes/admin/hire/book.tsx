@@ -132,11 +132,7 @@ export default function NewHire({ loaderData, actionData }: Route.ComponentProps
       <PageHeader
         title="New hire"
         intro="A hire for a customer at the counter or on the phone: it is approved as soon as it is booked, and shows on the hire desk and the planner."
-        actions={
-          <Link to="/admin/hire/planner" className="btn-secondary">
-            Planner
-          </Link>
-        }
+        links={[{ to: "/admin/hire/planner", label: "Planner" }]}
       />
       {failed ? (
         <ResultBanner ok={false} result={actionData}>

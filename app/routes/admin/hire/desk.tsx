@@ -135,19 +135,7 @@ export default function HireDesk({ loaderData }: Route.ComponentProps) {
       <PageHeader
         title="Hire desk"
         intro={`${longDay(o.today)}: requests waiting for a decision, hires going out and units due back.`}
-        actions={
-          <>
-            <Link to="/admin/hire/bookings/new" className="btn-primary">
-              New hire
-            </Link>
-            <Link to="/admin/hire/planner" className="btn-secondary">
-              Planner
-            </Link>
-            <Link to="/admin/hire/requests" className="btn-secondary">
-              Every hire request
-            </Link>
-          </>
-        }
+        links={[{ to: "/admin/hire/bookings/new", label: "New hire", primary: true }, { to: "/admin/hire/planner", label: "Planner" }, { to: "/admin/hire/requests", label: "Every hire request" }]}
       />
       <Bucket title="Waiting for a decision" total={o.waiting.total} shown={o.waiting.requests.length} empty="No hire request is waiting.">
         <RequestTable caption="Hire requests waiting, oldest first" rows={o.waiting.requests} when="waiting" />

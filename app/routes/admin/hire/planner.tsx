@@ -1,9 +1,9 @@
-import { Form, Link, data } from "react-router";
+import { Link, data } from "react-router";
 import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
-import { FormAlert } from "../../../components/form.tsx";
-import { EmptyState } from "../../../components/page.tsx";
+import { EmptyState, ErrorState } from "../../../components/admin/empty-state.tsx";
+import { FilterDate, FilterForm, FilterSearch, FilterSelect } from "../../../components/admin/filter-form.tsx";
 import { requirePermission, serviceError } from "../../../lib/admin/access.ts";
 import { longDay, shortDay } from "../../../lib/admin/dashboard.ts";
 import { withParam } from "../../../lib/admin/format.ts";
@@ -146,70 +146,23 @@ export default function HirePlanner({ loaderData }: Route.ComponentProps) {
       <PageHeader
         title="Hire planner"
         intro="Each unit's holds, bookings, time out on hire and time in service, day by day. An empty day is free: choose it to book that unit from that day; the database refuses any booking over a bar."
-        actions={
-          <>
-            <Link to="/admin/hire/bookings/new" className="btn-primary">
-              New hire
-            </Link>
-            <Link to="/admin/hire" className="btn-secondary">
-              Hire desk
-            </Link>
-            <Link to="/admin/hire/requests" className="btn-secondary">
-              Hire requests
-            </Link>
-          </>
-        }
+        links={[{ to: "/admin/hire/bookings/new", label: "New hire", primary: true }, { to: "/admin/hire", label: "Hire desk" }, { to: "/admin/hire/requests", label: "Hire requests" }]}
       />
-      <Form method="get" role="search" aria-label="Choose the days and hire items" className="mb-4 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:grid-cols-[auto_auto_1fr_auto] sm:items-end">
-        <label className="grid gap-1 text-sm font-semibold">
-          From
-          <input name="from" type="date" defaultValue={planner?.from ?? typed.from} aria-invalid={errors.from ? true : undefined} aria-describedby={errors.from ? "from-error" : undefined} className="min-h-10 rounded-md border border-stone-400 px-2 font-normal" />
-          {errors.from ? (
-            <span id="from-error" className="font-normal text-red-800">
-              {errors.from.join(" ")}
-            </span>
-          ) : null}
-        </label>
-        <label className="grid gap-1 text-sm font-semibold">
-          Days
-          <select name="days" defaultValue={String(planner?.days ?? (typed.days || 14))} aria-invalid={errors.days ? true : undefined} aria-describedby={errors.days ? "days-error" : undefined} className="min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal">
-            {(DAYS_CHOICES.includes(Number(typed.days)) || !typed.days ? DAYS_CHOICES : [...DAYS_CHOICES, typed.days]).map((d) => (
-              <option key={d} value={d}>
-                {d} days
-              </option>
-            ))}
-          </select>
-          {errors.days ? (
-            <span id="days-error" className="font-normal text-red-800">
-              {errors.days.join(" ")}
-            </span>
-          ) : null}
-        </label>
-        {depots.length > 1 ? (
-          <label className="grid gap-1 text-sm font-semibold">
-            Depot
-            <select name="depot" defaultValue={typed.depot} className="min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal">
-              <option value="">All depots</option>
-              {depots.map((d) => (
-                <option key={d.slug} value={d.slug}>
-                  {d.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
-        <label className="grid gap-1 text-sm font-semibold">
-          Hire items
-          <input name="q" type="search" defaultValue={typed.q} placeholder="Any words of the name" className="min-h-10 rounded-md border border-stone-400 px-3 font-normal" />
-        </label>
-        <div className="flex gap-2">
-          <button type="submit" className="btn-primary min-h-10">
-            Show
-          </button>
-        </div>
-      </Form>
+      <FilterForm label="Choose the days and hire items" submitLabel="Show" className="mb-4 sm:grid-cols-[auto_auto_1fr_auto] sm:items-end" buttonsClassName="">
+        <FilterDate name="from" label="From" value={planner?.from ?? typed.from} errors={errors.from} />
+        <FilterSelect
+          name="days"
+          label="Days"
+          value={String(planner?.days ?? (typed.days || 14))}
+          any={null}
+          options={(DAYS_CHOICES.includes(Number(typed.days)) || !typed.days ? DAYS_CHOICES : [...DAYS_CHOICES, typed.days]).map((d) => [d, `${d} days`] as const)}
+          errors={errors.days}
+        />
+        {depots.length > 1 ? <FilterSelect name="depot" label="Depot" value={typed.depot} any="All depots" options={depots.map((d) => [d.slug, d.name] as const)} /> : null}
+        <FilterSearch label="Hire items" value={typed.q} placeholder="Any words of the name" />
+      </FilterForm>
 
-      <FormAlert message={error ?? undefined} className="mb-4" />
+      <ErrorState message={error} />
 
       {planner ? (
         <>

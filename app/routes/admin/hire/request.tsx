@@ -1,4 +1,4 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, data, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { FieldError } from "../../../components/admin/field-error.tsx";
@@ -183,11 +183,7 @@ export default function AdminHireRequest({ loaderData, actionData }: Route.Compo
             {hire.delivery ? ` · delivery ${formatPounds(hire.delivery.price)} + VAT (${hire.delivery.miles} miles)` : ""}
           </>
         }
-        actions={
-          <Link to="/admin/hire/planner" className="btn-secondary">
-            Planner
-          </Link>
-        }
+        links={[{ to: "/admin/hire/planner", label: "Planner" }]}
       />
       <ActionResultBanner result={result} />
 

@@ -42,16 +42,7 @@ export default function HireRequests({ loaderData }: Route.ComponentProps) {
       <PageHeader
         title="Hire requests"
         intro="Every hire request, newest first. Open one to approve, decline, hand over, off-hire or take it back."
-        actions={
-          <>
-            <Link to="/admin/hire" className="btn-secondary">
-              Hire desk
-            </Link>
-            <Link to="/admin/hire/planner" className="btn-secondary">
-              Planner
-            </Link>
-          </>
-        }
+        links={[{ to: "/admin/hire", label: "Hire desk" }, { to: "/admin/hire/planner", label: "Planner" }]}
       />
       <SearchFilter
         label="Filter hire requests"

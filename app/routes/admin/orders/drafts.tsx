@@ -49,11 +49,7 @@ export default function DraftOrders({ loaderData, actionData }: Route.ComponentP
         crumbs={[{ label: "Orders", to: "/admin/orders" }, { label: "Draft orders" }]}
         title="Draft orders"
         intro="Orders started at the counter or on the phone and saved to finish later. A draft holds no stock and charges nothing."
-        actions={
-          <Link to="/admin/orders/new" className="btn-primary">
-            New order
-          </Link>
-        }
+        links={[{ to: "/admin/orders/new", label: "New order", primary: true }]}
       />
       <ActionResultBanner result={banner} />
       {drafts.length === 0 ? (

@@ -10,6 +10,7 @@ import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { counterBodyOf } from "../../../lib/admin/counter-order.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -296,45 +297,63 @@ export default function NewOrder({ loaderData, actionData }: Route.ComponentProp
             </ul>
           ) : null}
           <FieldError messages={[...(errors?.lines ?? []), ...(errors?.items ?? [])]} />
-          <ol className="grid gap-3" aria-label="Order lines">
-            {lines.map((l, i) => (
-              <li key={l.key} className="grid gap-2 rounded-md border border-stone-200 p-3 sm:grid-cols-[minmax(0,2fr)_6rem_8rem_minmax(0,2fr)_auto] sm:items-start" data-testid="order-line">
-                <div className="grid gap-1 text-sm">
-                  <label htmlFor={`${P}-sku-${l.key}`} className="font-semibold">
-                    SKU, line {i + 1}
-                  </label>
-                  <input id={`${P}-sku-${l.key}`} name="line_sku" value={l.sku} onChange={(e) => change(l.key, { sku: e.target.value, name: "", stock: null, listPrice: null })} aria-invalid={lineErrors(i, "sku") ? true : undefined} autoComplete="off" spellCheck={false} className={`${ADMIN_CONTROL} font-mono`} />
-                  {l.name ? <span className="[overflow-wrap:anywhere]">{l.name}</span> : null}
-                  {l.stock ? <span className="text-stone-700">Stock: {l.stock.map((s) => `${s.branch} ${s.stock}`).join(", ") || "none"}</span> : null}
-                  <FieldError messages={lineErrors(i, "sku")} />
-                </div>
-                <div className="grid gap-1 text-sm">
-                  <label htmlFor={`${P}-qty-${l.key}`} className="font-semibold">
-                    Quantity
-                  </label>
-                  <input id={`${P}-qty-${l.key}`} name="line_quantity" value={l.quantity} onChange={(e) => change(l.key, { quantity: e.target.value })} inputMode="numeric" aria-invalid={lineErrors(i, "quantity") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />
-                  <FieldError messages={lineErrors(i, "quantity")} />
-                </div>
-                <div className="grid gap-1 text-sm">
-                  <label htmlFor={`${P}-price-${l.key}`} className="font-semibold">
-                    Price £ ex VAT
-                  </label>
-                  <input id={`${P}-price-${l.key}`} name="line_price" value={l.price} onChange={(e) => change(l.key, { price: e.target.value })} placeholder={l.listPrice !== null ? l.listPrice.toFixed(2) : ""} inputMode="decimal" aria-describedby={`${P}-price-hint`} aria-invalid={lineErrors(i, "unit_price_ex_vat") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />
-                  <FieldError messages={lineErrors(i, "unit_price_ex_vat")} />
-                </div>
-                <div className="grid gap-1 text-sm">
-                  <label htmlFor={`${P}-reason-${l.key}`} className="font-semibold">
-                    Reason for a lower price
-                  </label>
-                  <input id={`${P}-reason-${l.key}`} name="line_reason" value={l.reason} onChange={(e) => change(l.key, { reason: e.target.value })} maxLength={200} aria-invalid={lineErrors(i, "reason") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />
-                  <FieldError messages={lineErrors(i, "reason")} />
-                </div>
-                <button type="button" className="btn-secondary sm:mt-6" onClick={() => setLines((now) => (now.length > 1 ? now.filter((x) => x.key !== l.key) : [{ ...l, sku: "", name: "", quantity: "1", price: "", reason: "", stock: null, listPrice: null }]))} aria-label={`Remove line ${i + 1}`}>
-                  Remove
-                </button>
-              </li>
-            ))}
-          </ol>
+          <DataTable
+            caption="Order lines"
+            rows={lines}
+            rowKey={(l) => l.key}
+            rowProps={() => ({ "data-testid": "order-line" })}
+            columns={[
+              {
+                label: "SKU",
+                cell: (l, i) => (
+                  <span className="grid gap-1">
+                    <input id={`${P}-sku-${l.key}`} name="line_sku" value={l.sku} onChange={(e) => change(l.key, { sku: e.target.value, name: "", stock: null, listPrice: null })} aria-label={`SKU, line ${i + 1}`} aria-invalid={lineErrors(i, "sku") ? true : undefined} autoComplete="off" spellCheck={false} className={`${ADMIN_CONTROL} font-mono`} />
+                    {l.name ? <span className="[overflow-wrap:anywhere]">{l.name}</span> : null}
+                    {l.stock ? <span className="text-stone-700">Stock: {l.stock.map((s) => `${s.branch} ${s.stock}`).join(", ") || "none"}</span> : null}
+                    <FieldError messages={lineErrors(i, "sku")} />
+                  </span>
+                ),
+              },
+              {
+                label: "Quantity",
+                className: "lg:w-24",
+                cell: (l, i) => (
+                  <span className="grid gap-1">
+                    <input id={`${P}-qty-${l.key}`} name="line_quantity" value={l.quantity} onChange={(e) => change(l.key, { quantity: e.target.value })} inputMode="numeric" aria-label={`Quantity, line ${i + 1}`} aria-invalid={lineErrors(i, "quantity") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />
+                    <FieldError messages={lineErrors(i, "quantity")} />
+                  </span>
+                ),
+              },
+              {
+                label: "Price £ ex VAT",
+                className: "lg:w-32",
+                cell: (l, i) => (
+                  <span className="grid gap-1">
+                    <input id={`${P}-price-${l.key}`} name="line_price" value={l.price} onChange={(e) => change(l.key, { price: e.target.value })} placeholder={l.listPrice !== null ? l.listPrice.toFixed(2) : ""} inputMode="decimal" aria-label={`Price £ ex VAT, line ${i + 1}`} aria-describedby={`${P}-price-hint`} aria-invalid={lineErrors(i, "unit_price_ex_vat") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />
+                    <FieldError messages={lineErrors(i, "unit_price_ex_vat")} />
+                  </span>
+                ),
+              },
+              {
+                label: "Reason for a lower price",
+                cell: (l, i) => (
+                  <span className="grid gap-1">
+                    <input id={`${P}-reason-${l.key}`} name="line_reason" value={l.reason} onChange={(e) => change(l.key, { reason: e.target.value })} maxLength={200} aria-label={`Reason for a lower price, line ${i + 1}`} aria-invalid={lineErrors(i, "reason") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />
+                    <FieldError messages={lineErrors(i, "reason")} />
+                  </span>
+                ),
+              },
+              {
+                label: "Remove",
+                header: <span className="sr-only">Remove</span>,
+                cell: (l, i) => (
+                  <button type="button" className="btn-secondary" onClick={() => setLines((now) => (now.length > 1 ? now.filter((x) => x.key !== l.key) : [{ ...l, sku: "", name: "", quantity: "1", price: "", reason: "", stock: null, listPrice: null }]))} aria-label={`Remove line ${i + 1}`}>
+                    Remove
+                  </button>
+                ),
+              },
+            ]}
+          />
           <p id={`${P}-price-hint`} className="text-sm text-stone-600">
             Leave the price blank for the customer's own price. {limit === null ? "Your role may lower a price by any amount, with a reason." : limit === 0 ? "Your role may not lower prices." : `Your role may take up to ${limit}% off, with a reason.`}
           </p>

@@ -18,6 +18,9 @@ import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/order";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { Panel } from "../../../components/admin/panel.tsx";
+import { MoneyCell } from "../../../components/admin/cells.tsx";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
+import { AddressLines } from "../../../components/address-lines.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Order ${params.number.toUpperCase()}`);
 
@@ -319,13 +322,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
 
           <Panel id="address-heading" title={order.fulfilment === "collection" ? "Collection" : "Delivery address"} className="text-sm">
             {delivery ? (
-              <address className="not-italic">
-                {[delivery.name || order.customer_name, delivery.company, delivery.line_1, delivery.line_2, delivery.line_3, delivery.town, delivery.county, delivery.postcode].filter(Boolean).map((l, i) => (
-                  <span key={i} className="block">
-                    {l}
-                  </span>
-                ))}
-              </address>
+              <AddressLines lines={[delivery.name || order.customer_name, delivery.company, delivery.line_1, delivery.line_2, delivery.line_3, delivery.town, delivery.county, delivery.postcode]} />
             ) : (
               <p>
                 {order.customer_name ? (
@@ -341,61 +338,43 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             {billing ? (
               <>
                 <h3 className="mb-1 mt-3 font-bold">Billing address</h3>
-                <address className="not-italic">
-                  {[billing.name, billing.company, billing.line_1, billing.line_2, billing.line_3, billing.town, billing.county, billing.postcode].filter(Boolean).map((l, i) => (
-                    <span key={i} className="block">
-                      {l}
-                    </span>
-                  ))}
-                </address>
+                <AddressLines lines={[billing.name, billing.company, billing.line_1, billing.line_2, billing.line_3, billing.town, billing.county, billing.postcode]} />
               </>
             ) : null}
           </Panel>
         </div>
         <div className="grid content-start gap-4 xl:col-start-1 xl:row-start-1">
-          <section aria-labelledby="lines-heading" className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
-            <h2 id="lines-heading" className="px-4 pt-4 text-lg font-bold">
+          <section aria-labelledby="lines-heading" className="grid gap-2">
+            <h2 id="lines-heading" className="text-lg font-bold">
               Lines
             </h2>
-            <table className="mt-2 w-full min-w-[36rem] text-left text-sm">
-              <thead className="border-b border-stone-200 bg-stone-50 text-stone-700">
-                <tr>
-                  <th scope="col" className="px-4 py-2">SKU</th>
-                  <th scope="col" className="px-4 py-2">Product</th>
-                  <th scope="col" className="px-4 py-2 text-right">Quantity</th>
-                  {order.totals ? (
-                    <>
-                      <th scope="col" className="px-4 py-2 text-right">Unit price</th>
-                      <th scope="col" className="px-4 py-2 text-right">Line total</th>
-                    </>
-                  ) : null}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-stone-100">
-                {order.lines.map((line, i) => {
-                  // Lines carry prices only for a role that may see them.
-                  const priced = line.unit_price !== undefined && line.line_total !== undefined ? { unit_price: line.unit_price, line_total: line.line_total } : null;
-                  return (
-                  <tr key={`${line.sku}-${i}`}>
-                    <td className="px-4 py-2 font-mono">{line.sku}</td>
-                    <td className="px-4 py-2">{line.name}</td>
-                    <td className="px-4 py-2 text-right">{line.quantity}</td>
-                    {priced ? (
-                      <>
-                        <td className="px-4 py-2 text-right">{formatPounds(priced.unit_price)}</td>
-                        <td className="px-4 py-2 text-right">
-                          {formatPounds(priced.line_total)}
-                          {line.discount_ex_vat ? <span className="block text-xs text-green-800">after {formatPounds(line.discount_ex_vat)} off ex VAT</span> : null}
-                        </td>
-                      </>
-                    ) : null}
-                  </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+            <DataTable
+              caption={`The order's lines${order.totals ? " and their prices" : ""}`}
+              rows={order.lines}
+              rowKey={(line) => line.id}
+              columns={[
+                { label: "SKU", cell: (line) => <span className="font-mono">{line.sku}</span> },
+                { label: "Product", head: true, cellClassName: "font-normal", cell: (line) => line.name },
+                { label: "Quantity", numeric: true, cell: (line) => line.quantity },
+                // Lines carry prices only for a role that may see them.
+                !!order.totals && { label: "Unit price", numeric: true, cell: (line) => (line.unit_price === undefined ? "—" : <MoneyCell pounds={line.unit_price} />) },
+                !!order.totals && {
+                  label: "Line total",
+                  numeric: true,
+                  cell: (line) =>
+                    line.line_total === undefined ? (
+                      "—"
+                    ) : (
+                      <span>
+                        <MoneyCell pounds={line.line_total} />
+                        {line.discount_ex_vat ? <span className="block text-xs text-green-800">after {formatPounds(line.discount_ex_vat)} off ex VAT</span> : null}
+                      </span>
+                    ),
+                },
+              ]}
+            />
             {order.totals ? (
-              <dl className="grid grid-cols-[1fr_auto] gap-x-6 gap-y-1 border-t border-stone-200 px-4 py-3 text-sm sm:ml-auto sm:w-80">
+              <dl className="grid grid-cols-[1fr_auto] gap-x-6 gap-y-1 px-4 py-1 text-sm sm:ml-auto sm:w-80">
                 {order.totals.discount > 0 ? (
                   <>
                     <dt>Promotions ex VAT</dt>

@@ -3,7 +3,8 @@ import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
-import { STACKED } from "../../../components/admin/stacked-table.ts";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
+import { Figures } from "../../../components/admin/panel.tsx";
 import { requirePermission } from "../../../lib/admin/access.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { ATTRIBUTE_HELP, CSV_COLUMNS, STOCK_AT_HELP } from "../../../../server/modules/catalog/csv/columns.ts";
@@ -116,47 +117,35 @@ function Report({ status }: { status: ImportStatus }) {
       <h2 id="report-heading" className="text-xl font-bold">
         {report.applied ? "What was imported" : report.dry_run ? "What the import would do" : "Nothing was imported"}
       </h2>
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5">
-        {[
-          ["Rows", report.rows],
-          [verb.create, created],
-          [verb.update, updated],
-          ["Unchanged", report.unchanged],
-          ["Refused", report.refused_rows],
-        ].map(([label, value]) => (
-          <div key={label} className="rounded-lg border border-stone-200 bg-white p-4">
-            <dt className="text-sm text-stone-700">{label}</dt>
-            <dd className="text-2xl font-bold" data-testid={`count-${String(label).toLowerCase().replaceAll(" ", "-")}`}>
-              {n(Number(value))}
-            </dd>
-          </div>
-        ))}
-      </dl>
+      <Figures
+        className="grid-cols-2 sm:grid-cols-5"
+        big
+        items={(
+          [
+            ["Rows", report.rows],
+            [verb.create, created],
+            [verb.update, updated],
+            ["Unchanged", report.unchanged],
+            ["Refused", report.refused_rows],
+          ] as const
+        ).map(([label, value]) => [label, n(value), `count-${label.toLowerCase().replaceAll(" ", "-")}`])}
+      />
       {refusedTotal > 0 ? (
         <div>
           <h3 className="mb-2 text-lg font-bold">Refused ({n(refusedTotal)})</h3>
-          <div className={STACKED.frame}>
-            <table className={STACKED.table} data-testid="refused-rows">
-              <thead className={STACKED.head}>
-                <tr>
-                  <th scope="col" className="px-3 py-2">Row</th>
-                  <th scope="col" className="px-3 py-2">Column</th>
-                  <th scope="col" className="px-3 py-2">SKU</th>
-                  <th scope="col" className="px-3 py-2">Why</th>
-                </tr>
-              </thead>
-              <tbody className={STACKED.body}>
-                {report.refused.map((r, i) => (
-                  <tr key={i} className={`${STACKED.row} max-lg:bg-red-50`}>
-                    <td className={STACKED.cell} data-label="Row">{r.row}</td>
-                    <td className={STACKED.cell} data-label="Column">{r.column ?? "—"}</td>
-                    <td className={STACKED.cell} data-label="SKU">{r.sku ?? "—"}</td>
-                    <td className={STACKED.cell} data-label="Why">{r.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="The refused rows and why"
+            testId="refused-rows"
+            rows={report.refused}
+            rowKey={(_, i) => i}
+            rowProps={() => ({ className: "max-lg:bg-red-50" })}
+            columns={[
+              { label: "Row", cell: (r) => r.row },
+              { label: "Column", cell: (r) => r.column ?? "—" },
+              { label: "SKU", cell: (r) => r.sku ?? "—" },
+              { label: "Why", cell: (r) => r.message },
+            ]}
+          />
           {report.more_refused ? <p className="mt-2 text-sm">…and {n(report.more_refused)} more refusals not listed.</p> : null}
         </div>
       ) : null}
@@ -165,43 +154,43 @@ function Report({ status }: { status: ImportStatus }) {
           <h3 className="mb-2 text-lg font-bold">
             {verb.create} and {verb.update.toLowerCase()} ({n(report.changes.length + report.more_changes)})
           </h3>
-          <div className={STACKED.frame}>
-            <table className={STACKED.table} data-testid="changed-rows">
-              <thead className={STACKED.head}>
-                <tr>
-                  <th scope="col" className="px-3 py-2">Row</th>
-                  <th scope="col" className="px-3 py-2">SKU</th>
-                  <th scope="col" className="px-3 py-2">What</th>
-                </tr>
-              </thead>
-              <tbody className={STACKED.body}>
-                {report.changes.map((c) => (
-                  <tr key={c.row} className={`${STACKED.row} max-lg:bg-white`}>
-                    <td className={STACKED.cell} data-label="Row">{c.row}</td>
-                    <td className={STACKED.cell} data-label="SKU">
-                      {c.sku} {c.action === "create" ? <span className="rounded bg-green-100 px-1.5 text-xs font-semibold text-green-900">new</span> : null}
-                    </td>
-                    <td className={STACKED.cell} data-label="What">
-                      <ul className="grid gap-0.5">
-                        {c.fields.map((f) => (
-                          <li key={f.field}>
-                            <span className="font-semibold">{f.field}</span>:{" "}
-                            {c.action === "create" ? (
-                              <span className="break-words">{f.new}</span>
-                            ) : (
-                              <>
-                                <span className="break-words text-stone-600 line-through decoration-stone-400">{f.old || "(empty)"}</span> <span aria-label="becomes">→</span> <span className="break-words">{f.new || "(empty)"}</span>
-                              </>
-                            )}
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="The rows that change the catalogue and what each changes"
+            testId="changed-rows"
+            rows={report.changes}
+            rowKey={(c) => c.row}
+            rowProps={() => ({ className: "max-lg:bg-white" })}
+            columns={[
+              { label: "Row", cell: (c) => c.row },
+              {
+                label: "SKU",
+                cell: (c) => (
+                  <span>
+                    {c.sku} {c.action === "create" ? <span className="rounded bg-green-100 px-1.5 text-xs font-semibold text-green-900">new</span> : null}
+                  </span>
+                ),
+              },
+              {
+                label: "What",
+                cell: (c) => (
+                  <ul className="grid gap-0.5">
+                    {c.fields.map((f) => (
+                      <li key={f.field}>
+                        <span className="font-semibold">{f.field}</span>:{" "}
+                        {c.action === "create" ? (
+                          <span className="break-words">{f.new}</span>
+                        ) : (
+                          <>
+                            <span className="break-words text-stone-600 line-through decoration-stone-400">{f.old || "(empty)"}</span> <span aria-label="becomes">→</span> <span className="break-words">{f.new || "(empty)"}</span>
+                          </>
+                        )}
+                      </li>
+                    ))}
+                  </ul>
+                ),
+              },
+            ]}
+          />
           {report.more_changes ? <p className="mt-2 text-sm">…and {n(report.more_changes)} more rows not listed.</p> : null}
         </div>
       ) : null}

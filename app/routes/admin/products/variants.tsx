@@ -4,7 +4,7 @@ import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL } from "../../../components/admin/form-field.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
-import { STACKED } from "../../../components/admin/stacked-table.ts";
+import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
@@ -98,6 +98,32 @@ export default function AdminProductVariants({ loaderData, actionData }: Route.C
   const active = variants.filter((v) => v.status === "active");
   const archived = variants.filter((v) => v.status === "archived");
   const productHref = `/admin/products/${encodeURIComponent(product.sku)}`;
+  type Variant = (typeof active)[number];
+  const nameOf = (v: Variant) => Object.entries(v.options).map(([n, x]) => `${n}: ${x}`).join(", ") || "The product (no options)";
+  const errorsOf = (v: Variant) => failed("variant", v.sku) ?? failed("archive", v.sku);
+  /** A field of a variant's row: its message above its control, which belongs to the row's own form (the Actions cell's). */
+  const field = (v: Variant, name: string, control: React.ReactNode) => (
+    <div className="grid gap-1">
+      <FieldError id={`variant-${v.id}-${name}-error`} messages={errorsOf(v)?.[name]} />
+      {control}
+    </div>
+  );
+  const input = (v: Variant, name: string, labelText: string, value: string, props: React.InputHTMLAttributes<HTMLInputElement> = {}, editable = access.catalogue) => {
+    const errorName = name === "new_sku" ? "sku" : name;
+    return (
+      <input
+        form={`variant-${v.id}`}
+        name={name}
+        defaultValue={value}
+        aria-label={`${labelText} of ${nameOf(v)}`}
+        aria-invalid={errorsOf(v)?.[errorName] ? true : undefined}
+        aria-describedby={`variant-${v.id}-${errorName}-error`}
+        disabled={!editable}
+        className={`${ADMIN_CONTROL} min-w-20`}
+        {...props}
+      />
+    );
+  };
   return (
     <>
       <PageHeader
@@ -146,125 +172,81 @@ export default function AdminProductVariants({ loaderData, actionData }: Route.C
         <h2 id="variants-heading" className="mb-2 text-lg font-bold">
           Variants on sale ({active.length})
         </h2>
-        <div className={STACKED.frame}>
-          <table className={STACKED.table} data-testid="variants-table">
-            <caption className="sr-only">Each variant's own figures; change a row and save it</caption>
-            <thead className={STACKED.head}>
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Variant
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  SKU
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Price ex VAT (£)
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Was price (£)
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Stock
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Reorder level
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Barcode (EAN)
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Weight (g)
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className={STACKED.body}>
-              {active.map((v) => {
-                const formId = `variant-${v.id}`;
-                const errors = failed("variant", v.sku) ?? failed("archive", v.sku);
-                const label = Object.entries(v.options).map(([n, x]) => `${n}: ${x}`).join(", ") || "The product (no options)";
-                const cell = (name: string, labelText: string, control: React.ReactNode) => (
-                  <td className={STACKED.cell} data-label={labelText}>
-                    <div className="grid gap-1">
-                      <FieldError id={`${formId}-${name}-error`} messages={errors?.[name]} />
-                      {control}
-                    </div>
-                  </td>
-                );
-                const input = (name: string, labelText: string, value: string, props: React.InputHTMLAttributes<HTMLInputElement> = {}, editable = access.catalogue) => (
-                  <input
-                    form={formId}
-                    name={name}
-                    defaultValue={value}
-                    aria-label={`${labelText} of ${label}`}
-                    aria-invalid={errors?.[name === "new_sku" ? "sku" : name] ? true : undefined}
-                    aria-describedby={`${formId}-${name === "new_sku" ? "sku" : name}-error`}
-                    disabled={!editable}
-                    className={`${ADMIN_CONTROL} min-w-20`}
-                    {...props}
-                  />
-                );
+        <DataTable
+          caption="Each variant's own figures; change a row and save it"
+          testId="variants-table"
+          rows={active}
+          rowKey={(v) => v.id}
+          rowProps={() => ({ className: "max-lg:bg-white", "data-testid": "variant-row" })}
+          columns={[
+            { label: "Variant", head: true, cellClassName: "font-semibold", cell: (v) => <span>{nameOf(v)}</span> },
+            { label: "SKU", cell: (v) => field(v, "sku", input(v, "new_sku", "SKU", v.sku, { className: `${ADMIN_CONTROL} min-w-44 font-mono`, spellCheck: false })) },
+            {
+              label: "Price ex VAT (£)",
+              cell: (v) =>
+                field(
+                  v,
+                  "price_ex_vat",
+                  <>
+                    {input(v, "price_ex_vat", "Price ex VAT", v.price_ex_vat.toFixed(2), { inputMode: "decimal" })}
+                    <span className="text-xs text-stone-600">{formatPounds(v.price_inc_vat)} inc VAT</span>
+                  </>,
+                ),
+            },
+            { label: "Was price (£)", cell: (v) => field(v, "was_price_ex_vat", input(v, "was_price_ex_vat", "Was price ex VAT", v.was_price_ex_vat === null ? "" : v.was_price_ex_vat.toFixed(2), { inputMode: "decimal" })) },
+            {
+              label: "Stock",
+              cell: (v) =>
+                field(
+                  v,
+                  "stock",
+                  <>
+                    <input type="hidden" form={`variant-${v.id}`} name="stock_was" value={v.stock} />
+                    {input(v, "stock", "Stock", String(v.stock), { inputMode: "numeric" }, access.stock)}
+                    {v.low_stock ? <span className="text-xs font-semibold text-amber-800">Low</span> : null}
+                  </>,
+                ),
+            },
+            { label: "Reorder level", cell: (v) => field(v, "reorder_level", input(v, "reorder_level", "Reorder level", String(v.reorder_level), { inputMode: "numeric" }, access.stock)) },
+            { label: "Barcode (EAN)", cell: (v) => field(v, "barcode", input(v, "barcode", "Barcode", v.barcode ?? "", { inputMode: "numeric" })) },
+            { label: "Weight (g)", cell: (v) => field(v, "weight_grams", input(v, "weight_grams", "Weight in grams", v.weight_grams === null ? "" : String(v.weight_grams), { inputMode: "numeric" })) },
+            {
+              label: "Actions",
+              header: <span className="sr-only">Actions</span>,
+              cell: (v) => {
+                const label = nameOf(v);
                 return (
-                  <tr key={v.id} className={`${STACKED.row} max-lg:bg-white`} data-testid="variant-row">
-                    <th scope="row" className={`${STACKED.cell} font-semibold`} data-label="Variant">
-                      <span>{label}</span>
-                    </th>
-                    {cell("sku", "SKU", input("new_sku", "SKU", v.sku, { className: `${ADMIN_CONTROL} min-w-44 font-mono`, spellCheck: false }))}
-                    {cell(
-                      "price_ex_vat",
-                      "Price ex VAT",
-                      <>
-                        {input("price_ex_vat", "Price ex VAT", v.price_ex_vat.toFixed(2), { inputMode: "decimal" })}
-                        <span className="text-xs text-stone-600">{formatPounds(v.price_inc_vat)} inc VAT</span>
-                      </>,
-                    )}
-                    {cell("was_price_ex_vat", "Was price", input("was_price_ex_vat", "Was price ex VAT", v.was_price_ex_vat === null ? "" : v.was_price_ex_vat.toFixed(2), { inputMode: "decimal" }))}
-                    {cell(
-                      "stock",
-                      "Stock",
-                      <>
-                        <input type="hidden" form={formId} name="stock_was" value={v.stock} />
-                        {input("stock", "Stock", String(v.stock), { inputMode: "numeric" }, access.stock)}
-                        {v.low_stock ? <span className="text-xs font-semibold text-amber-800">Low</span> : null}
-                      </>,
-                    )}
-                    {cell("reorder_level", "Reorder level", input("reorder_level", "Reorder level", String(v.reorder_level), { inputMode: "numeric" }, access.stock))}
-                    {cell("barcode", "Barcode", input("barcode", "Barcode", v.barcode ?? "", { inputMode: "numeric" }))}
-                    {cell("weight_grams", "Weight (g)", input("weight_grams", "Weight in grams", v.weight_grams === null ? "" : String(v.weight_grams), { inputMode: "numeric" }))}
-                    <td className={STACKED.cell} data-label="">
-                      <div className="flex flex-wrap gap-2">
-                        <Form method="post" id={formId} aria-label={`Save ${label}`}>
-                          <input type="hidden" name="intent" value="variant" />
-                          <input type="hidden" name="sku" value={v.sku} />
-                          {access.catalogue || access.stock ? (
-                            <button type="submit" className="btn-primary min-h-10 px-3" disabled={busy}>
-                              Save<span className="sr-only"> {label}</span>
-                            </button>
-                          ) : null}
-                        </Form>
-                        <Link to={`/admin/variants/${encodeURIComponent(v.sku)}/photos`} className="btn-secondary min-h-10 whitespace-nowrap px-3">
-                          Photos ({v.images.length})<span className="sr-only"> of {label}</span>
-                        </Link>
-                        {access.catalogue && active.length > 1 ? (
-                          <Form method="post">
-                            <input type="hidden" name="intent" value="archive" />
-                            <input type="hidden" name="sku" value={v.sku} />
-                            <button type="submit" className="btn-secondary min-h-10 px-3" disabled={busy}>
-                              Archive<span className="sr-only"> {label}</span>
-                            </button>
-                          </Form>
+                  <div className="grid">
+                    <div className="flex flex-wrap gap-2">
+                      <Form method="post" id={`variant-${v.id}`} aria-label={`Save ${label}`}>
+                        <input type="hidden" name="intent" value="variant" />
+                        <input type="hidden" name="sku" value={v.sku} />
+                        {access.catalogue || access.stock ? (
+                          <button type="submit" className="btn-primary min-h-10 px-3" disabled={busy}>
+                            Save<span className="sr-only"> {label}</span>
+                          </button>
                         ) : null}
-                      </div>
-                      <FieldError id={`${formId}-status-error`} messages={errors?.status ?? errors?.options} />
-                    </td>
-                  </tr>
+                      </Form>
+                      <Link to={`/admin/variants/${encodeURIComponent(v.sku)}/photos`} className="btn-secondary min-h-10 whitespace-nowrap px-3">
+                        Photos ({v.images.length})<span className="sr-only"> of {label}</span>
+                      </Link>
+                      {access.catalogue && active.length > 1 ? (
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="archive" />
+                          <input type="hidden" name="sku" value={v.sku} />
+                          <button type="submit" className="btn-secondary min-h-10 px-3" disabled={busy}>
+                            Archive<span className="sr-only"> {label}</span>
+                          </button>
+                        </Form>
+                      ) : null}
+                    </div>
+                    <FieldError id={`variant-${v.id}-status-error`} messages={errorsOf(v)?.status ?? errorsOf(v)?.options} />
+                  </div>
                 );
-              })}
-            </tbody>
-          </table>
-        </div>
+              },
+            },
+          ]}
+        />
       </section>
 
       {access.catalogue && active.length > 1 ? (

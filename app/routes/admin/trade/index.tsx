@@ -128,11 +128,7 @@ export default function TradeDesk({ loaderData, actionData }: Route.ComponentPro
       <PageHeader
         title="Trade accounts"
         intro="Applications waiting for a decision, and every trade account with what it owes."
-        actions={
-          <Link to="/admin/trade/aged-debt" className="btn-secondary">
-            Aged debt
-          </Link>
-        }
+        links={[{ to: "/admin/trade/aged-debt", label: "Aged debt" }]}
       />
       <ActionResultBanner result={result} />
 

@@ -5,6 +5,7 @@ import { csvWriter } from "../../../lib/csv.ts";
 import { type StaffActor, authorize } from "../../staff/actor.ts";
 import { type AdminProductFilters, productConditions } from "../products/admin-list.ts";
 import { ATTRIBUTE_PREFIX, CSV_COLUMNS, OPTION_COLUMNS, STOCK_AT_PREFIX, poundsCell, yesNoCell } from "./columns.ts";
+import type { VariantRow } from "./import-state.ts";
 
 /** Products read per query: memory holds one batch, whatever the catalogue's size (ADR 0032). */
 export const CATALOGUE_EXPORT_BATCH = 1_000;
@@ -13,36 +14,17 @@ export const CATALOGUE_EXPORT_BATCH = 1_000;
 export type CatalogueExportFilters = Omit<AdminProductFilters, "cursor" | "limit">;
 
 /** One variant with its product's fields: a product with options is a row per variant. */
-interface ExportRow {
+interface ExportRow extends Omit<VariantRow, "manufacturer_id" | "coverage_per_unit"> {
   /** The batch's products and the last one's id: a product whose variants are all archived writes no row. */
   page_size: number;
   page_last: number;
   id: number;
-  sku: string;
-  unit: string;
+  /** numeric(12,3) as text, as Postgres gives it. */
   coverage_per_unit: string | null;
-  coverage_unit: string | null;
-  options: Record<string, string>;
   option_names: string[] | null;
-  barcode: string | null;
-  weight_grams: number | null;
-  name: string;
-  slug: string;
-  status: string;
-  price_pence: number;
-  was_price_pence: number | null;
-  vat_rate: number;
-  stock: number;
-  reorder_level: number;
+  /** Its brand's name, or slug where two brands share the name. */
   brand: string | null;
   categories: string | null;
-  summary: string;
-  description_html: string;
-  heavy: boolean;
-  featured: boolean;
-  seo_title: string;
-  seo_description: string;
-  bin_location: string;
   attributes: Record<string, string> | null;
   /** Stock by branch id (only when the export has stock@ columns). */
   branch_stock: Record<string, number> | null;

@@ -10,44 +10,11 @@ import type { MatchedColumn } from "./columns.ts";
 import type { Options } from "./product-rows.ts";
 import type { FieldChange, ImportReport } from "./report.ts";
 
-/** A row's SKU names a variant: its product's fields, and the variant's own SKU, prices, stock and reorder level. */
-export interface Current {
-  id: number;
-  variant_id: number;
-  sku: string;
-  slug: string;
-  name: string;
-  status: ProductStatus;
-  price_pence: number;
-  was_price_pence: number | null;
-  vat_rate: number;
-  stock: number;
-  reorder_level: number;
-  manufacturer_id: number | null;
-  summary: string;
-  description_html: string;
-  heavy: boolean;
-  featured: boolean;
-  seo_title: string;
-  seo_description: string;
-  bin_location: string;
-  unit: SaleUnit;
-  coverage_per_unit: number | null;
-  coverage_unit: CoverageUnit | null;
-  options: Record<string, string>;
-  barcode: string | null;
-  weight_grams: number | null;
-  variant_status: "active" | "archived";
-  /** Its stock at each branch that holds a row for it, by branch id (read only when the file has stock@ columns). */
-  branch_stock: Record<string, number>;
-  /** The product's variants on sale: one of them must stay. */
-  active_variants: number;
-  unnamed_photos: number;
-  category_ids: number[];
-  attributes: Record<string, string>;
-}
-
-/** The products table's columns an import writes, as the statements name them. */
+/**
+ * The products table's columns a CSV row carries, as the statements name
+ * them: the import writes them, the export reads them (its own way for the
+ * brand and the coverage).
+ */
 export interface ProductValues {
   name: string;
   slug: string;
@@ -73,6 +40,27 @@ export interface ProductValues {
 export interface VariantValues {
   barcode: string | null;
   weight_grams: number | null;
+}
+
+/** A variant's row as both CSV directions read it: its product's columns and the variant's own. */
+export interface VariantRow extends ProductValues, VariantValues {
+  sku: string;
+  stock: number;
+  options: Record<string, string>;
+}
+
+/** A row's SKU names a variant: its product's fields, and the variant's own SKU, prices, stock and reorder level. */
+export interface Current extends VariantRow {
+  id: number;
+  variant_id: number;
+  variant_status: "active" | "archived";
+  /** Its stock at each branch that holds a row for it, by branch id (read only when the file has stock@ columns). */
+  branch_stock: Record<string, number>;
+  /** The product's variants on sale: one of them must stay. */
+  active_variants: number;
+  unnamed_photos: number;
+  category_ids: number[];
+  attributes: Record<string, string>;
 }
 
 export interface Plan {

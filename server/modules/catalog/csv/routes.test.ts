@@ -13,15 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../../db/seed/index.ts";
 import { registerErrorHandler } from "../../../plugins/errors.ts";
 import { type TestShop, createTestShop } from "../../../test/app.ts";
-import { TestBrowser } from "../../../test/browser.ts";
+import { type TestBrowser } from "../../../test/browser.ts";
 import type { StaffActor } from "../../staff/actor.ts";
 import type { StaffRole } from "../../staff/permissions.ts";
 import { productVariants, products } from "../schema.ts";
 import { createCatalogueCsv } from "./jobs.ts";
 import { IMPORT_MAX_BYTES } from "./read.ts";
 import { catalogueCsvRoutes } from "./routes.ts";
+import { staffBrowsers } from "../../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 let shop: TestShop;
 const as = {} as Record<StaffRole | "guest", TestBrowser>;
 let ip = 1;
@@ -55,12 +55,7 @@ async function poll(b: TestBrowser, id: number) {
 
 beforeAll(async () => {
   shop = await createTestShop();
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.102.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    as[member.role] = b;
-  }
-  as.guest = new TestBrowser(shop.app, `198.51.102.${ip++}`);
+  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.102.${ip++}`));
 }, 120_000);
 afterAll(() => shop?.close());
 

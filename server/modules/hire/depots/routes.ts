@@ -7,6 +7,7 @@ import { staffActorOf } from "../../staff/actor.ts";
 import type { DepotService } from "./service.ts";
 import type { UnitTransfers } from "./transfers.ts";
 import { staffDoor } from "../../staff/door.ts";
+import { storeNothing } from "../../../lib/no-store.ts";
 
 const errors = { 401: messageResponse, 403: messageResponse, 404: messageResponse, 409: messageResponse, 422: validationResponse };
 const unitParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -33,9 +34,7 @@ export const deliveryBandsBody = z.object({
 export async function hireDepotAdminRoutes(app: FastifyInstance, options: { depots: DepotService; transfers: UnitTransfers }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["admin: hire depots"];
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-  });
+  storeNothing(app);
 
   r.post(
     "/admin/hire/units/:id/transfer",

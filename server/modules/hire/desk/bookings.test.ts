@@ -5,9 +5,8 @@
 // field; audited; the roles without the hire desk refused.
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../../db/seed/index.ts";
 import { type TestShop, createTestShop } from "../../../test/app.ts";
-import { TestBrowser } from "../../../test/browser.ts";
+import { type TestBrowser } from "../../../test/browser.ts";
 import { auditLog } from "../../audit/schema.ts";
 import { users } from "../../auth/schema.ts";
 import { mailOutbox } from "../../mail/schema.ts";
@@ -16,8 +15,8 @@ import type { StaffRole } from "../../staff/permissions.ts";
 import { addDays, londonDate } from "../pricing.ts";
 import { hireAllocations, hireRequestLines, hireRequests } from "../schema.ts";
 import { testFleet } from "../test-fleet.ts";
+import { staffBrowsers } from "../../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 let shop: TestShop;
 let ip = 1;
 const as = {} as Record<StaffRole, TestBrowser>;
@@ -27,11 +26,7 @@ const walkIn = { name: "Wes Walker", phone: "07700 900123" };
 
 beforeAll(async () => {
   shop = await createTestShop();
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.120.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    as[member.role] = b;
-  }
+  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.120.${ip++}`));
 }, 120_000);
 afterAll(() => shop?.close());
 

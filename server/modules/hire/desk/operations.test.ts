@@ -7,7 +7,6 @@
 // and every role but the hire desk's refused with 403.
 import { and, desc, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../../db/seed/index.ts";
 import { createServices } from "../../../services.ts";
 import { type TestShop, createTestShop } from "../../../test/app.ts";
 import { TestBrowser } from "../../../test/browser.ts";
@@ -20,8 +19,8 @@ import { tradeAccounts } from "../../trade/schema.ts";
 import { tradeFixtures } from "../../trade/test-fixtures.ts";
 import { addDays, londonDate } from "../pricing.ts";
 import { hireAllocations, hireCategories, hireItems, hireRequests, hireUnits } from "../schema.ts";
+import { staffBrowsers } from "../../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 let shop: TestShop;
 let ip = 1;
 const as = {} as Record<StaffRole | "guest", TestBrowser>;
@@ -31,12 +30,7 @@ const { company } = tradeFixtures(() => shop);
 
 beforeAll(async () => {
   shop = await createTestShop();
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.107.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    as[member.role] = b;
-  }
-  as.guest = new TestBrowser(shop.app, `198.51.107.${ip++}`);
+  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.107.${ip++}`));
 }, 120_000);
 afterAll(() => shop?.close());
 

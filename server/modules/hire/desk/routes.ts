@@ -6,6 +6,7 @@ import { staffActorOf } from "../../staff/actor.ts";
 import { approveBody, bookingBody, bookingQuoteQuery, chargeBody, declineBody, handOverBody, offHireBody, proposeBody, returnBody, serviceBody, settleBody } from "./contract.ts";
 import type { HireOperations } from "./service.ts";
 import { staffDoor } from "../../staff/door.ts";
+import { storeNothing } from "../../../lib/no-store.ts";
 
 const numberParams = z.object({ number: z.string().regex(/^HR-\d{6,}$/, "Give a hire request's number, HR-000123.") });
 const handoverParams = numberParams.extend({ id: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -24,9 +25,7 @@ export async function hireOperationRoutes(app: FastifyInstance, options: { opera
   const needs = "Needs hire.desk.";
   const base = "/admin/hire/requests/:number";
 
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-  });
+  storeNothing(app);
 
   r.post("/admin/hire/bookings", { config: staffDoor("hire.desk"), schema: { tags, summary: `Books a hire taken by staff (at the counter, by phone or from the planner): one unit of \`hire_item\` (a slug), \`unit_id\` or the first free unit, \`starts_on\` to \`ends_on\`, for \`customer_id\` or a walk-in \`customer: {name, phone, email?}\`. Priced by the rate card with the deposit, confirmed at once (the customer is emailed how to pay when they gave an email). 409 naming the clash when the unit (or every unit) is taken. ${needs}`, body: bookingBody, response: { 201: z.object({ number: z.string(), status: z.string(), unit: z.object({ id: z.number(), asset_number: z.string() }), starts_on: z.string(), ends_on: z.string(), hire_ex_vat: z.number(), vat: z.number(), deposit: z.number() }), ...errors } } }, async (request, reply) =>
     reply.code(201).send(await ops.book(staffActorOf(request), request.body)),

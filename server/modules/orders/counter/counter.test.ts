@@ -5,7 +5,6 @@
 // TEST_DATABASE_URL=postgres://… npx --no-install vitest run server/modules/orders/counter
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../../db/seed/index.ts";
 import { type TestShop, createTestShop } from "../../../test/app.ts";
 import { TestBrowser } from "../../../test/browser.ts";
 import { oneVariantProduct } from "../../../test/products.ts";
@@ -19,8 +18,8 @@ import { tradeInvoices } from "../../trade/invoices/invoice-schema.ts";
 import { tradeAccounts } from "../../trade/schema.ts";
 import { tradeFixtures } from "../../trade/test-fixtures.ts";
 import { orderDrafts, orders } from "../schema.ts";
+import { staffBrowsers } from "../../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 let shop: TestShop;
 let ip = 1;
 let nth = 40;
@@ -29,11 +28,7 @@ const fixtures = tradeFixtures(() => shop);
 
 beforeAll(async () => {
   shop = await createTestShop();
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.110.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    as[member.role] = b;
-  }
+  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.110.${ip++}`));
 }, 120_000);
 afterAll(() => shop?.close());
 

@@ -6,6 +6,7 @@ import { siteBody, siteJson, sitePatchBody } from "../sites-contract.ts";
 import type { TradeSitesService } from "./sites.ts";
 import { tradeIdParams } from "./users-contract.ts";
 import { signedIn } from "./users-routes.ts";
+import { storeNothing } from "../../../lib/no-store.ts";
 
 /** The company's sites: every member reads them; owners and admins add, change and archive; anyone outside the company gets 404. */
 export async function tradeSitesRoutes(app: FastifyInstance, options: { sites: TradeSitesService }): Promise<void> {
@@ -13,9 +14,7 @@ export async function tradeSitesRoutes(app: FastifyInstance, options: { sites: T
   const { sites } = options;
   const tags = ["trade"];
   const errors = { 401: messageResponse, 404: messageResponse, 422: validationResponse };
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "private, no-store");
-  });
+  storeNothing(app, "private, no-store");
 
   r.get(
     "/trade/sites",

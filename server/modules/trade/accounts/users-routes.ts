@@ -7,6 +7,7 @@ import type { User } from "../../auth/schema.ts";
 import { TRADE_ROLES } from "../schema.ts";
 import { tradeAcceptBody, tradeIdParams, tradeInvitationJson, tradeInviteBody, tradeRoleBody, tradeUserJson } from "./users-contract.ts";
 import type { TradeUsersService } from "./users.ts";
+import { storeNothing } from "../../../lib/no-store.ts";
 
 /** The signed-in user, else 401. */
 export function signedIn(request: FastifyRequest): User {
@@ -21,9 +22,7 @@ export async function tradeUsersRoutes(app: FastifyInstance, options: { users: T
   const tags = ["trade"];
   const errors = { 401: messageResponse, 403: messageResponse, 404: messageResponse, 409: messageResponse, 410: messageResponse, 422: validationResponse };
 
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "private, no-store");
-  });
+  storeNothing(app, "private, no-store");
 
   r.get(
     "/trade/users",

@@ -3,8 +3,8 @@
 // each moves the invoices' paid or credited pence and the account's balance.
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { DEMO_STAFF } from "../../../db/seed/index.ts";
-import { TestBrowser } from "../../../test/browser.ts";
+import type { TestBrowser } from "../../../test/browser.ts";
+import { staffBrowsers } from "../../../test/staff-browsers.ts";
 import type { StaffRole } from "../../staff/permissions.ts";
 import type { Db } from "../../../db/client.ts";
 import { createMailService } from "../../mail/service.ts";
@@ -64,13 +64,6 @@ export function outboxOn(): Outbox {
 
 /** A browser signed in as each demo staff role (and a guest's), each from its own address in `198.51.{net}.x`. */
 export async function demoStaffBrowsers(app: FastifyInstance, net: number): Promise<Record<StaffRole | "guest", TestBrowser>> {
-  const as = {} as Record<StaffRole | "guest", TestBrowser>;
   let ip = 1;
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(app, `198.51.${net}.${ip++}`);
-    await b.staffSignIn(member.email, "demo-password-2026");
-    as[member.role] = b;
-  }
-  as.guest = new TestBrowser(app, `198.51.${net}.${ip}`);
-  return as;
+  return staffBrowsers(app, () => `198.51.${net}.${ip++}`);
 }

@@ -5,9 +5,8 @@
 // invoice, an application approved; and who may open them.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../../db/seed/index.ts";
 import { type TestShop, createTestShop } from "../../../test/app.ts";
-import { TestBrowser } from "../../../test/browser.ts";
+import { type TestBrowser } from "../../../test/browser.ts";
 import { databaseInvariantViolations } from "../../../test/invariants.ts";
 import type { StaffRole } from "../../staff/permissions.ts";
 import { holdOverdueAccounts } from "../credit/holds.ts";
@@ -15,8 +14,8 @@ import { tradeInvoices } from "../invoices/invoice-schema.ts";
 import { tradeCreditNotes } from "../credit/ledger-schema.ts";
 import { tradeAccounts } from "../schema.ts";
 import { isoDay, tradeFixtures } from "../test-fixtures.ts";
+import { staffBrowsers } from "../../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 let shop: TestShop;
 let ip = 1;
 const staffAs = {} as Record<StaffRole, TestBrowser>;
@@ -25,11 +24,7 @@ const fx = tradeFixtures(() => shop);
 
 beforeAll(async () => {
   shop = await createTestShop({}, { storefront: { mode: "build" } });
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.108.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    staffAs[member.role] = b;
-  }
+  Object.assign(staffAs, await staffBrowsers(shop.app, () => `198.51.108.${ip++}`));
 }, 240_000);
 afterAll(() => shop?.close());
 

@@ -5,10 +5,9 @@
 // account, applications approved, declined and asked for information.
 import { and, eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../../db/seed/index.ts";
 import { createServices } from "../../../services.ts";
 import { type TestShop, createTestShop } from "../../../test/app.ts";
-import { TestBrowser } from "../../../test/browser.ts";
+import { type TestBrowser } from "../../../test/browser.ts";
 import { readPdf } from "../../../test/pdf.ts";
 import { hireRequests } from "../../hire/schema.ts";
 import { mailOutbox, mailOutboxAttachments } from "../../mail/schema.ts";
@@ -20,8 +19,8 @@ import { tradePayments } from "../credit/ledger-schema.ts";
 import { tradeRemittances } from "../credit/remittance-schema.ts";
 import { tradeAccounts, tradeMembers } from "../schema.ts";
 import { isoDay, tradeFixtures } from "../test-fixtures.ts";
+import { staffBrowsers } from "../../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 let shop: TestShop;
 let services: ReturnType<typeof createServices>;
 let ip = 1;
@@ -31,12 +30,7 @@ const fx = tradeFixtures(() => shop);
 
 beforeAll(async () => {
   shop = await createTestShop();
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.107.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    staffAs[member.role] = b;
-  }
-  staffAs.guest = new TestBrowser(shop.app, `198.51.107.${ip++}`);
+  Object.assign(staffAs, await staffBrowsers(shop.app, () => `198.51.107.${ip++}`));
   await staffAs.guest.csrf();
   services = createServices(db(), shop.config, { info() {}, warn() {}, error() {} });
 }, 120_000);

@@ -8,6 +8,7 @@ import { INVOICE_FILTERS, INVOICE_PAGE_MAX, type TradeInvoicesService } from "./
 import { PAY_MAX, PAY_MESSAGES, type TradePaymentsService } from "../credit/remittances.ts";
 import { tradeIdParams } from "../accounts/users-contract.ts";
 import { signedIn } from "../accounts/users-routes.ts";
+import { storeNothing } from "../../../lib/no-store.ts";
 
 const pence = z.number().int();
 const invoiceSummary = z.object({
@@ -72,9 +73,7 @@ export async function tradeInvoicesRoutes(app: FastifyInstance, options: { invoi
   const tags = ["trade"];
   const errors = { 401: messageResponse, 404: messageResponse, 422: validationResponse };
 
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "private, no-store");
-  });
+  storeNothing(app, "private, no-store");
 
   r.get(
     "/trade/invoices",

@@ -6,6 +6,7 @@ import { staffActorOf } from "../../staff/actor.ts";
 import { signedIn } from "../accounts/users-routes.ts";
 import type { TradeStatementsService } from "./statements.ts";
 import { staffDoor } from "../../staff/door.ts";
+import { storeNothing } from "../../../lib/no-store.ts";
 
 const id = z.coerce.number().int().positive().max(2_147_483_647);
 const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "Choose a month as YYYY-MM.");
@@ -43,9 +44,7 @@ export async function tradeStatementRoutes(app: FastifyInstance, options: { stat
   const tags = ["admin: trade desk"];
   const needs = "Needs invoices.manage";
 
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-  });
+  storeNothing(app);
 
   r.get(
     "/admin/trade/accounts/:id/statement",
@@ -123,9 +122,7 @@ export async function tradeStatementRoutes(app: FastifyInstance, options: { stat
 /** A trade member's own statement (owners, admins and accounts users, as for invoices; anyone else 404, a guest 401). */
 export async function tradeMemberStatementRoutes(app: FastifyInstance, options: { statements: TradeStatementsService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "private, no-store");
-  });
+  storeNothing(app, "private, no-store");
   r.get(
     "/trade/statement.pdf",
     {
