@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPglite } from "../server/db/client.ts";
 import { users } from "../server/modules/auth/schema.ts";
 import { mailOutbox } from "../server/modules/mail/schema.ts";
+import { tableOutbox } from "../server/test/outbox.ts";
 import { createTradeService } from "../server/modules/trade/service.ts";
 import { tradeAccounts } from "../server/modules/trade/schema.ts";
 import { tradeInvoices } from "../server/modules/trade/invoices/invoice-schema.ts";
@@ -42,12 +43,7 @@ async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
   }
 }
 
-const outbox = {
-  async enqueue(tx: Db, m: { to: string; subject: string; html: string; text: string }) {
-    const [row] = await tx.insert(mailOutbox).values(m).returning({ id: mailOutbox.id });
-    return row!.id;
-  },
-};
+const outbox = tableOutbox;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "tc-shop-cli-"));
