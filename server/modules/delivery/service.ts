@@ -1,6 +1,7 @@
-import { type SQL, getTableColumns, sql } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 import { toOutcode } from "postcode";
 import type { Db } from "../../db/client.ts";
+import { jsonObject } from "../../db/json-object.ts";
 import { deliveryMethods, deliveryZones } from "./schema.ts";
 
 export interface DeliveryOption {
@@ -37,12 +38,6 @@ function zoneMatches(zone: typeof deliveryZones.$inferSelect, outcode: string): 
   return district >= zone.districtFrom && district <= (zone.districtTo ?? zone.districtFrom);
 }
 
-/** A row as JSON keyed by its columns' names in TypeScript, as a select answers it: for tables whose values JSON carries as they are (numbers, text, booleans). */
-function jsonRow(table: typeof deliveryMethods | typeof deliveryZones): SQL {
-  const pairs = Object.entries(getTableColumns(table)).map(([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`);
-  return sql`json_build_object(${sql.join(pairs, sql`, `)})`;
-}
-
 /** Delivery and payment methods that apply to a basket and postcode, from the rules in the database. */
 export function createDeliveryService(db: Db) {
   /**
@@ -52,8 +47,8 @@ export function createDeliveryService(db: Db) {
   async function rules(handle: Db = db): Promise<{ methods: (typeof deliveryMethods.$inferSelect)[]; zones: (typeof deliveryZones.$inferSelect)[] }> {
     const [row] = await handle
       .select({
-        methods: sql<(typeof deliveryMethods.$inferSelect)[]>`(select coalesce(json_agg(${jsonRow(deliveryMethods)} order by ${deliveryMethods.position}), '[]') from ${deliveryMethods} where ${deliveryMethods.active})`,
-        zones: sql<(typeof deliveryZones.$inferSelect)[]>`(select coalesce(json_agg(${jsonRow(deliveryZones)} order by ${deliveryZones.id}), '[]') from ${deliveryZones})`,
+        methods: sql<(typeof deliveryMethods.$inferSelect)[]>`(select coalesce(json_agg(${jsonObject(getTableColumns(deliveryMethods))} order by ${deliveryMethods.position}), '[]') from ${deliveryMethods} where ${deliveryMethods.active})`,
+        zones: sql<(typeof deliveryZones.$inferSelect)[]>`(select coalesce(json_agg(${jsonObject(getTableColumns(deliveryZones))} order by ${deliveryZones.id}), '[]') from ${deliveryZones})`,
       })
       .from(sql`(select 1) one`);
     return row!;
