@@ -5,7 +5,7 @@ import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
  * select answers them), so rows of several tables can be read in one
  * statement with `json_agg` (issue 35: each statement is a round trip). Only
  * for values JSON carries as they are: numbers, text, booleans, arrays and
- * jsonb; never timestamps (they would come back as strings, not Dates).
+ * jsonb. Timestamps come back as text: the caller makes them Dates again.
  */
 export function jsonObject(columns: Record<string, SQLWrapper>): SQL {
   // The keys are our own property names, never input: safe to write as literals.
