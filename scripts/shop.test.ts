@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onDataDir, runShop } from "./lib/shop-cli-test.ts";
 import { users } from "../server/modules/auth/schema.ts";
 import { mailOutbox } from "../server/modules/mail/schema.ts";
+import { tableOutbox } from "../server/test/outbox.ts";
 import { createTradeService } from "../server/modules/trade/service.ts";
 import { tradeAccounts } from "../server/modules/trade/schema.ts";
 import { tradeInvoices } from "../server/modules/trade/invoices/invoice-schema.ts";
@@ -19,12 +20,7 @@ let dataDir: string;
 const shop = (...args: string[]) => runShop(dataDir, ...args);
 const withDb = <T>(work: (db: Db) => Promise<T>) => onDataDir(dataDir, work, { migrate: true });
 
-const outbox = {
-  async enqueue(tx: Db, m: { to: string; subject: string; html: string; text: string }) {
-    const [row] = await tx.insert(mailOutbox).values(m).returning({ id: mailOutbox.id });
-    return row!.id;
-  },
-};
+const outbox = tableOutbox;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "tc-shop-cli-"));

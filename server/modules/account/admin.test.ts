@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
+import { tableOutbox } from "../../test/outbox.ts";
 import { auditLog } from "../audit/schema.ts";
 import { accessTokens, passwordResetTokens, users } from "../auth/schema.ts";
 import { ACCOUNT_BLOCKED, createAuthService, queueRecoveryLink } from "../auth/service.ts";
@@ -29,12 +30,7 @@ let desk: AdminCustomerService;
 const as = {} as Record<StaffRole, StaffActor>;
 
 /** The outbox as the shop's mail service writes it: a row in the caller's transaction. */
-const outbox = {
-  async enqueue(tx: Db, m: { to: string; subject: string; html: string; text: string }) {
-    const [row] = await tx.insert(mailOutbox).values(m).returning({ id: mailOutbox.id });
-    return row!.id;
-  },
-};
+const outbox = tableOutbox;
 const shop = { mail: outbox, appName: "Tradecounter", publicUrl: "http://shop.test" };
 
 // Four customers, oldest first: Priya (trade owner, two addresses, 22 orders, 2 saved products),

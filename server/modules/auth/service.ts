@@ -16,12 +16,13 @@ export const RECOVERY_TOKEN_MINUTES = 60;
 /** Staff blocked the account (the back office's customers desk): said plainly, only to someone who knows the password or holds a reset link. */
 export const ACCOUNT_BLOCKED = "This account is blocked. Contact the shop.";
 
-/** What the auth service needs of the mail module: put a message in the outbox. */
+type OutboxMessage = { to: string; subject: string; html: string; text: string; attachments?: { filename: string; contentType: string; content: Buffer | Uint8Array }[] };
+
+/** What the auth service (and the rest of the shop) needs of the mail module: put messages in the outbox. */
 export interface Outbox {
-  enqueue(
-    tx: Db,
-    message: { to: string; subject: string; html: string; text: string; attachments?: { filename: string; contentType: string; content: Buffer | Uint8Array }[] },
-  ): Promise<number>;
+  enqueue(tx: Db, message: OutboxMessage): Promise<number>;
+  /** Several at once, in one insert: an order's two emails are one round trip inside its transaction (issue 35). Their ids, in order. */
+  enqueueAll(tx: Db, messages: readonly OutboxMessage[]): Promise<number[]>;
   kick?(): void;
 }
 

@@ -7,7 +7,7 @@ import { incVat, pounds } from "../catalog/products/products.ts";
 import { productListing, productVariants, products } from "../catalog/schema.ts";
 import { priceLines } from "../pricing/pipeline.ts";
 import { notApplyingMessage } from "../promotions/rules.ts";
-import { lineCategoryIds, preparedBasketPromotions } from "../promotions/running.ts";
+import { basketPromotionsFromJson, basketPromotionsJson, lineCategoryIds } from "../promotions/running.ts";
 import { type BulkLineInput, type BulkVerdict, MAX_QUANTITY, judgeBulk, skusToFind } from "./bulk.ts";
 import { lineVariants } from "./line-variants.ts";
 import { basketItems, baskets } from "./schema.ts";
@@ -220,6 +220,8 @@ export function createBasketService(db: Db) {
           pricePence: productVariants.pricePence,
           stock: productVariants.stock,
         },
+        // The basket's promotions in the same statement (issue 35): the same on every row, worked out once.
+        promotions: basketPromotionsJson(sql`(select ${baskets.id} from ${baskets} where ${ownerColumn} = ${sql.placeholder("owner")})`),
       })
       .from(basketItems)
       .innerJoin(baskets, eq(baskets.id, basketItems.basketId))
@@ -231,13 +233,12 @@ export function createBasketService(db: Db) {
       .prepare(name);
   const userLines = linesOf(baskets.userId, "basket_lines_of_user");
   const guestLines = linesOf(baskets.guestTokenHash, "basket_lines_of_guest");
-  const promotionsOfBasket = preparedBasketPromotions(db);
 
-  /** The basket as it stands: one prepared query, and one for its promotions. */
+  /** The basket as it stands, its promotions with it: one prepared query. */
   async function cart(owner: BasketOwner): Promise<Basket> {
     const rows = "userId" in owner ? await userLines.execute({ owner: owner.userId }) : await guestLines.execute({ owner: owner.guestHash });
     if (rows.length === 0) return emptyBasket;
-    const running = await promotionsOfBasket(rows[0]!.item.basketId);
+    const running = basketPromotionsFromJson(rows[0]!.promotions);
     const priced = priceLines(
       rows.map(({ item, product, variant }) => ({ productId: product.id, categoryIds: product.categoryIds, brandId: product.brandId, quantity: item.quantity, listPence: variant.pricePence, vatRate: product.vatRate })),
       pricesOf(owner),

@@ -11,6 +11,7 @@ import { productListing, productVariants, products } from "../catalog/schema.ts"
 import { priceLines } from "../pricing/pipeline.ts";
 import { basketPromotionsOf } from "../promotions/running.ts";
 import { basketPromotions } from "../promotions/schema.ts";
+import { orders } from "../orders/schema.ts";
 import type { DeliveryService } from "../delivery/service.ts";
 import { type Need, type SplitPolicy } from "../stock/fulfilment.ts";
 import { collectionChoices } from "../branches/availability.ts";
@@ -65,14 +66,15 @@ export function createCheckoutService(
       const ownerWhere = "userId" in owner ? eq(baskets.userId, owner.userId) : eq(baskets.guestTokenHash, owner.guestHash);
       // One checkout of a basket at a time.
       const [basket] = await tx.select({ id: baskets.id }).from(baskets).where(ownerWhere).for("update");
-      // A request with the same key that got the lock first has already placed this order.
-      if (idempotencyKey) {
-        const done = await orderByKey(tx, idempotencyKey);
-        if (done) return { order: placedOrderOf(done, thankYouLink), replay: true };
-      }
       const lines = basket
         ? await tx
-            .select({ item: { quantity: basketItems.quantity }, ...saleLineColumns })
+            .select({
+              item: { quantity: basketItems.quantity },
+              ...saleLineColumns,
+              // The order a request with the same key placed, asked in the same statement as the lines (issue 35: one round
+              // trip fewer); read after the basket's lock, so a request that got it first has committed its order by then.
+              done: idempotencyKey ? sql<{ id: number; number: string; total: number } | null>`(select json_build_object('id', ${orders.id}, 'number', ${orders.number}, 'total', ${orders.total}) from ${orders} where ${orders.idempotencyKey} = ${idempotencyKey} limit 1)` : sql<null>`null`,
+            })
             .from(basketItems)
             .innerJoin(productVariants, eq(productVariants.id, basketItems.variantId))
             .innerJoin(products, eq(products.id, productVariants.productId))
@@ -80,6 +82,12 @@ export function createCheckoutService(
             .where(eq(basketItems.basketId, basket.id))
             .orderBy(asc(products.id), asc(productVariants.id))
         : [];
+      // A request with the same key that got the lock first has already placed this order (and emptied the basket, so
+      // with no lines to carry the answer it is asked on its own).
+      if (idempotencyKey) {
+        const done = lines.length ? lines[0]!.done : await orderByKey(tx, idempotencyKey);
+        if (done) return { order: placedOrderOf(done, thankYouLink), replay: true };
+      }
       if (!basket || lines.length === 0) throw new ValidationError({ basket: ["Your basket is empty."] });
       refuseWithdrawn(lines, "is no longer on sale: remove it from your basket.");
 
@@ -107,9 +115,9 @@ export function createCheckoutService(
         applied: pipeline.applied,
         freeDeliveryCode: pipeline.freeDeliveryCode,
         namesRequired: true,
+        // The basket emptied, its codes with it, in the statement that writes the order's lines (issue 35: each statement is a round trip inside the order's locks).
+        alsoWrite: [tx.delete(basketItems).where(eq(basketItems.basketId, basket.id)), tx.delete(basketPromotions).where(eq(basketPromotions.basketId, basket.id))],
       });
-      // The basket emptied, its codes with it, in one statement (issue 35: each statement is a round trip inside the order's locks).
-      await tx.execute(sql`with emptied as (delete from ${basketItems} where ${basketItems.basketId} = ${basket.id}) delete from ${basketPromotions} where ${basketPromotions.basketId} = ${basket.id}`);
       return { order: placedOrderOf(written, thankYouLink), replay: false };
     });
   }

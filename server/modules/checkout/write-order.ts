@@ -6,8 +6,9 @@
 // quote's acceptance writes its order at the quoted prices (quotes/accept.ts):
 // one set of guards for both. An order taken by staff at the counter or by
 // phone (orders/counter) is written here too, with who took it and how it was paid.
-import { eq, sql } from "drizzle-orm";
+import { type SQL, type SQLWrapper, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { writeAtOnce } from "../../db/write-at-once.ts";
 import { ValidationError } from "../../http-errors.ts";
 import { users } from "../auth/schema.ts";
 import type { Outbox } from "../auth/service.ts";
@@ -16,7 +17,6 @@ import { lineName } from "../catalog/variants/variant-names.ts";
 import type { DeliveryService } from "../delivery/service.ts";
 import { enqueueOrderPlaced } from "../orders/emails.ts";
 import { orderAddresses, orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
-import { orderNumberOf } from "../orders/statuses.ts";
 import type { AppliedPromotion } from "../promotions/rules.ts";
 import { redeemPromotions, usedBy } from "../promotions/redeem.ts";
 import { allocateOrderStock } from "../stock/allocate.ts";
@@ -67,6 +67,8 @@ export interface OrderToWrite {
   namesRequired?: boolean;
   /** An order taken by a member of staff (orders/counter): who took it, for whom, and how it is paid. */
   counter?: CounterPart;
+  /** Writes of the caller's sent with the order's lines, in the same statement (db/write-at-once.ts says which may be). */
+  alsoWrite?: SQLWrapper[];
 }
 
 /** The name the order is for, or a 422 naming the field checkout asks it in. */
@@ -119,6 +121,9 @@ export interface WriteOrderOptions {
   fulfilment?: SplitPolicy;
 }
 
+/** orders/statuses.ts `orderNumberOf` in SQL, of an integer expression (`TC-000123`; never cut short past six digits): the number written with the order's row. */
+export const orderNumberSql = (id: SQL) => sql<string>`'TC-' || lpad((${id})::text, greatest(6, length((${id})::text)), '0')`;
+
 /** Writes the order in `tx`; answers its id, number and total (pence). Throws ValidationError or PriceChangedError and writes nothing. */
 export async function writeOrder(tx: Db, options: WriteOrderOptions, spec: OrderToWrite): Promise<{ id: number; number: string; total: number }> {
   const { input, lines, subtotal, vat, userId } = spec;
@@ -163,10 +168,14 @@ export async function writeOrder(tx: Db, options: WriteOrderOptions, spec: Order
   if (!provider && input.payment_method === "pay_on_account") throw new ValidationError({ payment_method: ["Pay on account is not available."] });
   const counter = spec.counter;
   const status = counter?.paid ? "paid" : (provider?.orderStatus ?? "awaiting_payment");
+  // The order's id taken from its sequence in the insert itself, so its number is written with it (issue 35: no update after).
+  const next = tx.$with("next_order", { id: sql<number>`id`.as("id"), number: sql<string>`number`.as("number") }).as(sql`select id, ${orderNumberSql(sql`id`)} as number from (select nextval(pg_get_serial_sequence('orders', 'id'))::int as id) n`);
   const [order] = await tx
+    .with(next)
     .insert(orders)
     .values({
-      number: `pending-${crypto.randomUUID()}`,
+      id: sql`(select ${next.id} from ${next})`,
+      number: sql`(select ${next.number} from ${next})`,
       userId,
       email: input.email,
       phone: input.phone,
@@ -206,10 +215,8 @@ export async function writeOrder(tx: Db, options: WriteOrderOptions, spec: Order
           ? null
           : sql<number | null>`(select ${tradeMembers.tradeAccountId} from ${tradeMembers} inner join ${tradeAccounts} on ${tradeAccounts.id} = ${tradeMembers.tradeAccountId} where ${tradeMembers.userId} = ${userId} and ${tradeAccounts.state} = 'approved')`,
     })
-    .returning({ id: orders.id });
-  const orderId = order!.id;
-  const number = orderNumberOf(orderId);
-  await tx.update(orders).set({ number }).where(eq(orders.id, orderId));
+    .returning({ id: orders.id, number: orders.number });
+  const { id: orderId, number } = order!;
 
   // Take the stock as `sold` movements from the branches the plan chose,
   // worked out under the variants' locks: the conditional decrement can never
@@ -224,7 +231,8 @@ export async function writeOrder(tx: Db, options: WriteOrderOptions, spec: Order
   // The promotions' uses, each under its row's lock: a code used up meanwhile refuses the whole order.
   await redeemPromotions(tx, usedBy(spec.applied, spec.freeDeliveryCode !== null && delivery.kind === "delivery"), { id: orderId, userId, email: input.email });
   await provider?.take(tx, { userId, orderId, orderNumber: number, subtotal, vat, delivery: deliveryPence, total, poReference: input.po_reference, siteId: site?.id ?? null });
-  await tx.insert(orderLines).values(
+  // The lines, addresses and first status, with whatever the caller adds (checkout empties the basket), in one statement.
+  const lineRows = tx.insert(orderLines).values(
     lines.map(({ quantity, product, variant, unitPrice, lineTotal, lineVat, discount }) => ({
       orderId,
       productId: product.id,
@@ -257,8 +265,12 @@ export async function writeOrder(tx: Db, options: WriteOrderOptions, spec: Order
   });
   const billing = input.billing_address ?? input.delivery_address;
   const addresses = [...(input.delivery_address ? [address("delivery", input.delivery_address)] : []), ...(billing ? [address("billing", billing)] : [])];
-  if (addresses.length) await tx.insert(orderAddresses).values(addresses);
-  await tx.insert(orderStatusHistory).values({ orderId, status, note: spec.placedNote ?? "Order placed." });
+  await writeAtOnce(tx, [
+    lineRows,
+    ...(addresses.length ? [tx.insert(orderAddresses).values(addresses)] : []),
+    tx.insert(orderStatusHistory).values({ orderId, status, note: spec.placedNote ?? "Order placed." }),
+    ...(spec.alsoWrite ?? []),
+  ]);
 
   // A card order's confirmation waits for its payment (payments/service.ts).
   if (!provider?.confirmsLater) {

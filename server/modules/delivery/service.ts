@@ -1,6 +1,7 @@
-import { asc, eq } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 import { toOutcode } from "postcode";
 import type { Db } from "../../db/client.ts";
+import { jsonObject } from "../../db/json-object.ts";
 import { deliveryMethods, deliveryZones } from "./schema.ts";
 
 export interface DeliveryOption {
@@ -39,11 +40,18 @@ function zoneMatches(zone: typeof deliveryZones.$inferSelect, outcode: string): 
 
 /** Delivery and payment methods that apply to a basket and postcode, from the rules in the database. */
 export function createDeliveryService(db: Db) {
-  /** Pass the transaction when called inside one (PGlite runs one query at a time). */
-  async function rules(handle: Db = db) {
-    const methods = await handle.select().from(deliveryMethods).where(eq(deliveryMethods.active, true)).orderBy(asc(deliveryMethods.position));
-    const zones = await handle.select().from(deliveryZones).orderBy(asc(deliveryZones.id));
-    return { methods, zones };
+  /**
+   * The active methods and every zone, read in one statement (issue 35: checkout reads them inside its transaction, where
+   * each round trip counts). Pass the transaction when called inside one (PGlite runs one query at a time).
+   */
+  async function rules(handle: Db = db): Promise<{ methods: (typeof deliveryMethods.$inferSelect)[]; zones: (typeof deliveryZones.$inferSelect)[] }> {
+    const [row] = await handle
+      .select({
+        methods: sql<(typeof deliveryMethods.$inferSelect)[]>`(select coalesce(json_agg(${jsonObject(getTableColumns(deliveryMethods))} order by ${deliveryMethods.position}), '[]') from ${deliveryMethods} where ${deliveryMethods.active})`,
+        zones: sql<(typeof deliveryZones.$inferSelect)[]>`(select coalesce(json_agg(${jsonObject(getTableColumns(deliveryZones))} order by ${deliveryZones.id}), '[]') from ${deliveryZones})`,
+      })
+      .from(sql`(select 1) one`);
+    return row!;
   }
 
   return {

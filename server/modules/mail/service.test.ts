@@ -286,7 +286,9 @@ describe("mail outbox over SMTP", () => {
 
   it("logs a run that fails (database unreachable) instead of throwing", async () => {
     const log = recorder();
-    const down = { transaction: () => Promise.reject(new Error("connection refused")) } as unknown as Db;
+    // Every query the worker builds, whatever its shape, fails when it is sent.
+    const refused = (_ok: unknown, fail: (error: Error) => void) => fail(new Error("connection refused"));
+    const down: Db = new Proxy(() => {}, { get: (_target, key) => (key === "then" ? refused : down), apply: () => down }) as unknown as Db;
     const mail = createMailService(down, { transport, from: FROM, log });
     mail.start(60_000);
     await vi.waitFor(() => expect(log.error).toHaveBeenCalledWith({ error: "connection refused" }, expect.any(String)));

@@ -8,13 +8,12 @@ import { afterAll, beforeAll } from "vitest";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
+import { tableOutbox } from "../../test/outbox.ts";
 import { auditLog } from "../audit/schema.ts";
 import { users } from "../auth/schema.ts";
 import { products } from "../catalog/schema.ts";
 import { deliveryMethods } from "../delivery/schema.ts";
-import type { Outbox } from "../auth/service.ts";
 import { mailOutbox } from "../mail/schema.ts";
-import { createMailService } from "../mail/service.ts";
 import type { StaffActor } from "../staff/actor.ts";
 import type { StaffRole } from "../staff/permissions.ts";
 import { tradeAccounts } from "../trade/schema.ts";
@@ -28,10 +27,7 @@ export let desk: AdminOrderService;
 export const as = {} as Record<StaffRole, StaffActor>;
 
 /** The shop's own outbox: rows (and attachments) in the caller's transaction; nothing here sends them. */
-export const outbox = {
-  enqueue: (tx: Db, m: Parameters<Outbox["enqueue"]>[1]) =>
-    createMailService(tx, { transport: { send: () => Promise.reject(new Error("not sent in these tests")), close: () => {} }, from: "shop@example.com", log: { info: () => {}, warn: () => {}, error: () => {} } }).enqueue(tx, m),
-};
+export const outbox = tableOutbox;
 export const shop = {
   appName: "Tradecounter",
   publicUrl: "http://shop.test",

@@ -57,6 +57,9 @@ describe("moving an order on", () => {
         enqueue: async () => {
           throw new Error("outbox unavailable");
         },
+        enqueueAll: async () => {
+          throw new Error("outbox unavailable");
+        },
       },
     });
     await expect(broken.transition(as.owner, o.number, { to: "paid" })).rejects.toThrow("outbox unavailable");

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../db/client.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
+import { tableOutbox } from "../../test/outbox.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { auditLog } from "../audit/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
@@ -34,12 +35,7 @@ let level: number;
 let accountId: number;
 const ACCOUNTS_EMAIL = "accounts@shah.example.com";
 
-const outbox = {
-  async enqueue(tx: Db, m: { to: string; subject: string; html: string; text: string }) {
-    const [row] = await tx.insert(mailOutbox).values(m).returning({ id: mailOutbox.id });
-    return row!.id;
-  },
-};
+const outbox = tableOutbox;
 
 /**
  * An order on account as checkout leaves it: its stock taken as `sold`

@@ -52,8 +52,6 @@ export async function enqueueOrderPlaced(tx: Db, mail: Outbox, shop: ShopMail, o
     paragraphs: [...(order.customerName ? [`For ${order.customerName}`] : []), ...summary, paymentNote],
     ...(shop.orderLink ? { action: { label: "View your order", url: shop.orderLink(order.number) } } : {}),
   });
-  // A walk-in who gave no email at the counter has no confirmation to receive.
-  if (order.email) await mail.enqueue(tx, { to: order.email, subject: `Your order ${order.number}`, ...customer });
   const staff = renderEmail({
     appName: shop.appName,
     publicUrl: shop.publicUrl,
@@ -66,5 +64,9 @@ export async function enqueueOrderPlaced(tx: Db, mail: Outbox, shop: ShopMail, o
       ...(order.notes ? [`Notes: ${order.notes}`] : []),
     ],
   });
-  await mail.enqueue(tx, { to: shop.shopEmail, subject: `Order ${order.number}`, ...staff });
+  // Both in one insert (issue 35). A walk-in who gave no email at the counter has no confirmation to receive.
+  await mail.enqueueAll(tx, [
+    ...(order.email ? [{ to: order.email, subject: `Your order ${order.number}`, ...customer }] : []),
+    { to: shop.shopEmail, subject: `Order ${order.number}`, ...staff },
+  ]);
 }

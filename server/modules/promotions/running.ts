@@ -2,8 +2,9 @@
 // holds, each either live (a rule for the pipeline) or no longer usable with
 // the reason the customer reads. Read by the basket and, under its lock, by
 // checkout.
-import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
+import { type SQL, and, asc, eq, getTableColumns, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { jsonObject } from "../../db/json-object.ts";
 import { productListing } from "../catalog/schema.ts";
 import type { MultiBuyKind, PromotionKind, PromotionRule } from "./rules.ts";
 import { basketPromotions, promotions } from "./schema.ts";
@@ -80,12 +81,26 @@ export async function basketPromotionsOf(q: Db, basketId: number | null, now = n
   return sorted(await promotionsQuery(q).execute({ basket: basketId ?? 0 }), now);
 }
 
+/** A promotion as JSON answers it: its times as text. */
+export type PromotionJson = Omit<PromotionRow, "startsAt" | "endsAt" | "createdAt" | "updatedAt"> & { startsAt: string | null; endsAt: string | null; createdAt: string; updatedAt: string };
+
 /**
- * The same query prepared once on the pool, for the basket's every read and
- * write (ADR 0045: built once, parsed once per connection; issue 35 measured it
- * being built and planned afresh on each basket read).
+ * The same rows as one JSON array, for the basket whose id `basketId` (an SQL
+ * expression) gives: the basket's lines read them in the same statement, one
+ * round trip for a basket read instead of two (issue 35). Not correlated with
+ * the outer query, so PostgreSQL works it out once per statement, however many lines.
  */
-export function preparedBasketPromotions(db: Db): (basketId: number, now?: Date) => Promise<BasketPromotions> {
-  const query = promotionsQuery(db).prepare("basket_promotions");
-  return async (basketId, now = new Date()) => sorted(await query.execute({ basket: basketId }), now);
+export function basketPromotionsJson(basketId: SQL): SQL<PromotionJson[]> {
+  return sql<PromotionJson[]>`(select coalesce(json_agg(${jsonObject(getTableColumns(promotions))} order by ${promotions.code} is not null, ${basketPromotions.addedAt}, ${promotions.id}), '[]')
+    from ${promotions} left join ${basketPromotions} on ${basketPromotions.promotionId} = ${promotions.id} and ${basketPromotions.basketId} = ${basketId}
+    where (${promotions.code} is null and ${runningNow}) or ${basketPromotions.basketId} is not null)`;
+}
+
+/** basketPromotionsJson's rows, their times Dates again, sorted as basketPromotionsOf sorts them. */
+export function basketPromotionsFromJson(rows: readonly PromotionJson[], now = new Date()): BasketPromotions {
+  const at = (time: string | null) => (time === null ? null : new Date(time));
+  return sorted(
+    rows.map((r) => ({ promotion: { ...r, startsAt: at(r.startsAt), endsAt: at(r.endsAt), createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) } })),
+    now,
+  );
 }

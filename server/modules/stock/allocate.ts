@@ -1,15 +1,52 @@
-import { eq } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { jsonObject } from "../../db/json-object.ts";
 import { ValidationError } from "../../http-errors.ts";
 import { milesBetween } from "../branches/distance.ts";
 import { collectReadyAt, londonIso } from "../branches/hours.ts";
 import { branches } from "../branches/schema.ts";
 import { builtInProvider, normalisePostcode } from "../postcode/service.ts";
 import { type Fulfilment, type Need, type SplitPolicy, planCollection, planFulfilment, transfersFor } from "./fulfilment.ts";
-import { lockVariants } from "./ledger.ts";
+import { lockVariantRows } from "./ledger.ts";
+import { branchStock } from "./schema.ts";
 
 /** Where an order goes: collected at a branch (the default one when none is named), or delivered to a postcode. */
 export type Destination = { collectAt: number | undefined } | { postcode: string | null };
+
+/** What a branch's part in a plan reads of it. */
+const branchFields = {
+  id: branches.id,
+  name: branches.name,
+  isDefault: branches.isDefault,
+  services: branches.services,
+  lat: branches.lat,
+  lng: branches.lng,
+  openingHours: branches.openingHours,
+  hoursExceptions: branches.hoursExceptions,
+  collectLeadMinutes: branches.collectLeadMinutes,
+  collectCutoffMinutes: branches.collectCutoffMinutes,
+  transferDays: branches.transferDays,
+};
+type OpenBranch = { [K in keyof typeof branchFields]: (typeof branches.$inferSelect)[K] };
+
+/**
+ * The variants locked (ledger.ts lockVariants), then, once the locks are held, their stock at each branch and the open
+ * branches (the collecting branch and the others a transfer could come from: a handful of rows) in one statement (issue 35).
+ */
+async function lockedStockAndBranches(tx: Db, variantIds: number[]): Promise<{ held: { variantId: number; branchId: number; stock: number }[]; open: OpenBranch[] }> {
+  const ids = [...new Set(variantIds)];
+  if (ids.length) await lockVariantRows(tx, ids);
+  const held = ids.length
+    ? sql`(select coalesce(json_agg(${jsonObject({ variantId: branchStock.variantId, branchId: branchStock.branchId, stock: branchStock.stock })}), '[]') from ${branchStock} where ${inArray(branchStock.variantId, ids)})`
+    : sql`'[]'::json`;
+  const [row] = await tx
+    .select({
+      held: sql<{ variantId: number; branchId: number; stock: number }[]>`${held}`,
+      open: sql<OpenBranch[]>`(select coalesce(json_agg(${jsonObject(branchFields)}), '[]') from ${branches} where ${branches.status} = 'open')`,
+    })
+    .from(sql`(select 1) one`);
+  return row!;
+}
 
 /**
  * An order's stock, worked out under its variants' locks (held until the
@@ -21,9 +58,7 @@ export type Destination = { collectAt: number | undefined } | { postcode: string
  * could send the order.
  */
 export async function allocateOrderStock(tx: Db, needs: Need[], to: Destination, policy: SplitPolicy, at = new Date()): Promise<{ plan: Fulfilment; branch: { id: number; name: string; readyAt: Date | null } | null }> {
-  const held = await lockVariants(tx, needs.map((n) => n.variantId));
-  // The open branches, read once: the collecting branch and the others a transfer could come from (a handful of rows).
-  const open = await tx.select().from(branches).where(eq(branches.status, "open"));
+  const { held, open } = await lockedStockAndBranches(tx, needs.map((n) => n.variantId));
   if ("collectAt" in to) {
     const branch = open.find((b) => (to.collectAt === undefined ? b.isDefault : b.id === to.collectAt));
     if (!branch || !branch.services.includes("collect")) throw new ValidationError({ branch_id: ["Choose a branch that offers click & collect."] });

@@ -63,10 +63,15 @@ export const DEFAULT_BRANCH = sql`(select ${branches.id} from ${branches} where 
 export async function lockVariants(tx: Db, variantIds: number[]): Promise<{ variantId: number; branchId: number; stock: number }[]> {
   if (variantIds.length === 0) return [];
   const ids = [...new Set(variantIds)];
-  await tx.execute(sql`select 1 from ${productVariants} where ${productVariants.id} in ${ids} order by ${productVariants.productId}, ${productVariants.id} for update`);
+  await lockVariantRows(tx, ids);
   // Read once the locks are held: a statement's snapshot is taken when it starts, so the
   // same statement would see the branches as they were before the lock was granted.
   return branchStockOf(tx, ids);
+}
+
+/** lockVariants' lock alone, for a caller that reads the branch stock (in a statement of its own, after it) with more besides. */
+export async function lockVariantRows(tx: Db, ids: readonly number[]): Promise<void> {
+  await tx.execute(sql`select 1 from ${productVariants} where ${productVariants.id} in ${ids} order by ${productVariants.productId}, ${productVariants.id} for update`);
 }
 
 /** The variants' stock at each branch that has a row for them: true until commit when the caller holds their locks. */

@@ -2,8 +2,8 @@ import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestShop, type TestShop } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
+import { tableOutbox } from "../../test/outbox.ts";
 import { DEMO_TRADE } from "../../db/seed/index.ts";
-import type { Db } from "../../db/client.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import { COMPANY_NUMBER, GB_VAT_NUMBER } from "./contract.ts";
 import { unitPence } from "./pricing.ts";
@@ -14,12 +14,7 @@ let trade: TradeService;
 beforeAll(async () => {
   shop = await createTestShop();
   // Staff's door (the CLI) on the same database; mail goes to the outbox table.
-  const mail = {
-    async enqueue(tx: Db, m: { to: string; subject: string; html: string; text: string }) {
-      const [row] = await tx.insert(mailOutbox).values(m).returning({ id: mailOutbox.id });
-      return row!.id;
-    },
-  };
+  const mail = tableOutbox;
   trade = createTradeService(shop.database.db, { mail, appName: "Tradecounter", publicUrl: "http://shop.test", shopEmail: shop.config.shopEmail });
 });
 afterAll(() => shop.close());

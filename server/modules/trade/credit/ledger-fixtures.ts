@@ -5,9 +5,9 @@ import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { TestBrowser } from "../../../test/browser.ts";
 import { staffBrowsers } from "../../../test/staff-browsers.ts";
+import { tableOutbox } from "../../../test/outbox.ts";
 import type { StaffRole } from "../../staff/permissions.ts";
 import type { Db } from "../../../db/client.ts";
-import { createMailService } from "../../mail/service.ts";
 import type { Outbox } from "../../auth/service.ts";
 import { tradeInvoices } from "../invoices/invoice-schema.ts";
 import { tradeCreditNotes, tradePaymentAllocations, tradePayments } from "./ledger-schema.ts";
@@ -58,8 +58,7 @@ export async function creditNote(db: Db, accountId: number, invoiceId: number, i
 /** The outbox as the mail service writes it, for a second database handle (another "process"). */
 export function outboxOn(): Outbox {
   // The mail service's own enqueue (attachments and all); nothing here delivers.
-  const idle = { send: async () => {}, close: () => {} };
-  return { enqueue: (tx, m) => createMailService(tx, { transport: idle, from: "shop@example.com", log: console }).enqueue(tx, m) };
+  return tableOutbox;
 }
 
 /** A browser signed in as each demo staff role (and a guest's), each from its own address in `198.51.{net}.x`. */

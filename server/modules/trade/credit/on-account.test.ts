@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../../db/client.ts";
 import { createTestShop, type TestShop } from "../../../test/app.ts";
 import { TestBrowser } from "../../../test/browser.ts";
+import { tableOutbox } from "../../../test/outbox.ts";
 import { users } from "../../auth/schema.ts";
 import { products } from "../../catalog/schema.ts";
 import { mailOutbox } from "../../mail/schema.ts";
@@ -22,12 +23,7 @@ let db: Db;
 beforeAll(async () => {
   shop = await createTestShop();
   db = shop.database.db;
-  const mail = {
-    async enqueue(tx: Db, m: { to: string; subject: string; html: string; text: string }) {
-      const [row] = await tx.insert(mailOutbox).values(m).returning({ id: mailOutbox.id });
-      return row!.id;
-    },
-  };
+  const mail = tableOutbox;
   trade = createTradeService(db, { mail, appName: "Tradecounter", publicUrl: "http://shop.test", shopEmail: shop.config.shopEmail });
 });
 afterAll(() => shop.close());
