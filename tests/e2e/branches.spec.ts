@@ -3,22 +3,31 @@
 // the branch's page with its hours, directions and structured data, and is
 // asked for their position only when they press the button. axe on both pages.
 import { openPage, waitForEmailTo } from "./auth-helpers.ts";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 import { staffPage } from "./staff-helpers.ts";
 import { wcagScan } from "./axe.ts";
 
 
+/** The demo's branches, each of which the list shows (branches-desk.spec.ts may add one meanwhile: the suite shares one shop). */
+const DEMO_BRANCHES = ["Leeds, Canal Wharf", "York, Foss Islands", "Harrogate hire depot", "Manchester, Store Street"];
+
+async function expectEveryDemoBranch(page: Page): Promise<void> {
+  const cards = page.getByTestId("branch-card");
+  for (const name of DEMO_BRANCHES) await expect(cards.filter({ hasText: name })).toHaveCount(1);
+}
+
 test("a visitor finds the nearest branch by postcode and opens its page", async ({ page }) => {
   await openPage(page, "/branches");
   await expect(page.getByRole("heading", { name: "Our branches" })).toBeVisible();
-  await expect(page.getByTestId("branch-card")).toHaveCount(4);
+  await expectEveryDemoBranch(page);
 
   await page.getByLabel("Your postcode").fill("zz1 1zz");
   await page.getByRole("button", { name: "Find branches" }).click();
   await expect(page.getByText("We could not find ZZ1 1ZZ")).toBeVisible();
   await expect(page.getByLabel("Your postcode")).toHaveAttribute("aria-invalid", "true");
   // Every branch is still listed.
-  await expect(page.getByTestId("branch-card")).toHaveCount(4);
+  await expectEveryDemoBranch(page);
 
   await page.getByLabel("Your postcode").fill("m1 1aa");
   await page.getByRole("button", { name: "Find branches" }).click();
