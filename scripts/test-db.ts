@@ -36,6 +36,8 @@ if (import.meta.main) {
   const all = process.argv.includes("--all");
   const files = all ? ["server", ...PGLITE_ONLY.flatMap((f) => ["--exclude", f])] : serverSuites();
   console.log(`Database-backed suites on PostgreSQL (${url.replace(/:[^:@/]*@/, ":***@")}): ${all ? "all but the matrices" : `${files.length} that race, run processes or test the server (scripts/test-db.ts)`}`);
-  const result = spawnSync("npx", ["--no-install", "vitest", "run", ...files], { stdio: "inherit", env: { ...process.env, TEST_DATABASE_URL: url } });
+  // `npm test` runs this beside the PGlite stage with one worker (TEST_DB_WORKERS=1): scripts/test.ts says why.
+  const workers = process.env.TEST_DB_WORKERS ? [`--maxWorkers=${Number(process.env.TEST_DB_WORKERS)}`] : [];
+  const result = spawnSync("npx", ["--no-install", "vitest", "run", ...workers, ...files], { stdio: "inherit", env: { ...process.env, TEST_DATABASE_URL: url } });
   process.exit(result.status ?? 1);
 }

@@ -1,10 +1,14 @@
-// `npm test`: the type check and the lint side by side, then the unit and API
-// suites on PGlite, then the browser tests; with TEST_DATABASE_URL set, then the
-// database-backed suites again on PostgreSQL (`npm run test:db`). The suites
-// before them run on PGlite whatever TEST_DATABASE_URL says, so that the two
-// passes differ. The browser tests and the PostgreSQL pass once ran side by
-// side: on two cores the load average passed 12, the browser tests took twice
-// as long and timed out, and the tests that time a killed shop process failed.
+// `npm test`: the type check, the lint and the storefront's build side by side; then the unit and API
+// suites on PGlite and, with TEST_DATABASE_URL set, beside them the
+// database-backed suites again on PostgreSQL (`npm run test:db`, one worker);
+// then the browser tests. The PGlite suites run on PGlite whatever
+// TEST_DATABASE_URL says, so that the two passes differ.
+//
+// Why those two side by side (ADR 0063): every stage is bound by the two cores
+// but for a tenth of the PGlite stage and a quarter of the PostgreSQL pass, which
+// waits on its server; together they fill each other's gaps. The browser tests
+// run alone: beside the PostgreSQL pass the load average once passed 12, the
+// browser tests timed out, and the tests that time a killed shop failed.
 //
 // Every step's output is kept as it is shown, and the test runners also write
 // JSON reports (TEST_REPORT_FILE, read by vitest.config.ts and
@@ -116,10 +120,14 @@ const stages: Step[][] = [
   [
     { name: "type check", script: "typecheck" },
     { name: "lint", script: "lint" },
+    // Built once here: the two Vitest runs of the next stage would each build it at once otherwise (scripts/vitest-build.ts).
+    { name: "storefront build", script: "build:ensure" },
   ],
-  [{ name: "unit and API suites on PGlite", script: "test:unit", env: onPglite, report: "vitest" }],
+  [
+    { name: "unit and API suites on PGlite", script: "test:unit", env: onPglite, report: "vitest" },
+    ...(postgres ? [{ name: "the suites that race, run processes or test the server, on PostgreSQL", script: "test:db", env: { ...process.env, TEST_DB_WORKERS: "1" }, report: "vitest" } satisfies Step] : []),
+  ],
   [{ name: "browser tests", script: "test:e2e", env: onPglite, report: "playwright" }],
-  ...(postgres ? [[{ name: "the suites that race, run processes or test the server, on PostgreSQL", script: "test:db", report: "vitest" } satisfies Step]] : []),
 ];
 
 for (const stage of stages) {
