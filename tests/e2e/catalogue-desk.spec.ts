@@ -88,7 +88,10 @@ test("a manager adds a product with two photos, publishes it, and changes its pr
     await desk.getByLabel("Price ex VAT (£)", { exact: true }).fill("39.99");
     await expect(desk.getByTestId("price-inc-vat")).toHaveText("£47.99");
     await desk.getByLabel("Web address", { exact: true }).fill(`${slug}-mk2`);
+    // The banner reads as it did after publishing: wait for this save's answer, not for the banner.
+    const saved = desk.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith(`/admin/products/${sku}`));
     await desk.getByRole("button", { name: "Save changes" }).click();
+    expect((await saved).ok()).toBe(true);
     await expect(desk.getByTestId("result-banner")).toHaveText("Saved. It is on the shop now.");
 
     await openPage(page, `/product/${slug}`);
