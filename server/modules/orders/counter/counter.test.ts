@@ -108,7 +108,8 @@ describe("an order taken at the counter", () => {
     expect(opened.headers.location).not.toContain("/checkout");
     // The same link again: the page still open, not a second one.
     expect((await customer.get(link!)).headers.location).toBe(opened.headers.location);
-    expect((await customer.get(link!.replace(/signature=./, "signature=x"))).statusCode).toBe(404);
+    // A signature changed in its first character (to one it is not: an "x" kept it as it was one run in 64).
+    expect((await customer.get(link!.replace(/signature=(.)/, (_, first: string) => `signature=${first === "x" ? "y" : "x"}`))).statusCode).toBe(404);
   });
 
   it("needs the customer's email for a card payment link", async () => {
