@@ -14,7 +14,7 @@ export const WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa
  * into a second one, which took 25 of the hire planner's 27 seconds (7,800
  * elements) and a third of a small page's.
  */
-export function wcagScan(page: Page): Promise<AxeResults> {
+function wcagScan(page: Page): Promise<AxeResults> {
   // options() replaces the whole options object, the tags' runOnly with it: so it comes first.
   return new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).withTags(WCAG_22_AA).setLegacyMode(true).analyze();
 }

@@ -5,17 +5,10 @@
 // showroom's day list in the back office shows the booking, then its
 // cancellation. axe over the booking section, the appointment page and the
 // back office's list.
-import type { Page } from "@playwright/test";
 import { openPage, waitForEmailTo } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 import { staffPage } from "./staff-helpers.ts";
-import { wcagScan } from "./axe.ts";
-
-
-async function axe(page: Page, where: string) {
-  const { violations } = await wcagScan(page);
-  expect(violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`), where).toEqual([]);
-}
+import { expectAccessible } from "./axe.ts";
 
 /** The calendar invite attached to an email, decoded from its base64 part. */
 function inviteIn(email: string): string {
@@ -50,7 +43,7 @@ test("a visitor books a consultation, cancels it from the email's link, and the 
   await booking.getByLabel("Email address").fill(email);
   await booking.getByLabel("Phone number").fill("07700 900777");
   await booking.getByLabel("Notes (optional)").fill("An en-suite under the eaves.");
-  await axe(page, "the booking form");
+  await expectAccessible(page, "the booking form");
   await booking.getByRole("button", { name: "Book the consultation" }).click();
 
   const done = booking.getByRole("heading", { name: "Your consultation is booked" });
@@ -58,7 +51,7 @@ test("a visitor books a consultation, cancels it from the email's link, and the 
   await expect(booking).toContainText(`at ${time}`);
   await expect(booking).toContainText("What happens next");
   await expect(booking).toContainText(`We have emailed a confirmation to ${email}`);
-  await axe(page, "the confirmation");
+  await expectAccessible(page, "the confirmation");
 
   // The email: the invite attached, and the link to the appointment.
   const mail = await waitForEmailTo(email);
@@ -74,7 +67,7 @@ test("a visitor books a consultation, cancels it from the email's link, and the 
   await expect(page.getByRole("heading", { name: "Booked" })).toBeVisible();
   await expect(page.getByText(`at ${time}`)).toBeVisible();
   await expect(page.getByRole("group", { name: "Day", exact: true })).toBeVisible();
-  await axe(page, "the appointment page");
+  await expectAccessible(page, "the appointment page");
 
   // The showroom's day in the back office.
   const staff = await staffPage(browser, "sales@staff.example.com");
@@ -86,7 +79,7 @@ test("a visitor books a consultation, cancels it from the email's link, and the 
   const row = staff.getByRole("row", { name: new RegExp(`Kit Chen`) });
   await expect(row).toContainText(email);
   await expect(row).toContainText("Booked");
-  await axe(staff, "the showroom's day");
+  await expectAccessible(staff, "the showroom's day");
 
   // Cancelled from the link, after a confirmation.
   await page.getByRole("button", { name: "Cancel my appointment" }).click();
