@@ -17,7 +17,7 @@ export const timestampNow = <TName extends string>(name: TName) => timestamptz(n
 /** When the row was made. */
 export const createdAt = () => timestampNow("created_at");
 
-/** When the row last changed: set when made, then moved by the service that changes it. */
+/** When the row last changed: set when it is made; what changes the row moves it. */
 export const updatedAt = () => timestampNow("updated_at");
 
 /** `created_at` and `updated_at`, for tables whose rows change after they are made. */
