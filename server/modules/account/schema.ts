@@ -1,15 +1,14 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { ref, serialId, timestamps } from "../../db/columns.ts";
 import { users } from "../auth/schema.ts";
 
 /** A UK address in a user's address book. */
 export const addresses = pgTable(
   "addresses",
   {
-    id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    id: serialId(),
+    userId: ref("user_id", () => users.id, { onDelete: "cascade" }),
     firstname: text("firstname").notNull(),
     lastname: text("lastname").notNull(),
     company: text("company").notNull().default(""),
@@ -22,8 +21,7 @@ export const addresses = pgTable(
     phone: text("phone").notNull().default(""),
     isDefaultDelivery: boolean("is_default_delivery").notNull().default(false),
     isDefaultBilling: boolean("is_default_billing").notNull().default(false),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    ...timestamps(),
   },
   (t) => [
     index("addresses_user_idx").on(t.userId, t.id),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { ref, serialId, timestamps, timestamptz } from "../../db/columns.ts";
 import { branches } from "../branches/schema.ts";
 
 /** What the customer wants to talk about. */
@@ -20,12 +21,10 @@ export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
 export const appointments = pgTable(
   "appointments",
   {
-    id: serial("id").primaryKey(),
-    branchId: integer("branch_id")
-      .notNull()
-      .references(() => branches.id),
-    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
-    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    id: serialId(),
+    branchId: ref("branch_id", () => branches.id),
+    startsAt: timestamptz("starts_at").notNull(),
+    endsAt: timestamptz("ends_at").notNull(),
     seat: integer("seat").notNull(),
     name: text("name").notNull(),
     email: text("email").notNull(),
@@ -36,11 +35,10 @@ export const appointments = pgTable(
     tokenHash: text("token_hash").notNull(),
     /** The calendar invite's SEQUENCE: up by one with each change or cancellation, so calendars take the newest. */
     sequence: integer("sequence").notNull().default(0),
-    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    cancelledAt: timestamptz("cancelled_at"),
     /** "customer", or the member of staff's name with their reason. */
     cancelledBy: text("cancelled_by"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("appointments_seat_key").on(t.branchId, t.startsAt, t.seat).where(sql`${t.status} = 'booked'`),

@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { ref, timestampNow } from "../../db/columns.ts";
 import { staff } from "../staff/schema.ts";
 
 /**
@@ -12,10 +12,8 @@ export const auditLog = pgTable(
   "audit_log",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    at: timestamp("at", { withTimezone: true }).notNull().default(sql`now()`),
-    staffId: integer("staff_id")
-      .notNull()
-      .references(() => staff.id),
+    at: timestampNow("at"),
+    staffId: ref("staff_id", () => staff.id),
     /** The member's name and email as they were, so the entry reads the same after they change. */
     staffName: text("staff_name").notNull(),
     /** `screen`, `api` (a staff session), `token` (a staff API token, named in `token_name`) or `cli`. */

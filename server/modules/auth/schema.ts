@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, customType, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, customType, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId, timestamps, timestamptz } from "../../db/columns.ts";
 import { branches } from "../branches/schema.ts";
 
 /** Case-insensitive text: `Jo@Example.com` and `jo@example.com` are one account. */
@@ -10,7 +11,7 @@ export const citext = customType<{ data: string }>({
 export const users = pgTable(
   "users",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     email: citext("email").notNull(),
     firstname: text("firstname").notNull(),
     lastname: text("lastname").notNull(),
@@ -21,13 +22,12 @@ export const users = pgTable(
     /** Set by the trade issue when the user belongs to a trade account. */
     tradeAccountId: integer("trade_account_id"),
     /** "My branch" (issue 30): where the customer collects and whose stock the pages show; also kept in the tc_branch cookie. */
-    branchId: integer("branch_id").references(() => branches.id, { onDelete: "set null" }),
+    branchId: optionalRef("branch_id", () => branches.id, { onDelete: "set null" }),
     /** Set by staff: sign-in is refused and every token was revoked when it was set. */
-    blockedAt: timestamp("blocked_at", { withTimezone: true }),
+    blockedAt: timestamptz("blocked_at"),
     /** The staff's own note about the customer (issue 34): never shown to the customer. */
     staffNote: text("staff_note").notNull().default(""),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("users_email_key").on(t.email)],
 );
@@ -39,15 +39,13 @@ export const users = pgTable(
 export const accessTokens = pgTable(
   "access_tokens",
   {
-    id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    id: serialId(),
+    userId: ref("user_id", () => users.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
     remember: boolean("remember").notNull().default(false),
-    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    lastUsedAt: timestamptz("last_used_at"),
+    expiresAt: timestamptz("expires_at").notNull(),
+    createdAt: createdAt(),
   },
   (t) => [index("access_tokens_user_idx").on(t.userId)],
 );
@@ -56,14 +54,12 @@ export const accessTokens = pgTable(
 export const passwordResetTokens = pgTable(
   "password_reset_tokens",
   {
-    id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    id: serialId(),
+    userId: ref("user_id", () => users.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-    usedAt: timestamp("used_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    expiresAt: timestamptz("expires_at").notNull(),
+    usedAt: timestamptz("used_at"),
+    createdAt: createdAt(),
   },
   (t) => [index("password_reset_tokens_user_idx").on(t.userId), uniqueIndex("password_reset_tokens_hash_key").on(t.tokenHash)],
 );

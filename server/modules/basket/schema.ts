@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId, updatedAt } from "../../db/columns.ts";
 import { users } from "../auth/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 
@@ -7,10 +8,10 @@ import { productVariants, products } from "../catalog/schema.ts";
 export const baskets = pgTable(
   "baskets",
   {
-    id: serial("id").primaryKey(),
-    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    id: serialId(),
+    userId: optionalRef("user_id", () => users.id, { onDelete: "cascade" }),
     guestTokenHash: text("guest_token_hash"),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex("baskets_user_key").on(t.userId), uniqueIndex("baskets_guest_key").on(t.guestTokenHash)],
 );
@@ -18,19 +19,13 @@ export const baskets = pgTable(
 export const basketItems = pgTable(
   "basket_items",
   {
-    id: serial("id").primaryKey(),
-    basketId: integer("basket_id")
-      .notNull()
-      .references(() => baskets.id, { onDelete: "cascade" }),
-    productId: integer("product_id")
-      .notNull()
-      .references(() => products.id, { onDelete: "cascade" }),
+    id: serialId(),
+    basketId: ref("basket_id", () => baskets.id, { onDelete: "cascade" }),
+    productId: ref("product_id", () => products.id, { onDelete: "cascade" }),
     /** The variant is what is bought: the same one twice is one line. */
-    variantId: integer("variant_id")
-      .notNull()
-      .references(() => productVariants.id, { onDelete: "cascade" }),
+    variantId: ref("variant_id", () => productVariants.id, { onDelete: "cascade" }),
     quantity: integer("quantity").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("basket_items_basket_variant_key").on(t.basketId, t.variantId),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { serialId, timestamps } from "../../db/columns.ts";
 import type { DayHours, HoursException } from "./hours.ts";
 
 /** What a branch offers: click & collect, a trade counter, a hire depot, a kitchen and bathroom showroom. */
@@ -16,7 +17,7 @@ export type BranchService = (typeof BRANCH_SERVICES)[number];
 export const branches = pgTable(
   "branches",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
     line1: text("line_1").notNull(),
@@ -46,8 +47,7 @@ export const branches = pgTable(
     /** A closed branch is kept for its history and shown nowhere. */
     status: text("status", { enum: ["open", "closed"] }).notNull().default("open"),
     position: integer("position").notNull().default(0),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("branches_slug_key").on(t.slug),

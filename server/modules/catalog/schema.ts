@@ -12,11 +12,10 @@ import {
   numeric,
   pgTable,
   primaryKey,
-  serial,
   text,
-  timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId, timestamps, timestamptz } from "../../db/columns.ts";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -27,15 +26,14 @@ const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 export const categories = pgTable(
   "categories",
   {
-    id: serial("id").primaryKey(),
-    parentId: integer("parent_id").references((): AnyPgColumn => categories.id, { onDelete: "restrict" }),
+    id: serialId(),
+    parentId: optionalRef("parent_id", (): AnyPgColumn => categories.id, { onDelete: "restrict" }),
     slug: text("slug").notNull(),
     path: text("path").notNull(),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     position: integer("position").notNull().default(0),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("categories_path_key").on(t.path),
@@ -57,10 +55,8 @@ export type AttributeKind = (typeof ATTRIBUTE_KINDS)[number];
 export const categoryAttributes = pgTable(
   "category_attributes",
   {
-    id: serial("id").primaryKey(),
-    categoryId: integer("category_id")
-      .notNull()
-      .references(() => categories.id, { onDelete: "cascade" }),
+    id: serialId(),
+    categoryId: ref("category_id", () => categories.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     kind: text("kind", { enum: ATTRIBUTE_KINDS }).notNull().default("text"),
     /** A number's unit, written straight after it: "V" makes "18V", "mm" makes "120mm". */
@@ -78,10 +74,8 @@ export const categoryRedirects = pgTable(
   "category_redirects",
   {
     path: text("path").primaryKey(),
-    categoryId: integer("category_id")
-      .notNull()
-      .references(() => categories.id, { onDelete: "cascade" }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    categoryId: ref("category_id", () => categories.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
   },
   (t) => [index("category_redirects_category_idx").on(t.categoryId)],
 );
@@ -89,13 +83,13 @@ export const categoryRedirects = pgTable(
 export const manufacturers = pgTable(
   "manufacturers",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     /** A path on this site (generated locally), e.g. /images/manufacturers/makita.svg */
     logo: text("logo").notNull().default(""),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex("manufacturers_slug_key").on(t.slug), index("manufacturers_name_trgm_idx").using("gin", sql`${t.name} gin_trgm_ops`)],
 );
@@ -117,7 +111,7 @@ export { DEFAULT_REORDER_LEVEL, PRODUCT_STATUSES, type ProductStatus } from "./p
 export const products = pgTable(
   "products",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     sku: text("sku").notNull(),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
@@ -126,7 +120,7 @@ export const products = pgTable(
     descriptionHtml: text("description_html").notNull().default(""),
     /** Where it sits in the warehouse (aisle, bay, shelf): the picking list is sorted by it (issue 34). */
     binLocation: text("bin_location").notNull().default(""),
-    manufacturerId: integer("manufacturer_id").references(() => manufacturers.id, { onDelete: "set null" }),
+    manufacturerId: optionalRef("manufacturer_id", () => manufacturers.id, { onDelete: "set null" }),
     /** Integer pence, ex VAT. */
     pricePence: integer("price_pence").notNull(),
     vatRate: integer("vat_rate").notNull().default(20),
@@ -161,8 +155,7 @@ export const products = pgTable(
     searchVector: tsvector("search_vector").generatedAlwaysAs(
       (): SQL => sql`setweight(to_tsvector('english', coalesce(${products.name}, '')), 'A') || setweight(to_tsvector('english', coalesce(${products.searchText}, '')), 'B')`,
     ),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("products_sku_key").on(t.sku),
@@ -192,9 +185,7 @@ export const products = pgTable(
 export const productOptions = pgTable(
   "product_options",
   {
-    productId: integer("product_id")
-      .notNull()
-      .references(() => products.id, { onDelete: "cascade" }),
+    productId: ref("product_id", () => products.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     name: text("name").notNull(),
     values: text("values").array().notNull(),
@@ -216,10 +207,8 @@ export const VARIANT_STATUSES = ["active", "archived"] as const;
 export const productVariants = pgTable(
   "product_variants",
   {
-    id: serial("id").primaryKey(),
-    productId: integer("product_id")
-      .notNull()
-      .references(() => products.id, { onDelete: "cascade" }),
+    id: serialId(),
+    productId: ref("product_id", () => products.id, { onDelete: "cascade" }),
     sku: text("sku").notNull(),
     /** Option name → value, one for each of the product's options. */
     options: jsonb("options").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
@@ -237,8 +226,7 @@ export const productVariants = pgTable(
     position: integer("position").notNull().default(0),
     /** Archived: no longer sold, kept for orders and the ledger. */
     status: text("status", { enum: VARIANT_STATUSES }).notNull().default("active"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("product_variants_sku_key").on(t.sku),
@@ -262,10 +250,8 @@ export const productSlugRedirects = pgTable(
   "product_slug_redirects",
   {
     slug: text("slug").primaryKey(),
-    productId: integer("product_id")
-      .notNull()
-      .references(() => products.id, { onDelete: "cascade" }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    productId: ref("product_id", () => products.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
   },
   (t) => [index("product_slug_redirects_product_idx").on(t.productId)],
 );
@@ -273,12 +259,8 @@ export const productSlugRedirects = pgTable(
 export const productCategories = pgTable(
   "product_categories",
   {
-    productId: integer("product_id")
-      .notNull()
-      .references(() => products.id, { onDelete: "cascade" }),
-    categoryId: integer("category_id")
-      .notNull()
-      .references(() => categories.id, { onDelete: "cascade" }),
+    productId: ref("product_id", () => products.id, { onDelete: "cascade" }),
+    categoryId: ref("category_id", () => categories.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.productId, t.categoryId] }), index("product_categories_category_idx").on(t.categoryId, t.productId)],
 );
@@ -292,9 +274,7 @@ export const productCategories = pgTable(
 export const productListing = pgTable(
   "product_listing",
   {
-    productId: integer("product_id")
-      .primaryKey()
-      .references(() => products.id, { onDelete: "cascade" }),
+    productId: ref("product_id", () => products.id, { onDelete: "cascade" }).primaryKey(),
     /** The product's categories and all their ancestors. */
     categoryIds: integer("category_ids").array().notNull().default(sql`'{}'::integer[]`),
     /** `Name=Value` for each attribute. */
@@ -307,7 +287,7 @@ export const productListing = pgTable(
     stock: integer("stock").notNull(),
     featured: boolean("featured").notNull(),
     name: text("name").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    createdAt: timestamptz("created_at").notNull(),
   },
   (t) => [
     index("product_listing_category_ids_idx").using("gin", t.categoryIds),
@@ -344,9 +324,7 @@ export const listingFacets = pgTable(
 export const productAttributes = pgTable(
   "product_attributes",
   {
-    productId: integer("product_id")
-      .notNull()
-      .references(() => products.id, { onDelete: "cascade" }),
+    productId: ref("product_id", () => products.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     value: text("value").notNull(),
     position: integer("position").notNull().default(0),
@@ -357,12 +335,8 @@ export const productAttributes = pgTable(
 export const relatedProducts = pgTable(
   "related_products",
   {
-    productId: integer("product_id")
-      .notNull()
-      .references(() => products.id, { onDelete: "cascade" }),
-    relatedId: integer("related_id")
-      .notNull()
-      .references(() => products.id, { onDelete: "cascade" }),
+    productId: ref("product_id", () => products.id, { onDelete: "cascade" }),
+    relatedId: ref("related_id", () => products.id, { onDelete: "cascade" }),
     position: integer("position").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.productId, t.relatedId] })],

@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
-import { boolean, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { serialId } from "../../db/columns.ts";
 
 /** Delivery methods, kept in the database so checkout and the /delivery page read the same rules. */
 export const deliveryMethods = pgTable(
   "delivery_methods",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     code: text("code").notNull(),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
@@ -30,7 +31,7 @@ export const deliveryMethods = pgTable(
  * range (`20`–`49`). They add a surcharge or are not served.
  */
 export const deliveryZones = pgTable("delivery_zones", {
-  id: serial("id").primaryKey(),
+  id: serialId(),
   name: text("name").notNull(),
   area: text("area").notNull(),
   districtFrom: integer("district_from"),

@@ -9,11 +9,10 @@ import {
   integer,
   jsonb,
   pgTable,
-  serial,
   text,
-  timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId, timestamps, timestamptz, updatedAt } from "../../db/columns.ts";
 import { users } from "../auth/schema.ts";
 import { branches } from "../branches/schema.ts";
 import { staff } from "../staff/schema.ts";
@@ -27,7 +26,7 @@ const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 export const hireCategories = pgTable(
   "hire_categories",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
     position: integer("position").notNull().default(0),
@@ -43,18 +42,16 @@ export interface Specification {
 export const hireItems = pgTable(
   "hire_items",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
-    hireCategoryId: integer("hire_category_id")
-      .notNull()
-      .references(() => hireCategories.id, { onDelete: "restrict" }),
+    hireCategoryId: ref("hire_category_id", () => hireCategories.id, { onDelete: "restrict" }),
     /** As a product's (ADR 0034): the drawn fallback, or photos with their renditions. */
     images: jsonb("images").$type<ProductImage[]>().notNull().default(sql`'[]'::jsonb`),
     specifications: jsonb("specifications").$type<Specification[]>().notNull().default(sql`'[]'::jsonb`),
     /** The same tool for sale, when the shop sells it. */
-    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    productId: optionalRef("product_id", () => products.id, { onDelete: "set null" }),
     /** Pence ex VAT. */
     dayRate: integer("day_rate").notNull(),
     weekendRate: integer("weekend_rate").notNull(),
@@ -63,11 +60,11 @@ export const hireItems = pgTable(
     deposit: integer("deposit").notNull().default(0),
     vatRate: integer("vat_rate").notNull().default(20),
     /** Moved by every back-office change, so a form open on a stale copy is drawn afresh. */
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    updatedAt: updatedAt(),
     searchVector: tsvector("search_vector").generatedAlwaysAs(
       sql`setweight(to_tsvector('english', coalesce(name, '')), 'A') || setweight(to_tsvector('english', coalesce(description, '')), 'B')`,
     ),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("hire_items_slug_key").on(t.slug),
@@ -83,10 +80,8 @@ export const hireItemSlugRedirects = pgTable(
   "hire_item_slug_redirects",
   {
     slug: text("slug").primaryKey(),
-    hireItemId: integer("hire_item_id")
-      .notNull()
-      .references(() => hireItems.id, { onDelete: "cascade" }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    hireItemId: ref("hire_item_id", () => hireItems.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
   },
   (t) => [index("hire_item_slug_redirects_item_idx").on(t.hireItemId)],
 );
@@ -95,10 +90,8 @@ export const hireItemSlugRedirects = pgTable(
 export const hireUnits = pgTable(
   "hire_units",
   {
-    id: serial("id").primaryKey(),
-    hireItemId: integer("hire_item_id")
-      .notNull()
-      .references(() => hireItems.id, { onDelete: "cascade" }),
+    id: serialId(),
+    hireItemId: ref("hire_item_id", () => hireItems.id, { onDelete: "cascade" }),
     assetNumber: text("asset_number").notNull(),
     /** The maker's serial number, when it has one. */
     serialNumber: text("serial_number").notNull().default(""),
@@ -109,11 +102,8 @@ export const hireUnits = pgTable(
      * it is a hire depot, else the first hire depot, else the default branch).
      * It changes only by a transfer (hire/depots/transfers.ts), with a history row.
      */
-    branchId: integer("branch_id")
-      .notNull()
-      .default(sql`hire_default_depot()`)
-      .references(() => branches.id, { onDelete: "restrict" }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    branchId: ref("branch_id", () => branches.id, { onDelete: "restrict" }).default(sql`hire_default_depot()`),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex("hire_units_asset_key").on(t.assetNumber), index("hire_units_item_idx").on(t.hireItemId), index("hire_units_depot_idx").on(t.branchId, t.hireItemId)],
 );
@@ -126,10 +116,8 @@ export const hireUnits = pgTable(
 export const hireAllocations = pgTable(
   "hire_allocations",
   {
-    id: serial("id").primaryKey(),
-    unitId: integer("unit_id")
-      .notNull()
-      .references(() => hireUnits.id, { onDelete: "cascade" }),
+    id: serialId(),
+    unitId: ref("unit_id", () => hireUnits.id, { onDelete: "cascade" }),
     /** The hire request line this serves; set by the hire request issue. */
     requestLineId: integer("request_line_id"),
     /** hold (lapses unless confirmed) | booking | out (handed over) | service (cleaning, repair: no request line). */
@@ -138,9 +126,9 @@ export const hireAllocations = pgTable(
     note: text("note").notNull().default(""),
     /** `[start, return)`: the unit is out from the start date until the return date. */
     period: daterange("period").notNull(),
-    expiresAt: timestamp("expires_at", { withTimezone: true }),
-    releasedAt: timestamp("released_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    expiresAt: timestamptz("expires_at"),
+    releasedAt: timestamptz("released_at"),
+    createdAt: createdAt(),
   },
   (t) => [
     index("hire_allocations_unit_idx").on(t.unitId),
@@ -152,12 +140,12 @@ export const hireAllocations = pgTable(
 export const hireBaskets = pgTable(
   "hire_baskets",
   {
-    id: serial("id").primaryKey(),
-    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    id: serialId(),
+    userId: optionalRef("user_id", () => users.id, { onDelete: "cascade" }),
     guestTokenHash: text("guest_token_hash"),
     /** The depot the customer chose to hire from; null: my branch if it is a depot, else the default depot. */
-    branchId: integer("branch_id").references(() => branches.id, { onDelete: "set null" }),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    branchId: optionalRef("branch_id", () => branches.id, { onDelete: "set null" }),
+    updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex("hire_baskets_user_key").on(t.userId), uniqueIndex("hire_baskets_guest_key").on(t.guestTokenHash)],
 );
@@ -165,17 +153,13 @@ export const hireBaskets = pgTable(
 export const hireBasketLines = pgTable(
   "hire_basket_lines",
   {
-    id: serial("id").primaryKey(),
-    basketId: integer("basket_id")
-      .notNull()
-      .references(() => hireBaskets.id, { onDelete: "cascade" }),
-    hireItemId: integer("hire_item_id")
-      .notNull()
-      .references(() => hireItems.id, { onDelete: "cascade" }),
+    id: serialId(),
+    basketId: ref("basket_id", () => hireBaskets.id, { onDelete: "cascade" }),
+    hireItemId: ref("hire_item_id", () => hireItems.id, { onDelete: "cascade" }),
     quantity: integer("quantity").notNull(),
     startDate: date("start_date", { mode: "string" }).notNull(),
     endDate: date("end_date", { mode: "string" }).notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: createdAt(),
   },
   (t) => [index("hire_basket_lines_basket_idx").on(t.basketId, t.id), check("hire_basket_lines_quantity_check", sql`${t.quantity} between 1 and 99`)],
 );
@@ -184,9 +168,9 @@ export const hireBasketLines = pgTable(
 export const hireRequests = pgTable(
   "hire_requests",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     number: text("number").notNull(),
-    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    userId: optionalRef("user_id", () => users.id, { onDelete: "set null" }),
     /** pending | confirmed | declined | lapsed | out | off_hired | returned | completed: the transition table is hire/desk/states.ts. */
     status: text("status").notNull().default("pending"),
     name: text("name").notNull(),
@@ -201,9 +185,9 @@ export const hireRequests = pgTable(
     postcode: text("postcode").notNull().default(""),
     notes: text("notes").notNull().default(""),
     /** The member of staff who booked it at the counter or from the planner (issue 34); null when the customer asked online. */
-    createdByStaffId: integer("created_by_staff_id").references(() => staff.id, { onDelete: "set null" }),
+    createdByStaffId: optionalRef("created_by_staff_id", () => staff.id, { onDelete: "set null" }),
     /** The depot the hire goes out from and comes back to (issue 30); requests made before depots: the default depot. */
-    branchId: integer("branch_id").references(() => branches.id, { onDelete: "restrict" }),
+    branchId: optionalRef("branch_id", () => branches.id, { onDelete: "restrict" }),
     /** Delivery and collection to the site, priced by the distance band from the depot: pence ex VAT and its VAT; null when not priced (collection, or no bands set). */
     deliveryCharge: integer("delivery_charge_pence"),
     deliveryVat: integer("delivery_vat_pence").notNull().default(0),
@@ -213,11 +197,11 @@ export const hireRequests = pgTable(
     hireCost: integer("hire_cost").notNull(),
     vat: integer("vat").notNull(),
     deposit: integer("deposit").notNull(),
-    holdExpiresAt: timestamp("hold_expires_at", { withTimezone: true }).notNull(),
+    holdExpiresAt: timestamptz("hold_expires_at").notNull(),
     /** The sha256 of the token in the card payment link its confirmation emailed (customers without a trade account); the link outlives any one payment page. */
     payTokenHash: text("pay_token_hash"),
     /** When the card payment for the hire and deposit arrived, and how much (pence). */
-    paidAt: timestamp("paid_at", { withTimezone: true }),
+    paidAt: timestamptz("paid_at"),
     paidAmount: integer("paid_pence"),
     /** The hire desk's words to the customer with its last decision: why declined, or what approval changed. */
     decisionReason: text("decision_reason").notNull().default(""),
@@ -231,9 +215,8 @@ export const hireRequests = pgTable(
     /** Pence still to pay by card once settled (negative: given back), after what was paid up front. */
     settlementDue: integer("settlement_due_pence"),
     settlementNote: text("settlement_note").notNull().default(""),
-    settledAt: timestamp("settled_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    settledAt: timestamptz("settled_at"),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("hire_requests_number_key").on(t.number),
@@ -250,13 +233,9 @@ export const hireRequests = pgTable(
 export const hireRequestLines = pgTable(
   "hire_request_lines",
   {
-    id: serial("id").primaryKey(),
-    requestId: integer("request_id")
-      .notNull()
-      .references(() => hireRequests.id, { onDelete: "cascade" }),
-    hireItemId: integer("hire_item_id")
-      .notNull()
-      .references(() => hireItems.id, { onDelete: "restrict" }),
+    id: serialId(),
+    requestId: ref("request_id", () => hireRequests.id, { onDelete: "cascade" }),
+    hireItemId: ref("hire_item_id", () => hireItems.id, { onDelete: "restrict" }),
     name: text("name").notNull(),
     quantity: integer("quantity").notNull(),
     startDate: date("start_date", { mode: "string" }).notNull(),

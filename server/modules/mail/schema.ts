@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { customType, index, integer, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { customType, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { createdAt, ref, serialId, timestampNow, timestamptz } from "../../db/columns.ts";
 
 /**
  * Every email goes through the outbox first, in the same transaction as the
@@ -9,7 +10,7 @@ import { customType, index, integer, pgTable, primaryKey, serial, text, timestam
 export const mailOutbox = pgTable(
   "mail_outbox",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     to: text("to").notNull(),
     subject: text("subject").notNull(),
     html: text("html").notNull(),
@@ -17,10 +18,10 @@ export const mailOutbox = pgTable(
     /** pending | sent | failed (gave up after the last attempt) */
     status: text("status").notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
-    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().default(sql`now()`),
+    nextAttemptAt: timestampNow("next_attempt_at"),
     lastError: text("last_error"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    sentAt: timestamptz("sent_at"),
   },
   // The worker takes the oldest pending message first: an index of the pending ids alone, so a claim
   // never walks the sent history (it did, by the primary key: 6 ms a claim after a few thousand mails).
@@ -39,9 +40,7 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataTyp
 export const mailOutboxAttachments = pgTable(
   "mail_outbox_attachments",
   {
-    outboxId: integer("outbox_id")
-      .notNull()
-      .references(() => mailOutbox.id, { onDelete: "cascade" }),
+    outboxId: ref("outbox_id", () => mailOutbox.id, { onDelete: "cascade" }),
     /** Order in the email, from 0. */
     position: integer("position").notNull(),
     filename: text("filename").notNull(),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { date, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId, timestamps, timestamptz, updatedAt } from "../../db/columns.ts";
 import { users } from "../auth/schema.ts";
 import { branches } from "../branches/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
@@ -12,9 +13,9 @@ export { ORDER_STATUSES, type OrderStatus } from "./statuses.ts";
 export const orders = pgTable(
   "orders",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     number: text("number").notNull(),
-    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    userId: optionalRef("user_id", () => users.id, { onDelete: "set null" }),
     email: text("email").notNull(),
     phone: text("phone").notNull().default(""),
     status: text("status").notNull(),
@@ -39,7 +40,7 @@ export const orders = pgTable(
     notes: text("notes").notNull().default(""),
     poReference: text("po_reference").notNull().default(""),
     /** The member of staff who took the order at the counter or by phone (issue 34); null for the storefront's checkout. */
-    createdByStaffId: integer("created_by_staff_id").references(() => staff.id, { onDelete: "set null" }),
+    createdByStaffId: optionalRef("created_by_staff_id", () => staff.id, { onDelete: "set null" }),
     /**
      * How the money arrived, when staff recorded it (issue 34): the card
      * terminal's or cash receipt's reference at the counter, or the bank
@@ -60,27 +61,27 @@ export const orders = pgTable(
      * The company the order was bought for: set at checkout when the buyer is a
      * member of an approved trade account, whatever the payment method (ADR 0024).
      */
-    tradeAccountId: integer("trade_account_id").references(() => tradeAccounts.id, { onDelete: "set null" }),
+    tradeAccountId: optionalRef("trade_account_id", () => tradeAccounts.id, { onDelete: "set null" }),
     /**
      * The branch the order is collected from or sent from (issue 30): for a
      * delivery, the one the fulfilment rule chose (stock/fulfilment.ts); null
      * when its lines come from several, each named by its stock movements.
      */
-    branchId: integer("branch_id").references(() => branches.id),
+    branchId: optionalRef("branch_id", () => branches.id),
     /** The company's site it is for (issue 32): chosen at checkout, or the quote's. */
-    siteId: integer("site_id").references(() => tradeSites.id, { onDelete: "restrict" }),
+    siteId: optionalRef("site_id", () => tradeSites.id, { onDelete: "restrict" }),
     /** A collection order: when it was promised ready (later when its stock comes from another branch by transfer). */
-    collectReadyAt: timestamp("collect_ready_at", { withTimezone: true }),
+    collectReadyAt: timestamptz("collect_ready_at"),
     /** Shown at the counter to collect (orders/collection.ts): made when the order is ready, on the ready email with its QR code. */
     collectionCode: text("collection_code"),
     /** When the uncollected reminder went (orders/uncollected.ts): once per order. */
-    collectionRemindedAt: timestamp("collection_reminded_at", { withTimezone: true }),
+    collectionRemindedAt: timestamptz("collection_reminded_at"),
     /** Set when the order is dispatched (the orders desk asks for both). */
     carrier: text("carrier"),
     trackingNumber: text("tracking_number"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: createdAt(),
     /** Every change of status moves it: the desk compares it to tell a member the order changed under them. */
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("orders_number_key").on(t.number),
@@ -109,14 +110,13 @@ export const orders = pgTable(
 export const orderDrafts = pgTable(
   "order_drafts",
   {
-    id: serial("id").primaryKey(),
-    staffId: integer("staff_id").references(() => staff.id, { onDelete: "set null" }),
-    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    id: serialId(),
+    staffId: optionalRef("staff_id", () => staff.id, { onDelete: "set null" }),
+    userId: optionalRef("user_id", () => users.id, { onDelete: "cascade" }),
     /** The customer's name as the list shows it (the walk-in's, or the account's). */
     label: text("label").notNull().default(""),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    ...timestamps(),
   },
   (t) => [index("order_drafts_updated_idx").on(t.updatedAt, t.id)],
 );
@@ -124,12 +124,10 @@ export const orderDrafts = pgTable(
 export const orderLines = pgTable(
   "order_lines",
   {
-    id: serial("id").primaryKey(),
-    orderId: integer("order_id")
-      .notNull()
-      .references(() => orders.id, { onDelete: "cascade" }),
-    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
-    variantId: integer("variant_id").references(() => productVariants.id, { onDelete: "set null" }),
+    id: serialId(),
+    orderId: ref("order_id", () => orders.id, { onDelete: "cascade" }),
+    productId: optionalRef("product_id", () => products.id, { onDelete: "set null" }),
+    variantId: optionalRef("variant_id", () => productVariants.id, { onDelete: "set null" }),
     /** The variant's SKU and option values as sold, so documents name what was bought. */
     sku: text("sku").notNull(),
     options: jsonb("options").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
@@ -155,10 +153,8 @@ export const orderLines = pgTable(
 export const orderAddresses = pgTable(
   "order_addresses",
   {
-    id: serial("id").primaryKey(),
-    orderId: integer("order_id")
-      .notNull()
-      .references(() => orders.id, { onDelete: "cascade" }),
+    id: serialId(),
+    orderId: ref("order_id", () => orders.id, { onDelete: "cascade" }),
     /** delivery | billing */
     kind: text("kind").notNull(),
     name: text("name").notNull().default(""),
@@ -177,17 +173,15 @@ export const orderAddresses = pgTable(
 export const orderStatusHistory = pgTable(
   "order_status_history",
   {
-    id: serial("id").primaryKey(),
-    orderId: integer("order_id")
-      .notNull()
-      .references(() => orders.id, { onDelete: "cascade" }),
+    id: serialId(),
+    orderId: ref("order_id", () => orders.id, { onDelete: "cascade" }),
     status: text("status").notNull(),
     note: text("note").notNull().default(""),
     /** `status` (a move, with its note) or `note` (staff's note, the status unchanged). */
     kind: text("kind").notNull().default("status"),
     /** The member of staff who made it; null for the customer's own checkout. */
-    staffId: integer("staff_id").references(() => staff.id),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    staffId: optionalRef("staff_id", () => staff.id),
+    createdAt: createdAt(),
   },
   (t) => [index("order_status_history_order_idx").on(t.orderId, t.id)],
 );

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId, timestampNow, timestamps, timestamptz } from "../../db/columns.ts";
 import { hireRequests } from "../hire/schema.ts";
 import { orders } from "../orders/schema.ts";
 import { staff } from "../staff/schema.ts";
@@ -22,15 +23,15 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 export const paymentSessions = pgTable(
   "payment_sessions",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     /** `stripe` or `test`. */
     gateway: text("gateway").notNull(),
     /** The gateway's id for it (`cs_…`). */
     externalId: text("external_id").notNull(),
     purpose: text("purpose", { enum: PAYMENT_PURPOSES }).notNull(),
-    orderId: integer("order_id").references(() => orders.id, { onDelete: "cascade" }),
-    remittanceId: integer("remittance_id").references(() => tradeRemittances.id, { onDelete: "cascade" }),
-    hireRequestId: integer("hire_request_id").references(() => hireRequests.id, { onDelete: "cascade" }),
+    orderId: optionalRef("order_id", () => orders.id, { onDelete: "cascade" }),
+    remittanceId: optionalRef("remittance_id", () => tradeRemittances.id, { onDelete: "cascade" }),
+    hireRequestId: optionalRef("hire_request_id", () => hireRequests.id, { onDelete: "cascade" }),
     /** Pence, and the ISO currency in lower case, as asked. */
     amount: integer("amount_pence").notNull(),
     currency: text("currency").notNull().default("gbp"),
@@ -41,9 +42,8 @@ export const paymentSessions = pgTable(
     returnTokenHash: text("return_token_hash").notNull(),
     /** Why staff must look: an amount or currency that did not match. */
     problem: text("problem"),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    expiresAt: timestamptz("expires_at").notNull(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("payment_sessions_external_key").on(t.gateway, t.externalId),
@@ -71,10 +71,8 @@ export const paymentSessions = pgTable(
 export const payments = pgTable(
   "payments",
   {
-    id: serial("id").primaryKey(),
-    sessionId: integer("session_id")
-      .notNull()
-      .references(() => paymentSessions.id, { onDelete: "restrict" }),
+    id: serialId(),
+    sessionId: ref("session_id", () => paymentSessions.id, { onDelete: "restrict" }),
     gateway: text("gateway").notNull(),
     /** The gateway's payment (`pi_…`): refunds are made against it. */
     externalId: text("external_id").notNull(),
@@ -82,7 +80,7 @@ export const payments = pgTable(
     currency: text("currency").notNull(),
     /** Pence refunded or being refunded (pending and succeeded refunds). */
     refunded: integer("refunded_pence").notNull().default(0),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("payments_session_key").on(t.sessionId),
@@ -102,10 +100,8 @@ export type RefundSource = (typeof REFUND_SOURCES)[number];
 export const paymentRefunds = pgTable(
   "payment_refunds",
   {
-    id: serial("id").primaryKey(),
-    paymentId: integer("payment_id")
-      .notNull()
-      .references(() => payments.id, { onDelete: "restrict" }),
+    id: serialId(),
+    paymentId: ref("payment_id", () => payments.id, { onDelete: "restrict" }),
     amount: integer("amount_pence").notNull(),
     reason: text("reason").notNull().default(""),
     /** The order lines refunded, when made by lines: [{ line_id, quantity }]. */
@@ -114,9 +110,8 @@ export const paymentRefunds = pgTable(
     source: text("source", { enum: REFUND_SOURCES }).notNull(),
     /** The gateway's refund (`re_…`), once it answered. */
     externalId: text("external_id"),
-    staffId: integer("staff_id").references(() => staff.id, { onDelete: "set null" }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    staffId: optionalRef("staff_id", () => staff.id, { onDelete: "set null" }),
+    ...timestamps(),
   },
   (t) => [
     index("payment_refunds_payment_idx").on(t.paymentId, t.id),
@@ -137,7 +132,7 @@ export const paymentEvents = pgTable(
     gateway: text("gateway").notNull(),
     eventId: text("event_id").notNull(),
     type: text("type").notNull(),
-    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().default(sql`now()`),
+    receivedAt: timestampNow("received_at"),
   },
   (t) => [uniqueIndex("payment_events_key").on(t.gateway, t.eventId)],
 );

@@ -1,11 +1,12 @@
-import { doublePrecision, index, pgTable, serial, text } from "drizzle-orm/pg-core";
+import { doublePrecision, index, pgTable, text } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
+import { serialId } from "../../db/columns.ts";
 
 /** The built-in provider's addresses, filled by `npm run postcodes:import -- FILE.csv`. */
 export const postcodeAddresses = pgTable(
   "postcode_addresses",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     /** Normalised, e.g. `LS1 4AP`. */
     postcode: text("postcode").notNull(),
     line1: text("line_1").notNull(),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId, timestampNow, timestamps, timestamptz } from "../../db/columns.ts";
 import { users } from "../auth/schema.ts";
 import { baskets } from "../basket/schema.ts";
 import { orders } from "../orders/schema.ts";
@@ -15,7 +16,7 @@ import type { AppliesTo } from "./rules.ts";
 export const promotions = pgTable(
   "promotions",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     /** Typed by the customer, matched without regard to case; null for an automatic multi-buy. */
     code: text("code"),
     /** What the customer reads: "10% off decking", "3 for 2 on sealants". */
@@ -28,8 +29,8 @@ export const promotions = pgTable(
     buy: integer("buy"),
     multiBuy: text("multi_buy"),
     minSpend: integer("min_spend").notNull().default(0),
-    startsAt: timestamp("starts_at", { withTimezone: true }),
-    endsAt: timestamp("ends_at", { withTimezone: true }),
+    startsAt: timestamptz("starts_at"),
+    endsAt: timestamptz("ends_at"),
     maxUses: integer("max_uses"),
     maxUsesPerCustomer: integer("max_uses_per_customer"),
     uses: integer("uses").notNull().default(0),
@@ -40,8 +41,7 @@ export const promotions = pgTable(
     appliesTo: jsonb("applies_to").$type<AppliesTo>().notNull().default(sql`'{"product_ids": [], "category_ids": [], "brand_ids": []}'::jsonb`),
     /** active | paused | ended. */
     status: text("status").notNull().default("active"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("promotions_code_key").on(sql`lower(${t.code})`).where(sql`${t.code} is not null`),
@@ -60,20 +60,16 @@ export const promotions = pgTable(
 export const promotionRedemptions = pgTable(
   "promotion_redemptions",
   {
-    id: serial("id").primaryKey(),
-    promotionId: integer("promotion_id")
-      .notNull()
-      .references(() => promotions.id, { onDelete: "cascade" }),
-    orderId: integer("order_id")
-      .notNull()
-      .references(() => orders.id, { onDelete: "cascade" }),
-    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    id: serialId(),
+    promotionId: ref("promotion_id", () => promotions.id, { onDelete: "cascade" }),
+    orderId: ref("order_id", () => orders.id, { onDelete: "cascade" }),
+    userId: optionalRef("user_id", () => users.id, { onDelete: "set null" }),
     /** Lower-cased: a guest's uses per customer are counted by email. */
     email: text("email").notNull(),
     /** Pence ex VAT. */
     discount: integer("discount").notNull(),
-    releasedAt: timestamp("released_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    releasedAt: timestamptz("released_at"),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("promotion_redemptions_order_key").on(t.promotionId, t.orderId),
@@ -87,13 +83,9 @@ export const promotionRedemptions = pgTable(
 export const basketPromotions = pgTable(
   "basket_promotions",
   {
-    basketId: integer("basket_id")
-      .notNull()
-      .references(() => baskets.id, { onDelete: "cascade" }),
-    promotionId: integer("promotion_id")
-      .notNull()
-      .references(() => promotions.id, { onDelete: "cascade" }),
-    addedAt: timestamp("added_at", { withTimezone: true }).notNull().default(sql`now()`),
+    basketId: ref("basket_id", () => baskets.id, { onDelete: "cascade" }),
+    promotionId: ref("promotion_id", () => promotions.id, { onDelete: "cascade" }),
+    addedAt: timestampNow("added_at"),
   },
   (t) => [primaryKey({ columns: [t.basketId, t.promotionId] })],
 );

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, date, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId, timestampNow, timestamps, timestamptz } from "../../db/columns.ts";
 import { users } from "../auth/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { orders } from "../orders/schema.ts";
@@ -21,41 +22,38 @@ export { QUOTE_STATUSES, type QuoteStatus } from "./statuses.ts";
 export const quotes = pgTable(
   "quotes",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     number: text("number")
       .notNull()
       .generatedAlwaysAs(sql`'Q-' || lpad(id::text, 6, '0')`),
     /** requested | drafting | sent | accepted | declined | expired (statuses.ts). */
     status: text("status").notNull(),
     /** The customer it is for: who asked, or whom staff started it for. */
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ref("user_id", () => users.id, { onDelete: "cascade" }),
     /** Their company when they asked (an approved trade account): its owners and admins see and accept it too. */
-    tradeAccountId: integer("trade_account_id").references(() => tradeAccounts.id, { onDelete: "set null" }),
+    tradeAccountId: optionalRef("trade_account_id", () => tradeAccounts.id, { onDelete: "set null" }),
     /** The version being drafted, or the last one sent (1, 2, …). */
     revision: integer("revision").notNull().default(1),
     /** The customer's notes with the request. */
     notes: text("notes").notNull().default(""),
     neededBy: date("needed_by", { mode: "string" }),
     /** The company's site it is for (issue 32); its order is for the same site. */
-    siteId: integer("site_id").references(() => tradeSites.id, { onDelete: "set null" }),
+    siteId: optionalRef("site_id", () => tradeSites.id, { onDelete: "set null" }),
     /** The last day it may be accepted (Europe/London); set before it is sent. */
     validUntil: date("valid_until", { mode: "string" }),
     terms: text("terms").notNull().default(""),
     /** Pence ex VAT for delivery; null: the shop's usual delivery price at acceptance; 0: free. */
     deliveryExVat: integer("delivery_ex_vat"),
     /** The order it became. */
-    orderId: integer("order_id").references(() => orders.id, { onDelete: "set null" }),
+    orderId: optionalRef("order_id", () => orders.id, { onDelete: "set null" }),
     /** Told to the customer when staff decline, or theirs when they do. */
     declineReason: text("decline_reason").notNull().default(""),
-    createdByStaffId: integer("created_by_staff_id").references(() => staff.id, { onDelete: "set null" }),
-    sentAt: timestamp("sent_at", { withTimezone: true }),
-    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    createdByStaffId: optionalRef("created_by_staff_id", () => staff.id, { onDelete: "set null" }),
+    sentAt: timestamptz("sent_at"),
+    acceptedAt: timestamptz("accepted_at"),
     /** The reminder before expiry: once per sent version. */
-    remindedAt: timestamp("reminded_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    remindedAt: timestamptz("reminded_at"),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("quotes_number_key").on(t.number),
@@ -76,16 +74,10 @@ export const quotes = pgTable(
 export const quoteLines = pgTable(
   "quote_lines",
   {
-    id: serial("id").primaryKey(),
-    quoteId: integer("quote_id")
-      .notNull()
-      .references(() => quotes.id, { onDelete: "cascade" }),
-    productId: integer("product_id")
-      .notNull()
-      .references(() => products.id),
-    variantId: integer("variant_id")
-      .notNull()
-      .references(() => productVariants.id),
+    id: serialId(),
+    quoteId: ref("quote_id", () => quotes.id, { onDelete: "cascade" }),
+    productId: ref("product_id", () => products.id),
+    variantId: ref("variant_id", () => productVariants.id),
     sku: text("sku").notNull(),
     name: text("name").notNull(),
     unit: text("unit").notNull().default("each"),
@@ -105,13 +97,11 @@ export const quoteLines = pgTable(
 export const quoteRevisions = pgTable(
   "quote_revisions",
   {
-    id: serial("id").primaryKey(),
-    quoteId: integer("quote_id")
-      .notNull()
-      .references(() => quotes.id, { onDelete: "cascade" }),
+    id: serialId(),
+    quoteId: ref("quote_id", () => quotes.id, { onDelete: "cascade" }),
     revision: integer("revision").notNull(),
     snapshot: jsonb("snapshot").$type<QuoteSnapshot>().notNull(),
-    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().default(sql`now()`),
+    sentAt: timestampNow("sent_at"),
   },
   (t) => [uniqueIndex("quote_revisions_key").on(t.quoteId, t.revision)],
 );
@@ -120,15 +110,13 @@ export const quoteRevisions = pgTable(
 export const quoteEvents = pgTable(
   "quote_events",
   {
-    id: serial("id").primaryKey(),
-    quoteId: integer("quote_id")
-      .notNull()
-      .references(() => quotes.id, { onDelete: "cascade" }),
+    id: serialId(),
+    quoteId: ref("quote_id", () => quotes.id, { onDelete: "cascade" }),
     status: text("status").notNull(),
     /** customer | staff | system. */
     by: text("by").notNull(),
     note: text("note").notNull().default(""),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: createdAt(),
   },
   (t) => [index("quote_events_quote_idx").on(t.quoteId, t.id)],
 );

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { serialId, timestamps } from "../../db/columns.ts";
 
 /**
  * Route rules (issue 29): an old address answered with a redirect before any
@@ -9,13 +10,12 @@ import { check, integer, pgTable, serial, text, timestamp, uniqueIndex } from "d
 export const redirectRules = pgTable(
   "redirect_rules",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     fromPath: text("from_path").notNull(),
     match: text("match", { enum: ["exact", "prefix"] }).notNull().default("exact"),
     toTarget: text("to_target").notNull(),
     status: integer("status").notNull().default(301),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("redirect_rules_from_key").on(t.fromPath, t.match),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId, timestamps, timestamptz } from "../../db/columns.ts";
 import { branches } from "../branches/schema.ts";
 import { orderLines, orders } from "../orders/schema.ts";
 import { staff } from "../staff/schema.ts";
@@ -15,18 +16,16 @@ export { RETURN_STATUSES, type ReturnStatus } from "./statuses.ts";
 export const returns = pgTable(
   "returns",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     number: text("number")
       .notNull()
       .generatedAlwaysAs(sql`'RMA-' || lpad(id::text, 6, '0')`),
-    orderId: integer("order_id")
-      .notNull()
-      .references(() => orders.id, { onDelete: "cascade" }),
+    orderId: ref("order_id", () => orders.id, { onDelete: "cascade" }),
     status: text("status").notNull().default("requested"),
     /** branch | post | collection (statuses.ts). */
     method: text("method").notNull(),
     /** Where the goods come back to (method `branch`), and where they were received. */
-    branchId: integer("branch_id").references(() => branches.id),
+    branchId: optionalRef("branch_id", () => branches.id),
     /** Pence inc VAT, taken off the refund: a collection of heavy goods the customer sends back for their own reasons. */
     collectionCharge: integer("collection_charge").notNull().default(0),
     /** Told to the customer when rejected. */
@@ -40,13 +39,12 @@ export const returns = pgTable(
     paymentRefundId: integer("payment_refund_id"),
     creditNoteNumber: text("credit_note_number"),
     /** The replacement order of an exchange. */
-    exchangeOrderId: integer("exchange_order_id").references(() => orders.id, { onDelete: "set null" }),
+    exchangeOrderId: optionalRef("exchange_order_id", () => orders.id, { onDelete: "set null" }),
     /** Who asked: the customer online, or staff for them. */
     requestedBy: text("requested_by").notNull().default("customer"),
-    receivedAt: timestamp("received_at", { withTimezone: true }),
-    refundedAt: timestamp("refunded_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    receivedAt: timestamptz("received_at"),
+    refundedAt: timestamptz("refunded_at"),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("returns_number_key").on(t.number),
@@ -65,13 +63,9 @@ export const returns = pgTable(
 export const returnLines = pgTable(
   "return_lines",
   {
-    id: serial("id").primaryKey(),
-    returnId: integer("return_id")
-      .notNull()
-      .references(() => returns.id, { onDelete: "cascade" }),
-    orderLineId: integer("order_line_id")
-      .notNull()
-      .references(() => orderLines.id, { onDelete: "cascade" }),
+    id: serialId(),
+    returnId: ref("return_id", () => returns.id, { onDelete: "cascade" }),
+    orderLineId: ref("order_line_id", () => orderLines.id, { onDelete: "cascade" }),
     quantity: integer("quantity").notNull(),
     reason: text("reason").notNull(),
     note: text("note").notNull().default(""),
@@ -91,14 +85,12 @@ export const returnLines = pgTable(
 export const returnEvents = pgTable(
   "return_events",
   {
-    id: serial("id").primaryKey(),
-    returnId: integer("return_id")
-      .notNull()
-      .references(() => returns.id, { onDelete: "cascade" }),
+    id: serialId(),
+    returnId: ref("return_id", () => returns.id, { onDelete: "cascade" }),
     status: text("status").notNull(),
     note: text("note").notNull().default(""),
-    staffId: integer("staff_id").references(() => staff.id),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    staffId: optionalRef("staff_id", () => staff.id),
+    createdAt: createdAt(),
   },
   (t) => [index("return_events_return_idx").on(t.returnId, t.id)],
 );
@@ -120,10 +112,8 @@ export interface ReturnPhotoRendition {
 export const returnPhotos = pgTable(
   "return_photos",
   {
-    id: serial("id").primaryKey(),
-    returnId: integer("return_id")
-      .notNull()
-      .references(() => returns.id, { onDelete: "cascade" }),
+    id: serialId(),
+    returnId: ref("return_id", () => returns.id, { onDelete: "cascade" }),
     /** The pipeline's id of the photo: the folder of its files, and its name in URLs. */
     photoId: text("photo_id").notNull(),
     width: integer("width").notNull(),
@@ -132,7 +122,7 @@ export const returnPhotos = pgTable(
     originalKey: text("original_key").notNull(),
     /** What it shows, in the customer's words (optional). */
     caption: text("caption").notNull().default(""),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex("return_photos_photo_key").on(t.photoId), index("return_photos_return_idx").on(t.returnId, t.id)],
 );

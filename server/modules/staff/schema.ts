@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, ref, serialId, timestampNow, timestamps, timestamptz } from "../../db/columns.ts";
 import { citext } from "../auth/schema.ts";
 import { STAFF_ROLES } from "./permissions.ts";
 
@@ -11,7 +12,7 @@ import { STAFF_ROLES } from "./permissions.ts";
 export const staff = pgTable(
   "staff",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     email: citext("email").notNull(),
     name: text("name").notNull(),
     role: text("role", { enum: STAFF_ROLES }).notNull(),
@@ -36,9 +37,8 @@ export const staff = pgTable(
     /** The CLI's own member: writes from `npm run shop` are audited as it; it cannot sign in. */
     isSystem: boolean("is_system").notNull().default(false),
     /** Removed staff keep their row, so the audit log still names them. */
-    removedAt: timestamp("removed_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    removedAt: timestamptz("removed_at"),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("staff_email_key").on(t.email), index("staff_role_idx").on(t.role)],
 );
@@ -51,17 +51,15 @@ export const staff = pgTable(
 export const staffSessions = pgTable(
   "staff_sessions",
   {
-    id: serial("id").primaryKey(),
-    staffId: integer("staff_id")
-      .notNull()
-      .references(() => staff.id, { onDelete: "cascade" }),
+    id: serialId(),
+    staffId: ref("staff_id", () => staff.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
-    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().default(sql`now()`),
+    lastSeenAt: timestampNow("last_seen_at"),
     /** Sign-in time plus 8 hours: no activity extends it. */
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
     /** When the password was last asked again (sensitive actions need it within 5 minutes). */
-    reauthenticatedAt: timestamp("reauthenticated_at", { withTimezone: true }).notNull().default(sql`now()`),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    reauthenticatedAt: timestampNow("reauthenticated_at"),
+    createdAt: createdAt(),
   },
   (t) => [index("staff_sessions_staff_idx").on(t.staffId)],
 );
@@ -70,12 +68,10 @@ export const staffSessions = pgTable(
 export const staffRecoveryCodes = pgTable(
   "staff_recovery_codes",
   {
-    id: serial("id").primaryKey(),
-    staffId: integer("staff_id")
-      .notNull()
-      .references(() => staff.id, { onDelete: "cascade" }),
+    id: serialId(),
+    staffId: ref("staff_id", () => staff.id, { onDelete: "cascade" }),
     codeHash: text("code_hash").notNull(),
-    usedAt: timestamp("used_at", { withTimezone: true }),
+    usedAt: timestamptz("used_at"),
   },
   (t) => [index("staff_recovery_codes_staff_idx").on(t.staffId), uniqueIndex("staff_recovery_codes_hash_key").on(t.codeHash)],
 );
@@ -84,14 +80,12 @@ export const staffRecoveryCodes = pgTable(
 export const staffSetupTokens = pgTable(
   "staff_setup_tokens",
   {
-    id: serial("id").primaryKey(),
-    staffId: integer("staff_id")
-      .notNull()
-      .references(() => staff.id, { onDelete: "cascade" }),
+    id: serialId(),
+    staffId: ref("staff_id", () => staff.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-    usedAt: timestamp("used_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    expiresAt: timestamptz("expires_at").notNull(),
+    usedAt: timestamptz("used_at"),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex("staff_setup_tokens_hash_key").on(t.tokenHash), index("staff_setup_tokens_staff_idx").on(t.staffId)],
 );
@@ -103,16 +97,14 @@ export const staffSetupTokens = pgTable(
 export const staffApiTokens = pgTable(
   "staff_api_tokens",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     name: text("name").notNull(),
     role: text("role", { enum: STAFF_ROLES }).notNull(),
     tokenHash: text("token_hash").notNull(),
-    createdBy: integer("created_by")
-      .notNull()
-      .references(() => staff.id),
-    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
-    revokedAt: timestamp("revoked_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdBy: ref("created_by", () => staff.id),
+    lastUsedAt: timestamptz("last_used_at"),
+    revokedAt: timestamptz("revoked_at"),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex("staff_api_tokens_hash_key").on(t.tokenHash)],
 );
@@ -121,14 +113,12 @@ export const staffApiTokens = pgTable(
 export const staffFilterPresets = pgTable(
   "staff_filter_presets",
   {
-    id: serial("id").primaryKey(),
-    staffId: integer("staff_id")
-      .notNull()
-      .references(() => staff.id, { onDelete: "cascade" }),
+    id: serialId(),
+    staffId: ref("staff_id", () => staff.id, { onDelete: "cascade" }),
     screen: text("screen").notNull(),
     name: text("name").notNull(),
     query: text("query").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex("staff_filter_presets_name_key").on(t.staffId, t.screen, t.name)],
 );

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { bigserial, check, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigserial, check, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId, timestamps, timestamptz } from "../../db/columns.ts";
 import { branches } from "../branches/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { staff } from "../staff/schema.ts";
@@ -19,24 +20,18 @@ export const stockMovements = pgTable(
   "stock_movements",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    productId: integer("product_id")
-      .notNull()
-      .references(() => products.id, { onDelete: "cascade" }),
-    variantId: integer("variant_id")
-      .notNull()
-      .references(() => productVariants.id, { onDelete: "cascade" }),
+    productId: ref("product_id", () => products.id, { onDelete: "cascade" }),
+    variantId: ref("variant_id", () => productVariants.id, { onDelete: "cascade" }),
     /** Where the stock moved: every movement is at a branch (the default one when none is named). */
-    branchId: integer("branch_id")
-      .notNull()
-      .references(() => branches.id),
+    branchId: ref("branch_id", () => branches.id),
     change: integer("change").notNull(),
     kind: text("kind", { enum: MOVEMENT_KINDS }).notNull(),
     reason: text("reason").notNull().default(""),
     /** The variant's stock at the branch once this movement was applied. */
     stockAfter: integer("stock_after").notNull(),
-    staffId: integer("staff_id").references(() => staff.id, { onDelete: "set null" }),
+    staffId: optionalRef("staff_id", () => staff.id, { onDelete: "set null" }),
     orderId: integer("order_id"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: createdAt(),
   },
   (t) => [
     index("stock_movements_product_idx").on(t.productId, t.id),
@@ -57,12 +52,8 @@ export const stockMovements = pgTable(
 export const branchStock = pgTable(
   "branch_stock",
   {
-    variantId: integer("variant_id")
-      .notNull()
-      .references(() => productVariants.id, { onDelete: "cascade" }),
-    branchId: integer("branch_id")
-      .notNull()
-      .references(() => branches.id),
+    variantId: ref("variant_id", () => productVariants.id, { onDelete: "cascade" }),
+    branchId: ref("branch_id", () => branches.id),
     stock: integer("stock").notNull().default(0),
   },
   (t) => [
@@ -84,13 +75,9 @@ export { TRANSFER_STATES, type TransferState } from "./kinds.ts";
 export const stockTransfers = pgTable(
   "stock_transfers",
   {
-    id: serial("id").primaryKey(),
-    fromBranchId: integer("from_branch_id")
-      .notNull()
-      .references(() => branches.id),
-    toBranchId: integer("to_branch_id")
-      .notNull()
-      .references(() => branches.id),
+    id: serialId(),
+    fromBranchId: ref("from_branch_id", () => branches.id),
+    toBranchId: ref("to_branch_id", () => branches.id),
     state: text("state", { enum: TRANSFER_STATES }).notNull().default("requested"),
     note: text("note").notNull().default(""),
     /**
@@ -99,13 +86,12 @@ export const stockTransfers = pgTable(
      * movements, so sending and receiving it move the goods, not the counts.
      */
     orderId: integer("order_id"),
-    requestedBy: integer("requested_by").references(() => staff.id, { onDelete: "set null" }),
-    sentBy: integer("sent_by").references(() => staff.id, { onDelete: "set null" }),
-    receivedBy: integer("received_by").references(() => staff.id, { onDelete: "set null" }),
-    sentAt: timestamp("sent_at", { withTimezone: true }),
-    receivedAt: timestamp("received_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    requestedBy: optionalRef("requested_by", () => staff.id, { onDelete: "set null" }),
+    sentBy: optionalRef("sent_by", () => staff.id, { onDelete: "set null" }),
+    receivedBy: optionalRef("received_by", () => staff.id, { onDelete: "set null" }),
+    sentAt: timestamptz("sent_at"),
+    receivedAt: timestamptz("received_at"),
+    ...timestamps(),
   },
   (t) => [
     check("stock_transfers_state_check", sql`${t.state} in ('requested', 'in_transit', 'received', 'cancelled')`),
@@ -122,13 +108,9 @@ export const stockTransfers = pgTable(
 export const stockTransferLines = pgTable(
   "stock_transfer_lines",
   {
-    id: serial("id").primaryKey(),
-    transferId: integer("transfer_id")
-      .notNull()
-      .references(() => stockTransfers.id, { onDelete: "cascade" }),
-    variantId: integer("variant_id")
-      .notNull()
-      .references(() => productVariants.id),
+    id: serialId(),
+    transferId: ref("transfer_id", () => stockTransfers.id, { onDelete: "cascade" }),
+    variantId: ref("variant_id", () => productVariants.id),
     quantity: integer("quantity").notNull(),
     sent: integer("sent"),
     received: integer("received"),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, ref, serialId, timestamps, timestamptz } from "../../db/columns.ts";
 import { users } from "../auth/schema.ts";
 
 export const TRADE_ACCOUNT_STATES = ["pending", "approved", "declined", "suspended"] as const;
@@ -19,7 +20,7 @@ export type TradeRole = (typeof TRADE_ROLES)[number];
 export const tradeAccounts = pgTable(
   "trade_accounts",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     companyName: text("company_name").notNull(),
     companyType: text("company_type", { enum: COMPANY_TYPES }).notNull(),
     /** Companies House number; only for a limited company. */
@@ -55,14 +56,13 @@ export const tradeAccounts = pgTable(
     onHold: boolean("on_hold").notNull().default(false),
     /** `overdue` (lifted automatically once nothing is overdue) or `manual` (lifted by staff); empty when not on hold. */
     holdReason: text("hold_reason").notNull().default(""),
-    heldAt: timestamp("held_at", { withTimezone: true }),
+    heldAt: timestamptz("held_at"),
     /** Staff's reason for a decline, or the information they asked the applicant for. */
     decisionNote: text("decision_note").notNull().default(""),
     /** When staff last asked the applicant for more information; the application stays pending. */
-    infoRequestedAt: timestamp("info_requested_at", { withTimezone: true }),
-    decidedAt: timestamp("decided_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    infoRequestedAt: timestamptz("info_requested_at"),
+    decidedAt: timestamptz("decided_at"),
+    ...timestamps(),
   },
   (t) => [
     // The trade desk's list, most overdue first, reads approved accounts by state.
@@ -84,17 +84,13 @@ export const tradeAccounts = pgTable(
 export const tradeMembers = pgTable(
   "trade_members",
   {
-    id: serial("id").primaryKey(),
-    tradeAccountId: integer("trade_account_id")
-      .notNull()
-      .references(() => tradeAccounts.id, { onDelete: "cascade" }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    id: serialId(),
+    tradeAccountId: ref("trade_account_id", () => tradeAccounts.id, { onDelete: "cascade" }),
+    userId: ref("user_id", () => users.id, { onDelete: "cascade" }),
     role: text("role", { enum: TRADE_ROLES }).notNull(),
     /** The member's choice of price display; trade defaults to ex VAT. */
     pricesIncVat: boolean("prices_inc_vat").notNull().default(false),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("trade_members_user_key").on(t.userId),

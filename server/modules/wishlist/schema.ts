@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
-import { index, integer, pgTable, primaryKey, timestamp } from "drizzle-orm/pg-core";
+import { index, pgTable, primaryKey } from "drizzle-orm/pg-core";
+import { ref, timestampNow } from "../../db/columns.ts";
 import { users } from "../auth/schema.ts";
 import { products } from "../catalog/schema.ts";
 
@@ -7,13 +7,9 @@ import { products } from "../catalog/schema.ts";
 export const wishlistItems = pgTable(
   "wishlist_items",
   {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    productId: integer("product_id")
-      .notNull()
-      .references(() => products.id, { onDelete: "cascade" }),
-    addedAt: timestamp("added_at", { withTimezone: true }).notNull().default(sql`now()`),
+    userId: ref("user_id", () => users.id, { onDelete: "cascade" }),
+    productId: ref("product_id", () => products.id, { onDelete: "cascade" }),
+    addedAt: timestampNow("added_at"),
   },
   (t) => [primaryKey({ columns: [t.userId, t.productId] }), index("wishlist_items_user_added_idx").on(t.userId, t.addedAt)],
 );

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { optionalRef, serialId, timestamps, timestamptz } from "../../../db/columns.ts";
 import { staff } from "../../staff/schema.ts";
 
 /**
@@ -20,8 +21,8 @@ export type ImportState = (typeof IMPORT_STATES)[number];
 export const productImports = pgTable(
   "product_imports",
   {
-    id: serial("id").primaryKey(),
-    staffId: integer("staff_id").references(() => staff.id, { onDelete: "set null" }),
+    id: serialId(),
+    staffId: optionalRef("staff_id", () => staff.id, { onDelete: "set null" }),
     fileName: text("file_name").notNull(),
     /** Where the uploaded file waits to be applied after its dry run; empty once done with. */
     storedPath: text("stored_path").notNull().default(""),
@@ -34,10 +35,9 @@ export const productImports = pgTable(
     /** The report (`{rows, created, updated, unchanged, refused, changes, …}`) once finished. */
     report: jsonb("report"),
     error: text("error").notNull().default(""),
-    startedAt: timestamp("started_at", { withTimezone: true }),
-    finishedAt: timestamp("finished_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    startedAt: timestamptz("started_at"),
+    finishedAt: timestamptz("finished_at"),
+    ...timestamps(),
   },
   (t) => [
     index("product_imports_created_idx").on(t.createdAt, t.id),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId } from "../../../db/columns.ts";
 import { branches } from "../../branches/schema.ts";
 import { hireRequests, hireUnits } from "../schema.ts";
 
@@ -11,21 +12,15 @@ import { hireRequests, hireUnits } from "../schema.ts";
 export const hireUnitTransfers = pgTable(
   "hire_unit_transfers",
   {
-    id: serial("id").primaryKey(),
-    unitId: integer("unit_id")
-      .notNull()
-      .references(() => hireUnits.id, { onDelete: "cascade" }),
-    fromBranchId: integer("from_branch_id")
-      .notNull()
-      .references(() => branches.id, { onDelete: "restrict" }),
-    toBranchId: integer("to_branch_id")
-      .notNull()
-      .references(() => branches.id, { onDelete: "restrict" }),
-    requestId: integer("request_id").references(() => hireRequests.id, { onDelete: "set null" }),
+    id: serialId(),
+    unitId: ref("unit_id", () => hireUnits.id, { onDelete: "cascade" }),
+    fromBranchId: ref("from_branch_id", () => branches.id, { onDelete: "restrict" }),
+    toBranchId: ref("to_branch_id", () => branches.id, { onDelete: "restrict" }),
+    requestId: optionalRef("request_id", () => hireRequests.id, { onDelete: "set null" }),
     reason: text("reason").notNull().default(""),
     /** The staff member who recorded it; null for the system. */
     staffId: integer("staff_id"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: createdAt(),
   },
   (t) => [index("hire_unit_transfers_unit_idx").on(t.unitId, t.id), check("hire_unit_transfers_moves", sql`${t.fromBranchId} <> ${t.toBranchId}`)],
 );
@@ -40,7 +35,7 @@ export const hireUnitTransfers = pgTable(
 export const hireDeliveryBands = pgTable(
   "hire_delivery_bands",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     upToMiles: integer("up_to_miles").notNull(),
     pricePence: integer("price_pence").notNull(),
   },

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, date, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId, timestampNow, timestamptz } from "../../../db/columns.ts";
 import { staff } from "../../staff/schema.ts";
 import { hireAllocations, hireRequestLines, hireRequests, hireUnits } from "../schema.ts";
 
@@ -11,27 +12,19 @@ import { hireAllocations, hireRequestLines, hireRequests, hireUnits } from "../s
 export const hireHandovers = pgTable(
   "hire_handovers",
   {
-    id: serial("id").primaryKey(),
-    requestId: integer("request_id")
-      .notNull()
-      .references(() => hireRequests.id, { onDelete: "cascade" }),
-    requestLineId: integer("request_line_id")
-      .notNull()
-      .references(() => hireRequestLines.id, { onDelete: "cascade" }),
-    allocationId: integer("allocation_id")
-      .notNull()
-      .references(() => hireAllocations.id, { onDelete: "restrict" }),
-    unitId: integer("unit_id")
-      .notNull()
-      .references(() => hireUnits.id, { onDelete: "restrict" }),
+    id: serialId(),
+    requestId: ref("request_id", () => hireRequests.id, { onDelete: "cascade" }),
+    requestLineId: ref("request_line_id", () => hireRequestLines.id, { onDelete: "cascade" }),
+    allocationId: ref("allocation_id", () => hireAllocations.id, { onDelete: "restrict" }),
+    unitId: ref("unit_id", () => hireUnits.id, { onDelete: "restrict" }),
     /** Readable, `HA-000123`: printed on the hire agreement. */
     agreementNumber: text("agreement_number").notNull(),
     /** The sha256 of the token in the agreement link emailed to the customer (a guest has no account to see it in). */
     agreementTokenHash: text("agreement_token_hash").notNull(),
     /** The calendar date (Europe/London) it went out: charging starts then, or on the booked start if later. */
     handedOverOn: date("handed_over_on", { mode: "string" }).notNull(),
-    handedOverAt: timestamp("handed_over_at", { withTimezone: true }).notNull().default(sql`now()`),
-    handedOverBy: integer("handed_over_by").references(() => staff.id, { onDelete: "set null" }),
+    handedOverAt: timestampNow("handed_over_at"),
+    handedOverBy: optionalRef("handed_over_by", () => staff.id, { onDelete: "set null" }),
     conditionOut: text("condition_out").notNull(),
     accessories: text("accessories").notNull().default(""),
     idChecked: boolean("id_checked").notNull(),
@@ -42,11 +35,11 @@ export const hireHandovers = pgTable(
     /** Readable, `OH-000123`, given to the customer. */
     offHireReference: text("off_hire_reference"),
     offHireNote: text("off_hire_note").notNull().default(""),
-    offHiredAt: timestamp("off_hired_at", { withTimezone: true }),
-    offHiredBy: integer("off_hired_by").references(() => staff.id, { onDelete: "set null" }),
+    offHiredAt: timestamptz("off_hired_at"),
+    offHiredBy: optionalRef("off_hired_by", () => staff.id, { onDelete: "set null" }),
     returnedOn: date("returned_on", { mode: "string" }),
-    returnedAt: timestamp("returned_at", { withTimezone: true }),
-    returnedBy: integer("returned_by").references(() => staff.id, { onDelete: "set null" }),
+    returnedAt: timestamptz("returned_at"),
+    returnedBy: optionalRef("returned_by", () => staff.id, { onDelete: "set null" }),
     conditionIn: text("condition_in").notNull().default(""),
   },
   (t) => [
@@ -71,19 +64,17 @@ export type HireChargeKind = (typeof HIRE_CHARGE_KINDS)[number];
 export const hireCharges = pgTable(
   "hire_charges",
   {
-    id: serial("id").primaryKey(),
-    requestId: integer("request_id")
-      .notNull()
-      .references(() => hireRequests.id, { onDelete: "cascade" }),
-    handoverId: integer("handover_id").references(() => hireHandovers.id, { onDelete: "cascade" }),
+    id: serialId(),
+    requestId: ref("request_id", () => hireRequests.id, { onDelete: "cascade" }),
+    handoverId: optionalRef("handover_id", () => hireHandovers.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: HIRE_CHARGE_KINDS }).notNull(),
     description: text("description").notNull(),
     reason: text("reason").notNull().default(""),
     net: integer("net_pence").notNull(),
     vatRate: integer("vat_rate").notNull(),
     vat: integer("vat_pence").notNull(),
-    createdBy: integer("created_by").references(() => staff.id, { onDelete: "set null" }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdBy: optionalRef("created_by", () => staff.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
   },
   (t) => [
     index("hire_charges_request_idx").on(t.requestId, t.id),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { check, index, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId, timestamptz } from "../../../db/columns.ts";
 import { citext, users } from "../../auth/schema.ts";
 import { TRADE_ROLES, tradeAccounts } from "../schema.ts";
 
@@ -11,19 +12,17 @@ import { TRADE_ROLES, tradeAccounts } from "../schema.ts";
 export const tradeInvitations = pgTable(
   "trade_invitations",
   {
-    id: serial("id").primaryKey(),
-    tradeAccountId: integer("trade_account_id")
-      .notNull()
-      .references(() => tradeAccounts.id, { onDelete: "cascade" }),
+    id: serialId(),
+    tradeAccountId: ref("trade_account_id", () => tradeAccounts.id, { onDelete: "cascade" }),
     email: citext("email").notNull(),
     role: text("role", { enum: TRADE_ROLES }).notNull(),
     tokenHash: text("token_hash").notNull(),
-    invitedBy: integer("invited_by").references(() => users.id, { onDelete: "set null" }),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
-    acceptedBy: integer("accepted_by").references(() => users.id, { onDelete: "set null" }),
-    revokedAt: timestamp("revoked_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    invitedBy: optionalRef("invited_by", () => users.id, { onDelete: "set null" }),
+    expiresAt: timestamptz("expires_at").notNull(),
+    acceptedAt: timestamptz("accepted_at"),
+    acceptedBy: optionalRef("accepted_by", () => users.id, { onDelete: "set null" }),
+    revokedAt: timestamptz("revoked_at"),
+    createdAt: createdAt(),
   },
   (t) => [
     index("trade_invitations_account_idx").on(t.tradeAccountId),

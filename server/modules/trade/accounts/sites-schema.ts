@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { ref, serialId, timestamps, timestamptz } from "../../../db/columns.ts";
 import { tradeAccounts } from "../schema.ts";
 
 /**
@@ -12,10 +13,8 @@ import { tradeAccounts } from "../schema.ts";
 export const tradeSites = pgTable(
   "trade_sites",
   {
-    id: serial("id").primaryKey(),
-    tradeAccountId: integer("trade_account_id")
-      .notNull()
-      .references(() => tradeAccounts.id, { onDelete: "cascade" }),
+    id: serialId(),
+    tradeAccountId: ref("trade_account_id", () => tradeAccounts.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     line1: text("line1").notNull(),
     line2: text("line2").notNull().default(""),
@@ -28,9 +27,8 @@ export const tradeSites = pgTable(
     poRequired: boolean("po_required").notNull().default(false),
     /** The site's PO references start with this (e.g. `HX-`), case aside; empty: any reference. */
     poPrefix: text("po_prefix").notNull().default(""),
-    archivedAt: timestamp("archived_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+    archivedAt: timestamptz("archived_at"),
+    ...timestamps(),
   },
   (t) => [
     // Two live sites of one company never share a name: the name is how buyers pick one.

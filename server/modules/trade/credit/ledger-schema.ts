@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, date, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, date, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId, timestampNow } from "../../../db/columns.ts";
 import { staff } from "../../staff/schema.ts";
 import { tradeInvoices } from "../invoices/invoice-schema.ts";
 import { tradeRemittances } from "./remittance-schema.ts";
@@ -18,12 +19,10 @@ export type TradePaymentMethod = (typeof TRADE_PAYMENT_METHODS)[number];
 export const tradePayments = pgTable(
   "trade_payments",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     /** Readable, `PAY-000012`. */
     number: text("number").notNull(),
-    tradeAccountId: integer("trade_account_id")
-      .notNull()
-      .references(() => tradeAccounts.id, { onDelete: "restrict" }),
+    tradeAccountId: ref("trade_account_id", () => tradeAccounts.id, { onDelete: "restrict" }),
     /** Pence received. */
     amount: integer("amount_pence").notNull(),
     method: text("method", { enum: TRADE_PAYMENT_METHODS }).notNull(),
@@ -34,10 +33,10 @@ export const tradePayments = pgTable(
     /** Pence not yet allocated to an invoice: credit on account. */
     unallocated: integer("unallocated_pence").notNull(),
     /** The customer's remittance this payment confirmed, if any. */
-    remittanceId: integer("remittance_id").references(() => tradeRemittances.id, { onDelete: "set null" }),
+    remittanceId: optionalRef("remittance_id", () => tradeRemittances.id, { onDelete: "set null" }),
     /** Null for payments the shop itself recorded (a card payment's webhook, the CLI). */
-    recordedBy: integer("recorded_by").references(() => staff.id, { onDelete: "set null" }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    recordedBy: optionalRef("recorded_by", () => staff.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("trade_payments_number_key").on(t.number),
@@ -52,14 +51,10 @@ export const tradePayments = pgTable(
 export const tradePaymentAllocations = pgTable(
   "trade_payment_allocations",
   {
-    paymentId: integer("payment_id")
-      .notNull()
-      .references(() => tradePayments.id, { onDelete: "cascade" }),
-    invoiceId: integer("invoice_id")
-      .notNull()
-      .references(() => tradeInvoices.id, { onDelete: "restrict" }),
+    paymentId: ref("payment_id", () => tradePayments.id, { onDelete: "cascade" }),
+    invoiceId: ref("invoice_id", () => tradeInvoices.id, { onDelete: "restrict" }),
     amount: integer("amount_pence").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.paymentId, t.invoiceId] }),
@@ -72,15 +67,11 @@ export const tradePaymentAllocations = pgTable(
 export const tradeCreditNotes = pgTable(
   "trade_credit_notes",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     /** Readable, `CN-000007`. */
     number: text("number").notNull(),
-    tradeAccountId: integer("trade_account_id")
-      .notNull()
-      .references(() => tradeAccounts.id, { onDelete: "restrict" }),
-    invoiceId: integer("invoice_id")
-      .notNull()
-      .references(() => tradeInvoices.id, { onDelete: "restrict" }),
+    tradeAccountId: ref("trade_account_id", () => tradeAccounts.id, { onDelete: "restrict" }),
+    invoiceId: ref("invoice_id", () => tradeInvoices.id, { onDelete: "restrict" }),
     reason: text("reason").notNull(),
     /** London calendar date of issue. */
     issuedOn: date("issued_on", { mode: "string" }).notNull(),
@@ -91,8 +82,8 @@ export const tradeCreditNotes = pgTable(
     total: integer("total_pence").notNull(),
     /** Of the total, the pence set against the invoice; the rest is credit on account (the invoice was already paid). */
     applied: integer("applied_pence").notNull(),
-    createdBy: integer("created_by").references(() => staff.id, { onDelete: "set null" }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdBy: optionalRef("created_by", () => staff.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("trade_credit_notes_number_key").on(t.number),
@@ -106,10 +97,8 @@ export const tradeCreditNotes = pgTable(
 export const tradeCreditNoteLines = pgTable(
   "trade_credit_note_lines",
   {
-    id: serial("id").primaryKey(),
-    creditNoteId: integer("credit_note_id")
-      .notNull()
-      .references(() => tradeCreditNotes.id, { onDelete: "cascade" }),
+    id: serialId(),
+    creditNoteId: ref("credit_note_id", () => tradeCreditNotes.id, { onDelete: "cascade" }),
     /** Which invoice line it credits, e.g. `order_line:41`, `hire_charge:7` or `delivery`: a line is never credited past its quantity. */
     source: text("source").notNull(),
     description: text("description").notNull(),
@@ -127,13 +116,11 @@ export const tradeCreditNoteLines = pgTable(
 export const tradeAccountNotes = pgTable(
   "trade_account_notes",
   {
-    id: serial("id").primaryKey(),
-    tradeAccountId: integer("trade_account_id")
-      .notNull()
-      .references(() => tradeAccounts.id, { onDelete: "cascade" }),
-    staffId: integer("staff_id").references(() => staff.id, { onDelete: "set null" }),
+    id: serialId(),
+    tradeAccountId: ref("trade_account_id", () => tradeAccounts.id, { onDelete: "cascade" }),
+    staffId: optionalRef("staff_id", () => staff.id, { onDelete: "set null" }),
     body: text("body").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: createdAt(),
   },
   (t) => [index("trade_account_notes_account_idx").on(t.tradeAccountId, t.createdAt)],
 );
@@ -145,11 +132,9 @@ export type ReminderStage = (typeof REMINDER_STAGES)[number];
 export const tradeReminders = pgTable(
   "trade_reminders",
   {
-    invoiceId: integer("invoice_id")
-      .notNull()
-      .references(() => tradeInvoices.id, { onDelete: "cascade" }),
+    invoiceId: ref("invoice_id", () => tradeInvoices.id, { onDelete: "cascade" }),
     stage: text("stage", { enum: REMINDER_STAGES }).notNull(),
-    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().default(sql`now()`),
+    sentAt: timestampNow("sent_at"),
   },
   (t) => [primaryKey({ columns: [t.invoiceId, t.stage] }), check("trade_reminders_stage", sql`${t.stage} in ('due', 'overdue_7', 'overdue_14')`)],
 );
@@ -158,12 +143,10 @@ export const tradeReminders = pgTable(
 export const tradeStatements = pgTable(
   "trade_statements",
   {
-    tradeAccountId: integer("trade_account_id")
-      .notNull()
-      .references(() => tradeAccounts.id, { onDelete: "cascade" }),
+    tradeAccountId: ref("trade_account_id", () => tradeAccounts.id, { onDelete: "cascade" }),
     /** The first day of the month the statement covers. */
     periodStart: date("period_start", { mode: "string" }).notNull(),
-    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().default(sql`now()`),
+    sentAt: timestampNow("sent_at"),
   },
   (t) => [primaryKey({ columns: [t.tradeAccountId, t.periodStart] })],
 );

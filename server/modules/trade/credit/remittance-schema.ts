@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId, timestamptz } from "../../../db/columns.ts";
 import { users } from "../../auth/schema.ts";
 import { tradeInvoices } from "../invoices/invoice-schema.ts";
 import { tradeAccounts } from "../schema.ts";
@@ -15,20 +16,18 @@ export type RemittanceStatus = (typeof REMITTANCE_STATUSES)[number];
 export const tradeRemittances = pgTable(
   "trade_remittances",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     /** Readable, `REM-000012`: the reference the payer quotes. */
     reference: text("reference").notNull(),
-    tradeAccountId: integer("trade_account_id")
-      .notNull()
-      .references(() => tradeAccounts.id, { onDelete: "restrict" }),
+    tradeAccountId: ref("trade_account_id", () => tradeAccounts.id, { onDelete: "restrict" }),
     /** The sum of its invoices' totals when it was made. */
     amount: integer("amount_pence").notNull(),
     /** The InvoicePaymentProvider that took it, e.g. `bank_transfer`. */
     provider: text("provider").notNull(),
-    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdBy: optionalRef("created_by", () => users.id, { onDelete: "set null" }),
     status: text("status", { enum: REMITTANCE_STATUSES }).notNull().default("pending"),
-    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    confirmedAt: timestamptz("confirmed_at"),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("trade_remittances_reference_key").on(t.reference),
@@ -42,12 +41,8 @@ export const tradeRemittances = pgTable(
 export const tradeRemittanceInvoices = pgTable(
   "trade_remittance_invoices",
   {
-    remittanceId: integer("remittance_id")
-      .notNull()
-      .references(() => tradeRemittances.id, { onDelete: "cascade" }),
-    invoiceId: integer("invoice_id")
-      .notNull()
-      .references(() => tradeInvoices.id, { onDelete: "restrict" }),
+    remittanceId: ref("remittance_id", () => tradeRemittances.id, { onDelete: "cascade" }),
+    invoiceId: ref("invoice_id", () => tradeInvoices.id, { onDelete: "restrict" }),
   },
   (t) => [primaryKey({ columns: [t.remittanceId, t.invoiceId] }), index("trade_remittance_invoices_invoice_idx").on(t.invoiceId)],
 );

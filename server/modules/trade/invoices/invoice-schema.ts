@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, date, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, optionalRef, ref, serialId, timestamptz } from "../../../db/columns.ts";
 import { hireRequests } from "../../hire/schema.ts";
 import { orders } from "../../orders/schema.ts";
 import { tradeAccounts } from "../schema.ts";
@@ -16,15 +17,13 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const tradeInvoices = pgTable(
   "trade_invoices",
   {
-    id: serial("id").primaryKey(),
+    id: serialId(),
     /** Readable, `INV-000123`. */
     number: text("number").notNull(),
-    tradeAccountId: integer("trade_account_id")
-      .notNull()
-      .references(() => tradeAccounts.id, { onDelete: "restrict" }),
+    tradeAccountId: ref("trade_account_id", () => tradeAccounts.id, { onDelete: "restrict" }),
     /** Exactly one of an order and a hire request. */
-    orderId: integer("order_id").references(() => orders.id, { onDelete: "restrict" }),
-    hireRequestId: integer("hire_request_id").references(() => hireRequests.id, { onDelete: "restrict" }),
+    orderId: optionalRef("order_id", () => orders.id, { onDelete: "restrict" }),
+    hireRequestId: optionalRef("hire_request_id", () => hireRequests.id, { onDelete: "restrict" }),
     /** Calendar dates in Europe/London; due = invoice date + the account's terms. */
     invoiceDate: date("invoice_date", { mode: "string" }).notNull(),
     dueDate: date("due_date", { mode: "string" }).notNull(),
@@ -35,14 +34,14 @@ export const tradeInvoices = pgTable(
     total: integer("total_pence").notNull(),
     poReference: text("po_reference").notNull().default(""),
     /** The site its order was for (issue 32); none for a hire request or an order for no site. */
-    siteId: integer("site_id").references(() => tradeSites.id, { onDelete: "restrict" }),
+    siteId: optionalRef("site_id", () => tradeSites.id, { onDelete: "restrict" }),
     status: text("status", { enum: INVOICE_STATUSES }).notNull().default("unpaid"),
     /** Pence of payments allocated to it (trade_payment_allocations). */
     paidAmount: integer("paid_pence").notNull().default(0),
     /** Pence of credit notes applied to it. */
     creditedAmount: integer("credited_pence").notNull().default(0),
-    paidAt: timestamp("paid_at", { withTimezone: true }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    paidAt: timestamptz("paid_at"),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("trade_invoices_number_key").on(t.number),
