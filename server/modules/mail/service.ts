@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { and, asc, eq, getTableColumns, lte, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, lte, type Placeholder, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { mailOutbox, mailOutboxAttachments, type OutboxMail } from "./schema.ts";
 import type { MailLog, MailTransport } from "./transport.ts";
@@ -65,7 +65,7 @@ function shortError(error: unknown): string {
  * The oldest pending message due by `at`, locked, skipping one another worker holds: read through the
  * index of pending ids (mail_outbox_pending_idx), never the history of sent mail.
  */
-export function oldestDueMail(db: Db, at: Date) {
+export function oldestDueMail(db: Db, at: Date | Placeholder) {
   return db
     .select({ id: mailOutbox.id })
     .from(mailOutbox)
@@ -88,14 +88,22 @@ export function createMailService(db: Db, options: MailServiceOptions) {
    * a message that kills the process still runs out of attempts. Its files,
    * if it has any, are read after: a leased message's files do not change.
    */
+  // The worker's two statements for every message, prepared once (named statements on PostgreSQL).
+  const claimQuery = db
+    .update(mailOutbox)
+    .set({ attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: sql`${sql.placeholder("leaseUntil")}` })
+    .where(sql`${mailOutbox.id} = ${oldestDueMail(db, sql.placeholder("at"))}`)
+    .returning({ ...getTableColumns(mailOutbox), hasFiles: sql<boolean>`exists (select 1 from ${mailOutboxAttachments} where ${mailOutboxAttachments.outboxId} = ${mailOutbox.id})` })
+    .prepare("mail_claim");
+  const sentQuery = db
+    .update(mailOutbox)
+    .set({ status: "sent", sentAt: sql`${sql.placeholder("at")}`, lastError: null })
+    .where(eq(mailOutbox.id, sql.placeholder("id")))
+    .prepare("mail_sent");
+
   async function claim(): Promise<ClaimedMail | undefined> {
     const at = now();
-    const due = oldestDueMail(db, at);
-    const [claimed] = await db
-      .update(mailOutbox)
-      .set({ attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: new Date(at.getTime() + LEASE_MS) })
-      .where(sql`${mailOutbox.id} = ${due}`)
-      .returning({ ...getTableColumns(mailOutbox), hasFiles: sql<boolean>`exists (select 1 from ${mailOutboxAttachments} where ${mailOutboxAttachments.outboxId} = ${mailOutbox.id})` });
+    const [claimed] = await claimQuery.execute({ at, leaseUntil: new Date(at.getTime() + LEASE_MS) });
     if (!claimed) return undefined;
     const { hasFiles, ...mail } = claimed;
     // One query for the message's files, in position order (the primary key).
@@ -126,7 +134,7 @@ export function createMailService(db: Db, options: MailServiceOptions) {
     }
     // If this update is lost (database down), the lease runs out and the mail is sent again:
     // delivery is at least once, never at most once.
-    await db.update(mailOutbox).set({ status: "sent", sentAt: now(), lastError: null }).where(eq(mailOutbox.id, mail.id));
+    await sentQuery.execute({ at: now(), id: mail.id });
     return "sent";
   }
 

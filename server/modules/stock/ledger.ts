@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { executeNamed } from "../../db/named.ts";
 import { branches } from "../branches/schema.ts";
 import { productVariants } from "../catalog/schema.ts";
 import { orderLines, orders } from "../orders/schema.ts";
@@ -111,7 +112,8 @@ export async function applyMovements(
       order by m.variant_id, m.branch_id
       on conflict do nothing`);
   }
-  const result = (await tx.execute(sql`
+  // Named: every sale runs it, and planning it cost more than running it.
+  const result = await executeNamed<{ rows: { variant_id: number; branch_id: number; branch_stock: number | null; stock: number | null }[] }>(tx, "stock_apply_movements", sql`
     with m as (${given}),
     totals as (select variant_id, branch_id, sum(change)::int as change from m group by variant_id, branch_id),
     at_branch as (
@@ -135,9 +137,7 @@ export async function applyMovements(
       returning 1
     )
     select t.variant_id, t.branch_id, b.stock as branch_stock, moved.stock
-    from totals t left join at_branch b on b.variant_id = t.variant_id and b.branch_id = t.branch_id left join moved on moved.id = t.variant_id`)) as unknown as {
-    rows: { variant_id: number; branch_id: number; branch_stock: number | null; stock: number | null }[];
-  };
+    from totals t left join at_branch b on b.variant_id = t.variant_id and b.branch_id = t.branch_id left join moved on moved.id = t.variant_id`);
   const stock = new Map<number, number>();
   const branchStockAfter = new Map<string, number>();
   const refusedAt: { variantId: number; branchId: number }[] = [];
