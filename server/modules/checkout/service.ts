@@ -73,14 +73,18 @@ export function createCheckoutService(
               ...saleLineColumns,
               // The order a request with the same key placed, asked in the same statement as the lines (issue 35: one round
               // trip fewer); read after the basket's lock, so a request that got it first has committed its order by then.
-              done: idempotencyKey ? sql<{ id: number; number: string; total: number } | null>`(select json_build_object('id', ${orders.id}, 'number', ${orders.number}, 'total', ${orders.total}) from ${orders} where ${orders.idempotencyKey} = ${idempotencyKey} limit 1)` : sql<null>`null`,
+              // No key: null matches no order.
+              done: sql<{ id: number; number: string; total: number } | null>`(select json_build_object('id', ${orders.id}, 'number', ${orders.number}, 'total', ${orders.total}) from ${orders} where ${orders.idempotencyKey} = ${sql.placeholder("key")} limit 1)`,
             })
             .from(basketItems)
             .innerJoin(productVariants, eq(productVariants.id, basketItems.variantId))
             .innerJoin(products, eq(products.id, productVariants.productId))
             .leftJoin(productListing, eq(productListing.productId, products.id))
-            .where(eq(basketItems.basketId, basket.id))
+            .where(eq(basketItems.basketId, sql.placeholder("basket")))
             .orderBy(asc(products.id), asc(productVariants.id))
+            // Named, so PostgreSQL plans it once per connection (planning it cost more than running it), on the transaction's own connection.
+            .prepare("checkout_lines")
+            .execute({ basket: basket.id, key: idempotencyKey })
         : [];
       // A request with the same key that got the lock first has already placed this order (and emptied the basket, so
       // with no lines to carry the answer it is asked on its own).
