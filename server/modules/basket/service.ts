@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { executeNamed } from "../../db/named.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { type BasketOwner, pricesOf } from "../../plugins/guest.ts";
 import { RETAIL } from "../trade/pricing.ts";
@@ -361,14 +362,16 @@ export function createBasketService(db: Db) {
         variantId === undefined
           ? sql`v.product_id = ${productId} and not exists (select 1 from product_variants o where o.product_id = v.product_id and o.status = 'active' and o.id <> v.id)`
           : sql`v.id = ${variantId} and v.product_id = ${productId}`;
-      const added = (await db.execute(sql`
+      // Named per shape (whose basket, a variant named or not), so PostgreSQL plans each once per connection.
+      const shape = `basket_add_${"userId" in owner ? "user" : "guest"}_${variantId === undefined ? "only_variant" : "variant"}`;
+      const added = await executeNamed<{ rows: { quantity: number }[] }>(db, shape, sql`
         with basket as (${upsertBasket(db, owner).getSQL()})
         insert into basket_items (basket_id, product_id, variant_id, quantity)
         select basket.id, p.id, v.id, ${quantity}::int from basket, product_variants v join products p on p.id = v.product_id
         where ${chosen} and v.status = 'active' and p.status = 'published' and ${quantity} <= least(v.stock, ${MAX_QUANTITY})
         on conflict (basket_id, variant_id) do update set quantity = basket_items.quantity + excluded.quantity
           where basket_items.quantity + excluded.quantity <= least((select stock from product_variants where id = basket_items.variant_id), ${MAX_QUANTITY})
-        returning quantity`)) as unknown as { rows: { quantity: number }[] };
+        returning quantity`);
       if (added.rows.length === 0) await refuseAdd(owner, await chooseVariant(productId, variantId), quantity);
       return cart(owner);
     },
