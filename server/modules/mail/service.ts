@@ -62,16 +62,16 @@ function shortError(error: unknown): string {
 }
 
 /**
- * The oldest pending message due by `at`, locked, skipping one another worker holds: read through the
- * index of pending ids (mail_outbox_pending_idx), never the history of sent mail.
+ * The oldest pending messages due by `at`, at most `limit`, locked, skipping those another worker holds:
+ * read through the index of pending ids (mail_outbox_pending_idx), never the history of sent mail.
  */
-export function oldestDueMail(db: Db, at: Date | Placeholder) {
+export function oldestDueMail(db: Db, at: Date | Placeholder, limit: number | Placeholder) {
   return db
     .select({ id: mailOutbox.id })
     .from(mailOutbox)
     .where(and(eq(mailOutbox.status, "pending"), lte(mailOutbox.nextAttemptAt, at)))
     .orderBy(asc(mailOutbox.id))
-    .limit(1)
+    .limit(limit)
     .for("update", { skipLocked: true });
 }
 
@@ -80,41 +80,44 @@ export function createMailService(db: Db, options: MailServiceOptions) {
   const now = options.now ?? (() => new Date());
   const maxAttempts = options.maxAttempts ?? 8;
 
-  /**
-   * Takes the oldest due message and leases it (next_attempt_at moves past the
-   * send) in one statement, a round trip (issue 35): SKIP LOCKED lets a second
-   * worker take the next one instead of waiting, and the lease keeps it off
-   * this one once the statement has committed. The attempt is counted here, so
-   * a message that kills the process still runs out of attempts. Its files,
-   * if it has any, are read after: a leased message's files do not change.
-   */
-  // The worker's two statements for every message, prepared once (named statements on PostgreSQL).
+  // The worker's two statements a batch, prepared once (named statements on PostgreSQL).
   const claimQuery = db
     .update(mailOutbox)
     .set({ attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: sql`${sql.placeholder("leaseUntil")}` })
-    .where(sql`${mailOutbox.id} = ${oldestDueMail(db, sql.placeholder("at"))}`)
+    .where(sql`${mailOutbox.id} in ${oldestDueMail(db, sql.placeholder("at"), sql.placeholder("limit"))}`)
     .returning({ ...getTableColumns(mailOutbox), hasFiles: sql<boolean>`exists (select 1 from ${mailOutboxAttachments} where ${mailOutboxAttachments.outboxId} = ${mailOutbox.id})` })
     .prepare("mail_claim");
   const sentQuery = db
     .update(mailOutbox)
     .set({ status: "sent", sentAt: sql`${sql.placeholder("at")}`, lastError: null })
-    .where(eq(mailOutbox.id, sql.placeholder("id")))
+    .where(sql`${mailOutbox.id} = any(${sql.placeholder("ids")}::int[])`)
     .prepare("mail_sent");
 
-  async function claim(): Promise<ClaimedMail | undefined> {
+  /**
+   * Takes up to `limit` of the oldest due messages and leases them (next_attempt_at
+   * moves past the sends) in one statement (issue 35: each statement a round trip and
+   * a system call, and an order sends two emails): SKIP LOCKED lets a second worker
+   * take the next ones instead of waiting, and the lease keeps them off this one once
+   * the statement has committed; it outlasts a batch's sends. The attempt is counted
+   * here, so a message that kills the process still runs out of attempts. The files of
+   * those that have any are read after: a leased message's files do not change.
+   */
+  async function claim(limit: number): Promise<ClaimedMail[]> {
     const at = now();
-    const [claimed] = await claimQuery.execute({ at, leaseUntil: new Date(at.getTime() + LEASE_MS) });
-    if (!claimed) return undefined;
-    const { hasFiles, ...mail } = claimed;
-    // One query for the message's files, in position order (the primary key).
-    const files = hasFiles
-      ? await db
-          .select({ filename: mailOutboxAttachments.filename, contentType: mailOutboxAttachments.contentType, content: mailOutboxAttachments.content })
-          .from(mailOutboxAttachments)
-          .where(eq(mailOutboxAttachments.outboxId, mail.id))
-          .orderBy(asc(mailOutboxAttachments.position))
-      : [];
-    return { ...mail, attachments: files.map((f) => ({ ...f, content: Buffer.from(f.content) })) };
+    const claimed = await claimQuery.execute({ at, leaseUntil: new Date(at.getTime() + LEASE_MS), limit });
+    const mails: ClaimedMail[] = [];
+    for (const { hasFiles, ...mail } of claimed.sort((a, b) => a.id - b.id)) {
+      // One query for a message's files, in position order (the primary key).
+      const files = hasFiles
+        ? await db
+            .select({ filename: mailOutboxAttachments.filename, contentType: mailOutboxAttachments.contentType, content: mailOutboxAttachments.content })
+            .from(mailOutboxAttachments)
+            .where(eq(mailOutboxAttachments.outboxId, mail.id))
+            .orderBy(asc(mailOutboxAttachments.position))
+        : [];
+      mails.push({ ...mail, attachments: files.map((f) => ({ ...f, content: Buffer.from(f.content) })) });
+    }
+    return mails;
   }
 
   async function attempt(mail: ClaimedMail): Promise<keyof DeliveryReport> {
@@ -132,9 +135,6 @@ export function createMailService(db: Db, options: MailServiceOptions) {
       log.warn({ mailId: mail.id, attempts: mail.attempts, nextAttemptAt, error: lastError }, "mail delivery failed; will retry");
       return "retried";
     }
-    // If this update is lost (database down), the lease runs out and the mail is sent again:
-    // delivery is at least once, never at most once.
-    await sentQuery.execute({ at: now(), id: mail.id });
     return "sent";
   }
 
@@ -201,14 +201,18 @@ export function createMailService(db: Db, options: MailServiceOptions) {
       return ids;
     },
 
-    /** Sends up to `limit` due messages, oldest first, one at a time. */
+    /** Sends up to `limit` due messages, oldest first, one at a time; those sent are marked so together after. */
     async deliverDue(limit = 20): Promise<DeliveryReport> {
       const report: DeliveryReport = { sent: 0, retried: 0, failed: 0 };
-      for (let i = 0; i < limit; i++) {
-        const mail = await claim();
-        if (!mail) break;
-        report[await attempt(mail)]++;
+      const sent: number[] = [];
+      for (const mail of await claim(limit)) {
+        const outcome = await attempt(mail);
+        report[outcome]++;
+        if (outcome === "sent") sent.push(mail.id);
       }
+      // If this update is lost (database down, the process killed mid-batch), the lease runs out and
+      // the mail is sent again: delivery is at least once, never at most once.
+      if (sent.length) await sentQuery.execute({ at: now(), ids: sent });
       return report;
     },
 
