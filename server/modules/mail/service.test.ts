@@ -334,6 +334,19 @@ describe("mail without SMTP_URL", () => {
     files.close();
   });
 
+  it("makes the mail folder again when it is removed while the shop runs", async () => {
+    const files = createMailTransport({ smtpUrl: undefined, dataDir }, recorder());
+    const mail = createMailService(db, { transport: files, from: FROM, log: recorder() });
+    await mail.enqueue(db, message(1));
+    expect(await mail.deliverDue()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    rmSync(path.join(dataDir, "mail"), { recursive: true });
+
+    await mail.enqueue(db, message(2));
+    expect(await mail.deliverDue()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(readdirSync(path.join(dataDir, "mail"))).toHaveLength(1);
+    files.close();
+  });
+
   it("writes attachments into the .eml file", async () => {
     const files = createMailTransport({ smtpUrl: undefined, dataDir }, recorder());
     const mail = createMailService(db, { transport: files, from: FROM, log: recorder() });

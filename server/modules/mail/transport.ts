@@ -61,14 +61,24 @@ function smtpTransport(url: string): MailTransport {
 
 function fileTransport(dir: string, log: MailLog): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  // The folder is made once a process, not for every message (a system call each).
+  let made: Promise<unknown> | undefined;
   return {
     async send(message) {
       const info = await transporter.sendMail(message);
       if (!Buffer.isBuffer(info.message)) throw new Error("the stream transport did not return a buffer");
-      await mkdir(dir, { recursive: true });
+      await (made ??= mkdir(dir, { recursive: true }).catch((error: unknown) => {
+        made = undefined;
+        throw error;
+      }));
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       const file = path.join(dir, `${stamp}-${randomBytes(4).toString("hex")}.eml`);
-      await writeFile(file, info.message);
+      await writeFile(file, info.message).catch(async (error: NodeJS.ErrnoException) => {
+        // The folder was removed while the shop ran: made again, once.
+        if (error.code !== "ENOENT") throw error;
+        await mkdir(dir, { recursive: true });
+        await writeFile(file, info.message);
+      });
       log.info({ path: file, to: message.to, subject: message.subject }, "mail written to a file (SMTP_URL is not set)");
     },
     close: () => transporter.close(),
