@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 
 declare module "fastify" {
@@ -39,11 +39,26 @@ export function contentSecurityPolicy(nonce: string, options: SecurityHeaderOpti
   ].join("; ");
 }
 
+// Random bytes for 256 nonces at a time: drawing each request's 16 bytes on its own cost 2% of a
+// shop process's CPU under load (issue 35). Each nonce's bytes are used once.
+const nonceBytes = Buffer.alloc(16 * 256);
+let nonceAt = nonceBytes.length;
+
+/** 16 random bytes in base64 (24 characters, as the page cache's copies leave room for). */
+export function freshNonce(): string {
+  if (nonceAt === nonceBytes.length) {
+    randomFillSync(nonceBytes);
+    nonceAt = 0;
+  }
+  nonceAt += 16;
+  return nonceBytes.toString("base64", nonceAt - 16, nonceAt);
+}
+
 export function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): void {
   app.decorateRequest("cspNonce", "");
   app.decorateRequest("renderNonce", "");
   app.addHook("onRequest", async (request) => {
-    request.cspNonce = randomBytes(16).toString("base64");
+    request.cspNonce = freshNonce();
     request.renderNonce = request.cspNonce;
   });
   app.addHook("onSend", async (request, reply) => {
