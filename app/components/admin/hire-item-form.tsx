@@ -7,6 +7,7 @@ import { incVat, penceFrom } from "../../../server/modules/catalog/products/pric
 import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors } from "./form-field.tsx";
 import { NameValueRows, SaveBar, SlugField, formOf } from "./form-rows.tsx";
+import { Options } from "./options.tsx";
 
 type Errors = FieldErrors;
 
@@ -85,11 +86,7 @@ export function HireItemForm({
         <Field id="hire_category_id" label="Hire category" errors={errors}>
           <select {...described("hire_category_id", errors)} defaultValue={values.hire_category_id ?? ""} required className={control}>
             <option value="">Choose a hire category</option>
-            {categories.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
+            <Options of={categories} value={(c) => c.id} label={(c) => c.name} />
           </select>
         </Field>
         <Field id="product_sku" label="The same tool for sale (SKU)" errors={errors} hint="Optional: the hire page links to it as “Rather buy one?”.">

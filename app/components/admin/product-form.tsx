@@ -9,6 +9,7 @@ import { FieldError } from "./field-error.tsx";
 import { NewPhotos } from "./new-photos.tsx";
 import { ADMIN_CONTROL, type FieldErrors } from "./form-field.tsx";
 import { NameValueRows, SaveBar, SlugField, formOf } from "./form-rows.tsx";
+import { Options } from "./options.tsx";
 
 export interface ProductFormValues {
   sku: string;
@@ -118,11 +119,7 @@ export function ProductForm({
         <Field id="brand_id" label="Brand" errors={errors}>
           <select {...described("brand_id", errors)} defaultValue={values.brand_id ?? ""} className={control}>
             <option value="">No brand</option>
-            {choices.brands.map((b) => (
-              <option key={b.id} value={b.id}>
-                {b.name}
-              </option>
-            ))}
+            <Options of={choices.brands} value={(b) => b.id} label={(b) => b.name} />
           </select>
         </Field>
         <Field id="status" label="Shown on the shop" errors={errors} hint="Drafts and archived products are never shown, found or sold.">

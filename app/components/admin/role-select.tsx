@@ -1,4 +1,5 @@
 import { ROLE_LABELS, STAFF_ROLES, type StaffRole } from "../../../server/modules/staff/permissions.ts";
+import { Options } from "./options.tsx";
 
 /** The text box look of the staff screens' controls (a red border on an error). */
 export const STAFF_CONTROL = "min-h-11 rounded-md border bg-white px-3 py-2 text-base";
@@ -25,11 +26,7 @@ export function RoleSelect({ id, value, errors, describedBy, choose = false, cla
             Choose a role
           </option>
         ) : null}
-        {STAFF_ROLES.map((r) => (
-          <option key={r} value={r}>
-            {ROLE_LABELS[r]}
-          </option>
-        ))}
+        <Options of={STAFF_ROLES} value={(r) => r} label={(r) => ROLE_LABELS[r]} />
     </select>
   );
 }

@@ -4,10 +4,11 @@ import { BranchForm } from "../../../components/admin/branch-form.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { SERVICE_LABELS, WEEKDAY_NAMES } from "../../../components/branches/branch-labels.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { requirePermission, serviceError } from "../../../lib/admin/access.ts";
 import { type BranchFormValues, NEW_BRANCH, branchInputOf, readBranchForm } from "../../../lib/admin/branch-form.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import type { Route } from "./+types/new";
+import { staffPost } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Add a branch");
 
@@ -19,10 +20,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 type Result = { ok: false; message: string; errors?: Record<string, string[]>; values: BranchFormValues };
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "branches.manage");
-  const values = readBranchForm(await request.formData());
+  const { app, actor, form } = await staffPost(context, request, "branches.manage");
+  const values = readBranchForm(form);
   const { input, errorsOnForm } = branchInputOf(values);
   try {
     const made = await app.services.branchAdmin.create(actor, input);

@@ -1,12 +1,11 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, data, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { BlockedBadge } from "../../../components/admin/blocked-badge.tsx";
 import { ConfirmWithReason } from "../../../components/admin/confirm-with-reason.tsx";
 import { CustomerOrders } from "../../../components/admin/customer-orders.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { notFoundOr, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
@@ -16,6 +15,7 @@ import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/
 import { CUSTOMER_KIND_LABELS } from "../../../../server/modules/account/customer-kinds.ts";
 import { Panel } from "../../../components/admin/panel.tsx";
 import { AddressLines } from "../../../components/address-lines.tsx";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Customer #${params.id}`);
 
@@ -28,8 +28,7 @@ function idFrom(param: string): number {
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "customers.view");
+  const { app, actor } = staffScreen(context, request, "customers.view");
   const id = idFrom(params.id);
   const customer = await app.services.adminCustomers.detail(actor, id).catch(notFoundOr);
   return {
@@ -51,11 +50,8 @@ const ADDRESS_FIELDS = ["firstname", "lastname", "company", "line1", "line2", "t
 
 /** The three actions; the service checks customers.manage for each. */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "customers.view");
+  const { app, actor, form } = await staffPost(context, request, "customers.view");
   const id = idFrom(params.id);
-  const form = await request.formData();
   const intent = String(form.get("intent") ?? "") as Intent;
   if (!INTENTS.includes(intent)) return data<ActionResult>({ ok: false, intent: "block", message: "Choose what to do with the account.", errors: {} }, { status: 422 });
   const reason = String(form.get("reason") ?? "").slice(0, REASON_MAX + 1);

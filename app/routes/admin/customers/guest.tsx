@@ -1,21 +1,20 @@
 import { Link } from "react-router";
-import { appContext } from "#app-context";
 import { CustomerOrders } from "../../../components/admin/customer-orders.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { notFoundOr, requirePermission } from "../../../lib/admin/access.ts";
+import { notFoundOr } from "../../../lib/admin/access.ts";
 import { formatDate } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/guest";
 import { Panel } from "../../../components/admin/panel.tsx";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Guest buyer");
 
 /** A guest buyer (issue 34): someone who ordered without an account, by the email on their orders. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "customers.view");
+  const { app, actor } = staffScreen(context, request, "customers.view");
   const email = new URL(request.url).searchParams.get("email")?.trim().slice(0, 254) ?? "";
   if (!email) throw new Response("No such guest.", { status: 404, statusText: "Not Found" });
   const guest = await app.services.adminCustomers.guest(actor, email).catch(notFoundOr);

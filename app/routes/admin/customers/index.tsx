@@ -1,9 +1,8 @@
 import { Link } from "react-router";
-import { appContext } from "#app-context";
 import { BlockedBadge } from "../../../components/admin/blocked-badge.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { requirePermission, serviceError } from "../../../lib/admin/access.ts";
+import { serviceError } from "../../../lib/admin/access.ts";
 import { withParam } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { CUSTOMER_KIND_LABELS, CUSTOMER_SORTS, CUSTOMER_SORT_LABELS, type CustomerSort } from "../../../../server/modules/account/customer-kinds.ts";
@@ -12,6 +11,7 @@ import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { DateCell, LinesCell, MoneyCell } from "../../../components/admin/cells.tsx";
 import { EmptyState, ErrorState } from "../../../components/admin/empty-state.tsx";
 import { FilterForm, FilterSearch, FilterSelect } from "../../../components/admin/filter-form.tsx";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Customers");
 
@@ -30,8 +30,7 @@ const KIND_LOOK = { guest: "bg-amber-100 text-amber-900", registered: "bg-stone-
 const customerHref = (c: { id: number | null; email: string }) => (c.id === null ? `/admin/customers/guest?email=${encodeURIComponent(c.email)}` : `/admin/customers/${c.id}`);
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "customers.view");
+  const { app, actor } = staffScreen(context, request, "customers.view");
   const filters = filtersFrom(new URL(request.url));
   try {
     const list = await app.services.adminCustomers.list(actor, filters);

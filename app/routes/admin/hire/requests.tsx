@@ -1,10 +1,9 @@
 import { Link, data } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { SearchFilter } from "../../../components/admin/search-filter.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
-import { requirePermission, serviceError } from "../../../lib/admin/access.ts";
+import { serviceError } from "../../../lib/admin/access.ts";
 import { shortDay } from "../../../lib/admin/dashboard.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -13,12 +12,12 @@ import type { Route } from "./+types/requests";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { LinesCell, MoneyCell } from "../../../components/admin/cells.tsx";
 import { EmptyState, ErrorState } from "../../../components/admin/empty-state.tsx";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Hire requests");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "hire.desk");
+  const { app, actor } = staffScreen(context, request, "hire.desk");
   const url = new URL(request.url);
   const get = (name: string) => url.searchParams.get(name)?.trim() || undefined;
   const filters = { status: get("status")?.slice(0, 20), q: get("q")?.slice(0, 100), cursor: get("cursor") };

@@ -1,7 +1,6 @@
 import { FilterDisclosure, activeFilters } from "../../../components/admin/filter-disclosure.tsx";
 import { useRef } from "react";
 import { Form, Link, data } from "react-router";
-import { appContext } from "#app-context";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { BranchFilter } from "../../../components/admin/branch-filter.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
@@ -11,7 +10,7 @@ import { EmptyState, ErrorState } from "../../../components/admin/empty-state.ts
 import { DateCell, MoneyCell } from "../../../components/admin/cells.tsx";
 import { FilterDate, FilterForm, FilterSearch, FilterSelect } from "../../../components/admin/filter-form.tsx";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { serviceError } from "../../../lib/admin/access.ts";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { withParam } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -19,6 +18,8 @@ import { can } from "../../../../server/modules/staff/permissions.ts";
 import { branchLimit } from "../../../../server/modules/staff/actor.ts";
 import { ORDER_STATUSES, type OrderStatus, STATUS_LABELS } from "../../../../server/modules/orders/statuses.ts";
 import type { Route } from "./+types/index";
+import { Options } from "../../../components/admin/options.tsx";
+import { staffScreen, staffPost } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Orders");
 
@@ -48,8 +49,7 @@ function filtersFrom(url: URL) {
 }
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "orders.view");
+  const { app, actor } = staffScreen(context, request, "orders.view");
   const filters = filtersFrom(new URL(request.url));
   const may = {
     prices: can(actor.role, "orders.prices"),
@@ -81,10 +81,7 @@ type ListResult = { ok: boolean; message: string; details?: string[] };
 
 /** The chosen orders moved together, or saved filters kept or deleted; the services check each permission. */
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "orders.view");
-  const form = await request.formData();
+  const { app, actor, form } = await staffPost(context, request, "orders.view");
   const intent = String(form.get("intent") ?? "");
   try {
     if (intent === "save-preset") {
@@ -228,11 +225,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
               <label className="grid gap-1 font-semibold">
                 With the chosen orders
                 <select name="to" className="min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal">
-                  {BULK_MOVES.filter(([to]) => (to === "paid" ? loaderData.can.markPaid : loaderData.can.fulfil)).map(([to, label]) => (
-                    <option key={to} value={to}>
-                      {label}
-                    </option>
-                  ))}
+                  <Options of={BULK_MOVES.filter(([to]) => (to === "paid" ? loaderData.can.markPaid : loaderData.can.fulfil))} value={([to]) => to} label={([, label]) => label} />
                 </select>
               </label>
               <button type="submit" className="btn-primary min-h-10">

@@ -5,13 +5,12 @@
 // Without the page's script the form still posts: walk-in fields, SKUs typed.
 import { useEffect, useRef, useState } from "react";
 import { Form, data, redirect, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { notFoundOr, serviceError } from "../../../lib/admin/access.ts";
 import { counterBodyOf } from "../../../lib/admin/counter-order.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
@@ -20,12 +19,13 @@ import { COUNTER_PAYMENTS, COUNTER_PAYMENT_LABELS, counterOrderBody } from "../.
 import type { CounterCustomer, CounterProduct } from "../../../../server/modules/orders/counter/lookup.ts";
 import { PRICE_CHANGE_LIMITS } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/new";
+import { Options } from "../../../components/admin/options.tsx";
+import { staffScreen, staffPost } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "New order");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "orders.create");
+  const { app, actor } = staffScreen(context, request, "orders.create");
   const url = new URL(request.url);
   const draftId = Number(url.searchParams.get("draft"));
   const draft = Number.isSafeInteger(draftId) && draftId > 0 && draftId <= 2_147_483_647 ? await app.services.orderDrafts.get(actor, draftId).catch(notFoundOr) : null;
@@ -45,10 +45,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 type Answer = { ok: false; message: string; errors: Record<string, string[]>; values: Record<string, unknown> };
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "orders.create");
-  const form = await request.formData();
+  const { app, actor, form } = await staffPost(context, request, "orders.create");
   const body = counterBodyOf(form);
   const intent = String(form.get("intent") ?? "");
   try {
@@ -377,22 +374,14 @@ export default function NewOrder({ loaderData, actionData }: Route.ComponentProp
           {fulfilment === "collection" ? (
             <FormField prefix={P} id="branch_id" label="Branch" errors={errors} className="max-w-sm">
               <select {...field("branch_id")} defaultValue={str(start.branch_id)} className={ADMIN_CONTROL}>
-                {branches.map((b) => (
-                  <option key={b.id} value={b.id}>
-                    {b.name}
-                  </option>
-                ))}
+                <Options of={branches} value={(b) => b.id} label={(b) => b.name} />
               </select>
             </FormField>
           ) : (
             <div className="grid gap-3 sm:grid-cols-2">
               <FormField prefix={P} id="delivery_method" label="Delivery method" errors={errors}>
                 <select {...field("delivery_method")} defaultValue={str(start.delivery_method)} className={ADMIN_CONTROL}>
-                  {deliveries.map((d) => (
-                    <option key={d.id} value={d.id}>
-                      {d.name}
-                    </option>
-                  ))}
+                  <Options of={deliveries} value={(d) => d.id} label={(d) => d.name} />
                 </select>
               </FormField>
               {(
@@ -430,11 +419,7 @@ export default function NewOrder({ loaderData, actionData }: Route.ComponentProp
               <FormField prefix={P} id="site_id" label="Site it is for" errors={errors}>
                 <select {...field("site_id")} defaultValue={str(start.site_id)} className={ADMIN_CONTROL}>
                   <option value="">Choose a site</option>
-                  {customer.sites.map((site) => (
-                    <option key={site.id} value={site.id}>
-                      {site.name}
-                    </option>
-                  ))}
+                  <Options of={customer.sites} value={(site) => site.id} label={(site) => site.name} />
                 </select>
               </FormField>
             ) : null}

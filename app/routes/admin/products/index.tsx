@@ -1,7 +1,6 @@
 import { FilterDisclosure, activeFilters } from "../../../components/admin/filter-disclosure.tsx";
 import { useRef } from "react";
 import { Form, Link, data, useLocation } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
@@ -10,13 +9,15 @@ import { EmptyState, ErrorState } from "../../../components/admin/empty-state.ts
 import { MoneyCell } from "../../../components/admin/cells.tsx";
 import { FilterCheck, FilterForm, FilterSearch, FilterSelect } from "../../../components/admin/filter-form.tsx";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { serviceError } from "../../../lib/admin/access.ts";
 import { withParam } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
 import { PRODUCT_STATUS_LABELS, type ProductStatus } from "../../../../server/modules/catalog/products/product-status.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
+import { Options } from "../../../components/admin/options.tsx";
+import { staffScreen, staffPost } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Products");
 
@@ -56,8 +57,7 @@ function filtersFrom(url: URL) {
 }
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
+  const { app, actor } = staffScreen(context, request, "catalogue.view");
   const filters = filtersFrom(new URL(request.url));
   const may = { manage: can(actor.role, "catalogue.manage") };
   const choices = await app.services.adminProducts.choices(actor);
@@ -76,10 +76,7 @@ type BulkResult = { ok: boolean; message: string; preview?: { action: BulkAction
 
 /** A bulk change: first its preview (nothing written), then, confirmed, applied in one go. */
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.manage");
-  const form = await request.formData();
+  const { app, actor, form } = await staffPost(context, request, "catalogue.manage");
   const intent = String(form.get("intent") ?? "");
   const chosen = BULK.find(([a]) => a === form.get("bulk_action"))?.[0];
   if (!chosen) return data<BulkResult>({ ok: false, message: "Choose what to do with the chosen products." }, { status: 422 });
@@ -223,11 +220,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
               <label className="grid gap-1 font-semibold">
                 With the chosen products
                 <select name="bulk_action" className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
-                  {BULK.map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
+                  <Options of={BULK} value={([value]) => value} label={([, label]) => label} />
                 </select>
               </label>
               <label className="grid gap-1 font-semibold">
@@ -247,11 +240,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
                 Category
                 <select name="category_id" defaultValue="" className="min-h-10 max-w-56 rounded-md border border-stone-400 bg-white px-2 font-normal">
                   <option value="">—</option>
-                  {choices.categories.map((c) => (
-                    <option key={c.id} value={c.id}>
-                      {c.path}
-                    </option>
-                  ))}
+                  <Options of={choices.categories} value={(c) => c.id} label={(c) => c.path} />
                 </select>
               </label>
               <button type="submit" className="btn-primary min-h-10">

@@ -1,10 +1,9 @@
 import { Link, data } from "react-router";
-import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ProductForm, type ProductFormValues } from "../../../components/admin/product-form.tsx";
 import { ActionResultBanner, ResultBanner } from "../../../components/admin/result-banner.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { notFoundOr, serviceError } from "../../../lib/admin/access.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
 import { productInputFrom, sendsCatalogueFields } from "../../../lib/admin/product-form.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -14,12 +13,12 @@ import { can } from "../../../../server/modules/staff/permissions.ts";
 import { KIND_LABELS } from "../../../../server/modules/stock/kinds.ts";
 import type { Route } from "./+types/product";
 import { OldAddresses, Panel } from "../../../components/admin/panel.tsx";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, loaderData ? `${loaderData.product.name} (${loaderData.product.sku})` : "Product");
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
+  const { app, actor } = staffScreen(context, request, "catalogue.view");
   const product = await app.services.adminProducts.get(actor, params.sku).catch(notFoundOr);
   const mayAudit = can(actor.role, "audit.view");
   const [choices, audit] = await Promise.all([app.services.adminProducts.choices(actor), mayAudit ? app.services.audit.forEntity("product", product.sku, 20) : Promise.resolve(null)]);
@@ -30,12 +29,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 type Result = { ok: boolean; message: string; errors?: Record<string, string[]> };
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
+  const { app, actor, form } = await staffPost(context, request, "catalogue.view");
   const access = { catalogue: can(actor.role, "catalogue.manage"), stock: can(actor.role, "stock.count") };
   if (!access.catalogue && !access.stock) throw new Response("Your role does not allow this.", { status: 403 });
-  const form = await request.formData();
   // The catalogue's fields are disabled (never sent) on this role's form: a post carrying them is refused, not half-applied.
   if (!access.catalogue && sendsCatalogueFields(form)) throw new Response("Your role may change the stock and reorder level only.", { status: 403 });
   try {

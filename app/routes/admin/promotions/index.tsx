@@ -1,10 +1,8 @@
 import { Link } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { type StatusTab, StatusTabs } from "../../../components/admin/status-tabs.tsx";
-import { requirePermission } from "../../../lib/admin/access.ts";
 import { formatDateTime, tabAndCursorFrom } from "../../../lib/admin/format.ts";
 import { PROMOTION_STATUSES, type PromotionStatus, STATE_LABELS, promotionGives, promotionHref, usesOf } from "../../../lib/admin/promotions.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -12,6 +10,7 @@ import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { EmptyState } from "../../../components/admin/empty-state.tsx";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Promotions");
 
@@ -19,8 +18,7 @@ type Status = PromotionStatus;
 const STATUS_LABELS: Record<Status, string> = { active: "Active", paused: "Paused", ended: "Ended" };
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "promotions.view");
+  const { app, actor } = staffScreen(context, request, "promotions.view");
   // No tab is Active, the one most looked at.
   const filters = tabAndCursorFrom(new URL(request.url), PROMOTION_STATUSES, "active");
   const list = await app.services.adminPromotions.list(actor, { status: filters.status === "all" ? undefined : filters.status, cursor: filters.cursor });

@@ -1,10 +1,8 @@
 import { Link } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { type StatusTab, StatusTabs } from "../../../components/admin/status-tabs.tsx";
-import { requirePermission } from "../../../lib/admin/access.ts";
 import { tabAndCursorFrom } from "../../../lib/admin/format.ts";
 import { quoteHref } from "../../../lib/admin/quotes.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -14,6 +12,7 @@ import type { Route } from "./+types/index";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { DateCell, LinesCell, MoneyCell } from "../../../components/admin/cells.tsx";
 import { EmptyState } from "../../../components/admin/empty-state.tsx";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Quotes");
 
@@ -29,8 +28,7 @@ const EMPTY_WORDS: Record<QuoteStatus | "all", string> = {
 };
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "quotes.view");
+  const { app, actor } = staffScreen(context, request, "quotes.view");
   // No tab is Requested: the work waiting first.
   const filters = tabAndCursorFrom(new URL(request.url), QUOTE_DESK_TABS, QUOTE_DESK_TABS[0]!);
   const list = await app.services.quoteDesk.list(actor, { status: filters.status === "all" ? undefined : filters.status, cursor: filters.cursor });

@@ -1,12 +1,11 @@
 import { Link, data, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { QuoteForm, QuoteMoves } from "../../../components/admin/quote-form.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { Timeline } from "../../../components/admin/timeline.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin } from "../../../lib/admin/access.ts";
+import { notFoundOr } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
 import { type QuoteFormResult, declineQuote, saveQuote, sendQuote } from "../../../lib/admin/quote-form.server.ts";
 import { type QuoteFormAnswer, quotePdfHref } from "../../../lib/admin/quotes.ts";
@@ -16,12 +15,12 @@ import { QUOTE_STATUS_LABELS, type QuoteStatus } from "../../../../server/module
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/quote";
 import { Panel } from "../../../components/admin/panel.tsx";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Quote ${params.number.toUpperCase()}`);
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "quotes.view");
+  const { app, actor } = staffScreen(context, request, "quotes.view");
   const quote = await app.services.quoteDesk.get(actor, params.number.toUpperCase()).catch(notFoundOr);
   const audit = can(actor.role, "audit.view") ? await app.services.audit.forEntity("quote", quote.number, 20) : null;
   const created = new URL(request.url).searchParams.get("created") === "1";
@@ -37,12 +36,9 @@ const DONE: Record<"save" | "send" | "decline", (q: Extract<QuoteFormResult, { o
 
 /** Saving, sending or declining: each through the desk's service, which checks quotes.manage again, the status and the floor, and audits. */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "quotes.manage");
+  const { app, actor, form } = await staffPost(context, request, "quotes.manage");
   const desk = app.services.quoteDesk;
   const number = params.number.toUpperCase();
-  const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   if (intent !== "save" && intent !== "send" && intent !== "decline") return data<QuoteFormAnswer>({ intent, ok: false, status: 422, message: "Choose save, send or decline.", errors: {}, values: {} }, { status: 422 });
   const done = intent === "save" ? await saveQuote(desk, actor, number, form) : intent === "send" ? await sendQuote(desk, actor, number) : await declineQuote(desk, actor, number, form);

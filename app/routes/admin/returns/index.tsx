@@ -1,12 +1,11 @@
 import { Link } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { RefundDue } from "../../../components/admin/refund-due.tsx";
 import { SearchFilter } from "../../../components/admin/search-filter.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { countedTabs, StatusTabs } from "../../../components/admin/status-tabs.tsx";
-import { requirePermission, serviceError } from "../../../lib/admin/access.ts";
+import { serviceError } from "../../../lib/admin/access.ts";
 import { returnHref, returnsHref } from "../../../lib/admin/returns.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { RETURN_STATUSES, RETURN_STATUS_LABELS, type ReturnStatus } from "../../../../server/modules/returns/statuses.ts";
@@ -15,6 +14,7 @@ import type { Route } from "./+types/index";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { DateCell, LinesCell } from "../../../components/admin/cells.tsx";
 import { EmptyState, ErrorState } from "../../../components/admin/empty-state.tsx";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Returns");
 
@@ -34,8 +34,7 @@ function filtersFrom(url: URL) {
 }
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "returns.view");
+  const { app, actor } = staffScreen(context, request, "returns.view");
   const filters = filtersFrom(new URL(request.url));
   const query = { ...filters, overdue: filters.overdue === "1" };
   const customers = can(actor.role, "customers.view");

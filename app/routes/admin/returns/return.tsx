@@ -1,5 +1,4 @@
 import { Link, data, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { RefundDue } from "../../../components/admin/refund-due.tsx";
@@ -9,7 +8,7 @@ import { Cell, Row, TableOrCards } from "../../../components/admin/table-or-card
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { Timeline } from "../../../components/admin/timeline.tsx";
 import { ReturnPhotos } from "../../../components/returns/return-photos.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { notFoundOr, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
 import { penceOf } from "../../../lib/admin/returns.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -19,12 +18,12 @@ import type { ReturnDetail, ReturnMoveInput } from "../../../../server/modules/r
 import { RETURN_STATUSES, type ReturnStatus } from "../../../../server/modules/returns/statuses.ts";
 import type { Route } from "./+types/return";
 import { Panel } from "../../../components/admin/panel.tsx";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Return ${params.number.toUpperCase()}`);
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "returns.view");
+  const { app, actor } = staffScreen(context, request, "returns.view");
   const desk = app.services.returnsDesk;
   const ret = await desk.detail(actor, params.number).catch(notFoundOr);
   const moves = ret.actions.map((a) => a.to);
@@ -43,11 +42,8 @@ const FIELD_OF: Record<string, string> = { refund_pence: "amount", deduction_pen
 
 /** A move of the return's state machine; the service checks the member's permission, the state and every field, as the API does. */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "returns.view");
+  const { app, actor, form } = await staffPost(context, request, "returns.view");
   const desk = app.services.returnsDesk;
-  const form = await request.formData();
   const text = (name: string, max = 1000) => String(form.get(name) ?? "").slice(0, max).trim();
   const to = text("to", 20) as ReturnStatus;
   const expected = text("expected_status", 20) as ReturnStatus;
