@@ -1,5 +1,4 @@
 import { FilterDisclosure, activeFilters } from "../../../components/admin/filter-disclosure.tsx";
-import { useRef } from "react";
 import { Form, Link, data } from "react-router";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { BranchFilter } from "../../../components/admin/branch-filter.tsx";
@@ -10,7 +9,8 @@ import { EmptyState, ErrorState } from "../../../components/admin/empty-state.ts
 import { DateCell, MoneyCell } from "../../../components/admin/cells.tsx";
 import { FilterDate, FilterForm, FilterSearch, FilterSelect } from "../../../components/admin/filter-form.tsx";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
-import { serviceError } from "../../../lib/admin/access.ts";
+import { useChooseColumn } from "../../../components/admin/list-columns.tsx";
+import { refusalOr, serviceError } from "../../../lib/admin/access.ts";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { withParam } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -69,11 +69,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const [list, counts] = await Promise.all([app.services.adminOrders.list(actor, query), app.services.adminOrders.statusCounts(actor, { ...query, status: undefined, cursor: undefined })]);
     return { orders: list.data, nextCursor: list.next_cursor, counts, filters, branch, error: null, can: may, presets };
   } catch (error) {
-    const known = serviceError(error);
-    if (!known || known.status !== 422) throw error;
+    const refused = refusalOr(error);
     // A bad date or an old page link: say so above an empty list, and keep the filters to correct.
     const none = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
-    return { orders: [], nextCursor: null, counts: none, filters, branch, error: Object.values(known.errors ?? {}).flat().join(" ") || known.message, can: may, presets };
+    return { orders: [], nextCursor: null, counts: none, filters, branch, error: refused.text, can: may, presets };
   }
 }
 
@@ -116,14 +115,12 @@ const BULK_MOVES: [OrderStatus, string][] = [
 export default function AdminOrders({ loaderData, actionData }: Route.ComponentProps) {
   const { orders, counts, filters, nextCursor, error, presets, branch } = loaderData;
   const result = actionData as ListResult | undefined;
-  const table = useRef<HTMLTableElement>(null);
+  const choose = useChooseColumn<(typeof orders)[number]>({ name: "number", value: (order) => order.number, rowLabel: (order) => `Choose ${order.number}`, everyLabel: "Choose every order on this page" });
   const canBulk = loaderData.can.fulfil || loaderData.can.markPaid;
   const { search, loading } = useListAddress();
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const exportQuery = withParam(search, { cursor: null });
   const filtersQuery = exportQuery.replace(/^\?/, "");
-  /** "Choose all on this page": ticks or clears every order's box (needs the page's script; each box works without). */
-  const chooseAll = (checked: boolean) => table.current?.querySelectorAll<HTMLInputElement>('input[name="number"]').forEach((box) => (box.checked = checked));
   return (
     <>
       <PageHeader
@@ -239,18 +236,13 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
             </div>
           ) : null}
           <DataTable
-            tableRef={table}
+            tableRef={choose.tableRef}
             caption={`Orders, newest first${filters.status ? `: ${STATUS_LABELS[filters.status].toLowerCase()}` : ""}`}
             loading={loading}
             rows={orders}
             rowKey={(order) => order.number}
             columns={[
-              canBulk && {
-                label: "Choose",
-                className: "w-10",
-                header: <input type="checkbox" aria-label="Choose every order on this page" className="size-4" onChange={(event) => chooseAll(event.currentTarget.checked)} />,
-                cell: (order) => <input type="checkbox" name="number" value={order.number} aria-label={`Choose ${order.number}`} className="size-4" />,
-              },
+              canBulk && choose.column,
               {
                 label: "Order",
                 head: true,

@@ -1,5 +1,4 @@
 import { FilterDisclosure, activeFilters } from "../../../components/admin/filter-disclosure.tsx";
-import { useRef } from "react";
 import { Form, Link, data, useLocation } from "react-router";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
@@ -9,7 +8,8 @@ import { EmptyState, ErrorState } from "../../../components/admin/empty-state.ts
 import { MoneyCell } from "../../../components/admin/cells.tsx";
 import { FilterCheck, FilterForm, FilterSearch, FilterSelect } from "../../../components/admin/filter-form.tsx";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
-import { serviceError } from "../../../lib/admin/access.ts";
+import { photoColumn, useChooseColumn } from "../../../components/admin/list-columns.tsx";
+import { refusalOr, serviceError } from "../../../lib/admin/access.ts";
 import { withParam } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
@@ -65,9 +65,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const [list, counts] = await Promise.all([app.services.adminProducts.list(actor, filters), app.services.adminProducts.counts(actor, { ...filters, cursor: undefined })]);
     return { products: list.data, nextCursor: list.next_cursor, counts, filters, choices, error: null, can: may };
   } catch (error) {
-    const known = serviceError(error);
-    if (!known || known.status !== 422) throw error;
-    return { products: [], nextCursor: null, counts: { draft: 0, published: 0, archived: 0 }, filters, choices, error: Object.values(known.errors ?? {}).flat().join(" ") || known.message, can: may };
+    return { products: [], nextCursor: null, counts: { draft: 0, published: 0, archived: 0 }, filters, choices, error: refusalOr(error).text, can: may };
   }
 }
 
@@ -106,12 +104,11 @@ const FIELD_LABELS: Record<string, string> = { price_ex_vat: "Price ex VAT (£)"
 export default function AdminProducts({ loaderData, actionData }: Route.ComponentProps) {
   const { products, counts, filters, nextCursor, error, choices } = loaderData;
   const result = actionData as BulkResult | undefined;
-  const table = useRef<HTMLTableElement>(null);
+  const choose = useChooseColumn<(typeof products)[number]>({ name: "sku", value: (p) => p.sku, rowLabel: (p) => `Choose ${p.name}`, everyLabel: "Choose every product on this page" });
   const location = useLocation();
   const { search, loading } = useListAddress();
   // The export holds what the list shows: drafts and published unless a tab says otherwise.
   const exportQuery = withParam(search, { cursor: null, status: filters.status ?? "active" });
-  const chooseAll = (checked: boolean) => table.current?.querySelectorAll<HTMLInputElement>('input[name="sku"]').forEach((box) => (box.checked = checked));
   const tabCount = (status: string) => (status === "" ? counts.draft + counts.published : counts[status as ProductStatus]);
   const filtered = !!(filters.q || filters.category || filters.brand || filters.stock || filters.no_photo);
   const manage = loaderData.can.manage;
@@ -249,24 +246,14 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
             </fieldset>
           ) : null}
           <DataTable
-            tableRef={table}
+            tableRef={choose.tableRef}
             caption="Products by name"
             loading={loading}
             rows={products}
             rowKey={(p) => p.sku}
             columns={[
-              manage && {
-                label: "Choose",
-                className: "w-10",
-                header: <input type="checkbox" aria-label="Choose every product on this page" className="size-4" onChange={(event) => chooseAll(event.currentTarget.checked)} />,
-                cell: (p) => <input type="checkbox" name="sku" value={p.sku} aria-label={`Choose ${p.name}`} className="size-4" />,
-              },
-              {
-                label: "Photo",
-                className: "w-14",
-                header: <span className="sr-only">Photo</span>,
-                cell: (p) => (p.photo ? <img src={p.photo} alt="" width={40} height={40} loading="lazy" className="size-10 rounded border border-stone-200 object-cover" /> : <span className="block size-10 rounded border border-dashed border-stone-300" title="No photo" />),
-              },
+              manage && choose.column,
+              photoColumn<(typeof products)[number]>((p) => p.photo, { noPhotoTitle: "No photo" }),
               {
                 label: "Product",
                 head: true,
