@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
+import { HeadRow } from "./head-row.tsx";
 
 // The long forms' parts (a product's, a hire item's): name and value rows,
 // the save bar, and the fields with the form's prefix filled in.
@@ -27,14 +28,7 @@ export function NameValueRows({
   return (
     <table className="w-full text-sm">
       <thead>
-        <tr className="text-left">
-          <th scope="col" className="pb-1 font-semibold">
-            Name
-          </th>
-          <th scope="col" className="pb-1 pl-2 font-semibold">
-            Value
-          </th>
-        </tr>
+        <HeadRow className="text-left" cells={[["Name", "pb-1 font-semibold"], ["Value", "pb-1 pl-2 font-semibold"]]} />
       </thead>
       <tbody>
         {rows.map((r, i) => (

@@ -8,6 +8,7 @@ import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors } from "./form-field.tsx";
 import { NameValueRows, SaveBar, SlugField, formOf } from "./form-rows.tsx";
 import { Options } from "./options.tsx";
+import { HeadRow } from "./head-row.tsx";
 
 type Errors = FieldErrors;
 
@@ -132,23 +133,15 @@ export function HireItemForm({
               <table className="w-full min-w-[34rem] text-left text-sm" aria-describedby="rate-examples" data-testid="rate-examples">
                 <caption className="sr-only">Worked examples from the shop's pricing, for the rates as typed</caption>
                 <thead className="border-b border-stone-200 text-stone-700">
-                  <tr>
-                    <th scope="col" className="py-1 pr-2">
-                      Hire
-                    </th>
-                    <th scope="col" className="py-1 pr-2">
-                      For example
-                    </th>
-                    <th scope="col" className="py-1 pr-2 text-right">
-                      Ex VAT
-                    </th>
-                    <th scope="col" className="py-1 pr-2 text-right">
-                      Inc VAT
-                    </th>
-                    <th scope="col" className="py-1 text-right">
-                      With deposit
-                    </th>
-                  </tr>
+                  <HeadRow
+                    cells={[
+                      ["Hire", "py-1 pr-2"],
+                      ["For example", "py-1 pr-2"],
+                      ["Ex VAT", "py-1 pr-2 text-right"],
+                      ["Inc VAT", "py-1 pr-2 text-right"],
+                      ["With deposit", "py-1 text-right"],
+                    ]}
+                  />
                 </thead>
                 <tbody aria-live="polite" className="divide-y divide-stone-100">
                   {examples.map((e) => (

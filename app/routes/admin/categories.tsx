@@ -9,6 +9,7 @@ import { can } from "../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/categories";
 import { Options } from "../../components/admin/options.tsx";
 import { staffPost, staffScreen } from "../../lib/admin/staff-route.ts";
+import { HeadRow } from "../../components/admin/head-row.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Categories");
 
@@ -82,17 +83,7 @@ function AttributeSetForm({ category, errors, busy }: { category: Category; erro
       <FieldError messages={errors ? Object.values(errors).flat() : undefined} />
       <table className="w-full text-sm">
         <thead>
-          <tr className="text-left">
-            <th scope="col" className="font-semibold">
-              Name
-            </th>
-            <th scope="col" className="pl-2 font-semibold">
-              Kind
-            </th>
-            <th scope="col" className="pl-2 font-semibold">
-              Unit (numbers)
-            </th>
-          </tr>
+          <HeadRow className="text-left" cells={[["Name", "font-semibold"], ["Kind", "pl-2 font-semibold"], ["Unit (numbers)", "pl-2 font-semibold"]]} />
         </thead>
         <tbody>
           {rows.map((a, i) => (

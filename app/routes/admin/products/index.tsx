@@ -18,6 +18,7 @@ import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
 import { Options } from "../../../components/admin/options.tsx";
 import { staffScreen, staffPost } from "../../../lib/admin/staff-route.ts";
+import { HeadRow } from "../../../components/admin/head-row.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Products");
 
@@ -147,17 +148,13 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
             <table className="w-full min-w-[32rem] text-left text-sm">
               <caption className="sr-only">Each chosen product's value before and after</caption>
               <thead className="bg-stone-50">
-                <tr>
-                  <th scope="col" className="px-2 py-1">
-                    Product
-                  </th>
-                  <th scope="col" className="px-2 py-1">
-                    {FIELD_LABELS[preview.changes[0]!.field] ?? preview.changes[0]!.field}: now
-                  </th>
-                  <th scope="col" className="px-2 py-1">
-                    After
-                  </th>
-                </tr>
+                <HeadRow
+                  cells={[
+                    ["Product", "px-2 py-1"],
+                    [`${FIELD_LABELS[preview.changes[0]!.field] ?? preview.changes[0]!.field}: now`, "px-2 py-1"],
+                    ["After", "px-2 py-1"],
+                  ]}
+                />
               </thead>
               <tbody className="divide-y divide-stone-100">
                 {preview.changes.map((c) => (

@@ -14,6 +14,7 @@ import { KIND_LABELS } from "../../../../server/modules/stock/kinds.ts";
 import type { Route } from "./+types/product";
 import { OldAddresses, Panel } from "../../../components/admin/panel.tsx";
 import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
+import { HeadRow } from "../../../components/admin/head-row.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, loaderData ? `${loaderData.product.name} (${loaderData.product.sku})` : "Product");
 
@@ -131,16 +132,7 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
               <table className="w-full">
                 <caption className="sr-only">What approved trade accounts pay, by their discount</caption>
                 <thead>
-                  <tr className="text-left text-stone-700">
-                    <th scope="col">Discount</th>
-                    <th scope="col">Accounts</th>
-                    <th scope="col" className="text-right">
-                      Ex VAT
-                    </th>
-                    <th scope="col" className="text-right">
-                      Inc VAT
-                    </th>
-                  </tr>
+                  <HeadRow className="text-left text-stone-700" cells={[["Discount"], ["Accounts"], ["Ex VAT", "text-right"], ["Inc VAT", "text-right"]]} />
                 </thead>
                 <tbody>
                   {product.trade_prices.map((t) => (
