@@ -16,6 +16,7 @@ import { CUSTOMER_KIND_LABELS } from "../../../../server/modules/account/custome
 import { Panel } from "../../../components/admin/panel.tsx";
 import { AddressLines } from "../../../components/address-lines.tsx";
 import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
+import { EmailLink, Facts } from "../../../components/admin/facts.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Customer #${params.id}`);
 
@@ -309,38 +310,21 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
         <div className="grid min-w-0 content-start gap-4 xl:col-start-1 xl:row-start-1">
           <Panel id="details-heading" title="Details" className="text-sm">
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 sm:gap-x-6">
-              <dt className="font-semibold">Name</dt>
-              <dd>{customer.name || "—"}</dd>
-              <dt className="font-semibold">Email</dt>
-              <dd className="break-all">
-                <a href={`mailto:${customer.email}`} className="link">
-                  {customer.email}
-                </a>
-              </dd>
-              <dt className="font-semibold">Phone</dt>
-              <dd>{customer.phone || "—"}</dd>
-              <dt className="font-semibold">Customer since</dt>
-              <dd>{formatDateTime(customer.created_at)}</dd>
-              <dt className="font-semibold">Orders</dt>
-              <dd>{customer.order_count}</dd>
-              {customer.total_spent !== undefined ? (
-                <>
-                  <dt className="font-semibold">Total spent</dt>
-                  <dd>{formatPounds(customer.total_spent)}</dd>
-                </>
-              ) : null}
-              <dt className="font-semibold">Last order</dt>
-              <dd>{customer.last_order_at ? formatDate(customer.last_order_at) : "None yet"}</dd>
-              <dt className="font-semibold">Staff note</dt>
-              <dd className="whitespace-pre-line">{customer.staff_note || "—"}</dd>
-              <dt className="font-semibold">Wishlist</dt>
-              <dd>
-                {customer.wishlist_count} {customer.wishlist_count === 1 ? "product" : "products"}
-              </dd>
-              <dt className="font-semibold">Signed in on</dt>
-              <dd>{customer.active_sessions === 0 ? "No devices" : `${customer.active_sessions} ${customer.active_sessions === 1 ? "device" : "devices"}`}</dd>
-              <dt className="font-semibold">Newsletter</dt>
-              <dd>{customer.newsletter_subscribed ? "Subscribed" : "Not subscribed"}</dd>
+              <Facts
+                facts={[
+                  ["Name", customer.name || "—"],
+                  ["Email", <EmailLink email={customer.email} />, "break-all"],
+                  ["Phone", customer.phone || "—"],
+                  ["Customer since", formatDateTime(customer.created_at)],
+                  ["Orders", customer.order_count],
+                  customer.total_spent !== undefined && ["Total spent", formatPounds(customer.total_spent)],
+                  ["Last order", customer.last_order_at ? formatDate(customer.last_order_at) : "None yet"],
+                  ["Staff note", customer.staff_note || "—", "whitespace-pre-line"],
+                  ["Wishlist", `${customer.wishlist_count} ${customer.wishlist_count === 1 ? "product" : "products"}`],
+                  ["Signed in on", customer.active_sessions === 0 ? "No devices" : `${customer.active_sessions} ${customer.active_sessions === 1 ? "device" : "devices"}`],
+                  ["Newsletter", customer.newsletter_subscribed ? "Subscribed" : "Not subscribed"],
+                ]}
+              />
             </dl>
           </Panel>
 

@@ -9,6 +9,7 @@ import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/guest";
 import { Panel } from "../../../components/admin/panel.tsx";
 import { staffScreen } from "../../../lib/admin/staff-route.ts";
+import { EmailLink, Facts } from "../../../components/admin/facts.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Guest buyer");
 
@@ -33,24 +34,15 @@ export default function GuestBuyer({ loaderData }: Route.ComponentProps) {
       ) : null}
       <Panel id="guest-details" title="Details" className="mb-4 text-sm">
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-6 gap-y-2">
-          <dt className="font-semibold">Email</dt>
-          <dd className="[overflow-wrap:anywhere]">
-            <a href={`mailto:${guest.email}`} className="link">
-              {guest.email}
-            </a>
-          </dd>
-          <dt className="font-semibold">Phone</dt>
-          <dd>{guest.phone || "—"}</dd>
-          <dt className="font-semibold">Orders</dt>
-          <dd>{guest.order_count}</dd>
-          {guest.total_spent !== undefined ? (
-            <>
-              <dt className="font-semibold">Total spent</dt>
-              <dd>{formatPounds(guest.total_spent)}</dd>
-            </>
-          ) : null}
-          <dt className="font-semibold">Last order</dt>
-          <dd>{formatDate(guest.last_order_at)}</dd>
+          <Facts
+            facts={[
+              ["Email", <EmailLink email={guest.email} />, "[overflow-wrap:anywhere]"],
+              ["Phone", guest.phone || "—"],
+              ["Orders", guest.order_count],
+              guest.total_spent !== undefined && ["Total spent", formatPounds(guest.total_spent)],
+              ["Last order", formatDate(guest.last_order_at)],
+            ]}
+          />
         </dl>
       </Panel>
       <section aria-labelledby="guest-orders">

@@ -16,6 +16,7 @@ import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/quote";
 import { Panel } from "../../../components/admin/panel.tsx";
 import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
+import { EmailLink, Facts } from "../../../components/admin/facts.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Quote ${params.number.toUpperCase()}`);
 
@@ -49,6 +50,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   return data<QuoteFormAnswer>({ intent, ok: true, message: DONE[intent](done.quote) });
 }
 
+/** A long name or note wraps anywhere rather than widening its panel. */
+const WRAP = "[overflow-wrap:anywhere]";
+
 /** Who wrote a line of the timeline. */
 const BY: Record<string, string> = { customer: "The customer", staff: "Staff", system: "The shop" };
 
@@ -79,42 +83,23 @@ export default function AdminQuote({ loaderData, actionData }: Route.ComponentPr
         <div className="grid gap-4 lg:grid-cols-2">
           <Panel id="customer-heading" title="Customer" className="text-sm">
             <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1">
-              <dt className="font-semibold">Name</dt>
-              <dd className="[overflow-wrap:anywhere]">{q.customer.name || "—"}</dd>
-              <dt className="font-semibold">Email</dt>
-              <dd className="[overflow-wrap:anywhere]">
-                <a href={`mailto:${q.customer.email}`} className="link">
-                  {q.customer.email}
-                </a>
-              </dd>
-              <dt className="font-semibold">Company</dt>
-              <dd className="[overflow-wrap:anywhere]">{q.company?.name ?? "None (their own prices are retail)"}</dd>
-              {q.site ? (
-                <>
-                  <dt className="font-semibold">Site</dt>
-                  <dd className="[overflow-wrap:anywhere]">{q.site.name}</dd>
-                </>
-              ) : null}
-              <dt className="font-semibold">Needed by</dt>
-              <dd>{q.needed_by ? formatDate(q.needed_by) : "Not said"}</dd>
-              <dt className="font-semibold">Their notes</dt>
-              <dd className="whitespace-pre-line [overflow-wrap:anywhere]">{q.notes || "None"}</dd>
-              {q.decline_reason ? (
-                <>
-                  <dt className="font-semibold">Declined</dt>
-                  <dd className="whitespace-pre-line [overflow-wrap:anywhere]">{q.decline_reason}</dd>
-                </>
-              ) : null}
-              {q.order ? (
-                <>
-                  <dt className="font-semibold">Order</dt>
-                  <dd>
+              <Facts
+                facts={[
+                  ["Name", q.customer.name || "—", WRAP],
+                  ["Email", <EmailLink email={q.customer.email} />, WRAP],
+                  ["Company", q.company?.name ?? "None (their own prices are retail)", WRAP],
+                  q.site && ["Site", q.site.name, WRAP],
+                  ["Needed by", q.needed_by ? formatDate(q.needed_by) : "Not said"],
+                  ["Their notes", q.notes || "None", `whitespace-pre-line ${WRAP}`],
+                  q.decline_reason ? ["Declined", q.decline_reason, `whitespace-pre-line ${WRAP}`] : null,
+                  q.order && [
+                    "Order",
                     <Link to={`/admin/orders/${q.order.number}`} className="link">
                       {q.order.number}
-                    </Link>
-                  </dd>
-                </>
-              ) : null}
+                    </Link>,
+                  ],
+                ]}
+              />
             </dl>
           </Panel>
 

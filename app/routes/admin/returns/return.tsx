@@ -19,6 +19,7 @@ import { RETURN_STATUSES, type ReturnStatus } from "../../../../server/modules/r
 import type { Route } from "./+types/return";
 import { Panel } from "../../../components/admin/panel.tsx";
 import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
+import { EmailLink, Facts } from "../../../components/admin/facts.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Return ${params.number.toUpperCase()}`);
 
@@ -157,24 +158,7 @@ export default function AdminReturn({ loaderData, actionData }: Route.ComponentP
                 </Link>{" "}
                 ({ORDER_STATUS_LABELS[ret.order.status as OrderStatus] ?? ret.order.status}){ret.order.trade ? <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 text-xs text-brand-900">Trade</span> : null}
               </dd>
-              {ret.order.email ? (
-                <>
-                  <dt className="font-semibold">Customer</dt>
-                  <dd className="[overflow-wrap:anywhere]">
-                    <a href={`mailto:${ret.order.email}`} className="link">
-                      {ret.order.email}
-                    </a>
-                  </dd>
-                </>
-              ) : null}
-              <dt className="font-semibold">Paid by</dt>
-              <dd>{ret.order.payment_label}</dd>
-              {ret.order.total !== undefined ? (
-                <>
-                  <dt className="font-semibold">Order total</dt>
-                  <dd>{formatPounds(ret.order.total)}</dd>
-                </>
-              ) : null}
+              <Facts facts={[ret.order.email ? ["Customer", <EmailLink email={ret.order.email} />, "[overflow-wrap:anywhere]"] : null, ["Paid by", ret.order.payment_label], ret.order.total !== undefined && ["Order total", formatPounds(ret.order.total)]]} />
               <dt className="font-semibold">Coming back</dt>
               <dd>
                 {ret.method_label}
@@ -248,24 +232,14 @@ export default function AdminReturn({ loaderData, actionData }: Route.ComponentP
               {ret.reject_reason ? <p>Rejected: {ret.reject_reason}</p> : null}
               {ret.refund ? (
                 <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1">
-                  <dt className="font-semibold">Refunded</dt>
-                  <dd>{formatPounds(ret.refund.amount)}</dd>
-                  <dt className="font-semibold">How</dt>
-                  <dd>{ret.refund.method === "card" ? "To the card" : ret.refund.method === "credit_note" ? `Credit note ${ret.refund.credit_note}` : "By hand"}</dd>
-                  {ret.refund.deduction ? (
-                    <>
-                      <dt className="font-semibold">Deducted</dt>
-                      <dd>
-                        {formatPounds(ret.refund.deduction)}: {ret.refund.deduction_reason}
-                      </dd>
-                    </>
-                  ) : null}
-                  {ret.refund.at ? (
-                    <>
-                      <dt className="font-semibold">When</dt>
-                      <dd>{formatDateTime(ret.refund.at)}</dd>
-                    </>
-                  ) : null}
+                  <Facts
+                    facts={[
+                      ["Refunded", formatPounds(ret.refund.amount)],
+                      ["How", ret.refund.method === "card" ? "To the card" : ret.refund.method === "credit_note" ? `Credit note ${ret.refund.credit_note}` : "By hand"],
+                      ret.refund.deduction ? ["Deducted", `${formatPounds(ret.refund.deduction)}: ${ret.refund.deduction_reason}`] : null,
+                      ret.refund.at ? ["When", formatDateTime(ret.refund.at)] : null,
+                    ]}
+                  />
                 </dl>
               ) : null}
               {ret.exchange_order ? (
