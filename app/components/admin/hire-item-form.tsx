@@ -6,7 +6,7 @@ import { extraDayRate, rateExamples } from "../../../server/modules/hire/rate-ca
 import { incVat, penceFrom } from "../../../server/modules/catalog/products/prices.ts";
 import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors } from "./form-field.tsx";
-import { NameValueRows, SaveBar, SlugField, formOf } from "./form-rows.tsx";
+import { NameValueRows, SaveBar, SlugField, VatRateField, formOf } from "./form-rows.tsx";
 import { Options } from "./options.tsx";
 import { HeadRow } from "./head-row.tsx";
 
@@ -111,13 +111,7 @@ export function HireItemForm({
         {rate("weekend", "Weekend rate (£)", "Out Friday or Saturday, back Monday.")}
         {rate("week", "Week rate (£)")}
         {rate("deposit", "Deposit (£)")}
-        <Field id="vat_rate" label="VAT rate" errors={errors}>
-          <select {...described("vat_rate", errors)} value={vat} onChange={(e) => setVat(Number(e.currentTarget.value))} className={control}>
-            <option value={20}>20% standard</option>
-            <option value={5}>5% reduced</option>
-            <option value={0}>0% zero-rated</option>
-          </select>
-        </Field>
+        <VatRateField prefix="hire" value={vat} onChange={setVat} errors={errors} />
         <div className="grid content-start gap-1 text-sm sm:col-span-1 lg:col-span-3">
           <span className="font-semibold">Extra days</span>
           <span className="min-h-10 content-center text-stone-800" data-testid="extra-day-rate">
