@@ -39,11 +39,7 @@ export default function NewHireItem({ loaderData, actionData }: Route.ComponentP
   const result = actionData as Result | undefined;
   return (
     <>
-      <PageHeader
-        back={{ to: "/admin/hire/items", label: "Hire catalogue" }}
-        title="New hire item"
-        intro="It is on the shop's hire pages as soon as it is saved; add its units and photos next."
-      />
+      <PageHeader back={{ to: "/admin/hire/items", label: "Hire catalogue" }} title="New hire item" intro="It is on the shop's hire pages as soon as it is saved; add its units and photos next." />
       <ActionResultBanner result={result} />
       {/* A new key after each refusal: the form shows what was sent. */}
       <HireItemForm

@@ -120,11 +120,7 @@ export default function NewProduct({ loaderData, actionData }: Route.ComponentPr
   const result = actionData as Result | undefined;
   return (
     <>
-      <PageHeader
-        back={{ to: "/admin/products", label: "Products" }}
-        title="New product"
-        intro="Choose its photos here too. As a draft nobody sees it on the shop; published, it is on sale as soon as it is created."
-      />
+      <PageHeader back={{ to: "/admin/products", label: "Products" }} title="New product" intro="Choose its photos here too. As a draft nobody sees it on the shop; published, it is on sale as soon as it is created." />
       <ActionResultBanner result={result} />
       {/* A new key after each refusal: the form shows what was sent. */}
       <ProductForm key={JSON.stringify(result?.values ?? null)} values={result?.values ?? EMPTY} choices={loaderData.choices} errors={result?.errors} access={{ catalogue: true, stock: true }} submitLabel="Create the product" isNew />
