@@ -45,6 +45,12 @@ export function serviceError(error: unknown): { status: number; message: string;
   return { status: e.statusCode, message: e.message ?? "", ...(e.errors ? { errors: e.errors } : {}) };
 }
 
+/** A record's number from the address (`/admin/customers/12`); anything else is the screen's Not Found, saying `missing`. */
+export function idParam(param: string, missing: string): number {
+  if (!/^\d{1,9}$/.test(param)) throw new Response(missing, { status: 404, statusText: "Not Found" });
+  return Number(param);
+}
+
 /**
  * What a service refused as sent (422: a bad filter, an old page link), for
  * the screen to show beside what was typed: its message, its field errors,

@@ -3,7 +3,7 @@ import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { type AppContext, appContext } from "#app-context";
 import type { StaffActor } from "../../../server/modules/staff/actor.ts";
-import { refusalOr } from "./access.ts";
+import { idParam, refusalOr } from "./access.ts";
 import { staffPost, staffScreen } from "./staff-route.ts";
 
 const member: StaffActor = { staffId: 7, name: "Sam", email: "sam@shop.test", role: "warehouse", via: "screen" };
@@ -66,5 +66,13 @@ describe("refusalOr", () => {
   it("throws anything else as it was", () => {
     const missing = { statusCode: 404, message: "No such order." };
     expect(() => refusalOr(missing)).toThrow(expect.objectContaining(missing));
+  });
+});
+
+describe("idParam", () => {
+  it("reads a record's number from the address, and is the screen's Not Found for anything else", async () => {
+    expect(idParam("12", "No such customer.")).toBe(12);
+    const missing = await refusal(() => idParam("12abc", "No such customer."));
+    expect([missing.status, await missing.text()]).toEqual([404, "No such customer."]);
   });
 });

@@ -2,7 +2,7 @@ import { Form, Link, data, redirect, useLocation, useNavigation } from "react-ro
 import { FieldError } from "../../components/admin/field-error.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { KeysetPager } from "../../components/admin/pager.tsx";
-import { ResultBanner } from "../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
 import { LineRows, control, onFormRows, rowsOf, whole } from "../../components/admin/stock-lines.tsx";
 import { serviceError } from "../../lib/admin/access.ts";
 import { pageMeta } from "../../lib/meta.ts";
@@ -60,11 +60,7 @@ export default function AdminTransfers({ loaderData, actionData }: Route.Compone
   return (
     <>
       <PageHeader crumbs={[{ label: "Stock", to: "/admin/stock" }, { label: "Transfers" }]} title="Transfers" intro="Stock moving between branches: asked for here, sent by the branch that has it (it leaves that branch's stock), and booked in by the branch it goes to, with anything that did not arrive recorded." />
-      {result ? (
-        <ResultBanner ok={false} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
 
       {branches.length < 2 ? (
         <EmptyState title="One branch only">Transfers need two branches or more.</EmptyState>

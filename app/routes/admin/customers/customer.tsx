@@ -5,7 +5,7 @@ import { BlockedBadge } from "../../../components/admin/blocked-badge.tsx";
 import { ConfirmWithReason } from "../../../components/admin/confirm-with-reason.tsx";
 import { CustomerOrders } from "../../../components/admin/customer-orders.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { notFoundOr, serviceError } from "../../../lib/admin/access.ts";
+import { idParam, notFoundOr, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
@@ -23,10 +23,7 @@ export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matche
 const REASON_MAX = 500;
 
 /** The customer's number from the path; anything else is no customer. */
-function idFrom(param: string): number {
-  if (!/^\d{1,9}$/.test(param)) throw new Response("No such customer.", { status: 404, statusText: "Not Found" });
-  return Number(param);
-}
+const idFrom = (param: string) => idParam(param, "No such customer.");
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { app, actor } = staffScreen(context, request, "customers.view");

@@ -1,7 +1,7 @@
 import { Form, data, useNavigation } from "react-router";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
-import { notFoundOr, serviceError } from "../../../lib/admin/access.ts";
+import { idParam, notFoundOr, serviceError } from "../../../lib/admin/access.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
 import { dayLabel, monthLabel as monthName, previousMonth } from "../../../../server/modules/trade/calendar.ts";
@@ -18,10 +18,7 @@ const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const KIND_LABEL = { invoice: "Invoice", credit_note: "Credit note", payment: "Payment" } as const;
 
 /** The account's number from the path; anything else is no account. */
-function idFrom(param: string): number {
-  if (!/^\d{1,9}$/.test(param)) throw new Response("No such trade account.", { status: 404, statusText: "Not Found" });
-  return Number(param);
-}
+const idFrom = (param: string) => idParam(param, "No such trade account.");
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { app, actor } = staffScreen(context, request, "invoices.manage");
