@@ -10,6 +10,7 @@ import type { Route } from "./+types/categories";
 import { Options } from "../../components/admin/options.tsx";
 import { staffPost, staffScreen } from "../../lib/admin/staff-route.ts";
 import { HeadRow } from "../../components/admin/head-row.tsx";
+import { MoveButtons } from "../../components/admin/move-buttons.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Categories");
 
@@ -152,16 +153,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
                 </span>
                 {manage ? (
                   <span className="flex gap-1">
-                    {(["up", "down"] as const).map((direction) => (
-                      <Form method="post" key={direction}>
-                        <input type="hidden" name="intent" value="move" />
-                        <input type="hidden" name="id" value={c.id} />
-                        <input type="hidden" name="direction" value={direction} />
-                        <button type="submit" className="btn-secondary min-h-9 px-2 text-sm" disabled={busy || (direction === "up" ? first : last)} aria-label={`Move ${c.name} ${direction}`}>
-                          {direction === "up" ? "↑" : "↓"}
-                        </button>
-                      </Form>
-                    ))}
+                    <MoveButtons id={c.id} name={c.name} first={first} last={last} busy={busy} buttonClassName="btn-secondary min-h-9 px-2 text-sm" labels={{ up: "↑", down: "↓" }} />
                   </span>
                 ) : null}
               </div>
