@@ -1,5 +1,6 @@
+import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { CategoryChips, ProductListing } from "../components/catalog/listing.tsx";
+import { ProductListing } from "../components/catalog/listing.tsx";
 import { Breadcrumbs, PageHeading } from "../components/page.tsx";
 import { canonicalListingPath, isPlainListing } from "../lib/catalog/listing-query.ts";
 import { loadListing, requestOrigin } from "../lib/catalog/listing.server.ts";
@@ -36,7 +37,20 @@ export default function Products({ loaderData }: Route.ComponentProps) {
     <>
       <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: "All products" }]} />
       <PageHeading title="All products" intro={`Building materials, tools and fittings for trade and DIY. ${prices}`} />
-      <CategoryChips label="Shop by category" categories={loaderData.categories} />
+      <nav aria-label="Shop by category" className="mb-6">
+        <ul className="flex flex-wrap gap-2">
+          {loaderData.categories.map((c) => (
+            <li key={c.path}>
+              <Link
+                to={`/category/${c.path}`}
+                className="inline-flex min-h-11 items-center rounded-full border border-stone-300 bg-white px-4 text-sm font-medium hover:border-brand-700 hover:text-brand-800"
+              >
+                {c.name}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <ProductListing data={loaderData.listing} basePath="/products" />
     </>
   );

@@ -82,26 +82,6 @@ export interface ProductListingProps {
  * control is a GET form field or a link, so it works before scripts load and
  * the address always holds the whole state.
  */
-/** Links to categories as chips above a listing (a category's subcategories, the top categories), in a nav named `label`. */
-export function CategoryChips({ label, categories }: { label: string; categories: readonly { path: string; name: string }[] }) {
-  return (
-    <nav aria-label={label} className="mb-6">
-      <ul className="flex flex-wrap gap-2">
-        {categories.map((c) => (
-          <li key={c.path}>
-            <Link
-              to={`/category/${c.path}`}
-              className="inline-flex min-h-11 items-center rounded-full border border-stone-300 bg-white px-4 text-sm font-medium hover:border-brand-700 hover:text-brand-800"
-            >
-              {c.name}
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
-}
-
 export function ProductListing({ data, basePath, emptyAction, emptyTitle }: ProductListingProps) {
   const { items, total, page, lastPage, perPage, state, problems, facets } = data;
   const formRef = useRef<HTMLFormElement>(null);
