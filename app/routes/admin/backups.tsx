@@ -19,10 +19,7 @@ export default function AdminBackups({ loaderData }: Route.ComponentProps) {
   const { backups } = loaderData;
   return (
     <>
-      <PageHeader
-        title="Backups"
-        intro="The shop backs itself up every night at 02:30 and keeps one a day for a week and one a week for a month. Each file holds every order, customer and photo: keep a copy somewhere other than this machine, and keep it safe. Downloads are recorded in the audit log."
-      />
+      <PageHeader title="Backups" intro="The shop backs itself up every night at 02:30 and keeps one a day for a week and one a week for a month. Each file holds every order, customer and photo: keep a copy somewhere other than this machine, and keep it safe. Downloads are recorded in the audit log." />
       {backups.length === 0 ? (
         <EmptyState title="No backups yet">The first nightly backup runs at 02:30; take one now on the server with npm run backup.</EmptyState>
       ) : (

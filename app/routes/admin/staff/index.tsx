@@ -4,7 +4,7 @@ import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { useFocusFirstInvalid } from "../../../components/admin/form-field.tsx";
 import { OneTimePanel } from "../../../components/admin/one-time-value.tsx";
 import { GuardedResult, type PendingAction } from "../../../components/admin/reauth.tsx";
-import { RoleSelect } from "../../../components/admin/role-select.tsx";
+import { IntentSubmit, RoleSelect } from "../../../components/admin/role-select.tsx";
 import { MemberRow } from "../../../components/admin/staff-member-row.tsx";
 import { TableOrCards } from "../../../components/admin/table-or-cards.tsx";
 import { Field } from "../../../components/form.tsx";
@@ -281,11 +281,9 @@ export default function AdminStaff({ loaderData, actionData }: Route.ComponentPr
               ))}
             </dl>
           </div>
-          <div className="sm:col-span-2">
-            <button type="submit" className="btn-primary disabled:opacity-75" disabled={busy}>
-              {busy && navigation.formData?.get("intent") === "invite" ? "Inviting…" : "Invite and make a set-up link"}
-            </button>
-          </div>
+          <IntentSubmit intent="invite" busyLabel="Inviting…">
+            Invite and make a set-up link
+          </IntentSubmit>
         </Form>
       </section>
     </>

@@ -8,7 +8,7 @@ import { FieldError } from "../../../components/admin/field-error.tsx";
 import { useFocusFirstInvalid } from "../../../components/admin/form-field.tsx";
 import { OneTimePanel } from "../../../components/admin/one-time-value.tsx";
 import { GuardedResult, type PendingAction } from "../../../components/admin/reauth.tsx";
-import { RoleSelect } from "../../../components/admin/role-select.tsx";
+import { IntentSubmit, RoleSelect } from "../../../components/admin/role-select.tsx";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { Field } from "../../../components/form.tsx";
 import { serviceError } from "../../../lib/admin/access.ts";
@@ -163,11 +163,9 @@ export default function AdminTokens({ loaderData, actionData }: Route.ComponentP
             <FieldError id="token-role-error" messages={createErrors.role} />
             <RoleSelect id="token-role" value={typed?.role ?? ""} errors={createErrors.role} choose />
           </div>
-          <div className="sm:col-span-2">
-            <button type="submit" className="btn-primary disabled:opacity-75" disabled={busy}>
-              {busy && navigation.formData?.get("intent") === "create" ? "Creating…" : "Create token"}
-            </button>
-          </div>
+          <IntentSubmit intent="create" busyLabel="Creating…">
+            Create token
+          </IntentSubmit>
         </Form>
       </section>
     </>
