@@ -40,6 +40,9 @@ export default defineConfig({
             // The quotes desk's form and words (issue 32) stay with its screens too. quotes/statuses.ts is plain data the
             // customer's quote pages share: only route modules import it, so no module of this group takes it in as a dependency.
             { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner|crumbs|stock-lines|branch-form|returns|refund-due|return-actions|order-returns|table-or-cards|timeline|status-tabs|promotion-form|promotion-preview|promotions|quote-form|quotes|category-picker|description-field|new-photos|stock-desk|counter-order|filter-disclosure|audit-entries|audit-words|trade-account-money|terms-fields|hire-request-forms|staff-member-row|role-select|name-address-fields|customer-orders|cells|filter-form|panel|confirm-with-reason|empty-state|keyset-list|list-columns|options|head-row|facts|move-buttons)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff[\\/]|orders[\\/](?!statuses\.ts$))|[\\/]server[\\/]modules[\\/]catalog[\\/]products[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
+            // The move up/down forms the photos screens and the category tree share: in a chunk of their own, or the photos
+            // group would take them in with the photo manager and the category tree would load the uploader with them.
+            { name: "admin-move", test: /[\\/]app[\\/]components[\\/]admin[\\/]move-buttons\.tsx$/, priority: 17 },
             // The catalogue desk's forms each in a chunk of its own, loaded by their screens and not by every
             // back-office page: products; photos; hire items with the hire price engine their rate card runs.
             {
