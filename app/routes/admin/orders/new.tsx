@@ -3,7 +3,7 @@
 // the stock at each branch shown as the member types, lower a price with a
 // reason, delivery or collection, how it is paid; place it or save a draft.
 // Without the page's script the form still posts: walk-in fields, SKUs typed.
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Form, data, redirect, useNavigation } from "react-router";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
@@ -143,6 +143,13 @@ export default function NewOrder({ loaderData, actionData }: Route.ComponentProp
   };
   const change = (key: number, patch: Partial<LineState>) => setLines((now) => now.map((l) => (l.key === key ? { ...l, ...patch } : l)));
   const lineErrors = (i: number, field: string) => errors?.[`lines.${i}.${field}`];
+  /** A line's box with its refusal under it. */
+  const withError = (i: number, field: string, input: ReactNode) => (
+    <span className="grid gap-1">
+      {input}
+      <FieldError messages={lineErrors(i, field)} />
+    </span>
+  );
   const summary = errors ? Object.values(errors).flat() : [];
   const label = customer ? `${customer.name}${customer.company ? ` (${customer.company})` : ""}` : walkIn.name;
   const field = (id: string, hint = false) => fieldProps(P, id, errors, hint);
@@ -314,31 +321,16 @@ export default function NewOrder({ loaderData, actionData }: Route.ComponentProp
               {
                 label: "Quantity",
                 className: "lg:w-24",
-                cell: (l, i) => (
-                  <span className="grid gap-1">
-                    <input id={`${P}-qty-${l.key}`} name="line_quantity" value={l.quantity} onChange={(e) => change(l.key, { quantity: e.target.value })} inputMode="numeric" aria-label={`Quantity, line ${i + 1}`} aria-invalid={lineErrors(i, "quantity") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />
-                    <FieldError messages={lineErrors(i, "quantity")} />
-                  </span>
-                ),
+                cell: (l, i) => withError(i, "quantity", <input id={`${P}-qty-${l.key}`} name="line_quantity" value={l.quantity} onChange={(e) => change(l.key, { quantity: e.target.value })} inputMode="numeric" aria-label={`Quantity, line ${i + 1}`} aria-invalid={lineErrors(i, "quantity") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />),
               },
               {
                 label: "Price £ ex VAT",
                 className: "lg:w-32",
-                cell: (l, i) => (
-                  <span className="grid gap-1">
-                    <input id={`${P}-price-${l.key}`} name="line_price" value={l.price} onChange={(e) => change(l.key, { price: e.target.value })} placeholder={l.listPrice !== null ? l.listPrice.toFixed(2) : ""} inputMode="decimal" aria-label={`Price £ ex VAT, line ${i + 1}`} aria-describedby={`${P}-price-hint`} aria-invalid={lineErrors(i, "unit_price_ex_vat") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />
-                    <FieldError messages={lineErrors(i, "unit_price_ex_vat")} />
-                  </span>
-                ),
+                cell: (l, i) => withError(i, "unit_price_ex_vat", <input id={`${P}-price-${l.key}`} name="line_price" value={l.price} onChange={(e) => change(l.key, { price: e.target.value })} placeholder={l.listPrice !== null ? l.listPrice.toFixed(2) : ""} inputMode="decimal" aria-label={`Price £ ex VAT, line ${i + 1}`} aria-describedby={`${P}-price-hint`} aria-invalid={lineErrors(i, "unit_price_ex_vat") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />),
               },
               {
                 label: "Reason for a lower price",
-                cell: (l, i) => (
-                  <span className="grid gap-1">
-                    <input id={`${P}-reason-${l.key}`} name="line_reason" value={l.reason} onChange={(e) => change(l.key, { reason: e.target.value })} maxLength={200} aria-label={`Reason for a lower price, line ${i + 1}`} aria-invalid={lineErrors(i, "reason") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />
-                    <FieldError messages={lineErrors(i, "reason")} />
-                  </span>
-                ),
+                cell: (l, i) => withError(i, "reason", <input id={`${P}-reason-${l.key}`} name="line_reason" value={l.reason} onChange={(e) => change(l.key, { reason: e.target.value })} maxLength={200} aria-label={`Reason for a lower price, line ${i + 1}`} aria-invalid={lineErrors(i, "reason") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />),
               },
               {
                 label: "Remove",
