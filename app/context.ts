@@ -4,6 +4,7 @@ import type { PriceContext, PriceDisplay } from "../server/modules/trade/pricing
 import type { CategoryNode } from "../server/modules/catalog/contract.ts";
 import type { Services } from "../server/services.ts";
 import type { StaffActor } from "../server/modules/staff/actor.ts";
+import type { SessionUser } from "./lib/session.ts";
 
 /**
  * What the Fastify server hands every loader and action: the shop's services
@@ -50,12 +51,7 @@ export interface AppContext {
   categoryByPath: (path: string) => Promise<{ category: CategoryNode; ancestors: CategoryNode[] } | null>;
 }
 
-export interface SessionUser {
-  id: number;
-  firstname: string;
-  lastname: string;
-  name: string;
-  email: string;
-}
+// The user a request names is the one the page keeps: one shape for both.
+export type { SessionUser } from "./lib/session.ts";
 
 export const appContext = createContext<AppContext>();

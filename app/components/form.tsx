@@ -36,6 +36,16 @@ function useFieldIds(name: string, id: string | undefined, hint: ReactNode, erro
   return { inputId, hintId, errorId, describedBy: [hintId, errorId].filter(Boolean).join(" ") || undefined };
 }
 
+/** A field's error, read out with "Error:" before it; nothing without one. */
+export function ErrorText({ id, error, className = "" }: { id: string | undefined; error: ReactNode; className?: string }) {
+  return error ? (
+    <p id={id} className={`${className} text-sm font-semibold text-red-700`.trim()}>
+      <span className="sr-only">Error: </span>
+      {error}
+    </p>
+  ) : null;
+}
+
 /** A field's label (with "(optional)"), hint and error, above its control. */
 function FieldFrame({ ids, label, optional, hint, error, className, children }: { ids: ReturnType<typeof useFieldIds>; label: string; optional?: boolean; hint?: ReactNode; error?: string; className?: string; children: ReactNode }) {
   return (
@@ -49,12 +59,7 @@ function FieldFrame({ ids, label, optional, hint, error, className, children }: 
           {hint}
         </p>
       ) : null}
-      {error ? (
-        <p id={ids.errorId} className="text-sm font-semibold text-red-700">
-          <span className="sr-only">Error: </span>
-          {error}
-        </p>
-      ) : null}
+      <ErrorText id={ids.errorId} error={error} />
       {children}
     </div>
   );
@@ -129,12 +134,7 @@ export function Checkbox({ label, name, hint, error, id, className, ...input }: 
   const { inputId, hintId, errorId, describedBy } = useFieldIds(name, id, hint, error);
   return (
     <div className={className}>
-      {error ? (
-        <p id={errorId} className="mb-1 text-sm font-semibold text-red-700">
-          <span className="sr-only">Error: </span>
-          {error}
-        </p>
-      ) : null}
+      <ErrorText id={errorId} error={error} className="mb-1" />
       <div className="flex items-start gap-3">
         <input
           id={inputId}

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
+import { Options } from "./options.tsx";
 
 /** A filter field's control: the back office's look, filling its grid cell. */
 export const FILTER_CONTROL = "min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal";
@@ -103,11 +104,7 @@ export function FilterSelect({
       {label}
       <select name={name} defaultValue={value ?? anyValue} className={controlClassName} {...refused.props}>
         {any === null ? null : <option value={anyValue}>{any}</option>}
-        {options.map(([v, l]) => (
-          <option key={v} value={v}>
-            {l}
-          </option>
-        ))}
+        <Options of={options} value={([v]) => v} label={([, l]) => l} />
       </select>
       {refused.message}
     </label>

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
+import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
+import { HeadRow } from "./head-row.tsx";
 
 // The long forms' parts (a product's, a hire item's): name and value rows,
 // the save bar, and the fields with the form's prefix filled in.
@@ -27,14 +28,7 @@ export function NameValueRows({
   return (
     <table className="w-full text-sm">
       <thead>
-        <tr className="text-left">
-          <th scope="col" className="pb-1 font-semibold">
-            Name
-          </th>
-          <th scope="col" className="pb-1 pl-2 font-semibold">
-            Value
-          </th>
-        </tr>
+        <HeadRow className="text-left" cells={[["Name", "pb-1 font-semibold"], ["Value", "pb-1 pl-2 font-semibold"]]} />
       </thead>
       <tbody>
         {rows.map((r, i) => (
@@ -83,6 +77,20 @@ export function SlugField({ prefix, base, value, errors, isNew }: { prefix: stri
         </span>
         <input {...described("slug", errors, true)} defaultValue={value} maxLength={200} spellCheck={false} className="min-h-10 w-full rounded-md px-1 font-normal outline-none disabled:bg-stone-100" />
       </div>
+    </Field>
+  );
+}
+
+/** The VAT rate of a price typed in a long form (a product's, a hire item's): the rates the shop charges, chosen as the prices beside it are worked out. */
+export function VatRateField({ prefix, value, onChange, errors }: { prefix: string; value: number; onChange: (rate: number) => void; errors: FieldErrors }) {
+  const { Field, described } = formOf(prefix);
+  return (
+    <Field id="vat_rate" label="VAT rate" errors={errors}>
+      <select {...described("vat_rate", errors)} value={value} onChange={(e) => onChange(Number(e.currentTarget.value))} className={ADMIN_CONTROL}>
+        <option value={20}>20% standard</option>
+        <option value={5}>5% reduced</option>
+        <option value={0}>0% zero-rated</option>
+      </select>
     </Field>
   );
 }

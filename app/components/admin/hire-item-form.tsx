@@ -6,7 +6,9 @@ import { extraDayRate, rateExamples } from "../../../server/modules/hire/rate-ca
 import { incVat, penceFrom } from "../../../server/modules/catalog/products/prices.ts";
 import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors } from "./form-field.tsx";
-import { NameValueRows, SaveBar, SlugField, formOf } from "./form-rows.tsx";
+import { NameValueRows, SaveBar, SlugField, VatRateField, formOf } from "./form-rows.tsx";
+import { Options } from "./options.tsx";
+import { HeadRow } from "./head-row.tsx";
 
 type Errors = FieldErrors;
 
@@ -85,11 +87,7 @@ export function HireItemForm({
         <Field id="hire_category_id" label="Hire category" errors={errors}>
           <select {...described("hire_category_id", errors)} defaultValue={values.hire_category_id ?? ""} required className={control}>
             <option value="">Choose a hire category</option>
-            {categories.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
+            <Options of={categories} value={(c) => c.id} label={(c) => c.name} />
           </select>
         </Field>
         <Field id="product_sku" label="The same tool for sale (SKU)" errors={errors} hint="Optional: the hire page links to it as “Rather buy one?”.">
@@ -113,13 +111,7 @@ export function HireItemForm({
         {rate("weekend", "Weekend rate (£)", "Out Friday or Saturday, back Monday.")}
         {rate("week", "Week rate (£)")}
         {rate("deposit", "Deposit (£)")}
-        <Field id="vat_rate" label="VAT rate" errors={errors}>
-          <select {...described("vat_rate", errors)} value={vat} onChange={(e) => setVat(Number(e.currentTarget.value))} className={control}>
-            <option value={20}>20% standard</option>
-            <option value={5}>5% reduced</option>
-            <option value={0}>0% zero-rated</option>
-          </select>
-        </Field>
+        <VatRateField prefix="hire" value={vat} onChange={setVat} errors={errors} />
         <div className="grid content-start gap-1 text-sm sm:col-span-1 lg:col-span-3">
           <span className="font-semibold">Extra days</span>
           <span className="min-h-10 content-center text-stone-800" data-testid="extra-day-rate">
@@ -135,23 +127,15 @@ export function HireItemForm({
               <table className="w-full min-w-[34rem] text-left text-sm" aria-describedby="rate-examples" data-testid="rate-examples">
                 <caption className="sr-only">Worked examples from the shop's pricing, for the rates as typed</caption>
                 <thead className="border-b border-stone-200 text-stone-700">
-                  <tr>
-                    <th scope="col" className="py-1 pr-2">
-                      Hire
-                    </th>
-                    <th scope="col" className="py-1 pr-2">
-                      For example
-                    </th>
-                    <th scope="col" className="py-1 pr-2 text-right">
-                      Ex VAT
-                    </th>
-                    <th scope="col" className="py-1 pr-2 text-right">
-                      Inc VAT
-                    </th>
-                    <th scope="col" className="py-1 text-right">
-                      With deposit
-                    </th>
-                  </tr>
+                  <HeadRow
+                    cells={[
+                      ["Hire", "py-1 pr-2"],
+                      ["For example", "py-1 pr-2"],
+                      ["Ex VAT", "py-1 pr-2 text-right"],
+                      ["Inc VAT", "py-1 pr-2 text-right"],
+                      ["With deposit", "py-1 text-right"],
+                    ]}
+                  />
                 </thead>
                 <tbody aria-live="polite" className="divide-y divide-stone-100">
                   {examples.map((e) => (

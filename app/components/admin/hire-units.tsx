@@ -2,6 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { FieldError } from "./field-error.tsx";
 import { STACKED } from "./stacked-table.ts";
 import { TableOrCards } from "./table-or-cards.tsx";
+import { Options } from "./options.tsx";
 
 export interface HireUnitRow {
   id: number;
@@ -65,11 +66,7 @@ export function HireUnits({ units, canManage, result, depots = [] }: { units: Hi
                       {canManage && depots.length > 1 ? (
                         <span className="grid gap-1">
                           <select form={formId} name="depot" defaultValue={u.depot.slug} aria-label={`Depot of unit ${u.asset_number}`} aria-invalid={!!refused?.errors?.depot || undefined} aria-describedby={refused?.errors?.depot ? `${formId}-depot-error` : undefined} className={control}>
-                            {depots.map((d) => (
-                              <option key={d.slug} value={d.slug}>
-                                {d.name}
-                              </option>
-                            ))}
+                            <Options of={depots} value={(d) => d.slug} label={(d) => d.name} />
                           </select>
                           <FieldError id={`${formId}-depot-error`} messages={refused?.errors?.depot} />
                         </span>

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Form, useNavigation, useRevalidator } from "react-router";
 import type { PhotoActionResult } from "../../lib/admin/photo-action.ts";
 import { FieldError } from "./field-error.tsx";
+import { MoveButtons } from "./move-buttons.tsx";
 
 /**
  * A product's or a hire item's photos in the back office: drop or choose
@@ -179,16 +180,7 @@ export function PhotoManager({
                       </div>
                     </Form>
                     <div className="flex flex-wrap gap-2">
-                      {(["up", "down"] as const).map((direction) => (
-                        <Form method="post" key={direction}>
-                          <input type="hidden" name="intent" value="move" />
-                          <input type="hidden" name="id" value={image.id} />
-                          <input type="hidden" name="direction" value={direction} />
-                          <button type="submit" className={button} disabled={busy || (direction === "up" ? i === 0 : i === images.length - 1)} aria-label={`Move photo ${i + 1} ${direction}`}>
-                            {direction === "up" ? "Move up" : "Move down"}
-                          </button>
-                        </Form>
-                      ))}
+                      <MoveButtons id={image.id} name={`photo ${i + 1}`} first={i === 0} last={i === images.length - 1} busy={busy} buttonClassName={button} labels={{ up: "Move up", down: "Move down" }} />
                     </div>
                     <Form method="post" className="flex flex-wrap items-center gap-2 border-t border-stone-200 pt-3">
                       <input type="hidden" name="intent" value="delete" />

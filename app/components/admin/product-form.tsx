@@ -8,7 +8,8 @@ import { DescriptionField } from "./description-field.tsx";
 import { FieldError } from "./field-error.tsx";
 import { NewPhotos } from "./new-photos.tsx";
 import { ADMIN_CONTROL, type FieldErrors } from "./form-field.tsx";
-import { NameValueRows, SaveBar, SlugField, formOf } from "./form-rows.tsx";
+import { NameValueRows, SaveBar, SlugField, VatRateField, formOf } from "./form-rows.tsx";
+import { Options } from "./options.tsx";
 
 export interface ProductFormValues {
   sku: string;
@@ -118,11 +119,7 @@ export function ProductForm({
         <Field id="brand_id" label="Brand" errors={errors}>
           <select {...described("brand_id", errors)} defaultValue={values.brand_id ?? ""} className={control}>
             <option value="">No brand</option>
-            {choices.brands.map((b) => (
-              <option key={b.id} value={b.id}>
-                {b.name}
-              </option>
-            ))}
+            <Options of={choices.brands} value={(b) => b.id} label={(b) => b.name} />
           </select>
         </Field>
         <Field id="status" label="Shown on the shop" errors={errors} hint="Drafts and archived products are never shown, found or sold.">
@@ -170,13 +167,7 @@ export function ProductForm({
             <input {...described("price_ex_vat", errors)} value={price} onChange={(e) => setPrice(e.currentTarget.value)} inputMode="decimal" required className={control} />
           </Field>
         )}
-        <Field id="vat_rate" label="VAT rate" errors={errors}>
-          <select {...described("vat_rate", errors)} value={vat} onChange={(e) => setVat(Number(e.currentTarget.value))} className={control}>
-            <option value={20}>20% standard</option>
-            <option value={5}>5% reduced</option>
-            <option value={0}>0% zero-rated</option>
-          </select>
-        </Field>
+        <VatRateField prefix="product" value={vat} onChange={setVat} errors={errors} />
         {several ? null : (
           <>
             <div className="grid content-start gap-1 text-sm">

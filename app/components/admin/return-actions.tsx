@@ -7,6 +7,7 @@ import { formatPounds } from "../../lib/money.ts";
 import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
 import { Panel } from "./panel.tsx";
+import { Options } from "./options.tsx";
 
 /** What the return's page's last form post did: the banner's words, and for a refused form its errors and what was typed. */
 export type ReturnActionResult = { ok: true; message: string } | { ok: false; to: string; message: string; errors: Record<string, string[]>; values: Record<string, string> };
@@ -126,11 +127,7 @@ export function ReturnActions({
               <FormField prefix="receive" id="branch_id" label="Received at" errors={errors}>
                 <select {...fieldProps("receive", "branch_id", errors)} defaultValue={typed(to, "branch_id", receive.chosen ? String(receive.chosen) : "")} className={ADMIN_CONTROL}>
                   {receive.chosen === null ? <option value="">The order's branch (else the shop's default)</option> : null}
-                  {receive.branches.map((b) => (
-                    <option key={b.id} value={b.id}>
-                      {b.name}
-                    </option>
-                  ))}
+                  <Options of={receive.branches} value={(b) => b.id} label={(b) => b.name} />
                 </select>
               </FormField>
             ) : null}

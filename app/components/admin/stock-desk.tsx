@@ -8,6 +8,7 @@ import { useHydrated } from "../../lib/use-session.ts";
 import { FieldError } from "./field-error.tsx";
 import { control } from "./stock-lines.tsx";
 import { DataTable } from "./table-or-cards.tsx";
+import { Options } from "./options.tsx";
 
 export type DeskMode = "receive" | "count" | "adjust";
 export const DESK_MODES: readonly DeskMode[] = ["receive", "count", "adjust"];
@@ -149,11 +150,7 @@ export function StockDesk({
           <label className="grid content-start gap-1 text-sm font-semibold">
             Branch
             <select name="branch_id" value={branchId} onChange={(e) => setBranchId(Number(e.currentTarget.value))} className={control} aria-invalid={branchErrors.length ? true : undefined}>
-              {branches.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name}
-                </option>
-              ))}
+              <Options of={branches} value={(b) => b.id} label={(b) => b.name} />
             </select>
             <FieldError messages={branchErrors} />
           </label>

@@ -2,6 +2,7 @@
 // the rows as a table of inputs, read back from the form, and the service's
 // row errors put back beside the rows they are about.
 import { FieldError } from "./field-error.tsx";
+import { HeadRow } from "./head-row.tsx";
 
 /** Rows the forms offer: enough for a delivery note; more by sending again. */
 export const ROWS = 8;
@@ -35,14 +36,7 @@ export function LineRows({ list, number, label, errors }: { list: string; number
   return (
     <table className="w-full text-sm">
       <thead>
-        <tr className="text-left">
-          <th scope="col" className="pb-1 font-semibold">
-            SKU
-          </th>
-          <th scope="col" className="w-32 pb-1 pl-2 font-semibold">
-            {label}
-          </th>
-        </tr>
+        <HeadRow className="text-left" cells={[["SKU", "pb-1 font-semibold"], [label, "w-32 pb-1 pl-2 font-semibold"]]} />
       </thead>
       <tbody>
         {Array.from({ length: ROWS }, (_, i) => {

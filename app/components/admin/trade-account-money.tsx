@@ -4,6 +4,7 @@ import { formatPounds } from "../../lib/money.ts";
 import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
 import { Panel } from "./panel.tsx";
+import { Options } from "./options.tsx";
 
 // The money forms of a trade account's screen (record a payment, use credit
 // on account, issue a credit note): each a plain form that posts its intent to
@@ -53,11 +54,7 @@ export function RecordPayment({ open, methods, memory, busy }: { open: readonly 
             Method
             <FieldError id="pay-method-error" messages={memory.err("method")} />
             <select name="method" defaultValue={memory.val("method", "bacs")} className={ADMIN_CONTROL}>
-              {methods.map(([m, label]) => (
-                <option key={m} value={m}>
-                  {label}
-                </option>
-              ))}
+              <Options of={methods} value={([m]) => m} label={([, label]) => label} />
             </select>
           </label>
           <label className="grid gap-1 text-sm font-semibold">

@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useState } from "react";
 import { browserApi } from "../../lib/browser-api.ts";
 import type { SlotWeek } from "../../lib/appointments.ts";
 import { useHydrated } from "../../lib/use-session.ts";
+import { ErrorText } from "../form.tsx";
 
 const choice =
   "flex min-h-11 cursor-pointer items-center gap-2 rounded-md border border-stone-300 bg-white px-3 py-2 font-medium text-stone-900 hover:border-brand-700 has-checked:border-2 has-checked:border-brand-700 has-checked:bg-brand-50";
@@ -46,12 +47,7 @@ export function SlotPicker({ branch, error, refresh, exclude, phone }: { branch:
   const errorId = `${id}-error`;
   return (
     <div className="grid gap-4">
-      {error ? (
-        <p id={errorId} className="text-sm font-semibold text-red-700">
-          <span className="sr-only">Error: </span>
-          {error}
-        </p>
-      ) : null}
+      <ErrorText id={errorId} error={error} />
       <fieldset className="grid gap-2" aria-describedby={error ? errorId : undefined}>
         <legend className="mb-2 font-semibold text-stone-900">Day</legend>
         {!hydrated ? (

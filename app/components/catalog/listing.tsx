@@ -260,40 +260,30 @@ function FilterForm({
       <fieldset className="grid gap-2">
         <legend className="mb-1 font-semibold">Price inc VAT</legend>
         <div className="grid grid-cols-2 gap-2">
-          <div>
-            <label htmlFor="price-min" className="block text-sm text-stone-700">
-              Min (£)
-            </label>
-            <input
-              key={`min-${priceKey}`}
-              id="price-min"
-              name="price_min"
-              type="number"
-              inputMode="decimal"
-              min={0}
-              step="0.01"
-              defaultValue={state.priceMin ?? ""}
-              placeholder={facets.price.min === null ? "" : String(Math.floor(facets.price.min))}
-              className="min-h-11 w-full rounded-md border border-stone-400 bg-white px-2 text-base"
-            />
-          </div>
-          <div>
-            <label htmlFor="price-max" className="block text-sm text-stone-700">
-              Max (£)
-            </label>
-            <input
-              key={`max-${priceKey}`}
-              id="price-max"
-              name="price_max"
-              type="number"
-              inputMode="decimal"
-              min={0}
-              step="0.01"
-              defaultValue={state.priceMax ?? ""}
-              placeholder={facets.price.max === null ? "" : String(Math.ceil(facets.price.max))}
-              className="min-h-11 w-full rounded-md border border-stone-400 bg-white px-2 text-base"
-            />
-          </div>
+          {(
+            [
+              ["min", "Min (£)", state.priceMin, facets.price.min === null ? "" : String(Math.floor(facets.price.min))],
+              ["max", "Max (£)", state.priceMax, facets.price.max === null ? "" : String(Math.ceil(facets.price.max))],
+            ] as const
+          ).map(([end, label, value, placeholder]) => (
+            <div key={end}>
+              <label htmlFor={`price-${end}`} className="block text-sm text-stone-700">
+                {label}
+              </label>
+              <input
+                key={`${end}-${priceKey}`}
+                id={`price-${end}`}
+                name={`price_${end}`}
+                type="number"
+                inputMode="decimal"
+                min={0}
+                step="0.01"
+                defaultValue={value ?? ""}
+                placeholder={placeholder}
+                className="min-h-11 w-full rounded-md border border-stone-400 bg-white px-2 text-base"
+              />
+            </div>
+          ))}
         </div>
         {facets.price.min !== null && facets.price.max !== null ? (
           <p className="text-xs text-stone-600">

@@ -3,7 +3,7 @@ import { useFetcher } from "react-router";
 import { browserApi } from "../../lib/browser-api.ts";
 import { errorFor, failure, failureFrom, type FormResult, text } from "../../lib/form-result.ts";
 import { usePageUser } from "../../lib/use-session.ts";
-import { Field, FormAlert, FormSuccess, SubmitButton, useFillFromUser, useFocusOnFailure } from "../form.tsx";
+import { ErrorText, Field, FormAlert, FormSuccess, SubmitButton, useFillFromUser, useFocusOnFailure } from "../form.tsx";
 
 export type EnquiryType = "contact" | "design-consultation";
 
@@ -37,12 +37,7 @@ function MessageField({ error, label }: { error?: string; label: string }) {
       <label htmlFor={id} className="font-semibold text-stone-900">
         {label}
       </label>
-      {error ? (
-        <p id={errorId} className="text-sm font-semibold text-red-700">
-          <span className="sr-only">Error: </span>
-          {error}
-        </p>
-      ) : null}
+      <ErrorText id={errorId} error={error} />
       <textarea
         id={id}
         name="message"

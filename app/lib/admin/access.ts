@@ -45,6 +45,25 @@ export function serviceError(error: unknown): { status: number; message: string;
   return { status: e.statusCode, message: e.message ?? "", ...(e.errors ? { errors: e.errors } : {}) };
 }
 
+/** A record's number from the address (`/admin/customers/12`); anything else is the screen's Not Found, saying `missing`. */
+export function idParam(param: string, missing: string): number {
+  if (!/^\d{1,9}$/.test(param)) throw new Response(missing, { status: 404, statusText: "Not Found" });
+  return Number(param);
+}
+
+/**
+ * What a service refused as sent (422: a bad filter, an old page link), for
+ * the screen to show beside what was typed: its message, its field errors,
+ * and `text`, every field's error in one line (else the message). Anything
+ * else is thrown as it was.
+ */
+export function refusalOr(error: unknown): { message: string; errors: Record<string, string[]>; text: string } {
+  const known = serviceError(error);
+  if (!known || known.status !== 422) throw error;
+  const errors = known.errors ?? {};
+  return { message: known.message, errors, text: Object.values(errors).flat().join(" ") || known.message };
+}
+
 /** A service's 404 as the screen's own Not Found page; anything else thrown as it was. */
 export function notFoundOr(error: unknown): never {
   const known = serviceError(error);

@@ -216,22 +216,21 @@ function AddressCard({ address, onEdit, onAction }: { address: Address; onEdit: 
           <button ref={deleteRef} type="button" className="btn-secondary text-red-700" onClick={() => setConfirming(true)} disabled={disabled}>
             Delete<span className="sr-only"> {summary}</span>
           </button>
-          {!address.is_default_delivery ? (
-            <fetcher.Form method="post" onSubmit={onAction}>
-              <HiddenAddress address={address} />
-              <button type="submit" name="intent" value="default-delivery" className="btn-secondary" disabled={disabled}>
-                Make default delivery<span className="sr-only"> address</span>
-              </button>
-            </fetcher.Form>
-          ) : null}
-          {!address.is_default_billing ? (
-            <fetcher.Form method="post" onSubmit={onAction}>
-              <HiddenAddress address={address} />
-              <button type="submit" name="intent" value="default-billing" className="btn-secondary" disabled={disabled}>
-                Make default billing<span className="sr-only"> address</span>
-              </button>
-            </fetcher.Form>
-          ) : null}
+          {(
+            [
+              ["delivery", address.is_default_delivery],
+              ["billing", address.is_default_billing],
+            ] as const
+          ).map(([use, isDefault]) =>
+            isDefault ? null : (
+              <fetcher.Form key={use} method="post" onSubmit={onAction}>
+                <HiddenAddress address={address} />
+                <button type="submit" name="intent" value={`default-${use}`} className="btn-secondary" disabled={disabled}>
+                  Make default {use}<span className="sr-only"> address</span>
+                </button>
+              </fetcher.Form>
+            ),
+          )}
         </div>
       )}
     </li>

@@ -2,7 +2,7 @@ import { useRef } from "react";
 import { Form } from "react-router";
 import { appContext } from "#app-context";
 import { AccountPage } from "../../components/account-page.tsx";
-import { Checkbox, FormAlert, FormSuccess, SubmitButton, useFocusOnFailure } from "../../components/form.tsx";
+import { Checkbox, ErrorText, FormAlert, FormSuccess, SubmitButton, useFocusOnFailure } from "../../components/form.tsx";
 import { NEWSLETTER_TOPICS } from "../../lib/account.ts";
 import { browserApi } from "../../lib/browser-api.ts";
 import { checked, errorFor, failureFrom, type FormResult, redirectIfSignedOut } from "../../lib/form-result.ts";
@@ -56,12 +56,7 @@ export default function Newsletter({ loaderData, actionData: result }: Route.Com
           />
           <fieldset className="grid gap-1" aria-describedby={topicsError ? "topics-error" : undefined}>
             <legend className="mb-2 font-semibold">Topics I am interested in</legend>
-            {topicsError ? (
-              <p id="topics-error" className="text-sm font-semibold text-red-700">
-                <span className="sr-only">Error: </span>
-                {topicsError}
-              </p>
-            ) : null}
+            <ErrorText id="topics-error" error={topicsError} />
             {NEWSLETTER_TOPICS.map((topic) => (
               <Checkbox key={topic.value} label={topic.label} name="topics" value={topic.value} defaultChecked={settings.topics.includes(topic.value)} />
             ))}

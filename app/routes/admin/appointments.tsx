@@ -1,15 +1,16 @@
 import { Form, data, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
 import { control } from "../../components/admin/stock-lines.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
+import { serviceError } from "../../lib/admin/access.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { londonClock } from "../../../server/modules/branches/hours.ts";
 import type { Route } from "./+types/appointments";
 import { DataTable } from "../../components/admin/table-or-cards.tsx";
 import { EmptyState } from "../../components/admin/empty-state.tsx";
 import { ConfirmWithReason } from "../../components/admin/confirm-with-reason.tsx";
+import { Options } from "../../components/admin/options.tsx";
+import { staffScreen, staffPost } from "../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Showroom appointments");
 
@@ -17,8 +18,7 @@ const TOPICS = { kitchen: "Kitchen", bathroom: "Bathroom", both: "Kitchen and ba
 
 /** The day's design consultations at a showroom: today, and the member's own showroom (else the first), unless the filters say otherwise. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "appointments.manage");
+  const { app, actor } = staffScreen(context, request, "appointments.manage");
   const url = new URL(request.url);
   const showrooms = (await app.services.adminAppointments.showrooms(actor)).data;
   const branch = showrooms.find((s) => s.slug === url.searchParams.get("branch"))?.slug ?? showrooms.find((s) => actor.branchIds?.includes(s.id))?.slug ?? showrooms[0]?.slug;
@@ -41,10 +41,7 @@ type Result = { ok: true; message: string } | { ok: false; message: string; erro
 
 /** Cancels one for the customer, with a reason for the audit log; the customer is emailed. */
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "appointments.manage");
-  const form = await request.formData();
+  const { app, actor, form } = await staffPost(context, request, "appointments.manage");
   const id = Number(form.get("id"));
   try {
     const done = await app.services.adminAppointments.cancel(actor, id, String(form.get("reason") ?? ""));
@@ -73,11 +70,7 @@ export default function AdminAppointments({ loaderData, actionData }: Route.Comp
             <label className="grid gap-1 text-sm font-semibold">
               Showroom
               <select name="branch" defaultValue={branch} className={control}>
-                {showrooms.map((s) => (
-                  <option key={s.slug} value={s.slug}>
-                    {s.name}
-                  </option>
-                ))}
+                <Options of={showrooms} value={(s) => s.slug} label={(s) => s.name} />
               </select>
             </label>
             <label className="grid gap-1 text-sm font-semibold">

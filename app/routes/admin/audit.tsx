@@ -1,17 +1,16 @@
 import { FilterDisclosure, activeFilters } from "../../components/admin/filter-disclosure.tsx";
 import { Link } from "react-router";
-import { appContext } from "#app-context";
 import { AUDIT_VIA_LABELS, Changes } from "../../components/admin/audit-entries.tsx";
 import { actionWords } from "../../lib/admin/audit-words.ts";
 import { KeysetPager, useListAddress } from "../../components/admin/pager.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
-import { requirePermission } from "../../lib/admin/access.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/audit";
 import { DataTable } from "../../components/admin/table-or-cards.tsx";
 import { DateCell, LinesCell } from "../../components/admin/cells.tsx";
 import { EmptyState } from "../../components/admin/empty-state.tsx";
 import { FilterDate, FilterForm, FilterSelect, FilterText } from "../../components/admin/filter-form.tsx";
+import { staffScreen } from "../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Audit log");
 
@@ -27,8 +26,7 @@ const ENTITIES = [
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "audit.view");
+  const { app, actor } = staffScreen(context, request, "audit.view");
   const url = new URL(request.url);
   const get = (name: string) => url.searchParams.get(name)?.trim() || undefined;
   const staffId = Number(get("staff_id"));

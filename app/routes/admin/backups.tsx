@@ -1,17 +1,15 @@
-import { appContext } from "#app-context";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { Cell, Row, TableOrCards } from "../../components/admin/table-or-cards.tsx";
 import { EmptyState } from "../../components/page.tsx";
-import { requirePermission } from "../../lib/admin/access.ts";
 import { formatDateTime } from "../../lib/admin/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/backups";
+import { staffScreen } from "../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Backups");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "backups.download");
+  const { app, actor } = staffScreen(context, request, "backups.download");
   return { backups: await app.services.backups.list(actor) };
 }
 
@@ -21,10 +19,7 @@ export default function AdminBackups({ loaderData }: Route.ComponentProps) {
   const { backups } = loaderData;
   return (
     <>
-      <PageHeader
-        title="Backups"
-        intro="The shop backs itself up every night at 02:30 and keeps one a day for a week and one a week for a month. Each file holds every order, customer and photo: keep a copy somewhere other than this machine, and keep it safe. Downloads are recorded in the audit log."
-      />
+      <PageHeader title="Backups" intro="The shop backs itself up every night at 02:30 and keeps one a day for a week and one a week for a month. Each file holds every order, customer and photo: keep a copy somewhere other than this machine, and keep it safe. Downloads are recorded in the audit log." />
       {backups.length === 0 ? (
         <EmptyState title="No backups yet">The first nightly backup runs at 02:30; take one now on the server with npm run backup.</EmptyState>
       ) : (

@@ -1,29 +1,25 @@
 import { Form, Link, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { AddForm, DescriptionField, NameAddressFields, intentErrors } from "../../components/admin/name-address-fields.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
-import { requirePermission, requireSameOrigin } from "../../lib/admin/access.ts";
 import { type IntentResult, intentAction } from "../../lib/admin/intent-action.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { can } from "../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/brands";
+import { staffPost, staffScreen } from "../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Brands");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
+  const { app, actor } = staffScreen(context, request, "catalogue.view");
   return { brands: await app.services.adminTree.brands(actor), manage: can(actor.role, "catalogue.manage") };
 }
 
 type Result = IntentResult;
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.manage");
-  return intentAction(await request.formData(), async ({ intent, id, text }) => {
+  const { app, actor, form } = await staffPost(context, request, "catalogue.manage");
+  return intentAction(form, async ({ intent, id, text }) => {
     if (intent === "create") {
       const made = await app.services.adminTree.createBrand(actor, { name: text("name"), description: text("description"), ...(text("slug").trim() ? { slug: text("slug") } : {}) });
       return { id: made.id, message: `Added the brand “${made.name}”. Choose it on a product's page.` };

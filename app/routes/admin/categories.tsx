@@ -1,30 +1,29 @@
 import { Form, Link, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { FieldError } from "../../components/admin/field-error.tsx";
 import { AddForm, DescriptionField, LIST_CONTROL, NameAddressFields, intentErrors } from "../../components/admin/name-address-fields.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
-import { requirePermission, requireSameOrigin } from "../../lib/admin/access.ts";
 import { type IntentResult, intentAction } from "../../lib/admin/intent-action.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { can } from "../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/categories";
+import { Options } from "../../components/admin/options.tsx";
+import { staffPost, staffScreen } from "../../lib/admin/staff-route.ts";
+import { HeadRow } from "../../components/admin/head-row.tsx";
+import { MoveButtons } from "../../components/admin/move-buttons.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Categories");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
+  const { app, actor } = staffScreen(context, request, "catalogue.view");
   return { categories: await app.services.adminTree.tree(actor), manage: can(actor.role, "catalogue.manage") };
 }
 
 type Result = IntentResult;
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.manage");
-  return intentAction(await request.formData(), async ({ intent, id, text, form }) => {
+  const { app, actor, form } = await staffPost(context, request, "catalogue.manage");
+  return intentAction(form, async ({ intent, id, text, form }) => {
     const parent = () => (text("parent_id") === "" ? null : Number(text("parent_id")));
     if (intent === "create") {
       const made = await app.services.adminTree.createCategory(actor, { name: text("name"), parent_id: parent(), ...(text("slug").trim() ? { slug: text("slug") } : {}) });
@@ -85,17 +84,7 @@ function AttributeSetForm({ category, errors, busy }: { category: Category; erro
       <FieldError messages={errors ? Object.values(errors).flat() : undefined} />
       <table className="w-full text-sm">
         <thead>
-          <tr className="text-left">
-            <th scope="col" className="font-semibold">
-              Name
-            </th>
-            <th scope="col" className="pl-2 font-semibold">
-              Kind
-            </th>
-            <th scope="col" className="pl-2 font-semibold">
-              Unit (numbers)
-            </th>
-          </tr>
+          <HeadRow className="text-left" cells={[["Name", "font-semibold"], ["Kind", "pl-2 font-semibold"], ["Unit (numbers)", "pl-2 font-semibold"]]} />
         </thead>
         <tbody>
           {rows.map((a, i) => (
@@ -105,11 +94,7 @@ function AttributeSetForm({ category, errors, busy }: { category: Category; erro
               </td>
               <td className="py-1 pl-2">
                 <select name="attribute_kind" defaultValue={a.kind} aria-label={`${category.name}: attribute ${i + 1} kind`} className={control}>
-                  {Object.entries(KIND_LABELS).map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
+                  <Options of={Object.entries(KIND_LABELS)} value={([value]) => value} label={([, label]) => label} />
                 </select>
               </td>
               <td className="py-1 pl-2">
@@ -168,16 +153,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
                 </span>
                 {manage ? (
                   <span className="flex gap-1">
-                    {(["up", "down"] as const).map((direction) => (
-                      <Form method="post" key={direction}>
-                        <input type="hidden" name="intent" value="move" />
-                        <input type="hidden" name="id" value={c.id} />
-                        <input type="hidden" name="direction" value={direction} />
-                        <button type="submit" className="btn-secondary min-h-9 px-2 text-sm" disabled={busy || (direction === "up" ? first : last)} aria-label={`Move ${c.name} ${direction}`}>
-                          {direction === "up" ? "↑" : "↓"}
-                        </button>
-                      </Form>
-                    ))}
+                    <MoveButtons id={c.id} name={c.name} first={first} last={last} busy={busy} buttonClassName="btn-secondary min-h-9 px-2 text-sm" labels={{ up: "↑", down: "↓" }} />
                   </span>
                 ) : null}
               </div>

@@ -1,13 +1,11 @@
 import { type ReactNode, useId } from "react";
 import { Form, Link } from "react-router";
-import { appContext } from "#app-context";
 import { BranchFilter } from "../../components/admin/branch-filter.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { BarChart, type ChartGeometry } from "../../components/bar-chart.tsx";
 import { EmptyState } from "../../components/admin/empty-state.tsx";
 import { MoneyCell } from "../../components/admin/cells.tsx";
 import { DataTable } from "../../components/admin/table-or-cards.tsx";
-import { requirePermission } from "../../lib/admin/access.ts";
 import { LIST_OF, longDay, ordersHref, shortDay, sumPounds, tableDay, takingsBars, takingsSummary } from "../../lib/admin/dashboard.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { returnsHref } from "../../lib/admin/returns.ts";
@@ -15,12 +13,12 @@ import { formatPounds } from "../../lib/money.ts";
 import type { FailingJob, PeriodFigures, TakingsDay } from "../../../server/modules/dashboard/service.ts";
 import { can } from "../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
+import { staffScreen } from "../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Dashboard");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "dashboard.view");
+  const { app, actor } = staffScreen(context, request, "dashboard.view");
   // Read per branch (issue 30): the member's own first when they work at one, or all.
   const choices = (await app.services.branches.list()).data.map((b) => ({ id: b.id, name: b.name }));
   const asked = new URL(request.url).searchParams.get("branch");

@@ -1,10 +1,9 @@
 import { Form, data, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { FieldError } from "../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL } from "../../components/admin/form-field.tsx";
 import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
+import { serviceError } from "../../lib/admin/access.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { can } from "../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/redirects";
@@ -12,12 +11,12 @@ import { Panel } from "../../components/admin/panel.tsx";
 import { DataTable } from "../../components/admin/table-or-cards.tsx";
 import { ButtonForm } from "../../components/admin/confirm-with-reason.tsx";
 import { KeysetPager, useListAddress } from "../../components/admin/pager.tsx";
+import { staffScreen, staffPost } from "../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Redirects");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
+  const { app, actor } = staffScreen(context, request, "catalogue.view");
   const search = new URL(request.url).searchParams;
   const q = search.get("q")?.slice(0, 200) ?? "";
   const after = search.get("after")?.slice(0, 500) || undefined;
@@ -35,10 +34,7 @@ const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim
 
 /** Adding, removing and importing rules, without scripts; the service checks catalogue.manage again. */
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
-  const form = await request.formData();
+  const { app, actor, form } = await staffPost(context, request, "catalogue.view");
   const intent = text(form, "intent");
   const values = { from: text(form, "from"), to: text(form, "to"), match: text(form, "match") || "exact", status: text(form, "status") || "301" };
   try {

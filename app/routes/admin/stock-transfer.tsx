@@ -1,16 +1,16 @@
 import { Form, Link, data, useNavigation, useSearchParams } from "react-router";
-import { appContext } from "#app-context";
 import { FieldError } from "../../components/admin/field-error.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../components/admin/result-banner.tsx";
 import { LinesCell } from "../../components/admin/cells.tsx";
 import { DataTable } from "../../components/admin/table-or-cards.tsx";
 import { control, whole } from "../../components/admin/stock-lines.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
+import { notFoundOr, serviceError } from "../../lib/admin/access.ts";
 import { formatDateTime } from "../../lib/admin/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { TRANSFER_STATE_LABELS } from "../../../server/modules/stock/kinds.ts";
 import type { Route } from "./+types/stock-transfer";
+import { staffScreen, staffPost } from "../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, loaderData ? `Transfer ${loaderData.transfer.number}` : "Transfer");
 
@@ -20,8 +20,7 @@ function transferId(param: string): number {
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "stock.count");
+  const { app, actor } = staffScreen(context, request, "stock.count");
   const transfer = await app.services.transfers.get(actor, transferId(params.id)).catch(notFoundOr);
   return { transfer };
 }
@@ -29,10 +28,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 type Result = { ok: boolean; message: string; errors?: Record<string, string[]> };
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "stock.count");
-  const form = await request.formData();
+  const { app, actor, form } = await staffPost(context, request, "stock.count");
   const intent = String(form.get("intent") ?? "");
   const id = transferId(params.id);
   // Each line's figure, by its SKU, as the form shows it.

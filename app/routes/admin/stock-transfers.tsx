@@ -1,11 +1,10 @@
 import { Form, Link, data, redirect, useLocation, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { FieldError } from "../../components/admin/field-error.tsx";
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { KeysetPager } from "../../components/admin/pager.tsx";
-import { ResultBanner } from "../../components/admin/result-banner.tsx";
+import { ActionResultBanner } from "../../components/admin/result-banner.tsx";
 import { LineRows, control, onFormRows, rowsOf, whole } from "../../components/admin/stock-lines.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
+import { serviceError } from "../../lib/admin/access.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { TRANSFER_STATES, TRANSFER_STATE_LABELS, type TransferState } from "../../../server/modules/stock/kinds.ts";
 import type { Route } from "./+types/stock-transfers";
@@ -13,12 +12,13 @@ import { DataTable } from "../../components/admin/table-or-cards.tsx";
 import { DateCell } from "../../components/admin/cells.tsx";
 import { EmptyState } from "../../components/admin/empty-state.tsx";
 import { StatusTabs } from "../../components/admin/status-tabs.tsx";
+import { Options } from "../../components/admin/options.tsx";
+import { staffScreen, staffPost } from "../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Transfers");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "stock.count");
+  const { app, actor } = staffScreen(context, request, "stock.count");
   const url = new URL(request.url);
   const stateParam = url.searchParams.get("state") ?? "";
   const state = (TRANSFER_STATES as readonly string[]).includes(stateParam) ? (stateParam as TransferState) : undefined;
@@ -34,10 +34,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 type Result = { ok: false; message: string; errors?: Record<string, string[]> };
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "stock.count");
-  const form = await request.formData();
+  const { app, actor, form } = await staffPost(context, request, "stock.count");
   const rows = rowsOf(form, ["sku", "quantity"]);
   try {
     const made = await app.services.transfers.request(actor, {
@@ -63,11 +60,7 @@ export default function AdminTransfers({ loaderData, actionData }: Route.Compone
   return (
     <>
       <PageHeader crumbs={[{ label: "Stock", to: "/admin/stock" }, { label: "Transfers" }]} title="Transfers" intro="Stock moving between branches: asked for here, sent by the branch that has it (it leaves that branch's stock), and booked in by the branch it goes to, with anything that did not arrive recorded." />
-      {result ? (
-        <ResultBanner ok={false} result={result}>
-          {result.message}
-        </ResultBanner>
-      ) : null}
+      <ActionResultBanner result={result} />
 
       {branches.length < 2 ? (
         <EmptyState title="One branch only">Transfers need two branches or more.</EmptyState>
@@ -81,11 +74,7 @@ export default function AdminTransfers({ loaderData, actionData }: Route.Compone
               <label key={field} className="grid gap-1 text-sm font-semibold">
                 {i === 0 ? "From" : "To"}
                 <select name={field} defaultValue={branches[i]?.id} className={control} aria-invalid={errors?.[field] ? true : undefined}>
-                  {branches.map((b) => (
-                    <option key={b.id} value={b.id}>
-                      {b.name}
-                    </option>
-                  ))}
+                  <Options of={branches} value={(b) => b.id} label={(b) => b.name} />
                 </select>
                 <FieldError messages={errors?.[field]} />
               </label>

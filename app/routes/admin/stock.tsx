@@ -1,5 +1,4 @@
 import { Link, data, useLocation, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { onFormRows, rowsOf, whole } from "../../components/admin/stock-lines.tsx";
 import { StockDesk } from "../../components/admin/stock-desk.tsx";
 import { BranchFilter } from "../../components/admin/branch-filter.tsx";
@@ -7,7 +6,7 @@ import { FilterForm, FilterSelect, FilterText } from "../../components/admin/fil
 import { PageHeader } from "../../components/admin/page-header.tsx";
 import { KeysetPager } from "../../components/admin/pager.tsx";
 import { ResultBanner } from "../../components/admin/result-banner.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../lib/admin/access.ts";
+import { serviceError } from "../../lib/admin/access.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { can } from "../../../server/modules/staff/permissions.ts";
 import { KIND_LABELS, MANUAL_KINDS, MOVEMENT_KINDS, type MovementKind } from "../../../server/modules/stock/kinds.ts";
@@ -15,13 +14,13 @@ import type { Route } from "./+types/stock";
 import { DataTable } from "../../components/admin/table-or-cards.tsx";
 import { DateCell, LinesCell } from "../../components/admin/cells.tsx";
 import { EmptyState, ErrorState } from "../../components/admin/empty-state.tsx";
+import { staffScreen, staffPost } from "../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Stock");
 
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "stock.count");
+  const { app, actor } = staffScreen(context, request, "stock.count");
   const url = new URL(request.url);
   const sku = url.searchParams.get("sku")?.trim().slice(0, 64) || undefined;
   // Every variant of a product (its page's "Every movement" link), by any of their SKUs.
@@ -52,10 +51,7 @@ type Result = { ok: boolean; form: string; message: string; errors?: Record<stri
 
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "stock.count");
-  const form = await request.formData();
+  const { app, actor, form } = await staffPost(context, request, "stock.count");
   const intent = String(form.get("intent") ?? "");
   // One column, `quantity`, on the desk's form; a post in the older shape names it by what it is.
   const number = form.has("quantity") ? "quantity" : intent === "count" ? "counted" : "change";

@@ -1,15 +1,15 @@
 import { Form, Link, data, redirect, useNavigation, useSearchParams } from "react-router";
-import { appContext } from "#app-context";
 import { BranchForm } from "../../../components/admin/branch-form.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { SERVICE_LABELS, WEEKDAY_NAMES } from "../../../components/branches/branch-labels.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { serviceError } from "../../../lib/admin/access.ts";
 import { type BranchFormValues, branchInputOf, formValuesOf, readBranchForm } from "../../../lib/admin/branch-form.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import type { StaffActor } from "../../../../server/modules/staff/actor.ts";
 import type { AppContext } from "../../../context.ts";
 import type { Route } from "./+types/branch";
+import { staffScreen, staffPost } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, loaderData ? loaderData.branch.name : "Branch");
 
@@ -21,8 +21,7 @@ async function branchOf(app: AppContext, actor: StaffActor, slug: string) {
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "branches.manage");
+  const { app, actor } = staffScreen(context, request, "branches.manage");
   const branch = await branchOf(app, actor, params.slug);
   return { branch, values: formValuesOf(branch) };
 }
@@ -30,10 +29,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 type Result = { ok: boolean; intent: string; message: string; errors?: Record<string, string[]>; values?: BranchFormValues };
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "branches.manage");
-  const form = await request.formData();
+  const { app, actor, form } = await staffPost(context, request, "branches.manage");
   const intent = String(form.get("intent") ?? "save");
   const before = await branchOf(app, actor, params.slug);
   try {

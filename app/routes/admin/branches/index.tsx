@@ -1,19 +1,17 @@
 import { Link } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { SERVICE_LABELS } from "../../../components/branches/branch-labels.tsx";
-import { requirePermission } from "../../../lib/admin/access.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { openLabel, openState } from "../../../../server/modules/branches/hours.ts";
 import type { Route } from "./+types/index";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { EmptyState } from "../../../components/admin/empty-state.tsx";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Branches");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "branches.manage");
+  const { app, actor } = staffScreen(context, request, "branches.manage");
   const now = new Date();
   const { data } = await app.services.branchAdmin.list(actor);
   return {

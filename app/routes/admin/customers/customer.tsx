@@ -1,12 +1,11 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, data, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { BlockedBadge } from "../../../components/admin/blocked-badge.tsx";
 import { ConfirmWithReason } from "../../../components/admin/confirm-with-reason.tsx";
 import { CustomerOrders } from "../../../components/admin/customer-orders.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { idParam, notFoundOr, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
@@ -16,20 +15,18 @@ import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/
 import { CUSTOMER_KIND_LABELS } from "../../../../server/modules/account/customer-kinds.ts";
 import { Panel } from "../../../components/admin/panel.tsx";
 import { AddressLines } from "../../../components/address-lines.tsx";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
+import { EmailLink, Facts } from "../../../components/admin/facts.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Customer #${params.id}`);
 
 const REASON_MAX = 500;
 
 /** The customer's number from the path; anything else is no customer. */
-function idFrom(param: string): number {
-  if (!/^\d{1,9}$/.test(param)) throw new Response("No such customer.", { status: 404, statusText: "Not Found" });
-  return Number(param);
-}
+const idFrom = (param: string) => idParam(param, "No such customer.");
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "customers.view");
+  const { app, actor } = staffScreen(context, request, "customers.view");
   const id = idFrom(params.id);
   const customer = await app.services.adminCustomers.detail(actor, id).catch(notFoundOr);
   return {
@@ -51,11 +48,8 @@ const ADDRESS_FIELDS = ["firstname", "lastname", "company", "line1", "line2", "t
 
 /** The three actions; the service checks customers.manage for each. */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "customers.view");
+  const { app, actor, form } = await staffPost(context, request, "customers.view");
   const id = idFrom(params.id);
-  const form = await request.formData();
   const intent = String(form.get("intent") ?? "") as Intent;
   if (!INTENTS.includes(intent)) return data<ActionResult>({ ok: false, intent: "block", message: "Choose what to do with the account.", errors: {} }, { status: 422 });
   const reason = String(form.get("reason") ?? "").slice(0, REASON_MAX + 1);
@@ -313,38 +307,21 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
         <div className="grid min-w-0 content-start gap-4 xl:col-start-1 xl:row-start-1">
           <Panel id="details-heading" title="Details" className="text-sm">
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 sm:gap-x-6">
-              <dt className="font-semibold">Name</dt>
-              <dd>{customer.name || "—"}</dd>
-              <dt className="font-semibold">Email</dt>
-              <dd className="break-all">
-                <a href={`mailto:${customer.email}`} className="link">
-                  {customer.email}
-                </a>
-              </dd>
-              <dt className="font-semibold">Phone</dt>
-              <dd>{customer.phone || "—"}</dd>
-              <dt className="font-semibold">Customer since</dt>
-              <dd>{formatDateTime(customer.created_at)}</dd>
-              <dt className="font-semibold">Orders</dt>
-              <dd>{customer.order_count}</dd>
-              {customer.total_spent !== undefined ? (
-                <>
-                  <dt className="font-semibold">Total spent</dt>
-                  <dd>{formatPounds(customer.total_spent)}</dd>
-                </>
-              ) : null}
-              <dt className="font-semibold">Last order</dt>
-              <dd>{customer.last_order_at ? formatDate(customer.last_order_at) : "None yet"}</dd>
-              <dt className="font-semibold">Staff note</dt>
-              <dd className="whitespace-pre-line">{customer.staff_note || "—"}</dd>
-              <dt className="font-semibold">Wishlist</dt>
-              <dd>
-                {customer.wishlist_count} {customer.wishlist_count === 1 ? "product" : "products"}
-              </dd>
-              <dt className="font-semibold">Signed in on</dt>
-              <dd>{customer.active_sessions === 0 ? "No devices" : `${customer.active_sessions} ${customer.active_sessions === 1 ? "device" : "devices"}`}</dd>
-              <dt className="font-semibold">Newsletter</dt>
-              <dd>{customer.newsletter_subscribed ? "Subscribed" : "Not subscribed"}</dd>
+              <Facts
+                facts={[
+                  ["Name", customer.name || "—"],
+                  ["Email", <EmailLink email={customer.email} />, "break-all"],
+                  ["Phone", customer.phone || "—"],
+                  ["Customer since", formatDateTime(customer.created_at)],
+                  ["Orders", customer.order_count],
+                  customer.total_spent !== undefined && ["Total spent", formatPounds(customer.total_spent)],
+                  ["Last order", customer.last_order_at ? formatDate(customer.last_order_at) : "None yet"],
+                  ["Staff note", customer.staff_note || "—", "whitespace-pre-line"],
+                  ["Wishlist", `${customer.wishlist_count} ${customer.wishlist_count === 1 ? "product" : "products"}`],
+                  ["Signed in on", customer.active_sessions === 0 ? "No devices" : `${customer.active_sessions} ${customer.active_sessions === 1 ? "device" : "devices"}`],
+                  ["Newsletter", customer.newsletter_subscribed ? "Subscribed" : "Not subscribed"],
+                ]}
+              />
             </dl>
           </Panel>
 

@@ -1,21 +1,21 @@
 import { Link } from "react-router";
-import { appContext } from "#app-context";
 import { CustomerOrders } from "../../../components/admin/customer-orders.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { notFoundOr, requirePermission } from "../../../lib/admin/access.ts";
+import { notFoundOr } from "../../../lib/admin/access.ts";
 import { formatDate } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/guest";
 import { Panel } from "../../../components/admin/panel.tsx";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
+import { EmailLink, Facts } from "../../../components/admin/facts.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Guest buyer");
 
 /** A guest buyer (issue 34): someone who ordered without an account, by the email on their orders. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "customers.view");
+  const { app, actor } = staffScreen(context, request, "customers.view");
   const email = new URL(request.url).searchParams.get("email")?.trim().slice(0, 254) ?? "";
   if (!email) throw new Response("No such guest.", { status: 404, statusText: "Not Found" });
   const guest = await app.services.adminCustomers.guest(actor, email).catch(notFoundOr);
@@ -34,24 +34,15 @@ export default function GuestBuyer({ loaderData }: Route.ComponentProps) {
       ) : null}
       <Panel id="guest-details" title="Details" className="mb-4 text-sm">
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-6 gap-y-2">
-          <dt className="font-semibold">Email</dt>
-          <dd className="[overflow-wrap:anywhere]">
-            <a href={`mailto:${guest.email}`} className="link">
-              {guest.email}
-            </a>
-          </dd>
-          <dt className="font-semibold">Phone</dt>
-          <dd>{guest.phone || "—"}</dd>
-          <dt className="font-semibold">Orders</dt>
-          <dd>{guest.order_count}</dd>
-          {guest.total_spent !== undefined ? (
-            <>
-              <dt className="font-semibold">Total spent</dt>
-              <dd>{formatPounds(guest.total_spent)}</dd>
-            </>
-          ) : null}
-          <dt className="font-semibold">Last order</dt>
-          <dd>{formatDate(guest.last_order_at)}</dd>
+          <Facts
+            facts={[
+              ["Email", <EmailLink email={guest.email} />, "[overflow-wrap:anywhere]"],
+              ["Phone", guest.phone || "—"],
+              ["Orders", guest.order_count],
+              guest.total_spent !== undefined && ["Total spent", formatPounds(guest.total_spent)],
+              ["Last order", formatDate(guest.last_order_at)],
+            ]}
+          />
         </dl>
       </Panel>
       <section aria-labelledby="guest-orders">

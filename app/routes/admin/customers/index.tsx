@@ -1,17 +1,18 @@
 import { Link } from "react-router";
-import { appContext } from "#app-context";
 import { BlockedBadge } from "../../../components/admin/blocked-badge.tsx";
-import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
+import { useListAddress } from "../../../components/admin/pager.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { requirePermission, serviceError } from "../../../lib/admin/access.ts";
+import { refusalOr } from "../../../lib/admin/access.ts";
 import { withParam } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { CUSTOMER_KIND_LABELS, CUSTOMER_SORTS, CUSTOMER_SORT_LABELS, type CustomerSort } from "../../../../server/modules/account/customer-kinds.ts";
 import type { Route } from "./+types/index";
-import { DataTable } from "../../../components/admin/table-or-cards.tsx";
+import type { DataColumn } from "../../../components/admin/table-or-cards.tsx";
+import { KeysetList } from "../../../components/admin/keyset-list.tsx";
 import { DateCell, LinesCell, MoneyCell } from "../../../components/admin/cells.tsx";
-import { EmptyState, ErrorState } from "../../../components/admin/empty-state.tsx";
+import { ErrorState } from "../../../components/admin/empty-state.tsx";
 import { FilterForm, FilterSearch, FilterSelect } from "../../../components/admin/filter-form.tsx";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Customers");
 
@@ -30,23 +31,65 @@ const KIND_LOOK = { guest: "bg-amber-100 text-amber-900", registered: "bg-stone-
 const customerHref = (c: { id: number | null; email: string }) => (c.id === null ? `/admin/customers/guest?email=${encodeURIComponent(c.email)}` : `/admin/customers/${c.id}`);
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "customers.view");
+  const { app, actor } = staffScreen(context, request, "customers.view");
   const filters = filtersFrom(new URL(request.url));
   try {
     const list = await app.services.adminCustomers.list(actor, filters);
     return { customers: list.data, nextCursor: list.next_cursor, filters, error: null };
   } catch (error) {
-    const known = serviceError(error);
-    if (!known || known.status !== 422) throw error;
     // An old page link: say so above an empty list, and keep the search to correct.
-    return { customers: [], nextCursor: null, filters, error: Object.values(known.errors ?? {}).flat().join(" ") || known.message };
+    return { customers: [], nextCursor: null, filters, error: refusalOr(error).text };
   }
 }
 
 export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
   const { customers, filters, nextCursor, error } = loaderData;
-  const { search, loading } = useListAddress();
+  const { search } = useListAddress();
+  /** A column the list can be sorted by (most first): its header links to that sort, from the first page. */
+  const sortedBy = (sort: CustomerSort, label: string) => ({
+    sort: filters.sort === sort ? ("descending" as const) : undefined,
+    header: (
+      <Link to={withParam(search, { sort, cursor: null }) || "?"} className="link">
+        {label}
+      </Link>
+    ),
+  });
+  const columns: DataColumn<(typeof customers)[number]>[] = [
+    {
+      label: "Name",
+      head: true,
+      cellClassName: "font-semibold",
+      cell: (c) => (
+        <span className="min-w-0">
+          <Link to={customerHref(c)} className="link break-words">
+            {c.name || `Customer #${c.id}`}
+          </Link>{" "}
+          <span className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${KIND_LOOK[c.kind]}`}>{KIND_LABELS[c.kind]}</span>
+          {/* Beside the name, so a phone shows it at once. */}
+          {c.blocked ? (
+            <>
+              {" "}
+              <BlockedBadge />
+            </>
+          ) : null}
+        </span>
+      ),
+    },
+    { label: "Contact", header: "Email and phone", cell: (c) => <LinesCell first={c.email} rest={[c.phone ? <span className="whitespace-nowrap text-stone-700">{c.phone}</span> : null]} /> },
+    { label: "Postcode", cellClassName: "whitespace-nowrap", cell: (c) => c.postcode ?? "—" },
+    { label: "Company", cell: (c) => c.company ?? "—" },
+    { label: "Orders", numeric: true, cellClassName: "tabular-nums", cell: (c) => c.orders },
+    { label: "Spent", numeric: true, ...sortedBy("spent", "Spent"), cell: (c) => (c.total_spent === undefined ? "—" : <MoneyCell pounds={c.total_spent} />) },
+    { label: "Last order", ...sortedBy("last_order", "Last order"), cell: (c) => (c.last_order_at ? <DateCell value={c.last_order_at} dateOnly /> : "None yet") },
+  ];
+  // A refused search says why above, and nothing more.
+  const empty = error
+    ? null
+    : {
+        title: filters.q ? `No customers match “${filters.q}”` : "No customers yet",
+        action: search.size ? { to: "?", label: "Show every customer" } : undefined,
+        children: filters.q ? "Try part of the name or email, a full postcode or its first half (LS1), or the trade company's name." : "Customers appear here when they create an account on the shop.",
+      };
   return (
     <>
       <PageHeader title="Customers" intro="Customers' accounts on the shop, and guests who ordered without one (search for them). Open one to see their orders, edit their details, or start an order or quote." />
@@ -57,67 +100,15 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
       </FilterForm>
 
       <ErrorState message={error} />
-
-      {error ? null : customers.length === 0 ? (
-        <EmptyState title={filters.q ? `No customers match “${filters.q}”` : "No customers yet"} action={search.size ? { to: "?", label: "Show every customer" } : undefined}>
-          {filters.q ? "Try part of the name or email, a full postcode or its first half (LS1), or the trade company's name." : "Customers appear here when they create an account on the shop."}
-        </EmptyState>
-      ) : (
-        <DataTable
-          caption={`Customers, ${SORT_LABELS[filters.sort ?? "newest"].toLowerCase()} first${filters.q ? `, matching “${filters.q}”` : ""}`}
-          loading={loading}
-          rows={customers}
-          rowKey={(c) => c.id ?? `guest-${c.email}`}
-          columns={[
-            {
-              label: "Name",
-              head: true,
-              cellClassName: "font-semibold",
-              cell: (c) => (
-                <span className="min-w-0">
-                  <Link to={customerHref(c)} className="link break-words">
-                    {c.name || `Customer #${c.id}`}
-                  </Link>{" "}
-                  <span className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${KIND_LOOK[c.kind]}`}>{KIND_LABELS[c.kind]}</span>
-                  {/* Beside the name, so a phone shows it at once. */}
-                  {c.blocked ? (
-                    <>
-                      {" "}
-                      <BlockedBadge />
-                    </>
-                  ) : null}
-                </span>
-              ),
-            },
-            { label: "Contact", header: "Email and phone", cell: (c) => <LinesCell first={c.email} rest={[c.phone ? <span className="whitespace-nowrap text-stone-700">{c.phone}</span> : null]} /> },
-            { label: "Postcode", cellClassName: "whitespace-nowrap", cell: (c) => c.postcode ?? "—" },
-            { label: "Company", cell: (c) => c.company ?? "—" },
-            { label: "Orders", numeric: true, cellClassName: "tabular-nums", cell: (c) => c.orders },
-            {
-              label: "Spent",
-              numeric: true,
-              sort: filters.sort === "spent" ? "descending" : undefined,
-              header: (
-                <Link to={withParam(search, { sort: "spent", cursor: null }) || "?"} className="link">
-                  Spent
-                </Link>
-              ),
-              cell: (c) => (c.total_spent === undefined ? "—" : <MoneyCell pounds={c.total_spent} />),
-            },
-            {
-              label: "Last order",
-              sort: filters.sort === "last_order" ? "descending" : undefined,
-              header: (
-                <Link to={withParam(search, { sort: "last_order", cursor: null }) || "?"} className="link">
-                  Last order
-                </Link>
-              ),
-              cell: (c) => (c.last_order_at ? <DateCell value={c.last_order_at} dateOnly /> : "None yet"),
-            },
-          ]}
-        />
-      )}
-      <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />
+      <KeysetList
+        caption={`Customers, ${SORT_LABELS[filters.sort ?? "newest"].toLowerCase()} first${filters.q ? `, matching “${filters.q}”` : ""}`}
+        rows={customers}
+        rowKey={(c) => c.id ?? `guest-${c.email}`}
+        columns={columns}
+        empty={empty}
+        cursor={filters.cursor}
+        nextCursor={nextCursor}
+      />
     </>
   );
 }

@@ -1,10 +1,9 @@
 import { Form, Link, data, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { serviceError } from "../../../lib/admin/access.ts";
 import { longDay } from "../../../lib/admin/dashboard.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
@@ -12,6 +11,8 @@ import { CUSTOMER_KIND_LABELS } from "../../../../server/modules/account/custome
 import { hireRequestHref } from "../../../../server/modules/hire/desk-labels.ts";
 import { addDays, londonDate } from "../../../../server/modules/hire/calendar.ts";
 import type { Route } from "./+types/book";
+import { Options } from "../../../components/admin/options.tsx";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "New hire");
 
@@ -25,8 +26,7 @@ const KIND_LABELS = CUSTOMER_KIND_LABELS;
  * `hire.desk`, prices it and refuses a taken unit with the clash named.
  */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "hire.desk");
+  const { app, actor } = staffScreen(context, request, "hire.desk");
   const url = new URL(request.url);
   const get = (name: string, max = 200) => url.searchParams.get(name)?.trim().slice(0, max) ?? "";
   const unitParam = Number(get("unit", 12));
@@ -69,12 +69,9 @@ type ActionResult =
   | { ok: false; message: string; errors: Record<string, string[]>; values: Record<string, string> };
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "hire.desk");
+  const { app, actor, form } = await staffPost(context, request, "hire.desk");
   const { parseInput } = await import("../../../../server/http-errors.ts");
   const { bookingBody } = await import("../../../../server/modules/hire/desk/contract.ts");
-  const form = await request.formData();
   const text = (name: string, max = 200) => String(form.get(name) ?? "").slice(0, max).trim();
   const values = Object.fromEntries(["hire_item", "unit_id", "starts_on", "ends_on", "who", "name", "phone", "email", "notes"].map((k) => [k, text(k, 1000)]));
   try {
@@ -148,21 +145,13 @@ export default function NewHire({ loaderData, actionData }: Route.ComponentProps
           <FormField prefix="what" id="item" label="Hire item" errors={{ item: errors.hire_item ?? [] }}>
             <select {...fieldProps("what", "item", { item: errors.hire_item ?? [] })} defaultValue={chosen.item} className={ADMIN_CONTROL}>
               <option value="">Choose a hire item</option>
-              {items.map((i) => (
-                <option key={i.slug} value={i.slug}>
-                  {i.name}
-                </option>
-              ))}
+              <Options of={items} value={(i) => i.slug} label={(i) => i.name} />
             </select>
           </FormField>
           <FormField prefix="what" id="unit" label="Unit" errors={{ unit: errors.unit_id ?? [] }}>
             <select {...fieldProps("what", "unit", { unit: errors.unit_id ?? [] })} defaultValue={chosen.unit} className={ADMIN_CONTROL}>
               <option value="">Any free unit</option>
-              {units.map((u) => (
-                <option key={u.id} value={u.id}>
-                  {u.asset_number}
-                </option>
-              ))}
+              <Options of={units} value={(u) => u.id} label={(u) => u.asset_number} />
             </select>
           </FormField>
           <FormField prefix="what" id="starts_on" label="Starts on" errors={errors}>

@@ -1,23 +1,21 @@
 import { type ReactNode, useId } from "react";
 import { Link } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { LinesCell } from "../../../components/admin/cells.tsx";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
-import { requirePermission } from "../../../lib/admin/access.ts";
 import { longDay, shortDay } from "../../../lib/admin/dashboard.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { hireRequestHref, hireStatusLabel } from "../../../../server/modules/hire/desk-labels.ts";
 import type { OverviewRequest, OverviewUnit } from "../../../../server/modules/hire/desk-overview.ts";
 import type { Route } from "./+types/desk";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Hire desk");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "hire.desk");
+  const { app, actor } = staffScreen(context, request, "hire.desk");
   return { overview: await app.services.hireDesk.overview(actor) };
 }
 

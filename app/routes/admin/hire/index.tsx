@@ -1,16 +1,18 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
+import { useListAddress } from "../../../components/admin/pager.tsx";
 import { SearchFilter } from "../../../components/admin/search-filter.tsx";
-import { serviceError } from "../../../lib/admin/access.ts";
+import { refusalOr } from "../../../lib/admin/access.ts";
 import { requireHireCatalogueReader } from "../../../lib/admin/hire-access.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
-import { DataTable } from "../../../components/admin/table-or-cards.tsx";
+import type { DataColumn } from "../../../components/admin/table-or-cards.tsx";
+import { KeysetList } from "../../../components/admin/keyset-list.tsx";
+import { photoColumn } from "../../../components/admin/list-columns.tsx";
 import { MoneyCell } from "../../../components/admin/cells.tsx";
-import { EmptyState, ErrorState } from "../../../components/admin/empty-state.tsx";
+import { ErrorState } from "../../../components/admin/empty-state.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Hire catalogue");
 
@@ -34,30 +36,45 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const list = await app.services.adminHire.list(actor, filters);
     return { items: list.data, nextCursor: list.next_cursor, filters, categories, manage, error: null };
   } catch (error) {
-    const known = serviceError(error);
-    if (!known || known.status !== 422) throw error;
-    return { items: [], nextCursor: null, filters, categories, manage, error: Object.values(known.errors ?? {}).flat().join(" ") || known.message };
+    return { items: [], nextCursor: null, filters, categories, manage, error: refusalOr(error).text };
   }
 }
 
 export default function AdminHireItems({ loaderData }: Route.ComponentProps) {
   const { items, nextCursor, filters, categories, manage, error } = loaderData;
-  const { search, loading } = useListAddress();
+  const { search } = useListAddress();
   const filtered = !!(filters.q || filters.category);
+  const columns: DataColumn<(typeof items)[number]>[] = [
+    photoColumn((item) => item.photo, { hideOnCards: true }),
+    {
+      label: "Hire item",
+      head: true,
+      sort: "ascending",
+      cellClassName: "font-normal",
+      cell: (item) => (
+        <span>
+          <Link to={`/admin/hire/items/${item.slug}`} className="link font-semibold">
+            {item.name}
+          </Link>
+          <span className="block font-mono text-xs text-stone-600">/hire/{item.slug}</span>
+        </span>
+      ),
+    },
+    { label: "Hire category", cell: (item) => item.category.name },
+    { label: "Day (ex VAT)", header: "Day", numeric: true, cell: (item) => <MoneyCell pounds={item.day_rate} /> },
+    { label: "Weekend", numeric: true, cell: (item) => <MoneyCell pounds={item.weekend_rate} /> },
+    { label: "Week", numeric: true, cell: (item) => <MoneyCell pounds={item.week_rate} /> },
+    { label: "Units", numeric: true, cell: (item) => <span className={item.units === 0 ? "font-semibold text-red-800" : ""}>{item.units}</span> },
+  ];
+  const empty = {
+    title: filtered ? "No hire items match these filters" : "No hire items yet",
+    action: search.size ? { to: "?", label: "Show every hire item" } : manage ? { to: "/admin/hire/items/new", label: "Add a hire item" } : undefined,
+    children: filtered ? "Try another hire category, or a shorter search." : "Add the machines you hire out, their rates and their units.",
+  };
 
   return (
     <>
-      <PageHeader
-        title="Hire catalogue"
-        intro="Hire items with their rate cards and units. Every change shows on the shop's hire pages at once."
-        actions={
-          manage ? (
-            <Link to="/admin/hire/items/new" className="btn-primary">
-              Add a hire item
-            </Link>
-          ) : null
-        }
-      />
+      <PageHeader title="Hire catalogue" intro="Hire items with their rate cards and units. Every change shows on the shop's hire pages at once." links={manage ? [{ to: "/admin/hire/items/new", label: "Add a hire item", primary: true }] : []} />
       <SearchFilter
         label="Filter hire items"
         query={filters.q}
@@ -66,48 +83,7 @@ export default function AdminHireItems({ loaderData }: Route.ComponentProps) {
       />
 
       <ErrorState message={error} />
-
-      {items.length === 0 ? (
-        <EmptyState title={filtered ? "No hire items match these filters" : "No hire items yet"} action={search.size ? { to: "?", label: "Show every hire item" } : manage ? { to: "/admin/hire/items/new", label: "Add a hire item" } : undefined}>
-          {filtered ? "Try another hire category, or a shorter search." : "Add the machines you hire out, their rates and their units."}
-        </EmptyState>
-      ) : (
-        <DataTable
-          caption="Hire items by name"
-          loading={loading}
-          rows={items}
-          rowKey={(item) => item.slug}
-          columns={[
-            {
-              label: "Photo",
-              className: "w-14",
-              header: <span className="sr-only">Photo</span>,
-              cellClassName: "max-lg:hidden",
-              cell: (item) => (item.photo ? <img src={item.photo} alt="" width={40} height={40} loading="lazy" className="size-10 rounded border border-stone-200 object-cover" /> : <span className="block size-10 rounded border border-dashed border-stone-300" />),
-            },
-            {
-              label: "Hire item",
-              head: true,
-              sort: "ascending",
-              cellClassName: "font-normal",
-              cell: (item) => (
-                <span>
-                  <Link to={`/admin/hire/items/${item.slug}`} className="link font-semibold">
-                    {item.name}
-                  </Link>
-                  <span className="block font-mono text-xs text-stone-600">/hire/{item.slug}</span>
-                </span>
-              ),
-            },
-            { label: "Hire category", cell: (item) => item.category.name },
-            { label: "Day (ex VAT)", header: "Day", numeric: true, cell: (item) => <MoneyCell pounds={item.day_rate} /> },
-            { label: "Weekend", numeric: true, cell: (item) => <MoneyCell pounds={item.weekend_rate} /> },
-            { label: "Week", numeric: true, cell: (item) => <MoneyCell pounds={item.week_rate} /> },
-            { label: "Units", numeric: true, cell: (item) => <span className={item.units === 0 ? "font-semibold text-red-800" : ""}>{item.units}</span> },
-          ]}
-        />
-      )}
-      <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />
+      <KeysetList caption="Hire items by name" rows={items} rowKey={(item) => item.slug} columns={columns} empty={empty} cursor={filters.cursor} nextCursor={nextCursor} />
     </>
   );
 }

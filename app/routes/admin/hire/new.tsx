@@ -1,31 +1,28 @@
 import { data, redirect } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { HireItemForm } from "../../../components/admin/hire-item-form.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { serviceError } from "../../../lib/admin/access.ts";
 import { EMPTY_HIRE_ITEM, type HireItemFormValues, hireItemInputFrom, hireItemValuesFrom } from "../../../lib/admin/hire-item-form.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { parseProduct } from "../../../../server/modules/catalog/products/product-rules.ts";
 import { hireItemCreate } from "../../../../server/modules/hire/item-rules.ts";
 import { londonDate } from "../../../../server/modules/hire/pricing.ts";
 import type { Route } from "./+types/new";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "New hire item");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.manage");
+  const { app, actor } = staffScreen(context, request, "catalogue.manage");
   return { categories: await app.services.adminHire.categories(actor), today: londonDate() };
 }
 
 type Result = { ok: false; message: string; errors?: Record<string, string[]>; values: HireItemFormValues };
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.manage");
-  const input = hireItemInputFrom(await request.formData());
+  const { app, actor, form } = await staffPost(context, request, "catalogue.manage");
+  const input = hireItemInputFrom(form);
   // Nothing typed is lost on a refusal: the form comes back as it was sent.
   const values = hireItemValuesFrom(input);
   try {
@@ -42,11 +39,7 @@ export default function NewHireItem({ loaderData, actionData }: Route.ComponentP
   const result = actionData as Result | undefined;
   return (
     <>
-      <PageHeader
-        back={{ to: "/admin/hire/items", label: "Hire catalogue" }}
-        title="New hire item"
-        intro="It is on the shop's hire pages as soon as it is saved; add its units and photos next."
-      />
+      <PageHeader back={{ to: "/admin/hire/items", label: "Hire catalogue" }} title="New hire item" intro="It is on the shop's hire pages as soon as it is saved; add its units and photos next." />
       <ActionResultBanner result={result} />
       {/* A new key after each refusal: the form shows what was sent. */}
       <HireItemForm

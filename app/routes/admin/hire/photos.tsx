@@ -2,18 +2,18 @@ import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { PhotoManager } from "../../../components/admin/photo-manager.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
-import { notFoundOr, requirePermission } from "../../../lib/admin/access.ts";
+import { notFoundOr } from "../../../lib/admin/access.ts";
 import { type PhotoActionResult, photoScreenAction } from "../../../lib/admin/photo-action.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/photos";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Photos of ${params.slug}`);
 
 /** A hire item's photos: the products' photos screen, for `/api/admin/hire/items/{slug}/images`. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
+  const { app, actor } = staffScreen(context, request, "catalogue.view");
   const owner = { kind: "hire_item" as const, slug: params.slug };
   const [{ images }, item] = await Promise.all([app.services.adminPhotos.list(actor, owner), app.services.adminHire.get(actor, params.slug)]).catch(notFoundOr);
   return { slug: params.slug, name: item.name, images, canManage: can(actor.role, "catalogue.manage") };

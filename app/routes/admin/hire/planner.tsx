@@ -1,10 +1,9 @@
 import { Link, data } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { EmptyState, ErrorState } from "../../../components/admin/empty-state.tsx";
 import { FilterDate, FilterForm, FilterSearch, FilterSelect } from "../../../components/admin/filter-form.tsx";
-import { requirePermission, serviceError } from "../../../lib/admin/access.ts";
+import { serviceError } from "../../../lib/admin/access.ts";
 import { longDay, shortDay } from "../../../lib/admin/dashboard.ts";
 import { withParam } from "../../../lib/admin/format.ts";
 import { BAR_KINDS, type PlannerBarView, barLabel, barSpan, barText, windowDays } from "../../../lib/admin/hire-planner.ts";
@@ -12,14 +11,14 @@ import { pageMeta } from "../../../lib/meta.ts";
 import { hireRequestHref } from "../../../../server/modules/hire/desk-labels.ts";
 import { addDays, weekday } from "../../../../server/modules/hire/calendar.ts";
 import type { Route } from "./+types/planner";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Hire planner");
 
 const DAYS_CHOICES = [7, 14, 21, 28];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "hire.desk");
+  const { app, actor } = staffScreen(context, request, "hire.desk");
   const url = new URL(request.url);
   const get = (name: string) => url.searchParams.get(name)?.trim() ?? "";
   const typed = { from: get("from").slice(0, 20), days: get("days").slice(0, 5), q: get("q").slice(0, 100), depot: get("depot").slice(0, 80) };

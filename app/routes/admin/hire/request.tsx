@@ -1,5 +1,4 @@
 import { Form, data, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
@@ -9,18 +8,18 @@ import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { Panel } from "../../../components/admin/panel.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { notFoundOr, serviceError } from "../../../lib/admin/access.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
 import { hireStatusLabel } from "../../../../server/modules/hire/desk-labels.ts";
 import type { Route } from "./+types/request";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Hire request ${params.number.toUpperCase()}`);
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "hire.desk");
+  const { app, actor } = staffScreen(context, request, "hire.desk");
   const hire = await app.services.hireOperations.show(actor, params.number.toUpperCase()).catch(notFoundOr);
   return { hire, audit: await app.services.audit.forEntity("hire_request", hire.number) };
 }
@@ -31,14 +30,11 @@ type ActionResult = { ok: true; message: string } | { ok: false; intent: string;
 
 /** Each form posts an `intent`; the hire desk's service checks `hire.desk`, the state and every field, as the API does. */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "hire.desk");
+  const { app, actor, form } = await staffPost(context, request, "hire.desk");
   const { parseInput } = await import("../../../../server/http-errors.ts");
   const contract = await import("../../../../server/modules/hire/desk/contract.ts");
   const ops = app.services.hireOperations;
   const number = params.number.toUpperCase();
-  const form = await request.formData();
   const text = (name: string, max = 2000) => String(form.get(name) ?? "").slice(0, max).trim();
   const optional = (name: string, max = 2000) => text(name, max) || undefined;
   const intent = text("intent", 20);

@@ -1,28 +1,25 @@
 // Saved drafts of orders taken by staff (issue 34): reopen one to finish it, or delete it.
 import { Form, Link, data, redirect, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { serviceError } from "../../../lib/admin/access.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import type { Route } from "./+types/drafts";
 import { EmptyState } from "../../../components/admin/empty-state.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Draft orders");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "orders.create");
+  const { app, actor } = staffScreen(context, request, "orders.create");
   const url = new URL(request.url);
   return { drafts: await app.services.orderDrafts.list(actor), saved: url.searchParams.get("saved"), deleted: url.searchParams.get("deleted") === "1" };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "orders.create");
-  const id = Number((await request.formData()).get("id"));
+  const { app, actor, form } = await staffPost(context, request, "orders.create");
+  const id = Number((form).get("id"));
   try {
     await app.services.orderDrafts.remove(actor, Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? id : 0);
     return redirect("/admin/orders/drafts?deleted=1");

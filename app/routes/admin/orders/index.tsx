@@ -1,7 +1,5 @@
 import { FilterDisclosure, activeFilters } from "../../../components/admin/filter-disclosure.tsx";
-import { useRef } from "react";
 import { Form, Link, data } from "react-router";
-import { appContext } from "#app-context";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { BranchFilter } from "../../../components/admin/branch-filter.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
@@ -11,7 +9,8 @@ import { EmptyState, ErrorState } from "../../../components/admin/empty-state.ts
 import { DateCell, MoneyCell } from "../../../components/admin/cells.tsx";
 import { FilterDate, FilterForm, FilterSearch, FilterSelect } from "../../../components/admin/filter-form.tsx";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { useChooseColumn } from "../../../components/admin/list-columns.tsx";
+import { refusalOr, serviceError } from "../../../lib/admin/access.ts";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { withParam } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -19,6 +18,8 @@ import { can } from "../../../../server/modules/staff/permissions.ts";
 import { branchLimit } from "../../../../server/modules/staff/actor.ts";
 import { ORDER_STATUSES, type OrderStatus, STATUS_LABELS } from "../../../../server/modules/orders/statuses.ts";
 import type { Route } from "./+types/index";
+import { Options } from "../../../components/admin/options.tsx";
+import { staffScreen, staffPost } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Orders");
 
@@ -48,8 +49,7 @@ function filtersFrom(url: URL) {
 }
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "orders.view");
+  const { app, actor } = staffScreen(context, request, "orders.view");
   const filters = filtersFrom(new URL(request.url));
   const may = {
     prices: can(actor.role, "orders.prices"),
@@ -69,11 +69,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const [list, counts] = await Promise.all([app.services.adminOrders.list(actor, query), app.services.adminOrders.statusCounts(actor, { ...query, status: undefined, cursor: undefined })]);
     return { orders: list.data, nextCursor: list.next_cursor, counts, filters, branch, error: null, can: may, presets };
   } catch (error) {
-    const known = serviceError(error);
-    if (!known || known.status !== 422) throw error;
+    const refused = refusalOr(error);
     // A bad date or an old page link: say so above an empty list, and keep the filters to correct.
     const none = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
-    return { orders: [], nextCursor: null, counts: none, filters, branch, error: Object.values(known.errors ?? {}).flat().join(" ") || known.message, can: may, presets };
+    return { orders: [], nextCursor: null, counts: none, filters, branch, error: refused.text, can: may, presets };
   }
 }
 
@@ -81,10 +80,7 @@ type ListResult = { ok: boolean; message: string; details?: string[] };
 
 /** The chosen orders moved together, or saved filters kept or deleted; the services check each permission. */
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "orders.view");
-  const form = await request.formData();
+  const { app, actor, form } = await staffPost(context, request, "orders.view");
   const intent = String(form.get("intent") ?? "");
   try {
     if (intent === "save-preset") {
@@ -119,14 +115,12 @@ const BULK_MOVES: [OrderStatus, string][] = [
 export default function AdminOrders({ loaderData, actionData }: Route.ComponentProps) {
   const { orders, counts, filters, nextCursor, error, presets, branch } = loaderData;
   const result = actionData as ListResult | undefined;
-  const table = useRef<HTMLTableElement>(null);
+  const choose = useChooseColumn<(typeof orders)[number]>({ name: "number", value: (order) => order.number, rowLabel: (order) => `Choose ${order.number}`, everyLabel: "Choose every order on this page" });
   const canBulk = loaderData.can.fulfil || loaderData.can.markPaid;
   const { search, loading } = useListAddress();
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const exportQuery = withParam(search, { cursor: null });
   const filtersQuery = exportQuery.replace(/^\?/, "");
-  /** "Choose all on this page": ticks or clears every order's box (needs the page's script; each box works without). */
-  const chooseAll = (checked: boolean) => table.current?.querySelectorAll<HTMLInputElement>('input[name="number"]').forEach((box) => (box.checked = checked));
   return (
     <>
       <PageHeader
@@ -228,11 +222,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
               <label className="grid gap-1 font-semibold">
                 With the chosen orders
                 <select name="to" className="min-h-10 rounded-md border border-stone-400 bg-white px-2 font-normal">
-                  {BULK_MOVES.filter(([to]) => (to === "paid" ? loaderData.can.markPaid : loaderData.can.fulfil)).map(([to, label]) => (
-                    <option key={to} value={to}>
-                      {label}
-                    </option>
-                  ))}
+                  <Options of={BULK_MOVES.filter(([to]) => (to === "paid" ? loaderData.can.markPaid : loaderData.can.fulfil))} value={([to]) => to} label={([, label]) => label} />
                 </select>
               </label>
               <button type="submit" className="btn-primary min-h-10">
@@ -246,18 +236,13 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
             </div>
           ) : null}
           <DataTable
-            tableRef={table}
+            tableRef={choose.tableRef}
             caption={`Orders, newest first${filters.status ? `: ${STATUS_LABELS[filters.status].toLowerCase()}` : ""}`}
             loading={loading}
             rows={orders}
             rowKey={(order) => order.number}
             columns={[
-              canBulk && {
-                label: "Choose",
-                className: "w-10",
-                header: <input type="checkbox" aria-label="Choose every order on this page" className="size-4" onChange={(event) => chooseAll(event.currentTarget.checked)} />,
-                cell: (order) => <input type="checkbox" name="number" value={order.number} aria-label={`Choose ${order.number}`} className="size-4" />,
-              },
+              canBulk && choose.column,
               {
                 label: "Order",
                 head: true,

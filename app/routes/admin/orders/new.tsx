@@ -3,15 +3,14 @@
 // the stock at each branch shown as the member types, lower a price with a
 // reason, delivery or collection, how it is paid; place it or save a draft.
 // Without the page's script the form still posts: walk-in fields, SKUs typed.
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Form, data, redirect, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ResultBanner } from "../../../components/admin/result-banner.tsx";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { notFoundOr, serviceError } from "../../../lib/admin/access.ts";
 import { counterBodyOf } from "../../../lib/admin/counter-order.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
@@ -20,12 +19,13 @@ import { COUNTER_PAYMENTS, COUNTER_PAYMENT_LABELS, counterOrderBody } from "../.
 import type { CounterCustomer, CounterProduct } from "../../../../server/modules/orders/counter/lookup.ts";
 import { PRICE_CHANGE_LIMITS } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/new";
+import { Options } from "../../../components/admin/options.tsx";
+import { staffScreen, staffPost } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "New order");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "orders.create");
+  const { app, actor } = staffScreen(context, request, "orders.create");
   const url = new URL(request.url);
   const draftId = Number(url.searchParams.get("draft"));
   const draft = Number.isSafeInteger(draftId) && draftId > 0 && draftId <= 2_147_483_647 ? await app.services.orderDrafts.get(actor, draftId).catch(notFoundOr) : null;
@@ -45,10 +45,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 type Answer = { ok: false; message: string; errors: Record<string, string[]>; values: Record<string, unknown> };
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "orders.create");
-  const form = await request.formData();
+  const { app, actor, form } = await staffPost(context, request, "orders.create");
   const body = counterBodyOf(form);
   const intent = String(form.get("intent") ?? "");
   try {
@@ -146,6 +143,13 @@ export default function NewOrder({ loaderData, actionData }: Route.ComponentProp
   };
   const change = (key: number, patch: Partial<LineState>) => setLines((now) => now.map((l) => (l.key === key ? { ...l, ...patch } : l)));
   const lineErrors = (i: number, field: string) => errors?.[`lines.${i}.${field}`];
+  /** A line's box with its refusal under it. */
+  const withError = (i: number, field: string, input: ReactNode) => (
+    <span className="grid gap-1">
+      {input}
+      <FieldError messages={lineErrors(i, field)} />
+    </span>
+  );
   const summary = errors ? Object.values(errors).flat() : [];
   const label = customer ? `${customer.name}${customer.company ? ` (${customer.company})` : ""}` : walkIn.name;
   const field = (id: string, hint = false) => fieldProps(P, id, errors, hint);
@@ -317,31 +321,16 @@ export default function NewOrder({ loaderData, actionData }: Route.ComponentProp
               {
                 label: "Quantity",
                 className: "lg:w-24",
-                cell: (l, i) => (
-                  <span className="grid gap-1">
-                    <input id={`${P}-qty-${l.key}`} name="line_quantity" value={l.quantity} onChange={(e) => change(l.key, { quantity: e.target.value })} inputMode="numeric" aria-label={`Quantity, line ${i + 1}`} aria-invalid={lineErrors(i, "quantity") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />
-                    <FieldError messages={lineErrors(i, "quantity")} />
-                  </span>
-                ),
+                cell: (l, i) => withError(i, "quantity", <input id={`${P}-qty-${l.key}`} name="line_quantity" value={l.quantity} onChange={(e) => change(l.key, { quantity: e.target.value })} inputMode="numeric" aria-label={`Quantity, line ${i + 1}`} aria-invalid={lineErrors(i, "quantity") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />),
               },
               {
                 label: "Price £ ex VAT",
                 className: "lg:w-32",
-                cell: (l, i) => (
-                  <span className="grid gap-1">
-                    <input id={`${P}-price-${l.key}`} name="line_price" value={l.price} onChange={(e) => change(l.key, { price: e.target.value })} placeholder={l.listPrice !== null ? l.listPrice.toFixed(2) : ""} inputMode="decimal" aria-label={`Price £ ex VAT, line ${i + 1}`} aria-describedby={`${P}-price-hint`} aria-invalid={lineErrors(i, "unit_price_ex_vat") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />
-                    <FieldError messages={lineErrors(i, "unit_price_ex_vat")} />
-                  </span>
-                ),
+                cell: (l, i) => withError(i, "unit_price_ex_vat", <input id={`${P}-price-${l.key}`} name="line_price" value={l.price} onChange={(e) => change(l.key, { price: e.target.value })} placeholder={l.listPrice !== null ? l.listPrice.toFixed(2) : ""} inputMode="decimal" aria-label={`Price £ ex VAT, line ${i + 1}`} aria-describedby={`${P}-price-hint`} aria-invalid={lineErrors(i, "unit_price_ex_vat") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />),
               },
               {
                 label: "Reason for a lower price",
-                cell: (l, i) => (
-                  <span className="grid gap-1">
-                    <input id={`${P}-reason-${l.key}`} name="line_reason" value={l.reason} onChange={(e) => change(l.key, { reason: e.target.value })} maxLength={200} aria-label={`Reason for a lower price, line ${i + 1}`} aria-invalid={lineErrors(i, "reason") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />
-                    <FieldError messages={lineErrors(i, "reason")} />
-                  </span>
-                ),
+                cell: (l, i) => withError(i, "reason", <input id={`${P}-reason-${l.key}`} name="line_reason" value={l.reason} onChange={(e) => change(l.key, { reason: e.target.value })} maxLength={200} aria-label={`Reason for a lower price, line ${i + 1}`} aria-invalid={lineErrors(i, "reason") ? true : undefined} autoComplete="off" className={ADMIN_CONTROL} />),
               },
               {
                 label: "Remove",
@@ -377,22 +366,14 @@ export default function NewOrder({ loaderData, actionData }: Route.ComponentProp
           {fulfilment === "collection" ? (
             <FormField prefix={P} id="branch_id" label="Branch" errors={errors} className="max-w-sm">
               <select {...field("branch_id")} defaultValue={str(start.branch_id)} className={ADMIN_CONTROL}>
-                {branches.map((b) => (
-                  <option key={b.id} value={b.id}>
-                    {b.name}
-                  </option>
-                ))}
+                <Options of={branches} value={(b) => b.id} label={(b) => b.name} />
               </select>
             </FormField>
           ) : (
             <div className="grid gap-3 sm:grid-cols-2">
               <FormField prefix={P} id="delivery_method" label="Delivery method" errors={errors}>
                 <select {...field("delivery_method")} defaultValue={str(start.delivery_method)} className={ADMIN_CONTROL}>
-                  {deliveries.map((d) => (
-                    <option key={d.id} value={d.id}>
-                      {d.name}
-                    </option>
-                  ))}
+                  <Options of={deliveries} value={(d) => d.id} label={(d) => d.name} />
                 </select>
               </FormField>
               {(
@@ -430,11 +411,7 @@ export default function NewOrder({ loaderData, actionData }: Route.ComponentProp
               <FormField prefix={P} id="site_id" label="Site it is for" errors={errors}>
                 <select {...field("site_id")} defaultValue={str(start.site_id)} className={ADMIN_CONTROL}>
                   <option value="">Choose a site</option>
-                  {customer.sites.map((site) => (
-                    <option key={site.id} value={site.id}>
-                      {site.name}
-                    </option>
-                  ))}
+                  <Options of={customer.sites} value={(site) => site.id} label={(site) => site.name} />
                 </select>
               </FormField>
             ) : null}

@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { Form, Link, data, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { OrderRefunds } from "../../../components/admin/order-refunds.tsx";
@@ -8,7 +7,7 @@ import { ActionResultBanner } from "../../../components/admin/result-banner.tsx"
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { Timeline } from "../../../components/admin/timeline.tsx";
 import { OrderReturns } from "../../../components/admin/order-returns.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { notFoundOr, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
@@ -21,12 +20,12 @@ import { Panel } from "../../../components/admin/panel.tsx";
 import { MoneyCell } from "../../../components/admin/cells.tsx";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { AddressLines } from "../../../components/address-lines.tsx";
+import { staffScreen, staffPost } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Order ${params.number.toUpperCase()}`);
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "orders.view");
+  const { app, actor } = staffScreen(context, request, "orders.view");
   const order = await app.services.adminOrders.detail(actor, params.number).catch(notFoundOr);
   return {
     order,
@@ -48,10 +47,7 @@ type ActionResult = { ok: true; message: string } | { ok: false; intent: string;
 
 /** A move of the state machine, or a note; the service checks the role's permission for each. */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "orders.view");
-  const form = await request.formData();
+  const { app, actor, form } = await staffPost(context, request, "orders.view");
   const text = (name: string, max: number) => String(form.get(name) ?? "").slice(0, max);
   const intent = text("intent", 20);
   try {

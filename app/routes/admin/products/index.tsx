@@ -1,7 +1,5 @@
 import { FilterDisclosure, activeFilters } from "../../../components/admin/filter-disclosure.tsx";
-import { useRef } from "react";
 import { Form, Link, data, useLocation } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
@@ -10,13 +8,17 @@ import { EmptyState, ErrorState } from "../../../components/admin/empty-state.ts
 import { MoneyCell } from "../../../components/admin/cells.tsx";
 import { FilterCheck, FilterForm, FilterSearch, FilterSelect } from "../../../components/admin/filter-form.tsx";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { photoColumn, useChooseColumn } from "../../../components/admin/list-columns.tsx";
+import { refusalOr, serviceError } from "../../../lib/admin/access.ts";
 import { withParam } from "../../../lib/admin/format.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
 import { PRODUCT_STATUS_LABELS, type ProductStatus } from "../../../../server/modules/catalog/products/product-status.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
+import { Options } from "../../../components/admin/options.tsx";
+import { staffScreen, staffPost } from "../../../lib/admin/staff-route.ts";
+import { HeadRow } from "../../../components/admin/head-row.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Products");
 
@@ -56,8 +58,7 @@ function filtersFrom(url: URL) {
 }
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
+  const { app, actor } = staffScreen(context, request, "catalogue.view");
   const filters = filtersFrom(new URL(request.url));
   const may = { manage: can(actor.role, "catalogue.manage") };
   const choices = await app.services.adminProducts.choices(actor);
@@ -65,9 +66,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const [list, counts] = await Promise.all([app.services.adminProducts.list(actor, filters), app.services.adminProducts.counts(actor, { ...filters, cursor: undefined })]);
     return { products: list.data, nextCursor: list.next_cursor, counts, filters, choices, error: null, can: may };
   } catch (error) {
-    const known = serviceError(error);
-    if (!known || known.status !== 422) throw error;
-    return { products: [], nextCursor: null, counts: { draft: 0, published: 0, archived: 0 }, filters, choices, error: Object.values(known.errors ?? {}).flat().join(" ") || known.message, can: may };
+    return { products: [], nextCursor: null, counts: { draft: 0, published: 0, archived: 0 }, filters, choices, error: refusalOr(error).text, can: may };
   }
 }
 
@@ -76,10 +75,7 @@ type BulkResult = { ok: boolean; message: string; preview?: { action: BulkAction
 
 /** A bulk change: first its preview (nothing written), then, confirmed, applied in one go. */
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.manage");
-  const form = await request.formData();
+  const { app, actor, form } = await staffPost(context, request, "catalogue.manage");
   const intent = String(form.get("intent") ?? "");
   const chosen = BULK.find(([a]) => a === form.get("bulk_action"))?.[0];
   if (!chosen) return data<BulkResult>({ ok: false, message: "Choose what to do with the chosen products." }, { status: 422 });
@@ -109,12 +105,11 @@ const FIELD_LABELS: Record<string, string> = { price_ex_vat: "Price ex VAT (£)"
 export default function AdminProducts({ loaderData, actionData }: Route.ComponentProps) {
   const { products, counts, filters, nextCursor, error, choices } = loaderData;
   const result = actionData as BulkResult | undefined;
-  const table = useRef<HTMLTableElement>(null);
+  const choose = useChooseColumn<(typeof products)[number]>({ name: "sku", value: (p) => p.sku, rowLabel: (p) => `Choose ${p.name}`, everyLabel: "Choose every product on this page" });
   const location = useLocation();
   const { search, loading } = useListAddress();
   // The export holds what the list shows: drafts and published unless a tab says otherwise.
   const exportQuery = withParam(search, { cursor: null, status: filters.status ?? "active" });
-  const chooseAll = (checked: boolean) => table.current?.querySelectorAll<HTMLInputElement>('input[name="sku"]').forEach((box) => (box.checked = checked));
   const tabCount = (status: string) => (status === "" ? counts.draft + counts.published : counts[status as ProductStatus]);
   const filtered = !!(filters.q || filters.category || filters.brand || filters.stock || filters.no_photo);
   const manage = loaderData.can.manage;
@@ -153,17 +148,13 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
             <table className="w-full min-w-[32rem] text-left text-sm">
               <caption className="sr-only">Each chosen product's value before and after</caption>
               <thead className="bg-stone-50">
-                <tr>
-                  <th scope="col" className="px-2 py-1">
-                    Product
-                  </th>
-                  <th scope="col" className="px-2 py-1">
-                    {FIELD_LABELS[preview.changes[0]!.field] ?? preview.changes[0]!.field}: now
-                  </th>
-                  <th scope="col" className="px-2 py-1">
-                    After
-                  </th>
-                </tr>
+                <HeadRow
+                  cells={[
+                    ["Product", "px-2 py-1"],
+                    [`${FIELD_LABELS[preview.changes[0]!.field] ?? preview.changes[0]!.field}: now`, "px-2 py-1"],
+                    ["After", "px-2 py-1"],
+                  ]}
+                />
               </thead>
               <tbody className="divide-y divide-stone-100">
                 {preview.changes.map((c) => (
@@ -223,11 +214,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
               <label className="grid gap-1 font-semibold">
                 With the chosen products
                 <select name="bulk_action" className="min-h-10 w-full min-w-0 rounded-md border border-stone-400 bg-white px-2 font-normal">
-                  {BULK.map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
+                  <Options of={BULK} value={([value]) => value} label={([, label]) => label} />
                 </select>
               </label>
               <label className="grid gap-1 font-semibold">
@@ -247,11 +234,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
                 Category
                 <select name="category_id" defaultValue="" className="min-h-10 max-w-56 rounded-md border border-stone-400 bg-white px-2 font-normal">
                   <option value="">—</option>
-                  {choices.categories.map((c) => (
-                    <option key={c.id} value={c.id}>
-                      {c.path}
-                    </option>
-                  ))}
+                  <Options of={choices.categories} value={(c) => c.id} label={(c) => c.path} />
                 </select>
               </label>
               <button type="submit" className="btn-primary min-h-10">
@@ -260,24 +243,14 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
             </fieldset>
           ) : null}
           <DataTable
-            tableRef={table}
+            tableRef={choose.tableRef}
             caption="Products by name"
             loading={loading}
             rows={products}
             rowKey={(p) => p.sku}
             columns={[
-              manage && {
-                label: "Choose",
-                className: "w-10",
-                header: <input type="checkbox" aria-label="Choose every product on this page" className="size-4" onChange={(event) => chooseAll(event.currentTarget.checked)} />,
-                cell: (p) => <input type="checkbox" name="sku" value={p.sku} aria-label={`Choose ${p.name}`} className="size-4" />,
-              },
-              {
-                label: "Photo",
-                className: "w-14",
-                header: <span className="sr-only">Photo</span>,
-                cell: (p) => (p.photo ? <img src={p.photo} alt="" width={40} height={40} loading="lazy" className="size-10 rounded border border-stone-200 object-cover" /> : <span className="block size-10 rounded border border-dashed border-stone-300" title="No photo" />),
-              },
+              manage && choose.column,
+              photoColumn<(typeof products)[number]>((p) => p.photo, { noPhotoTitle: "No photo" }),
               {
                 label: "Product",
                 head: true,

@@ -1,34 +1,30 @@
 import { data, redirect } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ProductForm, type ProductFormValues } from "../../../components/admin/product-form.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { serviceError } from "../../../lib/admin/access.ts";
 import { PHOTO_FORM_MAX } from "../../../lib/admin/photo-action.ts";
 import { productInputFrom } from "../../../lib/admin/product-form.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { parseProduct, productCreate } from "../../../../server/modules/catalog/products/product-rules.ts";
 import { DEFAULT_REORDER_LEVEL } from "../../../../server/modules/catalog/products/product-status.ts";
 import type { Route } from "./+types/new";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "New product");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.manage");
+  const { app, actor } = staffScreen(context, request, "catalogue.manage");
   return { choices: await app.services.adminProducts.choices(actor) };
 }
 
 type Result = { ok: false; message: string; errors?: Record<string, string[]>; values: ProductFormValues };
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.manage");
+  const { app, actor, form } = await staffPost(context, request, "catalogue.manage");
   if (Number(request.headers.get("content-length") ?? "0") > PHOTO_FORM_MAX) {
     return data<Result>({ ok: false, message: "Choose at most 10 photos of 20 MB each.", values: EMPTY }, { status: 413 });
   }
-  const form = await request.formData();
   const input = productInputFrom(form, { catalogue: true, stock: true });
   // Nothing typed is lost on a refusal: the form comes back as it was sent (files aside: a browser cannot be handed them back).
   const values = valuesFrom(input);
@@ -124,11 +120,7 @@ export default function NewProduct({ loaderData, actionData }: Route.ComponentPr
   const result = actionData as Result | undefined;
   return (
     <>
-      <PageHeader
-        back={{ to: "/admin/products", label: "Products" }}
-        title="New product"
-        intro="Choose its photos here too. As a draft nobody sees it on the shop; published, it is on sale as soon as it is created."
-      />
+      <PageHeader back={{ to: "/admin/products", label: "Products" }} title="New product" intro="Choose its photos here too. As a draft nobody sees it on the shop; published, it is on sale as soon as it is created." />
       <ActionResultBanner result={result} />
       {/* A new key after each refusal: the form shows what was sent. */}
       <ProductForm key={JSON.stringify(result?.values ?? null)} values={result?.values ?? EMPTY} choices={loaderData.choices} errors={result?.errors} access={{ catalogue: true, stock: true }} submitLabel="Create the product" isNew />

@@ -1,10 +1,9 @@
 import { Link, data } from "react-router";
-import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ProductForm, type ProductFormValues } from "../../../components/admin/product-form.tsx";
 import { ActionResultBanner, ResultBanner } from "../../../components/admin/result-banner.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { notFoundOr, serviceError } from "../../../lib/admin/access.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
 import { productInputFrom, sendsCatalogueFields } from "../../../lib/admin/product-form.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -14,12 +13,13 @@ import { can } from "../../../../server/modules/staff/permissions.ts";
 import { KIND_LABELS } from "../../../../server/modules/stock/kinds.ts";
 import type { Route } from "./+types/product";
 import { OldAddresses, Panel } from "../../../components/admin/panel.tsx";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
+import { HeadRow } from "../../../components/admin/head-row.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, loaderData ? `${loaderData.product.name} (${loaderData.product.sku})` : "Product");
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
+  const { app, actor } = staffScreen(context, request, "catalogue.view");
   const product = await app.services.adminProducts.get(actor, params.sku).catch(notFoundOr);
   const mayAudit = can(actor.role, "audit.view");
   const [choices, audit] = await Promise.all([app.services.adminProducts.choices(actor), mayAudit ? app.services.audit.forEntity("product", product.sku, 20) : Promise.resolve(null)]);
@@ -30,12 +30,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 type Result = { ok: boolean; message: string; errors?: Record<string, string[]> };
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
+  const { app, actor, form } = await staffPost(context, request, "catalogue.view");
   const access = { catalogue: can(actor.role, "catalogue.manage"), stock: can(actor.role, "stock.count") };
   if (!access.catalogue && !access.stock) throw new Response("Your role does not allow this.", { status: 403 });
-  const form = await request.formData();
   // The catalogue's fields are disabled (never sent) on this role's form: a post carrying them is refused, not half-applied.
   if (!access.catalogue && sendsCatalogueFields(form)) throw new Response("Your role may change the stock and reorder level only.", { status: 403 });
   try {
@@ -135,16 +132,7 @@ export default function AdminProduct({ loaderData, actionData }: Route.Component
               <table className="w-full">
                 <caption className="sr-only">What approved trade accounts pay, by their discount</caption>
                 <thead>
-                  <tr className="text-left text-stone-700">
-                    <th scope="col">Discount</th>
-                    <th scope="col">Accounts</th>
-                    <th scope="col" className="text-right">
-                      Ex VAT
-                    </th>
-                    <th scope="col" className="text-right">
-                      Inc VAT
-                    </th>
-                  </tr>
+                  <HeadRow className="text-left text-stone-700" cells={[["Discount"], ["Accounts"], ["Ex VAT", "text-right"], ["Inc VAT", "text-right"]]} />
                 </thead>
                 <tbody>
                   {product.trade_prices.map((t) => (

@@ -2,19 +2,19 @@ import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { PhotoManager } from "../../../components/admin/photo-manager.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
-import { notFoundOr, requirePermission } from "../../../lib/admin/access.ts";
+import { notFoundOr } from "../../../lib/admin/access.ts";
 import { type PhotoActionResult, photoScreenAction } from "../../../lib/admin/photo-action.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { optionsLabel } from "../../../../server/modules/catalog/variants/variant-names.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/variant-photos";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Photos of ${params.sku}`);
 
 /** A variant's own photos (issue 29): shown on the product page when it is chosen; without any, the product's are. */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
+  const { app, actor } = staffScreen(context, request, "catalogue.view");
   const owner = { kind: "variant", sku: params.sku } as const;
   const [{ images }, { product, variants }] = await Promise.all([app.services.adminPhotos.list(actor, owner), app.services.adminVariants.list(actor, params.sku)]).catch(notFoundOr);
   const variant = variants.find((v) => v.sku.toLowerCase() === params.sku.toLowerCase())!;

@@ -1,11 +1,10 @@
 import { Form, Link, data, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL } from "../../../components/admin/form-field.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { notFoundOr, serviceError } from "../../../lib/admin/access.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
 import { PRICE_PERCENT_LIMIT } from "../../../../server/modules/catalog/products/product-status.ts";
@@ -15,12 +14,12 @@ import { parseProduct } from "../../../../server/modules/catalog/products/produc
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/variants";
 import { Panel } from "../../../components/admin/panel.tsx";
+import { staffScreen, staffPost } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, loaderData ? `Options and variants of ${loaderData.product.name}` : "Options and variants");
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
+  const { app, actor } = staffScreen(context, request, "catalogue.view");
   const view = await app.services.adminVariants.list(actor, params.sku).catch(notFoundOr);
   return { ...view, access: { catalogue: can(actor.role, "catalogue.manage"), stock: can(actor.role, "stock.count") } };
 }
@@ -31,10 +30,7 @@ const text = (form: FormData, name: string) => String(form.get(name) ?? "");
 
 /** Every form of the screen, without scripts; each service call checks its own permission again. */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "catalogue.view");
-  const form = await request.formData();
+  const { app, actor, form } = await staffPost(context, request, "catalogue.view");
   const intent = text(form, "intent");
   try {
     if (intent === "options") {

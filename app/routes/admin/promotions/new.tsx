@@ -1,29 +1,25 @@
 import { data, redirect, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { PromotionForm } from "../../../components/admin/promotion-form.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
-import { requirePermission, requireSameOrigin } from "../../../lib/admin/access.ts";
 import { savePromotion } from "../../../lib/admin/promotion-save.server.ts";
 import { EMPTY_PROMOTION, promotionHref } from "../../../lib/admin/promotions.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/new";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "New promotion");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "promotions.manage");
+  const { app, actor } = staffScreen(context, request, "promotions.manage");
   // Categories and brands to choose from, as the catalogue desk lists them (every role that manages promotions reads the catalogue).
   return { choices: can(actor.role, "catalogue.view") ? await app.services.adminProducts.choices(actor) : { categories: [], brands: [] } };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "promotions.manage");
-  const saved = await savePromotion(app.services.adminPromotions, actor, await request.formData(), null);
+  const { app, actor, form } = await staffPost(context, request, "promotions.manage");
+  const saved = await savePromotion(app.services.adminPromotions, actor, form, null);
   if (saved.ok) return redirect(`${promotionHref(saved.promotion.id)}?created=1`);
   return data(saved, { status: saved.status });
 }

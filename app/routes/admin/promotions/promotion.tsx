@@ -1,12 +1,11 @@
 import { Form, data, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { PromotionForm } from "../../../components/admin/promotion-form.tsx";
 import { type PreviewResult, PromotionPreview } from "../../../components/admin/promotion-preview.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { notFoundOr, requirePermission, serviceError } from "../../../lib/admin/access.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
 import { type PromotionSaveResult, savePromotion } from "../../../lib/admin/promotion-save.server.ts";
 import { AUDIENCE_LABELS, PROMOTION_STATUSES, type PromotionStatus, STATE_LABELS, previewLinesOf, promotionGives, usesOf, valuesOfPromotion } from "../../../lib/admin/promotions.ts";
@@ -16,6 +15,7 @@ import type { PromotionJson } from "../../../../server/modules/promotions/contra
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/promotion";
 import { Panel } from "../../../components/admin/panel.tsx";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, loaderData ? `Promotion: ${loaderData.promotion.name}` : "Promotion");
 
@@ -27,8 +27,7 @@ function idOf(param: string): number {
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "promotions.view");
+  const { app, actor } = staffScreen(context, request, "promotions.view");
   const desk = app.services.adminPromotions;
   const { data: promotion, report } = await desk.get(actor, idOf(params.id)).catch(notFoundOr);
   const [products, choices, audit] = await Promise.all([
@@ -67,12 +66,9 @@ const MOVE_WORDS: Record<PromotionStatus, string> = { active: "Resumed", paused:
 
 /** Saving the form, pausing, resuming or ending (promotions.manage), or trying a basket (promotions.view); the service checks the permission again. */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "promotions.view");
+  const { app, actor, form } = await staffPost(context, request, "promotions.view");
   const desk = app.services.adminPromotions;
   const id = idOf(params.id);
-  const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
 
   if (intent === "preview") {

@@ -1,19 +1,18 @@
-import { Link } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
+import { useListAddress } from "../../../components/admin/pager.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { type StatusTab, StatusTabs } from "../../../components/admin/status-tabs.tsx";
-import { requirePermission } from "../../../lib/admin/access.ts";
 import { tabAndCursorFrom } from "../../../lib/admin/format.ts";
 import { quoteHref } from "../../../lib/admin/quotes.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { QUOTE_DESK_TABS, QUOTE_STATUS_LABELS, type QuoteStatus } from "../../../../server/modules/quotes/statuses.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
-import { DataTable } from "../../../components/admin/table-or-cards.tsx";
+import type { DataColumn } from "../../../components/admin/table-or-cards.tsx";
+import { KeysetList } from "../../../components/admin/keyset-list.tsx";
+import { linkColumn } from "../../../components/admin/list-columns.tsx";
 import { DateCell, LinesCell, MoneyCell } from "../../../components/admin/cells.tsx";
-import { EmptyState } from "../../../components/admin/empty-state.tsx";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Quotes");
 
@@ -29,8 +28,7 @@ const EMPTY_WORDS: Record<QuoteStatus | "all", string> = {
 };
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "quotes.view");
+  const { app, actor } = staffScreen(context, request, "quotes.view");
   // No tab is Requested: the work waiting first.
   const filters = tabAndCursorFrom(new URL(request.url), QUOTE_DESK_TABS, QUOTE_DESK_TABS[0]!);
   const list = await app.services.quoteDesk.list(actor, { status: filters.status === "all" ? undefined : filters.status, cursor: filters.cursor });
@@ -39,59 +37,28 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export default function AdminQuotes({ loaderData }: Route.ComponentProps) {
   const { quotes, nextCursor, filters, canManage } = loaderData;
-  const { search, loading } = useListAddress();
+  const { search } = useListAddress();
   // The API counts no tabs: the tabs carry no figures.
   const tabs: StatusTab[] = [...QUOTE_DESK_TABS.map((s): StatusTab => [s, QUOTE_STATUS_LABELS[s]]), ["all", "All"]];
   const all = filters.status === "all";
   const tabName = filters.status === "all" ? "" : ` ${QUOTE_STATUS_LABELS[filters.status].toLowerCase()}`;
+  const columns: (DataColumn<(typeof quotes)[number]> | false)[] = [
+    linkColumn("Quote", (q) => quoteHref(q.number), (q) => q.number, { sort: "descending", cellClassName: "whitespace-nowrap" }),
+    { label: "Customer", cell: (q) => <LinesCell first={q.customer} rest={[]} /> },
+    { label: "Company", cell: (q) => <LinesCell first={q.company ?? "—"} rest={[]} /> },
+    { label: "Lines", numeric: true, cell: (q) => q.lines },
+    { label: "Total inc VAT", numeric: true, cell: (q) => (q.total === null ? "—" : <MoneyCell pounds={q.total} />) },
+    { label: "Valid until", cell: (q) => <DateCell value={q.valid_until} dateOnly /> },
+    { label: "Needed by", cell: (q) => <DateCell value={q.needed_by} dateOnly /> },
+    { label: "Updated", cell: (q) => <DateCell value={q.updated_at} /> },
+    all && { label: "Status", cell: (q) => <StatusBadge status={`quote_${q.status}`} label={q.status_label} /> },
+  ];
+  const empty = { title: `No${tabName} quotes`, action: all ? undefined : { to: "?status=all", label: "Show every quote" }, children: EMPTY_WORDS[filters.status] };
   return (
     <>
-      <PageHeader
-        title="Quotes"
-        intro="Prices asked for by customers, newest first. Open one to price its lines, send it with its PDF, or decline it."
-        actions={
-          canManage ? (
-            <Link to="/admin/quotes/new" className="btn-primary">
-              New quote
-            </Link>
-          ) : null
-        }
-      />
+      <PageHeader title="Quotes" intro="Prices asked for by customers, newest first. Open one to price its lines, send it with its PDF, or decline it." links={canManage ? [{ to: "/admin/quotes/new", label: "New quote", primary: true }] : []} />
       <StatusTabs label="Quotes by status" tabs={tabs} current={filters.status} search={search} />
-      {quotes.length === 0 ? (
-        <EmptyState title={`No${tabName} quotes`} action={all ? undefined : { to: "?status=all", label: "Show every quote" }}>
-          {EMPTY_WORDS[filters.status]}
-        </EmptyState>
-      ) : (
-        <DataTable
-          caption={`Quotes, newest first${tabName ? `:${tabName}` : ""}`}
-          loading={loading}
-          rows={quotes}
-          rowKey={(q) => q.number}
-          columns={[
-            {
-              label: "Quote",
-              head: true,
-              sort: "descending",
-              cellClassName: "whitespace-nowrap",
-              cell: (q) => (
-                <Link to={quoteHref(q.number)} className="link font-semibold">
-                  {q.number}
-                </Link>
-              ),
-            },
-            { label: "Customer", cell: (q) => <LinesCell first={q.customer} rest={[]} /> },
-            { label: "Company", cell: (q) => <LinesCell first={q.company ?? "—"} rest={[]} /> },
-            { label: "Lines", numeric: true, cell: (q) => q.lines },
-            { label: "Total inc VAT", numeric: true, cell: (q) => (q.total === null ? "—" : <MoneyCell pounds={q.total} />) },
-            { label: "Valid until", cell: (q) => <DateCell value={q.valid_until} dateOnly /> },
-            { label: "Needed by", cell: (q) => <DateCell value={q.needed_by} dateOnly /> },
-            { label: "Updated", cell: (q) => <DateCell value={q.updated_at} /> },
-            all && { label: "Status", cell: (q) => <StatusBadge status={`quote_${q.status}`} label={q.status_label} /> },
-          ]}
-        />
-      )}
-      <KeysetPager search={search} cursor={filters.cursor ? String(filters.cursor) : undefined} nextCursor={nextCursor === null ? null : String(nextCursor)} />
+      <KeysetList caption={`Quotes, newest first${tabName ? `:${tabName}` : ""}`} rows={quotes} rowKey={(q) => q.number} columns={columns} empty={empty} cursor={filters.cursor} nextCursor={nextCursor} />
     </>
   );
 }

@@ -1,21 +1,19 @@
 import { Form, data, redirect, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
-import { requirePermission, requireSameOrigin } from "../../../lib/admin/access.ts";
 import { createQuote } from "../../../lib/admin/quote-form.server.ts";
 import { type QuoteFormAnswer, quoteHref } from "../../../lib/admin/quotes.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/new";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "New quote");
 
 /** `?customer_id=` (from a customer's page, issue 34) chooses the customer: their account's email, filled in. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "quotes.manage");
+  const { app, actor } = staffScreen(context, request, "quotes.manage");
   const id = Number(new URL(request.url).searchParams.get("customer_id") ?? "");
   if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647 || !can(actor.role, "customers.view")) return { customer: null };
   const customer = await app.services.adminCustomers.detail(actor, id).catch(() => null);
@@ -24,10 +22,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 /** Starts the quote through the desk's service (which checks quotes.manage again, and audits), then opens it to price. */
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "quotes.manage");
-  const made = await createQuote(app.services.quoteDesk, actor, await request.formData());
+  const { app, actor, form } = await staffPost(context, request, "quotes.manage");
+  const made = await createQuote(app.services.quoteDesk, actor, form);
   if (made.ok) return redirect(`${quoteHref(made.quote.number)}?created=1`);
   return data<QuoteFormAnswer>(made, { status: made.status });
 }

@@ -1,12 +1,11 @@
 import { Link, data, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { QuoteForm, QuoteMoves } from "../../../components/admin/quote-form.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { Timeline } from "../../../components/admin/timeline.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin } from "../../../lib/admin/access.ts";
+import { notFoundOr } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
 import { type QuoteFormResult, declineQuote, saveQuote, sendQuote } from "../../../lib/admin/quote-form.server.ts";
 import { type QuoteFormAnswer, quotePdfHref } from "../../../lib/admin/quotes.ts";
@@ -16,12 +15,13 @@ import { QUOTE_STATUS_LABELS, type QuoteStatus } from "../../../../server/module
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/quote";
 import { Panel } from "../../../components/admin/panel.tsx";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
+import { EmailLink, Facts } from "../../../components/admin/facts.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Quote ${params.number.toUpperCase()}`);
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "quotes.view");
+  const { app, actor } = staffScreen(context, request, "quotes.view");
   const quote = await app.services.quoteDesk.get(actor, params.number.toUpperCase()).catch(notFoundOr);
   const audit = can(actor.role, "audit.view") ? await app.services.audit.forEntity("quote", quote.number, 20) : null;
   const created = new URL(request.url).searchParams.get("created") === "1";
@@ -37,12 +37,9 @@ const DONE: Record<"save" | "send" | "decline", (q: Extract<QuoteFormResult, { o
 
 /** Saving, sending or declining: each through the desk's service, which checks quotes.manage again, the status and the floor, and audits. */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "quotes.manage");
+  const { app, actor, form } = await staffPost(context, request, "quotes.manage");
   const desk = app.services.quoteDesk;
   const number = params.number.toUpperCase();
-  const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   if (intent !== "save" && intent !== "send" && intent !== "decline") return data<QuoteFormAnswer>({ intent, ok: false, status: 422, message: "Choose save, send or decline.", errors: {}, values: {} }, { status: 422 });
   const done = intent === "save" ? await saveQuote(desk, actor, number, form) : intent === "send" ? await sendQuote(desk, actor, number) : await declineQuote(desk, actor, number, form);
@@ -52,6 +49,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   }
   return data<QuoteFormAnswer>({ intent, ok: true, message: DONE[intent](done.quote) });
 }
+
+/** A long name or note wraps anywhere rather than widening its panel. */
+const WRAP = "[overflow-wrap:anywhere]";
 
 /** Who wrote a line of the timeline. */
 const BY: Record<string, string> = { customer: "The customer", staff: "Staff", system: "The shop" };
@@ -83,42 +83,23 @@ export default function AdminQuote({ loaderData, actionData }: Route.ComponentPr
         <div className="grid gap-4 lg:grid-cols-2">
           <Panel id="customer-heading" title="Customer" className="text-sm">
             <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1">
-              <dt className="font-semibold">Name</dt>
-              <dd className="[overflow-wrap:anywhere]">{q.customer.name || "—"}</dd>
-              <dt className="font-semibold">Email</dt>
-              <dd className="[overflow-wrap:anywhere]">
-                <a href={`mailto:${q.customer.email}`} className="link">
-                  {q.customer.email}
-                </a>
-              </dd>
-              <dt className="font-semibold">Company</dt>
-              <dd className="[overflow-wrap:anywhere]">{q.company?.name ?? "None (their own prices are retail)"}</dd>
-              {q.site ? (
-                <>
-                  <dt className="font-semibold">Site</dt>
-                  <dd className="[overflow-wrap:anywhere]">{q.site.name}</dd>
-                </>
-              ) : null}
-              <dt className="font-semibold">Needed by</dt>
-              <dd>{q.needed_by ? formatDate(q.needed_by) : "Not said"}</dd>
-              <dt className="font-semibold">Their notes</dt>
-              <dd className="whitespace-pre-line [overflow-wrap:anywhere]">{q.notes || "None"}</dd>
-              {q.decline_reason ? (
-                <>
-                  <dt className="font-semibold">Declined</dt>
-                  <dd className="whitespace-pre-line [overflow-wrap:anywhere]">{q.decline_reason}</dd>
-                </>
-              ) : null}
-              {q.order ? (
-                <>
-                  <dt className="font-semibold">Order</dt>
-                  <dd>
+              <Facts
+                facts={[
+                  ["Name", q.customer.name || "—", WRAP],
+                  ["Email", <EmailLink email={q.customer.email} />, WRAP],
+                  ["Company", q.company?.name ?? "None (their own prices are retail)", WRAP],
+                  q.site && ["Site", q.site.name, WRAP],
+                  ["Needed by", q.needed_by ? formatDate(q.needed_by) : "Not said"],
+                  ["Their notes", q.notes || "None", `whitespace-pre-line ${WRAP}`],
+                  q.decline_reason ? ["Declined", q.decline_reason, `whitespace-pre-line ${WRAP}`] : null,
+                  q.order && [
+                    "Order",
                     <Link to={`/admin/orders/${q.order.number}`} className="link">
                       {q.order.number}
-                    </Link>
-                  </dd>
-                </>
-              ) : null}
+                    </Link>,
+                  ],
+                ]}
+              />
             </dl>
           </Panel>
 

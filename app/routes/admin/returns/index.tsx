@@ -1,20 +1,22 @@
 import { Link } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { KeysetPager, useListAddress } from "../../../components/admin/pager.tsx";
+import { useListAddress } from "../../../components/admin/pager.tsx";
 import { RefundDue } from "../../../components/admin/refund-due.tsx";
 import { SearchFilter } from "../../../components/admin/search-filter.tsx";
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { countedTabs, StatusTabs } from "../../../components/admin/status-tabs.tsx";
-import { requirePermission, serviceError } from "../../../lib/admin/access.ts";
+import { refusalOr } from "../../../lib/admin/access.ts";
 import { returnHref, returnsHref } from "../../../lib/admin/returns.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { RETURN_STATUSES, RETURN_STATUS_LABELS, type ReturnStatus } from "../../../../server/modules/returns/statuses.ts";
 import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
-import { DataTable } from "../../../components/admin/table-or-cards.tsx";
+import type { DataColumn } from "../../../components/admin/table-or-cards.tsx";
+import { KeysetList } from "../../../components/admin/keyset-list.tsx";
+import { linkColumn } from "../../../components/admin/list-columns.tsx";
 import { DateCell, LinesCell } from "../../../components/admin/cells.tsx";
-import { EmptyState, ErrorState } from "../../../components/admin/empty-state.tsx";
+import { ErrorState } from "../../../components/admin/empty-state.tsx";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Returns");
 
@@ -34,8 +36,7 @@ function filtersFrom(url: URL) {
 }
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "returns.view");
+  const { app, actor } = staffScreen(context, request, "returns.view");
   const filters = filtersFrom(new URL(request.url));
   const query = { ...filters, overdue: filters.overdue === "1" };
   const customers = can(actor.role, "customers.view");
@@ -43,21 +44,51 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const [list, counts] = await Promise.all([app.services.returnsDesk.list(actor, query), app.services.returnsDesk.statusCounts(actor, { ...query, status: undefined, cursor: undefined })]);
     return { returns: list.data, nextCursor: list.next_cursor, counts, filters, customers, error: null };
   } catch (error) {
-    const known = serviceError(error);
-    if (!known || known.status !== 422) throw error;
+    const refused = refusalOr(error);
     // An old page link: say so above an empty list, and keep the filters.
     const none = Object.fromEntries(RETURN_STATUSES.map((s) => [s, 0])) as Record<ReturnStatus, number>;
-    return { returns: [], nextCursor: null, counts: none, filters, customers, error: Object.values(known.errors ?? {}).flat().join(" ") || known.message };
+    return { returns: [], nextCursor: null, counts: none, filters, customers, error: refused.text };
   }
 }
 
 export default function AdminReturns({ loaderData }: Route.ComponentProps) {
   const { returns, counts, filters, nextCursor, error, customers } = loaderData;
-  const { search, loading } = useListAddress();
+  const { search } = useListAddress();
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const tabs = countedTabs(TAB_ORDER, RETURN_STATUS_LABELS, counts, total);
   const filtered = !!(filters.q || filters.overdue);
   const label = filters.status ? `: ${RETURN_STATUS_LABELS[filters.status].toLowerCase()}` : "";
+  const columns: (DataColumn<(typeof returns)[number]> | false)[] = [
+    linkColumn("Return", (r) => returnHref(r.number), (r) => r.number, { sort: "descending", cellClassName: "whitespace-nowrap" }),
+    {
+      label: "Order",
+      cellClassName: "whitespace-nowrap",
+      cell: (r) => (
+        <Link to={`/admin/orders/${r.order_number}`} className="link">
+          {r.order_number}
+        </Link>
+      ),
+    },
+    customers && { label: "Customer", cell: (r) => <LinesCell first={"email" in r ? r.email : "—"} rest={[]} /> },
+    { label: "Coming back", cell: (r) => r.method_label },
+    { label: "Units", numeric: true, cell: (r) => r.units },
+    { label: "Asked on", cell: (r) => <DateCell value={r.created_at} dateOnly /> },
+    {
+      label: "Status",
+      cell: (r) => (
+        <span>
+          <StatusBadge status={r.status} label={r.status_label} />
+          <RefundDue days={r.refund_days_left} className="block text-sm" />
+        </span>
+      ),
+    },
+  ];
+  const none = total === 0 && !filtered;
+  const empty = {
+    title: none ? "No returns yet" : `No returns${label} match these filters`,
+    action: search.size ? { to: "?", label: "Show every return" } : undefined,
+    children: none ? "Returns customers ask for from their order pages, and those staff record, appear here." : "Try another status tab, or a shorter search.",
+  };
   return (
     <>
       <PageHeader title="Returns" intro="Returns customers ask for on their orders, newest first. Open one to approve, receive, refund or exchange it." />
@@ -73,55 +104,7 @@ export default function AdminReturns({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       <ErrorState message={error} />
-
-      {returns.length === 0 ? (
-        <EmptyState title={total === 0 && !filtered ? "No returns yet" : `No returns${label} match these filters`} action={search.size ? { to: "?", label: "Show every return" } : undefined}>
-          {total === 0 && !filtered ? "Returns customers ask for from their order pages, and those staff record, appear here." : "Try another status tab, or a shorter search."}
-        </EmptyState>
-      ) : (
-        <DataTable
-          caption={`Returns, newest first${label}`}
-          loading={loading}
-          rows={returns}
-          rowKey={(r) => r.number}
-          columns={[
-            {
-              label: "Return",
-              head: true,
-              sort: "descending",
-              cellClassName: "whitespace-nowrap",
-              cell: (r) => (
-                <Link to={returnHref(r.number)} className="link font-semibold">
-                  {r.number}
-                </Link>
-              ),
-            },
-            {
-              label: "Order",
-              cellClassName: "whitespace-nowrap",
-              cell: (r) => (
-                <Link to={`/admin/orders/${r.order_number}`} className="link">
-                  {r.order_number}
-                </Link>
-              ),
-            },
-            customers && { label: "Customer", cell: (r) => <LinesCell first={"email" in r ? r.email : "—"} rest={[]} /> },
-            { label: "Coming back", cell: (r) => r.method_label },
-            { label: "Units", numeric: true, cell: (r) => r.units },
-            { label: "Asked on", cell: (r) => <DateCell value={r.created_at} dateOnly /> },
-            {
-              label: "Status",
-              cell: (r) => (
-                <span>
-                  <StatusBadge status={r.status} label={r.status_label} />
-                  <RefundDue days={r.refund_days_left} className="block text-sm" />
-                </span>
-              ),
-            },
-          ]}
-        />
-      )}
-      <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />
+      <KeysetList caption={`Returns, newest first${label}`} rows={returns} rowKey={(r) => r.number} columns={columns} empty={empty} cursor={filters.cursor} nextCursor={nextCursor} />
     </>
   );
 }

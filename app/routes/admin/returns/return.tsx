@@ -1,5 +1,4 @@
 import { Link, data, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { AuditHistory } from "../../../components/admin/audit-entries.tsx";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { RefundDue } from "../../../components/admin/refund-due.tsx";
@@ -9,7 +8,7 @@ import { Cell, Row, TableOrCards } from "../../../components/admin/table-or-card
 import { StatusBadge } from "../../../components/admin/status-badge.tsx";
 import { Timeline } from "../../../components/admin/timeline.tsx";
 import { ReturnPhotos } from "../../../components/returns/return-photos.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { notFoundOr, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime } from "../../../lib/admin/format.ts";
 import { penceOf } from "../../../lib/admin/returns.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -19,12 +18,13 @@ import type { ReturnDetail, ReturnMoveInput } from "../../../../server/modules/r
 import { RETURN_STATUSES, type ReturnStatus } from "../../../../server/modules/returns/statuses.ts";
 import type { Route } from "./+types/return";
 import { Panel } from "../../../components/admin/panel.tsx";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
+import { EmailLink, Facts } from "../../../components/admin/facts.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Return ${params.number.toUpperCase()}`);
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "returns.view");
+  const { app, actor } = staffScreen(context, request, "returns.view");
   const desk = app.services.returnsDesk;
   const ret = await desk.detail(actor, params.number).catch(notFoundOr);
   const moves = ret.actions.map((a) => a.to);
@@ -43,11 +43,8 @@ const FIELD_OF: Record<string, string> = { refund_pence: "amount", deduction_pen
 
 /** A move of the return's state machine; the service checks the member's permission, the state and every field, as the API does. */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "returns.view");
+  const { app, actor, form } = await staffPost(context, request, "returns.view");
   const desk = app.services.returnsDesk;
-  const form = await request.formData();
   const text = (name: string, max = 1000) => String(form.get(name) ?? "").slice(0, max).trim();
   const to = text("to", 20) as ReturnStatus;
   const expected = text("expected_status", 20) as ReturnStatus;
@@ -161,24 +158,7 @@ export default function AdminReturn({ loaderData, actionData }: Route.ComponentP
                 </Link>{" "}
                 ({ORDER_STATUS_LABELS[ret.order.status as OrderStatus] ?? ret.order.status}){ret.order.trade ? <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 text-xs text-brand-900">Trade</span> : null}
               </dd>
-              {ret.order.email ? (
-                <>
-                  <dt className="font-semibold">Customer</dt>
-                  <dd className="[overflow-wrap:anywhere]">
-                    <a href={`mailto:${ret.order.email}`} className="link">
-                      {ret.order.email}
-                    </a>
-                  </dd>
-                </>
-              ) : null}
-              <dt className="font-semibold">Paid by</dt>
-              <dd>{ret.order.payment_label}</dd>
-              {ret.order.total !== undefined ? (
-                <>
-                  <dt className="font-semibold">Order total</dt>
-                  <dd>{formatPounds(ret.order.total)}</dd>
-                </>
-              ) : null}
+              <Facts facts={[ret.order.email ? ["Customer", <EmailLink email={ret.order.email} />, "[overflow-wrap:anywhere]"] : null, ["Paid by", ret.order.payment_label], ret.order.total !== undefined && ["Order total", formatPounds(ret.order.total)]]} />
               <dt className="font-semibold">Coming back</dt>
               <dd>
                 {ret.method_label}
@@ -252,24 +232,14 @@ export default function AdminReturn({ loaderData, actionData }: Route.ComponentP
               {ret.reject_reason ? <p>Rejected: {ret.reject_reason}</p> : null}
               {ret.refund ? (
                 <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1">
-                  <dt className="font-semibold">Refunded</dt>
-                  <dd>{formatPounds(ret.refund.amount)}</dd>
-                  <dt className="font-semibold">How</dt>
-                  <dd>{ret.refund.method === "card" ? "To the card" : ret.refund.method === "credit_note" ? `Credit note ${ret.refund.credit_note}` : "By hand"}</dd>
-                  {ret.refund.deduction ? (
-                    <>
-                      <dt className="font-semibold">Deducted</dt>
-                      <dd>
-                        {formatPounds(ret.refund.deduction)}: {ret.refund.deduction_reason}
-                      </dd>
-                    </>
-                  ) : null}
-                  {ret.refund.at ? (
-                    <>
-                      <dt className="font-semibold">When</dt>
-                      <dd>{formatDateTime(ret.refund.at)}</dd>
-                    </>
-                  ) : null}
+                  <Facts
+                    facts={[
+                      ["Refunded", formatPounds(ret.refund.amount)],
+                      ["How", ret.refund.method === "card" ? "To the card" : ret.refund.method === "credit_note" ? `Credit note ${ret.refund.credit_note}` : "By hand"],
+                      ret.refund.deduction ? ["Deducted", `${formatPounds(ret.refund.deduction)}: ${ret.refund.deduction_reason}`] : null,
+                      ret.refund.at ? ["When", formatDateTime(ret.refund.at)] : null,
+                    ]}
+                  />
                 </dl>
               ) : null}
               {ret.exchange_order ? (

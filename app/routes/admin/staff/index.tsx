@@ -1,15 +1,14 @@
 import { useRef } from "react";
 import { Form, data, redirect, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { useFocusFirstInvalid } from "../../../components/admin/form-field.tsx";
 import { OneTimePanel } from "../../../components/admin/one-time-value.tsx";
 import { GuardedResult, type PendingAction } from "../../../components/admin/reauth.tsx";
-import { RoleSelect } from "../../../components/admin/role-select.tsx";
+import { IntentSubmit, RoleSelect } from "../../../components/admin/role-select.tsx";
 import { MemberRow } from "../../../components/admin/staff-member-row.tsx";
 import { TableOrCards } from "../../../components/admin/table-or-cards.tsx";
 import { Field } from "../../../components/form.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { serviceError } from "../../../lib/admin/access.ts";
 import { formatDateTime } from "../../../lib/admin/format.ts";
 import { withRecentPassword } from "../../../lib/admin/reauth.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -20,6 +19,7 @@ import { ROLE_LABELS, STAFF_ROLES, type StaffRole } from "../../../../server/mod
 import { staffInviteBody } from "../../../../server/modules/staff/service.ts";
 import type { Route } from "./+types/index";
 import { FieldError } from "../../../components/admin/field-error.tsx";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Staff");
 
@@ -44,8 +44,7 @@ const ROLE_SUMMARIES: Record<StaffRole, string> = {
 };
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "staff.manage");
+  const { app, actor } = staffScreen(context, request, "staff.manage");
   // The branches a member can work at (issue 30): none to choose in a one-branch shop.
   const branchChoices = (await app.services.branches.list()).data.map((b) => ({ id: b.id, name: b.name }));
   return { members: await app.services.staff.list(actor), me: actor.staffId, branches: branchChoices.length > 1 ? branchChoices : [] };
@@ -86,11 +85,8 @@ function pounds(typed: string): number {
  * password answers the prompt, which posts the same fields back with it.
  */
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "staff.manage");
+  const { app, actor, form } = await staffPost(context, request, "staff.manage");
   const service = app.services.staff;
-  const form = await request.formData();
   const text = (name: string, max: number) => String(form.get(name) ?? "").slice(0, max);
   const rawIntent = text("intent", 20);
   const intent: Intent = (INTENTS as readonly string[]).includes(rawIntent) ? (rawIntent as Intent) : "invite";
@@ -285,11 +281,9 @@ export default function AdminStaff({ loaderData, actionData }: Route.ComponentPr
               ))}
             </dl>
           </div>
-          <div className="sm:col-span-2">
-            <button type="submit" className="btn-primary disabled:opacity-75" disabled={busy}>
-              {busy && navigation.formData?.get("intent") === "invite" ? "Inviting…" : "Invite and make a set-up link"}
-            </button>
-          </div>
+          <IntentSubmit intent="invite" busyLabel="Inviting…">
+            Invite and make a set-up link
+          </IntentSubmit>
         </Form>
       </section>
     </>

@@ -1,6 +1,5 @@
 import { useRef } from "react";
 import { Form, data, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { DateCell } from "../../../components/admin/cells.tsx";
 import { ButtonForm, ConfirmDisclosure } from "../../../components/admin/confirm-with-reason.tsx";
@@ -9,22 +8,22 @@ import { FieldError } from "../../../components/admin/field-error.tsx";
 import { useFocusFirstInvalid } from "../../../components/admin/form-field.tsx";
 import { OneTimePanel } from "../../../components/admin/one-time-value.tsx";
 import { GuardedResult, type PendingAction } from "../../../components/admin/reauth.tsx";
-import { RoleSelect } from "../../../components/admin/role-select.tsx";
+import { IntentSubmit, RoleSelect } from "../../../components/admin/role-select.tsx";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { Field } from "../../../components/form.tsx";
-import { requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { serviceError } from "../../../lib/admin/access.ts";
 import { withRecentPassword } from "../../../lib/admin/reauth.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { parseInput } from "../../../../server/http-errors.ts";
 import { apiTokenBody } from "../../../../server/modules/staff/contract.ts";
 import { ROLE_LABELS } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/tokens";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "API tokens");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "tokens.manage");
+  const { app, actor } = staffScreen(context, request, "tokens.manage");
   return { tokens: await app.services.staff.tokens(actor) };
 }
 
@@ -41,11 +40,8 @@ type ActionResult =
  * prompt, which posts the same fields back with it.
  */
 export async function action({ context, request }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "tokens.manage");
+  const { app, actor, form } = await staffPost(context, request, "tokens.manage");
   const service = app.services.staff;
-  const form = await request.formData();
   const text = (name: string, max: number) => String(form.get(name) ?? "").slice(0, max);
   const intent = text("intent", 20);
   const values = { name: text("name", 200), role: text("role", 20) };
@@ -167,11 +163,9 @@ export default function AdminTokens({ loaderData, actionData }: Route.ComponentP
             <FieldError id="token-role-error" messages={createErrors.role} />
             <RoleSelect id="token-role" value={typed?.role ?? ""} errors={createErrors.role} choose />
           </div>
-          <div className="sm:col-span-2">
-            <button type="submit" className="btn-primary disabled:opacity-75" disabled={busy}>
-              {busy && navigation.formData?.get("intent") === "create" ? "Creating…" : "Create token"}
-            </button>
-          </div>
+          <IntentSubmit intent="create" busyLabel="Creating…">
+            Create token
+          </IntentSubmit>
         </Form>
       </section>
     </>

@@ -10,7 +10,7 @@ import { ConfirmWithReason } from "../../../components/admin/confirm-with-reason
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { TermsFields } from "../../../components/admin/terms-fields.tsx";
 import { CreditNoteForm, type FormMemory, RecordPayment, UseCredit } from "../../../components/admin/trade-account-money.tsx";
-import { notFoundOr, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { idParam, notFoundOr, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
 import { formatDate, formatDateTime, formatDay } from "../../../lib/admin/format.ts";
 import { requireTradeDesk, termsFormErrors } from "../../../lib/admin/trade-desk.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -25,10 +25,7 @@ export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matche
 const METHODS = ["bacs", "cheque", "card", "cash"] as const;
 
 /** The account's number from the path; anything else is no account. */
-function idFrom(param: string): number {
-  if (!/^\d{1,9}$/.test(param)) throw new Response("No such trade account.", { status: 404, statusText: "Not Found" });
-  return Number(param);
-}
+const idFrom = (param: string) => idParam(param, "No such trade account.");
 
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {

@@ -1,19 +1,17 @@
 import { Link } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { requirePermission } from "../../../lib/admin/access.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { dayLabel } from "../../../../server/modules/trade/calendar.ts";
 import type { Route } from "./+types/aged-debt";
 import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { MoneyCell } from "../../../components/admin/cells.tsx";
 import { EmptyState } from "../../../components/admin/empty-state.tsx";
+import { staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Aged debt");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "invoices.manage");
+  const { app, actor } = staffScreen(context, request, "invoices.manage");
   return app.services.tradeStatements.agedDebt.report(actor);
 }
 

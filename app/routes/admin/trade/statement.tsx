@@ -1,8 +1,7 @@
 import { Form, data, useNavigation } from "react-router";
-import { appContext } from "#app-context";
 import { PageHeader } from "../../../components/admin/page-header.tsx";
 import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
-import { notFoundOr, requirePermission, requireSameOrigin, serviceError } from "../../../lib/admin/access.ts";
+import { idParam, notFoundOr, serviceError } from "../../../lib/admin/access.ts";
 import { pageMeta } from "../../../lib/meta.ts";
 import { formatPounds } from "../../../lib/money.ts";
 import { dayLabel, monthLabel as monthName, previousMonth } from "../../../../server/modules/trade/calendar.ts";
@@ -11,6 +10,7 @@ import { DataTable } from "../../../components/admin/table-or-cards.tsx";
 import { DateCell, MoneyCell } from "../../../components/admin/cells.tsx";
 import { EmptyState } from "../../../components/admin/empty-state.tsx";
 import { Figures } from "../../../components/admin/panel.tsx";
+import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => pageMeta(matches, `Statement · trade account #${params.id}`);
 
@@ -18,14 +18,10 @@ const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const KIND_LABEL = { invoice: "Invoice", credit_note: "Credit note", payment: "Payment" } as const;
 
 /** The account's number from the path; anything else is no account. */
-function idFrom(param: string): number {
-  if (!/^\d{1,9}$/.test(param)) throw new Response("No such trade account.", { status: 404, statusText: "Not Found" });
-  return Number(param);
-}
+const idFrom = (param: string) => idParam(param, "No such trade account.");
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "invoices.manage");
+  const { app, actor } = staffScreen(context, request, "invoices.manage");
   const id = idFrom(params.id);
   const statements = app.services.tradeStatements;
   const today = statements.today();
@@ -48,11 +44,8 @@ type ActionResult = { ok: boolean; message: string };
 
 /** "Email to …": the service checks invoices.manage again and audits the send. */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  requireSameOrigin(request);
-  const app = context.get(appContext);
-  const actor = requirePermission(app.staff, request, "invoices.manage");
+  const { app, actor, form } = await staffPost(context, request, "invoices.manage");
   const id = idFrom(params.id);
-  const form = await request.formData();
   const month = String(form.get("month") ?? "").slice(0, 20);
   if (!MONTH.test(month)) return data<ActionResult>({ ok: false, message: "Choose a month as YYYY-MM." }, { status: 422 });
   try {
