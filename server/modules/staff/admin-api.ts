@@ -19,13 +19,19 @@ export const staffErrors = { 401: messageResponse, 403: messageResponse, 422: va
 
 type Responses = Record<number, z.ZodType>;
 
+/** An upload's own limit on its body's bytes (a route option, beside the schema). */
+interface RouteOptions {
+  bodyLimit?: number;
+}
+
 /** One operation's own part: what the API reference says of it, what it takes, what it answers beyond the shared errors. */
-export interface StaffOperation {
+export interface StaffOperation extends RouteOptions {
   summary: string;
   params?: z.ZodType;
   querystring?: z.ZodType;
   body?: z.ZodType;
-  response: Responses;
+  /** Left out where the answer has no JSON shape to give (a CSV or PDF stream): the reference then lists no answers, the shared errors neither. */
+  response?: Responses;
 }
 
 /** A write's door (modules/staff/door.ts), as `staffDoor(…)` makes it: who may come in before its body is read. */
@@ -49,18 +55,19 @@ export type StaffHandler<S extends StaffOperation> = (actor: StaffActor, request
  * refuses at start any write that declares none. The service checks the
  * permission again.
  */
-export function staffApi(app: FastifyInstance, shared: { tags: string[]; errors?: Responses }) {
+export function staffApi(app: FastifyInstance, shared: { tags: readonly string[]; errors?: Responses }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const errors = shared.errors ?? staffErrors;
 
   function route<S extends StaffOperation>(method: HTTPMethods, url: string, operation: S & { config?: StaffWrite["config"] }, handler: StaffHandler<S>): void {
-    const { config, response, ...schema } = operation;
+    const { config, bodyLimit, response, ...schema } = operation;
     r.route({
       method,
       url,
       ...(config ? { config } : {}),
-      schema: { tags: shared.tags, ...schema, response: { ...response, ...errors } },
-      // The schema is the operation's plus the shared errors, so its request and reply are the ones the handler was typed with.
+      ...(bodyLimit ? { bodyLimit } : {}),
+      schema: { tags: shared.tags, ...schema, ...(response ? { response: { ...response, ...errors } } : {}) },
+      // Typed from the operation's own schema: the same params, query and body; the shared errors only widen what the reply may send.
       handler: (request, reply) => handler(staffActorOf(request), request as unknown as Request<S>, reply as unknown as Reply<S>),
     });
   }
