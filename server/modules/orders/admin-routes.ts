@@ -199,22 +199,16 @@ export async function adminOrderRoutes(app: FastifyInstance, options: { orders: 
       return reply.type("application/pdf").header("content-disposition", 'inline; filename="picking-list.pdf"').send(file);
     },
   );
-  api.get(
-    "/admin/orders/:number/picking-list.pdf",
-    { summary: "The order's picking list, by SKU with tick boxes; no prices. Needs orders.fulfil", params: numberParams, response: pdf },
-    async (actor, request, reply) => {
-      const file = await options.documents.pickingList(actor, request.params.number);
-      return reply.type("application/pdf").header("content-disposition", `inline; filename="picking-list-${request.params.number.toUpperCase()}.pdf"`).send(file);
-    },
-  );
-  api.get(
-    "/admin/orders/:number/delivery-note.pdf",
-    { summary: "The order's delivery note with a signature box; no prices. Needs orders.fulfil", params: numberParams, response: pdf },
-    async (actor, request, reply) => {
-      const file = await options.documents.deliveryNote(actor, request.params.number);
-      return reply.type("application/pdf").header("content-disposition", `inline; filename="delivery-note-${request.params.number.toUpperCase()}.pdf"`).send(file);
-    },
-  );
+  // One order's paper, shown inline under its name and the order's number.
+  for (const [name, summary, make] of [
+    ["picking-list", "The order's picking list, by SKU with tick boxes; no prices. Needs orders.fulfil", options.documents.pickingList],
+    ["delivery-note", "The order's delivery note with a signature box; no prices. Needs orders.fulfil", options.documents.deliveryNote],
+  ] as const) {
+    api.get(`/admin/orders/:number/${name}.pdf`, { summary, params: numberParams, response: pdf }, async (actor, request, reply) => {
+      const file = await make(actor, request.params.number);
+      return reply.type("application/pdf").header("content-disposition", `inline; filename="${name}-${request.params.number.toUpperCase()}.pdf"`).send(file);
+    });
+  }
 
   api.post(
     "/admin/orders/bulk-transitions",
