@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { messageResponse } from "../auth/contract.ts";
+import { imageJson } from "../catalog/products/admin-routes.ts";
 import { staffApi } from "../staff/admin-api.ts";
 import { ADMIN_HIRE_PAGE_MAX, type AdminHireService } from "./admin.ts";
 import { hireItemCreate, hireItemPatch, hireUnitCreate, hireUnitPatch } from "./item-rules.ts";
@@ -18,14 +19,6 @@ const listQuery = z.object({
 const slugParams = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,200}$/, "Give a hire item's slug.") });
 const unitParams = slugParams.extend({ id });
 
-const image = z.object({
-  src: z.string(),
-  alt: z.string(),
-  id: z.string().optional(),
-  width: z.number().int().optional(),
-  height: z.number().int().optional(),
-  sources: z.array(z.object({ type: z.enum(["image/avif", "image/webp"]), srcset: z.string() })).optional(),
-});
 const summary = z.object({
   slug: z.string(),
   name: z.string(),
@@ -53,7 +46,7 @@ const detail = summary.extend({
   description: z.string().describe("HTML, sanitised when saved"),
   specifications: z.array(z.object({ name: z.string(), value: z.string() })),
   product: z.object({ sku: z.string(), name: z.string() }).nullable().describe("The same tool for sale"),
-  images: z.array(image),
+  images: z.array(imageJson),
   old_slugs: z.array(z.string()).describe("Earlier web addresses, each answering with a 301 to this hire item"),
   extra_day_rate: z.number().describe("Each day past whole weeks, as the pricing engine charges it: the week rate ÷ 7, never more than a week"),
   examples: z

@@ -45,7 +45,8 @@ export function productFiltersOf(query: z.infer<typeof listQuery>): AdminProduct
 
 export const skuParams = z.object({ sku: z.string().min(1).max(64).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, "Give a product's SKU.") });
 
-const image = z.object({
+/** A photo as a product or hire item carries it: its fallback, alt text and renditions. */
+export const imageJson = z.object({
   src: z.string(),
   alt: z.string(),
   id: z.string().optional(),
@@ -65,7 +66,7 @@ const variant = z.object({
   low_stock: z.boolean(),
   barcode: z.string().nullable(),
   weight_grams: z.number().int().nullable(),
-  images: z.array(image),
+  images: z.array(imageJson),
   position: z.number().int(),
   status: z.enum(["active", "archived"]),
 });
@@ -102,7 +103,7 @@ const detail = summary.extend({
   categories: z.array(z.object({ id: z.number().int(), name: z.string(), path: z.string() })),
   attributes: z.array(z.object({ name: z.string(), value: z.string() })),
   related: z.array(z.object({ sku: z.string(), name: z.string() })),
-  images: z.array(image),
+  images: z.array(imageJson),
   old_slugs: z.array(z.string()).describe("Earlier web addresses, each answering with a 301 to this product"),
   attribute_set: z.array(z.object({ name: z.string(), kind: z.enum(["text", "number", "yes_no"]), unit: z.string() })).describe("The attributes its categories ask for, typed; values of these are checked and written alike"),
   trade_prices: z.array(z.object({ discount_percent: z.number(), accounts: z.number().int(), price_ex_vat: z.number(), price_inc_vat: z.number() })).describe("What approved trade accounts pay, by their discount"),
