@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll } from "vitest";
 import { type Config, loadConfig } from "../config.ts";
 import { type BuildAppOptions, buildApp } from "../app.ts";
 import { type TestDatabase, createTestDatabase } from "./database.ts";
@@ -43,5 +44,29 @@ export async function createTestShop(
       await database.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+export interface TestShopForFile {
+  env?: Record<string, string>;
+  shop?: Parameters<typeof createTestShop>[1];
+  /** For beforeAll: a shop with the built storefront takes longer. */
+  timeout?: number;
+}
+
+/**
+ * The usual start of a test file: a fresh shop made before its tests and
+ * closed after them; `shop()` gives it once made. A file that needs more set-up
+ * adds its own beforeAll after this call: it runs after this one.
+ */
+export function testShopForFile(options: TestShopForFile = {}): () => TestShop {
+  let made: TestShop | undefined;
+  beforeAll(async () => {
+    made = await createTestShop(options.env, options.shop);
+  }, options.timeout ?? 120_000);
+  afterAll(() => made?.close());
+  return () => {
+    if (!made) throw new Error("The test shop is made in beforeAll.");
+    return made;
   };
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll } from "vitest";
+import { beforeAll } from "vitest";
 import { DEMO_STAFF } from "../db/seed/index.ts";
 import type { StaffRole } from "../modules/staff/permissions.ts";
-import { type TestShop, createTestShop } from "./app.ts";
+import { type TestShop, type TestShopForFile, testShopForFile } from "./app.ts";
 import { TestBrowser } from "./browser.ts";
 
 /**
@@ -30,27 +30,21 @@ export interface StaffTestShop<Extra extends string> {
 }
 
 /**
- * The usual start of an API test file: a fresh shop made before its tests and
- * closed after them, and a browser per staff role (and a guest's) from the
- * file's own address range (`"198.51.105"`). A file that needs more (a
- * customer's browser, services) adds its own beforeAll: it runs after this one.
- * `Extra` names the browsers it adds to `as`.
+ * The usual start of an API test file: testShopForFile's shop, and a browser
+ * per staff role (and a guest's) from the file's own address range
+ * (`"198.51.105"`). A file that needs more (a customer's browser, services)
+ * adds its own beforeAll: it runs after this one. `Extra` names the browsers
+ * it adds to `as`.
  */
-export function staffTestShop<Extra extends string = never>(range: string, options: { shop?: Parameters<typeof createTestShop>[1]; timeout?: number } = {}): StaffTestShop<Extra> {
+export function staffTestShop<Extra extends string = never>(range: string, options: TestShopForFile = {}): StaffTestShop<Extra> {
   let ip = 1;
-  let made: TestShop | undefined;
   const file: StaffTestShop<Extra> = {
-    shop: () => {
-      if (!made) throw new Error("The test shop is made in beforeAll.");
-      return made;
-    },
+    shop: testShopForFile(options),
     as: {} as Record<StaffRole | "guest" | Extra, TestBrowser>,
     address: () => `${range}.${ip++}`,
   };
   beforeAll(async () => {
-    made = await createTestShop({}, options.shop);
-    Object.assign(file.as, await staffBrowsers(made.app, file.address));
+    Object.assign(file.as, await staffBrowsers(file.shop().app, file.address));
   }, options.timeout ?? 120_000);
-  afterAll(() => made?.close());
   return file;
 }
