@@ -1,18 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { HttpError } from "../../http-errors.ts";
 import { messageResponse, successResponse, validationResponse } from "../auth/contract.ts";
 import type { AuthService } from "../auth/service.ts";
-import type { User } from "../auth/schema.ts";
+import { signedIn } from "../auth/signed-in.ts";
 import { addressBody, addressIdParams, addressJson, newsletterJson, passwordBody, profileBody, userJson } from "./contract.ts";
 import type { AccountService } from "./service.ts";
 import { storeNothing } from "../../lib/no-store.ts";
-
-function signedIn(request: FastifyRequest): User {
-  if (!request.user) throw new HttpError(401, "Unauthenticated.");
-  return request.user;
-}
 
 export async function accountRoutes(app: FastifyInstance, options: { account: AccountService; auth: AuthService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -1,18 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { HttpError } from "../../http-errors.ts";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
-import type { User } from "../auth/schema.ts";
+import { signedIn } from "../auth/signed-in.ts";
 import { priceDisplayBody, tradeAccountJson, tradeDashboardJson, tradeSetupBody } from "./contract.ts";
 import type { TradeDashboardService } from "./dashboard.ts";
 import type { TradeService } from "./service.ts";
 import { storeNothing } from "../../lib/no-store.ts";
-
-function signedIn(request: FastifyRequest): User {
-  if (!request.user) throw new HttpError(401, "Unauthenticated.");
-  return request.user;
-}
 
 export async function tradeRoutes(app: FastifyInstance, options: { trade: TradeService; dashboard: TradeDashboardService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();

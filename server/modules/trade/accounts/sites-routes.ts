@@ -5,7 +5,7 @@ import { messageResponse, validationResponse } from "../../auth/contract.ts";
 import { siteBody, siteJson, sitePatchBody } from "../sites-contract.ts";
 import type { TradeSitesService } from "./sites.ts";
 import { tradeIdParams } from "./users-contract.ts";
-import { signedIn } from "./users-routes.ts";
+import { signedIn } from "../../auth/signed-in.ts";
 import { storeNothing } from "../../../lib/no-store.ts";
 
 /** The company's sites: every member reads them; owners and admins add, change and archive; anyone outside the company gets 404. */

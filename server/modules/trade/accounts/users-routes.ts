@@ -1,19 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { HttpError } from "../../../http-errors.ts";
 import { messageResponse, validationResponse } from "../../auth/contract.ts";
-import type { User } from "../../auth/schema.ts";
+import { signedIn } from "../../auth/signed-in.ts";
 import { TRADE_ROLES } from "../schema.ts";
 import { tradeAcceptBody, tradeIdParams, tradeInvitationJson, tradeInviteBody, tradeRoleBody, tradeUserJson } from "./users-contract.ts";
 import type { TradeUsersService } from "./users.ts";
 import { storeNothing } from "../../../lib/no-store.ts";
-
-/** The signed-in user, else 401. */
-export function signedIn(request: FastifyRequest): User {
-  if (!request.user) throw new HttpError(401, "Unauthenticated.");
-  return request.user;
-}
 
 /** The company's users and invitations: owners and admins manage; everyone else gets 404. */
 export async function tradeUsersRoutes(app: FastifyInstance, options: { users: TradeUsersService }): Promise<void> {

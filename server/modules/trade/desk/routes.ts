@@ -10,7 +10,7 @@ import { INVOICE_STATUSES } from "../invoices/invoice-schema.ts";
 import { TRADE_PAYMENT_METHODS } from "../credit/ledger-schema.ts";
 import { tradeAccountJson } from "../contract.ts";
 import { COMPANY_TYPES, TRADE_ACCOUNT_STATES, TRADE_ROLES } from "../schema.ts";
-import { signedIn } from "../accounts/users-routes.ts";
+import { signedIn } from "../../auth/signed-in.ts";
 import { siteJson } from "../sites-contract.ts";
 import { staffDoor } from "../../staff/door.ts";
 

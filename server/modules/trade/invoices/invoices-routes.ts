@@ -7,7 +7,7 @@ import { invoicePdf } from "./invoice-pdf.ts";
 import { INVOICE_FILTERS, INVOICE_PAGE_MAX, type TradeInvoicesService } from "./invoices.ts";
 import { PAY_MAX, PAY_MESSAGES, type TradePaymentsService } from "../credit/remittances.ts";
 import { tradeIdParams } from "../accounts/users-contract.ts";
-import { signedIn } from "../accounts/users-routes.ts";
+import { signedIn } from "../../auth/signed-in.ts";
 import { storeNothing } from "../../../lib/no-store.ts";
 
 const pence = z.number().int();

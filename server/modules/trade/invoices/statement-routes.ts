@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { messageResponse, validationResponse } from "../../auth/contract.ts";
 import { staffApi } from "../../staff/admin-api.ts";
-import { signedIn } from "../accounts/users-routes.ts";
+import { signedIn } from "../../auth/signed-in.ts";
 import type { TradeStatementsService } from "./statements.ts";
 import { staffDoor } from "../../staff/door.ts";
 import { storeNothing } from "../../../lib/no-store.ts";
