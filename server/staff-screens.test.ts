@@ -11,6 +11,7 @@ import { staff, staffApiTokens } from "./modules/staff/schema.ts";
 import { testShopForFile } from "./test/app.ts";
 import { TestBrowser } from "./test/browser.ts";
 import { textOf } from "./test/page-text.ts";
+import { staffBrowser } from "./test/staff-browsers.ts";
 
 const PASSWORD = "demo-password-2026";
 const LAST_OWNER = "The shop must keep at least one owner. Make someone else an owner first.";
@@ -20,10 +21,8 @@ let manager: TestBrowser;
 let guest: TestBrowser;
 
 beforeAll(async () => {
-  owner = new TestBrowser(shop().app, "198.51.100.21");
-  await owner.staffSignIn("owner@example.com", PASSWORD);
-  manager = new TestBrowser(shop().app, "198.51.100.22");
-  await manager.staffSignIn("manager@staff.example.com", PASSWORD);
+  owner = await staffBrowser(shop().app, "198.51.100.21", "owner@example.com");
+  manager = await staffBrowser(shop().app, "198.51.100.22", "manager@staff.example.com");
   guest = new TestBrowser(shop().app, "198.51.100.23");
 }, 240_000);
 

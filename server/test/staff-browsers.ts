@@ -12,13 +12,16 @@ import { TestBrowser } from "./browser.ts";
  */
 export async function staffBrowsers(app: FastifyInstance, address: () => string): Promise<Record<StaffRole | "guest", TestBrowser>> {
   const as = {} as Record<StaffRole | "guest", TestBrowser>;
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(app, address());
-    await b.staffSignIn(member.email, "demo-password-2026");
-    as[member.role] = b;
-  }
+  for (const member of DEMO_STAFF) as[member.role] = await staffBrowser(app, address(), member.email);
   as.guest = new TestBrowser(app, address());
   return as;
+}
+
+/** A browser from `address` signed in as the demo member of staff with this email. */
+export async function staffBrowser(app: FastifyInstance, address: string, email: string): Promise<TestBrowser> {
+  const b = new TestBrowser(app, address);
+  await b.staffSignIn(email, "demo-password-2026");
+  return b;
 }
 
 /** A test file's shop with its staff browsers: `as` is filled in before the file's tests, `shop()` once made. */

@@ -4,10 +4,11 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { testShopForFile } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import { type TestBrowser } from "../../test/browser.ts";
 import { textOf } from "../../test/page-text.ts";
 import { branches } from "../branches/schema.ts";
 import { staff } from "../staff/schema.ts";
+import { staffBrowser } from "../../test/staff-browsers.ts";
 
 const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let sales: TestBrowser;
@@ -15,8 +16,7 @@ let sales: TestBrowser;
 beforeAll(async () => {
   // Manchester takes bookings too, after York in the merchant's order.
   await shop().database.db.update(branches).set({ services: sql`array_append(${branches.services}, 'showroom')` }).where(eq(branches.slug, "manchester"));
-  sales = new TestBrowser(shop().app, "198.51.111.1");
-  await sales.staffSignIn("sales@staff.example.com", "demo-password-2026");
+  sales = await staffBrowser(shop().app, "198.51.111.1", "sales@staff.example.com");
 }, 240_000);
 
 const heading = async (url: string) => {

@@ -3,16 +3,16 @@
 // dashboard's background jobs panel says when the newest was taken.
 import { beforeAll, describe, expect, it } from "vitest";
 import { testShopForFile } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import { type TestBrowser } from "../../test/browser.ts";
 import { textOf } from "../../test/page-text.ts";
 import { takeBackup } from "./backup.ts";
+import { staffBrowser } from "../../test/staff-browsers.ts";
 
 const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let owner: TestBrowser;
 
 beforeAll(async () => {
-  owner = new TestBrowser(shop().app, "198.51.108.1");
-  await owner.staffSignIn("owner@example.com", "demo-password-2026");
+  owner = await staffBrowser(shop().app, "198.51.108.1", "owner@example.com");
 }, 240_000);
 
 describe("the owner's backup screens", () => {

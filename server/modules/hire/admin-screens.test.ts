@@ -11,18 +11,16 @@ import { TestBrowser } from "../../test/browser.ts";
 import { textOf } from "../../test/page-text.ts";
 import { addDays, londonDate } from "./pricing.ts";
 import { hireAllocations, hireItems, hireUnits } from "./schema.ts";
+import { staffBrowser } from "../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let manager: TestBrowser;
 let hireDesk: TestBrowser;
 let guest: TestBrowser;
 
 beforeAll(async () => {
-  manager = new TestBrowser(shop().app, "198.51.104.1");
-  await manager.staffSignIn("manager@staff.example.com", PASSWORD);
-  hireDesk = new TestBrowser(shop().app, "198.51.104.2");
-  await hireDesk.staffSignIn("hire@staff.example.com", PASSWORD);
+  manager = await staffBrowser(shop().app, "198.51.104.1", "manager@staff.example.com");
+  hireDesk = await staffBrowser(shop().app, "198.51.104.2", "hire@staff.example.com");
   guest = new TestBrowser(shop().app, "198.51.104.3");
 }, 240_000);
 

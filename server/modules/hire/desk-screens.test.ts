@@ -14,8 +14,8 @@ import { shortDay } from "../../../app/lib/admin/dashboard.ts";
 import { addDays, londonDate } from "./pricing.ts";
 import { hireAllocations, hireUnits } from "./schema.ts";
 import { testFleet } from "./test-fleet.ts";
+import { staffBrowser } from "../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let hireDesk: TestBrowser;
 let sales: TestBrowser;
@@ -23,10 +23,8 @@ let ip = 1;
 const day = (n: number) => addDays(londonDate(), n);
 
 beforeAll(async () => {
-  hireDesk = new TestBrowser(shop().app, "198.51.107.1");
-  await hireDesk.staffSignIn("hire@staff.example.com", PASSWORD);
-  sales = new TestBrowser(shop().app, "198.51.107.2");
-  await sales.staffSignIn("sales@staff.example.com", PASSWORD);
+  hireDesk = await staffBrowser(shop().app, "198.51.107.1", "hire@staff.example.com");
+  sales = await staffBrowser(shop().app, "198.51.107.2", "sales@staff.example.com");
 }, 240_000);
 
 const fleet = (name: string, prefix: string) => testFleet(shop().database.db, { name, prefix, units: 2 });

@@ -14,8 +14,8 @@ import { branches } from "../branches/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { orders } from "../orders/schema.ts";
 import { branchStock, stockMovements, stockTransfers } from "./schema.ts";
+import { staffBrowser } from "../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 const shop = testShopForFile();
 let ip = 1;
 let manager: TestBrowser;
@@ -57,8 +57,7 @@ const deliver = (postcode: string) => ({
 
 beforeAll(async () => {
   const member = DEMO_STAFF.find((s) => s.role === "manager")!;
-  manager = new TestBrowser(shop().app, `198.51.104.${ip++}`);
-  await manager.staffSignIn(member.email, PASSWORD);
+  manager = await staffBrowser(shop().app, `198.51.104.${ip++}`, member.email);
   for (const b of await db().select({ id: branches.id, slug: branches.slug, name: branches.name }).from(branches)) branch[b.slug as keyof typeof branch] = b;
 }, 120_000);
 

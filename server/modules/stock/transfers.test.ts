@@ -7,13 +7,13 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { testShopForFile } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import { type TestBrowser } from "../../test/browser.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { auditLog } from "../audit/schema.ts";
 import { branches } from "../branches/schema.ts";
 import { products } from "../catalog/schema.ts";
+import { staffBrowser } from "../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 const shop = testShopForFile();
 let ip = 1;
 let warehouse: TestBrowser;
@@ -40,8 +40,7 @@ const count = (code: string, at: string, counted: number) => warehouse.post("/ap
 beforeAll(async () => {
   for (const role of ["warehouse", "sales"] as const) {
     const member = DEMO_STAFF.find((s) => s.role === role)!;
-    const b = new TestBrowser(shop().app, `198.51.106.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
+    const b = await staffBrowser(shop().app, `198.51.106.${ip++}`, member.email);
     if (role === "warehouse") warehouse = b;
     else sales = b;
   }

@@ -11,8 +11,8 @@ import { branches } from "../../branches/schema.ts";
 import { addDays, londonDate } from "../pricing.ts";
 import { hireAllocations, hireCategories, hireItems, hireRequests, hireUnits } from "../schema.ts";
 import { hireUnitTransfers } from "./schema.ts";
+import { staffBrowser } from "../../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 const day = (n: number) => addDays(londonDate(), n);
 const shop = testShopForFile();
 let desk: TestBrowser;
@@ -20,8 +20,7 @@ let ip = 1;
 const db = () => shop().database.db;
 
 beforeAll(async () => {
-  desk = new TestBrowser(shop().app, "198.51.120.1");
-  await desk.staffSignIn("hire@staff.example.com", PASSWORD);
+  desk = await staffBrowser(shop().app, "198.51.120.1", "hire@staff.example.com");
 }, 120_000);
 
 async function depotId(slug: string) {
@@ -116,8 +115,7 @@ describe("hire depots", () => {
     const again = await desk.post(`/api/admin/hire/units/${unit!.id}/transfer`, { depot: "harrogate" });
     expect(again.statusCode).toBe(422);
     expect(again.json().errors.depot).toEqual(["Unit DPB-2 is already at Harrogate hire depot."]);
-    const accounts = new TestBrowser(shop().app, "198.51.120.9");
-    await accounts.staffSignIn("accounts@staff.example.com", PASSWORD);
+    const accounts = await staffBrowser(shop().app, "198.51.120.9", "accounts@staff.example.com");
     expect((await accounts.post(`/api/admin/hire/units/${unit!.id}/transfer`, { depot: "leeds" })).statusCode).toBe(403);
 
     // The planner and the desk's list keep to one depot.
@@ -165,8 +163,7 @@ describe("hire depots", () => {
   });
 
   it("lets a manager set the bands (audited); a longer band may not be cheaper", async () => {
-    const manager = new TestBrowser(shop().app, "198.51.120.3");
-    await manager.staffSignIn("manager@staff.example.com", PASSWORD);
+    const manager = await staffBrowser(shop().app, "198.51.120.3", "manager@staff.example.com");
     const bad = await manager.put("/api/admin/hire/delivery-bands", { bands: [{ up_to_miles: 10, price: 30 }, { up_to_miles: 20, price: 20 }] });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.bands[0]).toMatch(/costs less than/);
@@ -184,8 +181,7 @@ describe("hire depots", () => {
   });
 
   it("moves a unit to another depot from the hire item's units, as a transfer with its history", async () => {
-    const manager = new TestBrowser(shop().app, "198.51.120.4");
-    await manager.staffSignIn("manager@staff.example.com", PASSWORD);
+    const manager = await staffBrowser(shop().app, "198.51.120.4", "manager@staff.example.com");
     const { item, units } = await fleet("DPE", ["leeds"]);
     const res = await manager.patch(`/api/admin/hire/items/${item.slug}/units/${units[0]!.id}`, { depot: "harrogate" });
     expect(res.statusCode, res.body).toBe(200);

@@ -6,20 +6,19 @@
 // the API in bookings.test.ts.
 import { beforeAll, describe, expect, it } from "vitest";
 import { testShopForFile } from "../../../test/app.ts";
-import { TestBrowser } from "../../../test/browser.ts";
+import { type TestBrowser } from "../../../test/browser.ts";
 import { textOf } from "../../../test/page-text.ts";
 import { users } from "../../auth/schema.ts";
 import { addDays, londonDate } from "../pricing.ts";
 import { testFleet } from "../test-fleet.ts";
+import { staffBrowser } from "../../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let desk: TestBrowser;
 const day = (n: number) => addDays(londonDate(), n);
 
 beforeAll(async () => {
-  desk = new TestBrowser(shop().app, "198.51.122.1");
-  await desk.staffSignIn("hire@staff.example.com", PASSWORD);
+  desk = await staffBrowser(shop().app, "198.51.122.1", "hire@staff.example.com");
 }, 240_000);
 
 function postForm(url: string, form: [string, string][]) {

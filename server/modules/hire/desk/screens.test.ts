@@ -10,17 +10,15 @@ import { TestBrowser } from "../../../test/browser.ts";
 import { textOf } from "../../../test/page-text.ts";
 import { addDays, londonDate } from "../pricing.ts";
 import { hireCategories, hireItems, hireUnits } from "../schema.ts";
+import { staffBrowser } from "../../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let desk: TestBrowser;
 let sales: TestBrowser;
 
 beforeAll(async () => {
-  desk = new TestBrowser(shop().app, "198.51.109.1");
-  await desk.staffSignIn("hire@staff.example.com", PASSWORD);
-  sales = new TestBrowser(shop().app, "198.51.109.2");
-  await sales.staffSignIn("sales@staff.example.com", PASSWORD);
+  desk = await staffBrowser(shop().app, "198.51.109.1", "hire@staff.example.com");
+  sales = await staffBrowser(shop().app, "198.51.109.2", "sales@staff.example.com");
 }, 240_000);
 
 function postForm(b: TestBrowser, url: string, form: [string, string][]) {
