@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll } from "vitest";
 import { type Config, loadConfig } from "../config.ts";
 import { type BuildAppOptions, buildApp } from "../app.ts";
+import { createServices } from "../services.ts";
 import { type TestDatabase, createTestDatabase } from "./database.ts";
 
 export interface TestShop {
@@ -69,4 +70,12 @@ export function testShopForFile(options: TestShopForFile = {}): () => TestShop {
     if (!made) throw new Error("The test shop is made in beforeAll.");
     return made;
   };
+}
+
+/** A log that says nothing, for what a test makes itself. */
+export const quietLog = { info() {}, warn() {}, error() {} };
+
+/** The shop's services on its own database and config, as the app makes them, logging nothing; `extras` as createServices takes them. */
+export function servicesOf(shop: TestShop, extras?: Parameters<typeof createServices>[4]): ReturnType<typeof createServices> {
+  return createServices(shop.database.db, shop.config, quietLog, undefined, extras);
 }

@@ -1,6 +1,6 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { testShopForFile } from "../../test/app.ts";
+import { testShopForFile, servicesOf } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { products } from "../catalog/schema.ts";
 import { mailOutbox } from "../mail/schema.ts";
@@ -285,8 +285,7 @@ describe("orders", () => {
     expect((await stranger.get("/api/account/orders")).json().data).toEqual([]);
     expect((await shop().app.inject({ method: "GET", url: "/api/account/orders" })).statusCode).toBe(401);
 
-    const { createServices } = await import("../../services.ts");
-    const services = createServices(shop().database.db, shop().config, { info() {}, warn() {}, error() {} });
+    const services = servicesOf(shop());
     // Staff move it on through the orders desk's service (server/modules/orders/admin.ts), as the CLI does.
     const system = await services.staff.systemActor();
     await services.adminOrders.transition(system, placed.order_number, { to: "paid" });

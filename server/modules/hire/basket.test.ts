@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestShop, testShopForFile } from "../../test/app.ts";
+import { createTestShop, testShopForFile, servicesOf } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { auditLog } from "../audit/schema.ts";
 import { mailOutbox } from "../mail/schema.ts";
@@ -206,8 +206,7 @@ describe("hire requests", () => {
     expect(await shop().app.inject({ method: "GET", url: "/api/account/hire-requests" }).then((r) => r.statusCode)).toBe(401);
 
     // Staff act through the service, as the shop CLI does.
-    const { createServices } = await import("../../services.ts");
-    const services = createServices(shop().database.db, shop().config, { info() {}, warn() {}, error() {} });
+    const services = servicesOf(shop());
     const system = await services.staff.systemActor();
     await services.hireRequests.decide(number, "confirm", system);
     const allocations = await shop().database.db
@@ -235,8 +234,7 @@ describe("lapsed holds", () => {
     const number = (await browser.post("/api/hire-requests", { ...requester, fulfilment: "collection" })).json().number as string;
     await shop().database.db.update(hireRequests).set({ holdExpiresAt: sql`now() - interval '1 minute'` }).where(eq(hireRequests.number, number));
     await shop().database.db.execute(sql`update hire_allocations set expires_at = now() - interval '1 minute' where unit_id in (select id from hire_units where hire_item_id = ${id})`);
-    const { createServices } = await import("../../services.ts");
-    const services = createServices(shop().database.db, shop().config, { info() {}, warn() {}, error() {} });
+    const services = servicesOf(shop());
     expect(await services.hireRequests.lapseExpired()).toBeGreaterThanOrEqual(1);
     const [request] = await shop().database.db.select().from(hireRequests).where(eq(hireRequests.number, number));
     expect(request?.status).toBe("lapsed");

@@ -6,8 +6,7 @@
 // through the API in desk.test.ts; this proves the screens show them.
 import { desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createServices } from "../../services.ts";
-import { testShopForFile } from "../../test/app.ts";
+import { testShopForFile, servicesOf } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { textOf } from "../../test/page-text.ts";
 import { shortDay } from "../../../app/lib/admin/dashboard.ts";
@@ -43,7 +42,7 @@ describe("the hire desk's screens", () => {
     const { item } = await fleet("Screen Desk Plate", "SDP");
     const waiting = await request(item.id, day(4), day(6), "Wanda Waiting");
     const going = await request(item.id, day(0), day(2), "Gus Going");
-    const services = createServices(shop().database.db, shop().config, { info() {}, warn() {}, error() {} });
+    const services = servicesOf(shop());
     const system = await services.staff.systemActor();
     await services.hireRequests.decide(going, "confirm", system);
     // A same-day hire handed over by the desk's own service: due back today.

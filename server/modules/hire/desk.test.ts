@@ -5,8 +5,8 @@
 // the list of hire requests with its filters, search and keyset pages.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createServices } from "../../services.ts";
-import { testShopForFile } from "../../test/app.ts";
+import { type createServices } from "../../services.ts";
+import { testShopForFile, servicesOf } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import type { StaffActor } from "../staff/actor.ts";
 import type { StaffRole } from "../staff/permissions.ts";
@@ -26,7 +26,7 @@ const day = (n: number) => addDays(londonDate(), n);
 
 beforeAll(async () => {
   Object.assign(as, await staffBrowsers(shop().app, () => `198.51.105.${ip++}`));
-  services = createServices(db(), shop().config, { info() {}, warn() {}, error() {} });
+  services = servicesOf(shop());
   system = await services.staff.systemActor();
 }, 120_000);
 

@@ -7,8 +7,7 @@
 // and every role but the hire desk's refused with 403.
 import { and, desc, eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createServices } from "../../../services.ts";
-import { testShopForFile } from "../../../test/app.ts";
+import { testShopForFile, servicesOf } from "../../../test/app.ts";
 import { TestBrowser } from "../../../test/browser.ts";
 import { readPdf } from "../../../test/pdf.ts";
 import { auditLog } from "../../audit/schema.ts";
@@ -182,7 +181,7 @@ describe("a hire from request to final charges", () => {
       ["late", 20],
     ]);
     // The command line's hire:complete settles a returned hire as arranged, through the same transition table.
-    const services = createServices(db(), shop().config, { info() {}, warn() {}, error() {} });
+    const services = servicesOf(shop());
     expect(await services.hireRequests.decide(number, "complete", await services.staff.systemActor())).toEqual({ number, status: "completed" });
     const [row] = await db().select().from(hireRequests).where(eq(hireRequests.number, number));
     expect(row).toMatchObject({ status: "completed", settlement: "arranged", finalTotal: 4800 });

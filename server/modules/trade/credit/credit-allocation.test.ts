@@ -6,8 +6,8 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ValidationError } from "../../../http-errors.ts";
-import { createServices } from "../../../services.ts";
-import { testShopForFile } from "../../../test/app.ts";
+import { type createServices } from "../../../services.ts";
+import { testShopForFile, servicesOf } from "../../../test/app.ts";
 import type { TestBrowser } from "../../../test/browser.ts";
 import { databaseInvariantViolations } from "../../../test/invariants.ts";
 import type { StaffActor } from "../../staff/actor.ts";
@@ -28,7 +28,7 @@ const fx = tradeFixtures(shop);
 const onPostgres = !!process.env.TEST_DATABASE_URL;
 
 beforeAll(async () => {
-  services = createServices(db(), shop().config, { info() {}, warn() {}, error() {} });
+  services = servicesOf(shop());
   system = await services.staff.systemActor();
   staffAs = await demoStaffBrowsers(shop().app, 117);
 }, 120_000);

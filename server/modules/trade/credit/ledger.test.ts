@@ -14,8 +14,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../../db/client.ts";
 import { ValidationError } from "../../../http-errors.ts";
-import { createServices } from "../../../services.ts";
-import { testShopForFile } from "../../../test/app.ts";
+import { type createServices } from "../../../services.ts";
+import { testShopForFile, servicesOf } from "../../../test/app.ts";
 import { orderLines, orders } from "../../orders/schema.ts";
 import type { StaffActor } from "../../staff/actor.ts";
 import { chargeOnAccount } from "./credit.ts";
@@ -33,7 +33,7 @@ const fx = tradeFixtures(shop);
 const onPostgres = !!process.env.TEST_DATABASE_URL;
 
 beforeAll(async () => {
-  services = createServices(db(), shop().config, { info() {}, warn() {}, error() {} });
+  services = servicesOf(shop());
   system = await services.staff.systemActor();
 }, 120_000);
 

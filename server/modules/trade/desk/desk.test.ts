@@ -5,7 +5,7 @@
 // account, applications approved, declined and asked for information.
 import { and, eq, like, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createServices } from "../../../services.ts";
+import { type createServices } from "../../../services.ts";
 import { readPdf } from "../../../test/pdf.ts";
 import { hireRequests } from "../../hire/schema.ts";
 import { mailOutbox, mailOutboxAttachments } from "../../mail/schema.ts";
@@ -17,6 +17,7 @@ import { tradeRemittances } from "../credit/remittance-schema.ts";
 import { tradeAccounts, tradeMembers } from "../schema.ts";
 import { isoDay, tradeFixtures } from "../test-fixtures.ts";
 import { staffTestShop } from "../../../test/staff-browsers.ts";
+import { servicesOf } from "../../../test/app.ts";
 
 let services: ReturnType<typeof createServices>;
 const { as: staffAs, shop } = staffTestShop("198.51.107");
@@ -25,7 +26,7 @@ const fx = tradeFixtures(shop);
 
 beforeAll(async () => {
   await staffAs.guest.csrf();
-  services = createServices(db(), shop().config, { info() {}, warn() {}, error() {} });
+  services = servicesOf(shop());
 }, 120_000);
 
 const line = (unit: number, qty = 1) => ({ name: "Copper pipe 15mm", qty, unit, rate: 20 });
