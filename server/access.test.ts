@@ -10,7 +10,7 @@
 // distinctive strings, and nobody else's writes may change A's rows.
 import { asc, eq } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { categories, manufacturers, products } from "./modules/catalog/schema.ts";
 import { hireItems } from "./modules/hire/schema.ts";
 import { loadQuote, snapshotOf } from "./modules/quotes/read.ts";
@@ -18,17 +18,13 @@ import { quoteRevisions, quotes } from "./modules/quotes/schema.ts";
 import { addresses } from "./modules/account/schema.ts";
 import { PASSWORD, type Person, tradeFixtures } from "./modules/trade/test-fixtures.ts";
 import { ACTORS, type Actor, address, all, checkoutBody, day, signInActors } from "./test/actors.ts";
-import { createTestShop, type TestShop } from "./test/app.ts";
+import { testShopForFile } from "./test/app.ts";
 import { TestBrowser } from "./test/browser.ts";
 import { apiOperations } from "./test/openapi.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-});
-afterAll(() => shop.close());
+const shop = testShopForFile();
 
-const fixtures = tradeFixtures(() => shop);
+const fixtures = tradeFixtures(shop);
 const { freshEmail, guest } = fixtures;
 
 /** A's distinctive strings: only A's own answers may contain them. */
@@ -199,7 +195,7 @@ const ROWS: Row[] = [
     expect: all(204),
     call: async (w, a) => {
       if (a === "guest") return (await guest()).post("/api/auth/logout");
-      const b = new TestBrowser(shop.app, "198.51.99.7");
+      const b = new TestBrowser(shop().app, "198.51.99.7");
       await b.csrf();
       expect((await b.post("/api/auth/login", { email: w.people[a].email, password: PASSWORD })).statusCode).toBe(200);
       return b.post("/api/auth/logout");
@@ -417,7 +413,7 @@ const ROWS: Row[] = [
 ];
 
 async function readAddress(w: World) {
-  const [row] = await shop.database.db.select().from(addresses).where(eq(addresses.id, w.a.addressId));
+  const [row] = await shop().database.db.select().from(addresses).where(eq(addresses.id, w.a.addressId));
   return row ?? null;
 }
 
@@ -428,7 +424,7 @@ async function signBackIn(w: World, a: Exclude<Actor, "guest">): Promise<void> {
 
 /** A second browser with the same cookies, for a request that would change the session. */
 function clone(b: TestBrowser): TestBrowser {
-  const c = new TestBrowser(shop.app, b.ip);
+  const c = new TestBrowser(shop().app, b.ip);
   for (const [k, v] of b.cookies) c.cookies.set(k, v);
   return c;
 }
@@ -436,7 +432,7 @@ function clone(b: TestBrowser): TestBrowser {
 describe("authorisation matrix over every route outside /api/trade", () => {
   const w = {} as World;
   beforeAll(async () => {
-    const db = shop.database.db;
+    const db = shop().database.db;
     const stocked = await db.select({ id: products.id, slug: products.slug, sku: products.sku }).from(products).orderBy(asc(products.id)).limit(2);
     for (const p of stocked) await db.update(products).set({ stock: 999, heavy: false }).where(eq(products.id, p.id));
     w.p1 = stocked[0]!.id;
@@ -488,7 +484,7 @@ describe("authorisation matrix over every route outside /api/trade", () => {
   });
 
   it("has a row, here or in the trade or back-office matrix, for every route the server serves", async () => {
-    const served = (await apiOperations(shop.app)).map((op) => `${op.method} ${op.path}`);
+    const served = (await apiOperations(shop().app)).map((op) => `${op.method} ${op.path}`);
     // The trade matrix holds a row for exactly each route under /api/trade/, and the back office's
     // (server/admin-access.test.ts) for each under /api/admin/; this one for every other route.
     const mine = served.filter((r) => !r.includes(" /api/trade/") && !r.includes(" /api/admin/")).sort();

@@ -6,9 +6,9 @@ import { z } from "zod";
 import { HttpError, ValidationError } from "./http-errors.ts";
 import { SESSION_COOKIE } from "./plugins/auth.ts";
 import { GUEST_COOKIE } from "./plugins/guest.ts";
-import { createTestShop, type TestShop } from "./test/app.ts";
+import { createTestShop, type TestShop, testShopForFile } from "./test/app.ts";
 
-let shop: TestShop;
+const shop = testShopForFile({ shop: { beforeReady: testRoutes } });
 let logged: unknown[] = [];
 
 // Routes that exist only in this test, to drive the shared error handling.
@@ -33,27 +33,22 @@ function testRoutes(app: FastifyInstance) {
   });
 }
 
-beforeAll(async () => {
-  shop = await createTestShop({}, { beforeReady: testRoutes });
-});
-afterAll(() => shop.close());
-
 describe("health", () => {
   it("GET /healthz answers while the process is up", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/healthz" });
+    const res = await shop().app.inject({ method: "GET", url: "/healthz" });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: "ok" });
     expect(res.headers["cache-control"]).toBe("no-store");
   });
 
   it("GET /readyz answers when the database does", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/readyz" });
+    const res = await shop().app.inject({ method: "GET", url: "/readyz" });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: "ready", database: shop.database.kind, redis: "not used" });
+    expect(res.json()).toEqual({ status: "ready", database: shop().database.kind, redis: "not used" });
   });
 
   it("GET /api/build publishes the build id", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/api/build" });
+    const res = await shop().app.inject({ method: "GET", url: "/api/build" });
     expect(res.statusCode).toBe(200);
     expect(res.json().buildId).toMatch(/^(dev|[0-9a-f]{12})$/);
   });
@@ -62,17 +57,17 @@ describe("health", () => {
 describe("errors", () => {
   it("answers unknown API paths with 404 JSON", async () => {
     for (const url of ["/api/nothing-here", "/api/a/b/c?x=1", "/sanctum/nope"]) {
-      const res = await shop.app.inject({ method: "GET", url });
+      const res = await shop().app.inject({ method: "GET", url });
       expect(res.statusCode).toBe(404);
       expect(res.headers["content-type"]).toMatch(/application\/json/);
       expect(res.json()).toEqual({ message: "Not Found" });
     }
-    const post = await shop.app.inject({ method: "POST", url: "/api/nothing-here", payload: {} });
+    const post = await shop().app.inject({ method: "POST", url: "/api/nothing-here", payload: {} });
     expect(post.statusCode).toBe(404);
   });
 
   it("answers a schema failure with 422 {message, errors: {field: [..]}}", async () => {
-    const res = await shop.app.inject({ method: "POST", url: "/api/test/echo", payload: { quantity: 0, email: "nope" } });
+    const res = await shop().app.inject({ method: "POST", url: "/api/test/echo", payload: { quantity: 0, email: "nope" } });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({
       message: "The quantity must be at least 1. (and 1 more error)",
@@ -81,19 +76,19 @@ describe("errors", () => {
   });
 
   it("answers a service's validation failure with the same 422 shape", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/api/test/service-validation" });
+    const res = await shop().app.inject({ method: "GET", url: "/api/test/service-validation" });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ message: "Only 3 left in stock.", errors: { quantity: ["Only 3 left in stock."] } });
   });
 
   it("ignores unknown fields rather than failing", async () => {
-    const res = await shop.app.inject({ method: "POST", url: "/api/test/echo", payload: { quantity: 2, email: "a@b.co", admin: true } });
+    const res = await shop().app.inject({ method: "POST", url: "/api/test/echo", payload: { quantity: 2, email: "a@b.co", admin: true } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ quantity: 2 });
   });
 
   it("answers malformed JSON with 400 and a message", async () => {
-    const res = await shop.app.inject({
+    const res = await shop().app.inject({
       method: "POST",
       url: "/api/test/echo",
       headers: { "content-type": "application/json" },
@@ -104,7 +99,7 @@ describe("errors", () => {
   });
 
   it("refuses a body over the size limit", async () => {
-    const res = await shop.app.inject({
+    const res = await shop().app.inject({
       method: "POST",
       url: "/api/test/echo",
       headers: { "content-type": "application/json" },
@@ -114,14 +109,14 @@ describe("errors", () => {
   });
 
   it("keeps a client error's own message", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/api/test/teapot" });
+    const res = await shop().app.inject({ method: "GET", url: "/api/test/teapot" });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ message: "That basket changed; reload it." });
   });
 
   it("answers an unexpected error with 500 Server Error and never its internals", async () => {
     logged = [];
-    const res = await shop.app.inject({ method: "GET", url: "/api/test/boom" });
+    const res = await shop().app.inject({ method: "GET", url: "/api/test/boom" });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ message: "Server Error" });
     expect(res.body).not.toContain("hunter2");
@@ -134,9 +129,9 @@ describe("compression", () => {
   it("sends JSON brotli- or gzip-compressed as the client accepts, and plain otherwise", async () => {
     // Not a catalogue read: visitors' catalogue JSON comes from the page cache, gzipped (page-cache.test.ts).
     const url = "/api/hire?per_page=24";
-    const br = await shop.app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip, deflate, br" } });
-    const gzip = await shop.app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip" } });
-    const plain = await shop.app.inject({ method: "GET", url, headers: { "accept-encoding": "identity" } });
+    const br = await shop().app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip, deflate, br" } });
+    const gzip = await shop().app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip" } });
+    const plain = await shop().app.inject({ method: "GET", url, headers: { "accept-encoding": "identity" } });
     expect(br.headers["content-encoding"]).toBe("br");
     expect(gzip.headers["content-encoding"]).toBe("gzip");
     expect(plain.headers["content-encoding"]).toBeUndefined();
@@ -147,7 +142,7 @@ describe("compression", () => {
   });
 
   it("leaves small answers alone", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/healthz", headers: { "accept-encoding": "br" } });
+    const res = await shop().app.inject({ method: "GET", url: "/healthz", headers: { "accept-encoding": "br" } });
     expect(res.headers["content-encoding"]).toBeUndefined();
   });
 });
@@ -161,8 +156,8 @@ describe("headers", () => {
   afterAll(() => production?.close());
 
   it("sets the security headers with a fresh CSP nonce per request", async () => {
-    const a = await shop.app.inject({ method: "GET", url: "/healthz" });
-    const b = await shop.app.inject({ method: "GET", url: "/healthz" });
+    const a = await shop().app.inject({ method: "GET", url: "/healthz" });
+    const b = await shop().app.inject({ method: "GET", url: "/healthz" });
     const csp = String(a.headers["content-security-policy"]);
     expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{24}'/);
     expect(csp).not.toContain("unsafe-inline' 'unsafe-eval");
@@ -202,28 +197,28 @@ describe("headers", () => {
   });
 
   it("gives every response a request id, keeping a well-formed incoming one", async () => {
-    const own = await shop.app.inject({ method: "GET", url: "/healthz", headers: { "x-request-id": "trace-1234abcd" } });
+    const own = await shop().app.inject({ method: "GET", url: "/healthz", headers: { "x-request-id": "trace-1234abcd" } });
     expect(own.headers["x-request-id"]).toBe("trace-1234abcd");
-    const bad = await shop.app.inject({ method: "GET", url: "/healthz", headers: { "x-request-id": "<script>" } });
+    const bad = await shop().app.inject({ method: "GET", url: "/healthz", headers: { "x-request-id": "<script>" } });
     expect(bad.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 
 describe("route rules", () => {
   it("redirects a configured path before anything renders", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/kitchens?ref=mail" });
+    const res = await shop().app.inject({ method: "GET", url: "/kitchens?ref=mail" });
     expect(res.statusCode).toBe(301);
     expect(res.headers.location).toBe("/kitchens-and-bathrooms?ref=mail");
   });
 
   it("sends an external rule off the site", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/companies-house" });
+    const res = await shop().app.inject({ method: "GET", url: "/companies-house" });
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toMatch(/^https:\/\//);
   });
 
   it("carries the rest of the path over on a prefix rule", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/categories/power-tools/saws" });
+    const res = await shop().app.inject({ method: "GET", url: "/categories/power-tools/saws" });
     expect(res.statusCode).toBe(308);
     expect(res.headers.location).toBe("/category/power-tools/saws");
   });
@@ -231,7 +226,7 @@ describe("route rules", () => {
 
 describe("API documentation", () => {
   it("publishes an OpenAPI document generated from the schemas", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/api/openapi.json" });
+    const res = await shop().app.inject({ method: "GET", url: "/api/openapi.json" });
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
@@ -240,7 +235,7 @@ describe("API documentation", () => {
   });
 
   it("serves a reference page that needs no script", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/api/docs" });
+    const res = await shop().app.inject({ method: "GET", url: "/api/docs" });
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toMatch(/text\/html/);
     expect(res.body).toContain("/api/categories");
@@ -250,7 +245,7 @@ describe("API documentation", () => {
 
 describe("GET /api/categories", () => {
   it("answers the seeded tree, several levels deep", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/api/categories" });
+    const res = await shop().app.inject({ method: "GET", url: "/api/categories" });
     expect(res.statusCode).toBe(200);
     const tree = res.json().data as { path: string; children: { path: string; children: { path: string }[] }[] }[];
     const power = tree.find((c) => c.path === "power-tools");

@@ -6,28 +6,25 @@
 // password asked again in the same post, the one-time link and token.
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { staff, staffApiTokens } from "./modules/staff/schema.ts";
-import { type TestShop, createTestShop } from "./test/app.ts";
+import { testShopForFile } from "./test/app.ts";
 import { TestBrowser } from "./test/browser.ts";
 import { textOf } from "./test/page-text.ts";
+import { staffBrowser } from "./test/staff-browsers.ts";
 
 const PASSWORD = "demo-password-2026";
 const LAST_OWNER = "The shop must keep at least one owner. Make someone else an owner first.";
-let shop: TestShop;
+const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let owner: TestBrowser;
 let manager: TestBrowser;
 let guest: TestBrowser;
 
 beforeAll(async () => {
-  shop = await createTestShop({}, { storefront: { mode: "build" } });
-  owner = new TestBrowser(shop.app, "198.51.100.21");
-  await owner.staffSignIn("owner@example.com", PASSWORD);
-  manager = new TestBrowser(shop.app, "198.51.100.22");
-  await manager.staffSignIn("manager@staff.example.com", PASSWORD);
-  guest = new TestBrowser(shop.app, "198.51.100.23");
+  owner = await staffBrowser(shop().app, "198.51.100.21", "owner@example.com");
+  manager = await staffBrowser(shop().app, "198.51.100.22", "manager@staff.example.com");
+  guest = new TestBrowser(shop().app, "198.51.100.23");
 }, 240_000);
-afterAll(() => shop?.close());
 
 /** A form post to a screen, as a browser without scripts sends it. */
 function postForm(b: TestBrowser, url: string, form: [string, string][] | Record<string, string>, headers: Record<string, string> = {}) {
@@ -42,30 +39,30 @@ function promptFields(res: LightMyRequestResponse): [string, string][] {
   return [...prompt![0].matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"\/?>/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, "&")]);
 }
 
-const staleSession = () => shop.database.db.execute(sql`update staff_sessions set reauthenticated_at = now() - interval '6 minutes'`);
-const roleOf = async (email: string) => (await shop.database.db.select({ role: staff.role }).from(staff).where(eq(staff.email, email)))[0]?.role;
-const idOf = async (email: string) => (await shop.database.db.select({ id: staff.id }).from(staff).where(eq(staff.email, email)))[0]!.id;
+const staleSession = () => shop().database.db.execute(sql`update staff_sessions set reauthenticated_at = now() - interval '6 minutes'`);
+const roleOf = async (email: string) => (await shop().database.db.select({ role: staff.role }).from(staff).where(eq(staff.email, email)))[0]?.role;
+const idOf = async (email: string) => (await shop().database.db.select({ id: staff.id }).from(staff).where(eq(staff.email, email)))[0]!.id;
 
 describe("the staff screens", () => {
   it("signs in on the screen as on the API: the browser is remembered, and signs in while strangers are paused", async () => {
-    const own = new TestBrowser(shop.app, "198.51.100.24");
+    const own = new TestBrowser(shop().app, "198.51.100.24");
     const signedIn = await postForm(own, "/admin/login", { email: "hire@staff.example.com", password: PASSWORD });
     expect(signedIn.statusCode, signedIn.body.slice(0, 200)).toBe(302);
     const set = ([] as string[]).concat(signedIn.headers["set-cookie"] ?? []).filter((c) => c.startsWith("tc_admin_device="));
     expect(set.map((c) => /Path=([^;]+)/.exec(c)![1])).toEqual(["/admin/login", "/admin/login.data", "/api/admin/auth/login"]);
     expect(set.every((c) => c.includes("HttpOnly") && c.includes("SameSite=Strict") && /Max-Age=31536000/.test(c))).toBe(true);
     for (let i = 0; i < 5; i++) {
-      const wrong = await postForm(new TestBrowser(shop.app, `198.51.100.${30 + i}`), "/admin/login", { email: "hire@staff.example.com", password: `wrong ${i}` });
+      const wrong = await postForm(new TestBrowser(shop().app, `198.51.100.${30 + i}`), "/admin/login", { email: "hire@staff.example.com", password: `wrong ${i}` });
       expect(wrong.statusCode).toBe(401);
     }
-    const stranger = await postForm(new TestBrowser(shop.app, "198.51.100.40"), "/admin/login", { email: "hire@staff.example.com", password: PASSWORD });
+    const stranger = await postForm(new TestBrowser(shop().app, "198.51.100.40"), "/admin/login", { email: "hire@staff.example.com", password: PASSWORD });
     expect(stranger.statusCode).toBe(429);
     expect(textOf(stranger)).toMatch(/Too many attempts\. Please try again in \d+ seconds\./);
     expect((await postForm(own, "/admin/login", { email: "hire@staff.example.com", password: PASSWORD })).statusCode).toBe(302);
   });
 
   it("refuses a manager both screens and their actions (a direct POST too), and sends a guest to sign in", async () => {
-    const tokensBefore = (await shop.database.db.select({ id: staffApiTokens.id }).from(staffApiTokens)).length;
+    const tokensBefore = (await shop().database.db.select({ id: staffApiTokens.id }).from(staffApiTokens)).length;
     for (const url of ["/admin/staff", "/admin/staff/tokens"]) {
       const page = await manager.get(url);
       expect(page.statusCode, url).toBe(403);
@@ -85,7 +82,7 @@ describe("the staff screens", () => {
     const token = await postForm(manager, "/admin/staff/tokens", { intent: "create", name: "Manager's own", role: "owner" });
     expect(token.statusCode).toBe(403);
     expect(token.body).not.toContain("tca_");
-    expect((await shop.database.db.select({ id: staffApiTokens.id }).from(staffApiTokens)).length).toBe(tokensBefore);
+    expect((await shop().database.db.select({ id: staffApiTokens.id }).from(staffApiTokens)).length).toBe(tokensBefore);
     // The same with the API's own door: the service refuses too.
     expect((await manager.post("/api/admin/staff", { name: "Mallory", email: "mallory@staff.example.com", role: "owner" })).statusCode).toBe(403);
   });
@@ -194,10 +191,10 @@ describe("the staff screens", () => {
     const token = /tca_\d+\|[\w-]+/.exec(made.body)?.[0];
     expect(token).toBeTruthy();
     // Stored hashed: the secret is nowhere in the table.
-    const [row] = await shop.database.db.select().from(staffApiTokens).where(and(eq(staffApiTokens.name, "Stock sync"), isNull(staffApiTokens.revokedAt)));
+    const [row] = await shop().database.db.select().from(staffApiTokens).where(and(eq(staffApiTokens.name, "Stock sync"), isNull(staffApiTokens.revokedAt)));
     expect(JSON.stringify(row)).not.toContain(token!.split("|")[1]);
     // It works, with its own role.
-    const me = await shop.app.inject({ method: "GET", url: "/api/admin/auth/me", headers: { authorization: `Bearer ${token}` } });
+    const me = await shop().app.inject({ method: "GET", url: "/api/admin/auth/me", headers: { authorization: `Bearer ${token}` } });
     expect(me.json()).toMatchObject({ via: "token", staff: { role: "warehouse" } });
 
     const list = await owner.get("/admin/staff/tokens");
@@ -209,7 +206,7 @@ describe("the staff screens", () => {
     const revoked = await postForm(owner, "/admin/staff/tokens", { intent: "revoke", id: String(row!.id) });
     expect(revoked.statusCode).toBe(200);
     expect(textOf(revoked)).toContain("API token “Stock sync” is revoked");
-    expect((await shop.app.inject({ method: "GET", url: "/api/admin/auth/me", headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(401);
+    expect((await shop().app.inject({ method: "GET", url: "/api/admin/auth/me", headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(401);
     const blank = await postForm(owner, "/admin/staff/tokens", { intent: "create", name: " ", role: "" });
     expect(blank.statusCode).toBe(422);
     expect(textOf(blank)).toContain("Name the token (what will use it).");

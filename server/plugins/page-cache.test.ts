@@ -9,9 +9,8 @@ import { tradeAccounts } from "../modules/trade/schema.ts";
 import { unitPence } from "../modules/trade/pricing.ts";
 import { products } from "../modules/catalog/schema.ts";
 import { hireItems } from "../modules/hire/schema.ts";
-import { createTestShop, type TestShop } from "../test/app.ts";
+import { createTestShop, type TestShop, servicesOf } from "../test/app.ts";
 import { TestBrowser } from "../test/browser.ts";
-import { createServices } from "../services.ts";
 import { registerPageCache } from "./page-cache.ts";
 import { SESSION_COOKIE } from "./auth.ts";
 import { registerSecurityHeaders } from "./security-headers.ts";
@@ -342,7 +341,7 @@ describe("the visitor page cache, on the built storefront", () => {
   });
 
   // The service layer the app's routes use, on the same database.
-  const services = () => createServices(shop.database.db, shop.config, { info() {}, warn() {}, error() {} });
+  const services = () => servicesOf(shop);
 });
 
 describe("the page cache's rules, on a stand-in page", () => {

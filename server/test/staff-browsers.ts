@@ -1,6 +1,8 @@
 import type { FastifyInstance } from "fastify";
+import { beforeAll } from "vitest";
 import { DEMO_STAFF } from "../db/seed/index.ts";
 import type { StaffRole } from "../modules/staff/permissions.ts";
+import { type TestShop, type TestShopForFile, testShopForFile } from "./app.ts";
 import { TestBrowser } from "./browser.ts";
 
 /**
@@ -10,11 +12,42 @@ import { TestBrowser } from "./browser.ts";
  */
 export async function staffBrowsers(app: FastifyInstance, address: () => string): Promise<Record<StaffRole | "guest", TestBrowser>> {
   const as = {} as Record<StaffRole | "guest", TestBrowser>;
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(app, address());
-    await b.staffSignIn(member.email, "demo-password-2026");
-    as[member.role] = b;
-  }
+  for (const member of DEMO_STAFF) as[member.role] = await staffBrowser(app, address(), member.email);
   as.guest = new TestBrowser(app, address());
   return as;
+}
+
+/** A browser from `address` signed in as the demo member of staff with this email. */
+export async function staffBrowser(app: FastifyInstance, address: string, email: string): Promise<TestBrowser> {
+  const b = new TestBrowser(app, address);
+  await b.staffSignIn(email, "demo-password-2026");
+  return b;
+}
+
+/** A test file's shop with its staff browsers: `as` is filled in before the file's tests, `shop()` once made. */
+export interface StaffTestShop<Extra extends string> {
+  shop(): TestShop;
+  as: Record<StaffRole | "guest" | Extra, TestBrowser>;
+  /** The next address of the file's range, for another browser. */
+  address(): string;
+}
+
+/**
+ * The usual start of an API test file: testShopForFile's shop, and a browser
+ * per staff role (and a guest's) from the file's own address range
+ * (`"198.51.105"`). A file that needs more (a customer's browser, services)
+ * adds its own beforeAll: it runs after this one. `Extra` names the browsers
+ * it adds to `as`.
+ */
+export function staffTestShop<Extra extends string = never>(range: string, options: TestShopForFile = {}): StaffTestShop<Extra> {
+  let ip = 1;
+  const file: StaffTestShop<Extra> = {
+    shop: testShopForFile(options),
+    as: {} as Record<StaffRole | "guest" | Extra, TestBrowser>,
+    address: () => `${range}.${ip++}`,
+  };
+  beforeAll(async () => {
+    Object.assign(file.as, await staffBrowsers(file.shop().app, file.address));
+  }, options.timeout ?? 120_000);
+  return file;
 }

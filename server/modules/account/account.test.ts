@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, type TestShop } from "../../test/app.ts";
+import { describe, expect, it } from "vitest";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-});
-afterAll(() => shop.close());
+const shop = testShopForFile();
 
 let n = 0;
 async function signedUp(ip?: string) {
   n += 1;
-  const browser = new TestBrowser(shop.app, ip);
+  const browser = new TestBrowser(shop().app, ip);
   const body = {
     firstname: "Jo",
     lastname: "Bloggs",
@@ -39,7 +35,7 @@ describe("the account API needs sign-in", () => {
     ["GET", "/api/account/addresses"],
     ["GET", "/api/account/newsletter"],
   ] as const)("%s %s answers 401 for a guest", async (method, url) => {
-    const res = await shop.app.inject({ method, url });
+    const res = await shop().app.inject({ method, url });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ message: "Unauthenticated." });
   });
@@ -80,7 +76,7 @@ describe("profile", () => {
 describe("password change", () => {
   it("checks the current password, keeps this session and signs out the others", async () => {
     const { browser, body, token } = await signedUp();
-    const other = new TestBrowser(shop.app, "203.0.113.77");
+    const other = new TestBrowser(shop().app, "203.0.113.77");
     await other.csrf();
     const otherLogin = await other.post("/api/auth/login", { email: body.email, password: body.password });
     expect(otherLogin.statusCode).toBe(200);
@@ -95,7 +91,7 @@ describe("password change", () => {
     expect(ok.statusCode).toBe(200);
     expect((await browser.get("/api/user")).statusCode).toBe(200);
     expect((await other.get("/api/user")).statusCode).toBe(204);
-    expect((await shop.app.inject({ method: "GET", url: "/api/user", headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+    expect((await shop().app.inject({ method: "GET", url: "/api/user", headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
   });
 });
 

@@ -6,27 +6,17 @@
 // email another customer has refused by name; the roles without
 // customers.edit refused.
 import { and, asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { describe, expect, it } from "vitest";
 import { type TestBrowser } from "../../test/browser.ts";
 import { auditLog } from "../audit/schema.ts";
 import { users } from "../auth/schema.ts";
 import { orderAddresses, orders } from "../orders/schema.ts";
-import type { StaffRole } from "../staff/permissions.ts";
 import { tradeAccounts, tradeMembers } from "../trade/schema.ts";
-import { staffBrowsers } from "../../test/staff-browsers.ts";
+import { staffTestShop } from "../../test/staff-browsers.ts";
 
-let shop: TestShop;
-let ip = 1;
 let seq = 1;
-const as = {} as Record<StaffRole, TestBrowser>;
-const db = () => shop.database.db;
-
-beforeAll(async () => {
-  shop = await createTestShop();
-  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.130.${ip++}`));
-}, 120_000);
-afterAll(() => shop?.close());
+const { as, shop } = staffTestShop("198.51.130");
+const db = () => shop().database.db;
 
 /** An order placed as `email` (a guest's when no user), with its delivery address. */
 async function order(email: string, values: { userId?: number; name?: string; phone?: string; total: number; status?: string; postcode?: string; company?: string; at: string }) {

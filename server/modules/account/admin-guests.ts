@@ -5,7 +5,7 @@ import { HttpError } from "../../http-errors.ts";
 import { users } from "../auth/schema.ts";
 import { pounds } from "../catalog/products/products.ts";
 import { orderAddresses, orders } from "../orders/schema.ts";
-import { type OrderStatus, STATUS_LABELS } from "../orders/statuses.ts";
+import { type OrderStatus, orderStatusLabel } from "../orders/statuses.ts";
 import { normalisePostcode } from "../postcode/service.ts";
 
 /** What a customer has spent: the totals of their orders paid for, not the ones awaiting payment or cancelled. */
@@ -120,7 +120,7 @@ export async function guestDetail(db: Db, email: string, prices: boolean) {
     orders: rows.slice(0, GUEST_RECENT_ORDERS).map((o) => ({
       number: o.number,
       status: o.status,
-      status_label: STATUS_LABELS[o.status] ?? o.status,
+      status_label: orderStatusLabel(o.status),
       created_at: iso(o.created_at),
       ...(prices ? { total: pounds(Number(o.total)) } : {}),
     })),

@@ -3,9 +3,9 @@
 // refusals, and what a block does to a customer's next request and sign-in.
 // The search's rules are proven at service level in admin.test.ts.
 import { and, asc, desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { apiOperations } from "../../test/openapi.ts";
 import { auditLog } from "../audit/schema.ts";
@@ -15,11 +15,11 @@ import type { StaffRole } from "../staff/permissions.ts";
 
 const PASSWORD = "demo-password-2026";
 const CUSTOMER_PASSWORD = "a sturdy customer password";
-let shop: TestShop;
+const shop = testShopForFile();
 let ip = 1;
 let n = 1;
 const as = {} as Record<StaffRole | "guest" | "customer", TestBrowser>;
-const browser = () => new TestBrowser(shop.app, `198.51.102.${ip++}`);
+const browser = () => new TestBrowser(shop().app, `198.51.102.${ip++}`);
 
 /** A customer who registered on the storefront and is signed in there. */
 async function newCustomer(firstname = "Carla") {
@@ -35,12 +35,11 @@ const signIn = async (b: TestBrowser, email: string, password = CUSTOMER_PASSWOR
   await b.csrf();
   return b.post("/api/auth/login", { email, password });
 };
-const mailTo = (to: string) => shop.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(desc(mailOutbox.id));
+const mailTo = (to: string) => shop().database.db.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(desc(mailOutbox.id));
 const auditOf = (id: number) =>
-  shop.database.db.select().from(auditLog).where(and(eq(auditLog.entity, "customer"), eq(auditLog.entityId, String(id)))).orderBy(asc(auditLog.id));
+  shop().database.db.select().from(auditLog).where(and(eq(auditLog.entity, "customer"), eq(auditLog.entityId, String(id)))).orderBy(asc(auditLog.id));
 
 beforeAll(async () => {
-  shop = await createTestShop();
   for (const member of DEMO_STAFF) {
     const b = browser();
     await b.staffSignIn(member.email, PASSWORD);
@@ -50,7 +49,6 @@ beforeAll(async () => {
   as.customer = browser();
   await as.customer.signIn("customer@example.com", PASSWORD);
 }, 120_000);
-afterAll(() => shop?.close());
 
 describe("the customers desk's API", () => {
   it("searches customers with keyset pages, no-store, for the roles with customers.view only", async () => {
@@ -99,7 +97,7 @@ describe("the customers desk's API", () => {
     const phone = browser();
     expect((await signIn(phone, carla.email)).statusCode).toBe(200);
     for (const b of [carla.browser, phone]) expect((await b.get("/api/user")).statusCode).toBe(200);
-    const app = (token: string) => shop.app.inject({ url: "/api/user", headers: { authorization: `Bearer ${token}` } });
+    const app = (token: string) => shop().app.inject({ url: "/api/user", headers: { authorization: `Bearer ${token}` } });
     expect((await app(carla.token)).statusCode).toBe(200);
 
     // Roles without customers.manage, and a post without the back office's CSRF token, change nothing.
@@ -170,7 +168,7 @@ describe("the customers desk's API", () => {
     const [mail] = await mailTo(carla.email);
     expect(mail!.subject).toBe("Reset your password");
     const link = new URL(/http\S+\/auth\/recovery\?\S+/.exec(mail!.text)![0]);
-    expect(link.origin).toBe(shop.config.publicUrl);
+    expect(link.origin).toBe(shop().config.publicUrl);
     const token = link.searchParams.get("token")!;
     const email = link.searchParams.get("email")!;
     // Followed as the storefront's recovery page does.
@@ -188,7 +186,7 @@ describe("the customers desk's API", () => {
   });
 
   it("documents every route under the tag admin: customers", async () => {
-    const ops = (await apiOperations(shop.app)).filter((op) => op.path.startsWith("/api/admin/customers")).map((op) => `${op.method} ${op.path}`);
+    const ops = (await apiOperations(shop().app)).filter((op) => op.path.startsWith("/api/admin/customers")).map((op) => `${op.method} ${op.path}`);
     expect(ops.sort()).toEqual([
       "DELETE /api/admin/customers/{id}/addresses/{address}",
       "GET /api/admin/customers",
@@ -201,7 +199,7 @@ describe("the customers desk's API", () => {
       "POST /api/admin/customers/{id}/unblock",
       "PUT /api/admin/customers/{id}/addresses/{address}",
     ]);
-    const doc = (await shop.app.inject({ url: "/api/openapi.json" })).json();
+    const doc = (await shop().app.inject({ url: "/api/openapi.json" })).json();
     expect(doc.paths["/api/admin/customers"].get.tags).toEqual(["admin: customers"]);
     expect(doc.paths["/api/auth/login"].post.responses["403"]).toBeDefined();
   });

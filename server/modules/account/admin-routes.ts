@@ -1,9 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { messageResponse, userJson, validationResponse } from "../auth/contract.ts";
+import { messageResponse, userJson } from "../auth/contract.ts";
 import { ORDER_STATUSES } from "../orders/statuses.ts";
-import { staffActorOf } from "../staff/actor.ts";
+import { staffApi } from "../staff/admin-api.ts";
 import { TRADE_ACCOUNT_STATES, TRADE_ROLES } from "../trade/schema.ts";
 import { ADMIN_CUSTOMERS_PAGE_MAX, type AdminCustomerService, BLOCK_REASON_MAX, CUSTOMER_SORTS, SEARCH_MAX } from "./admin.ts";
 import { customerAddressBody, customerPatch } from "./admin-edit.ts";
@@ -76,142 +75,123 @@ const blockBody = z
   .object({ reason: z.string().trim().max(BLOCK_REASON_MAX, `The reason may be at most ${BLOCK_REASON_MAX} characters.`).optional() })
   .optional();
 
-const errors = { 401: messageResponse, 403: messageResponse, 422: validationResponse };
-const customerErrors = { ...errors, 404: messageResponse, 409: messageResponse };
+const customerErrors = { 404: messageResponse, 409: messageResponse };
 
 /** The customers desk's API (ADR 0029): the same service as its screens; the service checks each permission. */
 export async function adminCustomerRoutes(app: FastifyInstance, options: { customers: AdminCustomerService }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { customers } = options;
-  const tags = ["admin: customers"];
+  const api = staffApi(app, { tags: ["admin: customers"] });
 
   storeNothing(app);
 
-  r.get(
+  api.get(
     "/admin/customers",
     {
-      schema: {
-        tags,
-        summary: "Customers' accounts, newest first, a keyset page at a time (`next_cursor`); search `q` by name (first, last or full), part of the email, a postcode in their address book (or its outward code), a trade company's name, or #id. Needs customers.view",
-        querystring: listQuery,
-        response: { 200: z.object({ data: z.array(summary), next_cursor: z.string().nullable() }), ...errors },
-      },
+      summary: "Customers' accounts, newest first, a keyset page at a time (`next_cursor`); search `q` by name (first, last or full), part of the email, a postcode in their address book (or its outward code), a trade company's name, or #id. Needs customers.view",
+      querystring: listQuery,
+      response: { 200: z.object({ data: z.array(summary), next_cursor: z.string().nullable() }) },
     },
-    async (request) => customers.list(staffActorOf(request), { q: request.query.q || undefined, cursor: request.query.cursor || undefined, limit: request.query.limit, sort: request.query.sort || undefined }),
+    async (actor, request) => customers.list(actor, { q: request.query.q || undefined, cursor: request.query.cursor || undefined, limit: request.query.limit, sort: request.query.sort || undefined }),
   );
 
-  r.get(
+  api.get(
     "/admin/customers/guest",
     {
-      schema: {
-        tags,
-        summary: "A guest buyer (ordered without an account): their name and phone from their latest order, what they spent, and their orders by `email` (any case), newest first. 404 when the email placed no guest order. Needs customers.view",
-        querystring: z.object({ email: z.string({ error: "Give the guest's email." }).trim().min(3, "Give the guest's email.").max(254) }),
-        response: {
-          200: z.object({
-            kind: z.literal("guest"),
-            email: z.string(),
-            name: z.string(),
-            phone: z.string(),
-            order_count: z.number().int(),
-            last_order_at: z.string(),
-            total_spent: z.number().optional(),
-            account_id: z.number().int().nullable().describe("An account registered with this email since"),
-            orders: detail.shape.orders,
-          }),
-          ...customerErrors,
-        },
+      summary: "A guest buyer (ordered without an account): their name and phone from their latest order, what they spent, and their orders by `email` (any case), newest first. 404 when the email placed no guest order. Needs customers.view",
+      querystring: z.object({ email: z.string({ error: "Give the guest's email." }).trim().min(3, "Give the guest's email.").max(254) }),
+      response: {
+        200: z.object({
+          kind: z.literal("guest"),
+          email: z.string(),
+          name: z.string(),
+          phone: z.string(),
+          order_count: z.number().int(),
+          last_order_at: z.string(),
+          total_spent: z.number().optional(),
+          account_id: z.number().int().nullable().describe("An account registered with this email since"),
+          orders: detail.shape.orders,
+        }),
+        ...customerErrors,
       },
     },
-    async (request) => customers.guest(staffActorOf(request), request.query.email),
+    async (actor, request) => customers.guest(actor, request.query.email),
   );
 
-  r.patch(
+  api.patch(
     "/admin/customers/:id",
-    { config: staffDoor("customers.edit"),
-      schema: {
-        tags,
-        summary: "Edits a registered customer's `firstname`, `lastname`, `phone`, `email` (another customer's: 422 naming them) or `staff_note`; audited with each change before and after. Needs customers.edit",
-        params: idParams,
-        body: customerPatch,
-        response: { 200: detail, ...customerErrors },
-      },
+    {
+      config: staffDoor("customers.edit"),
+      summary: "Edits a registered customer's `firstname`, `lastname`, `phone`, `email` (another customer's: 422 naming them) or `staff_note`; audited with each change before and after. Needs customers.edit",
+      params: idParams,
+      body: customerPatch,
+      response: { 200: detail, ...customerErrors },
     },
-    async (request) => customers.update(staffActorOf(request), request.params.id, request.body),
+    async (actor, request) => customers.update(actor, request.params.id, request.body),
   );
 
-  r.post(
+  api.post(
     "/admin/customers/:id/addresses",
-    { config: staffDoor("customers.edit"), schema: { tags, summary: "Adds an address to the customer's address book, by the account's own rules (the first is the default). Audited. Needs customers.edit", params: idParams, body: customerAddressBody, response: { 201: addressJson, ...customerErrors } } },
-    async (request, reply) => reply.code(201).send(await customers.addAddress(staffActorOf(request), request.params.id, request.body)),
+    { config: staffDoor("customers.edit"), summary: "Adds an address to the customer's address book, by the account's own rules (the first is the default). Audited. Needs customers.edit", params: idParams, body: customerAddressBody, response: { 201: addressJson, ...customerErrors } },
+    async (actor, request, reply) => reply.code(201).send(await customers.addAddress(actor, request.params.id, request.body)),
   );
 
   const addressParams = idParams.extend({ address: z.coerce.number().int().positive().max(2_147_483_647) });
-  r.put(
+  api.put(
     "/admin/customers/:id/addresses/:address",
-    { config: staffDoor("customers.edit"), schema: { tags, summary: "Changes an address in the customer's address book. Audited. Needs customers.edit", params: addressParams, body: customerAddressBody, response: { 200: addressJson, ...customerErrors } } },
-    async (request) => customers.updateAddress(staffActorOf(request), request.params.id, request.params.address, request.body),
+    { config: staffDoor("customers.edit"), summary: "Changes an address in the customer's address book. Audited. Needs customers.edit", params: addressParams, body: customerAddressBody, response: { 200: addressJson, ...customerErrors } },
+    async (actor, request) => customers.updateAddress(actor, request.params.id, request.params.address, request.body),
   );
 
-  r.delete(
+  api.delete(
     "/admin/customers/:id/addresses/:address",
-    { config: staffDoor("customers.edit"), schema: { tags, summary: "Removes an address from the customer's address book (a default passes to the oldest left). Audited. Needs customers.edit", params: addressParams, response: { 204: z.null(), ...customerErrors } } },
-    async (request, reply) => {
-      await customers.deleteAddress(staffActorOf(request), request.params.id, request.params.address);
+    { config: staffDoor("customers.edit"), summary: "Removes an address from the customer's address book (a default passes to the oldest left). Audited. Needs customers.edit", params: addressParams, response: { 204: z.null(), ...customerErrors } },
+    async (actor, request, reply) => {
+      await customers.deleteAddress(actor, request.params.id, request.params.address);
       return reply.code(204).send(null);
     },
   );
 
-  r.get(
+  api.get(
     "/admin/customers/:id",
     {
-      schema: {
-        tags,
-        summary: "One customer: details, address book, their last 20 orders and how many in all, wishlist size, trade membership, sign-ins open, and whether they are blocked (with the reason given). Needs customers.view",
-        params: idParams,
-        response: { 200: detail, ...customerErrors },
-      },
+      summary: "One customer: details, address book, their last 20 orders and how many in all, wishlist size, trade membership, sign-ins open, and whether they are blocked (with the reason given). Needs customers.view",
+      params: idParams,
+      response: { 200: detail, ...customerErrors },
     },
-    async (request) => customers.detail(staffActorOf(request), request.params.id),
+    async (actor, request) => customers.detail(actor, request.params.id),
   );
 
-  r.post(
+  api.post(
     "/admin/customers/:id/password-reset",
-    { config: staffDoor("customers.manage"),
-      schema: {
-        tags,
-        summary: "Emails the customer the storefront's password reset link (single use, valid 60 minutes; an earlier link stops working). 409 for a blocked customer. Needs customers.manage",
-        params: idParams,
-        response: { 200: z.object({ sent_to: z.string(), expires_at: z.string(), expires_in_minutes: z.number().int() }), ...customerErrors },
-      },
+    {
+      config: staffDoor("customers.manage"),
+      summary: "Emails the customer the storefront's password reset link (single use, valid 60 minutes; an earlier link stops working). 409 for a blocked customer. Needs customers.manage",
+      params: idParams,
+      response: { 200: z.object({ sent_to: z.string(), expires_at: z.string(), expires_in_minutes: z.number().int() }), ...customerErrors },
     },
-    async (request) => customers.sendPasswordReset(staffActorOf(request), request.params.id),
+    async (actor, request) => customers.sendPasswordReset(actor, request.params.id),
   );
 
-  r.post(
+  api.post(
     "/admin/customers/:id/block",
-    { config: staffDoor("customers.manage"),
-      schema: {
-        tags,
-        summary: "Blocks the customer: sign-in is refused with 403, every sign-in and reset link they hold ends at once; `reason` goes in the audit log. 409 when already blocked. Needs customers.manage",
-        params: idParams,
-        body: blockBody,
-        response: { 200: detail, ...customerErrors },
-      },
+    {
+      config: staffDoor("customers.manage"),
+      summary: "Blocks the customer: sign-in is refused with 403, every sign-in and reset link they hold ends at once; `reason` goes in the audit log. 409 when already blocked. Needs customers.manage",
+      params: idParams,
+      body: blockBody,
+      response: { 200: detail, ...customerErrors },
     },
-    async (request) => customers.block(staffActorOf(request), request.params.id, request.body?.reason),
+    async (actor, request) => customers.block(actor, request.params.id, request.body?.reason),
   );
 
-  r.post(
+  api.post(
     "/admin/customers/:id/unblock",
-    { config: staffDoor("customers.manage"),
-      schema: {
-        tags,
-        summary: "Lets a blocked customer sign in again (afresh: no old sign-in comes back). 409 when not blocked. Needs customers.manage",
-        params: idParams,
-        response: { 200: detail, ...customerErrors },
-      },
+    {
+      config: staffDoor("customers.manage"),
+      summary: "Lets a blocked customer sign in again (afresh: no old sign-in comes back). 409 when not blocked. Needs customers.manage",
+      params: idParams,
+      response: { 200: detail, ...customerErrors },
     },
-    async (request) => customers.unblock(staffActorOf(request), request.params.id),
+    async (actor, request) => customers.unblock(actor, request.params.id),
   );
 }

@@ -9,7 +9,7 @@ import { type AuthServiceOptions, RECOVERY_TOKEN_MINUTES, queueRecoveryLink } fr
 import { revokeUserTokens } from "../auth/tokens.ts";
 import { pounds } from "../catalog/products/products.ts";
 import { orders } from "../orders/schema.ts";
-import { type OrderStatus, STATUS_LABELS } from "../orders/statuses.ts";
+import { type OrderStatus, orderStatusLabel } from "../orders/statuses.ts";
 import { normalisePostcode } from "../postcode/service.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { can } from "../staff/permissions.ts";
@@ -156,7 +156,7 @@ export function createAdminCustomerService(db: Db, options: AdminCustomerOptions
       orders: recent.map((o) => ({
         number: o.number,
         status: o.status as OrderStatus,
-        status_label: STATUS_LABELS[o.status as OrderStatus] ?? o.status,
+        status_label: orderStatusLabel(o.status),
         created_at: o.createdAt.toISOString(),
         ...(prices ? { total: pounds(o.total) } : {}),
       })),

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
-import { staffActorOf } from "../staff/actor.ts";
+import { staffApi } from "../staff/admin-api.ts";
 import type { AppointmentAdmin } from "./admin.ts";
 import { APPOINTMENT_STATUSES, APPOINTMENT_TOPICS } from "./schema.ts";
 import { staffDoor } from "../staff/door.ts";
@@ -27,39 +26,32 @@ const errors = { 401: messageResponse, 403: messageResponse };
 
 /** Showroom appointments in the back office (issue 30): needs appointments.manage; a cancellation is audited. */
 export async function adminAppointmentRoutes(app: FastifyInstance, options: { admin: AppointmentAdmin }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ["admin: appointments"];
+  const api = staffApi(app, { tags: ["admin: appointments"], errors });
   storeNothing(app);
 
-  r.get(
+  api.get(
     "/admin/appointments",
     {
-      schema: {
-        tags,
-        summary: "A showroom's appointments on a day (`branch`: its slug; `date`: YYYY-MM-DD, London), booked and cancelled, by time",
-        querystring: z.object({ branch: z.string().regex(/^[a-z0-9-]{1,80}$/), date: z.string().max(10) }),
-        response: {
-          200: z.object({ branch: z.object({ slug: z.string(), name: z.string(), address: z.string(), slot_minutes: z.number().int(), designers: z.number().int() }), date: z.string(), data: z.array(row) }),
-          ...errors,
-          404: messageResponse,
-          422: validationResponse,
-        },
+      summary: "A showroom's appointments on a day (`branch`: its slug; `date`: YYYY-MM-DD, London), booked and cancelled, by time",
+      querystring: z.object({ branch: z.string().regex(/^[a-z0-9-]{1,80}$/), date: z.string().max(10) }),
+      response: {
+        200: z.object({ branch: z.object({ slug: z.string(), name: z.string(), address: z.string(), slot_minutes: z.number().int(), designers: z.number().int() }), date: z.string(), data: z.array(row) }),
+        404: messageResponse,
+        422: validationResponse,
       },
     },
-    async (request) => options.admin.day(staffActorOf(request), request.query.branch, request.query.date),
+    async (actor, request) => options.admin.day(actor, request.query.branch, request.query.date),
   );
 
-  r.post(
+  api.post(
     "/admin/appointments/:id/cancel",
-    { config: staffDoor("appointments.manage"),
-      schema: {
-        tags,
-        summary: "Cancels an appointment for the showroom (`reason` kept in the audit log); the customer is emailed the invite's cancellation. 409 when already cancelled or past",
-        params: z.object({ id: z.coerce.number().int().positive() }),
-        body: z.object({ reason: z.string().max(1000) }),
-        response: { 200: z.object({ data: row }), ...errors, 404: messageResponse, 409: messageResponse, 422: validationResponse },
-      },
+    {
+      config: staffDoor("appointments.manage"),
+      summary: "Cancels an appointment for the showroom (`reason` kept in the audit log); the customer is emailed the invite's cancellation. 409 when already cancelled or past",
+      params: z.object({ id: z.coerce.number().int().positive() }),
+      body: z.object({ reason: z.string().max(1000) }),
+      response: { 200: z.object({ data: row }), 404: messageResponse, 409: messageResponse, 422: validationResponse },
     },
-    async (request) => options.admin.cancel(staffActorOf(request), request.params.id, request.body.reason),
+    async (actor, request) => options.admin.cancel(actor, request.params.id, request.body.reason),
   );
 }

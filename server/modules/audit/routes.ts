@@ -1,8 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { messageResponse, validationResponse } from "../auth/contract.ts";
-import { staffActorOf } from "../staff/actor.ts";
+import { staffApi } from "../staff/admin-api.ts";
 import type { AuditService } from "./service.ts";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD.");
@@ -32,17 +30,14 @@ export const auditEntryJson = z.object({
 });
 
 export async function auditRoutes(app: FastifyInstance, options: { audit: AuditService }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get(
+  const api = staffApi(app, { tags: ["admin: audit"] });
+  api.get(
     "/admin/audit",
     {
-      schema: {
-        tags: ["admin: audit"],
-        summary: "The audit log, newest first: every staff write with who, when, the action and the fields before and after",
-        querystring: auditQuery,
-        response: { 200: z.object({ data: z.array(auditEntryJson), next_cursor: z.string().nullable() }), 401: messageResponse, 403: messageResponse, 422: validationResponse },
-      },
+      summary: "The audit log, newest first: every staff write with who, when, the action and the fields before and after",
+      querystring: auditQuery,
+      response: { 200: z.object({ data: z.array(auditEntryJson), next_cursor: z.string().nullable() }) },
     },
-    async (request) => options.audit.list(staffActorOf(request), request.query),
+    async (actor, request) => options.audit.list(actor, request.query),
   );
 }

@@ -1,19 +1,15 @@
 import { desc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { DEMO_CUSTOMER } from "../../db/seed/index.ts";
-import { createTestShop, type TestShop } from "../../test/app.ts";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import { accessTokens, passwordResetTokens, users } from "./schema.ts";
 import { sha256 } from "./tokens.ts";
 
-let shop: TestShop;
+const shop = testShopForFile({ shop: { now: () => clock } });
 let clock = Date.now();
 
-beforeAll(async () => {
-  shop = await createTestShop({}, { now: () => clock });
-});
-afterAll(() => shop.close());
 beforeEach(() => {
   clock += 3_600_000; // every test starts outside the previous one's rate-limit windows
 });
@@ -31,7 +27,7 @@ function newUser(overrides: Record<string, unknown> = {}) {
   };
 }
 
-async function registered(browser = new TestBrowser(shop.app)) {
+async function registered(browser = new TestBrowser(shop().app)) {
   const body = newUser();
   await browser.csrf();
   const res = await browser.post("/api/auth/register", body);
@@ -40,13 +36,13 @@ async function registered(browser = new TestBrowser(shop.app)) {
 }
 
 async function latestMailTo(email: string) {
-  const [mail] = await shop.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(desc(mailOutbox.id)).limit(1);
+  const [mail] = await shop().database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(desc(mailOutbox.id)).limit(1);
   return mail;
 }
 
 describe("GET /sanctum/csrf-cookie", () => {
   it("answers 204 and sets a script-readable XSRF-TOKEN cookie", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/sanctum/csrf-cookie" });
+    const res = await shop().app.inject({ method: "GET", url: "/sanctum/csrf-cookie" });
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe("");
     const cookie = res.cookies.find((c) => c.name === "XSRF-TOKEN");
@@ -68,11 +64,11 @@ describe("registration", () => {
     expect(decodeURIComponent(cookie ?? "")).toBe(json.token);
 
     const [id, secret] = json.token.split("|");
-    const [row] = await shop.database.db.select().from(accessTokens).where(eq(accessTokens.id, Number(id)));
+    const [row] = await shop().database.db.select().from(accessTokens).where(eq(accessTokens.id, Number(id)));
     expect(row?.tokenHash).toBe(sha256(secret!));
     expect(JSON.stringify(row)).not.toContain(secret);
 
-    const [user] = await shop.database.db.select().from(users).where(eq(users.id, json.user.id));
+    const [user] = await shop().database.db.select().from(users).where(eq(users.id, json.user.id));
     expect(user?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
 
     // A welcome email waits in the outbox.
@@ -80,7 +76,7 @@ describe("registration", () => {
   });
 
   it("sets the session cookie HttpOnly, SameSite=Lax and without Max-Age", async () => {
-    const browser = new TestBrowser(shop.app);
+    const browser = new TestBrowser(shop().app);
     await browser.csrf();
     const res = await browser.post("/api/auth/register", newUser());
     const cookie = res.cookies.find((c) => c.name === "tc_session");
@@ -97,7 +93,7 @@ describe("registration", () => {
     [{ email: "not-an-email" }, "email", "Enter a valid email address."],
     [{ firstname: "  " }, "firstname", "Enter your first name."],
   ])("refuses %j", async (overrides, field, message) => {
-    const browser = new TestBrowser(shop.app);
+    const browser = new TestBrowser(shop().app);
     await browser.csrf();
     const res = await browser.post("/api/auth/register", newUser(overrides));
     expect(res.statusCode).toBe(422);
@@ -105,7 +101,7 @@ describe("registration", () => {
   });
 
   it("accepts a long passphrase with no composition rules", async () => {
-    const browser = new TestBrowser(shop.app);
+    const browser = new TestBrowser(shop().app);
     await browser.csrf();
     const res = await browser.post("/api/auth/register", newUser({ password: "correct horse battery staple", password_confirmation: "correct horse battery staple" }));
     expect(res.statusCode).toBe(201);
@@ -113,7 +109,7 @@ describe("registration", () => {
 
   it("refuses an email that already has an account, whatever its case", async () => {
     const { body } = await registered();
-    const browser = new TestBrowser(shop.app);
+    const browser = new TestBrowser(shop().app);
     await browser.csrf();
     const res = await browser.post("/api/auth/register", newUser({ email: body.email.toUpperCase() }));
     expect(res.statusCode).toBe(422);
@@ -123,7 +119,7 @@ describe("registration", () => {
 
 describe("sign-in", () => {
   it("signs the demo customer in; remember gives 30 days and a persistent cookie", async () => {
-    const browser = new TestBrowser(shop.app);
+    const browser = new TestBrowser(shop().app);
     await browser.csrf();
     const res = await browser.post("/api/auth/login", { email: DEMO_CUSTOMER.email, password: DEMO_CUSTOMER.password, remember: true });
     expect(res.statusCode).toBe(200);
@@ -136,7 +132,7 @@ describe("sign-in", () => {
 
   it("gives the same answer for a wrong password and an unknown email", async () => {
     const { body } = await registered();
-    const a = new TestBrowser(shop.app, "198.51.100.1");
+    const a = new TestBrowser(shop().app, "198.51.100.1");
     await a.csrf();
     const wrong = await a.post("/api/auth/login", { email: body.email, password: "not the password" });
     const unknown = await a.post("/api/auth/login", { email: `nobody.${Date.now()}@example.com`, password: "not the password" });
@@ -151,7 +147,7 @@ describe("sign-in", () => {
 
   it("accepts the email in any case", async () => {
     const { body } = await registered();
-    const b = new TestBrowser(shop.app);
+    const b = new TestBrowser(shop().app);
     await b.csrf();
     const res = await b.post("/api/auth/login", { email: body.email.toUpperCase(), password: body.password });
     expect(res.statusCode).toBe(200);
@@ -159,7 +155,7 @@ describe("sign-in", () => {
 
   it("locks an email from one address after 5 failures in a minute, and only for the rest of that minute", async () => {
     const { body } = await registered();
-    const attacker = new TestBrowser(shop.app, "192.0.2.66");
+    const attacker = new TestBrowser(shop().app, "192.0.2.66");
     await attacker.csrf();
     for (let i = 0; i < 5; i++) {
       expect((await attacker.post("/api/auth/login", { email: body.email, password: `guess ${i}` })).statusCode).toBe(422);
@@ -170,7 +166,7 @@ describe("sign-in", () => {
     expect(Number(locked.headers["retry-after"])).toBeLessThanOrEqual(60);
 
     // The owner, from their own address, is not locked out.
-    const owner = new TestBrowser(shop.app, "192.0.2.10");
+    const owner = new TestBrowser(shop().app, "192.0.2.10");
     await owner.csrf();
     expect((await owner.post("/api/auth/login", { email: body.email, password: body.password })).statusCode).toBe(200);
 
@@ -184,15 +180,15 @@ describe("sign-in", () => {
     const res = await browser.post("/api/auth/login", { email: body.email, password: body.password });
     expect(res.statusCode).toBe(200);
     const oldId = Number(json.token.split("|")[0]);
-    expect(await shop.database.db.select().from(accessTokens).where(eq(accessTokens.id, oldId))).toHaveLength(0);
-    const old = await shop.app.inject({ method: "GET", url: "/api/user", headers: { authorization: `Bearer ${json.token}` } });
+    expect(await shop().database.db.select().from(accessTokens).where(eq(accessTokens.id, oldId))).toHaveLength(0);
+    const old = await shop().app.inject({ method: "GET", url: "/api/user", headers: { authorization: `Bearer ${json.token}` } });
     expect(old.statusCode).toBe(204);
   });
 });
 
 describe("GET /api/user and sign-out", () => {
   it("answers 204 with an empty body when signed out", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/api/user" });
+    const res = await shop().app.inject({ method: "GET", url: "/api/user" });
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe("");
   });
@@ -202,7 +198,7 @@ describe("GET /api/user and sign-out", () => {
     const byCookie = await browser.get("/api/user");
     expect(byCookie.statusCode).toBe(200);
     expect(byCookie.json().id).toBe(json.user.id);
-    const byBearer = await shop.app.inject({ method: "GET", url: "/api/user", headers: { authorization: `Bearer ${json.token}` } });
+    const byBearer = await shop().app.inject({ method: "GET", url: "/api/user", headers: { authorization: `Bearer ${json.token}` } });
     expect(byBearer.json().id).toBe(json.user.id);
   });
 
@@ -210,18 +206,18 @@ describe("GET /api/user and sign-out", () => {
     const { json } = await registered();
     const [id] = json.token.split("|");
     for (const token of [`${id}|${"A".repeat(43)}`, "garbage", "0|x", `${id}`, `${"9".repeat(30)}|${"a".repeat(43)}`]) {
-      const res = await shop.app.inject({ method: "GET", url: "/api/user", headers: { authorization: `Bearer ${token}` } });
+      const res = await shop().app.inject({ method: "GET", url: "/api/user", headers: { authorization: `Bearer ${token}` } });
       expect(res.statusCode).toBe(204);
     }
   });
 
   it("refuses an expired token", async () => {
     const { json } = await registered();
-    await shop.database.db
+    await shop().database.db
       .update(accessTokens)
       .set({ expiresAt: sql`now() - interval '1 minute'` })
       .where(eq(accessTokens.id, Number(json.token.split("|")[0])));
-    const res = await shop.app.inject({ method: "GET", url: "/api/user", headers: { authorization: `Bearer ${json.token}` } });
+    const res = await shop().app.inject({ method: "GET", url: "/api/user", headers: { authorization: `Bearer ${json.token}` } });
     expect(res.statusCode).toBe(204);
   });
 
@@ -231,7 +227,7 @@ describe("GET /api/user and sign-out", () => {
     expect(res.statusCode).toBe(204);
     expect(browser.cookies.has("tc_session")).toBe(false);
     expect((await browser.get("/api/user")).statusCode).toBe(204);
-    const byBearer = await shop.app.inject({ method: "GET", url: "/api/user", headers: { authorization: `Bearer ${json.token}` } });
+    const byBearer = await shop().app.inject({ method: "GET", url: "/api/user", headers: { authorization: `Bearer ${json.token}` } });
     expect(byBearer.statusCode).toBe(204);
   });
 });
@@ -252,13 +248,13 @@ describe("CSRF", () => {
     const { browser } = await registered();
     const session = browser.cookies.get("tc_session")!;
     const put = (token: string) =>
-      shop.app.inject({ method: "PUT", url: "/api/account", headers: { cookie: `tc_session=${session}; XSRF-TOKEN=${encodeURIComponent(token)}`, "x-xsrf-token": token }, payload: { firstname: "A", lastname: "B" } });
+      shop().app.inject({ method: "PUT", url: "/api/account", headers: { cookie: `tc_session=${session}; XSRF-TOKEN=${encodeURIComponent(token)}`, "x-xsrf-token": token }, payload: { firstname: "A", lastname: "B" } });
     // A cookie planted with the same value as the header (cookie tossing from a sibling subdomain).
     expect((await put("attacker-chosen")).statusCode).toBe(419);
     // A real token, but issued to the attacker's own session, or to a guest.
     const { browser: attacker } = await registered();
     expect((await put(decodeURIComponent(attacker.cookies.get("XSRF-TOKEN")!))).statusCode).toBe(419);
-    const guest = new TestBrowser(shop.app);
+    const guest = new TestBrowser(shop().app);
     await guest.csrf();
     expect((await put(decodeURIComponent(guest.cookies.get("XSRF-TOKEN")!))).statusCode).toBe(419);
     // The victim's own, issued with their session at sign-in, is the one that works.
@@ -286,19 +282,19 @@ describe("CSRF", () => {
     const form = await browser.request("POST", "/compare", "intent=clear", { headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" } });
     expect(form.statusCode).toBe(403);
     // From the shop's own pages, all is well.
-    const own = await browser.request("PUT", "/api/account", { firstname: "A", lastname: "B" }, { headers: { origin: shop.config.publicUrl.replace(/\/+$/, ""), "sec-fetch-site": "same-origin" } });
+    const own = await browser.request("PUT", "/api/account", { firstname: "A", lastname: "B" }, { headers: { origin: shop().config.publicUrl.replace(/\/+$/, ""), "sec-fetch-site": "same-origin" } });
     expect(own.statusCode).toBe(200);
   });
 
   it("refuses a sign-in posted with cookies but no token (login CSRF)", async () => {
-    const browser = new TestBrowser(shop.app);
+    const browser = new TestBrowser(shop().app);
     browser.cookies.set("something", "1");
     const res = await browser.request("POST", "/api/auth/login", { email: DEMO_CUSTOMER.email, password: DEMO_CUSTOMER.password });
     expect(res.statusCode).toBe(419);
   });
 
   it("refuses a cookie-less write from another site's page", async () => {
-    const res = await shop.app.inject({
+    const res = await shop().app.inject({
       method: "POST",
       url: "/api/auth/login",
       headers: { origin: "https://evil.example" },
@@ -309,7 +305,7 @@ describe("CSRF", () => {
 
   it("needs no CSRF header for a client that sends only a bearer token", async () => {
     const { json } = await registered();
-    const res = await shop.app.inject({
+    const res = await shop().app.inject({
       method: "PUT",
       url: "/api/account",
       headers: { authorization: `Bearer ${json.token}` },
@@ -322,7 +318,7 @@ describe("CSRF", () => {
 
 describe("password recovery", () => {
   async function recover(email: string, ip = "203.0.113.50") {
-    const browser = new TestBrowser(shop.app, ip);
+    const browser = new TestBrowser(shop().app, ip);
     await browser.csrf();
     return browser.post("/api/auth/recovery", { email });
   }
@@ -352,10 +348,10 @@ describe("password recovery", () => {
     await recover(body.email, "203.0.113.53");
     const { token, email } = linkFrom((await latestMailTo(body.email))!.text);
     // Only the hash is stored.
-    const [stored] = await shop.database.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.tokenHash, sha256(token)));
+    const [stored] = await shop().database.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.tokenHash, sha256(token)));
     expect(stored).toBeDefined();
 
-    const browser = new TestBrowser(shop.app);
+    const browser = new TestBrowser(shop().app);
     await browser.csrf();
     expect((await browser.post("/api/auth/recovery/token", { email, token })).json()).toEqual({ success: true });
     const reset = await browser.post("/api/auth/reset-password", { email, token, password: "a brand new secret", password_confirmation: "a brand new secret" });
@@ -363,11 +359,11 @@ describe("password recovery", () => {
     expect(reset.json()).toEqual({ success: true });
 
     // Every token of that user is revoked.
-    const old = await shop.app.inject({ method: "GET", url: "/api/user", headers: { authorization: `Bearer ${json.token}` } });
+    const old = await shop().app.inject({ method: "GET", url: "/api/user", headers: { authorization: `Bearer ${json.token}` } });
     expect(old.statusCode).toBe(204);
     // The new password works, the old does not.
     expect((await browser.post("/api/auth/login", { email, password: "a brand new secret" })).statusCode).toBe(200);
-    const other = new TestBrowser(shop.app, "203.0.113.99");
+    const other = new TestBrowser(shop().app, "203.0.113.99");
     await other.csrf();
     expect((await other.post("/api/auth/login", { email, password: body.password })).statusCode).toBe(422);
 
@@ -386,7 +382,7 @@ describe("password recovery", () => {
     const { token, email } = linkFrom((await latestMailTo(body.email))!.text);
     const browsers = await Promise.all(
       Array.from({ length: 10 }, async (_, i) => {
-        const browser = new TestBrowser(shop.app, `203.0.113.${120 + i}`);
+        const browser = new TestBrowser(shop().app, `203.0.113.${120 + i}`);
         await browser.csrf();
         return browser;
       }),
@@ -403,11 +399,11 @@ describe("password recovery", () => {
     const winner = statuses.indexOf(200);
     for (const [i, password] of passwords.entries()) {
       // Each from its own address, clear of the failed-login lock.
-      const login = new TestBrowser(shop.app, `203.0.113.${140 + i}`);
+      const login = new TestBrowser(shop().app, `203.0.113.${140 + i}`);
       await login.csrf();
       expect((await login.post("/api/auth/login", { email, password })).statusCode).toBe(i === winner ? 200 : 422);
     }
-    const mails = await shop.database.db.select({ subject: mailOutbox.subject }).from(mailOutbox).where(eq(mailOutbox.to, email));
+    const mails = await shop().database.db.select({ subject: mailOutbox.subject }).from(mailOutbox).where(eq(mailOutbox.to, email));
     expect(mails.filter((m) => m.subject === "Your password was changed")).toHaveLength(1);
   });
 
@@ -415,11 +411,11 @@ describe("password recovery", () => {
     const { body } = await registered();
     await recover(body.email, "203.0.113.54");
     const { token, email } = linkFrom((await latestMailTo(body.email))!.text);
-    const browser = new TestBrowser(shop.app);
+    const browser = new TestBrowser(shop().app);
     await browser.csrf();
     expect((await browser.post("/api/auth/recovery/token", { email: DEMO_CUSTOMER.email, token })).statusCode).toBe(422);
     expect((await browser.post("/api/auth/recovery/token", { email, token: "made-up" })).statusCode).toBe(422);
-    await shop.database.db.update(passwordResetTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(passwordResetTokens.tokenHash, sha256(token)));
+    await shop().database.db.update(passwordResetTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(passwordResetTokens.tokenHash, sha256(token)));
     const expired = await browser.post("/api/auth/reset-password", { email, token, password: "a brand new secret", password_confirmation: "a brand new secret" });
     expect(expired.statusCode).toBe(422);
   });
@@ -428,7 +424,7 @@ describe("password recovery", () => {
     const { body } = await registered();
     await recover(body.email, "203.0.113.55");
     const { token } = linkFrom((await latestMailTo(body.email))!.text);
-    const [row] = await shop.database.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.tokenHash, sha256(token)));
+    const [row] = await shop().database.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.tokenHash, sha256(token)));
     const minutes = (row!.expiresAt.getTime() - row!.createdAt.getTime()) / 60_000;
     expect(Math.round(minutes)).toBe(60);
   });
@@ -447,9 +443,9 @@ describe("token housekeeping", () => {
     const live = await registered();
     const dead = await registered();
     const deadId = Number(dead.json.token.split("|")[0]);
-    await shop.database.db.update(accessTokens).set({ expiresAt: sql`now() - interval '1 day'` }).where(eq(accessTokens.id, deadId));
-    await pruneExpiredTokens(shop.database.db);
-    expect(await shop.database.db.select().from(accessTokens).where(eq(accessTokens.id, deadId))).toHaveLength(0);
+    await shop().database.db.update(accessTokens).set({ expiresAt: sql`now() - interval '1 day'` }).where(eq(accessTokens.id, deadId));
+    await pruneExpiredTokens(shop().database.db);
+    expect(await shop().database.db.select().from(accessTokens).where(eq(accessTokens.id, deadId))).toHaveLength(0);
     expect((await live.browser.get("/api/user")).statusCode).toBe(200);
   });
 });

@@ -9,8 +9,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
-import { createServices } from "../../services.ts";
-import { createTestShop, type TestShop } from "../../test/app.ts";
+import { createTestShop, quietLog, servicesOf, type TestShop } from "../../test/app.ts";
 import { until } from "../../test/until.ts";
 import { createCatalogueCsv } from "../catalog/csv/jobs.ts";
 import { failingJobs } from "../dashboard/service.ts";
@@ -20,7 +19,6 @@ import { mailOutbox } from "../mail/schema.ts";
 import { backupName, listBackups } from "./files.ts";
 import { createNightlyBackup } from "./nightly.ts";
 
-const quiet = { info() {}, warn() {}, error() {} };
 let shop: TestShop;
 let scratch: string;
 
@@ -35,9 +33,9 @@ afterAll(async () => {
 
 /** The nightly job alone on an in-process runner, its backups into `backupDir`; the runner started. */
 async function nightlyOn(backupDir: string) {
-  const services = createServices(shop.database.db, shop.config, quiet);
+  const services = servicesOf(shop);
   const backups = createNightlyBackup({ config: { ...shop.config, databaseUrl: shop.database.url, backupDir }, database: shop.database, mail: services.mail });
-  const runner = createInProcessRunner({ log: quiet, wait: async () => {} });
+  const runner = createInProcessRunner({ log: quietLog, wait: async () => {} });
   const job = SCHEDULED_JOBS.find((j) => j.name === "backups.nightly")!;
   scheduleJobs(runner, [job], { services, db: shop.database.db, csv: createCatalogueCsv(shop.database.db, { dataDir: shop.config.dataDir, sharedProgress: false }), backups });
   await runner.start();

@@ -1,38 +1,31 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { messageResponse } from "../auth/contract.ts";
-import { staffActorOf } from "../staff/actor.ts";
+import { staffApi } from "../staff/admin-api.ts";
 import type { BackupDesk } from "./desk.ts";
 
-const tags = ["admin: backups"];
+const errors = { 401: messageResponse, 403: messageResponse };
 const backupJson = z.object({ name: z.string(), taken_at: z.string(), bytes: z.number().int(), sha256: z.string().nullable() });
 
 export async function backupRoutes(app: FastifyInstance, options: { desk: BackupDesk }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get(
+  const api = staffApi(app, { tags: ["admin: backups"], errors });
+  api.get(
     "/admin/backups",
     {
-      schema: {
-        tags,
-        summary: "The complete backups in BACKUP_DIR, newest first, with each one's sha256; the owner's alone (backups.download)",
-        response: { 200: z.object({ data: z.array(backupJson) }), 401: messageResponse, 403: messageResponse },
-      },
+      summary: "The complete backups in BACKUP_DIR, newest first, with each one's sha256; the owner's alone (backups.download)",
+      response: { 200: z.object({ data: z.array(backupJson) }) },
     },
-    async (request) => ({ data: await options.desk.list(staffActorOf(request)) }),
+    async (actor) => ({ data: await options.desk.list(actor) }),
   );
 
-  r.get(
+  api.get(
     "/admin/backups/latest",
     {
-      schema: {
-        tags,
-        summary: "The newest backup as a download (a tar file, streamed; its sha256 in X-Checksum-Sha256), audited; the owner's alone, signed in, never with an API token",
-        produces: ["application/x-tar"],
-      },
+      summary: "The newest backup as a download (a tar file, streamed; its sha256 in X-Checksum-Sha256), audited; the owner's alone, signed in, never with an API token",
+      produces: ["application/x-tar"],
     },
-    async (request, reply) => {
-      const latest = await options.desk.downloadLatest(staffActorOf(request));
+    async (actor, _request, reply) => {
+      const latest = await options.desk.downloadLatest(actor);
       if (latest.sha256) reply.header("x-checksum-sha256", latest.sha256);
       return reply
         .type("application/x-tar")

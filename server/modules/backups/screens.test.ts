@@ -1,21 +1,19 @@
 // The owner's backup screens on the production build: /admin/backups lists
 // the backups with their checksums and links the latest's download, and the
 // dashboard's background jobs panel says when the newest was taken.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, type TestShop } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testShopForFile } from "../../test/app.ts";
+import { type TestBrowser } from "../../test/browser.ts";
 import { textOf } from "../../test/page-text.ts";
 import { takeBackup } from "./backup.ts";
+import { staffBrowser } from "../../test/staff-browsers.ts";
 
-let shop: TestShop;
+const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let owner: TestBrowser;
 
 beforeAll(async () => {
-  shop = await createTestShop({}, { storefront: { mode: "build" } });
-  owner = new TestBrowser(shop.app, "198.51.108.1");
-  await owner.staffSignIn("owner@example.com", "demo-password-2026");
+  owner = await staffBrowser(shop().app, "198.51.108.1", "owner@example.com");
 }, 240_000);
-afterAll(() => shop?.close());
 
 describe("the owner's backup screens", () => {
   it("say there is no backup yet, then list the one taken with its checksum and the latest's download", async () => {
@@ -24,7 +22,7 @@ describe("the owner's backup screens", () => {
     expect(textOf(before)).toContain("No backups yet");
     expect(textOf(await owner.get("/admin"))).toContain("No backup has been taken yet.");
 
-    const taken = await takeBackup({ ...shop.config, databaseUrl: shop.database.url }, shop.database);
+    const taken = await takeBackup({ ...shop().config, databaseUrl: shop().database.url }, shop().database);
     const after = await owner.get("/admin/backups");
     const text = textOf(after);
     expect(text).toContain(taken.file.split("/").at(-1));

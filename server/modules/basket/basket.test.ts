@@ -1,25 +1,21 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, type TestShop } from "../../test/app.ts";
+import { describe, expect, it } from "vitest";
+import { createTestShop, testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { products } from "../catalog/schema.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-});
-afterAll(() => shop.close());
+const shop = testShopForFile();
 
 let ip = 1;
 async function guest() {
-  const b = new TestBrowser(shop.app, `198.19.0.${ip++ % 250}`);
+  const b = new TestBrowser(shop().app, `198.19.0.${ip++ % 250}`);
   await b.csrf();
   return b;
 }
 
 /** A product with a known stock and price: £10.00 ex VAT at 20%. */
 async function stocked(stock: number, vatRate = 20, pricePence = 1000) {
-  const [p] = await shop.database.db
+  const [p] = await shop().database.db
     .update(products)
     .set({ stock, vatRate, pricePence })
     .where(eq(products.id, sql`(select id from products where sku not like 'GEN-%' order by id offset ${ip * 3} limit 1)`))
@@ -30,7 +26,7 @@ async function stocked(stock: number, vatRate = 20, pricePence = 1000) {
 
 describe("the basket API", () => {
   it("answers {success, message, errors, cart} for a guest with nothing yet", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/api/basket" });
+    const res = await shop().app.inject({ method: "GET", url: "/api/basket" });
     expect(res.json()).toEqual({ success: true, message: "", errors: {}, cart: { items: [], subtotal: 0, discount: 0, discounts: [], discount_notices: [], free_delivery_code: null, taxes: 0, total: 0, itemCount: 0 } });
   });
 
@@ -109,7 +105,7 @@ describe("the basket API", () => {
   it("merges a guest basket into the account on sign-in, adding quantities capped at stock", async () => {
     const b = await guest();
     const id = await stocked(4);
-    const reg = new TestBrowser(shop.app, "198.19.1.1");
+    const reg = new TestBrowser(shop().app, "198.19.1.1");
     await reg.csrf();
     const email = `basket.${Date.now()}@example.co.uk`;
     const made = await reg.post("/api/auth/register", { firstname: "B", lastname: "M", email, password: "a long enough secret", password_confirmation: "a long enough secret" });
@@ -119,7 +115,7 @@ describe("the basket API", () => {
     expect(login.statusCode).toBe(200);
     const cart = (await b.get("/api/basket")).json().cart;
     expect(cart.items[0]).toMatchObject({ product_id: id, quantity: 4 });
-    const byToken = await shop.app.inject({ method: "GET", url: "/api/basket", headers: { authorization: `Bearer ${made.json().token}` } });
+    const byToken = await shop().app.inject({ method: "GET", url: "/api/basket", headers: { authorization: `Bearer ${made.json().token}` } });
     expect(byToken.json().cart.items[0].quantity).toBe(4);
   });
 

@@ -1,18 +1,14 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, type TestShop } from "../../test/app.ts";
+import { describe, expect, it } from "vitest";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-});
-afterAll(() => shop.close());
+const shop = testShopForFile();
 
 let ip = 1;
 async function visitor() {
-  const b = new TestBrowser(shop.app, `198.22.0.${ip++ % 250}`);
+  const b = new TestBrowser(shop().app, `198.22.0.${ip++ % 250}`);
   await b.csrf();
   return b;
 }
@@ -21,7 +17,7 @@ let offset = 0;
 /** A product of one variant with a known stock, at £10.00 ex VAT and 20% VAT: its SKU and name. */
 async function product(stock: number) {
   offset += 1;
-  const [p] = await shop.database.db
+  const [p] = await shop().database.db
     .update(products)
     .set({ stock, pricePence: 1000, vatRate: 20, status: "published" })
     .where(eq(products.id, sql`(select id from products where sku not like 'GEN-%' and (select count(*) from product_variants v where v.product_id = products.id) = 1 order by id offset ${offset} limit 1)`))
@@ -74,7 +70,7 @@ describe("POST /api/basket/bulk (quick order)", () => {
     const short = await product(2);
     const none = await product(0);
     const draft = await product(10);
-    await shop.database.db.update(products).set({ status: "draft" }).where(eq(products.id, draft.id));
+    await shop().database.db.update(products).set({ status: "draft" }).where(eq(products.id, draft.id));
     const res = await b.post("/api/basket/bulk", {
       lines: [
         { sku: good.sku, quantity: 1 },
@@ -137,14 +133,14 @@ describe("POST /api/basket/bulk (quick order)", () => {
 
   it("adds the variant a variant's SKU names, and refuses an archived one", async () => {
     const b = await visitor();
-    const variants = await shop.database.db
+    const variants = await shop().database.db
       .select({ id: productVariants.id, sku: productVariants.sku, options: productVariants.options, productId: productVariants.productId })
       .from(productVariants)
       .innerJoin(products, eq(products.id, productVariants.productId))
       .where(and(eq(products.sku, "TCL-SAWN47100"), eq(productVariants.status, "active")))
       .orderBy(asc(productVariants.id));
     const [first, second, , last] = variants;
-    await shop.database.db.update(productVariants).set({ stock: 0, status: "archived" }).where(eq(productVariants.id, last!.id));
+    await shop().database.db.update(productVariants).set({ stock: 0, status: "archived" }).where(eq(productVariants.id, last!.id));
     const res = await b.post("/api/basket/bulk", { lines: [{ sku: second!.sku.toLowerCase(), quantity: 2 }, { sku: last!.sku, quantity: 1 }] });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().lines[0].product).toMatchObject({ variant_id: second!.id, sku: second!.sku, options: second!.options });
@@ -165,7 +161,7 @@ describe("POST /api/basket/bulk (quick order)", () => {
 
   it("is open to visitors and signed-in customers alike, behind the CSRF token", async () => {
     const p = await product(10);
-    const fresh = new TestBrowser(shop.app, "198.22.1.1");
+    const fresh = new TestBrowser(shop().app, "198.22.1.1");
     await fresh.csrf();
     const res = await fresh.post("/api/basket/bulk", { lines: [{ sku: p.sku, quantity: 1 }] });
     expect(res.statusCode).toBe(200);
@@ -201,7 +197,7 @@ describe("POST /api/basket/bulk/check", () => {
     expect(res.json().lines[0]).toMatchObject({ ok: true, quantity: 3, product: { sku: p.sku, name: p.name, unit_price: 12, stock: 4, in_basket: 1 } });
     expect((await items(b)).map((i) => i.quantity)).toEqual([1]);
     // A visitor with no basket yet is answered too, and given no cookie.
-    const fresh = new TestBrowser(shop.app, "198.22.1.2");
+    const fresh = new TestBrowser(shop().app, "198.22.1.2");
     await fresh.csrf();
     const first = await fresh.post("/api/basket/bulk/check", { lines: [{ sku: p.sku }] });
     expect(first.json()).toMatchObject({ success: true, message: "All 1 line can be added.", cart: { items: [] } });

@@ -2,13 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { basketEnvelope, readingOwner, writingOwner } from "../../plugins/basket-envelope.ts";
-import { HttpError } from "../../http-errors.ts";
 import type { BasketOwner } from "../../plugins/guest.ts";
 import type { ReorderService } from "../orders/reorder.ts";
 import type { BasketCodes } from "../promotions/basket-codes.ts";
 import { type BulkVerdict, bulkMessage } from "./bulk.ts";
 import { QUICK_ORDER_MAX_LINES } from "./quick-order-text.ts";
 import { type Basket, type BasketService, type LinesOutcome, MAX_QUANTITY, emptyBasket } from "./service.ts";
+import { signedIn } from "../auth/signed-in.ts";
 
 const quantity = z.coerce
   .number({ error: "Enter a quantity." })
@@ -164,8 +164,7 @@ export async function basketRoutes(app: FastifyInstance, options: { basket: Bask
       },
     },
     async (request, reply) => {
-      if (!request.user) throw new HttpError(401, "Unauthenticated.");
-      const userId = request.user.id;
+      const userId = signedIn(request).id;
       const done: { outcome?: LinesOutcome; message?: string } = {};
       const owner = { userId, prices: request.prices };
       const body = await answer(reply, owner, () => done.message ?? "", async () => {

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { messageResponse, validationResponse } from "../auth/contract.ts";
-import { staffActorOf } from "../staff/actor.ts";
+import { messageResponse } from "../auth/contract.ts";
+import { staffApi } from "../staff/admin-api.ts";
 import type { BranchAdmin } from "./admin.ts";
 import { branchDetailsShape } from "./routes.ts";
 import { BRANCH_SERVICES } from "./schema.ts";
@@ -47,44 +46,38 @@ const branch = branchDetailsShape.extend({
   is_default: z.boolean(),
   status: z.enum(["open", "closed"]),
 });
-const errors = { 401: messageResponse, 403: messageResponse, 422: validationResponse };
 
 /** The branches in the back office (issue 30): every change audited; needs branches.manage (reading: any member). */
 export async function adminBranchRoutes(app: FastifyInstance, options: { admin: BranchAdmin }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ["admin: branches"];
+  const api = staffApi(app, { tags: ["admin: branches"] });
   storeNothing(app);
 
-  r.get(
+  api.get(
     "/admin/branches",
-    { schema: { tags, summary: "Every branch, open and closed, in the merchant's order", response: { 200: z.object({ data: z.array(branch) }), ...errors } } },
-    async (request) => options.admin.list(staffActorOf(request)),
+    { summary: "Every branch, open and closed, in the merchant's order", response: { 200: z.object({ data: z.array(branch) }) } },
+    async (actor) => options.admin.list(actor),
   );
 
-  r.post(
+  api.post(
     "/admin/branches",
-    { config: staffDoor("branches.manage"),
-      schema: {
-        tags,
-        summary: "Adds a branch: slug, name, line_1, town and postcode at least (placed on the map from its postcode); `is_default` makes it the default. Audited",
-        body: input,
-        response: { 201: z.object({ data: branch }), ...errors },
-      },
+    {
+      config: staffDoor("branches.manage"),
+      summary: "Adds a branch: slug, name, line_1, town and postcode at least (placed on the map from its postcode); `is_default` makes it the default. Audited",
+      body: input,
+      response: { 201: z.object({ data: branch }) },
     },
-    async (request, reply) => reply.code(201).send(await options.admin.create(staffActorOf(request), request.body)),
+    async (actor, request, reply) => reply.code(201).send(await options.admin.create(actor, request.body)),
   );
 
-  r.patch(
+  api.patch(
     "/admin/branches/:slug",
-    { config: staffDoor("branches.manage"),
-      schema: {
-        tags,
-        summary: "Changes a branch: any of its fields, its weekly hours and dated exceptions (closures, other hours), its services, its showroom's `appointment_minutes` and `appointment_designers`, `status: closed` (never the default branch's). Audited",
-        params: z.object({ slug: z.string().regex(/^[a-z0-9-]{1,80}$/) }),
-        body: input,
-        response: { 200: z.object({ data: branch }), ...errors, 404: messageResponse },
-      },
+    {
+      config: staffDoor("branches.manage"),
+      summary: "Changes a branch: any of its fields, its weekly hours and dated exceptions (closures, other hours), its services, its showroom's `appointment_minutes` and `appointment_designers`, `status: closed` (never the default branch's). Audited",
+      params: z.object({ slug: z.string().regex(/^[a-z0-9-]{1,80}$/) }),
+      body: input,
+      response: { 200: z.object({ data: branch }), 404: messageResponse },
     },
-    async (request) => options.admin.update(staffActorOf(request), request.params.slug, request.body),
+    async (actor, request) => options.admin.update(actor, request.params.slug, request.body),
   );
 }

@@ -4,26 +4,24 @@
 // audited; bad hours refused by field; the default never closed; only
 // branches.manage may write.
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { auditLog } from "../audit/schema.ts";
 
 const PASSWORD = "demo-password-2026";
-let shop: TestShop;
+const shop = testShopForFile();
 let ip = 1;
 const as = {} as Record<"manager" | "warehouse" | "owner", TestBrowser>;
 
 beforeAll(async () => {
-  shop = await createTestShop();
   for (const role of ["manager", "warehouse", "owner"] as const) {
-    const b = new TestBrowser(shop.app, `198.51.107.${ip++}`);
+    const b = new TestBrowser(shop().app, `198.51.107.${ip++}`);
     await b.staffSignIn(DEMO_STAFF.find((s) => s.role === role)!.email, PASSWORD);
     as[role] = b;
   }
 }, 120_000);
-afterAll(() => shop?.close());
 
 const wakefield = {
   slug: "wakefield",
@@ -44,8 +42,8 @@ describe("/api/admin/branches", () => {
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().data).toMatchObject({ slug: "wakefield", address: { postcode: "LS11 5PS" }, lat: expect.any(Number), status: "open", is_default: false });
     expect(res.json().data.opening_hours.map((h: { day: number }) => h.day)).toEqual([1, 2]);
-    expect((await shop.app.inject({ method: "GET", url: "/api/branches/wakefield" })).statusCode).toBe(200);
-    const audited = await shop.database.db.select().from(auditLog).where(and(eq(auditLog.entity, "branch"), eq(auditLog.entityId, "wakefield")));
+    expect((await shop().app.inject({ method: "GET", url: "/api/branches/wakefield" })).statusCode).toBe(200);
+    const audited = await shop().database.db.select().from(auditLog).where(and(eq(auditLog.entity, "branch"), eq(auditLog.entityId, "wakefield")));
     expect(audited.map((a) => a.action)).toEqual(["branch.created"]);
     expect((await as.manager.post("/api/admin/branches", wakefield)).json().errors.slug).toEqual(["Another branch has that web address."]);
   });
@@ -71,7 +69,7 @@ describe("/api/admin/branches", () => {
     const res = await as.manager.patch("/api/admin/branches/wakefield", { exceptions: [{ date: "2026-12-24", note: "Stocktake" }], collect_lead_minutes: 90, hold_days: 5 });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ exceptions: [{ date: "2026-12-24", note: "Stocktake" }], collect_lead_minutes: 90, hold_days: 5, transfer_days: 1 });
-    const [entry] = await shop.database.db.select().from(auditLog).where(and(eq(auditLog.entity, "branch"), eq(auditLog.action, "branch.updated")));
+    const [entry] = await shop().database.db.select().from(auditLog).where(and(eq(auditLog.entity, "branch"), eq(auditLog.action, "branch.updated")));
     expect(Object.keys(entry!.after as object).sort()).toEqual(["collect_lead_minutes", "exceptions", "hold_days"]);
   });
 
@@ -85,8 +83,8 @@ describe("/api/admin/branches", () => {
     expect((await as.owner.patch("/api/admin/branches/leeds", { is_default: true })).statusCode).toBe(200);
     const closed = await as.owner.patch("/api/admin/branches/wakefield", { status: "closed" });
     expect(closed.json().data.status).toBe("closed");
-    expect((await shop.app.inject({ method: "GET", url: "/api/branches/wakefield" })).statusCode).toBe(404);
-    const actions = await shop.database.db.select({ action: auditLog.action }).from(auditLog).where(and(eq(auditLog.entity, "branch"), eq(auditLog.entityId, "wakefield")));
+    expect((await shop().app.inject({ method: "GET", url: "/api/branches/wakefield" })).statusCode).toBe(404);
+    const actions = await shop().database.db.select({ action: auditLog.action }).from(auditLog).where(and(eq(auditLog.entity, "branch"), eq(auditLog.entityId, "wakefield")));
     expect(actions.map((a) => a.action)).toContain("branch.closed");
   });
 

@@ -2,17 +2,13 @@
 // first from a postcode (exact, or its district's centre when the table lacks
 // it) or the browser's position, each with its distance and whether it is
 // open; one branch by its address; an unknown postcode refused by field.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { describe, expect, it } from "vitest";
+import { testShopForFile } from "../../test/app.ts";
 import { milesBetween } from "./distance.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-}, 120_000);
-afterAll(() => shop?.close());
+const shop = testShopForFile();
 
-const get = (url: string) => shop.app.inject({ method: "GET", url });
+const get = (url: string) => shop().app.inject({ method: "GET", url });
 type Listed = { slug: string; distance_miles?: number; open_now: boolean; open_label: string; services: string[]; address: { postcode: string } };
 
 describe("GET /api/branches", () => {

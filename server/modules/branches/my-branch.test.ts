@@ -4,23 +4,22 @@
 // cookie for a visitor and on the account for a customer, following them to a
 // new browser.
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../db/client.ts";
 import { DEMO_CUSTOMER } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { applyMovements } from "../stock/ledger.ts";
 import { availabilityOf } from "./availability.ts";
 import { londonIso } from "./hours.ts";
 
-let shop: TestShop;
+const shop = testShopForFile();
 let ip = 1;
-const db = () => shop.database.db;
+const db = () => shop().database.db;
 const ids: Record<string, number> = {};
 let product: { slug: string; sku: string; variant: number };
 
 beforeAll(async () => {
-  shop = await createTestShop();
   const rows = async <T,>(query: ReturnType<typeof sql>) => ((await db().execute(query)) as unknown as { rows: T[] }).rows;
   for (const r of await rows<{ id: number; slug: string }>(sql`select id, slug from branches`)) ids[r.slug] = r.id;
   const [p] = await rows<{ slug: string; sku: string; variant: number }>(sql`
@@ -36,17 +35,16 @@ beforeAll(async () => {
     .filter((m) => m.change !== 0);
   if (moves.length) await db().transaction((tx) => applyMovements(tx as unknown as Db, moves));
 }, 120_000);
-afterAll(() => shop?.close());
 
 type Row = { branch: { slug: string; distance_miles?: number }; stock: number; collect_ready_at: string | null; collect_label: string | null };
 
 describe("GET /api/products/{slug}/availability", () => {
   it("answers the stock at each branch, the customer's branch first and the rest nearest to it, kept by the page cache until stock moves", async () => {
-    const res = await shop.app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?branch=york` });
+    const res = await shop().app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?branch=york` });
     expect(res.statusCode, res.body).toBe(200);
     // Kept by the shop's page cache for every visitor, and asked again by each browser.
     expect(res.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
-    expect((await shop.app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?branch=york` })).headers["x-cache"]).toBe("hit");
+    expect((await shop().app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?branch=york` })).headers["x-cache"]).toBe("hit");
     const { sku, data } = res.json() as { sku: string; data: Row[] };
     expect(sku).toBe(product.sku);
     expect(data.map((r) => r.branch.slug)).toEqual(["york", "harrogate", "leeds", "manchester"]);
@@ -55,17 +53,17 @@ describe("GET /api/products/{slug}/availability", () => {
     expect(data.find((r) => r.branch.slug === "manchester")).toMatchObject({ stock: 0, collect_ready_at: expect.any(String) });
     // Stock moving at a branch makes the kept answer stale at once.
     await db().transaction((tx) => applyMovements(tx as unknown as Db, [{ variantId: product.variant, branchId: ids.york!, change: -1, kind: "adjusted", reason: "Test breakage" }]));
-    const after = (await shop.app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?branch=york` })).json() as { data: Row[] };
+    const after = (await shop().app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?branch=york` })).json() as { data: Row[] };
     expect(after.data[0]).toMatchObject({ branch: { slug: "york" }, stock: 2 });
   });
 
   it("sorts nearest a postcode, names the variant asked for, and refuses an unknown product, variant, branch or postcode", async () => {
-    const near = (await shop.app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?postcode=M1%201AA&variant=${product.sku.toLowerCase()}` })).json() as { data: Row[] };
+    const near = (await shop().app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?postcode=M1%201AA&variant=${product.sku.toLowerCase()}` })).json() as { data: Row[] };
     expect(near.data[0]!.branch.slug).toBe("manchester");
-    expect((await shop.app.inject({ method: "GET", url: "/api/products/no-such-thing/availability" })).statusCode).toBe(404);
-    expect((await shop.app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?variant=NOPE-1` })).statusCode).toBe(404);
-    expect((await shop.app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?branch=atlantis` })).statusCode).toBe(404);
-    const unknown = await shop.app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?postcode=ZZ1%201ZZ` });
+    expect((await shop().app.inject({ method: "GET", url: "/api/products/no-such-thing/availability" })).statusCode).toBe(404);
+    expect((await shop().app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?variant=NOPE-1` })).statusCode).toBe(404);
+    expect((await shop().app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?branch=atlantis` })).statusCode).toBe(404);
+    const unknown = await shop().app.inject({ method: "GET", url: `/api/products/${product.slug}/availability?postcode=ZZ1%201ZZ` });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().errors.near).toBeDefined();
   });
@@ -110,7 +108,7 @@ describe("GET /api/products/{slug}/availability", () => {
 
 describe("my branch", () => {
   it("keeps a visitor's branch in a cookie the page can read, and forgets it when asked", async () => {
-    const visitor = new TestBrowser(shop.app, `198.51.105.${ip++}`);
+    const visitor = new TestBrowser(shop().app, `198.51.105.${ip++}`);
     await visitor.csrf();
     expect((await visitor.get("/api/my-branch")).json()).toEqual({ data: null });
     const chosen = await visitor.put("/api/my-branch", { branch: "York" });
@@ -126,10 +124,10 @@ describe("my branch", () => {
   });
 
   it("keeps a customer's branch on their account, so a new browser gets it back", async () => {
-    const first = new TestBrowser(shop.app, `198.51.105.${ip++}`);
+    const first = new TestBrowser(shop().app, `198.51.105.${ip++}`);
     await first.signIn(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
     expect((await first.put("/api/my-branch", { branch: "harrogate" })).statusCode).toBe(200);
-    const second = new TestBrowser(shop.app, `198.51.105.${ip++}`);
+    const second = new TestBrowser(shop().app, `198.51.105.${ip++}`);
     await second.signIn(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
     expect(second.cookies.has("tc_branch")).toBe(false);
     const mine = await second.get("/api/my-branch");

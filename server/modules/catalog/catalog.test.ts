@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, type TestShop } from "../../test/app.ts";
+import { describe, expect, it } from "vitest";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-});
-afterAll(() => shop.close());
+const shop = testShopForFile();
 
 interface Card {
   id: number;
@@ -22,7 +18,7 @@ interface Card {
 }
 
 async function get(url: string) {
-  const res = await shop.app.inject({ method: "GET", url });
+  const res = await shop().app.inject({ method: "GET", url });
   return { status: res.statusCode, body: res.json() };
 }
 
@@ -151,12 +147,12 @@ describe("GET /api/products/{slug}", () => {
   });
 
   it("serves the generated product image as cacheable SVG", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/images/products/some-drill/1.svg" });
+    const res = await shop().app.inject({ method: "GET", url: "/images/products/some-drill/1.svg" });
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toMatch(/image\/svg\+xml/);
     expect(res.headers["cache-control"]).toContain("immutable");
     expect(res.body).toContain("<svg");
-    expect((await shop.app.inject({ method: "GET", url: "/images/products/..%2Fetc/1.svg" })).statusCode).toBe(422);
+    expect((await shop().app.inject({ method: "GET", url: "/images/products/..%2Fetc/1.svg" })).statusCode).toBe(422);
   });
 });
 
@@ -221,7 +217,7 @@ describe("wishlist", () => {
   });
 
   it("adds once, lists with the product, removes; validates the id", async () => {
-    const browser = new TestBrowser(shop.app);
+    const browser = new TestBrowser(shop().app);
     await browser.csrf();
     const reg = await browser.post("/api/auth/register", {
       firstname: "Wish",
@@ -251,7 +247,7 @@ describe("wishlist", () => {
 
 describe("enquiries, sitemap and robots", () => {
   it("stores an enquiry and emails it to the shop", async () => {
-    const browser = new TestBrowser(shop.app, "203.0.113.200");
+    const browser = new TestBrowser(shop().app, "203.0.113.200");
     await browser.csrf();
     const res = await browser.post("/api/enquiries", {
       type: "design-consultation",
@@ -265,16 +261,16 @@ describe("enquiries, sitemap and robots", () => {
     const { mailOutbox } = await import("../mail/schema.ts");
     const { enquiries } = await import("../content/schema.ts");
     const { eq } = await import("drizzle-orm");
-    const [stored] = await shop.database.db.select().from(enquiries).where(eq(enquiries.id, res.json().id));
+    const [stored] = await shop().database.db.select().from(enquiries).where(eq(enquiries.id, res.json().id));
     expect(stored).toMatchObject({ type: "design-consultation", postcode: "LS1 4AP" });
-    const mails = await shop.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, shop.config.shopEmail));
+    const mails = await shop().database.db.select().from(mailOutbox).where(eq(mailOutbox.to, shop().config.shopEmail));
     const mail = mails.find((m) => m.subject.includes(`#${res.json().id}`));
     expect(mail?.html).toContain("Pat &lt;b&gt;Kitchen&lt;/b&gt;");
     expect(mail?.html).not.toContain("<b>Kitchen</b>");
   });
 
   it("takes 5 enquiries per client in 10 minutes, then asks it to wait", async () => {
-    const browser = new TestBrowser(shop.app, "203.0.113.202");
+    const browser = new TestBrowser(shop().app, "203.0.113.202");
     await browser.csrf();
     const enquiry = { type: "contact", name: "Sam Busy", email: "sam@example.co.uk", message: "A question about delivery to a building site." };
     for (let i = 0; i < 5; i++) expect((await browser.post("/api/enquiries", enquiry)).statusCode).toBe(201);
@@ -285,13 +281,13 @@ describe("enquiries, sitemap and robots", () => {
     expect(wait).toBeLessThanOrEqual(600);
     expect(refused.json()).toEqual({ message: `Too many messages. Please try again in ${wait} seconds.` });
     // Another client is not affected.
-    const other = new TestBrowser(shop.app, "203.0.113.203");
+    const other = new TestBrowser(shop().app, "203.0.113.203");
     await other.csrf();
     expect((await other.post("/api/enquiries", enquiry)).statusCode).toBe(201);
   });
 
   it("validates an enquiry field by field", async () => {
-    const browser = new TestBrowser(shop.app, "203.0.113.201");
+    const browser = new TestBrowser(shop().app, "203.0.113.201");
     await browser.csrf();
     const res = await browser.post("/api/enquiries", { type: "spam", name: "", email: "x", postcode: "nope", message: "short" });
     expect(res.statusCode).toBe(422);
@@ -299,14 +295,14 @@ describe("enquiries, sitemap and robots", () => {
   });
 
   it("publishes a sitemap of content, categories, brands and products, and robots.txt", async () => {
-    const sitemap = await shop.app.inject({ method: "GET", url: "/sitemap.xml" });
+    const sitemap = await shop().app.inject({ method: "GET", url: "/sitemap.xml" });
     expect(sitemap.statusCode).toBe(200);
     expect(sitemap.headers["content-type"]).toMatch(/xml/);
     expect(sitemap.body).toContain("/category/power-tools/cordless-drills</loc>");
     expect(sitemap.body).toMatch(/\/product\/[a-z0-9-]+<\/loc>/);
     expect(sitemap.body).toMatch(/\/manufacturer\/\d+<\/loc>/);
     expect(sitemap.body).toContain("/hire/heavy-duty-breaker-110v</loc>");
-    const robots = await shop.app.inject({ method: "GET", url: "/robots.txt" });
+    const robots = await shop().app.inject({ method: "GET", url: "/robots.txt" });
     expect(robots.body).toContain("Sitemap: ");
     expect(robots.body).toContain("Disallow: /account");
     expect(robots.body).toContain("Disallow: /checkout");

@@ -1,20 +1,16 @@
 import { and, eq, gt, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, type TestShop } from "../../test/app.ts";
+import { describe, expect, it } from "vitest";
+import { testShopForFile, servicesOf } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { products } from "../catalog/schema.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import { orderLines, orders } from "../orders/schema.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-});
-afterAll(() => shop.close());
+const shop = testShopForFile();
 
 let ip = 1;
 async function guest() {
-  const b = new TestBrowser(shop.app, `198.20.${Math.floor(ip / 250)}.${ip++ % 250}`);
+  const b = new TestBrowser(shop().app, `198.20.${Math.floor(ip / 250)}.${ip++ % 250}`);
   await b.csrf();
   return b;
 }
@@ -23,7 +19,7 @@ let offset = 0;
 /** A product with a known stock: £10.00 ex VAT at 20% (£12.00 inc VAT). */
 async function product(stock: number, heavy = false, pricePence = 1000) {
   offset += 1;
-  const [p] = await shop.database.db
+  const [p] = await shop().database.db
     .update(products)
     .set({ stock, heavy, pricePence, vatRate: 20 })
     .where(eq(products.id, sql`(select id from products order by id offset ${offset} limit 1)`))
@@ -43,7 +39,7 @@ const order = (extra: Record<string, unknown> = {}) => ({
 
 /** The newest order's id (the seed places some): orders placed after it are a test's own. */
 async function lastOrderId() {
-  const [row] = await shop.database.db.select({ id: sql<number>`coalesce(max(${orders.id}), 0)::int` }).from(orders);
+  const [row] = await shop().database.db.select({ id: sql<number>`coalesce(max(${orders.id}), 0)::int` }).from(orders);
   return row!.id;
 }
 
@@ -126,27 +122,27 @@ describe("checkout", () => {
     expect(placed.order_number).toMatch(/^TC-\d{6}$/);
     expect(placed.total).toBe(30.95); // 2 × £12.00 + £6.95
     expect(placed.redirect).toMatch(/^\/checkout\/thank-you\?order=TC-\d{6}&expires=\d+&signature=/);
-    const [after] = await shop.database.db.select({ stock: products.stock }).from(products).where(eq(products.id, id));
+    const [after] = await shop().database.db.select({ stock: products.stock }).from(products).where(eq(products.id, id));
     expect(after?.stock).toBe(3);
     expect((await b.get("/api/basket")).json().cart.items).toEqual([]);
-    const mails = await shop.database.db.select().from(mailOutbox).where(sql`${mailOutbox.subject} like ${`%${placed.order_number}%`}`);
-    expect(mails.map((m) => m.to).sort()).toEqual(["buyer@example.co.uk", shop.config.shopEmail].sort());
+    const mails = await shop().database.db.select().from(mailOutbox).where(sql`${mailOutbox.subject} like ${`%${placed.order_number}%`}`);
+    expect(mails.map((m) => m.to).sort()).toEqual(["buyer@example.co.uk", shop().config.shopEmail].sort());
 
     // The thank-you data: with the signed link only.
     const link = new URL(placed.redirect, "http://shop.test");
     const qs = `expires=${link.searchParams.get("expires")}&signature=${link.searchParams.get("signature")}`;
-    const seen = await shop.app.inject({ method: "GET", url: `/api/checkout/orders/${placed.order_number}?${qs}` });
+    const seen = await shop().app.inject({ method: "GET", url: `/api/checkout/orders/${placed.order_number}?${qs}` });
     expect(seen.statusCode).toBe(200);
     expect(seen.json().data).toMatchObject({ number: placed.order_number, po_reference: "PO-77", addresses: [{ kind: "delivery", postcode: "LS1 1AB" }, { kind: "billing" }] });
-    expect((await shop.app.inject({ method: "GET", url: `/api/checkout/orders/${placed.order_number}` })).statusCode).toBe(404);
-    expect((await shop.app.inject({ method: "GET", url: `/api/checkout/orders/${placed.order_number}?expires=9999999999&signature=forged` })).statusCode).toBe(404);
+    expect((await shop().app.inject({ method: "GET", url: `/api/checkout/orders/${placed.order_number}` })).statusCode).toBe(404);
+    expect((await shop().app.inject({ method: "GET", url: `/api/checkout/orders/${placed.order_number}?expires=9999999999&signature=forged` })).statusCode).toBe(404);
   });
 
   it("refuses more than the stock left, an unknown delivery method and an empty basket", async () => {
     const b = await guest();
     const id = await product(2);
     await b.post("/api/basket", { product_id: id, quantity: 2 });
-    await shop.database.db.update(products).set({ stock: 1 }).where(eq(products.id, id));
+    await shop().database.db.update(products).set({ stock: 1 }).where(eq(products.id, id));
     const short = await b.post("/api/checkout", order());
     expect(short.statusCode).toBe(422);
     expect(short.json().errors.items[0]).toMatch(/only 1 left in stock/);
@@ -159,7 +155,7 @@ describe("checkout", () => {
     const b = await guest();
     const id = await product(5);
     await b.post("/api/basket", { product_id: id, quantity: 1 });
-    await shop.database.db.update(products).set({ pricePence: 2000 }).where(eq(products.id, id));
+    await shop().database.db.update(products).set({ pricePence: 2000 }).where(eq(products.id, id));
     const res = await b.post("/api/checkout", order({ expected_total: 18.95 }));
     expect(res.statusCode).toBe(409);
     expect(res.json().totals).toMatchObject({ subtotal: 20, vat: 4, delivery: 6.95, total: 30.95 });
@@ -212,16 +208,16 @@ describe("checkout", () => {
     const numbers = new Set(results.map((r) => r.json().order_number));
     expect(numbers.size).toBe(1);
     const [number] = [...numbers] as string[];
-    expect(await shop.database.db.select({ id: orders.id }).from(orders).where(eq(orders.number, number!))).toHaveLength(1);
+    expect(await shop().database.db.select({ id: orders.id }).from(orders).where(eq(orders.number, number!))).toHaveLength(1);
     // The seeded demo orders may hold this product too: only lines of orders placed here count.
-    const lines = await shop.database.db
+    const lines = await shop().database.db
       .select({ quantity: orderLines.quantity })
       .from(orderLines)
       .where(and(eq(orderLines.productId, id), gt(orderLines.orderId, before)));
     expect(lines).toEqual([{ quantity: 2 }]);
-    const [after] = await shop.database.db.select({ stock: products.stock }).from(products).where(eq(products.id, id));
+    const [after] = await shop().database.db.select({ stock: products.stock }).from(products).where(eq(products.id, id));
     expect(after?.stock).toBe(3);
-    const mails = await shop.database.db.select({ subject: mailOutbox.subject }).from(mailOutbox).where(sql`${mailOutbox.subject} like ${`%${number}`}`);
+    const mails = await shop().database.db.select({ subject: mailOutbox.subject }).from(mailOutbox).where(sql`${mailOutbox.subject} like ${`%${number}`}`);
     expect(mails.map((m) => m.subject).sort()).toEqual([`Order ${number}`, `Your order ${number}`]);
   });
 
@@ -234,10 +230,10 @@ describe("checkout", () => {
     expect(results.filter((r) => r.statusCode === 201)).toHaveLength(10);
     expect(results.filter((r) => r.statusCode === 422)).toHaveLength(40);
     for (const r of results.filter((x) => x.statusCode === 422)) expect(r.json().errors.items).toEqual([expect.stringMatching(/ is out of stock\.$/)]);
-    const [after] = await shop.database.db.select({ stock: products.stock }).from(products).where(eq(products.id, id));
+    const [after] = await shop().database.db.select({ stock: products.stock }).from(products).where(eq(products.id, id));
     expect(after?.stock).toBe(0);
     // One order line per success, none for a refusal.
-    expect(await shop.database.db.select({ id: orderLines.id }).from(orderLines).where(and(eq(orderLines.productId, id), gt(orderLines.orderId, before)))).toHaveLength(10);
+    expect(await shop().database.db.select({ id: orderLines.id }).from(orderLines).where(and(eq(orderLines.productId, id), gt(orderLines.orderId, before)))).toHaveLength(10);
   });
 
   it("never takes the stock below zero when each checkout wants more than one of the last units", async () => {
@@ -250,7 +246,7 @@ describe("checkout", () => {
     expect(refused).toHaveLength(17);
     // The shop's own message, with what is left once the three orders took theirs.
     for (const r of refused) expect(r.json().errors.items).toEqual([expect.stringMatching(/: only 1 left in stock\.$/)]);
-    const [after] = await shop.database.db.select({ stock: products.stock }).from(products).where(eq(products.id, id));
+    const [after] = await shop().database.db.select({ stock: products.stock }).from(products).where(eq(products.id, id));
     expect(after?.stock).toBe(1);
     // A refused buyer keeps their basket.
     expect((await buyers[results.findIndex((r) => r.statusCode === 422)]!.get("/api/basket")).json().cart.items).toHaveLength(1);
@@ -287,10 +283,9 @@ describe("orders", () => {
     });
     expect((await stranger.get(`/api/account/orders/${placed.order_id}`)).statusCode).toBe(404);
     expect((await stranger.get("/api/account/orders")).json().data).toEqual([]);
-    expect((await shop.app.inject({ method: "GET", url: "/api/account/orders" })).statusCode).toBe(401);
+    expect((await shop().app.inject({ method: "GET", url: "/api/account/orders" })).statusCode).toBe(401);
 
-    const { createServices } = await import("../../services.ts");
-    const services = createServices(shop.database.db, shop.config, { info() {}, warn() {}, error() {} });
+    const services = servicesOf(shop());
     // Staff move it on through the orders desk's service (server/modules/orders/admin.ts), as the CLI does.
     const system = await services.staff.systemActor();
     await services.adminOrders.transition(system, placed.order_number, { to: "paid" });

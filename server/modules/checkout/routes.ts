@@ -14,6 +14,7 @@ import { MAX_SUGGESTIONS, type PostcodeProvider } from "../postcode/service.ts";
 import { type CheckoutService, PriceChangedError } from "./service.ts";
 import { thankYouOrder } from "./thank-you.ts";
 import { storeNothing } from "../../lib/no-store.ts";
+import { signedIn } from "../auth/signed-in.ts";
 
 const LOOKUP_FAILED = "No addresses found or an unknown error occurred.";
 const SUGGEST_FAILED = "No postcode suggestions found or an unknown error occurred.";
@@ -199,16 +200,14 @@ export async function orderRoutes(app: FastifyInstance, options: { orders: Order
       },
     },
     async (request) => {
-      if (!request.user) throw new HttpError(401, "Unauthenticated.");
-      return options.orders.history(request.user.id, request.query.page, request.query.site);
+      return options.orders.history(signedIn(request).id, request.query.page, request.query.site);
     },
   );
   r.get(
     "/account/orders/:order_id",
     { schema: { tags, summary: "One of your orders; another's answers 404", params: z.object({ order_id: z.coerce.number().int().positive().max(2_147_483_647) }) } },
     async (request) => {
-      if (!request.user) throw new HttpError(401, "Unauthenticated.");
-      const order = await options.orders.forUser(request.user.id, request.params.order_id);
+      const order = await options.orders.forUser(signedIn(request).id, request.params.order_id);
       if (!order) throw new HttpError(404, "Order not found.");
       // What can still be returned (per line, until when) and the order's returns (issue 31).
       const returns = await options.returns.forOrder(order.id);

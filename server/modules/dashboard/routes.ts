@@ -1,8 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { messageResponse, validationResponse } from "../auth/contract.ts";
-import { staffActorOf } from "../staff/actor.ts";
+import { staffApi } from "../staff/admin-api.ts";
 import { can } from "../staff/permissions.ts";
 import { type DashboardService, TAKINGS_DAYS, TAKINGS_DAYS_MAX } from "./service.ts";
 import { storeNothing } from "../../lib/no-store.ts";
@@ -57,27 +55,23 @@ const dashboard = z.object({
 
 /** The dashboard's API (issue 18): the same service as the /admin screen, which checks each permission. */
 export async function dashboardRoutes(app: FastifyInstance, options: { dashboard: DashboardService }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
+  const api = staffApi(app, { tags: ["admin: dashboard"] });
   const { dashboard: service } = options;
 
   storeNothing(app);
 
-  r.get(
+  api.get(
     "/admin/dashboard",
     {
-      schema: {
-        tags: ["admin: dashboard"],
-        summary:
-          "Today's and the last 7 London days' orders and takings (inc and ex VAT), the orders awaiting payment, to pick, to dispatch and ready for collection, hire going out and coming back today, trade applications waiting, overdue trade invoices, products at or below the reorder level, background jobs failing in the last 24 hours, and takings by day (`days`, default 30). Each block only for a role that may see it: no money without orders.prices",
-        querystring: z.object({
-          days: z.coerce.number().int().min(1).max(TAKINGS_DAYS_MAX).optional(),
-          branch_id: z.coerce.number().int().positive().optional().describe("Read per branch: its orders (collected there or sent from it) and its own stock below the reorder level"),
-        }),
-        response: { 200: dashboard, 401: messageResponse, 403: messageResponse, 422: validationResponse },
-      },
+      summary:
+        "Today's and the last 7 London days' orders and takings (inc and ex VAT), the orders awaiting payment, to pick, to dispatch and ready for collection, hire going out and coming back today, trade applications waiting, overdue trade invoices, products at or below the reorder level, background jobs failing in the last 24 hours, and takings by day (`days`, default 30). Each block only for a role that may see it: no money without orders.prices",
+      querystring: z.object({
+        days: z.coerce.number().int().min(1).max(TAKINGS_DAYS_MAX).optional(),
+        branch_id: z.coerce.number().int().positive().optional().describe("Read per branch: its orders (collected there or sent from it) and its own stock below the reorder level"),
+      }),
+      response: { 200: dashboard },
     },
-    async (request) => {
-      const actor = staffActorOf(request);
+    async (actor, request) => {
       const figures = await service.figures(actor, { branchId: request.query.branch_id });
       if (!can(actor.role, "orders.prices")) return figures;
       return { ...figures, takings: await service.takings(actor, request.query.days ?? TAKINGS_DAYS) };

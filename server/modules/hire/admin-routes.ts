@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { messageResponse, validationResponse } from "../auth/contract.ts";
-import { staffActorOf } from "../staff/actor.ts";
+import { messageResponse } from "../auth/contract.ts";
+import { imageJson } from "../catalog/products/admin-routes.ts";
+import { staffApi } from "../staff/admin-api.ts";
 import { ADMIN_HIRE_PAGE_MAX, type AdminHireService } from "./admin.ts";
 import { hireItemCreate, hireItemPatch, hireUnitCreate, hireUnitPatch } from "./item-rules.ts";
 import { staffDoor } from "../staff/door.ts";
@@ -19,14 +19,6 @@ const listQuery = z.object({
 const slugParams = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,200}$/, "Give a hire item's slug.") });
 const unitParams = slugParams.extend({ id });
 
-const image = z.object({
-  src: z.string(),
-  alt: z.string(),
-  id: z.string().optional(),
-  width: z.number().int().optional(),
-  height: z.number().int().optional(),
-  sources: z.array(z.object({ type: z.enum(["image/avif", "image/webp"]), srcset: z.string() })).optional(),
-});
 const summary = z.object({
   slug: z.string(),
   name: z.string(),
@@ -54,7 +46,7 @@ const detail = summary.extend({
   description: z.string().describe("HTML, sanitised when saved"),
   specifications: z.array(z.object({ name: z.string(), value: z.string() })),
   product: z.object({ sku: z.string(), name: z.string() }).nullable().describe("The same tool for sale"),
-  images: z.array(image),
+  images: z.array(imageJson),
   old_slugs: z.array(z.string()).describe("Earlier web addresses, each answering with a 301 to this hire item"),
   extra_day_rate: z.number().describe("Each day past whole weeks, as the pricing engine charges it: the week rate ÷ 7, never more than a week"),
   examples: z
@@ -77,105 +69,92 @@ const detail = summary.extend({
   created_at: z.string(),
 });
 
-const errors = { 401: messageResponse, 403: messageResponse, 422: validationResponse };
-const itemErrors = { ...errors, 404: messageResponse };
+const itemErrors = { 404: messageResponse };
 
 /** The hire catalogue's API (issue 20): the same service as its screens, which checks each permission. */
 export async function adminHireRoutes(app: FastifyInstance, options: { hire: AdminHireService }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { hire } = options;
-  const tags = ["admin: hire catalogue"];
+  const api = staffApi(app, { tags: ["admin: hire catalogue"] });
   const reads = "Needs catalogue.view or hire.desk";
   const writes = "Needs catalogue.manage";
 
   storeNothing(app);
 
-  r.get(
+  api.get(
     "/admin/hire/items",
     {
-      schema: {
-        tags,
-        summary: `Hire items by name, a keyset page at a time (\`next_cursor\`): search \`q\` by any words of the name, filter by hire \`category\` (its id). ${reads}`,
-        querystring: listQuery,
-        response: { 200: z.object({ data: z.array(summary), next_cursor: z.string().nullable() }), ...errors },
-      },
+      summary: `Hire items by name, a keyset page at a time (\`next_cursor\`): search \`q\` by any words of the name, filter by hire \`category\` (its id). ${reads}`,
+      querystring: listQuery,
+      response: { 200: z.object({ data: z.array(summary), next_cursor: z.string().nullable() }) },
     },
-    async (request) => {
+    async (actor, request) => {
       const q = request.query;
-      return hire.list(staffActorOf(request), { q: q.q || undefined, category: q.category || undefined, cursor: q.cursor || undefined, limit: q.limit });
+      return hire.list(actor, { q: q.q || undefined, category: q.category || undefined, cursor: q.cursor || undefined, limit: q.limit });
     },
   );
 
-  r.get(
+  api.get(
     "/admin/hire/categories",
-    { schema: { tags, summary: `The hire categories a hire item may be in, in the storefront's order. ${reads}`, response: { 200: z.object({ data: z.array(z.object({ id: z.number().int(), slug: z.string(), name: z.string() })) }), ...errors } } },
-    async (request) => ({ data: await hire.categories(staffActorOf(request)) }),
+    { summary: `The hire categories a hire item may be in, in the storefront's order. ${reads}`, response: { 200: z.object({ data: z.array(z.object({ id: z.number().int(), slug: z.string(), name: z.string() })) }) } },
+    async (actor) => ({ data: await hire.categories(actor) }),
   );
 
-  r.post(
+  api.post(
     "/admin/hire/items",
-    { config: staffDoor("catalogue.manage"),
-      schema: {
-        tags,
-        summary: `A new hire item: name, hire_category_id and the day, weekend and week rates (pounds ex VAT) at least; slug from the name unless given. 422 \`{errors}\` names each bad field. ${writes}`,
-        body: hireItemCreate,
-        response: { 201: detail, ...errors },
-      },
+    {
+      config: staffDoor("catalogue.manage"),
+      summary: `A new hire item: name, hire_category_id and the day, weekend and week rates (pounds ex VAT) at least; slug from the name unless given. 422 \`{errors}\` names each bad field. ${writes}`,
+      body: hireItemCreate,
+      response: { 201: detail },
     },
-    async (request, reply) => reply.code(201).send(await hire.create(staffActorOf(request), request.body)),
+    async (actor, request, reply) => reply.code(201).send(await hire.create(actor, request.body)),
   );
 
-  r.get(
+  api.get(
     "/admin/hire/items/:slug",
-    { schema: { tags, summary: `One hire item with every field, its units, old slugs and its rate card worked for a day, a weekend, a week and ten days. ${reads}`, params: slugParams, response: { 200: detail, ...itemErrors } } },
-    async (request) => hire.get(staffActorOf(request), request.params.slug),
+    { summary: `One hire item with every field, its units, old slugs and its rate card worked for a day, a weekend, a week and ten days. ${reads}`, params: slugParams, response: { 200: detail, ...itemErrors } },
+    async (actor, request) => hire.get(actor, request.params.slug),
   );
 
-  r.patch(
+  api.patch(
     "/admin/hire/items/:slug",
-    { config: staffDoor("catalogue.manage"),
-      schema: {
-        tags,
-        summary: `Changes any of \`{name, slug, description, hire_category_id, specifications, day_rate, weekend_rate, week_rate, deposit, vat_rate, product_sku}\`; 422 \`{errors}\` names each bad field (a negative rate, a slug another item has, an unknown SKU). A new slug leaves the old one answering 301. The storefront shows it on its next request. ${writes}`,
-        params: slugParams,
-        body: hireItemPatch,
-        response: { 200: detail, ...itemErrors },
-      },
+    {
+      config: staffDoor("catalogue.manage"),
+      summary: `Changes any of \`{name, slug, description, hire_category_id, specifications, day_rate, weekend_rate, week_rate, deposit, vat_rate, product_sku}\`; 422 \`{errors}\` names each bad field (a negative rate, a slug another item has, an unknown SKU). A new slug leaves the old one answering 301. The storefront shows it on its next request. ${writes}`,
+      params: slugParams,
+      body: hireItemPatch,
+      response: { 200: detail, ...itemErrors },
     },
-    async (request) => hire.update(staffActorOf(request), request.params.slug, request.body),
+    async (actor, request) => hire.update(actor, request.params.slug, request.body),
   );
 
-  r.get(
+  api.get(
     "/admin/hire/items/:slug/units",
-    { schema: { tags, summary: `The hire item's units, active first, each with the hold or booking it is out on now or next. ${reads}`, params: slugParams, response: { 200: z.object({ data: z.array(unit) }), ...itemErrors } } },
-    async (request) => ({ data: await hire.units(staffActorOf(request), request.params.slug) }),
+    { summary: `The hire item's units, active first, each with the hold or booking it is out on now or next. ${reads}`, params: slugParams, response: { 200: z.object({ data: z.array(unit) }), ...itemErrors } },
+    async (actor, request) => ({ data: await hire.units(actor, request.params.slug) }),
   );
 
-  r.post(
+  api.post(
     "/admin/hire/items/:slug/units",
-    { config: staffDoor("catalogue.manage"),
-      schema: {
-        tags,
-        summary: `Adds a unit: \`{asset_number, serial_number?, depot?}\` (depot: a hire depot's slug, the default depot when absent); an asset number another unit has (any case) is refused (422). ${writes}`,
-        params: slugParams,
-        body: hireUnitCreate,
-        response: { 201: unit.extend({ hire_item: z.string() }), ...itemErrors },
-      },
+    {
+      config: staffDoor("catalogue.manage"),
+      summary: `Adds a unit: \`{asset_number, serial_number?, depot?}\` (depot: a hire depot's slug, the default depot when absent); an asset number another unit has (any case) is refused (422). ${writes}`,
+      params: slugParams,
+      body: hireUnitCreate,
+      response: { 201: unit.extend({ hire_item: z.string() }), ...itemErrors },
     },
-    async (request, reply) => reply.code(201).send(await hire.addUnit(staffActorOf(request), request.params.slug, request.body)),
+    async (actor, request, reply) => reply.code(201).send(await hire.addUnit(actor, request.params.slug, request.body)),
   );
 
-  r.patch(
+  api.patch(
     "/admin/hire/items/:slug/units/:id",
-    { config: staffDoor("catalogue.manage"),
-      schema: {
-        tags,
-        summary: `Changes a unit's \`asset_number\`, \`serial_number\` or \`depot\` (a slug: the unit is transferred there, with a history row), retires it (\`active: false\`) or brings it back. A unit out on hire now, or held or booked for a hire to come, is not retired: 409 naming the dates. ${writes}`,
-        params: unitParams,
-        body: hireUnitPatch,
-        response: { 200: unit.extend({ hire_item: z.string() }), ...itemErrors, 409: messageResponse },
-      },
+    {
+      config: staffDoor("catalogue.manage"),
+      summary: `Changes a unit's \`asset_number\`, \`serial_number\` or \`depot\` (a slug: the unit is transferred there, with a history row), retires it (\`active: false\`) or brings it back. A unit out on hire now, or held or booked for a hire to come, is not retired: 409 naming the dates. ${writes}`,
+      params: unitParams,
+      body: hireUnitPatch,
+      response: { 200: unit.extend({ hire_item: z.string() }), ...itemErrors, 409: messageResponse },
     },
-    async (request) => hire.updateUnit(staffActorOf(request), request.params.slug, request.params.id, request.body),
+    async (actor, request) => hire.updateUnit(actor, request.params.slug, request.params.id, request.body),
   );
 }

@@ -5,35 +5,31 @@
 // with what was typed kept, the rate card's worked examples, units added,
 // refused and retired, the old address redirecting, and a read-only hire desk.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { textOf } from "../../test/page-text.ts";
 import { addDays, londonDate } from "./pricing.ts";
 import { hireAllocations, hireItems, hireUnits } from "./schema.ts";
+import { staffBrowser } from "../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
-let shop: TestShop;
+const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let manager: TestBrowser;
 let hireDesk: TestBrowser;
 let guest: TestBrowser;
 
 beforeAll(async () => {
-  shop = await createTestShop({}, { storefront: { mode: "build" } });
-  manager = new TestBrowser(shop.app, "198.51.104.1");
-  await manager.staffSignIn("manager@staff.example.com", PASSWORD);
-  hireDesk = new TestBrowser(shop.app, "198.51.104.2");
-  await hireDesk.staffSignIn("hire@staff.example.com", PASSWORD);
-  guest = new TestBrowser(shop.app, "198.51.104.3");
+  manager = await staffBrowser(shop().app, "198.51.104.1", "manager@staff.example.com");
+  hireDesk = await staffBrowser(shop().app, "198.51.104.2", "hire@staff.example.com");
+  guest = new TestBrowser(shop().app, "198.51.104.3");
 }, 240_000);
-afterAll(() => shop?.close());
 
 function postForm(b: TestBrowser, url: string, form: [string, string][]) {
   return b.request("POST", url, new URLSearchParams(form).toString(), { headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" } });
 }
 
 async function item(offset: number) {
-  const [row] = await shop.database.db.select().from(hireItems).orderBy(hireItems.id).offset(offset).limit(1);
+  const [row] = await shop().database.db.select().from(hireItems).orderBy(hireItems.id).offset(offset).limit(1);
   return row!;
 }
 
@@ -111,7 +107,7 @@ describe("the hire catalogue's screens", () => {
   it("adds, refuses and retires units, naming the booking that stops a retirement", async () => {
     const target = await item(3);
     const url = `/admin/hire/items/${target.slug}`;
-    const [taken] = await shop.database.db.select().from(hireUnits).limit(1);
+    const [taken] = await shop().database.db.select().from(hireUnits).limit(1);
     const duplicate = await postForm(manager, url, [["intent", "add-unit"], ["asset_number", taken!.assetNumber], ["serial_number", "SN-TYPED"]]);
     expect(duplicate.statusCode).toBe(422);
     expect(textOf(duplicate)).toContain(`The asset number ${taken!.assetNumber} is already a unit of`);
@@ -120,16 +116,16 @@ describe("the hire catalogue's screens", () => {
     const added = await postForm(manager, url, [["intent", "add-unit"], ["asset_number", "SCR-1"], ["serial_number", "SN-1"]]);
     expect(added.statusCode).toBe(200);
     expect(textOf(added)).toContain("Unit SCR-1 added to the fleet.");
-    const [unit] = await shop.database.db.select().from(hireUnits).where(eq(hireUnits.assetNumber, "SCR-1"));
+    const [unit] = await shop().database.db.select().from(hireUnits).where(eq(hireUnits.assetNumber, "SCR-1"));
 
     const start = addDays(londonDate(), 2);
-    await shop.database.db.insert(hireAllocations).values({ unitId: unit!.id, kind: "booking", period: `[${start},${addDays(start, 1)})` });
+    await shop().database.db.insert(hireAllocations).values({ unitId: unit!.id, kind: "booking", period: `[${start},${addDays(start, 1)})` });
     const refused = await postForm(manager, url, [["intent", "retire-unit"], ["unit_id", String(unit!.id)]]);
     expect(refused.statusCode).toBe(409);
     expect(textOf(refused)).toContain(`Unit SCR-1 is booked from ${start}`);
     expect(textOf(refused)).toContain("Booked");
 
-    const [other] = await shop.database.db.select().from(hireUnits).where(eq(hireUnits.hireItemId, target.id)).limit(1);
+    const [other] = await shop().database.db.select().from(hireUnits).where(eq(hireUnits.hireItemId, target.id)).limit(1);
     const retired = await postForm(manager, url, [["intent", "retire-unit"], ["unit_id", String(other!.id)]]);
     expect(retired.statusCode).toBe(200);
     expect(textOf(retired)).toContain(`Unit ${other!.assetNumber} retired`);

@@ -4,21 +4,16 @@
 // that answer 301, units (a duplicate asset number refused, a booked unit not
 // retired), the audit log, and who may do which.
 import { and, desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../test/app.ts";
-import { type TestBrowser } from "../../test/browser.ts";
+import { describe, expect, it } from "vitest";
 import { auditLog } from "../audit/schema.ts";
 import { products } from "../catalog/schema.ts";
-import type { StaffRole } from "../staff/permissions.ts";
 import { addDays, londonDate } from "./pricing.ts";
 import { hireAllocations, hireCategories, hireItems, hireUnits } from "./schema.ts";
 import { createHireService } from "./service.ts";
-import { staffBrowsers } from "../../test/staff-browsers.ts";
+import { staffTestShop } from "../../test/staff-browsers.ts";
 
-let shop: TestShop;
-let ip = 1;
-const as = {} as Record<StaffRole | "guest", TestBrowser>;
-const db = () => shop.database.db;
+const { as, shop } = staffTestShop("198.51.103");
+const db = () => shop().database.db;
 
 /** A demo hire item, chosen by offset so each test has its own. */
 async function item(offset: number) {
@@ -35,12 +30,6 @@ async function lastAudit(entity: string, entityId: string) {
     .limit(1);
   return entry;
 }
-
-beforeAll(async () => {
-  shop = await createTestShop();
-  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.103.${ip++}`));
-}, 120_000);
-afterAll(() => shop?.close());
 
 describe("the hire item list", () => {
   it("searches by name, filters by hire category, pages by keyset, and answers no-store", async () => {

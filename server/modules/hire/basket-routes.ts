@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { HttpError, ValidationError } from "../../http-errors.ts";
+import { ValidationError } from "../../http-errors.ts";
 import { basketEnvelope, readingOwner, writingOwner } from "../../plugins/basket-envelope.ts";
 import { type BasketOwner, guestHashOf } from "../../plugins/guest.ts";
 import { ukPostcode } from "../account/contract.ts";
@@ -12,6 +12,7 @@ import { dayNumber } from "./pricing.ts";
 import { MY_BRANCH_COOKIE } from "../branches/routes.ts";
 import type { DepotService } from "./depots/service.ts";
 import { storeNothing } from "../../lib/no-store.ts";
+import { signedIn } from "../auth/signed-in.ts";
 
 const date = (label: string) => z.string({ error: `Choose the ${label}.` }).refine((v) => dayNumber(v) !== null, `Choose a valid ${label}.`);
 const quantity = z.coerce
@@ -145,7 +146,6 @@ export async function hireRequestRoutes(app: FastifyInstance, options: { request
   );
 
   r.get("/account/hire-requests", { schema: { tags, summary: "Your hire requests and their status" } }, async (request) => {
-    if (!request.user) throw new HttpError(401, "Unauthenticated.");
-    return { data: await options.requests.listForUser(request.user.id) };
+    return { data: await options.requests.listForUser(signedIn(request).id) };
   });
 }

@@ -1,27 +1,23 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, type TestShop } from "../../test/app.ts";
+import { describe, expect, it } from "vitest";
+import { createTestShop, testShopForFile, servicesOf } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { auditLog } from "../audit/schema.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import { addDays, londonDate } from "./pricing.ts";
 import { hireAllocations, hireItems, hireRequests, hireUnits } from "./schema.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-});
-afterAll(() => shop.close());
+const shop = testShopForFile();
 
 const day = (n: number) => addDays(londonDate(), n);
 let ipCounter = 1;
 async function guest() {
-  const browser = new TestBrowser(shop.app, `198.18.0.${ipCounter++ % 250}`);
+  const browser = new TestBrowser(shop().app, `198.18.0.${ipCounter++ % 250}`);
   await browser.csrf();
   return browser;
 }
 async function itemId(slug: string) {
-  const [item] = await shop.database.db.select({ id: hireItems.id }).from(hireItems).where(eq(hireItems.slug, slug));
+  const [item] = await shop().database.db.select({ id: hireItems.id }).from(hireItems).where(eq(hireItems.slug, slug));
   return item!.id;
 }
 
@@ -39,7 +35,7 @@ const requester = {
 
 describe("the hire basket", () => {
   it("answers {success, message, errors, cart} for a guest with nothing yet", async () => {
-    const res = await shop.app.inject({ method: "GET", url: "/api/hire-basket" });
+    const res = await shop().app.inject({ method: "GET", url: "/api/hire-basket" });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, message: "", errors: {}, cart: { items: [], depot: null, totals: { hire_cost: 0, deposit: 0, vat: 0, total: 0 }, itemCount: 0 } });
   });
@@ -67,7 +63,7 @@ describe("the hire basket", () => {
 
   it("joins a guest's lines to the customer's own on signing in, the same item and dates as one line", async () => {
     const id = await itemId("cement-mixer-110v");
-    const own = new TestBrowser(shop.app, "198.18.1.1");
+    const own = new TestBrowser(shop().app, "198.18.1.1");
     await own.signIn("customer@example.com", "demo-password-2026");
     await own.post("/api/hire-basket", { hire_item_id: id, quantity: 1, start_date: day(20), end_date: day(22) });
     const browser = await guest();
@@ -129,7 +125,7 @@ describe("the hire basket", () => {
     expect(cart.items).toHaveLength(1);
     expect(cart.items[0]).toMatchObject({ quantity: 2, start_date: day(4) });
     // From any device: the bearer token alone sees the same basket.
-    const byToken = await shop.app.inject({ method: "GET", url: "/api/hire-basket", headers: { authorization: `Bearer ${reg.json().token}` } });
+    const byToken = await shop().app.inject({ method: "GET", url: "/api/hire-basket", headers: { authorization: `Bearer ${reg.json().token}` } });
     expect(byToken.json().cart.items).toHaveLength(1);
   });
 
@@ -162,11 +158,11 @@ describe("hire requests", () => {
     expect(number).toMatch(/^HR-\d{6}$/);
     expect((await browser.get("/api/hire-basket")).json().cart.items).toEqual([]);
 
-    const [request] = await shop.database.db.select().from(hireRequests).where(eq(hireRequests.number, number));
+    const [request] = await shop().database.db.select().from(hireRequests).where(eq(hireRequests.number, number));
     expect(request).toMatchObject({ status: "pending", postcode: "LS1 4AP", fulfilment: "delivery" });
     const hours = (request!.holdExpiresAt.getTime() - Date.now()) / 3_600_000;
     expect(Math.round(hours)).toBe(48);
-    const holds = await shop.database.db
+    const holds = await shop().database.db
       .select()
       .from(hireAllocations)
       .innerJoin(hireUnits, eq(hireUnits.id, hireAllocations.unitId))
@@ -174,11 +170,11 @@ describe("hire requests", () => {
     expect(holds).toHaveLength(2);
     expect(new Set(holds.map((h) => h.hire_allocations.unitId)).size).toBe(2);
     // Nothing left for those dates.
-    const quote = await shop.app.inject({ method: "GET", url: `/api/hire/trench-rammer/quote?start_date=${day(6)}&end_date=${day(7)}` });
+    const quote = await shop().app.inject({ method: "GET", url: `/api/hire/trench-rammer/quote?start_date=${day(6)}&end_date=${day(7)}` });
     expect(quote.json().data.available).toBe(0);
 
-    const mails = await shop.database.db.select().from(mailOutbox).where(sql`${mailOutbox.subject} like ${`%${number}%`}`);
-    expect(mails.map((m) => m.to).sort()).toEqual([requester.email, shop.config.shopEmail].sort());
+    const mails = await shop().database.db.select().from(mailOutbox).where(sql`${mailOutbox.subject} like ${`%${number}%`}`);
+    expect(mails.map((m) => m.to).sort()).toEqual([requester.email, shop().config.shopEmail].sort());
   });
 
   it("validate the form: delivery needs a site address; an empty basket is refused", async () => {
@@ -207,14 +203,13 @@ describe("hire requests", () => {
     const list = (await browser.get("/api/account/hire-requests")).json().data;
     expect(list[0]).toMatchObject({ number, status: "pending", lines: [{ name: "Log Splitter 8 Tonne", quantity: 1 }] });
 
-    expect(await shop.app.inject({ method: "GET", url: "/api/account/hire-requests" }).then((r) => r.statusCode)).toBe(401);
+    expect(await shop().app.inject({ method: "GET", url: "/api/account/hire-requests" }).then((r) => r.statusCode)).toBe(401);
 
     // Staff act through the service, as the shop CLI does.
-    const { createServices } = await import("../../services.ts");
-    const services = createServices(shop.database.db, shop.config, { info() {}, warn() {}, error() {} });
+    const services = servicesOf(shop());
     const system = await services.staff.systemActor();
     await services.hireRequests.decide(number, "confirm", system);
-    const allocations = await shop.database.db
+    const allocations = await shop().database.db
       .select()
       .from(hireAllocations)
       .where(sql`${hireAllocations.requestLineId} in (select id from hire_request_lines where request_id = (select id from hire_requests where number = ${number}))`);
@@ -223,7 +218,7 @@ describe("hire requests", () => {
     await services.hireRequests.decide(number, "complete", system);
     expect((await browser.get("/api/account/hire-requests")).json().data[0].status).toBe("completed");
     // Each decision is audited as the member who made it, in its transaction; the refused one is not.
-    const audit = await shop.database.db.select().from(auditLog).where(and(eq(auditLog.entity, "hire_request"), eq(auditLog.entityId, number))).orderBy(auditLog.id);
+    const audit = await shop().database.db.select().from(auditLog).where(and(eq(auditLog.entity, "hire_request"), eq(auditLog.entityId, number))).orderBy(auditLog.id);
     expect(audit.map((e) => [e.action, e.before, e.after, e.staffName, e.via])).toEqual([
       ["hire_request.confirm", { status: "pending" }, { status: "confirmed" }, "system", "cli"],
       ["hire_request.complete", { status: "confirmed" }, { status: "completed" }, "system", "cli"],
@@ -237,15 +232,14 @@ describe("lapsed holds", () => {
     const id = await itemId("engine-crane-2-tonne"); // 1 unit
     await browser.post("/api/hire-basket", { hire_item_id: id, quantity: 1, start_date: day(40), end_date: day(41) });
     const number = (await browser.post("/api/hire-requests", { ...requester, fulfilment: "collection" })).json().number as string;
-    await shop.database.db.update(hireRequests).set({ holdExpiresAt: sql`now() - interval '1 minute'` }).where(eq(hireRequests.number, number));
-    await shop.database.db.execute(sql`update hire_allocations set expires_at = now() - interval '1 minute' where unit_id in (select id from hire_units where hire_item_id = ${id})`);
-    const { createServices } = await import("../../services.ts");
-    const services = createServices(shop.database.db, shop.config, { info() {}, warn() {}, error() {} });
+    await shop().database.db.update(hireRequests).set({ holdExpiresAt: sql`now() - interval '1 minute'` }).where(eq(hireRequests.number, number));
+    await shop().database.db.execute(sql`update hire_allocations set expires_at = now() - interval '1 minute' where unit_id in (select id from hire_units where hire_item_id = ${id})`);
+    const services = servicesOf(shop());
     expect(await services.hireRequests.lapseExpired()).toBeGreaterThanOrEqual(1);
-    const [request] = await shop.database.db.select().from(hireRequests).where(eq(hireRequests.number, number));
+    const [request] = await shop().database.db.select().from(hireRequests).where(eq(hireRequests.number, number));
     expect(request?.status).toBe("lapsed");
     await expect(services.hireRequests.decide(number, "confirm")).rejects.toThrow(/lapsed/);
-    const quote = await shop.app.inject({ method: "GET", url: `/api/hire/engine-crane-2-tonne/quote?start_date=${day(40)}&end_date=${day(41)}` });
+    const quote = await shop().app.inject({ method: "GET", url: `/api/hire/engine-crane-2-tonne/quote?start_date=${day(40)}&end_date=${day(41)}` });
     expect(quote.json().data.available).toBe(1);
   });
 });
@@ -263,7 +257,7 @@ describe("no double booking under concurrent requests", () => {
     const statuses = results.map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 201)).toHaveLength(2);
     expect(statuses.filter((s) => s === 422)).toHaveLength(28);
-    const live = await shop.database.db
+    const live = await shop().database.db
       .select()
       .from(hireAllocations)
       .innerJoin(hireUnits, eq(hireUnits.id, hireAllocations.unitId))

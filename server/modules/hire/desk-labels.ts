@@ -2,10 +2,9 @@
  * The hire desk's words for hire request states and planner bars: a plain
  * module (no database, no zod), so the back office's screens may import it.
  */
-export const HIRE_REQUEST_STATUSES = ["pending", "confirmed", "declined", "lapsed", "out", "off_hired", "returned", "completed"] as const;
-export type HireRequestState = (typeof HIRE_REQUEST_STATUSES)[number];
+import { labelledList } from "../../lib/labelled.ts";
 
-export const HIRE_STATUS_LABELS: Record<HireRequestState, string> = {
+export const { values: HIRE_REQUEST_STATUSES, labels: HIRE_STATUS_LABELS, is: isHireRequestState, label: hireStatusLabel } = labelledList({
   pending: "Waiting",
   confirmed: "Approved",
   declined: "Declined",
@@ -14,11 +13,8 @@ export const HIRE_STATUS_LABELS: Record<HireRequestState, string> = {
   off_hired: "Off-hired",
   returned: "Returned",
   completed: "Completed",
-};
-
-export const isHireRequestState = (value: unknown): value is HireRequestState => typeof value === "string" && (HIRE_REQUEST_STATUSES as readonly string[]).includes(value);
-
-export const hireStatusLabel = (status: string): string => (isHireRequestState(status) ? HIRE_STATUS_LABELS[status] : status);
+});
+export type HireRequestState = (typeof HIRE_REQUEST_STATUSES)[number];
 
 /** The request's page, built by the hire desk's operations. */
 export const hireRequestHref = (number: string): string => `/admin/hire/requests/${encodeURIComponent(number)}`;

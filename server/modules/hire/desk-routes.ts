@@ -1,8 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { messageResponse, validationResponse } from "../auth/contract.ts";
-import { staffActorOf } from "../staff/actor.ts";
+import { staffApi } from "../staff/admin-api.ts";
 import { HIRE_REQUEST_STATUSES } from "./desk-labels.ts";
 import { type HireDesk, hireRequestListQuery } from "./desk-overview.ts";
 import { type HirePlanner, PLANNER_DAYS_MAX, plannerQuery } from "./planner.ts";
@@ -82,51 +80,39 @@ const requestSummary = z.object({
   deposit: z.number(),
 });
 
-const errors = { 401: messageResponse, 403: messageResponse, 422: validationResponse };
-
 /** The hire desk's reading API (issue 21): the planner, the overview and the list of requests; the service checks hire.desk. */
 export async function hireDeskRoutes(app: FastifyInstance, options: { planner: HirePlanner; desk: HireDesk }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ["admin: hire desk"];
+  const api = staffApi(app, { tags: ["admin: hire desk"] });
 
   storeNothing(app);
 
-  r.get(
+  api.get(
     "/admin/hire/planner",
     {
-      schema: {
-        tags,
-        summary: `The planner: hire items by name (a keyset page of \`limit\`, 50 by default, \`next_cursor\`; or one \`item\`, or names matching \`q\`), each with its units by asset number (active ones, and retired ones that have a bar) and their live holds, bookings, time out and service in the window [\`from\`, \`from\` + \`days\`), \`days\` 1 to ${PLANNER_DAYS_MAX} (14 by default). Bars are not clipped to the window: \`from\` and \`to\` are the allocation's own, \`to\` exclusive (the return date). A hold past its expiry is not drawn. 422 names a bad \`from\` or \`days\`. Needs hire.desk`,
-        querystring: plannerQuery,
-        response: { 200: planner, ...errors },
-      },
+      summary: `The planner: hire items by name (a keyset page of \`limit\`, 50 by default, \`next_cursor\`; or one \`item\`, or names matching \`q\`), each with its units by asset number (active ones, and retired ones that have a bar) and their live holds, bookings, time out and service in the window [\`from\`, \`from\` + \`days\`), \`days\` 1 to ${PLANNER_DAYS_MAX} (14 by default). Bars are not clipped to the window: \`from\` and \`to\` are the allocation's own, \`to\` exclusive (the return date). A hold past its expiry is not drawn. 422 names a bad \`from\` or \`days\`. Needs hire.desk`,
+      querystring: plannerQuery,
+      response: { 200: planner },
     },
-    async (request) => options.planner.planner(staffActorOf(request), request.query),
+    async (actor, request) => options.planner.planner(actor, request.query),
   );
 
-  r.get(
+  api.get(
     "/admin/hire/overview",
     {
-      schema: {
-        tags,
-        summary: "What the hire desk does today (London): requests waiting, going out today, due back today, overdue; each with its request's number (its page: /admin/hire/requests/{number}); `depot` (a slug) keeps one depot's. Each bucket lists at most 50, `total` counts them all. Needs hire.desk",
-        querystring: z.object({ depot: z.string().regex(/^[a-z0-9-]{1,80}$/, "Choose one of our hire depots (depot).").optional() }),
-        response: { 200: overview, ...errors },
-      },
+      summary: "What the hire desk does today (London): requests waiting, going out today, due back today, overdue; each with its request's number (its page: /admin/hire/requests/{number}); `depot` (a slug) keeps one depot's. Each bucket lists at most 50, `total` counts them all. Needs hire.desk",
+      querystring: z.object({ depot: z.string().regex(/^[a-z0-9-]{1,80}$/, "Choose one of our hire depots (depot).").optional() }),
+      response: { 200: overview },
     },
-    async (request) => options.desk.overview(staffActorOf(request), request.query.depot || undefined),
+    async (actor, request) => options.desk.overview(actor, request.query.depot || undefined),
   );
 
-  r.get(
+  api.get(
     "/admin/hire/requests",
     {
-      schema: {
-        tags,
-        summary: "Hire requests, newest first, a keyset page at a time (`next_cursor`): filter by `status`; search `q` by request number (whole, its start, or its digits), or words of the name, email or company. Needs hire.desk",
-        querystring: hireRequestListQuery,
-        response: { 200: z.object({ data: z.array(requestSummary), next_cursor: z.string().nullable() }), ...errors },
-      },
+      summary: "Hire requests, newest first, a keyset page at a time (`next_cursor`): filter by `status`; search `q` by request number (whole, its start, or its digits), or words of the name, email or company. Needs hire.desk",
+      querystring: hireRequestListQuery,
+      response: { 200: z.object({ data: z.array(requestSummary), next_cursor: z.string().nullable() }) },
     },
-    async (request) => options.desk.requests(staffActorOf(request), request.query),
+    async (actor, request) => options.desk.requests(actor, request.query),
   );
 }

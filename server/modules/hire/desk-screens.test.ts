@@ -5,36 +5,31 @@
 // links), and the requests list with its filters. The rules are proven
 // through the API in desk.test.ts; this proves the screens show them.
 import { desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServices } from "../../services.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testShopForFile, servicesOf } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { textOf } from "../../test/page-text.ts";
 import { shortDay } from "../../../app/lib/admin/dashboard.ts";
 import { addDays, londonDate } from "./pricing.ts";
 import { hireAllocations, hireUnits } from "./schema.ts";
 import { testFleet } from "./test-fleet.ts";
+import { staffBrowser } from "../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
-let shop: TestShop;
+const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let hireDesk: TestBrowser;
 let sales: TestBrowser;
 let ip = 1;
 const day = (n: number) => addDays(londonDate(), n);
 
 beforeAll(async () => {
-  shop = await createTestShop({}, { storefront: { mode: "build" } });
-  hireDesk = new TestBrowser(shop.app, "198.51.107.1");
-  await hireDesk.staffSignIn("hire@staff.example.com", PASSWORD);
-  sales = new TestBrowser(shop.app, "198.51.107.2");
-  await sales.staffSignIn("sales@staff.example.com", PASSWORD);
+  hireDesk = await staffBrowser(shop().app, "198.51.107.1", "hire@staff.example.com");
+  sales = await staffBrowser(shop().app, "198.51.107.2", "sales@staff.example.com");
 }, 240_000);
-afterAll(() => shop?.close());
 
-const fleet = (name: string, prefix: string) => testFleet(shop.database.db, { name, prefix, units: 2 });
+const fleet = (name: string, prefix: string) => testFleet(shop().database.db, { name, prefix, units: 2 });
 
 async function request(itemId: number, start: string, end: string, name: string): Promise<string> {
-  const b = new TestBrowser(shop.app, `198.51.108.${ip++}`);
+  const b = new TestBrowser(shop().app, `198.51.108.${ip++}`);
   await b.csrf();
   expect((await b.post("/api/hire-basket", { hire_item_id: itemId, quantity: 1, start_date: start, end_date: end })).statusCode).toBe(200);
   const made = await b.post("/api/hire-requests", { name, email: "screen.hirer@example.co.uk", phone: "07700 900222", fulfilment: "collection" });
@@ -47,14 +42,14 @@ describe("the hire desk's screens", () => {
     const { item } = await fleet("Screen Desk Plate", "SDP");
     const waiting = await request(item.id, day(4), day(6), "Wanda Waiting");
     const going = await request(item.id, day(0), day(2), "Gus Going");
-    const services = createServices(shop.database.db, shop.config, { info() {}, warn() {}, error() {} });
+    const services = servicesOf(shop());
     const system = await services.staff.systemActor();
     await services.hireRequests.decide(going, "confirm", system);
     // A same-day hire handed over by the desk's own service: due back today.
     const due = await request(item.id, day(0), day(0), "Dora Due");
     await services.hireRequests.decide(due, "confirm", system);
-    const [allocation] = await shop.database.db.select().from(hireAllocations).where(eq(hireAllocations.kind, "booking")).orderBy(desc(hireAllocations.id)).limit(1);
-    const [unit] = await shop.database.db.select().from(hireUnits).where(eq(hireUnits.id, allocation!.unitId));
+    const [allocation] = await shop().database.db.select().from(hireAllocations).where(eq(hireAllocations.kind, "booking")).orderBy(desc(hireAllocations.id)).limit(1);
+    const [unit] = await shop().database.db.select().from(hireUnits).where(eq(hireUnits.id, allocation!.unitId));
     await services.hireOperations.handOver(system, due, { allocation_id: allocation!.id, asset_number: unit!.assetNumber, condition: "Good", id_checked: false });
 
     const page = await hireDesk.get("/admin/hire");
@@ -75,7 +70,7 @@ describe("the hire desk's screens", () => {
   it("draws the planner as a table: unit rows, a bar per allocation with words, today's column, and the days' links", async () => {
     const { item, units } = await fleet("Screen Planner Tamper", "SPT");
     const number = await request(item.id, day(2), day(5), "Pia Planner");
-    await shop.database.db.insert(hireAllocations).values({ unitId: units[1]!.id, kind: "service", note: "New belt", period: `[${day(-3)},${day(1)})` });
+    await shop().database.db.insert(hireAllocations).values({ unitId: units[1]!.id, kind: "service", note: "New belt", period: `[${day(-3)},${day(1)})` });
 
     const page = await hireDesk.get(`/admin/hire/planner?q=${encodeURIComponent("Screen Planner Tamper")}`);
     expect(page.statusCode).toBe(200);

@@ -4,9 +4,9 @@
 // edges, its refusals and who may see it; the day's overview by London date;
 // the list of hire requests with its filters, search and keyset pages.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServices } from "../../services.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type createServices } from "../../services.ts";
+import { testShopForFile, servicesOf } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import type { StaffActor } from "../staff/actor.ts";
 import type { StaffRole } from "../staff/permissions.ts";
@@ -16,27 +16,25 @@ import { hireAllocations, hireRequestLines, hireRequests, hireUnits } from "./sc
 import { testFleet } from "./test-fleet.ts";
 import { staffBrowsers } from "../../test/staff-browsers.ts";
 
-let shop: TestShop;
+const shop = testShopForFile();
 let services: ReturnType<typeof createServices>;
 let system: StaffActor;
 let ip = 1;
 const as = {} as Record<StaffRole | "guest", TestBrowser>;
-const db = () => shop.database.db;
+const db = () => shop().database.db;
 const day = (n: number) => addDays(londonDate(), n);
 
 beforeAll(async () => {
-  shop = await createTestShop();
-  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.105.${ip++}`));
-  services = createServices(db(), shop.config, { info() {}, warn() {}, error() {} });
+  Object.assign(as, await staffBrowsers(shop().app, () => `198.51.105.${ip++}`));
+  services = servicesOf(shop());
   system = await services.staff.systemActor();
 }, 120_000);
-afterAll(() => shop?.close());
 
 const fleet = (name: string, prefix: string, units: number) => testFleet(db(), { name, prefix, units });
 
 /** A hire request made as a customer makes one: the hire basket, then the request (its units held); the answer. */
 async function attempt(itemId: number, start: string, end: string, who: { name?: string; email?: string; company?: string } = {}, quantity = 1) {
-  const b = new TestBrowser(shop.app, `198.51.106.${ip++ % 250}`);
+  const b = new TestBrowser(shop().app, `198.51.106.${ip++ % 250}`);
   await b.csrf();
   const added = await b.post("/api/hire-basket", { hire_item_id: itemId, quantity, start_date: start, end_date: end });
   if (added.statusCode !== 200) return added;
@@ -197,7 +195,7 @@ describe("the planner", () => {
   });
 
   it("is in the OpenAPI document with its query and the integration contract's shape, `to` documented as exclusive", async () => {
-    const doc = (await shop.app.inject({ method: "GET", url: "/api/openapi.json" })).json();
+    const doc = (await shop().app.inject({ method: "GET", url: "/api/openapi.json" })).json();
     const op = doc.paths["/api/admin/hire/planner"].get;
     expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["from", "days", "item", "q", "cursor", "limit"]));
     expect(op.summary).toContain("not clipped");

@@ -1,17 +1,13 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, type TestShop } from "../../test/app.ts";
+import { describe, expect, it } from "vitest";
+import { testShopForFile } from "../../test/app.ts";
 import { addDays, londonDate } from "./pricing.ts";
 import { hireAllocations, hireItems, hireUnits } from "./schema.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-});
-afterAll(() => shop.close());
+const shop = testShopForFile();
 
 async function get(url: string) {
-  const res = await shop.app.inject({ method: "GET", url });
+  const res = await shop().app.inject({ method: "GET", url });
   return { status: res.statusCode, body: res.json() };
 }
 
@@ -70,10 +66,10 @@ describe("the hire catalogue", () => {
 
 describe("availability", () => {
   it("counts the units free on each day, freeing a unit on its return date and ignoring lapsed holds", async () => {
-    const [item] = await shop.database.db.select().from(hireItems).where(eq(hireItems.slug, "turf-cutter"));
-    const units = await shop.database.db.select().from(hireUnits).where(eq(hireUnits.hireItemId, item!.id));
+    const [item] = await shop().database.db.select().from(hireItems).where(eq(hireItems.slug, "turf-cutter"));
+    const units = await shop().database.db.select().from(hireUnits).where(eq(hireUnits.hireItemId, item!.id));
     expect(units).toHaveLength(2);
-    await shop.database.db.insert(hireAllocations).values([
+    await shop().database.db.insert(hireAllocations).values([
       { unitId: units[0]!.id, kind: "booking", period: `[${inDays(2)},${inDays(5)})` },
       { unitId: units[1]!.id, kind: "hold", period: `[${inDays(3)},${inDays(4)})`, expiresAt: sql`now() + interval '48 hours'` },
       // A lapsed hold takes nothing.
@@ -97,16 +93,16 @@ describe("availability", () => {
 
 describe("no double booking, held by the database", () => {
   it("refuses an overlapping allocation of one unit made directly, and allows back-to-back hires", async () => {
-    const [item] = await shop.database.db.select().from(hireItems).where(eq(hireItems.slug, "stump-grinder"));
-    const [unit] = await shop.database.db.select().from(hireUnits).where(eq(hireUnits.hireItemId, item!.id));
-    await shop.database.db.insert(hireAllocations).values({ unitId: unit!.id, kind: "booking", period: `[${inDays(10)},${inDays(13)})` });
+    const [item] = await shop().database.db.select().from(hireItems).where(eq(hireItems.slug, "stump-grinder"));
+    const [unit] = await shop().database.db.select().from(hireUnits).where(eq(hireUnits.hireItemId, item!.id));
+    await shop().database.db.insert(hireAllocations).values({ unitId: unit!.id, kind: "booking", period: `[${inDays(10)},${inDays(13)})` });
     await expect(
-      shop.database.db.insert(hireAllocations).values({ unitId: unit!.id, kind: "hold", period: `[${inDays(12)},${inDays(15)})`, expiresAt: sql`now() + interval '1 day'` }),
+      shop().database.db.insert(hireAllocations).values({ unitId: unit!.id, kind: "hold", period: `[${inDays(12)},${inDays(15)})`, expiresAt: sql`now() + interval '1 day'` }),
     ).rejects.toThrow();
     // Out again on the day it comes back.
-    await shop.database.db.insert(hireAllocations).values({ unitId: unit!.id, kind: "booking", period: `[${inDays(13)},${inDays(14)})` });
+    await shop().database.db.insert(hireAllocations).values({ unitId: unit!.id, kind: "booking", period: `[${inDays(13)},${inDays(14)})` });
     // A released allocation no longer blocks.
-    await shop.database.db.update(hireAllocations).set({ releasedAt: sql`now()` }).where(eq(hireAllocations.unitId, unit!.id));
-    await shop.database.db.insert(hireAllocations).values({ unitId: unit!.id, kind: "booking", period: `[${inDays(11)},${inDays(12)})` });
+    await shop().database.db.update(hireAllocations).set({ releasedAt: sql`now()` }).where(eq(hireAllocations.unitId, unit!.id));
+    await shop().database.db.insert(hireAllocations).values({ unitId: unit!.id, kind: "booking", period: `[${inDays(11)},${inDays(12)})` });
   });
 });

@@ -8,15 +8,13 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, projectRoot } from "../../app.ts";
 import { loadConfig } from "../../config.ts";
-import { createServices } from "../../services.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { type TestShop, createTestShop, servicesOf } from "../../test/app.ts";
 import { createTestDatabase } from "../../test/database.ts";
 import { createNightlyBackup } from "../backups/nightly.ts";
 import { createCatalogueCsv } from "../catalog/csv/jobs.ts";
 import { checkJobName, checkSchedule } from "./runner.ts";
 import { SCHEDULED_JOBS } from "./schedule.ts";
 
-const quiet = { info() {}, warn() {}, error() {} };
 const rowsOf = (result: unknown) => (result as { rows?: unknown[] }).rows ?? (result as unknown[]);
 
 describe("the list of scheduled jobs", () => {
@@ -59,7 +57,7 @@ describe("each job's work on the demo shop", () => {
   afterAll(() => shop?.close());
 
   it("runs without an error", { timeout: 120_000 }, async () => {
-    const services = createServices(shop.database.db, shop.config, quiet);
+    const services = servicesOf(shop);
     const csv = createCatalogueCsv(shop.database.db, { dataDir: shop.config.dataDir, sharedProgress: false });
     // A job that throws fails the test, named.
     const backups = createNightlyBackup({ config: { ...shop.config, databaseUrl: shop.database.url }, database: shop.database, mail: services.mail });

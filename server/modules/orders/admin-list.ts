@@ -11,8 +11,9 @@ import { normalisePostcode } from "../postcode/service.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { can } from "../staff/permissions.ts";
 import { tradeAccounts } from "../trade/schema.ts";
-import { PAYMENT_LABELS, type PaymentMethod } from "./fulfilment.ts";
-import { FULFILMENT_SQL, ofMyBranches, statusLabel } from "./read.ts";
+import { type PaymentMethod, paymentLabel } from "./fulfilment.ts";
+import { FULFILMENT_SQL, ofMyBranches } from "./read.ts";
+import { orderStatusLabel } from "./statuses.ts";
 import { ORDER_STATUSES, type OrderStatus, orderAddresses, orderLines, orders } from "./schema.ts";
 import type { Fulfilment } from "./transitions.ts";
 import { idCursor } from "../../lib/id-cursor.ts";
@@ -197,7 +198,7 @@ export function createAdminOrderList(db: Db) {
     return {
       number: r.number,
       status: r.status as OrderStatus,
-      status_label: statusLabel(r.status),
+      status_label: orderStatusLabel(r.status),
       created_at: r.createdAt.toISOString(),
       name: r.name,
       postcode: r.postcode,
@@ -278,13 +279,13 @@ export function createAdminOrderList(db: Db) {
             yield {
               number: r.number,
               placed: londonTime(r.createdAt),
-              status: statusLabel(r.status),
+              status: orderStatusLabel(r.status),
               name: r.name,
               email: r.email,
               postcode: r.postcode ?? "",
               fulfilment: r.fulfilment === "collection" ? "Collection" : "Delivery",
               delivery_method: r.deliveryMethodName,
-              payment: PAYMENT_LABELS[r.paymentMethod] ?? r.paymentMethod,
+              payment: paymentLabel(r.paymentMethod),
               lines: r.lines,
               items: r.items,
               subtotal: money(r.subtotal),

@@ -17,7 +17,8 @@ import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
 import { creditableLines, lockAccount } from "../trade/credit/ledger.ts";
 import { DEFAULT_HOLD_DAYS, codeMatches, collectionQrPng, keptUntil, newCollectionCode } from "./collection.ts";
 import { trackingUrl } from "./fulfilment.ts";
-import { FULFILMENT_SQL, ofMyBranches, statusLabel } from "./read.ts";
+import { FULFILMENT_SQL, ofMyBranches } from "./read.ts";
+import { orderStatusLabel } from "./statuses.ts";
 import { ORDER_STATUSES, type OrderStatus, orderStatusHistory, orders } from "./schema.ts";
 import { type Fulfilment, type Transition, checkTransition } from "./transitions.ts";
 import { byNumber, isCalendarDay, money } from "./admin-list.ts";
@@ -251,7 +252,7 @@ export function createAdminOrderMoves(db: Db, options: AdminOrderOptions) {
       const { order, fulfilment } = row;
       const from = order.status as OrderStatus;
       if (input.expected_status && input.expected_status !== from) {
-        throw new HttpError(409, `Order ${order.number} changed while you were looking: it is now ${statusLabel(from).toLowerCase()}.`);
+        throw new HttpError(409, `Order ${order.number} changed while you were looking: it is now ${orderStatusLabel(from).toLowerCase()}.`);
       }
       const move = checkTransition({ number: order.number, status: from, payment_method: order.paymentMethod, fulfilment, has_collection_code: order.collectionCode !== null }, input.to, actor.role, {
         carrier,

@@ -2,8 +2,8 @@
 // the shapes, the refusals and the headers. The rules themselves are proven
 // at service level in admin.test.ts and transitions.test.ts.
 import { eq, inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { apiOperations } from "../../test/openapi.ts";
 import { readPdf } from "../../test/pdf.ts";
@@ -13,15 +13,15 @@ import type { StaffRole } from "../staff/permissions.ts";
 import { staffBrowsers } from "../../test/staff-browsers.ts";
 
 const PASSWORD = "demo-password-2026";
-let shop: TestShop;
+const shop = testShopForFile();
 let ip = 1;
 const as = {} as Record<StaffRole | "guest" | "customer", TestBrowser>;
 
 /** A guest's order by bank transfer, delivered: awaiting payment. */
 async function placeOrder(): Promise<string> {
-  const b = new TestBrowser(shop.app, `198.51.101.${ip++}`);
+  const b = new TestBrowser(shop().app, `198.51.101.${ip++}`);
   await b.csrf();
-  const [p] = await shop.database.db
+  const [p] = await shop().database.db
     .update(products)
     .set({ stock: 50 })
     .where(eq(products.id, sql`(select id from products order by id offset ${ip} limit 1)`))
@@ -33,12 +33,10 @@ async function placeOrder(): Promise<string> {
 }
 
 beforeAll(async () => {
-  shop = await createTestShop();
-  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.100.${ip++}`));
-  as.customer = new TestBrowser(shop.app, `198.51.100.${ip++}`);
+  Object.assign(as, await staffBrowsers(shop().app, () => `198.51.100.${ip++}`));
+  as.customer = new TestBrowser(shop().app, `198.51.100.${ip++}`);
   await as.customer.signIn("customer@example.com", PASSWORD);
 }, 120_000);
-afterAll(() => shop?.close());
 
 describe("the orders desk's API", () => {
   it("lists orders newest first with a keyset cursor, no-store, and refuses who may not see them", async () => {
@@ -155,7 +153,7 @@ describe("the orders desk's API", () => {
     // The batch holds every order awaiting dispatch (paid or being picked), and no other.
     const batch = await readPdf((await as.warehouse.get("/api/admin/orders/picking-list.pdf")).rawPayload);
     expect(batch.text).toContain(number);
-    const awaiting = await shop.database.db.select({ number: orders.number }).from(orders).where(inArray(orders.status, ["paid", "processing"]));
+    const awaiting = await shop().database.db.select({ number: orders.number }).from(orders).where(inArray(orders.status, ["paid", "processing"]));
     for (const row of awaiting) expect(batch.text).toContain(row.number);
     const other = await placeOrder();
     expect(batch.text).not.toContain(other);
@@ -186,7 +184,7 @@ describe("the orders desk's API", () => {
   });
 
   it("documents every route under the tag admin: orders", async () => {
-    const ops = (await apiOperations(shop.app)).filter((op) => op.path.startsWith("/api/admin/orders")).map((op) => `${op.method} ${op.path}`);
+    const ops = (await apiOperations(shop().app)).filter((op) => op.path.startsWith("/api/admin/orders")).map((op) => `${op.method} ${op.path}`);
     expect(ops.sort()).toEqual([
       "DELETE /api/admin/orders/drafts/{id}",
       "GET /api/admin/orders",
@@ -209,16 +207,16 @@ describe("the orders desk's API", () => {
       "POST /api/admin/orders/{number}/transitions",
       "PUT /api/admin/orders/drafts/{id}",
     ]);
-    const doc = (await shop.app.inject({ url: "/api/openapi.json" })).json();
+    const doc = (await shop().app.inject({ url: "/api/openapi.json" })).json();
     expect(doc.paths["/api/admin/orders"].get.tags).toEqual(["admin: orders"]);
   });
 });
 
 describe("names on orders (issue 34)", () => {
   async function basket() {
-    const b = new TestBrowser(shop.app, `198.51.101.${ip++}`);
+    const b = new TestBrowser(shop().app, `198.51.101.${ip++}`);
     await b.csrf();
-    const [p] = await shop.database.db
+    const [p] = await shop().database.db
       .update(products)
       .set({ stock: 50, binLocation: "B-07" })
       .where(eq(products.id, sql`(select id from products order by id offset ${ip} limit 1)`))
@@ -275,8 +273,8 @@ describe("names on orders (issue 34)", () => {
 
   it("shows an order from before names were asked under its email, never a dash", async () => {
     const number = await placeOrder();
-    await shop.database.db.execute(sql`update orders set customer_name = '' where number = ${number}`);
-    await shop.database.db.execute(sql`update order_addresses set name = '' where order_id = (select id from orders where number = ${number})`);
+    await shop().database.db.execute(sql`update orders set customer_name = '' where number = ${number}`);
+    await shop().database.db.execute(sql`update order_addresses set name = '' where order_id = (select id from orders where number = ${number})`);
     expect((await as.owner.get(`/api/admin/orders?q=${number}`)).json().data[0].name).toBe("desk.routes@example.com");
     expect((await as.owner.get(`/api/admin/orders/${number}`)).json().customer.name).toBe("desk.routes@example.com");
     const picking = await readPdf((await as.warehouse.get(`/api/admin/orders/${number}/picking-list.pdf`)).rawPayload);

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { BATCH_MAX, type OrderDocuments } from "./admin-documents.ts";
-import { messageResponse, validationResponse } from "../auth/contract.ts";
-import { staffActorOf } from "../staff/actor.ts";
+import { messageResponse } from "../auth/contract.ts";
+import { staffApi } from "../staff/admin-api.ts";
 import type { AdminOrderService } from "./admin.ts";
 import { ADMIN_ORDERS_PAGE_MAX, type AdminOrderFilters, londonTime } from "./admin-list.ts";
 import { BULK_MAX, CARRIER_MAX, NOTE_MAX, TRACKING_MAX } from "./admin-moves.ts";
@@ -156,154 +155,123 @@ const transitionBody = z.object({
 });
 const noteBody = z.object({ note: z.string({ error: "Write the note." }).trim().min(1, "Write the note.").max(NOTE_MAX, `The note may be at most ${NOTE_MAX} characters.`) });
 
-const errors = { 401: messageResponse, 403: messageResponse, 422: validationResponse };
-const orderErrors = { ...errors, 404: messageResponse, 409: messageResponse };
+const orderErrors = { 404: messageResponse, 409: messageResponse };
 
 /** The orders desk's API (ADR 0029): the same service as its screens; the service checks each permission. */
 export async function adminOrderRoutes(app: FastifyInstance, options: { orders: AdminOrderService; documents: OrderDocuments }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { orders } = options;
-  const tags = ["admin: orders"];
+  const api = staffApi(app, { tags: ["admin: orders"] });
 
   storeNothing(app);
 
-  r.get(
+  api.get(
     "/admin/orders",
     {
-      schema: {
-        tags,
-        summary:
-          "Every order, newest first, a keyset page at a time (`next_cursor`): filter by status, payment method, delivery or collection, London days from/to, trade or not; search `q` by order number, email, name or postcode. Prices and payment need orders.prices, the email customers.view",
-        querystring: listQuery,
-        response: { 200: z.object({ data: z.array(summary), next_cursor: z.string().nullable() }), ...errors },
-      },
+      summary:
+        "Every order, newest first, a keyset page at a time (`next_cursor`): filter by status, payment method, delivery or collection, London days from/to, trade or not; search `q` by order number, email, name or postcode. Prices and payment need orders.prices, the email customers.view",
+      querystring: listQuery,
+      response: { 200: z.object({ data: z.array(summary), next_cursor: z.string().nullable() }) },
     },
-    async (request) => orders.list(staffActorOf(request), filtersOf(request.query)),
+    async (actor, request) => orders.list(actor, filtersOf(request.query)),
   );
 
-  r.get(
+  api.get(
     "/admin/orders/counts",
     {
-      schema: {
-        tags,
-        summary: "Orders per status for the same filters, status aside: the counts on the tabs",
-        querystring: filtersQuery,
-        response: { 200: z.object({ data: z.record(status, z.number().int()) }), ...errors },
-      },
+      summary: "Orders per status for the same filters, status aside: the counts on the tabs",
+      querystring: filtersQuery,
+      response: { 200: z.object({ data: z.record(status, z.number().int()) }) },
     },
-    async (request) => ({ data: await orders.statusCounts(staffActorOf(request), filtersOf(request.query)) }),
+    async (actor, request) => ({ data: await orders.statusCounts(actor, filtersOf(request.query)) }),
   );
 
   const pdf = { 200: z.unknown().describe("application/pdf"), ...orderErrors };
-  r.get(
+  api.get(
     "/admin/orders/picking-list.pdf",
     {
-      schema: {
-        tags,
-        summary: `A picking list for every order awaiting dispatch (paid or being picked; the oldest ${BATCH_MAX}), or for the orders named by \`number\` (repeat it), with each SKU's total first; no prices. Needs orders.fulfil`,
-        querystring: z.object({ number: z.union([z.string().max(20), z.array(z.string().max(20)).max(BATCH_MAX)]).optional() }),
-        response: pdf,
-      },
+      summary: `A picking list for every order awaiting dispatch (paid or being picked; the oldest ${BATCH_MAX}), or for the orders named by \`number\` (repeat it), with each SKU's total first; no prices. Needs orders.fulfil`,
+      querystring: z.object({ number: z.union([z.string().max(20), z.array(z.string().max(20)).max(BATCH_MAX)]).optional() }),
+      response: pdf,
     },
-    async (request, reply) => {
+    async (actor, request, reply) => {
       const chosen = request.query.number === undefined ? undefined : [request.query.number].flat();
-      const { pdf: file } = await options.documents.batchPickingList(staffActorOf(request), chosen);
+      const { pdf: file } = await options.documents.batchPickingList(actor, chosen);
       return reply.type("application/pdf").header("content-disposition", 'inline; filename="picking-list.pdf"').send(file);
     },
   );
-  r.get(
-    "/admin/orders/:number/picking-list.pdf",
-    { schema: { tags, summary: "The order's picking list, by SKU with tick boxes; no prices. Needs orders.fulfil", params: numberParams, response: pdf } },
-    async (request, reply) => {
-      const file = await options.documents.pickingList(staffActorOf(request), request.params.number);
-      return reply.type("application/pdf").header("content-disposition", `inline; filename="picking-list-${request.params.number.toUpperCase()}.pdf"`).send(file);
-    },
-  );
-  r.get(
-    "/admin/orders/:number/delivery-note.pdf",
-    { schema: { tags, summary: "The order's delivery note with a signature box; no prices. Needs orders.fulfil", params: numberParams, response: pdf } },
-    async (request, reply) => {
-      const file = await options.documents.deliveryNote(staffActorOf(request), request.params.number);
-      return reply.type("application/pdf").header("content-disposition", `inline; filename="delivery-note-${request.params.number.toUpperCase()}.pdf"`).send(file);
-    },
-  );
+  // One order's paper, shown inline under its name and the order's number.
+  for (const [name, summary, make] of [
+    ["picking-list", "The order's picking list, by SKU with tick boxes; no prices. Needs orders.fulfil", options.documents.pickingList],
+    ["delivery-note", "The order's delivery note with a signature box; no prices. Needs orders.fulfil", options.documents.deliveryNote],
+  ] as const) {
+    api.get(`/admin/orders/:number/${name}.pdf`, { summary, params: numberParams, response: pdf }, async (actor, request, reply) => {
+      const file = await make(actor, request.params.number);
+      return reply.type("application/pdf").header("content-disposition", `inline; filename="${name}-${request.params.number.toUpperCase()}.pdf"`).send(file);
+    });
+  }
 
-  r.post(
+  api.post(
     "/admin/orders/bulk-transitions",
     {
       // Each order is moved only for a role that may make the move, and listed as refused otherwise.
       config: staffDoor("orders.view"),
-      schema: {
-        tags,
-        summary: `The same move for up to ${BULK_MAX} orders chosen on the list, each in its own transaction: \`moved\` and \`refused\` (with why). Only moves that need no carrier, tracking number or reason`,
-        body: z.object({
-          numbers: z.array(z.string().max(20)).min(1, "Choose at least one order.").max(BULK_MAX, `Choose at most ${BULK_MAX} orders at a time.`),
-          to: z.enum(["paid", "processing", "ready_for_collection", "completed"], { error: "Choose paid, processing, ready_for_collection or completed." }),
-        }),
-        response: { 200: z.object({ to: status, moved: z.array(z.string()), refused: z.array(z.object({ number: z.string(), message: z.string() })) }), ...errors },
-      },
+      summary: `The same move for up to ${BULK_MAX} orders chosen on the list, each in its own transaction: \`moved\` and \`refused\` (with why). Only moves that need no carrier, tracking number or reason`,
+      body: z.object({
+        numbers: z.array(z.string().max(20)).min(1, "Choose at least one order.").max(BULK_MAX, `Choose at most ${BULK_MAX} orders at a time.`),
+        to: z.enum(["paid", "processing", "ready_for_collection", "completed"], { error: "Choose paid, processing, ready_for_collection or completed." }),
+      }),
+      response: { 200: z.object({ to: status, moved: z.array(z.string()), refused: z.array(z.object({ number: z.string(), message: z.string() })) }) },
     },
-    async (request) => orders.bulkTransition(staffActorOf(request), request.body.numbers, request.body.to),
+    async (actor, request) => orders.bulkTransition(actor, request.body.numbers, request.body.to),
   );
 
-  r.get(
+  api.get(
     "/admin/orders/export.csv",
     {
-      schema: {
-        tags,
-        summary: "The filtered list as CSV (UTF-8 with a byte order mark), streamed whatever its size; needs orders.export",
-        querystring: filtersQuery,
-        produces: ["text/csv"],
-      },
+      summary: "The filtered list as CSV (UTF-8 with a byte order mark), streamed whatever its size; needs orders.export",
+      querystring: filtersQuery,
+      produces: ["text/csv"],
     },
-    async (request, reply) => {
-      const csv = orders.exportCsv(staffActorOf(request), filtersOf(request.query));
+    async (actor, request, reply) => {
+      const csv = orders.exportCsv(actor, filtersOf(request.query));
       const today = londonTime(new Date()).slice(0, 10);
       return reply.type("text/csv; charset=utf-8").header("content-disposition", `attachment; filename="orders-${today}.csv"`).send(csv);
     },
   );
 
-  r.get(
+  api.get(
     "/admin/orders/:number",
     {
-      schema: {
-        tags,
-        summary: "One order: lines, totals with VAT, addresses, payment, the customer, the timeline of moves and notes, and the actions its status allows this member. The warehouse sees no prices and no customer beyond the delivery address",
-        params: numberParams,
-        response: { 200: detail, ...orderErrors },
-      },
+      summary: "One order: lines, totals with VAT, addresses, payment, the customer, the timeline of moves and notes, and the actions its status allows this member. The warehouse sees no prices and no customer beyond the delivery address",
+      params: numberParams,
+      response: { 200: detail, ...orderErrors },
     },
-    async (request) => orders.detail(staffActorOf(request), request.params.number),
+    async (actor, request) => orders.detail(actor, request.params.number),
   );
 
-  r.post(
+  api.post(
     "/admin/orders/:number/transitions",
     {
       // Any move's permission opens the door; the move asked for is checked against its own.
       config: staffDoor(["orders.mark_paid", "orders.fulfil", "orders.cancel"]),
-      schema: {
-        tags,
-        summary:
-          "Moves the order on (the state machine in server/modules/orders/transitions.ts): carrier and tracking number to dispatch, a reason (note) to cancel (an order on account has its invoice credited in full, in the same transaction); `expected_status` refuses the move if the order changed meanwhile. 409 for a move its status does not allow, 403 for a role without the permission",
-        params: numberParams,
-        body: transitionBody,
-        response: { 200: detail.extend({ credit_note: z.string().optional().describe("Cancelling an order on account: the credit note that credited its invoice in full") }), ...orderErrors },
-      },
+      summary:
+        "Moves the order on (the state machine in server/modules/orders/transitions.ts): carrier and tracking number to dispatch, a reason (note) to cancel (an order on account has its invoice credited in full, in the same transaction); `expected_status` refuses the move if the order changed meanwhile. 409 for a move its status does not allow, 403 for a role without the permission",
+      params: numberParams,
+      body: transitionBody,
+      response: { 200: detail.extend({ credit_note: z.string().optional().describe("Cancelling an order on account: the credit note that credited its invoice in full") }), ...orderErrors },
     },
-    async (request) => orders.transition(staffActorOf(request), request.params.number, request.body),
+    async (actor, request) => orders.transition(actor, request.params.number, request.body),
   );
 
-  r.post(
+  api.post(
     "/admin/orders/:number/notes",
-    { config: staffDoor("orders.note"),
-      schema: {
-        tags,
-        summary: "A staff note on the order's timeline (never shown to the customer); the status stays",
-        params: numberParams,
-        body: noteBody,
-        response: { 201: detail, ...orderErrors },
-      },
+    {
+      config: staffDoor("orders.note"),
+      summary: "A staff note on the order's timeline (never shown to the customer); the status stays",
+      params: numberParams,
+      body: noteBody,
+      response: { 201: detail, ...orderErrors },
     },
-    async (request, reply) => reply.code(201).send(await orders.addNote(staffActorOf(request), request.params.number, request.body.note)),
+    async (actor, request, reply) => reply.code(201).send(await orders.addNote(actor, request.params.number, request.body.note)),
   );
 }

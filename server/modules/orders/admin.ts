@@ -6,9 +6,10 @@ import { users } from "../auth/schema.ts";
 import { pounds } from "../catalog/products/products.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
 import { tradeAccounts } from "../trade/schema.ts";
-import { PAYMENT_LABELS, trackingUrl } from "./fulfilment.ts";
+import { trackingUrl, paymentLabel } from "./fulfilment.ts";
 import { orderCustomerLabel } from "./names.ts";
-import { type LoadedOrder, addressJson, ofMyBranches, lineJson, linePricesJson, loadOrder, statusLabel } from "./read.ts";
+import { type LoadedOrder, addressJson, ofMyBranches, lineJson, linePricesJson, loadOrder } from "./read.ts";
+import { orderStatusLabel } from "./statuses.ts";
 import { type OrderStatus, orderStatusHistory, orders } from "./schema.ts";
 import { type TransitionOrder, allowedTransitions } from "./transitions.ts";
 import { byNumber, createAdminOrderList, sight } from "./admin-list.ts";
@@ -57,7 +58,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
     return {
       number: order.number,
       status: order.status as OrderStatus,
-      status_label: statusLabel(order.status),
+      status_label: orderStatusLabel(order.status),
       created_at: order.createdAt.toISOString(),
       updated_at: order.updatedAt.toISOString(),
       fulfilment,
@@ -85,7 +86,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
             totals: { subtotal: pounds(order.subtotal), discount: pounds(order.discount), vat: pounds(order.vat), delivery: pounds(order.delivery), total: pounds(order.total) },
             payment: {
               method: order.paymentMethod,
-              label: PAYMENT_LABELS[order.paymentMethod] ?? order.paymentMethod,
+              label: paymentLabel(order.paymentMethod),
               po_reference: order.poReference,
               // Recorded by staff: at the counter, or a bank transfer marked paid.
               reference: order.paymentReference,
@@ -98,7 +99,7 @@ export function createAdminOrderService(db: Db, options: AdminOrderOptions) {
       history: history.map(({ entry, staffName }) => ({
         kind: entry.kind as "status" | "note",
         status: entry.status,
-        label: statusLabel(entry.status),
+        label: orderStatusLabel(entry.status),
         note: entry.note,
         at: entry.createdAt.toISOString(),
         staff: entry.staffId !== null ? { id: entry.staffId, name: staffName ?? "" } : null,

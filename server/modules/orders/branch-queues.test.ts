@@ -2,26 +2,26 @@
 // an owner may limit a member to their branches' orders, which they then
 // neither list, open, move nor print elsewhere; owners and managers see all.
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { branches } from "../branches/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { staff } from "../staff/schema.ts";
 
 const PASSWORD = "demo-password-2026";
-let shop: TestShop;
+const shop = testShopForFile();
 let ip = 1;
 const as = {} as Record<"owner" | "manager" | "warehouse", TestBrowser>;
 const branch = {} as Record<string, number>;
 const placed = {} as Record<"york" | "leeds", string>;
 
 async function collection(at: number): Promise<string> {
-  const b = new TestBrowser(shop.app, `198.51.109.${ip++}`);
+  const b = new TestBrowser(shop().app, `198.51.109.${ip++}`);
   await b.csrf();
   // Any one-variant product in stock somewhere: what York lacks comes by transfer.
-  const [p] = await shop.database.db
+  const [p] = await shop().database.db
     .select({ id: products.id })
     .from(products)
     .where(sql`${products.status} = 'published' and ${products.stock} > 5 and (select count(*) from ${productVariants} v where v.product_id = ${products.id}) = 1`)
@@ -34,16 +34,14 @@ async function collection(at: number): Promise<string> {
 }
 
 beforeAll(async () => {
-  shop = await createTestShop();
   for (const role of ["owner", "manager", "warehouse"] as const) {
-    as[role] = new TestBrowser(shop.app, `198.51.110.${ip++}`);
+    as[role] = new TestBrowser(shop().app, `198.51.110.${ip++}`);
     await as[role].staffSignIn(DEMO_STAFF.find((s) => s.role === role)!.email, PASSWORD);
   }
-  for (const b of await shop.database.db.select({ id: branches.id, slug: branches.slug }).from(branches)) branch[b.slug] = b.id;
+  for (const b of await shop().database.db.select({ id: branches.id, slug: branches.slug }).from(branches)) branch[b.slug] = b.id;
   placed.york = await collection(branch.york!);
   placed.leeds = await collection(branch.leeds!);
 }, 120_000);
-afterAll(() => shop?.close());
 
 const numbers = async (who: TestBrowser, query = "") => ((await who.get(`/api/admin/orders?limit=100${query}`)).json().data as { number: string }[]).map((o) => o.number);
 
@@ -55,7 +53,7 @@ describe("branch queues", () => {
   });
 
   it("keeps a member an owner limits to their branch to that branch's orders: not listed, opened, moved nor printed elsewhere", async () => {
-    const [member] = await shop.database.db.select({ id: staff.id }).from(staff).where(eq(staff.email, DEMO_STAFF.find((s) => s.role === "warehouse")!.email));
+    const [member] = await shop().database.db.select({ id: staff.id }).from(staff).where(eq(staff.email, DEMO_STAFF.find((s) => s.role === "warehouse")!.email));
     // Limited with no branch: refused by field.
     const none = await as.owner.patch(`/api/admin/staff/${member!.id}`, { branch_ids: [], branches_only: true });
     expect(none.statusCode).toBe(422);
@@ -80,7 +78,7 @@ describe("branch queues", () => {
     // Their own branch's order is theirs to work.
     expect((await as.warehouse.post(`/api/admin/orders/${placed.york}/transitions`, { to: "processing" })).statusCode).toBe(200);
     // A manager given the same limit still sees every branch.
-    const [manager] = await shop.database.db.select({ id: staff.id }).from(staff).where(eq(staff.email, DEMO_STAFF.find((s) => s.role === "manager")!.email));
+    const [manager] = await shop().database.db.select({ id: staff.id }).from(staff).where(eq(staff.email, DEMO_STAFF.find((s) => s.role === "manager")!.email));
     expect((await as.owner.patch(`/api/admin/staff/${manager!.id}`, { branch_ids: [branch.york], branches_only: true })).statusCode).toBe(200);
     expect(await numbers(as.manager)).toEqual(expect.arrayContaining([placed.york, placed.leeds]));
     // Lifted: all again.

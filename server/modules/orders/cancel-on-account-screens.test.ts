@@ -4,9 +4,9 @@
 // banner, names the credit note. The rules are proven at service level in
 // cancel-on-account.test.ts.
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { products } from "../catalog/schema.ts";
@@ -15,21 +15,19 @@ import { tradeCreditNotes } from "../trade/credit/ledger-schema.ts";
 import { tradeFixtures } from "../trade/test-fixtures.ts";
 import { orders } from "./schema.ts";
 
-let shop: TestShop;
+const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let sales: TestBrowser;
-const fx = tradeFixtures(() => shop);
+const fx = tradeFixtures(shop);
 
 beforeAll(async () => {
-  shop = await createTestShop({}, { storefront: { mode: "build" } });
-  sales = new TestBrowser(shop.app, "198.51.109.1");
+  sales = new TestBrowser(shop().app, "198.51.109.1");
   await sales.staffSignIn(DEMO_STAFF.find((m) => m.role === "sales")!.email, "demo-password-2026");
 }, 240_000);
-afterAll(() => shop?.close());
 
 /** An order on account placed at checkout by a new company's buyer: processing, invoiced. */
 async function placeOnAccount(): Promise<string> {
   const company = await fx.company();
-  const [p] = await shop.database.db.select({ id: products.id }).from(products).where(sql`${products.status} = 'published' and ${products.stock} >= 2`).orderBy(products.id).limit(1);
+  const [p] = await shop().database.db.select({ id: products.id }).from(products).where(sql`${products.status} = 'published' and ${products.stock} >= 2`).orderBy(products.id).limit(1);
   expect((await company.buyer.browser.post("/api/basket", { product_id: p!.id, quantity: 2 })).statusCode).toBe(200);
   const placed = await company.buyer.browser.post("/api/checkout", {
     email: company.buyer.email,
@@ -42,8 +40,8 @@ async function placeOnAccount(): Promise<string> {
   return placed.json().order_number as string;
 }
 
-const invoiceOf = async (number: string) => (await shop.database.db.select().from(tradeInvoices).innerJoin(orders, eq(orders.id, tradeInvoices.orderId)).where(eq(orders.number, number)))[0]!;
-const creditNotesOf = (invoiceId: number) => shop.database.db.select().from(tradeCreditNotes).where(eq(tradeCreditNotes.invoiceId, invoiceId));
+const invoiceOf = async (number: string) => (await shop().database.db.select().from(tradeInvoices).innerJoin(orders, eq(orders.id, tradeInvoices.orderId)).where(eq(orders.number, number)))[0]!;
+const creditNotesOf = (invoiceId: number) => shop().database.db.select().from(tradeCreditNotes).where(eq(tradeCreditNotes.invoiceId, invoiceId));
 const text = (html: string) => html.replaceAll("<!-- -->", "");
 
 describe("cancelling an order on account over HTTP", () => {
@@ -56,7 +54,7 @@ describe("cancelling an order on account over HTTP", () => {
     expect(notes.map((n) => [n.total, n.reason])).toEqual([[invoice.orders.total, `Order ${number} cancelled: Ordered twice`]]);
     expect(res.json()).toMatchObject({ status: "cancelled", credit_note: notes[0]!.number });
     expect(invoice.trade_invoices).toMatchObject({ creditedAmount: invoice.orders.total, status: "paid" });
-    expect(await databaseInvariantViolations(shop.database.db)).toEqual([]);
+    expect(await databaseInvariantViolations(shop().database.db)).toEqual([]);
   });
 
   it("on the order's screen: the cancel says the invoice is credited, and the banner names the credit note", async () => {
@@ -72,6 +70,6 @@ describe("cancelling an order on account over HTTP", () => {
     expect(done.statusCode).toBe(200);
     const [note] = await creditNotesOf((await invoiceOf(number)).trade_invoices.id);
     expect(text(done.body)).toContain(`Order ${number} is now cancelled. The customer has been emailed. Its invoice is credited in full with credit note ${note!.number}`);
-    expect(await databaseInvariantViolations(shop.database.db)).toEqual([]);
+    expect(await databaseInvariantViolations(shop().database.db)).toEqual([]);
   });
 });

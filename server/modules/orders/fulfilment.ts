@@ -1,9 +1,7 @@
 // Plain data and functions only (no database): the admin screens import this in the browser too.
+import { labelledList } from "../../lib/labelled.ts";
 
-export const PAYMENT_METHODS = ["bank_transfer", "pay_on_collection", "pay_on_account", "card", "card_link", "paid_at_counter"] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-
-export const PAYMENT_LABELS: Record<string, string> = {
+const paymentMethods = labelledList({
   bank_transfer: "Bank transfer",
   pay_on_collection: "Pay on collection",
   pay_on_account: "Pay on account",
@@ -11,7 +9,13 @@ export const PAYMENT_LABELS: Record<string, string> = {
   // Orders taken by staff (orders/counter).
   card_link: "Card payment link",
   paid_at_counter: "Paid at the counter",
-};
+});
+export const PAYMENT_METHODS = paymentMethods.values;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/** By any method stored on an order, as a string: undefined for one not in the list. */
+export const PAYMENT_LABELS: Record<string, string> = paymentMethods.labels;
+/** An order's payment method by name (the stored value itself when not in the list). */
+export const paymentLabel = paymentMethods.label;
 
 /**
  * The branch's opening hours for collections. The shop has no opening hours

@@ -1,24 +1,20 @@
 // A guest's orders move into an account only with proof of both the browser
 // (the guest cookie they were placed with) and the email (ADR 0017).
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GUEST_COOKIE } from "../../plugins/guest.ts";
-import { createTestShop, type TestShop } from "../../test/app.ts";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { sha256 } from "../auth/tokens.ts";
 import { products } from "../catalog/schema.ts";
 import { orders } from "./schema.ts";
 import { createOrderService } from "./service.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-});
-afterAll(() => shop.close());
+const shop = testShopForFile();
 
 let ip = 1;
 async function browser() {
-  const b = new TestBrowser(shop.app, `198.51.${Math.floor(ip / 250)}.${ip++ % 250}`);
+  const b = new TestBrowser(shop().app, `198.51.${Math.floor(ip / 250)}.${ip++ % 250}`);
   await b.csrf();
   return b;
 }
@@ -27,7 +23,7 @@ let offset = 0;
 /** A product with plenty of stock. */
 async function product() {
   offset += 1;
-  const [p] = await shop.database.db
+  const [p] = await shop().database.db
     .update(products)
     .set({ stock: 500, heavy: false })
     .where(eq(products.id, sql`(select id from products order by id offset ${offset + 40} limit 1)`))
@@ -76,7 +72,7 @@ async function historyNumbers(b: TestBrowser): Promise<string[]> {
 }
 
 async function row(orderId: number) {
-  const [o] = await shop.database.db.select({ userId: orders.userId, guestKeyHash: orders.guestKeyHash }).from(orders).where(eq(orders.id, orderId));
+  const [o] = await shop().database.db.select({ userId: orders.userId, guestKeyHash: orders.guestKeyHash }).from(orders).where(eq(orders.id, orderId));
   return o!;
 }
 
@@ -163,7 +159,7 @@ describe("a guest's orders after signing up or in", () => {
     const someone = await browser();
     const otherUser = await register(someone, uniqueEmail("other-owner"));
     const foreign = await placeOrder(b, email);
-    await shop.database.db.update(orders).set({ userId: otherUser }).where(eq(orders.id, foreign.order_id));
+    await shop().database.db.update(orders).set({ userId: otherUser }).where(eq(orders.id, foreign.order_id));
 
     const userId = await register(b, email);
     expect(await historyNumbers(b)).toEqual([placed.order_number]);
@@ -172,7 +168,7 @@ describe("a guest's orders after signing up or in", () => {
     // Sign out and back in (twice at once): nothing more moves, nothing moves twice.
     expect((await b.post("/api/auth/logout")).statusCode).toBe(204);
     await b.csrf();
-    const service = createOrderService(shop.database.db);
+    const service = createOrderService(shop().database.db);
     await Promise.all([login(b, email), login(b, email), service.claimGuestOrders(userId, key)]);
     expect(await service.claimGuestOrders(userId, key)).toEqual([]);
     expect(await historyNumbers(b)).toEqual([placed.order_number]);

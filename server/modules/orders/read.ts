@@ -6,8 +6,7 @@ import { branches } from "../branches/schema.ts";
 import { staff } from "../staff/schema.ts";
 import { deliveryMethods } from "../delivery/schema.ts";
 import { tradeSites } from "../trade/accounts/sites-schema.ts";
-import { type OrderStatus, orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
-import { STATUS_LABELS } from "./transitions.ts";
+import { orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
 
 /**
  * Delivery or collection: the order keeps its delivery method's code; the
@@ -48,8 +47,6 @@ export async function loadOrder(db: Db, where: SQL, timeline: "customer" | "staf
 }
 
 export type LoadedOrder = NonNullable<Awaited<ReturnType<typeof loadOrder>>>;
-
-export const statusLabel = (status: string) => STATUS_LABELS[status as OrderStatus] ?? status;
 
 /** A line as both doors show it: without prices for a member who may not see them. */
 export function lineJson(l: typeof orderLines.$inferSelect) {

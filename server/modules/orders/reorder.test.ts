@@ -1,20 +1,16 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, type TestShop } from "../../test/app.ts";
+import { describe, expect, it } from "vitest";
+import { createTestShop, testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { products } from "../catalog/schema.ts";
 import { orderLines } from "./schema.ts";
 import { reorderMessage } from "./reorder.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-});
-afterAll(() => shop.close());
+const shop = testShopForFile();
 
 let ip = 1;
 async function customer(name: string) {
-  const b = new TestBrowser(shop.app, `198.21.0.${ip++ % 250}`);
+  const b = new TestBrowser(shop().app, `198.21.0.${ip++ % 250}`);
   await b.csrf();
   const reg = await b.post("/api/auth/register", {
     firstname: name,
@@ -31,7 +27,7 @@ let offset = 0;
 /** A product with a known stock and price: £10.00 ex VAT at 20% unless told. */
 async function product(stock: number, pricePence = 1000) {
   offset += 1;
-  const [p] = await shop.database.db
+  const [p] = await shop().database.db
     .update(products)
     .set({ stock, pricePence, vatRate: 20 })
     .where(eq(products.id, sql`(select id from products where sku not like 'GEN-%' and (select count(*) from product_variants v where v.product_id = products.id) = 1 order by id desc offset ${offset} limit 1)`))
@@ -40,7 +36,7 @@ async function product(stock: number, pricePence = 1000) {
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const setStock = (id: number, stock: number, pricePence = 1000) => shop.database.db.update(products).set({ stock, pricePence }).where(eq(products.id, id));
+const setStock = (id: number, stock: number, pricePence = 1000) => shop().database.db.update(products).set({ stock, pricePence }).where(eq(products.id, id));
 
 /** Places an order (click & collect, bank transfer) for the lines, leaving the basket empty. */
 async function placeOrder(b: TestBrowser, lines: { id: number; quantity: number }[]) {
@@ -67,7 +63,7 @@ describe("reorder", () => {
     await setStock(plenty.id, 20, 1500);
     await setStock(few.id, 3);
     await setStock(sold.id, 0);
-    await shop.database.db.update(orderLines).set({ productId: null, variantId: null }).where(eq(orderLines.productId, gone.id));
+    await shop().database.db.update(orderLines).set({ productId: null, variantId: null }).where(eq(orderLines.productId, gone.id));
 
     const res = await b.post(`/api/account/orders/${placed.order_id}/reorder`);
     expect(res.statusCode).toBe(200);
@@ -123,7 +119,7 @@ describe("reorder", () => {
     expect((await owner.post("/api/account/orders/2147483647/reorder")).statusCode).toBe(404);
     expect((await owner.post("/api/account/orders/abc/reorder")).statusCode).toBe(422);
 
-    const signedOut = new TestBrowser(shop.app, "198.21.1.1");
+    const signedOut = new TestBrowser(shop().app, "198.21.1.1");
     await signedOut.csrf();
     expect((await signedOut.post(`/api/account/orders/${placed.order_id}/reorder`)).statusCode).toBe(401);
     expect((await owner.request("POST", `/api/account/orders/${placed.order_id}/reorder`, undefined, { csrf: false })).statusCode).toBe(419);

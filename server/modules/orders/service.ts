@@ -3,7 +3,8 @@ import type { Db } from "../../db/client.ts";
 import { users } from "../auth/schema.ts";
 import { pounds } from "../catalog/products/products.ts";
 import { paymentSessions, payments } from "../payments/schema.ts";
-import { addressJson, lineJson, linePricesJson, loadOrder, statusLabel } from "./read.ts";
+import { addressJson, lineJson, linePricesJson, loadOrder } from "./read.ts";
+import { orderStatusLabel } from "./statuses.ts";
 import { tradeSites } from "../trade/accounts/sites-schema.ts";
 import { type OrderStatus, orderLines, orders } from "./schema.ts";
 import { STATUS_LABELS } from "./transitions.ts";
@@ -30,7 +31,7 @@ export function createOrderService(db: Db) {
       id: order.id,
       number: order.number,
       status: order.status as OrderStatus,
-      status_label: statusLabel(order.status),
+      status_label: orderStatusLabel(order.status),
       created_at: order.createdAt.toISOString(),
       email: order.email,
       /** Who it is for: the recipient, or who collects it (issue 34). */
@@ -52,7 +53,7 @@ export function createOrderService(db: Db) {
       refunded: pounds(refunds?.pence ?? 0),
       lines: lines.map((l) => ({ ...lineJson(l), ...linePricesJson(l) })),
       addresses: addresses.map(addressJson),
-      history: history.map(({ entry: h }) => ({ status: h.status, label: statusLabel(h.status), note: h.note, at: h.createdAt.toISOString() })),
+      history: history.map(({ entry: h }) => ({ status: h.status, label: orderStatusLabel(h.status), note: h.note, at: h.createdAt.toISOString() })),
     };
   }
 
@@ -83,7 +84,7 @@ export function createOrderService(db: Db) {
           id: o.id,
           number: o.number,
           status: o.status,
-          status_label: statusLabel(o.status),
+          status_label: orderStatusLabel(o.status),
           created_at: o.createdAt.toISOString(),
           total: pounds(o.total),
           lines: o.lines,

@@ -1,9 +1,8 @@
 // An order's statuses and their names: plain data, so the back office's
 // screens import them without the database schema.
-export const ORDER_STATUSES = ["awaiting_payment", "paid", "processing", "dispatched", "ready_for_collection", "completed", "cancelled"] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+import { labelledList } from "../../lib/labelled.ts";
 
-export const STATUS_LABELS: Record<OrderStatus, string> = {
+export const { values: ORDER_STATUSES, labels: STATUS_LABELS, label: orderStatusLabel } = labelledList({
   awaiting_payment: "Awaiting payment",
   paid: "Paid",
   processing: "Processing",
@@ -11,7 +10,8 @@ export const STATUS_LABELS: Record<OrderStatus, string> = {
   ready_for_collection: "Ready for collection",
   completed: "Completed",
   cancelled: "Cancelled",
-};
+});
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** The states from which an order may still be cancelled: anything before it leaves the building. */
 export const CANCELLABLE: readonly OrderStatus[] = ["awaiting_payment", "paid", "processing", "ready_for_collection"];

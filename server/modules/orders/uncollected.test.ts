@@ -5,7 +5,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
-import { createServices } from "../../services.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { cardPaymentShop, deliver, sessionIdOf } from "../../test/payments.ts";
@@ -15,6 +14,7 @@ import { mailOutbox } from "../mail/schema.ts";
 import { paymentRefunds, paymentSessions, payments } from "../payments/schema.ts";
 import { branchStock } from "../stock/schema.ts";
 import { orders } from "./schema.ts";
+import { servicesOf } from "../../test/app.ts";
 
 const t = cardPaymentShop();
 const db = () => t.shop.database.db;
@@ -61,7 +61,7 @@ async function readyAtYork(payment: "pay_on_collection" | "card", email: string)
 }
 
 /** The scheduled job's own entry point, on services with the same fake gateway as the shop. */
-const sweep = (at: Date) => createServices(db(), t.shop.config, { info() {}, warn() {}, error() {} }, undefined, { gateway: t.stripe.gateway }).uncollected.sweep(at);
+const sweep = (at: Date) => servicesOf(t.shop, { gateway: t.stripe.gateway }).uncollected.sweep(at);
 
 const mails = (to: string) => db().select({ subject: mailOutbox.subject, text: mailOutbox.text }).from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(asc(mailOutbox.id));
 

@@ -6,7 +6,7 @@
 // loopback (server/test/payments.ts).
 import { and, count, eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createServices } from "../../services.ts";
+import { type createServices } from "../../services.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { cardPaymentShop, deliver, pathOf, sessionIdOf } from "../../test/payments.ts";
 import { mailOutbox } from "../mail/schema.ts";
@@ -14,12 +14,13 @@ import { tradeFixtures } from "../trade/test-fixtures.ts";
 import { hireItems, hireRequests } from "../hire/schema.ts";
 import { addDays, londonDate } from "../hire/pricing.ts";
 import { paymentRefunds, paymentSessions, payments } from "./schema.ts";
+import { servicesOf } from "../../test/app.ts";
 
 const card = cardPaymentShop();
 let services: ReturnType<typeof createServices>;
 beforeAll(() => {
   // Staff decide through the services, as the shop's command line does, with the same gateway as the app.
-  services = createServices(card.shop.database.db, card.shop.config, { info() {}, warn() {}, error() {} }, undefined, { gateway: card.stripe.gateway });
+  services = servicesOf(card.shop, { gateway: card.stripe.gateway });
 });
 
 const db = () => card.shop.database.db;
@@ -190,7 +191,7 @@ describe("confirmations without a payment link", () => {
   });
 
   it("without card payment, the confirmation is as it was", async () => {
-    const noCards = createServices(db(), card.shop.config, { info() {}, warn() {}, error() {} }, undefined, { gateway: null });
+    const noCards = servicesOf(card.shop, { gateway: null });
     const { number, email } = await hireRequest();
     await noCards.hireRequests.decide(number, "confirm", await noCards.staff.systemActor());
     const mail = await confirmationTo(email, number);

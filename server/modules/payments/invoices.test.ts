@@ -7,7 +7,6 @@
 // TEST_DATABASE_URL=postgres://… npx --no-install vitest run server/modules/payments/invoices.test.ts
 import { and, count, eq, inArray, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createServices } from "../../services.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { cardPaymentShop, deliver, pathOf, sessionIdOf } from "../../test/payments.ts";
 import type { TestBrowser } from "../../test/browser.ts";
@@ -18,6 +17,7 @@ import { tradeAccounts } from "../trade/schema.ts";
 import { isoDay, tradeFixtures } from "../trade/test-fixtures.ts";
 import { paymentRefunds, paymentSessions, payments } from "./schema.ts";
 import { PAYMENT_MESSAGES } from "./service.ts";
+import { servicesOf } from "../../test/app.ts";
 
 const card = cardPaymentShop();
 const db = () => card.shop.database.db;
@@ -149,7 +149,7 @@ describe("paying trade invoices by card", () => {
     const { c, invoices, ids, data, sessionId, total } = await threePaidByCard("Card Overlappers Ltd");
     const before = await balanceOf(c);
     // Staff saw the first invoice's money arrive by bank before the card payment came in.
-    const services = createServices(db(), card.shop.config, { info() {}, warn() {}, error() {} });
+    const services = servicesOf(card.shop);
     await services.tradeStaff.markInvoicePaid(invoices[0]!.number);
     await card.stripe.processor.act(sessionId, "pay");
     await deliver(card.shop.app, lastEvent("checkout.session.completed"));

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { numberParams } from "../orders/admin-routes.ts";
-import { staffActorOf } from "../staff/actor.ts";
+import { staffApi } from "../staff/admin-api.ts";
 import { WebhookSignatureError } from "./gateway.ts";
 import { PAYMENT_MESSAGES, type PaymentService } from "./service.ts";
 import { HttpError } from "../../http-errors.ts";
@@ -55,6 +55,7 @@ export async function paymentRoutes(app: FastifyInstance, options: { payments: P
   const { payments } = options;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["payments"];
+  const staff = staffApi(app, { tags, errors });
 
   // The webhook's signature is over the exact bytes sent: its body is kept raw, in this scope only.
   await app.register(async (raw) => {
@@ -138,26 +139,23 @@ export async function paymentRoutes(app: FastifyInstance, options: { payments: P
     },
   );
 
-  r.get(
+  staff.get(
     "/admin/orders/:number/payment",
-    { schema: { tags, summary: "The order's card payment: paid, refunded, what may still be refunded, each refund; null for an order not paid by card. Needs orders.prices", params: numberParams, response: { 200: z.object({ data: orderPayment.nullable() }), ...errors } } },
-    async (request) => ({ data: await payments.paymentFor(staffActorOf(request), request.params.number) }),
+    { summary: "The order's card payment: paid, refunded, what may still be refunded, each refund; null for an order not paid by card. Needs orders.prices", params: numberParams, response: { 200: z.object({ data: orderPayment.nullable() }) } },
+    async (actor, request) => ({ data: await payments.paymentFor(actor, request.params.number) }),
   );
 
-  r.post(
+  staff.post(
     "/admin/orders/:number/refunds",
-    { config: staffDoor("refunds.create"),
-      schema: {
-        tags,
-        summary:
-          "Refunds the order's card payment: whole (no amount and no lines), some lines (`lines`), or an amount in pounds; never more than paid less refunded (422). Needs refunds.create; a sales member only up to their refund limit (403). 502 when the gateway refused: nothing was refunded",
-        params: numberParams,
-        body: refundBody,
-        response: { 200: z.object({ data: orderPayment.nullable() }), ...errors },
-      },
+    {
+      config: staffDoor("refunds.create"),
+      summary:
+        "Refunds the order's card payment: whole (no amount and no lines), some lines (`lines`), or an amount in pounds; never more than paid less refunded (422). Needs refunds.create; a sales member only up to their refund limit (403). 502 when the gateway refused: nothing was refunded",
+      params: numberParams,
+      body: refundBody,
+      response: { 200: z.object({ data: orderPayment.nullable() }) },
     },
-    async (request) => {
-      const actor = staffActorOf(request);
+    async (actor, request) => {
       await payments.refundOrder(actor, request.params.number, request.body);
       return { data: await payments.paymentFor(actor, request.params.number) };
     },

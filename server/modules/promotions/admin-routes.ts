@@ -1,8 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
-import { staffActorOf } from "../staff/actor.ts";
+import { staffApi } from "../staff/admin-api.ts";
 import type { PromotionAdmin } from "./admin.ts";
 import { PROMOTION_STATUSES, promotionInput, promotionJson, promotionPatch } from "./contract.ts";
 import { staffDoor } from "../staff/door.ts";
@@ -14,71 +13,63 @@ const report = z.object({ orders: z.number().int(), discount_given: z.number(), 
 
 /** The promotions desk (issue 32): reading needs promotions.view; changing, promotions.manage; every change audited. */
 export async function adminPromotionRoutes(app: FastifyInstance, options: { admin: PromotionAdmin }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ["admin: promotions"];
+  const api = staffApi(app, { tags: ["admin: promotions"], errors });
   storeNothing(app);
 
-  r.get(
+  api.get(
     "/admin/promotions",
     {
-      schema: {
-        tags,
-        summary: "Promotions, newest first, 50 a page (`cursor`: the last id of the page before)",
-        querystring: z.object({ status: z.enum(PROMOTION_STATUSES).optional(), cursor: z.coerce.number().int().positive().max(2_147_483_647).optional() }),
-        response: { 200: z.object({ data: z.array(promotionJson), next_cursor: z.number().int().nullable() }), ...errors, 422: validationResponse },
-      },
+      summary: "Promotions, newest first, 50 a page (`cursor`: the last id of the page before)",
+      querystring: z.object({ status: z.enum(PROMOTION_STATUSES).optional(), cursor: z.coerce.number().int().positive().max(2_147_483_647).optional() }),
+      response: { 200: z.object({ data: z.array(promotionJson), next_cursor: z.number().int().nullable() }), 422: validationResponse },
     },
-    async (request) => options.admin.list(staffActorOf(request), request.query),
+    async (actor, request) => options.admin.list(actor, request.query),
   );
 
-  r.post(
+  api.post(
     "/admin/promotions",
-    { config: staffDoor("promotions.manage"),
-      schema: {
-        tags,
-        summary: "Creates a discount code or a multi-buy; 422 by field (a code already in use: errors.code)",
-        body: promotionInput,
-        response: { 201: z.object({ data: promotionJson }), ...errors, 422: validationResponse },
-      },
+    {
+      config: staffDoor("promotions.manage"),
+      summary: "Creates a discount code or a multi-buy; 422 by field (a code already in use: errors.code)",
+      body: promotionInput,
+      response: { 201: z.object({ data: promotionJson }), 422: validationResponse },
     },
-    async (request, reply) => reply.code(201).send(await options.admin.create(staffActorOf(request), request.body)),
+    async (actor, request, reply) => reply.code(201).send(await options.admin.create(actor, request.body)),
   );
 
-  r.get(
+  api.get(
     "/admin/promotions/:id",
     {
-      schema: { tags, summary: "A promotion with its report: orders that used it, discount given, their sales, uses given back", params: id, response: { 200: z.object({ data: promotionJson, report }), ...errors, 404: messageResponse } },
+      summary: "A promotion with its report: orders that used it, discount given, their sales, uses given back",
+      params: id,
+      response: { 200: z.object({ data: promotionJson, report }), 404: messageResponse },
     },
-    async (request) => options.admin.get(staffActorOf(request), request.params.id),
+    async (actor, request) => options.admin.get(actor, request.params.id),
   );
 
-  r.patch(
+  api.patch(
     "/admin/promotions/:id",
-    { config: staffDoor("promotions.manage"),
-      schema: {
-        tags,
-        summary: "Changes any field (`status`: paused or ended stops it at once, active resumes it); the whole is checked again",
-        params: id,
-        body: promotionPatch,
-        response: { 200: z.object({ data: promotionJson }), ...errors, 404: messageResponse, 422: validationResponse },
-      },
+    {
+      config: staffDoor("promotions.manage"),
+      summary: "Changes any field (`status`: paused or ended stops it at once, active resumes it); the whole is checked again",
+      params: id,
+      body: promotionPatch,
+      response: { 200: z.object({ data: promotionJson }), 404: messageResponse, 422: validationResponse },
     },
-    async (request) => options.admin.update(staffActorOf(request), request.params.id, request.body),
+    async (actor, request) => options.admin.update(actor, request.params.id, request.body),
   );
 
-  r.post(
+  api.post(
     "/admin/promotions/:id/preview",
-    { config: staffDoor("promotions.view"),
-      schema: {
-        tags,
-        summary: "What a sample basket (SKUs and quantities, at list prices, as a consumer or trade member) would get from it and the running multi-buys; writes nothing",
-        params: id,
-        body: z.object({
-          lines: z.array(z.object({ sku: z.string().trim().min(1, "Give a SKU.").max(64), quantity: z.number().int().min(1, "At least 1.").max(999, "At most 999.") })).min(1, "Add at least one line.").max(100, "At most 100 lines."),
-          trade: z.boolean().default(false),
-        }),
-      },
+    {
+      config: staffDoor("promotions.view"),
+      summary: "What a sample basket (SKUs and quantities, at list prices, as a consumer or trade member) would get from it and the running multi-buys; writes nothing",
+      params: id,
+      body: z.object({
+        lines: z.array(z.object({ sku: z.string().trim().min(1, "Give a SKU.").max(64), quantity: z.number().int().min(1, "At least 1.").max(999, "At most 999.") })).min(1, "Add at least one line.").max(100, "At most 100 lines."),
+        trade: z.boolean().default(false),
+      }),
     },
-    async (request) => options.admin.preview(staffActorOf(request), request.params.id, request.body),
+    async (actor, request) => options.admin.preview(actor, request.params.id, request.body),
   );
 }

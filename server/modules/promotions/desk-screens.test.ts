@@ -6,30 +6,28 @@
 // Sales read the list and the page without the forms' buttons, and a save of
 // theirs is refused. The rules themselves are proven in promotions.test.ts.
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { htmlOf } from "../../test/page-text.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { promotions } from "./schema.ts";
 
-let shop: TestShop;
+const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let ip = 1;
 const staff = {} as Record<"manager" | "sales", TestBrowser>;
 
 beforeAll(async () => {
-  shop = await createTestShop({}, { storefront: { mode: "build" } });
   for (const role of ["manager", "sales"] as const) {
-    staff[role] = new TestBrowser(shop.app, `198.51.117.${ip++}`);
+    staff[role] = new TestBrowser(shop().app, `198.51.117.${ip++}`);
     await staff[role].staffSignIn(DEMO_STAFF.find((m) => m.role === role)!.email, "demo-password-2026");
   }
 }, 240_000);
-afterAll(() => shop?.close());
 
 describe("the promotions desk's screens", () => {
   it("make a code after a refused save, list it, preview a basket, and pause it; sales only read", async () => {
-    const db = shop.database.db;
+    const db = shop().database.db;
     // A product at £10.00 ex VAT, by its SKU.
     const [p] = await db.select({ id: products.id, sku: products.sku, name: products.name }).from(products).where(eq(products.status, "published")).orderBy(products.id).limit(1);
     await db.update(products).set({ pricePence: 1000, vatRate: 20 }).where(eq(products.id, p!.id));

@@ -3,9 +3,9 @@
 // promotion's lock, and a cancelled order gives its use back. The use-limit
 // race runs on PostgreSQL too (npm run test:db): thirty checkouts at once.
 import { eq, gt, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { oneVariantProduct } from "../../test/products.ts";
 import { auditLog } from "../audit/schema.ts";
@@ -15,19 +15,19 @@ import { releasePromotions } from "./redeem.ts";
 import { promotionRedemptions, promotions } from "./schema.ts";
 
 const PASSWORD = "demo-password-2026";
-let shop: TestShop;
+const shop = testShopForFile();
 let ip = 1;
 const as = {} as Record<"manager" | "sales", TestBrowser>;
 
 async function guest() {
-  const b = new TestBrowser(shop.app, `198.51.120.${ip++ % 250}`);
+  const b = new TestBrowser(shop().app, `198.51.120.${ip++ % 250}`);
   await b.csrf();
   return b;
 }
 
 let offset = 0;
 /** A one-variant product with this stock: £10.00 ex VAT at 20%. */
-const product = async (stock: number, pricePence = 1000) => (await oneVariantProduct(shop.database.db, ++offset, stock, pricePence)).id;
+const product = async (stock: number, pricePence = 1000) => (await oneVariantProduct(shop().database.db, ++offset, stock, pricePence)).id;
 
 const collect = { email: "promo@example.co.uk", phone: "0113 496 0000", delivery_method: "collect", collector_name: "Test Collector", payment_method: "pay_on_collection" };
 
@@ -38,25 +38,23 @@ async function promotion(body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  shop = await createTestShop();
   for (const role of ["manager", "sales"] as const) {
-    as[role] = new TestBrowser(shop.app, `198.51.121.${ip++}`);
+    as[role] = new TestBrowser(shop().app, `198.51.121.${ip++}`);
     await as[role].staffSignIn(DEMO_STAFF.find((s) => s.role === role)!.email, PASSWORD);
   }
 });
-afterAll(() => shop.close());
 // The demo's own multi-buy (3 for 2 on gloves) is paused once its test has seen it, so the products these tests pick keep their prices.
-const pauseDemoMultiBuys = () => shop.database.db.update(promotions).set({ status: "paused" }).where(sql`${promotions.code} is null`);
+const pauseDemoMultiBuys = () => shop().database.db.update(promotions).set({ status: "paused" }).where(sql`${promotions.code} is null`);
 
 describe("the demo shop", () => {
   it("ships a welcome code, a trade code, free delivery and a 3 for 2 that applies by itself", async () => {
-    const rows = await shop.database.db.select({ code: promotions.code, kind: promotions.kind, appliesTo: promotions.appliesTo }).from(promotions);
+    const rows = await shop().database.db.select({ code: promotions.code, kind: promotions.kind, appliesTo: promotions.appliesTo }).from(promotions);
     expect(rows.map((r) => r.code)).toEqual(expect.arrayContaining(["WELCOME10", "TRADE5", "FREESHIP", null]));
     const multiBuy = rows.find((r) => r.code === null)!;
     expect(multiBuy.appliesTo.category_ids).toHaveLength(1);
 
     // Its badge is on the cards of its category's listing and on each product's page, and goes when it is paused.
-    const [category] = await shop.database.db.select({ path: categories.path }).from(categories).where(eq(categories.id, multiBuy.appliesTo.category_ids[0]!));
+    const [category] = await shop().database.db.select({ path: categories.path }).from(categories).where(eq(categories.id, multiBuy.appliesTo.category_ids[0]!));
     const visitor = await guest();
     const cards = (await visitor.get(`/api/products?category=${category!.path}`)).json().items;
     expect(cards.length).toBeGreaterThan(0);
@@ -94,7 +92,7 @@ describe("the promotions desk", () => {
     const ended = await as.manager.patch(`/api/admin/promotions/${made.id}`, { status: "ended" });
     expect(ended.json().data.state).toBe("ended");
     expect((await as.manager.patch(`/api/admin/promotions/${made.id}`, { status: "active" })).json().errors.status).toEqual(["This promotion has ended and cannot be changed: make a new one."]);
-    const actions = await shop.database.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entityId, String(made.id)));
+    const actions = await shop().database.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entityId, String(made.id)));
     expect(actions.map((a) => a.action)).toEqual(expect.arrayContaining(["promotion.created", "promotion.paused", "promotion.ended"]));
   });
 });
@@ -149,7 +147,7 @@ describe("codes in the basket", () => {
     expect(standard).toMatchObject({ id: "standard", price: 0, notes: expect.arrayContaining(["Free with the code SHIPFREE."]) });
     const placed = await b.post("/api/checkout", { ...collect, delivery_method: "standard", payment_method: "bank_transfer", delivery_address: { name: "Test Recipient", line_1: "1 High Street", town: "Leeds", postcode: "LS1 1AB" } });
     expect(placed.statusCode, placed.body).toBe(201);
-    const [o] = await shop.database.db.select().from(orders).where(eq(orders.number, placed.json().order_number));
+    const [o] = await shop().database.db.select().from(orders).where(eq(orders.number, placed.json().order_number));
     expect(o).toMatchObject({ delivery: 0, discount: 0, total: 1200 });
   });
 });
@@ -165,8 +163,8 @@ describe("multi-buys", () => {
     expect(cart.discounts).toEqual([{ code: null, description: "3 for 2 on these", amount: 4 }]);
     const placed = await b.post("/api/checkout", collect);
     expect(placed.statusCode, placed.body).toBe(201);
-    const [o] = await shop.database.db.select().from(orders).where(eq(orders.number, placed.json().order_number));
-    const lines = await shop.database.db.select().from(orderLines).where(eq(orderLines.orderId, o!.id));
+    const [o] = await shop().database.db.select().from(orders).where(eq(orders.number, placed.json().order_number));
+    const lines = await shop().database.db.select().from(orderLines).where(eq(orderLines.orderId, o!.id));
     expect(lines.map((l) => [l.unitPrice, l.quantity, l.discount, l.lineTotal, l.lineVat])).toEqual([
       [1000, 2, 0, 2000, 400],
       [400, 1, 400, 0, 0],
@@ -198,23 +196,23 @@ describe("use limits", () => {
     // The desk cancels the first order: its use comes back, and the same email may use the code again.
     const cancelled = await as.manager.post(`/api/admin/orders/${placed.json().order_number}/transitions`, { to: "cancelled", note: "Customer rang to cancel." });
     expect(cancelled.statusCode, cancelled.body).toBe(200);
-    const [row] = await shop.database.db.select().from(promotions).where(eq(promotions.id, once.id));
+    const [row] = await shop().database.db.select().from(promotions).where(eq(promotions.id, once.id));
     expect(row!.uses).toBe(0);
     const second = await again.post("/api/checkout", collect);
     expect(second.statusCode).toBe(201);
 
     // An order wholly returned gives its use back too (the returns desk calls this when refunding the last of it), once.
-    const [o] = await shop.database.db.select({ id: orders.id }).from(orders).where(eq(orders.number, second.json().order_number));
-    await releasePromotions(shop.database.db, o!.id);
-    await releasePromotions(shop.database.db, o!.id);
-    const [after] = await shop.database.db.select().from(promotions).where(eq(promotions.id, once.id));
+    const [o] = await shop().database.db.select({ id: orders.id }).from(orders).where(eq(orders.number, second.json().order_number));
+    await releasePromotions(shop().database.db, o!.id);
+    await releasePromotions(shop().database.db, o!.id);
+    const [after] = await shop().database.db.select().from(promotions).where(eq(promotions.id, once.id));
     expect(after!.uses).toBe(0);
   });
 
   it("thirty checkouts at once with a code limited to five give exactly five discounted orders, and place nothing for the rest", async () => {
     const p = await product(200);
     const limited = await promotion({ code: "FIRSTFIVE", kind: "amount", value: 2, max_uses: 5 });
-    const [{ before }] = (await shop.database.db.select({ before: sql<number>`coalesce(max(${orders.id}), 0)::int` }).from(orders)) as [{ before: number }];
+    const [{ before }] = (await shop().database.db.select({ before: sql<number>`coalesce(max(${orders.id}), 0)::int` }).from(orders)) as [{ before: number }];
     const buyers = await Promise.all(Array.from({ length: 30 }, () => guest()));
     for (const b of buyers) {
       await b.post("/api/basket", { product_id: p, quantity: 1 });
@@ -227,12 +225,12 @@ describe("use limits", () => {
     expect(refused).toHaveLength(25);
     for (const r of refused) expect(r.json().errors.code).toEqual(["The code FIRSTFIVE has been used up. Remove it from your basket to check out without it."]);
 
-    const made = await shop.database.db.select({ id: orders.id, discount: orders.discount }).from(orders).where(gt(orders.id, before));
+    const made = await shop().database.db.select({ id: orders.id, discount: orders.discount }).from(orders).where(gt(orders.id, before));
     expect(made).toHaveLength(5);
     expect(made.every((o) => o.discount === 200)).toBe(true);
-    const [row] = await shop.database.db.select().from(promotions).where(eq(promotions.id, limited.id));
+    const [row] = await shop().database.db.select().from(promotions).where(eq(promotions.id, limited.id));
     expect(row!.uses).toBe(5);
-    expect(await shop.database.db.$count(promotionRedemptions, eq(promotionRedemptions.promotionId, limited.id))).toBe(5);
+    expect(await shop().database.db.$count(promotionRedemptions, eq(promotionRedemptions.promotionId, limited.id))).toBe(5);
     // The refused kept their baskets, the code shown as used up.
     const left = (await buyers.find((_, i) => results[i]!.statusCode === 422)!.get("/api/basket")).json().cart;
     expect(left.items).toHaveLength(1);
@@ -243,7 +241,7 @@ describe("use limits", () => {
 describe("the preview", () => {
   it("shows what a sample basket gets, writing nothing", async () => {
     const p = await product(10);
-    const [v] = await shop.database.db.select({ sku: productVariants.sku }).from(productVariants).where(eq(productVariants.productId, p));
+    const [v] = await shop().database.db.select({ sku: productVariants.sku }).from(productVariants).where(eq(productVariants.productId, p));
     const code = await promotion({ code: "PREVIEW15", kind: "percent", value: 15, min_spend: 20 });
     const small = (await as.sales.post(`/api/admin/promotions/${code.id}/preview`, { lines: [{ sku: v!.sku.toLowerCase(), quantity: 1 }] })).json().data;
     expect(small).toMatchObject({ discount: 0, not_applying: { reason: "min_spend", shortPence: 1000 } });

@@ -8,9 +8,9 @@
 // through the API in quotes.test.ts; this proves the screens keep to them.
 import { eq, sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { textOf } from "../../test/page-text.ts";
 import { oneVariantProduct } from "../../test/products.ts";
@@ -20,20 +20,18 @@ import { tradeFixtures } from "../trade/test-fixtures.ts";
 import { tradeAccounts } from "../trade/schema.ts";
 import { quotes } from "./schema.ts";
 
-let shop: TestShop;
+const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let sales: TestBrowser;
-const fx = tradeFixtures(() => shop);
+const fx = tradeFixtures(shop);
 let company: Awaited<ReturnType<typeof fx.company>>;
 let offset = 40;
 
 beforeAll(async () => {
-  shop = await createTestShop({}, { storefront: { mode: "build" } });
-  sales = new TestBrowser(shop.app, "198.51.140.1");
+  sales = new TestBrowser(shop().app, "198.51.140.1");
   await sales.staffSignIn(DEMO_STAFF.find((m) => m.role === "sales")!.email, "demo-password-2026");
   company = await fx.company("Quoting Roofers Ltd");
-  await shop.database.db.update(tradeAccounts).set({ poRequired: true }).where(eq(tradeAccounts.id, company.accountId));
+  await shop().database.db.update(tradeAccounts).set({ poRequired: true }).where(eq(tradeAccounts.id, company.accountId));
 }, 240_000);
-afterAll(() => shop?.close());
 
 /** A form post to a screen, as a browser without scripts sends it, from this site. */
 function postForm(b: TestBrowser, url: string, form: Record<string, string>, origin = "http://localhost") {
@@ -42,7 +40,7 @@ function postForm(b: TestBrowser, url: string, form: Record<string, string>, ori
 
 /** A fresh product in the browser's basket. */
 async function inBasket(b: TestBrowser, quantity = 4) {
-  const product = await oneVariantProduct(shop.database.db, ++offset, 500, 2500);
+  const product = await oneVariantProduct(shop().database.db, ++offset, 500, 2500);
   expect((await b.post("/api/basket", { product_id: product.id, quantity })).statusCode).toBe(200);
   return product;
 }
@@ -72,7 +70,7 @@ function inputValue(res: LightMyRequestResponse, name: string): string {
   return m![1]!;
 }
 
-const statusOf = async (number: string) => (await shop.database.db.select({ status: quotes.status }).from(quotes).where(eq(quotes.number, number)))[0]!.status;
+const statusOf = async (number: string) => (await shop().database.db.select({ status: quotes.status }).from(quotes).where(eq(quotes.number, number)))[0]!.status;
 
 describe("asking for a quote on the basket page", () => {
   it("makes the quote from the basket's lines and opens its page with the confirmation, the lines being priced", async () => {
@@ -99,7 +97,7 @@ describe("asking for a quote on the basket page", () => {
   });
 
   it("keeps a guest, another site, an empty basket and a past date out, saying why", async () => {
-    const guest = new TestBrowser(shop.app, "198.51.140.2");
+    const guest = new TestBrowser(shop().app, "198.51.140.2");
     const toSignIn = await postForm(guest, "/basket", { intent: "quote" });
     expect(toSignIn.statusCode).toBe(302);
     expect(toSignIn.headers.location).toBe("/auth/login?redirect=%2Fbasket");
@@ -141,7 +139,7 @@ describe("the list", () => {
     expect(textOf(none)).toContain("choose “Request a quote” there");
 
     // Keyset: past the oldest there is nothing older, and a way back to the newest.
-    const [oldest] = await shop.database.db.select({ id: sql<number>`min(${quotes.id})` }).from(quotes);
+    const [oldest] = await shop().database.db.select({ id: sql<number>`min(${quotes.id})` }).from(quotes);
     const older = textOf(await company.buyer.browser.get(`/account/quotes?cursor=${oldest!.id}`));
     expect(older).toContain("There are no older quotes.");
     expect(older).toContain("Newest quotes");
@@ -194,7 +192,7 @@ describe("a sent quote", () => {
     expect(new URL(String(again.headers.location), "http://shop").searchParams.get("order")).toBe(new URL(thanks, "http://shop").searchParams.get("order"));
     const order = new URL(thanks, "http://shop").searchParams.get("order")!;
     // One order for the two posts, at the quoted prices.
-    const placed = await shop.database.db.select({ total: orders.total, po: orders.poReference, notes: orders.notes }).from(orders).where(eq(orders.poReference, "PO-ROOF-7"));
+    const placed = await shop().database.db.select({ total: orders.total, po: orders.poReference, notes: orders.notes }).from(orders).where(eq(orders.poReference, "PO-ROOF-7"));
     expect(placed).toEqual([{ total: 10560, po: "PO-ROOF-7", notes: "Gate code 1234" }]);
 
     const after = await b.get(`/account/quotes/${number}`);
@@ -225,7 +223,7 @@ describe("a sent quote", () => {
 
     const accepted = await postForm(b, `/account/quotes/${number}`, { ...send, priced_for: "IV1 1AA", idempotency_key: inputValue(repriced, "idempotency_key") });
     expect(accepted.statusCode, textOf(accepted).slice(0, 300)).toBe(302);
-    const [order] = await shop.database.db.select({ total: orders.total, delivery: orders.delivery }).from(orders).where(eq(orders.number, new URL(String(accepted.headers.location), "http://shop").searchParams.get("order")!));
+    const [order] = await shop().database.db.select({ total: orders.total, delivery: orders.delivery }).from(orders).where(eq(orders.number, new URL(String(accepted.headers.location), "http://shop").searchParams.get("order")!));
     expect(order).toEqual({ total: 12560, delivery: 2000 });
   });
 

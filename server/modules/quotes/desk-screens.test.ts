@@ -8,9 +8,9 @@
 // given. Accounts read the quote without any form. The rules themselves are
 // proven in quotes.test.ts.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF, DEMO_TRADE } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { htmlOf } from "../../test/page-text.ts";
 import { oneVariantProduct } from "../../test/products.ts";
@@ -19,35 +19,33 @@ import { mailOutbox } from "../mail/schema.ts";
 import { quoteLines, quotes } from "./schema.ts";
 
 const PASSWORD = "demo-password-2026";
-let shop: TestShop;
+const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let ip = 1;
 const staff = {} as Record<"sales" | "accounts", TestBrowser>;
 
 beforeAll(async () => {
-  shop = await createTestShop({}, { storefront: { mode: "build" } });
   for (const role of ["sales", "accounts"] as const) {
-    staff[role] = new TestBrowser(shop.app, `198.51.118.${ip++}`);
+    staff[role] = new TestBrowser(shop().app, `198.51.118.${ip++}`);
     await staff[role].staffSignIn(DEMO_STAFF.find((m) => m.role === role)!.email, PASSWORD);
   }
 }, 240_000);
-afterAll(() => shop?.close());
 
 /** The demo trade owner asks for a quote of `quantity` of a product at £10.00 ex VAT (their trade price: £9.00). */
 async function requested(quantity: number) {
-  const product = await oneVariantProduct(shop.database.db, 3, 500, 1000);
-  const owner = new TestBrowser(shop.app, `198.51.119.${ip++}`);
+  const product = await oneVariantProduct(shop().database.db, 3, 500, 1000);
+  const owner = new TestBrowser(shop().app, `198.51.119.${ip++}`);
   await owner.signIn(DEMO_TRADE.email, PASSWORD);
   expect((await owner.post("/api/basket", { product_id: product.id, quantity })).statusCode).toBe(200);
   const res = await owner.post("/api/quotes", { notes: "For the Mill Lane job" });
   expect(res.statusCode, res.body).toBe(201);
   const number = res.json().data.number as string;
-  const [line] = await shop.database.db.select({ id: quoteLines.id }).from(quoteLines).innerJoin(quotes, eq(quotes.id, quoteLines.quoteId)).where(eq(quotes.number, number));
+  const [line] = await shop().database.db.select({ id: quoteLines.id }).from(quoteLines).innerJoin(quotes, eq(quotes.id, quoteLines.quoteId)).where(eq(quotes.number, number));
   return { number, sku: product.sku, lineId: line!.id };
 }
 
 describe("the quotes desk's screens", () => {
   it("start a quote after a refused first try, keeping what was typed", async () => {
-    const product = await oneVariantProduct(shop.database.db, 4, 50, 2000);
+    const product = await oneVariantProduct(shop().database.db, 4, 50, 2000);
     const fields: [string, string][] = [
       ["customer_email", "no.such.customer@example.com"],
       ["lines", `${product.sku} 2\nNOT-A-SKU 1`],
@@ -73,7 +71,7 @@ describe("the quotes desk's screens", () => {
     const made = await staff.sales.postForm("/admin/quotes/new", [["customer_email", "customer@example.com"], ["lines", `${product.sku} 2`], ["notes", "Phoned in"], ["needed_by", addDays(londonDate(), 7)]]);
     expect(made.statusCode, htmlOf(made.body).slice(0, 400)).toBe(302);
     const number = /\/admin\/quotes\/(Q-\d+)\?created=1$/.exec(String(made.headers.location))![1]!;
-    const [row] = await shop.database.db.select().from(quotes).where(eq(quotes.number, number));
+    const [row] = await shop().database.db.select().from(quotes).where(eq(quotes.number, number));
     expect(row).toMatchObject({ status: "drafting", notes: "Phoned in", neededBy: addDays(londonDate(), 7) });
     expect(htmlOf((await staff.sales.get(`/admin/quotes/${number}?created=1`)).body)).toContain("Started: drafting, at the customer's own prices.");
     expect(htmlOf((await staff.sales.get("/admin/quotes?status=drafting")).body)).toContain(`href="/admin/quotes/${number}"`);
@@ -120,7 +118,7 @@ describe("the quotes desk's screens", () => {
     expect(htmlOf(below.body)).toContain(`More than 15% off the customer's price needs a manager: ${sku} at £7.00 (the lowest you may quote is £7.65).`);
     expect(below.body).toContain('value="7.00"');
     expect(below.body).toContain("Kerbside delivery.");
-    const [unchanged] = await shop.database.db.select({ status: quotes.status }).from(quotes).where(eq(quotes.number, number));
+    const [unchanged] = await shop().database.db.select({ status: quotes.status }).from(quotes).where(eq(quotes.number, number));
     expect(unchanged!.status).toBe("requested");
 
     // A last day in the past: refused beside its field.
@@ -132,7 +130,7 @@ describe("the quotes desk's screens", () => {
     const saved = await staff.sales.postForm(url, [...line("1.00", "10"), ...rest]);
     expect(saved.statusCode, htmlOf(saved.body).slice(0, 400)).toBe(200);
     expect(htmlOf(saved.body)).toContain("Saved: revision 1 drafting.");
-    const [priced] = await shop.database.db.select({ unitPrice: quoteLines.unitPrice }).from(quoteLines).where(eq(quoteLines.id, lineId));
+    const [priced] = await shop().database.db.select({ unitPrice: quoteLines.unitPrice }).from(quoteLines).where(eq(quoteLines.id, lineId));
     expect(priced!.unitPrice).toBe(810);
     // 10 × £8.10 = £81.00 + VAT £16.20 + delivery £30.00 inc VAT = £127.20.
     expect(htmlOf(saved.body)).toContain("£127.20");
@@ -148,7 +146,7 @@ describe("the quotes desk's screens", () => {
     expect(sent.statusCode, htmlOf(sent.body).slice(0, 400)).toBe(200);
     expect(htmlOf(sent.body)).toContain(`Sent to ${DEMO_TRADE.email} with its PDF: revision 1`);
     expect(sent.body).toContain(`href="/api/admin/quotes/${number}/pdf?revision=1"`);
-    const [mail] = await shop.database.db.select({ to: mailOutbox.to }).from(mailOutbox).where(eq(mailOutbox.subject, `Your quote ${number}`));
+    const [mail] = await shop().database.db.select({ to: mailOutbox.to }).from(mailOutbox).where(eq(mailOutbox.subject, `Your quote ${number}`));
     expect(mail!.to).toBe(DEMO_TRADE.email);
     expect(htmlOf((await staff.sales.get("/admin/quotes?status=sent")).body)).toContain(`href="${url}"`);
 

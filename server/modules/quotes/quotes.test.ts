@@ -4,9 +4,9 @@
 // at exactly the quoted prices on account, once. Two acceptances at once make
 // one order: on PostgreSQL too (npm run test:db).
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF, DEMO_TRADE } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { readPdf } from "../../test/pdf.ts";
 import { oneVariantProduct } from "../../test/products.ts";
@@ -23,12 +23,12 @@ import { sweepQuotes } from "./jobs.ts";
 import { quotes } from "./schema.ts";
 
 const PASSWORD = "demo-password-2026";
-let shop: TestShop;
+const shop = testShopForFile();
 let ip = 1;
 const staff = {} as Record<"manager" | "sales" | "warehouse", TestBrowser>;
 
 async function signedIn(email: string) {
-  const b = new TestBrowser(shop.app, `198.51.130.${ip++ % 250}`);
+  const b = new TestBrowser(shop().app, `198.51.130.${ip++ % 250}`);
   await b.csrf();
   await b.signIn(email, PASSWORD);
   return b;
@@ -36,7 +36,7 @@ async function signedIn(email: string) {
 
 let offset = 0;
 /** A one-variant product with this stock at this list price (pence ex VAT, 20% VAT). */
-const product = (stock: number, pricePence: number) => oneVariantProduct(shop.database.db, ++offset, stock, pricePence);
+const product = (stock: number, pricePence: number) => oneVariantProduct(shop().database.db, ++offset, stock, pricePence);
 
 /** A quote asked for from this browser's basket. */
 async function requestQuote(b: TestBrowser, lines: { id: number; quantity: number }[], body: Record<string, unknown> = {}) {
@@ -49,18 +49,16 @@ async function requestQuote(b: TestBrowser, lines: { id: number; quantity: numbe
 const collect = { delivery_method: "collect", collector_name: "Test Collector", payment_method: "pay_on_account", po_reference: "EXT-42" };
 
 beforeAll(async () => {
-  shop = await createTestShop();
   for (const role of ["manager", "sales", "warehouse"] as const) {
-    staff[role] = new TestBrowser(shop.app, `198.51.131.${ip++}`);
+    staff[role] = new TestBrowser(shop().app, `198.51.131.${ip++}`);
     await staff[role].staffSignIn(DEMO_STAFF.find((s) => s.role === role)!.email, PASSWORD);
   }
   // The demo company's seeded invoices are paid up, so it may buy on account here.
-  await shop.database.db.update(tradeInvoices).set({ status: "paid" });
-  await shop.database.db.update(tradeAccounts).set({ onHold: false, holdReason: "", balance: 0 });
+  await shop().database.db.update(tradeInvoices).set({ status: "paid" });
+  await shop().database.db.update(tradeAccounts).set({ onHold: false, holdReason: "", balance: 0 });
   // Its sites are archived: orders on account here name none (trade/accounts/sites.test.ts covers them, quotes' included).
-  await shop.database.db.update(tradeSites).set({ archivedAt: new Date() });
+  await shop().database.db.update(tradeSites).set({ archivedAt: new Date() });
 });
-afterAll(() => shop.close());
 
 describe("asking for a quote", () => {
   it("takes the basket's lines at the buyer's trade price, empties the basket, and tells the buyer and the shop", async () => {
@@ -74,12 +72,12 @@ describe("asking for a quote", () => {
     // Still being priced: the lines, no figures yet.
     expect(quote).toMatchObject({ status: "requested", priced: false, total: null, notes: "Extension at 4 Mill Lane", company: { name: expect.any(String) }, can: { accept: false } });
     expect(quote.lines).toMatchObject([{ sku: a.sku, quantity: 40, unit_price_ex_vat: null, base_price_ex_vat: 18 }]);
-    const mail = await shop.database.db.select({ to: outbox.to, subject: outbox.subject }).from(outbox).where(sql`${outbox.subject} like ${`%${number}%`}`);
-    expect(mail.map((m) => m.to)).toEqual(expect.arrayContaining([DEMO_TRADE.email, shop.config.shopEmail]));
+    const mail = await shop().database.db.select({ to: outbox.to, subject: outbox.subject }).from(outbox).where(sql`${outbox.subject} like ${`%${number}%`}`);
+    expect(mail.map((m) => m.to)).toEqual(expect.arrayContaining([DEMO_TRADE.email, shop().config.shopEmail]));
   });
 
   it("refuses a guest, an empty basket and a date needed by in the past", async () => {
-    const g = new TestBrowser(shop.app, "198.51.132.1");
+    const g = new TestBrowser(shop().app, "198.51.132.1");
     await g.csrf();
     expect((await g.post("/api/quotes", {})).statusCode).toBe(401);
     const c = await signedIn("customer@example.com");
@@ -123,7 +121,7 @@ describe("pricing and sending", () => {
     const sent = await staff.sales.post(`/api/admin/quotes/${number}/send`);
     expect(sent.statusCode, sent.body).toBe(200);
     expect(sent.json().data).toMatchObject({ status: "sent", revision: 1, valid_until: addDays(londonDate(), 30), revisions: [{ revision: 1 }] });
-    const [mail] = await shop.database.db.select().from(outbox).where(eq(outbox.subject, `Your quote ${number}`));
+    const [mail] = await shop().database.db.select().from(outbox).where(eq(outbox.subject, `Your quote ${number}`));
     expect(mail!.to).toBe(DEMO_TRADE.email);
     expect(mail!.text).toContain(`/account/quotes/${number}`);
 
@@ -144,7 +142,7 @@ describe("pricing and sending", () => {
     const resent = (await staff.sales.post(`/api/admin/quotes/${number}/send`)).json().data;
     expect(resent.revisions.map((r: { revision: number }) => r.revision)).toEqual([1, 2]);
     expect((await owner.get(`/api/quotes/${number}/pdf?revision=1`)).statusCode).toBe(200);
-    const audit = await shop.database.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entityId, number));
+    const audit = await shop().database.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entityId, number));
     expect(audit.map((x) => x.action)).toEqual(expect.arrayContaining(["quote.updated", "quote.sent"]));
   });
 });
@@ -164,7 +162,7 @@ describe("accepting", () => {
   it("makes an order at exactly the quoted prices after the list price changed, on account, once", async () => {
     const { number, owner, product: a } = await sentQuote(12, 1250);
     // The list price goes up after the quote was sent.
-    await shop.database.db.update(productVariants).set({ pricePence: 9999 }).where(eq(productVariants.productId, a.id));
+    await shop().database.db.update(productVariants).set({ pricePence: 9999 }).where(eq(productVariants.productId, a.id));
 
     const accepted = await owner.request("POST", `/api/quotes/${number}/accept`, collect, { headers: { "idempotency-key": "accept-once-12345" } });
     expect(accepted.statusCode, accepted.body).toBe(201);
@@ -172,9 +170,9 @@ describe("accepting", () => {
     expect(order.order_number).toMatch(/^TC-/);
     // 12 × £12.50 = £150.00 + 20% VAT.
     expect(order.total).toBe(180);
-    const [line] = await shop.database.db.select().from(orderLines).where(eq(orderLines.orderId, order.order_id));
+    const [line] = await shop().database.db.select().from(orderLines).where(eq(orderLines.orderId, order.order_id));
     expect(line).toMatchObject({ unitPrice: 1250, quantity: 12, lineTotal: 15000, lineVat: 3000, discount: 0 });
-    const [placed] = await shop.database.db.select({ status: orders.status, paymentMethod: orders.paymentMethod, poReference: orders.poReference }).from(orders).where(eq(orders.id, order.order_id));
+    const [placed] = await shop().database.db.select({ status: orders.status, paymentMethod: orders.paymentMethod, poReference: orders.poReference }).from(orders).where(eq(orders.id, order.order_id));
     expect(placed).toMatchObject({ status: "processing", paymentMethod: "pay_on_account", poReference: "EXT-42" });
 
     // A retry with the key is the same order; another acceptance is refused.
@@ -193,15 +191,15 @@ describe("accepting", () => {
     const colleague = await signedIn("admin@example.com");
     const answers = await Promise.all([owner.post(`/api/quotes/${number}/accept`, collect), colleague.post(`/api/quotes/${number}/accept`, collect)]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
-    const [row] = await shop.database.db.select({ orderId: quotes.orderId }).from(quotes).where(eq(quotes.number, number));
-    const made = await shop.database.db.select({ id: orders.id }).from(orders).where(sql`${orders.id} in (select order_id from order_status_history where note like ${`%${number}%`})`);
+    const [row] = await shop().database.db.select({ orderId: quotes.orderId }).from(quotes).where(eq(quotes.number, number));
+    const made = await shop().database.db.select({ id: orders.id }).from(orders).where(sql`${orders.id} in (select order_id from order_status_history where note like ${`%${number}%`})`);
     expect(made.map((o) => o.id)).toEqual([row!.orderId]);
   });
 
   it("goes through checkout's guards: stock, and the credit limit", async () => {
     const short = await sentQuote(5, 1000);
     // Stock sold elsewhere after the quote was sent.
-    await shop.database.db.update(products).set({ stock: 2 }).where(eq(products.id, short.product.id));
+    await shop().database.db.update(products).set({ stock: 2 }).where(eq(products.id, short.product.id));
     const refused = await short.owner.post(`/api/quotes/${short.number}/accept`, collect);
     expect(refused.statusCode).toBe(422);
     expect(refused.json().errors.items[0]).toMatch(/only 2 left/);
@@ -232,8 +230,8 @@ describe("accepting", () => {
     expect(accepted.statusCode, accepted.body).toBe(201);
     // As a card order whose payment page expired: cancelled from awaiting payment.
     const id = accepted.json().order_id as number;
-    await shop.database.db.update(orders).set({ paymentMethod: "card" }).where(eq(orders.id, id));
-    await shop.database.db.update(orders).set({ status: "cancelled" }).where(eq(orders.id, id));
+    await shop().database.db.update(orders).set({ paymentMethod: "card" }).where(eq(orders.id, id));
+    await shop().database.db.update(orders).set({ status: "cancelled" }).where(eq(orders.id, id));
     const reopened = (await owner.get(`/api/quotes/${number}`)).json().data;
     expect(reopened).toMatchObject({ status: "sent", order: null, can: { accept: true } });
     expect(reopened.events.at(-1).note).toMatch(/open to accept again/);
@@ -244,16 +242,16 @@ describe("expiry and reminders", () => {
   it("reminds once before the last day, refuses acceptance after it, and the daily job expires it", async () => {
     const { number, owner } = await sentQuote(1, 1000);
     const today = londonDate();
-    await shop.database.db.update(quotes).set({ validUntil: addDays(today, 2) }).where(eq(quotes.number, number));
+    await shop().database.db.update(quotes).set({ validUntil: addDays(today, 2) }).where(eq(quotes.number, number));
     const options = { mail: outboxOn(), appName: "Test", publicUrl: "http://shop.test", shopEmail: "shop@example.com" };
-    expect((await sweepQuotes(shop.database.db, options, today)).reminded).toContain(number);
-    expect((await sweepQuotes(shop.database.db, options, today)).reminded).not.toContain(number);
+    expect((await sweepQuotes(shop().database.db, options, today)).reminded).toContain(number);
+    expect((await sweepQuotes(shop().database.db, options, today)).reminded).not.toContain(number);
 
-    await shop.database.db.update(quotes).set({ validUntil: addDays(today, -1) }).where(eq(quotes.number, number));
+    await shop().database.db.update(quotes).set({ validUntil: addDays(today, -1) }).where(eq(quotes.number, number));
     const late = await owner.post(`/api/quotes/${number}/accept`, collect);
     expect(late.statusCode).toBe(409);
     expect(late.json().message).toMatch(/expired/);
-    expect((await sweepQuotes(shop.database.db, options, today)).expired).toContain(number);
+    expect((await sweepQuotes(shop().database.db, options, today)).expired).toContain(number);
     expect((await owner.get(`/api/quotes/${number}`)).json().data.status).toBe("expired");
     // Staff may revise an expired quote: the next revision, to send again.
     expect((await staff.sales.patch(`/api/admin/quotes/${number}`, { valid_until: addDays(today, 14) })).json().data).toMatchObject({ status: "drafting", revision: 2 });
@@ -269,7 +267,7 @@ describe("expiry and reminders", () => {
     const number = made.json().data.number as string;
     const declined = await staff.sales.post(`/api/admin/quotes/${number}/decline`, { reason: "We no longer stock this range." });
     expect(declined.json().data.status).toBe("declined");
-    const [mail] = await shop.database.db.select({ text: outbox.text }).from(outbox).where(eq(outbox.subject, `Your quote ${number}`));
+    const [mail] = await shop().database.db.select({ text: outbox.text }).from(outbox).where(eq(outbox.subject, `Your quote ${number}`));
     expect(mail!.text).toContain("We no longer stock this range.");
     expect((await staff.sales.get("/api/admin/quotes?status=declined")).json().data.map((q: { number: string }) => q.number)).toContain(number);
   });

@@ -1,18 +1,17 @@
 // A quote's life (issue 32), as a transition table like the orders' and the
 // returns': which action may move a quote from which status, and to what.
 // Plain data, shared by the server and the screens.
+import { labelledList } from "../../lib/labelled.ts";
 
-export const QUOTE_STATUSES = ["requested", "drafting", "sent", "accepted", "declined", "expired"] as const;
-export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
-
-export const QUOTE_STATUS_LABELS: Record<QuoteStatus, string> = {
+export const { values: QUOTE_STATUSES, labels: QUOTE_STATUS_LABELS } = labelledList({
   requested: "Requested",
   drafting: "Drafting",
   sent: "Sent",
   accepted: "Accepted",
   declined: "Declined",
   expired: "Expired",
-};
+});
+export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
 
 /**
  * What may be done to a quote in each status:

@@ -3,25 +3,14 @@
 // request), tested against a URL, imported from a CSV all or nothing; another
 // process's matcher picks a change up by itself.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../test/app.ts";
-import { type TestBrowser } from "../../test/browser.ts";
+import { describe, expect, it } from "vitest";
 import { until } from "../../test/until.ts";
 import { auditLog } from "../audit/schema.ts";
-import type { StaffRole } from "../staff/permissions.ts";
 import { compileRedirects } from "./rules.ts";
 import { createRedirectMatcher } from "./service.ts";
-import { staffBrowsers } from "../../test/staff-browsers.ts";
+import { staffTestShop } from "../../test/staff-browsers.ts";
 
-let shop: TestShop;
-let ip = 1;
-const as = {} as Record<StaffRole | "guest", TestBrowser>;
-
-beforeAll(async () => {
-  shop = await createTestShop();
-  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.105.${ip++}`));
-}, 120_000);
-afterAll(() => shop?.close());
+const { as, shop } = staffTestShop("198.51.105");
 
 describe("route rules", () => {
   it("start from the rules file, and answer before any page", async () => {
@@ -46,7 +35,7 @@ describe("route rules", () => {
 
     expect((await as.manager.delete(`/api/admin/redirects/${made.json().id}`)).statusCode).toBe(204);
     expect((await as.guest.get("/shop/old-drills")).statusCode).toBe(404);
-    const actions = (await shop.database.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entityId, "/shop/old-drills"))).map((a) => a.action);
+    const actions = (await shop().database.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entityId, "/shop/old-drills"))).map((a) => a.action);
     expect(actions).toEqual(expect.arrayContaining(["redirect.created", "redirect.updated", "redirect.removed"]));
   });
 
@@ -98,7 +87,7 @@ describe("route rules", () => {
   });
 
   it("reach another process's matcher by itself", async () => {
-    const other = createRedirectMatcher(shop.database.db);
+    const other = createRedirectMatcher(shop().database.db);
     await other.reload();
     other.watch(50);
     try {

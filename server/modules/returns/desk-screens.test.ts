@@ -7,9 +7,9 @@
 // refund by hand with a deduction. The order's page and the dashboard link to
 // it. The rules themselves are proven in returns.test.ts.
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_CUSTOMER, DEMO_STAFF } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { productVariants, products } from "../catalog/schema.ts";
@@ -19,19 +19,17 @@ import { countSoleVariantsTo } from "../stock/ledger.ts";
 import { stockMovements } from "../stock/schema.ts";
 import { returns } from "./schema.ts";
 
-let shop: TestShop;
+const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let ip = 1;
-const browser = () => new TestBrowser(shop.app, `198.51.113.${ip++}`);
+const browser = () => new TestBrowser(shop().app, `198.51.113.${ip++}`);
 const staff = {} as Record<"owner" | "sales" | "warehouse", TestBrowser>;
 
 beforeAll(async () => {
-  shop = await createTestShop({}, { storefront: { mode: "build" } });
   for (const role of ["owner", "sales", "warehouse"] as const) {
     staff[role] = browser();
     await staff[role].staffSignIn(DEMO_STAFF.find((m) => m.role === role)!.email, "demo-password-2026");
   }
 }, 240_000);
-afterAll(() => shop?.close());
 
 const text = (html: string) => html.replaceAll("<!-- -->", "");
 
@@ -42,7 +40,7 @@ function post(who: TestBrowser, url: string, fields: [string, string][]) {
 
 /** The demo customer's order of two units of a product, paid by bank transfer and delivered; the customer's browser. */
 async function deliveredOrder(): Promise<{ customer: TestBrowser; number: string; lineId: number; variantId: number }> {
-  const db = shop.database.db;
+  const db = shop().database.db;
   const [p] = await db.select({ id: products.id }).from(products).where(eq(products.status, "published")).orderBy(products.id).offset(3).limit(1);
   // £10.00 ex VAT a unit: two come to £24.00 and standard delivery £6.95, within the sales member's refund limit.
   await db.update(products).set({ returnable: true, heavy: false, pricePence: 1000, vatRate: 20 }).where(eq(products.id, p!.id));
@@ -109,8 +107,8 @@ describe("the returns desk's screens", () => {
     const received = await post(staff.warehouse, url, [["to", "received"], ["expected_status", "approved"], ["line", String(order.lineId)], [`received_${order.lineId}`, "1"], [`damaged_${order.lineId}`, "1"]]);
     expect(received.statusCode, text(received.body).slice(0, 500)).toBe(200);
     expect(text(received.body)).toContain(`Return ${rma} is received: 1 back in stock, 1 received damaged. The customer has been emailed.`);
-    const [ret] = await shop.database.db.select().from(returns).where(eq(returns.number, rma));
-    const moves = await shop.database.db.select({ kind: stockMovements.kind, change: stockMovements.change }).from(stockMovements).where(and(eq(stockMovements.orderId, ret!.orderId), eq(stockMovements.variantId, order.variantId)));
+    const [ret] = await shop().database.db.select().from(returns).where(eq(returns.number, rma));
+    const moves = await shop().database.db.select({ kind: stockMovements.kind, change: stockMovements.change }).from(stockMovements).where(and(eq(stockMovements.orderId, ret!.orderId), eq(stockMovements.variantId, order.variantId)));
     expect(moves.filter((m) => m.kind !== "sold")).toEqual([{ kind: "returned", change: 2 }, { kind: "written_off", change: -1 }]);
 
     // The refund: the proposal and how it goes back; more than the goods back is refused beside the field, keeping what was typed.
@@ -128,7 +126,7 @@ describe("the returns desk's screens", () => {
     const refunded = await post(staff.sales, url, [["to", "refunded"], ["expected_status", "received"], ["amount", ""], ["deduction", "1.50"], ["deduction_reason", "Repacking the opened box"]]);
     expect(refunded.statusCode, text(refunded.body).slice(0, 500)).toBe(200);
     expect(text(refunded.body)).toContain(`Refunded £29.45 by hand (recorded here; pay it back the way the customer paid) for return ${rma}. £1.50 deducted. The customer has been emailed.`);
-    const [done] = await shop.database.db.select().from(returns).where(eq(returns.number, rma));
+    const [done] = await shop().database.db.select().from(returns).where(eq(returns.number, rma));
     expect(done).toMatchObject({ status: "refunded", refunded: 2945, refundMethod: "manual", deduction: 150, deductionReason: "Repacking the opened box" });
 
     // The order's page lists the return; the audit history on the return's page has each move.
@@ -137,7 +135,7 @@ describe("the returns desk's screens", () => {
     const after = text((await staff.sales.get(url)).body);
     const history = after.slice(after.indexOf('id="audit-history"'), after.indexOf("</section>", after.indexOf('id="audit-history"')));
     expect(history.match(/Return status changed/g)).toHaveLength(3);
-    expect(await databaseInvariantViolations(shop.database.db)).toEqual([]);
+    expect(await databaseInvariantViolations(shop().database.db)).toEqual([]);
   });
 
   it("shows the returns to approve and overdue for a refund on the dashboard, and an empty list plainly", async () => {
@@ -155,7 +153,7 @@ describe("the returns desk's screens", () => {
 
   it("takes the customer's photos with the return form without scripts, refuses what is not a photo beside its field keeping what was typed, and shows them on the desk's page", async () => {
     const order = await deliveredOrder();
-    const [o] = await shop.database.db.select({ id: orders.id }).from(orders).where(eq(orders.number, order.number));
+    const [o] = await shop().database.db.select({ id: orders.id }).from(orders).where(eq(orders.number, order.number));
     const pageUrl = `/account/orders/${o!.id}`;
     const form = text((await order.customer.get(pageUrl)).body);
     // React writes the attribute as `encType`: HTML reads attribute names in any case.
@@ -179,11 +177,11 @@ describe("the returns desk's screens", () => {
     expect(again).toContain("Dented on arrival.");
     expect(again).toMatch(/<option value="damaged" selected=""/);
     expect(again).toMatch(/name="photos"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*name="photos"/);
-    expect(await shop.database.db.select().from(returns).where(eq(returns.orderId, o!.id))).toEqual([]);
+    expect(await shop().database.db.select().from(returns).where(eq(returns.orderId, o!.id))).toEqual([]);
 
     const made = await send([{ filename: "dent.jpg", bytes: await testJpeg(900, 600) }]);
     expect(made.statusCode, text(made.body).slice(0, 500)).toBe(200);
-    const [ret] = await shop.database.db.select().from(returns).where(eq(returns.orderId, o!.id));
+    const [ret] = await shop().database.db.select().from(returns).where(eq(returns.orderId, o!.id));
     expect(text(made.body)).toContain(`Return ${ret!.number} is requested.`);
     // The customer's returns show their photo, from the route that checks who asks.
     const mine = text((await order.customer.get(pageUrl)).body);

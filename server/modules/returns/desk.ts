@@ -9,7 +9,7 @@ import { productVariants, products } from "../catalog/schema.ts";
 import { lineName } from "../catalog/variants/variant-names.ts";
 import { orderAddresses, orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
 import { ofMyBranches } from "../orders/read.ts";
-import { PAYMENT_LABELS } from "../orders/fulfilment.ts";
+import { paymentLabel } from "../orders/fulfilment.ts";
 import { orderNumberOf } from "../orders/statuses.ts";
 import type { PaymentService } from "../payments/service.ts";
 import { type StaffActor, authorize } from "../staff/actor.ts";
@@ -28,7 +28,7 @@ import { returnHeadJson, returnLineJson } from "./read.ts";
 import { REFUND_DAYS, overdueForRefund, proposalFor } from "./refund.ts";
 import { returnEvents, returnLines, returns } from "./schema.ts";
 import { returnBranch } from "./service.ts";
-import { RETURN_STATUSES, RETURN_STATUS_LABELS, type RefundMethod, type ReturnMethod, type ReturnStatus } from "./statuses.ts";
+import { RETURN_STATUSES, RETURN_STATUS_LABELS, type RefundMethod, type ReturnMethod, type ReturnStatus, returnStatusLabel } from "./statuses.ts";
 import { allowedReturnMoves, checkReturnMove } from "./transitions.ts";
 import { idCursor } from "../../lib/id-cursor.ts";
 
@@ -156,7 +156,7 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
         status: order.status,
         email: can(actor.role, "customers.view") ? order.email : undefined,
         payment_method: order.paymentMethod,
-        payment_label: PAYMENT_LABELS[order.paymentMethod] ?? order.paymentMethod,
+        payment_label: paymentLabel(order.paymentMethod),
         total: prices ? pounds(order.total) : undefined,
         trade: order.tradeAccountId !== null,
       },
@@ -168,7 +168,7 @@ export function createReturnsDesk(db: Db, options: ReturnsDeskOptions) {
       exchange_order: exchange[0]?.number ?? null,
       /** The customer's photos, served only to the desk's members through GET /api/admin/returns/{number}/photos/… (ADR 0050). */
       photos: deskPhotosJson(photos.get(ret.id) ?? [], ret.number),
-      timeline: events.map(({ event: e, staffName }) => ({ status: e.status, label: RETURN_STATUS_LABELS[e.status as ReturnStatus] ?? e.status, note: e.note, at: e.createdAt.toISOString(), staff: staffName })),
+      timeline: events.map(({ event: e, staffName }) => ({ status: e.status, label: returnStatusLabel(e.status), note: e.note, at: e.createdAt.toISOString(), staff: staffName })),
       actions: allowedReturnMoves(status, actor.role),
     };
   }

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import type { Outbox } from "../auth/service.ts";
 import { renderEmail } from "../mail/templates.ts";
-import { RETURN_REASON_LABELS, type ReturnMethod, type ReturnReason } from "./statuses.ts";
+import { type ReturnMethod, returnReasonLabel } from "./statuses.ts";
 
 /** What the returns emails need of the shop. */
 export interface ReturnsMail {
@@ -46,7 +46,7 @@ export function returnInstructions(ret: Pick<ReturnForMail, "number" | "method" 
   }
 }
 
-const summary = (ret: ReturnForMail) => ret.lines.map((l) => `${l.quantity} × ${l.name}: ${RETURN_REASON_LABELS[l.reason as ReturnReason] ?? l.reason}`);
+const summary = (ret: ReturnForMail) => ret.lines.map((l) => `${l.quantity} × ${l.name}: ${returnReasonLabel(l.reason)}`);
 
 /** The customer's email about a return, into the outbox in the caller's transaction. */
 export async function emailReturn(

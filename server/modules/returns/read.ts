@@ -7,7 +7,7 @@ import { londonDate } from "../hire/calendar.ts";
 import { orderLines, orderStatusHistory, orders } from "../orders/schema.ts";
 import { type ReturnPhotoJson, customerPhotosJson, photosOf } from "./photos/rows.ts";
 import { returnEvents, returnLines, returns } from "./schema.ts";
-import { RETURN_METHOD_LABELS, RETURN_REASON_LABELS, RETURN_STATUS_LABELS, type ReturnMethod, type ReturnReason, type ReturnStatus } from "./statuses.ts";
+import { RETURN_METHOD_LABELS, RETURN_STATUS_LABELS, type ReturnMethod, type ReturnReason, type ReturnStatus, returnReasonLabel, returnStatusLabel } from "./statuses.ts";
 import { deadlineLabel, returnDeadline } from "./window.ts";
 
 /**
@@ -144,7 +144,7 @@ export function returnLineJson(l: { line: typeof returnLines.$inferSelect; name:
     sku: l.sku,
     quantity: l.line.quantity,
     reason: l.line.reason as ReturnReason,
-    reason_label: RETURN_REASON_LABELS[l.line.reason as ReturnReason] ?? l.line.reason,
+    reason_label: returnReasonLabel(l.line.reason),
     note: l.line.note,
     received: l.line.received,
     damaged: l.line.damaged,
@@ -172,7 +172,7 @@ export function customerReturnJson(
     /** Pounds given back, once refunded, and how. */
     refund: ret.refunded !== null ? { amount: pounds(ret.refunded), method: ret.refundMethod, credit_note: ret.creditNoteNumber, at: ret.refundedAt?.toISOString() ?? null } : null,
     lines: lines.map(returnLineJson),
-    timeline: events.map((e) => ({ status: e.status, label: RETURN_STATUS_LABELS[e.status as ReturnStatus] ?? e.status, note: e.note, at: e.createdAt.toISOString() })),
+    timeline: events.map((e) => ({ status: e.status, label: returnStatusLabel(e.status), note: e.note, at: e.createdAt.toISOString() })),
     /** The photos the customer attached, through the routes that check who asks (photos/service.ts). */
     photos,
   };

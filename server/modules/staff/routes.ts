@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "./actor.ts";
+import { staffApi } from "./admin-api.ts";
 import { apiTokenBody, setupBody, staffJson, staffLoginBody, staffSummary, staffUpdateBody, totpEnrolment } from "./contract.ts";
 import { STAFF_DEVICE_COOKIE, staffDeviceCookies, staffSignInCookies, staffSignOutCookies } from "./cookies.ts";
 import { ROLE_LABELS, ROLE_PERMISSIONS } from "./permissions.ts";
@@ -27,6 +28,8 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRouteOptio
   const { staff, secureCookies } = options;
   const auth = ["admin: sign-in"];
   const people = ["admin: staff"];
+  const authApi = staffApi(app, { tags: auth, errors });
+  const peopleApi = staffApi(app, { tags: people, errors });
 
   r.post(
     "/admin/auth/login",
@@ -70,23 +73,21 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRouteOptio
     },
   );
 
-  r.post(
+  authApi.post(
     "/admin/auth/reauthenticate",
-    { config: staffDoor("member", { sessionOnly: true }), schema: { tags: auth, summary: "Asks the password again: sensitive actions are allowed for 5 minutes after", body: z.object({ password: z.string().max(200) }), response: { 204: z.null(), ...errors } } },
-    async (request, reply) => {
-      await options.signIn.reauthenticate(staffActorOf(request), request.body.password);
+    { config: staffDoor("member", { sessionOnly: true }), summary: "Asks the password again: sensitive actions are allowed for 5 minutes after", body: z.object({ password: z.string().max(200) }), response: { 204: z.null() } },
+    async (actor, request, reply) => {
+      await options.signIn.reauthenticate(actor, request.body.password);
       return reply.code(204).send(null);
     },
   );
 
-  r.post("/admin/auth/totp", { config: staffDoor("member", { sessionOnly: true }), schema: { tags: auth, summary: "Starts enrolling an authenticator app: a secret and its QR code", response: { 200: totpEnrolment, ...errors } } }, async (request) =>
-    staff.startTotp(staffActorOf(request)),
-  );
+  authApi.post("/admin/auth/totp", { config: staffDoor("member", { sessionOnly: true }), summary: "Starts enrolling an authenticator app: a secret and its QR code", response: { 200: totpEnrolment } }, async (actor) => staff.startTotp(actor));
 
-  r.post(
+  authApi.post(
     "/admin/auth/totp/confirm",
-    { config: staffDoor("member", { sessionOnly: true }), schema: { tags: auth, summary: "Confirms the authenticator with a code; answers ten recovery codes, shown once", body: z.object({ code: z.string().max(20) }), response: { 200: z.object({ recovery_codes: z.array(z.string()) }), ...errors } } },
-    async (request) => staff.confirmTotp(staffActorOf(request), request.body.code),
+    { config: staffDoor("member", { sessionOnly: true }), summary: "Confirms the authenticator with a code; answers ten recovery codes, shown once", body: z.object({ code: z.string().max(20) }), response: { 200: z.object({ recovery_codes: z.array(z.string()) }) } },
+    async (actor, request) => staff.confirmTotp(actor, request.body.code),
   );
 
   r.get(
@@ -113,68 +114,62 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRouteOptio
     },
   );
 
-  r.get("/admin/staff", { schema: { tags: people, summary: "Every member of staff (owners)", response: { 200: z.object({ data: z.array(staffJson) }), ...errors } } }, async (request) => ({
-    data: await staff.list(staffActorOf(request)),
+  peopleApi.get("/admin/staff", { summary: "Every member of staff (owners)", response: { 200: z.object({ data: z.array(staffJson) }) } }, async (actor) => ({
+    data: await staff.list(actor),
   }));
 
-  r.post(
+  peopleApi.post(
     "/admin/staff",
-    { config: staffDoor("staff.manage", { sessionOnly: true }),
-      schema: {
-        tags: people,
-        summary: "Invites a member of staff: answers a one-time set-up link (24 hours). Needs the password within 5 minutes",
-        body: z.object({ email: z.string(), name: z.string(), role: z.string() }),
-        response: { 201: z.object({ staff: staffJson, setup_url: z.string(), expires_at: z.string() }), ...errors },
-      },
+    {
+      config: staffDoor("staff.manage", { sessionOnly: true }),
+      summary: "Invites a member of staff: answers a one-time set-up link (24 hours). Needs the password within 5 minutes",
+      body: z.object({ email: z.string(), name: z.string(), role: z.string() }),
+      response: { 201: z.object({ staff: staffJson, setup_url: z.string(), expires_at: z.string() }) },
     },
-    async (request, reply) => reply.code(201).send(await staff.invite(staffActorOf(request), request.body)),
+    async (actor, request, reply) => reply.code(201).send(await staff.invite(actor, request.body)),
   );
 
-  r.patch(
+  peopleApi.patch(
     "/admin/staff/:id",
-    { config: staffDoor("staff.manage", { sessionOnly: true }), schema: { tags: people, summary: "Changes a member's role or refund limit; the last owner stays an owner", params: idParams, body: staffUpdateBody, response: { 200: staffJson, ...errors } } },
-    async (request) => staff.update(staffActorOf(request), request.params.id, request.body),
+    { config: staffDoor("staff.manage", { sessionOnly: true }), summary: "Changes a member's role or refund limit; the last owner stays an owner", params: idParams, body: staffUpdateBody, response: { 200: staffJson } },
+    async (actor, request) => staff.update(actor, request.params.id, request.body),
   );
 
-  r.delete("/admin/staff/:id", { config: staffDoor("staff.manage", { sessionOnly: true }), schema: { tags: people, summary: "Removes a member of staff; never the last owner", params: idParams, response: { 200: staffJson, ...errors } } }, async (request) =>
-    staff.remove(staffActorOf(request), request.params.id),
-  );
+  peopleApi.delete("/admin/staff/:id", { config: staffDoor("staff.manage", { sessionOnly: true }), summary: "Removes a member of staff; never the last owner", params: idParams, response: { 200: staffJson } }, async (actor, request) => staff.remove(actor, request.params.id));
 
-  r.post(
+  peopleApi.post(
     "/admin/staff/:id/setup-link",
-    { config: staffDoor("staff.manage", { sessionOnly: true }), schema: { tags: people, summary: "A new set-up link (resets their authenticator)", params: idParams, response: { 200: z.object({ staff: staffJson, setup_url: z.string(), expires_at: z.string() }), ...errors } } },
-    async (request) => staff.resendSetup(staffActorOf(request), request.params.id),
+    { config: staffDoor("staff.manage", { sessionOnly: true }), summary: "A new set-up link (resets their authenticator)", params: idParams, response: { 200: z.object({ staff: staffJson, setup_url: z.string(), expires_at: z.string() }) } },
+    async (actor, request) => staff.resendSetup(actor, request.params.id),
   );
 
   const tokenJson = z.object({ id: z.number().int(), name: z.string(), role: z.string(), role_label: z.string(), created_by: z.string(), created_at: z.string(), last_used_at: z.string().nullable(), revoked: z.boolean() });
-  r.get("/admin/tokens", { schema: { tags: people, summary: "Staff API tokens", response: { 200: z.object({ data: z.array(tokenJson) }), ...errors } } }, async (request) => ({
-    data: await staff.tokens(staffActorOf(request)),
+  peopleApi.get("/admin/tokens", { summary: "Staff API tokens", response: { 200: z.object({ data: z.array(tokenJson) }) } }, async (actor) => ({
+    data: await staff.tokens(actor),
   }));
 
-  r.post(
+  peopleApi.post(
     "/admin/tokens",
-    { config: staffDoor("tokens.manage", { sessionOnly: true }), schema: { tags: people, summary: "Creates a staff API token with a role; its value is shown in this answer only", body: apiTokenBody, response: { 201: z.object({ id: z.number().int(), name: z.string(), role: z.string(), token: z.string() }), ...errors } } },
-    async (request, reply) => reply.code(201).send(await staff.createToken(staffActorOf(request), request.body)),
+    { config: staffDoor("tokens.manage", { sessionOnly: true }), summary: "Creates a staff API token with a role; its value is shown in this answer only", body: apiTokenBody, response: { 201: z.object({ id: z.number().int(), name: z.string(), role: z.string(), token: z.string() }) } },
+    async (actor, request, reply) => reply.code(201).send(await staff.createToken(actor, request.body)),
   );
 
-  r.delete("/admin/tokens/:id", { config: staffDoor("tokens.manage", { sessionOnly: true }), schema: { tags: people, summary: "Revokes a staff API token at once", params: idParams, response: { 200: z.object({ id: z.number().int(), revoked: z.boolean() }), ...errors } } }, async (request) =>
-    staff.revokeToken(staffActorOf(request), request.params.id),
-  );
+  peopleApi.delete("/admin/tokens/:id", { config: staffDoor("tokens.manage", { sessionOnly: true }), summary: "Revokes a staff API token at once", params: idParams, response: { 200: z.object({ id: z.number().int(), revoked: z.boolean() }) } }, async (actor, request) => staff.revokeToken(actor, request.params.id));
 
   const preset = z.object({ id: z.number().int(), name: z.string(), query: z.string() });
-  r.get(
+  authApi.get(
     "/admin/presets",
-    { schema: { tags: auth, summary: "Your saved filters for a list (orders, customers, audit)", querystring: z.object({ screen: z.enum(PRESET_SCREENS) }), response: { 200: z.object({ data: z.array(preset) }), ...errors } } },
-    async (request) => ({ data: await options.presets.list(staffActorOf(request), request.query.screen) }),
+    { summary: "Your saved filters for a list (orders, customers, audit)", querystring: z.object({ screen: z.enum(PRESET_SCREENS) }), response: { 200: z.object({ data: z.array(preset) }) } },
+    async (actor, request) => ({ data: await options.presets.list(actor, request.query.screen) }),
   );
-  r.post(
+  authApi.post(
     "/admin/presets",
-    { config: staffDoor("member"), schema: { tags: auth, summary: "Saves the list's filters under a name (the same name replaces them)", body: presetBody, response: { 201: preset, ...errors } } },
-    async (request, reply) => reply.code(201).send(await options.presets.save(staffActorOf(request), request.body)),
+    { config: staffDoor("member"), summary: "Saves the list's filters under a name (the same name replaces them)", body: presetBody, response: { 201: preset } },
+    async (actor, request, reply) => reply.code(201).send(await options.presets.save(actor, request.body)),
   );
-  r.delete(
+  authApi.delete(
     "/admin/presets/:id",
-    { config: staffDoor("member"), schema: { tags: auth, summary: "Deletes one of your saved filters", params: idParams, response: { 200: z.object({ id: z.number().int() }), ...errors } } },
-    async (request) => options.presets.remove(staffActorOf(request), request.params.id),
+    { config: staffDoor("member"), summary: "Deletes one of your saved filters", params: idParams, response: { 200: z.object({ id: z.number().int() }) } },
+    async (actor, request) => options.presets.remove(actor, request.params.id),
   );
 }

@@ -4,22 +4,22 @@
 // PostgreSQL in `npm run test:db`), collections of a branch's last units never
 // oversell it and leave the other branches alone.
 import { and, eq, gt, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { londonDate } from "../hire/calendar.ts";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { branches } from "../branches/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { orders } from "../orders/schema.ts";
 import { branchStock, stockMovements, stockTransfers } from "./schema.ts";
+import { staffBrowser } from "../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
-let shop: TestShop;
+const shop = testShopForFile();
 let ip = 1;
 let manager: TestBrowser;
-const db = () => shop.database.db;
+const db = () => shop().database.db;
 const branch = {} as Record<"leeds" | "york" | "harrogate" | "manchester", { id: number; slug: string; name: string }>;
 
 /** A demo product with one variant, not used by another test here, and its stock at each branch set by a count. */
@@ -41,7 +41,7 @@ async function stocked(offset: number, levels: Partial<Record<keyof typeof branc
 const levelsOf = async (sku: string) => Object.fromEntries(((await manager.get(`/api/admin/stock/levels?sku=${sku}`)).json().data as { branch: { slug: string }; stock: number }[]).map((l) => [l.branch.slug, l.stock]));
 
 async function buyer(productId: number, quantity: number) {
-  const b = new TestBrowser(shop.app, `198.51.104.${ip++ % 250}`);
+  const b = new TestBrowser(shop().app, `198.51.104.${ip++ % 250}`);
   await b.csrf();
   expect((await b.post("/api/basket", { product_id: productId, quantity })).statusCode).toBe(200);
   return b;
@@ -56,13 +56,10 @@ const deliver = (postcode: string) => ({
 });
 
 beforeAll(async () => {
-  shop = await createTestShop();
   const member = DEMO_STAFF.find((s) => s.role === "manager")!;
-  manager = new TestBrowser(shop.app, `198.51.104.${ip++}`);
-  await manager.staffSignIn(member.email, PASSWORD);
+  manager = await staffBrowser(shop().app, `198.51.104.${ip++}`, member.email);
   for (const b of await db().select({ id: branches.id, slug: branches.slug, name: branches.name }).from(branches)) branch[b.slug as keyof typeof branch] = b;
 }, 120_000);
-afterAll(() => shop?.close());
 
 describe("the stock desk at a branch", () => {
   it("receives at a named branch, shows each branch's level and the total, and records the branch on the movement", async () => {

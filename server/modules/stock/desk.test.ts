@@ -3,18 +3,13 @@
 // stock at the chosen branch), and a many-row booking that is all or nothing
 // with each refusal naming its row.
 import { asc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../test/app.ts";
-import { type TestBrowser } from "../../test/browser.ts";
+import { describe, expect, it } from "vitest";
 import { productVariants, products } from "../catalog/schema.ts";
-import type { StaffRole } from "../staff/permissions.ts";
 import { branchStock, stockMovements } from "./schema.ts";
-import { staffBrowsers } from "../../test/staff-browsers.ts";
+import { staffTestShop } from "../../test/staff-browsers.ts";
 
-let shop: TestShop;
-let ip = 1;
-const as = {} as Record<StaffRole | "guest", TestBrowser>;
-const db = () => shop.database.db;
+const { as, shop } = staffTestShop("198.51.105");
+const db = () => shop().database.db;
 
 async function variants(count: number, offset: number) {
   return db()
@@ -26,12 +21,6 @@ async function variants(count: number, offset: number) {
     .offset(offset)
     .limit(count);
 }
-
-beforeAll(async () => {
-  shop = await createTestShop();
-  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.105.${ip++}`));
-}, 120_000);
-afterAll(() => shop?.close());
 
 describe("GET /api/admin/stock/lookup", () => {
   it("finds a scanned barcode or an exact SKU first, with the stock at the branch", async () => {

@@ -1,4 +1,5 @@
 // Plain values the back office's screens share with the server (no database code).
+import { labelledList } from "../../lib/labelled.ts";
 
 /**
  * Why stock moved. Opening: the stock a product had when the ledger began (or
@@ -8,10 +9,7 @@
  * Transfer out and in: stock sent from one branch and received at another.
  * Written off: returned goods that came back damaged (returns/receive.ts).
  */
-export const MOVEMENT_KINDS = ["opening", "received", "counted", "adjusted", "sold", "returned", "cancelled", "transfer_out", "transfer_in", "written_off"] as const;
-export type MovementKind = (typeof MOVEMENT_KINDS)[number];
-
-export const KIND_LABELS: Record<MovementKind, string> = {
+export const { values: MOVEMENT_KINDS, labels: KIND_LABELS } = labelledList({
   opening: "Opening stock",
   received: "Received",
   counted: "Counted",
@@ -22,14 +20,13 @@ export const KIND_LABELS: Record<MovementKind, string> = {
   transfer_out: "Sent to a branch",
   transfer_in: "Received from a branch",
   written_off: "Written off",
-};
+});
+export type MovementKind = (typeof MOVEMENT_KINDS)[number];
 
 /** What staff may record by hand; sold and cancelled come from orders, opening from the ledger's start. */
 export const MANUAL_KINDS = ["received", "adjusted", "returned"] as const satisfies readonly MovementKind[];
 export type ManualKind = (typeof MANUAL_KINDS)[number];
 
 /** A transfer's life: asked for, sent (the stock has left the sender), received (arrived, any shortfall recorded), or cancelled before it was sent. */
-export const TRANSFER_STATES = ["requested", "in_transit", "received", "cancelled"] as const;
+export const { values: TRANSFER_STATES, labels: TRANSFER_STATE_LABELS } = labelledList({ requested: "Requested", in_transit: "In transit", received: "Received", cancelled: "Cancelled" });
 export type TransferState = (typeof TRANSFER_STATES)[number];
-
-export const TRANSFER_STATE_LABELS: Record<TransferState, string> = { requested: "Requested", in_transit: "In transit", received: "Received", cancelled: "Cancelled" };

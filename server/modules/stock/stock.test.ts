@@ -3,19 +3,15 @@
 // the guard against selling or taking what is not there under concurrency
 // (on PostgreSQL in `npm run test:db`, where requests really run side by side).
 import { asc, desc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../test/app.ts";
+import { describe, expect, it } from "vitest";
 import { TestBrowser } from "../../test/browser.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { products } from "../catalog/schema.ts";
-import type { StaffRole } from "../staff/permissions.ts";
 import { stockMovements } from "./schema.ts";
-import { staffBrowsers } from "../../test/staff-browsers.ts";
+import { staffTestShop } from "../../test/staff-browsers.ts";
 
-let shop: TestShop;
-let ip = 1;
-const as = {} as Record<StaffRole | "guest", TestBrowser>;
-const db = () => shop.database.db;
+const { as, shop, address } = staffTestShop("198.51.103");
+const db = () => shop().database.db;
 
 async function product(offset: number) {
   const [p] = await db().select().from(products).where(sql`sku not like 'GEN-%'`).orderBy(asc(products.id)).offset(offset).limit(1);
@@ -24,12 +20,6 @@ async function product(offset: number) {
 /** The demo's default branch, where stock moves when no branch is named. */
 const leeds = { id: 1, slug: "leeds", name: "Leeds, Canal Wharf" };
 const stockOf = async (id: number) => (await db().select({ stock: products.stock }).from(products).where(eq(products.id, id)))[0]!.stock;
-
-beforeAll(async () => {
-  shop = await createTestShop();
-  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.103.${ip++}`));
-}, 120_000);
-afterAll(() => shop?.close());
 
 describe("the ledger", () => {
   it("starts each seeded product's stock with an opening movement, so stock is the sum of movements", async () => {
@@ -155,7 +145,7 @@ describe("concurrency", () => {
   it("never takes stock below zero when many adjustments and a checkout race for the last units", async () => {
     const a = await product(8);
     await as.manager.post("/api/admin/stock/counts", { counts: [{ sku: a.sku, counted: 6 }] });
-    const customer = new TestBrowser(shop.app, `198.51.103.${ip++}`);
+    const customer = new TestBrowser(shop().app, address());
     await customer.csrf();
     expect((await customer.post("/api/basket", { product_id: a.id, quantity: 2 })).statusCode).toBe(200);
     const takes = Array.from({ length: 8 }, () => as.warehouse.post("/api/admin/stock/movements", { movements: [{ sku: a.sku, change: -1, reason: "Breakage" }] }));

@@ -4,21 +4,21 @@
 // On PostgreSQL (`npm run test:db`) two sends of one transfer race and only one
 // takes the stock.
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import { testShopForFile } from "../../test/app.ts";
+import { type TestBrowser } from "../../test/browser.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { auditLog } from "../audit/schema.ts";
 import { branches } from "../branches/schema.ts";
 import { products } from "../catalog/schema.ts";
+import { staffBrowser } from "../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
-let shop: TestShop;
+const shop = testShopForFile();
 let ip = 1;
 let warehouse: TestBrowser;
 let sales: TestBrowser;
-const db = () => shop.database.db;
+const db = () => shop().database.db;
 const branch: Record<string, number> = {};
 
 async function sku(offset: number): Promise<string> {
@@ -38,17 +38,14 @@ const levels = async (code: string) =>
 const count = (code: string, at: string, counted: number) => warehouse.post("/api/admin/stock/counts", { branch_id: branch[at], counts: [{ sku: code, counted }] });
 
 beforeAll(async () => {
-  shop = await createTestShop();
   for (const role of ["warehouse", "sales"] as const) {
     const member = DEMO_STAFF.find((s) => s.role === role)!;
-    const b = new TestBrowser(shop.app, `198.51.106.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
+    const b = await staffBrowser(shop().app, `198.51.106.${ip++}`, member.email);
     if (role === "warehouse") warehouse = b;
     else sales = b;
   }
   for (const b of await db().select({ id: branches.id, slug: branches.slug }).from(branches)) branch[b.slug] = b.id;
 }, 120_000);
-afterAll(() => shop?.close());
 
 describe("a transfer between branches", () => {
   it("is asked for, sent (leaving Leeds, in transit on both sides), and received at York with its shortfall recorded", async () => {

@@ -6,8 +6,8 @@
 // carry anything of A's.
 import { eq } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, type TestShop } from "../../test/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testShopForFile } from "../../test/app.ts";
 import type { TestBrowser } from "../../test/browser.ts";
 import { apiOperations } from "../../test/openapi.ts";
 import { mailOutbox } from "../mail/schema.ts";
@@ -15,13 +15,9 @@ import { issueCreditNote } from "./credit/ledger.ts";
 import { tradeSites } from "./accounts/sites-schema.ts";
 import { ACTORS, type Actor, isoDay, tradeFixtures } from "./test-fixtures.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-});
-afterAll(() => shop.close());
+const shop = testShopForFile();
 
-const { freshEmail, signedUp, join, company, invoiceFor, guest } = tradeFixtures(() => shop);
+const { freshEmail, signedUp, join, company, invoiceFor, guest } = tradeFixtures(shop);
 
 type Company = Awaited<ReturnType<typeof company>>;
 interface World {
@@ -54,7 +50,7 @@ async function invitation(w: World): Promise<{ id: number; email: string; token:
   const email = freshEmail("invitee");
   const res = await w.a.owner.browser.post("/api/trade/users/invite", { email, role: "buyer" });
   expect(res.statusCode).toBe(201);
-  const [mail] = await shop.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email));
+  const [mail] = await shop().database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email));
   const token = decodeURIComponent(/token=([^\s"&<>)]+)/.exec(mail!.text)![1]!);
   return { id: res.json().data.id as number, email, token };
 }
@@ -77,7 +73,7 @@ let creditNoteNumber: string | undefined;
 async function creditNote(w: World): Promise<string> {
   if (!creditNoteNumber) {
     const invoice = await invoiceFor(w.a.accountId, w.a.buyer.id, { invoiceDate: isoDay(0), dueDate: isoDay(30), lines: [{ name: "Pine batten", qty: 2, unit: 300, rate: 20 }] });
-    creditNoteNumber = (await issueCreditNote(shop.database.db, { invoiceId: invoice.id, reason: "Matrix", whole: true })).creditNote.number;
+    creditNoteNumber = (await issueCreditNote(shop().database.db, { invoiceId: invoice.id, reason: "Matrix", whole: true })).creditNote.number;
   }
   return creditNoteNumber;
 }
@@ -167,13 +163,13 @@ describe("authorisation matrix over every trade route", () => {
     };
     const invoice = await invoiceFor(w.a.accountId, w.a.buyer.id, { po: "PO-MATRIX-A", invoiceDate: isoDay(-3), dueDate: isoDay(27), lines: [{ name: "Oak sill", qty: 2, unit: 4500, rate: 20 }] });
     w.invoiceId = invoice.id;
-    const [site] = await shop.database.db.insert(tradeSites).values({ tradeAccountId: w.a.accountId, name: "Alpha Quarry Yard", line1: "1 Quarry Lane", town: "Leeds", postcode: "LS1 4AP" }).returning();
+    const [site] = await shop().database.db.insert(tradeSites).values({ tradeAccountId: w.a.accountId, name: "Alpha Quarry Yard", line1: "1 Quarry Lane", town: "Leeds", postcode: "LS1 4AP" }).returning();
     w.siteId = site!.id;
     w.secrets = [A_NAME, w.a.owner.email, w.a.admin.email, w.a.buyer.email, w.a.accounts.email, invoice.number, "PO-MATRIX-A", "Alpha Quarry Yard"];
   });
 
   it("has a row for every trade route the server serves", async () => {
-    const served = (await apiOperations(shop.app))
+    const served = (await apiOperations(shop().app))
       .filter((op) => op.path.startsWith("/api/trade/"))
       .map((op) => `${op.method} ${op.path}`)
       .sort();

@@ -2,10 +2,10 @@
 // checkout), unpaid invoices by due date, 12 months of spend, who sees what,
 // and the demo trade data it is shown with.
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../db/client.ts";
 import { DEMO_TRADE, DEMO_TRADE_USERS } from "../../db/seed/index.ts";
-import { createTestShop, type TestShop } from "../../test/app.ts";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { users } from "../auth/schema.ts";
 import { products } from "../catalog/schema.ts";
@@ -17,20 +17,18 @@ import { payment } from "./credit/ledger-fixtures.ts";
 import { isoDay } from "./test-fixtures.ts";
 import { type TradeRole, tradeAccounts, tradeMembers } from "./schema.ts";
 
-let shop: TestShop;
+const shop = testShopForFile();
 let db: Db;
 beforeAll(async () => {
-  shop = await createTestShop();
-  db = shop.database.db;
+  db = shop().database.db;
 });
-afterAll(() => shop.close());
 
 let n = 0;
 const ip = () => `198.51.${Math.floor(n / 250)}.${n % 250}`;
 
 async function signedIn(email: string, password = DEMO_TRADE.password) {
   n += 1;
-  const browser = new TestBrowser(shop.app, ip());
+  const browser = new TestBrowser(shop().app, ip());
   await browser.csrf();
   expect((await browser.post("/api/auth/login", { email, password })).statusCode).toBe(200);
   return browser;
@@ -38,7 +36,7 @@ async function signedIn(email: string, password = DEMO_TRADE.password) {
 
 async function signedUp() {
   n += 1;
-  const browser = new TestBrowser(shop.app, ip());
+  const browser = new TestBrowser(shop().app, ip());
   const email = `dashboard.${n}.${Date.now()}@example.co.uk`;
   await browser.csrf();
   const res = await browser.post("/api/auth/register", { firstname: "Dana", lastname: `Fitter${n}`, email, password: "a long enough secret", password_confirmation: "a long enough secret" });
@@ -280,7 +278,7 @@ describe("GET /api/trade/dashboard", () => {
   });
 
   it("answers 401 to a guest, 404 to a customer, and shows another company's owner nothing of this one", async () => {
-    const guest = new TestBrowser(shop.app, "198.51.250.1");
+    const guest = new TestBrowser(shop().app, "198.51.250.1");
     expect((await guest.get("/api/trade/dashboard")).statusCode).toBe(401);
     const customer = await signedUp();
     expect((await customer.browser.get("/api/trade/dashboard")).statusCode).toBe(404);

@@ -2,8 +2,8 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { users } from "../auth/schema.ts";
 import { hireRequests } from "../hire/schema.ts";
-import { orders, type OrderStatus } from "../orders/schema.ts";
-import { STATUS_LABELS } from "../orders/service.ts";
+import { orders } from "../orders/schema.ts";
+import { orderStatusLabel } from "../orders/statuses.ts";
 import type { TradeAccountJson } from "./contract.ts";
 import { type InvoiceStatus, tradeInvoices } from "./invoices/invoice-schema.ts";
 import { INVOICE_READERS } from "./invoices/invoices.ts";
@@ -162,7 +162,7 @@ export function createTradeDashboardService(db: Db) {
           placed_by_you: r.user_id === userId,
           total: pounds(r.total),
           status: r.status,
-          status_label: STATUS_LABELS[r.status as OrderStatus] ?? r.status,
+          status_label: orderStatusLabel(r.status),
           payment_method: r.payment_method,
         }),
       ),

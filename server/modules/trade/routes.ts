@@ -1,61 +1,49 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { HttpError } from "../../http-errors.ts";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
-import type { User } from "../auth/schema.ts";
+import { jsonApi } from "../../lib/json-api.ts";
+import { signedIn } from "../auth/signed-in.ts";
 import { priceDisplayBody, tradeAccountJson, tradeDashboardJson, tradeSetupBody } from "./contract.ts";
 import type { TradeDashboardService } from "./dashboard.ts";
 import type { TradeService } from "./service.ts";
 import { storeNothing } from "../../lib/no-store.ts";
 
-function signedIn(request: FastifyRequest): User {
-  if (!request.user) throw new HttpError(401, "Unauthenticated.");
-  return request.user;
-}
-
 export async function tradeRoutes(app: FastifyInstance, options: { trade: TradeService; dashboard: TradeDashboardService }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { trade, dashboard } = options;
-  const tags = ["trade"];
   const errors = { 401: messageResponse, 404: messageResponse, 409: messageResponse, 422: validationResponse };
+  const api = jsonApi(app, { tags: ["trade"], errors, who: signedIn });
   const answer = z.object({ data: tradeAccountJson });
 
   storeNothing(app, "private, no-store");
 
-  r.post(
+  api.post(
     "/trade/setup",
     {
-      schema: {
-        tags,
-        summary: "Applies for a trade account; the applicant becomes its owner and the account is pending until staff decide",
-        body: tradeSetupBody,
-        response: { 201: answer, ...errors },
-      },
+      summary: "Applies for a trade account; the applicant becomes its owner and the account is pending until staff decide",
+      body: tradeSetupBody,
+      response: { 201: answer },
     },
-    async (request, reply) => reply.code(201).send({ data: await trade.apply(signedIn(request).id, request.body) }),
+    async (user, request, reply) => reply.code(201).send({ data: await trade.apply(user.id, request.body) }),
   );
 
-  r.get(
+  api.get(
     "/trade/dashboard",
     {
-      schema: {
-        tags,
-        summary:
-          "Your trade account: state, terms and discount; once approved, credit (limit, balance, available, overdue), recent orders (a buyer's own), unpaid invoices by due date (owners, admins, accounts) and 12 months of spend. 404 without an account",
-        response: { 200: z.object({ data: tradeDashboardJson }), ...errors },
-      },
+      summary:
+        "Your trade account: state, terms and discount; once approved, credit (limit, balance, available, overdue), recent orders (a buyer's own), unpaid invoices by due date (owners, admins, accounts) and 12 months of spend. 404 without an account",
+      response: { 200: z.object({ data: tradeDashboardJson }) },
     },
-    async (request) => {
-      const data = await dashboard.dashboardOf(signedIn(request).id);
+    async (user) => {
+      const data = await dashboard.dashboardOf(user.id);
       if (!data) throw new HttpError(404, "Not Found");
       return { data };
     },
   );
 
-  r.put(
+  api.put(
     "/trade/price-display",
-    { schema: { tags, summary: "A member's choice of prices inc VAT or ex VAT (the trade default), remembered on their membership", body: priceDisplayBody, response: { 200: answer, ...errors } } },
-    async (request) => ({ data: await trade.setPricesIncVat(signedIn(request).id, request.body.prices_inc_vat) }),
+    { summary: "A member's choice of prices inc VAT or ex VAT (the trade default), remembered on their membership", body: priceDisplayBody, response: { 200: answer } },
+    async (user, request) => ({ data: await trade.setPricesIncVat(user.id, request.body.prices_inc_vat) }),
   );
 }

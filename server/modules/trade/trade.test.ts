@@ -1,6 +1,6 @@
 import { desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, type TestShop } from "../../test/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
 import { tableOutbox } from "../../test/outbox.ts";
 import { DEMO_TRADE } from "../../db/seed/index.ts";
@@ -9,20 +9,18 @@ import { COMPANY_NUMBER, GB_VAT_NUMBER } from "./contract.ts";
 import { unitPence } from "./pricing.ts";
 import { type TradeService, createTradeService } from "./service.ts";
 
-let shop: TestShop;
+const shop = testShopForFile();
 let trade: TradeService;
 beforeAll(async () => {
-  shop = await createTestShop();
   // Staff's door (the CLI) on the same database; mail goes to the outbox table.
   const mail = tableOutbox;
-  trade = createTradeService(shop.database.db, { mail, appName: "Tradecounter", publicUrl: "http://shop.test", shopEmail: shop.config.shopEmail });
+  trade = createTradeService(shop().database.db, { mail, appName: "Tradecounter", publicUrl: "http://shop.test", shopEmail: shop().config.shopEmail });
 });
-afterAll(() => shop.close());
 
 let n = 0;
 async function signedUp() {
   n += 1;
-  const browser = new TestBrowser(shop.app);
+  const browser = new TestBrowser(shop().app);
   const email = `trade.${n}.${Date.now()}@example.co.uk`;
   await browser.csrf();
   const res = await browser.post("/api/auth/register", { firstname: "Dana", lastname: "Fitter", email, password: "a long enough secret", password_confirmation: "a long enough secret" });
@@ -31,7 +29,7 @@ async function signedUp() {
 }
 
 async function signedIn(email: string, password: string) {
-  const browser = new TestBrowser(shop.app);
+  const browser = new TestBrowser(shop().app);
   await browser.csrf();
   expect((await browser.post("/api/auth/login", { email, password })).statusCode).toBe(200);
   return browser;
@@ -66,14 +64,14 @@ describe("formats", () => {
 
 describe("POST /api/trade/setup", () => {
   it("is documented in the OpenAPI document with the other trade routes", async () => {
-    const doc = (await shop.app.inject({ method: "GET", url: "/api/openapi.json" })).json() as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await shop().app.inject({ method: "GET", url: "/api/openapi.json" })).json() as { paths: Record<string, Record<string, unknown>> };
     expect(doc.paths["/api/trade/setup"]?.post).toBeDefined();
     expect(doc.paths["/api/trade/dashboard"]?.get).toBeDefined();
     expect(doc.paths["/api/trade/price-display"]?.put).toBeDefined();
   });
 
   it("answers 401 for a guest, and the dashboard too", async () => {
-    const guest = new TestBrowser(shop.app);
+    const guest = new TestBrowser(shop().app);
     await guest.csrf();
     const res = await guest.post("/api/trade/setup", application);
     expect(res.statusCode).toBe(401);
@@ -160,9 +158,9 @@ describe("POST /api/trade/setup", () => {
     expect((await browser.get("/api/trade/dashboard")).json().data.id).toBe(data.id);
     const me = (await browser.get("/api/user")).json() as { user?: unknown };
     expect(me.user ?? me).toMatchObject({ is_trade: true, trade_account_id: data.id });
-    const mails = await shop.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email));
+    const mails = await shop().database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email));
     expect(mails.map((m) => m.subject)).toContain("Your trade account application");
-    const [staff] = await shop.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, shop.config.shopEmail)).orderBy(desc(mailOutbox.id)).limit(1);
+    const [staff] = await shop().database.db.select().from(mailOutbox).where(eq(mailOutbox.to, shop().config.shopEmail)).orderBy(desc(mailOutbox.id)).limit(1);
     expect(staff!.subject).toBe("Trade application: Fitter & Sons");
   });
 
@@ -193,7 +191,7 @@ describe("staff decisions", () => {
     await browser.post("/api/trade/setup", application);
     const done = await trade.decide(email.toUpperCase(), "approve", { creditLimit: 5000, termsDays: 30, discountPercent: 10 });
     expect(done).toMatchObject({ state: "approved", credit_limit: 5000, terms_days: 30, discount_percent: 10 });
-    const [mail] = await shop.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(desc(mailOutbox.id)).limit(1);
+    const [mail] = await shop().database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(desc(mailOutbox.id)).limit(1);
     expect(mail!.subject).toBe("Trade account: approved");
     expect(mail!.text).toContain("Credit limit £5000.00, payment terms 30 days, trade discount 10%");
   });
@@ -218,7 +216,7 @@ describe("trade prices", () => {
   }
 
   it("members of an approved account see the discount everywhere; consumers and others do not", async () => {
-    const guest = new TestBrowser(shop.app);
+    const guest = new TestBrowser(shop().app);
     const retail = await productOf(guest);
     const consumer = await signedUp();
     const member = await signedUp();
@@ -259,7 +257,7 @@ describe("trade prices", () => {
     expect(placed.statusCode).toBe(201);
     expect(placed.json().total).toBe(cart.total);
     const { orderLines } = await import("../orders/schema.ts");
-    const [line] = await shop.database.db.select().from(orderLines).where(eq(orderLines.orderId, placed.json().order_id));
+    const [line] = await shop().database.db.select().from(orderLines).where(eq(orderLines.orderId, placed.json().order_id));
     expect(line).toMatchObject({ unitPrice: expectedEx, lineTotal: expectedEx * 2 });
 
     // Suspended: back to retail.
@@ -269,7 +267,7 @@ describe("trade prices", () => {
 
   it("the demo trade owner sees 10% off, and answers are private", async () => {
     const browser = await signedIn(DEMO_TRADE.email, DEMO_TRADE.password);
-    const guest = await productOf(new TestBrowser(shop.app));
+    const guest = await productOf(new TestBrowser(shop().app));
     const res = await browser.get(`/api/products/${guest.one.slug}`);
     expect(res.headers["cache-control"]).toBe("private, no-store");
     expect(res.json().data.list_price_ex_vat).toBe(guest.one.price_ex_vat);

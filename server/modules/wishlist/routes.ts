@@ -1,14 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { HttpError, ValidationError } from "../../http-errors.ts";
+import { ValidationError } from "../../http-errors.ts";
+import { signedIn } from "../auth/signed-in.ts";
 import type { WishlistService } from "./service.ts";
 import { storeNothing } from "../../lib/no-store.ts";
 
-function userId(request: FastifyRequest): number {
-  if (!request.user) throw new HttpError(401, "Unauthenticated.");
-  return request.user.id;
-}
+const userId = (request: FastifyRequest): number => signedIn(request).id;
 
 /** `product_id` must be a whole number; anything else is "Invalid product ID." (section 5). */
 function productId(value: unknown): number {

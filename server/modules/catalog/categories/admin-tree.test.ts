@@ -2,31 +2,14 @@
 // and moving categories with their paths, subcategories, listings and old
 // addresses following; reordering; brands renamed and found by the new name.
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
-import { TestBrowser } from "../../../test/browser.ts";
-import type { StaffRole } from "../../staff/permissions.ts";
+import { describe, expect, it } from "vitest";
 import { categories, manufacturers, productCategories, products } from "../schema.ts";
+import { staffTestShop } from "../../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
-let shop: TestShop;
-let ip = 1;
-const as = {} as Record<StaffRole | "guest", TestBrowser>;
-const db = () => shop.database.db;
+const { as, shop } = staffTestShop("198.51.104");
+const db = () => shop().database.db;
 type Row = { id: number; parent_id: number | null; name: string; path: string; position: number; depth: number; products: number };
 const tree = async () => (await as.manager.get("/api/admin/categories")).json().data as Row[];
-
-beforeAll(async () => {
-  shop = await createTestShop();
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.104.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    as[member.role] = b;
-  }
-  as.guest = new TestBrowser(shop.app, `198.51.104.${ip++}`);
-}, 120_000);
-afterAll(() => shop?.close());
 
 describe("the category tree", () => {
   it("lists every category depth first with its path and product count, to catalogue.view only", async () => {

@@ -9,22 +9,18 @@ import path from "node:path";
 import Fastify from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../../db/seed/index.ts";
 import { registerErrorHandler } from "../../../plugins/errors.ts";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
 import { type TestBrowser } from "../../../test/browser.ts";
 import type { StaffActor } from "../../staff/actor.ts";
-import type { StaffRole } from "../../staff/permissions.ts";
 import { productVariants, products } from "../schema.ts";
 import { createCatalogueCsv } from "./jobs.ts";
 import { IMPORT_MAX_BYTES } from "./read.ts";
 import { catalogueCsvRoutes } from "./routes.ts";
-import { staffBrowsers } from "../../../test/staff-browsers.ts";
+import { staffTestShop } from "../../../test/staff-browsers.ts";
 
-let shop: TestShop;
-const as = {} as Record<StaffRole | "guest", TestBrowser>;
-let ip = 1;
+const { as, shop } = staffTestShop("198.51.102");
 
 /** A multipart/form-data body with one file field. */
 function multipart(content: string | Buffer, filename = "products.csv", field = "file") {
@@ -53,12 +49,6 @@ async function poll(b: TestBrowser, id: number) {
   throw new Error("The import did not finish");
 }
 
-beforeAll(async () => {
-  shop = await createTestShop();
-  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.102.${ip++}`));
-}, 120_000);
-afterAll(() => shop?.close());
-
 describe("the catalogue CSV API", () => {
   it("exports the catalogue as a streamed CSV attachment to whoever may view the catalogue", async () => {
     const res = await as.warehouse.get("/api/admin/products/export.csv");
@@ -72,7 +62,7 @@ describe("the catalogue CSV API", () => {
     // The demo's four branches: each one's stock after the total (issue 30).
     expect(lines[0]).toMatch(/^sku,name,slug,status,price_ex_vat,was_price_ex_vat,vat_rate,stock,stock@leeds,stock@york,stock@harrogate,stock@manchester,reorder_level,brand,categories,/);
     // A row per variant on sale.
-    expect(lines.length - 1).toBe(await shop.database.db.$count(productVariants, eq(productVariants.status, "active")));
+    expect(lines.length - 1).toBe(await shop().database.db.$count(productVariants, eq(productVariants.status, "active")));
     const filtered = await as.sales.get("/api/admin/products/export.csv?q=MAK-1001&status=");
     expect(filtered.body.replace(/^\uFEFF/, "").trim().split(/\r?\n/).slice(1).map((l) => l.split(",")[0])).toEqual(["MAK-1001"]);
     expect((await as.hire.get("/api/admin/products/export.csv")).statusCode).toBe(403);
@@ -83,13 +73,13 @@ describe("the catalogue CSV API", () => {
   it("dry-runs the example file: the contract's keys, nothing written", async () => {
     const example = await as.manager.get("/api/admin/products/import/example.csv");
     expect(example.statusCode).toBe(200);
-    const before = (await shop.database.db.select().from(products).where(eq(products.sku, "MAK-1001")))[0]!;
+    const before = (await shop().database.db.select().from(products).where(eq(products.sku, "MAK-1001")))[0]!;
     const res = await upload(as.manager, "/api/admin/products/import?dry_run=1", example.body, "products-example.csv");
     expect(res.statusCode, res.body).toBe(200);
     const report = res.json();
     expect(report).toMatchObject({ rows: 3, created: 2, updated: before.stock === 25 ? 0 : 1, refused: [], applied: false, dry_run: true });
     expect(Object.keys(report)).toEqual(expect.arrayContaining(["rows", "created", "updated", "refused"]));
-    expect(await shop.database.db.$count(products, eq(products.sku, "EX-DRILL-18V"))).toBe(0);
+    expect(await shop().database.db.$count(products, eq(products.sku, "EX-DRILL-18V"))).toBe(0);
   });
 
   it("dry-runs the variants example (docs/products-variants-example.csv): the demo's variants changed, a length added to the CLS, a decking board made in four variants, refused nowhere", async () => {
@@ -112,10 +102,10 @@ describe("the catalogue CSV API", () => {
     const refused = await upload(as.manager, "/api/admin/products/import", file);
     expect(refused.statusCode, refused.body).toBe(200);
     expect(refused.json()).toMatchObject({ rows: 2, created: 0, updated: 0, applied: false, refused: [{ row: 3, column: "price_ex_vat", message: expect.any(String) }] });
-    expect(await shop.database.db.$count(products, eq(products.sku, "API-1"))).toBe(0);
+    expect(await shop().database.db.$count(products, eq(products.sku, "API-1"))).toBe(0);
     const valid = await upload(as.manager, "/api/admin/products/import?valid_only=1", file);
     expect(valid.json()).toMatchObject({ rows: 2, created: 1, applied: true });
-    expect(await shop.database.db.$count(products, eq(products.sku, "API-1"))).toBe(1);
+    expect(await shop().database.db.$count(products, eq(products.sku, "API-1"))).toBe(1);
 
     expect((await upload(as.sales, "/api/admin/products/import?dry_run=1", file)).statusCode).toBe(403);
     expect((await upload(as.warehouse, "/api/admin/products/import?dry_run=1", file)).statusCode).toBe(403);
@@ -128,7 +118,7 @@ describe("the catalogue CSV API", () => {
   });
 
   it("documents every route under the tag admin: products", async () => {
-    const doc = (await shop.app.inject({ url: "/api/openapi.json" })).json() as { paths: Record<string, Record<string, { tags: string[]; summary: string }>> };
+    const doc = (await shop().app.inject({ url: "/api/openapi.json" })).json() as { paths: Record<string, Record<string, { tags: string[]; summary: string }>> };
     const mine = ["/api/admin/products/export.csv", "/api/admin/products/import", "/api/admin/products/imports", "/api/admin/products/imports/{id}", "/api/admin/products/imports/{id}/apply", "/api/admin/products/import/example.csv"];
     for (const path of mine) {
       for (const op of Object.values(doc.paths[path] ?? {})) {
@@ -151,7 +141,7 @@ describe("the catalogue CSV API", () => {
     expect(applying.statusCode, applying.body).toBe(202);
     const done = await poll(as.owner, applying.json().id);
     expect(done).toMatchObject({ state: "done", dry_run: false, report: { applied: true, updated: 1 } });
-    const [p] = await shop.database.db.select().from(products).where(eq(products.sku, "MAK-1001"));
+    const [p] = await shop().database.db.select().from(products).where(eq(products.sku, "MAK-1001"));
     expect(p).toMatchObject({ pricePence: 7770, stock: 31 });
     // The checked file went to the import: it cannot be applied twice.
     expect((await as.owner.post(`/api/admin/products/imports/${checked.id}/apply`)).statusCode).toBe(409);
@@ -177,7 +167,7 @@ describe("the upload limit", () => {
       (request as unknown as { staffActor: StaffActor }).staffActor = owner;
     });
     const limit = 256 * 1024;
-    await app.register(catalogueCsvRoutes, { csv: createCatalogueCsv(shop.database.db, { dataDir, sharedProgress: false, maxBytes: limit }), prefix: "/api" });
+    await app.register(catalogueCsvRoutes, { csv: createCatalogueCsv(shop().database.db, { dataDir, sharedProgress: false, maxBytes: limit }), prefix: "/api" });
     await app.ready();
     const boundary = "----limit-boundary";
     let sent = 0;

@@ -2,11 +2,11 @@ import { createReadStream } from "node:fs";
 import { STOCK_FILTERS } from "../products/admin-list.ts";
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { HttpError } from "../../../http-errors.ts";
 import { messageResponse, validationResponse } from "../../auth/contract.ts";
-import { authorize, staffActorOf } from "../../staff/actor.ts";
+import { authorize } from "../../staff/actor.ts";
+import { staffApi } from "../../staff/admin-api.ts";
 import { PRODUCT_STATUSES } from "../schema.ts";
 import { type CatalogueCsv, type UploadedCsv, sizeText } from "./jobs.ts";
 import { staffDoor } from "../../staff/door.ts";
@@ -89,102 +89,89 @@ async function uploadOf(request: FastifyRequest, maxBytes: number): Promise<Uplo
 export async function catalogueCsvRoutes(app: FastifyInstance, options: { csv: CatalogueCsv }): Promise<void> {
   // Only in this scope, and only once (another scope's registration does not reach here).
   if (!app.hasContentTypeParser("multipart/form-data")) await app.register(fastifyMultipart, { throwFileSizeLimit: false });
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { csv } = options;
-  const tags = ["admin: products"];
+  const api = staffApi(app, { tags: ["admin: products"], errors });
   const limit = sizeText(csv.maxBytes);
   // Checked files never applied are removed after a day by the hourly job catalog.sweep-imports (server/modules/jobs/schedule.ts).
 
-  r.get(
+  api.get(
     "/admin/products/export.csv",
     {
-      schema: {
-        tags,
-        summary:
-          "The catalogue (or the list filtered as GET /api/admin/products filters it: q, category id, brand id, status (all by default), stock, no_photo) as CSV in the import's columns (see docs/features.md), UTF-8 with a byte order mark, formulas escaped; streamed in keyset batches whatever its size. Needs catalogue.view",
-        querystring: exportQuery,
-        produces: ["text/csv"],
-      },
+      summary:
+        "The catalogue (or the list filtered as GET /api/admin/products filters it: q, category id, brand id, status (all by default), stock, no_photo) as CSV in the import's columns (see docs/features.md), UTF-8 with a byte order mark, formulas escaped; streamed in keyset batches whatever its size. Needs catalogue.view",
+      querystring: exportQuery,
+      produces: ["text/csv"],
     },
-    async (request, reply) => {
+    async (actor, request, reply) => {
       const q = request.query;
-      const stream = await csv.exportCsv(staffActorOf(request), { q: q.q || undefined, category: q.category || undefined, brand: q.brand || undefined, status: q.status || undefined, stock: q.stock || undefined, no_photo: q.no_photo ? true : undefined });
+      const stream = await csv.exportCsv(actor, { q: q.q || undefined, category: q.category || undefined, brand: q.brand || undefined, status: q.status || undefined, stock: q.stock || undefined, no_photo: q.no_photo ? true : undefined });
       const today = new Date().toISOString().slice(0, 10);
       return reply.type("text/csv; charset=utf-8").header("content-disposition", `attachment; filename="products-${today}.csv"`).send(stream);
     },
   );
 
-  r.get(
+  api.get(
     "/admin/products/import/example.csv",
-    { schema: { tags, summary: "A small example of the import's file. Needs catalogue.view", produces: ["text/csv"] } },
-    async (request, reply) => {
-      authorize(staffActorOf(request), "catalogue.view");
+    { summary: "A small example of the import's file. Needs catalogue.view", produces: ["text/csv"] },
+    async (actor, _request, reply) => {
+      authorize(actor, "catalogue.view");
       return reply.type("text/csv; charset=utf-8").header("content-disposition", 'attachment; filename="products-example.csv"').send(createReadStream(EXAMPLE_CSV));
     },
   );
 
-  r.post(
+  api.post(
     "/admin/products/import",
-    { config: staffDoor("catalogue.manage"),
-      schema: {
-        tags,
-        consumes: ["multipart/form-data"],
-        summary: `Imports a catalogue CSV (multipart, field \`file\`, at most ${limit}) and answers its report once done: \`{rows, created, updated, refused: [{row, column, message}], …}\`. With dry_run=1 nothing is written and created/updated say what would be. Otherwise all or nothing: any refused row changes nothing unless valid_only=1. Needs catalogue.manage`,
-        querystring: importQuery,
-        response: { 200: report, ...errors },
-      },
+    {
+      config: staffDoor("catalogue.manage"),
+      consumes: ["multipart/form-data"],
+      summary: `Imports a catalogue CSV (multipart, field \`file\`, at most ${limit}) and answers its report once done: \`{rows, created, updated, refused: [{row, column, message}], …}\`. With dry_run=1 nothing is written and created/updated say what would be. Otherwise all or nothing: any refused row changes nothing unless valid_only=1. Needs catalogue.manage`,
+      querystring: importQuery,
+      response: { 200: report },
     },
-    async (request) => {
+    async (actor, request) => {
       // The permission before the body is read: a refused member's upload is never stored.
-      const actor = authorize(staffActorOf(request), "catalogue.manage");
+      authorize(actor, "catalogue.manage");
       const done = await csv.run(actor, await uploadOf(request, csv.maxBytes), { dryRun: request.query.dry_run, validOnly: request.query.valid_only });
       if (done.state === "failed" || !done.report) throw new HttpError(500, done.error);
       return done.report;
     },
   );
 
-  r.post(
+  api.post(
     "/admin/products/imports",
-    { config: staffDoor("catalogue.manage"),
-      schema: {
-        tags,
-        consumes: ["multipart/form-data"],
-        summary: `Starts a catalogue import in the background (multipart, field \`file\`, at most ${limit}): 202 with its id at once; read its progress and report at GET /admin/products/imports/{id}. dry_run=1 checks only (then apply it with POST …/imports/{id}/apply). Needs catalogue.manage`,
-        querystring: importQuery,
-        response: { 202: z.object({ id: z.number().int() }), ...errors },
-      },
+    {
+      config: staffDoor("catalogue.manage"),
+      consumes: ["multipart/form-data"],
+      summary: `Starts a catalogue import in the background (multipart, field \`file\`, at most ${limit}): 202 with its id at once; read its progress and report at GET /admin/products/imports/{id}. dry_run=1 checks only (then apply it with POST …/imports/{id}/apply). Needs catalogue.manage`,
+      querystring: importQuery,
+      response: { 202: z.object({ id: z.number().int() }) },
     },
-    async (request, reply) => {
-      const { id } = await csv.begin(authorize(staffActorOf(request), "catalogue.manage"), await uploadOf(request, csv.maxBytes), { dryRun: request.query.dry_run, validOnly: request.query.valid_only });
+    async (actor, request, reply) => {
+      const { id } = await csv.begin(authorize(actor, "catalogue.manage"), await uploadOf(request, csv.maxBytes), { dryRun: request.query.dry_run, validOnly: request.query.valid_only });
       return reply.code(202).send({ id });
     },
   );
 
   const idParams = z.object({ id: z.coerce.number().int().positive("Give an import's id.").max(2_147_483_647) });
-  r.post(
+  api.post(
     "/admin/products/imports/:id/apply",
-    { config: staffDoor("catalogue.manage"),
-      schema: {
-        tags,
-        summary: "Applies a file its dry run checked, in the background, as a new import: 202 with its id. Refused (409) while the file has refused rows unless valid_only=1. Needs catalogue.manage",
-        params: idParams,
-        querystring: z.object({ valid_only: flag }),
-        response: { 202: z.object({ id: z.number().int() }), 404: messageResponse, ...errors },
-      },
+    {
+      config: staffDoor("catalogue.manage"),
+      summary: "Applies a file its dry run checked, in the background, as a new import: 202 with its id. Refused (409) while the file has refused rows unless valid_only=1. Needs catalogue.manage",
+      params: idParams,
+      querystring: z.object({ valid_only: flag }),
+      response: { 202: z.object({ id: z.number().int() }), 404: messageResponse },
     },
-    async (request, reply) => reply.code(202).send(await csv.apply(staffActorOf(request), request.params.id, request.query.valid_only)),
+    async (actor, request, reply) => reply.code(202).send(await csv.apply(actor, request.params.id, request.query.valid_only)),
   );
 
-  r.get(
+  api.get(
     "/admin/products/imports/:id",
     {
-      schema: {
-        tags,
-        summary: "An import's state (queued, checking, running, done, refused, failed), rows done of the total, rows per second, seconds left, and its report once finished. Needs catalogue.manage",
-        params: idParams,
-        response: { 200: status, 404: messageResponse, ...errors },
-      },
+      summary: "An import's state (queued, checking, running, done, refused, failed), rows done of the total, rows per second, seconds left, and its report once finished. Needs catalogue.manage",
+      params: idParams,
+      response: { 200: status, 404: messageResponse },
     },
-    async (request) => csv.status(staffActorOf(request), request.params.id),
+    async (actor, request) => csv.status(actor, request.params.id),
   );
 }

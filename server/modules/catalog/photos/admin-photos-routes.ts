@@ -1,12 +1,11 @@
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { staffDoor } from "../../staff/door.ts";
 import { messageResponse, validationResponse } from "../../auth/contract.ts";
 import { PHOTO_MAX_BYTES, PHOTO_WIDTHS } from "../../media/photos.ts";
 import { multipartPhotos } from "../../media/uploads.ts";
-import { staffActorOf } from "../../staff/actor.ts";
+import { staffApi } from "../../staff/admin-api.ts";
 import { ALT_MAX, type AdminPhotoService, PHOTOS_MAX, type PhotoOwner, UPLOAD_FILES_MAX } from "./admin-photos.ts";
 
 const photo = z.object({
@@ -32,7 +31,6 @@ const errors = { 401: messageResponse, 403: messageResponse, 404: messageRespons
 export async function adminPhotoRoutes(app: FastifyInstance, options: { photos: AdminPhotoService }): Promise<void> {
   // Only in this scope: no other route takes multipart bodies.
   await app.register(fastifyMultipart, { throwFileSizeLimit: true, limits: { fileSize: PHOTO_MAX_BYTES, files: UPLOAD_FILES_MAX } });
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { photos: service } = options;
 
   const owners = [
@@ -42,45 +40,43 @@ export async function adminPhotoRoutes(app: FastifyInstance, options: { photos: 
   ] as const;
 
   for (const o of owners) {
+    const api = staffApi(app, { tags: o.tags, errors });
     const withId = o.params.extend({ id: photoId });
-    r.get(
+    api.get(
       o.base,
-      { schema: { tags: o.tags, summary: `The ${o.what}'s photos in order, with their AVIF and WebP renditions. Needs catalogue.view`, params: o.params, response: { 200: photos, ...errors } } },
-      async (request) => service.list(staffActorOf(request), o.ownerOf(request.params)),
+      { summary: `The ${o.what}'s photos in order, with their AVIF and WebP renditions. Needs catalogue.view`, params: o.params, response: { 200: photos } },
+      async (actor, request) => service.list(actor, o.ownerOf(request.params)),
     );
-    r.post(
+    api.post(
       o.base,
       {
         config: staffDoor("catalogue.manage"),
         bodyLimit: UPLOAD_FILES_MAX * (PHOTO_MAX_BYTES + 64 * 1024),
-        schema: {
-          tags: o.tags,
-          consumes: ["multipart/form-data"],
-          summary: `Adds photos (multipart/form-data, one or several fields named \`file\`, up to ${UPLOAD_FILES_MAX}) after the ${o.what}'s own: JPEG, PNG, WebP, AVIF or HEIC by their bytes, each at most ${PHOTO_MAX_BYTES / 1024 / 1024} MB and 50 megapixels, EXIF (location included) removed, AVIF and WebP made at ${PHOTO_WIDTHS.join(", ")} pixels wide (never wider than the photo). Answers the whole list. One refused file refuses the upload: 422 with a message naming it. Needs catalogue.manage`,
-          params: o.params,
-          response: { 201: photos, ...errors },
-        },
+        consumes: ["multipart/form-data"],
+        summary: `Adds photos (multipart/form-data, one or several fields named \`file\`, up to ${UPLOAD_FILES_MAX}) after the ${o.what}'s own: JPEG, PNG, WebP, AVIF or HEIC by their bytes, each at most ${PHOTO_MAX_BYTES / 1024 / 1024} MB and 50 megapixels, EXIF (location included) removed, AVIF and WebP made at ${PHOTO_WIDTHS.join(", ")} pixels wide (never wider than the photo). Answers the whole list. One refused file refuses the upload: 422 with a message naming it. Needs catalogue.manage`,
+        params: o.params,
+        response: { 201: photos },
       },
-      async (request, reply) => {
-        const actor = service.authorizeUpload(staffActorOf(request));
+      async (member, request, reply) => {
+        const actor = service.authorizeUpload(member);
         const { files } = await multipartPhotos(request, { maxFiles: UPLOAD_FILES_MAX });
         return reply.code(201).send(await service.upload(actor, o.ownerOf(request.params), files));
       },
     );
-    r.put(
+    api.put(
       `${o.base}/order`,
-      { config: staffDoor("catalogue.manage"), schema: { tags: o.tags, summary: `Puts the ${o.what}'s photos in this order (every id once); the first is the one listings show. Needs catalogue.manage`, params: o.params, body: orderBody, response: { 200: photos, ...errors } } },
-      async (request) => service.reorder(staffActorOf(request), o.ownerOf(request.params), request.body.ids),
+      { config: staffDoor("catalogue.manage"), summary: `Puts the ${o.what}'s photos in this order (every id once); the first is the one listings show. Needs catalogue.manage`, params: o.params, body: orderBody, response: { 200: photos } },
+      async (actor, request) => service.reorder(actor, o.ownerOf(request.params), request.body.ids),
     );
-    r.patch(
+    api.patch(
       `${o.base}/:id`,
-      { config: staffDoor("catalogue.manage"), schema: { tags: o.tags, summary: `A photo's alt text (what it shows, for whoever cannot see it; required before a product is published). Needs catalogue.manage`, params: withId, body: altBody, response: { 200: photos, ...errors } } },
-      async (request) => service.setAlt(staffActorOf(request), o.ownerOf(request.params), request.params.id, request.body.alt),
+      { config: staffDoor("catalogue.manage"), summary: `A photo's alt text (what it shows, for whoever cannot see it; required before a product is published). Needs catalogue.manage`, params: withId, body: altBody, response: { 200: photos } },
+      async (actor, request) => service.setAlt(actor, o.ownerOf(request.params), request.params.id, request.body.alt),
     );
-    r.delete(
+    api.delete(
       `${o.base}/:id`,
-      { config: staffDoor("catalogue.manage"), schema: { tags: o.tags, summary: `Deletes a photo and its files; the drawn picture returns when the last one goes. Needs catalogue.manage`, params: withId, response: { 200: photos, ...errors } } },
-      async (request) => service.remove(staffActorOf(request), o.ownerOf(request.params), request.params.id),
+      { config: staffDoor("catalogue.manage"), summary: `Deletes a photo and its files; the drawn picture returns when the last one goes. Needs catalogue.manage`, params: withId, response: { 200: photos } },
+      async (actor, request) => service.remove(actor, o.ownerOf(request.params), request.params.id),
     );
   }
 }

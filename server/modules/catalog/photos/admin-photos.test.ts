@@ -4,22 +4,17 @@
 // uploads at once (on PostgreSQL with TEST_DATABASE_URL, where it proves the lock).
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
-import { TestBrowser } from "../../../test/browser.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type TestBrowser } from "../../../test/browser.ts";
 import { apiOperations } from "../../../test/openapi.ts";
 import { auditLog } from "../../audit/schema.ts";
 import { hireItems } from "../../hire/schema.ts";
 import { localFileStore } from "../../media/store.ts";
 import { multipart, testJpeg } from "../../media/test-photos.ts";
-import type { StaffRole } from "../../staff/permissions.ts";
 import { productVariants, products } from "../schema.ts";
+import { staffTestShop } from "../../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
-let shop: TestShop;
-let ip = 1;
-const as = {} as Record<StaffRole | "guest", TestBrowser>;
+const { as, shop } = staffTestShop("198.51.102");
 let jpeg: Buffer;
 
 const upload = (b: TestBrowser, url: string, files: Parameters<typeof multipart>[0]) => {
@@ -29,21 +24,13 @@ const upload = (b: TestBrowser, url: string, files: Parameters<typeof multipart>
 
 /** A published product of the demo shop, by its position. */
 async function aProduct(offset: number) {
-  const rows = await shop.database.db.select({ sku: products.sku, slug: products.slug, images: products.images }).from(products).where(eq(products.status, "published")).orderBy(products.id).limit(1).offset(offset);
+  const rows = await shop().database.db.select({ sku: products.sku, slug: products.slug, images: products.images }).from(products).where(eq(products.status, "published")).orderBy(products.id).limit(1).offset(offset);
   return rows[0]!;
 }
 
 beforeAll(async () => {
-  shop = await createTestShop();
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.102.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    as[member.role] = b;
-  }
-  as.guest = new TestBrowser(shop.app, `198.51.102.${ip++}`);
   jpeg = await testJpeg(2000, 1500);
 }, 120_000);
-afterAll(() => shop?.close());
 
 describe("a product's photos through the API", () => {
   it("uploads two photos, answers the whole list, serves the renditions for a year, and the storefront shows them next", async () => {
@@ -65,7 +52,7 @@ describe("a product's photos through the API", () => {
     expect(images[0].sources[0].srcset).toMatch(/^\/media\/photos\/\S+\/320w-\S+\.avif 320w, \S+ 640w, \S+ 960w, \S+ 1600w$/);
     expect(images[1]).toMatchObject({ width: 640, height: 480 });
     // The drawn pictures gave way to the photos.
-    const [row] = await shop.database.db.select({ images: products.images }).from(products).where(eq(products.sku, p.sku));
+    const [row] = await shop().database.db.select({ images: products.images }).from(products).where(eq(products.sku, p.sku));
     expect(row!.images.map((i) => i.id)).toEqual(images.map((i: { id: string }) => i.id));
 
     const avif = await as.guest.get(images[0].sources[0].srcset.split(" ")[0]);
@@ -83,7 +70,7 @@ describe("a product's photos through the API", () => {
     const listing = (await as.guest.get(`/api/products?q=${encodeURIComponent(p.sku)}`)).json();
     expect(listing.items.find((i: { sku: string }) => i.sku === p.sku)?.image).toMatchObject({ src: images[0].src, sources: images[0].sources });
 
-    const audit = await shop.database.db.select().from(auditLog).where(and(eq(auditLog.entity, "product"), eq(auditLog.entityId, p.sku), eq(auditLog.action, "product.photos_added")));
+    const audit = await shop().database.db.select().from(auditLog).where(and(eq(auditLog.entity, "product"), eq(auditLog.entityId, p.sku), eq(auditLog.action, "product.photos_added")));
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ staffName: expect.stringContaining("manager@staff.example.com"), via: "api", after: { photos: images.map((i: { id: string }) => i.id) } });
   });
@@ -109,7 +96,7 @@ describe("a product's photos through the API", () => {
     const notMultipart = await as.owner.post(url, { file: "x" });
     expect(notMultipart.statusCode).toBe(422);
     expect(notMultipart.json().message).toMatch(/multipart\/form-data/);
-    const [row] = await shop.database.db.select({ images: products.images }).from(products).where(eq(products.sku, p.sku));
+    const [row] = await shop().database.db.select({ images: products.images }).from(products).where(eq(products.sku, p.sku));
     expect(row!.images).toEqual(p.images);
   });
 
@@ -140,10 +127,10 @@ describe("a product's photos through the API", () => {
     // Its files went with it.
     expect((await as.guest.get(firstFile)).statusCode).toBe(404);
     expect((await as.owner.delete(`${base}/${b}`)).json().images).toEqual([]);
-    const [row] = await shop.database.db.select({ images: products.images }).from(products).where(eq(products.sku, p.sku));
+    const [row] = await shop().database.db.select({ images: products.images }).from(products).where(eq(products.sku, p.sku));
     expect(row!.images).toEqual([{ src: `/images/products/${p.slug}/1.svg`, alt: expect.any(String) }]);
 
-    const actions = (await shop.database.db.select({ action: auditLog.action, before: auditLog.before, after: auditLog.after }).from(auditLog).where(eq(auditLog.entityId, p.sku))).map((e) => e.action);
+    const actions = (await shop().database.db.select({ action: auditLog.action, before: auditLog.before, after: auditLog.after }).from(auditLog).where(eq(auditLog.entityId, p.sku))).map((e) => e.action);
     expect(actions).toEqual(["product.photos_added", "product.photos_reordered", "product.photo_described", "product.photo_deleted", "product.photo_deleted"]);
   });
 
@@ -160,7 +147,7 @@ describe("a product's photos through the API", () => {
     expect((await as.hire.get(url)).statusCode).toBe(403);
     const { body, headers } = multipart([{ filename: "a.jpg", bytes: jpeg }]);
     expect((await as.owner.request("POST", url, body, { headers, csrf: false })).statusCode).toBe(419);
-    const [row] = await shop.database.db.select({ images: products.images }).from(products).where(eq(products.sku, p.sku));
+    const [row] = await shop().database.db.select({ images: products.images }).from(products).where(eq(products.sku, p.sku));
     expect(row!.images).toEqual(p.images);
   });
 
@@ -170,25 +157,25 @@ describe("a product's photos through the API", () => {
     const small = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => testJpeg(200 + i * 10, 150)));
     const answers = await Promise.all(small.map((bytes, i) => upload(i % 2 ? as.owner : as.manager, url, [{ filename: `${i}.jpg`, bytes }])));
     for (const res of answers) expect(res.statusCode, res.body).toBe(201);
-    const [row] = await shop.database.db.select({ images: products.images }).from(products).where(eq(products.sku, p.sku));
+    const [row] = await shop().database.db.select({ images: products.images }).from(products).where(eq(products.sku, p.sku));
     expect(row!.images.map((i) => i.width).sort()).toEqual([200, 210, 220, 230, 240, 250]);
   });
 });
 
 describe("a variant's photos", () => {
   it("uploads by the variant's SKU; the product API gives them to that variant alone; the last one gone leaves it showing the product's", async () => {
-    const [variant] = await shop.database.db.select({ sku: productVariants.sku, productId: productVariants.productId }).from(productVariants).where(eq(productVariants.sku, "TCL-EMUL-5L-SOFTGREY"));
+    const [variant] = await shop().database.db.select({ sku: productVariants.sku, productId: productVariants.productId }).from(productVariants).where(eq(productVariants.sku, "TCL-EMUL-5L-SOFTGREY"));
     const base = `/api/admin/variants/${variant!.sku}/images`;
     const res = await upload(as.manager, base, [{ filename: "soft-grey-tin.jpg", bytes: jpeg }]);
     expect(res.statusCode, res.body).toBe(201);
     const [photo] = res.json().images as { id: string; src: string }[];
-    const [product] = await shop.database.db.select({ slug: products.slug, images: products.images }).from(products).where(eq(products.id, variant!.productId));
+    const [product] = await shop().database.db.select({ slug: products.slug, images: products.images }).from(products).where(eq(products.id, variant!.productId));
     const page = (await as.guest.get(`/api/products/${product!.slug}?variant=${variant!.sku}`)).json().data as { images: { src: string }[]; variants: { sku: string; images: { src: string }[] }[] };
     expect(page.variants.find((v) => v.sku === variant!.sku)!.images.map((i) => i.src)).toEqual([photo!.src]);
     expect(page.variants.filter((v) => v.sku !== variant!.sku).every((v) => v.images.length === 0)).toBe(true);
     // The product's own photos are untouched.
     expect(page.images.map((i) => i.src)).toEqual(product!.images.map((i) => i.src));
-    const [audit] = await shop.database.db.select().from(auditLog).where(eq(auditLog.action, "variant.photos_added")).orderBy(sql`${auditLog.id} desc`).limit(1);
+    const [audit] = await shop().database.db.select().from(auditLog).where(eq(auditLog.action, "variant.photos_added")).orderBy(sql`${auditLog.id} desc`).limit(1);
     expect(audit).toMatchObject({ entity: "variant", entityId: variant!.sku });
 
     const gone = await as.manager.delete(`${base}/${photo!.id}`);
@@ -201,7 +188,7 @@ describe("a variant's photos", () => {
 
 describe("a hire item's photos", () => {
   it("uploads, reads and deletes by the item's slug", async () => {
-    const [item] = await shop.database.db.select({ slug: hireItems.slug }).from(hireItems).limit(1);
+    const [item] = await shop().database.db.select({ slug: hireItems.slug }).from(hireItems).limit(1);
     const base = `/api/admin/hire/items/${item!.slug}/images`;
     const res = await upload(as.manager, base, [{ filename: "mixer.jpg", bytes: jpeg }]);
     expect(res.statusCode, res.body).toBe(201);
@@ -217,27 +204,27 @@ describe("a hire item's photos", () => {
 
 /** Whether the store holds a key (the shop's own store: DATA_DIR/media in tests). */
 async function createStoreCheck(key: string): Promise<boolean> {
-  return (await localFileStore(path.join(shop.config.dataDir, "media")).get(key)) !== null;
+  return (await localFileStore(path.join(shop().config.dataDir, "media")).get(key)) !== null;
 }
 
 describe("/media", () => {
   it("answers 404 for unknown keys, traversal, and the originals, which are never served", async () => {
     const p = await aProduct(8);
     await upload(as.owner, `/api/admin/products/${p.sku}/images`, [{ filename: "a.jpg", bytes: jpeg }]);
-    const [row] = await shop.database.db.select({ images: products.images }).from(products).where(eq(products.sku, p.sku));
+    const [row] = await shop().database.db.select({ images: products.images }).from(products).where(eq(products.sku, p.sku));
     const original = `originals/${row!.images[0]!.id}.jpg`;
     // Kept in the store, as uploaded…
-    expect((await shop.app.inject({ method: "GET", url: `/media/${original}` })).statusCode).toBe(404);
+    expect((await shop().app.inject({ method: "GET", url: `/media/${original}` })).statusCode).toBe(404);
     expect(await createStoreCheck(original)).toBe(true);
     for (const url of ["/media/photos/none/320w-0000.webp", "/media/..%2F..%2Fetc%2Fpasswd", "/media/photos/..%2F..%2Fcookie-secret.png", "/media/%2e%2e/%2e%2e/etc/hosts.png", "/media/photos/a.html", "/media/"]) {
-      const res = await shop.app.inject({ method: "GET", url });
+      const res = await shop().app.inject({ method: "GET", url });
       expect(res.statusCode, url).toBe(404);
       expect(res.headers["content-type"], url).toMatch(/^application\/json/);
     }
   });
 
   it("documents every operation in the OpenAPI document", async () => {
-    const ops = (await apiOperations(shop.app)).map((o) => `${o.method} ${o.path}`);
+    const ops = (await apiOperations(shop().app)).map((o) => `${o.method} ${o.path}`);
     for (const path of ["/api/admin/products/{sku}/images", "/api/admin/variants/{sku}/images", "/api/admin/hire/items/{slug}/images"]) {
       expect(ops).toEqual(expect.arrayContaining([`GET ${path}`, `POST ${path}`, `PUT ${path}/order`, `PATCH ${path}/{id}`, `DELETE ${path}/{id}`]));
     }

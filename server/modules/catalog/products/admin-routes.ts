@@ -1,8 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { messageResponse, validationResponse } from "../../auth/contract.ts";
-import { staffActorOf } from "../../staff/actor.ts";
+import { messageResponse } from "../../auth/contract.ts";
+import { staffApi } from "../../staff/admin-api.ts";
 import type { AdminProductService } from "./admin.ts";
 import { BULK_ACTIONS, BULK_MAX } from "./admin-bulk.ts";
 import { ADMIN_PRODUCTS_PAGE_MAX, type AdminProductFilters, STATUS_FILTERS, STOCK_FILTERS } from "./admin-list.ts";
@@ -46,7 +45,8 @@ export function productFiltersOf(query: z.infer<typeof listQuery>): AdminProduct
 
 export const skuParams = z.object({ sku: z.string().min(1).max(64).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, "Give a product's SKU.") });
 
-const image = z.object({
+/** A photo as a product or hire item carries it: its fallback, alt text and renditions. */
+export const imageJson = z.object({
   src: z.string(),
   alt: z.string(),
   id: z.string().optional(),
@@ -66,7 +66,7 @@ const variant = z.object({
   low_stock: z.boolean(),
   barcode: z.string().nullable(),
   weight_grams: z.number().int().nullable(),
-  images: z.array(image),
+  images: z.array(imageJson),
   position: z.number().int(),
   status: z.enum(["active", "archived"]),
 });
@@ -103,7 +103,7 @@ const detail = summary.extend({
   categories: z.array(z.object({ id: z.number().int(), name: z.string(), path: z.string() })),
   attributes: z.array(z.object({ name: z.string(), value: z.string() })),
   related: z.array(z.object({ sku: z.string(), name: z.string() })),
-  images: z.array(image),
+  images: z.array(imageJson),
   old_slugs: z.array(z.string()).describe("Earlier web addresses, each answering with a 301 to this product"),
   attribute_set: z.array(z.object({ name: z.string(), kind: z.enum(["text", "number", "yes_no"]), unit: z.string() })).describe("The attributes its categories ask for, typed; values of these are checked and written alike"),
   trade_prices: z.array(z.object({ discount_percent: z.number(), accounts: z.number().int(), price_ex_vat: z.number(), price_inc_vat: z.number() })).describe("What approved trade accounts pay, by their discount"),
@@ -115,174 +115,148 @@ const detail = summary.extend({
   created_at: z.string(),
 });
 
-const errors = { 401: messageResponse, 403: messageResponse, 422: validationResponse };
-const productErrors = { ...errors, 404: messageResponse };
+const productErrors = { 404: messageResponse };
 
 /** The catalogue desk's API (issue 20): the same service as its screens, which checks each permission. */
 export async function adminProductRoutes(app: FastifyInstance, options: { products: AdminProductService; variants: AdminVariantService }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { products, variants } = options;
-  const tags = ["admin: catalogue"];
+  const api = staffApi(app, { tags: ["admin: catalogue"] });
 
   app.addHook("onSend", async (_request, reply) => {
     reply.header("cache-control", "no-store");
   });
 
-  r.get(
+  api.get(
     "/admin/products",
     {
-      schema: {
-        tags,
-        summary:
-          "Products by name, a keyset page at a time (`next_cursor`): search `q` by name or SKU; filter by category (with its subcategories), brand, stock (in_stock, low: at or below the reorder level, out), status (active: drafts and published, the default; draft, published, archived, all) and `no_photo`. Needs catalogue.view",
-        querystring: listQuery,
-        response: { 200: z.object({ data: z.array(summary), next_cursor: z.string().nullable() }), ...errors },
-      },
+      summary:
+        "Products by name, a keyset page at a time (`next_cursor`): search `q` by name or SKU; filter by category (with its subcategories), brand, stock (in_stock, low: at or below the reorder level, out), status (active: drafts and published, the default; draft, published, archived, all) and `no_photo`. Needs catalogue.view",
+      querystring: listQuery,
+      response: { 200: z.object({ data: z.array(summary), next_cursor: z.string().nullable() }) },
     },
-    async (request) => products.list(staffActorOf(request), productFiltersOf(request.query)),
+    async (actor, request) => products.list(actor, productFiltersOf(request.query)),
   );
 
-  r.get(
+  api.get(
     "/admin/products/counts",
     {
-      schema: {
-        tags,
-        summary: "Products per status under the same filters, status aside: the counts on the tabs",
-        querystring: filtersQuery,
-        response: { 200: z.object({ data: z.object({ draft: z.number().int(), published: z.number().int(), archived: z.number().int() }) }), ...errors },
-      },
+      summary: "Products per status under the same filters, status aside: the counts on the tabs",
+      querystring: filtersQuery,
+      response: { 200: z.object({ data: z.object({ draft: z.number().int(), published: z.number().int(), archived: z.number().int() }) }) },
     },
-    async (request) => ({ data: await products.counts(staffActorOf(request), productFiltersOf(request.query)) }),
+    async (actor, request) => ({ data: await products.counts(actor, productFiltersOf(request.query)) }),
   );
 
-  r.post(
+  api.post(
     "/admin/products",
-    { config: staffDoor("catalogue.manage"),
-      schema: {
-        tags,
-        summary: "A new product: SKU, name and price ex VAT at least (a draft unless `published` or `status` says otherwise). A stock given is its opening stock in the ledger. Needs catalogue.manage",
-        body: productCreate,
-        response: { 201: detail, ...errors },
-      },
+    {
+      config: staffDoor("catalogue.manage"),
+      summary: "A new product: SKU, name and price ex VAT at least (a draft unless `published` or `status` says otherwise). A stock given is its opening stock in the ledger. Needs catalogue.manage",
+      body: productCreate,
+      response: { 201: detail },
     },
-    async (request, reply) => reply.code(201).send(await products.create(staffActorOf(request), request.body)),
+    async (actor, request, reply) => reply.code(201).send(await products.create(actor, request.body)),
   );
 
-  r.post(
+  api.post(
     "/admin/products/bulk",
-    { config: staffDoor("catalogue.manage"),
-      schema: {
-        tags,
-        summary: `One change to up to ${BULK_MAX} products by SKU: move_category (category_id), set_vat (vat_rate), archive, price_percent (percent, e.g. 5 or -10; rounded to the penny). With \`preview: true\` it answers each product's old → new and writes nothing. Needs catalogue.manage`,
-        body: z.object({
-          skus: z.array(z.string().max(64)).min(1, "Choose at least one product.").max(BULK_MAX, `Choose at most ${BULK_MAX} products at once.`),
-          action: z.enum(BULK_ACTIONS, { error: `Choose one of: ${BULK_ACTIONS.join(", ")}.` }),
-          category_id: id.optional(),
-          vat_rate: z.number().int().optional(),
-          percent: z.number().optional(),
-          preview: z.boolean().optional(),
+    {
+      config: staffDoor("catalogue.manage"),
+      summary: `One change to up to ${BULK_MAX} products by SKU: move_category (category_id), set_vat (vat_rate), archive, price_percent (percent, e.g. 5 or -10; rounded to the penny). With \`preview: true\` it answers each product's old → new and writes nothing. Needs catalogue.manage`,
+      body: z.object({
+        skus: z.array(z.string().max(64)).min(1, "Choose at least one product.").max(BULK_MAX, `Choose at most ${BULK_MAX} products at once.`),
+        action: z.enum(BULK_ACTIONS, { error: `Choose one of: ${BULK_ACTIONS.join(", ")}.` }),
+        category_id: id.optional(),
+        vat_rate: z.number().int().optional(),
+        percent: z.number().optional(),
+        preview: z.boolean().optional(),
+      }),
+      response: {
+        200: z.object({
+          action: z.enum(BULK_ACTIONS),
+          products: z.number().int(),
+          applied: z.boolean(),
+          changes: z.array(z.object({ sku: z.string(), name: z.string(), field: z.string(), from: z.string(), to: z.string() })),
         }),
-        response: {
-          200: z.object({
-            action: z.enum(BULK_ACTIONS),
-            products: z.number().int(),
-            applied: z.boolean(),
-            changes: z.array(z.object({ sku: z.string(), name: z.string(), field: z.string(), from: z.string(), to: z.string() })),
-          }),
-          ...errors,
-        },
       },
     },
-    async (request) => {
+    async (actor, request) => {
       const { preview, ...change } = request.body;
-      return products.bulk(staffActorOf(request), change, { preview: preview ?? false });
+      return products.bulk(actor, change, { preview: preview ?? false });
     },
   );
 
-  r.get(
+  api.get(
     "/admin/products/:sku",
-    { schema: { tags, summary: "One product with every field the storefront shows, its old slugs, trade prices and latest stock movements. Needs catalogue.view", params: skuParams, response: { 200: detail, ...productErrors } } },
-    async (request) => products.get(staffActorOf(request), request.params.sku),
+    { summary: "One product with every field the storefront shows, its old slugs, trade prices and latest stock movements. Needs catalogue.view", params: skuParams, response: { 200: detail, ...productErrors } },
+    async (actor, request) => products.get(actor, request.params.sku),
   );
 
-  r.patch(
+  api.patch(
     "/admin/products/:sku",
     {
       // Stock and reorder level alone need stock.count (the service checks which the body changes).
       config: staffDoor(["catalogue.manage", "stock.count"]),
-      schema: {
-        tags,
-        summary:
-          "Changes any of a product's fields (name, price_ex_vat, vat_rate, stock, reorder_level, published, and the rest); 422 `{errors}` names each bad field. A `stock` given is recorded as a counted movement in the stock ledger. Stock and reorder level need stock.count; every other field catalogue.manage",
-        params: skuParams,
-        body: productPatch,
-        response: { 200: detail, ...productErrors },
-      },
+      summary:
+        "Changes any of a product's fields (name, price_ex_vat, vat_rate, stock, reorder_level, published, and the rest); 422 `{errors}` names each bad field. A `stock` given is recorded as a counted movement in the stock ledger. Stock and reorder level need stock.count; every other field catalogue.manage",
+      params: skuParams,
+      body: productPatch,
+      response: { 200: detail, ...productErrors },
     },
-    async (request) => products.update(staffActorOf(request), request.params.sku, request.body),
+    async (actor, request) => products.update(actor, request.params.sku, request.body),
   );
 
-  r.get(
+  api.get(
     "/admin/products/:sku/variants",
     {
-      schema: {
-        tags,
-        summary: "A product's options and every variant (archived ones too), found by any of its variants' SKUs. Needs catalogue.view",
-        params: skuParams,
-        response: {
-          200: variantsView.extend({
-            product: z.object({ sku: z.string(), name: z.string(), slug: z.string(), status: z.enum(PRODUCT_STATUSES), vat_rate: z.number().int(), unit: z.enum(SALE_UNITS) }),
-          }),
-          ...productErrors,
-        },
+      summary: "A product's options and every variant (archived ones too), found by any of its variants' SKUs. Needs catalogue.view",
+      params: skuParams,
+      response: {
+        200: variantsView.extend({
+          product: z.object({ sku: z.string(), name: z.string(), slug: z.string(), status: z.enum(PRODUCT_STATUSES), vat_rate: z.number().int(), unit: z.enum(SALE_UNITS) }),
+        }),
+        ...productErrors,
       },
     },
-    async (request) => variants.list(staffActorOf(request), request.params.sku),
+    async (actor, request) => variants.list(actor, request.params.sku),
   );
 
-  r.put(
+  api.put(
     "/admin/products/:sku/options",
-    { config: staffDoor("catalogue.manage"),
-      schema: {
-        tags,
-        summary: `A product's options (at most 3, such as Length; Size and Colour), each with its values in order. Every combination becomes a variant: a variant that still fits keeps its SKU, price and stock, a new one gets the first variant's price and no stock, one that no longer fits is archived (refused while it holds stock). Needs catalogue.manage`,
-        params: skuParams,
-        body: z.object({ options: optionsInput }),
-        response: { 200: variantsView.extend({ created: z.array(z.string()), archived: z.array(z.string()) }), ...productErrors },
-      },
+    {
+      config: staffDoor("catalogue.manage"),
+      summary: `A product's options (at most 3, such as Length; Size and Colour), each with its values in order. Every combination becomes a variant: a variant that still fits keeps its SKU, price and stock, a new one gets the first variant's price and no stock, one that no longer fits is archived (refused while it holds stock). Needs catalogue.manage`,
+      params: skuParams,
+      body: z.object({ options: optionsInput }),
+      response: { 200: variantsView.extend({ created: z.array(z.string()), archived: z.array(z.string()) }), ...productErrors },
     },
-    async (request) => variants.setOptions(staffActorOf(request), request.params.sku, request.body.options),
+    async (actor, request) => variants.setOptions(actor, request.params.sku, request.body.options),
   );
 
-  r.post(
+  api.post(
     "/admin/products/:sku/variants",
-    { config: staffDoor("catalogue.manage"),
-      schema: {
-        tags,
-        summary:
-          "A new variant of the product (for an ERP): its SKU, option values ({name: value}, one for each of the product's options; a value not yet listed joins the option), price ex VAT, and optionally was price, opening stock (into the ledger), reorder level, barcode (EAN/GTIN, checked) and weight in grams; 422 `{errors}` names each refused field. Needs catalogue.manage",
-        params: skuParams,
-        body: variantCreate,
-        response: { 201: variant, ...productErrors },
-      },
+    {
+      config: staffDoor("catalogue.manage"),
+      summary:
+        "A new variant of the product (for an ERP): its SKU, option values ({name: value}, one for each of the product's options; a value not yet listed joins the option), price ex VAT, and optionally was price, opening stock (into the ledger), reorder level, barcode (EAN/GTIN, checked) and weight in grams; 422 `{errors}` names each refused field. Needs catalogue.manage",
+      params: skuParams,
+      body: variantCreate,
+      response: { 201: variant, ...productErrors },
     },
-    async (request, reply) => reply.code(201).send(await variants.add(staffActorOf(request), request.params.sku, request.body)),
+    async (actor, request, reply) => reply.code(201).send(await variants.add(actor, request.params.sku, request.body)),
   );
 
-  r.patch(
+  api.patch(
     "/admin/variants/:sku",
     {
       // Stock and reorder level alone need stock.count (the service checks which the body changes).
       config: staffDoor(["catalogue.manage", "stock.count"]),
-      schema: {
-        tags,
-        summary:
-          "Changes a variant's fields (sku, options, price_ex_vat, was_price_ex_vat, stock, reorder_level, barcode, weight_grams, position, status); 422 `{errors}` names each refused field. A `stock` given is a counted movement in the ledger. Stock and reorder level need stock.count; the rest catalogue.manage",
-        params: skuParams,
-        body: variantPatch,
-        response: { 200: variant, ...productErrors },
-      },
+      summary:
+        "Changes a variant's fields (sku, options, price_ex_vat, was_price_ex_vat, stock, reorder_level, barcode, weight_grams, position, status); 422 `{errors}` names each refused field. A `stock` given is a counted movement in the ledger. Stock and reorder level need stock.count; the rest catalogue.manage",
+      params: skuParams,
+      body: variantPatch,
+      response: { 200: variant, ...productErrors },
     },
-    async (request) => variants.update(staffActorOf(request), request.params.sku, request.body),
+    async (actor, request) => variants.update(actor, request.params.sku, request.body),
   );
 }

@@ -2,21 +2,17 @@
 // list and its filters, the PATCH contract, creating and publishing, slugs that
 // move, bulk changes with their preview, and who may do which.
 import { and, desc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../test/browser.ts";
 import { databaseInvariantViolations } from "../../../test/invariants.ts";
 import { auditLog } from "../../audit/schema.ts";
-import type { StaffRole } from "../../staff/permissions.ts";
 import { stockMovements } from "../../stock/schema.ts";
 import { categories, manufacturers, productCategories, productVariants, products } from "../schema.ts";
+import { staffTestShop } from "../../../test/staff-browsers.ts";
 
 const PASSWORD = "demo-password-2026";
-let shop: TestShop;
-let ip = 1;
-const as = {} as Record<StaffRole | "guest" | "customer", TestBrowser>;
-const db = () => shop.database.db;
+const { as, shop, address } = staffTestShop<"customer">("198.51.102");
+const db = () => shop().database.db;
 
 /** A published demo product with stock, chosen by offset so each test has its own. */
 async function product(offset: number) {
@@ -25,17 +21,9 @@ async function product(offset: number) {
 }
 
 beforeAll(async () => {
-  shop = await createTestShop();
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.102.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    as[member.role] = b;
-  }
-  as.guest = new TestBrowser(shop.app, `198.51.102.${ip++}`);
-  as.customer = new TestBrowser(shop.app, `198.51.102.${ip++}`);
+  as.customer = new TestBrowser(shop().app, address());
   await as.customer.signIn("customer@example.com", PASSWORD);
 }, 120_000);
-afterAll(() => shop?.close());
 
 describe("the product list", () => {
   it("searches by name words or SKU, pages by keyset, and answers no-store", async () => {
@@ -176,7 +164,7 @@ describe("PATCH /api/admin/products/{sku}", () => {
     expect((await as.guest.get(`/api/products/${p.slug}`)).statusCode).toBe(404);
     expect(await listed()).not.toContain(p.sku);
     expect((await as.guest.get(`/api/products?q=${encodeURIComponent(p.sku)}`)).json().items).toEqual([]);
-    const b = new TestBrowser(shop.app, `198.51.102.${ip++}`);
+    const b = new TestBrowser(shop().app, address());
     await b.csrf();
     const add = await b.post("/api/basket", { product_id: p.id, quantity: 1 });
     expect(add.statusCode).toBe(422);

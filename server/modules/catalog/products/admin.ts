@@ -25,6 +25,19 @@ export function productSearchText(brand: string | null | undefined, sku: string,
   return [brand ?? "", sku, summary].filter(Boolean).join(" ");
 }
 
+/** How a product is handled, returned, featured, found and kept, as the API names it: its detail and its audit view both carry these. */
+function handlingJson(p: typeof products.$inferSelect) {
+  return {
+    heavy: p.heavy,
+    returnable: p.returnable,
+    non_returnable_reason: p.nonReturnableReason,
+    featured: p.featured,
+    seo_title: p.seoTitle,
+    seo_description: p.seoDescription,
+    bin_location: p.binLocation,
+  };
+}
+
 /**
  * The catalogue in the back office (issue 20): the product list with its
  * filters, one product's every field, creating and editing products, and bulk
@@ -81,13 +94,7 @@ export function createAdminProductService(db: Db) {
       summary: p.summary,
       description_html: p.descriptionHtml,
       was_price_ex_vat: p.wasPricePence === null ? null : pounds(p.wasPricePence),
-      heavy: p.heavy,
-      returnable: p.returnable,
-      non_returnable_reason: p.nonReturnableReason,
-      featured: p.featured,
-      seo_title: p.seoTitle,
-      seo_description: p.seoDescription,
-      bin_location: p.binLocation,
+      ...handlingJson(p),
       published: p.status === "published",
       categories: cats,
       attributes: attrs,
@@ -202,13 +209,7 @@ export function createAdminProductService(db: Db) {
       vat_rate: p.vatRate,
       stock: p.stock,
       reorder_level: p.reorderLevel,
-      heavy: p.heavy,
-      returnable: p.returnable,
-      non_returnable_reason: p.nonReturnableReason,
-      featured: p.featured,
-      seo_title: p.seoTitle,
-      seo_description: p.seoDescription,
-      bin_location: p.binLocation,
+      ...handlingJson(p),
       description_changed: undefined as boolean | undefined,
     };
   }

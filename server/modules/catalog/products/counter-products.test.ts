@@ -5,9 +5,9 @@
 // location through the admin API and the catalogue CSV.
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { testShopForFile } from "../../../test/app.ts";
 import { TestBrowser } from "../../../test/browser.ts";
 import { auditLog } from "../../audit/schema.ts";
 import { localFileStore } from "../../media/store.ts";
@@ -20,26 +20,24 @@ import { parseProduct, productCreate } from "./product-rules.ts";
 import { products } from "../schema.ts";
 
 const PASSWORD = "demo-password-2026";
-let shop: TestShop;
+const shop = testShopForFile();
 let manager: TestBrowser;
 let warehouse: TestBrowser;
 let actor: StaffActor;
-const db = () => shop.database.db;
+const db = () => shop().database.db;
 
 beforeAll(async () => {
-  shop = await createTestShop();
-  manager = new TestBrowser(shop.app, "198.51.104.1");
+  manager = new TestBrowser(shop().app, "198.51.104.1");
   await manager.staffSignIn(DEMO_STAFF.find((s) => s.role === "manager")!.email, PASSWORD);
-  warehouse = new TestBrowser(shop.app, "198.51.104.2");
+  warehouse = new TestBrowser(shop().app, "198.51.104.2");
   await warehouse.staffSignIn(DEMO_STAFF.find((s) => s.role === "warehouse")!.email, PASSWORD);
   const [m] = await db().select().from(staff).where(eq(staff.email, DEMO_STAFF.find((s) => s.role === "manager")!.email));
   actor = { staffId: m!.id, name: m!.name, email: m!.email, role: "manager", via: "screen" };
 }, 120_000);
-afterAll(() => shop?.close());
 
 describe("a new product with its photos", () => {
   const services = () => {
-    const store = localFileStore(path.join(shop.config.dataDir, "media"));
+    const store = localFileStore(path.join(shop().config.dataDir, "media"));
     return { store, photos: createAdminPhotoService(db(), { store }), products: createAdminProductService(db()) };
   };
 
@@ -53,7 +51,7 @@ describe("a new product with its photos", () => {
     expect(made.images[0]).toMatchObject({ alt: "The drill from the left" });
     expect(made.images[0]!.src).toMatch(/^\/media\/.+\.webp$/);
     expect(await store.get(made.images[0]!.src.slice("/media/".length))).not.toBeNull();
-    const front = (await new TestBrowser(shop.app, "198.51.104.9").get(`/api/products/${made.slug}`)).json().data;
+    const front = (await new TestBrowser(shop().app, "198.51.104.9").get(`/api/products/${made.slug}`)).json().data;
     expect(front.images[0].alt).toBe("The drill from the left");
     const [audit] = await db().select().from(auditLog).where(eq(auditLog.entityId, "CTR-PHOTO-1"));
     expect(audit!.after).toMatchObject({ photos: [made.images[0]!.id] });

@@ -3,23 +3,18 @@
 // refusing a product with several variants and none named, checkout taking one
 // variant's stock and leaving its siblings alone, and the listing's card.
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_STAFF } from "../../../db/seed/index.ts";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../test/browser.ts";
 import { databaseInvariantViolations } from "../../../test/invariants.ts";
 import { auditLog } from "../../audit/schema.ts";
 import { mailOutbox } from "../../mail/schema.ts";
 import { orderLines } from "../../orders/schema.ts";
-import type { StaffRole } from "../../staff/permissions.ts";
 import { stockMovements } from "../../stock/schema.ts";
 import { productVariants, products } from "../schema.ts";
+import { staffTestShop } from "../../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
-let shop: TestShop;
-let ip = 1;
-const as = {} as Record<StaffRole | "guest", TestBrowser>;
-const db = () => shop.database.db;
+const { as, shop, address } = staffTestShop("198.51.104");
+const db = () => shop().database.db;
 
 /** A published demo product with no options, by offset so each test has its own. */
 async function product(offset: number) {
@@ -34,17 +29,6 @@ async function inFourLengths(offset: number) {
   expect(res.statusCode, res.body).toBe(200);
   return { product: p, body: res.json() as { variants: { sku: string; options: Record<string, string>; stock: number; status: string; price_ex_vat: number }[]; created: string[]; archived: string[] } };
 }
-
-beforeAll(async () => {
-  shop = await createTestShop();
-  for (const member of DEMO_STAFF) {
-    const b = new TestBrowser(shop.app, `198.51.104.${ip++}`);
-    await b.staffSignIn(member.email, PASSWORD);
-    as[member.role] = b;
-  }
-  as.guest = new TestBrowser(shop.app, `198.51.104.${ip++}`);
-}, 120_000);
-afterAll(() => shop?.close());
 
 describe("the options editor", () => {
   it("makes a variant of every value, the existing one keeping its SKU, price and stock as the first", async () => {
@@ -183,7 +167,7 @@ describe("the basket and checkout", () => {
     const [first, second] = body.variants.map((v) => v.sku);
     await as.manager.patch(`/api/admin/variants/${second}`, { stock: 5 });
     const ids = Object.fromEntries((await db().select({ sku: productVariants.sku, id: productVariants.id }).from(productVariants).where(eq(productVariants.productId, p.id))).map((v) => [v.sku, v.id]));
-    const buyer = new TestBrowser(shop.app, `198.51.104.${ip++}`);
+    const buyer = new TestBrowser(shop().app, address());
     await buyer.csrf();
     const none = await buyer.post("/api/basket", { product_id: p.id, quantity: 1 });
     expect(none.statusCode).toBe(422);
@@ -212,7 +196,7 @@ describe("the basket and checkout", () => {
     const [v] = await db().select().from(productVariants).where(eq(productVariants.sku, second!));
     const before = (await db().select({ sku: productVariants.sku, stock: productVariants.stock }).from(productVariants).where(eq(productVariants.productId, p.id))).filter((x) => x.sku !== second);
 
-    const buyer = new TestBrowser(shop.app, `198.51.104.${ip++}`);
+    const buyer = new TestBrowser(shop().app, address());
     await buyer.csrf();
     expect((await buyer.post("/api/basket", { product_id: p.id, variant_id: v!.id, quantity: 3 })).statusCode).toBe(200);
     const placed = await buyer.post("/api/checkout", { email: "lengths@example.co.uk", delivery_method: "collect", collector_name: "Test Collector", payment_method: "bank_transfer" });
@@ -233,7 +217,7 @@ describe("the basket and checkout", () => {
 describe("an order of a product sold by the metre", () => {
   it("names the variant and its unit in the order's lines and in the confirmation email", async () => {
     const [cable] = await db().select().from(productVariants).where(eq(productVariants.sku, "TCL-TE25-WHITE"));
-    const buyer = new TestBrowser(shop.app, `198.51.104.${ip++}`);
+    const buyer = new TestBrowser(shop().app, address());
     await buyer.csrf();
     expect((await buyer.post("/api/basket", { product_id: cable!.productId, variant_id: cable!.id, quantity: 25 })).statusCode).toBe(200);
     const placed = await buyer.post("/api/checkout", { email: "metres@example.co.uk", delivery_method: "collect", collector_name: "Test Collector", payment_method: "bank_transfer" });
@@ -257,7 +241,7 @@ describe("the last units of one variant", () => {
     const before = await siblings();
     const buyers = await Promise.all(
       Array.from({ length: 12 }, async () => {
-        const b = new TestBrowser(shop.app, `198.51.104.${ip++}`);
+        const b = new TestBrowser(shop().app, address());
         await b.csrf();
         return b;
       }),

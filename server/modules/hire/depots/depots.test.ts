@@ -3,28 +3,25 @@
 // a request short at its depot takes a unit from another depot with a transfer
 // day, the desk records the transfer, and delivery is priced by the bands.
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testShopForFile } from "../../../test/app.ts";
 import { TestBrowser } from "../../../test/browser.ts";
 import { auditLog } from "../../audit/schema.ts";
 import { branches } from "../../branches/schema.ts";
 import { addDays, londonDate } from "../pricing.ts";
 import { hireAllocations, hireCategories, hireItems, hireRequests, hireUnits } from "../schema.ts";
 import { hireUnitTransfers } from "./schema.ts";
+import { staffBrowser } from "../../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
 const day = (n: number) => addDays(londonDate(), n);
-let shop: TestShop;
+const shop = testShopForFile();
 let desk: TestBrowser;
 let ip = 1;
-const db = () => shop.database.db;
+const db = () => shop().database.db;
 
 beforeAll(async () => {
-  shop = await createTestShop();
-  desk = new TestBrowser(shop.app, "198.51.120.1");
-  await desk.staffSignIn("hire@staff.example.com", PASSWORD);
+  desk = await staffBrowser(shop().app, "198.51.120.1", "hire@staff.example.com");
 }, 120_000);
-afterAll(() => shop?.close());
 
 async function depotId(slug: string) {
   const [b] = await db().select({ id: branches.id }).from(branches).where(eq(branches.slug, slug));
@@ -44,7 +41,7 @@ async function fleet(prefix: string, at: string[]) {
 }
 
 async function customer() {
-  const b = new TestBrowser(shop.app, `198.51.121.${ip++ % 250}`);
+  const b = new TestBrowser(shop().app, `198.51.121.${ip++ % 250}`);
   await b.csrf();
   return b;
 }
@@ -118,8 +115,7 @@ describe("hire depots", () => {
     const again = await desk.post(`/api/admin/hire/units/${unit!.id}/transfer`, { depot: "harrogate" });
     expect(again.statusCode).toBe(422);
     expect(again.json().errors.depot).toEqual(["Unit DPB-2 is already at Harrogate hire depot."]);
-    const accounts = new TestBrowser(shop.app, "198.51.120.9");
-    await accounts.staffSignIn("accounts@staff.example.com", PASSWORD);
+    const accounts = await staffBrowser(shop().app, "198.51.120.9", "accounts@staff.example.com");
     expect((await accounts.post(`/api/admin/hire/units/${unit!.id}/transfer`, { depot: "leeds" })).statusCode).toBe(403);
 
     // The planner and the desk's list keep to one depot.
@@ -167,8 +163,7 @@ describe("hire depots", () => {
   });
 
   it("lets a manager set the bands (audited); a longer band may not be cheaper", async () => {
-    const manager = new TestBrowser(shop.app, "198.51.120.3");
-    await manager.staffSignIn("manager@staff.example.com", PASSWORD);
+    const manager = await staffBrowser(shop().app, "198.51.120.3", "manager@staff.example.com");
     const bad = await manager.put("/api/admin/hire/delivery-bands", { bands: [{ up_to_miles: 10, price: 30 }, { up_to_miles: 20, price: 20 }] });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.bands[0]).toMatch(/costs less than/);
@@ -186,8 +181,7 @@ describe("hire depots", () => {
   });
 
   it("moves a unit to another depot from the hire item's units, as a transfer with its history", async () => {
-    const manager = new TestBrowser(shop.app, "198.51.120.4");
-    await manager.staffSignIn("manager@staff.example.com", PASSWORD);
+    const manager = await staffBrowser(shop().app, "198.51.120.4", "manager@staff.example.com");
     const { item, units } = await fleet("DPE", ["leeds"]);
     const res = await manager.patch(`/api/admin/hire/items/${item.slug}/units/${units[0]!.id}`, { depot: "harrogate" });
     expect(res.statusCode, res.body).toBe(200);

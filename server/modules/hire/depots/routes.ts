@@ -1,9 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { messageResponse, validationResponse } from "../../auth/contract.ts";
 import { pounds } from "../../catalog/products/products.ts";
-import { staffActorOf } from "../../staff/actor.ts";
+import { staffApi } from "../../staff/admin-api.ts";
 import type { DepotService } from "./service.ts";
 import type { UnitTransfers } from "./transfers.ts";
 import { staffDoor } from "../../staff/door.ts";
@@ -32,47 +31,39 @@ export const deliveryBandsBody = z.object({
 
 /** Hire depots in the back office (issue 30): moving a unit between depots (hire.desk) and the delivery bands (catalogue.manage). */
 export async function hireDepotAdminRoutes(app: FastifyInstance, options: { depots: DepotService; transfers: UnitTransfers }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ["admin: hire depots"];
+  const api = staffApi(app, { tags: ["admin: hire depots"], errors });
   storeNothing(app);
 
-  r.post(
+  api.post(
     "/admin/hire/units/:id/transfer",
-    { config: staffDoor("hire.desk"),
-      schema: {
-        tags,
-        summary: "Moves a hire unit to another depot (`depot`, a slug), optionally for a hire request (`request_number`), with a `reason`: the unit's depot changes, a history row and the audit log record it. 422 when it is already there; 409 while it is out on hire. Needs hire.desk",
-        params: unitParams,
-        body: unitTransferBody,
-        response: { 200: z.object({ unit_id: z.number(), asset_number: z.string(), from: depotRef, to: depotRef }), ...errors },
-      },
+    {
+      config: staffDoor("hire.desk"),
+      summary: "Moves a hire unit to another depot (`depot`, a slug), optionally for a hire request (`request_number`), with a `reason`: the unit's depot changes, a history row and the audit log record it. 422 when it is already there; 409 while it is out on hire. Needs hire.desk",
+      params: unitParams,
+      body: unitTransferBody,
+      response: { 200: z.object({ unit_id: z.number(), asset_number: z.string(), from: depotRef, to: depotRef }) },
     },
-    async (request) => options.transfers.transfer(staffActorOf(request), request.params.id, request.body),
+    async (actor, request) => options.transfers.transfer(actor, request.params.id, request.body),
   );
 
-  r.get(
+  api.get(
     "/admin/hire/units/:id/transfers",
-    { schema: { tags, summary: "A hire unit's transfers between depots, newest first. Needs hire.desk", params: unitParams } },
-    async (request) => ({ data: await options.transfers.history(staffActorOf(request), request.params.id) }),
+    { summary: "A hire unit's transfers between depots, newest first. Needs hire.desk", params: unitParams },
+    async (actor, request) => ({ data: await options.transfers.history(actor, request.params.id) }),
   );
 
   const bandsJson = (list: { upToMiles: number; pricePence: number }[]) => ({ data: list.map((b) => ({ up_to_miles: b.upToMiles, price: pounds(b.pricePence) })) });
 
-  r.get("/admin/hire/delivery-bands", { schema: { tags, summary: "The delivery bands for hired equipment: up to `up_to_miles` from the depot for `price` (pounds ex VAT). Needs catalogue.view" } }, async (request) =>
-    bandsJson(await options.depots.bandsFor(staffActorOf(request))),
-  );
+  api.get("/admin/hire/delivery-bands", { summary: "The delivery bands for hired equipment: up to `up_to_miles` from the depot for `price` (pounds ex VAT). Needs catalogue.view" }, async (actor) => bandsJson(await options.depots.bandsFor(actor)));
 
-  r.put(
+  api.put(
     "/admin/hire/delivery-bands",
-    { config: staffDoor("catalogue.manage"),
-      schema: {
-        tags,
-        summary: "Replaces the delivery bands (none: delivery is not priced online). A longer band may not be cheaper than a shorter one; each distance once. Audited. Needs catalogue.manage",
-        body: deliveryBandsBody,
-        response: { 200: z.object({ data: z.array(z.object({ up_to_miles: z.number(), price: z.number() })) }), ...errors },
-      },
+    {
+      config: staffDoor("catalogue.manage"),
+      summary: "Replaces the delivery bands (none: delivery is not priced online). A longer band may not be cheaper than a shorter one; each distance once. Audited. Needs catalogue.manage",
+      body: deliveryBandsBody,
+      response: { 200: z.object({ data: z.array(z.object({ up_to_miles: z.number(), price: z.number() })) }) },
     },
-    async (request) =>
-      bandsJson(await options.depots.saveBands(staffActorOf(request), request.body.bands.map((b) => ({ upToMiles: b.up_to_miles, pricePence: Math.round(b.price * 100) })))),
+    async (actor, request) => bandsJson(await options.depots.saveBands(actor, request.body.bands.map((b) => ({ upToMiles: b.up_to_miles, pricePence: Math.round(b.price * 100) })))),
   );
 }

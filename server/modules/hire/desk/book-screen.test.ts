@@ -4,25 +4,22 @@
 // with accounts for the hire desk; a booking without a customer is refused
 // naming the fields, then booked for a walk-in. The rules are proven through
 // the API in bookings.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
-import { TestBrowser } from "../../../test/browser.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testShopForFile } from "../../../test/app.ts";
+import { type TestBrowser } from "../../../test/browser.ts";
 import { textOf } from "../../../test/page-text.ts";
 import { users } from "../../auth/schema.ts";
 import { addDays, londonDate } from "../pricing.ts";
 import { testFleet } from "../test-fleet.ts";
+import { staffBrowser } from "../../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
-let shop: TestShop;
+const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let desk: TestBrowser;
 const day = (n: number) => addDays(londonDate(), n);
 
 beforeAll(async () => {
-  shop = await createTestShop({}, { storefront: { mode: "build" } });
-  desk = new TestBrowser(shop.app, "198.51.122.1");
-  await desk.staffSignIn("hire@staff.example.com", PASSWORD);
+  desk = await staffBrowser(shop().app, "198.51.122.1", "hire@staff.example.com");
 }, 240_000);
-afterAll(() => shop?.close());
 
 function postForm(url: string, form: [string, string][]) {
   return desk.request("POST", url, new URLSearchParams(form).toString(), { headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" } });
@@ -30,8 +27,8 @@ function postForm(url: string, form: [string, string][]) {
 
 describe("the new hire screen", () => {
   it("prices a planner cell, finds the customer, refuses a booking with no one, and books a walk-in", async () => {
-    const { units } = await testFleet(shop.database.db, { name: "Roller BS", prefix: "BS", units: 2, deposit: 1000 });
-    await shop.database.db.insert(users).values({ email: "rhona.roller@example.co.uk", firstname: "Rhona", lastname: "Roller", phone: "07700 900666", passwordHash: "x" });
+    const { units } = await testFleet(shop().database.db, { name: "Roller BS", prefix: "BS", units: 2, deposit: 1000 });
+    await shop().database.db.insert(users).values({ email: "rhona.roller@example.co.uk", firstname: "Rhona", lastname: "Roller", phone: "07700 900666", passwordHash: "x" });
     const url = `/admin/hire/bookings/new?unit=${units[1]!.id}&starts_on=${day(7)}&ends_on=${day(14)}&q=rhona`;
     const page = await desk.get(url);
     expect(page.statusCode).toBe(200);

@@ -4,31 +4,20 @@
 // 409 naming the clash, every unit taken a 409, bad input a 422 naming the
 // field; audited; the roles without the hire desk refused.
 import { and, desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
-import { type TestBrowser } from "../../../test/browser.ts";
+import { describe, expect, it } from "vitest";
 import { auditLog } from "../../audit/schema.ts";
 import { users } from "../../auth/schema.ts";
 import { mailOutbox } from "../../mail/schema.ts";
 import { staff } from "../../staff/schema.ts";
-import type { StaffRole } from "../../staff/permissions.ts";
 import { addDays, londonDate } from "../pricing.ts";
 import { hireAllocations, hireRequestLines, hireRequests } from "../schema.ts";
 import { testFleet } from "../test-fleet.ts";
-import { staffBrowsers } from "../../../test/staff-browsers.ts";
+import { staffTestShop } from "../../../test/staff-browsers.ts";
 
-let shop: TestShop;
-let ip = 1;
-const as = {} as Record<StaffRole, TestBrowser>;
-const db = () => shop.database.db;
+const { as, shop } = staffTestShop("198.51.120");
+const db = () => shop().database.db;
 const day = (n: number) => addDays(londonDate(), n);
 const walkIn = { name: "Wes Walker", phone: "07700 900123" };
-
-beforeAll(async () => {
-  shop = await createTestShop();
-  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.120.${ip++}`));
-}, 120_000);
-afterAll(() => shop?.close());
 
 async function requestOf(number: string) {
   const [row] = await db().select().from(hireRequests).where(eq(hireRequests.number, number));

@@ -5,7 +5,7 @@
 // SDK against the fake on loopback (server/test/payments.ts).
 import { and, desc, eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createServices } from "../../../services.ts";
+import { type createServices } from "../../../services.ts";
 import { TestBrowser } from "../../../test/browser.ts";
 import { cardPaymentShop, deliver, sessionIdOf } from "../../../test/payments.ts";
 import { mailOutbox } from "../../mail/schema.ts";
@@ -13,6 +13,7 @@ import { paymentRefunds, paymentSessions, payments } from "../../payments/schema
 import type { StaffActor } from "../../staff/actor.ts";
 import { addDays, londonDate } from "../pricing.ts";
 import { hireCategories, hireItems, hireRequests, hireUnits } from "../schema.ts";
+import { servicesOf } from "../../../test/app.ts";
 
 const card = cardPaymentShop();
 let services: ReturnType<typeof createServices>;
@@ -23,7 +24,7 @@ const follow = (url: string) => card.shop.app.inject({ method: "GET", url });
 let seq = 0;
 
 beforeAll(async () => {
-  services = createServices(db(), card.shop.config, { info() {}, warn() {}, error() {} }, undefined, { gateway: card.stripe.gateway });
+  services = servicesOf(card.shop, { gateway: card.stripe.gateway });
   staff = await services.staff.systemActor();
 });
 

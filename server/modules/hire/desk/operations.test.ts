@@ -6,9 +6,8 @@
 // trade invoice or as arranged; the customer's view; states refused with 409
 // and every role but the hire desk's refused with 403.
 import { and, desc, eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServices } from "../../../services.ts";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testShopForFile, servicesOf } from "../../../test/app.ts";
 import { TestBrowser } from "../../../test/browser.ts";
 import { readPdf } from "../../../test/pdf.ts";
 import { auditLog } from "../../audit/schema.ts";
@@ -21,18 +20,16 @@ import { addDays, londonDate } from "../pricing.ts";
 import { hireAllocations, hireCategories, hireItems, hireRequests, hireUnits } from "../schema.ts";
 import { staffBrowsers } from "../../../test/staff-browsers.ts";
 
-let shop: TestShop;
+const shop = testShopForFile();
 let ip = 1;
 const as = {} as Record<StaffRole | "guest", TestBrowser>;
-const db = () => shop.database.db;
+const db = () => shop().database.db;
 const day = (n: number) => addDays(londonDate(), n);
-const { company } = tradeFixtures(() => shop);
+const { company } = tradeFixtures(shop);
 
 beforeAll(async () => {
-  shop = await createTestShop();
-  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.107.${ip++}`));
+  Object.assign(as, await staffBrowsers(shop().app, () => `198.51.107.${ip++}`));
 }, 120_000);
-afterAll(() => shop?.close());
 
 /** A hire item of the test's own: £10 a day, £15 a weekend, £40 a week, £50 deposit, with units `<prefix>-1`…. */
 async function fleet(prefix: string, units: number) {
@@ -50,7 +47,7 @@ async function fleet(prefix: string, units: number) {
 
 /** A hire request made as a customer makes one, from `browser` (a new guest by default). */
 async function request(itemId: number, start: string, end: string, browser?: TestBrowser, email = "hana.hirer@example.co.uk") {
-  const b = browser ?? new TestBrowser(shop.app, `198.51.108.${ip++ % 250}`);
+  const b = browser ?? new TestBrowser(shop().app, `198.51.108.${ip++ % 250}`);
   if (!browser) await b.csrf();
   const added = await b.post("/api/hire-basket", { hire_item_id: itemId, quantity: 1, start_date: start, end_date: end });
   expect(added.statusCode, added.body).toBe(200);
@@ -184,7 +181,7 @@ describe("a hire from request to final charges", () => {
       ["late", 20],
     ]);
     // The command line's hire:complete settles a returned hire as arranged, through the same transition table.
-    const services = createServices(db(), shop.config, { info() {}, warn() {}, error() {} });
+    const services = servicesOf(shop());
     expect(await services.hireRequests.decide(number, "complete", await services.staff.systemActor())).toEqual({ number, status: "completed" });
     const [row] = await db().select().from(hireRequests).where(eq(hireRequests.number, number));
     expect(row).toMatchObject({ status: "completed", settlement: "arranged", finalTotal: 4800 });

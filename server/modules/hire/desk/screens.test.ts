@@ -4,26 +4,22 @@
 // what was typed, approval, hand-over of unit 2, an off-hire with its
 // reference, a return two days late with a cleaning charge, and settlement.
 // The rules are proven through the API in operations.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testShopForFile } from "../../../test/app.ts";
 import { TestBrowser } from "../../../test/browser.ts";
 import { textOf } from "../../../test/page-text.ts";
 import { addDays, londonDate } from "../pricing.ts";
 import { hireCategories, hireItems, hireUnits } from "../schema.ts";
+import { staffBrowser } from "../../../test/staff-browsers.ts";
 
-const PASSWORD = "demo-password-2026";
-let shop: TestShop;
+const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let desk: TestBrowser;
 let sales: TestBrowser;
 
 beforeAll(async () => {
-  shop = await createTestShop({}, { storefront: { mode: "build" } });
-  desk = new TestBrowser(shop.app, "198.51.109.1");
-  await desk.staffSignIn("hire@staff.example.com", PASSWORD);
-  sales = new TestBrowser(shop.app, "198.51.109.2");
-  await sales.staffSignIn("sales@staff.example.com", PASSWORD);
+  desk = await staffBrowser(shop().app, "198.51.109.1", "hire@staff.example.com");
+  sales = await staffBrowser(shop().app, "198.51.109.2", "sales@staff.example.com");
 }, 240_000);
-afterAll(() => shop?.close());
 
 function postForm(b: TestBrowser, url: string, form: [string, string][]) {
   return b.request("POST", url, new URLSearchParams(form).toString(), { headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" } });
@@ -31,14 +27,14 @@ function postForm(b: TestBrowser, url: string, form: [string, string][]) {
 
 describe("a hire request's page", () => {
   it("takes a hire from waiting to settled through its forms", async () => {
-    const db = shop.database.db;
+    const db = shop().database.db;
     const [category] = await db.select().from(hireCategories).limit(1);
     const [item] = await db.insert(hireItems).values({ slug: "screen-breaker", name: "Screen Breaker", hireCategoryId: category!.id, dayRate: 1000, weekendRate: 1500, weekRate: 4000 }).returning();
     await db.insert(hireUnits).values([1, 2].map((n) => ({ hireItemId: item!.id, assetNumber: `SCR-${n}` })));
     // From a Monday: the late days (Wednesday to Friday) are plain days, whatever day the test runs.
     let start = addDays(londonDate(), 1);
     while (new Date(`${start}T12:00:00Z`).getUTCDay() !== 1) start = addDays(start, 1);
-    const customer = new TestBrowser(shop.app, "198.51.109.3");
+    const customer = new TestBrowser(shop().app, "198.51.109.3");
     await customer.csrf();
     await customer.post("/api/hire-basket", { hire_item_id: item!.id, quantity: 1, start_date: start, end_date: addDays(start, 2) });
     const number = (await customer.post("/api/hire-requests", { name: "Sam Screen", email: "sam.screen@example.co.uk", phone: "07700 900333", company: "", fulfilment: "collection" })).json().number as string;
@@ -107,11 +103,11 @@ describe("a hire request's page", () => {
   });
 
   it("shows the customer their hire's state, off-hire reference and final charges, with a Pay by card button while money is due", async () => {
-    const db = shop.database.db;
+    const db = shop().database.db;
     const [category] = await db.select().from(hireCategories).limit(1);
     const [item] = await db.insert(hireItems).values({ slug: "screen-sander", name: "Screen Sander", hireCategoryId: category!.id, dayRate: 1000, weekendRate: 1500, weekRate: 4000 }).returning();
     await db.insert(hireUnits).values({ hireItemId: item!.id, assetNumber: "SND-1" });
-    const customer = new TestBrowser(shop.app, "198.51.109.4");
+    const customer = new TestBrowser(shop().app, "198.51.109.4");
     await customer.csrf();
     const email = `sandra.${Date.now()}@example.co.uk`;
     expect((await customer.post("/api/auth/register", { firstname: "Sandra", lastname: "Sander", email, password: "a long enough secret", password_confirmation: "a long enough secret" })).statusCode).toBe(201);

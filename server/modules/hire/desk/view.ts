@@ -10,7 +10,8 @@ import { hireAllocations, hireItems, hireRequestLines, hireRequests, hireUnits }
 import { settlementOf } from "./charges.ts";
 import { tradeAccountOf } from "./common.ts";
 import { hireCharges, hireHandovers } from "./schema.ts";
-import { HIRE_DESK_MOVES, type HireDeskMove, HIRE_STATUS_LABELS, type HireRequestStatus, mayMove } from "./states.ts";
+import { HIRE_DESK_MOVES, type HireDeskMove, type HireRequestStatus, mayMove } from "./states.ts";
+import { hireStatusLabel } from "../desk-labels.ts";
 
 type HandoverRow = typeof hireHandovers.$inferSelect;
 
@@ -92,7 +93,7 @@ export async function requestDetail(db: Db, number: string, cardPayments: boolea
   return {
     number: request.number,
     status,
-    status_label: HIRE_STATUS_LABELS[status] ?? status,
+    status_label: hireStatusLabel(status),
     created_at: request.createdAt.toISOString(),
     hold_expires_at: request.holdExpiresAt.toISOString(),
     customer: { name: request.name, email: request.email, phone: request.phone, company: request.company, user_id: request.userId, trade_account: trade ? { id: trade.id, company_name: trade.companyName } : null },

@@ -3,16 +3,15 @@
 import { z } from "zod";
 import { ukPostcode } from "../../account/contract.ts";
 import { emailField } from "../../auth/contract.ts";
+import { labelledList } from "../../../lib/labelled.ts";
 
-export const COUNTER_PAYMENTS = ["card_link", "on_account", "paid_at_counter", "pay_on_collection"] as const;
-export type CounterPayment = (typeof COUNTER_PAYMENTS)[number];
-
-export const COUNTER_PAYMENT_LABELS: Record<CounterPayment, string> = {
+export const { values: COUNTER_PAYMENTS, labels: COUNTER_PAYMENT_LABELS } = labelledList({
   card_link: "Card payment link by email",
   on_account: "On account",
   paid_at_counter: "Paid at the counter (card terminal or cash)",
   pay_on_collection: "Pay on collection",
-};
+});
+export type CounterPayment = (typeof COUNTER_PAYMENTS)[number];
 
 export const LINES_MAX = 100;
 export const REASON_MAX = 200;

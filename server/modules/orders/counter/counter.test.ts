@@ -4,40 +4,30 @@
 // last unit proves something only on PostgreSQL:
 // TEST_DATABASE_URL=postgres://… npx --no-install vitest run server/modules/orders/counter
 import { and, desc, eq, gt, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../test/browser.ts";
 import { oneVariantProduct } from "../../../test/products.ts";
 import { auditLog } from "../../audit/schema.ts";
 import { productVariants } from "../../catalog/schema.ts";
 import { mailOutbox } from "../../mail/schema.ts";
-import type { StaffRole } from "../../staff/permissions.ts";
 import { staff } from "../../staff/schema.ts";
 import { stockMovements } from "../../stock/schema.ts";
 import { tradeInvoices } from "../../trade/invoices/invoice-schema.ts";
 import { tradeAccounts } from "../../trade/schema.ts";
 import { tradeFixtures } from "../../trade/test-fixtures.ts";
 import { orderDrafts, orders } from "../schema.ts";
-import { staffBrowsers } from "../../../test/staff-browsers.ts";
+import { staffTestShop } from "../../../test/staff-browsers.ts";
 
-let shop: TestShop;
-let ip = 1;
 let nth = 40;
-const as = {} as Record<StaffRole, TestBrowser>;
-const fixtures = tradeFixtures(() => shop);
-
-beforeAll(async () => {
-  shop = await createTestShop();
-  Object.assign(as, await staffBrowsers(shop.app, () => `198.51.110.${ip++}`));
-}, 120_000);
-afterAll(() => shop?.close());
+const { as, shop } = staffTestShop("198.51.110");
+const fixtures = tradeFixtures(shop);
 
 /** A product with this stock at £10.00 ex VAT (20% VAT): its SKU. */
-const stocked = async (stock: number) => (await oneVariantProduct(shop.database.db, (nth += 1), stock, 1000)).sku;
+const stocked = async (stock: number) => (await oneVariantProduct(shop().database.db, (nth += 1), stock, 1000)).sku;
 const walkIn = { name: "Wendy Walkin", phone: "07700 900123" };
 const collect = { delivery_method: "collect" } as const;
-const orderRow = async (number: string) => (await shop.database.db.select().from(orders).where(eq(orders.number, number)))[0]!;
-const staffId = async (email: string) => (await shop.database.db.select({ id: staff.id }).from(staff).where(eq(staff.email, email)))[0]!.id;
+const orderRow = async (number: string) => (await shop().database.db.select().from(orders).where(eq(orders.number, number)))[0]!;
+const staffId = async (email: string) => (await shop().database.db.select({ id: staff.id }).from(staff).where(eq(staff.email, email)))[0]!.id;
 
 describe("an order taken at the counter", () => {
   it("sells to a walk-in paid at the counter: paid at once with its reference, on the desk, the ledger and the audit log", async () => {
@@ -49,15 +39,15 @@ describe("an order taken at the counter", () => {
     const row = await orderRow(number);
     expect(row).toMatchObject({ customerName: "Wendy Walkin", phone: "07700 900123", email: "", paymentMethod: "paid_at_counter", paymentReference: "TERM-88812", paidAmount: 2400, total: 2400, createdByStaffId: await staffId("sales@staff.example.com") });
     expect(row.paidOn).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    const moved = await shop.database.db.select({ change: stockMovements.change, kind: stockMovements.kind }).from(stockMovements).where(eq(stockMovements.orderId, row.id));
+    const moved = await shop().database.db.select({ change: stockMovements.change, kind: stockMovements.kind }).from(stockMovements).where(eq(stockMovements.orderId, row.id));
     expect(moved).toEqual([{ change: -2, kind: "sold" }]);
     const desk = (await as.owner.get(`/api/admin/orders?q=${number}`)).json().data;
     expect(desk.map((o: { number: string }) => o.number)).toEqual([number]);
-    const [audit] = await shop.database.db.select().from(auditLog).where(and(eq(auditLog.entityId, number), eq(auditLog.action, "order.created_by_staff")));
+    const [audit] = await shop().database.db.select().from(auditLog).where(and(eq(auditLog.entityId, number), eq(auditLog.action, "order.created_by_staff")));
     expect(audit?.after).toMatchObject({ customer: "Wendy Walkin", walk_in: true, payment: "paid_at_counter", payment_reference: "TERM-88812" });
     // No email to send a walk-in's confirmation to; the shop still hears of it.
-    const mails = await shop.database.db.select({ to: mailOutbox.to }).from(mailOutbox).where(sql`${mailOutbox.subject} like ${`%${number}`}`);
-    expect(mails.map((m) => m.to)).toEqual([shop.config.shopEmail]);
+    const mails = await shop().database.db.select({ to: mailOutbox.to }).from(mailOutbox).where(sql`${mailOutbox.subject} like ${`%${number}`}`);
+    expect(mails.map((m) => m.to)).toEqual([shop().config.shopEmail]);
   });
 
   it("asks for the reference of a payment taken at the counter, and for whom the order is", async () => {
@@ -97,12 +87,12 @@ describe("an order taken at the counter", () => {
     expect(status).toBe("awaiting_payment");
     // A delivery is addressed to its recipient.
     expect((await orderRow(number)).customerName).toBe("Site Office");
-    const sent = await shop.database.db.select({ to: mailOutbox.to, subject: mailOutbox.subject, text: mailOutbox.text }).from(mailOutbox).where(sql`${mailOutbox.subject} like ${`%${number}`}`);
+    const sent = await shop().database.db.select({ to: mailOutbox.to, subject: mailOutbox.subject, text: mailOutbox.text }).from(mailOutbox).where(sql`${mailOutbox.subject} like ${`%${number}`}`);
     const mail = sent.find((m) => m.subject === `Your order ${number}`);
     expect(mail?.to).toBe(person.email.toLowerCase());
     const link = mail!.text.match(/\/api\/payments\/order\/\S+?signature=[A-Za-z0-9_-]+/)?.[0];
     expect(link).toBeDefined();
-    const customer = new TestBrowser(shop.app, "198.51.111.1");
+    const customer = new TestBrowser(shop().app, "198.51.111.1");
     const opened = await customer.get(link!);
     expect(opened.statusCode, opened.body).toBe(303);
     expect(opened.headers.location).not.toContain("/checkout");
@@ -127,8 +117,8 @@ describe("an order taken at the counter", () => {
     expect(status).toBe("processing");
     const row = await orderRow(number);
     expect(row.tradeAccountId).toBe(company.accountId);
-    expect(await shop.database.db.select({ total: tradeInvoices.total }).from(tradeInvoices).where(eq(tradeInvoices.orderId, row.id))).toEqual([{ total: row.total }]);
-    await shop.database.db.update(tradeAccounts).set({ creditLimit: sql`${tradeAccounts.balance} + 100` }).where(eq(tradeAccounts.id, company.accountId));
+    expect(await shop().database.db.select({ total: tradeInvoices.total }).from(tradeInvoices).where(eq(tradeInvoices.orderId, row.id))).toEqual([{ total: row.total }]);
+    await shop().database.db.update(tradeAccounts).set({ creditLimit: sql`${tradeAccounts.balance} + 100` }).where(eq(tradeAccounts.id, company.accountId));
     const over = await as.sales.post("/api/admin/orders", { customer_id: company.buyer.id, lines: [{ sku, quantity: 1 }], ...collect, payment: "on_account" });
     expect(over.statusCode).toBe(422);
     expect(over.json().errors.payment_method[0]).toMatch(/is more than your available credit \(£1\.00\)/);
@@ -155,7 +145,7 @@ describe("an order taken at the counter", () => {
     expect(within.statusCode, within.body).toBe(201);
     const number = within.json().data.number;
     expect((await orderRow(number)).subtotal).toBe(950);
-    const [audit] = await shop.database.db.select().from(auditLog).where(and(eq(auditLog.entityId, number), eq(auditLog.action, "order.price_changed")));
+    const [audit] = await shop().database.db.select().from(auditLog).where(and(eq(auditLog.entityId, number), eq(auditLog.action, "order.price_changed")));
     expect(audit?.before).toEqual({ line: null, unit_price_ex_vat: 10, percent_off: null, reason: null });
     expect(audit?.after).toEqual({ line: expect.stringContaining(`(${sku})`), unit_price_ex_vat: 9.5, percent_off: 5, reason: "Scuffed box" });
     const beyond = await as.sales.post("/api/admin/orders", line(8, "Regular"));
@@ -171,7 +161,7 @@ describe("an order taken at the counter", () => {
     expect((await as.warehouse.post("/api/admin/orders", body)).statusCode).toBe(403);
     expect((await as.hire.post("/api/admin/orders", body)).statusCode).toBe(403);
     expect((await as.accounts.get("/api/admin/orders/drafts")).statusCode).toBe(403);
-    expect((await new TestBrowser(shop.app, "198.51.111.9").post("/api/admin/orders", body)).statusCode).toBe(401);
+    expect((await new TestBrowser(shop().app, "198.51.111.9").post("/api/admin/orders", body)).statusCode).toBe(401);
   });
 });
 
@@ -181,10 +171,10 @@ describe("the counter's pickers", () => {
     const byCompany = (await as.sales.get("/api/admin/orders/lookup/customers?q=Pickers%20Plumb")).json().data;
     expect(byCompany).toContainEqual(expect.objectContaining({ kind: "trade", customer_id: company.buyer.id, company: "Pickers Plumbing Ltd", available_credit: 10000 }));
     // A guest who bought before.
-    const guest = new TestBrowser(shop.app, "198.51.111.20");
+    const guest = new TestBrowser(shop().app, "198.51.111.20");
     await guest.csrf();
     const sku = await stocked(5);
-    const [p] = await shop.database.db.select({ id: productVariants.productId }).from(productVariants).where(eq(productVariants.sku, sku));
+    const [p] = await shop().database.db.select({ id: productVariants.productId }).from(productVariants).where(eq(productVariants.sku, sku));
     expect((await guest.post("/api/basket", { product_id: p!.id, quantity: 1 })).statusCode).toBe(200);
     const placed = await guest.post("/api/checkout", { email: "gary.guest@example.net", phone: "0113 496 0555", delivery_method: "standard", delivery_address: { name: "Gary Guest", line_1: "2 High Street", town: "Leeds", postcode: "ls2 7aa" }, payment_method: "bank_transfer" });
     expect(placed.statusCode, placed.body).toBe(201);
@@ -212,12 +202,12 @@ describe("drafts", () => {
     expect(again.json().data).toMatchObject({ label: "Wendy", payload: { payment: "pay_on_collection" } });
     const placed = await as.sales.post("/api/admin/orders", { ...payload, payment: "pay_on_collection", draft_id: id });
     expect(placed.statusCode, placed.body).toBe(201);
-    expect(await shop.database.db.select().from(orderDrafts).where(eq(orderDrafts.id, id))).toEqual([]);
+    expect(await shop().database.db.select().from(orderDrafts).where(eq(orderDrafts.id, id))).toEqual([]);
     expect((await as.sales.get(`/api/admin/orders/drafts/${id}`)).statusCode).toBe(404);
     const other = (await as.sales.post("/api/admin/orders/drafts", { payload })).json().data.id;
     expect((await as.sales.delete(`/api/admin/orders/drafts/${other}`)).statusCode).toBe(204);
     expect((await as.sales.delete(`/api/admin/orders/drafts/${other}`)).statusCode).toBe(404);
-    const actions = await shop.database.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entity, "order_draft")).orderBy(desc(auditLog.id)).limit(4);
+    const actions = await shop().database.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entity, "order_draft")).orderBy(desc(auditLog.id)).limit(4);
     expect(actions.map((a) => a.action)).toEqual(["order_draft.deleted", "order_draft.created", "order_draft.updated", "order_draft.created"]);
   });
 });
@@ -225,12 +215,12 @@ describe("drafts", () => {
 describe.skipIf(!process.env.TEST_DATABASE_URL)("two members selling the last unit at once (PostgreSQL)", () => {
   it("makes one order and refuses the other, the stock never below zero", async () => {
     const sku = await stocked(1);
-    const before = (await shop.database.db.select({ id: sql<number>`coalesce(max(${orders.id}), 0)` }).from(orders))[0]!.id;
+    const before = (await shop().database.db.select({ id: sql<number>`coalesce(max(${orders.id}), 0)` }).from(orders))[0]!.id;
     const body = { customer: walkIn, lines: [{ sku, quantity: 1 }], ...collect, payment: "paid_at_counter", payment_reference: "CASH-1" };
     const results = await Promise.all([as.sales.post("/api/admin/orders", body), as.manager.post("/api/admin/orders", body)]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 422]);
     expect(results.find((r) => r.statusCode === 422)!.json().errors.items).toEqual([expect.stringMatching(/ is out of stock\.$/)]);
-    const made = await shop.database.db.select({ id: orders.id }).from(orders).where(and(gt(orders.id, before), eq(orders.paymentReference, "CASH-1")));
+    const made = await shop().database.db.select({ id: orders.id }).from(orders).where(and(gt(orders.id, before), eq(orders.paymentReference, "CASH-1")));
     expect(made).toHaveLength(1);
   });
 });

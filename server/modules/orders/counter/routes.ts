@@ -1,8 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { messageResponse, validationResponse } from "../../auth/contract.ts";
-import { staffActorOf } from "../../staff/actor.ts";
+import { staffApi } from "../../staff/admin-api.ts";
 import { staffDoor } from "../../staff/door.ts";
 import { counterOrderBody, draftBody } from "./contract.ts";
 import type { OrderDrafts } from "./drafts.ts";
@@ -28,62 +27,58 @@ const product = z.object({
 
 /** Orders taken by staff (issue 34): the order, its pickers and its drafts. Each needs orders.create; the service checks it again. */
 export async function counterOrderRoutes(app: FastifyInstance, options: { counter: CounterOrders; lookup: CounterLookup; drafts: OrderDrafts }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ["admin: orders"];
+  const api = staffApi(app, { tags: ["admin: orders"], errors });
   const { counter, lookup, drafts } = options;
 
-  r.post(
+  api.post(
     "/admin/orders",
     {
       config: staffDoor("orders.create"),
-      schema: {
-        tags,
-        summary:
-          "Takes an order for a phone or walk-in customer: an account (`customer_id`, at their own prices) or a walk-in (`customer`); each line by SKU, its price lowered only with a `reason` and within the role's limit (403 beyond it); stock and credit refused as at checkout (422). `card_link` emails a card payment link, `on_account` charges an approved trade member's account within credit, `paid_at_counter` records the terminal's or receipt's `payment_reference` and starts paid, `pay_on_collection` is for collections. `draft_id` deletes the draft it finishes",
-        body: counterOrderBody,
-        response: { 201: z.object({ data: z.object({ number: z.string(), status: z.string() }) }), ...errors },
-      },
+      summary:
+        "Takes an order for a phone or walk-in customer: an account (`customer_id`, at their own prices) or a walk-in (`customer`); each line by SKU, its price lowered only with a `reason` and within the role's limit (403 beyond it); stock and credit refused as at checkout (422). `card_link` emails a card payment link, `on_account` charges an approved trade member's account within credit, `paid_at_counter` records the terminal's or receipt's `payment_reference` and starts paid, `pay_on_collection` is for collections. `draft_id` deletes the draft it finishes",
+      body: counterOrderBody,
+      response: { 201: z.object({ data: z.object({ number: z.string(), status: z.string() }) }) },
     },
-    async (request, reply) => reply.code(201).send({ data: await counter.place(staffActorOf(request), request.body) }),
+    async (actor, request, reply) => reply.code(201).send({ data: await counter.place(actor, request.body) }),
   );
 
-  r.get(
+  api.get(
     "/admin/orders/lookup/customers",
-    { schema: { tags, summary: `Whom an order is for, by name, email, phone, postcode or company: accounts (trade members with the credit they have left) and guests who have bought before, up to 8 of each`, querystring: lookupQuery, response: { 200: z.object({ data: z.array(customer) }), ...errors } } },
-    async (request) => ({ data: await lookup.customers(staffActorOf(request), request.query.q) }),
+    { summary: `Whom an order is for, by name, email, phone, postcode or company: accounts (trade members with the credit they have left) and guests who have bought before, up to 8 of each`, querystring: lookupQuery, response: { 200: z.object({ data: z.array(customer) }) } },
+    async (actor, request) => ({ data: await lookup.customers(actor, request.query.q) }),
   );
 
-  r.get(
+  api.get(
     "/admin/orders/lookup/products",
-    { schema: { tags, summary: "What goes on an order, by name, SKU or barcode (an exact SKU or barcode first), with the list price and the stock at each open branch", querystring: lookupQuery, response: { 200: z.object({ data: z.array(product) }), ...errors } } },
-    async (request) => ({ data: await lookup.products(staffActorOf(request), request.query.q) }),
+    { summary: "What goes on an order, by name, SKU or barcode (an exact SKU or barcode first), with the list price and the stock at each open branch", querystring: lookupQuery, response: { 200: z.object({ data: z.array(product) }) } },
+    async (actor, request) => ({ data: await lookup.products(actor, request.query.q) }),
   );
 
-  r.get(
+  api.get(
     "/admin/orders/drafts",
-    { schema: { tags, summary: "Saved drafts of staff orders, newest first", response: { 200: z.object({ data: z.array(draft) }), ...errors } } },
-    async (request) => ({ data: await drafts.list(staffActorOf(request)) }),
+    { summary: "Saved drafts of staff orders, newest first", response: { 200: z.object({ data: z.array(draft) }) } },
+    async (actor) => ({ data: await drafts.list(actor) }),
   );
-  r.post(
+  api.post(
     "/admin/orders/drafts",
-    { config: staffDoor("orders.create"), schema: { tags, summary: "Saves the order form as a draft (`payload`: the order's fields as far as they go)", body: draftBody, response: { 201: z.object({ data: draft }), ...errors } } },
-    async (request, reply) => reply.code(201).send({ data: await drafts.save(staffActorOf(request), request.body) }),
+    { config: staffDoor("orders.create"), summary: "Saves the order form as a draft (`payload`: the order's fields as far as they go)", body: draftBody, response: { 201: z.object({ data: draft }) } },
+    async (actor, request, reply) => reply.code(201).send({ data: await drafts.save(actor, request.body) }),
   );
-  r.get(
+  api.get(
     "/admin/orders/drafts/:id",
-    { schema: { tags, summary: "One draft, to reopen", params: draftParams, response: { 200: z.object({ data: draft }), ...errors } } },
-    async (request) => ({ data: await drafts.get(staffActorOf(request), request.params.id) }),
+    { summary: "One draft, to reopen", params: draftParams, response: { 200: z.object({ data: draft }) } },
+    async (actor, request) => ({ data: await drafts.get(actor, request.params.id) }),
   );
-  r.put(
+  api.put(
     "/admin/orders/drafts/:id",
-    { config: staffDoor("orders.create"), schema: { tags, summary: "Saves the draft again", params: draftParams, body: draftBody, response: { 200: z.object({ data: draft }), ...errors } } },
-    async (request) => ({ data: await drafts.save(staffActorOf(request), request.body, request.params.id) }),
+    { config: staffDoor("orders.create"), summary: "Saves the draft again", params: draftParams, body: draftBody, response: { 200: z.object({ data: draft }) } },
+    async (actor, request) => ({ data: await drafts.save(actor, request.body, request.params.id) }),
   );
-  r.delete(
+  api.delete(
     "/admin/orders/drafts/:id",
-    { config: staffDoor("orders.create"), schema: { tags, summary: "Deletes a draft", params: draftParams, response: { 204: z.null(), ...errors } } },
-    async (request, reply) => {
-      await drafts.remove(staffActorOf(request), request.params.id);
+    { config: staffDoor("orders.create"), summary: "Deletes a draft", params: draftParams, response: { 204: z.null() } },
+    async (actor, request, reply) => {
+      await drafts.remove(actor, request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -3,8 +3,8 @@
 // invoice and a quote's order, and the company's invoices, statements and
 // order history read one site at a time.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, type TestShop } from "../../../test/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testShopForFile } from "../../../test/app.ts";
 import type { TestBrowser } from "../../../test/browser.ts";
 import { readPdf } from "../../../test/pdf.ts";
 import { oneVariantProduct } from "../../../test/products.ts";
@@ -16,13 +16,9 @@ import { issueCreditNote, recordPayment } from "../credit/ledger.ts";
 import { SITE_MESSAGES } from "./sites.ts";
 import { isoDay, tradeFixtures } from "../test-fixtures.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-});
-afterAll(() => shop.close());
+const shop = testShopForFile();
 
-const { company, invoiceFor, signedUp } = tradeFixtures(() => shop);
+const { company, invoiceFor, signedUp } = tradeFixtures(shop);
 type Company = Awaited<ReturnType<typeof company>>;
 
 const MILL_LANE = { name: "Mill Lane extension", line1: "14 Mill Lane", town: "Leeds", postcode: "ls6 3aa", contact_name: "Ravi", contact_phone: "07700 900456" };
@@ -37,7 +33,7 @@ async function addSite(b: TestBrowser, body: Record<string, unknown>): Promise<{
 let nth = 40;
 /** A basket of one line (£10.00 ex VAT) in this browser. */
 async function oneLine(b: TestBrowser): Promise<void> {
-  const p = await oneVariantProduct(shop.database.db, ++nth, 50, 1000);
+  const p = await oneVariantProduct(shop().database.db, ++nth, 50, 1000);
   expect((await b.post("/api/basket", { product_id: p.id, quantity: 1 })).statusCode).toBe(200);
 }
 
@@ -87,7 +83,7 @@ describe("keeping sites", () => {
     expect((await c.owner.browser.patch(`/api/trade/sites/${mill.id}`, { archived: false })).statusCode).toBe(422);
 
     // The trade desk sees them on the account.
-    const staff = await demoStaffBrowsers(shop.app, 121);
+    const staff = await demoStaffBrowsers(shop().app, 121);
     const desk = await staff.accounts.get(`/api/admin/trade/accounts/${c.accountId}`);
     expect(desk.json().data.sites.map((s: { name: string; archived: boolean }) => [s.name, s.archived])).toEqual([
       ["Mill Lane extension", false],
@@ -124,13 +120,13 @@ describe("ordering for a site", () => {
     const theirs = await addSite(stranger.owner.browser, { ...MILL_LANE, name: "Their yard" });
     expect((await b.post("/api/checkout", onAccount(c.buyer.email, { site_id: theirs.id }))).json().errors.site_id).toEqual([SITE_MESSAGES.notYours]);
     // Nothing was placed by any refusal.
-    expect(await shop.database.db.select({ id: orders.id }).from(orders).where(eq(orders.userId, c.buyer.id))).toEqual([]);
+    expect(await shop().database.db.select({ id: orders.id }).from(orders).where(eq(orders.userId, c.buyer.id))).toEqual([]);
 
     const placed = await b.post("/api/checkout", onAccount(c.buyer.email, { site_id: quarry.id, po_reference: "qh-0042" }));
     expect(placed.statusCode, placed.body).toBe(201);
     const orderId = placed.json().order_id as number;
-    const [order] = await shop.database.db.select({ siteId: orders.siteId }).from(orders).where(eq(orders.id, orderId));
-    const [invoice] = await shop.database.db.select({ id: tradeInvoices.id, siteId: tradeInvoices.siteId }).from(tradeInvoices).where(eq(tradeInvoices.orderId, orderId));
+    const [order] = await shop().database.db.select({ siteId: orders.siteId }).from(orders).where(eq(orders.id, orderId));
+    const [invoice] = await shop().database.db.select({ id: tradeInvoices.id, siteId: tradeInvoices.siteId }).from(tradeInvoices).where(eq(tradeInvoices.orderId, orderId));
     expect(order!.siteId).toBe(quarry.id);
     expect(invoice!.siteId).toBe(quarry.id);
     expect((await b.get(`/api/account/orders/${orderId}`)).json().data.site).toEqual({ id: quarry.id, name: "Quarry Hill flats" });
@@ -169,10 +165,10 @@ describe("ordering for a site", () => {
     const number = asked.json().data.number as string;
     expect((await b.get(`/api/quotes/${number}`)).json().data.site).toEqual({ id: mill.id, name: "Mill Lane extension" });
     // Sent as staff would (the desk's own tests price it through the API).
-    await shop.database.db.update(quotes).set({ status: "sent", validUntil: isoDay(10), sentAt: new Date() }).where(eq(quotes.number, number));
+    await shop().database.db.update(quotes).set({ status: "sent", validUntil: isoDay(10), sentAt: new Date() }).where(eq(quotes.number, number));
     const accepted = await b.post(`/api/quotes/${number}/accept`, { delivery_method: "collect", collector_name: "Test Collector", payment_method: "pay_on_account" });
     expect(accepted.statusCode, accepted.body).toBe(201);
-    const [order] = await shop.database.db.select({ siteId: orders.siteId }).from(orders).where(eq(orders.id, accepted.json().order_id));
+    const [order] = await shop().database.db.select({ siteId: orders.siteId }).from(orders).where(eq(orders.id, accepted.json().order_id));
     expect(order!.siteId).toBe(mill.id);
   });
 });
@@ -186,10 +182,10 @@ describe("reading by site", () => {
     const forMill = await invoiceFor(c.accountId, c.buyer.id, { siteId: mill.id, po: "PO-MILL", invoiceDate: isoDay(0), dueDate: isoDay(30), lines: line(2, 5_000) });
     const elsewhere = await invoiceFor(c.accountId, c.buyer.id, { po: "PO-ELSEWHERE", invoiceDate: isoDay(0), dueDate: isoDay(30), lines: line(1, 5_000) });
     // One payment for both: £50 of it to the Mill Lane invoice; a credit note for one of its two hangers (£60), and one for the other invoice.
-    await recordPayment(shop.database.db, { accountId: c.accountId, amount: 12_000, receivedOn: isoDay(0), method: "bacs", reference: "BACS 77", allocations: [{ invoiceId: forMill.id, amount: 5_000 }, { invoiceId: elsewhere.id, amount: 6_000 }] });
-    const [hanger] = await shop.database.db.select({ id: orderLines.id }).from(orderLines).where(eq(orderLines.orderId, forMill.orderId));
-    const credited = await issueCreditNote(shop.database.db, { invoiceId: forMill.id, reason: "One hanger came back", lines: [{ source: `order_line:${hanger!.id}`, quantity: 1 }] });
-    const otherCredit = await issueCreditNote(shop.database.db, { invoiceId: elsewhere.id, reason: "Short", whole: true });
+    await recordPayment(shop().database.db, { accountId: c.accountId, amount: 12_000, receivedOn: isoDay(0), method: "bacs", reference: "BACS 77", allocations: [{ invoiceId: forMill.id, amount: 5_000 }, { invoiceId: elsewhere.id, amount: 6_000 }] });
+    const [hanger] = await shop().database.db.select({ id: orderLines.id }).from(orderLines).where(eq(orderLines.orderId, forMill.orderId));
+    const credited = await issueCreditNote(shop().database.db, { invoiceId: forMill.id, reason: "One hanger came back", lines: [{ source: `order_line:${hanger!.id}`, quantity: 1 }] });
+    const otherCredit = await issueCreditNote(shop().database.db, { invoiceId: elsewhere.id, reason: "Short", whole: true });
 
     const listed = (await c.accounts.browser.get(`/api/trade/invoices?site=${mill.id}`)).json();
     expect(listed.data.map((i: { number: string }) => i.number)).toEqual([forMill.number]);

@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, type TestShop } from "../../../test/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testShopForFile } from "../../../test/app.ts";
 import { TestBrowser } from "../../../test/browser.ts";
 import { sha256 } from "../../auth/tokens.ts";
 import { mailOutbox } from "../../mail/schema.ts";
@@ -8,16 +8,12 @@ import { tradeInvitations } from "./invitations-schema.ts";
 import { tradeMembers } from "../schema.ts";
 import { ACTORS, type Actor, tradeFixtures } from "../test-fixtures.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-});
-afterAll(() => shop.close());
+const shop = testShopForFile();
 
-const { freshEmail, signedUp, join, company, guest } = tradeFixtures(() => shop);
+const { freshEmail, signedUp, join, company, guest } = tradeFixtures(shop);
 
 async function lastMailTo(email: string) {
-  const [mail] = await shop.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(desc(mailOutbox.id)).limit(1);
+  const [mail] = await shop().database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(desc(mailOutbox.id)).limit(1);
   return mail;
 }
 
@@ -26,7 +22,6 @@ function tokenIn(text: string): string {
   if (!match) throw new Error(`no invitation link in: ${text}`);
   return decodeURIComponent(match[1]!);
 }
-
 
 describe("authorisation matrix over the company users routes", () => {
   let a: Awaited<ReturnType<typeof company>>;
@@ -78,7 +73,7 @@ describe("authorisation matrix over the company users routes", () => {
     await join(target, a.accountId, "buyer");
     const res = await as[actor].delete(`/api/trade/users/${target.id}`);
     expect(res.statusCode).toBe(expectations["remove a buyer"]![actor]);
-    const [still] = await shop.database.db.select().from(tradeMembers).where(eq(tradeMembers.userId, target.id));
+    const [still] = await shop().database.db.select().from(tradeMembers).where(eq(tradeMembers.userId, target.id));
     expect(Boolean(still)).toBe(res.statusCode !== 204);
   });
 
@@ -114,7 +109,7 @@ describe("authorisation matrix over the company users routes", () => {
   });
 
   it("is documented in the OpenAPI document", async () => {
-    const doc = (await shop.app.inject({ method: "GET", url: "/api/openapi.json" })).json() as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await shop().app.inject({ method: "GET", url: "/api/openapi.json" })).json() as { paths: Record<string, Record<string, unknown>> };
     expect(doc.paths["/api/trade/users"]?.get).toBeDefined();
     expect(doc.paths["/api/trade/users/invite"]?.post).toBeDefined();
     expect(doc.paths["/api/trade/users/{id}"]?.put).toBeDefined();
@@ -136,7 +131,7 @@ describe("invitations", () => {
     const mail = await lastMailTo(email);
     expect(mail!.subject).toMatch(/^Invitation to join Fitters/);
     const token = tokenIn(mail!.text);
-    const [stored] = await shop.database.db.select().from(tradeInvitations).where(eq(tradeInvitations.id, data.id));
+    const [stored] = await shop().database.db.select().from(tradeInvitations).where(eq(tradeInvitations.id, data.id));
     expect(stored!.tokenHash).toBe(sha256(token.split("|")[1]!));
     expect(stored!.tokenHash).not.toContain(token.split("|")[1]!);
 
@@ -144,7 +139,7 @@ describe("invitations", () => {
     expect(listed.invitations.map((i: { email: string }) => i.email)).toContain(email);
 
     // Not signed in: 401. Signed in with another email: refused.
-    const guest = new TestBrowser(shop.app);
+    const guest = new TestBrowser(shop().app);
     await guest.csrf();
     expect((await guest.post("/api/trade/invitations/accept", { token })).statusCode).toBe(401);
     const stranger = await signedUp();
@@ -169,7 +164,7 @@ describe("invitations", () => {
 
   it("refuses an expired link, a wrong secret, a revoked link and a link replaced by a resend", async () => {
     const a = await company();
-    const db = shop.database.db;
+    const db = shop().database.db;
     const email = freshEmail("late");
     const invitee = await signedUp("invitee", email);
     const first = (await a.owner.browser.post("/api/trade/users/invite", { email, role: "accounts" })).json().data;
@@ -222,7 +217,7 @@ describe("single use at the same moment", () => {
     const token = tokenIn((await lastMailTo(email))!.text);
     const [x, y] = await Promise.all([invitee.browser.post("/api/trade/invitations/accept", { token }), invitee.browser.post("/api/trade/invitations/accept", { token })]);
     expect([x.statusCode, y.statusCode].sort()).toEqual([200, 410]);
-    const members = await shop.database.db.select().from(tradeMembers).where(eq(tradeMembers.userId, invitee.id));
+    const members = await shop().database.db.select().from(tradeMembers).where(eq(tradeMembers.userId, invitee.id));
     expect(members).toHaveLength(1);
   });
 });
@@ -249,7 +244,7 @@ describe("the last owner", () => {
         a.admin.browser.put(`/api/trade/users/${a.admin.id}`, { role: "buyer" }),
       ]);
       expect([x.statusCode, y.statusCode].sort()).toEqual([200, 409]);
-      const owners = await shop.database.db.select().from(tradeMembers).where(and(eq(tradeMembers.tradeAccountId, a.accountId), eq(tradeMembers.role, "owner")));
+      const owners = await shop().database.db.select().from(tradeMembers).where(and(eq(tradeMembers.tradeAccountId, a.accountId), eq(tradeMembers.role, "owner")));
       expect(owners).toHaveLength(1);
     }
   });
@@ -260,7 +255,7 @@ describe("the last owner", () => {
     const [x, y] = await Promise.all([a.owner.browser.delete(`/api/trade/users/${a.admin.id}`), a.admin.browser.delete(`/api/trade/users/${a.owner.id}`)]);
     // One removal lands; the removed owner's own request then finds no right (404) or the guard (409).
     expect([x.statusCode, y.statusCode].filter((s) => s === 204)).toHaveLength(1);
-    const owners = await shop.database.db.select().from(tradeMembers).where(and(eq(tradeMembers.tradeAccountId, a.accountId), eq(tradeMembers.role, "owner")));
+    const owners = await shop().database.db.select().from(tradeMembers).where(and(eq(tradeMembers.tradeAccountId, a.accountId), eq(tradeMembers.role, "owner")));
     expect(owners).toHaveLength(1);
   });
 });

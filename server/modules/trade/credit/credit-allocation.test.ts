@@ -4,10 +4,10 @@
 // allocations of the same credit at once never allocate more than it.
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx --no-install vitest run server/modules/trade/credit/credit-allocation.test.ts
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ValidationError } from "../../../http-errors.ts";
-import { createServices } from "../../../services.ts";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { type createServices } from "../../../services.ts";
+import { testShopForFile, servicesOf } from "../../../test/app.ts";
 import type { TestBrowser } from "../../../test/browser.ts";
 import { databaseInvariantViolations } from "../../../test/invariants.ts";
 import type { StaffActor } from "../../staff/actor.ts";
@@ -19,21 +19,19 @@ import { tradePaymentAllocations, tradePayments } from "./ledger-schema.ts";
 import { tradeAccounts } from "../schema.ts";
 import { isoDay, tradeFixtures } from "../test-fixtures.ts";
 
-let shop: TestShop;
+const shop = testShopForFile();
 let services: ReturnType<typeof createServices>;
 let system: StaffActor;
 let staffAs: Record<StaffRole | "guest", TestBrowser>;
-const db = () => shop.database.db;
-const fx = tradeFixtures(() => shop);
+const db = () => shop().database.db;
+const fx = tradeFixtures(shop);
 const onPostgres = !!process.env.TEST_DATABASE_URL;
 
 beforeAll(async () => {
-  shop = await createTestShop();
-  services = createServices(db(), shop.config, { info() {}, warn() {}, error() {} });
+  services = servicesOf(shop());
   system = await services.staff.systemActor();
-  staffAs = await demoStaffBrowsers(shop.app, 117);
+  staffAs = await demoStaffBrowsers(shop().app, 117);
 }, 120_000);
-afterAll(() => shop?.close());
 
 /** A company with £120 invoices (£100 + 20% VAT), `dues` days from today (negative: overdue). */
 async function companyWith(name: string, dues: number[]) {

@@ -11,11 +11,11 @@
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx --no-install vitest run server/modules/trade/credit/ledger.test.ts
 import { asc, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../../db/client.ts";
 import { ValidationError } from "../../../http-errors.ts";
-import { createServices } from "../../../services.ts";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { type createServices } from "../../../services.ts";
+import { testShopForFile, servicesOf } from "../../../test/app.ts";
 import { orderLines, orders } from "../../orders/schema.ts";
 import type { StaffActor } from "../../staff/actor.ts";
 import { chargeOnAccount } from "./credit.ts";
@@ -25,19 +25,17 @@ import { tradeCreditNotes, tradePaymentAllocations, tradePayments } from "./ledg
 import { tradeAccounts } from "../schema.ts";
 import { isoDay, tradeFixtures } from "../test-fixtures.ts";
 
-let shop: TestShop;
+const shop = testShopForFile();
 let services: ReturnType<typeof createServices>;
 let system: StaffActor;
-const db = () => shop.database.db;
-const fx = tradeFixtures(() => shop);
+const db = () => shop().database.db;
+const fx = tradeFixtures(shop);
 const onPostgres = !!process.env.TEST_DATABASE_URL;
 
 beforeAll(async () => {
-  shop = await createTestShop();
-  services = createServices(db(), shop.config, { info() {}, warn() {}, error() {} });
+  services = servicesOf(shop());
   system = await services.staff.systemActor();
 }, 120_000);
-afterAll(() => shop?.close());
 
 const inTx = <T>(work: (tx: Db) => Promise<T>) => db().transaction(async (t) => work(t as unknown as Db));
 let orderSeq = 0;

@@ -3,9 +3,9 @@
 // The concurrency case proves something only on PostgreSQL:
 // TEST_DATABASE_URL=postgres://… npx --no-install vitest run server/modules/trade/credit/on-account.test.ts
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../../db/client.ts";
-import { createTestShop, type TestShop } from "../../../test/app.ts";
+import { testShopForFile } from "../../../test/app.ts";
 import { TestBrowser } from "../../../test/browser.ts";
 import { tableOutbox } from "../../../test/outbox.ts";
 import { users } from "../../auth/schema.ts";
@@ -17,21 +17,19 @@ import { tradeInvoices } from "../invoices/invoice-schema.ts";
 import { type TradeRole, tradeAccounts, tradeMembers } from "../schema.ts";
 import { type TradeService, createTradeService } from "../service.ts";
 
-let shop: TestShop;
+const shop = testShopForFile();
 let trade: TradeService;
 let db: Db;
 beforeAll(async () => {
-  shop = await createTestShop();
-  db = shop.database.db;
+  db = shop().database.db;
   const mail = tableOutbox;
-  trade = createTradeService(db, { mail, appName: "Tradecounter", publicUrl: "http://shop.test", shopEmail: shop.config.shopEmail });
+  trade = createTradeService(db, { mail, appName: "Tradecounter", publicUrl: "http://shop.test", shopEmail: shop().config.shopEmail });
 });
-afterAll(() => shop.close());
 
 let n = 0;
 async function signedUp() {
   n += 1;
-  const browser = new TestBrowser(shop.app, `198.51.${Math.floor(n / 250)}.${n % 250}`);
+  const browser = new TestBrowser(shop().app, `198.51.${Math.floor(n / 250)}.${n % 250}`);
   const email = `on-account.${n}.${Date.now()}@example.co.uk`;
   await browser.csrf();
   const res = await browser.post("/api/auth/register", { firstname: "Dana", lastname: "Fitter", email, password: "a long enough secret", password_confirmation: "a long enough secret" });
@@ -134,7 +132,7 @@ describe("offering pay on account", () => {
   });
 
   it("is not offered to guests, consumers, the accounts role, or pending, declined and suspended accounts", async () => {
-    const guest = new TestBrowser(shop.app, "198.51.200.1");
+    const guest = new TestBrowser(shop().app, "198.51.200.1");
     expect((await paymentOptions(guest)).map((p) => p.id)).toEqual(["bank_transfer", "pay_on_collection", "card"]);
     expect(await offered((await signedUp()).browser)).toBeNull();
 
@@ -238,7 +236,7 @@ describe("placing an order on account", () => {
 
   it("refuses, with a message each, guests, the accounts role, pending and suspended accounts", async () => {
     const cases: [TestBrowser, string, string][] = [];
-    const guest = new TestBrowser(shop.app, "198.51.200.2");
+    const guest = new TestBrowser(shop().app, "198.51.200.2");
     await guest.csrf();
     cases.push([guest, "guest@example.co.uk", ON_ACCOUNT.signIn]);
     const owner = await approvedOwner();

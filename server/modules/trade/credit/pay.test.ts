@@ -3,8 +3,8 @@
 // under concurrency. The concurrency case proves something only on PostgreSQL:
 // TEST_DATABASE_URL=postgres://… npx --no-install vitest run server/modules/trade/credit/pay.test.ts
 import { eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, type TestShop } from "../../../test/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testShopForFile } from "../../../test/app.ts";
 import { type TestBrowser } from "../../../test/browser.ts";
 import { ACTORS, type Actor, isoDay, tradeFixtures } from "../test-fixtures.ts";
 import { standingOf } from "./credit.ts";
@@ -12,18 +12,14 @@ import { tradeInvoices } from "../invoices/invoice-schema.ts";
 import { createTradePaymentsService, PAY_MESSAGES } from "./remittances.ts";
 import { tradeRemittanceInvoices, tradeRemittances } from "./remittance-schema.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop({ SHOP_BANK_SORT_CODE: "401234", SHOP_BANK_ACCOUNT: "87654321", SHOP_BANK_ACCOUNT_NAME: "Tradecounter Ltd" });
-});
-afterAll(() => shop.close());
+const shop = testShopForFile({ env: { SHOP_BANK_SORT_CODE: "401234", SHOP_BANK_ACCOUNT: "87654321", SHOP_BANK_ACCOUNT_NAME: "Tradecounter Ltd" } });
 
-const { signedUp, company, invoiceFor, guest } = tradeFixtures(() => shop);
+const { signedUp, company, invoiceFor, guest } = tradeFixtures(shop);
 type Company = Awaited<ReturnType<typeof company>>;
 
 const overdueInvoice = (c: Company, unit = 1000) => invoiceFor(c.accountId, c.buyer.id, { po: "PO-OLD", invoiceDate: isoDay(-45), dueDate: isoDay(-15), lines: [{ name: "Copper pipe", qty: 1, unit, rate: 20 }] });
 const currentInvoice = (c: Company, unit = 5000) => invoiceFor(c.accountId, c.buyer.id, { po: "PO-NEW", invoiceDate: isoDay(0), dueDate: isoDay(30), lines: [{ name: "Boiler", qty: 1, unit, rate: 20 }] });
-const statusOf = async (id: number) => (await shop.database.db.select({ status: tradeInvoices.status }).from(tradeInvoices).where(eq(tradeInvoices.id, id)))[0]!.status;
+const statusOf = async (id: number) => (await shop().database.db.select({ status: tradeInvoices.status }).from(tradeInvoices).where(eq(tradeInvoices.id, id)))[0]!.status;
 const pay = (b: TestBrowser, invoice_ids: unknown, extra: Record<string, unknown> = {}) => b.post("/api/trade/invoices/pay", { invoice_ids, ...extra });
 
 const PAYS: Record<Actor, number> = { guest: 401, customer: 404, owner: 201, admin: 201, buyer: 404, accounts: 201, "other owner": 404 };
@@ -68,9 +64,9 @@ describe("POST /api/trade/invoices/pay", () => {
       pay_to: { account_name: "Tradecounter Ltd", sort_code: "40-12-34", account_number: "87654321" },
       summary: `Pay £72.00 by bank transfer to Tradecounter Ltd, sort code 40-12-34, account 87654321, quoting ${remittance.reference} as the reference.`,
     });
-    const [row] = await shop.database.db.select().from(tradeRemittances).where(eq(tradeRemittances.reference, remittance.reference));
+    const [row] = await shop().database.db.select().from(tradeRemittances).where(eq(tradeRemittances.reference, remittance.reference));
     expect(row).toMatchObject({ tradeAccountId: a.accountId, amount: 7200, provider: "bank_transfer", createdBy: a.accounts.id, status: "pending", confirmedAt: null });
-    const links = await shop.database.db.select().from(tradeRemittanceInvoices).where(eq(tradeRemittanceInvoices.remittanceId, row!.id));
+    const links = await shop().database.db.select().from(tradeRemittanceInvoices).where(eq(tradeRemittanceInvoices.remittanceId, row!.id));
     expect(links.map((l) => l.invoiceId).sort((x, y) => x - y)).toEqual([first.id, second.id]);
 
     const listed = await a.owner.browser.get("/api/trade/remittances");
@@ -85,7 +81,7 @@ describe("POST /api/trade/invoices/pay", () => {
     const pending = await invoiceFor(a.accountId, a.buyer.id, { status: "payment_pending", invoiceDate: isoDay(-60), dueDate: isoDay(-30), lines: [{ name: "Valve", qty: 1, unit: 500, rate: 20 }] });
     const theirs = await currentInvoice(other);
     const fine = await currentInvoice(a);
-    const before = await shop.database.db.select({ id: tradeRemittances.id }).from(tradeRemittances);
+    const before = await shop().database.db.select({ id: tradeRemittances.id }).from(tradeRemittances);
     const res = await pay(a.owner.browser, [fine.id, paid.id, pending.id, theirs.id, 2_147_483_000]);
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({
@@ -94,7 +90,7 @@ describe("POST /api/trade/invoices/pay", () => {
     expect(PAY_MESSAGES.paid("INV-000012")).toBe("INV-000012 is already paid.");
     expect(await statusOf(fine.id)).toBe("unpaid");
     expect(await statusOf(theirs.id)).toBe("unpaid");
-    expect(await shop.database.db.select({ id: tradeRemittances.id }).from(tradeRemittances)).toHaveLength(before.length);
+    expect(await shop().database.db.select({ id: tradeRemittances.id }).from(tradeRemittances)).toHaveLength(before.length);
   });
 
   it("refuses a bad body with a clear message for the field", async () => {
@@ -114,7 +110,7 @@ describe("POST /api/trade/invoices/pay", () => {
     expect(cheque.statusCode).toBe(422);
     expect(cheque.json().errors.provider).toEqual([PAY_MESSAGES.provider]);
     // Card only where the shop takes cards (payments/invoices.test.ts pays by card).
-    const noCards = createTradePaymentsService(shop.database.db, { providers: [] });
+    const noCards = createTradePaymentsService(shop().database.db, { providers: [] });
     await expect(noCards.pay(a.owner.id, { invoiceIds: [invoice.id], provider: "card" })).rejects.toMatchObject({ statusCode: 422, errors: { provider: [PAY_MESSAGES.provider] } });
     expect(await statusOf(invoice.id)).toBe("unpaid");
   });
@@ -123,12 +119,12 @@ describe("POST /api/trade/invoices/pay", () => {
     const c = await company("Late Payers Ltd");
     const late = [await overdueInvoice(c), await overdueInvoice(c)];
     await currentInvoice(c);
-    expect(await standingOf(shop.database.db, c.buyer.id)).toMatchObject({ ok: false });
+    expect(await standingOf(shop().database.db, c.buyer.id)).toMatchObject({ ok: false });
     expect((await pay(c.accounts.browser, [late[0]!.id])).statusCode).toBe(201);
     // One overdue invoice still unpaid: still blocked.
-    expect(await standingOf(shop.database.db, c.buyer.id)).toMatchObject({ ok: false });
+    expect(await standingOf(shop().database.db, c.buyer.id)).toMatchObject({ ok: false });
     expect((await pay(c.accounts.browser, [late[1]!.id])).statusCode).toBe(201);
-    expect(await standingOf(shop.database.db, c.buyer.id)).toMatchObject({ ok: true });
+    expect(await standingOf(shop().database.db, c.buyer.id)).toMatchObject({ ok: true });
     const option = (await c.buyer.browser.get("/api/checkout/delivery-options")).json().data.payment as { id: string }[];
     expect(option.map((p) => p.id)).toContain("pay_on_account");
   });
@@ -136,7 +132,7 @@ describe("POST /api/trade/invoices/pay", () => {
 
 describe("the invoices a company can pay", () => {
   it("lists the unpaid ones, overdue first, then by due date, and counts them", async () => {
-    const payments = createTradePaymentsService(shop.database.db, { providers: [] });
+    const payments = createTradePaymentsService(shop().database.db, { providers: [] });
     const c = await company("Listers Ltd");
     const later = await invoiceFor(c.accountId, c.buyer.id, { invoiceDate: isoDay(0), dueDate: isoDay(40), lines: [{ name: "Sand", qty: 1, unit: 100, rate: 20 }] });
     const sooner = await invoiceFor(c.accountId, c.buyer.id, { invoiceDate: isoDay(0), dueDate: isoDay(10), lines: [{ name: "Sand", qty: 1, unit: 100, rate: 20 }] });
@@ -164,7 +160,7 @@ describe("paying the same invoice at once", () => {
     const codes = results.map((r) => r.statusCode).sort();
     expect(codes).toEqual([201, 422, 422, 422, 422]);
     for (const r of results.filter((x) => x.statusCode === 422)) expect(r.json().errors.invoice_ids).toEqual([PAY_MESSAGES.pending(invoice.number)]);
-    const links = await shop.database.db.select().from(tradeRemittanceInvoices).where(inArray(tradeRemittanceInvoices.invoiceId, [invoice.id]));
+    const links = await shop().database.db.select().from(tradeRemittanceInvoices).where(inArray(tradeRemittanceInvoices.invoiceId, [invoice.id]));
     expect(links).toHaveLength(1);
   });
 });

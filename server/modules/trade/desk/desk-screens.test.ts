@@ -4,29 +4,19 @@
 // typed, a credit note from an invoice, credit on account set against an
 // invoice, an application approved; and who may open them.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { describe, expect, it } from "vitest";
 import { type TestBrowser } from "../../../test/browser.ts";
 import { databaseInvariantViolations } from "../../../test/invariants.ts";
-import type { StaffRole } from "../../staff/permissions.ts";
 import { holdOverdueAccounts } from "../credit/holds.ts";
 import { tradeInvoices } from "../invoices/invoice-schema.ts";
 import { tradeCreditNotes } from "../credit/ledger-schema.ts";
 import { tradeAccounts } from "../schema.ts";
 import { isoDay, tradeFixtures } from "../test-fixtures.ts";
-import { staffBrowsers } from "../../../test/staff-browsers.ts";
+import { staffTestShop } from "../../../test/staff-browsers.ts";
 
-let shop: TestShop;
-let ip = 1;
-const staffAs = {} as Record<StaffRole, TestBrowser>;
-const db = () => shop.database.db;
-const fx = tradeFixtures(() => shop);
-
-beforeAll(async () => {
-  shop = await createTestShop({}, { storefront: { mode: "build" } });
-  Object.assign(staffAs, await staffBrowsers(shop.app, () => `198.51.108.${ip++}`));
-}, 240_000);
-afterAll(() => shop?.close());
+const { as: staffAs, shop } = staffTestShop("198.51.108", { shop: { storefront: { mode: "build" } }, timeout: 240_000 });
+const db = () => shop().database.db;
+const fx = tradeFixtures(shop);
 
 /** The page's text as a reader sees it: React's separators between text parts dropped. */
 const text = (html: string) => html.replaceAll("<!-- -->", "");

@@ -4,14 +4,11 @@
 // line's quantity, on a paid invoice), holds (automatic and manual) and pay on
 // account, applications approved, declined and asked for information.
 import { and, eq, like, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServices } from "../../../services.ts";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
-import { type TestBrowser } from "../../../test/browser.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type createServices } from "../../../services.ts";
 import { readPdf } from "../../../test/pdf.ts";
 import { hireRequests } from "../../hire/schema.ts";
 import { mailOutbox, mailOutboxAttachments } from "../../mail/schema.ts";
-import type { StaffRole } from "../../staff/permissions.ts";
 import { standingOf } from "../credit/credit.ts";
 import { holdOverdueAccounts } from "../credit/holds.ts";
 import { tradeInvoices } from "../invoices/invoice-schema.ts";
@@ -19,22 +16,18 @@ import { tradePayments } from "../credit/ledger-schema.ts";
 import { tradeRemittances } from "../credit/remittance-schema.ts";
 import { tradeAccounts, tradeMembers } from "../schema.ts";
 import { isoDay, tradeFixtures } from "../test-fixtures.ts";
-import { staffBrowsers } from "../../../test/staff-browsers.ts";
+import { staffTestShop } from "../../../test/staff-browsers.ts";
+import { servicesOf } from "../../../test/app.ts";
 
-let shop: TestShop;
 let services: ReturnType<typeof createServices>;
-let ip = 1;
-const staffAs = {} as Record<StaffRole | "guest", TestBrowser>;
-const db = () => shop.database.db;
-const fx = tradeFixtures(() => shop);
+const { as: staffAs, shop } = staffTestShop("198.51.107");
+const db = () => shop().database.db;
+const fx = tradeFixtures(shop);
 
 beforeAll(async () => {
-  shop = await createTestShop();
-  Object.assign(staffAs, await staffBrowsers(shop.app, () => `198.51.107.${ip++}`));
   await staffAs.guest.csrf();
-  services = createServices(db(), shop.config, { info() {}, warn() {}, error() {} });
+  services = servicesOf(shop());
 }, 120_000);
-afterAll(() => shop?.close());
 
 const line = (unit: number, qty = 1) => ({ name: "Copper pipe 15mm", qty, unit, rate: 20 });
 

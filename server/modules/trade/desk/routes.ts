@@ -3,14 +3,14 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { auditEntryJson } from "../../audit/routes.ts";
 import { messageResponse, validationResponse } from "../../auth/contract.ts";
-import { staffActorOf } from "../../staff/actor.ts";
+import { staffApi } from "../../staff/admin-api.ts";
 import { creditNotePdf } from "../invoices/credit-note-pdf.ts";
 import { ACCOUNT_SORTS, DESK_PAGE_MAX, type TradeDesk } from "./desk.ts";
 import { INVOICE_STATUSES } from "../invoices/invoice-schema.ts";
 import { TRADE_PAYMENT_METHODS } from "../credit/ledger-schema.ts";
 import { tradeAccountJson } from "../contract.ts";
 import { COMPANY_TYPES, TRADE_ACCOUNT_STATES, TRADE_ROLES } from "../schema.ts";
-import { signedIn } from "../accounts/users-routes.ts";
+import { signedIn } from "../../auth/signed-in.ts";
 import { siteJson } from "../sites-contract.ts";
 import { staffDoor } from "../../staff/door.ts";
 
@@ -164,209 +164,185 @@ export async function tradeDeskRoutes(app: FastifyInstance, options: { desk: Tra
   const r = app.withTypeProvider<ZodTypeProvider>();
   const desk = options.desk;
   const tags = ["admin: trade desk"];
+  const api = staffApi(app, { tags, errors });
 
   // The customer's own credit note is private to them, as their invoices are.
   app.addHook("onSend", async (request, reply) => {
     reply.header("cache-control", request.url.startsWith("/api/admin/") ? "no-store" : "private, no-store");
   });
 
-  r.get(
+  api.get(
     "/admin/trade/accounts",
     {
-      schema: {
-        tags,
-        summary:
-          "Trade accounts, a keyset page at a time (`next_cursor`): `sort` overdue (most overdue amount first, ties by the oldest due date; the default), name or balance (most owed first); filter by `state`, `on_hold`, search `q` in the company name or accounts email. Money in pounds. Needs trade.manage or invoices.manage",
-        querystring: accountListQuery,
-        response: { 200: z.object({ data: z.array(accountRow), next_cursor: z.string().nullable() }), ...errors },
-      },
+      summary:
+        "Trade accounts, a keyset page at a time (`next_cursor`): `sort` overdue (most overdue amount first, ties by the oldest due date; the default), name or balance (most owed first); filter by `state`, `on_hold`, search `q` in the company name or accounts email. Money in pounds. Needs trade.manage or invoices.manage",
+      querystring: accountListQuery,
+      response: { 200: z.object({ data: z.array(accountRow), next_cursor: z.string().nullable() }) },
     },
-    async (request) => desk.accounts(staffActorOf(request), request.query),
+    async (actor, request) => desk.accounts(actor, request.query),
   );
 
-  r.get(
+  api.get(
     "/admin/trade/accounts/:id",
-    { schema: { tags, summary: "An account's page: terms, members and roles, invoices, payments, credit notes, remittances waiting, notes, audit history. Needs trade.manage or invoices.manage", params: idParams, response: { 200: z.object({ data: accountDetail }), ...errors } } },
-    async (request) => ({ data: await desk.account(staffActorOf(request), request.params.id) }),
+    { summary: "An account's page: terms, members and roles, invoices, payments, credit notes, remittances waiting, notes, audit history. Needs trade.manage or invoices.manage", params: idParams, response: { 200: z.object({ data: accountDetail }) } },
+    async (actor, request) => ({ data: await desk.account(actor, request.params.id) }),
   );
 
-  r.patch(
+  api.patch(
     "/admin/trade/accounts/:id",
-    { config: staffDoor("trade.manage"), schema: { tags, summary: "New terms: credit limit (pounds), terms in days, discount percent, PO required; only the fields given change. Audited. Needs trade.manage", params: idParams, body: termsBody, response: { 200: z.object({ data: accountRow }), ...errors } } },
-    async (request) => ({ data: await desk.updateTerms(staffActorOf(request), request.params.id, request.body) }),
+    { config: staffDoor("trade.manage"), summary: "New terms: credit limit (pounds), terms in days, discount percent, PO required; only the fields given change. Audited. Needs trade.manage", params: idParams, body: termsBody, response: { 200: z.object({ data: accountRow }) } },
+    async (actor, request) => ({ data: await desk.updateTerms(actor, request.params.id, request.body) }),
   );
 
-  r.post(
+  api.post(
     "/admin/trade/accounts/:id/hold",
-    { config: staffDoor("trade.manage"),
-      schema: {
-        tags,
-        summary: "Put the account on hold by hand (pay on account refused until released); the reason goes in its notes. 409 when already on a manual hold. Needs trade.manage",
-        params: idParams,
-        body: z.object({ reason: z.string().trim().min(1, "Say why the account is on hold.").max(1000) }),
-        response: { 200: z.object({ data: accountRow }), ...errors },
-      },
+    {
+      config: staffDoor("trade.manage"),
+      summary: "Put the account on hold by hand (pay on account refused until released); the reason goes in its notes. 409 when already on a manual hold. Needs trade.manage",
+      params: idParams,
+      body: z.object({ reason: z.string().trim().min(1, "Say why the account is on hold.").max(1000) }),
+      response: { 200: z.object({ data: accountRow }) },
     },
-    async (request) => ({ data: await desk.hold(staffActorOf(request), request.params.id, request.body.reason) }),
+    async (actor, request) => ({ data: await desk.hold(actor, request.params.id, request.body.reason) }),
   );
 
-  r.post(
+  api.post(
     "/admin/trade/accounts/:id/release",
-    { config: staffDoor("trade.manage"), schema: { tags, summary: "Release a hold, manual or overdue (an overdue invoice still blocks pay on account, and the daily job holds it again). 409 when not on hold. Needs trade.manage", params: idParams, response: { 200: z.object({ data: accountRow }), ...errors } } },
-    async (request) => ({ data: await desk.release(staffActorOf(request), request.params.id) }),
+    { config: staffDoor("trade.manage"), summary: "Release a hold, manual or overdue (an overdue invoice still blocks pay on account, and the daily job holds it again). 409 when not on hold. Needs trade.manage", params: idParams, response: { 200: z.object({ data: accountRow }) } },
+    async (actor, request) => ({ data: await desk.release(actor, request.params.id) }),
   );
 
-  r.post(
+  api.post(
     "/admin/trade/accounts/:id/notes",
-    { config: staffDoor("trade.manage"),
-      schema: {
-        tags,
-        summary: "A note between staff about the account (never shown to the customer). Needs trade.manage",
-        params: idParams,
-        body: z.object({ body: z.string().trim().min(1, "Write the note.").max(4000, "Keep the note under 4,000 characters.") }),
-        response: { 201: z.object({ data: z.object({ id: z.number().int(), body: z.string(), staff_name: z.string(), created_at: z.string() }) }), ...errors },
-      },
+    {
+      config: staffDoor("trade.manage"),
+      summary: "A note between staff about the account (never shown to the customer). Needs trade.manage",
+      params: idParams,
+      body: z.object({ body: z.string().trim().min(1, "Write the note.").max(4000, "Keep the note under 4,000 characters.") }),
+      response: { 201: z.object({ data: z.object({ id: z.number().int(), body: z.string(), staff_name: z.string(), created_at: z.string() }) }) },
     },
-    async (request, reply) => reply.code(201).send({ data: await desk.addNote(staffActorOf(request), request.params.id, request.body.body) }),
+    async (actor, request, reply) => reply.code(201).send({ data: await desk.addNote(actor, request.params.id, request.body.body) }),
   );
 
-  r.post(
+  api.post(
     "/admin/trade/accounts/:id/payments",
-    { config: staffDoor("invoices.manage"),
-      schema: {
-        tags,
-        summary:
-          "Money received (pounds): allocated to invoices by number, the rest kept as credit on account. 422 names the problem: allocations over the payment, over an invoice's outstanding amount, another account's invoice, a paid invoice. Confirms any remittance it completes, lifts an overdue hold once nothing is overdue, emails a receipt. Answers the account with its invoices. Needs invoices.manage",
-        params: idParams,
-        body: paymentBody,
-        response: { 201: accountWithInvoices, ...errors },
-      },
+    {
+      config: staffDoor("invoices.manage"),
+      summary:
+        "Money received (pounds): allocated to invoices by number, the rest kept as credit on account. 422 names the problem: allocations over the payment, over an invoice's outstanding amount, another account's invoice, a paid invoice. Confirms any remittance it completes, lifts an overdue hold once nothing is overdue, emails a receipt. Answers the account with its invoices. Needs invoices.manage",
+      params: idParams,
+      body: paymentBody,
+      response: { 201: accountWithInvoices },
     },
-    async (request, reply) => reply.code(201).send(await desk.pay(staffActorOf(request), request.params.id, request.body)),
+    async (actor, request, reply) => reply.code(201).send(await desk.pay(actor, request.params.id, request.body)),
   );
 
-  r.post(
+  api.post(
     "/admin/trade/accounts/:id/credit-allocations",
-    { config: staffDoor("invoices.manage"),
-      schema: {
-        tags,
-        summary:
-          "Credit on account set against open invoices by number (pounds): the unallocated money of the account's payments, the oldest received first. The balance does not change. 422 names the problem: more than the credit on account, more than an invoice's outstanding amount, another account's invoice, a paid invoice. Only payments' money is allocatable, not a credit note's part beyond its invoice. Confirms any remittance it completes, lifts an overdue hold once nothing is overdue. Answers the account with its invoices. Audited. Needs invoices.manage",
-        params: idParams,
-        body: creditAllocationBody,
-        response: { 200: accountWithInvoices, ...errors },
-      },
+    {
+      config: staffDoor("invoices.manage"),
+      summary:
+        "Credit on account set against open invoices by number (pounds): the unallocated money of the account's payments, the oldest received first. The balance does not change. 422 names the problem: more than the credit on account, more than an invoice's outstanding amount, another account's invoice, a paid invoice. Only payments' money is allocatable, not a credit note's part beyond its invoice. Confirms any remittance it completes, lifts an overdue hold once nothing is overdue. Answers the account with its invoices. Audited. Needs invoices.manage",
+      params: idParams,
+      body: creditAllocationBody,
+      response: { 200: accountWithInvoices },
     },
-    async (request) => desk.allocateCredit(staffActorOf(request), request.params.id, request.body),
+    async (actor, request) => desk.allocateCredit(actor, request.params.id, request.body),
   );
 
-  r.post(
+  api.post(
     "/admin/trade/remittances/:reference/confirm",
-    { config: staffDoor("invoices.manage"),
-      schema: {
-        tags,
-        summary: "A customer's remittance (from /trade/invoices/pay) whose money has arrived: records one payment of what is outstanding on its invoices and confirms it. 409 when already confirmed. Answers the account with its invoices. Needs invoices.manage",
-        params: z.object({ reference: z.string().max(40) }),
-        body: z.object({ method: z.enum(TRADE_PAYMENT_METHODS).optional(), received_on: day.optional() }).default({}),
-        response: { 200: accountWithInvoices, ...errors },
-      },
+    {
+      config: staffDoor("invoices.manage"),
+      summary: "A customer's remittance (from /trade/invoices/pay) whose money has arrived: records one payment of what is outstanding on its invoices and confirms it. 409 when already confirmed. Answers the account with its invoices. Needs invoices.manage",
+      params: z.object({ reference: z.string().max(40) }),
+      body: z.object({ method: z.enum(TRADE_PAYMENT_METHODS).optional(), received_on: day.optional() }).default({}),
+      response: { 200: accountWithInvoices },
     },
-    async (request) => desk.confirmRemittance(staffActorOf(request), request.params.reference, request.body),
+    async (actor, request) => desk.confirmRemittance(actor, request.params.reference, request.body),
   );
 
-  r.get(
+  api.get(
     "/admin/trade/invoices/:number",
     {
-      schema: {
-        tags,
-        summary: "An invoice with what of it can still be credited, line by line (`creditable`; a hire invoice is credited whole). Needs trade.manage or invoices.manage",
-        params: z.object({ number: z.string().max(40) }),
-        response: {
-          200: z.object({
-            data: deskInvoice.extend({
-              account_id: z.number().int(),
-              whole_only: z.boolean(),
-              creditable: z.array(z.object({ source: z.string(), description: z.string(), quantity: z.number().int(), remaining: z.number().int(), net: poundsField, vat: poundsField })),
-            }),
+      summary: "An invoice with what of it can still be credited, line by line (`creditable`; a hire invoice is credited whole). Needs trade.manage or invoices.manage",
+      params: z.object({ number: z.string().max(40) }),
+      response: {
+        200: z.object({
+          data: deskInvoice.extend({
+            account_id: z.number().int(),
+            whole_only: z.boolean(),
+            creditable: z.array(z.object({ source: z.string(), description: z.string(), quantity: z.number().int(), remaining: z.number().int(), net: poundsField, vat: poundsField })),
           }),
-          ...errors,
-        },
+        }),
       },
     },
-    async (request) => ({ data: await desk.invoice(staffActorOf(request), request.params.number) }),
+    async (actor, request) => ({ data: await desk.invoice(actor, request.params.number) }),
   );
 
-  r.post(
+  api.post(
     "/admin/trade/invoices/:number/credit-notes",
-    { config: staffDoor("invoices.manage"),
-      schema: {
-        tags,
-        summary:
-          "A credit note against the invoice: `whole: true` for all not yet credited, or `lines` [{source, quantity}] (sources as `creditable` lists them: `order_line:41`, `delivery`), never past a line's quantity; with the reason. Up to the invoice's outstanding amount is set against it, the rest is credit on account. Emailed to the accounts address with a link to its PDF. Needs invoices.manage",
-        params: z.object({ number: z.string().max(40) }),
-        body: creditNoteBody,
-        response: { 201: z.object({ data: creditNote }), ...errors },
-      },
+    {
+      config: staffDoor("invoices.manage"),
+      summary:
+        "A credit note against the invoice: `whole: true` for all not yet credited, or `lines` [{source, quantity}] (sources as `creditable` lists them: `order_line:41`, `delivery`), never past a line's quantity; with the reason. Up to the invoice's outstanding amount is set against it, the rest is credit on account. Emailed to the accounts address with a link to its PDF. Needs invoices.manage",
+      params: z.object({ number: z.string().max(40) }),
+      body: creditNoteBody,
+      response: { 201: z.object({ data: creditNote }) },
     },
-    async (request, reply) => reply.code(201).send({ data: await desk.credit(staffActorOf(request), request.params.number, request.body) }),
+    async (actor, request, reply) => reply.code(201).send({ data: await desk.credit(actor, request.params.number, request.body) }),
   );
 
-  r.get(
+  api.get(
     "/admin/trade/credit-notes/:file",
-    { schema: { tags, summary: "A credit note as a PDF: /admin/trade/credit-notes/CN-000007.pdf. Needs trade.manage or invoices.manage", params: z.object({ file: z.string().max(44) }) } },
-    async (request, reply) => {
+    { summary: "A credit note as a PDF: /admin/trade/credit-notes/CN-000007.pdf. Needs trade.manage or invoices.manage", params: z.object({ file: z.string().max(44) }) },
+    async (actor, request, reply) => {
       const number = request.params.file.replace(/\.pdf$/i, "");
-      const note = await desk.creditNoteForStaff(staffActorOf(request), number);
+      const note = await desk.creditNoteForStaff(actor, number);
       return reply.type("application/pdf").header("content-disposition", `inline; filename="${note.number}.pdf"`).send(await creditNotePdf(note));
     },
   );
 
-  r.get(
+  api.get(
     "/admin/trade/applications",
-    { schema: { tags, summary: "Applications waiting for a decision, oldest first. Needs trade.manage", response: { 200: z.object({ data: z.array(application) }), ...errors } } },
-    async (request) => ({ data: await desk.applications(staffActorOf(request)) }),
+    { summary: "Applications waiting for a decision, oldest first. Needs trade.manage", response: { 200: z.object({ data: z.array(application) }) } },
+    async (actor) => ({ data: await desk.applications(actor) }),
   );
 
-  r.post(
+  api.post(
     "/admin/trade/applications/:id/approve",
-    { config: staffDoor("trade.manage"),
-      schema: {
-        tags,
-        summary: "Approve with a credit limit (pounds), terms (days), discount (percent) and whether orders on account need a PO; the applicant is emailed. Needs trade.manage",
-        params: idParams,
-        body: approveBody,
-        response: { 200: z.object({ data: accountRow }), ...errors },
-      },
+    {
+      config: staffDoor("trade.manage"),
+      summary: "Approve with a credit limit (pounds), terms (days), discount (percent) and whether orders on account need a PO; the applicant is emailed. Needs trade.manage",
+      params: idParams,
+      body: approveBody,
+      response: { 200: z.object({ data: accountRow }) },
     },
-    async (request) => ({ data: await desk.approve(staffActorOf(request), request.params.id, request.body) }),
+    async (actor, request) => ({ data: await desk.approve(actor, request.params.id, request.body) }),
   );
 
-  r.post(
+  api.post(
     "/admin/trade/applications/:id/decline",
-    { config: staffDoor("trade.manage"),
-      schema: {
-        tags,
-        summary: "Decline a pending application with a reason, put in the applicant's email. Needs trade.manage",
-        params: idParams,
-        body: z.object({ reason: z.string().trim().min(1, "Give the reason for declining.").max(1000, "Keep the reason under 1,000 characters.") }),
-        response: { 200: z.object({ data: accountRow }), ...errors },
-      },
+    {
+      config: staffDoor("trade.manage"),
+      summary: "Decline a pending application with a reason, put in the applicant's email. Needs trade.manage",
+      params: idParams,
+      body: z.object({ reason: z.string().trim().min(1, "Give the reason for declining.").max(1000, "Keep the reason under 1,000 characters.") }),
+      response: { 200: z.object({ data: accountRow }) },
     },
-    async (request) => ({ data: await desk.decline(staffActorOf(request), request.params.id, request.body.reason) }),
+    async (actor, request) => ({ data: await desk.decline(actor, request.params.id, request.body.reason) }),
   );
 
-  r.post(
+  api.post(
     "/admin/trade/applications/:id/request-info",
-    { config: staffDoor("trade.manage"),
-      schema: {
-        tags,
-        summary: "Ask the applicant for more information (emailed); the application stays pending. Needs trade.manage",
-        params: idParams,
-        body: z.object({ message: z.string().trim().min(1, "Say what information you need.").max(2000, "Keep the message under 2,000 characters.") }),
-        response: { 200: z.object({ data: accountRow }), ...errors },
-      },
+    {
+      config: staffDoor("trade.manage"),
+      summary: "Ask the applicant for more information (emailed); the application stays pending. Needs trade.manage",
+      params: idParams,
+      body: z.object({ message: z.string().trim().min(1, "Say what information you need.").max(2000, "Keep the message under 2,000 characters.") }),
+      response: { 200: z.object({ data: accountRow }) },
     },
-    async (request) => ({ data: await desk.requestInfo(staffActorOf(request), request.params.id, request.body.message) }),
+    async (actor, request) => ({ data: await desk.requestInfo(actor, request.params.id, request.body.message) }),
   );
 
   r.get(

@@ -1,23 +1,21 @@
 // The aged-debt report (issue 21): each account's outstanding by days past
 // due, the totals row, the most overdue first, paid and settled accounts left
 // out; the JSON and the CSV (formula-escaped) and who may read them.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { testShopForFile } from "../../../test/app.ts";
 import { agedDebt } from "./aged-debt.ts";
 import { creditNote, demoStaffBrowsers, payment } from "../credit/ledger-fixtures.ts";
 import { isoDay, tradeFixtures } from "../test-fixtures.ts";
 
-let shop: TestShop;
+const shop = testShopForFile();
 let staffAs: Awaited<ReturnType<typeof demoStaffBrowsers>>;
 beforeAll(async () => {
-  shop = await createTestShop();
-  staffAs = await demoStaffBrowsers(shop.app, 108);
+  staffAs = await demoStaffBrowsers(shop().app, 108);
 }, 120_000);
-afterAll(() => shop?.close());
 
-const db = () => shop.database.db;
-const { company, invoiceFor } = tradeFixtures(() => shop);
+const db = () => shop().database.db;
+const { company, invoiceFor } = tradeFixtures(shop);
 
 async function owing(name: string, invoices: { due: string; pence: number; invoiceDate?: string }[]) {
   const c = await company(name);

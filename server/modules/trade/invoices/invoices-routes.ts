@@ -1,5 +1,4 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { messageResponse, validationResponse } from "../../auth/contract.ts";
 import { INVOICE_STATUSES } from "./invoice-schema.ts";
@@ -7,7 +6,8 @@ import { invoicePdf } from "./invoice-pdf.ts";
 import { INVOICE_FILTERS, INVOICE_PAGE_MAX, type TradeInvoicesService } from "./invoices.ts";
 import { PAY_MAX, PAY_MESSAGES, type TradePaymentsService } from "../credit/remittances.ts";
 import { tradeIdParams } from "../accounts/users-contract.ts";
-import { signedIn } from "../accounts/users-routes.ts";
+import { jsonApi } from "../../../lib/json-api.ts";
+import { signedIn } from "../../auth/signed-in.ts";
 import { storeNothing } from "../../../lib/no-store.ts";
 
 const pence = z.number().int();
@@ -68,40 +68,35 @@ const instructionsJson = z.object({
 
 /** The company's invoices: owners, admins and accounts users; everyone else gets 404 (a guest 401). */
 export async function tradeInvoicesRoutes(app: FastifyInstance, options: { invoices: TradeInvoicesService; payments: TradePaymentsService }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { invoices, payments } = options;
-  const tags = ["trade"];
   const errors = { 401: messageResponse, 404: messageResponse, 422: validationResponse };
+  const api = jsonApi(app, { tags: ["trade"], errors, who: signedIn });
 
   storeNothing(app, "private, no-store");
 
-  r.get(
+  api.get(
     "/trade/invoices",
     {
-      schema: {
-        tags,
-        summary: "The company's invoices, newest first: filter (all, unpaid, overdue, paid), search by invoice number or PO reference, totals of what matches; keyset pages via `after`",
-        querystring: listQuery,
-        response: {
-          200: z.object({ data: z.array(invoiceSummary), totals: z.object({ count: z.number().int(), total: pence, outstanding: pence, overdue: pence }), next_cursor: z.number().int().nullable() }),
-          ...errors,
-        },
+      summary: "The company's invoices, newest first: filter (all, unpaid, overdue, paid), search by invoice number or PO reference, totals of what matches; keyset pages via `after`",
+      querystring: listQuery,
+      response: {
+        200: z.object({ data: z.array(invoiceSummary), totals: z.object({ count: z.number().int(), total: pence, outstanding: pence, overdue: pence }), next_cursor: z.number().int().nullable() }),
       },
     },
-    async (request) => invoices.list(signedIn(request).id, request.query),
+    async (user, request) => invoices.list(user.id, request.query),
   );
 
-  r.get(
+  api.get(
     "/trade/invoices/:id",
-    { schema: { tags, summary: "One invoice: lines, VAT breakdown, the shop's and the company's details and VAT numbers, due date, status", params: tradeIdParams, response: { 200: z.object({ data: invoiceDetail }), ...errors } } },
-    async (request) => ({ data: await invoices.show(signedIn(request).id, request.params.id) }),
+    { summary: "One invoice: lines, VAT breakdown, the shop's and the company's details and VAT numbers, due date, status", params: tradeIdParams, response: { 200: z.object({ data: invoiceDetail }) } },
+    async (user, request) => ({ data: await invoices.show(user.id, request.params.id) }),
   );
 
-  r.get(
+  api.get(
     "/trade/invoices/:id/pdf",
-    { schema: { tags, summary: "The invoice as a PDF generated on the server (attachment); 401 for a guest, 404 without the right", params: tradeIdParams } },
-    async (request, reply) => {
-      const invoice = await invoices.show(signedIn(request).id, request.params.id);
+    { summary: "The invoice as a PDF generated on the server (attachment); 401 for a guest, 404 without the right", params: tradeIdParams },
+    async (user, request, reply) => {
+      const invoice = await invoices.show(user.id, request.params.id);
       return reply
         .type("application/pdf")
         .header("content-disposition", `attachment; filename="${invoice.number}.pdf"`)
@@ -109,30 +104,26 @@ export async function tradeInvoicesRoutes(app: FastifyInstance, options: { invoi
     },
   );
 
-  r.post(
+  api.post(
     "/trade/invoices/pay",
     {
-      schema: {
-        tags,
-        summary:
-          "Pay unpaid invoices of the company with one remittance: they become payment pending. By bank transfer the answer says where to send the money and which reference to quote; by card (`provider: card`, offered only when card payment is) it carries `payment.redirect_url`, the payment page for exactly their total, and they become paid when the payment arrives (503 when the payment service does not answer: nothing is recorded). Owners, admins and accounts users; 422 names each invoice that is not the company's or not unpaid",
-        body: payBody,
-        response: {
-          201: z.object({ data: z.object({ remittance: remittanceJson, instructions: instructionsJson, payment: z.object({ redirect_url: z.string() }).optional() }) }),
-          ...errors,
-          503: messageResponse,
-        },
+      summary:
+        "Pay unpaid invoices of the company with one remittance: they become payment pending. By bank transfer the answer says where to send the money and which reference to quote; by card (`provider: card`, offered only when card payment is) it carries `payment.redirect_url`, the payment page for exactly their total, and they become paid when the payment arrives (503 when the payment service does not answer: nothing is recorded). Owners, admins and accounts users; 422 names each invoice that is not the company's or not unpaid",
+      body: payBody,
+      response: {
+        201: z.object({ data: z.object({ remittance: remittanceJson, instructions: instructionsJson, payment: z.object({ redirect_url: z.string() }).optional() }) }),
+        503: messageResponse,
       },
     },
-    async (request, reply) => {
-      const paid = await payments.pay(signedIn(request).id, { invoiceIds: request.body.invoice_ids, provider: request.body.provider });
+    async (user, request, reply) => {
+      const paid = await payments.pay(user.id, { invoiceIds: request.body.invoice_ids, provider: request.body.provider });
       return reply.code(201).send({ data: paid });
     },
   );
 
-  r.get(
+  api.get(
     "/trade/remittances",
-    { schema: { tags, summary: "The company's remittances (payments of invoices), newest first, the latest 50", response: { 200: z.object({ data: z.array(remittanceJson) }), ...errors } } },
-    async (request) => ({ data: await payments.list(signedIn(request).id) }),
+    { summary: "The company's remittances (payments of invoices), newest first, the latest 50", response: { 200: z.object({ data: z.array(remittanceJson) }) } },
+    async (user) => ({ data: await payments.list(user.id) }),
   );
 }

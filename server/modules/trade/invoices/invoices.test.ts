@@ -1,8 +1,8 @@
 // The company's invoices (issue 7): who sees them, filters, search, totals,
 // keyset pages, the detail, and the PDF parsed back.
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestShop, type TestShop } from "../../../test/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testShopForFile } from "../../../test/app.ts";
 import type { TestBrowser } from "../../../test/browser.ts";
 import { readPdf, row } from "../../../test/pdf.ts";
 import { orderLines } from "../../orders/schema.ts";
@@ -10,13 +10,9 @@ import { tradeAccounts } from "../schema.ts";
 import { ACTORS, type Actor, isoDay, tradeFixtures } from "../test-fixtures.ts";
 import { issueCreditNote } from "../credit/ledger.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-});
-afterAll(() => shop.close());
+const shop = testShopForFile();
 
-const { signedUp, company, invoiceFor, guest } = tradeFixtures(() => shop);
+const { signedUp, company, invoiceFor, guest } = tradeFixtures(shop);
 
 const SEES: Record<Actor, number> = { guest: 401, customer: 404, owner: 200, admin: 200, buyer: 404, accounts: 200, "other owner": 404 };
 
@@ -81,7 +77,7 @@ describe("trade invoices", () => {
 
     it("a declined company's users see nothing", async () => {
       const declined = await company("Declined Ltd");
-      await shop.database.db.update(tradeAccounts).set({ state: "declined" }).where(eq(tradeAccounts.id, declined.accountId));
+      await shop().database.db.update(tradeAccounts).set({ state: "declined" }).where(eq(tradeAccounts.id, declined.accountId));
       expect((await declined.owner.browser.get("/api/trade/invoices")).statusCode).toBe(404);
     });
   });
@@ -222,7 +218,7 @@ describe("trade invoices", () => {
     it("shows what a promotion took off each line, ex VAT, in a column of its own only when one did", async () => {
       const promo = await invoiceFor(a.accountId, a.buyer.id, { invoiceDate: isoDay(0), dueDate: isoDay(30), lines: [{ name: "Work gloves", qty: 3, unit: 400, rate: 20 }, { name: "Sealant", qty: 1, unit: 500, rate: 20 }] });
       // Three for two: one pair free, the line's total after it (as checkout writes a discounted line).
-      await shop.database.db.update(orderLines).set({ discount: 400, lineTotal: 800, lineVat: 160 }).where(sql`${orderLines.orderId} = (select order_id from trade_invoices where id = ${promo.id}) and ${orderLines.name} = 'Work gloves'`);
+      await shop().database.db.update(orderLines).set({ discount: 400, lineTotal: 800, lineVat: 160 }).where(sql`${orderLines.orderId} = (select order_id from trade_invoices where id = ${promo.id}) and ${orderLines.name} = 'Work gloves'`);
       const { text } = await readPdf((await a.owner.browser.get(`/api/trade/invoices/${promo.id}/pdf`)).rawPayload);
       expect(text).toMatch(row("Item", "SKU", "Qty", "Unit ex VAT", "Discount", "VAT", "Total ex VAT"));
       expect(text).toMatch(row("Work gloves", "SKU-0", "3", "\u00a34.00", "-\u00a34.00", "20%", "\u00a38.00"));
@@ -234,14 +230,14 @@ describe("trade invoices", () => {
     it("credits a discounted line's discount with it, shared by quantity, and a credit note's PDF shows it per line", async () => {
       const promo = await invoiceFor(a.accountId, a.buyer.id, { invoiceDate: isoDay(0), dueDate: isoDay(30), lines: [{ name: "Work gloves", qty: 3, unit: 400, rate: 20 }, { name: "Sealant", qty: 1, unit: 500, rate: 20 }] });
       // Three for two: £4.00 off the line, £8.00 left, shared over three pairs as 267 + 267 + 266 pence of net and 133 + 133 + 134 of discount.
-      const [gloves] = await shop.database.db
+      const [gloves] = await shop().database.db
         .update(orderLines)
         .set({ discount: 400, lineTotal: 800, lineVat: 160 })
         .where(sql`${orderLines.orderId} = (select order_id from trade_invoices where id = ${promo.id}) and ${orderLines.name} = 'Work gloves'`)
         .returning({ id: orderLines.id });
       const source = `order_line:${gloves!.id}`;
-      const first = await issueCreditNote(shop.database.db, { invoiceId: promo.id, reason: "One pair back", lines: [{ source, quantity: 1 }] });
-      const rest = await issueCreditNote(shop.database.db, { invoiceId: promo.id, reason: "The rest back", whole: true });
+      const first = await issueCreditNote(shop().database.db, { invoiceId: promo.id, reason: "One pair back", lines: [{ source, quantity: 1 }] });
+      const rest = await issueCreditNote(shop().database.db, { invoiceId: promo.id, reason: "The rest back", whole: true });
       const [one] = first.lines;
       expect(one).toMatchObject({ quantity: 1, net: 267, discount: 133 });
       const restGloves = rest.lines.find((l) => l.source === source)!;

@@ -3,9 +3,9 @@
 // PostgreSQL), a missed stage made up with the latest one only and never an
 // earlier one after it; paid, part-paid and pending invoices; the hold after.
 import { eq, inArray, like } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Db, openPostgres } from "../../../db/client.ts";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { testShopForFile } from "../../../test/app.ts";
 import { SCHEDULED_JOBS } from "../../jobs/schedule.ts";
 import { mailOutbox } from "../../mail/schema.ts";
 import { tradeInvoices } from "./invoice-schema.ts";
@@ -15,14 +15,10 @@ import { type ReminderOptions, sendDueReminders, stageFor } from "./reminders.ts
 import { tradeAccounts } from "../schema.ts";
 import { tradeFixtures } from "../test-fixtures.ts";
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await createTestShop();
-}, 120_000);
-afterAll(() => shop?.close());
+const shop = testShopForFile();
 
-const db = () => shop.database.db;
-const { company, invoiceFor } = tradeFixtures(() => shop);
+const db = () => shop().database.db;
+const { company, invoiceFor } = tradeFixtures(shop);
 const options = (): ReminderOptions => ({ mail: outboxOn(), appName: "Tradecounter", publicUrl: "http://shop.test" });
 
 async function setup(name: string) {
@@ -128,7 +124,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("two shop processes sending remi
     const r = await setup("Reminder Two Processes Ltd");
     const a = await r.inv("2026-09-01", 1000);
     const b = await r.inv("2026-08-10", 2000);
-    const second = await openPostgres(shop.database.url!, { max: 4 });
+    const second = await openPostgres(shop().database.url!, { max: 4 });
     try {
       for (const day of ["2026-09-01", "2026-09-08", "2026-09-15"]) {
         const runs = await Promise.all([sendDueReminders(db(), options(), day), sendDueReminders(second.db as Db, options(), day), sendDueReminders(db(), options(), day)]);

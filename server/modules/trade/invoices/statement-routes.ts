@@ -2,8 +2,8 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { messageResponse, validationResponse } from "../../auth/contract.ts";
-import { staffActorOf } from "../../staff/actor.ts";
-import { signedIn } from "../accounts/users-routes.ts";
+import { staffApi } from "../../staff/admin-api.ts";
+import { signedIn } from "../../auth/signed-in.ts";
 import type { TradeStatementsService } from "./statements.ts";
 import { staffDoor } from "../../staff/door.ts";
 import { storeNothing } from "../../../lib/no-store.ts";
@@ -39,81 +39,69 @@ const errors = { 401: messageResponse, 403: messageResponse, 404: messageRespons
 
 /** The trade desk's statements (issue 21), the same service as the statement screen; invoices.manage. */
 export async function tradeStatementRoutes(app: FastifyInstance, options: { statements: TradeStatementsService }): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { statements } = options;
   const tags = ["admin: trade desk"];
+  const api = staffApi(app, { tags, errors });
   const needs = "Needs invoices.manage";
 
   storeNothing(app);
 
-  r.get(
+  api.get(
     "/admin/trade/accounts/:id/statement",
     {
-      schema: {
-        tags,
-        summary: `A trade account's statement for a month (\`month=YYYY-MM\`, this month so far or any before): balance brought forward, the month's invoices, credit notes and payments in date order with a running balance, the closing balance and the aged debt by invoice date. Pounds. ${needs}`,
-        params: z.object({ id }),
-        querystring: z.object({ month }),
-        response: { 200: statementSchema, ...errors },
-      },
+      summary: `A trade account's statement for a month (\`month=YYYY-MM\`, this month so far or any before): balance brought forward, the month's invoices, credit notes and payments in date order with a running balance, the closing balance and the aged debt by invoice date. Pounds. ${needs}`,
+      params: z.object({ id }),
+      querystring: z.object({ month }),
+      response: { 200: statementSchema },
     },
-    async (request) => statements.json(staffActorOf(request), request.params.id, request.query.month),
+    async (actor, request) => statements.json(actor, request.params.id, request.query.month),
   );
 
-  r.get(
+  api.get(
     "/admin/trade/accounts/:id/statements/:month(^\\d{4}-\\d{2}).pdf",
     {
-      schema: {
-        tags,
-        summary: `The month's statement as a PDF (attachment), e.g. \`/statements/2026-10.pdf\`. ${needs}`,
-        params: z.object({ id, month }),
-        produces: ["application/pdf"],
-      },
+      summary: `The month's statement as a PDF (attachment), e.g. \`/statements/2026-10.pdf\`. ${needs}`,
+      params: z.object({ id, month }),
+      produces: ["application/pdf"],
     },
-    async (request, reply) => {
-      const { filename, pdf } = await statements.pdf(staffActorOf(request), request.params.id, request.params.month);
+    async (actor, request, reply) => {
+      const { filename, pdf } = await statements.pdf(actor, request.params.id, request.params.month);
       return reply.type("application/pdf").header("content-disposition", `attachment; filename="${filename}"`).send(pdf);
     },
   );
 
-  r.post(
+  api.post(
     "/admin/trade/accounts/:id/statements/:month/email",
-    { config: staffDoor("invoices.manage"),
-      schema: {
-        tags,
-        summary: `Emails the month's statement to the account's accounts address now (audited); the monthly statement job still sends its own once. ${needs}`,
-        params: z.object({ id, month }),
-        response: { 200: z.object({ to: z.string(), month: z.string() }), ...errors },
-      },
+    {
+      config: staffDoor("invoices.manage"),
+      summary: `Emails the month's statement to the account's accounts address now (audited); the monthly statement job still sends its own once. ${needs}`,
+      params: z.object({ id, month }),
+      response: { 200: z.object({ to: z.string(), month: z.string() }) },
     },
-    async (request) => statements.email(staffActorOf(request), request.params.id, request.params.month),
+    async (actor, request) => statements.email(actor, request.params.id, request.params.month),
   );
 
   const amounts = { balance: pounds, current: pounds.describe("Not yet due"), days_1_30: pounds, days_31_60: pounds, days_61_90: pounds, over_90: pounds, total: pounds };
-  r.get(
+  api.get(
     "/admin/trade/aged-debt",
     {
-      schema: {
-        tags,
-        summary: `Every account with anything outstanding: its balance and what its invoices still owe by days past the due date (not yet due, 1-30, 31-60, 61-90, over 90), the most overdue first, and a totals row. Pounds. ${needs}`,
-        response: {
-          200: z.object({
-            as_of: z.string(),
-            data: z.array(z.object({ account_id: z.number().int(), company_name: z.string(), on_hold: z.boolean(), ...amounts, oldest_overdue_days: z.number().int() })),
-            totals: z.object(amounts),
-          }),
-          ...errors,
-        },
+      summary: `Every account with anything outstanding: its balance and what its invoices still owe by days past the due date (not yet due, 1-30, 31-60, 61-90, over 90), the most overdue first, and a totals row. Pounds. ${needs}`,
+      response: {
+        200: z.object({
+          as_of: z.string(),
+          data: z.array(z.object({ account_id: z.number().int(), company_name: z.string(), on_hold: z.boolean(), ...amounts, oldest_overdue_days: z.number().int() })),
+          totals: z.object(amounts),
+        }),
       },
     },
-    async (request) => statements.agedDebt.report(staffActorOf(request)),
+    async (actor) => statements.agedDebt.report(actor),
   );
 
-  r.get(
+  api.get(
     "/admin/trade/aged-debt.csv",
-    { schema: { tags, summary: `The aged-debt report as CSV (UTF-8 with a byte order mark, formulas escaped), a row per account then the totals. ${needs}`, produces: ["text/csv"] } },
-    async (request, reply) => {
-      const { asOf, stream } = await statements.agedDebt.csv(staffActorOf(request));
+    { summary: `The aged-debt report as CSV (UTF-8 with a byte order mark, formulas escaped), a row per account then the totals. ${needs}`, produces: ["text/csv"] },
+    async (actor, _request, reply) => {
+      const { asOf, stream } = await statements.agedDebt.csv(actor);
       return reply.type("text/csv; charset=utf-8").header("content-disposition", `attachment; filename="aged-debt-${asOf}.csv"`).send(stream);
     },
   );

@@ -4,23 +4,21 @@
 // month named beside its field, and the aged-debt table with its CSV link.
 // The rules are proven in statements.test.ts and aged-debt.test.ts.
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testShopForFile } from "../../../test/app.ts";
 import type { TestBrowser } from "../../../test/browser.ts";
 import { textOf } from "../../../test/page-text.ts";
 import { auditLog } from "../../audit/schema.ts";
 import { demoStaffBrowsers, payment } from "../credit/ledger-fixtures.ts";
 import { isoDay, tradeFixtures } from "../test-fixtures.ts";
 
-let shop: TestShop;
+const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 let staffAs: Awaited<ReturnType<typeof demoStaffBrowsers>>;
 beforeAll(async () => {
-  shop = await createTestShop({}, { storefront: { mode: "build" } });
-  staffAs = await demoStaffBrowsers(shop.app, 109);
+  staffAs = await demoStaffBrowsers(shop().app, 109);
 }, 240_000);
-afterAll(() => shop?.close());
 
-const { company, invoiceFor } = tradeFixtures(() => shop);
+const { company, invoiceFor } = tradeFixtures(shop);
 
 function postForm(b: TestBrowser, url: string, form: [string, string][]) {
   return b.request("POST", url, new URLSearchParams(form).toString(), { headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" } });
@@ -31,7 +29,7 @@ describe("the statement screen", () => {
     const c = await company("Screen Statement Ltd");
     const first = await invoiceFor(c.accountId, c.buyer.id, { invoiceDate: "2026-02-10", dueDate: "2026-03-12", lines: [{ name: "Lintel", qty: 1, unit: 10000, rate: 0 }] });
     const second = await invoiceFor(c.accountId, c.buyer.id, { po: "PO-SCREEN", invoiceDate: "2026-03-05", dueDate: "2026-04-04", lines: [{ name: "Blocks", qty: 1, unit: 30000, rate: 0 }] });
-    const paid = await payment(shop.database.db, c.accountId, "2026-03-20", 15000, [{ invoiceId: first.id, amount: 10000 }], "BACS 12");
+    const paid = await payment(shop().database.db, c.accountId, "2026-03-20", 15000, [{ invoiceId: first.id, amount: 10000 }], "BACS 12");
     const url = `/admin/trade/accounts/${c.accountId}/statement?month=2026-03`;
 
     const page = await staffAs.accounts.get(url);
@@ -51,7 +49,7 @@ describe("the statement screen", () => {
     const sent = await postForm(staffAs.accounts, url, [["month", "2026-03"]]);
     expect(sent.statusCode).toBe(200);
     expect(textOf(sent)).toContain("The statement for March 2026 is on its way to accounts@fitters.example.com.");
-    const [entry] = await shop.database.db.select().from(auditLog).where(and(eq(auditLog.action, "trade_account.statement_emailed"), eq(auditLog.entityId, String(c.accountId))));
+    const [entry] = await shop().database.db.select().from(auditLog).where(and(eq(auditLog.action, "trade_account.statement_emailed"), eq(auditLog.entityId, String(c.accountId))));
     expect(entry!.after).toMatchObject({ month: "2026-03" });
 
     const bad = await staffAs.accounts.get(`/admin/trade/accounts/${c.accountId}/statement?month=2999-01`);

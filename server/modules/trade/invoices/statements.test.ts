@@ -3,10 +3,10 @@
 // the first working day, the monthly email sent once per account and month
 // (twice run; two "processes" on PostgreSQL), the screen's API and who may use it.
 import { and, eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { openPostgres } from "../../../db/client.ts";
 import type { Db } from "../../../db/client.ts";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { testShopForFile } from "../../../test/app.ts";
 import { readPdf, row } from "../../../test/pdf.ts";
 import { auditLog } from "../../audit/schema.ts";
 import { mailOutbox, mailOutboxAttachments } from "../../mail/schema.ts";
@@ -18,17 +18,15 @@ import { statementPdf } from "./statement-pdf.ts";
 import { type StatementOptions, sendMonthlyStatements, statementFilename, statementFor } from "./statements.ts";
 import { tradeFixtures } from "../test-fixtures.ts";
 
-let shop: TestShop;
+const shop = testShopForFile();
 let staffAs: Awaited<ReturnType<typeof demoStaffBrowsers>>;
 beforeAll(async () => {
-  shop = await createTestShop();
-  staffAs = await demoStaffBrowsers(shop.app, 107);
+  staffAs = await demoStaffBrowsers(shop().app, 107);
 }, 120_000);
-afterAll(() => shop?.close());
 
-const db = () => shop.database.db;
-const { company, invoiceFor } = tradeFixtures(() => shop);
-const options = (mail = outboxOn()): StatementOptions => ({ mail, appName: "Tradecounter", publicUrl: "http://shop.test", shop: shopDetails(shop.config) });
+const db = () => shop().database.db;
+const { company, invoiceFor } = tradeFixtures(shop);
+const options = (mail = outboxOn()): StatementOptions => ({ mail, appName: "Tradecounter", publicUrl: "http://shop.test", shop: shopDetails(shop().config) });
 
 /**
  * One company's ledger around March 2026 (terms 30 days):
@@ -62,7 +60,7 @@ describe("a month's statement", () => {
   });
 
   it("brings the balance forward, runs it through the month's invoices, credit notes and payments, and carries it forward", async () => {
-    const s = (await statementFor(db(), l.accountId, "2026-03", shopDetails(shop.config)))!;
+    const s = (await statementFor(db(), l.accountId, "2026-03", shopDetails(shop().config)))!;
     expect(s.periodStart).toBe("2026-03-01");
     expect(s.periodEnd).toBe("2026-03-31");
     expect(s.openingBalance).toBe(29000);
@@ -79,17 +77,17 @@ describe("a month's statement", () => {
   });
 
   it("ages what was owed at the month's end by invoice date, payments after it not counted, the buckets and unallocated credit making the closing balance", async () => {
-    const s = (await statementFor(db(), l.accountId, "2026-03", shopDetails(shop.config)))!;
+    const s = (await statementFor(db(), l.accountId, "2026-03", shopDetails(shop().config)))!;
     expect(s.aged).toEqual({ days0to30: 30000, days31to60: 4000, days61to90: 10000, over90: 0, unallocated: -2000 });
     const { unallocated, ...buckets } = s.aged;
     expect(Object.values(buckets).reduce((t, x) => t + x, 0) + unallocated).toBe(s.closingBalance);
   });
 
   it("chains month to month: April opens where March closed, and a quiet month keeps the balance", async () => {
-    const april = (await statementFor(db(), l.accountId, "2026-04", shopDetails(shop.config)))!;
+    const april = (await statementFor(db(), l.accountId, "2026-04", shopDetails(shop().config)))!;
     expect(april.openingBalance).toBe(42000);
     expect(april.closingBalance).toBe(42000 - 30000 + 1000);
-    const may = (await statementFor(db(), l.accountId, "2026-05", shopDetails(shop.config)))!;
+    const may = (await statementFor(db(), l.accountId, "2026-05", shopDetails(shop().config)))!;
     expect(may.lines).toEqual([]);
     expect(may.openingBalance).toBe(may.closingBalance);
     // The account's balance column (moved with each entry) agrees with the statement of the last month touched.
@@ -98,7 +96,7 @@ describe("a month's statement", () => {
   });
 
   it("is a real PDF that reads back with its figures", async () => {
-    const s = (await statementFor(db(), l.accountId, "2026-03", shopDetails(shop.config)))!;
+    const s = (await statementFor(db(), l.accountId, "2026-03", shopDetails(shop().config)))!;
     const pdf = await readPdf(await statementPdf(s));
     expect(pdf.info.Title).toBe("Statement March 2026: Statement Figures Ltd");
     expect(pdf.text).toContain("STATEMENT");
@@ -265,7 +263,7 @@ describe("a trade member's own statement", () => {
 describe.skipIf(!process.env.TEST_DATABASE_URL)("two shop processes sending the monthly statements at once (PostgreSQL)", () => {
   it("email each account's statement once", async () => {
     const l = await marchLedger("Two Process Statements Ltd");
-    const second = await openPostgres(shop.database.url!, { max: 4 });
+    const second = await openPostgres(shop().database.url!, { max: 4 });
     try {
       const [one, two] = await Promise.all([sendMonthlyStatements(db(), options(), "2026-04-01"), sendMonthlyStatements(second.db as Db, options(), "2026-04-01")]);
       expect([...one.sent, ...two.sent].filter((id) => id === l.accountId)).toHaveLength(1);
