@@ -57,11 +57,10 @@ BEGIN
     leaving := array(SELECT o::product_listing FROM old_rows o);
     arriving := '{}';
   ELSE
-    -- Only rows whose facets moved: a sale that leaves stock above zero moves none.
-    leaving := array(SELECT o::product_listing FROM old_rows o JOIN new_rows n ON n.product_id = o.product_id
-          WHERE (o.category_ids, o.attribute_keys, o.manufacturer_id, o.stock > 0) IS DISTINCT FROM (n.category_ids, n.attribute_keys, n.manufacturer_id, n.stock > 0));
-    arriving := array(SELECT n::product_listing FROM old_rows o JOIN new_rows n ON n.product_id = o.product_id
-          WHERE (o.category_ids, o.attribute_keys, o.manufacturer_id, o.stock > 0) IS DISTINCT FROM (n.category_ids, n.attribute_keys, n.manufacturer_id, n.stock > 0));
+    -- Only rows whose facets moved, both sides in one pass: a sale that leaves stock above zero moves none.
+    SELECT coalesce(array_agg(o::product_listing), '{}'), coalesce(array_agg(n::product_listing), '{}') INTO leaving, arriving
+    FROM old_rows o JOIN new_rows n ON n.product_id = o.product_id
+    WHERE (o.category_ids, o.attribute_keys, o.manufacturer_id, o.stock > 0) IS DISTINCT FROM (n.category_ids, n.attribute_keys, n.manufacturer_id, n.stock > 0);
   END IF;
   IF cardinality(leaving) > 0 OR cardinality(arriving) > 0 THEN
     PERFORM listing_facets_apply(leaving, arriving);
