@@ -85,6 +85,23 @@ export const DEMO_TRADE_SITES = [
   { name: "Kirkstall Road flats", line1: "Plot 2, Kirkstall Road", line2: "", town: "Leeds", postcode: "LS4 2AA", contactName: "Dan Price", contactPhone: "07700 900789", poRequired: true, poPrefix: "KR-" },
 ] as const;
 
+/** The first `limit` products (by id) at most `maxPence` ex VAT: what the demo companies' orders are made of. */
+function demoStock(tx: Db, maxPence: number, limit: number) {
+  return tx
+    .select({ id: products.id, sku: products.sku, name: products.name, slug: products.slug, pricePence: products.pricePence, vatRate: products.vatRate })
+    .from(products)
+    .where(lte(products.pricePence, maxPence))
+    .orderBy(asc(products.id))
+    .limit(limit);
+}
+type DemoProduct = Awaited<ReturnType<typeof demoStock>>[number];
+
+/** An order line of `quantity` at `unitPrice` (pence ex VAT), its VAT at the product's rate. */
+function demoLine(p: DemoProduct, unitPrice: number, quantity: number): PlannedOrder["lines"][number] {
+  const lineTotal = unitPrice * quantity;
+  return { productId: p.id, sku: p.sku, name: p.name, slug: p.slug, quantity, unitPrice, vatRate: p.vatRate, lineTotal, lineVat: incVat(lineTotal, p.vatRate) - lineTotal };
+}
+
 /** A demo company's owner with the demo password; undefined when the email is taken, i.e. the demo was seeded before. */
 async function insertDemoOwner(tx: Db, who: { email: string; firstname: string; lastname: string }, phone: string, passwordHash: string): Promise<{ id: number } | undefined> {
   const [owner] = await tx
@@ -154,12 +171,7 @@ export async function seedDemoTrade(tx: Db, passwordHash: string, now = new Date
 
   // Buyers are the owner, the admin and the buyer; the accounts user only pays.
   const buyers = members.filter((m) => m.role !== "accounts");
-  const stock = await tx
-    .select({ id: products.id, sku: products.sku, name: products.name, slug: products.slug, pricePence: products.pricePence, vatRate: products.vatRate })
-    .from(products)
-    .where(lte(products.pricePence, 27_500))
-    .orderBy(asc(products.id))
-    .limit(60);
+  const stock = await demoStock(tx, 27_500, 60);
   if (stock.length === 0) return;
   const pick = generator(2026);
   const today = londonDate(now);
@@ -179,8 +191,7 @@ export async function seedDemoTrade(tx: Db, passwordHash: string, now = new Date
         const unitPrice = unitPence(p.pricePence, prices);
         // At most 4 lines of about £250 ex VAT: even six unpaid orders stay inside the £10,000 limit.
         const quantity = Math.max(1, Math.min(1 + pick(12), Math.floor(25_000 / Math.max(unitPrice, 1))));
-        const lineTotal = unitPrice * quantity;
-        return { productId: p.id, sku: p.sku, name: p.name, slug: p.slug, quantity, unitPrice, vatRate: p.vatRate, lineTotal, lineVat: incVat(lineTotal, p.vatRate) - lineTotal };
+        return demoLine(p, unitPrice, quantity);
       });
     const subtotal = lines.reduce((s, l) => s + l.lineTotal, 0);
     const vat = lines.reduce((s, l) => s + l.lineVat, 0);
@@ -339,19 +350,13 @@ export async function seedDemoJoinery(tx: Db, passwordHash: string, now = new Da
   });
   await tx.insert(tradeMembers).values({ tradeAccountId: accountId, userId: owner.id, role: "owner" });
   await tx.update(users).set({ tradeAccountId: accountId }).where(eq(users.id, owner.id));
-  const stock = await tx
-    .select({ id: products.id, sku: products.sku, name: products.name, slug: products.slug, pricePence: products.pricePence, vatRate: products.vatRate })
-    .from(products)
-    .where(lte(products.pricePence, 10_000))
-    .orderBy(asc(products.id))
-    .limit(3);
+  const stock = await demoStock(tx, 10_000, 3);
   if (stock.length === 0) return;
   // 48 days old (18 days overdue on 30 days' terms), 20 and 6 days old.
   const planned = [48, 20, 6].map((age, i): PlannedOrder => {
     const p = stock[i % stock.length]!;
     const quantity = 2 + i;
-    const lineTotal = p.pricePence * quantity;
-    const line = { productId: p.id, sku: p.sku, name: p.name, slug: p.slug, quantity, unitPrice: p.pricePence, vatRate: p.vatRate, lineTotal, lineVat: incVat(lineTotal, p.vatRate) - lineTotal };
+    const line = demoLine(p, p.pricePence, quantity);
     const placedAt = new Date(now.getTime() - age * DAY);
     const invoiceDate = londonDate(placedAt);
     return {
