@@ -40,6 +40,11 @@ export class TestBrowser {
     await this.request("GET", "/sanctum/csrf-cookie");
   }
 
+  /** Opens a customer account through the register form, password confirmed; the answer, for the test to check. */
+  register(firstname: string, lastname: string, email: string, password = "a long enough secret"): Promise<LightMyRequestResponse> {
+    return this.post("/api/auth/register", { firstname, lastname, email, password, password_confirmation: password });
+  }
+
   /** Signs in as an existing user, as the sign-in form does. */
   async signIn(email: string, password: string): Promise<void> {
     await this.csrf();

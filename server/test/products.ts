@@ -21,3 +21,19 @@ export async function oneVariantProduct(db: Db, nth: number, stock: number, pric
   const [v] = await db.update(productVariants).set({ pricePence }).where(eq(productVariants.productId, p!.id)).returning({ sku: productVariants.sku });
   return { id: p!.id, sku: v!.sku };
 }
+
+/**
+ * A claw hammer (£10) and a spirit level (£20) under these two SKUs (their
+ * slugs are the SKUs in lower case) with this stock: the two products the
+ * back-office desk tests order, cancel and wish for. Their ids, hammer first.
+ */
+export async function hammerAndLevel(db: Db, skus: readonly [string, string], stock: readonly [number, number]): Promise<[number, number]> {
+  const made = await db
+    .insert(products)
+    .values([
+      { sku: skus[0], slug: skus[0].toLowerCase(), name: "Claw hammer", pricePence: 1000, stock: stock[0] },
+      { sku: skus[1], slug: skus[1].toLowerCase(), name: "Spirit level", pricePence: 2000, stock: stock[1] },
+    ])
+    .returning({ id: products.id });
+  return [made[0]!.id, made[1]!.id];
+}

@@ -2,7 +2,7 @@
 // a quantity change, a refusal past the stock, optimistic removal (and a refused
 // removal restored in place with its message), clearing and the header's count.
 import type { APIRequestContext, Page } from "@playwright/test";
-import { openPage } from "./auth-helpers.ts";
+import { csrfHeaders, openPage } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 // The browser logs every refused request as a console error: the 422 and 500 these journeys ask for.
@@ -13,14 +13,6 @@ interface ListedProduct {
   name: string;
   slug: string;
   stock: number;
-}
-
-async function csrf(request: APIRequestContext): Promise<Record<string, string>> {
-  await request.get("/sanctum/csrf-cookie");
-  const { cookies } = await request.storageState();
-  const token = cookies.find((c) => c.name === "XSRF-TOKEN")?.value;
-  expect(token, "the API set the XSRF-TOKEN cookie").toBeTruthy();
-  return { "X-XSRF-TOKEN": decodeURIComponent(token!) };
 }
 
 /** Two products in stock, with enough stock to change a quantity and little enough to pass it. */
@@ -35,7 +27,7 @@ async function twoProducts(request: APIRequestContext): Promise<[ListedProduct, 
 
 /** Adds through the API with the page's cookies, so the page sees the same guest basket. */
 async function addByApi(page: Page, product: ListedProduct, quantity: number): Promise<void> {
-  const response = await page.request.post("/api/basket", { headers: await csrf(page.request), data: { product_id: product.id, quantity } });
+  const response = await page.request.post("/api/basket", { headers: await csrfHeaders(page.request), data: { product_id: product.id, quantity } });
   expect(response.status(), await response.text()).toBe(200);
 }
 

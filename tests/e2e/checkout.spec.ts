@@ -1,23 +1,15 @@
 // Guest checkout in the browser: an address found by postcode, a delivery method
 // priced for it, payment, a purchase-order reference, then the thank-you page.
-import type { APIRequestContext, Page } from "@playwright/test";
-import { addAddressByApi, newUser, openPage, registerByApi } from "./auth-helpers.ts";
+import type { Page } from "@playwright/test";
+import { addAddressByApi, csrfHeaders, newUser, openPage, registerByApi } from "./auth-helpers.ts";
 import { chooseAddressByPostcode } from "./checkout-helpers.ts";
 import { expect, test } from "./fixtures.ts";
-
-async function csrf(request: APIRequestContext): Promise<Record<string, string>> {
-  await request.get("/sanctum/csrf-cookie");
-  const { cookies } = await request.storageState();
-  const token = cookies.find((c) => c.name === "XSRF-TOKEN")?.value;
-  expect(token, "the API set the XSRF-TOKEN cookie").toBeTruthy();
-  return { "X-XSRF-TOKEN": decodeURIComponent(token!) };
-}
 
 async function addSomething(page: Page): Promise<{ name: string }> {
   const response = await page.request.get("/api/products", { params: { in_stock: 1, per_page: 48 } });
   const { items } = (await response.json()) as { items: { id: number; name: string; stock: number }[] };
   const product = items.filter((p) => p.stock >= 5 && p.stock < 900).at(-1)!;
-  const added = await page.request.post("/api/basket", { headers: await csrf(page.request), data: { product_id: product.id, quantity: 1 } });
+  const added = await page.request.post("/api/basket", { headers: await csrfHeaders(page.request), data: { product_id: product.id, quantity: 1 } });
   expect(added.status(), await added.text()).toBe(200);
   return product;
 }

@@ -85,6 +85,45 @@ export const DEMO_TRADE_SITES = [
   { name: "Kirkstall Road flats", line1: "Plot 2, Kirkstall Road", line2: "", town: "Leeds", postcode: "LS4 2AA", contactName: "Dan Price", contactPhone: "07700 900789", poRequired: true, poPrefix: "KR-" },
 ] as const;
 
+/** The first `limit` products (by id) at most `maxPence` ex VAT: what the demo companies' orders are made of. */
+function demoStock(tx: Db, maxPence: number, limit: number) {
+  return tx
+    .select({ id: products.id, sku: products.sku, name: products.name, slug: products.slug, pricePence: products.pricePence, vatRate: products.vatRate })
+    .from(products)
+    .where(lte(products.pricePence, maxPence))
+    .orderBy(asc(products.id))
+    .limit(limit);
+}
+type DemoProduct = Awaited<ReturnType<typeof demoStock>>[number];
+
+/** An order line of `quantity` at `unitPrice` (pence ex VAT), its VAT at the product's rate. */
+function demoLine(p: DemoProduct, unitPrice: number, quantity: number): PlannedOrder["lines"][number] {
+  const lineTotal = unitPrice * quantity;
+  return { productId: p.id, sku: p.sku, name: p.name, slug: p.slug, quantity, unitPrice, vatRate: p.vatRate, lineTotal, lineVat: incVat(lineTotal, p.vatRate) - lineTotal };
+}
+
+/** A demo company's owner with the demo password; undefined when the email is taken, i.e. the demo was seeded before. */
+async function insertDemoOwner(tx: Db, who: { email: string; firstname: string; lastname: string }, phone: string, passwordHash: string): Promise<{ id: number } | undefined> {
+  const [owner] = await tx
+    .insert(users)
+    .values({ email: who.email, firstname: who.firstname, lastname: who.lastname, phone, passwordHash })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
+  return owner;
+}
+
+/** A demo limited company approved for the credit it asked for; its id. */
+async function insertApprovedAccount(
+  tx: Db,
+  company: Omit<typeof tradeAccounts.$inferInsert, "companyType" | "requestedCreditLimit" | "state"> & { creditLimit: number },
+): Promise<number> {
+  const [account] = await tx
+    .insert(tradeAccounts)
+    .values({ ...company, companyType: "limited_company", requestedCreditLimit: company.creditLimit, state: "approved" })
+    .returning({ id: tradeAccounts.id });
+  return account!.id;
+}
+
 /**
  * The demo trade account: Shah Building Services, approved with 10% off, a
  * £10,000 limit and 30 days' terms, four users, and a year of orders with
@@ -93,41 +132,30 @@ export const DEMO_TRADE_SITES = [
  * demo stays fresh. A handful of bulk inserts, as the seed runs at every fresh start.
  */
 export async function seedDemoTrade(tx: Db, passwordHash: string, now = new Date()): Promise<void> {
-  const [owner] = await tx
-    .insert(users)
-    .values({ email: DEMO_TRADE.email, firstname: DEMO_TRADE.firstname, lastname: DEMO_TRADE.lastname, phone: "0113 496 0000", passwordHash })
-    .onConflictDoNothing()
-    .returning({ id: users.id });
+  const owner = await insertDemoOwner(tx, DEMO_TRADE, "0113 496 0000", passwordHash);
   if (!owner) return;
   const colleagues = await tx
     .insert(users)
     .values(DEMO_TRADE_USERS.map((u) => ({ email: u.email, firstname: u.firstname, lastname: u.lastname, phone: "0113 496 0000", passwordHash })))
     .onConflictDoNothing()
     .returning({ id: users.id, email: users.email });
-  const [account] = await tx
-    .insert(tradeAccounts)
-    .values({
-      companyName: "Shah Building Services Ltd",
-      companyType: "limited_company",
-      companyNumber: "09876543",
-      vatNumber: "GB123456789",
-      trade: "General builder",
-      line1: ADDRESS.line1,
-      town: ADDRESS.town,
-      postcode: ADDRESS.postcode,
-      phone: "0113 496 0000",
-      accountsEmail: "accounts@shah-building.example.com",
-      expectedMonthlySpend: 250_000,
-      requestedCreditLimit: DEMO_TRADE_TERMS.creditLimitPence,
-      state: "approved",
-      creditLimit: DEMO_TRADE_TERMS.creditLimitPence,
-      termsDays: DEMO_TRADE_TERMS.termsDays,
-      discountBasisPoints: DEMO_TRADE_TERMS.discountBasisPoints,
-      decidedAt: new Date(now.getTime() - 400 * DAY),
-      createdAt: new Date(now.getTime() - 405 * DAY),
-    })
-    .returning({ id: tradeAccounts.id });
-  const accountId = account!.id;
+  const accountId = await insertApprovedAccount(tx, {
+    companyName: "Shah Building Services Ltd",
+    companyNumber: "09876543",
+    vatNumber: "GB123456789",
+    trade: "General builder",
+    line1: ADDRESS.line1,
+    town: ADDRESS.town,
+    postcode: ADDRESS.postcode,
+    phone: "0113 496 0000",
+    accountsEmail: "accounts@shah-building.example.com",
+    expectedMonthlySpend: 250_000,
+    creditLimit: DEMO_TRADE_TERMS.creditLimitPence,
+    termsDays: DEMO_TRADE_TERMS.termsDays,
+    discountBasisPoints: DEMO_TRADE_TERMS.discountBasisPoints,
+    decidedAt: new Date(now.getTime() - 400 * DAY),
+    createdAt: new Date(now.getTime() - 405 * DAY),
+  });
   const members = [
     { userId: owner.id, role: "owner" as TradeRole, email: DEMO_TRADE.email },
     ...colleagues.map((c) => ({ userId: c.id, role: DEMO_TRADE_USERS.find((u) => u.email === String(c.email))!.role, email: String(c.email) })),
@@ -143,12 +171,7 @@ export async function seedDemoTrade(tx: Db, passwordHash: string, now = new Date
 
   // Buyers are the owner, the admin and the buyer; the accounts user only pays.
   const buyers = members.filter((m) => m.role !== "accounts");
-  const stock = await tx
-    .select({ id: products.id, sku: products.sku, name: products.name, slug: products.slug, pricePence: products.pricePence, vatRate: products.vatRate })
-    .from(products)
-    .where(lte(products.pricePence, 27_500))
-    .orderBy(asc(products.id))
-    .limit(60);
+  const stock = await demoStock(tx, 27_500, 60);
   if (stock.length === 0) return;
   const pick = generator(2026);
   const today = londonDate(now);
@@ -168,8 +191,7 @@ export async function seedDemoTrade(tx: Db, passwordHash: string, now = new Date
         const unitPrice = unitPence(p.pricePence, prices);
         // At most 4 lines of about £250 ex VAT: even six unpaid orders stay inside the £10,000 limit.
         const quantity = Math.max(1, Math.min(1 + pick(12), Math.floor(25_000 / Math.max(unitPrice, 1))));
-        const lineTotal = unitPrice * quantity;
-        return { productId: p.id, sku: p.sku, name: p.name, slug: p.slug, quantity, unitPrice, vatRate: p.vatRate, lineTotal, lineVat: incVat(lineTotal, p.vatRate) - lineTotal };
+        return demoLine(p, unitPrice, quantity);
       });
     const subtotal = lines.reduce((s, l) => s + l.lineTotal, 0);
     const vat = lines.reduce((s, l) => s + l.lineVat, 0);
@@ -309,49 +331,32 @@ async function insertOrders(tx: Db, accountId: number, planned: PlannedOrder[]):
 export const DEMO_JOINERY = { email: "joinery@example.com", firstname: "Dan", lastname: "Morgan", company: "Morgan Joinery Ltd" };
 
 export async function seedDemoJoinery(tx: Db, passwordHash: string, now = new Date()): Promise<void> {
-  const [owner] = await tx
-    .insert(users)
-    .values({ email: DEMO_JOINERY.email, firstname: DEMO_JOINERY.firstname, lastname: DEMO_JOINERY.lastname, phone: "0161 496 0000", passwordHash })
-    .onConflictDoNothing()
-    .returning({ id: users.id });
+  const owner = await insertDemoOwner(tx, DEMO_JOINERY, "0161 496 0000", passwordHash);
   if (!owner) return;
-  const [account] = await tx
-    .insert(tradeAccounts)
-    .values({
-      companyName: DEMO_JOINERY.company,
-      companyType: "limited_company",
-      companyNumber: "11223344",
-      trade: "Joiner",
-      line1: "2 Mill Lane",
-      town: "Manchester",
-      postcode: "M4 6BF",
-      phone: "0161 496 0000",
-      accountsEmail: "accounts@morgan-joinery.example.com",
-      expectedMonthlySpend: 100_000,
-      requestedCreditLimit: 500_000,
-      state: "approved",
-      creditLimit: 500_000,
-      termsDays: 30,
-      decidedAt: new Date(now.getTime() - 120 * DAY),
-      createdAt: new Date(now.getTime() - 121 * DAY),
-    })
-    .returning({ id: tradeAccounts.id });
-  const accountId = account!.id;
+  const accountId = await insertApprovedAccount(tx, {
+    companyName: DEMO_JOINERY.company,
+    companyNumber: "11223344",
+    trade: "Joiner",
+    line1: "2 Mill Lane",
+    town: "Manchester",
+    postcode: "M4 6BF",
+    phone: "0161 496 0000",
+    accountsEmail: "accounts@morgan-joinery.example.com",
+    expectedMonthlySpend: 100_000,
+    creditLimit: 500_000,
+    termsDays: 30,
+    decidedAt: new Date(now.getTime() - 120 * DAY),
+    createdAt: new Date(now.getTime() - 121 * DAY),
+  });
   await tx.insert(tradeMembers).values({ tradeAccountId: accountId, userId: owner.id, role: "owner" });
   await tx.update(users).set({ tradeAccountId: accountId }).where(eq(users.id, owner.id));
-  const stock = await tx
-    .select({ id: products.id, sku: products.sku, name: products.name, slug: products.slug, pricePence: products.pricePence, vatRate: products.vatRate })
-    .from(products)
-    .where(lte(products.pricePence, 10_000))
-    .orderBy(asc(products.id))
-    .limit(3);
+  const stock = await demoStock(tx, 10_000, 3);
   if (stock.length === 0) return;
   // 48 days old (18 days overdue on 30 days' terms), 20 and 6 days old.
   const planned = [48, 20, 6].map((age, i): PlannedOrder => {
     const p = stock[i % stock.length]!;
     const quantity = 2 + i;
-    const lineTotal = p.pricePence * quantity;
-    const line = { productId: p.id, sku: p.sku, name: p.name, slug: p.slug, quantity, unitPrice: p.pricePence, vatRate: p.vatRate, lineTotal, lineVat: incVat(lineTotal, p.vatRate) - lineTotal };
+    const line = demoLine(p, p.pricePence, quantity);
     const placedAt = new Date(now.getTime() - age * DAY);
     const invoiceDate = londonDate(placedAt);
     return {

@@ -26,7 +26,7 @@ async function newCustomer(firstname = "Carla") {
   const b = browser();
   await b.csrf();
   const email = `customer.${n++}.${Date.now()}@desk.example.com`;
-  const res = await b.post("/api/auth/register", { firstname, lastname: "Desk", email, password: CUSTOMER_PASSWORD, password_confirmation: CUSTOMER_PASSWORD });
+  const res = await b.register(firstname, "Desk", email, CUSTOMER_PASSWORD);
   expect(res.statusCode, res.body).toBe(201);
   return { browser: b, email, id: res.json().user.id as number, token: res.json().token as string };
 }

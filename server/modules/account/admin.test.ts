@@ -13,7 +13,6 @@ import { auditLog } from "../audit/schema.ts";
 import { accessTokens, passwordResetTokens, users } from "../auth/schema.ts";
 import { ACCOUNT_BLOCKED, createAuthService, queueRecoveryLink } from "../auth/service.ts";
 import { issueAccessToken, resolveAccessToken } from "../auth/tokens.ts";
-import { products } from "../catalog/schema.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import { orders } from "../orders/schema.ts";
 import type { StaffActor } from "../staff/actor.ts";
@@ -23,6 +22,7 @@ import { wishlistItems } from "../wishlist/schema.ts";
 import { type AdminCustomerService, RECENT_ORDERS, createAdminCustomerService } from "./admin.ts";
 import { addresses } from "./schema.ts";
 import { staffMembers } from "../../test/staff-members.ts";
+import { hammerAndLevel } from "../../test/products.ts";
 
 let database: TestDatabase;
 let db: Db;
@@ -80,14 +80,8 @@ beforeAll(async () => {
   c.zed = await customer("zed@example.net", "Zed", "Zero");
   await company("Shah Building Services Ltd", "approved", c.priya, "owner");
   await company("Northern Joinery", "pending", c.ann, "buyer");
-  const made = await db
-    .insert(products)
-    .values([
-      { sku: "CUS-A", slug: "cus-a", name: "Claw hammer", pricePence: 1000, stock: 10 },
-      { sku: "CUS-B", slug: "cus-b", name: "Spirit level", pricePence: 2000, stock: 5 },
-    ])
-    .returning({ id: products.id });
-  await db.insert(wishlistItems).values(made.map((p) => ({ userId: c.priya, productId: p.id })));
+  const made = await hammerAndLevel(db, ["CUS-A", "CUS-B"], [10, 5]);
+  await db.insert(wishlistItems).values(made.map((productId) => ({ userId: c.priya, productId })));
   for (let i = 1; i <= 22; i++) {
     await db.insert(orders).values({
       number: `TC-9${String(i).padStart(5, "0")}`,

@@ -5,7 +5,7 @@ import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
 import { auditLog } from "../audit/schema.ts";
 import { accessTokens, passwordResetTokens, users } from "../auth/schema.ts";
-import { type AuthServiceOptions, RECOVERY_TOKEN_MINUTES, queueRecoveryLink } from "../auth/service.ts";
+import { type AuthServiceOptions, RECOVERY_TOKEN_MINUTES, queueRecoveryLink, userContactJson } from "../auth/service.ts";
 import { revokeUserTokens } from "../auth/tokens.ts";
 import { pounds } from "../catalog/products/products.ts";
 import { orders } from "../orders/schema.ts";
@@ -134,12 +134,7 @@ export function createAdminCustomerService(db: Db, options: AdminCustomerOptions
     const reason = (blocking[0]?.after as { reason?: unknown } | null | undefined)?.reason;
     return {
       kind: (row.tradeState === "approved" ? "trade" : "registered") as CustomerKind,
-      id: user.id,
-      firstname: user.firstname,
-      lastname: user.lastname,
-      name: `${user.firstname} ${user.lastname}`.trim(),
-      email: user.email,
-      phone: user.phone,
+      ...userContactJson(user),
       /** The shop's own note on the customer, never shown to them. */
       staff_note: user.staffNote,
       ...(prices ? { total_spent: pounds(Number(row.spent)) } : {}),

@@ -32,7 +32,8 @@ export interface AuthServiceOptions {
   publicUrl: string;
 }
 
-export function toUserJson(user: User): UserJson {
+/** Who a user is, as the storefront and the customer desk both show them: names, email and phone. */
+export function userContactJson(user: Pick<User, "id" | "firstname" | "lastname" | "email" | "phone">) {
   return {
     id: user.id,
     firstname: user.firstname,
@@ -40,6 +41,12 @@ export function toUserJson(user: User): UserJson {
     name: `${user.firstname} ${user.lastname}`.trim(),
     email: user.email,
     phone: user.phone,
+  };
+}
+
+export function toUserJson(user: User): UserJson {
+  return {
+    ...userContactJson(user),
     is_trade: user.tradeAccountId !== null,
     trade_account_id: user.tradeAccountId,
   };

@@ -47,7 +47,7 @@ async function register(app: FastifyInstance) {
   await browser.csrf();
   const email = `shared.${Date.now()}.${randomBytes(3).toString("hex")}@example.co.uk`;
   const password = "a long enough secret";
-  const res = await browser.post("/api/auth/register", { firstname: "Sam", lastname: "Shared", email, password, password_confirmation: password });
+  const res = await browser.register("Sam", "Shared", email, password);
   expect(res.statusCode).toBe(201);
   return { email, password };
 }

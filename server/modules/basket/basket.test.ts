@@ -108,7 +108,7 @@ describe("the basket API", () => {
     const reg = new TestBrowser(shop().app, "198.19.1.1");
     await reg.csrf();
     const email = `basket.${Date.now()}@example.co.uk`;
-    const made = await reg.post("/api/auth/register", { firstname: "B", lastname: "M", email, password: "a long enough secret", password_confirmation: "a long enough secret" });
+    const made = await reg.register("B", "M", email);
     await reg.post("/api/basket", { product_id: id, quantity: 3 });
     await b.post("/api/basket", { product_id: id, quantity: 2 });
     const login = await b.post("/api/auth/login", { email, password: "a long enough secret" });
@@ -191,7 +191,7 @@ describe("the stock holds under concurrent writes to one basket", () => {
   async function accountAndVisitor(productId: number, quantity: number) {
     const email = `race.${Date.now()}.${ip}@example.co.uk`;
     const account = await guest();
-    await account.post("/api/auth/register", { firstname: "R", lastname: "C", email, password: "a long enough secret", password_confirmation: "a long enough secret" });
+    await account.register("R", "C", email);
     const visitor = await guest();
     await visitor.post("/api/basket", { product_id: productId, quantity });
     return { account, visitor, signIn: () => visitor.post("/api/auth/login", { email, password: "a long enough secret" }) };

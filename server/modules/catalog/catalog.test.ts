@@ -219,13 +219,7 @@ describe("wishlist", () => {
   it("adds once, lists with the product, removes; validates the id", async () => {
     const browser = new TestBrowser(shop().app);
     await browser.csrf();
-    const reg = await browser.post("/api/auth/register", {
-      firstname: "Wish",
-      lastname: "List",
-      email: `wish.${Date.now()}@example.co.uk`,
-      password: "a long enough secret",
-      password_confirmation: "a long enough secret",
-    });
+    const reg = await browser.register("Wish", "List", `wish.${Date.now()}@example.co.uk`);
     expect(reg.statusCode).toBe(201);
     const product = ((await get("/api/products?per_page=1")).body.items as Card[])[0]!;
     expect((await browser.post("/api/account/wishlist", { product_id: product.id })).statusCode).toBe(201);

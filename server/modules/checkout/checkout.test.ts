@@ -256,13 +256,7 @@ describe("checkout", () => {
 describe("orders", () => {
   it("are listed for their owner only; another user's order answers 404; staff moves are recorded", async () => {
     const b = await guest();
-    const reg = await b.post("/api/auth/register", {
-      firstname: "Order",
-      lastname: "Owner",
-      email: `orders.${Date.now()}@example.co.uk`,
-      password: "a long enough secret",
-      password_confirmation: "a long enough secret",
-    });
+    const reg = await b.register("Order", "Owner", `orders.${Date.now()}@example.co.uk`);
     expect(reg.statusCode).toBe(201);
     await b.post("/api/basket", { product_id: await product(5), quantity: 1 });
     const placed = (await b.post("/api/checkout", order())).json();
@@ -274,13 +268,7 @@ describe("orders", () => {
     expect((await b.get(`/api/checkout/orders/${placed.order_number}`)).statusCode).toBe(200);
 
     const stranger = await guest();
-    await stranger.post("/api/auth/register", {
-      firstname: "Nosy",
-      lastname: "Parker",
-      email: `nosy.${Date.now()}@example.co.uk`,
-      password: "a long enough secret",
-      password_confirmation: "a long enough secret",
-    });
+    await stranger.register("Nosy", "Parker", `nosy.${Date.now()}@example.co.uk`);
     expect((await stranger.get(`/api/account/orders/${placed.order_id}`)).statusCode).toBe(404);
     expect((await stranger.get("/api/account/orders")).json().data).toEqual([]);
     expect((await shop().app.inject({ method: "GET", url: "/api/account/orders" })).statusCode).toBe(401);

@@ -24,10 +24,6 @@ beforeAll(async () => {
   guest = new TestBrowser(shop().app, "198.51.104.3");
 }, 240_000);
 
-function postForm(b: TestBrowser, url: string, form: [string, string][]) {
-  return b.request("POST", url, new URLSearchParams(form).toString(), { headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" } });
-}
-
 async function item(offset: number) {
   const [row] = await shop().database.db.select().from(hireItems).orderBy(hireItems.id).offset(offset).limit(1);
   return row!;
@@ -44,12 +40,12 @@ describe("the hire catalogue's screens", () => {
     expect(page.statusCode).toBe(200);
     expect(textOf(page)).toContain("Your role may read the hire catalogue but not change it.");
     expect(page.body).not.toContain("Add the unit");
-    expect((await postForm(hireDesk, `/admin/hire/items/${target.slug}`, [["intent", "save"], ["name", "Hijacked"]])).statusCode).toBe(403);
+    expect((await hireDesk.postForm(`/admin/hire/items/${target.slug}`, [["intent", "save"], ["name", "Hijacked"]])).statusCode).toBe(403);
     expect((await item(1)).name).toBe(target.name);
   });
 
   it("creates a hire item; a refusal names each field and keeps what was typed", async () => {
-    const refused = await postForm(manager, "/admin/hire/items/new", [
+    const refused = await manager.postForm("/admin/hire/items/new", [
       ["intent", "save"],
       ["name", "Screen Breaker"],
       ["hire_category_id", ""],
@@ -72,7 +68,7 @@ describe("the hire catalogue's screens", () => {
     expect(refused.body).toContain('value="14 kg"');
 
     const category = (await item(0)).hireCategoryId;
-    const made = await postForm(manager, "/admin/hire/items/new", [
+    const made = await manager.postForm("/admin/hire/items/new", [
       ["intent", "save"],
       ["name", "Screen Breaker"],
       ["hire_category_id", String(category)],
@@ -95,7 +91,7 @@ describe("the hire catalogue's screens", () => {
 
   it("moves the web address with the screen, and the old hire page answers 301", async () => {
     const target = await item(2);
-    const saved = await postForm(manager, `/admin/hire/items/${target.slug}`, [["intent", "save"], ["slug", "moved-by-the-screen"]]);
+    const saved = await manager.postForm(`/admin/hire/items/${target.slug}`, [["intent", "save"], ["slug", "moved-by-the-screen"]]);
     expect(saved.statusCode).toBe(302);
     expect(saved.headers.location).toBe("/admin/hire/items/moved-by-the-screen?moved=1");
     const old = await guest.get(`/hire/${target.slug}`);
@@ -108,25 +104,25 @@ describe("the hire catalogue's screens", () => {
     const target = await item(3);
     const url = `/admin/hire/items/${target.slug}`;
     const [taken] = await shop().database.db.select().from(hireUnits).limit(1);
-    const duplicate = await postForm(manager, url, [["intent", "add-unit"], ["asset_number", taken!.assetNumber], ["serial_number", "SN-TYPED"]]);
+    const duplicate = await manager.postForm(url, [["intent", "add-unit"], ["asset_number", taken!.assetNumber], ["serial_number", "SN-TYPED"]]);
     expect(duplicate.statusCode).toBe(422);
     expect(textOf(duplicate)).toContain(`The asset number ${taken!.assetNumber} is already a unit of`);
     expect(duplicate.body).toContain('value="SN-TYPED"');
 
-    const added = await postForm(manager, url, [["intent", "add-unit"], ["asset_number", "SCR-1"], ["serial_number", "SN-1"]]);
+    const added = await manager.postForm(url, [["intent", "add-unit"], ["asset_number", "SCR-1"], ["serial_number", "SN-1"]]);
     expect(added.statusCode).toBe(200);
     expect(textOf(added)).toContain("Unit SCR-1 added to the fleet.");
     const [unit] = await shop().database.db.select().from(hireUnits).where(eq(hireUnits.assetNumber, "SCR-1"));
 
     const start = addDays(londonDate(), 2);
     await shop().database.db.insert(hireAllocations).values({ unitId: unit!.id, kind: "booking", period: `[${start},${addDays(start, 1)})` });
-    const refused = await postForm(manager, url, [["intent", "retire-unit"], ["unit_id", String(unit!.id)]]);
+    const refused = await manager.postForm(url, [["intent", "retire-unit"], ["unit_id", String(unit!.id)]]);
     expect(refused.statusCode).toBe(409);
     expect(textOf(refused)).toContain(`Unit SCR-1 is booked from ${start}`);
     expect(textOf(refused)).toContain("Booked");
 
     const [other] = await shop().database.db.select().from(hireUnits).where(eq(hireUnits.hireItemId, target.id)).limit(1);
-    const retired = await postForm(manager, url, [["intent", "retire-unit"], ["unit_id", String(other!.id)]]);
+    const retired = await manager.postForm(url, [["intent", "retire-unit"], ["unit_id", String(other!.id)]]);
     expect(retired.statusCode).toBe(200);
     expect(textOf(retired)).toContain(`Unit ${other!.assetNumber} retired`);
     expect(textOf(retired)).toContain("Retired");

@@ -2,7 +2,7 @@ import { type SQL, and, asc, desc, eq, ilike, ne, sql } from "drizzle-orm";
 import { decodeNameCursor, encodeNameCursor } from "../../db/name-cursor.ts";
 import { escapeLike } from "../../db/like.ts";
 import type { Db } from "../../db/client.ts";
-import { isUniqueViolation } from "../../db/errors.ts";
+import { refusingUniqueClash } from "../../db/errors.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
 import { pounds } from "../catalog/products/products.ts";
@@ -199,14 +199,9 @@ export function createAdminHireService(db: Db) {
   }
 
   /** `work` in one transaction; `clash` is what a unique index's refusal means. */
-  async function guarded<T>(clash: Record<string, string[]>, work: (tx: Db) => Promise<T>): Promise<T> {
-    try {
-      return await db.transaction(async (t) => work(t as unknown as Db));
-    } catch (error) {
-      // Two saves racing for one slug or asset number: the loser hears which, like any other clash.
-      if (isUniqueViolation(error)) throw new ValidationError(clash);
-      throw error;
-    }
+  function guarded<T>(clash: Record<string, string[]>, work: (tx: Db) => Promise<T>): Promise<T> {
+    // Two saves racing for one slug or asset number: the loser hears which, like any other clash.
+    return refusingUniqueClash(() => db.transaction(async (t) => work(t as unknown as Db)), () => clash);
   }
 
   async function productSkuOf(tx: Db, productId: number | null): Promise<string | null> {

@@ -113,13 +113,7 @@ describe("the hire basket", () => {
   it("moves a guest's basket into the account on sign-in", async () => {
     const browser = await guest();
     await browser.post("/api/hire-basket", { hire_item_id: await itemId("rotavator-5hp"), quantity: 2, start_date: day(4), end_date: day(6) });
-    const reg = await browser.post("/api/auth/register", {
-      firstname: "Hire",
-      lastname: "Guest",
-      email: `hire.${Date.now()}@example.co.uk`,
-      password: "a long enough secret",
-      password_confirmation: "a long enough secret",
-    });
+    const reg = await browser.register("Hire", "Guest", `hire.${Date.now()}@example.co.uk`);
     expect(reg.statusCode).toBe(201);
     const cart = (await browser.get("/api/hire-basket")).json().cart;
     expect(cart.items).toHaveLength(1);
@@ -189,13 +183,7 @@ describe("hire requests", () => {
 
   it("are listed in the account, and staff decisions turn holds into bookings or free them", async () => {
     const browser = await guest();
-    const reg = await browser.post("/api/auth/register", {
-      firstname: "Req",
-      lastname: "User",
-      email: `req.${Date.now()}@example.co.uk`,
-      password: "a long enough secret",
-      password_confirmation: "a long enough secret",
-    });
+    const reg = await browser.register("Req", "User", `req.${Date.now()}@example.co.uk`);
     expect(reg.statusCode).toBe(201);
     await browser.post("/api/hire-basket", { hire_item_id: await itemId("log-splitter-8-tonne"), quantity: 1, start_date: day(9), end_date: day(10) });
     const made = await browser.post("/api/hire-requests", { ...requester, fulfilment: "collection" });

@@ -20,6 +20,7 @@ import { tradeAccounts } from "../trade/schema.ts";
 import { type AdminOrderService, createAdminOrderService } from "./admin.ts";
 import { type OrderStatus, orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
 import { staffMembers } from "../../test/staff-members.ts";
+import { hammerAndLevel } from "../../test/products.ts";
 
 export let database: TestDatabase;
 export let db: Db;
@@ -130,14 +131,7 @@ export function setUpOrdersDesk(): void {
       { code: "standard", name: "Standard delivery", kind: "delivery", price: 695 },
       { code: "collect", name: "Click & collect", kind: "collect", price: 0 },
     ]);
-    const made = await db
-      .insert(products)
-      .values([
-        { sku: "DESK-A", slug: "desk-a", name: "Claw hammer", pricePence: 1000, stock: 10 },
-        { sku: "DESK-B", slug: "desk-b", name: "Spirit level", pricePence: 2000, stock: 5 },
-      ])
-      .returning({ id: products.id });
-    [stockA, stockB] = [made[0]!.id, made[1]!.id];
+    [stockA, stockB] = await hammerAndLevel(db, ["DESK-A", "DESK-B"], [10, 5]);
     Object.assign(as, await staffMembers(db, "desk.example.com"));
     const [ursula] = await db.insert(users).values({ email: "ursula@example.com", firstname: "Ursula", lastname: "Account", passwordHash: "x" }).returning({ id: users.id });
     ursulaId = ursula!.id;

@@ -10,6 +10,7 @@ import { PAYMENT_METHODS } from "./fulfilment.ts";
 import { ORDER_STATUSES } from "./schema.ts";
 import { staffDoor } from "../staff/door.ts";
 import { storeNothing } from "../../lib/no-store.ts";
+import { sendPdf } from "../../lib/pdf-reply.ts";
 
 // A filter form sends an empty value for "any": accepted, and read as no filter.
 const blankOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(""), schema]).optional();
@@ -196,7 +197,7 @@ export async function adminOrderRoutes(app: FastifyInstance, options: { orders: 
     async (actor, request, reply) => {
       const chosen = request.query.number === undefined ? undefined : [request.query.number].flat();
       const { pdf: file } = await options.documents.batchPickingList(actor, chosen);
-      return reply.type("application/pdf").header("content-disposition", 'inline; filename="picking-list.pdf"').send(file);
+      return sendPdf(reply, file, "picking-list.pdf");
     },
   );
   // One order's paper, shown inline under its name and the order's number.
@@ -206,7 +207,7 @@ export async function adminOrderRoutes(app: FastifyInstance, options: { orders: 
   ] as const) {
     api.get(`/admin/orders/:number/${name}.pdf`, { summary, params: numberParams, response: pdf }, async (actor, request, reply) => {
       const file = await make(actor, request.params.number);
-      return reply.type("application/pdf").header("content-disposition", `inline; filename="${name}-${request.params.number.toUpperCase()}.pdf"`).send(file);
+      return sendPdf(reply, file, `${name}-${request.params.number.toUpperCase()}.pdf`);
     });
   }
 

@@ -7,7 +7,8 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { testShopForFile } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import type { TestBrowser } from "../../test/browser.ts";
+import { staffBrowser } from "../../test/staff-browsers.ts";
 import { databaseInvariantViolations } from "../../test/invariants.ts";
 import { products } from "../catalog/schema.ts";
 import { tradeInvoices } from "../trade/invoices/invoice-schema.ts";
@@ -20,8 +21,7 @@ let sales: TestBrowser;
 const fx = tradeFixtures(shop);
 
 beforeAll(async () => {
-  sales = new TestBrowser(shop().app, "198.51.109.1");
-  await sales.staffSignIn(DEMO_STAFF.find((m) => m.role === "sales")!.email, "demo-password-2026");
+  sales = await staffBrowser(shop().app, "198.51.109.1", DEMO_STAFF.find((m) => m.role === "sales")!.email);
 }, 240_000);
 
 /** An order on account placed at checkout by a new company's buyer: processing, invoiced. */

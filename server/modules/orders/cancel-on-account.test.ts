@@ -23,6 +23,7 @@ import { tradeAccounts } from "../trade/schema.ts";
 import { type AdminOrderService, createAdminOrderService } from "./admin.ts";
 import { orderAddresses, orderLines, orderStatusHistory, orders } from "./schema.ts";
 import { staffMembers } from "../../test/staff-members.ts";
+import { hammerAndLevel } from "../../test/products.ts";
 
 let database: TestDatabase;
 let db: Db;
@@ -91,14 +92,7 @@ beforeAll(async () => {
     shopEmail: "shop@example.com",
     shop: { name: "Tradecounter", email: "shop@example.com", address: ["1 Yard Lane"], vatNumber: "" },
   });
-  const made = await db
-    .insert(products)
-    .values([
-      { sku: "CAN-HAM", slug: "can-ham", name: "Claw hammer", pricePence: 1000, stock: 50 },
-      { sku: "CAN-LVL", slug: "can-lvl", name: "Spirit level", pricePence: 2000, stock: 50 },
-    ])
-    .returning({ id: products.id });
-  [hammer, level] = [made[0]!.id, made[1]!.id];
+  [hammer, level] = await hammerAndLevel(db, ["CAN-HAM", "CAN-LVL"], [50, 50]);
   for (const v of await db.select({ id: productVariants.id, productId: productVariants.productId }).from(productVariants).where(inArray(productVariants.productId, [hammer, level]))) variantOf.set(v.productId, v.id);
   await recordOpeningStock(db);
   Object.assign(as, await staffMembers(db, "cancel.example.com"));

@@ -49,13 +49,7 @@ async function placeOrder(b: TestBrowser, email: string) {
 }
 
 async function register(b: TestBrowser, email: string) {
-  const res = await b.post("/api/auth/register", {
-    firstname: "Sam",
-    lastname: "Guest",
-    email,
-    password: "a long enough secret",
-    password_confirmation: "a long enough secret",
-  });
+  const res = await b.register("Sam", "Guest", email);
   expect(res.statusCode, res.body).toBe(201);
   return (res.json() as { user: { id: number } }).user.id;
 }

@@ -12,13 +12,7 @@ let ip = 1;
 async function customer(name: string) {
   const b = new TestBrowser(shop().app, `198.21.0.${ip++ % 250}`);
   await b.csrf();
-  const reg = await b.post("/api/auth/register", {
-    firstname: name,
-    lastname: "Builder",
-    email: `reorder.${name.toLowerCase()}.${Date.now()}.${ip}@example.co.uk`,
-    password: "a long enough secret",
-    password_confirmation: "a long enough secret",
-  });
+  const reg = await b.register(name, "Builder", `reorder.${name.toLowerCase()}.${Date.now()}.${ip}@example.co.uk`);
   expect(reg.statusCode).toBe(201);
   return b;
 }

@@ -4,6 +4,7 @@ import { quoteCreateBody, quoteDeclineBody, quoteListQuery, quoteNumberParams, q
 import type { QuoteDesk } from "./desk.ts";
 import { staffDoor } from "../staff/door.ts";
 import { storeNothing } from "../../lib/no-store.ts";
+import { sendPdf } from "../../lib/pdf-reply.ts";
 
 /** The quotes desk (issue 32): reading needs quotes.view; starting, pricing, sending and declining, quotes.manage; below the floor, quotes.below_floor. Every change audited. */
 export async function adminQuoteRoutes(app: FastifyInstance, options: { desk: QuoteDesk }): Promise<void> {
@@ -61,7 +62,7 @@ export async function adminQuoteRoutes(app: FastifyInstance, options: { desk: Qu
     { summary: "The quote as a PDF: as it stands (a draft until sent), or a sent `revision`", params: quoteNumberParams, querystring: revisionQuery },
     async (actor, request, reply) => {
       const pdf = await options.desk.pdf(actor, request.params.number, request.query.revision);
-      return reply.type("application/pdf").header("content-disposition", `inline; filename="${request.params.number}.pdf"`).send(pdf);
+      return sendPdf(reply, pdf, `${request.params.number}.pdf`);
     },
   );
 }

@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { testShopForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
+import { staffBrowser } from "../../test/staff-browsers.ts";
 import { textOf } from "../../test/page-text.ts";
 import { oneVariantProduct } from "../../test/products.ts";
 import { addDays, londonDate } from "../hire/calendar.ts";
@@ -27,8 +28,7 @@ let company: Awaited<ReturnType<typeof fx.company>>;
 let offset = 40;
 
 beforeAll(async () => {
-  sales = new TestBrowser(shop().app, "198.51.140.1");
-  await sales.staffSignIn(DEMO_STAFF.find((m) => m.role === "sales")!.email, "demo-password-2026");
+  sales = await staffBrowser(shop().app, "198.51.140.1", DEMO_STAFF.find((m) => m.role === "sales")!.email);
   company = await fx.company("Quoting Roofers Ltd");
   await shop().database.db.update(tradeAccounts).set({ poRequired: true }).where(eq(tradeAccounts.id, company.accountId));
 }, 240_000);

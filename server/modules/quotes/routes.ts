@@ -8,6 +8,7 @@ import type { QuoteService } from "./service.ts";
 import { storeNothing } from "../../lib/no-store.ts";
 import { signedIn } from "../auth/signed-in.ts";
 import { jsonApi } from "../../lib/json-api.ts";
+import { sendPdf } from "../../lib/pdf-reply.ts";
 
 
 /** The customer's quotes (issue 32): ask from the basket, read, accept at the quoted prices, ask for changes, decline. */
@@ -39,7 +40,7 @@ export async function quoteRoutes(app: FastifyInstance, options: { quotes: Quote
     { summary: "A sent version as a PDF (the latest, or `revision`)", params: quoteNumberParams, querystring: revisionQuery },
     async (customerId, request, reply) => {
       const pdf = await options.quotes.pdf(customerId, request.params.number, request.query.revision);
-      return reply.type("application/pdf").header("content-disposition", `inline; filename="${request.params.number}.pdf"`).send(pdf);
+      return sendPdf(reply, pdf, `${request.params.number}.pdf`);
     },
   );
 

@@ -2,7 +2,7 @@ import { parse } from "csv-parse/sync";
 import { and, asc, eq, ilike, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { escapeLike } from "../../db/like.ts";
-import { isUniqueViolation } from "../../db/errors.ts";
+import { refusingUniqueClash } from "../../db/errors.ts";
 import { HttpError, ValidationError } from "../../http-errors.ts";
 import { recordAudit } from "../audit/service.ts";
 import { fieldErrorsOf } from "../catalog/products/product-rules.ts";
@@ -101,13 +101,8 @@ export function createRedirectService(db: Db, matcher: RedirectMatcher) {
     if (back && back.id !== selfId) throw new ValidationError({ to: [`${rule.to} already redirects to ${rule.from}: the two would send browsers in a circle.`] });
   }
 
-  async function guarded<T>(work: () => Promise<T>, from: string): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new ValidationError({ from: [`There is already a rule for ${from}.`] });
-      throw error;
-    }
+  function guarded<T>(work: () => Promise<T>, from: string): Promise<T> {
+    return refusingUniqueClash(work, () => ({ from: [`There is already a rule for ${from}.`] }));
   }
 
   async function byId(q: Db, id: number) {

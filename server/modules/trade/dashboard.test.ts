@@ -39,7 +39,7 @@ async function signedUp() {
   const browser = new TestBrowser(shop().app, ip());
   const email = `dashboard.${n}.${Date.now()}@example.co.uk`;
   await browser.csrf();
-  const res = await browser.post("/api/auth/register", { firstname: "Dana", lastname: `Fitter${n}`, email, password: "a long enough secret", password_confirmation: "a long enough secret" });
+  const res = await browser.register("Dana", `Fitter${n}`, email);
   expect(res.statusCode).toBe(201);
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
   return { browser, email, userId: user!.id };

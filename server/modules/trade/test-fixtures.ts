@@ -42,7 +42,7 @@ export function tradeFixtures(shopOf: () => TestShop) {
   async function signedUp(who = "user", email = freshEmail(who)): Promise<Person> {
     const browser = new TestBrowser(shopOf().app, `198.51.${100 + Math.floor(n / 250)}.${n % 250}`);
     await browser.csrf();
-    const res = await browser.post("/api/auth/register", { firstname: who, lastname: "Fitter", email, password: PASSWORD, password_confirmation: PASSWORD });
+    const res = await browser.register(who, "Fitter", email, PASSWORD);
     expect(res.statusCode).toBe(201);
     const [row] = await db().select({ id: users.id }).from(users).where(eq(users.email, email));
     return { browser, email, id: row!.id };

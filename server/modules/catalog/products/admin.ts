@@ -1,7 +1,7 @@
 import { type SQL, and, asc, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import { isUniqueViolation, uniqueViolationDetail } from "../../../db/errors.ts";
-import { HttpError, ValidationError } from "../../../http-errors.ts";
+import { refusingUniqueClash } from "../../../db/errors.ts";
+import { type FieldErrors, HttpError, ValidationError } from "../../../http-errors.ts";
 import { recordAudit } from "../../audit/service.ts";
 import { type StaffActor, authorize } from "../../staff/actor.ts";
 import { can } from "../../staff/permissions.ts";
@@ -214,17 +214,9 @@ export function createAdminProductService(db: Db) {
     };
   }
 
-  async function guarded<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      // Two saves racing for one SKU or slug: the loser hears which, like any other clash.
-      if (isUniqueViolation(error)) {
-        const detail = uniqueViolationDetail(error);
-        throw new ValidationError(detail.includes("slug") ? { slug: ["That web address was just taken by another product."] } : { sku: ["That SKU was just taken by another product."] });
-      }
-      throw error;
-    }
+  /** Two saves racing for one SKU or slug: the loser hears which. */
+  function guarded<T>(work: () => Promise<T>): Promise<T> {
+    return refusingUniqueClash(work, (detail): FieldErrors => (detail.includes("slug") ? { slug: ["That web address was just taken by another product."] } : { sku: ["That SKU was just taken by another product."] }));
   }
 
   return {

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../../db/seed/index.ts";
 import { testShopForFile } from "../../../test/app.ts";
 import { TestBrowser } from "../../../test/browser.ts";
+import { staffBrowser } from "../../../test/staff-browsers.ts";
 import { auditLog } from "../../audit/schema.ts";
 import { localFileStore } from "../../media/store.ts";
 import { testJpeg } from "../../media/test-photos.ts";
@@ -19,7 +20,6 @@ import { createAdminPhotoService } from "../photos/admin-photos.ts";
 import { parseProduct, productCreate } from "./product-rules.ts";
 import { products } from "../schema.ts";
 
-const PASSWORD = "demo-password-2026";
 const shop = testShopForFile();
 let manager: TestBrowser;
 let warehouse: TestBrowser;
@@ -27,10 +27,8 @@ let actor: StaffActor;
 const db = () => shop().database.db;
 
 beforeAll(async () => {
-  manager = new TestBrowser(shop().app, "198.51.104.1");
-  await manager.staffSignIn(DEMO_STAFF.find((s) => s.role === "manager")!.email, PASSWORD);
-  warehouse = new TestBrowser(shop().app, "198.51.104.2");
-  await warehouse.staffSignIn(DEMO_STAFF.find((s) => s.role === "warehouse")!.email, PASSWORD);
+  manager = await staffBrowser(shop().app, "198.51.104.1", DEMO_STAFF.find((s) => s.role === "manager")!.email);
+  warehouse = await staffBrowser(shop().app, "198.51.104.2", DEMO_STAFF.find((s) => s.role === "warehouse")!.email);
   const [m] = await db().select().from(staff).where(eq(staff.email, DEMO_STAFF.find((s) => s.role === "manager")!.email));
   actor = { staffId: m!.id, name: m!.name, email: m!.email, role: "manager", via: "screen" };
 }, 120_000);

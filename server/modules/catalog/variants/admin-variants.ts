@@ -1,7 +1,7 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import { isUniqueViolation, uniqueViolationDetail } from "../../../db/errors.ts";
-import { HttpError, ValidationError } from "../../../http-errors.ts";
+import { refusingUniqueClash } from "../../../db/errors.ts";
+import { type FieldErrors, HttpError, ValidationError } from "../../../http-errors.ts";
 import { recordAudit } from "../../audit/service.ts";
 import { type StaffActor, authorize } from "../../staff/actor.ts";
 import { can } from "../../staff/permissions.ts";
@@ -105,19 +105,13 @@ export function createAdminVariantService(db: Db) {
     if (Object.keys(errors).length) throw new ValidationError(errors);
   }
 
-  async function guarded<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      // Two saves racing for one SKU or barcode: the loser hears which, like any other clash.
-      if (isUniqueViolation(error)) {
-        const detail = uniqueViolationDetail(error);
-        if (detail.includes("barcode")) throw new ValidationError({ barcode: ["That barcode was just given to another variant."] });
-        if (detail.includes("options")) throw new ValidationError({ options: ["Another variant of this product was just given those option values."] });
-        throw new ValidationError({ sku: ["That SKU was just taken by another variant."] });
-      }
-      throw error;
-    }
+  /** Two saves racing for one SKU or barcode: the loser hears which. */
+  function guarded<T>(work: () => Promise<T>): Promise<T> {
+    return refusingUniqueClash(work, (detail): FieldErrors => {
+      if (detail.includes("barcode")) return { barcode: ["That barcode was just given to another variant."] };
+      if (detail.includes("options")) return { options: ["Another variant of this product was just given those option values."] };
+      return { sku: ["That SKU was just taken by another variant."] };
+    });
   }
 
   async function variantsView(q: Db, productId: number, vatRate: number) {

@@ -21,10 +21,6 @@ beforeAll(async () => {
   desk = await staffBrowser(shop().app, "198.51.122.1", "hire@staff.example.com");
 }, 240_000);
 
-function postForm(url: string, form: [string, string][]) {
-  return desk.request("POST", url, new URLSearchParams(form).toString(), { headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" } });
-}
-
 describe("the new hire screen", () => {
   it("prices a planner cell, finds the customer, refuses a booking with no one, and books a walk-in", async () => {
     const { units } = await testFleet(shop().database.db, { name: "Roller BS", prefix: "BS", units: 2, deposit: 1000 });
@@ -44,16 +40,16 @@ describe("the new hire screen", () => {
       ["starts_on", day(7)],
       ["ends_on", day(14)],
     ];
-    const refused = await postForm(url, [...fields, ["who", "walk_in"], ["name", ""], ["phone", ""]]);
+    const refused = await desk.postForm(url, [...fields, ["who", "walk_in"], ["name", ""], ["phone", ""]]);
     expect(refused.statusCode).toBe(422);
     expect(textOf(refused)).toContain("Enter the customer's name.");
     expect(textOf(refused)).toContain("Enter the customer's phone number.");
 
-    const booked = await postForm(url, [...fields, ["who", "walk_in"], ["name", "Walt Walker"], ["phone", "07700 900667"]]);
+    const booked = await desk.postForm(url, [...fields, ["who", "walk_in"], ["name", "Walt Walker"], ["phone", "07700 900667"]]);
     expect(booked.statusCode).toBe(200);
     expect(textOf(booked)).toMatch(/Booked HR-\d{6} : unit BS-2 from .+ Hire £48\.00 including VAT, deposit £10\.00 \./);
 
-    const again = await postForm(url, [...fields, ["who", "walk_in"], ["name", "Second Walker"], ["phone", "07700 900668"]]);
+    const again = await desk.postForm(url, [...fields, ["who", "walk_in"], ["name", "Second Walker"], ["phone", "07700 900668"]]);
     expect(again.statusCode).toBe(409);
     expect(textOf(again)).toMatch(/Unit BS-2 is booked for HR-\d{6} \(Walt Walker\)/);
   });

@@ -6,12 +6,12 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestShop, createTestShop } from "../../../test/app.ts";
-import { TestBrowser } from "../../../test/browser.ts";
+import type { TestBrowser } from "../../../test/browser.ts";
+import { staffBrowser } from "../../../test/staff-browsers.ts";
 import { addDays, londonDate } from "../pricing.ts";
 import { hireAllocations } from "../schema.ts";
 import { testFleet } from "../test-fleet.ts";
 
-const PASSWORD = "demo-password-2026";
 const day = (n: number) => addDays(londonDate(), n);
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)("hires booked by two members at once (PostgreSQL)", () => {
@@ -21,10 +21,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("hires booked by two members at 
 
   beforeAll(async () => {
     shop = await createTestShop();
-    desk = new TestBrowser(shop.app, "198.51.121.1");
-    await desk.staffSignIn("hire@staff.example.com", PASSWORD);
-    manager = new TestBrowser(shop.app, "198.51.121.2");
-    await manager.staffSignIn("manager@staff.example.com", PASSWORD);
+    desk = await staffBrowser(shop.app, "198.51.121.1", "hire@staff.example.com");
+    manager = await staffBrowser(shop.app, "198.51.121.2", "manager@staff.example.com");
   }, 120_000);
   afterAll(() => shop?.close());
 

@@ -9,10 +9,10 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestShop, createTestShop } from "../../../test/app.ts";
 import { TestBrowser } from "../../../test/browser.ts";
+import { staffBrowser } from "../../../test/staff-browsers.ts";
 import { addDays, londonDate } from "../pricing.ts";
 import { hireAllocations, hireCategories, hireItems, hireUnits } from "../schema.ts";
 
-const PASSWORD = "demo-password-2026";
 const day = (n: number) => addDays(londonDate(), n);
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)("the hire desk under concurrent staff (PostgreSQL)", () => {
@@ -24,10 +24,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the hire desk under concurrent 
 
   beforeAll(async () => {
     shop = await createTestShop();
-    desk = new TestBrowser(shop.app, "198.51.110.1");
-    await desk.staffSignIn("hire@staff.example.com", PASSWORD);
-    manager = new TestBrowser(shop.app, "198.51.110.2");
-    await manager.staffSignIn("manager@staff.example.com", PASSWORD);
+    desk = await staffBrowser(shop.app, "198.51.110.1", "hire@staff.example.com");
+    manager = await staffBrowser(shop.app, "198.51.110.2", "manager@staff.example.com");
   }, 120_000);
   afterAll(() => shop?.close());
 

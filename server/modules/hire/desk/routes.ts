@@ -7,6 +7,7 @@ import { approveBody, bookingBody, bookingQuoteQuery, chargeBody, declineBody, h
 import type { HireOperations } from "./service.ts";
 import { staffDoor } from "../../staff/door.ts";
 import { storeNothing } from "../../../lib/no-store.ts";
+import { sendPdf } from "../../../lib/pdf-reply.ts";
 
 const numberParams = z.object({ number: z.string().regex(/^HR-\d{6,}$/, "Give a hire request's number, HR-000123.") });
 const handoverParams = numberParams.extend({ id: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -48,7 +49,7 @@ export async function hireOperationRoutes(app: FastifyInstance, options: { opera
 
   api.get(`${base}/handovers/:id/agreement.pdf`, { summary: `The hand-over's hire agreement, a PDF to print and sign. ${needs}`, params: handoverParams }, async (actor, request, reply) => {
     const { filename, pdf } = await ops.agreement(actor, request.params.number, request.params.id);
-    return reply.type("application/pdf").header("content-disposition", `inline; filename="${filename}"`).send(pdf);
+    return sendPdf(reply, pdf, filename);
   });
 
   api.post(`${base}/off-hire`, { config: staffDoor("hire.desk"), summary: `Records the customer's off-hire (by phone): charging stops on \`date\` (today unless given) for every unit still on hire, or those in \`handover_ids\`; each gets a reference OH-000123, emailed. ${needs}`, params: numberParams, body: offHireBody, response: { 200: moved } }, async (actor, request) => ops.offHire(actor, request.params.number, request.body),
@@ -71,6 +72,6 @@ export async function hireAgreementRoutes(app: FastifyInstance, options: { opera
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get("/hire-agreements/:token", { schema: { tags: ["hire"], summary: "A hire agreement PDF by the link emailed at hand-over.", params: z.object({ token: z.string().max(100) }) } }, async (request, reply) => {
     const { filename, pdf } = await options.operations.agreementByToken(request.params.token);
-    return reply.type("application/pdf").header("cache-control", "private, no-store").header("content-disposition", `inline; filename="${filename}"`).send(pdf);
+    return sendPdf(reply.header("cache-control", "private, no-store"), pdf, filename);
   });
 }

@@ -21,10 +21,6 @@ beforeAll(async () => {
   sales = await staffBrowser(shop().app, "198.51.109.2", "sales@staff.example.com");
 }, 240_000);
 
-function postForm(b: TestBrowser, url: string, form: [string, string][]) {
-  return b.request("POST", url, new URLSearchParams(form).toString(), { headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" } });
-}
-
 describe("a hire request's page", () => {
   it("takes a hire from waiting to settled through its forms", async () => {
     const db = shop().database.db;
@@ -45,35 +41,35 @@ describe("a hire request's page", () => {
     expect(textOf(page)).toContain(`Hire request ${number}`);
     expect(textOf(page)).toContain("Waiting");
     expect((await sales.get(url)).statusCode).toBe(403);
-    expect((await postForm(sales, url, [["intent", "approve"]])).statusCode).toBe(403);
+    expect((await sales.postForm(url, [["intent", "approve"]])).statusCode).toBe(403);
 
-    const refused = await postForm(desk, url, [["intent", "decline"], ["reason", ""]]);
+    const refused = await desk.postForm(url, [["intent", "decline"], ["reason", ""]]);
     expect(refused.statusCode).toBe(422);
     expect(textOf(refused)).toContain("Say why the request is declined");
 
-    const approved = await postForm(desk, url, [["intent", "approve"]]);
+    const approved = await desk.postForm(url, [["intent", "approve"]]);
     expect(approved.statusCode).toBe(200);
     expect(textOf(approved)).toContain(`${number} is approved. The customer has been emailed.`);
 
     const detail = (await desk.get(`/api/admin/hire/requests/${number}`)).json();
     const allocation = String(detail.lines[0].units[0].allocation_id);
-    const noCondition = await postForm(desk, url, [["intent", "hand_over"], ["target", allocation], ["asset_number", "SCR-2"], ["condition", ""], ["accessories", "Spare chisel"], ["id_checked", "no"]]);
+    const noCondition = await desk.postForm(url, [["intent", "hand_over"], ["target", allocation], ["asset_number", "SCR-2"], ["condition", ""], ["accessories", "Spare chisel"], ["id_checked", "no"]]);
     expect(noCondition.statusCode).toBe(422);
     expect(textOf(noCondition)).toContain("Record the unit's condition as it goes out.");
     expect(noCondition.body).toContain('value="Spare chisel"');
 
-    const out = await postForm(desk, url, [["intent", "hand_over"], ["target", allocation], ["asset_number", "SCR-2"], ["condition", "Clean"], ["id_checked", "yes"], ["id_type", "Passport"]]);
+    const out = await desk.postForm(url, [["intent", "hand_over"], ["target", allocation], ["asset_number", "SCR-2"], ["condition", "Clean"], ["id_checked", "yes"], ["id_type", "Passport"]]);
     expect(out.statusCode).toBe(200);
     expect(textOf(out)).toMatch(/Unit SCR-2 handed over under agreement HA-\d{6}/);
     expect(out.body).toMatch(/agreement\.pdf/);
 
-    const offHire = await postForm(desk, url, [["intent", "off_hire"], ["date", addDays(start, 4)], ["note", "Phoned in"]]);
+    const offHire = await desk.postForm(url, [["intent", "off_hire"], ["date", addDays(start, 4)], ["note", "Phoned in"]]);
     expect(offHire.statusCode).toBe(200);
     expect(textOf(offHire)).toMatch(/reference OH-\d{6}/);
 
     const handover = String((await desk.get(`/api/admin/hire/requests/${number}`)).json().lines[0].units[0].handover.id);
     // A charge without its reason, typed in the third row: refused there, with the amount kept.
-    const noReason = await postForm(desk, url, [["intent", "return"], ["target", handover], ["condition", "Dusty"], ["charge_2_kind", "damage"], ["charge_2_amount", "40"]]);
+    const noReason = await desk.postForm(url, [["intent", "return"], ["target", handover], ["condition", "Dusty"], ["charge_2_kind", "damage"], ["charge_2_amount", "40"]]);
     expect(noReason.statusCode).toBe(422);
     expect(textOf(noReason)).toContain("Give the reason for the charge: the customer sees it.");
     expect(noReason.body).toMatch(/name="charge_2_amount" value="40"/);
@@ -81,7 +77,7 @@ describe("a hire request's page", () => {
     expect(error).toBeGreaterThan(noReason.body.indexOf('name="charge_1_amount"'));
     expect(error).toBeLessThan(noReason.body.indexOf('name="charge_2_amount"'));
 
-    const back = await postForm(desk, url, [
+    const back = await desk.postForm(url, [
       ["intent", "return"],
       ["target", handover],
       ["returned_on", addDays(start, 4)],
@@ -95,7 +91,7 @@ describe("a hire request's page", () => {
     expect(textOf(back)).toContain("Hire charged £20.00 for 2 days, 2 late days £20.00 (ex VAT).");
     expect(textOf(back)).toContain("Caked in plaster");
 
-    const settled = await postForm(desk, url, [["intent", "settle"], ["method", "arranged"], ["note", "Paid at the counter"]]);
+    const settled = await desk.postForm(url, [["intent", "settle"], ["method", "arranged"], ["note", "Paid at the counter"]]);
     expect(settled.statusCode).toBe(200);
     // £20 + £20 + £15, with VAT: £66.
     expect(textOf(settled)).toContain("Final charges £66.00 settled");
@@ -110,7 +106,7 @@ describe("a hire request's page", () => {
     const customer = new TestBrowser(shop().app, "198.51.109.4");
     await customer.csrf();
     const email = `sandra.${Date.now()}@example.co.uk`;
-    expect((await customer.post("/api/auth/register", { firstname: "Sandra", lastname: "Sander", email, password: "a long enough secret", password_confirmation: "a long enough secret" })).statusCode).toBe(201);
+    expect((await customer.register("Sandra", "Sander", email)).statusCode).toBe(201);
     let start = addDays(londonDate(), 2);
     while (new Date(`${start}T12:00:00Z`).getUTCDay() !== 1) start = addDays(start, 1);
     await customer.post("/api/hire-basket", { hire_item_id: item!.id, quantity: 1, start_date: start, end_date: addDays(start, 2) });

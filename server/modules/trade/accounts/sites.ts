@@ -3,7 +3,7 @@
 // order on account for a site must meet (its purchase-order rule).
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import { isUniqueViolation } from "../../../db/errors.ts";
+import { refusingUniqueClash } from "../../../db/errors.ts";
 import { HttpError, ValidationError } from "../../../http-errors.ts";
 import { type TradeRole, tradeAccounts, tradeMembers } from "../schema.ts";
 import type { SiteBody, SiteJson, SitePatch } from "../sites-contract.ts";
@@ -116,13 +116,8 @@ function columnsOf(body: Partial<SiteBody>) {
 
 /** The company's sites, for its members: anyone outside a company (or of a declined one) gets 404. */
 export function createTradeSitesService(db: Db) {
-  async function guarded<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new ValidationError({ name: [SITE_MESSAGES.duplicate(name ?? "that name")] });
-      throw error;
-    }
+  function guarded<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {
+    return refusingUniqueClash(write, () => ({ name: [SITE_MESSAGES.duplicate(name ?? "that name")] }));
   }
 
   return {

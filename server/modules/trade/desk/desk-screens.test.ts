@@ -5,7 +5,6 @@
 // invoice, an application approved; and who may open them.
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { type TestBrowser } from "../../../test/browser.ts";
 import { databaseInvariantViolations } from "../../../test/invariants.ts";
 import { holdOverdueAccounts } from "../credit/holds.ts";
 import { tradeInvoices } from "../invoices/invoice-schema.ts";
@@ -20,10 +19,6 @@ const fx = tradeFixtures(shop);
 
 /** The page's text as a reader sees it: React's separators between text parts dropped. */
 const text = (html: string) => html.replaceAll("<!-- -->", "");
-
-function postForm(b: TestBrowser, url: string, form: [string, string][]) {
-  return b.request("POST", url, new URLSearchParams(form).toString(), { headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" } });
-}
 
 describe("the trade desk's screens", () => {
   it("lists accounts most overdue first with the hold badge and credit used in words; sales may not open it", async () => {
@@ -52,12 +47,12 @@ describe("the trade desk's screens", () => {
     expect(text(page.body)).toContain(`name="alloc_${a.number}"`);
     expect(text(page.body)).toContain(`href="/admin/trade/accounts/${c.accountId}/statement"`);
 
-    const refused = await postForm(staffAs.accounts, url, [["intent", "payment"], ["amount", "50"], ["method", "bacs"], ["reference", "KEEP-ME"], [`alloc_${a.number}`, "80"]]);
+    const refused = await staffAs.accounts.postForm(url, [["intent", "payment"], ["amount", "50"], ["method", "bacs"], ["reference", "KEEP-ME"], [`alloc_${a.number}`, "80"]]);
     expect(refused.statusCode).toBe(422);
     expect(text(refused.body)).toContain("The allocations (£80.00) are more than the payment (£50.00).");
     expect(text(refused.body)).toContain('value="KEEP-ME"');
 
-    const paid = await postForm(staffAs.accounts, url, [["intent", "payment"], ["amount", ""], ["method", "cheque"], ["reference", "CHQ 1"], [`full_${a.number}`, "yes"], [`alloc_${b.number}`, "2"]]);
+    const paid = await staffAs.accounts.postForm(url, [["intent", "payment"], ["amount", ""], ["method", "cheque"], ["reference", "CHQ 1"], [`full_${a.number}`, "yes"], [`alloc_${b.number}`, "2"]]);
     expect(paid.statusCode).toBe(200);
     expect(text(paid.body)).toContain("Payment of £122.00 recorded. The account now owes £10.00");
     const [afterA] = await db().select().from(tradeInvoices).where(eq(tradeInvoices.id, a.id));
@@ -65,9 +60,9 @@ describe("the trade desk's screens", () => {
 
     const form = await staffAs.accounts.get(`${url}?credit=${b.number}`);
     expect(text(form.body)).toContain(`Issue a credit note against ${b.number}`);
-    const noReason = await postForm(staffAs.accounts, `${url}?credit=${b.number}`, [["intent", "credit_note"], ["invoice", b.number], ["reason", ""], ["whole", "yes"]]);
+    const noReason = await staffAs.accounts.postForm(`${url}?credit=${b.number}`, [["intent", "credit_note"], ["invoice", b.number], ["reason", ""], ["whole", "yes"]]);
     expect(noReason.statusCode).toBe(422);
-    const credited = await postForm(staffAs.accounts, `${url}?credit=${b.number}`, [["intent", "credit_note"], ["invoice", b.number], ["reason", "Wrong size"], ["whole", "yes"]]);
+    const credited = await staffAs.accounts.postForm(`${url}?credit=${b.number}`, [["intent", "credit_note"], ["invoice", b.number], ["reason", "Wrong size"], ["whole", "yes"]]);
     expect(credited.statusCode).toBe(200);
     expect(text(credited.body)).toMatch(/Credit note CN-\d{6} for £12\.00 issued against/);
     const [note] = await db().select().from(tradeCreditNotes).where(eq(tradeCreditNotes.invoiceId, b.id));
@@ -94,12 +89,12 @@ describe("the trade desk's screens", () => {
     expect(page).toContain(`name="credit_${inv.number}"`);
     expect(page).toContain("not allocated here");
 
-    const refused = await postForm(staffAs.accounts, url, [["intent", "allocate_credit"], [`credit_${inv.number}`, "60"]]);
+    const refused = await staffAs.accounts.postForm(url, [["intent", "allocate_credit"], [`credit_${inv.number}`, "60"]]);
     expect(refused.statusCode).toBe(422);
     expect(text(refused.body)).toContain("The allocations (£60.00) are more than the £50.00 credit on account.");
     expect(text(refused.body)).toContain('value="60"');
 
-    const done = await postForm(staffAs.accounts, url, [["intent", "allocate_credit"], [`credit_${inv.number}`, "50"]]);
+    const done = await staffAs.accounts.postForm(url, [["intent", "allocate_credit"], [`credit_${inv.number}`, "50"]]);
     expect(done.statusCode).toBe(200);
     expect(text(done.body)).toContain(`£50.00 of credit on account set against ${inv.number}. The balance is unchanged: £70.00 owed.`);
     expect(text(done.body)).not.toContain("Use credit on account");
@@ -125,11 +120,11 @@ describe("the trade desk's screens", () => {
     expect(applied.statusCode).toBe(201);
     const id = String(applied.json().data.id);
     expect(text((await staffAs.accounts.get("/admin/trade")).body)).toContain("Screens Apply Ltd");
-    const bad = await postForm(staffAs.accounts, "/admin/trade", [["intent", "approve"], ["id", id], ["credit_limit", "1500"], ["terms_days", "400"], ["discount_percent", "5"]]);
+    const bad = await staffAs.accounts.postForm("/admin/trade", [["intent", "approve"], ["id", id], ["credit_limit", "1500"], ["terms_days", "400"], ["discount_percent", "5"]]);
     expect(bad.statusCode).toBe(422);
     expect(text(bad.body)).toContain("The payment terms must be a whole number of days from 0 to 365.");
     expect(text(bad.body)).toContain('value="400"');
-    const ok = await postForm(staffAs.manager, "/admin/trade", [["intent", "approve"], ["id", id], ["credit_limit", "1500"], ["terms_days", "30"], ["discount_percent", "5"]]);
+    const ok = await staffAs.manager.postForm("/admin/trade", [["intent", "approve"], ["id", id], ["credit_limit", "1500"], ["terms_days", "30"], ["discount_percent", "5"]]);
     expect(ok.statusCode).toBe(200);
     expect(text(ok.body)).toContain("Screens Apply Ltd is approved: credit limit £1,500.00, 30 days.");
   });

@@ -13,6 +13,7 @@ import { COMPANY_TYPES, TRADE_ACCOUNT_STATES, TRADE_ROLES } from "../schema.ts";
 import { signedIn } from "../../auth/signed-in.ts";
 import { siteJson } from "../sites-contract.ts";
 import { staffDoor } from "../../staff/door.ts";
+import { sendPdf } from "../../../lib/pdf-reply.ts";
 
 const poundsField = z.number().describe("Pounds");
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Give the date as YYYY-MM-DD.");
@@ -299,7 +300,7 @@ export async function tradeDeskRoutes(app: FastifyInstance, options: { desk: Tra
     async (actor, request, reply) => {
       const number = request.params.file.replace(/\.pdf$/i, "");
       const note = await desk.creditNoteForStaff(actor, number);
-      return reply.type("application/pdf").header("content-disposition", `inline; filename="${note.number}.pdf"`).send(await creditNotePdf(note));
+      return sendPdf(reply, await creditNotePdf(note), `${note.number}.pdf`);
     },
   );
 
@@ -356,7 +357,7 @@ export async function tradeDeskRoutes(app: FastifyInstance, options: { desk: Tra
     { schema: { tags: ["trade invoices"], summary: "One of the company's credit notes as a PDF, for its owners, admins and accounts users; 401 for a guest, 404 for anyone else", params: z.object({ number: z.string().max(40) }) } },
     async (request, reply) => {
       const note = await desk.creditNoteForMember(signedIn(request).id, request.params.number);
-      return reply.type("application/pdf").header("content-disposition", `attachment; filename="${note.number}.pdf"`).send(await creditNotePdf(note));
+      return sendPdf(reply, await creditNotePdf(note), `${note.number}.pdf`, "attachment");
     },
   );
 }

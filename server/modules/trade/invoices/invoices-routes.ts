@@ -9,6 +9,7 @@ import { tradeIdParams } from "../accounts/users-contract.ts";
 import { jsonApi } from "../../../lib/json-api.ts";
 import { signedIn } from "../../auth/signed-in.ts";
 import { storeNothing } from "../../../lib/no-store.ts";
+import { sendPdf } from "../../../lib/pdf-reply.ts";
 
 const pence = z.number().int();
 const invoiceSummary = z.object({
@@ -97,10 +98,7 @@ export async function tradeInvoicesRoutes(app: FastifyInstance, options: { invoi
     { summary: "The invoice as a PDF generated on the server (attachment); 401 for a guest, 404 without the right", params: tradeIdParams },
     async (user, request, reply) => {
       const invoice = await invoices.show(user.id, request.params.id);
-      return reply
-        .type("application/pdf")
-        .header("content-disposition", `attachment; filename="${invoice.number}.pdf"`)
-        .send(await invoicePdf(invoice));
+      return sendPdf(reply, await invoicePdf(invoice), `${invoice.number}.pdf`, "attachment");
     },
   );
 

@@ -7,6 +7,7 @@ import { signedIn } from "../../auth/signed-in.ts";
 import type { TradeStatementsService } from "./statements.ts";
 import { staffDoor } from "../../staff/door.ts";
 import { storeNothing } from "../../../lib/no-store.ts";
+import { sendPdf } from "../../../lib/pdf-reply.ts";
 
 const id = z.coerce.number().int().positive().max(2_147_483_647);
 const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "Choose a month as YYYY-MM.");
@@ -66,7 +67,7 @@ export async function tradeStatementRoutes(app: FastifyInstance, options: { stat
     },
     async (actor, request, reply) => {
       const { filename, pdf } = await statements.pdf(actor, request.params.id, request.params.month);
-      return reply.type("application/pdf").header("content-disposition", `attachment; filename="${filename}"`).send(pdf);
+      return sendPdf(reply, pdf, filename, "attachment");
     },
   );
 
@@ -124,7 +125,7 @@ export async function tradeMemberStatementRoutes(app: FastifyInstance, options: 
     },
     async (request, reply) => {
       const { filename, pdf } = await options.statements.memberPdf(signedIn(request).id, request.query.month, request.query.site);
-      return reply.type("application/pdf").header("content-disposition", `attachment; filename="${filename}"`).send(pdf);
+      return sendPdf(reply, pdf, filename, "attachment");
     },
   );
 }

@@ -6,7 +6,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { testShopForFile } from "../../../test/app.ts";
-import type { TestBrowser } from "../../../test/browser.ts";
 import { textOf } from "../../../test/page-text.ts";
 import { auditLog } from "../../audit/schema.ts";
 import { demoStaffBrowsers, payment } from "../credit/ledger-fixtures.ts";
@@ -19,10 +18,6 @@ beforeAll(async () => {
 }, 240_000);
 
 const { company, invoiceFor } = tradeFixtures(shop);
-
-function postForm(b: TestBrowser, url: string, form: [string, string][]) {
-  return b.request("POST", url, new URLSearchParams(form).toString(), { headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "same-origin" } });
-}
 
 describe("the statement screen", () => {
   it("shows the month's figures, links the PDF, emails the statement and names a bad month", async () => {
@@ -46,7 +41,7 @@ describe("the statement screen", () => {
     expect(/<input[^>]*id="statement-month"[^>]*>/.exec(page.body)![0]).toMatch(/type="month".*value="2026-03"|value="2026-03".*type="month"/);
     expect(text).toContain("Email to accounts@fitters.example.com");
 
-    const sent = await postForm(staffAs.accounts, url, [["month", "2026-03"]]);
+    const sent = await staffAs.accounts.postForm(url, [["month", "2026-03"]]);
     expect(sent.statusCode).toBe(200);
     expect(textOf(sent)).toContain("The statement for March 2026 is on its way to accounts@fitters.example.com.");
     const [entry] = await shop().database.db.select().from(auditLog).where(and(eq(auditLog.action, "trade_account.statement_emailed"), eq(auditLog.entityId, String(c.accountId))));
@@ -58,7 +53,7 @@ describe("the statement screen", () => {
     expect(bad.body).toMatch(/value="2999-01"/);
 
     expect((await staffAs.sales.get(url)).statusCode).toBe(403);
-    expect((await postForm(staffAs.warehouse, url, [["month", "2026-03"]])).statusCode).toBe(403);
+    expect((await staffAs.warehouse.postForm(url, [["month", "2026-03"]])).statusCode).toBe(403);
   });
 });
 
