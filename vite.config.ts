@@ -78,8 +78,9 @@ export default defineConfig({
             // its modules' dependencies with it, never holds one the storefront needs.
             // The branch pages' own components stay with them, and so do an order's returns forms (issue 31): every page loads the shell.
             // Likewise the quote screens' (issue 32), and the parts of checkout's form a quote's acceptance shares with it;
-            // and the account and sign-in pages' form card (issue 35), so that pages without a form card load none of it.
-            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/](?!admin[\\/]|branches[\\/]|returns[\\/.]|quotes[\\/.]|checkout[\\/](address-fields|saved-addresses|choices)\.tsx$|form-card\.tsx$)/, minShareCount: 2, priority: 18 },
+            // and the account and sign-in pages' form card, the costs' facts rows and the listings' category chips (issue 35),
+            // so that pages without them load none of them.
+            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/](?!admin[\\/]|branches[\\/]|returns[\\/.]|quotes[\\/.]|checkout[\\/](address-fields|saved-addresses|choices)\.tsx$|form-card\.tsx$|facts-row\.tsx$|catalog[\\/]category-chips\.tsx$)/, minShareCount: 2, priority: 18 },
           ],
         },
       },
