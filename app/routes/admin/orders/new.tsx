@@ -224,15 +224,7 @@ export default function NewOrder({ loaderData, actionData }: Route.ComponentProp
             </div>
           ) : (
             <>
-              <LookupBox
-                id={`${P}-find-customer`}
-                label="Find a customer"
-                hint="By name, email, phone, postcode or company: accounts, trade members and guests who have bought before."
-                found={customers}
-                none="No customer found: take a walk-in's details below."
-                value={customerQ}
-                onChange={(e) => setCustomerQ(e.target.value)}
-              />
+              <LookupBox id={`${P}-find-customer`} label="Find a customer" hint="By name, email, phone, postcode or company: accounts, trade members and guests who have bought before." found={customers} none="No customer found: take a walk-in's details below." value={customerQ} onChange={(e) => setCustomerQ(e.target.value)} />
               {customers.results.length ? (
                 <ul className="grid gap-2" aria-label="Customers found">
                   {customers.results.map((c, i) => (
