@@ -35,11 +35,11 @@ export default defineConfig({
             // likewise the returns desk's (issue 31), and the kit's parts only a few screens use (tabs, timeline, table-or-cards),
             // and one desk's own sections (a trade account's money forms, a hire's unit forms, a staff member's row, issue 35);
             // the kit's lists (its keyset list and columns too), panels and confirmations go with the screens that use them, so a screen without a list loads none;
-            // so do the kit's select options, header rows, facts and move buttons (issue 35): in the shared chunk each would add to every screen.
+            // so do the kit's select options, header rows, facts, move buttons and create screens' frame (issue 35): in the shared chunk each would add to every screen.
             // orders/statuses.ts is plain data the customer's order page shares (which orders may still be cancelled).
             // The quotes desk's form and words (issue 32) stay with its screens too. quotes/statuses.ts is plain data the
             // customer's quote pages share: only route modules import it, so no module of this group takes it in as a dependency.
-            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner|crumbs|stock-lines|branch-form|returns|refund-due|return-actions|order-returns|table-or-cards|timeline|status-tabs|promotion-form|promotion-preview|promotions|quote-form|quotes|category-picker|description-field|new-photos|stock-desk|counter-order|filter-disclosure|audit-entries|audit-words|trade-account-money|terms-fields|hire-request-forms|staff-member-row|role-select|name-address-fields|customer-orders|cells|filter-form|panel|confirm-with-reason|empty-state|keyset-list|list-columns|options|head-row|facts|move-buttons)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff[\\/]|orders[\\/](?!statuses\.ts$))|[\\/]server[\\/]modules[\\/]catalog[\\/]products[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
+            { name: "admin", test: /[\\/]app[\\/](lib|components)[\\/]admin[\\/](?!(product-form|hire-item-form|hire-units|photo-manager|photo-action|search-filter|hold-badge|trade-desk|hire-planner|crumbs|stock-lines|branch-form|returns|refund-due|return-actions|order-returns|table-or-cards|timeline|status-tabs|promotion-form|promotion-preview|promotions|quote-form|quotes|category-picker|description-field|new-photos|stock-desk|counter-order|filter-disclosure|audit-entries|audit-words|trade-account-money|terms-fields|hire-request-forms|staff-member-row|role-select|name-address-fields|customer-orders|cells|filter-form|panel|confirm-with-reason|empty-state|keyset-list|list-columns|options|head-row|facts|move-buttons|new-screen)\.tsx?$)|[\\/]server[\\/]modules[\\/](staff[\\/]|orders[\\/](?!statuses\.ts$))|[\\/]server[\\/]modules[\\/]catalog[\\/]products[\\/]prices\.ts$|[\\/]server[\\/]modules[\\/]hire[\\/]calendar\.ts$/, minShareCount: 2, priority: 17 },
             // The move up/down forms the photos screens and the category tree share: in a chunk of their own, or the photos
             // group would take them in with the photo manager and the category tree would load the uploader with them.
             { name: "admin-move", test: /[\\/]app[\\/]components[\\/]admin[\\/]move-buttons\.tsx$/, priority: 17 },
@@ -77,8 +77,10 @@ export default defineConfig({
             // its shell even when a back-office form imports them too, so a back-office chunk, which takes
             // its modules' dependencies with it, never holds one the storefront needs.
             // The branch pages' own components stay with them, and so do an order's returns forms (issue 31): every page loads the shell.
-            // Likewise the quote screens' (issue 32), and the parts of checkout's form a quote's acceptance shares with it.
-            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/](?!admin[\\/]|branches[\\/]|returns[\\/.]|quotes[\\/.]|checkout[\\/](address-fields|saved-addresses|choices)\.tsx$)/, minShareCount: 2, priority: 18 },
+            // Likewise the quote screens' (issue 32), and the parts of checkout's form a quote's acceptance shares with it;
+            // and the account and sign-in pages' form card, the costs' facts rows and the listings' category chips (issue 35),
+            // so that pages without them load none of them.
+            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/](?!admin[\\/]|branches[\\/]|returns[\\/.]|quotes[\\/.]|checkout[\\/](address-fields|saved-addresses|choices)\.tsx$|form-card\.tsx$|facts-row\.tsx$|catalog[\\/]category-chips\.tsx$)/, minShareCount: 2, priority: 18 },
           ],
         },
       },

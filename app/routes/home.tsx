@@ -29,6 +29,20 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
       ]
     : [];
 
+/** A section's heading, with a link to the whole list beside it. */
+function SectionHead({ id, title, to, all }: { id: string; title: string; to: string; all: string }) {
+  return (
+    <div className="flex items-baseline justify-between">
+      <h2 id={id} className="text-xl font-bold sm:text-2xl">
+        {title}
+      </h2>
+      <Link to={to} className="link inline-flex min-h-11 items-center text-sm">
+        {all}
+      </Link>
+    </div>
+  );
+}
+
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <>
@@ -48,14 +62,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       </section>
 
       <section aria-labelledby="categories-heading" className="mt-10">
-        <div className="flex items-baseline justify-between">
-          <h2 id="categories-heading" className="text-xl font-bold sm:text-2xl">
-            Shop by category
-          </h2>
-          <Link to="/category" className="link inline-flex min-h-11 items-center text-sm">
-            All categories
-          </Link>
-        </div>
+        <SectionHead id="categories-heading" title="Shop by category" to="/category" all="All categories" />
         <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {loaderData.categories.map((c) => (
             <li key={c.path} className="rounded-lg border border-stone-200 bg-white p-4 shadow-sm">
@@ -81,14 +88,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       {loaderData.featured.length ? (
         <section aria-labelledby="featured-heading" className="mt-10">
-          <div className="flex items-baseline justify-between">
-            <h2 id="featured-heading" className="text-xl font-bold sm:text-2xl">
-              Featured products
-            </h2>
-            <Link to="/products" className="link inline-flex min-h-11 items-center text-sm">
-              All products
-            </Link>
-          </div>
+          <SectionHead id="featured-heading" title="Featured products" to="/products" all="All products" />
           <div className="mt-4">
             <ProductGrid products={loaderData.featured} />
           </div>

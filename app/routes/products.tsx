@@ -1,5 +1,5 @@
-import { Link } from "react-router";
 import { appContext } from "#app-context";
+import { CategoryChips } from "../components/catalog/category-chips.tsx";
 import { ProductListing } from "../components/catalog/listing.tsx";
 import { Breadcrumbs, PageHeading } from "../components/page.tsx";
 import { canonicalListingPath, isPlainListing } from "../lib/catalog/listing-query.ts";
@@ -37,20 +37,7 @@ export default function Products({ loaderData }: Route.ComponentProps) {
     <>
       <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: "All products" }]} />
       <PageHeading title="All products" intro={`Building materials, tools and fittings for trade and DIY. ${prices}`} />
-      <nav aria-label="Shop by category" className="mb-6">
-        <ul className="flex flex-wrap gap-2">
-          {loaderData.categories.map((c) => (
-            <li key={c.path}>
-              <Link
-                to={`/category/${c.path}`}
-                className="inline-flex min-h-11 items-center rounded-full border border-stone-300 bg-white px-4 text-sm font-medium hover:border-brand-700 hover:text-brand-800"
-              >
-                {c.name}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <CategoryChips label="Shop by category" categories={loaderData.categories} />
       <ProductListing data={loaderData.listing} basePath="/products" />
     </>
   );

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Form } from "react-router";
 import type { BranchService } from "../../../server/modules/branches/schema.ts";
 import type { BranchFormValues } from "../../lib/admin/branch-form.ts";
@@ -7,6 +7,28 @@ import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-f
 
 const card = "grid gap-4 rounded-lg border border-stone-200 bg-white p-4";
 const legend = "text-lg font-bold";
+
+/** A part of the form in its card, named by its heading, with a line under the heading when given one. */
+function FormSection({ id, title, intro, children }: { id: string; title: string; intro?: string; children: ReactNode }) {
+  const heading = (
+    <h2 id={id} className={legend}>
+      {title}
+    </h2>
+  );
+  return (
+    <section className={card} aria-labelledby={id}>
+      {intro ? (
+        <div>
+          {heading}
+          <p className="text-sm text-stone-700">{intro}</p>
+        </div>
+      ) : (
+        heading
+      )}
+      {children}
+    </section>
+  );
+}
 
 type ExceptionRow = BranchFormValues["exceptions"][number] & { key: number };
 
@@ -46,10 +68,7 @@ export function BranchForm({
   const rowError = (i: number, field: string) => errors?.[`exceptions.${i}.${field}`];
   return (
     <Form method="post" className="grid gap-5 lg:max-w-4xl" aria-label="Branch details" noValidate>
-      <section className={card} aria-labelledby="branch-details">
-        <h2 id="branch-details" className={legend}>
-          Details
-        </h2>
+      <FormSection id="branch-details" title="Details">
         <div className="grid gap-4 sm:grid-cols-2">
           {text("name", "Name", { hint: "As customers see it, such as York, Foss Islands." })}
           {text("slug", "Web address", { hint: "After /branches/: lower-case letters, digits and hyphens.", maxLength: 80 })}
@@ -61,7 +80,7 @@ export function BranchForm({
           {text("phone", "Phone (optional)", { type: "tel", maxLength: 30 })}
           {text("email", "Email (optional)", { type: "email", maxLength: 254 })}
         </div>
-      </section>
+      </FormSection>
 
       <fieldset className={card} aria-describedby={errors?.services ? `${p}-services-error` : undefined}>
         <legend className={`${legend} float-left w-full`}>Services</legend>
@@ -76,13 +95,7 @@ export function BranchForm({
         </div>
       </fieldset>
 
-      <section className={card} aria-labelledby="branch-hours">
-        <div>
-          <h2 id="branch-hours" className={legend}>
-            Opening hours
-          </h2>
-          <p className="text-sm text-stone-700">London time. A day not ticked is closed; bank holidays are closed unless a date below opens the branch.</p>
-        </div>
+      <FormSection id="branch-hours" title="Opening hours" intro="London time. A day not ticked is closed; bank holidays are closed unless a date below opens the branch.">
         <div className="grid gap-3">
           {values.days.map((d) => {
             const dayErrors = errors?.[`day.${d.day}`];
@@ -110,15 +123,9 @@ export function BranchForm({
             );
           })}
         </div>
-      </section>
+      </FormSection>
 
-      <section className={card} aria-labelledby="branch-exceptions">
-        <div>
-          <h2 id="branch-exceptions" className={legend}>
-            Closures and other hours
-          </h2>
-          <p className="text-sm text-stone-700">Dated exceptions to the week: a closure (a stocktake, Christmas) or other hours that day (a bank holiday opening). Customers see those from today on.</p>
-        </div>
+      <FormSection id="branch-exceptions" title="Closures and other hours" intro="Dated exceptions to the week: a closure (a stocktake, Christmas) or other hours that day (a bank holiday opening). Customers see those from today on.">
         <FieldError messages={errors?.exceptions} />
         {rows.length === 0 ? <p className="text-sm text-stone-700">None.</p> : null}
         {rows.map((row, i) => (
@@ -166,12 +173,9 @@ export function BranchForm({
         >
           Add a date
         </button>
-      </section>
+      </FormSection>
 
-      <section className={card} aria-labelledby="branch-collection">
-        <h2 id="branch-collection" className={legend}>
-          Collections, transfers and showroom
-        </h2>
+      <FormSection id="branch-collection" title="Collections, transfers and showroom">
         <div className="grid gap-4 sm:grid-cols-2">
           {text("collect_lead_minutes", "Ready after (minutes)", { hint: "How long after ordering a collection is ready when the stock is here.", type: "number", maxLength: 6 })}
           {text("collect_cutoff_minutes", "Cut-off before closing (minutes)", { hint: "Orders this close to closing are ready the next opening day.", type: "number", maxLength: 4 })}
@@ -191,7 +195,7 @@ export function BranchForm({
           </label>
         )}
         <FieldError messages={errors?.is_default} />
-      </section>
+      </FormSection>
 
       <button type="submit" className="btn-primary min-h-10 justify-self-start" disabled={busy}>
         {submitLabel}

@@ -1,4 +1,6 @@
+import type { ReactNode } from "react";
 import { Form } from "react-router";
+import { HiddenFields } from "./confirm-with-reason.tsx";
 import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
 
@@ -11,6 +13,16 @@ export const CHARGE_ROWS = 3;
 
 const textarea = `${ADMIN_CONTROL} py-2`;
 
+/** A unit's form: posts its intent and the unit (`target`) to the screen's action. */
+function UnitForm({ intent, target, className = "", children }: { intent: string; target: number; className?: string; children: ReactNode }) {
+  return (
+    <Form method="post" className={`mt-3 grid gap-2 border-t border-stone-200 pt-3 ${className}`.trim()} noValidate>
+      <HiddenFields fields={{ intent, target }} />
+      {children}
+    </Form>
+  );
+}
+
 /** What a unit on hire is doing now, in words. */
 export const UNIT_STATE: Record<string, string> = { booked: "Booked", out: "Out on hire", off_hired: "Off-hired, not yet back", returned: "Returned", released: "Released" };
 
@@ -18,9 +30,7 @@ export function HandOverForm({ unit, free, errors, values, failed, busy }: { uni
   const prefix = `handover-${unit.allocation_id}`;
   const choices = [unit.asset_number, ...free.map((f) => f.asset_number).filter((a) => a !== unit.asset_number)];
   return (
-    <Form method="post" className="mt-3 grid gap-2 border-t border-stone-200 pt-3 sm:grid-cols-2" noValidate>
-      <input type="hidden" name="intent" value="hand_over" />
-      <input type="hidden" name="target" value={unit.allocation_id} />
+    <UnitForm intent="hand_over" target={unit.allocation_id} className="sm:grid-cols-2">
       <h4 className="font-semibold sm:col-span-2">Hand over</h4>
       <FormField prefix={prefix} id="asset_number" label="Unit (asset number)" errors={errors}>
         <select {...fieldProps(prefix, "asset_number", errors)} defaultValue={values.asset_number ?? unit.asset_number} className={ADMIN_CONTROL}>
@@ -54,7 +64,7 @@ export function HandOverForm({ unit, free, errors, values, failed, busy }: { uni
       <button type="submit" className="btn-primary justify-self-start" disabled={busy}>
         Hand over
       </button>
-    </Form>
+    </UnitForm>
   );
 }
 
@@ -93,9 +103,7 @@ export function ChargeFields({ prefix, names, errors, values, errorKey = (f: str
 export function ReturnForm({ handoverId, errors, values, failed, busy }: { handoverId: number; errors: FieldErrors; values: Record<string, string>; failed: string | null; busy: boolean }) {
   const prefix = `return-${handoverId}`;
   return (
-    <Form method="post" className="mt-3 grid gap-2 border-t border-stone-200 pt-3" noValidate>
-      <input type="hidden" name="intent" value="return" />
-      <input type="hidden" name="target" value={handoverId} />
+    <UnitForm intent="return" target={handoverId}>
       <h4 className="font-semibold">Take it back</h4>
       <div className="grid gap-2 sm:grid-cols-2">
         <FormField prefix={prefix} id="returned_on" label="Returned on (today if empty)" errors={errors}>
@@ -130,16 +138,14 @@ export function ReturnForm({ handoverId, errors, values, failed, busy }: { hando
       <button type="submit" className="btn-primary justify-self-start" disabled={busy}>
         Take the unit back
       </button>
-    </Form>
+    </UnitForm>
   );
 }
 
 export function ServiceForm({ unitId, errors, values, failed, busy }: { unitId: number; errors: FieldErrors; values: Record<string, string>; failed: string | null; busy: boolean }) {
   const prefix = `service-${unitId}`;
   return (
-    <Form method="post" className="mt-3 grid gap-2 border-t border-stone-200 pt-3 sm:grid-cols-[8rem_1fr_auto] sm:items-end" noValidate>
-      <input type="hidden" name="intent" value="service" />
-      <input type="hidden" name="target" value={unitId} />
+    <UnitForm intent="service" target={unitId} className="sm:grid-cols-[8rem_1fr_auto] sm:items-end">
       <FormField prefix={prefix} id="days" label="Service days" errors={errors}>
         <input type="number" min={1} max={365} {...fieldProps(prefix, "days", errors)} defaultValue={values.days} className={ADMIN_CONTROL} />
       </FormField>
@@ -150,6 +156,6 @@ export function ServiceForm({ unitId, errors, values, failed, busy }: { unitId: 
         Send to service
       </button>
       {failed && !errors?.days && !errors?.reason ? <p className="text-sm font-semibold text-red-700 sm:col-span-3">{failed}</p> : null}
-    </Form>
+    </UnitForm>
   );
 }

@@ -9,7 +9,7 @@ import { DataTable } from "./table-or-cards.tsx";
  * (`empty`: why, and the way out) when there are none; then the pager.
  * `empty` null shows nothing (the screen says why above, an ErrorState).
  */
-export function KeysetList<T>({ empty, cursor, nextCursor, ...table }: Omit<ComponentProps<typeof DataTable<T>>, "loading"> & { empty: ComponentProps<typeof EmptyState> | null; cursor: string | number | undefined; nextCursor: string | number | null }) {
+export function KeysetList<T>({ empty, cursor, nextCursor, ...table }: Omit<ComponentProps<typeof DataTable<T>>, "loading" | "empty"> & { empty: ComponentProps<typeof EmptyState> | null; cursor: string | number | undefined; nextCursor: string | number | null }) {
   const { search, loading } = useListAddress();
   return (
     <>

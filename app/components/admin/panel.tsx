@@ -3,15 +3,16 @@ import type { ReactNode } from "react";
 /**
  * A titled box of a screen (a customer's details, an order's next steps, a
  * side note): a section named by its heading. `small` for a side column's
- * boxes; `anchor` for a link to it; `className` for its text size or grid place.
+ * boxes; `anchor` for a link to it; `className` for its text size or grid place;
+ * `empty`, the line said instead of its content when its list has nothing.
  */
-export function Panel({ id, title, small = false, anchor, className = "", children }: { id: string; title: ReactNode; small?: boolean; anchor?: string; className?: string; children: ReactNode }) {
+export function Panel({ id, title, small = false, anchor, className = "", empty, children }: { id: string; title: ReactNode; small?: boolean; anchor?: string; className?: string; empty?: ReactNode; children: ReactNode }) {
   return (
     <section aria-labelledby={id} id={anchor} className={`rounded-lg border border-stone-200 bg-white p-4 ${className}`}>
       <h2 id={id} className={`mb-2 font-bold ${small ? "text-base" : "text-lg"}`}>
         {title}
       </h2>
-      {children}
+      {empty ? <p className="text-sm text-stone-600">{empty}</p> : children}
     </section>
   );
 }

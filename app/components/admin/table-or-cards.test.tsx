@@ -59,3 +59,14 @@ describe("DataTable's frame", () => {
     expect(html).toContain(">Row 2: Drill again</td>");
   });
 });
+
+describe("DataTable's empty state", () => {
+  it("stands in for the table when there are no rows, and only then", () => {
+    const empty = <p>No stock to show.</p>;
+    const none = renderAt("/admin/stock", <DataTable columns={columns} rows={[]} rowKey={(l) => l.sku} empty={empty} />);
+    expect(none).toBe("<p>No stock to show.</p>");
+    const some = renderAt("/admin/stock", <DataTable columns={columns} rows={[{ sku: "D-1", name: "Drill", stock: 4 }]} rowKey={(l) => l.sku} empty={empty} />);
+    expect(some).toContain("<table");
+    expect(some).not.toContain("No stock to show.");
+  });
+});

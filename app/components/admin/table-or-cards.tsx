@@ -95,6 +95,7 @@ export function DataTable<T>({
   rowKey,
   rowProps,
   totals,
+  empty,
   ...frame
 }: TableFrame & {
   columns: (DataColumn<T> | false | null | undefined)[];
@@ -105,7 +106,10 @@ export function DataTable<T>({
   rowProps?: (row: T) => { className?: string; id?: string; "data-testid"?: string };
   /** A last row of totals, by column label; the first column's cell names it. */
   totals?: Partial<Record<string, ReactNode>>;
+  /** What stands instead of the table when there are no rows (an EmptyState). */
+  empty?: ReactNode;
 }) {
+  if (empty !== undefined && rows.length === 0) return <>{empty}</>;
   const shown = columns.filter((c): c is DataColumn<T> => !!c).map((c) => (c.numeric ? { ...c, className: `lg:text-right ${c.className ?? ""}`, cellClassName: `lg:text-right ${c.cellClassName ?? ""}` } : c));
   return (
     <TableOrCards

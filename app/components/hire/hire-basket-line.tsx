@@ -4,6 +4,7 @@ import { type HireBasketItem, daysLabel, formatHireDate } from "../../lib/hire.t
 import { formatPounds } from "../../lib/money.ts";
 import { Picture } from "../catalog/picture.tsx";
 import { Field } from "../form.tsx";
+import { FactsRow } from "../facts-row.tsx";
 
 export interface LineChange {
   quantity: number;
@@ -57,20 +58,7 @@ export function HireBasketLine({
           {error}
         </p>
       ) : null}
-      <dl className="mt-3 grid grid-cols-3 gap-2 text-sm sm:max-w-md">
-        <div>
-          <dt className="text-stone-600">Hire (ex VAT)</dt>
-          <dd className="font-semibold">{formatPounds(item.hire_cost)}</dd>
-        </div>
-        <div>
-          <dt className="text-stone-600">VAT</dt>
-          <dd className="font-semibold">{formatPounds(item.vat)}</dd>
-        </div>
-        <div>
-          <dt className="text-stone-600">Deposit</dt>
-          <dd className="font-semibold">{formatPounds(item.deposit)}</dd>
-        </div>
-      </dl>
+      <FactsRow className="mt-3 grid-cols-3 gap-2 sm:max-w-md" items={[["Hire (ex VAT)", formatPounds(item.hire_cost)], ["VAT", formatPounds(item.vat)], ["Deposit", formatPounds(item.deposit)]]} />
       <form
         className="mt-4 grid grid-cols-2 items-end gap-3 border-t border-stone-200 pt-4 sm:grid-cols-[1fr_1fr_7rem_auto]"
         aria-label={`Change ${item.name}`}

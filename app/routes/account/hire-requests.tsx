@@ -1,5 +1,6 @@
 import { Form, redirect, redirectDocument, useSearchParams } from "react-router";
 import { appContext } from "#app-context";
+import { FactsRow } from "../../components/facts-row.tsx";
 import { Breadcrumbs, EmptyState, PageHeading } from "../../components/page.tsx";
 import { daysLabel, formatHireDate } from "../../lib/hire.ts";
 import { formatPounds } from "../../lib/money.ts";
@@ -108,24 +109,7 @@ export default function HireRequests({ loaderData, actionData }: Route.Component
                       </li>
                     ))}
                   </ul>
-                  <dl className="mt-3 grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
-                    <div>
-                      <dt className="text-stone-600">Hire (ex VAT)</dt>
-                      <dd className="font-semibold">{formatPounds(r.hire_cost)}</dd>
-                    </div>
-                    <div>
-                      <dt className="text-stone-600">VAT</dt>
-                      <dd className="font-semibold">{formatPounds(r.vat)}</dd>
-                    </div>
-                    <div>
-                      <dt className="text-stone-600">Deposit (refundable)</dt>
-                      <dd className="font-semibold">{formatPounds(r.deposit)}</dd>
-                    </div>
-                    <div>
-                      <dt className="text-stone-600">Total</dt>
-                      <dd className="font-semibold">{formatPounds(Math.round((r.hire_cost + r.vat + r.deposit) * 100) / 100)}</dd>
-                    </div>
-                  </dl>
+                  <FactsRow className="mt-3 grid-cols-2 gap-2 sm:grid-cols-4" items={[["Hire (ex VAT)", formatPounds(r.hire_cost)], ["VAT", formatPounds(r.vat)], ["Deposit (refundable)", formatPounds(r.deposit)], ["Total", formatPounds(Math.round((r.hire_cost + r.vat + r.deposit) * 100) / 100)]]} />
                   {r.proposed && r.status === "pending" ? (
                     <p className="mt-3 rounded bg-sky-50 p-2 text-sm">
                       We offered other dates: {formatHireDate(r.proposed.start_date)} to {formatHireDate(r.proposed.end_date)}. Reply to our email or call us to take them.

@@ -1,8 +1,8 @@
-import { useRef, useState } from "react";
-import { Form } from "react-router";
+import { useState } from "react";
 import { appContext } from "#app-context";
 import { AccountPage } from "../../components/account-page.tsx";
-import { Field, FormAlert, FormSuccess, SubmitButton, useFocusOnFailure } from "../../components/form.tsx";
+import { Field, SubmitButton } from "../../components/form.tsx";
+import { FormCard } from "../../components/form-card.tsx";
 import { browserApi } from "../../lib/browser-api.ts";
 import { errorFor, failureFrom, type FormResult, raw, redirectIfSignedOut, text } from "../../lib/form-result.ts";
 import { pageMeta } from "../../lib/meta.ts";
@@ -43,53 +43,42 @@ export default function ManageAccount({ loaderData, actionData: result }: Route.
   const { profile } = loaderData;
   const [email, setEmail] = useState(profile.email);
   const emailChanged = email.trim().toLowerCase() !== profile.email.toLowerCase();
-  const formRef = useRef<HTMLFormElement>(null);
-  const alertRef = useRef<HTMLDivElement>(null);
-  useFocusOnFailure(result, formRef, alertRef);
 
   return (
     <AccountPage title="Your details">
-      {result?.ok ? (
-        <div className="mb-6">
-          <FormSuccess>{result.message}</FormSuccess>
+      <FormCard result={result} showSuccess>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Field label="First name" name="firstname" autoComplete="given-name" required maxLength={100} defaultValue={profile.firstname} error={errorFor(result, "firstname")} />
+          <Field label="Last name" name="lastname" autoComplete="family-name" required maxLength={100} defaultValue={profile.lastname} error={errorFor(result, "lastname")} />
         </div>
-      ) : null}
-      <div className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-8">
-        <Form method="post" ref={formRef} className="grid gap-5">
-          <FormAlert ref={alertRef} message={result && !result.ok ? result.message : undefined} />
-          <div className="grid gap-5 sm:grid-cols-2">
-            <Field label="First name" name="firstname" autoComplete="given-name" required maxLength={100} defaultValue={profile.firstname} error={errorFor(result, "firstname")} />
-            <Field label="Last name" name="lastname" autoComplete="family-name" required maxLength={100} defaultValue={profile.lastname} error={errorFor(result, "lastname")} />
-          </div>
+        <Field
+          label="Email address"
+          name="email"
+          type="email"
+          autoComplete="email"
+          spellCheck={false}
+          required
+          value={email}
+          onChange={(e) => setEmail(e.currentTarget.value)}
+          hint="To change it we will ask for your current password."
+          error={errorFor(result, "email")}
+        />
+        {emailChanged ? (
           <Field
-            label="Email address"
-            name="email"
-            type="email"
-            autoComplete="email"
-            spellCheck={false}
+            label="Current password"
+            name="current_password"
+            type="password"
+            autoComplete="current-password"
             required
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            hint="To change it we will ask for your current password."
-            error={errorFor(result, "email")}
+            hint="Needed to change your email address."
+            error={errorFor(result, "current_password")}
           />
-          {emailChanged ? (
-            <Field
-              label="Current password"
-              name="current_password"
-              type="password"
-              autoComplete="current-password"
-              required
-              hint="Needed to change your email address."
-              error={errorFor(result, "current_password")}
-            />
-          ) : null}
-          <Field label="Phone number" name="phone" type="tel" autoComplete="tel" optional maxLength={30} defaultValue={profile.phone} error={errorFor(result, "phone")} />
-          <div>
-            <SubmitButton busyLabel="Saving…">Save details</SubmitButton>
-          </div>
-        </Form>
-      </div>
+        ) : null}
+        <Field label="Phone number" name="phone" type="tel" autoComplete="tel" optional maxLength={30} defaultValue={profile.phone} error={errorFor(result, "phone")} />
+        <div>
+          <SubmitButton busyLabel="Saving…">Save details</SubmitButton>
+        </div>
+      </FormCard>
     </AccountPage>
   );
 }

@@ -1,8 +1,7 @@
-import { useRef } from "react";
-import { Form } from "react-router";
 import { appContext } from "#app-context";
 import { AccountPage } from "../../components/account-page.tsx";
-import { Checkbox, ErrorText, FormAlert, FormSuccess, SubmitButton, useFocusOnFailure } from "../../components/form.tsx";
+import { Checkbox, ErrorText, SubmitButton } from "../../components/form.tsx";
+import { FormCard } from "../../components/form-card.tsx";
 import { NEWSLETTER_TOPICS } from "../../lib/account.ts";
 import { browserApi } from "../../lib/browser-api.ts";
 import { checked, errorFor, failureFrom, type FormResult, redirectIfSignedOut } from "../../lib/form-result.ts";
@@ -32,40 +31,29 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 
 export default function Newsletter({ loaderData, actionData: result }: Route.ComponentProps) {
   const { settings } = loaderData;
-  const formRef = useRef<HTMLFormElement>(null);
-  const alertRef = useRef<HTMLDivElement>(null);
-  useFocusOnFailure(result, formRef, alertRef);
   const topicsError = errorFor(result, "topics");
 
   return (
     <AccountPage title="Newsletter" intro="Hear about offers, new products and hire deals. We never share your address.">
-      {result?.ok ? (
-        <div className="mb-6">
-          <FormSuccess>{result.message}</FormSuccess>
+      <FormCard result={result} showSuccess gap="gap-6">
+        <Checkbox
+          label={<span className="font-semibold">Send me the newsletter</span>}
+          name="subscribed"
+          defaultChecked={settings.subscribed}
+          hint="Untick to stop all newsletter emails. Order and hire emails still arrive."
+          error={errorFor(result, "subscribed")}
+        />
+        <fieldset className="grid gap-1" aria-describedby={topicsError ? "topics-error" : undefined}>
+          <legend className="mb-2 font-semibold">Topics I am interested in</legend>
+          <ErrorText id="topics-error" error={topicsError} />
+          {NEWSLETTER_TOPICS.map((topic) => (
+            <Checkbox key={topic.value} label={topic.label} name="topics" value={topic.value} defaultChecked={settings.topics.includes(topic.value)} />
+          ))}
+        </fieldset>
+        <div>
+          <SubmitButton busyLabel="Saving…">Save choices</SubmitButton>
         </div>
-      ) : null}
-      <div className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-8">
-        <Form method="post" ref={formRef} className="grid gap-6">
-          <FormAlert ref={alertRef} message={result && !result.ok ? result.message : undefined} />
-          <Checkbox
-            label={<span className="font-semibold">Send me the newsletter</span>}
-            name="subscribed"
-            defaultChecked={settings.subscribed}
-            hint="Untick to stop all newsletter emails. Order and hire emails still arrive."
-            error={errorFor(result, "subscribed")}
-          />
-          <fieldset className="grid gap-1" aria-describedby={topicsError ? "topics-error" : undefined}>
-            <legend className="mb-2 font-semibold">Topics I am interested in</legend>
-            <ErrorText id="topics-error" error={topicsError} />
-            {NEWSLETTER_TOPICS.map((topic) => (
-              <Checkbox key={topic.value} label={topic.label} name="topics" value={topic.value} defaultChecked={settings.topics.includes(topic.value)} />
-            ))}
-          </fieldset>
-          <div>
-            <SubmitButton busyLabel="Saving…">Save choices</SubmitButton>
-          </div>
-        </Form>
-      </div>
+      </FormCard>
     </AccountPage>
   );
 }

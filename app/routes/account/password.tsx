@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
-import { Form } from "react-router";
 import { AccountPage } from "../../components/account-page.tsx";
-import { Field, FormAlert, FormSuccess, SubmitButton, useFocusOnFailure } from "../../components/form.tsx";
+import { Field, SubmitButton } from "../../components/form.tsx";
+import { FormCard } from "../../components/form-card.tsx";
 import { NewPasswordFields } from "../../components/new-password-fields.tsx";
 import { browserApi } from "../../lib/browser-api.ts";
 import { errorFor, failureFrom, type FormResult, raw, redirectIfSignedOut } from "../../lib/form-result.ts";
@@ -29,8 +29,6 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 
 export default function ChangePassword({ actionData: result }: Route.ComponentProps) {
   const formRef = useRef<HTMLFormElement>(null);
-  const alertRef = useRef<HTMLDivElement>(null);
-  useFocusOnFailure(result, formRef, alertRef);
   // After a change the passwords leave the page.
   useEffect(() => {
     if (result?.ok) formRef.current?.reset();
@@ -38,21 +36,13 @@ export default function ChangePassword({ actionData: result }: Route.ComponentPr
 
   return (
     <AccountPage title="Change your password">
-      {result?.ok ? (
-        <div className="mb-6">
-          <FormSuccess>{result.message}</FormSuccess>
+      <FormCard result={result} showSuccess formRef={formRef}>
+        <Field label="Current password" name="current_password" type="password" autoComplete="current-password" required error={errorFor(result, "current_password")} />
+        <NewPasswordFields result={result} />
+        <div>
+          <SubmitButton busyLabel="Saving…">Change password</SubmitButton>
         </div>
-      ) : null}
-      <div className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-8">
-        <Form method="post" ref={formRef} className="grid gap-5">
-          <FormAlert ref={alertRef} message={result && !result.ok ? result.message : undefined} />
-          <Field label="Current password" name="current_password" type="password" autoComplete="current-password" required error={errorFor(result, "current_password")} />
-          <NewPasswordFields result={result} />
-          <div>
-            <SubmitButton busyLabel="Saving…">Change password</SubmitButton>
-          </div>
-        </Form>
-      </div>
+      </FormCard>
     </AccountPage>
   );
 }

@@ -164,26 +164,9 @@ export default function Quote({ loaderData, actionData }: Route.ComponentProps) 
 
       {quote.can.changes || quote.can.decline ? (
         <div className="mt-8 grid gap-6 md:grid-cols-2">
-          {quote.can.changes ? (
-            <AnswerForm
-              intent="changes"
-              title="Ask for changes"
-              intro="Tell us what to change: other quantities, products or dates. We price it again and send you a new version; this one is kept."
-              field={{ name: "message", label: "What would you like changed?", required: true, maxLength: 2000 }}
-              button="Send my changes"
-              failure={actionData?.intent === "changes" ? actionData : undefined}
-            />
-          ) : null}
-          {quote.can.decline ? (
-            <AnswerForm
-              intent="decline"
-              title="Decline this quote"
-              intro="If you no longer need it, tell us. A declined quote can no longer be accepted."
-              field={{ name: "reason", label: "Your reason", required: false, maxLength: 1000 }}
-              button="Decline the quote"
-              failure={actionData?.intent === "decline" ? actionData : undefined}
-            />
-          ) : null}
+          {ANSWER_INTENTS.filter((intent) => quote.can[intent]).map((intent) => (
+            <AnswerForm key={intent} intent={intent} {...ANSWERS[intent]} failure={actionData?.intent === intent ? actionData : undefined} />
+          ))}
         </div>
       ) : null}
 
@@ -279,6 +262,23 @@ function History({ quote }: { quote: QuoteView }) {
     </div>
   );
 }
+
+/** The customer's two written answers to a quote, in the order they are offered. */
+const ANSWER_INTENTS = ["changes", "decline"] as const;
+const ANSWERS = {
+  changes: {
+    title: "Ask for changes",
+    intro: "Tell us what to change: other quantities, products or dates. We price it again and send you a new version; this one is kept.",
+    field: { name: "message", label: "What would you like changed?", required: true, maxLength: 2000 },
+    button: "Send my changes",
+  },
+  decline: {
+    title: "Decline this quote",
+    intro: "If you no longer need it, tell us. A declined quote can no longer be accepted.",
+    field: { name: "reason", label: "Your reason", required: false, maxLength: 1000 },
+    button: "Decline the quote",
+  },
+} as const;
 
 /** Ask for changes or decline: one field, sent to the page's action; the page comes back saying what happened. */
 function AnswerForm({

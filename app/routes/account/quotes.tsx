@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
+import { FactsRow } from "../../components/facts-row.tsx";
 import { Breadcrumbs, EmptyState, PageHeading } from "../../components/page.tsx";
 import { QuoteStatusBadge } from "../../components/quotes/quote-status.tsx";
 import { formatLongDate, londonToday } from "../../lib/hire.ts";
@@ -50,20 +51,7 @@ export default function Quotes({ loaderData }: Route.ComponentProps) {
                     {q.company && others ? ` for ${q.company}` : ""}
                   </p>
                 </div>
-                <dl className="grid grid-cols-3 gap-x-4 text-sm sm:min-w-96">
-                  <div>
-                    <dt className="text-stone-600">Lines</dt>
-                    <dd className="font-semibold">{q.lines}</dd>
-                  </div>
-                  <div>
-                    <dt className="text-stone-600">Total inc VAT</dt>
-                    <dd className="font-semibold">{q.total === null ? BEING_PRICED : formatPounds(q.total)}</dd>
-                  </div>
-                  <div>
-                    <dt className="text-stone-600">Valid until</dt>
-                    <dd className="font-semibold">{q.valid_until ? formatLongDate(q.valid_until) : "Not yet set"}</dd>
-                  </div>
-                </dl>
+                <FactsRow className="grid-cols-3 gap-x-4 sm:min-w-96" items={[["Lines", q.lines], ["Total inc VAT", q.total === null ? BEING_PRICED : formatPounds(q.total)], ["Valid until", q.valid_until ? formatLongDate(q.valid_until) : "Not yet set"]]} />
               </li>
             ))}
           </ul>

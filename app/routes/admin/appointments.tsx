@@ -89,73 +89,70 @@ export default function AdminAppointments({ loaderData, actionData }: Route.Comp
             <p className="mb-3 text-sm text-stone-700">
               {booked} booked · {day.branch.slot_minutes}-minute consultations · {day.branch.designers} {day.branch.designers === 1 ? "designer" : "designers"}
             </p>
-            {day.data.length === 0 ? (
-              <EmptyState title="No appointments">Nobody has booked this day.</EmptyState>
-            ) : (
-              <DataTable
-                caption="Appointments by time"
-                rows={day.data}
-                rowKey={(a) => a.id}
-                rowProps={(a) => ({ className: a.status === "cancelled" ? "bg-stone-50 text-stone-600" : "max-lg:bg-white" })}
-                columns={[
-                  {
-                    label: "Time",
-                    head: true,
-                    cellClassName: "whitespace-nowrap font-semibold",
-                    cell: (a) => (
-                      <span>
-                        {a.time}–{a.ends_time}
+            <DataTable
+              empty={<EmptyState title="No appointments">Nobody has booked this day.</EmptyState>}
+              caption="Appointments by time"
+              rows={day.data}
+              rowKey={(a) => a.id}
+              rowProps={(a) => ({ className: a.status === "cancelled" ? "bg-stone-50 text-stone-600" : "max-lg:bg-white" })}
+              columns={[
+                {
+                  label: "Time",
+                  head: true,
+                  cellClassName: "whitespace-nowrap font-semibold",
+                  cell: (a) => (
+                    <span>
+                      {a.time}–{a.ends_time}
+                    </span>
+                  ),
+                },
+                {
+                  label: "Customer",
+                  cell: (a) => (
+                    <span>
+                      {a.name}
+                      <span className="block">
+                        <a href={`mailto:${a.email}`} className="link">
+                          {a.email}
+                        </a>{" "}
+                        ·{" "}
+                        <a href={`tel:${a.phone.replace(/\s/g, "")}`} className="link">
+                          {a.phone}
+                        </a>
                       </span>
+                    </span>
+                  ),
+                },
+                {
+                  label: "Project",
+                  cell: (a) => (
+                    <span>
+                      {TOPICS[a.topic]}
+                      {a.notes ? <span className="block whitespace-pre-line text-stone-700">{a.notes}</span> : null}
+                    </span>
+                  ),
+                },
+                { label: "State", cell: (a) => (a.status === "cancelled" ? `Cancelled${a.cancelled_by === "customer" ? " by the customer" : " by staff"}` : "Booked") },
+                {
+                  label: "Actions",
+                  header: <span className="sr-only">Actions</span>,
+                  cell: (a) =>
+                    a.status === "booked" && new Date(a.starts_at).getTime() > now ? (
+                      <ConfirmWithReason
+                        id={`cancel-${a.id}`}
+                        summary="Cancel…"
+                        fields={{ id: a.id }}
+                        reason={{ label: "Reason (for the audit log)", required: true, maxLength: 300 }}
+                        errors={result && !result.ok && result.id === a.id ? result.errors : undefined}
+                        button={`Cancel ${a.name}'s appointment`}
+                        busy={busy}
+                      />
+                    ) : (
+                      <span className="sr-only">None</span>
                     ),
-                  },
-                  {
-                    label: "Customer",
-                    cell: (a) => (
-                      <span>
-                        {a.name}
-                        <span className="block">
-                          <a href={`mailto:${a.email}`} className="link">
-                            {a.email}
-                          </a>{" "}
-                          ·{" "}
-                          <a href={`tel:${a.phone.replace(/\s/g, "")}`} className="link">
-                            {a.phone}
-                          </a>
-                        </span>
-                      </span>
-                    ),
-                  },
-                  {
-                    label: "Project",
-                    cell: (a) => (
-                      <span>
-                        {TOPICS[a.topic]}
-                        {a.notes ? <span className="block whitespace-pre-line text-stone-700">{a.notes}</span> : null}
-                      </span>
-                    ),
-                  },
-                  { label: "State", cell: (a) => (a.status === "cancelled" ? `Cancelled${a.cancelled_by === "customer" ? " by the customer" : " by staff"}` : "Booked") },
-                  {
-                    label: "Actions",
-                    header: <span className="sr-only">Actions</span>,
-                    cell: (a) =>
-                      a.status === "booked" && new Date(a.starts_at).getTime() > now ? (
-                        <ConfirmWithReason
-                          id={`cancel-${a.id}`}
-                          summary="Cancel…"
-                          fields={{ id: a.id }}
-                          reason={{ label: "Reason (for the audit log)", required: true, maxLength: 300 }}
-                          errors={result && !result.ok && result.id === a.id ? result.errors : undefined}
-                          button={`Cancel ${a.name}'s appointment`}
-                          busy={busy}
-                        />
-                      ) : (
-                        <span className="sr-only">None</span>
-                      ),
-                  },
-                ]}
-              />
-            )}
+                },
+              ]}
+            />
           </section>
         </>
       )}

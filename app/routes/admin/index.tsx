@@ -62,6 +62,15 @@ function Figure({ value, label, href, children }: { value: ReactNode; label: Rea
   );
 }
 
+/** A card of one figure, titled. */
+function FigureCard({ title, ...figure }: { title: string } & Parameters<typeof Figure>[0]) {
+  return (
+    <Card title={title}>
+      <Figure {...figure} />
+    </Card>
+  );
+}
+
 function Card({ title, note, children }: { title: string; note?: ReactNode; children: ReactNode }) {
   const id = useId();
   return (
@@ -287,32 +296,24 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       {f.queues && f.sales?.has_orders ? (
         <Section title="Orders waiting, now">
           <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
-            <Card title="Awaiting payment">
-              <Figure value={f.queues.awaiting_payment} label={word(f.queues.awaiting_payment, "order")} href={ordersHref({ status: "awaiting_payment" })}>
-                Bank transfers not yet in; pay on collection orders not yet started.
-              </Figure>
-            </Card>
-            <Card title="To pick">
-              <Figure value={f.queues.to_pick} label={word(f.queues.to_pick, "order")}>
-                <Link to={ordersHref({ status: "paid" })} className="link">
-                  {f.queues.paid} paid, not started
-                </Link>
-                {" · "}
-                <Link to={ordersHref({ status: "processing" })} className="link">
-                  {f.queues.processing} processing
-                </Link>
-              </Figure>
-            </Card>
-            <Card title="To dispatch">
-              <Figure value={f.queues.to_dispatch} label={word(f.queues.to_dispatch, "order")} href={ordersHref({ status: "processing", fulfilment: "delivery" })}>
-                Processing, for delivery.
-              </Figure>
-            </Card>
-            <Card title="Ready for collection">
-              <Figure value={f.queues.ready_for_collection} label={word(f.queues.ready_for_collection, "order")} href={ordersHref({ status: "ready_for_collection" })}>
-                Waiting for the customer.
-              </Figure>
-            </Card>
+            <FigureCard title="Awaiting payment" value={f.queues.awaiting_payment} label={word(f.queues.awaiting_payment, "order")} href={ordersHref({ status: "awaiting_payment" })}>
+              Bank transfers not yet in; pay on collection orders not yet started.
+            </FigureCard>
+            <FigureCard title="To pick" value={f.queues.to_pick} label={word(f.queues.to_pick, "order")}>
+              <Link to={ordersHref({ status: "paid" })} className="link">
+                {f.queues.paid} paid, not started
+              </Link>
+              {" · "}
+              <Link to={ordersHref({ status: "processing" })} className="link">
+                {f.queues.processing} processing
+              </Link>
+            </FigureCard>
+            <FigureCard title="To dispatch" value={f.queues.to_dispatch} label={word(f.queues.to_dispatch, "order")} href={ordersHref({ status: "processing", fulfilment: "delivery" })}>
+              Processing, for delivery.
+            </FigureCard>
+            <FigureCard title="Ready for collection" value={f.queues.ready_for_collection} label={word(f.queues.ready_for_collection, "order")} href={ordersHref({ status: "ready_for_collection" })}>
+              Waiting for the customer.
+            </FigureCard>
           </div>
         </Section>
       ) : null}
@@ -320,16 +321,12 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       {f.returns ? (
         <Section title="Returns">
           <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
-            <Card title="Returns to approve">
-              <Figure value={f.returns.to_approve} label={word(f.returns.to_approve, "return")} href={returnsHref({ status: "requested" })}>
-                Asked for, waiting for a decision.
-              </Figure>
-            </Card>
-            <Card title="Returns overdue for a refund">
-              <Figure value={f.returns.overdue_for_refund} label={word(f.returns.overdue_for_refund, "return")} href={returnsHref({ status: "received", overdue: true })}>
-                Received more than 14 days ago and not refunded: the law gives 14 days.
-              </Figure>
-            </Card>
+            <FigureCard title="Returns to approve" value={f.returns.to_approve} label={word(f.returns.to_approve, "return")} href={returnsHref({ status: "requested" })}>
+              Asked for, waiting for a decision.
+            </FigureCard>
+            <FigureCard title="Returns overdue for a refund" value={f.returns.overdue_for_refund} label={word(f.returns.overdue_for_refund, "return")} href={returnsHref({ status: "received", overdue: true })}>
+              Received more than 14 days ago and not refunded: the law gives 14 days.
+            </FigureCard>
           </div>
         </Section>
       ) : null}
@@ -339,36 +336,26 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           <div className={grid}>
             {f.hire ? (
               <>
-                <Card title="Hire going out today">
-                  <Figure value={f.hire.going_out.requests} label={word(f.hire.going_out.requests, "confirmed hire")} href={LIST_OF.hire}>
-                    {plural(f.hire.going_out.units, "unit")} to hand over
-                  </Figure>
-                </Card>
-                <Card title="Hire coming back today">
-                  <Figure value={f.hire.coming_back.requests} label={word(f.hire.coming_back.requests, "confirmed hire")} href={LIST_OF.hire}>
-                    {plural(f.hire.coming_back.units, "unit")} due back
-                  </Figure>
-                </Card>
+                <FigureCard title="Hire going out today" value={f.hire.going_out.requests} label={word(f.hire.going_out.requests, "confirmed hire")} href={LIST_OF.hire}>
+                  {plural(f.hire.going_out.units, "unit")} to hand over
+                </FigureCard>
+                <FigureCard title="Hire coming back today" value={f.hire.coming_back.requests} label={word(f.hire.coming_back.requests, "confirmed hire")} href={LIST_OF.hire}>
+                  {plural(f.hire.coming_back.units, "unit")} due back
+                </FigureCard>
               </>
             ) : null}
             {f.trade ? (
-              <Card title="Trade applications">
-                <Figure value={f.trade.applications_waiting} label="waiting for a decision" href={LIST_OF.tradeApplications} />
-              </Card>
+              <FigureCard title="Trade applications" value={f.trade.applications_waiting} label="waiting for a decision" href={LIST_OF.tradeApplications} />
             ) : null}
             {f.invoices ? (
-              <Card title="Overdue trade invoices">
-                <Figure value={f.invoices.overdue} label="unpaid past the due date" href={LIST_OF.overdueInvoices}>
-                  {formatPounds(f.invoices.overdue_total)} in all
-                </Figure>
-              </Card>
+              <FigureCard title="Overdue trade invoices" value={f.invoices.overdue} label="unpaid past the due date" href={LIST_OF.overdueInvoices}>
+                {formatPounds(f.invoices.overdue_total)} in all
+              </FigureCard>
             ) : null}
             {f.stock ? (
-              <Card title="Products to reorder">
-                <Figure value={f.stock.at_or_below_reorder_level} label={`${f.stock.at_or_below_reorder_level === 1 ? "product" : "products"} at or below the reorder level`} href={LIST_OF.lowStock}>
-                  Each product&rsquo;s own level (5 unless set).
-                </Figure>
-              </Card>
+              <FigureCard title="Products to reorder" value={f.stock.at_or_below_reorder_level} label={`${f.stock.at_or_below_reorder_level === 1 ? "product" : "products"} at or below the reorder level`} href={LIST_OF.lowStock}>
+                Each product&rsquo;s own level (5 unless set).
+              </FigureCard>
             ) : null}
           </div>
         </Section>

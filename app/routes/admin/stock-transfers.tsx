@@ -98,30 +98,27 @@ export default function AdminTransfers({ loaderData, actionData }: Route.Compone
           Transfers
         </h2>
         <StatusTabs label="Transfers by state" param="state" tabs={[["", "All"], ...TRANSFER_STATES.map((state) => [state, TRANSFER_STATE_LABELS[state]] as const)]} current={filters.state ?? ""} search={search} />
-        {transfers.length === 0 ? (
-          <EmptyState title="No transfers to show">{filters.state ? "None in this state." : "Transfers asked for appear here, newest first."}</EmptyState>
-        ) : (
-          <DataTable
-            caption="Transfers, newest first"
-            rows={transfers}
-            rowKey={(t) => t.id}
-            columns={[
-              {
-                label: "Transfer",
-                head: true,
-                cell: (t) => (
-                  <Link to={`/admin/stock/transfers/${t.id}`} className="link font-mono">
-                    {t.number}
-                  </Link>
-                ),
-              },
-              { label: "From → to", cell: (t) => `${t.from.name} → ${t.to.name}` },
-              { label: "Lines", numeric: true, cell: (t) => t.lines.length },
-              { label: "State", cellClassName: "font-semibold", cell: (t) => TRANSFER_STATE_LABELS[t.state] },
-              { label: "Asked for", cell: (t) => <DateCell value={t.requested_at} /> },
-            ]}
-          />
-        )}
+        <DataTable
+          empty={<EmptyState title="No transfers to show">{filters.state ? "None in this state." : "Transfers asked for appear here, newest first."}</EmptyState>}
+          caption="Transfers, newest first"
+          rows={transfers}
+          rowKey={(t) => t.id}
+          columns={[
+            {
+              label: "Transfer",
+              head: true,
+              cell: (t) => (
+                <Link to={`/admin/stock/transfers/${t.id}`} className="link font-mono">
+                  {t.number}
+                </Link>
+              ),
+            },
+            { label: "From → to", cell: (t) => `${t.from.name} → ${t.to.name}` },
+            { label: "Lines", numeric: true, cell: (t) => t.lines.length },
+            { label: "State", cellClassName: "font-semibold", cell: (t) => TRANSFER_STATE_LABELS[t.state] },
+            { label: "Asked for", cell: (t) => <DateCell value={t.requested_at} /> },
+          ]}
+        />
         <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />
       </section>
     </>

@@ -160,55 +160,52 @@ export default function AdminStock({ loaderData, actionData }: Route.ComponentPr
             />
           </div>
         ) : null}
-        {movements.length === 0 ? (
-          <EmptyState title="No movements to show">{filters.sku || filters.kind || filters.branch ? "Nothing matches: try another SKU, kind or branch." : "Deliveries, counts, sales and returns appear here, newest first."}</EmptyState>
-        ) : (
-          <DataTable
-            caption="Stock movements, newest first"
-            rows={movements}
-            rowKey={(m) => m.id}
-            columns={[
-              { label: "When", cell: (m) => <DateCell value={m.at} /> },
-              {
-                label: "Product",
-                head: true,
-                cellClassName: "font-normal",
-                cell: (m) => (
-                  <LinesCell
-                    first={
-                      loaderData.can.catalogue ? (
-                        <Link to={`/admin/products/${encodeURIComponent(m.sku)}`} className="link">
-                          {m.name}
-                        </Link>
-                      ) : (
-                        m.name
-                      )
-                    }
-                    rest={[<span className="font-mono text-xs">{m.sku}</span>]}
-                  />
-                ),
-              },
-              {
-                label: "What",
-                cell: (m) => (
-                  <span>
-                    <span className="font-semibold">{m.kind_label}</span>
-                    {m.reason ? <span className="block text-stone-700">{m.reason}</span> : null}
-                    {m.order_number ? (
-                      <Link to={`/admin/orders/${m.order_number}`} className="link block">
-                        {m.order_number}
+        <DataTable
+          empty={<EmptyState title="No movements to show">{filters.sku || filters.kind || filters.branch ? "Nothing matches: try another SKU, kind or branch." : "Deliveries, counts, sales and returns appear here, newest first."}</EmptyState>}
+          caption="Stock movements, newest first"
+          rows={movements}
+          rowKey={(m) => m.id}
+          columns={[
+            { label: "When", cell: (m) => <DateCell value={m.at} /> },
+            {
+              label: "Product",
+              head: true,
+              cellClassName: "font-normal",
+              cell: (m) => (
+                <LinesCell
+                  first={
+                    loaderData.can.catalogue ? (
+                      <Link to={`/admin/products/${encodeURIComponent(m.sku)}`} className="link">
+                        {m.name}
                       </Link>
-                    ) : null}
-                  </span>
-                ),
-              },
-              { label: "Change", numeric: true, cell: (m) => <span className={`font-semibold tabular-nums ${m.change < 0 ? "text-red-800" : "text-green-800"}`}>{m.change > 0 ? `+${m.change}` : m.change}</span> },
-              manyBranches && { label: "Branch", cell: (m) => m.branch.name },
-              { label: "Stock after", numeric: true, cell: (m) => m.stock_after },
-              { label: "By", cell: (m) => m.staff ?? (m.order_number ? "Checkout" : "—") },
-            ]}
-          />
-        )}
+                    ) : (
+                      m.name
+                    )
+                  }
+                  rest={[<span className="font-mono text-xs">{m.sku}</span>]}
+                />
+              ),
+            },
+            {
+              label: "What",
+              cell: (m) => (
+                <span>
+                  <span className="font-semibold">{m.kind_label}</span>
+                  {m.reason ? <span className="block text-stone-700">{m.reason}</span> : null}
+                  {m.order_number ? (
+                    <Link to={`/admin/orders/${m.order_number}`} className="link block">
+                      {m.order_number}
+                    </Link>
+                  ) : null}
+                </span>
+              ),
+            },
+            { label: "Change", numeric: true, cell: (m) => <span className={`font-semibold tabular-nums ${m.change < 0 ? "text-red-800" : "text-green-800"}`}>{m.change > 0 ? `+${m.change}` : m.change}</span> },
+            manyBranches && { label: "Branch", cell: (m) => m.branch.name },
+            { label: "Stock after", numeric: true, cell: (m) => m.stock_after },
+            { label: "By", cell: (m) => m.staff ?? (m.order_number ? "Checkout" : "—") },
+          ]}
+        />
         <KeysetPager search={search} cursor={filters.cursor} nextCursor={nextCursor} />
       </section>
     </>

@@ -1,6 +1,6 @@
-import { useRef } from "react";
-import { Form, Link, redirect, useSearchParams } from "react-router";
-import { Checkbox, Field, FormAlert, SubmitButton, useFocusOnFailure } from "../../components/form.tsx";
+import { Link, redirect, useSearchParams } from "react-router";
+import { Checkbox, Field, SubmitButton } from "../../components/form.tsx";
+import { FormCard } from "../../components/form-card.tsx";
 import { PageHeading } from "../../components/page.tsx";
 import { browserApi } from "../../lib/browser-api.ts";
 import { errorFor, failure, failureFrom, type FormResult, checked, raw, text } from "../../lib/form-result.ts";
@@ -37,9 +37,6 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 
 export default function Login({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
-  const formRef = useRef<HTMLFormElement>(null);
-  const alertRef = useRef<HTMLDivElement>(null);
-  useFocusOnFailure(actionData, formRef, alertRef);
   const result = actionData;
   const target = params.get("redirect");
   const registerTo = target ? `/auth/register?${new URLSearchParams({ redirect: target })}` : "/auth/register";
@@ -47,20 +44,17 @@ export default function Login({ actionData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-md">
       <PageHeading title="Sign in" intro="Sign in to see your orders, addresses and wishlist." />
-      <div className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-8">
-        <Form method="post" ref={formRef} className="grid gap-5">
-          <FormAlert ref={alertRef} message={result && !result.ok ? result.message : undefined} />
-          <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required error={errorFor(result, "email")} />
-          <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errorFor(result, "password")} />
-          <Checkbox label="Remember me" name="remember" hint="Stay signed in on this device for 30 days." />
-          <SubmitButton busyLabel="Signing in…">Sign in</SubmitButton>
-          <p>
-            <Link className="link" to="/auth/recovery">
-              Forgotten your password?
-            </Link>
-          </p>
-        </Form>
-      </div>
+      <FormCard result={result}>
+        <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required error={errorFor(result, "email")} />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errorFor(result, "password")} />
+        <Checkbox label="Remember me" name="remember" hint="Stay signed in on this device for 30 days." />
+        <SubmitButton busyLabel="Signing in…">Sign in</SubmitButton>
+        <p>
+          <Link className="link" to="/auth/recovery">
+            Forgotten your password?
+          </Link>
+        </p>
+      </FormCard>
       <p className="mt-6 text-center">
         New here?{" "}
         <Link className="link font-semibold" to={registerTo}>

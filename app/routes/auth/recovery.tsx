@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from "react";
-import { Form, Link, useSearchParams } from "react-router";
-import { Field, FormAlert, FormSuccess, SubmitButton, useFocusOnFailure } from "../../components/form.tsx";
+import { useEffect, useState } from "react";
+import { Link, useSearchParams } from "react-router";
+import { Field, FormSuccess, SubmitButton } from "../../components/form.tsx";
+import { FormCard } from "../../components/form-card.tsx";
 import { NewPasswordFields } from "../../components/new-password-fields.tsx";
 import { PageHeading } from "../../components/page.tsx";
 import { ApiError } from "../../lib/api-client.ts";
@@ -74,9 +75,6 @@ export default function Recovery({ actionData: result }: Route.ComponentProps) {
   const email = params.get("email") ?? "";
   const token = params.get("token") ?? "";
   const check = useTokenCheck(email, token);
-  const formRef = useRef<HTMLFormElement>(null);
-  const alertRef = useRef<HTMLDivElement>(null);
-  useFocusOnFailure(result, formRef, alertRef);
   const requestResult = result?.intent === "request" ? result : undefined;
   const resetResult = result?.intent === "reset" ? result : undefined;
 
@@ -107,22 +105,18 @@ export default function Recovery({ actionData: result }: Route.ComponentProps) {
     return (
       <div className="mx-auto max-w-md">
         <PageHeading title="Reset your password" intro={<>Choose a new password for {email}.</>} />
-        <div className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-8">
-          <Form method="post" ref={formRef} className="grid gap-5">
-            <FormAlert ref={alertRef} message={resetResult && !resetResult.ok ? resetResult.message : undefined} />
-            <NewPasswordFields result={resetResult} />
-            <input type="hidden" name="intent" value="reset" />
-            <SubmitButton busyLabel="Saving…">
-              Save new password
-            </SubmitButton>
-          </Form>
-        </div>
+        <FormCard result={resetResult}>
+          <NewPasswordFields result={resetResult} />
+          <input type="hidden" name="intent" value="reset" />
+          <SubmitButton busyLabel="Saving…">
+            Save new password
+          </SubmitButton>
+        </FormCard>
       </div>
     );
   }
 
   // No token, or one that no longer holds: ask for a new link.
-  const sent = requestResult?.ok ? requestResult.message : undefined;
   return (
     <div className="mx-auto max-w-md">
       <PageHeading title="Reset your password" intro="Enter the email address of your account and we will send you a link to choose a new password." />
@@ -132,30 +126,13 @@ export default function Recovery({ actionData: result }: Route.ComponentProps) {
           <p className="mt-1">Ask for a new link below.</p>
         </div>
       ) : null}
-      {sent ? (
-        <div className="mb-6">
-          <FormSuccess>{sent}</FormSuccess>
-        </div>
-      ) : null}
-      <div className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-8">
-        <Form method="post" action="/auth/recovery" ref={formRef} className="grid gap-5">
-          <FormAlert ref={alertRef} message={requestResult && !requestResult.ok ? requestResult.message : undefined} />
-          <Field
-            label="Email address"
-            name="email"
-            type="email"
-            autoComplete="email"
-            spellCheck={false}
-            required
-            defaultValue={email}
-            error={errorFor(requestResult, "email")}
-          />
-          <input type="hidden" name="intent" value="request" />
-          <SubmitButton busyLabel="Sending…">
-            Send reset link
-          </SubmitButton>
-        </Form>
-      </div>
+      <FormCard result={requestResult} showSuccess action="/auth/recovery">
+        <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required defaultValue={email} error={errorFor(requestResult, "email")} />
+        <input type="hidden" name="intent" value="request" />
+        <SubmitButton busyLabel="Sending…">
+          Send reset link
+        </SubmitButton>
+      </FormCard>
       <p className="mt-6 text-center">
         Remembered it?{" "}
         <Link className="link font-semibold" to="/auth/login">

@@ -1,6 +1,6 @@
-import { useRef } from "react";
-import { Form, Link, redirect, useSearchParams } from "react-router";
-import { Checkbox, Field, FormAlert, SubmitButton, useFocusOnFailure } from "../../components/form.tsx";
+import { Link, redirect, useSearchParams } from "react-router";
+import { Checkbox, Field, SubmitButton } from "../../components/form.tsx";
+import { FormCard } from "../../components/form-card.tsx";
 import { NewPasswordFields } from "../../components/new-password-fields.tsx";
 import { PageHeading } from "../../components/page.tsx";
 import { browserApi } from "../../lib/browser-api.ts";
@@ -36,28 +36,22 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 
 export default function Register({ actionData: result }: Route.ComponentProps) {
   const [params] = useSearchParams();
-  const formRef = useRef<HTMLFormElement>(null);
-  const alertRef = useRef<HTMLDivElement>(null);
-  useFocusOnFailure(result, formRef, alertRef);
   const target = params.get("redirect");
   const loginTo = target ? `/auth/login?${new URLSearchParams({ redirect: target })}` : "/auth/login";
 
   return (
     <div className="mx-auto max-w-lg">
       <PageHeading title="Create an account" intro="Keep your addresses, follow your orders and save a wishlist." />
-      <div className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm sm:p-8">
-        <Form method="post" ref={formRef} className="grid gap-5">
-          <FormAlert ref={alertRef} message={result && !result.ok ? result.message : undefined} />
-          <div className="grid gap-5 sm:grid-cols-2">
-            <Field label="First name" name="firstname" autoComplete="given-name" required maxLength={100} error={errorFor(result, "firstname")} />
-            <Field label="Last name" name="lastname" autoComplete="family-name" required maxLength={100} error={errorFor(result, "lastname")} />
-          </div>
-          <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required error={errorFor(result, "email")} />
-          <NewPasswordFields label="Password" result={result} />
-          <Checkbox label="Email me offers and news" name="newsletter" hint="You can change this at any time in your account." error={errorFor(result, "newsletter")} />
-          <SubmitButton busyLabel="Creating your account…">Create account</SubmitButton>
-        </Form>
-      </div>
+      <FormCard result={result}>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Field label="First name" name="firstname" autoComplete="given-name" required maxLength={100} error={errorFor(result, "firstname")} />
+          <Field label="Last name" name="lastname" autoComplete="family-name" required maxLength={100} error={errorFor(result, "lastname")} />
+        </div>
+        <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required error={errorFor(result, "email")} />
+        <NewPasswordFields label="Password" result={result} />
+        <Checkbox label="Email me offers and news" name="newsletter" hint="You can change this at any time in your account." error={errorFor(result, "newsletter")} />
+        <SubmitButton busyLabel="Creating your account…">Create account</SubmitButton>
+      </FormCard>
       <p className="mt-6 text-center">
         Already have an account?{" "}
         <Link className="link font-semibold" to={loginTo}>

@@ -1,5 +1,6 @@
-import { Link, redirect } from "react-router";
+import { redirect } from "react-router";
 import { appContext } from "#app-context";
+import { CategoryChips } from "../../components/catalog/category-chips.tsx";
 import { ProductListing } from "../../components/catalog/listing.tsx";
 import { Breadcrumbs, PageHeading } from "../../components/page.tsx";
 import { canonicalListingPath, isPlainListing } from "../../lib/catalog/listing-query.ts";
@@ -53,22 +54,7 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
     <>
       <Breadcrumbs items={crumbs} />
       <PageHeading title={category.name} intro={category.description || undefined} />
-      {category.children.length ? (
-        <nav aria-label={`Within ${category.name}`} className="mb-6">
-          <ul className="flex flex-wrap gap-2">
-            {category.children.map((c) => (
-              <li key={c.path}>
-                <Link
-                  to={`/category/${c.path}`}
-                  className="inline-flex min-h-11 items-center rounded-full border border-stone-300 bg-white px-4 text-sm font-medium hover:border-brand-700 hover:text-brand-800"
-                >
-                  {c.name}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      ) : null}
+      {category.children.length ? <CategoryChips label={`Within ${category.name}`} categories={category.children} /> : null}
       <ProductListing
         key={category.path}
         data={listing}

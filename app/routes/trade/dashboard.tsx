@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
@@ -124,19 +125,47 @@ function Figures({ account }: { account: Dashboard }) {
   );
 }
 
+/** A card's heading, with a link to the whole list beside it. */
+function CardHead({ id, title, to, link }: { id: string; title: string; to: string; link: string }) {
+  return (
+    <div className="flex flex-wrap items-baseline justify-between gap-2">
+      <h2 id={id} className="text-lg font-bold">
+        {title}
+      </h2>
+      <Link to={to} className="text-sm font-semibold underline underline-offset-2">
+        {link}
+      </Link>
+    </div>
+  );
+}
+
+/** A card's table, scrolling sideways on a phone; each column its name and classes (which hide it on small screens). */
+function CardTable({ testId, caption, columns, children }: { testId: string; caption: string; columns: readonly (readonly [label: string, className: string])[]; children: ReactNode }) {
+  return (
+    <div className="-mx-5 mt-3 overflow-x-auto sm:mx-0">
+      <table className="w-full border-collapse text-left text-sm sm:text-base" data-testid={testId}>
+        <caption className="sr-only">{caption}</caption>
+        <thead className="bg-stone-100 text-sm text-stone-700">
+          <tr>
+            {columns.map(([label, className]) => (
+              <th key={label} scope="col" className={className}>
+                {label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
 function RecentOrders({ account }: { account: Dashboard }) {
   const own = account.scope === "own";
   const heading = own ? "Your recent orders" : "Recent orders";
   return (
     <section className={card} aria-labelledby="recent-orders-heading">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="recent-orders-heading" className="text-lg font-bold">
-          {heading}
-        </h2>
-        <Link to="/account/orders/history" className="text-sm font-semibold underline underline-offset-2">
-          Your order history
-        </Link>
-      </div>
+      <CardHead id="recent-orders-heading" title={heading} to="/account/orders/history" link="Your order history" />
       {account.recent_orders.length === 0 ? (
         <p className="mt-3 text-stone-700" role="status">
           {own ? "You have not placed an order for the company yet." : "No orders yet."}{" "}
@@ -145,46 +174,42 @@ function RecentOrders({ account }: { account: Dashboard }) {
           </Link>
         </p>
       ) : (
-        <div className="-mx-5 mt-3 overflow-x-auto sm:mx-0">
-          <table className="w-full border-collapse text-left text-sm sm:text-base" data-testid="recent-orders">
-            <caption className="sr-only">{heading}, newest first</caption>
-            <thead className="bg-stone-100 text-sm text-stone-700">
-              <tr>
-                <th scope="col" className="px-3 py-2 sm:px-4">Order</th>
-                <th scope="col" className="hidden px-3 py-2 sm:table-cell sm:px-4">Date</th>
-                <th scope="col" className="hidden px-3 py-2 sm:table-cell sm:px-4">Placed by</th>
-                <th scope="col" className="px-3 py-2 text-right sm:px-4">Total</th>
-                <th scope="col" className="px-3 py-2 sm:px-4">Status</th>
-                <th scope="col" className="hidden px-3 py-2 md:table-cell md:px-4">Payment</th>
-              </tr>
-            </thead>
-            <tbody>
-              {account.recent_orders.map((o) => (
-                <tr key={o.id} className="border-t border-stone-200">
-                  <th scope="row" className="px-3 py-2 font-semibold whitespace-nowrap sm:px-4">
-                    {/* Only the buyer's own orders open: /account/orders is theirs alone. */}
-                    {o.placed_by_you ? (
-                      <Link to={`/account/orders/${o.id}`} className="underline underline-offset-2">
-                        {o.number}
-                      </Link>
-                    ) : (
-                      o.number
-                    )}
-                    {/* On a phone the date and buyer sit under the number rather than in columns off the screen. */}
-                    <span className="block text-xs font-normal text-stone-600 sm:hidden">
-                      {orderDate(o.created_at)} · {o.placed_by_you ? "you" : o.placed_by}
-                    </span>
-                  </th>
-                  <td className="hidden px-3 py-2 whitespace-nowrap sm:table-cell sm:px-4">{orderDate(o.created_at)}</td>
-                  <td className="hidden px-3 py-2 sm:table-cell sm:px-4">{o.placed_by_you ? `${o.placed_by} (you)` : o.placed_by}</td>
-                  <td className="px-3 py-2 text-right tabular-nums sm:px-4">{formatPounds(o.total)}</td>
-                  <td className="px-3 py-2 sm:px-4">{o.status_label}</td>
-                  <td className="hidden px-3 py-2 md:table-cell md:px-4">{PAYMENT_LABELS[o.payment_method] ?? o.payment_method}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CardTable
+          testId="recent-orders"
+          caption={`${heading}, newest first`}
+          columns={[
+            ["Order", "px-3 py-2 sm:px-4"],
+            ["Date", "hidden px-3 py-2 sm:table-cell sm:px-4"],
+            ["Placed by", "hidden px-3 py-2 sm:table-cell sm:px-4"],
+            ["Total", "px-3 py-2 text-right sm:px-4"],
+            ["Status", "px-3 py-2 sm:px-4"],
+            ["Payment", "hidden px-3 py-2 md:table-cell md:px-4"],
+          ]}
+        >
+          {account.recent_orders.map((o) => (
+            <tr key={o.id} className="border-t border-stone-200">
+              <th scope="row" className="px-3 py-2 font-semibold whitespace-nowrap sm:px-4">
+                {/* Only the buyer's own orders open: /account/orders is theirs alone. */}
+                {o.placed_by_you ? (
+                  <Link to={`/account/orders/${o.id}`} className="underline underline-offset-2">
+                    {o.number}
+                  </Link>
+                ) : (
+                  o.number
+                )}
+                {/* On a phone the date and buyer sit under the number rather than in columns off the screen. */}
+                <span className="block text-xs font-normal text-stone-600 sm:hidden">
+                  {orderDate(o.created_at)} · {o.placed_by_you ? "you" : o.placed_by}
+                </span>
+              </th>
+              <td className="hidden px-3 py-2 whitespace-nowrap sm:table-cell sm:px-4">{orderDate(o.created_at)}</td>
+              <td className="hidden px-3 py-2 sm:table-cell sm:px-4">{o.placed_by_you ? `${o.placed_by} (you)` : o.placed_by}</td>
+              <td className="px-3 py-2 text-right tabular-nums sm:px-4">{formatPounds(o.total)}</td>
+              <td className="px-3 py-2 sm:px-4">{o.status_label}</td>
+              <td className="hidden px-3 py-2 md:table-cell md:px-4">{PAYMENT_LABELS[o.payment_method] ?? o.payment_method}</td>
+            </tr>
+          ))}
+        </CardTable>
       )}
     </section>
   );
@@ -193,14 +218,7 @@ function RecentOrders({ account }: { account: Dashboard }) {
 function UnpaidInvoices({ invoices }: { invoices: NonNullable<Dashboard["unpaid_invoices"]> }) {
   return (
     <section className={card} aria-labelledby="unpaid-heading">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="unpaid-heading" className="text-lg font-bold">
-          Unpaid invoices
-        </h2>
-        <Link to="/trade/invoices" className="text-sm font-semibold underline underline-offset-2">
-          All invoices
-        </Link>
-      </div>
+      <CardHead id="unpaid-heading" title="Unpaid invoices" to="/trade/invoices" link="All invoices" />
       {invoices.length === 0 ? (
         <p className="mt-3 text-stone-700" role="status">
           Nothing to pay: every invoice is paid.
@@ -208,36 +226,32 @@ function UnpaidInvoices({ invoices }: { invoices: NonNullable<Dashboard["unpaid_
       ) : (
         <>
           <p className="mt-1 text-sm text-stone-600">Oldest due date first.</p>
-          <div className="-mx-5 mt-3 overflow-x-auto sm:mx-0">
-            <table className="w-full border-collapse text-left text-sm sm:text-base" data-testid="unpaid-invoices">
-              <caption className="sr-only">Unpaid invoices, by due date</caption>
-              <thead className="bg-stone-100 text-sm text-stone-700">
-                <tr>
-                  <th scope="col" className="px-3 py-2 sm:px-4">Invoice</th>
-                  <th scope="col" className="px-3 py-2 sm:px-4">Due</th>
-                  <th scope="col" className="px-3 py-2 text-right sm:px-4">Total</th>
-                  <th scope="col" className="hidden px-3 py-2 sm:table-cell sm:px-4">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {invoices.map((inv) => (
-                  <tr key={inv.id} className="border-t border-stone-200">
-                    <th scope="row" className="px-3 py-2 font-semibold whitespace-nowrap sm:px-4">
-                      <Link to={`/trade/invoices/view/${inv.id}`} className="underline underline-offset-2">
-                        {inv.number}
-                      </Link>
-                    </th>
-                    <td className="px-3 py-2 whitespace-nowrap sm:px-4">
-                      {calendarDate(inv.due_date)}
-                      {inv.overdue || inv.status !== "unpaid" ? <span className={`block text-xs sm:hidden ${inv.overdue ? "font-semibold text-red-800" : "text-stone-600"}`}>{invoiceStatus(inv)}</span> : null}
-                    </td>
-                    <td className="px-3 py-2 text-right tabular-nums sm:px-4">{formatPounds(inv.total)}</td>
-                    <td className={`hidden px-3 py-2 sm:table-cell sm:px-4 ${inv.overdue ? "font-semibold text-red-800" : ""}`}>{invoiceStatus(inv)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <CardTable
+            testId="unpaid-invoices"
+            caption="Unpaid invoices, by due date"
+            columns={[
+              ["Invoice", "px-3 py-2 sm:px-4"],
+              ["Due", "px-3 py-2 sm:px-4"],
+              ["Total", "px-3 py-2 text-right sm:px-4"],
+              ["Status", "hidden px-3 py-2 sm:table-cell sm:px-4"],
+            ]}
+          >
+            {invoices.map((inv) => (
+              <tr key={inv.id} className="border-t border-stone-200">
+                <th scope="row" className="px-3 py-2 font-semibold whitespace-nowrap sm:px-4">
+                  <Link to={`/trade/invoices/view/${inv.id}`} className="underline underline-offset-2">
+                    {inv.number}
+                  </Link>
+                </th>
+                <td className="px-3 py-2 whitespace-nowrap sm:px-4">
+                  {calendarDate(inv.due_date)}
+                  {inv.overdue || inv.status !== "unpaid" ? <span className={`block text-xs sm:hidden ${inv.overdue ? "font-semibold text-red-800" : "text-stone-600"}`}>{invoiceStatus(inv)}</span> : null}
+                </td>
+                <td className="px-3 py-2 text-right tabular-nums sm:px-4">{formatPounds(inv.total)}</td>
+                <td className={`hidden px-3 py-2 sm:table-cell sm:px-4 ${inv.overdue ? "font-semibold text-red-800" : ""}`}>{invoiceStatus(inv)}</td>
+              </tr>
+            ))}
+          </CardTable>
           <p className="mt-4">
             <Link to="/trade/invoices/pay" className="btn-primary inline-flex">
               Pay invoices

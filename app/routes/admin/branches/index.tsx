@@ -42,35 +42,32 @@ export default function AdminBranches({ loaderData }: Route.ComponentProps) {
           </Link>
         }
       />
-      {branches.length === 0 ? (
-        <EmptyState title="No branches">Add the shop's first branch.</EmptyState>
-      ) : (
-        <DataTable
-          caption="Branches in the shop's order"
-          rows={branches}
-          rowKey={(b) => b.slug}
-          rowProps={(b) => ({ className: b.status === "closed" ? "max-lg:bg-stone-100" : "max-lg:bg-white", "data-testid": "branch-row" })}
-          columns={[
-            {
-              label: "Branch",
-              head: true,
-              cellClassName: "font-normal",
-              cell: (b) => (
-                <span className="flex flex-wrap items-center gap-2">
-                  <Link to={`/admin/branches/${b.slug}`} className="link font-semibold">
-                    {b.name}
-                    <span className="sr-only">: edit</span>
-                  </Link>
-                  {b.is_default ? <span className="rounded bg-brand-50 px-2 py-0.5 text-sm font-semibold text-brand-900">Default</span> : null}
-                </span>
-              ),
-            },
-            { label: "Town", cell: (b) => b.town },
-            { label: "Services", cell: (b) => (b.services.length ? b.services.map((s) => SERVICE_LABELS[s]).join(", ") : "None") },
-            { label: "Now", cell: (b) => (b.status === "closed" ? <span className="font-semibold">Closed branch: shown nowhere</span> : b.listed ? b.open_label : "Not shown to customers until it has an address") },
-          ]}
-        />
-      )}
+      <DataTable
+        empty={<EmptyState title="No branches">Add the shop's first branch.</EmptyState>}
+        caption="Branches in the shop's order"
+        rows={branches}
+        rowKey={(b) => b.slug}
+        rowProps={(b) => ({ className: b.status === "closed" ? "max-lg:bg-stone-100" : "max-lg:bg-white", "data-testid": "branch-row" })}
+        columns={[
+          {
+            label: "Branch",
+            head: true,
+            cellClassName: "font-normal",
+            cell: (b) => (
+              <span className="flex flex-wrap items-center gap-2">
+                <Link to={`/admin/branches/${b.slug}`} className="link font-semibold">
+                  {b.name}
+                  <span className="sr-only">: edit</span>
+                </Link>
+                {b.is_default ? <span className="rounded bg-brand-50 px-2 py-0.5 text-sm font-semibold text-brand-900">Default</span> : null}
+              </span>
+            ),
+          },
+          { label: "Town", cell: (b) => b.town },
+          { label: "Services", cell: (b) => (b.services.length ? b.services.map((s) => SERVICE_LABELS[s]).join(", ") : "None") },
+          { label: "Now", cell: (b) => (b.status === "closed" ? <span className="font-semibold">Closed branch: shown nowhere</span> : b.listed ? b.open_label : "Not shown to customers until it has an address") },
+        ]}
+      />
     </>
   );
 }

@@ -1,7 +1,6 @@
 import { data, redirect } from "react-router";
-import { PageHeader } from "../../../components/admin/page-header.tsx";
+import { NewScreen } from "../../../components/admin/new-screen.tsx";
 import { HireItemForm } from "../../../components/admin/hire-item-form.tsx";
-import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { serviceError } from "../../../lib/admin/access.ts";
 import { EMPTY_HIRE_ITEM, type HireItemFormValues, hireItemInputFrom, hireItemValuesFrom } from "../../../lib/admin/hire-item-form.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -38,12 +37,8 @@ export async function action({ context, request }: Route.ActionArgs) {
 export default function NewHireItem({ loaderData, actionData }: Route.ComponentProps) {
   const result = actionData as Result | undefined;
   return (
-    <>
-      <PageHeader back={{ to: "/admin/hire/items", label: "Hire catalogue" }} title="New hire item" intro="It is on the shop's hire pages as soon as it is saved; add its units and photos next." />
-      <ActionResultBanner result={result} />
-      {/* A new key after each refusal: the form shows what was sent. */}
+    <NewScreen back={{ to: "/admin/hire/items", label: "Hire catalogue" }} title="New hire item" intro="It is on the shop's hire pages as soon as it is saved; add its units and photos next." result={result}>
       <HireItemForm
-        key={JSON.stringify(result?.values ?? null)}
         values={result?.values ?? EMPTY_HIRE_ITEM}
         categories={loaderData.categories}
         errors={result?.errors}
@@ -52,6 +47,6 @@ export default function NewHireItem({ loaderData, actionData }: Route.ComponentP
         submitLabel="Create the hire item"
         isNew
       />
-    </>
+    </NewScreen>
   );
 }

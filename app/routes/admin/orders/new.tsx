@@ -3,7 +3,7 @@
 // the stock at each branch shown as the member types, lower a price with a
 // reason, delivery or collection, how it is paid; place it or save a draft.
 // Without the page's script the form still posts: walk-in fields, SKUs typed.
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ComponentProps, type ReactNode, useEffect, useRef, useState } from "react";
 import { Form, data, redirect, useNavigation } from "react-router";
 import { FieldError } from "../../../components/admin/field-error.tsx";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
@@ -100,6 +100,26 @@ function useLookup<T>(path: string, q: string): { results: T[]; state: "idle" | 
   }, [path, q]);
   // Under two characters nothing is asked, and what an older search found is not shown.
   return q.trim().length < 2 ? { results: [], state: "idle" } : answer;
+}
+
+/** A search box with its hint, and under it what the lookup behind it found, read out as it changes. */
+function LookupBox({ id, label, hint, found, none, ...input }: { id: string; label: string; hint: string; found: { results: unknown[]; state: "idle" | "searching" | "done" | "failed" }; none: string } & ComponentProps<"input">) {
+  return (
+    <>
+      <div className="grid gap-1 text-sm">
+        <label htmlFor={id} className="font-semibold">
+          {label}
+        </label>
+        <span id={`${id}-hint`} className="text-stone-600">
+          {hint}
+        </span>
+        <input id={id} type="search" aria-describedby={`${id}-hint`} autoComplete="off" className={ADMIN_CONTROL} {...input} />
+      </div>
+      <p role="status" className="text-sm text-stone-700">
+        {found.state === "searching" ? "Searching…" : found.state === "failed" ? "The search failed: try again." : found.state === "done" ? (found.results.length ? `${found.results.length} found.` : none) : ""}
+      </p>
+    </>
+  );
 }
 
 const str = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v) : "");
@@ -204,18 +224,7 @@ export default function NewOrder({ loaderData, actionData }: Route.ComponentProp
             </div>
           ) : (
             <>
-              <div className="grid gap-1 text-sm">
-                <label htmlFor={`${P}-find-customer`} className="font-semibold">
-                  Find a customer
-                </label>
-                <span id={`${P}-find-customer-hint`} className="text-stone-600">
-                  By name, email, phone, postcode or company: accounts, trade members and guests who have bought before.
-                </span>
-                <input id={`${P}-find-customer`} type="search" value={customerQ} onChange={(e) => setCustomerQ(e.target.value)} aria-describedby={`${P}-find-customer-hint`} autoComplete="off" className={ADMIN_CONTROL} />
-              </div>
-              <p role="status" className="text-sm text-stone-700">
-                {customers.state === "searching" ? "Searching…" : customers.state === "failed" ? "The search failed: try again." : customers.state === "done" ? (customers.results.length ? `${customers.results.length} found.` : "No customer found: take a walk-in's details below.") : ""}
-              </p>
+              <LookupBox id={`${P}-find-customer`} label="Find a customer" hint="By name, email, phone, postcode or company: accounts, trade members and guests who have bought before." found={customers} none="No customer found: take a walk-in's details below." value={customerQ} onChange={(e) => setCustomerQ(e.target.value)} />
               {customers.results.length ? (
                 <ul className="grid gap-2" aria-label="Customers found">
                   {customers.results.map((c, i) => (
@@ -256,34 +265,23 @@ export default function NewOrder({ loaderData, actionData }: Route.ComponentProp
 
         <fieldset className={BOX}>
           <legend className={LEGEND}>Lines</legend>
-          <div className="grid gap-1 text-sm">
-            <label htmlFor={`${P}-find-product`} className="font-semibold">
-              Add a product
-            </label>
-            <span id={`${P}-find-product-hint`} className="text-stone-600">
-              Type a name or SKU, or scan a barcode and press Enter.
-            </span>
-            <input
-              ref={productInput}
-              id={`${P}-find-product`}
-              type="search"
-              value={productQ}
-              onChange={(e) => setProductQ(e.target.value)}
-              onKeyDown={(e) => {
-                // A scanner types the barcode then Enter: the exact match is added, the form not sent.
-                if (e.key !== "Enter") return;
-                e.preventDefault();
-                const exact = products.results.find((p) => p.sku.toUpperCase() === productQ.trim().toUpperCase() || p.barcode === productQ.trim());
-                if (exact) add(exact);
-              }}
-              aria-describedby={`${P}-find-product-hint`}
-              autoComplete="off"
-              className={ADMIN_CONTROL}
-            />
-          </div>
-          <p role="status" className="text-sm text-stone-700">
-            {products.state === "searching" ? "Searching…" : products.state === "failed" ? "The search failed: try again." : products.state === "done" ? (products.results.length ? `${products.results.length} found.` : "No product found.") : ""}
-          </p>
+          <LookupBox
+            ref={productInput}
+            id={`${P}-find-product`}
+            label="Add a product"
+            hint="Type a name or SKU, or scan a barcode and press Enter."
+            found={products}
+            none="No product found."
+            value={productQ}
+            onChange={(e) => setProductQ(e.target.value)}
+            onKeyDown={(e) => {
+              // A scanner types the barcode then Enter: the exact match is added, the form not sent.
+              if (e.key !== "Enter") return;
+              e.preventDefault();
+              const exact = products.results.find((p) => p.sku.toUpperCase() === productQ.trim().toUpperCase() || p.barcode === productQ.trim());
+              if (exact) add(exact);
+            }}
+          />
           {products.results.length ? (
             <ul className="grid gap-2" aria-label="Products found">
               {products.results.map((p) => (

@@ -1,7 +1,6 @@
 import { data, redirect } from "react-router";
-import { PageHeader } from "../../../components/admin/page-header.tsx";
+import { NewScreen } from "../../../components/admin/new-screen.tsx";
 import { ProductForm, type ProductFormValues } from "../../../components/admin/product-form.tsx";
-import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { serviceError } from "../../../lib/admin/access.ts";
 import { PHOTO_FORM_MAX } from "../../../lib/admin/photo-action.ts";
 import { productInputFrom } from "../../../lib/admin/product-form.ts";
@@ -119,11 +118,8 @@ function valuesFrom(input: Record<string, unknown>): ProductFormValues {
 export default function NewProduct({ loaderData, actionData }: Route.ComponentProps) {
   const result = actionData as Result | undefined;
   return (
-    <>
-      <PageHeader back={{ to: "/admin/products", label: "Products" }} title="New product" intro="Choose its photos here too. As a draft nobody sees it on the shop; published, it is on sale as soon as it is created." />
-      <ActionResultBanner result={result} />
-      {/* A new key after each refusal: the form shows what was sent. */}
-      <ProductForm key={JSON.stringify(result?.values ?? null)} values={result?.values ?? EMPTY} choices={loaderData.choices} errors={result?.errors} access={{ catalogue: true, stock: true }} submitLabel="Create the product" isNew />
-    </>
+    <NewScreen back={{ to: "/admin/products", label: "Products" }} title="New product" intro="Choose its photos here too. As a draft nobody sees it on the shop; published, it is on sale as soon as it is created." result={result}>
+      <ProductForm values={result?.values ?? EMPTY} choices={loaderData.choices} errors={result?.errors} access={{ catalogue: true, stock: true }} submitLabel="Create the product" isNew />
+    </NewScreen>
   );
 }

@@ -1,7 +1,6 @@
 import { data, redirect, useNavigation } from "react-router";
-import { PageHeader } from "../../../components/admin/page-header.tsx";
+import { NewScreen } from "../../../components/admin/new-screen.tsx";
 import { PromotionForm } from "../../../components/admin/promotion-form.tsx";
-import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
 import { savePromotion } from "../../../lib/admin/promotion-save.server.ts";
 import { EMPTY_PROMOTION, promotionHref } from "../../../lib/admin/promotions.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -27,11 +26,8 @@ export async function action({ context, request }: Route.ActionArgs) {
 export default function NewPromotion({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   return (
-    <>
-      <PageHeader crumbs={[{ label: "Promotions", to: "/admin/promotions" }, { label: "New promotion" }]} title="New promotion" intro="A code customers type at the basket, or a multi-buy that applies by itself. It runs from when it starts until it ends, is used up, or is paused." />
-      <ActionResultBanner result={actionData} />
-      {/* A new key after each refusal: the form shows what was sent. */}
-      <PromotionForm key={JSON.stringify(actionData?.values ?? null)} values={actionData?.values ?? EMPTY_PROMOTION} errors={actionData?.errors} choices={loaderData.choices} isNew canManage busy={busy} />
-    </>
+    <NewScreen crumbs={[{ label: "Promotions", to: "/admin/promotions" }, { label: "New promotion" }]} title="New promotion" intro="A code customers type at the basket, or a multi-buy that applies by itself. It runs from when it starts until it ends, is used up, or is paused." result={actionData}>
+      <PromotionForm values={actionData?.values ?? EMPTY_PROMOTION} errors={actionData?.errors} choices={loaderData.choices} isNew canManage busy={busy} />
+    </NewScreen>
   );
 }

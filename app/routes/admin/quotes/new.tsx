@@ -1,7 +1,6 @@
 import { Form, data, redirect, useNavigation } from "react-router";
 import { ADMIN_CONTROL, FormField, fieldProps } from "../../../components/admin/form-field.tsx";
-import { PageHeader } from "../../../components/admin/page-header.tsx";
-import { ActionResultBanner } from "../../../components/admin/result-banner.tsx";
+import { NewScreen } from "../../../components/admin/new-screen.tsx";
 import { createQuote } from "../../../lib/admin/quote-form.server.ts";
 import { type QuoteFormAnswer, quoteHref } from "../../../lib/admin/quotes.ts";
 import { pageMeta } from "../../../lib/meta.ts";
@@ -38,11 +37,8 @@ export default function NewQuote({ loaderData, actionData }: Route.ComponentProp
   const typed = (name: string) => refused?.values[name] ?? (name === "customer_email" && chosen ? chosen.email : "");
   const field = (id: string, hint = false) => fieldProps(P, id, errors, hint);
   return (
-    <>
-      <PageHeader crumbs={[{ label: "Quotes", to: "/admin/quotes" }, { label: "New quote" }]} title="New quote" intro="A quote for a customer with an account, at their own prices (their trade price for a trade account). It starts as Drafting: price it, then send it." />
-      <ActionResultBanner result={refused} />
-      {/* A new key after each refusal: the form shows what was sent. */}
-      <Form key={JSON.stringify(refused?.values ?? null)} method="post" noValidate className="grid max-w-3xl gap-4 rounded-lg border border-stone-200 bg-white p-4" aria-label="New quote">
+    <NewScreen crumbs={[{ label: "Quotes", to: "/admin/quotes" }, { label: "New quote" }]} title="New quote" intro="A quote for a customer with an account, at their own prices (their trade price for a trade account). It starts as Drafting: price it, then send it." result={refused}>
+      <Form method="post" noValidate className="grid max-w-3xl gap-4 rounded-lg border border-stone-200 bg-white p-4" aria-label="New quote">
         <FormField prefix={P} id="customer_email" label="Customer's email" errors={errors} hint={chosen ? `${chosen.name || `Customer #${chosen.id}`}'s account, chosen from their page.` : "The email of their account on the shop."}>
           <input {...field("customer_email", true)} type="email" defaultValue={typed("customer_email")} autoComplete="off" spellCheck={false} className={ADMIN_CONTROL} />
         </FormField>
@@ -61,6 +57,6 @@ export default function NewQuote({ loaderData, actionData }: Route.ComponentProp
           </button>
         </div>
       </Form>
-    </>
+    </NewScreen>
   );
 }

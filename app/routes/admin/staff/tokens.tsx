@@ -111,41 +111,38 @@ export default function AdminTokens({ loaderData, actionData }: Route.ComponentP
         <h2 id="tokens-heading" className="sr-only">
           Tokens
         </h2>
-        {tokens.length === 0 ? (
-          <EmptyState title="No API tokens yet">Create one below for each program that needs the API, with the least role it needs.</EmptyState>
-        ) : (
-          <DataTable
-            caption="API tokens, newest first; revoked tokens last"
-            rows={tokens}
-            rowKey={(t) => t.id}
-            rowProps={(t) => ({ className: t.revoked ? "bg-stone-100 text-stone-500" : "max-lg:bg-white", "data-testid": "token-row" })}
-            columns={[
-              { label: "Name", head: true, className: "whitespace-nowrap", cellClassName: "font-semibold", cell: (t) => <span className="break-words">{t.name}</span> },
-              { label: "Role", className: "whitespace-nowrap", cell: (t) => t.role_label },
-              { label: "Created by", className: "whitespace-nowrap", cell: (t) => t.created_by },
-              { label: "Created", className: "whitespace-nowrap", cell: (t) => <DateCell value={t.created_at} /> },
-              { label: "Last used", className: "whitespace-nowrap", cell: (t) => (t.last_used_at ? <DateCell value={t.last_used_at} /> : "Never") },
-              {
-                label: "Status",
-                className: "whitespace-nowrap",
-                cell: (t) =>
-                  t.revoked ? (
-                    "Revoked"
-                  ) : (
-                    <div className="flex flex-wrap items-start gap-x-3 gap-y-2">
-                      <span className="py-2">Active</span>
-                      <ConfirmDisclosure summary="Revoke" danger open={result?.outcome === "failed" && result.intent === "revoke" && result.tokenId === t.id}>
-                        <p>Anything using “{t.name}” is refused at once. This cannot be undone.</p>
-                        <ButtonForm fields={{ intent: "revoke", id: t.id }} look="danger" busy={busy}>
-                          Revoke “{t.name}”
-                        </ButtonForm>
-                      </ConfirmDisclosure>
-                    </div>
-                  ),
-              },
-            ]}
-          />
-        )}
+        <DataTable
+          empty={<EmptyState title="No API tokens yet">Create one below for each program that needs the API, with the least role it needs.</EmptyState>}
+          caption="API tokens, newest first; revoked tokens last"
+          rows={tokens}
+          rowKey={(t) => t.id}
+          rowProps={(t) => ({ className: t.revoked ? "bg-stone-100 text-stone-500" : "max-lg:bg-white", "data-testid": "token-row" })}
+          columns={[
+            { label: "Name", head: true, className: "whitespace-nowrap", cellClassName: "font-semibold", cell: (t) => <span className="break-words">{t.name}</span> },
+            { label: "Role", className: "whitespace-nowrap", cell: (t) => t.role_label },
+            { label: "Created by", className: "whitespace-nowrap", cell: (t) => t.created_by },
+            { label: "Created", className: "whitespace-nowrap", cell: (t) => <DateCell value={t.created_at} /> },
+            { label: "Last used", className: "whitespace-nowrap", cell: (t) => (t.last_used_at ? <DateCell value={t.last_used_at} /> : "Never") },
+            {
+              label: "Status",
+              className: "whitespace-nowrap",
+              cell: (t) =>
+                t.revoked ? (
+                  "Revoked"
+                ) : (
+                  <div className="flex flex-wrap items-start gap-x-3 gap-y-2">
+                    <span className="py-2">Active</span>
+                    <ConfirmDisclosure summary="Revoke" danger open={result?.outcome === "failed" && result.intent === "revoke" && result.tokenId === t.id}>
+                      <p>Anything using “{t.name}” is refused at once. This cannot be undone.</p>
+                      <ButtonForm fields={{ intent: "revoke", id: t.id }} look="danger" busy={busy}>
+                        Revoke “{t.name}”
+                      </ButtonForm>
+                    </ConfirmDisclosure>
+                  </div>
+                ),
+            },
+          ]}
+        />
       </section>
 
       <section aria-labelledby="create-heading" className="max-w-3xl rounded-lg border border-stone-200 bg-white p-5">

@@ -257,42 +257,34 @@ export default function TradeAccount({ loaderData, actionData }: Route.Component
             )}
           </section>
 
-          <Panel id="payments-heading" title="Payments">
-            {a.payments.length === 0 ? (
-              <p className="text-sm text-stone-600">No payments yet.</p>
-            ) : (
-              <ul className="grid gap-2 text-sm">
-                {a.payments.map((p) => (
-                  <li key={p.number} className="border-l-2 border-stone-300 pl-3">
-                    <strong>{p.number}</strong> · {formatPounds(p.amount)} by {PAYMENT_METHOD_LABELS[p.method]} on {formatDay(p.received_on)}
-                    {p.reference ? ` · ${p.reference}` : ""}
-                    <span className="block text-stone-700">
-                      {p.allocations.length ? p.allocations.map((x) => `${x.invoice_number} ${formatPounds(x.amount)}`).join(", ") : "Not allocated"}
-                      {p.unallocated > 0 ? ` · ${formatPounds(p.unallocated)} on account` : ""}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            )}
+          <Panel id="payments-heading" title="Payments" empty={a.payments.length === 0 && "No payments yet."}>
+            <ul className="grid gap-2 text-sm">
+              {a.payments.map((p) => (
+                <li key={p.number} className="border-l-2 border-stone-300 pl-3">
+                  <strong>{p.number}</strong> · {formatPounds(p.amount)} by {PAYMENT_METHOD_LABELS[p.method]} on {formatDay(p.received_on)}
+                  {p.reference ? ` · ${p.reference}` : ""}
+                  <span className="block text-stone-700">
+                    {p.allocations.length ? p.allocations.map((x) => `${x.invoice_number} ${formatPounds(x.amount)}`).join(", ") : "Not allocated"}
+                    {p.unallocated > 0 ? ` · ${formatPounds(p.unallocated)} on account` : ""}
+                  </span>
+                </li>
+              ))}
+            </ul>
           </Panel>
 
-          <Panel id="credit-notes-heading" title="Credit notes">
-            {a.credit_notes.length === 0 ? (
-              <p className="text-sm text-stone-600">No credit notes yet.{canMoney ? " Issue one from an invoice's “Credit note” link." : ""}</p>
-            ) : (
-              <ul className="grid gap-2 text-sm">
-                {a.credit_notes.map((n) => (
-                  <li key={n.number} className="border-l-2 border-stone-300 pl-3">
-                    <a href={`/api/admin/trade/credit-notes/${n.number}.pdf`} className="link font-semibold">
-                      {n.number} (PDF)
-                    </a>{" "}
-                    · {formatPounds(n.total)} against {n.invoice_number} on {formatDay(n.issued_on)}
-                    {n.on_account > 0 ? ` · ${formatPounds(n.on_account)} on account` : ""}
-                    <span className="block text-stone-700">{n.reason}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
+          <Panel id="credit-notes-heading" title="Credit notes" empty={a.credit_notes.length === 0 && `No credit notes yet.${canMoney ? " Issue one from an invoice's “Credit note” link." : ""}`}>
+            <ul className="grid gap-2 text-sm">
+              {a.credit_notes.map((n) => (
+                <li key={n.number} className="border-l-2 border-stone-300 pl-3">
+                  <a href={`/api/admin/trade/credit-notes/${n.number}.pdf`} className="link font-semibold">
+                    {n.number} (PDF)
+                  </a>{" "}
+                  · {formatPounds(n.total)} against {n.invoice_number} on {formatDay(n.issued_on)}
+                  {n.on_account > 0 ? ` · ${formatPounds(n.on_account)} on account` : ""}
+                  <span className="block text-stone-700">{n.reason}</span>
+                </li>
+              ))}
+            </ul>
           </Panel>
 
           <AuditHistory entries={a.audit} />

@@ -39,33 +39,30 @@ export default function AgedDebt({ loaderData }: Route.ComponentProps) {
           </a>
         }
       />
-      {rows.length === 0 ? (
-        <EmptyState title="Nothing is owed">No trade account has an invoice left to pay.</EmptyState>
-      ) : (
-        <DataTable
-          caption="Aged debt by account, most overdue first, with totals"
-          rows={rows}
-          rowKey={(r) => r.account_id}
-          columns={[
-            {
-              label: "Company",
-              head: true,
-              cellClassName: "font-normal",
-              cell: (r) => (
-                <span className="min-w-0 [overflow-wrap:anywhere]">
-                  <Link to={`/admin/trade/accounts/${r.account_id}`} className="link font-semibold">
-                    {r.company_name}
-                  </Link>
-                  {r.on_hold ? <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-800">On hold</span> : null}
-                  {r.oldest_overdue_days > 0 ? <span className="block text-xs text-stone-600">Oldest {r.oldest_overdue_days} days overdue</span> : null}
-                </span>
-              ),
-            },
-            ...COLUMNS.map(([key, label]) => ({ label, numeric: true, cellClassName: key === "total" ? "font-semibold" : "", cell: (r: (typeof rows)[number]) => <MoneyCell pounds={r[key]} /> })),
-          ]}
-          totals={{ Company: "Total", ...Object.fromEntries(COLUMNS.map(([key, label]) => [label, <MoneyCell key={key} pounds={totals[key]} />])) }}
-        />
-      )}
+      <DataTable
+        empty={<EmptyState title="Nothing is owed">No trade account has an invoice left to pay.</EmptyState>}
+        caption="Aged debt by account, most overdue first, with totals"
+        rows={rows}
+        rowKey={(r) => r.account_id}
+        columns={[
+          {
+            label: "Company",
+            head: true,
+            cellClassName: "font-normal",
+            cell: (r) => (
+              <span className="min-w-0 [overflow-wrap:anywhere]">
+                <Link to={`/admin/trade/accounts/${r.account_id}`} className="link font-semibold">
+                  {r.company_name}
+                </Link>
+                {r.on_hold ? <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-800">On hold</span> : null}
+                {r.oldest_overdue_days > 0 ? <span className="block text-xs text-stone-600">Oldest {r.oldest_overdue_days} days overdue</span> : null}
+              </span>
+            ),
+          },
+          ...COLUMNS.map(([key, label]) => ({ label, numeric: true, cellClassName: key === "total" ? "font-semibold" : "", cell: (r: (typeof rows)[number]) => <MoneyCell pounds={r[key]} /> })),
+        ]}
+        totals={{ Company: "Total", ...Object.fromEntries(COLUMNS.map(([key, label]) => [label, <MoneyCell key={key} pounds={totals[key]} />])) }}
+      />
     </>
   );
 }
