@@ -334,6 +334,27 @@ describe("mail without SMTP_URL", () => {
     files.close();
   });
 
+  it("gives each message of a batch its own attachments, in order, and none to a message without", async () => {
+    const files = createMailTransport({ smtpUrl: undefined, dataDir }, recorder());
+    const mail = createMailService(db, { transport: files, from: FROM, log: recorder() });
+    const pdf = (n: number) => Buffer.from(`%PDF-${n}`);
+    await mail.enqueueAll(db, [
+      { ...message(1), attachments: [{ filename: "A-1.pdf", contentType: "application/pdf", content: pdf(1) }, { filename: "A-2.pdf", contentType: "application/pdf", content: pdf(2) }] },
+      message(2),
+      { ...message(3), attachments: [{ filename: "C-1.pdf", contentType: "application/pdf", content: pdf(3) }] },
+    ]);
+
+    expect(await mail.deliverDue()).toEqual({ sent: 3, retried: 0, failed: 0 });
+
+    const sent = readdirSync(path.join(dataDir, "mail")).map((name) => parseMessage(readFileSync(path.join(dataDir, "mail", name), "utf8")));
+    const byText = (n: number) => sent.find((m) => m.text === `Thank you for order ${n}.`)!;
+    expect(byText(1).attachments.map((a) => a.filename)).toEqual(["A-1.pdf", "A-2.pdf"]);
+    expect(byText(1).attachments[1]!.content.equals(pdf(2))).toBe(true);
+    expect(byText(2).attachments).toEqual([]);
+    expect(byText(3).attachments.map((a) => a.filename)).toEqual(["C-1.pdf"]);
+    files.close();
+  });
+
   it("makes the mail folder again when it is removed while the shop runs", async () => {
     const files = createMailTransport({ smtpUrl: undefined, dataDir }, recorder());
     const mail = createMailService(db, { transport: files, from: FROM, log: recorder() });

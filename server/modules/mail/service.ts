@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { and, asc, eq, getTableColumns, lte, type Placeholder, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, lte, type Placeholder, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { mailOutbox, mailOutboxAttachments, type OutboxMail } from "./schema.ts";
 import type { MailLog, MailTransport } from "./transport.ts";
@@ -100,24 +100,24 @@ export function createMailService(db: Db, options: MailServiceOptions) {
    * take the next ones instead of waiting, and the lease keeps them off this one once
    * the statement has committed; it outlasts a batch's sends. The attempt is counted
    * here, so a message that kills the process still runs out of attempts. The files of
-   * those that have any are read after: a leased message's files do not change.
+   * those that have any are read after, in one query: a leased message's files do not change.
    */
   async function claim(limit: number): Promise<ClaimedMail[]> {
     const at = now();
-    const claimed = await claimQuery.execute({ at, leaseUntil: new Date(at.getTime() + LEASE_MS), limit });
-    const mails: ClaimedMail[] = [];
-    for (const { hasFiles, ...mail } of claimed.sort((a, b) => a.id - b.id)) {
-      // One query for a message's files, in position order (the primary key).
-      const files = hasFiles
-        ? await db
-            .select({ filename: mailOutboxAttachments.filename, contentType: mailOutboxAttachments.contentType, content: mailOutboxAttachments.content })
-            .from(mailOutboxAttachments)
-            .where(eq(mailOutboxAttachments.outboxId, mail.id))
-            .orderBy(asc(mailOutboxAttachments.position))
-        : [];
-      mails.push({ ...mail, attachments: files.map((f) => ({ ...f, content: Buffer.from(f.content) })) });
-    }
-    return mails;
+    const claimed = (await claimQuery.execute({ at, leaseUntil: new Date(at.getTime() + LEASE_MS), limit })).sort((a, b) => a.id - b.id);
+    // One query for the files of every claimed message that has any, in each one's position order.
+    const withFiles = claimed.filter((m) => m.hasFiles).map((m) => m.id);
+    const files = withFiles.length
+      ? await db
+          .select({ outboxId: mailOutboxAttachments.outboxId, filename: mailOutboxAttachments.filename, contentType: mailOutboxAttachments.contentType, content: mailOutboxAttachments.content })
+          .from(mailOutboxAttachments)
+          .where(inArray(mailOutboxAttachments.outboxId, withFiles))
+          .orderBy(asc(mailOutboxAttachments.outboxId), asc(mailOutboxAttachments.position))
+      : [];
+    return claimed.map(({ hasFiles: _, ...mail }) => ({
+      ...mail,
+      attachments: files.filter((f) => f.outboxId === mail.id).map(({ filename, contentType, content }) => ({ filename, contentType, content: Buffer.from(content) })),
+    }));
   }
 
   async function attempt(mail: ClaimedMail): Promise<keyof DeliveryReport> {

@@ -61,20 +61,15 @@ function smtpTransport(url: string): MailTransport {
 
 function fileTransport(dir: string, log: MailLog): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
-  // The folder is made once a process, not for every message (a system call each).
-  let made: Promise<unknown> | undefined;
   return {
     async send(message) {
       const info = await transporter.sendMail(message);
       if (!Buffer.isBuffer(info.message)) throw new Error("the stream transport did not return a buffer");
-      await (made ??= mkdir(dir, { recursive: true }).catch((error: unknown) => {
-        made = undefined;
-        throw error;
-      }));
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       const file = path.join(dir, `${stamp}-${randomBytes(4).toString("hex")}.eml`);
+      // The folder is made only when a write finds it missing (the first message, or after it was removed),
+      // not before every message: a system call each.
       await writeFile(file, info.message).catch(async (error: NodeJS.ErrnoException) => {
-        // The folder was removed while the shop ran: made again, once.
         if (error.code !== "ENOENT") throw error;
         await mkdir(dir, { recursive: true });
         await writeFile(file, info.message);
