@@ -28,6 +28,14 @@ export default defineConfig({
             // Which orders may still be cancelled, and the statuses' names: plain data the customer's order
             // pages and the back office's audit words share, in a chunk of its own so that neither takes the other's.
             { name: "order-statuses", test: /[\\/]server[\\/]modules[\\/]orders[\\/]statuses\.ts$/, priority: 19 },
+            // What the root and the back office's frame need, and the few storefront modules its screens use
+            // (money, forms, the session): a small chunk of its own, so that a back-office page never loads the
+            // storefront's shell with its header, basket and search (ADR 0066). Every storefront page loads it too.
+            {
+              name: "core",
+              test: /[\\/]app[\\/](lib[\\/](access|api-client|back-office|browser-api|cookie-header|form-result|meta|money|new-build|safe-redirect|session|use-session)\.ts|components[\\/](address-lines|error-page|form|page|route-focus)\.tsx)$/,
+              priority: 19,
+            },
             { name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|cookie|set-cookie-parser|turbo-stream)[\\/]/, priority: 20 },
             // The back office's own modules never join the storefront's shell: its JavaScript loads only under
             // /admin (ADR 0029). The catalogue desk's forms are left to the groups below, and the hire and trade desks'
@@ -79,8 +87,8 @@ export default defineConfig({
             // The branch pages' own components stay with them, and so do an order's returns forms (issue 31): every page loads the shell.
             // Likewise the quote screens' (issue 32), and the parts of checkout's form a quote's acceptance shares with it;
             // and the account and sign-in pages' form card, the costs' facts rows and the listings' category chips (issue 35),
-            // so that pages without them load none of them.
-            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/](?!admin[\\/]|branches[\\/]|returns[\\/.]|quotes[\\/.]|checkout[\\/](address-fields|saved-addresses|choices)\.tsx$|form-card\.tsx$|facts-row\.tsx$|catalog[\\/]category-chips\.tsx$)/, minShareCount: 2, priority: 18 },
+            // so that pages without them load none of them; and the bar chart the trade dashboard and the back office's draw.
+            { name: "shell", test: /[\\/]app[\\/](lib|components)[\\/](?!admin[\\/]|branches[\\/]|returns[\\/.]|quotes[\\/.]|checkout[\\/](address-fields|saved-addresses|choices)\.tsx$|form-card\.tsx$|facts-row\.tsx$|catalog[\\/]category-chips\.tsx$|bar-chart\.tsx$|chart-scale\.ts$)/, minShareCount: 2, priority: 18 },
           ],
         },
       },

@@ -8,22 +8,16 @@ import {
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
   useLocation,
-  useNavigate,
   useRouteLoaderData,
 } from "react-router";
-import { useEffect } from "react";
 import { appContext } from "#app-context";
 import type { Route } from "./+types/root";
 import appCss from "./app.css?url";
-import { CompareMessages } from "./components/compare/compare-messages.tsx";
+import { ErrorPage } from "./components/error-page.tsx";
 import { RouteFocus } from "./components/route-focus.tsx";
-// Registers the wishlist with the session: it is fetched whenever a user comes back (section 4).
-import "./components/wishlist/use-wishlist.ts";
-import { SiteFooter } from "./components/site-footer.tsx";
-import { SiteHeader } from "./components/site-header.tsx";
 import { browserApi, rememberApiBaseUrl } from "./lib/browser-api.ts";
 import { appNameFrom } from "./lib/meta.ts";
-import { browserReloadDeps, isChunkLoadError, reloadOnce, useNewBuildReload } from "./lib/new-build.ts";
+import { useNewBuildReload } from "./lib/new-build.ts";
 import type { RootData } from "./lib/root-data.ts";
 import { useSessionSync } from "./lib/use-session.ts";
 import { isBackOffice, isFramelessPage } from "./lib/back-office.ts";
@@ -97,8 +91,8 @@ export function meta({ error, matches }: Route.MetaArgs) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
   const nonce = data?.nonce;
-  // The back office (ADR 0029) draws its own frame: no storefront header, footer or compare bar.
-  // So does the test payment page, a stand-in for Stripe's own page.
+  // The storefront's frame is its layout route's (routes/storefront.tsx, ADR 0066); the back office
+  // (ADR 0029) draws its own, and so does the test payment page, a stand-in for Stripe's own page.
   const admin = isFramelessPage(useLocation().pathname);
   return (
     <html lang="en-GB">
@@ -114,18 +108,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
           Skip to content
         </a>
-        {admin ? (
-          children
-        ) : (
-          <>
-            <SiteHeader data={data} />
-            <main id="main" className="container-page flex-1 py-6 sm:py-10" tabIndex={-1}>
-              {children}
-            </main>
-            <SiteFooter data={data} />
-            <CompareMessages />
-          </>
-        )}
+        {children}
         <RouteFocus />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
@@ -141,71 +124,14 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return <Outlet />;
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  410: "Gone",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
-
-/** The error page of the specification: status code, status message, message, and "Go back home". */
+/**
+ * An error no frame caught: in the back office, on the test payment page, or in
+ * the storefront's frame itself (its own errors it draws inside it).
+ */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const location = useLocation();
-  const navigate = useNavigate();
-  let status = 500;
-  let statusText = STATUS_TEXT[500]!;
-  let message = "Something went wrong on our side. Please try again in a moment.";
-  if (isRouteErrorResponse(error)) {
-    status = error.status;
-    statusText = error.statusText || STATUS_TEXT[status] || "Error";
-    message = status === 404 ? `Page Not Found: ${location.pathname}` : typeof error.data === "string" && error.data ? error.data : statusText;
-  }
-
-  useEffect(() => {
-    if (isChunkLoadError(error)) reloadOnce(browserReloadDeps());
-  }, [error]);
-
-  const admin = isBackOffice(location.pathname);
-  const home = admin ? "/admin" : "/";
-  const page = (
-    <section aria-labelledby="error-title" className="mx-auto max-w-xl py-10 text-center">
-      <p className="text-7xl font-black tracking-tight text-brand-700" aria-hidden="true">
-        {status}
-      </p>
-      <h1 id="error-title" className="mt-2 text-2xl font-bold">
-        <span className="sr-only">Error {status}: </span>
-        {statusText}
-      </h1>
-      <p className="mt-4 break-words text-stone-700" data-testid="error-message">
-        {message}
-      </p>
-      {/* A real form so the button works before the page's scripts load. */}
-      <form
-        action={home}
-        method="get"
-        className="mt-8"
-        onSubmit={(event) => {
-          event.preventDefault();
-          navigate(home);
-        }}
-      >
-        <button type="submit" className="btn-primary">
-          {admin ? "Back to the back office" : "Go back home"}
-        </button>
-      </form>
-    </section>
-  );
-  // The back office's frame is its layout's; an error above it still needs a main landmark.
-  return admin ? (
+  return (
     <main id="main" tabIndex={-1} className="container-page">
-      {page}
+      <ErrorPage error={error} />
     </main>
-  ) : (
-    page
   );
 }

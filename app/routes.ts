@@ -2,73 +2,80 @@ import { type RouteConfig, index, layout, route } from "@react-router/dev/routes
 
 // Section 2 of the specification: every screen, grouped by its access rule.
 export default [
-  // Public (anyone)
-  index("routes/home.tsx"),
-  route("compare", "routes/compare.tsx"),
-  route("hire", "routes/hire/index.tsx"),
-  route("hire/:slug", "routes/hire/item.tsx"),
-  route("about", "routes/content/about.tsx"),
-  route("basket", "routes/basket.tsx"),
-  route("search", "routes/search.tsx"),
-  route("contact", "routes/content/contact.tsx"),
-  route("category", "routes/category/index.tsx"),
-  // A category's slug spans several path segments: /category/power-tools/cordless-drills
-  route("category/*", "routes/category/category.tsx"),
-  route("checkout", "routes/checkout/index.tsx"),
-  route("checkout/thank-you", "routes/checkout/thank-you.tsx"),
-  route("delivery", "routes/content/delivery.tsx"),
-  route("product/:slug", "routes/product.tsx"),
-  route("products", "routes/products.tsx"),
-  route("showcase", "routes/content/showcase.tsx"),
-  route("branches", "routes/branches/index.tsx"),
-  route("branches/:slug", "routes/branches/branch.tsx"),
-  route("manufacturer", "routes/manufacturer/index.tsx"),
-  route("manufacturer/:id", "routes/manufacturer/item.tsx"),
-  route("hire-basket", "routes/hire-basket.tsx"),
-  route("kitchens-and-bathrooms", "routes/content/kitchens-and-bathrooms.tsx"),
-  // An order behind the signed link in its emails: a guest returns or cancels items there (issue 31).
-  route("orders/:number", "routes/orders/order.tsx"),
-  // A showroom appointment, by the token in its email's link (issue 30).
-  route("appointments/:token", "routes/appointments/manage.tsx"),
+  // The storefront's pages, in its frame (routes/storefront.tsx, ADR 0066): a layout adds no URL.
+  layout("routes/storefront.tsx", [
+    // Public (anyone)
+    index("routes/home.tsx"),
+    route("compare", "routes/compare.tsx"),
+    route("hire", "routes/hire/index.tsx"),
+    route("hire/:slug", "routes/hire/item.tsx"),
+    route("about", "routes/content/about.tsx"),
+    route("basket", "routes/basket.tsx"),
+    route("search", "routes/search.tsx"),
+    route("contact", "routes/content/contact.tsx"),
+    route("category", "routes/category/index.tsx"),
+    // A category's slug spans several path segments: /category/power-tools/cordless-drills
+    route("category/*", "routes/category/category.tsx"),
+    route("checkout", "routes/checkout/index.tsx"),
+    route("checkout/thank-you", "routes/checkout/thank-you.tsx"),
+    route("delivery", "routes/content/delivery.tsx"),
+    route("product/:slug", "routes/product.tsx"),
+    route("products", "routes/products.tsx"),
+    route("showcase", "routes/content/showcase.tsx"),
+    route("branches", "routes/branches/index.tsx"),
+    route("branches/:slug", "routes/branches/branch.tsx"),
+    route("manufacturer", "routes/manufacturer/index.tsx"),
+    route("manufacturer/:id", "routes/manufacturer/item.tsx"),
+    route("hire-basket", "routes/hire-basket.tsx"),
+    route("kitchens-and-bathrooms", "routes/content/kitchens-and-bathrooms.tsx"),
+    // An order behind the signed link in its emails: a guest returns or cancels items there (issue 31).
+    route("orders/:number", "routes/orders/order.tsx"),
+    // A showroom appointment, by the token in its email's link (issue 30).
+    route("appointments/:token", "routes/appointments/manage.tsx"),
+
+    // Guest-only: a signed-in user is sent to ?redirect or /.
+    layout("routes/guest-only.tsx", [
+      route("auth/login", "routes/auth/login.tsx", { id: "auth-login" }),
+      route("auth/register", "routes/auth/register.tsx"),
+      route("auth/recovery", "routes/auth/recovery.tsx"),
+      route("account/login", "routes/auth/login.tsx", { id: "account-login" }),
+    ]),
+
+    // Signed-in only: guests are sent to /auth/login?redirect={path}.
+    layout("routes/signed-in.tsx", [
+      route("trade/setup", "routes/trade/setup.tsx"),
+      route("account", "routes/account/index.tsx"),
+      route("account/manage", "routes/account/manage.tsx"),
+      route("account/password", "routes/account/password.tsx"),
+      route("account/addresses", "routes/account/addresses.tsx"),
+      route("account/newsletter", "routes/account/newsletter.tsx"),
+      route("account/wishlist", "routes/account/wishlist.tsx"),
+      route("account/hire-requests", "routes/account/hire-requests.tsx"),
+      route("account/orders/history", "routes/account/orders-history.tsx"),
+      route("account/orders/:orderId", "routes/account/order.tsx"),
+      // A customer's quotes, and their company's by their trade role (issue 32).
+      route("account/quotes", "routes/account/quotes.tsx"),
+      route("account/quotes/:number", "routes/account/quote.tsx"),
+      route("trade/dashboard", "routes/trade/dashboard.tsx"),
+      // Every signed-in customer's, not only trade members' (issue 32).
+      route("trade/quick-order", "routes/trade/quick-order.tsx"),
+      route("trade/invoices", "routes/trade/invoices.tsx"),
+      route("trade/invoices/pay", "routes/trade/invoices-pay.tsx"),
+      route("trade/invoices/view/:id", "routes/trade/invoice.tsx"),
+      route("trade/manage", "routes/trade/manage.tsx"),
+      // The company's sites (issue 32): every member reads them, owners and admins keep them.
+      route("trade/sites", "routes/trade/sites.tsx"),
+      route("trade/manage/invite", "routes/trade/manage-invite.tsx"),
+      route("trade/manage/user/:id", "routes/trade/manage-user.tsx"),
+      route("trade/invitation", "routes/trade/invitation.tsx"),
+    ]),
+
+    // Anything else is the 404 page, in the storefront's frame.
+    route("*", "routes/not-found.tsx"),
+  ]),
+
   // The built-in test payment page (outside production, without Stripe keys; ADR 0033).
   route("payments/test/:id", "routes/payments/test.tsx"),
-
-  // Guest-only: a signed-in user is sent to ?redirect or /.
-  layout("routes/guest-only.tsx", [
-    route("auth/login", "routes/auth/login.tsx", { id: "auth-login" }),
-    route("auth/register", "routes/auth/register.tsx"),
-    route("auth/recovery", "routes/auth/recovery.tsx"),
-    route("account/login", "routes/auth/login.tsx", { id: "account-login" }),
-  ]),
-
-  // Signed-in only: guests are sent to /auth/login?redirect={path}.
-  layout("routes/signed-in.tsx", [
-    route("trade/setup", "routes/trade/setup.tsx"),
-    route("account", "routes/account/index.tsx"),
-    route("account/manage", "routes/account/manage.tsx"),
-    route("account/password", "routes/account/password.tsx"),
-    route("account/addresses", "routes/account/addresses.tsx"),
-    route("account/newsletter", "routes/account/newsletter.tsx"),
-    route("account/wishlist", "routes/account/wishlist.tsx"),
-    route("account/hire-requests", "routes/account/hire-requests.tsx"),
-    route("account/orders/history", "routes/account/orders-history.tsx"),
-    route("account/orders/:orderId", "routes/account/order.tsx"),
-    // A customer's quotes, and their company's by their trade role (issue 32).
-    route("account/quotes", "routes/account/quotes.tsx"),
-    route("account/quotes/:number", "routes/account/quote.tsx"),
-    route("trade/dashboard", "routes/trade/dashboard.tsx"),
-    // Every signed-in customer's, not only trade members' (issue 32).
-    route("trade/quick-order", "routes/trade/quick-order.tsx"),
-    route("trade/invoices", "routes/trade/invoices.tsx"),
-    route("trade/invoices/pay", "routes/trade/invoices-pay.tsx"),
-    route("trade/invoices/view/:id", "routes/trade/invoice.tsx"),
-    route("trade/manage", "routes/trade/manage.tsx"),
-    // The company's sites (issue 32): every member reads them, owners and admins keep them.
-    route("trade/sites", "routes/trade/sites.tsx"),
-    route("trade/manage/invite", "routes/trade/manage-invite.tsx"),
-    route("trade/manage/user/:id", "routes/trade/manage-user.tsx"),
-    route("trade/invitation", "routes/trade/invitation.tsx"),
-  ]),
 
   // The back office (ADR 0029): staff only, behind their own sign-in; each
   // screen checks its role's permission again in its loader and action.
@@ -129,6 +136,6 @@ export default [
     route("admin/staff/tokens", "routes/admin/staff/tokens.tsx"),
   ]),
 
-  // Anything else is the 404 page.
-  route("*", "routes/not-found.tsx"),
+  // An unknown back-office path is the 404 page in the back office's plain frame.
+  route("admin/*", "routes/not-found.tsx", { id: "admin-not-found" }),
 ] satisfies RouteConfig;

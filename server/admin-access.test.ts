@@ -851,11 +851,11 @@ const isApiRow = (row: Row) => API_KEY.test(row.key);
 const SCREEN_ROWS = ROWS.filter((r) => !isApiRow(r));
 const API_ROWS = ROWS.filter(isApiRow);
 
-/** Every back-office route in the route config (pages and resource routes alike), by its full path, with its module's source. */
+/** Every back-office route in the route config (pages and resource routes alike), by its full path, with its module's source; not the 404 page for unknown paths under /admin. */
 function adminRoutes(entries: RouteConfigEntry[], parent = ""): { key: string; source: string }[] {
   return entries.flatMap((entry) => {
     const full = entry.path === undefined ? parent : [parent, entry.path].filter(Boolean).join("/");
-    const own = full === "admin" || full.startsWith("admin/") ? [{ key: full, source: readFileSync(path.join(import.meta.dirname, "../app", entry.file), "utf8") }] : [];
+    const own = (full === "admin" || full.startsWith("admin/")) && !full.endsWith("*") ? [{ key: full, source: readFileSync(path.join(import.meta.dirname, "../app", entry.file), "utf8") }] : [];
     return [...own, ...adminRoutes(entry.children ?? [], full)];
   });
 }

@@ -11,6 +11,9 @@ test.describe("error page", () => {
 
     const main = page.getByRole("main");
     await expect(main.getByText("404", { exact: true })).toBeVisible();
+    // In the storefront's frame: its header (with the search) and footer stay around the error.
+    await expect(page.getByRole("banner").getByRole("search")).toBeVisible();
+    await expect(page.getByRole("contentinfo")).toBeVisible();
     await expect(main.getByRole("heading", { level: 1 })).toContainText("Not Found");
     await expect(page.getByTestId("error-message")).toHaveText("Page Not Found: /no-such-page/here");
 
@@ -27,6 +30,15 @@ test.describe("error page", () => {
     expect(response?.status()).toBe(404);
     await expect(page).toHaveTitle("Error 404 | Tradecounter");
     await expect(page.getByTestId("error-message")).toHaveText("Page Not Found: /category/power-tools/no-such-category");
+  });
+
+  test("an unknown back-office path answers 404 without the storefront's frame, and goes back to the back office", async ({ page }) => {
+    const response = await page.goto("/admin/no-such-desk");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByTestId("error-message")).toHaveText("Page Not Found: /admin/no-such-desk");
+    await expect(page.getByRole("banner")).toHaveCount(0);
+    await expect(page.getByRole("contentinfo")).toHaveCount(0);
+    await expect(page.getByRole("main").getByRole("button", { name: "Back to the back office" })).toBeVisible();
   });
 
   test("a client-side navigation to an unknown page shows the same page", async ({ page }) => {
