@@ -129,3 +129,9 @@ export const contactDetails = () => ({
   email: text("email").notNull(),
   phone: text("phone").notNull(),
 });
+
+/** What a row with a page of its own is called: its slug (the page's URL; each table keeps it unique) and its name. */
+export const slugAndName = () => ({
+  slug: text("slug").notNull(),
+  name: text("name").notNull(),
+});

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { serialId, timestamps, ukAddress } from "../../db/columns.ts";
+import { serialId, slugAndName, timestamps, ukAddress } from "../../db/columns.ts";
 import type { DayHours, HoursException } from "./hours.ts";
 
 /** What a branch offers: click & collect, a trade counter, a hire depot, a kitchen and bathroom showroom. */
@@ -18,8 +18,7 @@ export const branches = pgTable(
   "branches",
   {
     id: serialId(),
-    slug: text("slug").notNull(),
-    name: text("name").notNull(),
+    ...slugAndName(),
     ...ukAddress("line_1"),
     lat: doublePrecision("lat"),
     lng: doublePrecision("lng"),

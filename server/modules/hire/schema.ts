@@ -12,7 +12,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { basketOwner, contactDetails, createdAt, optionalRef, ref, serialId, timestamps, timestamptz, updatedAt } from "../../db/columns.ts";
+import { basketOwner, contactDetails, createdAt, optionalRef, ref, serialId, slugAndName, timestamps, timestamptz, updatedAt } from "../../db/columns.ts";
 import { users } from "../auth/schema.ts";
 import { branches } from "../branches/schema.ts";
 import { staff } from "../staff/schema.ts";
@@ -29,7 +29,7 @@ const hirePeriod = () => ({
   endDate: date("end_date", { mode: "string" }).notNull(),
 });
 
-/** What a hire costs, in pence: the hire ex VAT, its VAT, and the refundable deposit (no VAT). A request's are its lines' sums. */
+/** What a hire costs, in pence: the hire ex VAT, its VAT, and the refundable deposit (no VAT). A request's are its lines' sums when it is made. */
 const hireCosts = () => ({
   hireCost: integer("hire_cost").notNull(),
   vat: integer("vat").notNull(),
@@ -40,8 +40,7 @@ export const hireCategories = pgTable(
   "hire_categories",
   {
     id: serialId(),
-    slug: text("slug").notNull(),
-    name: text("name").notNull(),
+    ...slugAndName(),
     position: integer("position").notNull().default(0),
   },
   (t) => [uniqueIndex("hire_categories_slug_key").on(t.slug)],
@@ -56,8 +55,7 @@ export const hireItems = pgTable(
   "hire_items",
   {
     id: serialId(),
-    slug: text("slug").notNull(),
-    name: text("name").notNull(),
+    ...slugAndName(),
     description: text("description").notNull().default(""),
     hireCategoryId: ref("hire_category_id", () => hireCategories.id, { onDelete: "restrict" }),
     /** As a product's (ADR 0034): the drawn fallback, or photos with their renditions. */

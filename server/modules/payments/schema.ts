@@ -6,7 +6,7 @@ import { orders } from "../orders/schema.ts";
 import { staff } from "../staff/schema.ts";
 import { tradeRemittances } from "../trade/credit/remittance-schema.ts";
 
-/** Which gateway holds the thing (`stripe` or `test`), and its id for it there: unique together. */
+/** Which gateway (`stripe` or `test`) holds it, and the gateway's id for it: unique together. */
 const atGateway = () => ({
   gateway: text("gateway").notNull(),
   externalId: text("external_id").notNull(),
@@ -30,7 +30,7 @@ export const paymentSessions = pgTable(
   "payment_sessions",
   {
     id: serialId(),
-    /** A Checkout Session there (`cs_…`). */
+    /** The gateway, and its id for the page (`cs_…`). */
     ...atGateway(),
     purpose: text("purpose", { enum: PAYMENT_PURPOSES }).notNull(),
     orderId: optionalRef("order_id", () => orders.id, { onDelete: "cascade" }),

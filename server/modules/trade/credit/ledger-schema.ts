@@ -97,7 +97,7 @@ export const tradeCreditNoteLines = pgTable(
     source: text("source").notNull(),
     description: text("description").notNull(),
     quantity: integer("quantity").notNull(),
-    /** For the quantity. */
+    /** Pence ex VAT for the quantity, and its VAT. */
     ...netAndVatPence(),
     /** Pence ex VAT promotions took off the quantity credited (issue 32): `net` is after it, as on the invoice's line. */
     discount: integer("discount_pence").notNull().default(0),
