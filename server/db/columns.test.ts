@@ -18,6 +18,7 @@ import {
   ref,
   serialId,
   singleUseToken,
+  slugAndName,
   statusWithNote,
   threeLineUkAddress,
   timestampNow,
@@ -103,6 +104,7 @@ const setCases: [string, Record<string, PgColumnBuilderBase>, string[]][] = [
   ["a timeline entry's status and note", statusWithNote(), [`"status" text NOT NULL`, `"note" text DEFAULT '' NOT NULL`]],
   ["a person's name", personName(), [`"firstname" text NOT NULL`, `"lastname" text NOT NULL`]],
   ["contact details", contactDetails(), [`"name" text NOT NULL`, `"email" text NOT NULL`, `"phone" text NOT NULL`]],
+  ["a page's slug and name", slugAndName(), [`"slug" text NOT NULL`, `"name" text NOT NULL`]],
 ];
 
 describe("the shared column sets", () => {
