@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { ref, serialId, timestamps } from "../../db/columns.ts";
+import { personName, ref, serialId, timestamps, ukAddress } from "../../db/columns.ts";
 import { users } from "../auth/schema.ts";
 
 /** A UK address in a user's address book. */
@@ -9,15 +9,9 @@ export const addresses = pgTable(
   {
     id: serialId(),
     userId: ref("user_id", () => users.id, { onDelete: "cascade" }),
-    firstname: text("firstname").notNull(),
-    lastname: text("lastname").notNull(),
+    ...personName(),
     company: text("company").notNull().default(""),
-    line1: text("line1").notNull(),
-    line2: text("line2").notNull().default(""),
-    town: text("town").notNull(),
-    county: text("county").notNull().default(""),
-    /** Normalised, e.g. `SW1A 1AA`. */
-    postcode: text("postcode").notNull(),
+    ...ukAddress("line1"),
     phone: text("phone").notNull().default(""),
     isDefaultDelivery: boolean("is_default_delivery").notNull().default(false),
     isDefaultBilling: boolean("is_default_billing").notNull().default(false),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { ref, serialId, timestamps, timestamptz } from "../../db/columns.ts";
+import { contactDetails, ref, serialId, timestamps, timestamptz } from "../../db/columns.ts";
 import { branches } from "../branches/schema.ts";
 
 /** What the customer wants to talk about. */
@@ -26,9 +26,7 @@ export const appointments = pgTable(
     startsAt: timestamptz("starts_at").notNull(),
     endsAt: timestamptz("ends_at").notNull(),
     seat: integer("seat").notNull(),
-    name: text("name").notNull(),
-    email: text("email").notNull(),
-    phone: text("phone").notNull(),
+    ...contactDetails(),
     topic: text("topic", { enum: APPOINTMENT_TOPICS }).notNull().default("both"),
     notes: text("notes").notNull().default(""),
     status: text("status", { enum: APPOINTMENT_STATUSES }).notNull().default("booked"),

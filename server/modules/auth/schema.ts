@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, customType, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, optionalRef, ref, serialId, timestamps, timestamptz } from "../../db/columns.ts";
+import { createdAt, optionalRef, personName, ref, serialId, singleUseToken, timestamps, timestamptz } from "../../db/columns.ts";
 import { branches } from "../branches/schema.ts";
 
 /** Case-insensitive text: `Jo@Example.com` and `jo@example.com` are one account. */
@@ -13,8 +13,7 @@ export const users = pgTable(
   {
     id: serialId(),
     email: citext("email").notNull(),
-    firstname: text("firstname").notNull(),
-    lastname: text("lastname").notNull(),
+    ...personName(),
     phone: text("phone").notNull().default(""),
     passwordHash: text("password_hash").notNull(),
     newsletterSubscribed: boolean("newsletter_subscribed").notNull().default(false),
@@ -56,10 +55,7 @@ export const passwordResetTokens = pgTable(
   {
     id: serialId(),
     userId: ref("user_id", () => users.id, { onDelete: "cascade" }),
-    tokenHash: text("token_hash").notNull(),
-    expiresAt: timestamptz("expires_at").notNull(),
-    usedAt: timestamptz("used_at"),
-    createdAt: createdAt(),
+    ...singleUseToken(),
   },
   (t) => [index("password_reset_tokens_user_idx").on(t.userId), uniqueIndex("password_reset_tokens_hash_key").on(t.tokenHash)],
 );

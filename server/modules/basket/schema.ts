@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, optionalRef, ref, serialId, updatedAt } from "../../db/columns.ts";
+import { check, index, integer, pgTable, uniqueIndex } from "drizzle-orm/pg-core";
+import { basketOwner, createdAt, ref, serialId, updatedAt } from "../../db/columns.ts";
 import { users } from "../auth/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 
@@ -9,8 +9,7 @@ export const baskets = pgTable(
   "baskets",
   {
     id: serialId(),
-    userId: optionalRef("user_id", () => users.id, { onDelete: "cascade" }),
-    guestTokenHash: text("guest_token_hash"),
+    ...basketOwner(() => users.id),
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex("baskets_user_key").on(t.userId), uniqueIndex("baskets_guest_key").on(t.guestTokenHash)],

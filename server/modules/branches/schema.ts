@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { serialId, timestamps } from "../../db/columns.ts";
+import { serialId, slugAndName, timestamps, ukAddress } from "../../db/columns.ts";
 import type { DayHours, HoursException } from "./hours.ts";
 
 /** What a branch offers: click & collect, a trade counter, a hire depot, a kitchen and bathroom showroom. */
@@ -18,13 +18,8 @@ export const branches = pgTable(
   "branches",
   {
     id: serialId(),
-    slug: text("slug").notNull(),
-    name: text("name").notNull(),
-    line1: text("line_1").notNull(),
-    line2: text("line_2").notNull().default(""),
-    town: text("town").notNull(),
-    county: text("county").notNull().default(""),
-    postcode: text("postcode").notNull(),
+    ...slugAndName(),
+    ...ukAddress("line_1"),
     lat: doublePrecision("lat"),
     lng: doublePrecision("lng"),
     phone: text("phone").notNull().default(""),

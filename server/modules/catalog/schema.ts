@@ -15,7 +15,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { createdAt, optionalRef, ref, serialId, timestamps, timestamptz } from "../../db/columns.ts";
+import { createdAt, optionalRef, ref, serialId, slugAndName, timestamps, timestamptz } from "../../db/columns.ts";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -84,8 +84,7 @@ export const manufacturers = pgTable(
   "manufacturers",
   {
     id: serialId(),
-    slug: text("slug").notNull(),
-    name: text("name").notNull(),
+    ...slugAndName(),
     description: text("description").notNull().default(""),
     /** A path on this site (generated locally), e.g. /images/manufacturers/makita.svg */
     logo: text("logo").notNull().default(""),
@@ -113,8 +112,7 @@ export const products = pgTable(
   {
     id: serialId(),
     sku: text("sku").notNull(),
-    slug: text("slug").notNull(),
-    name: text("name").notNull(),
+    ...slugAndName(),
     summary: text("summary").notNull().default(""),
     /** Sanitised HTML: sanitised when written, so it renders as stored. */
     descriptionHtml: text("description_html").notNull().default(""),

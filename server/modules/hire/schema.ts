@@ -12,7 +12,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { createdAt, optionalRef, ref, serialId, timestamps, timestamptz, updatedAt } from "../../db/columns.ts";
+import { basketOwner, contactDetails, createdAt, optionalRef, ref, serialId, slugAndName, timestamps, timestamptz, updatedAt } from "../../db/columns.ts";
 import { users } from "../auth/schema.ts";
 import { branches } from "../branches/schema.ts";
 import { staff } from "../staff/schema.ts";
@@ -23,12 +23,24 @@ import type { ProductImage } from "../media/contract.ts";
 const daterange = customType<{ data: string }>({ dataType: () => "daterange" });
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
+/** The days a line is hired for, as calendar dates: out on the start, back by the end. */
+const hirePeriod = () => ({
+  startDate: date("start_date", { mode: "string" }).notNull(),
+  endDate: date("end_date", { mode: "string" }).notNull(),
+});
+
+/** What a hire costs, in pence: the hire ex VAT, its VAT, and the refundable deposit (no VAT). A request's are its lines' sums when it is made. */
+const hireCosts = () => ({
+  hireCost: integer("hire_cost").notNull(),
+  vat: integer("vat").notNull(),
+  deposit: integer("deposit").notNull(),
+});
+
 export const hireCategories = pgTable(
   "hire_categories",
   {
     id: serialId(),
-    slug: text("slug").notNull(),
-    name: text("name").notNull(),
+    ...slugAndName(),
     position: integer("position").notNull().default(0),
   },
   (t) => [uniqueIndex("hire_categories_slug_key").on(t.slug)],
@@ -43,8 +55,7 @@ export const hireItems = pgTable(
   "hire_items",
   {
     id: serialId(),
-    slug: text("slug").notNull(),
-    name: text("name").notNull(),
+    ...slugAndName(),
     description: text("description").notNull().default(""),
     hireCategoryId: ref("hire_category_id", () => hireCategories.id, { onDelete: "restrict" }),
     /** As a product's (ADR 0034): the drawn fallback, or photos with their renditions. */
@@ -141,8 +152,7 @@ export const hireBaskets = pgTable(
   "hire_baskets",
   {
     id: serialId(),
-    userId: optionalRef("user_id", () => users.id, { onDelete: "cascade" }),
-    guestTokenHash: text("guest_token_hash"),
+    ...basketOwner(() => users.id),
     /** The depot the customer chose to hire from; null: my branch if it is a depot, else the default depot. */
     branchId: optionalRef("branch_id", () => branches.id, { onDelete: "set null" }),
     updatedAt: updatedAt(),
@@ -157,8 +167,7 @@ export const hireBasketLines = pgTable(
     basketId: ref("basket_id", () => hireBaskets.id, { onDelete: "cascade" }),
     hireItemId: ref("hire_item_id", () => hireItems.id, { onDelete: "cascade" }),
     quantity: integer("quantity").notNull(),
-    startDate: date("start_date", { mode: "string" }).notNull(),
-    endDate: date("end_date", { mode: "string" }).notNull(),
+    ...hirePeriod(),
     createdAt: createdAt(),
   },
   (t) => [index("hire_basket_lines_basket_idx").on(t.basketId, t.id), check("hire_basket_lines_quantity_check", sql`${t.quantity} between 1 and 99`)],
@@ -173,9 +182,7 @@ export const hireRequests = pgTable(
     userId: optionalRef("user_id", () => users.id, { onDelete: "set null" }),
     /** pending | confirmed | declined | lapsed | out | off_hired | returned | completed: the transition table is hire/desk/states.ts. */
     status: text("status").notNull().default("pending"),
-    name: text("name").notNull(),
-    email: text("email").notNull(),
-    phone: text("phone").notNull(),
+    ...contactDetails(),
     company: text("company").notNull().default(""),
     /** delivery | collection */
     fulfilment: text("fulfilment").notNull(),
@@ -193,10 +200,7 @@ export const hireRequests = pgTable(
     deliveryVat: integer("delivery_vat_pence").notNull().default(0),
     /** Miles from the depot to the site as the crow flies, when delivery was priced. */
     deliveryMiles: doublePrecision("delivery_miles"),
-    /** Pence. */
-    hireCost: integer("hire_cost").notNull(),
-    vat: integer("vat").notNull(),
-    deposit: integer("deposit").notNull(),
+    ...hireCosts(),
     holdExpiresAt: timestamptz("hold_expires_at").notNull(),
     /** The sha256 of the token in the card payment link its confirmation emailed (customers without a trade account); the link outlives any one payment page. */
     payTokenHash: text("pay_token_hash"),
@@ -238,12 +242,9 @@ export const hireRequestLines = pgTable(
     hireItemId: ref("hire_item_id", () => hireItems.id, { onDelete: "restrict" }),
     name: text("name").notNull(),
     quantity: integer("quantity").notNull(),
-    startDate: date("start_date", { mode: "string" }).notNull(),
-    endDate: date("end_date", { mode: "string" }).notNull(),
+    ...hirePeriod(),
     days: integer("days").notNull(),
-    hireCost: integer("hire_cost").notNull(),
-    vat: integer("vat").notNull(),
-    deposit: integer("deposit").notNull(),
+    ...hireCosts(),
   },
   (t) => [index("hire_request_lines_request_idx").on(t.requestId)],
 );

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { date, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, optionalRef, ref, serialId, timestamps, timestamptz, updatedAt } from "../../db/columns.ts";
+import { createdAt, optionalRef, orderTotals, ref, serialId, statusWithNote, threeLineUkAddress, timestamps, timestamptz, updatedAt } from "../../db/columns.ts";
 import { users } from "../auth/schema.ts";
 import { branches } from "../branches/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
@@ -30,10 +30,7 @@ export const orders = pgTable(
      */
     customerName: text("customer_name").notNull().default(""),
     /** Pence. Goods ex VAT, their VAT, delivery inc VAT, total paid. */
-    subtotal: integer("subtotal").notNull(),
-    vat: integer("vat").notNull(),
-    delivery: integer("delivery").notNull(),
-    total: integer("total").notNull(),
+    ...orderTotals(),
     /** Pence ex VAT promotions took off the goods (the lines' discounts; the subtotal is after it). */
     discount: integer("discount").notNull().default(0),
     paymentMethod: text("payment_method").notNull(),
@@ -160,12 +157,7 @@ export const orderAddresses = pgTable(
     name: text("name").notNull().default(""),
     /** The recipient's company, optional (issue 34). */
     company: text("company").notNull().default(""),
-    line1: text("line_1").notNull(),
-    line2: text("line_2").notNull().default(""),
-    line3: text("line_3").notNull().default(""),
-    town: text("town").notNull(),
-    county: text("county").notNull().default(""),
-    postcode: text("postcode").notNull(),
+    ...threeLineUkAddress(),
   },
   (t) => [index("order_addresses_order_idx").on(t.orderId), index("order_addresses_postcode_idx").on(t.postcode)],
 );
@@ -175,8 +167,7 @@ export const orderStatusHistory = pgTable(
   {
     id: serialId(),
     orderId: ref("order_id", () => orders.id, { onDelete: "cascade" }),
-    status: text("status").notNull(),
-    note: text("note").notNull().default(""),
+    ...statusWithNote(),
     /** `status` (a move, with its note) or `note` (staff's note, the status unchanged). */
     kind: text("kind").notNull().default("status"),
     /** The member of staff who made it; null for the customer's own checkout. */

@@ -6,6 +6,12 @@ import { orders } from "../orders/schema.ts";
 import { staff } from "../staff/schema.ts";
 import { tradeRemittances } from "../trade/credit/remittance-schema.ts";
 
+/** Which gateway (`stripe` or `test`) holds it, and the gateway's id for it: unique together. */
+const atGateway = () => ({
+  gateway: text("gateway").notNull(),
+  externalId: text("external_id").notNull(),
+});
+
 /** What a hosted payment page was opened for: exactly one of an order, a trade remittance or a hire request. */
 export const PAYMENT_PURPOSES = ["order", "invoices", "hire"] as const;
 export type PaymentPurpose = (typeof PAYMENT_PURPOSES)[number];
@@ -24,10 +30,8 @@ export const paymentSessions = pgTable(
   "payment_sessions",
   {
     id: serialId(),
-    /** `stripe` or `test`. */
-    gateway: text("gateway").notNull(),
-    /** The gateway's id for it (`cs_…`). */
-    externalId: text("external_id").notNull(),
+    /** The gateway, and its id for the page (`cs_…`). */
+    ...atGateway(),
     purpose: text("purpose", { enum: PAYMENT_PURPOSES }).notNull(),
     orderId: optionalRef("order_id", () => orders.id, { onDelete: "cascade" }),
     remittanceId: optionalRef("remittance_id", () => tradeRemittances.id, { onDelete: "cascade" }),
@@ -73,9 +77,8 @@ export const payments = pgTable(
   {
     id: serialId(),
     sessionId: ref("session_id", () => paymentSessions.id, { onDelete: "restrict" }),
-    gateway: text("gateway").notNull(),
     /** The gateway's payment (`pi_…`): refunds are made against it. */
-    externalId: text("external_id").notNull(),
+    ...atGateway(),
     amount: integer("amount_pence").notNull(),
     currency: text("currency").notNull(),
     /** Pence refunded or being refunded (pending and succeeded refunds). */

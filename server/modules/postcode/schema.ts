@@ -1,19 +1,13 @@
 import { doublePrecision, index, pgTable, text } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { serialId } from "../../db/columns.ts";
+import { serialId, threeLineUkAddress } from "../../db/columns.ts";
 
 /** The built-in provider's addresses, filled by `npm run postcodes:import -- FILE.csv`. */
 export const postcodeAddresses = pgTable(
   "postcode_addresses",
   {
     id: serialId(),
-    /** Normalised, e.g. `LS1 4AP`. */
-    postcode: text("postcode").notNull(),
-    line1: text("line_1").notNull(),
-    line2: text("line_2").notNull().default(""),
-    line3: text("line_3").notNull().default(""),
-    town: text("town").notNull(),
-    county: text("county").notNull().default(""),
+    ...threeLineUkAddress(),
   },
   (t) => [index("postcode_addresses_postcode_idx").using("btree", sql`${t.postcode} text_pattern_ops`)],
 );

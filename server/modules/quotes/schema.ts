@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, date, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, optionalRef, ref, serialId, timestampNow, timestamps, timestamptz } from "../../db/columns.ts";
+import { createdAt, optionalRef, ref, serialId, statusWithNote, timestampNow, timestamps, timestamptz } from "../../db/columns.ts";
 import { users } from "../auth/schema.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 import { orders } from "../orders/schema.ts";
@@ -112,10 +112,9 @@ export const quoteEvents = pgTable(
   {
     id: serialId(),
     quoteId: ref("quote_id", () => quotes.id, { onDelete: "cascade" }),
-    status: text("status").notNull(),
+    ...statusWithNote(),
     /** customer | staff | system. */
     by: text("by").notNull(),
-    note: text("note").notNull().default(""),
     createdAt: createdAt(),
   },
   (t) => [index("quote_events_quote_idx").on(t.quoteId, t.id)],

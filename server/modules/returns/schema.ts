@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, optionalRef, ref, serialId, timestamps, timestamptz } from "../../db/columns.ts";
+import { createdAt, optionalRef, ref, serialId, statusWithNote, timestamps, timestamptz } from "../../db/columns.ts";
 import { branches } from "../branches/schema.ts";
 import { orderLines, orders } from "../orders/schema.ts";
 import { staff } from "../staff/schema.ts";
@@ -87,8 +87,7 @@ export const returnEvents = pgTable(
   {
     id: serialId(),
     returnId: ref("return_id", () => returns.id, { onDelete: "cascade" }),
-    status: text("status").notNull(),
-    note: text("note").notNull().default(""),
+    ...statusWithNote(),
     staffId: optionalRef("staff_id", () => staff.id),
     createdAt: createdAt(),
   },

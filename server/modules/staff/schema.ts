@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, ref, serialId, timestampNow, timestamps, timestamptz } from "../../db/columns.ts";
+import { createdAt, ref, serialId, singleUseToken, timestampNow, timestamps, timestamptz } from "../../db/columns.ts";
 import { citext } from "../auth/schema.ts";
 import { STAFF_ROLES } from "./permissions.ts";
 
@@ -82,10 +82,7 @@ export const staffSetupTokens = pgTable(
   {
     id: serialId(),
     staffId: ref("staff_id", () => staff.id, { onDelete: "cascade" }),
-    tokenHash: text("token_hash").notNull(),
-    expiresAt: timestamptz("expires_at").notNull(),
-    usedAt: timestamptz("used_at"),
-    createdAt: createdAt(),
+    ...singleUseToken(),
   },
   (t) => [uniqueIndex("staff_setup_tokens_hash_key").on(t.tokenHash), index("staff_setup_tokens_staff_idx").on(t.staffId)],
 );

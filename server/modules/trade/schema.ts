@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, ref, serialId, timestamps, timestamptz } from "../../db/columns.ts";
+import { createdAt, ref, serialId, timestamps, timestamptz, ukAddress } from "../../db/columns.ts";
 import { users } from "../auth/schema.ts";
 
 export const TRADE_ACCOUNT_STATES = ["pending", "approved", "declined", "suspended"] as const;
@@ -28,12 +28,7 @@ export const tradeAccounts = pgTable(
     /** GB VAT number, stored without spaces (`GB123456789`). */
     vatNumber: text("vat_number"),
     trade: text("trade").notNull(),
-    line1: text("line1").notNull(),
-    line2: text("line2").notNull().default(""),
-    town: text("town").notNull(),
-    county: text("county").notNull().default(""),
-    /** Normalised, e.g. `LS1 4AP`. */
-    postcode: text("postcode").notNull(),
+    ...ukAddress("line1"),
     phone: text("phone").notNull(),
     accountsEmail: text("accounts_email").notNull(),
     expectedMonthlySpend: integer("expected_monthly_spend_pence").notNull(),
@@ -98,6 +93,16 @@ export const tradeMembers = pgTable(
     check("trade_members_role", sql`${t.role} in ('owner', 'admin', 'buyer', 'accounts')`),
   ],
 );
+
+/**
+ * A numbered document on an account's ledger (an invoice, a payment, a credit
+ * note): its readable number, and the account it belongs to, which cannot be
+ * deleted while it has any.
+ */
+export const accountDocument = () => ({
+  number: text("number").notNull(),
+  tradeAccountId: ref("trade_account_id", () => tradeAccounts.id, { onDelete: "restrict" }),
+});
 
 export type TradeAccount = typeof tradeAccounts.$inferSelect;
 export type TradeMember = typeof tradeMembers.$inferSelect;

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, date, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, optionalRef, ref, serialId, timestampNow, timestamptz } from "../../../db/columns.ts";
+import { createdAt, netAndVatPence, optionalRef, ref, serialId, timestampNow, timestamptz } from "../../../db/columns.ts";
 import { staff } from "../../staff/schema.ts";
 import { hireAllocations, hireRequestLines, hireRequests, hireUnits } from "../schema.ts";
 
@@ -70,9 +70,8 @@ export const hireCharges = pgTable(
     kind: text("kind", { enum: HIRE_CHARGE_KINDS }).notNull(),
     description: text("description").notNull(),
     reason: text("reason").notNull().default(""),
-    net: integer("net_pence").notNull(),
     vatRate: integer("vat_rate").notNull(),
-    vat: integer("vat_pence").notNull(),
+    ...netAndVatPence(),
     createdBy: optionalRef("created_by", () => staff.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { ref, serialId, timestamps, timestamptz } from "../../../db/columns.ts";
+import { ref, serialId, timestamps, timestamptz, ukAddress } from "../../../db/columns.ts";
 import { tradeAccounts } from "../schema.ts";
 
 /**
@@ -16,11 +16,7 @@ export const tradeSites = pgTable(
     id: serialId(),
     tradeAccountId: ref("trade_account_id", () => tradeAccounts.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
-    line1: text("line1").notNull(),
-    line2: text("line2").notNull().default(""),
-    town: text("town").notNull(),
-    county: text("county").notNull().default(""),
-    postcode: text("postcode").notNull(),
+    ...ukAddress("line1"),
     contactName: text("contact_name").notNull().default(""),
     contactPhone: text("contact_phone").notNull().default(""),
     /** Orders on account for this site need a PO reference (as the account's own `po_required` does for every order). */

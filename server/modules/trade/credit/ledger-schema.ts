@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { check, date, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, optionalRef, ref, serialId, timestampNow } from "../../../db/columns.ts";
+import { createdAt, creditNoteTotalsPence, netAndVatPence, optionalRef, ref, serialId, timestampNow } from "../../../db/columns.ts";
 import { staff } from "../../staff/schema.ts";
 import { tradeInvoices } from "../invoices/invoice-schema.ts";
 import { tradeRemittances } from "./remittance-schema.ts";
-import { tradeAccounts } from "../schema.ts";
+import { accountDocument, tradeAccounts } from "../schema.ts";
 
 /**
  * The trade ledger (ADR 0040): an account's balance is always its invoices
@@ -20,9 +20,8 @@ export const tradePayments = pgTable(
   "trade_payments",
   {
     id: serialId(),
-    /** Readable, `PAY-000012`. */
-    number: text("number").notNull(),
-    tradeAccountId: ref("trade_account_id", () => tradeAccounts.id, { onDelete: "restrict" }),
+    /** Numbered `PAY-000012`. */
+    ...accountDocument(),
     /** Pence received. */
     amount: integer("amount_pence").notNull(),
     method: text("method", { enum: TRADE_PAYMENT_METHODS }).notNull(),
@@ -68,18 +67,13 @@ export const tradeCreditNotes = pgTable(
   "trade_credit_notes",
   {
     id: serialId(),
-    /** Readable, `CN-000007`. */
-    number: text("number").notNull(),
-    tradeAccountId: ref("trade_account_id", () => tradeAccounts.id, { onDelete: "restrict" }),
+    /** Numbered `CN-000007`. */
+    ...accountDocument(),
     invoiceId: ref("invoice_id", () => tradeInvoices.id, { onDelete: "restrict" }),
     reason: text("reason").notNull(),
     /** London calendar date of issue. */
     issuedOn: date("issued_on", { mode: "string" }).notNull(),
-    /** Pence: goods ex VAT, VAT, delivery inc VAT, total. */
-    subtotal: integer("subtotal_pence").notNull(),
-    vat: integer("vat_pence").notNull(),
-    delivery: integer("delivery_pence").notNull().default(0),
-    total: integer("total_pence").notNull(),
+    ...creditNoteTotalsPence(),
     /** Of the total, the pence set against the invoice; the rest is credit on account (the invoice was already paid). */
     applied: integer("applied_pence").notNull(),
     createdBy: optionalRef("created_by", () => staff.id, { onDelete: "set null" }),
@@ -104,8 +98,7 @@ export const tradeCreditNoteLines = pgTable(
     description: text("description").notNull(),
     quantity: integer("quantity").notNull(),
     /** Pence ex VAT for the quantity, and its VAT. */
-    net: integer("net_pence").notNull(),
-    vat: integer("vat_pence").notNull(),
+    ...netAndVatPence(),
     /** Pence ex VAT promotions took off the quantity credited (issue 32): `net` is after it, as on the invoice's line. */
     discount: integer("discount_pence").notNull().default(0),
   },

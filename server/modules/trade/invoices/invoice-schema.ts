@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { check, date, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, optionalRef, ref, serialId, timestamptz } from "../../../db/columns.ts";
+import { createdAt, invoiceTotalsPence, optionalRef, serialId, timestamptz } from "../../../db/columns.ts";
 import { hireRequests } from "../../hire/schema.ts";
 import { orders } from "../../orders/schema.ts";
-import { tradeAccounts } from "../schema.ts";
+import { accountDocument } from "../schema.ts";
 import { tradeSites } from "../accounts/sites-schema.ts";
 
 export const INVOICE_STATUSES = ["unpaid", "payment_pending", "paid"] as const;
@@ -18,20 +18,15 @@ export const tradeInvoices = pgTable(
   "trade_invoices",
   {
     id: serialId(),
-    /** Readable, `INV-000123`. */
-    number: text("number").notNull(),
-    tradeAccountId: ref("trade_account_id", () => tradeAccounts.id, { onDelete: "restrict" }),
+    /** Numbered `INV-000123`. */
+    ...accountDocument(),
     /** Exactly one of an order and a hire request. */
     orderId: optionalRef("order_id", () => orders.id, { onDelete: "restrict" }),
     hireRequestId: optionalRef("hire_request_id", () => hireRequests.id, { onDelete: "restrict" }),
     /** Calendar dates in Europe/London; due = invoice date + the account's terms. */
     invoiceDate: date("invoice_date", { mode: "string" }).notNull(),
     dueDate: date("due_date", { mode: "string" }).notNull(),
-    /** Pence: goods ex VAT, VAT, delivery inc VAT, total. */
-    subtotal: integer("subtotal_pence").notNull(),
-    vat: integer("vat_pence").notNull(),
-    delivery: integer("delivery_pence").notNull(),
-    total: integer("total_pence").notNull(),
+    ...invoiceTotalsPence(),
     poReference: text("po_reference").notNull().default(""),
     /** The site its order was for (issue 32); none for a hire request or an order for no site. */
     siteId: optionalRef("site_id", () => tradeSites.id, { onDelete: "restrict" }),
