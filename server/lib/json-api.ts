@@ -1,6 +1,7 @@
 import type {
   ContextConfigDefault,
   FastifyInstance,
+  FastifyReply,
   FastifyRequest,
   HTTPMethods,
   RawReplyDefaultExpression,
@@ -65,4 +66,13 @@ export function jsonApi<Who>(app: FastifyInstance, shared: { tags: readonly stri
     patch: <S extends Operation>(url: string, operation: S, handler: OperationHandler<Who, S>) => route("PATCH", url, operation, handler),
     delete: <S extends Operation>(url: string, operation: S, handler: OperationHandler<Who, S>) => route("DELETE", url, operation, handler),
   };
+}
+
+/**
+ * The handler of an operation that answers 204 with no body (its response
+ * `{204: z.null()}`) once `work` is done: a delete, a revoke, a check.
+ */
+export function noContent<Who, S extends Operation>(work: (who: Who, request: Request<S>) => Promise<unknown>): OperationHandler<Who, S> {
+  // Fastify types the reply from the operation's own responses, which this handler cannot name for any S; every caller's lists 204.
+  return (who, request, reply) => work(who, request).then(() => (reply as unknown as FastifyReply).code(204).send(null)) as unknown as ReturnType<Handler<S>>;
 }

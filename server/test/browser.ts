@@ -69,3 +69,10 @@ export class TestBrowser {
   delete = (url: string) => this.request("DELETE", url);
   patch = (url: string, body?: unknown) => this.request("PATCH", url, body);
 }
+
+/** A browser on `app` from `ip` holding the request-forgery cookie, as the storefront fetches it before its first write. */
+export async function freshBrowser(app: FastifyInstance, ip: string): Promise<TestBrowser> {
+  const browser = new TestBrowser(app, ip);
+  await browser.csrf();
+  return browser;
+}

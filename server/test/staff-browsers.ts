@@ -51,3 +51,18 @@ export function staffTestShop<Extra extends string = never>(range: string, optio
   }, options.timeout ?? 120_000);
   return file;
 }
+
+/**
+ * A shop of its own for a test file or a describe block, and a browser signed
+ * in as each named demo member of staff (`{desk: "hire@staff.example.com"}`),
+ * the n-th from `${range}.n`: made before its tests, the shop closed after.
+ */
+export function shopWithStaff<Name extends string>(range: string, members: Record<Name, string>, options: TestShopForFile = {}): { shop(): TestShop; as: Record<Name, TestBrowser> } {
+  const shop = testShopForFile(options);
+  const as = {} as Record<Name, TestBrowser>;
+  beforeAll(async () => {
+    let n = 0;
+    for (const [name, email] of Object.entries(members) as [Name, string][]) as[name] = await staffBrowser(shop().app, `${range}.${(n += 1)}`, email);
+  }, options.timeout ?? 120_000);
+  return { shop, as };
+}

@@ -1,5 +1,5 @@
 // The account area in the browser (issue 3): overview, details, password, addresses, newsletter.
-import { accountLink, addAddressByApi, newUser, openPage, PASSWORD, registerByApi, registerThroughForm, resetLinkFrom, signInThroughForm, waitForEmailTo } from "./auth-helpers.ts";
+import { accountLink, addAddressByApi, fillByLabel, newUser, openPage, PASSWORD, registerByApi, registerThroughForm, resetLinkFrom, signInThroughForm, waitForEmailTo } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 // Chromium logs every 4xx answer of fetch() as a console error; these tests expect some.
@@ -114,11 +114,7 @@ test.describe("addresses", () => {
     // Add: a bad postcode is refused beside the field, the rest of the input is kept.
     await page.getByRole("button", { name: "Add a new address" }).click();
     const form = page.getByRole("region", { name: "Add a new address" });
-    await form.getByLabel("First name").fill("Ida");
-    await form.getByLabel("Last name").fill("Builder");
-    await form.getByLabel("Address line 1").fill("10 Downing Street");
-    await form.getByLabel("Town or city").fill("London");
-    await form.getByLabel("Postcode").fill("NOT A POSTCODE");
+    await fillByLabel(form, { "First name": "Ida", "Last name": "Builder", "Address line 1": "10 Downing Street", "Town or city": "London", Postcode: "NOT A POSTCODE" });
     await form.getByRole("button", { name: "Add address" }).click();
     const postcode = form.getByLabel("Postcode");
     await expect(postcode).toHaveAttribute("aria-invalid", "true");
@@ -270,11 +266,7 @@ test("the whole journey: register, sign out, recover by email, sign in with reme
   await page.getByRole("main").getByRole("link", { name: /^Addresses/ }).click();
   await page.getByRole("button", { name: "Add a new address" }).click();
   const form = page.getByRole("region", { name: "Add a new address" });
-  await form.getByLabel("First name").fill("Jo");
-  await form.getByLabel("Last name").fill("Carpenter");
-  await form.getByLabel("Address line 1").fill("2 Mill Lane");
-  await form.getByLabel("Town or city").fill("York");
-  await form.getByLabel("Postcode").fill("yo1 7hh");
+  await fillByLabel(form, { "First name": "Jo", "Last name": "Carpenter", "Address line 1": "2 Mill Lane", "Town or city": "York", Postcode: "yo1 7hh" });
   await form.getByLabel("Use as my default delivery address").check();
   await form.getByRole("button", { name: "Add address" }).click();
   const card = page.getByRole("list", { name: "Saved addresses" }).getByRole("listitem");

@@ -2,7 +2,7 @@
 // waiting for the page's scripts, and reading the emails the shop writes to disk.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, expect, type Locator, type Page } from "@playwright/test";
 
 export const PASSWORD = "Plenty-of-Bricks-2026";
 
@@ -54,6 +54,11 @@ export async function addAddressByApi(request: APIRequestContext, address: Recor
 export async function openPage(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.waitForLoadState("networkidle");
+}
+
+/** Types each value into the field its label names, in order, within `scope`: a page or one form's region. */
+export async function fillByLabel(scope: Page | Locator, fields: Record<string, string>): Promise<void> {
+  for (const [label, value] of Object.entries(fields)) await scope.getByLabel(label).fill(value);
 }
 
 export async function signInThroughForm(page: Page, user: Pick<TestUser, "email" | "password">, options: { remember?: boolean } = {}): Promise<void> {

@@ -1,32 +1,16 @@
 // The purchase basket in the browser: lines with prices inc and ex VAT, totals,
 // a quantity change, a refusal past the stock, optimistic removal (and a refused
 // removal restored in place with its message), clearing and the header's count.
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { csrfHeaders, openPage } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
+import { type Listed, twoInStock } from "./listed-products.ts";
 
 // The browser logs every refused request as a console error: the 422 and 500 these journeys ask for.
 test.use({ allowedConsoleErrors: [/Failed to load resource: the server responded with a status of (422|500)/] });
 
-interface ListedProduct {
-  id: number;
-  name: string;
-  slug: string;
-  stock: number;
-}
-
-/** Two products in stock, with enough stock to change a quantity and little enough to pass it. */
-async function twoProducts(request: APIRequestContext): Promise<[ListedProduct, ListedProduct]> {
-  const response = await request.get("/api/products", { params: { in_stock: 1, per_page: 48 } });
-  expect(response.ok()).toBe(true);
-  const { items } = (await response.json()) as { items: ListedProduct[] };
-  const fit = items.filter((p) => p.stock >= 3 && p.stock < 900);
-  expect(fit.length, "two seeded products with between 3 and 899 in stock").toBeGreaterThanOrEqual(2);
-  return [fit[0]!, fit[1]!];
-}
-
 /** Adds through the API with the page's cookies, so the page sees the same guest basket. */
-async function addByApi(page: Page, product: ListedProduct, quantity: number): Promise<void> {
+async function addByApi(page: Page, product: Listed, quantity: number): Promise<void> {
   const response = await page.request.post("/api/basket", { headers: await csrfHeaders(page.request), data: { product_id: product.id, quantity } });
   expect(response.status(), await response.text()).toBe(200);
 }
@@ -41,7 +25,7 @@ test("an empty basket says so and offers a way on", async ({ page }) => {
 
 test("the basket: quantities, a refusal past the stock, optimistic removal restored on refusal, clearing and the header count", async ({ page }) => {
   test.slow();
-  const [first, second] = await twoProducts(page.request);
+  const [first, second] = await twoInStock(page.request, { perPage: 48, minStock: 3 });
   await addByApi(page, first, 1);
   await addByApi(page, second, 2);
 
@@ -114,7 +98,7 @@ test("a failed fetch shows the section 8 message and a way to try again", async 
 
 test.describe("the mini-basket", () => {
   test("the header's count opens the lines and totals; Escape closes it and gives focus back", async ({ page }) => {
-    const [first] = await twoProducts(page.request);
+    const [first] = await twoInStock(page.request, { perPage: 48, minStock: 3 });
     await addByApi(page, first, 2);
     await openPage(page, "/");
     const toggle = page.getByRole("banner").getByRole("button", { name: "Basket, 2 items" });
@@ -150,7 +134,7 @@ test.describe("the mini-basket", () => {
     test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
 
     test("opens by touch and fits the screen", async ({ page }) => {
-      const [first] = await twoProducts(page.request);
+      const [first] = await twoInStock(page.request, { perPage: 48, minStock: 3 });
       await addByApi(page, first, 1);
       await openPage(page, "/");
       await page.getByRole("banner").getByRole("button", { name: "Basket, 1 item" }).tap();

@@ -26,6 +26,15 @@ async function setCompareCookie(context: BrowserContext, page: Page, ids: number
 const messages = (page: Page) => page.getByTestId("compare-messages");
 const headerLink = (page: Page) => page.getByRole("banner").getByTestId("compare-link");
 
+/** A short message shown at its level, the header's count beside it, then gone after about 3 seconds. */
+async function expectPassingMessage(page: Page, text: string, level: "info" | "warning", count: string): Promise<void> {
+  const message = messages(page).getByText(text);
+  await expect(message).toBeVisible();
+  await expect(messages(page).locator("[data-level]")).toHaveAttribute("data-level", level);
+  await expect(headerLink(page)).toHaveText(count);
+  await expect(message).toBeHidden({ timeout: 5000 });
+}
+
 const CATEGORY = "/category/power-tools/cordless-drills";
 
 test("adds from a category listing's cards, refuses a listed product and a fifth, and each message goes after about 3 seconds", async ({ page, context }) => {
@@ -55,21 +64,13 @@ test("adds from a category listing's cards, refuses a listed product and a fifth
   const second = (await page.getByRole("button", { name: `Add ${names[1]} to compare` }).getAttribute("data-product-id")) ?? "";
   await setCompareCookie(context, page, [first, Number(second)]);
   await page.getByRole("button", { name: `Add ${names[1]} to compare` }).click();
-  const duplicate = messages(page).getByText("Product is already in the comparison list.");
-  await expect(duplicate).toBeVisible();
-  await expect(messages(page).locator("[data-level]")).toHaveAttribute("data-level", "info");
-  await expect(headerLink(page)).toHaveText("Compare (2)");
-  await expect(duplicate).toBeHidden({ timeout: 5000 });
+  await expectPassingMessage(page, "Product is already in the comparison list.", "info", "Compare (2)");
 
   await page.getByRole("button", { name: `Add ${names[2]} to compare` }).click();
   await page.getByRole("button", { name: `Add ${names[3]} to compare` }).click();
   await expect(headerLink(page)).toHaveText("Compare (4)");
   await page.getByRole("button", { name: `Add ${names[4]} to compare` }).click();
-  const limit = messages(page).getByText("You can only compare up to 4 products.");
-  await expect(limit).toBeVisible();
-  await expect(messages(page).locator("[data-level]")).toHaveAttribute("data-level", "warning");
-  await expect(headerLink(page)).toHaveText("Compare (4)");
-  await expect(limit).toBeHidden({ timeout: 5000 });
+  await expectPassingMessage(page, "You can only compare up to 4 products.", "warning", "Compare (4)");
 
   // The list reaches /compare through the cookie, rendered by the server.
   await headerLink(page).click();

@@ -6,14 +6,8 @@
 import { newUser, openPage, registerByApi } from "./auth-helpers.ts";
 import { expectAccessible } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
+import { londonDay } from "./dates.ts";
 import { staffPage } from "./staff-helpers.ts";
-
-/** A calendar date `days` after today in London. */
-function londonDay(days: number): string {
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
-  const [y, m, d] = today.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
-}
 
 test("the hire desk books a walk-in's hire from a free planner cell", async ({ browser }) => {
   test.slow();

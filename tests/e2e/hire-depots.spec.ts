@@ -4,16 +4,10 @@
 // and is refused delivery past the last band. axe over both pages.
 import { newUser, openPage } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
+import { londonDay } from "./dates.ts";
 import { expectAccessible } from "./axe.ts";
 
-
 test.use({ allowedConsoleErrors: [/Failed to load resource: the server responded with a status of 422/] });
-
-function londonDay(days: number): string {
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
-  const [y, m, d] = today.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
-}
 
 test("choose a depot, see its availability, and request a hire delivered for the band's price", async ({ page }) => {
   test.slow();

@@ -5,14 +5,8 @@
 // cleaning charge, and settles; the customer sees the final charges.
 import { newUser, openPage, registerThroughForm } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
+import { londonDay } from "./dates.ts";
 import { staffPage } from "./staff-helpers.ts";
-
-/** A calendar date `days` after today in London. */
-function londonDay(days: number): string {
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
-  const [y, m, d] = today.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
-}
 
 test("a hire from request to final charges: approved, unit 2 handed out, off-hired by phone, back two days late with a cleaning charge", async ({ browser, page }) => {
   test.slow();

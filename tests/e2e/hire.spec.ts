@@ -4,17 +4,11 @@
 import type { Page } from "@playwright/test";
 import { newUser, openPage, waitForEmailTo } from "./auth-helpers.ts";
 import { expect, test } from "./fixtures.ts";
+import { londonDay } from "./dates.ts";
 
 // The browser logs every refused request as a console error: the 422s these
 // journeys ask for on purpose, and the 500 one of them makes up.
 test.use({ allowedConsoleErrors: [/Failed to load resource: the server responded with a status of (422|500)/] });
-
-/** A calendar date `days` after today in London. */
-function londonDay(days: number): string {
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
-  const [y, m, d] = today.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
-}
 
 /** Picks dates and a quantity on a hire item's page and waits for the live quote. */
 async function chooseDates(page: Page, start: string, end: string, quantity = 1): Promise<void> {

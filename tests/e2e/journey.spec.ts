@@ -16,28 +16,10 @@ import type { Page } from "@playwright/test";
 import { newUser, openPage, registerThroughForm } from "./auth-helpers.ts";
 import { chooseAddressByPostcode } from "./checkout-helpers.ts";
 import { expect, test } from "./fixtures.ts";
+import { CATEGORY, type Listed, twoInStock } from "./listed-products.ts";
 
 // The refused removal below is a 500 the browser logs as a console error.
 test.use({ allowedConsoleErrors: [/Failed to load resource: the server responded with a status of 500/] });
-
-const CATEGORY = "power-tools/cordless-drills";
-
-interface Listed {
-  id: number;
-  name: string;
-  slug: string;
-  stock: number;
-}
-
-/** Two products of the category with enough stock for the journey, as the listing shows them. */
-async function twoInStock(page: Page): Promise<[Listed, Listed]> {
-  const response = await page.request.get("/api/products", { params: { category: CATEGORY, in_stock: 1, per_page: 24 } });
-  expect(response.ok()).toBe(true);
-  const { items } = (await response.json()) as { items: Listed[] };
-  const fit = items.filter((p) => p.stock >= 5 && p.stock < 900);
-  expect(fit.length, "two products with between 5 and 899 in stock").toBeGreaterThanOrEqual(2);
-  return [fit[0]!, fit[1]!];
-}
 
 /** From the category listing to a product's page by its card, then adds `quantity` of it. */
 async function addFromListing(page: Page, product: Listed, quantity: number): Promise<void> {
@@ -52,7 +34,7 @@ async function addFromListing(page: Page, product: Listed, quantity: number): Pr
 
 test("browse → add → change quantity → remove (a refusal restored) → guest checkout by postcode → thank-you → sign up → order history", async ({ page }) => {
   test.slow();
-  const [first, second] = await twoInStock(page);
+  const [first, second] = await twoInStock(page.request, { category: CATEGORY, perPage: 24, minStock: 5 });
   const shopper = newUser("Jo");
   const basketCount = page.getByTestId("basket-count");
 

@@ -4,29 +4,17 @@
 // as a shop's do: whichever of this file, demo-start.test.ts or the browser
 // suite's shop comes first makes them, the others copy them (some 45 s of CPU
 // each); first-start.test.ts makes them afresh, and the cache has its own test.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq, isNull } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { categories, products } from "../../modules/catalog/schema.ts";
 import { createProductService } from "../../modules/catalog/products/products.ts";
 import { localFileStore } from "../../modules/media/store.ts";
-import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
+import { testDatabaseForFile } from "../../test/app.ts";
 import { addDemoPhotos, demoScene } from "./demo-photos.ts";
 import { demoPhotoCacheDir } from "./demo-photo-cache.ts";
 
-let database: TestDatabase;
-let dir: string;
-beforeAll(async () => {
-  database = await createTestDatabase({ seeded: true });
-  dir = mkdtempSync(path.join(tmpdir(), "tc-demo-photos-"));
-}, 120_000);
-afterAll(async () => {
-  await database?.destroy();
-  rmSync(dir, { recursive: true, force: true });
-});
+const own = testDatabaseForFile({ seeded: true, dirPrefix: "tc-demo-photos-" });
 
 describe("the demo shop's photos", () => {
   it("draws a detailed scene that renders to a real photo-sized JPEG", async () => {
@@ -35,12 +23,12 @@ describe("the demo shop's photos", () => {
   });
 
   it("gives the featured products and each top category's first products photos, once", async () => {
-    const store = localFileStore(dir);
-    const made = await addDemoPhotos(database.db, store, { perCategory: 1, cacheDir: demoPhotoCacheDir() });
-    const tops = await database.db.select({ id: categories.id }).from(categories).where(isNull(categories.parentId));
+    const store = localFileStore(own.dir);
+    const made = await addDemoPhotos(own.database.db, store, { perCategory: 1, cacheDir: demoPhotoCacheDir() });
+    const tops = await own.database.db.select({ id: categories.id }).from(categories).where(isNull(categories.parentId));
     expect(made).toBeGreaterThanOrEqual(tops.length);
     // How long the photos take is the bench's business (a newcomer's first start), not a test's: a busy machine is no bug.
-    const featured = await createProductService(database.db).featured(8);
+    const featured = await createProductService(own.database.db).featured(8);
     expect(featured.length).toBeGreaterThan(0);
     for (const card of featured) {
       expect(card.image, card.name).toMatchObject({ id: expect.any(String), alt: card.name, sources: [{ type: "image/avif" }, { type: "image/webp" }] });
@@ -48,8 +36,8 @@ describe("the demo shop's photos", () => {
       expect((await store.get(key))?.contentType).toBe("image/webp");
     }
     // A second run finds every one done.
-    expect(await addDemoPhotos(database.db, store, { perCategory: 1, cacheDir: demoPhotoCacheDir() })).toBe(0);
-    const [drawn] = await database.db.select({ images: products.images }).from(products).where(eq(products.featured, false)).limit(1);
+    expect(await addDemoPhotos(own.database.db, store, { perCategory: 1, cacheDir: demoPhotoCacheDir() })).toBe(0);
+    const [drawn] = await own.database.db.select({ images: products.images }).from(products).where(eq(products.featured, false)).limit(1);
     expect(drawn).toBeDefined();
   }, 180_000);
 });

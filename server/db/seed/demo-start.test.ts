@@ -2,33 +2,20 @@
 // DATA_DIR, made product by product, finished by the next start when a start
 // is cut short, never made twice for a product. The shop as a process, with
 // its first page before its photos: server/first-start.test.ts.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../config.ts";
+import { describe, expect, it } from "vitest";
 import { fileStoreFromConfig } from "../../modules/media/setup.ts";
 import type { FileStore } from "../../modules/media/store.ts";
-import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
+import { testConfig, testDatabaseForFile } from "../../test/app.ts";
 import { addDemoPhotos } from "./demo-photos.ts";
 import { demoPhotoCacheDir } from "./demo-photo-cache.ts";
 import { DEMO_PHOTOS_PENDING, demoPhotosPending, markDemoPhotosPending, readyMessage, startDemoPhotos } from "./demo-start.ts";
 
 const quiet = { info() {}, warn() {} };
-let database: TestDatabase;
-let dataDir: string;
-
-beforeAll(async () => {
-  database = await createTestDatabase({ seeded: true });
-  dataDir = mkdtempSync(path.join(tmpdir(), "tc-demo-start-"));
-}, 120_000);
-afterAll(async () => {
-  await database?.destroy();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-const config = () => loadConfig({ NODE_ENV: "test", COOKIE_SECRET: "x".repeat(32), DATA_DIR: dataDir });
+const own = testDatabaseForFile({ seeded: true, dirPrefix: "tc-demo-start-" });
+const config = () => testConfig(own.dir);
 
 /** The store, telling `written` of each file once it is written. */
 function watched(store: FileStore, written: (key: string) => void): FileStore {
@@ -44,13 +31,13 @@ function watched(store: FileStore, written: (key: string) => void): FileStore {
 
 /** Each product with a photo, and its photo's id. */
 async function photographed(): Promise<Map<number, string>> {
-  const result = (await database.db.execute(sql`select id, images->0->>'id' as photo from products where jsonb_path_exists(images, '$[*].sources') order by id`)) as unknown as { rows: { id: number; photo: string }[] };
+  const result = (await own.database.db.execute(sql`select id, images->0->>'id' as photo from products where jsonb_path_exists(images, '$[*].sources') order by id`)) as unknown as { rows: { id: number; photo: string }[] };
   return new Map(result.rows.map((r) => [Number(r.id), r.photo]));
 }
 
 describe("the demo's photos, after the shop listens", () => {
   it("makes none when none are owed", async () => {
-    const run = startDemoPhotos(database.db, config(), quiet);
+    const run = startDemoPhotos(own.database.db, config(), quiet);
     expect(await run.done).toBeNull();
     expect(await photographed()).toEqual(new Map());
   });
@@ -64,14 +51,14 @@ describe("the demo's photos, after the shop listens", () => {
       put.push(key);
       stopping.abort();
     });
-    const first = await addDemoPhotos(database.db, stoppingStore, { perCategory: 1, cacheDir: demoPhotoCacheDir(), signal: stopping.signal });
+    const first = await addDemoPhotos(own.database.db, stoppingStore, { perCategory: 1, cacheDir: demoPhotoCacheDir(), signal: stopping.signal });
     expect(first).toBe(1);
     const afterFirst = await photographed();
     expect(afterFirst.size).toBe(1);
 
     const again: string[] = [];
     const countingStore = watched(store, (key) => again.push(key));
-    const rest = await addDemoPhotos(database.db, countingStore, { perCategory: 1, cacheDir: demoPhotoCacheDir() });
+    const rest = await addDemoPhotos(own.database.db, countingStore, { perCategory: 1, cacheDir: demoPhotoCacheDir() });
     expect(rest).toBeGreaterThan(0);
     const afterRest = await photographed();
     expect(afterRest.size).toBe(1 + rest);
@@ -80,16 +67,16 @@ describe("the demo's photos, after the shop listens", () => {
     expect(afterRest.get(id)).toBe(photo);
     expect(again.filter((key) => put.includes(key))).toEqual([]);
     // A third run finds nothing left to make.
-    expect(await addDemoPhotos(database.db, store, { perCategory: 1, cacheDir: demoPhotoCacheDir() })).toBe(0);
+    expect(await addDemoPhotos(own.database.db, store, { perCategory: 1, cacheDir: demoPhotoCacheDir() })).toBe(0);
   });
 
   it("makes the owed photos, then owes none: the next start makes nothing", { timeout: 240_000 }, async () => {
     await markDemoPhotosPending(config());
-    expect(existsSync(path.join(dataDir, DEMO_PHOTOS_PENDING))).toBe(true);
-    const made = await startDemoPhotos(database.db, config(), quiet, { DEMO_PHOTO_CACHE: demoPhotoCacheDir() ?? "off" }).done;
+    expect(existsSync(path.join(own.dir, DEMO_PHOTOS_PENDING))).toBe(true);
+    const made = await startDemoPhotos(own.database.db, config(), quiet, { DEMO_PHOTO_CACHE: demoPhotoCacheDir() ?? "off" }).done;
     expect(made).toBeGreaterThan(0);
     expect(demoPhotosPending(config())).toBe(false);
-    expect(await startDemoPhotos(database.db, config(), quiet).done).toBeNull();
+    expect(await startDemoPhotos(own.database.db, config(), quiet).done).toBeNull();
   });
 });
 

@@ -30,6 +30,16 @@ interface VariantProductSeed {
 }
 
 const LENGTH_PRICE: Record<string, number> = { "2.4 m": 1, "3.0 m": 1.25, "3.6 m": 1.5, "4.8 m": 2 };
+
+/** Timber sold by the length: each length's price is the 2.4 m price (`base`, pence) scaled by LENGTH_PRICE; `stock` per length, shortest first. */
+function byLength(base: number, stock: number[]): Pick<VariantProductSeed, "options" | "price" | "stock"> {
+  return {
+    options: [{ name: "Length", values: Object.keys(LENGTH_PRICE) }],
+    price: (v) => Math.round(base * LENGTH_PRICE[v.Length!]!),
+    stock: (_v, i) => stock[i]!,
+  };
+}
+
 const COLOURS = ["Brilliant White", "Magnolia", "Soft Grey", "Pale Sage", "Duck Egg", "Warm Stone", "Dove Grey", "Cream", "Charcoal", "Barley", "Pebble", "Buttermilk"];
 
 const SEEDS: VariantProductSeed[] = [
@@ -42,9 +52,7 @@ const SEEDS: VariantProductSeed[] = [
     unit: "each",
     heavy: true,
     attributes: { Size: "38 × 63 mm", Grade: "C16" },
-    options: [{ name: "Length", values: ["2.4 m", "3.0 m", "3.6 m", "4.8 m"] }],
-    price: (v) => Math.round(349 * LENGTH_PRICE[v.Length!]!),
-    stock: (_v, i) => [140, 96, 3, 0][i]!,
+    ...byLength(349, [140, 96, 3, 0]),
   },
   {
     sku: "TCL-SAWN47100",
@@ -55,9 +63,7 @@ const SEEDS: VariantProductSeed[] = [
     unit: "each",
     heavy: true,
     attributes: { Size: "47 × 100 mm", Treatment: "Pressure treated" },
-    options: [{ name: "Length", values: ["2.4 m", "3.0 m", "3.6 m", "4.8 m"] }],
-    price: (v) => Math.round(529 * LENGTH_PRICE[v.Length!]!),
-    stock: (_v, i) => [80, 64, 48, 22][i]!,
+    ...byLength(529, [80, 64, 48, 22]),
   },
   {
     sku: "TCL-WS4040",

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { messageResponse, userJson } from "../auth/contract.ts";
 import { ORDER_STATUSES } from "../orders/statuses.ts";
 import { staffApi } from "../staff/admin-api.ts";
+import { noContent } from "../../lib/json-api.ts";
 import { TRADE_ACCOUNT_STATES, TRADE_ROLES } from "../trade/schema.ts";
 import { ADMIN_CUSTOMERS_PAGE_MAX, type AdminCustomerService, BLOCK_REASON_MAX, CUSTOMER_SORTS, SEARCH_MAX } from "./admin.ts";
 import { customerAddressBody, customerPatch } from "./admin-edit.ts";
@@ -145,10 +146,7 @@ export async function adminCustomerRoutes(app: FastifyInstance, options: { custo
   api.delete(
     "/admin/customers/:id/addresses/:address",
     { config: staffDoor("customers.edit"), summary: "Removes an address from the customer's address book (a default passes to the oldest left). Audited. Needs customers.edit", params: addressParams, response: { 204: z.null(), ...customerErrors } },
-    async (actor, request, reply) => {
-      await customers.deleteAddress(actor, request.params.id, request.params.address);
-      return reply.code(204).send(null);
-    },
+    noContent((actor, request) => customers.deleteAddress(actor, request.params.id, request.params.address)),
   );
 
   api.get(

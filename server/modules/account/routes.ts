@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { messageResponse, successResponse, validationResponse } from "../auth/contract.ts";
 import type { AuthService } from "../auth/service.ts";
-import { jsonApi } from "../../lib/json-api.ts";
+import { jsonApi, noContent } from "../../lib/json-api.ts";
 import { signedIn } from "../auth/signed-in.ts";
 import { addressBody, addressIdParams, addressJson, newsletterJson, passwordBody, profileBody, userJson } from "./contract.ts";
 import type { AccountService } from "./service.ts";
@@ -56,10 +56,7 @@ export async function accountRoutes(app: FastifyInstance, options: { account: Ac
   api.delete(
     "/account/addresses/:id",
     { summary: "Deletes one of your addresses", params: addressIdParams, response: { 204: z.null() } },
-    async (user, request, reply) => {
-      await account.deleteAddress(user.id, request.params.id);
-      return reply.code(204).send(null);
-    },
+    noContent((user, request) => account.deleteAddress(user.id, request.params.id)),
   );
 
   api.get(

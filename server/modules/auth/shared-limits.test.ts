@@ -1,40 +1,18 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
-import { loadConfig } from "../../config.ts";
+import { afterAll, describe, expect, it } from "vitest";
 import { connectRedis } from "../../lib/redis.ts";
 import { TestBrowser } from "../../test/browser.ts";
-import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
+import { shopProcesses, testDatabaseForFile } from "../../test/app.ts";
 
 // Two processes of one shop: one database, each its own app. With REDIS_URL
 // they share their rate limits; without it each counts on its own.
 const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const prefix = `tc:rl:test-${process.pid}-${randomBytes(4).toString("hex")}:`;
 
-let database: TestDatabase;
-let dataDir: string;
-const apps: FastifyInstance[] = [];
+const shopProcess = shopProcesses(testDatabaseForFile({ seeded: true, dirPrefix: "tc-test-" }), { rateLimitPrefix: prefix });
 
-async function shopProcess(env: Record<string, string>): Promise<FastifyInstance> {
-  const config = loadConfig({ NODE_ENV: "test", COOKIE_SECRET: "x".repeat(32), DATA_DIR: dataDir, ...env });
-  const app = await buildApp({ config, database, storefront: { mode: "none" }, logger: false, rateLimitPrefix: prefix });
-  await app.ready();
-  apps.push(app);
-  return app;
-}
-
-beforeAll(async () => {
-  database = await createTestDatabase({ seeded: true });
-  dataDir = mkdtempSync(path.join(tmpdir(), "tc-test-"));
-});
 afterAll(async () => {
-  for (const app of apps) await app.close();
-  await database.destroy();
-  rmSync(dataDir, { recursive: true, force: true });
   const redis = await connectRedis(redisUrl, { warn: () => {}, info: () => {} });
   const keys: string[] = [];
   for await (const batch of redis.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) keys.push(...batch);

@@ -1,17 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestShop, testShopForFile } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import { expectNotFoundWith, testShopForFile } from "../../test/app.ts";
+import { TestBrowser, freshBrowser } from "../../test/browser.ts";
 import { products } from "../catalog/schema.ts";
 
 const shop = testShopForFile();
 
 let ip = 1;
-async function guest() {
-  const b = new TestBrowser(shop().app, `198.19.0.${ip++ % 250}`);
-  await b.csrf();
-  return b;
-}
+const guest = () => freshBrowser(shop().app, `198.19.0.${ip++ % 250}`);
 
 /** A product with a known stock and price: £10.00 ex VAT at 20%. */
 async function stocked(stock: number, vatRate = 20, pricePence = 1000) {
@@ -120,20 +116,7 @@ describe("the basket API", () => {
   });
 
   it("answers 404 everywhere when BASKET_ENABLED is off", async () => {
-    const off = await createTestShop({ BASKET_ENABLED: "no" });
-    try {
-      for (const [method, url] of [
-        ["GET", "/api/basket"],
-        ["POST", "/api/basket"],
-        ["PUT", "/api/basket/1"],
-        ["DELETE", "/api/basket/1"],
-        ["DELETE", "/api/basket"],
-      ] as const) {
-        expect((await off.app.inject({ method, url, payload: method === "GET" ? undefined : {} })).statusCode, `${method} ${url}`).toBe(404);
-      }
-    } finally {
-      await off.close();
-    }
+    await expectNotFoundWith({ BASKET_ENABLED: "no" }, ["GET /api/basket", "POST /api/basket", "PUT /api/basket/1", "DELETE /api/basket/1", "DELETE /api/basket"]);
   });
 });
 

@@ -1,17 +1,13 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { testShopForFile } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import { TestBrowser, freshBrowser } from "../../test/browser.ts";
 import { productVariants, products } from "../catalog/schema.ts";
 
 const shop = testShopForFile();
 
 let ip = 1;
-async function visitor() {
-  const b = new TestBrowser(shop().app, `198.22.0.${ip++ % 250}`);
-  await b.csrf();
-  return b;
-}
+const visitor = () => freshBrowser(shop().app, `198.22.0.${ip++ % 250}`);
 
 let offset = 0;
 /** A product of one variant with a known stock, at £10.00 ex VAT and 20% VAT: its SKU and name. */

@@ -1,7 +1,7 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { testShopForFile, servicesOf } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import { type TestBrowser, freshBrowser } from "../../test/browser.ts";
 import { products } from "../catalog/schema.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import { orderLines, orders } from "../orders/schema.ts";
@@ -9,11 +9,7 @@ import { orderLines, orders } from "../orders/schema.ts";
 const shop = testShopForFile();
 
 let ip = 1;
-async function guest() {
-  const b = new TestBrowser(shop().app, `198.20.${Math.floor(ip / 250)}.${ip++ % 250}`);
-  await b.csrf();
-  return b;
-}
+const guest = () => freshBrowser(shop().app, `198.20.${Math.floor(ip / 250)}.${ip++ % 250}`);
 
 let offset = 0;
 /** A product with a known stock: £10.00 ex VAT at 20% (£12.00 inc VAT). */

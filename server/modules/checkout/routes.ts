@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { HttpError, ValidationError } from "../../http-errors.ts";
@@ -50,6 +50,21 @@ export const checkoutBody = z.object({
   site_id: z.number({ error: "Choose a site." }).int("Choose a site.").positive("Choose a site.").max(2_147_483_647, "Choose a site.").optional(),
 });
 
+/**
+ * A postcode look-up's answer: `{success: true, [key]: list}`, or 404 when the
+ * provider finds nothing and 502 (logged) when it fails, both with `failed`.
+ */
+async function found<K extends string, T>(request: FastifyRequest, reply: FastifyReply, key: K, failed: string, logLine: string, find: () => Promise<T[]>) {
+  try {
+    const list = await find();
+    if (list.length === 0) return reply.code(404).send({ success: false, message: failed });
+    return { success: true, [key]: list } as { success: true } & Record<K, T[]>;
+  } catch (error) {
+    request.log.warn({ err: error }, logLine);
+    return reply.code(502).send({ success: false, message: failed });
+  }
+}
+
 export interface CheckoutRouteOptions {
   checkout: CheckoutService;
   basket: BasketService;
@@ -90,16 +105,7 @@ export async function checkoutRoutes(app: FastifyInstance, options: CheckoutRout
   r.post(
     "/checkout/postcode-lookup",
     { schema: { tags, summary: "The addresses at a postcode", body: z.object({ postcode: ukPostcode }) } },
-    async (request, reply) => {
-      try {
-        const addresses = await options.postcodes.lookup(request.body.postcode);
-        if (addresses.length === 0) return reply.code(404).send({ success: false, message: LOOKUP_FAILED });
-        return { success: true, addresses };
-      } catch (error) {
-        request.log.warn({ err: error }, "postcode lookup failed");
-        return reply.code(502).send({ success: false, message: LOOKUP_FAILED });
-      }
-    },
+    async (request, reply) => found(request, reply, "addresses", LOOKUP_FAILED, "postcode lookup failed", () => options.postcodes.lookup(request.body.postcode)),
   );
 
   r.post(
@@ -111,16 +117,7 @@ export async function checkoutRoutes(app: FastifyInstance, options: CheckoutRout
         body: z.object({ query: z.string({ error: "Type at least 2 characters." }).trim().min(2, "Type at least 2 characters.").max(8, "Type a postcode.") }),
       },
     },
-    async (request, reply) => {
-      try {
-        const postcodes = await options.postcodes.suggest(request.body.query);
-        if (postcodes.length === 0) return reply.code(404).send({ success: false, message: SUGGEST_FAILED });
-        return { success: true, postcodes };
-      } catch (error) {
-        request.log.warn({ err: error }, "postcode suggestions failed");
-        return reply.code(502).send({ success: false, message: SUGGEST_FAILED });
-      }
-    },
+    async (request, reply) => found(request, reply, "postcodes", SUGGEST_FAILED, "postcode suggestions failed", () => options.postcodes.suggest(request.body.query)),
   );
 
   r.post(

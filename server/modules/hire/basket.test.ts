@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createTestShop, testShopForFile, servicesOf } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import { expectNotFoundWith, testShopForFile, servicesOf } from "../../test/app.ts";
+import { TestBrowser, freshBrowser } from "../../test/browser.ts";
 import { auditLog } from "../audit/schema.ts";
 import { mailOutbox } from "../mail/schema.ts";
 import { addDays, londonDate } from "./pricing.ts";
@@ -11,11 +11,7 @@ const shop = testShopForFile();
 
 const day = (n: number) => addDays(londonDate(), n);
 let ipCounter = 1;
-async function guest() {
-  const browser = new TestBrowser(shop().app, `198.18.0.${ipCounter++ % 250}`);
-  await browser.csrf();
-  return browser;
-}
+const guest = () => freshBrowser(shop().app, `198.18.0.${ipCounter++ % 250}`);
 async function itemId(slug: string) {
   const [item] = await shop().database.db.select({ id: hireItems.id }).from(hireItems).where(eq(hireItems.slug, slug));
   return item!.id;
@@ -124,22 +120,17 @@ describe("the hire basket", () => {
   });
 
   it("answers 404 everywhere when HIRE_BASKET_ENABLED is off", async () => {
-    const off = await createTestShop({ HIRE_BASKET_ENABLED: "off" });
-    try {
-      for (const [method, url] of [
-        ["GET", "/api/hire-basket"],
-        ["POST", "/api/hire-basket"],
-        ["DELETE", "/api/hire-basket/1"],
-        ["POST", "/api/hire-requests"],
-      ] as const) {
-        const res = await off.app.inject({ method, url, payload: method === "GET" ? undefined : {} });
-        expect(res.statusCode, `${method} ${url}`).toBe(404);
-      }
-    } finally {
-      await off.close();
-    }
+    await expectNotFoundWith({ HIRE_BASKET_ENABLED: "off" }, ["GET /api/hire-basket", "POST /api/hire-basket", "DELETE /api/hire-basket/1", "POST /api/hire-requests"]);
   });
 });
+
+/** The allocations of a hire item's units not yet released (holds and bookings), with their units. */
+const unreleasedOf = (hireItemId: number) =>
+  shop()
+    .database.db.select()
+    .from(hireAllocations)
+    .innerJoin(hireUnits, eq(hireUnits.id, hireAllocations.unitId))
+    .where(and(eq(hireUnits.hireItemId, hireItemId), isNull(hireAllocations.releasedAt)));
 
 describe("hire requests", () => {
   it("hold specific units for 48 hours, empty the basket and email the customer and the shop", async () => {
@@ -156,11 +147,7 @@ describe("hire requests", () => {
     expect(request).toMatchObject({ status: "pending", postcode: "LS1 4AP", fulfilment: "delivery" });
     const hours = (request!.holdExpiresAt.getTime() - Date.now()) / 3_600_000;
     expect(Math.round(hours)).toBe(48);
-    const holds = await shop().database.db
-      .select()
-      .from(hireAllocations)
-      .innerJoin(hireUnits, eq(hireUnits.id, hireAllocations.unitId))
-      .where(and(eq(hireUnits.hireItemId, id), isNull(hireAllocations.releasedAt)));
+    const holds = await unreleasedOf(id);
     expect(holds).toHaveLength(2);
     expect(new Set(holds.map((h) => h.hire_allocations.unitId)).size).toBe(2);
     // Nothing left for those dates.
@@ -245,11 +232,7 @@ describe("no double booking under concurrent requests", () => {
     const statuses = results.map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 201)).toHaveLength(2);
     expect(statuses.filter((s) => s === 422)).toHaveLength(28);
-    const live = await shop().database.db
-      .select()
-      .from(hireAllocations)
-      .innerJoin(hireUnits, eq(hireUnits.id, hireAllocations.unitId))
-      .where(and(eq(hireUnits.hireItemId, id2), isNull(hireAllocations.releasedAt)));
+    const live = await unreleasedOf(id2);
     expect(live).toHaveLength(2);
   });
 });

@@ -5,10 +5,8 @@
 // the list of hire requests with its filters, search and keyset pages.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type createServices } from "../../services.ts";
-import { testShopForFile, servicesOf } from "../../test/app.ts";
+import { testShopForFile, servicesForFile } from "../../test/app.ts";
 import { TestBrowser } from "../../test/browser.ts";
-import type { StaffActor } from "../staff/actor.ts";
 import type { StaffRole } from "../staff/permissions.ts";
 import { createHireDesk } from "./desk-overview.ts";
 import { addDays, londonDate } from "./pricing.ts";
@@ -17,8 +15,7 @@ import { testFleet } from "./test-fleet.ts";
 import { staffBrowsers } from "../../test/staff-browsers.ts";
 
 const shop = testShopForFile();
-let services: ReturnType<typeof createServices>;
-let system: StaffActor;
+const ctx = servicesForFile(shop);
 let ip = 1;
 const as = {} as Record<StaffRole | "guest", TestBrowser>;
 const db = () => shop().database.db;
@@ -26,8 +23,6 @@ const day = (n: number) => addDays(londonDate(), n);
 
 beforeAll(async () => {
   Object.assign(as, await staffBrowsers(shop().app, () => `198.51.105.${ip++}`));
-  services = servicesOf(shop());
-  system = await services.staff.systemActor();
 }, 120_000);
 
 const fleet = (name: string, prefix: string, units: number) => testFleet(db(), { name, prefix, units });
@@ -68,7 +63,7 @@ async function handOver(number: string): Promise<number[]> {
   const ids: number[] = [];
   for (const allocation of await allocationsOf(number)) {
     const [unit] = await db().select({ asset: hireUnits.assetNumber }).from(hireUnits).where(eq(hireUnits.id, allocation.unitId));
-    const done = await services.hireOperations.handOver(system, number, { allocation_id: allocation.id, asset_number: unit!.asset, condition: "Clean, tested", id_checked: false });
+    const done = await ctx.services.hireOperations.handOver(ctx.system, number, { allocation_id: allocation.id, asset_number: unit!.asset, condition: "Clean, tested", id_checked: false });
     ids.push(done.handover_id);
   }
   return ids;
@@ -102,9 +97,9 @@ describe("the planner", () => {
     const { item, units } = await fleet("Planner Test Mixer", "PLN", 4);
     const held = await request(item.id, day(2), day(5));
     const booked = await request(item.id, day(3), day(6));
-    await services.hireRequests.decide(booked, "confirm", system);
+    await ctx.services.hireRequests.decide(booked, "confirm", ctx.system);
     const handed = await request(item.id, day(1), day(4));
-    await services.hireRequests.decide(handed, "confirm", system);
+    await ctx.services.hireRequests.decide(handed, "confirm", ctx.system);
     await handOver(handed);
     // A unit in service: no request line, a reason.
     await db().insert(hireAllocations).values({ unitId: units[0]!.id, kind: "service", note: "Drum bearing replaced", period: `[${day(8)},${day(10)})` });
@@ -125,7 +120,7 @@ describe("the planner", () => {
     expect(barsOf(body, "PLN-4")).toEqual([]);
 
     // A declined request's units are free again, and a hold past its expiry is a gap (the allocator releases it before booking).
-    await services.hireRequests.decide(booked, "decline", system);
+    await ctx.services.hireRequests.decide(booked, "decline", ctx.system);
     await db()
       .update(hireAllocations)
       .set({ expiresAt: sql`now() - interval '1 minute'` })
@@ -272,12 +267,12 @@ describe("the overview", () => {
     // Summer dates: at 23:30 UTC it is already the next day in London (BST).
     const { item } = await fleet("Overview Summer Breaker", "OVS", 2);
     const number = await request(item.id, "2027-06-09", "2027-06-11", { name: "Summer Hirer" }, 2);
-    const at = (instant: string) => createHireDesk(db(), { now: () => new Date(instant) }).overview(system);
+    const at = (instant: string) => createHireDesk(db(), { now: () => new Date(instant) }).overview(ctx.system);
     const mine = <T extends { number: string }>(list: T[]) => list.filter((r) => r.number === number);
 
     // Waiting: not going out until approved.
     expect(mine((await at("2027-06-08T23:30:00Z")).going_out.requests)).toEqual([]);
-    await services.hireRequests.decide(number, "confirm", system);
+    await ctx.services.hireRequests.decide(number, "confirm", ctx.system);
     const eve = await at("2027-06-08T22:30:00Z"); // 23:30 in London: still the 8th.
     expect(eve.today).toBe("2027-06-08");
     expect(mine(eve.going_out.requests)).toEqual([]);
@@ -297,14 +292,14 @@ describe("the overview", () => {
     expect(mine(due.overdue.units)).toEqual([]);
 
     // One unit back (its request still out): it leaves the lists, the other stays and falls overdue.
-    await services.hireOperations.returnUnit(system, number, first!, { returned_on: "2027-06-11", condition: "Fine" });
+    await ctx.services.hireOperations.returnUnit(ctx.system, number, first!, { returned_on: "2027-06-11", condition: "Fine" });
     expect(mine((await at("2027-06-10T23:30:00Z")).due_back.units).map((u) => u.asset_number)).toEqual(["OVS-2"]);
     const late = await at("2027-06-12T23:30:00Z");
     expect(mine(late.due_back.units)).toEqual([]);
     expect(mine(late.overdue.units)).toEqual([{ ...unit, asset_number: "OVS-2", days_overdue: 2 }]);
 
     // The last back: neither due nor overdue.
-    await services.hireOperations.returnUnit(system, number, second!, { returned_on: "2027-06-13", condition: "Fine" });
+    await ctx.services.hireOperations.returnUnit(ctx.system, number, second!, { returned_on: "2027-06-13", condition: "Fine" });
     expect(mine((await at("2027-06-12T23:30:00Z")).overdue.units)).toEqual([]);
   });
 });
@@ -315,7 +310,7 @@ describe("the requests list", () => {
     const a = await request(item.id, day(20), day(21), { name: "Quillon Ashdown", email: "quillon@ashdown.example", company: "Ashdown Groundworks" });
     const b = await request(item.id, day(20), day(21), { name: "Rowena Thistle", email: "rowena@thistle.example" });
     const c = await request(item.id, day(20), day(21), { name: "Silas Thistle", email: "silas@example.co.uk" });
-    await services.hireRequests.decide(b, "confirm", system);
+    await ctx.services.hireRequests.decide(b, "confirm", ctx.system);
 
     const find = async (query: string) => {
       const res = await as.hire.get(`/api/admin/hire/requests?${query}`);

@@ -3,6 +3,7 @@
 // tabs' counts, the CSV export, and an order's page for each role. Moving
 // orders on is admin-moves.test.ts's; the shop both use is admin-fixture.ts.
 import { Readable } from "node:stream";
+import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ValidationError } from "../../http-errors.ts";
 import { type AdminOrderFilters, EXPORT_BATCH } from "./admin-list.ts";
@@ -161,38 +162,8 @@ describe("the orders desk's list", () => {
   });
 });
 
-/** A CSV reader for the tests (quotes and doubled quotes), so the export is read as a spreadsheet would. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  const endField = () => {
-    row.push(field);
-    field = "";
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") endField();
-    else if (c === "\n") {
-      endField();
-      rows.push(row);
-      row = [];
-    } else field += c;
-  }
-  if (field || row.length) {
-    endField();
-    rows.push(row);
-  }
-  return rows;
-}
+/** The export read as a spreadsheet would: quotes and doubled quotes, a row a line. */
+const parseCsv = (text: string): string[][] => parse(text);
 
 async function readAll(stream: Readable): Promise<{ text: string; chunks: number }> {
   let text = "";

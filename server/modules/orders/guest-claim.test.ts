@@ -4,7 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GUEST_COOKIE } from "../../plugins/guest.ts";
 import { testShopForFile } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import { type TestBrowser, freshBrowser } from "../../test/browser.ts";
 import { sha256 } from "../auth/tokens.ts";
 import { products } from "../catalog/schema.ts";
 import { orders } from "./schema.ts";
@@ -13,11 +13,7 @@ import { createOrderService } from "./service.ts";
 const shop = testShopForFile();
 
 let ip = 1;
-async function browser() {
-  const b = new TestBrowser(shop().app, `198.51.${Math.floor(ip / 250)}.${ip++ % 250}`);
-  await b.csrf();
-  return b;
-}
+const browser = () => freshBrowser(shop().app, `198.51.${Math.floor(ip / 250)}.${ip++ % 250}`);
 
 let offset = 0;
 /** A product with plenty of stock. */

@@ -1,7 +1,7 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestShop, type TestShop } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import { TestBrowser, freshBrowser } from "../../test/browser.ts";
 import { type FakeStripe, deliver, fakeStripe, sessionIdOf } from "../../test/payments.ts";
 import { products } from "../catalog/schema.ts";
 import { mailOutbox } from "../mail/schema.ts";
@@ -24,11 +24,7 @@ afterAll(async () => {
 
 const db = () => shop.database.db;
 let ip = 1;
-async function guest() {
-  const b = new TestBrowser(shop.app, `198.51.${Math.floor(ip / 250)}.${ip++ % 250}`);
-  await b.csrf();
-  return b;
-}
+const guest = () => freshBrowser(shop.app, `198.51.${Math.floor(ip / 250)}.${ip++ % 250}`);
 
 let offset = 40;
 /** A product with a known stock: £10.00 ex VAT at 20%, so £12.00 a unit. */

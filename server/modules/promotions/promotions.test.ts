@@ -6,7 +6,7 @@ import { eq, gt, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF } from "../../db/seed/index.ts";
 import { testShopForFile } from "../../test/app.ts";
-import { TestBrowser } from "../../test/browser.ts";
+import { TestBrowser, freshBrowser } from "../../test/browser.ts";
 import { oneVariantProduct } from "../../test/products.ts";
 import { auditLog } from "../audit/schema.ts";
 import { categories, productVariants } from "../catalog/schema.ts";
@@ -19,11 +19,7 @@ const shop = testShopForFile();
 let ip = 1;
 const as = {} as Record<"manager" | "sales", TestBrowser>;
 
-async function guest() {
-  const b = new TestBrowser(shop().app, `198.51.120.${ip++ % 250}`);
-  await b.csrf();
-  return b;
-}
+const guest = () => freshBrowser(shop().app, `198.51.120.${ip++ % 250}`);
 
 let offset = 0;
 /** A one-variant product with this stock: £10.00 ex VAT at 20%. */

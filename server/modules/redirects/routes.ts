@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { messageResponse } from "../auth/contract.ts";
 import { staffApi } from "../staff/admin-api.ts";
+import { noContent } from "../../lib/json-api.ts";
 import { IMPORT_ROWS_MAX, REDIRECTS_PAGE_MAX, type RedirectService } from "./service.ts";
 import { staffDoor } from "../staff/door.ts";
 import { storeNothing } from "../../lib/no-store.ts";
@@ -48,10 +49,7 @@ export async function redirectRoutes(app: FastifyInstance, options: { redirects:
   api.delete(
     "/admin/redirects/:id",
     { config: staffDoor("catalogue.manage"), summary: "Removes a rule. Needs catalogue.manage", params: id, response: { 204: z.null(), 404: messageResponse } },
-    async (actor, request, reply) => {
-      await redirects.remove(actor, request.params.id);
-      return reply.code(204).send(null);
-    },
+    noContent((actor, request) => redirects.remove(actor, request.params.id)),
   );
 
   api.get(

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { messageResponse, validationResponse } from "../auth/contract.ts";
 import { staffActorOf } from "./actor.ts";
 import { staffApi } from "./admin-api.ts";
+import { noContent } from "../../lib/json-api.ts";
 import { apiTokenBody, setupBody, staffJson, staffLoginBody, staffSummary, staffUpdateBody, totpEnrolment } from "./contract.ts";
 import { STAFF_DEVICE_COOKIE, staffDeviceCookies, staffSignInCookies, staffSignOutCookies } from "./cookies.ts";
 import { ROLE_LABELS, ROLE_PERMISSIONS } from "./permissions.ts";
@@ -76,10 +77,7 @@ export async function staffRoutes(app: FastifyInstance, options: StaffRouteOptio
   authApi.post(
     "/admin/auth/reauthenticate",
     { config: staffDoor("member", { sessionOnly: true }), summary: "Asks the password again: sensitive actions are allowed for 5 minutes after", body: z.object({ password: z.string().max(200) }), response: { 204: z.null() } },
-    async (actor, request, reply) => {
-      await options.signIn.reauthenticate(actor, request.body.password);
-      return reply.code(204).send(null);
-    },
+    noContent((actor, request) => options.signIn.reauthenticate(actor, request.body.password)),
   );
 
   authApi.post("/admin/auth/totp", { config: staffDoor("member", { sessionOnly: true }), summary: "Starts enrolling an authenticator app: a secret and its QR code", response: { 200: totpEnrolment } }, async (actor) => staff.startTotp(actor));

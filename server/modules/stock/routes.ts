@@ -215,29 +215,24 @@ export async function stockRoutes(app: FastifyInstance, options: { stock: StockS
     async (actor, request) => ({ data: await options.transfers.get(actor, request.params.id) }),
   );
 
-  api.post(
-    "/admin/stock/transfers/:id/send",
+  // Sending and receiving take the same body and answer alike: one route each, from this table.
+  const moves = [
     {
-      config: staffDoor("stock.count"),
+      step: "send",
       summary: "Sends a requested transfer: each line's quantity (as asked unless `lines` says otherwise, 0 to leave one out) leaves the sending branch as `transfer_out`, all or none; 409 once sent or cancelled",
-      params: transferParams,
-      body: quantities,
-      response: { 200: z.object({ data: transfer }), ...transferErrors },
     },
-    async (actor, request) => ({ data: await options.transfers.send(actor, request.params.id, request.body.lines) }),
-  );
-
-  api.post(
-    "/admin/stock/transfers/:id/receive",
     {
-      config: staffDoor("stock.count"),
+      step: "receive",
       summary: "Receives a transfer in transit: what arrived of each line (all that was sent unless `lines` says less) joins the receiving branch as `transfer_in`; the rest is its shortfall; 409 unless in transit",
-      params: transferParams,
-      body: quantities,
-      response: { 200: z.object({ data: transfer }), ...transferErrors },
     },
-    async (actor, request) => ({ data: await options.transfers.receive(actor, request.params.id, request.body.lines) }),
-  );
+  ] as const;
+  for (const { step, summary } of moves) {
+    api.post(
+      `/admin/stock/transfers/:id/${step}`,
+      { config: staffDoor("stock.count"), summary, params: transferParams, body: quantities, response: { 200: z.object({ data: transfer }), ...transferErrors } },
+      async (actor, request) => ({ data: await options.transfers[step](actor, request.params.id, request.body.lines) }),
+    );
+  }
 
   api.post(
     "/admin/stock/transfers/:id/cancel",

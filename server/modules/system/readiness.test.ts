@@ -3,15 +3,9 @@
 // does not, while /healthz (liveness) stays 200. Redis is the real one on this
 // machine, reached through a TCP relay on loopback that the test can cut (the
 // connection refused) or stall (connected, never answering).
-import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
-import { loadConfig } from "../../config.ts";
-import { type TestDatabase, createTestDatabase } from "../../test/database.ts";
+import { describe, expect, it } from "vitest";
+import { shopProcesses, testDatabaseForFile } from "../../test/app.ts";
 import { READY_TIMEOUT_MS } from "./routes.ts";
 
 const redisPort = Number(new URL(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379").port || 6379);
@@ -45,33 +39,15 @@ async function relay() {
   };
 }
 
-let database: TestDatabase;
-let dataDir: string;
-const apps: FastifyInstance[] = [];
-async function shop(env: Record<string, string> = {}): Promise<FastifyInstance> {
-  const config = loadConfig({ NODE_ENV: "test", COOKIE_SECRET: "x".repeat(32), DATA_DIR: dataDir, ...env });
-  const app = await buildApp({ config, database, storefront: { mode: "none" }, logger: false });
-  await app.ready();
-  apps.push(app);
-  return app;
-}
-
-beforeAll(async () => {
-  database = await createTestDatabase({ seeded: false });
-  dataDir = mkdtempSync(path.join(tmpdir(), "tc-ready-"));
-});
-afterAll(async () => {
-  for (const app of apps) await app.close();
-  await database.destroy();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const own = testDatabaseForFile({ seeded: false, dirPrefix: "tc-ready-" });
+const shop = shopProcesses(own);
 
 describe("/readyz", () => {
   it("is ready without Redis when REDIS_URL is unset", async () => {
     const app = await shop();
     const ready = await app.inject({ url: "/readyz" });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: "ready", database: database.kind, redis: "not used" });
+    expect(ready.json()).toEqual({ status: "ready", database: own.database.kind, redis: "not used" });
     expect(ready.headers["cache-control"]).toBe("no-store");
   });
 

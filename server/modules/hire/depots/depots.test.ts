@@ -5,7 +5,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { testShopForFile } from "../../../test/app.ts";
-import { TestBrowser } from "../../../test/browser.ts";
+import { type TestBrowser, freshBrowser } from "../../../test/browser.ts";
 import { auditLog } from "../../audit/schema.ts";
 import { branches } from "../../branches/schema.ts";
 import { addDays, londonDate } from "../pricing.ts";
@@ -40,11 +40,7 @@ async function fleet(prefix: string, at: string[]) {
   return { item: item!, units };
 }
 
-async function customer() {
-  const b = new TestBrowser(shop().app, `198.51.121.${ip++ % 250}`);
-  await b.csrf();
-  return b;
-}
+const customer = () => freshBrowser(shop().app, `198.51.121.${ip++ % 250}`);
 
 const collection = { name: "Dee Depot", email: "dee.depot@example.co.uk", phone: "07700 900321", company: "", fulfilment: "collection" };
 

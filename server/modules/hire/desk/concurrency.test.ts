@@ -6,38 +6,23 @@
 // advisory lock decide; exactly one wins, the other hears a plain 409/422.
 // TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx --no-install vitest run server/modules/hire/desk/concurrency.test.ts
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestShop, createTestShop } from "../../../test/app.ts";
+import { describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../test/browser.ts";
-import { staffBrowser } from "../../../test/staff-browsers.ts";
+import { shopWithStaff } from "../../../test/staff-browsers.ts";
+import { testFleet } from "../test-fleet.ts";
 import { addDays, londonDate } from "../pricing.ts";
-import { hireAllocations, hireCategories, hireItems, hireUnits } from "../schema.ts";
+import { hireAllocations } from "../schema.ts";
 
 const day = (n: number) => addDays(londonDate(), n);
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)("the hire desk under concurrent staff (PostgreSQL)", () => {
-  let shop: TestShop;
-  let desk: TestBrowser;
-  let manager: TestBrowser;
+  const { shop, as } = shopWithStaff("198.51.110", { desk: "hire@staff.example.com", manager: "manager@staff.example.com" });
   let ip = 1;
-  const db = () => shop.database.db;
-
-  beforeAll(async () => {
-    shop = await createTestShop();
-    desk = await staffBrowser(shop.app, "198.51.110.1", "hire@staff.example.com");
-    manager = await staffBrowser(shop.app, "198.51.110.2", "manager@staff.example.com");
-  }, 120_000);
-  afterAll(() => shop?.close());
-
-  async function fleet(prefix: string, units: number) {
-    const [category] = await db().select().from(hireCategories).limit(1);
-    const [item] = await db().insert(hireItems).values({ slug: prefix.toLowerCase(), name: `Mixer ${prefix}`, hireCategoryId: category!.id, dayRate: 1000, weekendRate: 1500, weekRate: 4000 }).returning();
-    const rows = await db().insert(hireUnits).values(Array.from({ length: units }, (_, i) => ({ hireItemId: item!.id, assetNumber: `${prefix}-${i + 1}` }))).returning();
-    return { item: item!, units: rows };
-  }
+  const db = () => shop().database.db;
+  const fleet = (prefix: string, units: number) => testFleet(db(), { name: `Mixer ${prefix}`, prefix, units });
 
   function customer() {
-    return new TestBrowser(shop.app, `198.51.111.${ip++ % 250}`);
+    return new TestBrowser(shop().app, `198.51.111.${ip++ % 250}`);
   }
 
   async function post(b: TestBrowser, itemId: number, start: string, end: string) {
@@ -51,8 +36,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the hire desk under concurrent 
     const made = await post(customer(), itemId, start, end);
     expect(made.statusCode, made.body).toBe(201);
     const number = made.json().number as string;
-    expect((await desk.post(`/api/admin/hire/requests/${number}/approve`, {})).statusCode).toBe(200);
-    const detail = (await desk.get(`/api/admin/hire/requests/${number}`)).json();
+    expect((await as.desk.post(`/api/admin/hire/requests/${number}/approve`, {})).statusCode).toBe(200);
+    const detail = (await as.desk.get(`/api/admin/hire/requests/${number}`)).json();
     return { number, allocation: detail.lines[0].units[0].allocation_id as number };
   }
 
@@ -70,8 +55,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the hire desk under concurrent 
     const a = await approved(item.id, day(5), day(7));
     const b = await approved(item.id, day(5), day(7));
     const results = await Promise.all([
-      desk.post(`/api/admin/hire/requests/${a.number}/handovers`, { allocation_id: a.allocation, asset_number: "RACE-3", condition: "Good", id_checked: false }),
-      manager.post(`/api/admin/hire/requests/${b.number}/handovers`, { allocation_id: b.allocation, asset_number: "RACE-3", condition: "Good", id_checked: false }),
+      as.desk.post(`/api/admin/hire/requests/${a.number}/handovers`, { allocation_id: a.allocation, asset_number: "RACE-3", condition: "Good", id_checked: false }),
+      as.manager.post(`/api/admin/hire/requests/${b.number}/handovers`, { allocation_id: b.allocation, asset_number: "RACE-3", condition: "Good", id_checked: false }),
     ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const loser = results.find((r) => r.statusCode === 409)!;
@@ -91,7 +76,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the hire desk under concurrent 
     const { item } = await fleet("TWICE", 1);
     const a = await approved(item.id, day(9), day(10));
     const results = await Promise.all(
-      [desk, manager].map((who) => who.post(`/api/admin/hire/requests/${a.number}/handovers`, { allocation_id: a.allocation, asset_number: "TWICE-1", condition: "Good", id_checked: false })),
+      [as.desk, as.manager].map((who) => who.post(`/api/admin/hire/requests/${a.number}/handovers`, { allocation_id: a.allocation, asset_number: "TWICE-1", condition: "Good", id_checked: false })),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const handovers = (await db().execute(sql`select count(*)::int as n from hire_handovers where allocation_id = ${a.allocation}`)) as unknown as { rows: { n: number }[] };
@@ -103,12 +88,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the hire desk under concurrent 
       const { item } = await fleet(`MOVE${round}`, 1);
       const made = await post(customer(), item.id, day(20), day(21));
       const number = made.json().number as string;
-      const line = (await desk.get(`/api/admin/hire/requests/${number}`)).json().lines[0].id as number;
+      const line = (await as.desk.get(`/api/admin/hire/requests/${number}`)).json().lines[0].id as number;
       const other = customer();
       await other.csrf();
       await other.post("/api/hire-basket", { hire_item_id: item.id, quantity: 1, start_date: day(30), end_date: day(32) });
       const [approve, request] = await Promise.all([
-        desk.post(`/api/admin/hire/requests/${number}/approve`, { reason: "Moved to the later dates", lines: [{ line_id: line, start_date: day(30), end_date: day(32) }] }),
+        as.desk.post(`/api/admin/hire/requests/${number}/approve`, { reason: "Moved to the later dates", lines: [{ line_id: line, start_date: day(30), end_date: day(32) }] }),
         other.post("/api/hire-requests", { name: "Other Customer", email: "other@example.co.uk", phone: "07700 900555", company: "", fulfilment: "collection" }),
       ]);
       const won = [approve.statusCode === 200, request.statusCode === 201];

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { messageResponse, validationResponse } from "../../auth/contract.ts";
 import { staffApi } from "../../staff/admin-api.ts";
+import { noContent } from "../../../lib/json-api.ts";
 import { staffDoor } from "../../staff/door.ts";
 import { counterOrderBody, draftBody } from "./contract.ts";
 import type { OrderDrafts } from "./drafts.ts";
@@ -77,9 +78,6 @@ export async function counterOrderRoutes(app: FastifyInstance, options: { counte
   api.delete(
     "/admin/orders/drafts/:id",
     { config: staffDoor("orders.create"), summary: "Deletes a draft", params: draftParams, response: { 204: z.null() } },
-    async (actor, request, reply) => {
-      await drafts.remove(actor, request.params.id);
-      return reply.code(204).send(null);
-    },
+    noContent((actor, request) => drafts.remove(actor, request.params.id)),
   );
 }

@@ -25,12 +25,18 @@ describe("photos of a return", () => {
     return made.json().data.number as string;
   };
 
-  it("attaches the customer's photos through the pipeline, lists them for the customer and shows them to the desk, never from a public URL", async () => {
+  /** A product ordered, `quantity` of it, and one of it asked back: the order, the return's number and its photos' URL. */
+  const returnAsked = async (quantity: number) => {
     const p = await product();
-    const o = await placed({ items: [{ productId: p.id, quantity: 1 }] });
+    const o = await placed({ items: [{ productId: p.id, quantity }] });
     const rma = await ask(o);
+    return { p, o, rma, url: `/api/orders/${o.number}/returns/${rma}/photos` };
+  };
+
+  it("attaches the customer's photos through the pipeline, lists them for the customer and shows them to the desk, never from a public URL", async () => {
+    const { o, rma, url } = await returnAsked(1);
     const jpeg = await testJpeg(1800, 1200);
-    const added = await attach(o.buyer, `/api/orders/${o.number}/returns/${rma}/photos`, [{ filename: "crack.jpg", bytes: jpeg }], [["caption", "The crack in the handle"]]);
+    const added = await attach(o.buyer, url, [{ filename: "crack.jpg", bytes: jpeg }], [["caption", "The crack in the handle"]]);
     expect(added.statusCode, added.body).toBe(201);
     const [photo] = added.json().data;
     expect(photo).toMatchObject({ caption: "The crack in the handle", width: 1280, height: 853, url: expect.stringMatching(new RegExp(`^/api/orders/${o.number}/returns/${rma}/photos/[a-z0-9]{12}/large$`)) });
@@ -61,10 +67,7 @@ describe("photos of a return", () => {
   });
 
   it("refuses a fifth photo, a file that is not an image whatever its name, a HEIC photo with its reason, and a return that has moved on", async () => {
-    const p = await product();
-    const o = await placed({ items: [{ productId: p.id, quantity: 2 }] });
-    const rma = await ask(o);
-    const url = `/api/orders/${o.number}/returns/${rma}/photos`;
+    const { o, rma, url } = await returnAsked(2);
     const small = await testJpeg(400, 300);
 
     const html = await attach(o.buyer, url, [{ filename: "photo.jpg", bytes: Buffer.from("<!doctype html><script>alert(1)</script>") }]);
@@ -97,10 +100,7 @@ describe("photos of a return", () => {
   });
 
   it("is someone else's return to another customer, asks a stranger to sign in, and lets a guest in with the order link's signature only", async () => {
-    const p = await product();
-    const o = await placed({ items: [{ productId: p.id, quantity: 1 }] });
-    const rma = await ask(o);
-    const url = `/api/orders/${o.number}/returns/${rma}/photos`;
+    const { p, o, url } = await returnAsked(1);
     const small = await testJpeg(400, 300);
     const added = await attach(o.buyer, url, [{ filename: "a.jpg", bytes: small }]);
     const photoUrl = added.json().data[0].url as string;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { messageResponse, validationResponse } from "../../auth/contract.ts";
-import { jsonApi } from "../../../lib/json-api.ts";
+import { jsonApi, noContent } from "../../../lib/json-api.ts";
 import { signedIn } from "../../auth/signed-in.ts";
 import { TRADE_ROLES } from "../schema.ts";
 import { tradeAcceptBody, tradeIdParams, tradeInvitationJson, tradeInviteBody, tradeRoleBody, tradeUserJson } from "./users-contract.ts";
@@ -43,10 +43,7 @@ export async function tradeUsersRoutes(app: FastifyInstance, options: { users: T
   api.delete(
     "/trade/users/:id",
     { summary: "Removes a user from the company; an admin cannot remove an owner; one owner always stays", params: tradeIdParams, response: { 204: z.null() } },
-    async (user, request, reply) => {
-      await users.remove(user.id, request.params.id);
-      return reply.code(204).send(null);
-    },
+    noContent((user, request) => users.remove(user.id, request.params.id)),
   );
 
   api.post(
@@ -58,10 +55,7 @@ export async function tradeUsersRoutes(app: FastifyInstance, options: { users: T
   api.delete(
     "/trade/invitations/:id",
     { summary: "Revokes an open invitation", params: tradeIdParams, response: { 204: z.null() } },
-    async (user, request, reply) => {
-      await users.revoke(user.id, request.params.id);
-      return reply.code(204).send(null);
-    },
+    noContent((user, request) => users.revoke(user.id, request.params.id)),
   );
 
   api.post(

@@ -98,7 +98,16 @@ export function createTradeUsersService(db: Db, options: { mail: Outbox; appName
     return inv;
   }
 
-  async function sendInvitation(tx: Db, inv: TradeInvitation, secret: string, companyName: string, inviter: string) {
+  /** A new invitation link's secret (the email carries it, the database keeps its hash) and when it expires: INVITATION_DAYS from `at`. */
+  function freshLink(at: Date) {
+    const secret = randomBytes(32).toString("base64url");
+    return { secret, tokenHash: sha256(secret), expiresAt: new Date(at.getTime() + INVITATION_DAYS * 86_400_000) };
+  }
+
+  /** Emails the invitation with its link, in the name of the user who sent it. */
+  async function sendInvitation(tx: Db, inv: TradeInvitation, secret: string, companyName: string, inviterId: number) {
+    const [sender] = await tx.select().from(users).where(eq(users.id, inviterId));
+    const inviter = `${sender!.firstname} ${sender!.lastname}`;
     const url = `${options.publicUrl}/trade/invitation?token=${encodeURIComponent(`${inv.id}|${secret}`)}`;
     const mail = renderEmail({
       ...layout,
@@ -175,13 +184,9 @@ export function createTradeUsersService(db: Db, options: { mail: Outbox; appName
           .update(tradeInvitations)
           .set({ revokedAt: at })
           .where(and(eq(tradeInvitations.tradeAccountId, account.id), eq(tradeInvitations.email, input.email), isNull(tradeInvitations.acceptedAt), isNull(tradeInvitations.revokedAt)));
-        const secret = randomBytes(32).toString("base64url");
-        const [inv] = await tx
-          .insert(tradeInvitations)
-          .values({ tradeAccountId: account.id, email: input.email, role: input.role, tokenHash: sha256(secret), invitedBy: userId, expiresAt: new Date(at.getTime() + INVITATION_DAYS * 86_400_000) })
-          .returning();
-        const [inviter] = await tx.select().from(users).where(eq(users.id, userId));
-        await sendInvitation(tx, inv!, secret, account.companyName, `${inviter!.firstname} ${inviter!.lastname}`);
+        const { secret, tokenHash, expiresAt } = freshLink(at);
+        const [inv] = await tx.insert(tradeInvitations).values({ tradeAccountId: account.id, email: input.email, role: input.role, tokenHash, invitedBy: userId, expiresAt }).returning();
+        await sendInvitation(tx, inv!, secret, account.companyName, userId);
         return toInvitationJson(inv!, at);
       });
       options.mail.kick?.();
@@ -197,15 +202,10 @@ export function createTradeUsersService(db: Db, options: { mail: Outbox; appName
         const inv = await invitationOf(tx, account.id, invitationId);
         noOwnerByAdmin(member.role, inv.role);
         if (inv.acceptedAt || inv.revokedAt) throw new HttpError(409, "This invitation was already accepted or revoked.");
-        const secret = randomBytes(32).toString("base64url");
         const at = now();
-        const [updated] = await tx
-          .update(tradeInvitations)
-          .set({ tokenHash: sha256(secret), expiresAt: new Date(at.getTime() + INVITATION_DAYS * 86_400_000) })
-          .where(eq(tradeInvitations.id, inv.id))
-          .returning();
-        const [inviter] = await tx.select().from(users).where(eq(users.id, userId));
-        await sendInvitation(tx, updated!, secret, account.companyName, `${inviter!.firstname} ${inviter!.lastname}`);
+        const { secret, tokenHash, expiresAt } = freshLink(at);
+        const [updated] = await tx.update(tradeInvitations).set({ tokenHash, expiresAt }).where(eq(tradeInvitations.id, inv.id)).returning();
+        await sendInvitation(tx, updated!, secret, account.companyName, userId);
         return toInvitationJson(updated!, at);
       });
       options.mail.kick?.();

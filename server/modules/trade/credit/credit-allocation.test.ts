@@ -4,34 +4,23 @@
 // allocations of the same credit at once never allocate more than it.
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx --no-install vitest run server/modules/trade/credit/credit-allocation.test.ts
 import { and, eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../../http-errors.ts";
-import { type createServices } from "../../../services.ts";
-import { testShopForFile, servicesOf } from "../../../test/app.ts";
-import type { TestBrowser } from "../../../test/browser.ts";
+import { servicesForFile } from "../../../test/app.ts";
+import { staffTestShop } from "../../../test/staff-browsers.ts";
 import { databaseInvariantViolations } from "../../../test/invariants.ts";
-import type { StaffActor } from "../../staff/actor.ts";
 import type { StaffRole } from "../../staff/permissions.ts";
 import { holdOverdueAccounts } from "./holds.ts";
 import { tradeInvoices } from "../invoices/invoice-schema.ts";
-import { demoStaffBrowsers } from "./ledger-fixtures.ts";
 import { tradePaymentAllocations, tradePayments } from "./ledger-schema.ts";
 import { tradeAccounts } from "../schema.ts";
 import { isoDay, tradeFixtures } from "../test-fixtures.ts";
 
-const shop = testShopForFile();
-let services: ReturnType<typeof createServices>;
-let system: StaffActor;
-let staffAs: Record<StaffRole | "guest", TestBrowser>;
+const { shop, as: staffAs } = staffTestShop("198.51.117");
+const ctx = servicesForFile(shop);
 const db = () => shop().database.db;
 const fx = tradeFixtures(shop);
 const onPostgres = !!process.env.TEST_DATABASE_URL;
-
-beforeAll(async () => {
-  services = servicesOf(shop());
-  system = await services.staff.systemActor();
-  staffAs = await demoStaffBrowsers(shop().app, 117);
-}, 120_000);
 
 /** A company with £120 invoices (£100 + 20% VAT), `dues` days from today (negative: overdue). */
 async function companyWith(name: string, dues: number[]) {
@@ -42,7 +31,7 @@ async function companyWith(name: string, dues: number[]) {
 }
 
 /** Money received and kept on account (no allocation), through the desk. */
-const payOnAccount = (accountId: number, amount: number, receivedOn: string) => services.tradeDesk.pay(system, accountId, { amount, method: "bacs", reference: `on account ${amount}`, received_on: receivedOn, allocations: [] });
+const payOnAccount = (accountId: number, amount: number, receivedOn: string) => ctx.services.tradeDesk.pay(ctx.system, accountId, { amount, method: "bacs", reference: `on account ${amount}`, received_on: receivedOn, allocations: [] });
 
 const allocate = (accountId: number, allocations: { invoice_number: string; amount: number }[], as: StaffRole = "accounts") =>
   staffAs[as].post(`/api/admin/trade/accounts/${accountId}/credit-allocations`, { allocations });
@@ -58,7 +47,7 @@ describe("allocating credit on account", () => {
     // £50 received first (by date, though recorded second), £100 later; £30 of the later one already went to the first invoice.
     await payOnAccount(c.accountId, 100, isoDay(-2));
     await payOnAccount(c.accountId, 50, isoDay(-5));
-    await services.tradeDesk.pay(system, c.accountId, { amount: 30, method: "cash", reference: "part", allocations: [{ invoice_number: first!.number, amount: 30 }] });
+    await ctx.services.tradeDesk.pay(ctx.system, c.accountId, { amount: 30, method: "cash", reference: "part", allocations: [{ invoice_number: first!.number, amount: 30 }] });
     const [later, older, part] = await paymentsOf(c.accountId);
     const before = await accountRow(c.accountId);
     expect(before.balance).toBe(24000 - 18000);
@@ -124,7 +113,7 @@ describe("allocating credit on account", () => {
 
     await payOnAccount(c.accountId, 100, isoDay(-1));
     // A credit note on the paid invoice leaves £12 in the balance, but no payment's money: not allocatable.
-    await services.tradeDesk.credit(system, paid.number, { reason: "Returned", whole: true });
+    await ctx.services.tradeDesk.credit(ctx.system, paid.number, { reason: "Returned", whole: true });
     const balance = (await accountRow(c.accountId)).balance;
     const cases: [object[], string][] = [
       [[{ invoice_number: inv.number, amount: 100.01 }], "The allocations (£100.01) are more than the £100.00 credit on account."],
@@ -150,8 +139,8 @@ describe("allocating credit on account", () => {
     expect((await allocate(c.accountId, [{ invoice_number: inv.number, amount: 0 }])).statusCode).toBe(422);
     expect((await allocate(c.accountId, [{ invoice_number: inv.number, amount: 1.005 }])).statusCode).toBe(422);
     // The service refuses the same without the route's schema (the screen calls it directly).
-    await expect(services.tradeDesk.allocateCredit(system, c.accountId, { allocations: [{ invoice_number: inv.number, amount: 1.005 }] })).rejects.toBeInstanceOf(ValidationError);
-    await expect(services.tradeDesk.allocateCredit(system, c.accountId, { allocations: [{ invoice_number: inv.number, amount: -5 }] })).rejects.toBeInstanceOf(ValidationError);
+    await expect(ctx.services.tradeDesk.allocateCredit(ctx.system, c.accountId, { allocations: [{ invoice_number: inv.number, amount: 1.005 }] })).rejects.toBeInstanceOf(ValidationError);
+    await expect(ctx.services.tradeDesk.allocateCredit(ctx.system, c.accountId, { allocations: [{ invoice_number: inv.number, amount: -5 }] })).rejects.toBeInstanceOf(ValidationError);
 
     expect((await invoiceRow(inv.id)).paidAmount).toBe(0);
     expect((await paymentsOf(c.accountId)).map((p) => p.unallocated)).toEqual([0, 10000, 10000]);
@@ -179,7 +168,7 @@ describe.skipIf(!onPostgres)("allocating credit under concurrency (PostgreSQL)",
     await payOnAccount(c.accountId, 100, isoDay(-3));
     await payOnAccount(c.accountId, 50, isoDay(-2));
     // £150 of credit; four allocations of £100 each, to different invoices, at once: exactly one fits.
-    const results = await Promise.allSettled(c.invoices.map((i) => services.tradeDesk.allocateCredit(system, c.accountId, { allocations: [{ invoice_number: i.number, amount: 100 }] })));
+    const results = await Promise.allSettled(c.invoices.map((i) => ctx.services.tradeDesk.allocateCredit(ctx.system, c.accountId, { allocations: [{ invoice_number: i.number, amount: 100 }] })));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(ValidationError);
     const payments = await paymentsOf(c.accountId);

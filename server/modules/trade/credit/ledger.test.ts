@@ -11,13 +11,11 @@
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx --no-install vitest run server/modules/trade/credit/ledger.test.ts
 import { asc, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Db } from "../../../db/client.ts";
 import { ValidationError } from "../../../http-errors.ts";
-import { type createServices } from "../../../services.ts";
-import { testShopForFile, servicesOf } from "../../../test/app.ts";
+import { testShopForFile, servicesForFile } from "../../../test/app.ts";
 import { orderLines, orders } from "../../orders/schema.ts";
-import type { StaffActor } from "../../staff/actor.ts";
 import { chargeOnAccount } from "./credit.ts";
 import { tradeInvoices } from "../invoices/invoice-schema.ts";
 import { creditableLines, issueCreditNote, outstandingOf, recordPayment } from "./ledger.ts";
@@ -26,16 +24,10 @@ import { tradeAccounts } from "../schema.ts";
 import { isoDay, tradeFixtures } from "../test-fixtures.ts";
 
 const shop = testShopForFile();
-let services: ReturnType<typeof createServices>;
-let system: StaffActor;
+const ctx = servicesForFile(shop);
 const db = () => shop().database.db;
 const fx = tradeFixtures(shop);
 const onPostgres = !!process.env.TEST_DATABASE_URL;
-
-beforeAll(async () => {
-  services = servicesOf(shop());
-  system = await services.staff.systemActor();
-}, 120_000);
 
 const inTx = <T>(work: (tx: Db) => Promise<T>) => db().transaction(async (t) => work(t as unknown as Db));
 let orderSeq = 0;
@@ -129,7 +121,7 @@ describe.skipIf(!onPostgres)("the ledger under concurrency (PostgreSQL)", () => 
     const invoice = await fx.invoiceFor(c.accountId, c.buyer.id, { invoiceDate: isoDay(-1), dueDate: isoDay(29), lines: [{ name: "Race", qty: 1, unit: 10000, rate: 20 }] });
     // £120 outstanding; eight payments of £50 against it at once: exactly two fit.
     const results = await Promise.allSettled(
-      Array.from({ length: 8 }, () => services.tradeDesk.pay(system, c.accountId, { amount: 50, method: "bacs", reference: "race", allocations: [{ invoice_number: invoice.number, amount: 50 }] })),
+      Array.from({ length: 8 }, () => ctx.services.tradeDesk.pay(ctx.system, c.accountId, { amount: 50, method: "bacs", reference: "race", allocations: [{ invoice_number: invoice.number, amount: 50 }] })),
     );
     const ok = results.filter((r) => r.status === "fulfilled");
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
@@ -145,7 +137,7 @@ describe.skipIf(!onPostgres)("the ledger under concurrency (PostgreSQL)", () => 
     const invoice = await fx.invoiceFor(c.accountId, c.buyer.id, { invoiceDate: isoDay(-1), dueDate: isoDay(29), lines: [{ name: "Remit", qty: 1, unit: 5000, rate: 20 }] });
     const paid = await c.owner.browser.post("/api/trade/invoices/pay", { invoice_ids: [invoice.id] });
     const reference = paid.json().data.remittance.reference as string;
-    const results = await Promise.allSettled([1, 2, 3].map(() => services.tradeDesk.confirmRemittance(system, reference, {})));
+    const results = await Promise.allSettled([1, 2, 3].map(() => ctx.services.tradeDesk.confirmRemittance(ctx.system, reference, {})));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results) if (r.status === "rejected") expect((r.reason as { statusCode: number }).statusCode).toBe(409);
     expect(await db().select().from(tradePayments).where(eq(tradePayments.tradeAccountId, c.accountId))).toHaveLength(1);

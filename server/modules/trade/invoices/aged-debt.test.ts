@@ -1,19 +1,14 @@
 // The aged-debt report (issue 21): each account's outstanding by days past
 // due, the totals row, the most overdue first, paid and settled accounts left
 // out; the JSON and the CSV (formula-escaped) and who may read them.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
-import { testShopForFile } from "../../../test/app.ts";
+import { staffTestShop } from "../../../test/staff-browsers.ts";
 import { agedDebt } from "./aged-debt.ts";
-import { creditNote, demoStaffBrowsers, payment } from "../credit/ledger-fixtures.ts";
+import { creditNote, payment } from "../credit/ledger-fixtures.ts";
 import { isoDay, tradeFixtures } from "../test-fixtures.ts";
 
-const shop = testShopForFile();
-let staffAs: Awaited<ReturnType<typeof demoStaffBrowsers>>;
-beforeAll(async () => {
-  staffAs = await demoStaffBrowsers(shop().app, 108);
-}, 120_000);
-
+const { shop, as: staffAs } = staffTestShop("198.51.108");
 const db = () => shop().database.db;
 const { company, invoiceFor } = tradeFixtures(shop);
 

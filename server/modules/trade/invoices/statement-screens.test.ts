@@ -4,19 +4,14 @@
 // month named beside its field, and the aged-debt table with its CSV link.
 // The rules are proven in statements.test.ts and aged-debt.test.ts.
 import { and, eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
-import { testShopForFile } from "../../../test/app.ts";
+import { describe, expect, it } from "vitest";
+import { staffTestShop } from "../../../test/staff-browsers.ts";
 import { textOf } from "../../../test/page-text.ts";
 import { auditLog } from "../../audit/schema.ts";
-import { demoStaffBrowsers, payment } from "../credit/ledger-fixtures.ts";
+import { payment } from "../credit/ledger-fixtures.ts";
 import { isoDay, tradeFixtures } from "../test-fixtures.ts";
 
-const shop = testShopForFile({ shop: { storefront: { mode: "build" } }, timeout: 240_000 });
-let staffAs: Awaited<ReturnType<typeof demoStaffBrowsers>>;
-beforeAll(async () => {
-  staffAs = await demoStaffBrowsers(shop().app, 109);
-}, 240_000);
-
+const { shop, as: staffAs } = staffTestShop("198.51.109", { shop: { storefront: { mode: "build" } }, timeout: 240_000 });
 const { company, invoiceFor } = tradeFixtures(shop);
 
 describe("the statement screen", () => {

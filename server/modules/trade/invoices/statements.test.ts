@@ -6,24 +6,19 @@ import { and, eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openPostgres } from "../../../db/client.ts";
 import type { Db } from "../../../db/client.ts";
-import { testShopForFile } from "../../../test/app.ts";
+import { staffTestShop } from "../../../test/staff-browsers.ts";
 import { readPdf, row } from "../../../test/pdf.ts";
 import { auditLog } from "../../audit/schema.ts";
 import { mailOutbox, mailOutboxAttachments } from "../../mail/schema.ts";
 import { bankHolidays, firstWorkingDay } from "../calendar.ts";
 import { shopDetails } from "./invoices.ts";
-import { creditNote, demoStaffBrowsers, outboxOn, payment } from "../credit/ledger-fixtures.ts";
+import { creditNote, outboxOn, payment } from "../credit/ledger-fixtures.ts";
 import { tradeAccounts } from "../schema.ts";
 import { statementPdf } from "./statement-pdf.ts";
 import { type StatementOptions, sendMonthlyStatements, statementFilename, statementFor } from "./statements.ts";
 import { tradeFixtures } from "../test-fixtures.ts";
 
-const shop = testShopForFile();
-let staffAs: Awaited<ReturnType<typeof demoStaffBrowsers>>;
-beforeAll(async () => {
-  staffAs = await demoStaffBrowsers(shop().app, 107);
-}, 120_000);
-
+const { shop, as: staffAs } = staffTestShop("198.51.107");
 const db = () => shop().database.db;
 const { company, invoiceFor } = tradeFixtures(shop);
 const options = (mail = outboxOn()): StatementOptions => ({ mail, appName: "Tradecounter", publicUrl: "http://shop.test", shop: shopDetails(shop().config) });
