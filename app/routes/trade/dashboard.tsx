@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { EmptyState, PageHeading, SectionHead } from "../../components/page.tsx";
 import { LinkItems } from "../../components/link-items.tsx";
+import { HeadRow } from "../../components/head-row.tsx";
 import { SpendChart } from "../../components/trade/spend-chart.tsx";
 import { PAYMENT_LABELS } from "../../lib/basket-checkout.ts";
 import { formatPounds } from "../../lib/money.ts";
@@ -138,13 +139,7 @@ function CardTable({ testId, caption, columns, children }: { testId: string; cap
       <table className="w-full border-collapse text-left text-sm sm:text-base" data-testid={testId}>
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-stone-100 text-sm text-stone-700">
-          <tr>
-            {columns.map(([label, className]) => (
-              <th key={label} scope="col" className={className}>
-                {label}
-              </th>
-            ))}
-          </tr>
+          <HeadRow cells={columns} />
         </thead>
         <tbody>{children}</tbody>
       </table>

@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { appContext } from "#app-context";
 import { SelectField } from "../../components/form.tsx";
+import { HeadRow } from "../../components/head-row.tsx";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
 import { SiteOptions } from "../../components/trade/site-options.tsx";
 import { formatHireDate } from "../../lib/hire.ts";
@@ -118,15 +119,7 @@ export default function Invoices({ loaderData }: Route.ComponentProps) {
             <table className="w-full border-collapse text-left" data-testid="trade-invoices">
               <caption className="sr-only">Your company&rsquo;s invoices, newest first</caption>
               <thead className="bg-stone-100 text-sm text-stone-700">
-                <tr>
-                  <th scope="col" className="px-4 py-3">Invoice</th>
-                  <th scope="col" className="px-4 py-3">Date</th>
-                  <th scope="col" className="px-4 py-3">Due</th>
-                  <th scope="col" className="px-4 py-3">PO reference</th>
-                  {sites.length ? <th scope="col" className="px-4 py-3">Site</th> : null}
-                  <th scope="col" className="px-4 py-3 text-right">Total</th>
-                  <th scope="col" className="px-4 py-3">Status</th>
-                </tr>
+                <HeadRow cells={[["Invoice", "px-4 py-3"], ["Date", "px-4 py-3"], ["Due", "px-4 py-3"], ["PO reference", "px-4 py-3"], ...(sites.length ? [["Site", "px-4 py-3"] as const] : []), ["Total", "px-4 py-3 text-right"], ["Status", "px-4 py-3"]]} />
               </thead>
               <tbody>
                 {data.map((inv) => (
