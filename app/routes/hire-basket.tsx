@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link } from "react-router";
 import { appContext } from "#app-context";
-import { BasketScreen, TOTAL_ROW } from "../components/basket/basket-screen.tsx";
+import { BasketScreen } from "../components/basket/basket-screen.tsx";
+import { TOTAL_ROW } from "../components/totals-list.tsx";
 import { useBasketLines } from "../components/basket/use-basket-lines.ts";
 import { Field, FormAlert, SubmitButton, useFocusOnFailure } from "../components/form.tsx";
 import { HireBasketLine, type LineChange } from "../components/hire/hire-basket-line.tsx";
