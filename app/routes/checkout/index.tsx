@@ -5,7 +5,7 @@ import { AddressFields } from "../../components/checkout/address-fields.tsx";
 import { DeliveryChoice, PaymentChoice, SiteChoice } from "../../components/checkout/choices.tsx";
 import { PendingCardPayment } from "../../components/checkout/pending-card-payment.tsx";
 import { SavedAddressPicker, checkoutAddress, matchingSaved, savedInOrder } from "../../components/checkout/saved-addresses.tsx";
-import { Checkbox, Field, FormAlert } from "../../components/form.tsx";
+import { Checkbox, EmailField, Field, FormAlert } from "../../components/form.tsx";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
 import { TOTAL_ROW, TotalsList, type TotalsListRow } from "../../components/totals-list.tsx";
 import { ApiError, fieldMessage } from "../../lib/api-client.ts";
@@ -260,7 +260,7 @@ export default function Checkout(props: Route.ComponentProps) {
           <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
             <legend className="px-1 text-lg font-semibold">Your details</legend>
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required value={email} onChange={(e) => setEmail(e.target.value)} error={err("email")} />
+              <EmailField value={email} onChange={(e) => setEmail(e.target.value)} error={err("email")} />
               <Field label="Phone" name="phone" type="tel" autoComplete="tel" optional value={phone} onChange={(e) => setPhone(e.target.value)} error={err("phone")} />
             </div>
           </fieldset>
