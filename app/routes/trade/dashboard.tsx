@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { InvoiceLink } from "../../components/trade/invoice-link.tsx";
 import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { EmptyState, PageHeading, SectionHead } from "../../components/page.tsx";
@@ -226,9 +227,7 @@ function UnpaidInvoices({ invoices }: { invoices: NonNullable<Dashboard["unpaid_
             {invoices.map((inv) => (
               <tr key={inv.id} className="border-t border-stone-200">
                 <th scope="row" className="px-3 py-2 font-semibold whitespace-nowrap sm:px-4">
-                  <Link to={`/trade/invoices/view/${inv.id}`} className="underline underline-offset-2">
-                    {inv.number}
-                  </Link>
+                  <InvoiceLink invoice={inv} className="underline underline-offset-2" />
                 </th>
                 <td className="px-3 py-2 whitespace-nowrap sm:px-4">
                   {calendarDate(inv.due_date)}

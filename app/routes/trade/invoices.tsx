@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { InvoiceLink } from "../../components/trade/invoice-link.tsx";
 import { appContext } from "#app-context";
 import { SelectField } from "../../components/form.tsx";
 import { HeadRow } from "../../components/head-row.tsx";
@@ -125,9 +126,7 @@ export default function Invoices({ loaderData }: Route.ComponentProps) {
                 {data.map((inv) => (
                   <tr key={inv.id} className="border-t border-stone-200">
                     <th scope="row" className="px-4 py-3 font-semibold">
-                      <Link to={`/trade/invoices/view/${inv.id}`} className="underline">
-                        {inv.number}
-                      </Link>
+                      <InvoiceLink invoice={inv} className="underline" />
                     </th>
                     <td className="px-4 py-3">{formatHireDate(inv.invoice_date)}</td>
                     <td className="px-4 py-3">{formatHireDate(inv.due_date)}</td>
