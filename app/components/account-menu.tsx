@@ -1,7 +1,9 @@
-import { useEffect, useRef } from "react";
-import { Link, useLocation } from "react-router";
+import { useEffect } from "react";
+import { Link } from "react-router";
 import { ChevronDownIcon, UserIcon } from "./icons.tsx";
 import { SignOutButton } from "./sign-out-button.tsx";
+import { LinkItems } from "./link-items.tsx";
+import { useMenuDetails } from "./menu-details.ts";
 
 export const accountLinks = [
   { to: "/account", label: "Your account" },
@@ -18,20 +20,17 @@ export const accountLinks = [
  * scripts needed to open it) with the account's pages and "Sign out".
  */
 export function AccountMenu({ firstname }: { firstname: string }) {
-  const menu = useRef<HTMLDetailsElement>(null);
-  const location = useLocation();
+  const details = useMenuDetails();
+  const menu = details.ref;
 
-  // Closes after a navigation, on a click elsewhere and on Escape.
-  useEffect(() => {
-    if (menu.current) menu.current.open = false;
-  }, [location.key]);
+  // Closes on a click elsewhere too.
   useEffect(() => {
     function onPointerDown(event: PointerEvent) {
       if (menu.current?.open && !menu.current.contains(event.target as Node)) menu.current.open = false;
     }
     document.addEventListener("pointerdown", onPointerDown);
     return () => document.removeEventListener("pointerdown", onPointerDown);
-  }, []);
+  }, [menu]); // the ref itself never changes: this runs once
 
   return (
     <div className="flex items-center">
@@ -44,29 +43,14 @@ export function AccountMenu({ firstname }: { firstname: string }) {
         <UserIcon />
         <span className="max-w-16 truncate text-xs font-medium leading-tight sm:max-w-32 sm:text-sm">{firstname}</span>
       </Link>
-      <details
-        ref={menu}
-        className="relative hidden sm:block"
-        onKeyDown={(e) => {
-          if (e.key === "Escape" && menu.current?.open) {
-            menu.current.open = false;
-            menu.current.querySelector("summary")?.focus();
-          }
-        }}
-      >
+      <details {...details} className="relative hidden sm:block">
         <summary aria-label="Account menu" className="flex min-h-11 min-w-11 cursor-pointer list-none items-center justify-center rounded-md hover:bg-white/10">
           <ChevronDownIcon className="size-5" />
         </summary>
         <div className="absolute right-0 top-full z-40 mt-2 w-60 rounded-md bg-white py-2 text-stone-900 shadow-lg ring-1 ring-black/10">
           <nav aria-label="Account">
             <ul>
-              {accountLinks.map((l) => (
-                <li key={l.to}>
-                  <Link to={l.to} className="flex min-h-11 items-center px-4 hover:bg-stone-100">
-                    {l.label}
-                  </Link>
-                </li>
-              ))}
+              <LinkItems links={accountLinks} className="flex min-h-11 items-center px-4 hover:bg-stone-100" />
             </ul>
           </nav>
           <div className="mt-2 border-t border-stone-200 px-4 pt-3 pb-1">

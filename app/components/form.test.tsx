@@ -1,7 +1,7 @@
-// A field's error text, shared by the shop's forms.
+// A field's error text and the email field, shared by the shop's forms.
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ErrorText } from "./form.tsx";
+import { EmailField, ErrorText } from "./form.tsx";
 
 describe("ErrorText", () => {
   it("reads the error out after an unseen 'Error:', under the id the control points to", () => {
@@ -11,5 +11,15 @@ describe("ErrorText", () => {
 
   it("is nothing without an error", () => {
     expect(renderToStaticMarkup(<ErrorText id={undefined} error={undefined} />)).toBe("");
+  });
+});
+
+describe("EmailField", () => {
+  it("asks for a required email address the browser fills in and does not spell-check, with what the form adds", () => {
+    const html = renderToStaticMarkup(<EmailField id="email" defaultValue="ann@example.com" />);
+    expect(html).toContain('<label for="email"');
+    expect(html).toContain(">Email address<");
+    expect(html).toMatch(/<input [^>]*name="email"/);
+    for (const attribute of ['type="email"', 'autoComplete="email"', 'spellCheck="false"', 'required=""', 'value="ann@example.com"']) expect(html).toContain(attribute);
   });
 });

@@ -245,6 +245,11 @@ export function QuantityField({ max, min = 1, label = "Quantity", name = "quanti
   );
 }
 
+/** The form's "Email address", required: the browser fills it in and offers the email keyboard, and does not spell-check it. */
+export function EmailField(props: Omit<FieldProps, "label" | "name" | "type" | "autoComplete" | "spellCheck" | "required">) {
+  return <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required {...props} />;
+}
+
 /**
  * On a shared (cached) page the signed-in user arrives after hydration, when
  * `defaultValue` no longer applies: fills their name and email into the

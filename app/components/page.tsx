@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 
 export interface Crumb {
@@ -31,6 +32,20 @@ export function PageHeading({ title, intro }: { title: string; intro?: React.Rea
     <div className="mb-6">
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{title}</h1>
       {intro ? <p className="mt-2 max-w-3xl text-stone-700">{intro}</p> : null}
+    </div>
+  );
+}
+
+/** A section's heading (`id` names the section), with a link to the whole list beside it, under it on a narrow screen. */
+export function SectionHead({ id, title, to, link, titleClassName, linkClassName }: { id: string; title: ReactNode; to: string; link: ReactNode; titleClassName: string; linkClassName: string }) {
+  return (
+    <div className="flex flex-wrap items-baseline justify-between gap-2">
+      <h2 id={id} className={titleClassName}>
+        {title}
+      </h2>
+      <Link to={to} className={linkClassName}>
+        {link}
+      </Link>
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { memo, useEffect, useRef } from "react";
-import { Form, Link, NavLink, useLocation } from "react-router";
+import { memo } from "react";
+import { Form, Link, NavLink } from "react-router";
 import type { RootData } from "../lib/root-data.ts";
 import { AccountMenu, accountLinks } from "./account-menu.tsx";
 import { TradeBar } from "./trade/trade-bar.tsx";
@@ -11,6 +11,8 @@ import { useBasket } from "../lib/basket.ts";
 import { useHireBasket } from "../lib/hire-basket.ts";
 import { usePageUser } from "../lib/use-session.ts";
 import { ChevronDownIcon, HireIcon, MenuIcon, SearchIcon, UserIcon } from "./icons.tsx";
+import { LinkItems, categoryLink } from "./link-items.tsx";
+import { useMenuDetails } from "./menu-details.ts";
 
 const sectionLinks = [
   { to: "/hire", label: "Hire" },
@@ -107,45 +109,20 @@ function HeaderBaskets({ data }: { data: RootData }) {
 
 /** Phones: a native disclosure works by touch, keyboard and without scripts. */
 const MobileMenu = memo(function MobileMenu({ categories, user }: { categories: HeaderCategory[]; user: HeaderUser }) {
-  const menu = useRef<HTMLDetailsElement>(null);
-  const location = useLocation();
   // The menu closes after a navigation and on Escape.
-  useEffect(() => {
-    if (menu.current) menu.current.open = false;
-  }, [location.key]);
+  const menu = useMenuDetails();
 
   return (
-    <details
-      ref={menu}
-      className="group md:hidden"
-      onKeyDown={(e) => {
-        if (e.key === "Escape" && menu.current?.open) {
-          menu.current.open = false;
-          menu.current.querySelector("summary")?.focus();
-        }
-      }}
-    >
+    <details {...menu} className="group md:hidden">
       <summary className="flex min-h-11 cursor-pointer list-none items-center gap-2 font-semibold">
         <MenuIcon /> Menu
         <ChevronDownIcon className="size-5 group-open:rotate-180" />
       </summary>
       <nav aria-label="Main" className="pb-4">
         <ul className="grid gap-1">
-          {sectionLinks.map((l) => (
-            <li key={l.to}>
-              <Link to={l.to} className="block rounded px-2 py-2.5 font-semibold hover:bg-white/10">
-                {l.label}
-              </Link>
-            </li>
-          ))}
+          <LinkItems links={sectionLinks} className="block rounded px-2 py-2.5 font-semibold hover:bg-white/10" />
           <li className="mt-2 border-t border-white/10 px-2 pt-3 text-sm uppercase tracking-wide text-white/70">Shop by category</li>
-          {categories.map((c) => (
-            <li key={c.path}>
-              <Link to={`/category/${c.path}`} className="block rounded px-2 py-2.5 hover:bg-white/10">
-                {c.name}
-              </Link>
-            </li>
-          ))}
+          <LinkItems links={categories.map(categoryLink)} className="block rounded px-2 py-2.5 hover:bg-white/10" />
           <li>
             <Link to="/category" className="block rounded px-2 py-2.5 underline hover:bg-white/10">
               All categories
@@ -154,13 +131,7 @@ const MobileMenu = memo(function MobileMenu({ categories, user }: { categories: 
           {user ? (
             <>
               <li className="mt-2 border-t border-white/10 px-2 pt-3 text-sm uppercase tracking-wide text-white/70">Signed in as {user.firstname || user.name}</li>
-              {accountLinks.map((l) => (
-                <li key={l.to}>
-                  <Link to={l.to} className="block rounded px-2 py-2.5 hover:bg-white/10">
-                    {l.label}
-                  </Link>
-                </li>
-              ))}
+              <LinkItems links={accountLinks} className="block rounded px-2 py-2.5 hover:bg-white/10" />
               <li className="px-2 pt-2">
                 <SignOutButton className="btn border border-white/40 text-white hover:bg-white/10" />
               </li>

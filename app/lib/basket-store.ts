@@ -7,6 +7,7 @@ import { useEffect, useRef, useSyncExternalStore } from "react";
 import { ApiError } from "./api-client.ts";
 import { browserApi } from "./browser-api.ts";
 import { onSignedIn } from "./session.ts";
+import { createListeners } from "./listeners.ts";
 
 export interface CartStoreState<C> {
   /** Null until the first answer arrives. */
@@ -32,7 +33,7 @@ export interface CartStore<C> {
 export function createCartStore<C extends { items: unknown[] }>(options: { url: string; fetchMessage: string }): CartStore<C> {
   let state: CartStoreState<C> = { cart: null, loading: false, error: null };
   const serverState: CartStoreState<C> = { cart: null, loading: false, error: null };
-  const listeners = new Set<() => void>();
+  const { subscribe, emit } = createListeners();
   let started = false;
   let inFlight: Promise<void> | null = null;
   // Counts the carts a write answered with: a fetch sent before one of them
@@ -41,12 +42,7 @@ export function createCartStore<C extends { items: unknown[] }>(options: { url: 
 
   function update(next: Partial<CartStoreState<C>>): void {
     state = { ...state, ...next };
-    for (const listener of [...listeners]) listener();
-  }
-
-  function subscribe(listener: () => void): () => void {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
+    emit();
   }
 
   function refresh(): Promise<void> {

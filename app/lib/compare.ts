@@ -6,6 +6,7 @@
  */
 
 import { cookieValue } from "./cookie-header.ts";
+import { createListeners } from "./listeners.ts";
 
 export const COMPARE_COOKIE = "compare";
 export const COMPARE_LIMIT = 4;
@@ -100,10 +101,7 @@ export function createCompareStore(options: CompareStoreOptions) {
   let notice: CompareNotice | null = null;
   let timer: unknown;
   let counter = 0;
-  const listeners = new Set<() => void>();
-  const emit = () => {
-    for (const l of [...listeners]) l();
-  };
+  const { subscribe, emit } = createListeners();
 
   function apply(result: CompareResult): CompareResult {
     if (result.list.join(",") !== list.join(",")) {
@@ -134,12 +132,7 @@ export function createCompareStore(options: CompareStoreOptions) {
   return {
     getList: () => list,
     getNotice: () => notice,
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe,
     sync,
     add(id: number) {
       sync();

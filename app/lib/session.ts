@@ -12,6 +12,7 @@
  * wishlist register here to fetch themselves.
  */
 import type { ApiClient } from "./api-client.ts";
+import { createListeners } from "./listeners.ts";
 
 /** What the page keeps about the signed-in user: enough for the header and greetings. */
 export interface SessionUser {
@@ -41,7 +42,7 @@ export interface Session {
 export function createSession(report: (error: unknown) => void = (error) => console.warn("A sign-in listener failed:", error)): Session {
   let held: SessionUser | null = null;
   const listeners = new Set<SignedInListener>();
-  const watchers = new Set<() => void>();
+  const watchers = createListeners();
 
   function run(listener: SignedInListener, user: SessionUser): void {
     // One failing listener (say, the wishlist) must not stop the others (the basket).
@@ -60,7 +61,7 @@ export function createSession(report: (error: unknown) => void = (error) => cons
       const before = held;
       held = user;
       if (user && user.id !== before?.id) for (const listener of [...listeners]) run(listener, user);
-      if (user?.id !== before?.id || user?.name !== before?.name) for (const watcher of [...watchers]) watcher();
+      if (user?.id !== before?.id || user?.name !== before?.name) watchers.emit();
     },
     onSignedIn(listener) {
       listeners.add(listener);
@@ -69,12 +70,7 @@ export function createSession(report: (error: unknown) => void = (error) => cons
         listeners.delete(listener);
       };
     },
-    subscribe(change) {
-      watchers.add(change);
-      return () => {
-        watchers.delete(change);
-      };
-    },
+    subscribe: watchers.subscribe,
   };
 }
 

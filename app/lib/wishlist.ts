@@ -4,6 +4,7 @@
  * the server refuses. Hearts on cards and product pages read it.
  */
 import { ApiError, type ApiClient, fieldMessage } from "./api-client.ts";
+import { createListeners } from "./listeners.ts";
 
 export const WISHLIST_MESSAGES = {
   invalidId: "Invalid product ID.",
@@ -35,12 +36,12 @@ export interface WishlistState {
 
 export function createWishlistStore(api: () => Pick<ApiClient, "get" | "post" | "delete">) {
   let state: WishlistState = { userId: null, ids: new Set(), status: "idle", error: null };
-  const listeners = new Set<() => void>();
+  const { subscribe, emit } = createListeners();
   let generation = 0;
 
   function set(next: Partial<WishlistState>) {
     state = { ...state, ...next };
-    for (const l of [...listeners]) l();
+    emit();
   }
 
   async function load(userId: number): Promise<void> {
@@ -93,12 +94,7 @@ export function createWishlistStore(api: () => Pick<ApiClient, "get" | "post" | 
 
   return {
     getState: () => state,
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe,
     load,
     forget,
     /** `signedIn`: whether the page holds a user; guests are told to sign in. */

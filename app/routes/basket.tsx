@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { BasketLine } from "../components/basket/basket-line.tsx";
-import { BasketScreen, TOTAL_ROW, type TotalsRow } from "../components/basket/basket-screen.tsx";
+import { BasketScreen, type TotalsRow } from "../components/basket/basket-screen.tsx";
+import { TOTAL_ROW } from "../components/totals-list.tsx";
 import { DiscountCode } from "../components/basket/discount-code.tsx";
 import { useBasketLines } from "../components/basket/use-basket-lines.ts";
 import { EmptyState, PageHeading } from "../components/page.tsx";

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link } from "react-router";
 import { appContext } from "#app-context";
-import { BasketScreen, TOTAL_ROW } from "../components/basket/basket-screen.tsx";
+import { BasketScreen } from "../components/basket/basket-screen.tsx";
+import { TOTAL_ROW } from "../components/totals-list.tsx";
 import { useBasketLines } from "../components/basket/use-basket-lines.ts";
-import { Field, FormAlert, SubmitButton, useFocusOnFailure } from "../components/form.tsx";
+import { EmailField, Field, FormAlert, SubmitButton, useFocusOnFailure } from "../components/form.tsx";
 import { HireBasketLine, type LineChange } from "../components/hire/hire-basket-line.tsx";
 import { DeliveryPrice, DepotSelect, useDeliveryQuote } from "../components/hire/depot-delivery.tsx";
 import { EMPTY_SITE_ADDRESS, type SiteAddress, SiteAddressFields } from "../components/hire/site-address-fields.tsx";
@@ -147,7 +148,7 @@ export default function HireBasket({ actionData, loaderData }: Route.ComponentPr
           <FormAlert ref={alertRef} message={result?.message} />
           <Field label="Your name" name="name" autoComplete="name" required defaultValue={user?.name ?? ""} error={errorFor(result, "name")} />
           <div className="grid gap-5 sm:grid-cols-2">
-            <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required defaultValue={user?.email ?? ""} error={errorFor(result, "email")} />
+            <EmailField defaultValue={user?.email ?? ""} error={errorFor(result, "email")} />
             <Field label="Phone" name="phone" type="tel" autoComplete="tel" required error={errorFor(result, "phone")} />
           </div>
           <Field label="Company" name="company" autoComplete="organization" optional error={errorFor(result, "company")} />

@@ -1,6 +1,8 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { ProductGrid } from "../components/catalog/product-card.tsx";
+import { LinkItems, categoryLink } from "../components/link-items.tsx";
+import { SectionHead } from "../components/page.tsx";
 import { requestOrigin } from "../lib/catalog/listing.server.ts";
 import { seoMeta } from "../lib/catalog/seo.ts";
 import type { Route } from "./+types/home";
@@ -29,18 +31,9 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
       ]
     : [];
 
-/** A section's heading, with a link to the whole list beside it. */
-function SectionHead({ id, title, to, all }: { id: string; title: string; to: string; all: string }) {
-  return (
-    <div className="flex items-baseline justify-between">
-      <h2 id={id} className="text-xl font-bold sm:text-2xl">
-        {title}
-      </h2>
-      <Link to={to} className="link inline-flex min-h-11 items-center text-sm">
-        {all}
-      </Link>
-    </div>
-  );
+/** A section's heading on this page, with its link to the whole list. */
+function HomeHead({ id, title, to, all }: { id: string; title: string; to: string; all: string }) {
+  return <SectionHead id={id} title={title} to={to} link={all} titleClassName="text-xl font-bold sm:text-2xl" linkClassName="link inline-flex min-h-11 items-center text-sm" />;
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
@@ -62,7 +55,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       </section>
 
       <section aria-labelledby="categories-heading" className="mt-10">
-        <SectionHead id="categories-heading" title="Shop by category" to="/category" all="All categories" />
+        <HomeHead id="categories-heading" title="Shop by category" to="/category" all="All categories" />
         <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {loaderData.categories.map((c) => (
             <li key={c.path} className="rounded-lg border border-stone-200 bg-white p-4 shadow-sm">
@@ -72,13 +65,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               {c.description ? <p className="mt-1 text-sm text-stone-600">{c.description}</p> : null}
               {c.children.length ? (
                 <ul className="mt-3 flex flex-wrap gap-2 text-sm">
-                  {c.children.map((s) => (
-                    <li key={s.path}>
-                      <Link to={`/category/${s.path}`} className="inline-block rounded-full bg-stone-100 px-3 py-1 hover:bg-stone-200">
-                        {s.name}
-                      </Link>
-                    </li>
-                  ))}
+                  <LinkItems links={c.children.map(categoryLink)} className="inline-block rounded-full bg-stone-100 px-3 py-1 hover:bg-stone-200" />
                 </ul>
               ) : null}
             </li>
@@ -88,7 +75,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       {loaderData.featured.length ? (
         <section aria-labelledby="featured-heading" className="mt-10">
-          <SectionHead id="featured-heading" title="Featured products" to="/products" all="All products" />
+          <HomeHead id="featured-heading" title="Featured products" to="/products" all="All products" />
           <div className="mt-4">
             <ProductGrid products={loaderData.featured} />
           </div>

@@ -2,9 +2,8 @@ import { appContext } from "#app-context";
 import { CategoryChips } from "../components/catalog/category-chips.tsx";
 import { ProductListing } from "../components/catalog/listing.tsx";
 import { Breadcrumbs, PageHeading } from "../components/page.tsx";
-import { canonicalListingPath, isPlainListing } from "../lib/catalog/listing-query.ts";
 import { loadListing, requestOrigin } from "../lib/catalog/listing.server.ts";
-import { listOfNames, seoMeta } from "../lib/catalog/seo.ts";
+import { listOfNames, listingSeoMeta } from "../lib/catalog/seo.ts";
 import type { Route } from "./+types/products";
 import { usePriceDisplay } from "../lib/price-display.ts";
 
@@ -17,14 +16,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   if (!loaderData) return [];
   const { listing, origin } = loaderData;
-  const paged = listing.page > 1 ? ` (page ${listing.page})` : "";
-  return seoMeta(matches, {
-    title: `All products${paged}`,
+  return listingSeoMeta(matches, {
+    name: "All products",
     description: `Every product we sell: ${listing.total} building materials, tools and fittings from ${listOfNames(listing.facets.manufacturers.map((m) => m.name))}, with prices inc and ex VAT.`,
     origin,
-    path: canonicalListingPath("/products", listing.page),
+    basePath: "/products",
+    listing,
     image: listing.items[0]?.image?.src,
-    noindex: !isPlainListing(listing.state),
   });
 };
 

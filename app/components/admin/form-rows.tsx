@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { ADMIN_CONTROL, type FieldErrors, FormField, fieldProps } from "./form-field.tsx";
-import { HeadRow } from "./head-row.tsx";
+import { HeadRow } from "../head-row.tsx";
 
 // The long forms' parts (a product's, a hire item's): name and value rows,
 // the save bar, and the fields with the form's prefix filled in.

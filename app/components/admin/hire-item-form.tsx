@@ -8,7 +8,7 @@ import { FieldError } from "./field-error.tsx";
 import { ADMIN_CONTROL, type FieldErrors } from "./form-field.tsx";
 import { NameValueRows, SaveBar, SlugField, VatRateField, formOf } from "./form-rows.tsx";
 import { Options } from "./options.tsx";
-import { HeadRow } from "./head-row.tsx";
+import { HeadRow } from "../head-row.tsx";
 
 type Errors = FieldErrors;
 

@@ -2,7 +2,7 @@
 // the rows as a table of inputs, read back from the form, and the service's
 // row errors put back beside the rows they are about.
 import { FieldError } from "./field-error.tsx";
-import { HeadRow } from "./head-row.tsx";
+import { HeadRow } from "../head-row.tsx";
 
 /** Rows the forms offer: enough for a delivery note; more by sending again. */
 export const ROWS = 8;

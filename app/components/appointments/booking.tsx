@@ -3,7 +3,7 @@ import { Link, useFetcher } from "react-router";
 import { type BookingResult, type Showroom, TOPIC_LABELS } from "../../lib/appointments.ts";
 import { errorFor } from "../../lib/form-result.ts";
 import { usePageUser } from "../../lib/use-session.ts";
-import { Field, FormAlert, SubmitButton, useFillFromUser, useFocusOnFailure } from "../form.tsx";
+import { EmailField, Field, FormAlert, SubmitButton, useFillFromUser, useFocusOnFailure } from "../form.tsx";
 import { SlotPicker } from "./slot-picker.tsx";
 
 const choice = "flex min-h-11 cursor-pointer items-center gap-2 rounded-md border border-stone-300 bg-white px-3 py-2 font-medium hover:border-brand-700 has-checked:border-2 has-checked:border-brand-700 has-checked:bg-brand-50";
@@ -101,7 +101,7 @@ export function ConsultationBooking({ showrooms, action }: { showrooms: Showroom
       </fieldset>
       <div className="grid gap-5 sm:grid-cols-2">
         <Field label="Your name" name="name" autoComplete="name" required maxLength={100} defaultValue={user?.name ?? ""} error={errorFor(result, "name")} />
-        <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required defaultValue={user?.email ?? ""} error={errorFor(result, "email")} />
+        <EmailField defaultValue={user?.email ?? ""} error={errorFor(result, "email")} />
         <Field label="Phone number" name="phone" type="tel" autoComplete="tel" required maxLength={30} error={errorFor(result, "phone")} hint="So the showroom can reach you on the day." />
       </div>
       <div className="grid gap-1.5">

@@ -5,7 +5,7 @@ import { type BasketItem, lineHref } from "../../lib/basket.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { Picture } from "../catalog/picture.tsx";
 import { showsExVat, usePriceDisplay } from "../../lib/price-display.ts";
-import { Field } from "../form.tsx";
+import { QuantityField } from "../form.tsx";
 
 /** "each", "per m", "per pack": what a line's unit price is for. */
 const perUnit = (unit: string) => UNIT_LABELS[unit as SaleUnit]?.per ?? "each";
@@ -90,20 +90,7 @@ export function BasketLine({
           onQuantity(Number(quantity));
         }}
       >
-        <Field
-          label="Quantity"
-          name="quantity"
-          id={`quantity-${item.cart_item_id}`}
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={999}
-          value={quantity}
-          onChange={(e) => setQuantity(e.target.value)}
-          required
-          className="w-24"
-          aria-describedby={describedBy}
-        />
+        <QuantityField id={`quantity-${item.cart_item_id}`} max={999} value={quantity} onChange={(e) => setQuantity(e.target.value)} className="w-24" aria-describedby={describedBy} />
         <button type="submit" className="btn-secondary disabled:opacity-75" disabled={busy || !dirty}>
           {busy ? "Updating…" : "Update"}
         </button>

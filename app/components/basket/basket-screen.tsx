@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { CartStoreState } from "../../lib/basket-store.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { FormAlert } from "../form.tsx";
+import { TotalsList } from "../totals-list.tsx";
 import type { BasketLines } from "./use-basket-lines.ts";
 
 const ALERT = "rounded-md border-l-4 border-red-700 bg-red-50 px-4 py-3 font-semibold text-red-800";
@@ -115,14 +116,7 @@ export function BasketScreen<C extends { items: unknown[] }>({
           <h2 id="totals-heading" className="text-lg font-semibold">
             {summaryTitle}
           </h2>
-          <dl className="mt-3 grid gap-1.5" data-testid={totalsTestId}>
-            {totals(cart).map(([label, value, className = ""]) => (
-              <div key={label} className={`flex justify-between gap-4 ${className}`}>
-                <dt>{label}</dt>
-                <dd className="text-right">{formatPounds(value)}</dd>
-              </div>
-            ))}
-          </dl>
+          <TotalsList className="mt-3 grid gap-1.5" testId={totalsTestId} rows={totals(cart).map(([label, pounds, className]) => [label, formatPounds(pounds), className])} />
           {summary(lines, cart)}
         </aside>
       </div>
@@ -130,6 +124,3 @@ export function BasketScreen<C extends { items: unknown[] }>({
     </>
   );
 }
-
-/** The class of the last totals row, the amount to pay. */
-export const TOTAL_ROW = "mt-1 border-t border-stone-300 pt-2 text-lg font-bold";

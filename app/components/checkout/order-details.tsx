@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { type OrderView, PAYMENT_LABELS, formatOrderDate } from "../../lib/basket-checkout.ts";
 import { formatPounds } from "../../lib/money.ts";
 import { AddressLines } from "../address-lines.tsx";
+import { TOTAL_ROW, TotalsList } from "../totals-list.tsx";
 
 /** An order as the customer sees it: lines, totals with VAT, addresses, delivery, payment and its status history. */
 export function OrderDetails({ order }: { order: OrderView }) {
@@ -57,21 +58,7 @@ export function OrderDetails({ order }: { order: OrderView }) {
         <p className="text-sm text-stone-600">
           Placed {formatOrderDate(order.created_at)} · <span className="font-semibold">{order.status_label}</span>
         </p>
-        <dl className="mt-3 grid gap-1.5" data-testid="order-totals">
-          {(
-            [
-              ["Subtotal (ex VAT)", formatPounds(order.subtotal), ""],
-              ["VAT", formatPounds(order.vat), ""],
-              [`Delivery: ${order.delivery_name || order.delivery_method}`, formatPounds(order.delivery), ""],
-              ["Total", formatPounds(order.total), "mt-1 border-t border-stone-300 pt-2 text-lg font-bold"],
-            ] as const
-          ).map(([label, value, className]) => (
-            <div key={label} className={`flex justify-between gap-4 ${className}`}>
-              <dt>{label}</dt>
-              <dd className="text-right">{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <TotalsList className="mt-3 grid gap-1.5" testId="order-totals" rows={[["Subtotal (ex VAT)", formatPounds(order.subtotal)], ["VAT", formatPounds(order.vat)], [`Delivery: ${order.delivery_name || order.delivery_method}`, formatPounds(order.delivery)], ["Total", formatPounds(order.total), TOTAL_ROW]]} />
         <dl className="mt-4 grid gap-1 text-sm">
           {order.customer_name && !order.addresses.some((a) => a.kind === "delivery") ? (
             <>

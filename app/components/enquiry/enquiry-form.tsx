@@ -3,7 +3,7 @@ import { useFetcher } from "react-router";
 import { browserApi } from "../../lib/browser-api.ts";
 import { errorFor, failure, failureFrom, type FormResult, text } from "../../lib/form-result.ts";
 import { usePageUser } from "../../lib/use-session.ts";
-import { ErrorText, Field, FormAlert, FormSuccess, SubmitButton, useFillFromUser, useFocusOnFailure } from "../form.tsx";
+import { EmailField, ErrorText, Field, FormAlert, FormSuccess, SubmitButton, useFillFromUser, useFocusOnFailure } from "../form.tsx";
 
 export type EnquiryType = "contact" | "design-consultation";
 
@@ -102,7 +102,7 @@ export function EnquiryForm({
       <FormAlert ref={alertRef} message={result && !result.ok ? result.message : undefined} />
       <div className="grid gap-5 sm:grid-cols-2">
         <Field label="Your name" name="name" autoComplete="name" required maxLength={100} defaultValue={user?.name ?? ""} error={errorFor(result, "name")} />
-        <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required defaultValue={user?.email ?? ""} error={errorFor(result, "email")} />
+        <EmailField defaultValue={user?.email ?? ""} error={errorFor(result, "email")} />
         <Field label="Phone number" name="phone" type="tel" autoComplete="tel" optional maxLength={30} error={errorFor(result, "phone")} />
         {consultation ? (
           <Field label="Postcode" name="postcode" autoComplete="postal-code" optional maxLength={8} inputClassName="max-w-40 uppercase" error={errorFor(result, "postcode")} hint="Where the kitchen or bathroom is." />

@@ -1,5 +1,6 @@
 import { type HireRates, withVat } from "../../lib/hire.ts";
 import { formatPounds } from "../../lib/money.ts";
+import { HeadRow } from "../head-row.tsx";
 
 /** Day, weekend and week rates ex VAT with the inc-VAT figure beside, and the deposit (no VAT). */
 export function RatesTable({ rates, deposit, vatRate }: { rates: HireRates; deposit: number; vatRate: number }) {
@@ -12,17 +13,7 @@ export function RatesTable({ rates, deposit, vatRate }: { rates: HireRates; depo
     <table className="w-full border-collapse text-left">
       <caption className="sr-only">Hire rates per unit</caption>
       <thead>
-        <tr className="border-b border-stone-300 text-sm text-stone-600">
-          <th scope="col" className="py-2 pr-2 font-semibold">
-            Rate
-          </th>
-          <th scope="col" className="whitespace-nowrap py-2 px-2 text-right font-semibold">
-            ex VAT
-          </th>
-          <th scope="col" className="whitespace-nowrap py-2 pl-2 text-right font-semibold">
-            inc VAT
-          </th>
-        </tr>
+        <HeadRow className="border-b border-stone-300 text-sm text-stone-600" cells={[["Rate", "py-2 pr-2 font-semibold"], ["ex VAT", "whitespace-nowrap py-2 px-2 text-right font-semibold"], ["inc VAT", "whitespace-nowrap py-2 pl-2 text-right font-semibold"]]} />
       </thead>
       <tbody>
         {rows.map((r) => (

@@ -1,4 +1,5 @@
 import { formatPounds } from "../../lib/money.ts";
+import { TOTAL_ROW, TotalsList, type TotalsListRow } from "../totals-list.tsx";
 import { BEING_PRICED, type QuoteView, USUAL_DELIVERY } from "../../lib/quotes.ts";
 
 const cell = "px-3 py-2 sm:px-4";
@@ -66,20 +67,11 @@ export function QuoteLines({ quote }: { quote: QuoteView }) {
 /** The quote's totals: goods, VAT, delivery (the quoted price, or the usual rates) and the total; "Being priced" until it is. */
 export function QuoteTotals({ quote }: { quote: QuoteView }) {
   const money = (pounds: number | null) => (pounds === null ? BEING_PRICED : formatPounds(pounds));
-  const rows: [string, string, string?][] = [
+  const rows: TotalsListRow[] = [
     ["Subtotal (ex VAT)", money(quote.subtotal)],
     ["VAT", money(quote.vat)],
     ["Delivery (inc VAT)", !quote.priced ? BEING_PRICED : quote.delivery === null ? USUAL_DELIVERY : formatPounds(quote.delivery)],
-    [quote.priced && quote.delivery === null ? "Total (inc VAT, before delivery)" : "Total (inc VAT)", money(quote.total), "mt-1 border-t border-stone-300 pt-2 text-lg font-bold"],
+    [quote.priced && quote.delivery === null ? "Total (inc VAT, before delivery)" : "Total (inc VAT)", money(quote.total), TOTAL_ROW],
   ];
-  return (
-    <dl className="grid gap-1.5" data-testid="quote-totals">
-      {rows.map(([label, value, className = ""]) => (
-        <div key={label} className={`flex justify-between gap-4 ${className}`}>
-          <dt>{label}</dt>
-          <dd className="text-right">{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <TotalsList className="grid gap-1.5" testId="quote-totals" rows={rows} />;
 }

@@ -1,5 +1,6 @@
 import { BarChart } from "../bar-chart.tsx";
 import { formatPounds } from "../../lib/money.ts";
+import { HeadRow } from "../head-row.tsx";
 
 // The scale is shared with the back office's takings chart; its test still imports it from here.
 export { type Scale, axisLabel, niceScale } from "../../lib/chart-scale.ts";
@@ -42,14 +43,7 @@ export function SpendChart({ months, title }: { months: MonthSpend[]; title: str
         <table className="mt-2 w-full text-left text-sm" data-testid="spend-table">
           <caption className="sr-only">{title}, by month</caption>
           <thead>
-            <tr>
-              <th scope="col" className="py-1">
-                Month
-              </th>
-              <th scope="col" className="py-1 text-right">
-                Spend
-              </th>
-            </tr>
+            <HeadRow cells={[["Month", "py-1"], ["Spend", "py-1 text-right"]]} />
           </thead>
           <tbody>
             {months.map((m) => (

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { pageWindow } from "../../components/catalog/pagination.tsx";
 import { parseListingQuery } from "./listing-parse.ts";
 import { attributeFilters, canonicalListingPath, isPlainListing, listingSearch, withChanges } from "./listing-query.ts";
-import { breadcrumbJsonLd, listOfNames, productJsonLd } from "./seo.ts";
+import { breadcrumbJsonLd, listOfNames, listingSeoMeta, productJsonLd } from "./seo.ts";
 
 const parse = (qs: string) => parseListingQuery(new URLSearchParams(qs));
 
@@ -125,6 +125,19 @@ describe("structured data", () => {
       [1, "https://shop.example/"],
       [2, "https://shop.example/category/drills"],
     ]);
+  });
+
+  it("gives a listing's later page its number, its own canonical address and breadcrumbs, and keeps a filtered listing out of the index", () => {
+    const plain = parse("page=2").state;
+    const meta = listingSeoMeta([], { name: "Drills", description: "12 drills.", origin: "https://shop.example", basePath: "/category/drills", listing: { page: 2, state: plain }, crumbs: [{ label: "Home", to: "/" }, { label: "Drills" }] });
+    expect(meta).toContainEqual({ title: "Drills (page 2) | Tradecounter" });
+    expect(meta).toContainEqual({ tagName: "link", rel: "canonical", href: "https://shop.example/category/drills?page=2" });
+    expect(meta.some((m) => "script:ld+json" in m)).toBe(true);
+    expect(meta.some((m) => "name" in m && m.name === "robots")).toBe(false);
+    const filtered = listingSeoMeta([], { name: "All products", description: "All.", origin: "https://shop.example", basePath: "/products", listing: { page: 1, state: parse("sort=price_asc").state } });
+    expect(filtered).toContainEqual({ name: "robots", content: "noindex, follow" });
+    expect(filtered).toContainEqual({ title: "All products | Tradecounter" });
+    expect(filtered.some((m) => "script:ld+json" in m)).toBe(false);
   });
 
   it("lists names for a description", () => {

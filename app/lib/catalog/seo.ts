@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from "react-router";
 import { appNameFrom, pageMeta } from "../meta.ts";
+import { type ListingState, canonicalListingPath, isPlainListing } from "./listing-query.ts";
 
 type Match = Parameters<typeof appNameFrom>[0][number];
 
@@ -46,6 +47,26 @@ export function seoMeta(matches: readonly Match[], seo: Seo): MetaDescriptor[] {
   if (seo.noindex) out.push({ name: "robots", content: "noindex, follow" });
   for (const data of seo.jsonLd ?? []) out.push({ "script:ld+json": data });
   return out;
+}
+
+/**
+ * A listing's meta (all products, a category, a brand): its name with the page
+ * number after the first, the page's canonical address, noindex once filtered
+ * or sorted, and its breadcrumbs' structured data where it has breadcrumbs.
+ */
+export function listingSeoMeta(
+  matches: readonly Match[],
+  { name, description, origin, basePath, listing, image, crumbs }: { name: string; description: string; origin: string; basePath: string; listing: { page: number; state: ListingState }; image?: string | null; crumbs?: Crumb[] },
+): MetaDescriptor[] {
+  return seoMeta(matches, {
+    title: `${name}${listing.page > 1 ? ` (page ${listing.page})` : ""}`,
+    description,
+    origin,
+    path: canonicalListingPath(basePath, listing.page),
+    image,
+    noindex: !isPlainListing(listing.state),
+    ...(crumbs ? { jsonLd: [breadcrumbJsonLd(origin, crumbs, basePath)] } : {}),
+  });
 }
 
 export interface Crumb {

@@ -9,7 +9,7 @@ import { can } from "../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/categories";
 import { Options } from "../../components/admin/options.tsx";
 import { staffPost, staffScreen } from "../../lib/admin/staff-route.ts";
-import { HeadRow } from "../../components/admin/head-row.tsx";
+import { HeadRow } from "../../components/head-row.tsx";
 import { MoveButtons } from "../../components/admin/move-buttons.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Categories");

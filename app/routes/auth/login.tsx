@@ -1,5 +1,6 @@
-import { Link, redirect, useSearchParams } from "react-router";
-import { Checkbox, Field, SubmitButton } from "../../components/form.tsx";
+import { Link, redirect } from "react-router";
+import { AuthSwitch, useKeepRedirect } from "../../components/auth-switch.tsx";
+import { Checkbox, EmailField, Field, SubmitButton } from "../../components/form.tsx";
 import { FormCard } from "../../components/form-card.tsx";
 import { PageHeading } from "../../components/page.tsx";
 import { browserApi } from "../../lib/browser-api.ts";
@@ -36,16 +37,14 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 }
 
 export default function Login({ actionData }: Route.ComponentProps) {
-  const [params] = useSearchParams();
   const result = actionData;
-  const target = params.get("redirect");
-  const registerTo = target ? `/auth/register?${new URLSearchParams({ redirect: target })}` : "/auth/register";
+  const registerTo = useKeepRedirect("/auth/register");
 
   return (
     <div className="mx-auto max-w-md">
       <PageHeading title="Sign in" intro="Sign in to see your orders, addresses and wishlist." />
       <FormCard result={result}>
-        <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required error={errorFor(result, "email")} />
+        <EmailField error={errorFor(result, "email")} />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errorFor(result, "password")} />
         <Checkbox label="Remember me" name="remember" hint="Stay signed in on this device for 30 days." />
         <SubmitButton busyLabel="Signing in…">Sign in</SubmitButton>
@@ -55,12 +54,9 @@ export default function Login({ actionData }: Route.ComponentProps) {
           </Link>
         </p>
       </FormCard>
-      <p className="mt-6 text-center">
-        New here?{" "}
-        <Link className="link font-semibold" to={registerTo}>
-          Create an account
-        </Link>
-      </p>
+      <AuthSwitch question="New here?" to={registerTo}>
+        Create an account
+      </AuthSwitch>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { Field, FormSuccess, SubmitButton } from "../../components/form.tsx";
+import { AuthSwitch } from "../../components/auth-switch.tsx";
+import { EmailField, FormSuccess, SubmitButton } from "../../components/form.tsx";
 import { FormCard } from "../../components/form-card.tsx";
 import { NewPasswordFields } from "../../components/new-password-fields.tsx";
 import { PageHeading } from "../../components/page.tsx";
@@ -127,18 +128,15 @@ export default function Recovery({ actionData: result }: Route.ComponentProps) {
         </div>
       ) : null}
       <FormCard result={requestResult} showSuccess action="/auth/recovery">
-        <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required defaultValue={email} error={errorFor(requestResult, "email")} />
+        <EmailField defaultValue={email} error={errorFor(requestResult, "email")} />
         <input type="hidden" name="intent" value="request" />
         <SubmitButton busyLabel="Sending…">
           Send reset link
         </SubmitButton>
       </FormCard>
-      <p className="mt-6 text-center">
-        Remembered it?{" "}
-        <Link className="link font-semibold" to="/auth/login">
-          Sign in
-        </Link>
-      </p>
+      <AuthSwitch question="Remembered it?" to="/auth/login">
+        Sign in
+      </AuthSwitch>
     </div>
   );
 }

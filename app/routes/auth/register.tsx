@@ -1,5 +1,6 @@
-import { Link, redirect, useSearchParams } from "react-router";
-import { Checkbox, Field, SubmitButton } from "../../components/form.tsx";
+import { redirect } from "react-router";
+import { AuthSwitch, useKeepRedirect } from "../../components/auth-switch.tsx";
+import { Checkbox, EmailField, Field, SubmitButton } from "../../components/form.tsx";
 import { FormCard } from "../../components/form-card.tsx";
 import { NewPasswordFields } from "../../components/new-password-fields.tsx";
 import { PageHeading } from "../../components/page.tsx";
@@ -35,9 +36,7 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
 }
 
 export default function Register({ actionData: result }: Route.ComponentProps) {
-  const [params] = useSearchParams();
-  const target = params.get("redirect");
-  const loginTo = target ? `/auth/login?${new URLSearchParams({ redirect: target })}` : "/auth/login";
+  const loginTo = useKeepRedirect("/auth/login");
 
   return (
     <div className="mx-auto max-w-lg">
@@ -47,17 +46,14 @@ export default function Register({ actionData: result }: Route.ComponentProps) {
           <Field label="First name" name="firstname" autoComplete="given-name" required maxLength={100} error={errorFor(result, "firstname")} />
           <Field label="Last name" name="lastname" autoComplete="family-name" required maxLength={100} error={errorFor(result, "lastname")} />
         </div>
-        <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required error={errorFor(result, "email")} />
+        <EmailField error={errorFor(result, "email")} />
         <NewPasswordFields label="Password" result={result} />
         <Checkbox label="Email me offers and news" name="newsletter" hint="You can change this at any time in your account." error={errorFor(result, "newsletter")} />
         <SubmitButton busyLabel="Creating your account…">Create account</SubmitButton>
       </FormCard>
-      <p className="mt-6 text-center">
-        Already have an account?{" "}
-        <Link className="link font-semibold" to={loginTo}>
-          Sign in
-        </Link>
-      </p>
+      <AuthSwitch question="Already have an account?" to={loginTo}>
+        Sign in
+      </AuthSwitch>
     </div>
   );
 }

@@ -3,9 +3,8 @@ import { appContext } from "#app-context";
 import { CategoryChips } from "../../components/catalog/category-chips.tsx";
 import { ProductListing } from "../../components/catalog/listing.tsx";
 import { Breadcrumbs, PageHeading } from "../../components/page.tsx";
-import { canonicalListingPath, isPlainListing } from "../../lib/catalog/listing-query.ts";
 import { loadListing, requestOrigin } from "../../lib/catalog/listing.server.ts";
-import { breadcrumbJsonLd, listOfNames, seoMeta } from "../../lib/catalog/seo.ts";
+import { listOfNames, listingSeoMeta } from "../../lib/catalog/seo.ts";
 import { notFound } from "../../lib/not-found.ts";
 import type { Route } from "./+types/category";
 
@@ -37,14 +36,14 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   const basePath = `/category/${category.path}`;
   const brands = listing.facets.manufacturers.map((m) => m.name);
   const lead = category.description || `Shop ${category.name.toLowerCase()}.`;
-  return seoMeta(matches, {
-    title: `${category.name}${listing.page > 1 ? ` (page ${listing.page})` : ""}`,
+  return listingSeoMeta(matches, {
+    name: category.name,
     description: `${lead} ${listing.total} ${listing.total === 1 ? "product" : "products"}${brands.length ? ` from ${listOfNames(brands)}` : ""}, prices inc and ex VAT.`,
     origin,
-    path: canonicalListingPath(basePath, listing.page),
+    basePath,
+    listing,
     image: listing.items[0]?.image?.src,
-    noindex: !isPlainListing(listing.state),
-    jsonLd: [breadcrumbJsonLd(origin, crumbs, basePath)],
+    crumbs,
   });
 };
 

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { Breadcrumbs, PageHeading } from "../../components/page.tsx";
+import { LinkItems, categoryLink } from "../../components/link-items.tsx";
 import { requestOrigin } from "../../lib/catalog/listing.server.ts";
 import { breadcrumbJsonLd, seoMeta } from "../../lib/catalog/seo.ts";
 import type { Route } from "./+types/index";
@@ -38,24 +39,17 @@ export default function Categories({ loaderData }: Route.ComponentProps) {
             {c.description ? <p className="text-sm text-stone-700">{c.description}</p> : null}
             {c.children.length ? (
               <ul className="mt-2 grid text-sm">
-                {c.children.map((s) => (
-                  <li key={s.path}>
-                    <Link to={`/category/${s.path}`} className="inline-flex min-h-11 items-center hover:text-brand-800 hover:underline">
-                      {s.name}
-                    </Link>
-                    {s.children.length ? (
+                <LinkItems
+                  links={c.children.map(categoryLink)}
+                  className="inline-flex min-h-11 items-center hover:text-brand-800 hover:underline"
+                  after={(s) =>
+                    s.children.length ? (
                       <ul className="mb-1 ml-4 grid border-l border-stone-200 pl-3">
-                        {s.children.map((t) => (
-                          <li key={t.path}>
-                            <Link to={`/category/${t.path}`} className="inline-flex min-h-11 items-center text-stone-700 hover:text-brand-800 hover:underline">
-                              {t.name}
-                            </Link>
-                          </li>
-                        ))}
+                        <LinkItems links={s.children.map(categoryLink)} className="inline-flex min-h-11 items-center text-stone-700 hover:text-brand-800 hover:underline" />
                       </ul>
-                    ) : null}
-                  </li>
-                ))}
+                    ) : null
+                  }
+                />
               </ul>
             ) : null}
           </li>

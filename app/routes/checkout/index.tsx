@@ -5,8 +5,9 @@ import { AddressFields } from "../../components/checkout/address-fields.tsx";
 import { DeliveryChoice, PaymentChoice, SiteChoice } from "../../components/checkout/choices.tsx";
 import { PendingCardPayment } from "../../components/checkout/pending-card-payment.tsx";
 import { SavedAddressPicker, checkoutAddress, matchingSaved, savedInOrder } from "../../components/checkout/saved-addresses.tsx";
-import { Checkbox, Field, FormAlert } from "../../components/form.tsx";
+import { Checkbox, EmailField, Field, FormAlert } from "../../components/form.tsx";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
+import { TOTAL_ROW, TotalsList, type TotalsListRow } from "../../components/totals-list.tsx";
 import { ApiError, fieldMessage } from "../../lib/api-client.ts";
 import { refreshBasket, useBasket } from "../../lib/basket.ts";
 import { type Address, type CardOrder, type ChangedTotals, type DeliveryOptions, EMPTY_ADDRESS, type PlacedOrder, newIdempotencyKey, siteAddress, sitePoRule } from "../../lib/basket-checkout.ts";
@@ -259,7 +260,7 @@ export default function Checkout(props: Route.ComponentProps) {
           <fieldset className="grid gap-4 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
             <legend className="px-1 text-lg font-semibold">Your details</legend>
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field label="Email address" name="email" type="email" autoComplete="email" spellCheck={false} required value={email} onChange={(e) => setEmail(e.target.value)} error={err("email")} />
+              <EmailField value={email} onChange={(e) => setEmail(e.target.value)} error={err("email")} />
               <Field label="Phone" name="phone" type="tel" autoComplete="tel" optional value={phone} onChange={(e) => setPhone(e.target.value)} error={err("phone")} />
             </div>
           </fieldset>
@@ -442,22 +443,17 @@ export default function Checkout(props: Route.ComponentProps) {
               </li>
             ))}
           </ul>
-          <dl className="mt-3 grid gap-1.5 border-t border-stone-200 pt-3" data-testid="checkout-totals">
-            {(
-              [
-                ["Subtotal (ex VAT)", formatPounds(cart.subtotal), ""],
-                ...cart.discounts.map((d) => [d.code ? `${d.description} (${d.code})` : d.description, formatPounds(-d.amount), "text-green-800"] as const),
-                ["VAT", formatPounds(cart.taxes), ""],
-                ["Delivery", chosen ? (chosen.price === 0 ? "Free" : formatPounds(chosen.price)) : "Choose a method", ""],
-                ["Total", formatPounds(total), "mt-1 border-t border-stone-300 pt-2 text-lg font-bold"],
-              ] as const
-            ).map(([label, value, className]) => (
-              <div key={label} className={`flex justify-between gap-4 ${className}`}>
-                <dt>{label}</dt>
-                <dd className="text-right">{value}</dd>
-              </div>
-            ))}
-          </dl>
+          <TotalsList
+            className="mt-3 grid gap-1.5 border-t border-stone-200 pt-3"
+            testId="checkout-totals"
+            rows={[
+              ["Subtotal (ex VAT)", formatPounds(cart.subtotal)],
+              ...cart.discounts.map((d): TotalsListRow => [d.code ? `${d.description} (${d.code})` : d.description, formatPounds(-d.amount), "text-green-800"]),
+              ["VAT", formatPounds(cart.taxes)],
+              ["Delivery", chosen ? (chosen.price === 0 ? "Free" : formatPounds(chosen.price)) : "Choose a method"],
+              ["Total", formatPounds(total), TOTAL_ROW],
+            ]}
+          />
           <button type="submit" className="btn-primary mt-5 w-full disabled:opacity-75" disabled={placing}>
             {placing ? "Placing your order…" : payment === "card" ? "Continue to payment" : "Place order"}
           </button>

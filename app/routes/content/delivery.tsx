@@ -1,5 +1,6 @@
 import { appContext } from "#app-context";
 import { PageHeading } from "../../components/page.tsx";
+import { HeadRow } from "../../components/head-row.tsx";
 import { formatPence } from "../../lib/money.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/delivery";
@@ -50,11 +51,7 @@ export default function Delivery({ loaderData }: Route.ComponentProps) {
         <table className="w-full border-collapse text-left text-sm">
           <caption className="sr-only">Delivery areas with a surcharge or not served, by postcode area</caption>
           <thead>
-            <tr className="border-b border-stone-300">
-              <th scope="col" className="py-2 pr-3">Area</th>
-              <th scope="col" className="py-2 pr-3">Postcodes</th>
-              <th scope="col" className="py-2">Delivery</th>
-            </tr>
+            <HeadRow className="border-b border-stone-300" cells={[["Area", "py-2 pr-3"], ["Postcodes", "py-2 pr-3"], ["Delivery", "py-2"]]} />
           </thead>
           <tbody>
             {zones.map((z) => (

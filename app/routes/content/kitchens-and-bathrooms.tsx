@@ -1,9 +1,9 @@
-import { Link } from "react-router";
 import { appContext } from "#app-context";
 import { ProductTile } from "../../components/compare/product-tile.tsx";
 import { ConsultationBooking } from "../../components/appointments/booking.tsx";
 import { bookConsultation } from "../../lib/appointments.ts";
-import { Breadcrumbs } from "../../components/page.tsx";
+import { Breadcrumbs, SectionHead } from "../../components/page.tsx";
+import { LinkItems, categoryLink } from "../../components/link-items.tsx";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/kitchens-and-bathrooms";
 
@@ -57,24 +57,11 @@ export default function KitchensAndBathrooms({ loaderData }: Route.ComponentProp
 
       {loaderData.departments.map((d) => (
         <section key={d.path} aria-labelledby={`dept-${d.path}`} className="mt-10">
-          <div className="flex flex-wrap items-baseline justify-between gap-2">
-            <h2 id={`dept-${d.path}`} className="text-xl font-bold sm:text-2xl">
-              {d.name}
-            </h2>
-            <Link to={`/category/${d.path}`} className="link text-sm">
-              All {d.name.toLowerCase()}
-            </Link>
-          </div>
+          <SectionHead id={`dept-${d.path}`} title={d.name} to={`/category/${d.path}`} link={`All ${d.name.toLowerCase()}`} titleClassName="text-xl font-bold sm:text-2xl" linkClassName="link text-sm" />
           <p className="mt-1 text-stone-700">{d.blurb}</p>
           {d.children.length ? (
             <ul className="mt-4 flex flex-wrap gap-2" aria-label={`${d.name} categories`}>
-              {d.children.map((c) => (
-                <li key={c.path}>
-                  <Link to={`/category/${c.path}`} className="inline-flex min-h-11 items-center rounded-full border border-stone-300 bg-white px-4 font-medium hover:border-brand-700 hover:bg-brand-50">
-                    {c.name}
-                  </Link>
-                </li>
-              ))}
+              <LinkItems links={d.children.map(categoryLink)} className="inline-flex min-h-11 items-center rounded-full border border-stone-300 bg-white px-4 font-medium hover:border-brand-700 hover:bg-brand-50" />
             </ul>
           ) : null}
           {d.products.length ? (

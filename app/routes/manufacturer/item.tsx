@@ -1,9 +1,8 @@
 import { appContext } from "#app-context";
 import { ProductListing } from "../../components/catalog/listing.tsx";
 import { Breadcrumbs } from "../../components/page.tsx";
-import { canonicalListingPath, isPlainListing } from "../../lib/catalog/listing-query.ts";
 import { loadListing, requestOrigin } from "../../lib/catalog/listing.server.ts";
-import { breadcrumbJsonLd, seoMeta } from "../../lib/catalog/seo.ts";
+import { listingSeoMeta } from "../../lib/catalog/seo.ts";
 import { notFound } from "../../lib/not-found.ts";
 import type { Route } from "./+types/item";
 
@@ -21,14 +20,14 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   if (!loaderData) return [];
   const { brand, listing, crumbs, origin } = loaderData;
   const basePath = `/manufacturer/${brand.id}`;
-  return seoMeta(matches, {
-    title: `${brand.name}${listing.page > 1 ? ` (page ${listing.page})` : ""}`,
+  return listingSeoMeta(matches, {
+    name: brand.name,
     description: `${brand.description ? `${brand.description} ` : ""}${listing.total} ${brand.name} ${listing.total === 1 ? "product" : "products"}, prices inc and ex VAT.`,
     origin,
-    path: canonicalListingPath(basePath, listing.page),
+    basePath,
+    listing,
     image: brand.logo || `/images/brands/${brand.slug}.svg`,
-    noindex: !isPlainListing(listing.state),
-    jsonLd: [breadcrumbJsonLd(origin, crumbs, basePath)],
+    crumbs,
   });
 };
 

@@ -1,7 +1,10 @@
 import type { ReactNode } from "react";
+import { InvoiceLink } from "../../components/trade/invoice-link.tsx";
 import { Link } from "react-router";
 import { appContext } from "#app-context";
-import { EmptyState, PageHeading } from "../../components/page.tsx";
+import { EmptyState, PageHeading, SectionHead } from "../../components/page.tsx";
+import { LinkItems } from "../../components/link-items.tsx";
+import { HeadRow } from "../../components/head-row.tsx";
 import { SpendChart } from "../../components/trade/spend-chart.tsx";
 import { PAYMENT_LABELS } from "../../lib/basket-checkout.ts";
 import { formatPounds } from "../../lib/money.ts";
@@ -127,16 +130,7 @@ function Figures({ account }: { account: Dashboard }) {
 
 /** A card's heading, with a link to the whole list beside it. */
 function CardHead({ id, title, to, link }: { id: string; title: string; to: string; link: string }) {
-  return (
-    <div className="flex flex-wrap items-baseline justify-between gap-2">
-      <h2 id={id} className="text-lg font-bold">
-        {title}
-      </h2>
-      <Link to={to} className="text-sm font-semibold underline underline-offset-2">
-        {link}
-      </Link>
-    </div>
-  );
+  return <SectionHead id={id} title={title} to={to} link={link} titleClassName="text-lg font-bold" linkClassName="text-sm font-semibold underline underline-offset-2" />;
 }
 
 /** A card's table, scrolling sideways on a phone; each column its name and classes (which hide it on small screens). */
@@ -146,13 +140,7 @@ function CardTable({ testId, caption, columns, children }: { testId: string; cap
       <table className="w-full border-collapse text-left text-sm sm:text-base" data-testid={testId}>
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-stone-100 text-sm text-stone-700">
-          <tr>
-            {columns.map(([label, className]) => (
-              <th key={label} scope="col" className={className}>
-                {label}
-              </th>
-            ))}
-          </tr>
+          <HeadRow cells={columns} />
         </thead>
         <tbody>{children}</tbody>
       </table>
@@ -239,9 +227,7 @@ function UnpaidInvoices({ invoices }: { invoices: NonNullable<Dashboard["unpaid_
             {invoices.map((inv) => (
               <tr key={inv.id} className="border-t border-stone-200">
                 <th scope="row" className="px-3 py-2 font-semibold whitespace-nowrap sm:px-4">
-                  <Link to={`/trade/invoices/view/${inv.id}`} className="underline underline-offset-2">
-                    {inv.number}
-                  </Link>
+                  <InvoiceLink invoice={inv} className="underline underline-offset-2" />
                 </th>
                 <td className="px-3 py-2 whitespace-nowrap sm:px-4">
                   {calendarDate(inv.due_date)}
@@ -349,13 +335,7 @@ export default function TradeDashboard(props: Route.ComponentProps) {
             {links.length ? (
               <nav aria-label="Trade account" className="w-full sm:ml-auto sm:w-auto">
                 <ul className="flex flex-wrap gap-2">
-                  {links.map((l) => (
-                    <li key={l.to}>
-                      <Link to={l.to} className="btn-secondary inline-flex">
-                        {l.label}
-                      </Link>
-                    </li>
-                  ))}
+                  <LinkItems links={links} className="btn-secondary inline-flex" />
                 </ul>
               </nav>
             ) : null}

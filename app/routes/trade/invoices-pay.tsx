@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { InvoiceLink } from "../../components/trade/invoice-link.tsx";
 import { Form, Link, redirect, redirectDocument, useNavigation } from "react-router";
 import { appContext } from "#app-context";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
@@ -109,9 +110,7 @@ function PaidPanel({ paid }: { paid: NonNullable<Route.ComponentProps["loaderDat
         <ul className="mt-1 grid gap-1">
           {remittance.invoices.map((inv) => (
             <li key={inv.id} className="flex flex-wrap items-center gap-x-3">
-              <Link to={`/trade/invoices/view/${inv.id}`} className="underline">
-                {inv.number}
-              </Link>
+              <InvoiceLink invoice={inv} className="underline" />
               <span>{formatPence(inv.total)}</span>
               <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-sm font-semibold text-amber-900">{STATUS[inv.status]}</span>
             </li>

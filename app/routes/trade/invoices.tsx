@@ -1,6 +1,8 @@
 import { Form, Link } from "react-router";
+import { InvoiceLink } from "../../components/trade/invoice-link.tsx";
 import { appContext } from "#app-context";
 import { SelectField } from "../../components/form.tsx";
+import { HeadRow } from "../../components/head-row.tsx";
 import { EmptyState, PageHeading } from "../../components/page.tsx";
 import { SiteOptions } from "../../components/trade/site-options.tsx";
 import { formatHireDate } from "../../lib/hire.ts";
@@ -118,23 +120,13 @@ export default function Invoices({ loaderData }: Route.ComponentProps) {
             <table className="w-full border-collapse text-left" data-testid="trade-invoices">
               <caption className="sr-only">Your company&rsquo;s invoices, newest first</caption>
               <thead className="bg-stone-100 text-sm text-stone-700">
-                <tr>
-                  <th scope="col" className="px-4 py-3">Invoice</th>
-                  <th scope="col" className="px-4 py-3">Date</th>
-                  <th scope="col" className="px-4 py-3">Due</th>
-                  <th scope="col" className="px-4 py-3">PO reference</th>
-                  {sites.length ? <th scope="col" className="px-4 py-3">Site</th> : null}
-                  <th scope="col" className="px-4 py-3 text-right">Total</th>
-                  <th scope="col" className="px-4 py-3">Status</th>
-                </tr>
+                <HeadRow cells={[["Invoice", "px-4 py-3"], ["Date", "px-4 py-3"], ["Due", "px-4 py-3"], ["PO reference", "px-4 py-3"], ...(sites.length ? [["Site", "px-4 py-3"] as const] : []), ["Total", "px-4 py-3 text-right"], ["Status", "px-4 py-3"]]} />
               </thead>
               <tbody>
                 {data.map((inv) => (
                   <tr key={inv.id} className="border-t border-stone-200">
                     <th scope="row" className="px-4 py-3 font-semibold">
-                      <Link to={`/trade/invoices/view/${inv.id}`} className="underline">
-                        {inv.number}
-                      </Link>
+                      <InvoiceLink invoice={inv} className="underline" />
                     </th>
                     <td className="px-4 py-3">{formatHireDate(inv.invoice_date)}</td>
                     <td className="px-4 py-3">{formatHireDate(inv.due_date)}</td>

@@ -18,7 +18,7 @@ import { can } from "../../../../server/modules/staff/permissions.ts";
 import type { Route } from "./+types/index";
 import { Options } from "../../../components/admin/options.tsx";
 import { staffScreen, staffPost } from "../../../lib/admin/staff-route.ts";
-import { HeadRow } from "../../../components/admin/head-row.tsx";
+import { HeadRow } from "../../../components/head-row.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "Products");
 

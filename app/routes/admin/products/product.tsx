@@ -14,7 +14,7 @@ import { KIND_LABELS } from "../../../../server/modules/stock/kinds.ts";
 import type { Route } from "./+types/product";
 import { OldAddresses, Panel } from "../../../components/admin/panel.tsx";
 import { staffPost, staffScreen } from "../../../lib/admin/staff-route.ts";
-import { HeadRow } from "../../../components/admin/head-row.tsx";
+import { HeadRow } from "../../../components/head-row.tsx";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageMeta(matches, loaderData ? `${loaderData.product.name} (${loaderData.product.sku})` : "Product");
 
