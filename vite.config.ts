@@ -33,7 +33,7 @@ export default defineConfig({
             // storefront's shell with its header, basket and search (ADR 0066). Every storefront page loads it too.
             {
               name: "core",
-              test: /[\\/]app[\\/](lib[\\/](access|api-client|back-office|browser-api|cookie-header|form-result|meta|money|new-build|safe-redirect|session|use-session)\.ts|components[\\/](address-lines|error-page|form|page|route-focus)\.tsx)$/,
+              test: /[\\/]app[\\/](lib[\\/](access|api-client|back-office|browser-api|cookie-header|form-result|listeners|meta|money|new-build|safe-redirect|session|use-session)\.ts|components[\\/](address-lines|error-page|form|head-row|page|route-focus)\.tsx)$/,
               priority: 19,
             },
             { name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router|@react-router|cookie|set-cookie-parser|turbo-stream)[\\/]/, priority: 20 },

@@ -46,6 +46,17 @@ describe("the back office's JavaScript", () => {
     expect(offenders).toEqual([]);
   });
 
+  // ADR 0066: the storefront's frame is its own layout route, and the modules the back office
+  // shares with the storefront are in the core chunk; one more shared module left in the shell
+  // brings the whole shell (the header, basket and search) to every back-office screen.
+  it("loads none of the storefront's shell, which every storefront page loads", () => {
+    const shell = (w: PageWeight) => w.files.some((f) => /\/shell-[\w-]+\.js$/.test(f));
+    expect(shell(weights.find((w) => w.url === "/")!)).toBe(true);
+    const backOffice = weights.filter((w) => w.url === "/admin" || w.url.startsWith("/admin/"));
+    expect(backOffice.length).toBeGreaterThan(20);
+    expect(backOffice.filter(shell).map((w) => w.url), "add the shared module to the core group in vite.config.ts").toEqual([]);
+  });
+
   it("is loaded by the back office's pages", () => {
     const admin = weights.find((w) => w.url === "/admin")!;
     expect(admin.files.some((f) => /\/admin-[\w-]+\.js$/.test(f))).toBe(true);
