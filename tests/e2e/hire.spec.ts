@@ -12,6 +12,8 @@ test.use({ allowedConsoleErrors: [/Failed to load resource: the server responded
 
 /** Picks dates and a quantity on a hire item's page and waits for the live quote. */
 async function chooseDates(page: Page, start: string, end: string, quantity = 1): Promise<void> {
+  // Hydrated first (its "Get a price" button is for the page without scripts): a date typed before is lost when React hydrates the field.
+  await expect(page.getByRole("button", { name: "Get a price" })).toHaveCount(0);
   await page.getByLabel("Start date").fill(start);
   await page.getByLabel("Return date").fill(end);
   await page.getByLabel("Quantity").fill(String(quantity));
