@@ -322,28 +322,28 @@ export async function tradeDeskRoutes(app: FastifyInstance, options: { desk: Tra
     async (actor, request) => ({ data: await desk.approve(actor, request.params.id, request.body) }),
   );
 
-  /** A step on a pending application that carries one text to the applicant's email, answering the account. */
-  function applicationNote<K extends string>(step: string, summary: string, field: K, text: z.ZodString, answer: typeof desk.decline) {
-    api.post(
-      `/admin/trade/applications/:id/${step}`,
-      { config: staffDoor("trade.manage"), summary, params: idParams, body: z.object({ [field]: text } as Record<K, z.ZodString>), response: { 200: z.object({ data: accountRow }) } },
-      // The body is `{[field]: text}`, which zod types by a key TypeScript cannot index generically.
-      async (actor, request) => ({ data: await answer(actor, request.params.id, (request.body as Record<K, string>)[field]) }),
-    );
-  }
-  applicationNote(
-    "decline",
-    "Decline a pending application with a reason, put in the applicant's email. Needs trade.manage",
-    "reason",
-    z.string().trim().min(1, "Give the reason for declining.").max(1000, "Keep the reason under 1,000 characters."),
-    desk.decline,
+  api.post(
+    "/admin/trade/applications/:id/decline",
+    {
+      config: staffDoor("trade.manage"),
+      summary: "Decline a pending application with a reason, put in the applicant's email. Needs trade.manage",
+      params: idParams,
+      body: z.object({ reason: z.string().trim().min(1, "Give the reason for declining.").max(1000, "Keep the reason under 1,000 characters.") }),
+      response: { 200: z.object({ data: accountRow }) },
+    },
+    async (actor, request) => ({ data: await desk.decline(actor, request.params.id, request.body.reason) }),
   );
-  applicationNote(
-    "request-info",
-    "Ask the applicant for more information (emailed); the application stays pending. Needs trade.manage",
-    "message",
-    z.string().trim().min(1, "Say what information you need.").max(2000, "Keep the message under 2,000 characters."),
-    desk.requestInfo,
+
+  api.post(
+    "/admin/trade/applications/:id/request-info",
+    {
+      config: staffDoor("trade.manage"),
+      summary: "Ask the applicant for more information (emailed); the application stays pending. Needs trade.manage",
+      params: idParams,
+      body: z.object({ message: z.string().trim().min(1, "Say what information you need.").max(2000, "Keep the message under 2,000 characters.") }),
+      response: { 200: z.object({ data: accountRow }) },
+    },
+    async (actor, request) => ({ data: await desk.requestInfo(actor, request.params.id, request.body.message) }),
   );
 
   r.get(
